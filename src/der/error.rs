@@ -1,0 +1,190 @@
+//! DER errors: every one carries the byte offset where decoding stopped and, once it has
+//! travelled up through the structure readers, the field path (`tbs.extensions[3].extnValue`).
+
+use std::fmt;
+
+/// What went wrong, phrased as what was expected at the offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input ended inside a header or content.
+    Truncated { needed: usize, available: usize },
+    /// A different tag was found than the structure requires.
+    UnexpectedTag { expected: u8, found: u8 },
+    /// A length that does not fit in the remaining input.
+    LengthOverrun { length: usize, available: usize },
+    /// DER requires the shortest length form.
+    NonMinimalLength,
+    /// Indefinite lengths are BER only.
+    IndefiniteLength,
+    /// Lengths beyond 2^32 are never legitimate here.
+    LengthTooLarge,
+    /// DER requires the shortest INTEGER encoding.
+    NonMinimalInteger,
+    /// An INTEGER with no content octets.
+    EmptyInteger,
+    /// A value that must be non-negative was negative.
+    NegativeInteger,
+    /// An INTEGER too large for the field that holds it.
+    IntegerOverflow,
+    /// BOOLEAN must be one octet, 0x00 or 0xFF.
+    InvalidBoolean,
+    /// NULL must have empty content.
+    InvalidNull,
+    /// BIT STRING unused-bits octet out of range or non-zero padding.
+    InvalidBitString(&'static str),
+    /// Malformed OBJECT IDENTIFIER content.
+    InvalidOid,
+    /// Malformed UTCTime / GeneralizedTime.
+    InvalidTime(&'static str),
+    /// String content not allowed by its type (PrintableString, IA5String, UTF8String…).
+    InvalidString(&'static str),
+    /// Bytes left over after a complete value.
+    TrailingData { count: usize },
+    /// Nesting deeper than the reader allows (hostile input guard).
+    TooDeep { limit: usize },
+    /// High tag numbers (>= 31) are not used by any structure pkit decodes strictly.
+    HighTagNumber,
+    /// SET OF elements must be sorted in DER.
+    UnsortedSet,
+    /// A structure-level rule (names the rule).
+    Invalid(String),
+}
+
+/// A decoding error with its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// Absolute byte offset into the input where the problem was found.
+    pub offset: usize,
+    pub kind: ErrorKind,
+    /// Field path, outermost first; filled in as the error travels outwards.
+    pub path: Vec<String>,
+}
+
+impl Error {
+    pub fn new(offset: usize, kind: ErrorKind) -> Self {
+        Error {
+            offset,
+            kind,
+            path: Vec::new(),
+        }
+    }
+
+    /// A structure-level error that is not one of the encoding rules.
+    pub fn invalid(offset: usize, what: impl Into<String>) -> Self {
+        Error::new(offset, ErrorKind::Invalid(what.into()))
+    }
+
+    /// Prefix the path with the field the error happened in.
+    #[must_use]
+    pub fn at(mut self, field: &str) -> Self {
+        self.path.insert(0, field.to_string());
+        self
+    }
+
+    /// The dotted path, e.g. `tbs.extensions[3].extnValue` (empty when unknown).
+    pub fn path_string(&self) -> String {
+        let mut s = String::new();
+        for seg in &self.path {
+            if !s.is_empty() && !seg.starts_with('[') {
+                s.push('.');
+            }
+            s.push_str(seg);
+        }
+        s
+    }
+
+    /// What was expected, without offset or path (for JSON `message`).
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+/// Add field context to a `Result` as it propagates.
+pub trait Context<T> {
+    fn at(self, field: &str) -> Result<T, Error>;
+}
+
+impl<T> Context<T> for Result<T, Error> {
+    #[inline]
+    fn at(self, field: &str) -> Result<T, Error> {
+        self.map_err(|e| e.at(field))
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ErrorKind::*;
+        match self {
+            Truncated { needed, available } => write!(
+                f,
+                "expected {needed} more byte(s), input ends after {available}"
+            ),
+            UnexpectedTag { expected, found } => write!(
+                f,
+                "expected {} (tag 0x{expected:02x}), found {} (tag 0x{found:02x})",
+                crate::der::tag::describe(*expected),
+                crate::der::tag::describe(*found)
+            ),
+            LengthOverrun { length, available } => write!(
+                f,
+                "length {length} exceeds the {available} byte(s) that remain"
+            ),
+            NonMinimalLength => write!(f, "expected a minimal DER length encoding"),
+            IndefiniteLength => write!(
+                f,
+                "expected a definite length (indefinite length is BER, not DER)"
+            ),
+            LengthTooLarge => write!(f, "expected a length below 2^32"),
+            NonMinimalInteger => write!(f, "expected a minimally encoded INTEGER"),
+            EmptyInteger => write!(f, "expected INTEGER content, found none"),
+            NegativeInteger => write!(f, "expected a non-negative INTEGER"),
+            IntegerOverflow => write!(f, "expected an INTEGER that fits the field"),
+            InvalidBoolean => write!(f, "expected BOOLEAN 0x00 or 0xff"),
+            InvalidNull => write!(f, "expected NULL with empty content"),
+            InvalidBitString(why) => write!(f, "expected a valid BIT STRING: {why}"),
+            InvalidOid => write!(f, "expected a valid OBJECT IDENTIFIER"),
+            InvalidTime(why) => write!(f, "expected a valid time: {why}"),
+            InvalidString(why) => write!(f, "expected a valid string: {why}"),
+            TrailingData { count } => {
+                write!(f, "expected end of data, found {count} trailing byte(s)")
+            }
+            TooDeep { limit } => write!(f, "expected nesting at most {limit} levels deep"),
+            HighTagNumber => write!(f, "expected a low tag number (< 31)"),
+            UnsortedSet => write!(f, "expected SET OF elements in DER order"),
+            Invalid(what) => write!(f, "{what}"),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "offset {}: ", self.offset)?;
+        if !self.path.is_empty() {
+            write!(f, "{}: ", self.path_string())?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_joins_fields_and_indices() {
+        let e = Error::new(7, ErrorKind::InvalidOid)
+            .at("extnID")
+            .at("[3]")
+            .at("extensions")
+            .at("tbs");
+        assert_eq!(e.path_string(), "tbs.extensions[3].extnID");
+        assert_eq!(
+            e.to_string(),
+            "offset 7: tbs.extensions[3].extnID: expected a valid OBJECT IDENTIFIER"
+        );
+    }
+}

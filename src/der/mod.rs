@@ -1,0 +1,25 @@
+//! The DER engine: bytes and tags, nothing about PKI.
+//!
+//! - [`reader`]: zero-copy cursor, strict DER or lenient BER with a deviation log;
+//! - [`writer`]: continuation-style builder with back-patched lengths;
+//! - value rules: [`integer`], [`primitives`] (BOOLEAN, NULL, OCTET/BIT STRING), [`oid`],
+//!   [`time`], [`string`];
+//! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`pem`]: armour.
+
+pub mod error;
+pub mod integer;
+pub mod oid;
+pub mod oid_registry;
+pub mod primitives;
+pub mod reader;
+pub mod string;
+pub mod tag;
+pub mod time;
+pub mod tree;
+pub mod writer;
+
+pub use error::{Context, Error, ErrorKind, Result};
+pub use oid::{ObjectId, Oid};
+pub use reader::Reader;
+pub use time::Time;
+pub use writer::Writer;

@@ -4,3 +4,4 @@
 //! module turns arguments into calls and results into text or JSON.
 
 pub mod der;
+pub mod pki;

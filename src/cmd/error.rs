@@ -1,0 +1,108 @@
+//! The exit codes every subcommand shares (documented in every man page), and the one
+//! error type `cmd` returns.
+
+use std::fmt;
+
+/// Exit codes, the same in every subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Success.
+    Ok = 0,
+    /// A check came back negative (signature invalid, revoked, proof fails, expired).
+    Negative = 1,
+    /// Usage error: bad arguments or options.
+    Usage = 2,
+    /// Input could not be parsed or decrypted.
+    Parse = 3,
+    /// I/O failure: file missing, unreadable, not writable, exists without --force.
+    Io = 4,
+    /// Algorithm or feature not supported in this build.
+    Unsupported = 5,
+}
+
+/// The text for `--help` and man pages.
+pub const EXIT_CODES_HELP: &str = "Exit codes: 0 success · 1 a check came back negative \
+(signature invalid, revoked, proof fails) · 2 usage error · 3 input could not be parsed or \
+decrypted · 4 I/O failure · 5 algorithm or feature unsupported in this build.";
+
+/// An error on its way to stderr and the exit code.
+#[derive(Debug)]
+pub struct CliError {
+    pub exit: Exit,
+    pub message: String,
+    /// Byte offset into the named input, when the error comes from decoding.
+    pub offset: Option<usize>,
+    /// Field path, when known.
+    pub path: Option<String>,
+}
+
+impl CliError {
+    pub fn new(exit: Exit, message: impl Into<String>) -> Self {
+        CliError {
+            exit,
+            message: message.into(),
+            offset: None,
+            path: None,
+        }
+    }
+    pub fn usage(m: impl Into<String>) -> Self {
+        Self::new(Exit::Usage, m)
+    }
+    pub fn parse(m: impl Into<String>) -> Self {
+        Self::new(Exit::Parse, m)
+    }
+    pub fn io(m: impl Into<String>) -> Self {
+        Self::new(Exit::Io, m)
+    }
+    pub fn negative(m: impl Into<String>) -> Self {
+        Self::new(Exit::Negative, m)
+    }
+    pub fn unsupported(m: impl Into<String>) -> Self {
+        Self::new(Exit::Unsupported, m)
+    }
+
+    /// A DER error in the input named `source`: `source: offset N: path: expected …`.
+    pub fn der(source: &str, e: &pkit::der::Error) -> Self {
+        CliError {
+            exit: Exit::Parse,
+            message: format!("{source}: {e}"),
+            offset: Some(e.offset),
+            path: (!e.path.is_empty()).then(|| e.path_string()),
+        }
+    }
+
+    /// An I/O error on `path`.
+    pub fn io_at(path: &str, e: &std::io::Error) -> Self {
+        Self::io(format!("{path}: {e}"))
+    }
+
+    /// The JSON form for `--format json` errors on stderr.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({"error": {
+            "code": self.exit as i32,
+            "message": self.message,
+            "offset": self.offset,
+            "path": self.path,
+        }})
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<pkit::pki::backend::BackendError> for CliError {
+    fn from(e: pkit::pki::backend::BackendError) -> Self {
+        use pkit::pki::backend::BackendError as B;
+        let exit = match &e {
+            B::Unsupported(_) => Exit::Unsupported,
+            B::BadKey(_) | B::BadPassword(_) => Exit::Parse,
+            B::Crypto(_) => Exit::Negative,
+        };
+        CliError::new(exit, e.to_string())
+    }
+}
+
+pub type CliResult<T = ()> = Result<T, CliError>;

@@ -1,0 +1,400 @@
+//! Inputs and outputs shared by every subcommand: files, directories and `-`; PEM bundles,
+//! DER and bare base64 split into items; password sources; and output files written via a
+//! temporary file and a rename, never over an existing file without `--force`.
+
+use super::error::{CliError, CliResult};
+use base64::Engine;
+use std::fs;
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// How to read the bytes of an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum InForm {
+    /// Detect PEM, DER or base64.
+    #[default]
+    Auto,
+    Pem,
+    Der,
+    Base64,
+}
+
+/// One input source: a file or stdin, read whole.
+#[derive(Debug)]
+pub struct Source {
+    /// The name used in messages: the path, or `-` for stdin.
+    pub name: String,
+    pub data: Vec<u8>,
+}
+
+/// One object found in a source.
+#[derive(Debug)]
+pub struct Item {
+    /// `FILE` for a single-object source, `FILE#N` (1-based) inside bundles.
+    pub name: String,
+    /// The PEM label (`CERTIFICATE`, `X509 CRL`…), if the item came from PEM.
+    pub label: Option<String>,
+    pub der: Vec<u8>,
+    /// Byte offset of this item in its source (PEM: the BEGIN line).
+    pub source_offset: usize,
+}
+
+/// Expand the positional arguments into sources. Directories need `recursive`; their files
+/// are taken in sorted order so output order is stable.
+pub fn collect_paths(args: &[PathBuf], recursive: bool) -> CliResult<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let args: Vec<PathBuf> = if args.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.to_vec()
+    };
+    for p in args {
+        if p.as_os_str() == "-" {
+            out.push(p);
+        } else if p.is_dir() {
+            if !recursive {
+                return Err(CliError::usage(format!(
+                    "{}: is a directory (use -r to read the files in it)",
+                    p.display()
+                )));
+            }
+            walk_dir(&p, &mut out)?;
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>) -> CliResult {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| CliError::io_at(&dir.display().to_string(), &e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk_dir(&p, out)?;
+        } else if p.is_file() {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// Read a source whole (stdin for `-`).
+pub fn read_source(path: &Path) -> CliResult<Source> {
+    if path.as_os_str() == "-" {
+        let mut data = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut data)
+            .map_err(|e| CliError::io_at("-", &e))?;
+        return Ok(Source {
+            name: "-".into(),
+            data,
+        });
+    }
+    let name = path.display().to_string();
+    let data = fs::read(path).map_err(|e| CliError::io_at(&name, &e))?;
+    Ok(Source { name, data })
+}
+
+/// Split a source into items. PEM blocks are decoded one by one, so one damaged block
+/// does not hide the others: its error comes back in its place.
+pub fn split_items(src: &Source, form: InForm) -> Vec<CliResult<Item>> {
+    let form = match form {
+        InForm::Auto => detect_form(&src.data),
+        f => f,
+    };
+    match form {
+        InForm::Der | InForm::Auto => vec![Ok(Item {
+            name: src.name.clone(),
+            label: None,
+            der: src.data.clone(),
+            source_offset: 0,
+        })],
+        InForm::Base64 => {
+            let text: Vec<u8> = src
+                .data
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect();
+            vec![base64::engine::general_purpose::STANDARD
+                .decode(&text)
+                .map(|der| Item {
+                    name: src.name.clone(),
+                    label: None,
+                    der,
+                    source_offset: 0,
+                })
+                .map_err(|e| CliError::parse(format!("{}: offset 0: expected base64: {e}", src.name)))]
+        }
+        InForm::Pem => split_pem(src),
+    }
+}
+
+/// PEM if a `-----BEGIN ` line is present; base64 if the text is only base64 characters;
+/// otherwise DER.
+pub fn detect_form(data: &[u8]) -> InForm {
+    if find(data, b"-----BEGIN ").is_some() {
+        return InForm::Pem;
+    }
+    let trimmed = data.trim_ascii();
+    if trimmed.len() >= 4
+        && trimmed
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=\r\n \t".contains(b))
+    {
+        return InForm::Base64;
+    }
+    InForm::Der
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn split_pem(src: &Source) -> Vec<CliResult<Item>> {
+    let mut items = Vec::new();
+    let mut pos = 0;
+    let data = &src.data;
+    let mut blocks = Vec::new();
+    while let Some(rel) = find(&data[pos..], b"-----BEGIN ") {
+        let start = pos + rel;
+        let end_marker = find(&data[start..], b"-----END ").map(|e| start + e);
+        let Some(end) = end_marker else {
+            blocks.push(Err((start, "a matching -----END line")));
+            break;
+        };
+        // The END line runs to the next newline (or the end of data).
+        let line_end = data[end..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(data.len(), |n| end + n + 1);
+        blocks.push(Ok((start, &data[start..line_end])));
+        pos = line_end;
+    }
+    let multi = blocks.len() > 1;
+    for (i, b) in blocks.into_iter().enumerate() {
+        let name = if multi {
+            format!("{}#{}", src.name, i + 1)
+        } else {
+            src.name.clone()
+        };
+        items.push(match b {
+            Err((off, what)) => Err(CliError::parse(format!("{name}: offset {off}: expected {what}"))),
+            Ok((off, block)) => match pem::parse(block) {
+                Ok(p) => Ok(Item {
+                    name,
+                    label: Some(p.tag().to_string()),
+                    der: p.into_contents(),
+                    source_offset: off,
+                }),
+                Err(e) => Err(CliError::parse(format!(
+                    "{name}: offset {off}: expected a valid PEM block: {e}"
+                ))),
+            },
+        });
+    }
+    items
+}
+
+/// PEM-encode with 64-column lines and `\n` endings.
+pub fn pem_encode(label: &str, der: &[u8]) -> String {
+    let p = pem::Pem::new(label, der.to_vec());
+    pem::encode_config(&p, pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF))
+}
+
+/// Read a secret from `pass:TEXT`, `env:VAR`, `file:PATH` (first line) or `fd:N`.
+pub fn read_secret(spec: &str) -> CliResult<Vec<u8>> {
+    let (kind, rest) = spec.split_once(':').ok_or_else(|| {
+        CliError::usage(format!(
+            "password source '{spec}': expected pass:TEXT, env:VAR, file:PATH or fd:N"
+        ))
+    })?;
+    let first_line = |s: String| -> Vec<u8> {
+        s.lines().next().unwrap_or("").as_bytes().to_vec()
+    };
+    match kind {
+        "pass" => Ok(rest.as_bytes().to_vec()),
+        "env" => std::env::var(rest)
+            .map(String::into_bytes)
+            .map_err(|_| CliError::usage(format!("password source env:{rest}: variable not set"))),
+        "file" => fs::read_to_string(rest)
+            .map(first_line)
+            .map_err(|e| CliError::io_at(rest, &e)),
+        "fd" => {
+            let fd: i32 = rest
+                .parse()
+                .map_err(|_| CliError::usage(format!("password source fd:{rest}: not a number")))?;
+            let mut s = String::new();
+            fs::File::open(format!("/dev/fd/{fd}"))
+                .and_then(|mut f| f.read_to_string(&mut s))
+                .map_err(|e| CliError::io_at(&format!("fd:{fd}"), &e))?;
+            Ok(first_line(s))
+        }
+        _ => Err(CliError::usage(format!(
+            "password source '{spec}': expected pass:, env:, file: or fd:"
+        ))),
+    }
+}
+
+/// Where output goes.
+pub struct OutputOpts<'a> {
+    pub path: Option<&'a Path>,
+    pub force: bool,
+    /// Private keys: mode 0600.
+    pub private: bool,
+    /// Refuse to write binary data to a terminal.
+    pub binary: bool,
+}
+
+/// Write `bytes` to the output: stdout, or a file created via a temporary file in the same
+/// directory and renamed into place, so a failure never leaves a partial file.
+pub fn write_output(opts: &OutputOpts<'_>, bytes: &[u8]) -> CliResult {
+    match opts.path {
+        None => {
+            let stdout = std::io::stdout();
+            if opts.binary && stdout.is_terminal() {
+                return Err(CliError::usage(
+                    "refusing to write binary DER to a terminal; use -o FILE or a pipe",
+                ));
+            }
+            let mut lock = stdout.lock();
+            lock.write_all(bytes)
+                .and_then(|()| lock.flush())
+                .or_else(ignore_broken_pipe)
+                .map_err(|e| CliError::io_at("stdout", &e))
+        }
+        Some(p) if p.as_os_str() == "-" => write_output(
+            &OutputOpts {
+                path: None,
+                ..*opts
+            },
+            bytes,
+        ),
+        Some(p) => write_file_atomic(p, bytes, opts.force, opts.private),
+    }
+}
+
+fn ignore_broken_pipe(e: std::io::Error) -> std::io::Result<()> {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
+/// Create `path` with `bytes` atomically; refuse to replace an existing file unless
+/// `force`. Private files get mode 0600 from creation on.
+pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool, private: bool) -> CliResult {
+    let name = path.display().to_string();
+    if !force && path.exists() {
+        return Err(CliError::io(format!("{name}: already exists (use --force to overwrite)")));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile_in(&dir, private).map_err(|e| CliError::io_at(&name, &e))?;
+    tmp.1
+        .write_all(bytes)
+        .and_then(|()| tmp.1.sync_all())
+        .map_err(|e| {
+            let _ = fs::remove_file(&tmp.0);
+            CliError::io_at(&name, &e)
+        })?;
+    let result = if force {
+        fs::rename(&tmp.0, path)
+    } else {
+        // hard_link fails if the target appeared meanwhile: no silent overwrite race.
+        fs::hard_link(&tmp.0, path)
+    };
+    let _ = if force { Ok(()) } else { fs::remove_file(&tmp.0) };
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp.0);
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            CliError::io(format!("{name}: already exists (use --force to overwrite)"))
+        } else {
+            CliError::io_at(&name, &e)
+        }
+    })
+}
+
+fn tempfile_in(dir: &Path, private: bool) -> std::io::Result<(PathBuf, fs::File)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let pid = std::process::id();
+    for attempt in 0..100u32 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let p = dir.join(format!(".pkit-tmp-{pid}-{nanos:x}-{attempt}"));
+        let mut opts = fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        opts.mode(if private { 0o600 } else { 0o644 });
+        match opts.open(&p) {
+            Ok(f) => return Ok((p, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("could not create a temporary file"))
+}
+
+/// True when stderr is a terminal (progress bars, colour).
+pub fn stderr_is_terminal() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_forms() {
+        assert_eq!(detect_form(b"-----BEGIN CERTIFICATE-----\n"), InForm::Pem);
+        assert_eq!(detect_form(b"MIIB\nAAAA\n"), InForm::Base64);
+        assert_eq!(detect_form(&[0x30, 0x03, 0x02, 0x01, 0x00]), InForm::Der);
+    }
+
+    #[test]
+    fn splits_pem_bundles_and_reports_bad_blocks() {
+        let good = pem_encode("CERTIFICATE", &[0x30, 0x00]);
+        let bad = "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n";
+        let data = format!("junk\n{good}{bad}{good}");
+        let src = Source { name: "b.pem".into(), data: data.into_bytes() };
+        let items = split_items(&src, InForm::Auto);
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[0].as_ref().unwrap().name, "b.pem#1");
+        assert_eq!(items[0].as_ref().unwrap().der, [0x30, 0x00]);
+        assert_eq!(items[0].as_ref().unwrap().source_offset, 5);
+        assert!(items[1].as_ref().unwrap_err().message.starts_with("b.pem#2: offset"));
+        assert!(items[2].is_ok());
+    }
+
+    #[test]
+    fn secrets() {
+        assert_eq!(read_secret("pass:abc").unwrap(), b"abc");
+        std::env::set_var("PKIT_TEST_SECRET", "s3");
+        assert_eq!(read_secret("env:PKIT_TEST_SECRET").unwrap(), b"s3");
+        assert!(read_secret("abc").is_err());
+        assert!(read_secret("env:PKIT_NOT_SET_ANYWHERE").is_err());
+    }
+
+    #[test]
+    fn atomic_write_refuses_overwrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.pem");
+        write_file_atomic(&p, b"one", false, true).unwrap();
+        assert!(write_file_atomic(&p, b"two", false, true).is_err());
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+        write_file_atomic(&p, b"two", true, true).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        let leftovers = fs::read_dir(dir.path()).unwrap().count();
+        assert_eq!(leftovers, 1);
+    }
+}

@@ -1,0 +1,134 @@
+//! Command-line front end: the only place that reads arguments or prints. Each subcommand
+//! lives in its own file with its own clap `Args`; this file holds the top-level command,
+//! `--version`, and the error-to-exit-code mapping.
+
+pub mod completions;
+pub mod error;
+pub mod io;
+pub mod key;
+pub mod output;
+pub mod parse;
+
+use clap::{CommandFactory, Parser, Subcommand};
+use error::{CliError, Exit};
+
+const ABOUT: &str = "pkit: a PKI toolkit — parse, keys, issuance, revocation, OCSP and Merkle \
+Tree Certificates, with ML-DSA";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pkit",
+    about = ABOUT,
+    after_help = error::EXIT_CODES_HELP,
+    disable_version_flag = true,
+    subcommand_required = false,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    /// Print pkit's version, the linked OpenSSL version and the algorithms available.
+    #[arg(short = 'V', long)]
+    pub version: bool,
+
+    /// When to colour text output (never for JSON). NO_COLOR also turns it off.
+    #[arg(long, global = true, value_enum, default_value_t = output::ColorChoice::Auto)]
+    pub color: output::ColorChoice,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1.
+    Parse(parse::ParseArgs),
+    /// Generate private keys and extract public keys.
+    Key(key::KeyArgs),
+    /// Print shell completions (bash, zsh, fish).
+    Completions(completions::CompletionsArgs),
+    /// Write man pages and completions into a directory (used to refresh man/ and
+    /// completions/).
+    #[command(hide = true, name = "gen-docs")]
+    GenDocs(completions::GenDocsArgs),
+}
+
+/// The clap command tree (for completions and man pages).
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
+/// Parse arguments, run, print any error, and return the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = match e.kind() {
+                clap::error::ErrorKind::DisplayHelp
+                | clap::error::ErrorKind::DisplayVersion => 0,
+                _ => Exit::Usage as i32,
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    output::set_color(cli.color);
+    let json_errors = wants_json_errors(&cli);
+    match run(cli) {
+        Ok(exit) => exit as i32,
+        Err(e) => {
+            report(&e, json_errors);
+            e.exit as i32
+        }
+    }
+}
+
+/// Print one error line (or the JSON error object) to stderr.
+pub fn report(e: &CliError, json: bool) {
+    if json {
+        eprintln!("{}", e.to_json());
+    } else {
+        eprintln!("pkit: {}", e.message);
+    }
+}
+
+fn wants_json_errors(cli: &Cli) -> bool {
+    match &cli.command {
+        Some(Command::Parse(a)) => a.format.is_json(),
+        _ => false,
+    }
+}
+
+fn run(cli: Cli) -> Result<Exit, CliError> {
+    if cli.version {
+        print!("{}", version_text());
+        return Ok(Exit::Ok);
+    }
+    match cli.command {
+        Some(Command::Parse(a)) => parse::run(a),
+        Some(Command::Key(a)) => key::run(a),
+        Some(Command::Completions(a)) => completions::run(a),
+        Some(Command::GenDocs(a)) => completions::gen_docs(a),
+        None => Err(CliError::usage("no command given; see pkit --help")),
+    }
+}
+
+/// `pkit --version`: pkit, the backend library, and which algorithms work in this build.
+pub fn version_text() -> String {
+    use pkit::pki::alg::Algorithm;
+    let backend = pkit::pki::backend::default_backend();
+    let (yes, no): (Vec<Algorithm>, Vec<Algorithm>) =
+        Algorithm::ALL.iter().partition(|a| backend.supports(**a));
+    let names = |v: &[Algorithm]| v.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");
+    let mut s = format!(
+        "pkit {}\n{}\nalgorithms: {}\n",
+        env!("CARGO_PKG_VERSION"),
+        backend.version(),
+        names(&yes)
+    );
+    if !no.is_empty() {
+        s.push_str(&format!(
+            "unavailable (needs OpenSSL >= 3.5; build with `cargo xtask build --release`): {}\n",
+            names(&no)
+        ));
+    }
+    s
+}

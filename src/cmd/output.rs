@@ -1,0 +1,195 @@
+//! Rendering: the JSON envelope (`{"schema":"pkit/v1","type":…,"items":[…]}`), and text
+//! rendered from the same JSON values, so text and JSON can never disagree about a field.
+
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub const SCHEMA: &str = "pkit/v1";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+static COLOR: AtomicBool = AtomicBool::new(false);
+
+/// Decide once whether text output is coloured: `always`, or `auto` on a terminal without
+/// NO_COLOR.
+pub fn set_color(c: ColorChoice) {
+    use std::io::IsTerminal;
+    let on = match c {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    };
+    COLOR.store(on, Ordering::Relaxed);
+}
+
+fn bold(s: &str) -> String {
+    if COLOR.load(Ordering::Relaxed) {
+        format!("\x1b[1m{s}\x1b[0m")
+    } else {
+        s.to_string()
+    }
+}
+
+/// The envelope every JSON output uses.
+pub fn envelope(kind: &str, items: Vec<Value>) -> Value {
+    serde_json::json!({"schema": SCHEMA, "type": kind, "items": items})
+}
+
+/// Pretty JSON text with a trailing newline.
+pub fn json_text(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// One compact JSON line.
+pub fn json_line(v: &Value) -> String {
+    let mut s = v.to_string();
+    s.push('\n');
+    s
+}
+
+/// Render a described object as indented text. `{oid,name}` objects print as
+/// `name (oid)`, `pem` is left out, and long base64 blobs are abbreviated.
+pub fn text(v: &Value, title: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", bold(title));
+    if let Value::Object(m) = v {
+        write_map(&mut out, m, 1);
+    } else {
+        let _ = writeln!(out, "  {}", scalar(v));
+    }
+    out
+}
+
+fn indent(depth: usize) -> String {
+    "  ".repeat(depth)
+}
+
+fn is_oid_name(m: &Map<String, Value>) -> bool {
+    m.len() <= 2 && m.contains_key("oid") && m.keys().all(|k| k == "oid" || k == "name")
+}
+
+fn oid_name(m: &Map<String, Value>) -> String {
+    let oid = m.get("oid").and_then(Value::as_str).unwrap_or("");
+    match m.get("name").and_then(Value::as_str) {
+        Some(n) if !n.is_empty() && n != oid => format!("{n} ({oid})"),
+        _ => oid.to_string(),
+    }
+}
+
+fn label(key: &str) -> String {
+    key.trim_end_matches("_b64").replace('_', " ")
+}
+
+fn scalar(v: &Value) -> String {
+    match v {
+        Value::Null => "-".into(),
+        Value::String(s) => s.clone(),
+        Value::Object(m) if is_oid_name(m) => oid_name(m),
+        other => other.to_string(),
+    }
+}
+
+fn abbreviate_b64(s: &str) -> String {
+    if s.len() <= 64 {
+        s.to_string()
+    } else {
+        format!("{}… ({} base64 chars)", &s[..48], s.len())
+    }
+}
+
+fn write_map(out: &mut String, m: &Map<String, Value>, depth: usize) {
+    for (k, v) in m {
+        if k == "pem" {
+            continue;
+        }
+        let pad = indent(depth);
+        match v {
+            Value::Object(inner) if is_oid_name(inner) => {
+                let _ = writeln!(out, "{pad}{}: {}", label(k), oid_name(inner));
+            }
+            Value::Object(inner) if inner.is_empty() => {}
+            Value::Object(inner) => {
+                let _ = writeln!(out, "{pad}{}:", label(k));
+                write_map(out, inner, depth + 1);
+            }
+            Value::Array(items) if items.is_empty() => {
+                let _ = writeln!(out, "{pad}{}: (none)", label(k));
+            }
+            Value::Array(items) if items.iter().all(|i| !i.is_object() || is_oid_name(i.as_object().unwrap_or(&Map::new()))) => {
+                let joined: Vec<String> = items.iter().map(scalar).collect();
+                let line = joined.join(", ");
+                if line.len() <= 100 {
+                    let _ = writeln!(out, "{pad}{}: {line}", label(k));
+                } else {
+                    let _ = writeln!(out, "{pad}{}:", label(k));
+                    for s in joined {
+                        let _ = writeln!(out, "{pad}  - {s}");
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let _ = writeln!(out, "{pad}{}:", label(k));
+                for item in items {
+                    match item {
+                        Value::Object(im) => {
+                            let mut first = true;
+                            let mut sub = String::new();
+                            write_map(&mut sub, im, depth + 2);
+                            for line in sub.lines() {
+                                let trimmed = &line[(depth + 2) * 2..];
+                                if first {
+                                    let _ = writeln!(out, "{pad}  - {trimmed}");
+                                    first = false;
+                                } else {
+                                    let _ = writeln!(out, "{line}");
+                                }
+                            }
+                        }
+                        other => {
+                            let _ = writeln!(out, "{pad}  - {}", scalar(other));
+                        }
+                    }
+                }
+            }
+            Value::String(s) if k.ends_with("_b64") => {
+                let _ = writeln!(out, "{pad}{} (base64): {}", label(k), abbreviate_b64(s));
+            }
+            other => {
+                let _ = writeln!(out, "{pad}{}: {}", label(k), scalar(other));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_rendering() {
+        let v = serde_json::json!({
+            "serial_number": "0a",
+            "signature_algorithm": {"oid": "1.2.840.10045.4.3.2", "name": "ecdsa-with-SHA256"},
+            "validity": {"not_before": "2026-01-01T00:00:00Z"},
+            "extensions": [{"name": "basicConstraints", "critical": true}],
+            "pem": "-----BEGIN…",
+        });
+        let t = text(&v, "Certificate");
+        assert!(t.contains("  serial number: 0a\n"));
+        assert!(t.contains("signature algorithm: ecdsa-with-SHA256 (1.2.840.10045.4.3.2)"));
+        assert!(t.contains("  validity:\n    not before: 2026-01-01T00:00:00Z\n"));
+        assert!(t.contains("    - name: basicConstraints\n      critical: true\n"));
+        assert!(!t.contains("BEGIN"));
+    }
+}

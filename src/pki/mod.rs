@@ -1,0 +1,6 @@
+//! PKI structures over the DER engine: X.509 certificates, names, extensions, CSRs, CRLs,
+//! OCSP, PKCS#7/#12 certificate extraction, keys, algorithm identifiers, and the crypto
+//! backend trait. Each type quotes the ASN.1 it implements.
+
+pub mod alg;
+pub mod backend;

@@ -129,7 +129,9 @@ pub fn split_items(src: &Source, form: InForm) -> Vec<CliResult<Item>> {
                     der,
                     source_offset: 0,
                 })
-                .map_err(|e| CliError::parse(format!("{}: offset 0: expected base64: {e}", src.name)))]
+                .map_err(|e| {
+                    CliError::parse(format!("{}: offset 0: expected base64: {e}", src.name))
+                })]
         }
         InForm::Pem => split_pem(src),
     }
@@ -184,7 +186,9 @@ fn split_pem(src: &Source) -> Vec<CliResult<Item>> {
             src.name.clone()
         };
         items.push(match b {
-            Err((off, what)) => Err(CliError::parse(format!("{name}: offset {off}: expected {what}"))),
+            Err((off, what)) => Err(CliError::parse(format!(
+                "{name}: offset {off}: expected {what}"
+            ))),
             Ok((off, block)) => match pem::parse(block) {
                 Ok(p) => Ok(Item {
                     name,
@@ -204,7 +208,10 @@ fn split_pem(src: &Source) -> Vec<CliResult<Item>> {
 /// PEM-encode with 64-column lines and `\n` endings.
 pub fn pem_encode(label: &str, der: &[u8]) -> String {
     let p = pem::Pem::new(label, der.to_vec());
-    pem::encode_config(&p, pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF))
+    pem::encode_config(
+        &p,
+        pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
+    )
 }
 
 /// Read a secret from `pass:TEXT`, `env:VAR`, `file:PATH` (first line) or `fd:N`.
@@ -214,9 +221,7 @@ pub fn read_secret(spec: &str) -> CliResult<Vec<u8>> {
             "password source '{spec}': expected pass:TEXT, env:VAR, file:PATH or fd:N"
         ))
     })?;
-    let first_line = |s: String| -> Vec<u8> {
-        s.lines().next().unwrap_or("").as_bytes().to_vec()
-    };
+    let first_line = |s: String| -> Vec<u8> { s.lines().next().unwrap_or("").as_bytes().to_vec() };
     match kind {
         "pass" => Ok(rest.as_bytes().to_vec()),
         "env" => std::env::var(rest)
@@ -292,7 +297,9 @@ fn ignore_broken_pipe(e: std::io::Error) -> std::io::Result<()> {
 pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool, private: bool) -> CliResult {
     let name = path.display().to_string();
     if !force && path.exists() {
-        return Err(CliError::io(format!("{name}: already exists (use --force to overwrite)")));
+        return Err(CliError::io(format!(
+            "{name}: already exists (use --force to overwrite)"
+        )));
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -312,7 +319,11 @@ pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool, private: bool) 
         // hard_link fails if the target appeared meanwhile: no silent overwrite race.
         fs::hard_link(&tmp.0, path)
     };
-    let _ = if force { Ok(()) } else { fs::remove_file(&tmp.0) };
+    let _ = if force {
+        Ok(())
+    } else {
+        fs::remove_file(&tmp.0)
+    };
     result.map_err(|e| {
         let _ = fs::remove_file(&tmp.0);
         if e.kind() == std::io::ErrorKind::AlreadyExists {
@@ -364,13 +375,20 @@ mod tests {
         let good = pem_encode("CERTIFICATE", &[0x30, 0x00]);
         let bad = "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n";
         let data = format!("junk\n{good}{bad}{good}");
-        let src = Source { name: "b.pem".into(), data: data.into_bytes() };
+        let src = Source {
+            name: "b.pem".into(),
+            data: data.into_bytes(),
+        };
         let items = split_items(&src, InForm::Auto);
         assert_eq!(items.len(), 3);
         assert_eq!(items[0].as_ref().unwrap().name, "b.pem#1");
         assert_eq!(items[0].as_ref().unwrap().der, [0x30, 0x00]);
         assert_eq!(items[0].as_ref().unwrap().source_offset, 5);
-        assert!(items[1].as_ref().unwrap_err().message.starts_with("b.pem#2: offset"));
+        assert!(items[1]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .starts_with("b.pem#2: offset"));
         assert!(items[2].is_ok());
     }
 
@@ -393,7 +411,10 @@ mod tests {
         write_file_atomic(&p, b"two", true, true).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"two");
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
         let leftovers = fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, 1);
     }

@@ -62,8 +62,7 @@ pub fn main() -> i32 {
         Ok(c) => c,
         Err(e) => {
             let code = match e.kind() {
-                clap::error::ErrorKind::DisplayHelp
-                | clap::error::ErrorKind::DisplayVersion => 0,
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
                 _ => Exit::Usage as i32,
             };
             let _ = e.print();

@@ -126,7 +126,11 @@ fn write_map(out: &mut String, m: &Map<String, Value>, depth: usize) {
             Value::Array(items) if items.is_empty() => {
                 let _ = writeln!(out, "{pad}{}: (none)", label(k));
             }
-            Value::Array(items) if items.iter().all(|i| !i.is_object() || is_oid_name(i.as_object().unwrap_or(&Map::new()))) => {
+            Value::Array(items)
+                if items.iter().all(|i| {
+                    !i.is_object() || is_oid_name(i.as_object().unwrap_or(&Map::new()))
+                }) =>
+            {
                 let joined: Vec<String> = items.iter().map(scalar).collect();
                 let line = joined.join(", ");
                 if line.len() <= 100 {

@@ -102,12 +102,19 @@ impl Error {
 /// Add field context to a `Result` as it propagates.
 pub trait Context<T> {
     fn at(self, field: &str) -> Result<T, Error>;
+    /// `name[index]`, formatted only when there is an error (keeps the success path free
+    /// of allocations).
+    fn at_index(self, index: usize) -> Result<T, Error>;
 }
 
 impl<T> Context<T> for Result<T, Error> {
     #[inline]
     fn at(self, field: &str) -> Result<T, Error> {
         self.map_err(|e| e.at(field))
+    }
+    #[inline]
+    fn at_index(self, index: usize) -> Result<T, Error> {
+        self.map_err(|e| e.at(&format!("[{index}]")))
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::oid::Oid;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 macro_rules! registry {
@@ -141,6 +142,11 @@ registry! {
     PE_QC_STATEMENTS = "1.3.6.1.5.5.7.1.3", "qcStatements";
     CT_PRECERT_SCTS = "1.3.6.1.4.1.11129.2.4.2", "ctPrecertificateSCTs";
     CT_PRECERT_POISON = "1.3.6.1.4.1.11129.2.4.3", "ctPrecertificatePoison";
+    // RFC 6962 §3.3: the same SCT list, delivered in an OCSP singleExtension.
+    CT_OCSP_SCTS = "1.3.6.1.4.1.11129.2.4.5", "ctCertificateSCTs";
+    // otherName type-ids (Microsoft UPN; RFC 9598 §3)
+    ON_MS_UPN = "1.3.6.1.4.1.311.20.2.3", "msUPN";
+    ON_SMTP_UTF8_MAILBOX = "1.3.6.1.5.5.7.8.9", "id-on-SmtpUTF8Mailbox";
     NETSCAPE_CERT_TYPE = "2.16.840.1.113730.1.1", "netscapeCertType";
     NETSCAPE_COMMENT = "2.16.840.1.113730.1.13", "netscapeComment";
     MS_CERT_TEMPLATE_NAME = "1.3.6.1.4.1.311.20.2", "msCertificateTemplateName";
@@ -208,8 +214,33 @@ registry! {
     P12_SAFE_CONTENTS_BAG = "1.2.840.113549.1.12.10.1.6", "safeContentsBag";
 }
 
-fn index() -> &'static HashMap<&'static [u8], &'static str> {
-    static INDEX: OnceLock<HashMap<&'static [u8], &'static str>> = OnceLock::new();
+/// FNV-1a: OIDs are short, trusted-size keys; SipHash's DoS resistance buys nothing here
+/// and costs most of a lookup.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type Index = HashMap<&'static [u8], &'static str, BuildHasherDefault<Fnv>>;
+
+fn index() -> &'static Index {
+    static INDEX: OnceLock<Index> = OnceLock::new();
     INDEX.get_or_init(|| TABLE.iter().map(|(o, n)| (o.as_bytes(), *n)).collect())
 }
 

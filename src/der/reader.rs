@@ -78,6 +78,16 @@ pub struct Reader<'a> {
     lenient: Option<&'a Deviations>,
 }
 
+impl std::fmt::Debug for Reader<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("offset", &self.base)
+            .field("remaining", &self.data.len())
+            .field("lenient", &self.lenient.is_some())
+            .finish()
+    }
+}
+
 impl<'a> Reader<'a> {
     /// A strict DER reader over `data`, offsets counted from 0.
     #[inline]

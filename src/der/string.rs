@@ -6,8 +6,24 @@ use super::reader::Reader;
 use super::tag;
 use std::borrow::Cow;
 
+/// PrintableString's character set (X.680 §41.4) as a table: one load per byte.
+static PRINTABLE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b' ' | b'\'' | b'(' | b')' | b'+' | b',' | b'-' | b'.' | b'/' | b':' | b'=' | b'?'
+            );
+        c += 1;
+    }
+    t
+};
+
 fn printable(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || b" '()+,-./:=?".contains(&c)
+    PRINTABLE[usize::from(c)]
 }
 
 /// Decode string content of the given universal tag to text. Checks the character set;

@@ -4,3 +4,8 @@
 
 pub mod alg;
 pub mod backend;
+pub mod algid;
+pub mod cert;
+pub mod extension;
+pub mod name;
+pub mod spki;

@@ -1,0 +1,84 @@
+//! The Extensions list of certificates, CRLs, CRL entries, CSRs and OCSP messages
+//! (RFC 5280 §4.1.2.9, §4.2).
+//!
+//! ```asn1
+//! Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension
+//! Extension  ::= SEQUENCE {
+//!     extnID      OBJECT IDENTIFIER,
+//!     critical    BOOLEAN DEFAULT FALSE,
+//!     extnValue   OCTET STRING }
+//! ```
+
+use crate::der::{tag, Context, Error, ObjectId, Oid, Reader, Result};
+
+#[derive(Debug, Clone, Copy)]
+pub struct Extension<'a> {
+    pub oid: ObjectId<'a>,
+    pub critical: bool,
+    /// The extnValue OCTET STRING's content (the DER of the extension's own type).
+    pub value: &'a [u8],
+    /// Absolute offset of `value[0]`.
+    pub value_offset: usize,
+}
+
+/// The content of an Extensions SEQUENCE, decoded entry by entry.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Extensions<'a> {
+    content: &'a [u8],
+    offset: usize,
+}
+
+impl<'a> Extensions<'a> {
+    /// Read an `Extensions` SEQUENCE at the cursor.
+    pub fn read(r: &mut Reader<'a>) -> Result<Self> {
+        let tlv = r.read_expect(tag::SEQUENCE)?;
+        Ok(Extensions {
+            content: tlv.content,
+            offset: tlv.content_offset(),
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.content.is_empty()
+    }
+
+    /// Every extension, in order; rejects duplicates (RFC 5280 §4.2: "MUST NOT include
+    /// more than one instance of a particular extension").
+    pub fn list(&self) -> Result<Vec<Extension<'a>>> {
+        let mut out: Vec<Extension<'a>> = Vec::with_capacity(10);
+        let mut r = Reader::new(&[]).with_base(self.content, self.offset);
+        while !r.is_empty() {
+            let i = out.len();
+            let at = r.offset();
+            let e = read_one(&mut r).at_index(i).at("extensions")?;
+            if out.iter().any(|p| p.oid == e.oid) {
+                return Err(Error::invalid(
+                    at,
+                    format!("duplicate extension {}", e.oid.name_or_dotted()),
+                )
+                .at(&format!("extensions[{i}]")));
+            }
+            out.push(e);
+        }
+        Ok(out)
+    }
+
+    /// The extension with this OID, if present.
+    pub fn find(&self, oid: &Oid) -> Result<Option<Extension<'a>>> {
+        Ok(self.list()?.into_iter().find(|e| e.oid == *oid))
+    }
+}
+
+fn read_one<'a>(r: &mut Reader<'a>) -> Result<Extension<'a>> {
+    let mut s = r.read_sequence()?;
+    let oid = s.read_oid().at("extnID")?;
+    let critical = s.read_default_false().at("critical")?;
+    let v = s.read_expect(tag::OCTET_STRING).at("extnValue")?;
+    s.finish()?;
+    Ok(Extension {
+        oid,
+        critical,
+        value: v.content,
+        value_offset: v.content_offset(),
+    })
+}

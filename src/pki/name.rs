@@ -1,0 +1,327 @@
+//! X.501 Names (RFC 5280 §4.1.2.4) and their RFC 4514 string form.
+//!
+//! ```asn1
+//! Name ::= CHOICE { rdnSequence RDNSequence }
+//! RDNSequence ::= SEQUENCE OF RelativeDistinguishedName
+//! RelativeDistinguishedName ::= SET SIZE (1..MAX) OF AttributeTypeAndValue
+//! AttributeTypeAndValue ::= SEQUENCE { type AttributeType, value AttributeValue }
+//! ```
+
+use crate::der::{oid_registry as oids, string, tag, Context, Error, ObjectId, Reader, Result};
+use std::fmt::Write as _;
+
+/// A borrowed Name: the raw TLV (compared byte for byte when chaining) and its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Name<'a> {
+    /// The whole `SEQUENCE` TLV.
+    pub raw: &'a [u8],
+    content: &'a [u8],
+    content_offset: usize,
+    pub offset: usize,
+}
+
+/// One AttributeTypeAndValue.
+#[derive(Debug, Clone, Copy)]
+pub struct Attribute<'a> {
+    pub oid: ObjectId<'a>,
+    /// The value's tag (a string type in almost every Name).
+    pub value_tag: u8,
+    pub value: &'a [u8],
+    /// The value's full TLV (RFC 4514 `#hex` form for non-string values).
+    pub value_raw: &'a [u8],
+    pub value_offset: usize,
+}
+
+impl<'a> Name<'a> {
+    /// Read a Name at the cursor (structure only; attributes decode on demand).
+    #[inline]
+    pub fn read(r: &mut Reader<'a>) -> Result<Self> {
+        let rest = r.remaining();
+        let tlv = r.read_expect(tag::SEQUENCE)?;
+        Ok(Name {
+            raw: &rest[..tlv.total_len],
+            content: tlv.content,
+            content_offset: tlv.content_offset(),
+            offset: tlv.offset,
+        })
+    }
+
+    /// A Name from its complete DER at absolute `offset`.
+    pub fn from_der(der: &'a [u8], offset: usize) -> Result<Self> {
+        let mut r = Reader::new(&[]).with_base(der, offset);
+        let n = Name::read(&mut r)?;
+        r.finish()?;
+        Ok(n)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.content.is_empty()
+    }
+
+    /// The RDNs in encoded order, each a list of attributes.
+    pub fn rdns(&self) -> Result<Vec<Vec<Attribute<'a>>>> {
+        let mut out = Vec::new();
+        let mut r = Reader::new(&[]).with_base(self.content, self.content_offset);
+        let mut i = 0;
+        while !r.is_empty() {
+            let rdn = read_rdn(&mut r).at_index(i)?;
+            out.push(rdn);
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    /// All attributes, flattened, in encoded order.
+    pub fn attributes(&self) -> Result<Vec<Attribute<'a>>> {
+        Ok(self.rdns()?.into_iter().flatten().collect())
+    }
+
+    /// The first value of an attribute type (e.g. the CN), decoded.
+    pub fn first(&self, oid: &crate::der::Oid) -> Result<Option<String>> {
+        for a in self.attributes()? {
+            if a.oid == *oid {
+                return a.text().map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    /// RFC 4514: RDNs last to first, `,` between RDNs, `+` inside one, values escaped.
+    pub fn to_rfc4514(&self) -> Result<String> {
+        // RDN spans first (cheap), then attributes in reverse RDN order.
+        let mut spans: Vec<Reader<'a>> = Vec::with_capacity(8);
+        let mut r = Reader::new(&[]).with_base(self.content, self.content_offset);
+        while !r.is_empty() {
+            let i = spans.len();
+            spans.push(r.read_nested(tag::SET).at_index(i)?);
+        }
+        let mut s = String::with_capacity(self.content.len());
+        for (i, set) in spans.iter().enumerate().rev() {
+            if i + 1 < spans.len() {
+                s.push(',');
+            }
+            let mut set = *set;
+            let set_offset = set.offset();
+            if set.is_empty() {
+                return Err(Error::invalid(
+                    set_offset,
+                    "expected at least one attribute in an RDN",
+                )
+                .at(&format!("[{i}]")));
+            }
+            let mut first = true;
+            while !set.is_empty() {
+                if !first {
+                    s.push('+');
+                }
+                first = false;
+                let a = read_attribute(&mut set).at_index(i)?;
+                a.write_rfc4514(&mut s).at_index(i)?;
+            }
+        }
+        Ok(s)
+    }
+}
+
+fn read_rdn<'a>(r: &mut Reader<'a>) -> Result<Vec<Attribute<'a>>> {
+    let mut set = r.read_nested(tag::SET)?;
+    let set_offset = set.offset();
+    if set.is_empty() {
+        return Err(Error::invalid(
+            set_offset,
+            "expected at least one attribute in an RDN",
+        ));
+    }
+    let mut attrs = Vec::with_capacity(1);
+    let mut prev: Option<&[u8]> = None;
+    while !set.is_empty() {
+        let raw = set.remaining();
+        let mut atv = set.read_sequence()?;
+        let this = &raw[..raw.len() - set.remaining().len()];
+        // DER: SET OF sorted by encoding (X.690 §11.6).
+        if let Some(p) = prev {
+            if p > this {
+                set.deviate(atv.offset(), crate::der::ErrorKind::UnsortedSet)?;
+            }
+        }
+        prev = Some(this);
+        attrs.push(attribute_body(atv)?);
+    }
+    Ok(attrs)
+}
+
+/// One AttributeTypeAndValue at the cursor.
+fn read_attribute<'a>(r: &mut Reader<'a>) -> Result<Attribute<'a>> {
+    attribute_body(r.read_sequence()?)
+}
+
+fn attribute_body(mut atv: Reader<'_>) -> Result<Attribute<'_>> {
+    let oid = atv.read_oid().at("type")?;
+    let value_raw = atv.remaining();
+    let v = atv.read_tlv().at("value")?;
+    atv.finish()?;
+    Ok(Attribute {
+        oid,
+        value_tag: v.tag,
+        value: v.content,
+        value_raw: &value_raw[..v.total_len],
+        value_offset: v.content_offset(),
+    })
+}
+
+impl<'a> Attribute<'a> {
+    /// Short name (CN, O, …) from the registry, else the dotted OID.
+    pub fn type_name(&self) -> String {
+        self.oid.name_or_dotted()
+    }
+
+    /// The value as text (string types decoded; others as `#hex` of the DER).
+    pub fn text(&self) -> Result<String> {
+        if string::is_string_tag(self.value_tag) {
+            let r = Reader::new(&[]);
+            Ok(string::decode(&r, self.value_tag, self.value, self.value_offset)?.into_owned())
+        } else {
+            Ok(hash_hex(self.value_raw))
+        }
+    }
+
+    fn write_rfc4514(&self, s: &mut String) -> Result<()> {
+        let known = self.oid.name().filter(|_| is_dn_attribute(self.oid));
+        match known {
+            Some(n) => s.push_str(n),
+            None => {
+                let _ = write!(s, "{}", self.oid);
+            }
+        }
+        s.push('=');
+        if !string::is_string_tag(self.value_tag) || known.is_none() {
+            // RFC 4514 §2.4: types without a string form, and unknown types, use #hex.
+            s.push_str(&hash_hex(self.value_raw));
+            return Ok(());
+        }
+        let r = Reader::new(&[]);
+        let text = string::decode(&r, self.value_tag, self.value, self.value_offset)?;
+        escape_into(s, &text);
+        Ok(())
+    }
+}
+
+/// Whether the registry name is a DN attribute short name (so it may appear in RFC 4514).
+fn is_dn_attribute(oid: ObjectId<'_>) -> bool {
+    let b = oid.as_bytes();
+    b.starts_with(&[0x55, 0x04]) // 2.5.4.*
+        || oid == oids::AT_DOMAIN_COMPONENT
+        || oid == oids::AT_USER_ID
+        || oid == oids::AT_EMAIL
+        || oid == oids::AT_JURISDICTION_C
+        || oid == oids::AT_JURISDICTION_ST
+        || oid == oids::AT_JURISDICTION_L
+        || oid == oids::AT_TRUST_ANCHOR_ID
+}
+
+fn hash_hex(raw: &[u8]) -> String {
+    let mut s = String::with_capacity(1 + raw.len() * 2);
+    s.push('#');
+    for b in raw {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// RFC 4514 §2.4 escaping.
+fn escape_into(s: &mut String, v: &str) {
+    let b = v.as_bytes();
+    let needs = |c: &u8| {
+        matches!(
+            c,
+            b'"' | b'+' | b',' | b';' | b'<' | b'>' | b'\\' | 0..=0x1f | 0x7f
+        )
+    };
+    let plain =
+        !b.iter().any(needs) && !matches!(b.first(), Some(b'#' | b' ')) && b.last() != Some(&b' ');
+    if plain {
+        // The common case: nothing to escape, one copy.
+        s.push_str(v);
+        return;
+    }
+    let n = v.chars().count();
+    for (i, c) in v.chars().enumerate() {
+        match c {
+            '"' | '+' | ',' | ';' | '<' | '>' | '\\' => {
+                s.push('\\');
+                s.push(c);
+            }
+            '#' if i == 0 => s.push_str("\\#"),
+            ' ' if i == 0 || i + 1 == n => s.push_str("\\ "),
+            '\0' => s.push_str("\\00"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(s, "\\{:02X}", c as u32);
+            }
+            c => s.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::der::Writer;
+
+    fn name(attrs: &[&[(crate::der::Oid, &str)]]) -> Vec<u8> {
+        let mut w = Writer::new();
+        w.sequence(|w| {
+            for rdn in attrs {
+                w.set(|w| {
+                    for (oid, v) in *rdn {
+                        w.sequence(|w| {
+                            w.oid(oid);
+                            w.utf8_string(v);
+                        });
+                    }
+                });
+            }
+        });
+        w.finish()
+    }
+
+    #[test]
+    fn rfc4514_order_and_escaping() {
+        let der = name(&[
+            &[(oids::AT_COUNTRY, "US")],
+            &[(oids::AT_ORGANIZATION, "Example, Inc.")],
+            &[(oids::AT_COMMON_NAME, " #lead+trail ")],
+        ]);
+        let n = Name::from_der(&der, 0).unwrap();
+        assert_eq!(
+            n.to_rfc4514().unwrap(),
+            "CN=\\ \\#lead\\+trail\\ ,O=Example\\, Inc.,C=US"
+        );
+        assert_eq!(
+            n.first(&oids::AT_COMMON_NAME).unwrap().unwrap(),
+            " #lead+trail "
+        );
+    }
+
+    #[test]
+    fn multi_valued_and_unknown() {
+        let der = name(&[&[(oids::AT_COMMON_NAME, "a"), (oids::AT_ORG_UNIT, "b")]]);
+        let n = Name::from_der(&der, 0).unwrap();
+        assert_eq!(n.to_rfc4514().unwrap(), "CN=a+OU=b");
+        let der = name(&[&[(crate::der::Oid::new("1.2.3.4"), "x")]]);
+        assert_eq!(
+            Name::from_der(&der, 0).unwrap().to_rfc4514().unwrap(),
+            "1.2.3.4=#0c0178"
+        );
+    }
+
+    #[test]
+    fn empty_and_malformed() {
+        assert_eq!(
+            Name::from_der(&[0x30, 0], 0).unwrap().to_rfc4514().unwrap(),
+            ""
+        );
+        let bad = [0x30, 0x02, 0x31, 0x00];
+        let err = Name::from_der(&bad, 10).unwrap().to_rfc4514().unwrap_err();
+        assert_eq!(err.offset, 14);
+    }
+}

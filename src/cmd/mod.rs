@@ -3,6 +3,7 @@
 //! `--version`, and the error-to-exit-code mapping.
 
 pub mod completions;
+pub mod describe;
 pub mod error;
 pub mod io;
 pub mod key;

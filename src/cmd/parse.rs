@@ -1,16 +1,39 @@
-//! `pkit parse`. (Being implemented.)
+//! `pkit parse`: read any PKI object (or any ASN.1) from files, directories or stdin and
+//! print it as text, JSON, an ASN.1 tree, or converted PEM/DER; `--summary` for stores.
+//!
+//! Items are parsed in parallel (rayon) and printed in input order. A bad item prints one
+//! line on stderr (`FILE#N: offset N: what was expected`); the others still print; the exit
+//! code is 3 if any item failed.
 
+use super::describe::{self, CertFacts, Ctx, Described};
 use super::error::{CliError, CliResult, Exit};
+use super::io::{self, InForm, Item, OutputOpts};
+use super::output;
 use clap::Args;
+use pkit::der::{tree, Reader, Time};
+use pkit::pki::detect::{self, Kind};
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// Readable text (default).
     Text,
+    /// One JSON document: {"schema":"pkit/v1","type":"parse","items":[…]}.
     Json,
+    /// One JSON object per line.
     Jsonl,
+    /// Re-encode as PEM (certificates and CRLs inside PKCS#7/PKCS#12 are extracted).
     Pem,
+    /// Re-encode as DER (concatenated; never to a terminal).
     Der,
+    /// ASN.1 tree with offsets, lengths, tags and decoded values.
     Asn1,
+    /// A table (with --summary).
+    Table,
 }
 
 impl Format {
@@ -20,11 +43,343 @@ impl Format {
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = super::error::EXIT_CODES_HELP)]
 pub struct ParseArgs {
+    /// Files or directories to read; `-` (or nothing) reads stdin.
+    pub inputs: Vec<PathBuf>,
+
+    /// Read the files in directories, recursively.
+    #[arg(short, long)]
+    pub recursive: bool,
+
+    /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+
+    /// Input encoding; detected by default.
+    #[arg(long, value_enum, default_value_t = InForm::Auto)]
+    pub inform: InForm,
+
+    /// Treat every input as this type instead of detecting it (cert, csr, crl, ocsp-request,
+    /// ocsp-response, pkcs7, pkcs12, spki, pkcs8, asn1).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Option<String>,
+
+    /// Print counts and statistics for the whole input instead of each object.
+    #[arg(long)]
+    pub summary: bool,
+
+    /// Password for PKCS#12 files and encrypted keys: pass:TEXT, env:VAR, file:PATH, fd:N.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+
+    /// Include private key material in the output (off by default).
+    #[arg(long)]
+    pub show_private: bool,
+
+    /// Accept BER (non-minimal lengths, indefinite lengths, bad string characters…) and
+    /// report each deviation as a warning instead of failing.
+    #[arg(long)]
+    pub lenient: bool,
+
+    /// Judge validity at this time (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+
+    /// Write output to FILE instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
 }
 
-pub fn run(_a: ParseArgs) -> CliResult<Exit> {
-    Err(CliError::unsupported("not built yet"))
+/// What became of one item.
+struct Outcome {
+    name: String,
+    result: Result<Described, CliError>,
+}
+
+pub fn run(a: ParseArgs) -> CliResult<Exit> {
+    let now = match &a.now {
+        Some(s) => Time::parse_rfc3339(s)
+            .ok_or_else(|| CliError::usage(format!("--now {s}: expected an RFC 3339 time")))?,
+        None => Time::now(),
+    };
+    let forced = match &a.kind {
+        Some(k) => Some(Kind::from_name(k).ok_or_else(|| {
+            CliError::usage(format!(
+                "--type {k}: expected cert, csr, crl, ocsp-request, ocsp-response, pkcs7, \
+                 pkcs12, spki, pkcs8 or asn1"
+            ))
+        })?),
+        None => None,
+    };
+    let ctx = Ctx {
+        now,
+        show_private: a.show_private,
+        password: a.passin.as_deref().map(io::read_secret).transpose()?,
+        lenient: a.lenient,
+    };
+    if a.format == Format::Table && !a.summary {
+        return Err(CliError::usage("-f table goes with --summary"));
+    }
+
+    let paths = io::collect_paths(&a.inputs, a.recursive)?;
+    // Read every source; an unreadable file is an item-level failure like a bad parse.
+    let mut items: Vec<Result<Item, CliError>> = Vec::new();
+    for p in &paths {
+        match io::read_source(p) {
+            Ok(src) => items.extend(io::split_items(&src, a.inform)),
+            Err(e) => items.push(Err(e)),
+        }
+    }
+    if items.is_empty() {
+        return Err(CliError::parse("no objects found in the input"));
+    }
+
+    let asn1_only = a.format == Format::Asn1;
+    let outcomes: Vec<Outcome> = items
+        .into_par_iter()
+        .map(|it| match it {
+            Ok(item) => {
+                let result = if asn1_only {
+                    asn1_tree(&item, &ctx)
+                } else {
+                    describe_item(&item, forced, &ctx)
+                };
+                Outcome {
+                    name: item.name,
+                    result,
+                }
+            }
+            Err(e) => Outcome {
+                name: String::new(),
+                result: Err(e),
+            },
+        })
+        .collect();
+
+    let mut failed = 0usize;
+    for o in &outcomes {
+        match &o.result {
+            Err(e) => {
+                failed += 1;
+                super::report(e, a.format.is_json());
+            }
+            Ok(d) => {
+                for w in &d.warnings {
+                    eprintln!("pkit: {}: offset {}: warning: {}", o.name, w.offset, w.what);
+                }
+            }
+        }
+    }
+
+    let text = if a.summary {
+        summary(&outcomes, &ctx, a.format)?
+    } else {
+        render(&outcomes, a.format)?
+    };
+    let binary = a.format == Format::Der;
+    io::write_output(
+        &OutputOpts {
+            path: a.out.as_deref(),
+            force: a.force,
+            private: a.show_private,
+            binary,
+        },
+        &text,
+    )?;
+    Ok(if failed > 0 { Exit::Parse } else { Exit::Ok })
+}
+
+/// Detect the type and describe the item.
+fn describe_item(item: &Item, forced: Option<Kind>, ctx: &Ctx) -> Result<Described, CliError> {
+    let kind = forced
+        .or_else(|| item.label.as_deref().and_then(detect::from_pem_label))
+        .unwrap_or_else(|| detect::sniff(&item.der));
+    let der = &item.der;
+    let result = match kind {
+        Kind::Certificate => describe::cert::describe(der, ctx),
+        Kind::Asn1 => return asn1_as_item(item, ctx),
+        other => describe::other(other, der, ctx),
+    };
+    let mut d = result.map_err(|e| CliError::der(&item.name, &e))?;
+    if let Value::Object(m) = &mut d.json {
+        m.insert("source".into(), item.name.clone().into());
+    }
+    Ok(d)
+}
+
+/// Unknown objects are shown as their ASN.1 tree, in every format.
+fn asn1_as_item(item: &Item, ctx: &Ctx) -> Result<Described, CliError> {
+    let nodes = walk(item, ctx)?;
+    let json_nodes: Vec<Value> = nodes
+        .iter()
+        .map(|n| {
+            json!({
+                "depth": n.depth, "offset": n.offset, "header_length": n.header_len,
+                "length": n.content_len, "tag": n.label, "constructed": n.constructed,
+                "value": n.value,
+            })
+        })
+        .collect();
+    let json = json!({"type": "asn1", "source": item.name, "nodes": json_nodes});
+    Ok(Described::new(Kind::Asn1, json, &item.der))
+}
+
+fn walk(item: &Item, ctx: &Ctx) -> Result<Vec<tree::Node>, CliError> {
+    let log = pkit::der::Deviations::new();
+    let r = if ctx.lenient {
+        Reader::lenient(&item.der, &log)
+    } else {
+        Reader::new(&item.der)
+    };
+    tree::walk(r).map_err(|e| CliError::der(&item.name, &e))
+}
+
+/// `-f asn1`: the tree rendered as text, dumpasn1-style.
+fn asn1_tree(item: &Item, ctx: &Ctx) -> Result<Described, CliError> {
+    let nodes = walk(item, ctx)?;
+    let mut s = String::new();
+    let _ = writeln!(s, "{}:", item.name);
+    for n in &nodes {
+        let _ = write!(
+            s,
+            "{:>6} {:>4}+{:<5} {}{}{}",
+            n.offset,
+            n.header_len,
+            n.content_len,
+            "  ".repeat(n.depth),
+            n.label,
+            if n.indefinite { " (indefinite)" } else { "" }
+        );
+        if let Some(v) = &n.value {
+            let _ = write!(s, " {v}");
+        }
+        s.push('\n');
+    }
+    Ok(Described::new(Kind::Asn1, Value::String(s), &item.der))
+}
+
+fn render(outcomes: &[Outcome], format: Format) -> CliResult<Vec<u8>> {
+    let ok = outcomes.iter().filter_map(|o| o.result.as_ref().ok());
+    Ok(match format {
+        Format::Text => {
+            let mut s = String::new();
+            for (i, d) in ok.enumerate() {
+                if i > 0 {
+                    s.push('\n');
+                }
+                s.push_str(&output::text(&d.json, d.kind.title()));
+            }
+            s.into_bytes()
+        }
+        Format::Asn1 => ok
+            .filter_map(|d| d.json.as_str().map(str::to_string))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .into_bytes(),
+        Format::Json => output::json_text(&output::envelope(
+            "parse",
+            ok.map(|d| d.json.clone()).collect(),
+        ))
+        .into_bytes(),
+        Format::Jsonl => ok
+            .map(|d| output::json_line(&d.json))
+            .collect::<String>()
+            .into_bytes(),
+        Format::Pem => ok
+            .flat_map(|d| d.objects.iter())
+            .map(|(k, der)| io::pem_encode(k.pem_label(), der))
+            .collect::<String>()
+            .into_bytes(),
+        Format::Der => ok
+            .flat_map(|d| d.objects.iter())
+            .flat_map(|(_, der)| der.clone())
+            .collect(),
+        Format::Table => Vec::new(),
+    })
+}
+
+/// `--summary`: counts by type, key, signature algorithm; validity against `--now`.
+fn summary(outcomes: &[Outcome], ctx: &Ctx, format: Format) -> CliResult<Vec<u8>> {
+    let mut by_type: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_sig: BTreeMap<String, usize> = BTreeMap::new();
+    let certs: Vec<&CertFacts> = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().ok())
+        .flat_map(|d| d.certs.iter())
+        .collect();
+    for d in outcomes.iter().filter_map(|o| o.result.as_ref().ok()) {
+        *by_type.entry(d.kind.as_str()).or_default() += 1;
+    }
+    for c in &certs {
+        *by_key.entry(c.key.clone()).or_default() += 1;
+        *by_sig.entry(c.signature.clone()).or_default() += 1;
+    }
+    let failures = outcomes.iter().filter(|o| o.result.is_err()).count();
+    let expired = certs.iter().filter(|c| ctx.now > c.not_after).count();
+    let not_yet = certs.iter().filter(|c| ctx.now < c.not_before).count();
+    let earliest = certs.iter().map(|c| c.not_after).min();
+    let latest = certs.iter().map(|c| c.not_after).max();
+    let to_json = |m: &BTreeMap<String, usize>| -> Value {
+        let mut v: Vec<(&String, &usize)> = m.iter().collect();
+        v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        Value::Array(
+            v.into_iter()
+                .map(|(k, n)| json!({"name": k, "count": n}))
+                .collect(),
+        )
+    };
+    let summary = json!({
+        "type": "summary",
+        "objects": outcomes.len() - failures,
+        "failures": failures,
+        "by_type": by_type,
+        "certificates": certs.len(),
+        "by_key": to_json(&by_key),
+        "by_signature_algorithm": to_json(&by_sig),
+        "expired": expired,
+        "not_yet_valid": not_yet,
+        "earliest_expiry": earliest.map(|t| t.to_string()),
+        "latest_expiry": latest.map(|t| t.to_string()),
+        "checked_at": ctx.now.to_string(),
+    });
+    Ok(match format {
+        Format::Json => output::json_text(&output::envelope("summary", vec![summary])).into_bytes(),
+        Format::Jsonl => output::json_line(&summary).into_bytes(),
+        _ => summary_table(&summary).into_bytes(),
+    })
+}
+
+fn summary_table(s: &Value) -> String {
+    use comfy_table::Table;
+    let mut t = Table::new();
+    t.set_header(vec!["", "count"]);
+    let n = |k: &str| s[k].to_string();
+    t.add_row(vec!["objects".to_string(), n("objects")]);
+    t.add_row(vec!["failures".to_string(), n("failures")]);
+    if let Some(m) = s["by_type"].as_object() {
+        for (k, v) in m {
+            t.add_row(vec![format!("  type {k}"), v.to_string()]);
+        }
+    }
+    t.add_row(vec!["certificates".to_string(), n("certificates")]);
+    for (title, key) in [("key", "by_key"), ("signature", "by_signature_algorithm")] {
+        for e in s[key].as_array().into_iter().flatten() {
+            t.add_row(vec![
+                format!("  {title} {}", e["name"].as_str().unwrap_or("")),
+                e["count"].to_string(),
+            ]);
+        }
+    }
+    t.add_row(vec!["expired".to_string(), n("expired")]);
+    t.add_row(vec!["not yet valid".to_string(), n("not_yet_valid")]);
+    let text = |k: &str| s[k].as_str().unwrap_or("-").to_string();
+    t.add_row(vec!["earliest expiry".to_string(), text("earliest_expiry")]);
+    t.add_row(vec!["latest expiry".to_string(), text("latest_expiry")]);
+    format!("{t}\n")
 }

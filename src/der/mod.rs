@@ -20,6 +20,6 @@ pub mod writer;
 
 pub use error::{Context, Error, ErrorKind, Result};
 pub use oid::{ObjectId, Oid};
-pub use reader::Reader;
+pub use reader::{Deviations, Reader};
 pub use time::Time;
 pub use writer::Writer;

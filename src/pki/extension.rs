@@ -22,10 +22,10 @@ pub struct Extension<'a> {
 }
 
 /// The content of an Extensions SEQUENCE, decoded entry by entry.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct Extensions<'a> {
-    content: &'a [u8],
-    offset: usize,
+    /// Reader over the SEQUENCE content, in the mode the certificate was read with.
+    body: Reader<'a>,
 }
 
 impl<'a> Extensions<'a> {
@@ -33,20 +33,19 @@ impl<'a> Extensions<'a> {
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let tlv = r.read_expect(tag::SEQUENCE)?;
         Ok(Extensions {
-            content: tlv.content,
-            offset: tlv.content_offset(),
+            body: r.with_base(tlv.content, tlv.content_offset()),
         })
     }
 
     pub fn is_empty(&self) -> bool {
-        self.content.is_empty()
+        self.body.is_empty()
     }
 
     /// Every extension, in order; rejects duplicates (RFC 5280 §4.2: "MUST NOT include
     /// more than one instance of a particular extension").
     pub fn list(&self) -> Result<Vec<Extension<'a>>> {
         let mut out: Vec<Extension<'a>> = Vec::with_capacity(10);
-        let mut r = Reader::new(&[]).with_base(self.content, self.offset);
+        let mut r = self.body;
         while !r.is_empty() {
             let i = out.len();
             let at = r.offset();

@@ -6,6 +6,8 @@ pub mod alg;
 pub mod backend;
 pub mod algid;
 pub mod cert;
+pub mod detect;
+pub mod ext;
 pub mod extension;
 pub mod name;
 pub mod spki;

@@ -11,14 +11,24 @@ use crate::der::{oid_registry as oids, string, tag, Context, Error, ObjectId, Re
 use std::fmt::Write as _;
 
 /// A borrowed Name: the raw TLV (compared byte for byte when chaining) and its content.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Name<'a> {
     /// The whole `SEQUENCE` TLV.
     pub raw: &'a [u8],
-    content: &'a [u8],
-    content_offset: usize,
+    /// A reader over the content (keeps the strict/lenient mode it was read with).
+    body: Reader<'a>,
     pub offset: usize,
 }
+
+impl PartialEq for Name<'_> {
+    /// Names compare by encoding, as certificate path building does (RFC 5280 §7.1 allows
+    /// more, but byte equality is what issuers produce).
+    fn eq(&self, other: &Self) -> bool {
+        self.raw == other.raw
+    }
+}
+
+impl Eq for Name<'_> {}
 
 /// One AttributeTypeAndValue.
 #[derive(Debug, Clone, Copy)]
@@ -30,6 +40,8 @@ pub struct Attribute<'a> {
     /// The value's full TLV (RFC 4514 `#hex` form for non-string values).
     pub value_raw: &'a [u8],
     pub value_offset: usize,
+    /// The reader the attribute came from: decoding follows its strict/lenient mode.
+    mode: Reader<'a>,
 }
 
 impl<'a> Name<'a> {
@@ -40,8 +52,7 @@ impl<'a> Name<'a> {
         let tlv = r.read_expect(tag::SEQUENCE)?;
         Ok(Name {
             raw: &rest[..tlv.total_len],
-            content: tlv.content,
-            content_offset: tlv.content_offset(),
+            body: r.with_base(tlv.content, tlv.content_offset()),
             offset: tlv.offset,
         })
     }
@@ -55,13 +66,13 @@ impl<'a> Name<'a> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.content.is_empty()
+        self.body.is_empty()
     }
 
     /// The RDNs in encoded order, each a list of attributes.
     pub fn rdns(&self) -> Result<Vec<Vec<Attribute<'a>>>> {
         let mut out = Vec::new();
-        let mut r = Reader::new(&[]).with_base(self.content, self.content_offset);
+        let mut r = self.body;
         let mut i = 0;
         while !r.is_empty() {
             let rdn = read_rdn(&mut r).at_index(i)?;
@@ -90,12 +101,12 @@ impl<'a> Name<'a> {
     pub fn to_rfc4514(&self) -> Result<String> {
         // RDN spans first (cheap), then attributes in reverse RDN order.
         let mut spans: Vec<Reader<'a>> = Vec::with_capacity(8);
-        let mut r = Reader::new(&[]).with_base(self.content, self.content_offset);
+        let mut r = self.body;
         while !r.is_empty() {
             let i = spans.len();
             spans.push(r.read_nested(tag::SET).at_index(i)?);
         }
-        let mut s = String::with_capacity(self.content.len());
+        let mut s = String::with_capacity(self.body.remaining().len());
         for (i, set) in spans.iter().enumerate().rev() {
             if i + 1 < spans.len() {
                 s.push(',');
@@ -166,6 +177,7 @@ fn attribute_body(mut atv: Reader<'_>) -> Result<Attribute<'_>> {
         value: v.content,
         value_raw: &value_raw[..v.total_len],
         value_offset: v.content_offset(),
+        mode: atv,
     })
 }
 
@@ -178,8 +190,10 @@ impl<'a> Attribute<'a> {
     /// The value as text (string types decoded; others as `#hex` of the DER).
     pub fn text(&self) -> Result<String> {
         if string::is_string_tag(self.value_tag) {
-            let r = Reader::new(&[]);
-            Ok(string::decode(&r, self.value_tag, self.value, self.value_offset)?.into_owned())
+            Ok(
+                string::decode(&self.mode, self.value_tag, self.value, self.value_offset)?
+                    .into_owned(),
+            )
         } else {
             Ok(hash_hex(self.value_raw))
         }
@@ -199,8 +213,7 @@ impl<'a> Attribute<'a> {
             s.push_str(&hash_hex(self.value_raw));
             return Ok(());
         }
-        let r = Reader::new(&[]);
-        let text = string::decode(&r, self.value_tag, self.value, self.value_offset)?;
+        let text = string::decode(&self.mode, self.value_tag, self.value, self.value_offset)?;
         escape_into(s, &text);
         Ok(())
     }

@@ -1,0 +1,862 @@
+//! JSON description of extensions for `pkit parse`:
+//! `{"oid", "name", "critical", "value"}` per extension, `value` being the decoded
+//! extension in snake_case keys that follow the RFC field names.
+//!
+//! Conventions: OIDs inside values are `{"oid", "name"}` objects; key identifiers,
+//! serial numbers and nonces are lowercase hex without separators; blobs are base64
+//! under a `_b64` key; times are RFC 3339 UTC; optional fields that are absent are left
+//! out. A list-valued extension (subjectAltName, extendedKeyUsage, …) has an array as
+//! its value. An extension pkit does not decode is `{"der_b64"}`; one that fails to
+//! decode is `{"error", "der_b64"}`, so one bad extension never hides the rest of the
+//! certificate.
+
+use base64::Engine;
+use pkit::der::reader::Reader;
+use pkit::der::{ObjectId, Result, Time};
+use pkit::pki::algid::AlgId;
+use pkit::pki::ext::crl_dp::RelativeName;
+use pkit::pki::ext::general_name::GeneralName;
+use pkit::pki::ext::policies::{notice_number_u64, PolicyQualifier};
+use pkit::pki::ext::{self, DistributionPointName, ExtensionValue, GeneralSubtree, NamedBits};
+use pkit::pki::extension::Extension;
+use serde_json::{json, Map, Value};
+
+/// One extension: `{"oid", "name", "critical", "value"}`, decoded strictly.
+pub fn extension_json(
+    oid: ObjectId<'_>,
+    critical: bool,
+    value: &[u8],
+    value_offset: usize,
+) -> Value {
+    extension_json_in(&Reader::new(&[]), oid, critical, value, value_offset)
+}
+
+/// As [`extension_json`], decoding in the mode of `ctx` (a lenient reader logs
+/// deviations to its log and describes what it could decode).
+pub fn extension_json_in<'a>(
+    ctx: &Reader<'a>,
+    oid: ObjectId<'a>,
+    critical: bool,
+    value: &'a [u8],
+    value_offset: usize,
+) -> Value {
+    let mut m = Map::new();
+    m.insert("oid".into(), oid.to_string().into());
+    m.insert("name".into(), oid.name_or_dotted().into());
+    m.insert("critical".into(), critical.into());
+    m.insert("value".into(), value_json_in(ctx, oid, value, value_offset));
+    Value::Object(m)
+}
+
+/// Every extension of a list, in order.
+pub fn extensions_json<'a>(exts: impl IntoIterator<Item = Extension<'a>>) -> Vec<Value> {
+    exts.into_iter()
+        .map(|e| extension_json(e.oid, e.critical, e.value, e.value_offset))
+        .collect()
+}
+
+/// The `value` member alone.
+pub fn value_json_in<'a>(
+    ctx: &Reader<'a>,
+    oid: ObjectId<'a>,
+    value: &'a [u8],
+    value_offset: usize,
+) -> Value {
+    match ext::decode_with(ctx, oid, value, value_offset).and_then(|v| describe(&v)) {
+        Ok(v) => v,
+        Err(e) => json!({ "error": e.to_string(), "der_b64": b64(value) }),
+    }
+}
+
+/// The JSON for a decoded value. Fallible only because names are formatted on demand.
+pub fn describe(v: &ExtensionValue<'_>) -> Result<Value> {
+    use ExtensionValue as E;
+    Ok(match v {
+        E::SubjectAltName(n) | E::IssuerAltName(n) | E::CertificateIssuer(n) => general_names(n)?,
+        E::KeyUsage(b) | E::NetscapeCertType(b) => bits(b),
+        E::ExtendedKeyUsage(list) => list.iter().map(|o| oid(*o)).collect(),
+        E::BasicConstraints(bc) => {
+            let mut m = Map::new();
+            m.insert("ca".into(), bc.ca.into());
+            if let Some(n) = bc.path_len_constraint {
+                m.insert("path_len_constraint".into(), n.into());
+            }
+            Value::Object(m)
+        }
+        E::SubjectKeyIdentifier(id) => json!({ "key_identifier": hex(id) }),
+        E::AuthorityKeyIdentifier(aki) => {
+            let mut m = Map::new();
+            if let Some(id) = aki.key_identifier {
+                m.insert("key_identifier".into(), hex(id).into());
+            }
+            if let Some(n) = &aki.authority_cert_issuer {
+                m.insert("authority_cert_issuer".into(), general_names(n)?);
+            }
+            if let Some(s) = aki.serial_magnitude() {
+                m.insert("authority_cert_serial_number".into(), hex(s).into());
+            }
+            Value::Object(m)
+        }
+        E::CrlDistributionPoints(dps) | E::FreshestCrl(dps) => {
+            let mut out = Vec::with_capacity(dps.len());
+            for dp in dps {
+                let mut m = Map::new();
+                if let Some(n) = &dp.distribution_point {
+                    m.insert("distribution_point".into(), dp_name(n)?);
+                }
+                if let Some(r) = &dp.reasons {
+                    m.insert("reasons".into(), bits(r));
+                }
+                if let Some(n) = &dp.crl_issuer {
+                    m.insert("crl_issuer".into(), general_names(n)?);
+                }
+                out.push(Value::Object(m));
+            }
+            Value::Array(out)
+        }
+        E::AuthorityInfoAccess(list) | E::SubjectInfoAccess(list) => {
+            let mut out = Vec::with_capacity(list.len());
+            for ad in list {
+                out.push(json!({
+                    "access_method": oid(ad.access_method),
+                    "access_location": general_name(&ad.access_location)?,
+                }));
+            }
+            Value::Array(out)
+        }
+        E::CertificatePolicies(list) => Value::Array(
+            list.iter()
+                .map(|p| {
+                    let mut m = Map::new();
+                    m.insert("policy_identifier".into(), oid(p.policy_identifier));
+                    if !p.policy_qualifiers.is_empty() {
+                        let q = p.policy_qualifiers.iter().map(qualifier).collect();
+                        m.insert("policy_qualifiers".into(), Value::Array(q));
+                    }
+                    Value::Object(m)
+                })
+                .collect(),
+        ),
+        E::PolicyMappings(list) => list
+            .iter()
+            .map(|pm| {
+                json!({
+                    "issuer_domain_policy": oid(pm.issuer_domain_policy),
+                    "subject_domain_policy": oid(pm.subject_domain_policy),
+                })
+            })
+            .collect(),
+        E::PolicyConstraints(pc) => {
+            let mut m = Map::new();
+            if let Some(n) = pc.require_explicit_policy {
+                m.insert("require_explicit_policy".into(), n.into());
+            }
+            if let Some(n) = pc.inhibit_policy_mapping {
+                m.insert("inhibit_policy_mapping".into(), n.into());
+            }
+            Value::Object(m)
+        }
+        E::InhibitAnyPolicy(n) => json!({ "skip_certs": n }),
+        E::NameConstraints(nc) => {
+            let mut m = Map::new();
+            if let Some(t) = &nc.permitted_subtrees {
+                m.insert("permitted_subtrees".into(), subtrees(t)?);
+            }
+            if let Some(t) = &nc.excluded_subtrees {
+                m.insert("excluded_subtrees".into(), subtrees(t)?);
+            }
+            Value::Object(m)
+        }
+        E::SctList(list) => {
+            let scts: Vec<Value> = list.scts.iter().map(sct).collect();
+            json!({ "count": scts.len(), "scts": scts })
+        }
+        E::CtPoison | E::OcspExtendedRevoke | E::OcspNoCheck => Value::Null,
+        E::TlsFeature(list) => list
+            .iter()
+            .map(|f| {
+                let mut m = Map::new();
+                m.insert("feature".into(), f.0.into());
+                if let Some(n) = f.name() {
+                    m.insert("name".into(), n.into());
+                }
+                Value::Object(m)
+            })
+            .collect(),
+        // CRL numbers may be 20 octets: decimal strings keep every digit.
+        E::CrlNumber(n) => json!({ "crl_number": decimal(n) }),
+        E::DeltaCrlIndicator(n) => json!({ "base_crl_number": decimal(n) }),
+        E::IssuingDistributionPoint(idp) => {
+            let mut m = Map::new();
+            if let Some(n) = &idp.distribution_point {
+                m.insert("distribution_point".into(), dp_name(n)?);
+            }
+            m.insert(
+                "only_contains_user_certs".into(),
+                idp.only_contains_user_certs.into(),
+            );
+            m.insert(
+                "only_contains_ca_certs".into(),
+                idp.only_contains_ca_certs.into(),
+            );
+            if let Some(r) = &idp.only_some_reasons {
+                m.insert("only_some_reasons".into(), bits(r));
+            }
+            m.insert("indirect_crl".into(), idp.indirect_crl.into());
+            m.insert(
+                "only_contains_attribute_certs".into(),
+                idp.only_contains_attribute_certs.into(),
+            );
+            Value::Object(m)
+        }
+        E::CrlReason(r) => {
+            let mut m = Map::new();
+            if let Some(n) = r.name() {
+                m.insert("reason".into(), n.into());
+            }
+            m.insert("code".into(), r.code().into());
+            Value::Object(m)
+        }
+        E::InvalidityDate(t) => json!({ "invalidity_date": t.to_string() }),
+        E::OcspNonce(n) => json!({ "nonce": hex(n) }),
+        E::OcspArchiveCutoff(t) => json!({ "archive_cutoff": t.to_string() }),
+        E::OcspPrefSigAlgs(list) => list
+            .iter()
+            .map(|p| {
+                let mut m = Map::new();
+                m.insert("sig_identifier".into(), alg(&p.sig_identifier));
+                if let Some(a) = &p.pub_key_alg_identifier {
+                    m.insert("pub_key_alg_identifier".into(), alg(a));
+                }
+                Value::Object(m)
+            })
+            .collect(),
+        E::NetscapeComment(s) => json!({ "comment": s }),
+        E::MsCertificateTemplate(t) => {
+            let mut m = Map::new();
+            m.insert("template_id".into(), oid(t.template_id));
+            if let Some(v) = t.major_version {
+                m.insert("major_version".into(), v.into());
+            }
+            if let Some(v) = t.minor_version {
+                m.insert("minor_version".into(), v.into());
+            }
+            Value::Object(m)
+        }
+        E::MsCertificateTemplateName(s) => json!({ "name": s }),
+        E::Unknown(raw) => json!({ "der_b64": b64(raw) }),
+    })
+}
+
+/// `{"oid", "name"}`; the name is the dotted form when pkit has none.
+fn oid(o: ObjectId<'_>) -> Value {
+    json!({ "oid": o.to_string(), "name": o.name_or_dotted() })
+}
+
+/// An AlgorithmIdentifier: `{"oid", "name"}` plus the parameters' DER when present.
+fn alg(a: &AlgId<'_>) -> Value {
+    let mut v = oid(a.oid);
+    if let (Some(p), Value::Object(m)) = (a.params, &mut v) {
+        m.insert("parameters_der_b64".into(), b64(p).into());
+    }
+    v
+}
+
+fn bits(b: &NamedBits<'_>) -> Value {
+    b.set_names().into_iter().map(Value::from).collect()
+}
+
+fn general_names(list: &[GeneralName<'_>]) -> Result<Value> {
+    list.iter()
+        .map(general_name)
+        .collect::<Result<Vec<_>>>()
+        .map(Value::Array)
+}
+
+/// `{"type", "value"}`, with `type` one of other_name, email, dns, x400_address,
+/// directory_name, edi_party_name, uri, ip, registered_id.
+pub fn general_name(g: &GeneralName<'_>) -> Result<Value> {
+    let mut m = Map::new();
+    m.insert("type".into(), g.kind().into());
+    match g {
+        GeneralName::OtherName(on) => {
+            m.insert("type_id".into(), oid(on.type_id));
+            match on.text() {
+                Some(t) => m.insert("value".into(), t.into()),
+                None => m.insert("value_der_b64".into(), b64(on.value_der).into()),
+            };
+        }
+        GeneralName::Rfc822Name(s) | GeneralName::DnsName(s) | GeneralName::Uri(s) => {
+            m.insert("value".into(), s.as_ref().into());
+        }
+        GeneralName::X400Address(raw) => {
+            m.insert("value_der_b64".into(), b64(raw).into());
+        }
+        GeneralName::DirectoryName(n) => {
+            m.insert("value".into(), n.to_rfc4514()?.into());
+        }
+        GeneralName::EdiPartyName(e) => {
+            if let Some(a) = &e.name_assigner {
+                m.insert("name_assigner".into(), a.as_ref().into());
+            }
+            m.insert("party_name".into(), e.party_name.as_ref().into());
+        }
+        GeneralName::IpAddress(ip) => {
+            m.insert("value".into(), ip.to_string().into());
+        }
+        GeneralName::RegisteredId(o) => {
+            m.insert("value".into(), oid(*o));
+        }
+    }
+    Ok(Value::Object(m))
+}
+
+fn dp_name(n: &DistributionPointName<'_>) -> Result<Value> {
+    Ok(match n {
+        DistributionPointName::FullName(names) => json!({ "full_name": general_names(names)? }),
+        DistributionPointName::NameRelativeToCrlIssuer(rn) => {
+            json!({ "name_relative_to_crl_issuer": relative_name(rn)? })
+        }
+    })
+}
+
+fn relative_name(rn: &RelativeName<'_>) -> Result<String> {
+    rn.to_rfc4514()
+}
+
+fn qualifier(q: &PolicyQualifier<'_>) -> Value {
+    let mut m = Map::new();
+    m.insert("policy_qualifier_id".into(), oid(q.id()));
+    match q {
+        PolicyQualifier::CpsUri(s) => {
+            m.insert("cps_uri".into(), s.as_ref().into());
+        }
+        PolicyQualifier::UserNotice(un) => {
+            let mut n = Map::new();
+            if let Some(r) = &un.notice_ref {
+                let numbers: Vec<Value> = r
+                    .notice_numbers
+                    .iter()
+                    .map(|c| match notice_number_u64(c) {
+                        Some(v) => v.into(),
+                        // Beyond 64 bits (never seen in practice): keep every digit.
+                        None => decimal(c).into(),
+                    })
+                    .collect();
+                n.insert(
+                    "notice_ref".into(),
+                    json!({ "organization": r.organization, "notice_numbers": numbers }),
+                );
+            }
+            if let Some(t) = &un.explicit_text {
+                n.insert("explicit_text".into(), t.as_ref().into());
+            }
+            m.insert("user_notice".into(), Value::Object(n));
+        }
+        PolicyQualifier::Other { qualifier, .. } => {
+            m.insert("qualifier_der_b64".into(), b64(qualifier).into());
+        }
+    }
+    Value::Object(m)
+}
+
+fn subtrees(list: &[GeneralSubtree<'_>]) -> Result<Value> {
+    let mut out = Vec::with_capacity(list.len());
+    for t in list {
+        let mut m = Map::new();
+        m.insert("base".into(), general_name(&t.base)?);
+        // minimum is DEFAULT 0: shown only when it says something.
+        if t.minimum != 0 {
+            m.insert("minimum".into(), t.minimum.into());
+        }
+        if let Some(max) = t.maximum {
+            m.insert("maximum".into(), max.into());
+        }
+        out.push(Value::Object(m));
+    }
+    Ok(Value::Array(out))
+}
+
+/// One SCT. `version` counts from 1 as X.509 versions are shown (`v1` is encoded 0).
+fn sct(s: &ext::SignedCertificateTimestamp<'_>) -> Value {
+    let mut m = Map::new();
+    m.insert("version".into(), (u16::from(s.version) + 1).into());
+    match &s.v1 {
+        Some(v1) => {
+            m.insert("log_id_b64".into(), b64(v1.log_id).into());
+            m.insert("timestamp".into(), time_ms(v1.timestamp_ms).into());
+            m.insert("timestamp_ms".into(), v1.timestamp_ms.into());
+            if !v1.extensions.is_empty() {
+                m.insert("extensions_b64".into(), b64(v1.extensions).into());
+            }
+            m.insert(
+                "hash_algorithm".into(),
+                v1.hash_name()
+                    .map_or_else(|| v1.hash_algorithm.to_string(), str::to_string)
+                    .into(),
+            );
+            m.insert(
+                "signature_algorithm".into(),
+                v1.signature_name()
+                    .map_or_else(|| v1.signature_algorithm.to_string(), str::to_string)
+                    .into(),
+            );
+            m.insert("signature_b64".into(), b64(v1.signature).into());
+        }
+        None => {
+            m.insert("sct_b64".into(), b64(s.raw).into());
+        }
+    }
+    Value::Object(m)
+}
+
+/// RFC 3339 with milliseconds (`2023-11-14T22:13:20.123Z`): CT timestamps carry them.
+fn time_ms(ms: u64) -> String {
+    let secs = Time {
+        unix: (ms / 1000) as i64,
+    }
+    .to_string();
+    let base = secs.strip_suffix('Z').unwrap_or(&secs);
+    format!("{base}.{:03}Z", ms % 1000)
+}
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}
+
+/// Decimal digits of a big-endian unsigned magnitude (schoolbook division by 10; CRL
+/// numbers are at most 20 octets, so this is a few hundred steps).
+fn decimal(magnitude: &[u8]) -> String {
+    let mut n: Vec<u8> = magnitude.to_vec();
+    let mut digits = Vec::new();
+    while n.iter().any(|&b| b != 0) {
+        let mut rem = 0u16;
+        for b in n.iter_mut() {
+            let cur = (rem << 8) | u16::from(*b);
+            *b = (cur / 10) as u8;
+            rem = cur % 10;
+        }
+        digits.push(b'0' + rem as u8);
+    }
+    if digits.is_empty() {
+        return "0".into();
+    }
+    digits.reverse();
+    String::from_utf8(digits).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pkit::der::oid_registry as oids;
+    use pkit::der::{Oid, Writer};
+
+    fn der(f: impl FnOnce(&mut Writer)) -> Vec<u8> {
+        let mut w = Writer::new();
+        f(&mut w);
+        w.finish()
+    }
+
+    fn value(o: &Oid, v: &[u8]) -> Value {
+        extension_json(o.id(), false, v, 0)["value"].clone()
+    }
+
+    #[test]
+    fn envelope_and_san() {
+        let v = der(|w| {
+            w.sequence(|w| {
+                w.primitive(0x82, b"a.example");
+                w.primitive(0x87, &[192, 0, 2, 1]);
+                w.tlv(0xa4, |w| {
+                    w.sequence(|w| {
+                        w.set(|w| {
+                            w.sequence(|w| {
+                                w.oid(&oids::AT_COMMON_NAME);
+                                w.utf8_string("Example CA");
+                            });
+                        });
+                    });
+                });
+                w.tlv(0xa0, |w| {
+                    w.oid(&oids::ON_MS_UPN);
+                    w.explicit(0, |w| {
+                        w.utf8_string("u@example.com");
+                    });
+                });
+            });
+        });
+        let j = extension_json(oids::CE_SUBJECT_ALT_NAME.id(), true, &v, 10);
+        assert_eq!(
+            j,
+            json!({
+                "oid": "2.5.29.17",
+                "name": "subjectAltName",
+                "critical": true,
+                "value": [
+                    {"type": "dns", "value": "a.example"},
+                    {"type": "ip", "value": "192.0.2.1"},
+                    {"type": "directory_name", "value": "CN=Example CA"},
+                    {"type": "other_name",
+                     "type_id": {"oid": "1.3.6.1.4.1.311.20.2.3", "name": "msUPN"},
+                     "value": "u@example.com"},
+                ]
+            })
+        );
+        // Keys come out in reading order.
+        let keys: Vec<&String> = j
+            .as_object()
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(keys, ["oid", "name", "critical", "value"]);
+    }
+
+    #[test]
+    fn errors_and_unknowns_keep_the_bytes() {
+        let j = extension_json(
+            oids::CE_SUBJECT_ALT_NAME.id(),
+            false,
+            &[0x30, 0x02, 0x87, 0x00],
+            100,
+        );
+        assert_eq!(j["value"]["der_b64"], "MAKHAA==");
+        let err = j["value"]["error"].as_str().unwrap_or_default();
+        assert!(
+            err.starts_with("offset 104: [0]: expected an iPAddress"),
+            "{err}"
+        );
+        let j = extension_json(Oid::new("1.3.6.1.5.5.7.1.38").id(), false, &[0x05, 0x00], 0);
+        assert_eq!(j["name"], "id-pe-mtcCA");
+        assert_eq!(j["value"], json!({"der_b64": "BQA="}));
+        let j = extension_json(Oid::new("1.2.3.4").id(), false, &[0x05, 0x00], 0);
+        assert_eq!(j["name"], "1.2.3.4");
+    }
+
+    #[test]
+    fn certificate_extensions() {
+        assert_eq!(
+            value(&oids::CE_KEY_USAGE, &[0x03, 0x02, 0x05, 0xa0]),
+            json!(["digitalSignature", "keyEncipherment"])
+        );
+        assert_eq!(
+            value(
+                &oids::CE_BASIC_CONSTRAINTS,
+                &[0x30, 0x06, 0x01, 0x01, 0xff, 0x02, 0x01, 0x00]
+            ),
+            json!({"ca": true, "path_len_constraint": 0})
+        );
+        assert_eq!(
+            value(&oids::CE_BASIC_CONSTRAINTS, &[0x30, 0x00]),
+            json!({"ca": false})
+        );
+        assert_eq!(
+            value(&oids::CE_SUBJECT_KEY_ID, &[0x04, 0x02, 0xab, 0x01]),
+            json!({"key_identifier": "ab01"})
+        );
+        let eku = der(|w| {
+            w.sequence(|w| {
+                w.oid(&oids::KP_SERVER_AUTH);
+            });
+        });
+        assert_eq!(
+            value(&oids::CE_EXT_KEY_USAGE, &eku),
+            json!([{"oid": "1.3.6.1.5.5.7.3.1", "name": "serverAuth"}])
+        );
+        let aki = der(|w| {
+            w.sequence(|w| {
+                w.primitive(0x80, &[0xde, 0xad]);
+                w.tlv(0xa1, |w| {
+                    w.primitive(0x86, b"http://ca.example/");
+                });
+                w.integer_unsigned_tagged(0x82, &[0x80, 0x01]);
+            });
+        });
+        assert_eq!(
+            value(&oids::CE_AUTHORITY_KEY_ID, &aki),
+            json!({
+                "key_identifier": "dead",
+                "authority_cert_issuer": [{"type": "uri", "value": "http://ca.example/"}],
+                "authority_cert_serial_number": "8001"
+            })
+        );
+        let aia = der(|w| {
+            w.sequence(|w| {
+                w.sequence(|w| {
+                    w.oid(&oids::AD_OCSP);
+                    w.primitive(0x86, b"http://ocsp.example");
+                });
+            });
+        });
+        assert_eq!(
+            value(&oids::PE_AUTHORITY_INFO_ACCESS, &aia),
+            json!([{
+                "access_method": {"oid": "1.3.6.1.5.5.7.48.1", "name": "OCSP"},
+                "access_location": {"type": "uri", "value": "http://ocsp.example"}
+            }])
+        );
+        let dp = der(|w| {
+            w.sequence(|w| {
+                w.sequence(|w| {
+                    w.explicit(0, |w| {
+                        w.tlv(0xa1, |w| {
+                            w.sequence(|w| {
+                                w.oid(&oids::AT_COMMON_NAME);
+                                w.printable_string("CRL1");
+                            });
+                        });
+                    });
+                    w.primitive(0x81, &[0x06, 0x40]);
+                });
+            });
+        });
+        assert_eq!(
+            value(&oids::CE_CRL_DIST_POINTS, &dp),
+            json!([{
+                "distribution_point": {"name_relative_to_crl_issuer": "CN=CRL1"},
+                "reasons": ["keyCompromise"]
+            }])
+        );
+        assert_eq!(
+            value(&oids::PE_TLS_FEATURE, &[0x30, 0x03, 0x02, 0x01, 0x05]),
+            json!([{"feature": 5, "name": "status_request"}])
+        );
+        assert_eq!(value(&oids::CT_PRECERT_POISON, &[0x05, 0x00]), Value::Null);
+        assert_eq!(
+            value(&oids::CE_INHIBIT_ANY_POLICY, &[0x02, 0x01, 0x00]),
+            json!({"skip_certs": 0})
+        );
+    }
+
+    #[test]
+    fn policies_and_constraints() {
+        let p = der(|w| {
+            w.sequence(|w| {
+                w.sequence(|w| {
+                    w.oid(&oids::CABF_DV);
+                    w.sequence(|w| {
+                        w.sequence(|w| {
+                            w.oid(&oids::QT_CPS);
+                            w.ia5_string("https://cps.example");
+                        });
+                        w.sequence(|w| {
+                            w.oid(&oids::QT_UNOTICE);
+                            w.sequence(|w| {
+                                w.sequence(|w| {
+                                    w.utf8_string("Org");
+                                    w.sequence(|w| {
+                                        w.integer_u64(3);
+                                    });
+                                });
+                                w.utf8_string("Text");
+                            });
+                        });
+                    });
+                });
+            });
+        });
+        assert_eq!(
+            value(&oids::CE_CERT_POLICIES, &p),
+            json!([{
+                "policy_identifier": {"oid": "2.23.140.1.2.1", "name": "CABF domain-validated"},
+                "policy_qualifiers": [
+                    {"policy_qualifier_id": {"oid": "1.3.6.1.5.5.7.2.1", "name": "cps"},
+                     "cps_uri": "https://cps.example"},
+                    {"policy_qualifier_id": {"oid": "1.3.6.1.5.5.7.2.2", "name": "userNotice"},
+                     "user_notice": {
+                        "notice_ref": {"organization": "Org", "notice_numbers": [3]},
+                        "explicit_text": "Text"}}
+                ]
+            }])
+        );
+        let nc = der(|w| {
+            w.sequence(|w| {
+                w.tlv(0xa0, |w| {
+                    w.sequence(|w| {
+                        w.primitive(0x87, &[10, 0, 0, 0, 255, 0, 0, 0]);
+                    });
+                });
+                w.tlv(0xa1, |w| {
+                    w.sequence(|w| {
+                        w.primitive(0x82, b"bad.example");
+                        w.primitive(0x81, &[1]);
+                    });
+                });
+            });
+        });
+        assert_eq!(
+            value(&oids::CE_NAME_CONSTRAINTS, &nc),
+            json!({
+                "permitted_subtrees": [{"base": {"type": "ip", "value": "10.0.0.0/8"}}],
+                "excluded_subtrees": [{"base": {"type": "dns", "value": "bad.example"}, "minimum": 1}]
+            })
+        );
+        assert_eq!(
+            value(
+                &oids::CE_POLICY_CONSTRAINTS,
+                &[0x30, 0x03, 0x80, 0x01, 0x00]
+            ),
+            json!({"require_explicit_policy": 0})
+        );
+    }
+
+    #[test]
+    fn crl_and_ocsp_extensions() {
+        assert_eq!(
+            value(&oids::CE_CRL_NUMBER, &[0x02, 0x02, 0x12, 0x34]),
+            json!({"crl_number": "4660"})
+        );
+        let mut big = vec![0x02, 0x14, 0x7f];
+        big.extend([0xff; 19]);
+        assert_eq!(
+            value(&oids::CE_CRL_NUMBER, &big)["crl_number"],
+            "730750818665451459101842416358141509827966271487"
+        );
+        assert_eq!(
+            value(&oids::CE_DELTA_CRL_INDICATOR, &[0x02, 0x01, 0x00]),
+            json!({"base_crl_number": "0"})
+        );
+        assert_eq!(
+            value(&oids::CE_CRL_REASON, &[0x0a, 0x01, 0x01]),
+            json!({"reason": "keyCompromise", "code": 1})
+        );
+        let t = der(|w| {
+            w.generalized_time(Time {
+                unix: 1_700_000_000,
+            });
+        });
+        assert_eq!(
+            value(&oids::CE_INVALIDITY_DATE, &t),
+            json!({"invalidity_date": "2023-11-14T22:13:20Z"})
+        );
+        assert_eq!(
+            value(&oids::PKIX_OCSP_ARCHIVE_CUTOFF, &t),
+            json!({"archive_cutoff": "2023-11-14T22:13:20Z"})
+        );
+        let idp = der(|w| {
+            w.sequence(|w| {
+                w.explicit(0, |w| {
+                    w.tlv(0xa0, |w| {
+                        w.primitive(0x86, b"http://crl.example/1.crl");
+                    });
+                });
+                w.primitive(0x82, &[0xff]);
+            });
+        });
+        assert_eq!(
+            value(&oids::CE_ISSUING_DIST_POINT, &idp),
+            json!({
+                "distribution_point": {"full_name": [{"type": "uri", "value": "http://crl.example/1.crl"}]},
+                "only_contains_user_certs": false,
+                "only_contains_ca_certs": true,
+                "indirect_crl": false,
+                "only_contains_attribute_certs": false
+            })
+        );
+        assert_eq!(
+            value(&oids::PKIX_OCSP_NONCE, &[0x04, 0x03, 0x0a, 0x0b, 0xff]),
+            json!({"nonce": "0a0bff"})
+        );
+        assert_eq!(value(&oids::PKIX_OCSP_NOCHECK, &[0x05, 0x00]), Value::Null);
+        let psa = der(|w| {
+            w.sequence(|w| {
+                w.sequence(|w| {
+                    w.sequence(|w| {
+                        w.oid(&oids::ECDSA_WITH_SHA256);
+                    });
+                    w.sequence(|w| {
+                        w.oid(&oids::EC_PUBLIC_KEY);
+                        w.oid(&oids::SECP256R1);
+                    });
+                });
+            });
+        });
+        assert_eq!(
+            value(&oids::PKIX_OCSP_PREF_SIG_ALGS, &psa),
+            json!([{
+                "sig_identifier": {"oid": "1.2.840.10045.4.3.2", "name": "ecdsa-with-SHA256"},
+                "pub_key_alg_identifier": {"oid": "1.2.840.10045.2.1", "name": "id-ecPublicKey",
+                                           "parameters_der_b64": "BggqhkjOPQMBBw=="}
+            }])
+        );
+    }
+
+    #[test]
+    fn sct_list() {
+        let mut sct = vec![0u8];
+        sct.extend([0x11; 32]);
+        sct.extend(1_700_000_000_123u64.to_be_bytes());
+        sct.extend([0, 0, 4, 3, 0, 2, 0xaa, 0xbb]);
+        let mut tls = ((sct.len() + 2) as u16).to_be_bytes().to_vec();
+        tls.extend((sct.len() as u16).to_be_bytes());
+        tls.extend(&sct);
+        let v = der(|w| {
+            w.octet_string(&tls);
+        });
+        assert_eq!(
+            value(&oids::CT_PRECERT_SCTS, &v),
+            json!({
+                "count": 1,
+                "scts": [{
+                    "version": 1,
+                    "log_id_b64": "EREREREREREREREREREREREREREREREREREREREREREREREREREREQ==",
+                    "timestamp": "2023-11-14T22:13:20.123Z",
+                    "timestamp_ms": 1_700_000_000_123u64,
+                    "hash_algorithm": "sha256",
+                    "signature_algorithm": "ecdsa",
+                    "signature_b64": "qrs="
+                }]
+            })
+        );
+    }
+
+    #[test]
+    fn misc_extensions() {
+        assert_eq!(
+            value(&oids::NETSCAPE_CERT_TYPE, &[0x03, 0x02, 0x06, 0x40]),
+            json!(["sslServer"])
+        );
+        assert_eq!(
+            value(&oids::NETSCAPE_COMMENT, b"\x16\x02hi"),
+            json!({"comment": "hi"})
+        );
+        assert_eq!(
+            value(
+                &oids::MS_CERT_TEMPLATE_NAME,
+                &[0x1e, 0x04, 0, b'D', 0, b'C']
+            ),
+            json!({"name": "DC"})
+        );
+        let t = der(|w| {
+            w.sequence(|w| {
+                w.oid(&Oid::new("1.3.6.1.4.1.311.21.8.7"));
+                w.integer_u64(100);
+            });
+        });
+        assert_eq!(
+            value(&oids::MS_CERT_TEMPLATE, &t),
+            json!({"template_id": {"oid": "1.3.6.1.4.1.311.21.8.7", "name": "1.3.6.1.4.1.311.21.8.7"},
+                   "major_version": 100})
+        );
+    }
+
+    #[test]
+    fn helpers() {
+        assert_eq!(decimal(&[]), "0");
+        assert_eq!(decimal(&[0]), "0");
+        assert_eq!(
+            decimal(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+            u64::MAX.to_string()
+        );
+        assert_eq!(time_ms(5), "1970-01-01T00:00:00.005Z");
+        assert_eq!(hex(&[0x00, 0x0f, 0xf0]), "000ff0");
+    }
+}

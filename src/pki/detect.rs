@@ -1,0 +1,177 @@
+//! What kind of object a DER blob is, from its PEM label or, failing that, from the shape
+//! of its first few elements. Cheap: reads tags only, never decodes values.
+
+use crate::der::oid_registry as oids;
+use crate::der::{tag, Reader};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Certificate,
+    Csr,
+    Crl,
+    OcspRequest,
+    OcspResponse,
+    Pkcs7,
+    Pkcs12,
+    Spki,
+    Pkcs8,
+    EncryptedPkcs8,
+    Asn1,
+}
+
+impl Kind {
+    /// The `type` string in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Certificate => "certificate",
+            Kind::Csr => "csr",
+            Kind::Crl => "crl",
+            Kind::OcspRequest => "ocsp_request",
+            Kind::OcspResponse => "ocsp_response",
+            Kind::Pkcs7 => "pkcs7",
+            Kind::Pkcs12 => "pkcs12",
+            Kind::Spki => "public_key",
+            Kind::Pkcs8 => "private_key",
+            Kind::EncryptedPkcs8 => "encrypted_private_key",
+            Kind::Asn1 => "asn1",
+        }
+    }
+
+    /// Human title for text output.
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::Certificate => "Certificate",
+            Kind::Csr => "Certificate Request (PKCS#10)",
+            Kind::Crl => "Certificate Revocation List",
+            Kind::OcspRequest => "OCSP Request",
+            Kind::OcspResponse => "OCSP Response",
+            Kind::Pkcs7 => "PKCS#7 / CMS",
+            Kind::Pkcs12 => "PKCS#12",
+            Kind::Spki => "Public Key",
+            Kind::Pkcs8 => "Private Key (PKCS#8)",
+            Kind::EncryptedPkcs8 => "Encrypted Private Key (PKCS#8)",
+            Kind::Asn1 => "ASN.1",
+        }
+    }
+
+    /// The PEM label pkit writes for this kind.
+    pub fn pem_label(self) -> &'static str {
+        match self {
+            Kind::Certificate => "CERTIFICATE",
+            Kind::Csr => "CERTIFICATE REQUEST",
+            Kind::Crl => "X509 CRL",
+            Kind::OcspRequest => "OCSP REQUEST",
+            Kind::OcspResponse => "OCSP RESPONSE",
+            Kind::Pkcs7 => "PKCS7",
+            Kind::Pkcs12 => "PKCS12",
+            Kind::Spki => "PUBLIC KEY",
+            Kind::Pkcs8 => "PRIVATE KEY",
+            Kind::EncryptedPkcs8 => "ENCRYPTED PRIVATE KEY",
+            Kind::Asn1 => "ASN1",
+        }
+    }
+
+    /// Names accepted by `--type`.
+    pub fn from_name(s: &str) -> Option<Kind> {
+        Some(match s.to_ascii_lowercase().replace('-', "_").as_str() {
+            "cert" | "certificate" | "x509" => Kind::Certificate,
+            "csr" | "req" | "request" | "pkcs10" => Kind::Csr,
+            "crl" => Kind::Crl,
+            "ocsp_request" | "ocsp_req" => Kind::OcspRequest,
+            "ocsp_response" | "ocsp_resp" | "ocsp" => Kind::OcspResponse,
+            "pkcs7" | "p7" | "p7b" | "cms" => Kind::Pkcs7,
+            "pkcs12" | "p12" | "pfx" => Kind::Pkcs12,
+            "spki" | "public_key" | "pubkey" => Kind::Spki,
+            "pkcs8" | "private_key" | "key" => Kind::Pkcs8,
+            "encrypted_pkcs8" | "encrypted_private_key" => Kind::EncryptedPkcs8,
+            "asn1" | "der" => Kind::Asn1,
+            _ => return None,
+        })
+    }
+}
+
+/// The kind a PEM label announces.
+pub fn from_pem_label(label: &str) -> Option<Kind> {
+    Some(match label {
+        "CERTIFICATE" | "X509 CERTIFICATE" | "TRUSTED CERTIFICATE" => Kind::Certificate,
+        "CERTIFICATE REQUEST" | "NEW CERTIFICATE REQUEST" => Kind::Csr,
+        "X509 CRL" => Kind::Crl,
+        "OCSP REQUEST" => Kind::OcspRequest,
+        "OCSP RESPONSE" => Kind::OcspResponse,
+        "PKCS7" | "CMS" | "PKCS #7 SIGNED DATA" => Kind::Pkcs7,
+        "PKCS12" => Kind::Pkcs12,
+        "PUBLIC KEY" => Kind::Spki,
+        "PRIVATE KEY" => Kind::Pkcs8,
+        "ENCRYPTED PRIVATE KEY" => Kind::EncryptedPkcs8,
+        _ => return None,
+    })
+}
+
+/// Guess the kind from the structure. Anything unrecognised is `Asn1`.
+pub fn sniff(der: &[u8]) -> Kind {
+    let mut r = Reader::new(der);
+    let Ok(mut top) = r.read_sequence() else {
+        return Kind::Asn1;
+    };
+    let tags = first_tags(top, 4);
+    match tags.as_slice() {
+        // SEQUENCE { SEQUENCE tbs, SEQUENCE alg, BIT STRING }: certificate, CRL or CSR.
+        [tag::SEQUENCE, tag::SEQUENCE, tag::BIT_STRING, ..] => {
+            let Ok(tbs) = top.read_sequence() else {
+                return Kind::Asn1;
+            };
+            let t = first_tags(tbs, 6);
+            let time = |x: &u8| *x == tag::UTC_TIME || *x == tag::GENERALIZED_TIME;
+            match t.as_slice() {
+                [0xa0, tag::INTEGER, tag::SEQUENCE, tag::SEQUENCE, tag::SEQUENCE, ..]
+                | [tag::INTEGER, tag::SEQUENCE, tag::SEQUENCE, tag::SEQUENCE, tag::SEQUENCE, ..] => {
+                    Kind::Certificate
+                }
+                [tag::INTEGER, tag::SEQUENCE, tag::SEQUENCE, 0xa0, ..] => Kind::Csr,
+                [tag::INTEGER, tag::SEQUENCE, tag::SEQUENCE, x, ..] if time(x) => Kind::Crl,
+                [tag::SEQUENCE, tag::SEQUENCE, x, ..] if time(x) => Kind::Crl,
+                _ => Kind::Asn1,
+            }
+        }
+        [tag::ENUMERATED] | [tag::ENUMERATED, 0xa0] => Kind::OcspResponse,
+        [tag::SEQUENCE] | [tag::SEQUENCE, 0xa0] => {
+            // OCSPRequest ::= SEQUENCE { tbsRequest, optionalSignature [0] EXPLICIT }
+            // TBSRequest ::= SEQUENCE { [0] version?, [1] requestorName?, SEQUENCE OF Request, [2]? }
+            let Ok(tbs) = top.read_sequence() else {
+                return Kind::Asn1;
+            };
+            let t = first_tags(tbs, 3);
+            match t.as_slice() {
+                [tag::SEQUENCE] | [tag::SEQUENCE, 0xa2] | [0xa0 | 0xa1, ..] => Kind::OcspRequest,
+                _ => Kind::Asn1,
+            }
+        }
+        [tag::SEQUENCE, tag::BIT_STRING] => Kind::Spki,
+        [tag::SEQUENCE, tag::OCTET_STRING] => Kind::EncryptedPkcs8,
+        [tag::INTEGER, tag::SEQUENCE, tag::OCTET_STRING, ..] => Kind::Pkcs8,
+        [tag::OID, 0xa0] | [tag::OID] => match top.read_oid() {
+            Ok(o) if o.as_bytes().starts_with(&oids::PKCS7_DATA.as_bytes()[..8]) => Kind::Pkcs7,
+            _ => Kind::Asn1,
+        },
+        [tag::INTEGER, tag::SEQUENCE] | [tag::INTEGER, tag::SEQUENCE, tag::SEQUENCE] => {
+            // PFX ::= SEQUENCE { version INTEGER {v3(3)}, authSafe ContentInfo, macData? }
+            match top.read_u64() {
+                Ok(3) => Kind::Pkcs12,
+                _ => Kind::Asn1,
+            }
+        }
+        _ => Kind::Asn1,
+    }
+}
+
+/// Identifier octets of up to `n` elements at the start of `r` (stops at the first error).
+fn first_tags(mut r: Reader<'_>, n: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(n);
+    while v.len() < n {
+        match r.read_tlv() {
+            Ok(t) => v.push(t.tag),
+            Err(_) => break,
+        }
+    }
+    v
+}

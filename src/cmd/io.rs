@@ -102,16 +102,17 @@ pub fn read_source(path: &Path) -> CliResult<Source> {
 
 /// Split a source into items. PEM blocks are decoded one by one, so one damaged block
 /// does not hide the others: its error comes back in its place.
-pub fn split_items(src: &Source, form: InForm) -> Vec<CliResult<Item>> {
+pub fn split_items(src: Source, form: InForm) -> Vec<CliResult<Item>> {
     let form = match form {
         InForm::Auto => detect_form(&src.data),
         f => f,
     };
     match form {
+        // DER moves through without a copy (inputs can be large).
         InForm::Der | InForm::Auto => vec![Ok(Item {
-            name: src.name.clone(),
+            name: src.name,
             label: None,
-            der: src.data.clone(),
+            der: src.data,
             source_offset: 0,
         })],
         InForm::Base64 => {
@@ -133,13 +134,19 @@ pub fn split_items(src: &Source, form: InForm) -> Vec<CliResult<Item>> {
                     CliError::parse(format!("{}: offset 0: expected base64: {e}", src.name))
                 })]
         }
-        InForm::Pem => split_pem(src),
+        InForm::Pem => split_pem(&src),
     }
 }
 
 /// PEM if a `-----BEGIN ` line is present; base64 if the text is only base64 characters;
 /// otherwise DER.
 pub fn detect_form(data: &[u8]) -> InForm {
+    // DER starts with a tag octet, never with text: a quick look spares scanning a large
+    // binary file for a PEM header.
+    if data.first() == Some(&0x30) && find(&data[..data.len().min(4096)], b"-----BEGIN ").is_none()
+    {
+        return InForm::Der;
+    }
     if find(data, b"-----BEGIN ").is_some() {
         return InForm::Pem;
     }
@@ -379,7 +386,7 @@ mod tests {
             name: "b.pem".into(),
             data: data.into_bytes(),
         };
-        let items = split_items(&src, InForm::Auto);
+        let items = split_items(src, InForm::Auto);
         assert_eq!(items.len(), 3);
         assert_eq!(items[0].as_ref().unwrap().name, "b.pem#1");
         assert_eq!(items[0].as_ref().unwrap().der, [0x30, 0x00]);

@@ -131,7 +131,7 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
     let mut items: Vec<Result<Item, CliError>> = Vec::new();
     for p in &paths {
         match io::read_source(p) {
-            Ok(src) => items.extend(io::split_items(&src, a.inform)),
+            Ok(src) => items.extend(io::split_items(src, a.inform)),
             Err(e) => items.push(Err(e)),
         }
     }

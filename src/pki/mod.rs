@@ -4,6 +4,7 @@
 
 pub mod alg;
 pub mod backend;
+pub mod pkcs8;
 pub mod algid;
 pub mod cert;
 pub mod detect;

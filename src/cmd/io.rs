@@ -162,7 +162,7 @@ pub fn detect_form(data: &[u8]) -> InForm {
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(hay, needle)
 }
 
 fn split_pem(src: &Source) -> Vec<CliResult<Item>> {

@@ -1,0 +1,341 @@
+//! Helpers shared by the CLI tests: the built binary and scratch directories.
+#![allow(dead_code)] // each test crate uses its own subset
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `pkit` binary cargo built for this test run.
+pub fn pkit_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_pkit"))
+}
+
+/// A `pkit` command with a clean environment for colour and no stdin.
+pub fn pkit() -> Command {
+    let mut c = Command::new(pkit_bin());
+    c.env("NO_COLOR", "1").stdin(std::process::Stdio::null());
+    c
+}
+
+/// Run `pkit ARGS…` in `dir` and return its output.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    pkit()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("running pkit")
+}
+
+/// A temporary directory removed when dropped.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("creating a temporary directory")
+}
+
+/// Exit code, stdout and stderr as text, for assertions and failure messages.
+pub fn outcome(o: &Output) -> (i32, String, String) {
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// Running children with a hang limit; peer programs; the root store and the corpora.
+// (Used by the parse_* and mldsa_certs tests.)
+
+/// How long any one child may run before it is killed and the test fails as a hang. It is
+/// a hang detector only, far above what any command here needs.
+pub const HANG: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// What a finished child left behind.
+#[derive(Debug)]
+pub struct Run {
+    /// The exit code; `None` when the child was killed by a signal (or by us on timeout).
+    pub code: Option<i32>,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub timed_out: bool,
+}
+
+impl Run {
+    pub fn stdout_str(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+    pub fn stderr_str(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+    /// A short description for assertion messages.
+    pub fn describe(&self) -> String {
+        let mut err = self.stderr_str();
+        if err.len() > 2000 {
+            let mut cut = 2000;
+            while !err.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            err.truncate(cut);
+            err.push('…');
+        }
+        format!(
+            "exit {:?}{}; stderr: {}",
+            self.code,
+            if self.timed_out { " (killed: timed out)" } else { "" },
+            err.trim_end()
+        )
+    }
+}
+
+/// Run `program args…` with `stdin` (or /dev/null), capture its output, and kill it if it
+/// outlives `limit`.
+pub fn run_with(
+    program: impl AsRef<std::ffi::OsStr>,
+    args: &[impl AsRef<std::ffi::OsStr>],
+    stdin: Option<&[u8]>,
+    limit: std::time::Duration,
+) -> Run {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let program = program.as_ref();
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .env("NO_COLOR", "1")
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.to_string_lossy()));
+    let writer = stdin.map(|data| {
+        let mut pipe = child.stdin.take().expect("stdin pipe");
+        let data = data.to_vec();
+        // A child that stops reading (it failed early) closes the pipe: not our error.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&data);
+        })
+    });
+    let mut out_pipe = child.stdout.take().expect("stdout pipe");
+    let mut err_pipe = child.stderr.take().expect("stderr pipe");
+    let out_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out_pipe.read_to_end(&mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err_pipe.read_to_end(&mut v);
+        v
+    });
+    let deadline = std::time::Instant::now() + limit;
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait().expect("waiting for child") {
+            Some(s) => break s,
+            None if std::time::Instant::now() >= deadline => {
+                timed_out = true;
+                let _ = child.kill();
+                break child.wait().expect("waiting for killed child");
+            }
+            None => std::thread::sleep(std::time::Duration::from_millis(5)),
+        }
+    };
+    if let Some(w) = writer {
+        let _ = w.join();
+    }
+    Run {
+        code: status.code(),
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+        timed_out,
+    }
+}
+
+/// Run pkit with arguments, no stdin, and the hang limit.
+pub fn pkit_run(args: &[impl AsRef<std::ffi::OsStr>]) -> Run {
+    run_with(pkit_bin(), args, None, HANG)
+}
+
+/// Run pkit with `stdin` as its standard input.
+pub fn pkit_stdin(args: &[impl AsRef<std::ffi::OsStr>], stdin: &[u8]) -> Run {
+    run_with(pkit_bin(), args, Some(stdin), HANG)
+}
+
+/// Parse a `-f json` envelope and return its items.
+pub fn json_items(run: &Run) -> Vec<serde_json::Value> {
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+        panic!(
+            "pkit's stdout is not JSON ({e}): {}\n{}",
+            run.stdout_str(),
+            run.describe()
+        )
+    });
+    assert_eq!(v["schema"], "pkit/v1", "envelope: {v}");
+    v["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no items array: {v}"))
+        .clone()
+}
+
+/// True (after saying so on stderr) when `PKIT_SKIP_CORPUS=1` asks to skip the tests that
+/// need external programs and corpora.
+pub fn skip_corpus(test: &str) -> bool {
+    if std::env::var("PKIT_SKIP_CORPUS").as_deref() == Ok("1") {
+        eprintln!("{test}: skipped because PKIT_SKIP_CORPUS=1");
+        true
+    } else {
+        false
+    }
+}
+
+/// Fail with installation advice unless `program args…` succeeds.
+pub fn require_program(program: &str, args: &[&str], install: &str) {
+    use std::process::Stdio;
+    let ok = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(
+        ok,
+        "this test needs `{program}` (`{program} {}` failed). Install it: {install} \
+         (or set PKIT_SKIP_CORPUS=1 to skip)",
+        args.join(" ")
+    );
+}
+
+/// The system `openssl` command line tool.
+pub fn require_openssl() {
+    require_program("openssl", &["version"], "apt-get install openssl (any OpenSSL 3.x CLI)");
+}
+
+/// Python 3 with the pinned `cryptography` package.
+pub fn require_python_cryptography() {
+    require_program(
+        "python3",
+        &["-c", "import cryptography.x509"],
+        "python3 -m pip install cryptography==50.0.2",
+    );
+}
+
+/// The `vectors/x509` directory of the pinned `cryptography_vectors` package.
+pub fn cryptography_vectors_x509() -> PathBuf {
+    let r = run_with(
+        "python3",
+        &[
+            "-c",
+            "import cryptography_vectors,os;print(os.path.dirname(cryptography_vectors.__file__))",
+        ],
+        None,
+        std::time::Duration::from_secs(60),
+    );
+    assert!(
+        r.code == Some(0),
+        "this test needs the cryptography_vectors corpus: \
+         python3 -m pip install cryptography_vectors==50.0.2 \
+         (or set PKIT_SKIP_CORPUS=1 to skip); {}",
+        r.describe()
+    );
+    let dir = PathBuf::from(r.stdout_str().trim()).join("x509");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: reinstall with python3 -m pip install --force-reinstall \
+         cryptography_vectors==50.0.2",
+        dir.display()
+    );
+    dir
+}
+
+/// The Debian system root store.
+pub const ROOT_STORE: &str = "/etc/ssl/certs/ca-certificates.crt";
+
+/// One certificate of the root store: its PEM block (as in the file) and its DER.
+pub struct StoreCert {
+    pub pem: String,
+    pub der: Vec<u8>,
+}
+
+/// The certificates of the system root store, in file order.
+pub fn root_store() -> Vec<StoreCert> {
+    let text = std::fs::read_to_string(ROOT_STORE).unwrap_or_else(|e| {
+        panic!("{ROOT_STORE}: {e}; install it with apt-get install ca-certificates")
+    });
+    let mut out = Vec::new();
+    for block in pem_blocks(&text) {
+        let p = pem::parse(block.as_bytes()).expect("root store PEM");
+        assert_eq!(p.tag(), "CERTIFICATE");
+        out.push(StoreCert {
+            pem: block,
+            der: p.into_contents(),
+        });
+    }
+    assert!(out.len() > 100, "{ROOT_STORE} holds only {} certificates", out.len());
+    out
+}
+
+/// The PEM blocks of a text, each from its BEGIN line through its END line and newline.
+pub fn pem_blocks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with("-----BEGIN ") {
+            cur = Some(String::new());
+        }
+        if let Some(c) = cur.as_mut() {
+            c.push_str(line);
+            c.push('\n');
+        }
+        if line.starts_with("-----END ") {
+            if let Some(c) = cur.take() {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// DER TLV header for `tag` and `len` (definite, minimal length).
+pub fn der_header(tag: u8, len: usize) -> Vec<u8> {
+    let mut v = vec![tag];
+    if len < 0x80 {
+        v.push(len as u8);
+    } else {
+        let bytes = len.to_be_bytes();
+        let skip = bytes.iter().take_while(|b| **b == 0).count();
+        v.push(0x80 | (bytes.len() - skip) as u8);
+        v.extend_from_slice(&bytes[skip..]);
+    }
+    v
+}
+
+/// A DER TLV.
+pub fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+    let mut v = der_header(tag, content.len());
+    v.extend_from_slice(content);
+    v
+}
+
+/// Write `bytes` to `dir/name` and return the path.
+pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    p
+}
+
+/// Assert what every failed parse must look like: exit 3, no panic, no hang, and an error
+/// line on stderr naming `name` and a byte offset.
+pub fn assert_parse_failure(run: &Run, name: &str, what: &str) {
+    let err = run.stderr_str();
+    assert!(!run.timed_out, "{what}: pkit hung; {}", run.describe());
+    assert!(!err.contains("panicked"), "{what}: pkit panicked; {}", run.describe());
+    assert_eq!(run.code, Some(3), "{what}: expected exit 3; {}", run.describe());
+    assert!(
+        err.lines().any(|l| l.contains(name) && l.contains("offset")),
+        "{what}: expected a stderr line naming {name} and an offset; {}",
+        run.describe()
+    );
+}

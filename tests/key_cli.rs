@@ -1,0 +1,506 @@
+//! `pkit key` through the real binary, checked against the system's `openssl` (3.0 on
+//! Debian 12: classic algorithms only) and, for ML-DSA, Python `cryptography` >= 46.
+
+mod common;
+
+use common::{outcome, pkit, run_in, tempdir};
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const ALL: [&str; 9] = [
+    "ecdsa-p256",
+    "ecdsa-p384",
+    "ed25519",
+    "rsa2048",
+    "rsa3072",
+    "rsa4096",
+    "ml-dsa-44",
+    "ml-dsa-65",
+    "ml-dsa-87",
+];
+const CLASSIC: [&str; 6] = [
+    "ecdsa-p256",
+    "ecdsa-p384",
+    "ed25519",
+    "rsa2048",
+    "rsa3072",
+    "rsa4096",
+];
+
+/// `pkit ARGS…` in `dir`, asserting success; returns stdout.
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let (code, out, err) = outcome(&run_in(dir, args));
+    assert_eq!(code, 0, "pkit {args:?} failed: {err}");
+    out
+}
+
+/// `pkit ARGS…` in `dir`, asserting the exit code; returns stderr.
+fn fails(dir: &Path, args: &[&str], want: i32) -> String {
+    let (code, _, err) = outcome(&run_in(dir, args));
+    assert_eq!(code, want, "pkit {args:?}: {err}");
+    err
+}
+
+/// Whether this pkit build can make ML-DSA keys (an OpenSSL 3.0 build cannot; it must
+/// then say so with exit code 5).
+fn ml_dsa_available(dir: &Path) -> bool {
+    let (code, _, err) = outcome(&run_in(dir, &["key", "gen", "--alg", "ml-dsa-44"]));
+    match code {
+        0 => true,
+        5 => {
+            assert!(err.contains("cargo xtask build"), "{err}");
+            eprintln!("note: ML-DSA checks skipped: {err}");
+            false
+        }
+        _ => panic!("ml-dsa-44: exit {code}: {err}"),
+    }
+}
+
+/// The system `openssl` with ARGS in `dir`; `None` when it is not installed.
+fn openssl(dir: &Path, args: &[&str]) -> Option<(bool, String, String)> {
+    let o = Command::new("openssl")
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    Some((
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    ))
+}
+
+fn mode(p: &Path) -> u32 {
+    fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn gen_every_algorithm_and_match_openssl() {
+    let dir = tempdir();
+    let d = dir.path();
+    let ml_dsa = ml_dsa_available(d);
+    for alg in ALL {
+        if alg.starts_with("ml-dsa") && !ml_dsa {
+            continue;
+        }
+        let file = format!("{alg}.pem");
+        ok(d, &["key", "gen", "--alg", alg, "-o", &file]);
+        let pem = fs::read_to_string(d.join(&file)).unwrap();
+        assert!(
+            pem.starts_with("-----BEGIN PRIVATE KEY-----\n"),
+            "{alg}: {pem}"
+        );
+        assert_eq!(mode(&d.join(&file)), 0o600, "{alg}");
+        let public = ok(d, &["key", "pub", &file]);
+        assert!(public.starts_with("-----BEGIN PUBLIC KEY-----\n"), "{alg}");
+        if !CLASSIC.contains(&alg) {
+            continue;
+        }
+        let Some((accepted, _, err)) = openssl(d, &["pkey", "-in", &file, "-noout"]) else {
+            eprintln!("note: openssl not installed; interoperability checks skipped");
+            continue;
+        };
+        assert!(accepted, "openssl rejects pkit's {alg} key: {err}");
+        let (_, theirs, _) = openssl(d, &["pkey", "-in", &file, "-pubout"]).unwrap();
+        assert_eq!(public, theirs, "{alg}: public keys differ");
+    }
+}
+
+#[test]
+fn encrypted_keys_open_in_openssl_and_pkit() {
+    let dir = tempdir();
+    let d = dir.path();
+    for (alg, kdf) in [
+        ("ecdsa-p256", "pbkdf2"),
+        ("ed25519", "scrypt"),
+        ("rsa2048", "scrypt"),
+        ("ecdsa-p384", "pbkdf2"),
+    ] {
+        let file = format!("{alg}-{kdf}.pem");
+        ok(
+            d,
+            &[
+                "key",
+                "gen",
+                "-a",
+                alg,
+                "--passout",
+                "pass:correct horse",
+                "--kdf",
+                kdf,
+                "-o",
+                &file,
+            ],
+        );
+        assert_eq!(mode(&d.join(&file)), 0o600);
+        let pem = fs::read_to_string(d.join(&file)).unwrap();
+        assert!(
+            pem.starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----\n"),
+            "{pem}"
+        );
+
+        let public = ok(d, &["key", "pub", &file, "--passin", "pass:correct horse"]);
+        if let Some((accepted, theirs, err)) = openssl(
+            d,
+            &[
+                "pkey",
+                "-in",
+                &file,
+                "-passin",
+                "pass:correct horse",
+                "-pubout",
+            ],
+        ) {
+            assert!(
+                accepted,
+                "openssl cannot open pkit's {alg}/{kdf} key: {err}"
+            );
+            assert_eq!(public, theirs);
+        }
+
+        let err = fails(d, &["key", "pub", &file, "--passin", "pass:wrong"], 3);
+        assert!(
+            err.contains(&file) && err.contains("wrong password"),
+            "{err}"
+        );
+        let err = fails(d, &["key", "pub", &file], 3);
+        assert!(
+            err.contains(&file) && err.contains("password is needed"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // The password from the environment and from a file.
+    std::fs::write(d.join("pw.txt"), "correct horse\n").unwrap();
+    ok(
+        d,
+        &[
+            "key",
+            "pub",
+            "ecdsa-p256-pbkdf2.pem",
+            "--passin",
+            "file:pw.txt",
+        ],
+    );
+    let o = pkit()
+        .current_dir(d)
+        .env("PKIT_TEST_PW", "correct horse")
+        .args([
+            "key",
+            "pub",
+            "ed25519-scrypt.pem",
+            "--passin",
+            "env:PKIT_TEST_PW",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // An empty password is refused rather than written.
+    fails(d, &["key", "gen", "-a", "ed25519", "--passout", "pass:"], 2);
+}
+
+#[test]
+fn der_output_and_stdin_input() {
+    let dir = tempdir();
+    let d = dir.path();
+    ok(
+        d,
+        &[
+            "key",
+            "gen",
+            "-a",
+            "p256",
+            "--outform",
+            "der",
+            "-o",
+            "k.der",
+        ],
+    );
+    let der = fs::read(d.join("k.der")).unwrap();
+    assert_eq!(der[0], 0x30);
+    ok(
+        d,
+        &["key", "pub", "k.der", "--outform", "der", "-o", "pub.der"],
+    );
+    if let Some((accepted, _, err)) =
+        openssl(d, &["pkey", "-inform", "DER", "-in", "k.der", "-noout"])
+    {
+        assert!(accepted, "{err}");
+        let (_, _, _) = openssl(
+            d,
+            &[
+                "pkey",
+                "-inform",
+                "DER",
+                "-in",
+                "k.der",
+                "-pubout",
+                "-outform",
+                "DER",
+                "-out",
+                "theirs.der",
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            fs::read(d.join("pub.der")).unwrap(),
+            fs::read(d.join("theirs.der")).unwrap()
+        );
+    }
+    // `-` reads the key from stdin.
+    let mut child = pkit()
+        .current_dir(d)
+        .args(["key", "pub", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&der).unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("-----BEGIN PUBLIC KEY-----"));
+}
+
+#[test]
+fn refuses_to_overwrite_without_force() {
+    let dir = tempdir();
+    let d = dir.path();
+    ok(d, &["key", "gen", "-a", "ed25519", "-o", "k.pem"]);
+    let before = fs::read(d.join("k.pem")).unwrap();
+    let err = fails(d, &["key", "gen", "-a", "ed25519", "-o", "k.pem"], 4);
+    assert!(err.contains("k.pem") && err.contains("--force"), "{err}");
+    assert_eq!(fs::read(d.join("k.pem")).unwrap(), before);
+    ok(
+        d,
+        &["key", "gen", "-a", "ed25519", "-o", "k.pem", "--force"],
+    );
+    assert_ne!(fs::read(d.join("k.pem")).unwrap(), before);
+    assert_eq!(mode(&d.join("k.pem")), 0o600);
+    fails(d, &["key", "pub", "k.pem", "-o", "k.pem"], 4);
+}
+
+#[test]
+fn usage_errors() {
+    let dir = tempdir();
+    let d = dir.path();
+    let err = fails(d, &["key", "gen", "--alg", "dsa1024"], 2);
+    assert!(
+        err.contains("dsa1024") && err.contains("ml-dsa-65") && err.contains("ecdsa-p256"),
+        "{err}"
+    );
+    // Spellings OpenSSL users know are accepted.
+    for alias in ["prime256v1", "SECP384R1", "ED25519", "RSA:2048"] {
+        ok(d, &["key", "gen", "--alg", alias]);
+    }
+    fails(
+        d,
+        &["key", "gen", "-a", "ed25519", "--mldsa-key-format", "seed"],
+        2,
+    );
+    fails(d, &["key", "gen", "-a", "ed25519", "--kdf", "scrypt"], 2);
+}
+
+#[test]
+fn bad_key_files_name_the_file() {
+    let dir = tempdir();
+    let d = dir.path();
+    fs::write(d.join("garbage.pem"), b"this is not a key\n").unwrap();
+    fs::write(d.join("garbage.der"), [0x30, 0x03, 0x02, 0x01, 0x07, 0xff]).unwrap();
+    fs::write(
+        d.join("broken.pem"),
+        "-----BEGIN PRIVATE KEY-----\nMIIB!!!!\n-----END PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    for f in ["garbage.pem", "garbage.der", "broken.pem"] {
+        let err = fails(d, &["key", "pub", f], 3);
+        assert!(err.contains(f), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let err = fails(d, &["key", "pub", "missing.pem"], 4);
+    assert!(err.contains("missing.pem"), "{err}");
+}
+
+#[test]
+fn keys_written_by_openssl_load() {
+    let dir = tempdir();
+    let d = dir.path();
+    let made = |args: &[&str]| openssl(d, args).is_some_and(|(ok, _, _)| ok);
+    if !made(&[
+        "genpkey",
+        "-algorithm",
+        "EC",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-aes256",
+        "-pass",
+        "pass:pw",
+        "-out",
+        "enc.pem",
+    ]) {
+        eprintln!("note: openssl not installed; skipped");
+        return;
+    }
+    let theirs = openssl(
+        d,
+        &["pkey", "-in", "enc.pem", "-passin", "pass:pw", "-pubout"],
+    )
+    .unwrap()
+    .1;
+    assert_eq!(
+        ok(d, &["key", "pub", "enc.pem", "--passin", "pass:pw"]),
+        theirs
+    );
+    // A traditional "RSA PRIVATE KEY".
+    assert!(made(&["genrsa", "-traditional", "-out", "rsa.pem", "2048"]));
+    assert!(fs::read_to_string(d.join("rsa.pem"))
+        .unwrap()
+        .contains("BEGIN RSA PRIVATE KEY"));
+    let theirs = openssl(d, &["pkey", "-in", "rsa.pem", "-pubout"])
+        .unwrap()
+        .1;
+    assert_eq!(ok(d, &["key", "pub", "rsa.pem"]), theirs);
+    // A real key type pkit does not issue with: unsupported (exit 5), naming its OID.
+    assert!(made(&[
+        "genpkey",
+        "-algorithm",
+        "ED448",
+        "-out",
+        "ed448.pem"
+    ]));
+    let err = fails(d, &["key", "pub", "ed448.pem"], 5);
+    assert!(
+        err.contains("ed448.pem") && err.contains("1.3.101.113"),
+        "{err}"
+    );
+}
+
+#[test]
+fn ml_dsa_key_formats() {
+    let dir = tempdir();
+    let d = dir.path();
+    if !ml_dsa_available(d) {
+        return;
+    }
+    // The seed form of RFC 9881 §6: 54 bytes of DER for every parameter set.
+    for alg in ["ml-dsa-44", "ml-dsa-65", "ml-dsa-87"] {
+        let f = format!("{alg}.der");
+        ok(d, &["key", "gen", "-a", alg, "--outform", "der", "-o", &f]);
+        let der = fs::read(d.join(&f)).unwrap();
+        assert_eq!(der.len(), 54, "{alg}");
+        assert_eq!(&der[18..22], &[0x04, 0x22, 0x80, 0x20], "{alg}");
+    }
+    for (format, min, max) in [
+        ("seed", 50, 60),
+        ("expanded", 4000, 4200),
+        ("both", 4000, 4200),
+    ] {
+        let f = format!("{format}.der");
+        ok(
+            d,
+            &[
+                "key",
+                "gen",
+                "-a",
+                "ml-dsa-65",
+                "--mldsa-key-format",
+                format,
+                "--outform",
+                "der",
+                "-o",
+                &f,
+            ],
+        );
+        let n = fs::read(d.join(&f)).unwrap().len();
+        assert!((min..max).contains(&n), "{format}: {n} bytes");
+        ok(d, &["key", "pub", &f]);
+    }
+    ok(
+        d,
+        &[
+            "key",
+            "gen",
+            "-a",
+            "ml-dsa-87",
+            "--passout",
+            "pass:pw",
+            "--kdf",
+            "scrypt",
+            "-o",
+            "enc.pem",
+        ],
+    );
+    ok(d, &["key", "pub", "enc.pem", "--passin", "pass:pw"]);
+    fails(d, &["key", "pub", "enc.pem", "--passin", "pass:nope"], 3);
+}
+
+/// Python `cryptography` >= 46 reads ML-DSA PKCS#8; the check runs when it is installed.
+#[test]
+fn python_cryptography_loads_ml_dsa_seed_keys() {
+    let dir = tempdir();
+    let d = dir.path();
+    let probe = Command::new("python3")
+        .args(["-c", "import cryptography; print(cryptography.__version__)"])
+        .output();
+    let version = match probe {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
+        _ => {
+            println!(
+                "note: Python cryptography is not installed; ML-DSA interoperability check skipped"
+            );
+            return;
+        }
+    };
+    let major: u32 = version
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(0);
+    if major < 46 {
+        println!("note: Python cryptography {version} predates ML-DSA (46); check skipped");
+        return;
+    }
+    if !ml_dsa_available(d) {
+        return;
+    }
+    let script = "import sys\n\
+from cryptography.hazmat.primitives import serialization as s\n\
+pw = sys.argv[2].encode() if len(sys.argv) > 2 else None\n\
+k = s.load_pem_private_key(open(sys.argv[1], 'rb').read(), pw)\n\
+sys.stdout.write(k.public_key().public_bytes(s.Encoding.PEM, s.PublicFormat.SubjectPublicKeyInfo).decode())\n";
+    for (alg, pass) in [
+        ("ml-dsa-44", None),
+        ("ml-dsa-65", None),
+        ("ml-dsa-87", None),
+        ("ml-dsa-65", Some("pbkdf2")),
+        ("ml-dsa-44", Some("scrypt")),
+    ] {
+        let f = format!("{alg}-{}.pem", pass.unwrap_or("plain"));
+        let mut args = vec!["key", "gen", "-a", alg, "-o", &f];
+        if let Some(kdf) = pass {
+            args.extend(["--passout", "pass:pw", "--kdf", kdf]);
+        }
+        ok(d, &args);
+        let mut py = Command::new("python3");
+        py.current_dir(d).args(["-c", script, &f]);
+        if pass.is_some() {
+            py.arg("pw");
+        }
+        let o = py.output().unwrap();
+        assert!(
+            o.status.success(),
+            "cryptography {version} rejects pkit's {f}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let mut pub_args = vec!["key", "pub", f.as_str()];
+        if pass.is_some() {
+            pub_args.extend(["--passin", "pass:pw"]);
+        }
+        assert_eq!(String::from_utf8_lossy(&o.stdout), ok(d, &pub_args), "{f}");
+    }
+}

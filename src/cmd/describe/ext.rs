@@ -2,7 +2,8 @@
 //! `{"oid", "name", "critical", "value"}` per extension, `value` being the decoded
 //! extension in snake_case keys that follow the RFC field names.
 //!
-//! Conventions: OIDs inside values are `{"oid", "name"}` objects; key identifiers,
+//! Conventions (shared with the other describe modules): OIDs are `{"oid", "name"}`
+//! objects, the name empty when pkit has none; key identifiers,
 //! serial numbers and nonces are lowercase hex without separators; blobs are base64
 //! under a `_b64` key; times are RFC 3339 UTC; optional fields that are absent are left
 //! out. A list-valued extension (subjectAltName, extendedKeyUsage, …) has an array as
@@ -10,15 +11,14 @@
 //! decode is `{"error", "der_b64"}`, so one bad extension never hides the rest of the
 //! certificate.
 
-use base64::Engine;
+use super::{algid_json as alg, b64, oid_json as oid};
 use pkit::der::reader::Reader;
 use pkit::der::{ObjectId, Result, Time};
-use pkit::pki::algid::AlgId;
+use pkit::pki::cert::hex;
 use pkit::pki::ext::crl_dp::RelativeName;
 use pkit::pki::ext::general_name::GeneralName;
 use pkit::pki::ext::policies::{notice_number_u64, PolicyQualifier};
 use pkit::pki::ext::{self, DistributionPointName, ExtensionValue, GeneralSubtree, NamedBits};
-use pkit::pki::extension::Extension;
 use serde_json::{json, Map, Value};
 
 /// One extension: `{"oid", "name", "critical", "value"}`, decoded strictly.
@@ -42,17 +42,10 @@ pub fn extension_json_in<'a>(
 ) -> Value {
     let mut m = Map::new();
     m.insert("oid".into(), oid.to_string().into());
-    m.insert("name".into(), oid.name_or_dotted().into());
+    m.insert("name".into(), oid.name().unwrap_or("").into());
     m.insert("critical".into(), critical.into());
     m.insert("value".into(), value_json_in(ctx, oid, value, value_offset));
     Value::Object(m)
-}
-
-/// Every extension of a list, in order.
-pub fn extensions_json<'a>(exts: impl IntoIterator<Item = Extension<'a>>) -> Vec<Value> {
-    exts.into_iter()
-        .map(|e| extension_json(e.oid, e.critical, e.value, e.value_offset))
-        .collect()
 }
 
 /// The `value` member alone.
@@ -248,20 +241,6 @@ pub fn describe(v: &ExtensionValue<'_>) -> Result<Value> {
     })
 }
 
-/// `{"oid", "name"}`; the name is the dotted form when pkit has none.
-fn oid(o: ObjectId<'_>) -> Value {
-    json!({ "oid": o.to_string(), "name": o.name_or_dotted() })
-}
-
-/// An AlgorithmIdentifier: `{"oid", "name"}` plus the parameters' DER when present.
-fn alg(a: &AlgId<'_>) -> Value {
-    let mut v = oid(a.oid);
-    if let (Some(p), Value::Object(m)) = (a.params, &mut v) {
-        m.insert("parameters_der_b64".into(), b64(p).into());
-    }
-    v
-}
-
 fn bits(b: &NamedBits<'_>) -> Value {
     b.set_names().into_iter().map(Value::from).collect()
 }
@@ -420,20 +399,6 @@ fn time_ms(ms: u64) -> String {
     format!("{base}.{:03}Z", ms % 1000)
 }
 
-fn b64(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        s.push(char::from(DIGITS[usize::from(b >> 4)]));
-        s.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    s
-}
-
 /// Decimal digits of a big-endian unsigned magnitude (schoolbook division by 10; CRL
 /// numbers are at most 20 octets, so this is a few hundred steps).
 fn decimal(magnitude: &[u8]) -> String {
@@ -538,7 +503,7 @@ mod tests {
         assert_eq!(j["name"], "id-pe-mtcCA");
         assert_eq!(j["value"], json!({"der_b64": "BQA="}));
         let j = extension_json(Oid::new("1.2.3.4").id(), false, &[0x05, 0x00], 0);
-        assert_eq!(j["name"], "1.2.3.4");
+        assert_eq!(j["name"], "");
     }
 
     #[test]
@@ -687,7 +652,7 @@ mod tests {
                 w.tlv(0xa1, |w| {
                     w.sequence(|w| {
                         w.primitive(0x82, b"bad.example");
-                        w.primitive(0x81, &[1]);
+                        w.primitive(0x80, &[1]);
                     });
                 });
             });
@@ -784,7 +749,7 @@ mod tests {
             json!([{
                 "sig_identifier": {"oid": "1.2.840.10045.4.3.2", "name": "ecdsa-with-SHA256"},
                 "pub_key_alg_identifier": {"oid": "1.2.840.10045.2.1", "name": "id-ecPublicKey",
-                                           "parameters_der_b64": "BggqhkjOPQMBBw=="}
+                                           "parameters_b64": "BggqhkjOPQMBBw=="}
             }])
         );
     }
@@ -807,7 +772,7 @@ mod tests {
                 "count": 1,
                 "scts": [{
                     "version": 1,
-                    "log_id_b64": "EREREREREREREREREREREREREREREREREREREREREREREREREREREQ==",
+                    "log_id_b64": "ERERERERERERERERERERERERERERERERERERERERERE=",
                     "timestamp": "2023-11-14T22:13:20.123Z",
                     "timestamp_ms": 1_700_000_000_123u64,
                     "hash_algorithm": "sha256",
@@ -843,7 +808,7 @@ mod tests {
         });
         assert_eq!(
             value(&oids::MS_CERT_TEMPLATE, &t),
-            json!({"template_id": {"oid": "1.3.6.1.4.1.311.21.8.7", "name": "1.3.6.1.4.1.311.21.8.7"},
+            json!({"template_id": {"oid": "1.3.6.1.4.1.311.21.8.7", "name": ""},
                    "major_version": 100})
         );
     }
@@ -857,6 +822,5 @@ mod tests {
             u64::MAX.to_string()
         );
         assert_eq!(time_ms(5), "1970-01-01T00:00:00.005Z");
-        assert_eq!(hex(&[0x00, 0x0f, 0xf0]), "000ff0");
     }
 }

@@ -165,15 +165,10 @@ pub fn pem_json(kind: Kind, der: &[u8]) -> Value {
     Value::String(super::io::pem_encode(kind.pem_label(), der))
 }
 
-/// One extension's JSON: `{oid, name, critical, value}`. The typed decoders live in
-/// `pkit::pki::ext`; until one knows the OID the value is shown as DER.
+/// One extension's JSON: `{oid, name, critical, value}`, the value decoded by
+/// `pkit::pki::ext` (see `ext.rs`; unknown extensions show their DER).
 pub fn extension_json(x: &pkit::pki::extension::Extension<'_>) -> Value {
-    json!({
-        "oid": x.oid.to_string(),
-        "name": x.oid.name().unwrap_or(""),
-        "critical": x.critical,
-        "value": {"der_b64": b64(x.value)},
-    })
+    ext::extension_json(x.oid, x.critical, x.value, x.value_offset)
 }
 
 /// Types other than certificates, dispatched to their own files.

@@ -1,0 +1,188 @@
+//! CRL extensions that carry a number, and the CRL entry's reason code (RFC 5280 §5.2.3,
+//! §5.2.4, §5.3.1). invalidityDate (§5.3.2) is a bare GeneralizedTime and
+//! certificateIssuer (§5.3.3) a GeneralNames; both are read where they are dispatched.
+
+use crate::der::{integer, tag, Error, ErrorKind, Reader, Result};
+
+/// ```asn1
+/// CRLNumber ::= INTEGER (0..MAX)
+/// BaseCRLNumber ::= CRLNumber
+/// ```
+/// Returns the magnitude octets. §5.2.3: "CRL issuers MUST NOT use CRLNumber values
+/// longer than 20 octets", so the value does not fit any machine integer in general.
+pub fn read_crl_number<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
+    let tlv = r.read_expect(tag::INTEGER)?;
+    integer::check(r, tlv.content, tlv.content_offset())?;
+    if integer::is_negative(tlv.content) {
+        return Err(Error::new(tlv.content_offset(), ErrorKind::NegativeInteger));
+    }
+    let magnitude = integer::unsigned_bytes(tlv.content);
+    if magnitude.len() > 20 {
+        r.deviate(
+            tlv.content_offset(),
+            ErrorKind::Invalid(format!(
+                "expected a CRL number of at most 20 octets, found {}",
+                magnitude.len()
+            )),
+        )?;
+    }
+    Ok(magnitude)
+}
+
+/// ```asn1
+/// CRLReason ::= ENUMERATED {
+///      unspecified             (0),
+///      keyCompromise           (1),
+///      cACompromise            (2),
+///      affiliationChanged      (3),
+///      superseded              (4),
+///      cessationOfOperation    (5),
+///      certificateHold         (6),
+///           -- value 7 is not used
+///      removeFromCRL           (8),
+///      privilegeWithdrawn      (9),
+///      aACompromise           (10) }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrlReason {
+    Unspecified,
+    KeyCompromise,
+    CaCompromise,
+    AffiliationChanged,
+    Superseded,
+    CessationOfOperation,
+    CertificateHold,
+    RemoveFromCrl,
+    PrivilegeWithdrawn,
+    AaCompromise,
+    /// A value the ENUMERATED does not define (only in lenient mode).
+    Other(i64),
+}
+
+impl CrlReason {
+    pub fn from_code(code: i64) -> Option<CrlReason> {
+        use CrlReason::*;
+        Some(match code {
+            0 => Unspecified,
+            1 => KeyCompromise,
+            2 => CaCompromise,
+            3 => AffiliationChanged,
+            4 => Superseded,
+            5 => CessationOfOperation,
+            6 => CertificateHold,
+            8 => RemoveFromCrl,
+            9 => PrivilegeWithdrawn,
+            10 => AaCompromise,
+            _ => return None,
+        })
+    }
+
+    pub fn code(self) -> i64 {
+        use CrlReason::*;
+        match self {
+            Unspecified => 0,
+            KeyCompromise => 1,
+            CaCompromise => 2,
+            AffiliationChanged => 3,
+            Superseded => 4,
+            CessationOfOperation => 5,
+            CertificateHold => 6,
+            RemoveFromCrl => 8,
+            PrivilegeWithdrawn => 9,
+            AaCompromise => 10,
+            Other(n) => n,
+        }
+    }
+
+    /// The ASN.1 identifier (`keyCompromise`), or `None` for an undefined value.
+    pub fn name(self) -> Option<&'static str> {
+        use CrlReason::*;
+        Some(match self {
+            Unspecified => "unspecified",
+            KeyCompromise => "keyCompromise",
+            CaCompromise => "cACompromise",
+            AffiliationChanged => "affiliationChanged",
+            Superseded => "superseded",
+            CessationOfOperation => "cessationOfOperation",
+            CertificateHold => "certificateHold",
+            RemoveFromCrl => "removeFromCRL",
+            PrivilegeWithdrawn => "privilegeWithdrawn",
+            AaCompromise => "aACompromise",
+            Other(_) => return None,
+        })
+    }
+
+    pub fn read(r: &mut Reader<'_>) -> Result<CrlReason> {
+        let at = r.offset();
+        let code = r.read_enumerated()?;
+        match CrlReason::from_code(code) {
+            Some(reason) => Ok(reason),
+            None => {
+                r.deviate(
+                    at,
+                    ErrorKind::Invalid(format!("expected a defined CRLReason, found {code}")),
+                )?;
+                Ok(CrlReason::Other(code))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::der::reader::Deviations;
+
+    #[test]
+    fn crl_numbers() {
+        assert_eq!(read_crl_number(&mut Reader::new(&[2, 1, 0])).unwrap(), &[0]);
+        assert_eq!(
+            read_crl_number(&mut Reader::new(&[2, 3, 0, 0x80, 1])).unwrap(),
+            &[0x80, 1]
+        );
+        let mut twenty = vec![2, 20, 0x7f];
+        twenty.extend([0xff; 19]);
+        assert_eq!(
+            read_crl_number(&mut Reader::new(&twenty)).unwrap().len(),
+            20
+        );
+        let mut long = vec![2, 21, 0x7f];
+        long.extend([0xff; 20]);
+        assert_eq!(
+            read_crl_number(&mut Reader::new(&long)).unwrap_err().offset,
+            2
+        );
+        let err = read_crl_number(&mut Reader::new(&[2, 1, 0xff])).unwrap_err();
+        assert_eq!((err.offset, err.kind), (2, ErrorKind::NegativeInteger));
+        assert!(read_crl_number(&mut Reader::new(&[2, 2, 0, 1])).is_err());
+        assert!(read_crl_number(&mut Reader::new(&[4, 1, 0])).is_err());
+    }
+
+    #[test]
+    fn reasons() {
+        let r = CrlReason::read(&mut Reader::new(&[0x0a, 1, 1])).unwrap();
+        assert_eq!(
+            (r, r.name(), r.code()),
+            (CrlReason::KeyCompromise, Some("keyCompromise"), 1)
+        );
+        let r = CrlReason::read(&mut Reader::new(&[0x0a, 1, 8])).unwrap();
+        assert_eq!(r.name(), Some("removeFromCRL"));
+        for code in 0..=10 {
+            if let Some(r) = CrlReason::from_code(code) {
+                assert_eq!(r.code(), code);
+            }
+        }
+        // 7 is not used.
+        assert_eq!(
+            CrlReason::read(&mut Reader::new(&[0x0a, 1, 7]))
+                .unwrap_err()
+                .offset,
+            0
+        );
+        let log = Deviations::new();
+        let r = CrlReason::read(&mut Reader::lenient(&[0x0a, 1, 7], &log)).unwrap();
+        assert_eq!((r, r.name()), (CrlReason::Other(7), None));
+        // INTEGER is not ENUMERATED.
+        assert!(CrlReason::read(&mut Reader::new(&[0x02, 1, 1])).is_err());
+    }
+}

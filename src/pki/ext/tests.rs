@@ -1,0 +1,444 @@
+//! Dispatch tests over every decoder, and the robustness sweep: truncations and
+//! single-byte mutations of a valid value of each extension must give an error (with an
+//! offset inside the value) or a value, never a panic.
+
+use super::*;
+use crate::der::reader::Deviations;
+use crate::der::{tag, Writer};
+
+/// A valid value for every OID in [`DECODERS`].
+pub(crate) fn samples() -> Vec<(Oid, Vec<u8>)> {
+    let w = |f: &dyn Fn(&mut Writer)| {
+        let mut w = Writer::new();
+        f(&mut w);
+        w.finish()
+    };
+    let general_names = w(&|w| {
+        w.sequence(|w| {
+            w.primitive(0x82, b"www.example.com");
+            w.primitive(0x87, &[192, 0, 2, 1]);
+            w.tlv(0xa4, |w| {
+                w.sequence(|w| {
+                    w.set(|w| {
+                        w.sequence(|w| {
+                            w.oid(&oids::AT_COMMON_NAME);
+                            w.utf8_string("Example");
+                        });
+                    });
+                });
+            });
+            w.tlv(0xa0, |w| {
+                w.oid(&oids::ON_MS_UPN);
+                w.explicit(0, |w| {
+                    w.utf8_string("u@example.com");
+                });
+            });
+        });
+    });
+    let mut aki = vec![0x30, 0x16, 0x80, 0x14];
+    aki.extend(1..=20u8);
+    let dps = w(&|w| {
+        w.sequence(|w| {
+            w.sequence(|w| {
+                w.explicit(0, |w| {
+                    w.tlv(0xa0, |w| {
+                        w.primitive(0x86, b"http://crl.example.com/ca.crl");
+                    });
+                });
+                w.primitive(0x81, &[0x05, 0x60]);
+            });
+        });
+    });
+    let aia = w(&|w| {
+        w.sequence(|w| {
+            w.sequence(|w| {
+                w.oid(&oids::AD_OCSP);
+                w.primitive(0x86, b"http://ocsp.example.com");
+            });
+        });
+    });
+    let policies = w(&|w| {
+        w.sequence(|w| {
+            w.sequence(|w| {
+                w.oid(&oids::CABF_OV);
+                w.sequence(|w| {
+                    w.sequence(|w| {
+                        w.oid(&oids::QT_CPS);
+                        w.ia5_string("https://cps.example.com");
+                    });
+                    w.sequence(|w| {
+                        w.oid(&oids::QT_UNOTICE);
+                        w.sequence(|w| {
+                            w.sequence(|w| {
+                                w.utf8_string("Org");
+                                w.sequence(|w| {
+                                    w.integer_u64(1);
+                                });
+                            });
+                            w.utf8_string("Notice");
+                        });
+                    });
+                });
+            });
+        });
+    });
+    let sct = super::sct::tests::sct_ext(&[super::sct::tests::sct_v1(7, 1_700_000_000_000, 8)]);
+    vec![
+        (oids::CE_SUBJECT_ALT_NAME, general_names.clone()),
+        (oids::CE_ISSUER_ALT_NAME, general_names.clone()),
+        (oids::CE_KEY_USAGE, vec![0x03, 0x02, 0x05, 0xa0]),
+        (
+            oids::CE_EXT_KEY_USAGE,
+            w(&|w| {
+                w.sequence(|w| {
+                    w.oid(&oids::KP_SERVER_AUTH);
+                    w.oid(&oids::KP_CLIENT_AUTH);
+                });
+            }),
+        ),
+        (
+            oids::CE_BASIC_CONSTRAINTS,
+            vec![0x30, 0x06, 0x01, 0x01, 0xff, 0x02, 0x01, 0x00],
+        ),
+        (oids::CE_SUBJECT_KEY_ID, vec![0x04, 0x04, 1, 2, 3, 4]),
+        (oids::CE_AUTHORITY_KEY_ID, aki),
+        (oids::CE_CRL_DIST_POINTS, dps.clone()),
+        (oids::CE_FRESHEST_CRL, dps),
+        (oids::PE_AUTHORITY_INFO_ACCESS, aia.clone()),
+        (oids::PE_SUBJECT_INFO_ACCESS, aia),
+        (oids::CE_CERT_POLICIES, policies),
+        (
+            oids::CE_POLICY_MAPPINGS,
+            w(&|w| {
+                w.sequence(|w| {
+                    w.sequence(|w| {
+                        w.oid(&oids::CABF_OV);
+                        w.oid(&oids::CABF_DV);
+                    });
+                });
+            }),
+        ),
+        (
+            oids::CE_POLICY_CONSTRAINTS,
+            vec![0x30, 0x06, 0x80, 0x01, 0x00, 0x81, 0x01, 0x01],
+        ),
+        (oids::CE_INHIBIT_ANY_POLICY, vec![0x02, 0x01, 0x00]),
+        (
+            oids::CE_NAME_CONSTRAINTS,
+            w(&|w| {
+                w.sequence(|w| {
+                    w.tlv(0xa0, |w| {
+                        w.sequence(|w| {
+                            w.primitive(0x82, b"example.com");
+                        });
+                        w.sequence(|w| {
+                            w.primitive(0x87, &[10, 0, 0, 0, 255, 0, 0, 0]);
+                        });
+                    });
+                    w.tlv(0xa1, |w| {
+                        w.sequence(|w| {
+                            w.primitive(0x81, b"example.org");
+                        });
+                    });
+                });
+            }),
+        ),
+        (oids::CT_PRECERT_SCTS, sct.clone()),
+        (oids::CT_OCSP_SCTS, sct),
+        (oids::CT_PRECERT_POISON, vec![0x05, 0x00]),
+        (oids::PE_TLS_FEATURE, vec![0x30, 0x03, 0x02, 0x01, 0x05]),
+        (oids::CE_CRL_NUMBER, vec![0x02, 0x02, 0x10, 0x01]),
+        (oids::CE_DELTA_CRL_INDICATOR, vec![0x02, 0x01, 0x0f]),
+        (
+            oids::CE_ISSUING_DIST_POINT,
+            w(&|w| {
+                w.sequence(|w| {
+                    w.explicit(0, |w| {
+                        w.tlv(0xa0, |w| {
+                            w.primitive(0x86, b"http://crl.example.com/1.crl");
+                        });
+                    });
+                    w.primitive(0x81, &[0xff]);
+                });
+            }),
+        ),
+        (oids::CE_CRL_REASON, vec![0x0a, 0x01, 0x01]),
+        (
+            oids::CE_INVALIDITY_DATE,
+            w(&|w| {
+                w.generalized_time(Time {
+                    unix: 1_700_000_000,
+                });
+            }),
+        ),
+        (oids::CE_CERTIFICATE_ISSUER, general_names),
+        (
+            oids::PKIX_OCSP_NONCE,
+            vec![0x04, 0x04, 0xde, 0xad, 0xbe, 0xef],
+        ),
+        (
+            oids::PKIX_OCSP_ARCHIVE_CUTOFF,
+            w(&|w| {
+                w.generalized_time(Time {
+                    unix: 1_600_000_000,
+                });
+            }),
+        ),
+        (
+            oids::PKIX_OCSP_PREF_SIG_ALGS,
+            w(&|w| {
+                w.sequence(|w| {
+                    w.sequence(|w| {
+                        w.sequence(|w| {
+                            w.oid(&oids::ECDSA_WITH_SHA256);
+                        });
+                        w.sequence(|w| {
+                            w.oid(&oids::EC_PUBLIC_KEY);
+                            w.oid(&oids::SECP256R1);
+                        });
+                    });
+                });
+            }),
+        ),
+        (oids::PKIX_OCSP_EXTENDED_REVOKE, vec![0x05, 0x00]),
+        (oids::PKIX_OCSP_NOCHECK, vec![0x05, 0x00]),
+        (oids::NETSCAPE_CERT_TYPE, vec![0x03, 0x02, 0x06, 0x40]),
+        (oids::NETSCAPE_COMMENT, b"\x16\x0bOpenSSL CA!".to_vec()),
+        (
+            oids::MS_CERT_TEMPLATE,
+            w(&|w| {
+                w.sequence(|w| {
+                    w.oid(&Oid::new("1.3.6.1.4.1.311.21.8.1.2"));
+                    w.integer_u64(100);
+                    w.integer_u64(3);
+                });
+            }),
+        ),
+        (
+            oids::MS_CERT_TEMPLATE_NAME,
+            vec![0x1e, 0x08, 0, b'U', 0, b's', 0, b'e', 0, b'r'],
+        ),
+    ]
+}
+
+#[test]
+fn every_decoder_has_a_sample_that_decodes() {
+    let samples = samples();
+    for (oid, _) in DECODERS {
+        assert!(
+            samples.iter().any(|(o, _)| o.as_bytes() == oid.as_bytes()),
+            "no sample for {:?}",
+            oid
+        );
+    }
+    for (oid, der) in &samples {
+        let v = decode(oid.id(), der, 1000);
+        assert!(v.is_ok(), "{:?}: {:?}", oid, v);
+        assert!(!matches!(v, Ok(ExtensionValue::Unknown(_))), "{oid:?}");
+        assert!(is_known(oid.id()));
+    }
+}
+
+#[test]
+fn dispatch_picks_the_variant() {
+    let s = samples();
+    let get = |oid: &Oid| {
+        s.iter()
+            .find(|(o, _)| o.as_bytes() == oid.as_bytes())
+            .map(|(_, d)| d.as_slice())
+            .unwrap_or_default()
+    };
+    let der = get(&oids::CE_SUBJECT_ALT_NAME);
+    assert!(matches!(
+        decode(oids::CE_SUBJECT_ALT_NAME.id(), der, 0),
+        Ok(ExtensionValue::SubjectAltName(v)) if v.len() == 4
+    ));
+    let der = get(&oids::CE_CERTIFICATE_ISSUER);
+    assert!(matches!(
+        decode(oids::CE_CERTIFICATE_ISSUER.id(), der, 0),
+        Ok(ExtensionValue::CertificateIssuer(_))
+    ));
+    let der = get(&oids::CE_BASIC_CONSTRAINTS);
+    assert_eq!(
+        decode(oids::CE_BASIC_CONSTRAINTS.id(), der, 0),
+        Ok(ExtensionValue::BasicConstraints(BasicConstraints {
+            ca: true,
+            path_len_constraint: Some(0)
+        }))
+    );
+    let der = get(&oids::CE_INVALIDITY_DATE);
+    let Ok(ExtensionValue::InvalidityDate(t)) = decode(oids::CE_INVALIDITY_DATE.id(), der, 0)
+    else {
+        panic!()
+    };
+    assert_eq!(t.to_string(), "2023-11-14T22:13:20Z");
+    assert_eq!(
+        decode(oids::PKIX_OCSP_NOCHECK.id(), &[0x05, 0x00], 0),
+        Ok(ExtensionValue::OcspNoCheck)
+    );
+    assert_eq!(
+        decode(oids::CE_INHIBIT_ANY_POLICY.id(), &[0x02, 0x01, 0x02], 0),
+        Ok(ExtensionValue::InhibitAnyPolicy(2))
+    );
+    // invalidityDate is GeneralizedTime only: UTCTime is the wrong tag.
+    let mut w = Writer::new();
+    w.primitive(tag::UTC_TIME, b"231114221320Z");
+    assert!(decode(oids::CE_INVALIDITY_DATE.id(), w.as_bytes(), 0).is_err());
+}
+
+#[test]
+fn unknown_extensions_keep_their_bytes() {
+    let oid = Oid::new("1.3.6.1.5.5.7.1.38");
+    let raw = [0x30, 0x03, 0x02, 0x01, 0x07];
+    assert_eq!(
+        decode(oid.id(), &raw, 0),
+        Ok(ExtensionValue::Unknown(&raw[..]))
+    );
+    // Even bytes that are not DER: an unknown value is not interpreted.
+    assert_eq!(
+        decode(oid.id(), &[0xff], 0),
+        Ok(ExtensionValue::Unknown(&[0xff][..]))
+    );
+    assert!(!is_known(oid.id()));
+}
+
+#[test]
+fn trailing_bytes_are_reported_after_the_value() {
+    for (oid, der) in samples() {
+        let mut long = der.clone();
+        long.push(0x00);
+        let err = decode(oid.id(), &long, 500).unwrap_err();
+        assert_eq!(err.offset, 500 + der.len(), "{oid:?}");
+        assert_eq!(err.kind, ErrorKind::TrailingData { count: 1 }, "{oid:?}");
+    }
+}
+
+#[test]
+fn lenient_mode_logs_instead_of_failing() {
+    // keyUsage with a trailing zero bit and cRLReason 7.
+    let log = Deviations::new();
+    let ctx = Reader::lenient(&[], &log);
+    let v = decode_with(&ctx, oids::CE_KEY_USAGE.id(), &[0x03, 0x02, 0x00, 0x80], 40).unwrap();
+    assert!(matches!(v, ExtensionValue::KeyUsage(ku) if ku.contains(0)));
+    let v = decode_with(&ctx, oids::CE_CRL_REASON.id(), &[0x0a, 0x01, 0x07], 60).unwrap();
+    assert_eq!(v, ExtensionValue::CrlReason(CrlReason::Other(7)));
+    let devs = log.take();
+    assert_eq!(devs.iter().map(|d| d.offset).collect::<Vec<_>>(), [43, 60]);
+    // Strict mode fails on the same bytes.
+    assert!(decode(oids::CE_KEY_USAGE.id(), &[0x03, 0x02, 0x00, 0x80], 40).is_err());
+}
+
+/// xorshift64*: deterministic, so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// Decode and, on error, check the offset lies within the value.
+fn decode_checked(oid: &Oid, der: &[u8], base: usize) {
+    if let Err(e) = decode(oid.id(), der, base) {
+        assert!(
+            (base..=base + der.len()).contains(&e.offset),
+            "{oid:?}: offset {} outside {base}..={}: {e}",
+            e.offset,
+            base + der.len()
+        );
+        // Rendering the message must not panic either.
+        let _ = e.to_string();
+    }
+    let log = Deviations::new();
+    let _ = decode_with(&Reader::lenient(&[], &log), oid.id(), der, base);
+}
+
+#[test]
+fn truncations_fail_cleanly() {
+    for (oid, der) in samples() {
+        for n in 0..der.len() {
+            let cut = &der[..n];
+            let err = decode(oid.id(), cut, 7).unwrap_err();
+            assert!(err.offset <= 7 + n, "{oid:?} cut at {n}: {err}");
+            decode_checked(&oid, cut, 7);
+        }
+    }
+}
+
+#[test]
+fn mutations_never_panic() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for (oid, der) in samples() {
+        // Every position through a few interesting values, then random ones.
+        for i in 0..der.len() {
+            for v in [
+                0x00,
+                0x01,
+                0x7f,
+                0x80,
+                0x81,
+                0xff,
+                der[i] ^ 0x20,
+                der[i].wrapping_add(1),
+            ] {
+                let mut m = der.clone();
+                m[i] = v;
+                decode_checked(&oid, &m, 3);
+            }
+        }
+        for _ in 0..2000 {
+            let mut m = der.clone();
+            let i = (rng.next() % m.len() as u64) as usize;
+            m[i] = rng.next() as u8;
+            // Sometimes cut as well, so mutated lengths meet short input.
+            if rng.next() % 4 == 0 {
+                let n = (rng.next() % (m.len() as u64 + 1)) as usize;
+                m.truncate(n);
+            }
+            decode_checked(&oid, &m, 11);
+        }
+    }
+}
+
+#[test]
+fn named_bits_helpers() {
+    let nb = NamedBits {
+        bits: BitString {
+            unused_bits: 0,
+            bytes: &[0x81],
+        },
+        names: &["a", "b"],
+    };
+    assert_eq!(nb.set_bits().collect::<Vec<_>>(), [0, 7]);
+    assert_eq!(nb.set_names(), ["a", "bit7"]);
+}
+
+/// A longer sweep with several mutations at once, insertions and deletions. Run with
+/// `cargo test --lib pki::ext -- --ignored` after changing a decoder.
+#[test]
+#[ignore]
+fn deep_mutations_never_panic() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for (oid, der) in samples() {
+        for _ in 0..50_000 {
+            let mut m = der.clone();
+            for _ in 0..=(rng.next() % 4) {
+                if m.is_empty() {
+                    break;
+                }
+                let i = (rng.next() % m.len() as u64) as usize;
+                match rng.next() % 3 {
+                    0 => m[i] = rng.next() as u8,
+                    1 => {
+                        m.remove(i);
+                    }
+                    _ => m.insert(i, rng.next() as u8),
+                }
+            }
+            decode_checked(&oid, &m, 19);
+        }
+    }
+}

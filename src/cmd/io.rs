@@ -341,6 +341,35 @@ pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool, private: bool) 
     })
 }
 
+/// Like [`write_file_atomic`] (temporary name, then rename) but without fsync and
+/// always replacing: for batches, where a process crash (kill -9) must leave no partial
+/// file, but flushing every file to disk would cost milliseconds each.
+pub fn write_file_fast(path: &Path, bytes: &[u8], private: bool) -> CliResult {
+    let name = path.display().to_string();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (tmp, mut f) = tempfile_in(&dir, private).map_err(|e| CliError::io_at(&name, &e))?;
+    let r = f.write_all(bytes).and_then(|()| fs::rename(&tmp, path));
+    r.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        CliError::io_at(&name, &e)
+    })
+}
+
+/// Remove temporary files an interrupted run left in `dir` (their names start with
+/// `.pkit-tmp-`; they never held a finished file).
+pub fn remove_stale_temp_files(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with(".pkit-tmp-") {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+}
+
 fn tempfile_in(dir: &Path, private: bool) -> std::io::Result<(PathBuf, fs::File)> {
     use std::os::unix::fs::OpenOptionsExt;
     let pid = std::process::id();

@@ -6,6 +6,7 @@ pub mod completions;
 pub mod describe;
 pub mod error;
 pub mod io;
+pub mod issue;
 pub mod key;
 pub mod output;
 pub mod parse;
@@ -44,6 +45,8 @@ pub enum Command {
     Parse(parse::ParseArgs),
     /// Generate private keys and extract public keys.
     Key(key::KeyArgs),
+    /// Issue certificates: CAs, CSRs, leaves, batches; the CA's state lives in ca.db.
+    Issue(issue::IssueArgs),
     /// Print shell completions (bash, zsh, fish).
     Completions(completions::CompletionsArgs),
     /// Write man pages and completions into a directory (used to refresh man/ and
@@ -105,6 +108,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
     match cli.command {
         Some(Command::Parse(a)) => parse::run(a),
         Some(Command::Key(a)) => key::run(a),
+        Some(Command::Issue(a)) => issue::run(a),
         Some(Command::Completions(a)) => completions::run(a),
         Some(Command::GenDocs(a)) => completions::gen_docs(a),
         None => Err(CliError::usage("no command given; see pkit --help")),

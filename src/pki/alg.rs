@@ -79,11 +79,17 @@ impl Algorithm {
     }
 
     pub fn is_rsa(self) -> bool {
-        matches!(self, Algorithm::Rsa2048 | Algorithm::Rsa3072 | Algorithm::Rsa4096)
+        matches!(
+            self,
+            Algorithm::Rsa2048 | Algorithm::Rsa3072 | Algorithm::Rsa4096
+        )
     }
 
     pub fn is_ml_dsa(self) -> bool {
-        matches!(self, Algorithm::MlDsa44 | Algorithm::MlDsa65 | Algorithm::MlDsa87)
+        matches!(
+            self,
+            Algorithm::MlDsa44 | Algorithm::MlDsa65 | Algorithm::MlDsa87
+        )
     }
 
     /// RSA modulus size in bits.
@@ -94,6 +100,28 @@ impl Algorithm {
             Algorithm::Rsa4096 => Some(4096),
             _ => None,
         }
+    }
+
+    /// The algorithm of a public key, when it is one of the nine.
+    pub fn from_spki(spki_der: &[u8]) -> Option<Algorithm> {
+        let info = crate::pki::spki::Spki::from_der(spki_der)
+            .ok()?
+            .key_info()
+            .ok()?;
+        Some(
+            match (info.family.as_str(), info.parameters.as_deref(), info.bits) {
+                ("EC", Some("P-256"), _) => Algorithm::EcdsaP256,
+                ("EC", Some("P-384"), _) => Algorithm::EcdsaP384,
+                ("Ed25519", _, _) => Algorithm::Ed25519,
+                ("RSA", _, Some(2048)) => Algorithm::Rsa2048,
+                ("RSA", _, Some(3072)) => Algorithm::Rsa3072,
+                ("RSA", _, Some(4096)) => Algorithm::Rsa4096,
+                ("ML-DSA", Some("ML-DSA-44"), _) => Algorithm::MlDsa44,
+                ("ML-DSA", Some("ML-DSA-65"), _) => Algorithm::MlDsa65,
+                ("ML-DSA", Some("ML-DSA-87"), _) => Algorithm::MlDsa87,
+                _ => return None,
+            },
+        )
     }
 
     /// The signature scheme pkit signs with for this key type.
@@ -151,7 +179,10 @@ pub enum SignatureScheme {
     RsaPkcs1Sha384,
     RsaPkcs1Sha512,
     /// RSASSA-PSS with the same hash for MGF1 and the given salt length.
-    RsaPss { digest: Digest, salt_len: u32 },
+    RsaPss {
+        digest: Digest,
+        salt_len: u32,
+    },
     MlDsa44,
     MlDsa65,
     MlDsa87,
@@ -204,7 +235,9 @@ impl SignatureScheme {
                 | SignatureScheme::RsaPkcs1Sha512 => {
                     w.null();
                 }
-                SignatureScheme::RsaPss { digest, salt_len } => write_pss_params(w, digest, salt_len),
+                SignatureScheme::RsaPss { digest, salt_len } => {
+                    write_pss_params(w, digest, salt_len)
+                }
                 _ => {}
             }
         });
@@ -281,9 +314,15 @@ mod tests {
         );
         assert_eq!(
             SignatureScheme::RsaPkcs1Sha256.algorithm_identifier(),
-            [0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b, 0x05, 0x00]
+            [
+                0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b, 0x05,
+                0x00
+            ]
         );
-        assert_eq!(SignatureScheme::Ed25519.algorithm_identifier(), [0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70]);
+        assert_eq!(
+            SignatureScheme::Ed25519.algorithm_identifier(),
+            [0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70]
+        );
         assert_eq!(SignatureScheme::MlDsa65.algorithm_identifier().len(), 13);
     }
 }

@@ -62,6 +62,21 @@ impl<'a> Extensions<'a> {
         Ok(out)
     }
 
+    /// Each extension as (OID content octets, the whole Extension TLV), for copying
+    /// extensions byte for byte (a CSR's requested extensions into a certificate).
+    pub fn raw_elements(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        let mut out = Vec::new();
+        let mut r = self.body;
+        while !r.is_empty() {
+            let i = out.len();
+            let raw = r.remaining();
+            let e = read_one(&mut r).at_index(i).at("extensions")?;
+            let len = raw.len() - r.remaining().len();
+            out.push((e.oid.as_bytes().to_vec(), raw[..len].to_vec()));
+        }
+        Ok(out)
+    }
+
     /// The extension with this OID, if present.
     pub fn find(&self, oid: &Oid) -> Result<Option<Extension<'a>>> {
         Ok(self.list()?.into_iter().find(|e| e.oid == *oid))

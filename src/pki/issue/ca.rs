@@ -1,0 +1,207 @@
+//! A certificate authority on disk: `DIR/ca.pem` (its certificate), `DIR/ca.key` (PKCS#8,
+//! mode 0600, optionally encrypted), `DIR/ca.db` (the store). Issuing builds the TBS once,
+//! signs it with a per-thread signer, and returns the certificate; recording and writing
+//! files is the caller's (so batches can commit per chunk).
+
+use super::profile::{self, ExtensionInputs, Profile};
+use super::tbs::{self, TbsFields};
+use crate::der::{oid_registry as oids, Reader, Time, Writer};
+use crate::pki::alg::{Algorithm, SignatureScheme};
+use crate::pki::backend::{BackendError, PrivateKey, Signer};
+use crate::pki::cert::Certificate;
+
+#[derive(Debug)]
+pub enum CaError {
+    /// The CA certificate or a request could not be decoded.
+    Parse(String),
+    Backend(BackendError),
+    /// The CA cannot issue now (expired, not yet valid, not a CA).
+    Refused(String),
+}
+
+impl std::fmt::Display for CaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CaError::Parse(m) | CaError::Refused(m) => f.write_str(m),
+            CaError::Backend(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<BackendError> for CaError {
+    fn from(e: BackendError) -> Self {
+        CaError::Backend(e)
+    }
+}
+
+/// The issuing side: certificate fields copied once, the key shared across threads.
+pub struct Issuer {
+    pub cert_der: Vec<u8>,
+    pub key: Box<dyn PrivateKey>,
+    pub subject: Vec<u8>,
+    pub key_id: Vec<u8>,
+    pub not_before: Time,
+    pub not_after: Time,
+    pub scheme: SignatureScheme,
+}
+
+/// What to put in one certificate.
+pub struct Request {
+    pub subject: Vec<u8>,
+    pub spki: Vec<u8>,
+    pub key_alg: Option<Algorithm>,
+    pub profile: Profile,
+    pub sans: Vec<Vec<u8>>,
+    pub not_before: Time,
+    pub not_after: Time,
+    pub path_len: Option<u32>,
+    /// (OID content, full Extension TLV) copied from a CSR.
+    pub copied: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// One issued certificate.
+pub struct Issued {
+    pub serial: [u8; 20],
+    pub der: Vec<u8>,
+    pub not_before: Time,
+    pub not_after: Time,
+}
+
+impl Issuer {
+    /// Wrap a loaded CA certificate and key, checking they belong together.
+    pub fn new(cert_der: Vec<u8>, key: Box<dyn PrivateKey>) -> Result<Issuer, CaError> {
+        let c =
+            Certificate::from_der(&cert_der).map_err(|e| CaError::Parse(format!("ca.pem: {e}")))?;
+        let (not_before, not_after) = c
+            .validity()
+            .map_err(|e| CaError::Parse(format!("ca.pem: {e}")))?;
+        if key.public_key_der()? != c.spki.raw {
+            return Err(CaError::Refused(
+                "ca.key does not match the public key in ca.pem".into(),
+            ));
+        }
+        let key_id = subject_key_id(&c)
+            .unwrap_or_else(|| profile::key_identifier(c.spki.key.bytes).to_vec());
+        Ok(Issuer {
+            subject: c.subject.raw.to_vec(),
+            key_id,
+            not_before,
+            not_after,
+            scheme: key.algorithm().default_scheme(),
+            key,
+            cert_der,
+        })
+    }
+
+    /// Refuse to issue from a CA outside its validity.
+    pub fn check_valid_at(&self, now: Time) -> Result<(), CaError> {
+        if now > self.not_after {
+            return Err(CaError::Refused(format!(
+                "the CA certificate expired at {}",
+                self.not_after
+            )));
+        }
+        if now < self.not_before {
+            return Err(CaError::Refused(format!(
+                "the CA certificate is not valid before {}",
+                self.not_before
+            )));
+        }
+        Ok(())
+    }
+
+    /// Build, sign and assemble one certificate. Validity is clipped to the issuer's.
+    pub fn issue(&self, signer: &mut dyn Signer, req: &Request) -> Result<Issued, CaError> {
+        let mut serial = [0u8; 20];
+        super::random_bytes(&mut serial)
+            .map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
+        let serial = tbs::random_serial(|s| *s = serial);
+        let not_before = req.not_before.max(self.not_before);
+        let not_after = req.not_after.min(self.not_after);
+        if not_after <= not_before {
+            return Err(CaError::Refused(format!(
+                "the validity {} .. {} lies outside the CA's",
+                req.not_before, req.not_after
+            )));
+        }
+        let spki = crate::pki::spki::Spki::from_der(&req.spki)
+            .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
+        let subject_key_id = profile::key_identifier(spki.key.bytes);
+        let subject_empty = req.subject == [0x30, 0x00];
+        let inputs = ExtensionInputs {
+            profile: req.profile,
+            key_alg: req.key_alg,
+            subject_key_id,
+            authority_key_id: Some(&self.key_id),
+            path_len: req.path_len,
+            sans: &req.sans,
+            subject_empty,
+            copied: &req.copied,
+        };
+        let tbs = tbs::encode_tbs(&TbsFields {
+            serial: &serial,
+            scheme: self.scheme,
+            issuer: &self.subject,
+            not_before,
+            not_after,
+            subject: &req.subject,
+            spki: &req.spki,
+            extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
+        });
+        let sig = signer.sign(&tbs)?;
+        Ok(Issued {
+            serial,
+            der: tbs::assemble(&tbs, signer.scheme(), &sig),
+            not_before,
+            not_after,
+        })
+    }
+}
+
+/// A self-signed CA certificate for `key`.
+pub fn self_signed(
+    key: &dyn PrivateKey,
+    subject: &[u8],
+    not_before: Time,
+    not_after: Time,
+    path_len: Option<u32>,
+) -> Result<Vec<u8>, CaError> {
+    let spki_der = key.public_key_der()?;
+    let spki = crate::pki::spki::Spki::from_der(&spki_der)
+        .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
+    let key_id = profile::key_identifier(spki.key.bytes);
+    let mut serial = [0u8; 20];
+    super::random_bytes(&mut serial).map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
+    let serial = tbs::random_serial(|s| *s = serial);
+    let inputs = ExtensionInputs {
+        profile: Profile::Ca,
+        key_alg: Some(key.algorithm()),
+        subject_key_id: key_id,
+        authority_key_id: None,
+        path_len,
+        sans: &[],
+        subject_empty: false,
+        copied: &[],
+    };
+    let scheme = key.algorithm().default_scheme();
+    let tbs = tbs::encode_tbs(&TbsFields {
+        serial: &serial,
+        scheme,
+        issuer: subject,
+        not_before,
+        not_after,
+        subject,
+        spki: &spki_der,
+        extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
+    });
+    let sig = key.sign(&tbs)?;
+    Ok(tbs::assemble(&tbs, scheme, &sig))
+}
+
+/// The keyIdentifier in a certificate's subjectKeyIdentifier extension (any length: the
+/// AKI of what it issues must repeat it exactly).
+pub fn subject_key_id(c: &Certificate<'_>) -> Option<Vec<u8>> {
+    let ext = c.extensions?.find(&oids::CE_SUBJECT_KEY_ID).ok()??;
+    let mut r = Reader::new(ext.value);
+    r.read_octet_string().ok().map(<[u8]>::to_vec)
+}

@@ -442,3 +442,104 @@ fn deep_mutations_never_panic() {
         }
     }
 }
+
+/// A public certificate as a CA issued it: the crates.io leaf from Amazon RSA 2048 M02
+/// (serial 0ba1e6f16562526b7cf3e56b10f3442f, 2023-01-25), the same bytes as
+/// RustCrypto's `x509-cert/tests/examples/crates.io-chain.pem`. Its ten extensions
+/// include a three-SCT list that `openssl x509 -text` shows with the timestamps below.
+const CRATES_IO_LEAF_B64: &[&str] = &[
+    "MIIF/jCCBOagAwIBAgIQC6Hm8WViUmt88+VrEPNELzANBgkqhkiG9w0BAQsFADA8",
+    "MQswCQYDVQQGEwJVUzEPMA0GA1UEChMGQW1hem9uMRwwGgYDVQQDExNBbWF6b24g",
+    "UlNBIDIwNDggTTAyMB4XDTIzMDEyNTAwMDAwMFoXDTI0MDIyMzIzNTk1OVowFDES",
+    "MBAGA1UEAxMJY3JhdGVzLmlvMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKC",
+    "AQEA5ivp2b8HKoaSyAq/Gt4ZJbELL/FhVNXhnHmPvdhvkD6vtGSxJQhbACftNBB4",
+    "Kor8zK+6o1mQSpR1SNnQ5OKJIko4s+e7p4tuFV3b4LSxh+nNBZmBTvEmb5nCVs/c",
+    "78hXtLPu48Ws4rd+Ujz6ZEcGfK15X+XT04sJFoQRSnkTwhO3DsRXwUXxhckvNJen",
+    "R6i0dH3Um5I7sIfzgxMFh66akg2PE8s7/oM0VCY4+9hwvWRTqpz+Byi3XO1Ph+BZ",
+    "cvJhLwn4t/KdGaSU7EV8+qhNu4mP6dsjCY03Gpha1wCvlh4Vh/TsqR3R4oPhhohh",
+    "+W3YdrTe8Deqs5nW9XrtB98F/QIDAQABo4IDIjCCAx4wHwYDVR0jBBgwFoAUwDFS",
+    "zVpQw4J8dHHOy+mc+XrrguIwHQYDVR0OBBYEFB2jpSCo7Y3rXtxOmQPni/vQ8Ihd",
+    "MFQGA1UdEQRNMEuCCWNyYXRlcy5pb4IbY2xvdWRmcm9udC1zdGF0aWMuY3JhdGVz",
+    "Lmlvgg9pbmRleC5jcmF0ZXMuaW+CEHN0YXRpYy5jcmF0ZXMuaW8wDgYDVR0PAQH/",
+    "BAQDAgWgMB0GA1UdJQQWMBQGCCsGAQUFBwMBBggrBgEFBQcDAjA7BgNVHR8ENDAy",
+    "MDCgLqAshipodHRwOi8vY3JsLnIybTAyLmFtYXpvbnRydXN0LmNvbS9yMm0wMi5j",
+    "cmwwEwYDVR0gBAwwCjAIBgZngQwBAgEwdQYIKwYBBQUHAQEEaTBnMC0GCCsGAQUF",
+    "BzABhiFodHRwOi8vb2NzcC5yMm0wMi5hbWF6b250cnVzdC5jb20wNgYIKwYBBQUH",
+    "MAKGKmh0dHA6Ly9jcnQucjJtMDIuYW1hem9udHJ1c3QuY29tL3IybTAyLmNlcjAM",
+    "BgNVHRMBAf8EAjAAMIIBfgYKKwYBBAHWeQIEAgSCAW4EggFqAWgAdwDuzdBk1dsa",
+    "zsVct520zROiModGfLzs3sNRSFlGcR+1mwAAAYXoOwzkAAAEAwBIMEYCIQDx3bii",
+    "KZKB7CKHMUq25cNLF5RGhfqjRl0TfA1EUJw8ngIhANii/IksRi+gF3VZuqf+NpE6",
+    "hamc+2sTJYmG/ICe7H3UAHUAc9meiRtMlnigIH1HneayxhzQUV5xGSqMa4AQesF3",
+    "crUAAAGF6DsNTgAABAMARjBEAiBGBvFbTLCHkRTM71r0wslHjcary8UmGQ7rd7ws",
+    "mZcoBAIgPZYVni2CIK0+U7aijle1LqEPDI2UtgnFtrKGefXhdAUAdgBIsONr2qZH",
+    "NA/lagL6nTDrHFIBy1bdLIHZu7+rOdiEcwAAAYXoOw0UAAAEAwBHMEUCIE39dFmq",
+    "xAUUmiJiGW9HS0/VbEIt0wC9VI0jCli9T28kAiEAx19Sl2Hzh62E0tISm5p1vmGr",
+    "K3J+m3u3fm5+YcuCdUUwDQYJKoZIhvcNAQELBQADggEBAI3+jl3AGFqBVq3Amo97",
+    "u86v/zHykGQQFvb9LyFdhIhw8OmI/C89YmUy+ZEVsc0GBO5jf3Xr/tUDidggbRva",
+    "ajaR1lv5hWC6HjASg4dX/88ew5eKxV9ddjcNb15bzuxWPLw+X2NAq9S+QRnkDZkr",
+    "/VW0rYSnu3YOEwxys56JSDzHx/UWqkUHb1bsO6ixxN8sbKjM4UDeB9WHvLHO85B8",
+    "b5rgtqrT2vIqO1wtxxo3TY72eDEqu8N1MfatTEaOaJEQu86meGO7Wbx6QQX3OJc3",
+    "ulPbBw+/o2sXvYxy251skJRwvyi00dGhxGSlRmbGGmXpWY97CPkY1iJwQ73uJ4qx",
+    "Uj0=",
+];
+
+#[test]
+fn real_certificate_extensions() {
+    use base64::Engine;
+    let der = base64::engine::general_purpose::STANDARD
+        .decode(CRATES_IO_LEAF_B64.concat())
+        .unwrap();
+    let cert = crate::pki::cert::Certificate::from_der(&der).unwrap();
+    let exts = cert.extensions.unwrap().list().unwrap();
+    assert_eq!(exts.len(), 10);
+    let mut seen = Vec::new();
+    for e in &exts {
+        let v = decode(e.oid, e.value, e.value_offset).unwrap();
+        assert!(!matches!(v, ExtensionValue::Unknown(_)), "{}", e.oid);
+        match v {
+            ExtensionValue::SubjectAltName(names) => {
+                assert_eq!(names.len(), 4);
+                assert_eq!(names[0], GeneralName::DnsName("crates.io".into()));
+            }
+            ExtensionValue::KeyUsage(ku) => {
+                assert_eq!(ku.set_names(), ["digitalSignature", "keyEncipherment"]);
+            }
+            ExtensionValue::AuthorityKeyIdentifier(aki) => {
+                assert_eq!(aki.key_identifier.map(<[u8]>::len), Some(20));
+            }
+            ExtensionValue::CertificatePolicies(p) => {
+                assert_eq!(p[0].policy_identifier, oids::CABF_DV);
+            }
+            ExtensionValue::SctList(list) => {
+                let times: Vec<u64> = list
+                    .scts
+                    .iter()
+                    .filter_map(|s| s.v1.map(|v| v.timestamp_ms))
+                    .collect();
+                // Jan 25 09:21:02.180 / .286 / .228 2023 GMT.
+                assert_eq!(
+                    times,
+                    [1_674_638_462_180, 1_674_638_462_286, 1_674_638_462_228]
+                );
+            }
+            ExtensionValue::BasicConstraints(bc) => assert!(!bc.ca),
+            _ => {}
+        }
+        seen.push(e.oid.name().unwrap_or_default());
+    }
+    assert_eq!(
+        seen,
+        [
+            "authorityKeyIdentifier",
+            "subjectKeyIdentifier",
+            "subjectAltName",
+            "keyUsage",
+            "extendedKeyUsage",
+            "cRLDistributionPoints",
+            "certificatePolicies",
+            "authorityInfoAccess",
+            "basicConstraints",
+            "ctPrecertificateSCTs"
+        ]
+    );
+}

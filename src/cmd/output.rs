@@ -62,7 +62,14 @@ pub fn json_line(v: &Value) -> String {
 /// `name (oid)`, `pem` is left out, and long base64 blobs are abbreviated.
 pub fn text(v: &Value, title: &str) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{}", bold(title));
+    match v.get("source").and_then(Value::as_str) {
+        Some(src) => {
+            let _ = writeln!(out, "{} ({src})", bold(title));
+        }
+        None => {
+            let _ = writeln!(out, "{}", bold(title));
+        }
+    }
     if let Value::Object(m) = v {
         write_map(&mut out, m, 1);
     } else {
@@ -76,7 +83,22 @@ fn indent(depth: usize) -> String {
 }
 
 fn is_oid_name(m: &Map<String, Value>) -> bool {
-    m.len() <= 2 && m.contains_key("oid") && m.keys().all(|k| k == "oid" || k == "name")
+    m.contains_key("oid")
+        && m.keys()
+            .all(|k| k == "oid" || k == "name" || k == "parameters_b64")
+}
+
+/// `{oid, name, critical, value}`: an extension, shown as a heading with its value below.
+fn is_extension(m: &Map<String, Value>) -> bool {
+    m.contains_key("oid") && m.contains_key("critical") && m.contains_key("value")
+}
+
+/// Keys text leaves out: the raw PEM, the item type (the title says it), the source (in
+/// the title), and attribute lists that repeat a `<key>_dn` string.
+fn skip_in_text(m: &Map<String, Value>, k: &str, depth: usize) -> bool {
+    k == "pem"
+        || (depth == 1 && (k == "type" || k == "source"))
+        || m.contains_key(&format!("{k}_dn"))
 }
 
 fn oid_name(m: &Map<String, Value>) -> String {
@@ -110,11 +132,58 @@ fn abbreviate_b64(s: &str) -> String {
 
 fn write_map(out: &mut String, m: &Map<String, Value>, depth: usize) {
     for (k, v) in m {
-        if k == "pem" {
+        if skip_in_text(m, k, depth) {
             continue;
         }
         let pad = indent(depth);
         match v {
+            Value::Array(items)
+                if !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|i| i.as_object().is_some_and(is_extension)) =>
+            {
+                let _ = writeln!(out, "{pad}{}:", label(k));
+                for item in items.iter().filter_map(Value::as_object) {
+                    let crit = if item["critical"] == Value::Bool(true) {
+                        " [critical]"
+                    } else {
+                        ""
+                    };
+                    let head = oid_name(item);
+                    match &item["value"] {
+                        Value::Object(vm) if !vm.is_empty() => {
+                            let _ = writeln!(out, "{pad}  {head}{crit}:");
+                            write_map(out, vm, depth + 2);
+                        }
+                        Value::Object(_) | Value::Null => {
+                            let _ = writeln!(out, "{pad}  {head}{crit}");
+                        }
+                        Value::Array(xs)
+                            if xs.iter().all(|x| {
+                                !x.is_object() || x.as_object().is_some_and(is_oid_name)
+                            }) =>
+                        {
+                            let joined: Vec<String> = xs.iter().map(scalar).collect();
+                            let _ = writeln!(out, "{pad}  {head}{crit}: {}", joined.join(", "));
+                        }
+                        Value::Array(xs) => {
+                            let _ = writeln!(out, "{pad}  {head}{crit}:");
+                            let mut wrapper = Map::new();
+                            wrapper.insert("-".into(), Value::Array(xs.clone()));
+                            let mut sub = String::new();
+                            write_map(&mut sub, &wrapper, depth + 1);
+                            // Drop the synthetic "-:" heading line.
+                            for line in sub.lines().skip(1) {
+                                let _ = writeln!(out, "{line}");
+                            }
+                        }
+                        other => {
+                            let _ = writeln!(out, "{pad}  {head}{crit}: {}", scalar(other));
+                        }
+                    }
+                }
+            }
             Value::Object(inner) if is_oid_name(inner) => {
                 let _ = writeln!(out, "{pad}{}: {}", label(k), oid_name(inner));
             }
@@ -193,7 +262,23 @@ mod tests {
         assert!(t.contains("  serial number: 0a\n"));
         assert!(t.contains("signature algorithm: ecdsa-with-SHA256 (1.2.840.10045.4.3.2)"));
         assert!(t.contains("  validity:\n    not before: 2026-01-01T00:00:00Z\n"));
-        assert!(t.contains("    - name: basicConstraints\n      critical: true\n"));
         assert!(!t.contains("BEGIN"));
+        let v = serde_json::json!({
+            "source": "a.pem",
+            "issuer_dn": "CN=x",
+            "issuer": [{"type": {"oid": "2.5.4.3", "name": "CN"}, "value": "x"}],
+            "extensions": [{"oid": "2.5.29.19", "name": "basicConstraints", "critical": true, "value": {"ca": false}}],
+        });
+        let t = text(&v, "Certificate");
+        assert!(t.starts_with("Certificate (a.pem)\n"), "{t}");
+        assert!(t.contains("  issuer dn: CN=x\n"));
+        assert!(
+            !t.contains("value: x"),
+            "attribute list repeats issuer_dn: {t}"
+        );
+        assert!(
+            t.contains("    basicConstraints (2.5.29.19) [critical]:\n      ca: false\n"),
+            "{t}"
+        );
     }
 }

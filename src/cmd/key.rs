@@ -113,7 +113,7 @@ pub enum OutForm {
 /// `--alg`: any spelling [`Algorithm::from_name`] accepts; help and completions list the
 /// canonical names. An unknown name is a usage error (exit 2) listing them.
 #[derive(Clone, Debug)]
-struct AlgorithmParser;
+pub struct AlgorithmParser;
 
 impl TypedValueParser for AlgorithmParser {
     type Value = Algorithm;

@@ -1,0 +1,62 @@
+//! The issuance path against its raw limit: one subscriber key generation plus one CA
+//! signature per certificate is what issuance cannot go below; `issue_in_memory` is
+//! `Issuer::issue` (TBS encoding, extensions, signing, assembly) with the same key
+//! generation — the path `pkit issue batch` and `bench x509`'s cert_gen take.
+//!
+//! Run: `cargo xtask bench --bench issue -- --warm-up-time 1 --measurement-time 3`
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use pkit::der::Time;
+use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::default_backend;
+use pkit::pki::issue::ca::{self_signed, Issuer, Request};
+use pkit::pki::issue::profile::Profile;
+use pkit::pki::issue::subject::parse_subject;
+use std::hint::black_box;
+
+fn issuance(c: &mut Criterion) {
+    let backend = default_backend();
+    let now = Time::now();
+    let later = now.plus_seconds(86_400 * 365);
+    for alg in [Algorithm::EcdsaP256, Algorithm::Ed25519, Algorithm::MlDsa65] {
+        let ca_key = backend.generate(alg).expect("CA key");
+        let ca_subject = parse_subject("CN=Bench Root").expect("subject");
+        let ca_der = self_signed(ca_key.as_ref(), &ca_subject, now, later, None).expect("CA");
+        let issuer = Issuer::new(ca_der, ca_key).expect("issuer");
+        let subject = parse_subject("CN=host.example").expect("subject");
+        let mut g = c.benchmark_group(format!("issue/{alg}"));
+        g.throughput(Throughput::Elements(1));
+        g.sample_size(20);
+        let mut signer = issuer.key.signer().expect("signer");
+        // A TBS-sized message, so the raw signature costs what issuance's does.
+        let msg = vec![0x5au8; 400];
+        g.bench_function("raw_keygen_sign", |b| {
+            b.iter(|| {
+                let k = backend.generate(alg).expect("key");
+                black_box(k.public_key_der().expect("spki"));
+                black_box(signer.sign(&msg).expect("sign"))
+            })
+        });
+        g.bench_function("issue_in_memory", |b| {
+            b.iter(|| {
+                let k = backend.generate(alg).expect("key");
+                let req = Request {
+                    subject: subject.clone(),
+                    spki: k.public_key_der().expect("spki"),
+                    key_alg: Some(alg),
+                    profile: Profile::Server,
+                    sans: Vec::new(),
+                    not_before: now,
+                    not_after: later,
+                    path_len: None,
+                    copied: Vec::new(),
+                };
+                black_box(issuer.issue(signer.as_mut(), &req).expect("issue"))
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, issuance);
+criterion_main!(benches);

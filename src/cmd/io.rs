@@ -291,6 +291,19 @@ pub fn write_output(opts: &OutputOpts<'_>, bytes: &[u8]) -> CliResult {
     }
 }
 
+/// Write text (never private, never binary) to `path` or stdout.
+pub fn write_text(path: Option<&Path>, force: bool, text: &str) -> CliResult {
+    write_output(
+        &OutputOpts {
+            path,
+            force,
+            private: false,
+            binary: false,
+        },
+        text.as_bytes(),
+    )
+}
+
 fn ignore_broken_pipe(e: std::io::Error) -> std::io::Result<()> {
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         Ok(())

@@ -6,7 +6,7 @@
 //! certificate is in the database (exportable) and no half-written file exists.
 
 use super::error::{CliError, CliResult, Exit};
-use super::io::{self, InForm, OutputOpts};
+use super::io::{self, InForm};
 use super::key::{load_private_key, AlgorithmParser};
 use super::output;
 use clap::{Args, Subcommand, ValueEnum};
@@ -401,14 +401,10 @@ fn run_csr(a: CsrArgs) -> CliResult<Exit> {
         ));
     }
     let der = encode_csr(key.as_ref(), &subj, &sans)?;
-    io::write_output(
-        &OutputOpts {
-            path: a.out.as_deref(),
-            force: a.force,
-            private: false,
-            binary: false,
-        },
-        io::pem_encode("CERTIFICATE REQUEST", &der).as_bytes(),
+    io::write_text(
+        a.out.as_deref(),
+        a.force,
+        &io::pem_encode("CERTIFICATE REQUEST", &der),
     )?;
     Ok(Exit::Ok)
 }
@@ -557,14 +553,10 @@ fn run_cert(a: CertArgs) -> CliResult<Exit> {
     if let (Some(path), Some(key)) = (&a.key_out, &key) {
         io::write_file_atomic(path, key_pem(key.as_ref(), None)?.as_bytes(), a.force, true)?;
     }
-    io::write_output(
-        &OutputOpts {
-            path: a.out.as_deref(),
-            force: a.force,
-            private: false,
-            binary: false,
-        },
-        io::pem_encode("CERTIFICATE", &issued.der).as_bytes(),
+    io::write_text(
+        a.out.as_deref(),
+        a.force,
+        &io::pem_encode("CERTIFICATE", &issued.der),
     )?;
     eprintln!("pkit: issued serial {} for {dn}", hex(&issued.serial));
     Ok(Exit::Ok)
@@ -809,15 +801,7 @@ fn run_list(a: ListArgs) -> CliResult<Exit> {
             format!("{t}\n")
         }
     };
-    io::write_output(
-        &OutputOpts {
-            path: None,
-            force: false,
-            private: false,
-            binary: false,
-        },
-        text.as_bytes(),
-    )?;
+    io::write_text(None, false, &text)?;
     Ok(Exit::Ok)
 }
 
@@ -828,14 +812,10 @@ fn run_export(a: ExportArgs) -> CliResult<Exit> {
     let rec = store.get(&serial).map_err(db_err(&a.ca))?.ok_or_else(|| {
         CliError::negative(format!("serial {} is not in {}", a.serial, a.ca.display()))
     })?;
-    io::write_output(
-        &OutputOpts {
-            path: a.out.as_deref(),
-            force: a.force,
-            private: false,
-            binary: false,
-        },
-        io::pem_encode("CERTIFICATE", &rec.der).as_bytes(),
+    io::write_text(
+        a.out.as_deref(),
+        a.force,
+        &io::pem_encode("CERTIFICATE", &rec.der),
     )?;
     Ok(Exit::Ok)
 }

@@ -974,26 +974,27 @@ mod tests {
 
     #[test]
     fn encrypted_round_trip_and_wrong_password() {
-        for (i, key) in keys().iter().enumerate() {
-            // Both KDFs over the algorithms in turn keeps the run short.
-            let kdf = if i % 2 == 0 { Kdf::Pbkdf2 } else { Kdf::Scrypt };
-            let der = key
-                .to_pkcs8_encrypted_der(b"s3cret", kdf, MlDsaKeyFormat::default())
-                .unwrap();
-            assert!(pkcs8::is_encrypted(&der));
-            let back = BACKEND.load_private_der(&der, Some(b"s3cret")).unwrap();
-            assert_eq!(
-                back.public_key_der().unwrap(),
-                key.public_key_der().unwrap()
-            );
-            assert!(matches!(
-                BACKEND.load_private_der(&der, Some(b"wrong")),
-                Err(BackendError::BadPassword(_))
-            ));
-            assert!(matches!(
-                BACKEND.load_private_der(&der, None),
-                Err(BackendError::BadPassword(_))
-            ));
+        for key in keys() {
+            for kdf in [Kdf::Pbkdf2, Kdf::Scrypt] {
+                let der = key
+                    .to_pkcs8_encrypted_der(b"s3cret", kdf, MlDsaKeyFormat::default())
+                    .unwrap();
+                assert!(pkcs8::is_encrypted(&der));
+                let back = BACKEND.load_private_der(&der, Some(b"s3cret")).unwrap();
+                assert_eq!(back.algorithm(), key.algorithm());
+                assert_eq!(
+                    back.public_key_der().unwrap(),
+                    key.public_key_der().unwrap()
+                );
+                assert!(matches!(
+                    BACKEND.load_private_der(&der, Some(b"wrong")),
+                    Err(BackendError::BadPassword(_))
+                ));
+                assert!(matches!(
+                    BACKEND.load_private_der(&der, None),
+                    Err(BackendError::BadPassword(_))
+                ));
+            }
         }
         let key = keys().first().unwrap();
         for kdf in [Kdf::Pbkdf2, Kdf::Scrypt] {

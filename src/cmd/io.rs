@@ -35,8 +35,6 @@ pub struct Item {
     /// The PEM label (`CERTIFICATE`, `X509 CRL`…), if the item came from PEM.
     pub label: Option<String>,
     pub der: Vec<u8>,
-    /// Byte offset of this item in its source (PEM: the BEGIN line).
-    pub source_offset: usize,
 }
 
 /// Expand the positional arguments into sources. Directories need `recursive`; their files
@@ -113,7 +111,6 @@ pub fn split_items(src: Source, form: InForm) -> Vec<CliResult<Item>> {
             name: src.name,
             label: None,
             der: src.data,
-            source_offset: 0,
         })],
         InForm::Base64 => {
             let text: Vec<u8> = src
@@ -128,7 +125,6 @@ pub fn split_items(src: Source, form: InForm) -> Vec<CliResult<Item>> {
                     name: src.name.clone(),
                     label: None,
                     der,
-                    source_offset: 0,
                 })
                 .map_err(|e| {
                     CliError::parse(format!("{}: offset 0: expected base64: {e}", src.name))
@@ -201,7 +197,6 @@ fn split_pem(src: &Source) -> Vec<CliResult<Item>> {
                     name,
                     label: Some(p.tag().to_string()),
                     der: p.into_contents(),
-                    source_offset: off,
                 }),
                 Err(e) => Err(CliError::parse(format!(
                     "{name}: offset {off}: expected a valid PEM block: {e}"
@@ -432,7 +427,6 @@ mod tests {
         assert_eq!(items.len(), 3);
         assert_eq!(items[0].as_ref().unwrap().name, "b.pem#1");
         assert_eq!(items[0].as_ref().unwrap().der, [0x30, 0x00]);
-        assert_eq!(items[0].as_ref().unwrap().source_offset, 5);
         assert!(items[1]
             .as_ref()
             .unwrap_err()

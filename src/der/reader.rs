@@ -240,13 +240,7 @@ impl<'a> Reader<'a> {
         let d = self.data;
         let at = self.base;
         let truncated = |needed: usize, available: usize| {
-            Error::new(
-                at + available,
-                ErrorKind::Truncated {
-                    needed,
-                    available: available,
-                },
-            )
+            Error::new(at + available, ErrorKind::Truncated { needed, available })
         };
         let first = *d.first().ok_or_else(|| truncated(1, 0))?;
         let mut pos = 1;
@@ -406,13 +400,13 @@ mod tests {
     #[test]
     fn long_form_lengths() {
         let mut der = vec![0x04, 0x81, 0x80];
-        der.extend(std::iter::repeat(0xaa).take(0x80));
+        der.extend(std::iter::repeat_n(0xaa, 0x80));
         let tlv = parse_single(&der).unwrap();
         assert_eq!(tlv.content.len(), 0x80);
         assert_eq!(tlv.header_len, 3);
 
         let mut der = vec![0x04, 0x82, 0x01, 0x00];
-        der.extend(std::iter::repeat(0).take(256));
+        der.extend(std::iter::repeat_n(0, 256));
         assert_eq!(parse_single(&der).unwrap().content.len(), 256);
     }
 

@@ -147,7 +147,7 @@ fn read_rdn<'a>(r: &mut Reader<'a>) -> Result<Vec<Attribute<'a>>> {
     let mut prev: Option<&[u8]> = None;
     while !set.is_empty() {
         let raw = set.remaining();
-        let mut atv = set.read_sequence()?;
+        let atv = set.read_sequence()?;
         let this = &raw[..raw.len() - set.remaining().len()];
         // DER: SET OF sorted by encoding (X.690 §11.6).
         if let Some(p) = prev {

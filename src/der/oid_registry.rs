@@ -43,6 +43,7 @@ registry! {
     // Signature algorithms
     MD2_WITH_RSA = "1.2.840.113549.1.1.2", "md2WithRSAEncryption";
     MD5_WITH_RSA = "1.2.840.113549.1.1.4", "md5WithRSAEncryption";
+    MD4_WITH_RSA = "1.2.840.113549.1.1.3", "md4WithRSAEncryption";
     SHA1_WITH_RSA = "1.2.840.113549.1.1.5", "sha1WithRSAEncryption";
     SHA224_WITH_RSA = "1.2.840.113549.1.1.14", "sha224WithRSAEncryption";
     SHA256_WITH_RSA = "1.2.840.113549.1.1.11", "sha256WithRSAEncryption";
@@ -62,6 +63,10 @@ registry! {
     SHA256 = "2.16.840.1.101.3.4.2.1", "sha256";
     SHA384 = "2.16.840.1.101.3.4.2.2", "sha384";
     SHA512 = "2.16.840.1.101.3.4.2.3", "sha512";
+    SHA512_224 = "2.16.840.1.101.3.4.2.5", "sha512-224";
+    SHA512_256 = "2.16.840.1.101.3.4.2.6", "sha512-256";
+    MD2 = "1.2.840.113549.2.2", "md2";
+    MD4 = "1.2.840.113549.2.4", "md4";
     HMAC_SHA1 = "1.2.840.113549.2.7", "hmacWithSHA1";
     HMAC_SHA256 = "1.2.840.113549.2.9", "hmacWithSHA256";
     // Ciphers and PBE (PKCS#5, PKCS#12)
@@ -74,6 +79,25 @@ registry! {
     SCRYPT = "1.3.6.1.4.1.11591.4.11", "id-scrypt";
     PBE_SHA1_3DES = "1.2.840.113549.1.12.1.3", "pbeWithSHA1And3-KeyTripleDES-CBC";
     PBE_SHA1_RC2_40 = "1.2.840.113549.1.12.1.6", "pbeWithSHA1And40BitRC2-CBC";
+    PBE_SHA1_RC4_128 = "1.2.840.113549.1.12.1.1", "pbeWithSHA1And128BitRC4";
+    PBE_SHA1_RC4_40 = "1.2.840.113549.1.12.1.2", "pbeWithSHA1And40BitRC4";
+    PBE_SHA1_2DES = "1.2.840.113549.1.12.1.4", "pbeWithSHA1And2-KeyTripleDES-CBC";
+    PBE_SHA1_RC2_128 = "1.2.840.113549.1.12.1.5", "pbeWithSHA1And128BitRC2-CBC";
+    PBE_MD2_DES = "1.2.840.113549.1.5.1", "pbeWithMD2AndDES-CBC";
+    PBE_MD5_DES = "1.2.840.113549.1.5.3", "pbeWithMD5AndDES-CBC";
+    PBE_MD2_RC2 = "1.2.840.113549.1.5.4", "pbeWithMD2AndRC2-CBC";
+    PBE_MD5_RC2 = "1.2.840.113549.1.5.6", "pbeWithMD5AndRC2-CBC";
+    PBE_SHA1_DES = "1.2.840.113549.1.5.10", "pbeWithSHA1AndDES-CBC";
+    PBE_SHA1_RC2 = "1.2.840.113549.1.5.11", "pbeWithSHA1AndRC2-CBC";
+    // RFC 9579 (PKCS#12 MAC with PBKDF2)
+    PBMAC1 = "1.2.840.113549.1.5.14", "PBMAC1";
+    DES_CBC = "1.3.14.3.2.7", "des-cbc";
+    RC2_CBC = "1.2.840.113549.3.2", "rc2-cbc";
+    HMAC_SHA224 = "1.2.840.113549.2.8", "hmacWithSHA224";
+    HMAC_SHA384 = "1.2.840.113549.2.10", "hmacWithSHA384";
+    HMAC_SHA512 = "1.2.840.113549.2.11", "hmacWithSHA512";
+    HMAC_SHA512_224 = "1.2.840.113549.2.12", "hmacWithSHA512-224";
+    HMAC_SHA512_256 = "1.2.840.113549.2.13", "hmacWithSHA512-256";
     // Distinguished name attributes (X.520, RFC 4519, PKCS#9)
     AT_COMMON_NAME = "2.5.4.3", "CN";
     AT_SURNAME = "2.5.4.4", "SN";
@@ -113,6 +137,23 @@ registry! {
     PKCS9_SIGNING_TIME = "1.2.840.113549.1.9.5", "signingTime";
     PKCS9_X509_CERTIFICATE = "1.2.840.113549.1.9.22.1", "x509Certificate";
     PKCS9_X509_CRL = "1.2.840.113549.1.9.23.1", "x509Crl";
+    PKCS9_UNSTRUCTURED_NAME = "1.2.840.113549.1.9.2", "unstructuredName";
+    PKCS9_UNSTRUCTURED_ADDRESS = "1.2.840.113549.1.9.8", "unstructuredAddress";
+    PKCS9_COUNTER_SIGNATURE = "1.2.840.113549.1.9.6", "countersignature";
+    PKCS9_SMIME_CAPABILITIES = "1.2.840.113549.1.9.15", "SMIMECapabilities";
+    PKCS9_SDSI_CERTIFICATE = "1.2.840.113549.1.9.22.2", "sdsiCertificate";
+    // CMS signed attributes (RFC 5035 §5.4, RFC 6211 §2)
+    AA_SIGNING_CERTIFICATE = "1.2.840.113549.1.9.16.2.12", "signingCertificate";
+    AA_SIGNING_CERTIFICATE_V2 = "1.2.840.113549.1.9.16.2.47", "signingCertificateV2";
+    CMS_ALGORITHM_PROTECTION = "1.2.840.113549.1.9.52", "cmsAlgorithmProtection";
+    // PKCS#12 bag attributes written by Windows and Java
+    MS_CSP_NAME = "1.3.6.1.4.1.311.17.1", "msCSPName";
+    MS_LOCAL_MACHINE_KEYSET = "1.3.6.1.4.1.311.17.2", "msLocalMachineKeyset";
+    ORACLE_TRUSTED_KEY_USAGE = "2.16.840.1.113894.746875.1.1", "oracleTrustedKeyUsage";
+    // Authenticode (Microsoft)
+    MS_SPC_INDIRECT_DATA = "1.3.6.1.4.1.311.2.1.4", "spcIndirectDataContext";
+    MS_SPC_STATEMENT_TYPE = "1.3.6.1.4.1.311.2.1.11", "spcStatementType";
+    MS_SPC_SP_OPUS_INFO = "1.3.6.1.4.1.311.2.1.12", "spcSpOpusInfo";
     // X.509 extensions (RFC 5280 §4.2, and common private ones)
     CE_SUBJECT_KEY_ID = "2.5.29.14", "subjectKeyIdentifier";
     CE_KEY_USAGE = "2.5.29.15", "keyUsage";
@@ -205,6 +246,9 @@ registry! {
     PKCS7_ENCRYPTED_DATA = "1.2.840.113549.1.7.6", "pkcs7-encryptedData";
     CT_AUTH_DATA = "1.2.840.113549.1.9.16.1.2", "id-ct-authData";
     CT_TST_INFO = "1.2.840.113549.1.9.16.1.4", "id-ct-TSTInfo";
+    CT_COMPRESSED_DATA = "1.2.840.113549.1.9.16.1.9", "id-ct-compressedData";
+    CT_AUTH_ENVELOPED_DATA = "1.2.840.113549.1.9.16.1.23", "id-ct-authEnvelopedData";
+    CT_CONTENT_INFO = "1.2.840.113549.1.9.16.1.6", "id-ct-contentInfo";
     // PKCS#12 bag types (RFC 7292 §4.2)
     P12_KEY_BAG = "1.2.840.113549.1.12.10.1.1", "keyBag";
     P12_SHROUDED_KEY_BAG = "1.2.840.113549.1.12.10.1.2", "pkcs8ShroudedKeyBag";

@@ -3,6 +3,7 @@
 //! never names OpenSSL; a PKCS#11 or pure-Rust backend can be added beside [`openssl`].
 
 pub mod openssl;
+pub mod pbe;
 
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
 use std::fmt;

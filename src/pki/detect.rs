@@ -109,7 +109,10 @@ pub fn from_pem_label(label: &str) -> Option<Kind> {
 
 /// Guess the kind from the structure. Anything unrecognised is `Asn1`.
 pub fn sniff(der: &[u8]) -> Kind {
-    let mut r = Reader::new(der);
+    // Read leniently: a BER object (which --lenient accepts) is still recognised, and the
+    // parser for its kind then judges the encoding.
+    let log = crate::der::Deviations::new();
+    let mut r = Reader::lenient(der, &log);
     let Ok(mut top) = r.read_sequence() else {
         return Kind::Asn1;
     };

@@ -191,7 +191,13 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
         },
         &text,
     )?;
-    Ok(if failed > 0 { Exit::Parse } else { Exit::Ok })
+    // An input that could not be read is an I/O failure (4), whatever else failed to parse.
+    let io_failed = outcomes.iter().any(|o| matches!(&o.result, Err(e) if e.exit == Exit::Io));
+    Ok(match (failed, io_failed) {
+        (0, _) => Exit::Ok,
+        (_, true) => Exit::Io,
+        _ => Exit::Parse,
+    })
 }
 
 /// Detect the type and describe the item.

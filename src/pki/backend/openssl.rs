@@ -213,6 +213,38 @@ impl OpensslBackend {
     }
 }
 
+/// A key generation context set up for `alg` (RSA with e = 65537, EC on a named curve).
+fn keygen_ctx(alg: Algorithm) -> Result<KeygenCtx> {
+    let mut ctx = KeygenCtx::new(keymgmt_name(alg)).map_err(crypto("key generation"))?;
+    let params = match alg {
+        Algorithm::Rsa2048 | Algorithm::Rsa3072 | Algorithm::Rsa4096 => Some(
+            ParamBuilder::new()
+                .and_then(|b| b.push_uint(c"bits", alg.rsa_bits().unwrap_or(2048)))
+                .and_then(|b| b.push_bn(c"e", &[0x01, 0x00, 0x01]))
+                .and_then(|b| b.build()),
+        ),
+        Algorithm::EcdsaP256 | Algorithm::EcdsaP384 => {
+            let group = if alg == Algorithm::EcdsaP256 {
+                c"P-256"
+            } else {
+                c"P-384"
+            };
+            Some(
+                ParamBuilder::new()
+                    .and_then(|b| b.push_utf8_string(c"group", group))
+                    .and_then(|b| b.build()),
+            )
+        }
+        _ => None,
+    };
+    if let Some(p) = params {
+        let p = p.map_err(crypto("key generation parameters"))?;
+        ctx.set_params(&p)
+            .map_err(crypto("key generation parameters"))?;
+    }
+    Ok(ctx)
+}
+
 impl Backend for OpensslBackend {
     fn version(&self) -> String {
         openssl_version().to_owned()
@@ -227,34 +259,23 @@ impl Backend for OpensslBackend {
 
     fn generate(&self, alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
         self.require(alg)?;
-        let mut ctx = KeygenCtx::new(keymgmt_name(alg)).map_err(crypto("key generation"))?;
-        let params = match alg {
-            Algorithm::Rsa2048 | Algorithm::Rsa3072 | Algorithm::Rsa4096 => Some(
-                ParamBuilder::new()
-                    .and_then(|b| b.push_uint(c"bits", alg.rsa_bits().unwrap_or(2048)))
-                    .and_then(|b| b.push_bn(c"e", &[0x01, 0x00, 0x01]))
-                    .and_then(|b| b.build()),
-            ),
-            Algorithm::EcdsaP256 | Algorithm::EcdsaP384 => {
-                let group = if alg == Algorithm::EcdsaP256 {
-                    c"P-256"
-                } else {
-                    c"P-384"
-                };
-                Some(
-                    ParamBuilder::new()
-                        .and_then(|b| b.push_utf8_string(c"group", group))
-                        .and_then(|b| b.build()),
-                )
-            }
-            _ => None,
-        };
-        if let Some(p) = params {
-            let p = p.map_err(crypto("key generation parameters"))?;
-            ctx.set_params(&p)
-                .map_err(crypto("key generation parameters"))?;
+        // A keygen context is reusable: batches generate thousands of keys per thread, and
+        // building the context (provider fetch, parameters) each time costs microseconds.
+        thread_local! {
+            static KEYGEN: std::cell::RefCell<Vec<(Algorithm, KeygenCtx)>> =
+                const { std::cell::RefCell::new(Vec::new()) };
         }
-        let pkey = ctx.generate().map_err(crypto("key generation"))?;
+        let pkey = KEYGEN.with(|cell| -> Result<Pkey<Private>> {
+            let mut ctxs = cell.borrow_mut();
+            let i = match ctxs.iter().position(|(a, _)| *a == alg) {
+                Some(i) => i,
+                None => {
+                    ctxs.push((alg, keygen_ctx(alg)?));
+                    ctxs.len() - 1
+                }
+            };
+            ctxs[i].1.generate().map_err(crypto("key generation"))
+        })?;
         Ok(Box::new(OsslKey { alg, pkey }))
     }
 
@@ -770,6 +791,15 @@ fn openssl_decrypt(der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reused_keygen_context_gives_fresh_keys() {
+        for alg in [Algorithm::EcdsaP256, Algorithm::Ed25519, Algorithm::MlDsa44] {
+            let a = BACKEND.generate(alg).unwrap().public_key_der().unwrap();
+            let b = BACKEND.generate(alg).unwrap().public_key_der().unwrap();
+            assert_ne!(a, b, "{alg}");
+        }
+    }
 
     /// One key per algorithm the linked OpenSSL offers, generated once for all tests.
     fn keys() -> &'static [Box<dyn PrivateKey>] {

@@ -113,7 +113,9 @@ for n, cls in (("44", mldsa.MLDSA44PrivateKey), ("65", mldsa.MLDSA65PrivateKey),
 
 fn b64_len(v: &Value) -> usize {
     use base64::Engine;
-    let s = v.as_str().unwrap_or_else(|| panic!("not a base64 string: {v}"));
+    let s = v
+        .as_str()
+        .unwrap_or_else(|| panic!("not a base64 string: {v}"));
     base64::engine::general_purpose::STANDARD
         .decode(s)
         .unwrap_or_else(|e| panic!("bad base64 ({e}): {s}"))
@@ -145,7 +147,11 @@ fn mldsa_certificates_parse() {
     for (f, v) in files.iter().zip(&VARIANTS) {
         let der = std::fs::read(f).unwrap();
         let text = pem::encode(&pem::Pem::new("CERTIFICATE", der));
-        all.push(write_file(dir.path(), &format!("{}.pem", v.name), text.as_bytes()));
+        all.push(write_file(
+            dir.path(),
+            &format!("{}.pem", v.name),
+            text.as_bytes(),
+        ));
     }
 
     let mut args: Vec<String> = vec!["parse".into(), "-f".into(), "json".into()];
@@ -158,7 +164,11 @@ fn mldsa_certificates_parse() {
         let v = &VARIANTS[i % 3];
         let what = format!("{} ({})", v.name, item["source"]);
         assert_eq!(item["type"], "certificate", "{what}");
-        assert_eq!(item["source"], all[i].to_string_lossy().as_ref(), "{what}: order");
+        assert_eq!(
+            item["source"],
+            all[i].to_string_lossy().as_ref(),
+            "{what}: order"
+        );
         assert_eq!(item["serial_number"], "12345678", "{what}");
         assert_eq!(item["signature_algorithm"]["name"], v.name, "{what}");
         assert_eq!(item["signature_algorithm"]["oid"], v.oid, "{what}");
@@ -172,8 +182,16 @@ fn mldsa_certificates_parse() {
         assert!(spki["algorithm"].get("parameters_b64").is_none(), "{what}");
         assert_eq!(spki["key_type"], "ML-DSA", "{what}");
         assert_eq!(spki["parameters"], v.name, "{what}");
-        assert_eq!(b64_len(&spki["public_key_b64"]), v.public_key_len, "{what}: public key");
-        assert_eq!(b64_len(&item["signature_value_b64"]), v.signature_len, "{what}: signature");
+        assert_eq!(
+            b64_len(&spki["public_key_b64"]),
+            v.public_key_len,
+            "{what}: public key"
+        );
+        assert_eq!(
+            b64_len(&item["signature_value_b64"]),
+            v.signature_len,
+            "{what}: signature"
+        );
         assert_eq!(item["subject_dn"], item["issuer_dn"], "{what}");
         let dn = if native {
             format!("O=pkit,CN=pkit test {}", v.name)
@@ -186,8 +204,17 @@ fn mldsa_certificates_parse() {
     // Text output names the algorithm; --summary groups by it.
     let run = pkit_run(&["parse", &all[1].to_string_lossy()]);
     assert_eq!(run.code, Some(0), "{}", run.describe());
-    assert!(run.stdout_str().contains("ML-DSA-65"), "{}", run.stdout_str());
-    let mut args: Vec<String> = vec!["parse".into(), "--summary".into(), "-f".into(), "json".into()];
+    assert!(
+        run.stdout_str().contains("ML-DSA-65"),
+        "{}",
+        run.stdout_str()
+    );
+    let mut args: Vec<String> = vec![
+        "parse".into(),
+        "--summary".into(),
+        "-f".into(),
+        "json".into(),
+    ];
     args.extend(files.iter().map(|p| p.to_string_lossy().into_owned()));
     let run = pkit_run(&args);
     assert_eq!(run.code, Some(0), "{}", run.describe());
@@ -196,7 +223,12 @@ fn mldsa_certificates_parse() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|e| (e["name"].as_str().unwrap().to_string(), e["count"].as_u64().unwrap()))
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["count"].as_u64().unwrap(),
+            )
+        })
         .collect();
     for v in &VARIANTS {
         assert!(keys.contains(&(v.name.to_string(), 1)), "{keys:?}");
@@ -222,7 +254,12 @@ for path in sys.argv[1:]:
     let mut args: Vec<String> = vec!["-c".into(), script.into()];
     args.extend(all.iter().map(|p| p.to_string_lossy().into_owned()));
     let r = run_with("python3", &args, None, std::time::Duration::from_secs(120));
-    assert_eq!(r.code, Some(0), "Python cryptography on the certificates: {}", r.describe());
+    assert_eq!(
+        r.code,
+        Some(0),
+        "Python cryptography on the certificates: {}",
+        r.describe()
+    );
     let lines: Vec<String> = r.stdout_str().lines().map(str::to_string).collect();
     assert_eq!(lines.len(), 6, "{lines:?}");
     for (i, line) in lines.iter().enumerate() {
@@ -230,7 +267,10 @@ for path in sys.argv[1:]:
         let class = format!("MLDSA{}PublicKey", &v.name[7..]);
         assert_eq!(
             line,
-            &format!("{} {class} {} {} verified", v.oid, v.public_key_len, v.signature_len),
+            &format!(
+                "{} {class} {} {} verified",
+                v.oid, v.public_key_len, v.signature_len
+            ),
             "{}",
             all[i].display()
         );

@@ -55,20 +55,32 @@ fn every_format_on_one_certificate() {
     let item = &items[0];
     assert_eq!(item["type"], "certificate");
     assert_eq!(item["source"], pem_path.as_str());
-    let serial = item["serial_number"].as_str().expect("serial_number").to_string();
+    let serial = item["serial_number"]
+        .as_str()
+        .expect("serial_number")
+        .to_string();
     assert!(
-        !serial.is_empty() && serial.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+        !serial.is_empty()
+            && serial
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
         "serial is lowercase hex: {serial}"
     );
     // The PEM field is the certificate.
-    assert_eq!(item["pem"].as_str(), Some(pem("CERTIFICATE", &c.der).as_str()));
+    assert_eq!(
+        item["pem"].as_str(),
+        Some(pem("CERTIFICATE", &c.der).as_str())
+    );
 
     // The same from DER: identical but for the source.
     let run = pkit_run(&["parse", &der_path, "-f", "json"]);
     ok(&run, "-f json on DER");
     let mut from_der = json_items(&run).remove(0);
     from_der["source"] = item["source"].clone();
-    assert_eq!(&from_der, item, "PEM and DER input describe the same certificate");
+    assert_eq!(
+        &from_der, item,
+        "PEM and DER input describe the same certificate"
+    );
 
     // jsonl: one line, the same object.
     let run = pkit_run(&["parse", &pem_path, "-f", "jsonl"]);
@@ -85,14 +97,21 @@ fn every_format_on_one_certificate() {
     let text = run.stdout_str();
     assert!(text.starts_with("Certificate ("), "{text}");
     assert!(text.contains(&serial), "text shows the serial: {text}");
-    assert!(text.contains(item["subject_dn"].as_str().unwrap()), "{text}");
+    assert!(
+        text.contains(item["subject_dn"].as_str().unwrap()),
+        "{text}"
+    );
     let explicit = pkit_run(&["parse", &pem_path, "-f", "text"]);
     assert_eq!(explicit.stdout, run.stdout, "-f text is the default");
 
     // pem: the input block, byte for byte (the store uses 64-column lines and LF).
     let run = pkit_run(&["parse", &der_path, "-f", "pem"]);
     ok(&run, "-f pem");
-    assert_eq!(run.stdout_str(), c.pem, "-f pem re-encodes to the input PEM");
+    assert_eq!(
+        run.stdout_str(),
+        c.pem,
+        "-f pem re-encodes to the input PEM"
+    );
     // …and parsing that output again gives the same certificate.
     let again = pkit_stdin(&["parse", "-", "-f", "der"], &run.stdout);
     ok(&again, "re-parse of -f pem output");
@@ -108,7 +127,11 @@ fn every_format_on_one_certificate() {
     ok(&run, "-f asn1");
     let tree = run.stdout_str();
     let mut lines = tree.lines();
-    assert_eq!(lines.next(), Some(format!("{pem_path}:").as_str()), "{tree}");
+    assert_eq!(
+        lines.next(),
+        Some(format!("{pem_path}:").as_str()),
+        "{tree}"
+    );
     let root: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
     let hdr = if c.der[1] & 0x80 != 0 {
         2 + (c.der[1] & 0x7f) as usize
@@ -120,14 +143,20 @@ fn every_format_on_one_certificate() {
         ["0", &format!("{hdr}+{}", c.der.len() - hdr), "SEQUENCE"],
         "root node line: {tree}"
     );
-    assert!(tree.contains("INTEGER") && tree.contains("BIT STRING"), "{tree}");
+    assert!(
+        tree.contains("INTEGER") && tree.contains("BIT STRING"),
+        "{tree}"
+    );
 }
 
 #[test]
 fn stdin_input() {
     let c = root_store().swap_remove(5);
     for (what, input) in [("PEM", c.pem.as_bytes().to_vec()), ("DER", c.der.clone())] {
-        for args in [vec!["parse", "-", "-f", "json"], vec!["parse", "-f", "json"]] {
+        for args in [
+            vec!["parse", "-", "-f", "json"],
+            vec!["parse", "-f", "json"],
+        ] {
             let run = pkit_stdin(&args, &input);
             ok(&run, &format!("{what} on stdin ({})", args.join(" ")));
             let items = json_items(&run);
@@ -144,7 +173,12 @@ fn stdin_input() {
     let sources: Vec<String> = run
         .stdout_str()
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["source"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["source"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     let expected: Vec<String> = (1..=n).map(|i| format!("-#{i}")).collect();
     assert_eq!(sources, expected);
@@ -155,7 +189,14 @@ fn directory_recursive_in_stable_order() {
     let dir = tempdir();
     let certs = root_store();
     // A small tree: files at the top and in nested directories, created out of order.
-    let layout = ["b/2.pem", "a.der", "b/1.der", "c/d/e.pem", "0.pem", "b/10.pem"];
+    let layout = [
+        "b/2.pem",
+        "a.der",
+        "b/1.der",
+        "c/d/e.pem",
+        "0.pem",
+        "b/10.pem",
+    ];
     let mut expected = Vec::new();
     for (i, rel) in layout.iter().enumerate() {
         let p = dir.path().join(rel);
@@ -197,7 +238,10 @@ fn directory_recursive_in_stable_order() {
     // Within one directory, the order is by name.
     let first = first.unwrap();
     let pos = |name: &str| first.iter().position(|s| s.ends_with(name)).unwrap();
-    assert!(pos("b/1.der") < pos("b/10.pem") && pos("b/10.pem") < pos("b/2.pem"), "{first:?}");
+    assert!(
+        pos("b/1.der") < pos("b/10.pem") && pos("b/10.pem") < pos("b/2.pem"),
+        "{first:?}"
+    );
 }
 
 /// `{"name","count"}` lists as a map.
@@ -205,7 +249,12 @@ fn counts(v: &Value) -> BTreeMap<String, u64> {
     v.as_array()
         .unwrap_or_else(|| panic!("not a list: {v}"))
         .iter()
-        .map(|e| (e["name"].as_str().unwrap().to_string(), e["count"].as_u64().unwrap()))
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["count"].as_u64().unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -229,7 +278,10 @@ fn summary_of_the_root_store() {
             (t, _) => format!("{t} {}", spki["key_bits"]),
         };
         *by_key.entry(label).or_default() += 1;
-        let sig = it["signature_algorithm"]["name"].as_str().unwrap().to_string();
+        let sig = it["signature_algorithm"]["name"]
+            .as_str()
+            .unwrap()
+            .to_string();
         *by_sig.entry(sig).or_default() += 1;
     }
 
@@ -249,7 +301,11 @@ fn summary_of_the_root_store() {
     let keys = counts(&s["by_key"]);
     let sigs = counts(&s["by_signature_algorithm"]);
     assert_eq!(keys.values().sum::<u64>(), n, "key counts add up: {keys:?}");
-    assert_eq!(sigs.values().sum::<u64>(), n, "signature counts add up: {sigs:?}");
+    assert_eq!(
+        sigs.values().sum::<u64>(),
+        n,
+        "signature counts add up: {sigs:?}"
+    );
     assert_eq!(keys, by_key, "by_key agrees with the items");
     assert_eq!(sigs, by_sig, "by_signature_algorithm agrees with the items");
     let expired_then = items
@@ -258,8 +314,14 @@ fn summary_of_the_root_store() {
         .count() as u64;
     assert_eq!(s["expired"], expired_then);
     assert_eq!(s["checked_at"], "2025-06-01T00:00:00Z");
-    let max = items.iter().map(|i| i["validity"]["not_after"].as_str().unwrap()).max();
-    let min = items.iter().map(|i| i["validity"]["not_after"].as_str().unwrap()).min();
+    let max = items
+        .iter()
+        .map(|i| i["validity"]["not_after"].as_str().unwrap())
+        .max();
+    let min = items
+        .iter()
+        .map(|i| i["validity"]["not_after"].as_str().unwrap())
+        .min();
     assert_eq!(s["latest_expiry"].as_str(), max);
     assert_eq!(s["earliest_expiry"].as_str(), min);
 
@@ -279,7 +341,11 @@ fn summary_of_the_root_store() {
     // The table form.
     let run = pkit_run(&["parse", ROOT_STORE, "--summary", "-f", "table"]);
     ok(&run, "--summary -f table");
-    assert!(run.stdout_str().contains("certificates"), "{}", run.stdout_str());
+    assert!(
+        run.stdout_str().contains("certificates"),
+        "{}",
+        run.stdout_str()
+    );
     // A bad --now is a usage error.
     let run = pkit_run(&["parse", ROOT_STORE, "--summary", "--now", "yesterday"]);
     assert_eq!(run.code, Some(2), "{}", run.describe());
@@ -290,13 +356,20 @@ fn type_forcing() {
     let dir = tempdir();
     let c = root_store().swap_remove(7);
     // A certificate under a misleading PEM label: --type cert reads it as a certificate.
-    let p = write_file(dir.path(), "mislabelled.pem", pem("X509 CRL", &c.der).as_bytes());
+    let p = write_file(
+        dir.path(),
+        "mislabelled.pem",
+        pem("X509 CRL", &c.der).as_bytes(),
+    );
     let p = p.to_string_lossy();
     let run = pkit_run(&["parse", &p, "--type", "cert", "-f", "json"]);
     ok(&run, "--type cert");
     let items = json_items(&run);
     assert_eq!(items[0]["type"], "certificate");
-    assert_eq!(items[0]["pem"].as_str(), Some(pem("CERTIFICATE", &c.der).as_str()));
+    assert_eq!(
+        items[0]["pem"].as_str(),
+        Some(pem("CERTIFICATE", &c.der).as_str())
+    );
     // Without it pkit goes by the label (and does not call it a certificate).
     let run = pkit_run(&["parse", &p, "-f", "json"]);
     if run.code == Some(0) {
@@ -319,7 +392,11 @@ fn type_forcing() {
     ok(&run, "--type cert on a certificate");
     let key = write_file(dir.path(), "k.der", &[0x30, 0x03, 0x02, 0x01, 0x00]);
     let run = pkit_run(&["parse", &key.to_string_lossy(), "--type", "cert"]);
-    assert_parse_failure(&run, &key.to_string_lossy(), "--type cert on a non-certificate");
+    assert_parse_failure(
+        &run,
+        &key.to_string_lossy(),
+        "--type cert on a non-certificate",
+    );
     // An unknown type name: usage error.
     let run = pkit_run(&["parse", &d, "--type", "bogus"]);
     assert_eq!(run.code, Some(2), "{}", run.describe());
@@ -344,7 +421,14 @@ fn bare_base64() {
         let run = pkit_stdin(&["parse", "-", "-f", "der"], text.as_bytes());
         ok(&run, &format!("bare base64 on stdin ({name})"));
         assert_eq!(run.stdout, c.der, "{name} on stdin");
-        let run = pkit_run(&["parse", &p.to_string_lossy(), "--inform", "base64", "-f", "der"]);
+        let run = pkit_run(&[
+            "parse",
+            &p.to_string_lossy(),
+            "--inform",
+            "base64",
+            "-f",
+            "der",
+        ]);
         ok(&run, &format!("--inform base64 ({name})"));
         assert_eq!(run.stdout, c.der);
     }
@@ -377,7 +461,11 @@ fn output_order_is_input_order() {
     let mut seen = order.clone();
     seen.sort();
     seen.dedup();
-    assert_eq!(seen.len(), n, "89 is coprime with the store size; pick another step");
+    assert_eq!(
+        seen.len(),
+        n,
+        "89 is coprime with the store size; pick another step"
+    );
     let mut paths = Vec::new();
     for (k, i) in order.iter().enumerate() {
         let name = format!("{:03}-{}.pem", (k * 37) % 1000, i);
@@ -397,7 +485,10 @@ fn output_order_is_input_order() {
     assert_eq!(sources, paths, "items come out in argument order");
     // And each item is the certificate of its file.
     for (v, i) in got.iter().zip(&order) {
-        assert_eq!(v["pem"].as_str(), Some(pem("CERTIFICATE", &certs[*i].der).as_str()));
+        assert_eq!(
+            v["pem"].as_str(),
+            Some(pem("CERTIFICATE", &certs[*i].der).as_str())
+        );
     }
     // -f der concatenates in the same order.
     let mut args: Vec<&str> = vec!["parse", "-f", "der"];

@@ -41,18 +41,6 @@ impl Kind {
         }
     }
 
-    fn from_pkit_type(s: &str) -> Option<Kind> {
-        [
-            Kind::Certificate,
-            Kind::Crl,
-            Kind::Csr,
-            Kind::OcspRequest,
-            Kind::OcspResponse,
-        ]
-        .into_iter()
-        .find(|k| k.pkit_type() == s)
-    }
-
     /// PEM labels OpenSSL reads for this kind.
     fn pem_labels(self) -> &'static [&'static str] {
         match self {
@@ -149,7 +137,11 @@ fn collect(x509: &Path) -> (Vec<Entry>, Vec<String>) {
         }
     }
     for p in files_in(&x509.join("requests")) {
-        let form = if ext(&p) == "pem" { Form::Pem } else { Form::Der };
+        let form = if ext(&p) == "pem" {
+            Form::Pem
+        } else {
+            Form::Der
+        };
         push(p, Some(Kind::Csr), form);
     }
     for p in files_in(&x509.join("ocsp")) {
@@ -290,7 +282,12 @@ fn openssl_accepts(e: &Entry) -> (bool, String) {
                 return (false, "no PEM block of this kind".into());
             }
             for b in blocks {
-                let r = run_with("openssl", &[sub, args[0], args[1], args[2]], Some(b.as_bytes()), limit);
+                let r = run_with(
+                    "openssl",
+                    &[sub, args[0], args[1], args[2]],
+                    Some(b.as_bytes()),
+                    limit,
+                );
                 if r.code != Some(0) {
                     return (false, openssl_reason(&r.stderr_str()));
                 }
@@ -446,9 +443,9 @@ fn run_pkit_on(paths: &[&str], extra: &[&str]) -> (Run, Batch) {
         match owner {
             Some(p) => {
                 if !msg.contains("offset") {
-                    batch.problems.push(format!(
-                        "{p}: error line without a byte offset: {msg}"
-                    ));
+                    batch
+                        .problems
+                        .push(format!("{p}: error line without a byte offset: {msg}"));
                 }
                 batch.per_file.get_mut(*p).unwrap().1.push(msg);
             }
@@ -485,9 +482,11 @@ const END: &str = "<!-- verdicts:end -->";
 
 fn cells(line: &str) -> Vec<String> {
     let t = line.trim().trim_start_matches('|').trim_end_matches('|');
-    t.split('|')
-        .map(|c| c.trim().trim_matches('`').to_string())
-        .collect()
+    let mut c: Vec<String> = t.split('|').map(|c| c.trim().to_string()).collect();
+    if let Some(file) = c.first_mut() {
+        *file = file.trim_matches('`').to_string();
+    }
+    c
 }
 
 /// The recorded verdicts: the table rows between the markers in docs/corpus.md.
@@ -665,14 +664,19 @@ fn cryptography_vectors_x509_corpus() {
             verdict(e.kind, &i.iter().collect::<Vec<_>>(), &er)
         };
         let pkit_msg = errors.first().map(|m| first_line(m)).unwrap_or_default();
-        let reason = table.get(&e.rel).map(|r| r.reason.clone()).unwrap_or_else(|| {
-            format!(
-                "TODO: say why. openssl: {} / pkit: {}",
-                if ossl_msg.is_empty() { "-" } else { ossl_msg },
-                pkit_msg.replace(&path, "FILE").replace(&*x509.to_string_lossy(), "")
-            )
-            .replace('|', "/")
-        });
+        let reason = table
+            .get(&e.rel)
+            .map(|r| r.reason.clone())
+            .unwrap_or_else(|| {
+                format!(
+                    "TODO: say why. openssl: {} / pkit: {}",
+                    if ossl_msg.is_empty() { "-" } else { ossl_msg },
+                    pkit_msg
+                        .replace(&path, "FILE")
+                        .replace(&*x509.to_string_lossy(), "")
+                )
+                .replace('|', "/")
+            });
         found.insert(
             e.rel.clone(),
             Row {
@@ -711,7 +715,10 @@ fn cryptography_vectors_x509_corpus() {
         "| all | {} | {} | {} | {} | {} |\n",
         total.files, total.openssl_ok, total.pkit_ok, total.both, total.disagree
     ));
-    eprintln!("cryptography_vectors x509 corpus ({}):\n{report}", x509.display());
+    eprintln!(
+        "cryptography_vectors x509 corpus ({}):\n{report}",
+        x509.display()
+    );
     eprintln!(
         "not classified as certificate/CRL/CSR/OCSP (not checked): {}",
         skipped.join(", ")

@@ -105,11 +105,20 @@ fn truncated_certificate() {
     for cut in [1, 2, 3, 4, 5, 10, 50, n / 2, n - 10, n - 1] {
         let name = format!("cut{cut}.der");
         write_file(dir.path(), &name, &der[..cut]);
-        assert_rejected(dir.path(), &name, &format!("certificate cut at {cut} of {n}"), true);
+        assert_rejected(
+            dir.path(),
+            &name,
+            &format!("certificate cut at {cut} of {n}"),
+            true,
+        );
     }
     // The same inside PEM.
     let name = "cut.pem";
-    write_file(dir.path(), name, pem("CERTIFICATE", &der[..n / 2]).as_bytes());
+    write_file(
+        dir.path(),
+        name,
+        pem("CERTIFICATE", &der[..n / 2]).as_bytes(),
+    );
     assert_rejected(dir.path(), name, "PEM of a half certificate", true);
 }
 
@@ -118,7 +127,11 @@ fn non_minimal_length() {
     let dir = tempdir();
     let der = sample_cert();
     // 30 82 LL LL → 30 83 00 LL LL: the outer length in a longer form than needed.
-    assert_eq!(&der[..2], &[0x30, 0x82], "sample certificate has a two-byte length");
+    assert_eq!(
+        &der[..2],
+        &[0x30, 0x82],
+        "sample certificate has a two-byte length"
+    );
     let mut bad = vec![0x30, 0x83, 0x00];
     bad.extend_from_slice(&der[2..]);
     write_file(dir.path(), "nonmin.der", &bad);
@@ -127,7 +140,12 @@ fn non_minimal_length() {
     // --lenient reads it and says so.
     let p = dir.path().join("nonmin.der");
     let run = pkit_bounded(&["parse", "--lenient", "-f", "json", &p.to_string_lossy()]);
-    assert_eq!(run.code, Some(0), "--lenient on a non-minimal length: {}", run.describe());
+    assert_eq!(
+        run.code,
+        Some(0),
+        "--lenient on a non-minimal length: {}",
+        run.describe()
+    );
     assert!(
         run.stderr_str().contains("warning"),
         "--lenient should warn about the BER length: {}",
@@ -140,7 +158,12 @@ fn non_minimal_length() {
     // A short-form length written in long form (81 05 instead of 05) deep inside.
     let small = [0x30, 0x81, 0x03, 0x02, 0x01, 0x00];
     write_file(dir.path(), "nonmin-small.der", &small);
-    assert_rejected(dir.path(), "nonmin-small.der", "81-form length below 128", false);
+    assert_rejected(
+        dir.path(),
+        "nonmin-small.der",
+        "81-form length below 128",
+        false,
+    );
 }
 
 #[test]
@@ -195,7 +218,12 @@ fn random_100_mb() {
     drop(noise);
     write_file(dir.path(), "seq-noise.der", &wrapped);
     drop(wrapped);
-    assert_rejected(dir.path(), "seq-noise.der", "100 MB SEQUENCE of random bytes", true);
+    assert_rejected(
+        dir.path(),
+        "seq-noise.der",
+        "100 MB SEQUENCE of random bytes",
+        true,
+    );
     // Random bytes as a (large) PEM certificate: base64 decodes, DER does not.
     let block = pem("CERTIFICATE", &prng_bytes(7, 4 << 20));
     write_file(dir.path(), "noise.pem", block.as_bytes());
@@ -265,7 +293,12 @@ fn deep_nesting() {
     let run = pkit_bounded(&["parse", "-f", "asn1", &p]);
     assert_parse_failure(&run, &p, "3 indefinite-length SEQUENCEs, strict");
     let run = pkit_bounded(&["parse", "-f", "asn1", "--lenient", &p]);
-    assert_eq!(run.code, Some(0), "3 indefinite SEQUENCEs, --lenient: {}", run.describe());
+    assert_eq!(
+        run.code,
+        Some(0),
+        "3 indefinite SEQUENCEs, --lenient: {}",
+        run.describe()
+    );
 }
 
 #[test]
@@ -274,9 +307,15 @@ fn huge_length_fields() {
     let der = sample_cert();
     let cases: Vec<(&str, Vec<u8>)> = vec![
         // SEQUENCE claiming 4 GiB - 1, holding 3 bytes.
-        ("4g.der", vec![0x30, 0x84, 0xff, 0xff, 0xff, 0xff, 0x02, 0x01, 0x00]),
+        (
+            "4g.der",
+            vec![0x30, 0x84, 0xff, 0xff, 0xff, 0xff, 0x02, 0x01, 0x00],
+        ),
         // Exactly 4 GiB (5 length octets).
-        ("4g-exact.der", vec![0x30, 0x85, 0x01, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00]),
+        (
+            "4g-exact.der",
+            vec![0x30, 0x85, 0x01, 0x00, 0x00, 0x00, 0x00, 0x05, 0x00],
+        ),
         // 2^63 (8 length octets), and 127 length octets.
         ("2e63.der", {
             let mut v = vec![0x30, 0x88, 0x80, 0, 0, 0, 0, 0, 0, 0];
@@ -321,10 +360,7 @@ fn broken_pem() {
     // Padding in the middle.
     cases.push(("mid-padding.pem", good.replacen(&lines[4][..4], "AA==", 1)));
     // No END line.
-    cases.push((
-        "no-end.pem",
-        lines[..lines.len() - 1].join("\n") + "\n",
-    ));
+    cases.push(("no-end.pem", lines[..lines.len() - 1].join("\n") + "\n"));
     for (name, text) in cases {
         write_file(dir.path(), name, text.as_bytes());
         assert_rejected(dir.path(), name, &format!("broken PEM ({name})"), true);
@@ -352,7 +388,11 @@ fn directory_without_recursive_is_a_usage_error() {
     let dir = tempdir();
     let run = pkit_run(&["parse", &dir.path().to_string_lossy()]);
     assert_eq!(run.code, Some(2), "{}", run.describe());
-    assert!(run.stderr_str().contains("-r"), "should suggest -r: {}", run.describe());
+    assert!(
+        run.stderr_str().contains("-r"),
+        "should suggest -r: {}",
+        run.describe()
+    );
 }
 
 #[test]
@@ -362,7 +402,11 @@ fn missing_file_is_an_io_error() {
     let p = p.to_string_lossy();
     let run = pkit_run(&["parse", &p]);
     assert!(!run.stderr_str().contains("panicked"), "{}", run.describe());
-    assert!(run.stderr_str().contains(&*p), "should name the file: {}", run.describe());
+    assert!(
+        run.stderr_str().contains(&*p),
+        "should name the file: {}",
+        run.describe()
+    );
     assert_eq!(run.code, Some(4), "missing input file: {}", run.describe());
 }
 
@@ -380,10 +424,22 @@ fn one_bad_certificate_in_a_bundle() {
     let p = write_file(dir.path(), "bundle.pem", text.as_bytes());
     let p = p.to_string_lossy();
     let run = pkit_bounded(&["parse", "-f", "json", &p]);
-    assert_parse_failure(&run, &format!("{p}#2"), "bundle with a bad middle certificate");
+    assert_parse_failure(
+        &run,
+        &format!("{p}#2"),
+        "bundle with a bad middle certificate",
+    );
     let items = json_items(&run);
-    let sources: Vec<&str> = items.iter().map(|i| i["source"].as_str().unwrap_or("")).collect();
-    assert_eq!(sources, [format!("{p}#1"), format!("{p}#3")], "{}", run.describe());
+    let sources: Vec<&str> = items
+        .iter()
+        .map(|i| i["source"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        sources,
+        [format!("{p}#1"), format!("{p}#3")],
+        "{}",
+        run.describe()
+    );
     let stderr = run.stderr_str();
     assert!(!stderr.contains(&format!("{p}#1")) && !stderr.contains(&format!("{p}#3")));
 
@@ -393,14 +449,22 @@ fn one_bad_certificate_in_a_bundle() {
     let out = run.stdout_str();
     assert_eq!(
         out,
-        format!("{}{}", pem("CERTIFICATE", &certs[0].der), pem("CERTIFICATE", &certs[2].der))
+        format!(
+            "{}{}",
+            pem("CERTIFICATE", &certs[0].der),
+            pem("CERTIFICATE", &certs[2].der)
+        )
     );
 }
 
 #[test]
 fn output_file_is_not_overwritten_without_force() {
     let dir = tempdir();
-    let input = write_file(dir.path(), "in.pem", pem("CERTIFICATE", &sample_cert()).as_bytes());
+    let input = write_file(
+        dir.path(),
+        "in.pem",
+        pem("CERTIFICATE", &sample_cert()).as_bytes(),
+    );
     let out = write_file(dir.path(), "out.json", b"precious\n");
     let (i, o) = (input.to_string_lossy(), out.to_string_lossy());
     let run = pkit_run(&["parse", &i, "-f", "json", "-o", &o]);
@@ -418,7 +482,10 @@ fn output_file_is_not_overwritten_without_force() {
 #[test]
 fn prng_is_stable() {
     // The random inputs above must be the same on every machine.
-    assert_eq!(prng_bytes(0, 8), [0xaf, 0xcd, 0x1d, 0x7b, 0x39, 0xa8, 0x20, 0xe2]);
+    assert_eq!(
+        prng_bytes(0, 8),
+        [0xaf, 0xcd, 0x1d, 0x7b, 0x39, 0xa8, 0x20, 0xe2]
+    );
     assert_eq!(nested_definite(2), [0x30, 0x04, 0x30, 0x02, 0x05, 0x00]);
     assert_eq!(nested_indefinite(1), [0x30, 0x80, 0x05, 0x00, 0x00, 0x00]);
 }

@@ -127,7 +127,10 @@ fn pkit_view(item: &Value) -> BTreeMap<&'static str, String> {
     m.insert("serial_number", s(&item["serial_number"]));
     m.insert("not_before", s(&item["validity"]["not_before"]));
     m.insert("not_after", s(&item["validity"]["not_after"]));
-    m.insert("signature_algorithm", s(&item["signature_algorithm"]["name"]));
+    m.insert(
+        "signature_algorithm",
+        s(&item["signature_algorithm"]["name"]),
+    );
     m.insert("key_algorithm", s(&spki["algorithm"]["name"]));
     m.insert("key_bits", s(&spki["key_bits"]));
     if spki["key_type"] == "EC" {
@@ -146,7 +149,12 @@ fn root_store_agrees_with_openssl() {
 
     // pkit: the whole store in one run, one JSON object per certificate, in file order.
     let run = pkit_run(&["parse", ROOT_STORE, "-f", "jsonl"]);
-    assert_eq!(run.code, Some(0), "pkit parse {ROOT_STORE}: {}", run.describe());
+    assert_eq!(
+        run.code,
+        Some(0),
+        "pkit parse {ROOT_STORE}: {}",
+        run.describe()
+    );
     let items: Vec<Value> = run
         .stdout_str()
         .lines()

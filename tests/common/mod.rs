@@ -78,7 +78,11 @@ impl Run {
         format!(
             "exit {:?}{}; stderr: {}",
             self.code,
-            if self.timed_out { " (killed: timed out)" } else { "" },
+            if self.timed_out {
+                " (killed: timed out)"
+            } else {
+                ""
+            },
             err.trim_end()
         )
     }
@@ -210,7 +214,11 @@ pub fn require_program(program: &str, args: &[&str], install: &str) {
 
 /// The system `openssl` command line tool.
 pub fn require_openssl() {
-    require_program("openssl", &["version"], "apt-get install openssl (any OpenSSL 3.x CLI)");
+    require_program(
+        "openssl",
+        &["version"],
+        "apt-get install openssl (any OpenSSL 3.x CLI)",
+    );
 }
 
 /// Python 3 with the pinned `cryptography` package.
@@ -273,7 +281,11 @@ pub fn root_store() -> Vec<StoreCert> {
             der: p.into_contents(),
         });
     }
-    assert!(out.len() > 100, "{ROOT_STORE} holds only {} certificates", out.len());
+    assert!(
+        out.len() > 100,
+        "{ROOT_STORE} holds only {} certificates",
+        out.len()
+    );
     out
 }
 
@@ -331,10 +343,20 @@ pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 pub fn assert_parse_failure(run: &Run, name: &str, what: &str) {
     let err = run.stderr_str();
     assert!(!run.timed_out, "{what}: pkit hung; {}", run.describe());
-    assert!(!err.contains("panicked"), "{what}: pkit panicked; {}", run.describe());
-    assert_eq!(run.code, Some(3), "{what}: expected exit 3; {}", run.describe());
     assert!(
-        err.lines().any(|l| l.contains(name) && l.contains("offset")),
+        !err.contains("panicked"),
+        "{what}: pkit panicked; {}",
+        run.describe()
+    );
+    assert_eq!(
+        run.code,
+        Some(3),
+        "{what}: expected exit 3; {}",
+        run.describe()
+    );
+    assert!(
+        err.lines()
+            .any(|l| l.contains(name) && l.contains("offset")),
         "{what}: expected a stderr line naming {name} and an offset; {}",
         run.describe()
     );

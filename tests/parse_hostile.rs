@@ -324,7 +324,7 @@ fn huge_length_fields() {
         }),
         ("127-octets.der", {
             let mut v = vec![0x30, 0xfe];
-            v.extend(std::iter::repeat(0xff).take(126));
+            v.extend(std::iter::repeat_n(0xff, 126));
             v.extend_from_slice(&[0x05, 0x00]);
             v
         }),

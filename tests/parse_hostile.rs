@@ -301,6 +301,31 @@ fn deep_nesting() {
     );
 }
 
+/// `--lenient` reports each BER deviation it accepts as a warning, in the ASN.1 dump too.
+#[test]
+fn lenient_warns_about_indefinite_lengths() {
+    let dir = tempdir();
+    let p = write_file(dir.path(), "indef-3.der", &nested_indefinite(3));
+    let p = p.to_string_lossy();
+    for args in [
+        vec!["parse", "-f", "asn1", "--lenient", &p],
+        vec!["parse", "--lenient", &p],
+    ] {
+        let run = pkit_bounded(&args);
+        let warnings = run
+            .stderr_str()
+            .lines()
+            .filter(|l| l.contains("warning") && l.contains("offset"))
+            .count();
+        assert!(
+            warnings >= 1,
+            "pkit {}: expected a warning per indefinite length; {}",
+            args.join(" "),
+            run.describe()
+        );
+    }
+}
+
 #[test]
 fn huge_length_fields() {
     let dir = tempdir();

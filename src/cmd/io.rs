@@ -101,6 +101,12 @@ pub fn read_source(path: &Path) -> CliResult<Source> {
 /// Split a source into items. PEM blocks are decoded one by one, so one damaged block
 /// does not hide the others: its error comes back in its place.
 pub fn split_items(src: Source, form: InForm) -> Vec<CliResult<Item>> {
+    if src.data.trim_ascii().is_empty() {
+        return vec![Err(CliError::parse(format!(
+            "{}: offset 0: expected data, found an empty input",
+            src.name
+        )))];
+    }
     let form = match form {
         InForm::Auto => detect_form(&src.data),
         f => f,
@@ -193,6 +199,17 @@ fn split_pem(src: &Source) -> Vec<CliResult<Item>> {
                 "{name}: offset {off}: expected {what}"
             ))),
             Ok((off, block)) => match pem::parse(block) {
+                Ok(p)
+                    if p.headers()
+                        .get("Proc-Type")
+                        .is_some_and(|v| v.contains("ENCRYPTED")) =>
+                {
+                    Err(CliError::parse(format!(
+                        "{name}: offset {off}: the block uses legacy PEM encryption \
+                         (Proc-Type: 4,ENCRYPTED), which pkit does not read; convert it with \
+                         `openssl pkcs8 -topk8`"
+                    )))
+                }
                 Ok(p) => Ok(Item {
                     name,
                     label: Some(p.tag().to_string()),

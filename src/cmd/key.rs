@@ -258,13 +258,6 @@ const KEY_LABELS: [&str; 4] = [
 pub fn load_private_key(path: &Path, passin: Option<&str>) -> CliResult<Box<dyn PrivateKey>> {
     let src = io::read_source(path)?;
     let name = src.name.clone();
-    // RFC 1421 encryption headers inside a traditional PEM block.
-    if src.data.windows(9).any(|w| w == b"Proc-Type") {
-        return Err(CliError::parse(format!(
-            "{name}: legacy encrypted PEM (Proc-Type header) is not supported; convert it \
-             with `openssl pkcs8 -topk8`"
-        )));
-    }
     let mut first_err = None;
     let mut found = None;
     for item in io::split_items(src, InForm::Auto) {

@@ -41,6 +41,14 @@ fn walk_level(mut r: Reader<'_>, depth: usize, out: &mut Vec<Node>) -> Result<()
     }
     while !r.is_empty() {
         let tlv = r.read_tlv()?;
+        if tlv.tag == 0 && tlv.content.is_empty() {
+            // Indefinite-length parsing consumes its own end-of-contents; one found here
+            // stands outside any indefinite length (X.690 §8.1.5).
+            return Err(Error::invalid(
+                tlv.offset,
+                "expected an element, found end-of-contents outside an indefinite length",
+            ));
+        }
         let class = Class::of(tlv.tag);
         let constructed = tlv.is_constructed();
         let label = match class {
@@ -203,6 +211,16 @@ mod tests {
             Some("2.5.29.19 (basicConstraints)")
         );
         assert_eq!(nodes[3].offset, 9);
+    }
+
+    #[test]
+    fn stray_end_of_contents_is_refused() {
+        let err = walk(Reader::new(&[0x05, 0x00, 0x00, 0x00])).unwrap_err();
+        assert_eq!(err.offset, 2);
+        let log = Deviations::new();
+        // Inside an indefinite length the EOC is consumed by the reader, not seen here.
+        let nodes = walk(Reader::lenient(&[0x30, 0x80, 0x05, 0x00, 0x00, 0x00], &log)).unwrap();
+        assert_eq!(nodes.len(), 2);
     }
 
     #[test]

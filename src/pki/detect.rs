@@ -143,9 +143,21 @@ pub fn sniff(der: &[u8]) -> Kind {
             let Ok(tbs) = top.read_sequence() else {
                 return Kind::Asn1;
             };
-            let t = first_tags(tbs, 3);
-            match t.as_slice() {
-                [tag::SEQUENCE] | [tag::SEQUENCE, 0xa2] | [0xa0 | 0xa1, ..] => Kind::OcspRequest,
+            // Skip the optional [0] version and [1] requestorName, then expect
+            // requestList → Request → CertID → hashAlgorithm, all SEQUENCEs, and the
+            // CertID's issuerNameHash OCTET STRING.
+            let mut t = tbs;
+            while matches!(t.peek_tag(), Some(0xa0 | 0xa1)) {
+                if t.read_tlv().is_err() {
+                    return Kind::Asn1;
+                }
+            }
+            let cert_id = t
+                .read_sequence()
+                .and_then(|mut list| list.read_sequence())
+                .and_then(|mut req| req.read_sequence());
+            match cert_id.map(|c| first_tags(c, 2)) {
+                Ok(t) if t == [tag::SEQUENCE, tag::OCTET_STRING] => Kind::OcspRequest,
                 _ => Kind::Asn1,
             }
         }

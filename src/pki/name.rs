@@ -307,7 +307,7 @@ mod tests {
         let n = Name::from_der(&der, 0).unwrap();
         assert_eq!(
             n.to_rfc4514().unwrap(),
-            "CN=\\ \\#lead\\+trail\\ ,O=Example\\, Inc.,C=US"
+            "CN=\\ #lead\\+trail\\ ,O=Example\\, Inc.,C=US"
         );
         assert_eq!(
             n.first(&oids::AT_COMMON_NAME).unwrap().unwrap(),

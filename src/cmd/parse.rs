@@ -193,9 +193,14 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
     )?;
     // An input that could not be read is an I/O failure (4), whatever else failed to parse.
     let io_failed = outcomes.iter().any(|o| matches!(&o.result, Err(e) if e.exit == Exit::Io));
+    // Items that failed only for want of an algorithm (legacy PKCS#12 ciphers) exit 5.
+    let all_unsupported = outcomes
+        .iter()
+        .all(|o| !matches!(&o.result, Err(e) if e.exit != Exit::Unsupported));
     Ok(match (failed, io_failed) {
         (0, _) => Exit::Ok,
         (_, true) => Exit::Io,
+        _ if all_unsupported => Exit::Unsupported,
         _ => Exit::Parse,
     })
 }
@@ -207,11 +212,11 @@ fn describe_item(item: &Item, forced: Option<Kind>, ctx: &Ctx) -> Result<Describ
         .unwrap_or_else(|| detect::sniff(&item.der));
     let der = &item.der;
     let result = match kind {
-        Kind::Certificate => describe::cert::describe(der, ctx),
+        Kind::Certificate => describe::cert::describe(der, ctx).map_err(Into::into),
         Kind::Asn1 => return asn1_as_item(item, ctx),
         other => describe::other(other, der, ctx),
     };
-    let mut d = result.map_err(|e| CliError::der(&item.name, &e))?;
+    let mut d = result.map_err(|e: describe::Failure| e.into_cli(&item.name))?;
     if let Value::Object(m) = &mut d.json {
         m.insert("source".into(), item.name.clone().into());
     }

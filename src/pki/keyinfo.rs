@@ -676,10 +676,11 @@ impl<'a> PbeScheme<'a> {
         Ok(PbeScheme::Unknown(*a))
     }
 
-    /// Decrypt `data` with `password` (UTF-8 as typed). PBES2 uses the bytes as they
-    /// are (RFC 8018 §A.1 leaves the encoding open; UTF-8 is what OpenSSL and Java
-    /// write); the PKCS#12 PBEs use the BMPString form (RFC 7292 Appendix B.1).
-    pub fn decrypt(&self, password: &[u8], data: &[u8]) -> backend::Result<Vec<u8>> {
+    /// Decrypt `data` with `password` (UTF-8 as typed; `None` for an absent password,
+    /// which PKCS#12 tells apart from an empty one). PBES2 uses the bytes as they are
+    /// (RFC 8018 §A.1 leaves the encoding open; UTF-8 is what OpenSSL and Java write);
+    /// the PKCS#12 PBEs use the BMPString form (RFC 7292 Appendix B.1).
+    pub fn decrypt(&self, password: Option<&[u8]>, data: &[u8]) -> backend::Result<Vec<u8>> {
         match *self {
             PbeScheme::Pbes2 {
                 kdf,
@@ -694,7 +695,7 @@ impl<'a> PbeScheme<'a> {
                     )));
                 };
                 let len = cipher.key_len();
-                let mut key = kdf.derive(password, len)?;
+                let mut key = kdf.derive(password.unwrap_or_default(), len)?;
                 let plain = pbe::decrypt(cipher, &key, iv, data);
                 key.fill(0);
                 plain
@@ -705,8 +706,9 @@ impl<'a> PbeScheme<'a> {
                 iterations,
                 ..
             } => {
+                let password = pbe::bmp_password(password)?;
                 let mut key = pbe::pkcs12_kdf(
-                    password,
+                    &password,
                     salt,
                     iterations,
                     Hash::Sha1,
@@ -715,7 +717,7 @@ impl<'a> PbeScheme<'a> {
                 )?;
                 let iv = if cipher.iv_len() > 0 {
                     pbe::pkcs12_kdf(
-                        password,
+                        &password,
                         salt,
                         iterations,
                         Hash::Sha1,
@@ -1047,8 +1049,8 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(s.decrypt(b"pw", e.encrypted_data).unwrap(), plain);
-        match s.decrypt(b"wrong", e.encrypted_data) {
+        assert_eq!(s.decrypt(Some(b"pw"), e.encrypted_data).unwrap(), plain);
+        match s.decrypt(Some(b"wrong"), e.encrypted_data) {
             Err(BackendError::BadPassword(_)) => {}
             Ok(p) => assert_ne!(p, plain),
             Err(e) => panic!("{e}"),
@@ -1106,7 +1108,7 @@ mod tests {
         let s = e.scheme().unwrap();
         assert!(matches!(s, PbeScheme::Unknown(_)));
         assert!(matches!(
-            s.decrypt(b"x", e.encrypted_data),
+            s.decrypt(Some(b"x"), e.encrypted_data),
             Err(BackendError::Unsupported(_))
         ));
     }

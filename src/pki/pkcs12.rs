@@ -200,18 +200,19 @@ impl<'a> MacData<'a> {
         })
     }
 
-    /// Compute the MAC over `content` with `password` and compare it with the stored
-    /// one. `Ok(false)` means wrong password or altered content.
+    /// Compute the MAC over `content` with `password` (`None`: absent, as opposed to
+    /// empty) and compare it with the stored one. `Ok(false)` means wrong password or
+    /// altered content.
     pub fn verify(
         &self,
         scheme: &MacScheme<'_>,
-        password: &[u8],
+        password: Option<&[u8]>,
         content: &[u8],
     ) -> backend::Result<bool> {
         let mac = match scheme {
             MacScheme::Pkcs12 { hash } => {
                 let key = pbe::pkcs12_kdf(
-                    password,
+                    &pbe::bmp_password(password)?,
                     self.mac_salt,
                     self.iterations,
                     *hash,
@@ -249,7 +250,7 @@ impl<'a> MacData<'a> {
                         ))
                     }
                 };
-                let key = kdf.derive(password, len)?;
+                let key = kdf.derive(password.unwrap_or_default(), len)?;
                 pbe::hmac(hash, &key, content)?
             }
             MacScheme::Unknown => {
@@ -571,8 +572,8 @@ mod tests {
         });
         let auth = w.finish();
         let salt = [5u8; 8];
-        let key =
-            pbe::pkcs12_kdf(b"pw", &salt, 2048, Hash::Sha256, Pkcs12Purpose::Mac, 32).unwrap();
+        let pw = pbe::bmp_password(Some(b"pw")).unwrap();
+        let key = pbe::pkcs12_kdf(&pw, &salt, 2048, Hash::Sha256, Pkcs12Purpose::Mac, 32).unwrap();
         let mac = pbe::hmac(Hash::Sha256, &key, &auth).unwrap();
         let mut w = Writer::new();
         w.sequence(|w| {
@@ -610,8 +611,9 @@ mod tests {
         let m = p.mac_data.unwrap();
         assert_eq!(m.iterations, 2048);
         let scheme = m.scheme().unwrap();
-        assert!(m.verify(&scheme, b"pw", &content.bytes).unwrap());
-        assert!(!m.verify(&scheme, b"nope", &content.bytes).unwrap());
+        assert!(m.verify(&scheme, Some(b"pw"), &content.bytes).unwrap());
+        assert!(!m.verify(&scheme, None, &content.bytes).unwrap());
+        assert!(!m.verify(&scheme, Some(b"nope"), &content.bytes).unwrap());
 
         let safes = authenticated_safe(content.reader(p.mode())).unwrap();
         assert_eq!(safes.len(), 1);

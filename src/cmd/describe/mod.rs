@@ -2,7 +2,13 @@
 //! One file per object type; the helpers here are shared by all of them.
 
 pub mod cert;
+pub mod crl;
+pub mod csr;
 pub mod ext;
+pub mod key;
+pub mod ocsp;
+pub mod pkcs12;
+pub mod pkcs7;
 
 use base64::Engine;
 use pkit::der::reader::Deviation;
@@ -171,13 +177,59 @@ pub fn extension_json(x: &pkit::pki::extension::Extension<'_>) -> Value {
     ext::extension_json(x.oid, x.critical, x.value, x.value_offset)
 }
 
+/// Why an object could not be described: its bytes (exit 3), or a password that is
+/// missing or wrong (exit 3), or an algorithm this build lacks (exit 5).
+#[derive(Debug)]
+pub enum Failure {
+    Der(pkit::der::Error),
+    Backend(pkit::pki::backend::BackendError),
+}
+
+impl From<pkit::der::Error> for Failure {
+    fn from(e: pkit::der::Error) -> Self {
+        Failure::Der(e)
+    }
+}
+
+impl From<pkit::pki::backend::BackendError> for Failure {
+    fn from(e: pkit::pki::backend::BackendError) -> Self {
+        Failure::Backend(e)
+    }
+}
+
+impl Failure {
+    /// The CLI error for the input named `source`.
+    pub fn into_cli(self, source: &str) -> super::error::CliError {
+        match self {
+            Failure::Der(e) => super::error::CliError::der(source, &e),
+            Failure::Backend(e) => {
+                let mut c = super::error::CliError::from(e);
+                c.message = format!("{source}: {}", c.message);
+                c
+            }
+        }
+    }
+}
+
 /// Types other than certificates, dispatched to their own files.
-pub fn other(kind: Kind, der: &[u8], ctx: &Ctx) -> pkit::der::Result<Described> {
-    let _ = ctx;
-    // Each kind gets its own describe module; until then show the structure.
-    let (nodes, warnings) = with_reader(der, ctx, pkit::der::tree::walk)?;
-    let json = json!({"type": kind.as_str(), "elements": nodes.len()});
-    let mut d = Described::new(kind, json, der);
-    d.warnings = warnings;
-    Ok(d)
+pub fn other(kind: Kind, der: &[u8], ctx: &Ctx) -> Result<Described, Failure> {
+    Ok(match kind {
+        Kind::Certificate => cert::describe(der, ctx)?,
+        Kind::Csr => csr::describe(der, ctx)?,
+        Kind::Crl => crl::describe(der, ctx)?,
+        Kind::OcspRequest => ocsp::describe_request(der, ctx)?,
+        Kind::OcspResponse => ocsp::describe_response(der, ctx)?,
+        Kind::Pkcs7 => pkcs7::describe(der, ctx)?,
+        Kind::Pkcs12 => pkcs12::describe(der, ctx)?,
+        Kind::Spki => key::describe_spki(der, ctx)?,
+        Kind::Pkcs8 => key::describe_pkcs8(der, ctx)?,
+        Kind::EncryptedPkcs8 => key::describe_encrypted(der, ctx)?,
+        Kind::Asn1 => {
+            let (nodes, warnings) = with_reader(der, ctx, pkit::der::tree::walk)?;
+            let json = json!({"type": kind.as_str(), "elements": nodes.len()});
+            let mut d = Described::new(kind, json, der);
+            d.warnings = warnings;
+            d
+        }
+    })
 }

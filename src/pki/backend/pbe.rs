@@ -16,7 +16,7 @@ use super::{BackendError, Result};
 use native_ossl::cipher::CipherAlg;
 use native_ossl::digest::DigestAlg;
 use native_ossl::error::ErrorStack;
-use native_ossl::kdf::{KdfAlg, KdfCtx, Pbkdf2Builder, Pkcs12KdfBuilder, Pkcs12KdfId};
+use native_ossl::kdf::{KdfAlg, KdfCtx, Pbkdf2Builder};
 use native_ossl::lib_ctx::{LibCtx, Provider};
 use native_ossl::mac::HmacCtx;
 use native_ossl::params::ParamBuilder;
@@ -240,10 +240,25 @@ pub enum Pkcs12Purpose {
     Mac,
 }
 
-/// The PKCS#12 KDF (RFC 7292 Appendix B.2). `password` is UTF-8; OpenSSL turns it into
-/// the BMPString with two trailing zero octets that the KDF hashes.
+/// The password as the PKCS#12 KDF takes it (RFC 7292 Appendix B.1): a BMPString,
+/// big-endian UTF-16 with two zero octets at the end, or nothing at all for an absent
+/// password. An empty password and an absent one give different keys, and files of
+/// both kinds exist.
+pub fn bmp_password(password: Option<&[u8]>) -> Result<Vec<u8>> {
+    let Some(p) = password else {
+        return Ok(Vec::new());
+    };
+    let text = std::str::from_utf8(p)
+        .map_err(|_| BackendError::BadPassword("the password is not valid UTF-8".into()))?;
+    let mut out: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    out.extend([0, 0]);
+    Ok(out)
+}
+
+/// The PKCS#12 KDF (RFC 7292 Appendix B.2) over a password already in the form
+/// [`bmp_password`] makes.
 pub fn pkcs12_kdf(
-    password: &[u8],
+    bmp_password: &[u8],
     salt: &[u8],
     iters: u64,
     hash: Hash,
@@ -251,22 +266,25 @@ pub fn pkcs12_kdf(
     len: usize,
 ) -> Result<Vec<u8>> {
     let iters = iterations(iters, "PKCS#12 KDF")?;
-    // OpenSSL takes the lengths as `int`; only an absurd password or salt overflows one.
-    if password.len() > 1 << 16 || salt.len() > 1 << 16 {
-        return Err(BackendError::BadKey(
-            "PKCS#12 KDF: password or salt longer than 64 KiB".into(),
-        ));
-    }
-    let md = hash.fetch()?;
     let id = match purpose {
-        Pkcs12Purpose::Key => Pkcs12KdfId::Key,
-        Pkcs12Purpose::Iv => Pkcs12KdfId::Iv,
-        Pkcs12Purpose::Mac => Pkcs12KdfId::Mac,
+        Pkcs12Purpose::Key => 1,
+        Pkcs12Purpose::Iv => 2,
+        Pkcs12Purpose::Mac => 3,
     };
-    Pkcs12KdfBuilder::new(&md, password, salt, id)
-        .iterations(iters)
-        .derive_to_vec(len)
-        .map_err(crypto("PKCS#12 KDF"))
+    let params = ParamBuilder::new()
+        .and_then(|b| b.push_octet_slice(c"pass", bmp_password))
+        .and_then(|b| b.push_octet_slice(c"salt", salt))
+        .and_then(|b| b.push_uint(c"iter", iters))
+        .and_then(|b| b.push_utf8_string(c"digest", hash.ossl_name()))
+        .and_then(|b| b.push_int(c"id", id))
+        .and_then(|b| b.build())
+        .map_err(crypto("PKCS#12 KDF"))?;
+    let mut out = vec![0u8; len];
+    KdfAlg::fetch(c"PKCS12KDF")
+        .and_then(|alg| KdfCtx::new(&alg))
+        .and_then(|mut ctx| ctx.derive(&mut out, &params))
+        .map_err(crypto("PKCS#12 KDF"))?;
+    Ok(out)
 }
 
 /// Decrypt with a padded block cipher (or RC4). A wrong key shows up as bad padding,
@@ -335,16 +353,19 @@ mod tests {
     fn pkcs12_kdf_known_answer() {
         // A well-known PKCS#12 KDF vector: SHA-1, password "smeg", salt 0A58CF64530D823F,
         // one iteration, ID 1 (key), 24 bytes.
-        let k = pkcs12_kdf(
-            b"smeg",
-            &hex("0a58cf64530d823f"),
-            1,
-            Hash::Sha1,
-            Pkcs12Purpose::Key,
-            24,
-        )
-        .unwrap();
+        let pw = bmp_password(Some(b"smeg")).unwrap();
+        assert_eq!(pw, [0, b's', 0, b'm', 0, b'e', 0, b'g', 0, 0]);
+        let salt = hex("0a58cf64530d823f");
+        let k = pkcs12_kdf(&pw, &salt, 1, Hash::Sha1, Pkcs12Purpose::Key, 24).unwrap();
         assert_eq!(k, hex("8aaae6297b6cb04642ab5b077851284eb7128f1a2a7fbca3"));
+        // Empty and absent passwords differ.
+        let empty = bmp_password(Some(b"")).unwrap();
+        let absent = bmp_password(None).unwrap();
+        assert_eq!((empty.len(), absent.len()), (2, 0));
+        let a = pkcs12_kdf(&empty, &salt, 1, Hash::Sha1, Pkcs12Purpose::Mac, 20).unwrap();
+        let b = pkcs12_kdf(&absent, &salt, 1, Hash::Sha1, Pkcs12Purpose::Mac, 20).unwrap();
+        assert_ne!(a, b);
+        assert!(bmp_password(Some(&[0xff])).is_err());
     }
 
     #[test]

@@ -8,7 +8,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The package's vectors directory, or `None` (after a note) when it is not installed.
 fn vectors() -> Option<PathBuf> {
@@ -33,7 +33,7 @@ fn vectors() -> Option<PathBuf> {
 }
 
 /// Parse one vector as JSON and return its single item (exit 0 required).
-fn item(root: &PathBuf, rel: &str, extra: &[&str]) -> Value {
+fn item(root: &Path, rel: &str, extra: &[&str]) -> Value {
     let path = root.join(rel);
     let mut args = vec!["parse".to_string(), path.display().to_string()];
     args.extend(["-f", "json"].iter().map(|s| s.to_string()));

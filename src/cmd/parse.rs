@@ -10,7 +10,8 @@ use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm, Item, OutputOpts};
 use super::output;
 use clap::Args;
-use pkit::der::{tree, Reader, Time};
+use pkit::der::reader::Deviation;
+use pkit::der::{tree, Time};
 use pkit::pki::detect::{self, Kind};
 use rayon::prelude::*;
 use serde_json::{json, Value};
@@ -192,7 +193,9 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
         &text,
     )?;
     // An input that could not be read is an I/O failure (4), whatever else failed to parse.
-    let io_failed = outcomes.iter().any(|o| matches!(&o.result, Err(e) if e.exit == Exit::Io));
+    let io_failed = outcomes
+        .iter()
+        .any(|o| matches!(&o.result, Err(e) if e.exit == Exit::Io));
     // Items that failed only for want of an algorithm (legacy PKCS#12 ciphers) exit 5.
     let all_unsupported = outcomes
         .iter()
@@ -225,7 +228,7 @@ fn describe_item(item: &Item, forced: Option<Kind>, ctx: &Ctx) -> Result<Describ
 
 /// Unknown objects are shown as their ASN.1 tree, in every format.
 fn asn1_as_item(item: &Item, ctx: &Ctx) -> Result<Described, CliError> {
-    let nodes = walk(item, ctx)?;
+    let (nodes, warnings) = walk(item, ctx)?;
     let json_nodes: Vec<Value> = nodes
         .iter()
         .map(|n| {
@@ -237,22 +240,19 @@ fn asn1_as_item(item: &Item, ctx: &Ctx) -> Result<Described, CliError> {
         })
         .collect();
     let json = json!({"type": "asn1", "source": item.name, "nodes": json_nodes});
-    Ok(Described::new(Kind::Asn1, json, &item.der))
+    let mut d = Described::new(Kind::Asn1, json, &item.der);
+    d.warnings = warnings;
+    Ok(d)
 }
 
-fn walk(item: &Item, ctx: &Ctx) -> Result<Vec<tree::Node>, CliError> {
-    let log = pkit::der::Deviations::new();
-    let r = if ctx.lenient {
-        Reader::lenient(&item.der, &log)
-    } else {
-        Reader::new(&item.der)
-    };
-    tree::walk(r).map_err(|e| CliError::der(&item.name, &e))
+/// The item's ASN.1 tree, and the BER deviations a lenient walk accepted.
+fn walk(item: &Item, ctx: &Ctx) -> Result<(Vec<tree::Node>, Vec<Deviation>), CliError> {
+    describe::with_reader(&item.der, ctx, tree::walk).map_err(|e| CliError::der(&item.name, &e))
 }
 
 /// `-f asn1`: the tree rendered as text, dumpasn1-style.
 fn asn1_tree(item: &Item, ctx: &Ctx) -> Result<Described, CliError> {
-    let nodes = walk(item, ctx)?;
+    let (nodes, warnings) = walk(item, ctx)?;
     let mut s = String::new();
     let _ = writeln!(s, "{}:", item.name);
     for n in &nodes {
@@ -271,7 +271,9 @@ fn asn1_tree(item: &Item, ctx: &Ctx) -> Result<Described, CliError> {
         }
         s.push('\n');
     }
-    Ok(Described::new(Kind::Asn1, Value::String(s), &item.der))
+    let mut d = Described::new(Kind::Asn1, Value::String(s), &item.der);
+    d.warnings = warnings;
+    Ok(d)
 }
 
 fn render(outcomes: &[Outcome], format: Format) -> CliResult<Vec<u8>> {

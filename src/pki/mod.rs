@@ -3,19 +3,19 @@
 //! backend trait. Each type quotes the ASN.1 it implements.
 
 pub mod alg;
-pub mod backend;
-pub mod pkcs8;
 pub mod algid;
+pub mod backend;
 pub mod cert;
 pub mod crl;
 pub mod csr;
 pub mod detect;
 pub mod ext;
 pub mod extension;
-pub mod keyinfo;
 pub mod issue;
+pub mod keyinfo;
 pub mod name;
 pub mod ocsp;
-pub mod pkcs7;
 pub mod pkcs12;
+pub mod pkcs7;
+pub mod pkcs8;
 pub mod spki;

@@ -561,14 +561,16 @@ impl<'a> BasicOcspResponse<'a> {
                     .read_octet_string()
                     .at("tbsResponseData.responderID")?,
             ),
-            found => return Err(Error::invalid(
-                rid.offset,
-                format!(
+            found => {
+                return Err(Error::invalid(
+                    rid.offset,
+                    format!(
                     "expected ResponderID byName [1] or byKey [2], found {} (tag 0x{found:02x})",
                     tag::describe(found)
                 ),
-            )
-            .at("tbsResponseData.responderID")),
+                )
+                .at("tbsResponseData.responderID"))
+            }
         };
         inner.finish().at("tbsResponseData.responderID")?;
         let produced_at = t.read_generalized_time().at("tbsResponseData.producedAt")?;

@@ -9,6 +9,7 @@ use crate::der::{oid_registry as oids, Reader, Time, Writer};
 use crate::pki::alg::{Algorithm, SignatureScheme};
 use crate::pki::backend::{BackendError, PrivateKey, Signer};
 use crate::pki::cert::Certificate;
+use crate::pki::ext::basic_constraints::BasicConstraints;
 
 #[derive(Debug)]
 pub enum CaError {
@@ -43,6 +44,8 @@ pub struct Issuer {
     pub not_before: Time,
     pub not_after: Time,
     pub scheme: SignatureScheme,
+    /// The CA certificate's own pathLenConstraint: how many CAs may still follow it.
+    pub path_len: Option<u64>,
 }
 
 /// What to put in one certificate.
@@ -82,7 +85,14 @@ impl Issuer {
         }
         let key_id = subject_key_id(&c)
             .unwrap_or_else(|| profile::key_identifier(c.spki.key.bytes).to_vec());
+        let Some(bc) = basic_constraints(&c).filter(|b| b.ca) else {
+            return Err(CaError::Refused(
+                "ca.pem is not a CA certificate (its basicConstraints do not set cA)".into(),
+            ));
+        };
+        let path_len = bc.path_len_constraint;
         Ok(Issuer {
+            path_len,
             subject: c.subject.raw.to_vec(),
             key_id,
             not_before,
@@ -110,8 +120,35 @@ impl Issuer {
         Ok(())
     }
 
+    /// The pathLenConstraint a CA certificate issued by this CA gets: what was asked for, or
+    /// by default one less than ours. RFC 5280 6.1.4 (l)-(m): a chain through a CA with
+    /// pathLenConstraint 0 to another CA does not validate, so issuing one only produces an
+    /// unusable certificate — refuse instead.
+    pub fn sub_ca_path_len(&self, requested: Option<u32>) -> Result<Option<u32>, CaError> {
+        let Some(ours) = self.path_len else {
+            return Ok(requested);
+        };
+        if ours == 0 {
+            return Err(CaError::Refused(
+                "this CA's pathLenConstraint is 0: it may not certify another CA".into(),
+            ));
+        }
+        let most = u32::try_from(ours - 1).unwrap_or(u32::MAX);
+        match requested {
+            None => Ok(Some(most)),
+            Some(n) if n <= most => Ok(Some(n)),
+            Some(n) => Err(CaError::Refused(format!(
+                "path length {n} exceeds what this CA allows below it ({most})"
+            ))),
+        }
+    }
+
     /// Build, sign and assemble one certificate. Validity is clipped to the issuer's.
     pub fn issue(&self, signer: &mut dyn Signer, req: &Request) -> Result<Issued, CaError> {
+        let path_len = match req.profile {
+            Profile::Ca => self.sub_ca_path_len(req.path_len)?,
+            _ => req.path_len,
+        };
         let mut serial = [0u8; 20];
         super::random_bytes(&mut serial)
             .map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
@@ -133,7 +170,7 @@ impl Issuer {
             key_alg: req.key_alg,
             subject_key_id,
             authority_key_id: Some(&self.key_id),
-            path_len: req.path_len,
+            path_len,
             sans: &req.sans,
             subject_empty,
             copied: &req.copied,
@@ -200,6 +237,11 @@ pub fn self_signed(
 
 /// The keyIdentifier in a certificate's subjectKeyIdentifier extension (any length: the
 /// AKI of what it issues must repeat it exactly).
+fn basic_constraints(c: &Certificate<'_>) -> Option<BasicConstraints> {
+    let ext = c.extensions?.find(&oids::CE_BASIC_CONSTRAINTS).ok()??;
+    BasicConstraints::read(&mut Reader::new(ext.value)).ok()
+}
+
 pub fn subject_key_id(c: &Certificate<'_>) -> Option<Vec<u8>> {
     let ext = c.extensions?.find(&oids::CE_SUBJECT_KEY_ID).ok()??;
     let mut r = Reader::new(ext.value);

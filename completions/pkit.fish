@@ -1,0 +1,240 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_pkit_global_optspecs
+    string join \n V/version color= h/help
+end
+
+function __fish_pkit_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_pkit_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_pkit_using_subcommand
+    set -l cmd (__fish_pkit_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c pkit -n "__fish_pkit_needs_command" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_needs_command" -s V -l version -d 'Print pkit\'s version, the linked OpenSSL version and the algorithms available'
+complete -c pkit -n "__fish_pkit_needs_command" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -s f -l format -d 'Output format' -r -f -a "text\t'Readable text (default)'
+json\t'One JSON document: {"schema":"pkit/v1","type":"parse","items":[…]}'
+jsonl\t'One JSON object per line'
+pem\t'Re-encode as PEM (certificates and CRLs inside PKCS#7/PKCS#12 are extracted)'
+der\t'Re-encode as DER (concatenated; never to a terminal)'
+asn1\t'ASN.1 tree with offsets, lengths, tags and decoded values'
+table\t'A table (with --summary)'"
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l inform -d 'Input encoding; detected by default' -r -f -a "auto\t'Detect PEM, DER or base64'
+pem\t''
+der\t''
+base64\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l type -d 'Treat every input as this type instead of detecting it (cert, csr, crl, ocsp-request, ocsp-response, pkcs7, pkcs12, spki, pkcs8, asn1)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l passin -d 'Password for PKCS#12 files and encrypted keys: pass:TEXT, env:VAR, file:PATH, fd:N' -r
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l now -d 'Judge validity at this time (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -s o -l out -d 'Write output to FILE instead of stdout' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -s r -l recursive -d 'Read the files in directories, recursively'
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l summary -d 'Print counts and statistics for the whole input instead of each object'
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l show-private -d 'Include private key material in the output (off by default)'
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l lenient -d 'Accept BER (non-minimal lengths, indefinite lengths, bad string characters…) and report each deviation as a warning instead of failing'
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -s a -l alg -d 'Key algorithm. Case-insensitive; OpenSSL spellings also work (prime256v1, secp384r1, ED25519, rsa:3072, ML-DSA-65, mldsa87…)' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -s o -l out -d 'Write the key to FILE (created with mode 0600) instead of stdout' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l passout -d 'Encrypt the key (PKCS#8 PBES2, AES-256-CBC) with the password from SRC: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l kdf -d 'Password-based key derivation for --passout' -r -f -a "pbkdf2\t'PBKDF2 with HMAC-SHA256, 100000 iterations (readable by OpenSSL 1.1 and later)'
+scrypt\t'scrypt with N=2^14, r=8, p=1 (memory-hard; what `openssl pkcs8 -scrypt` writes)'"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l mldsa-key-format -d 'How an ML-DSA private key is stored (RFC 9881 §6); seed by default' -r -f -a "seed\t'The 32-byte seed the key expands from (smallest; the default)'
+expanded\t'The expanded private key only (for software that cannot expand a seed)'
+both\t'Both the seed and the expanded key'"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l outform -d 'Output encoding' -r -f -a "pem\t'PEM armour (text)'
+der\t'Binary DER (never written to a terminal)'"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -l passin -d 'Password of an encrypted key: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -s o -l out -d 'Write the public key to FILE instead of stdout' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -l outform -d 'Output encoding' -r -f -a "pem\t'PEM armour (text)'
+der\t'Binary DER (never written to a terminal)'"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "list" -d 'List the certificates a CA has issued'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "export" -d 'Print one issued certificate by serial number'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l dir -d 'The CA directory to create (ca.pem, ca.key, ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l subject -d 'Subject, RFC 4514 (`CN=Example Root,O=Example`) or OpenSSL\'s `/O=Example/CN=…`' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l alg -d 'Key algorithm' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l days -d 'Validity in days' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent -d 'Make an intermediate signed by the CA in this directory (recorded in its ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent-passin -d 'Password source for the parent CA\'s key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l path-len -d 'basicConstraints pathLenConstraint' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passout -d 'Encrypt ca.key with a password from SRC (pass:, env:, file:, fd:)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l now -d 'Start of validity (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l key -d 'The private key to sign the request with' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l passin -d 'Password source for the key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l subject -d 'Subject (RFC 4514 or /-separated)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l san -d 'Subject alternative name: DNS:a.example, IP:192.0.2.1, email:x@a.example, URI:…' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -s o -l out -d 'Output file (default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l ca -d 'The issuing CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l passin -d 'Password source for the CA key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l csr -d 'Certify the key and subject in this CSR (its signature is checked first)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l subject -d 'Subject for a fresh key (with --key-out); overrides the CSR\'s subject with --csr' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l key-out -d 'Generate a key and write it here (mode 0600)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l alg -d 'Algorithm of the generated key' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l san -d 'Subject alternative name (repeatable): DNS:, IP:, email:, URI:' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l profile -d 'server, client, server-client, code-signing, ocsp-signer or ca' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l days -d 'Validity in days from not-before' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l not-after -d 'End of validity (RFC 3339)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l not-before -d 'Start of validity (RFC 3339; default now)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l copy-extensions -d 'Whether to copy the CSR\'s requested extensions' -r -f -a "none\t'Ignore the CSR\'s requested extensions'
+copy\t'Copy the CSR\'s requested extensions (the profile\'s own win)'"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l now -d 'Judge the CA\'s validity at this time (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s o -l out -d 'Output file for the certificate (default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l force -d 'Overwrite output files if they exist'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l ca -d 'The issuing CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l passin -d 'Password source for the CA key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l count -d 'How many certificates (with --subject-template)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l from -d 'JSONL manifest: one {"subject","sans":[…],"profile","alg","days"} per line' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l subject-template -d 'Subject for --count; `{n}` is replaced by the certificate\'s number' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l alg -d 'Key algorithm (manifest lines may override)' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l profile -d 'Profile (manifest lines may override)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l days -d 'Validity in days (manifest lines may override)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l out-dir -d 'Directory for N.pem and N.key files (created if missing)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l now -d 'Judge validity from this time (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l chunk -d 'Certificates per database transaction' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l ca -d 'The CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -s f -l format -d 'text (a table) or json' -r -f -a "text\t''
+json\t''
+jsonl\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l ca -d 'The CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -s o -l out -d 'Output file (default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the certificates a CA has issued'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "export" -d 'Print one issued certificate by serial number'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand completions" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "list" -d 'List the certificates a CA has issued'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "export" -d 'Print one issued certificate by serial number'

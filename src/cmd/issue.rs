@@ -5,6 +5,7 @@
 //! files are written to a temporary name and renamed, so after a kill -9 every released
 //! certificate is in the database (exportable) and no half-written file exists.
 
+use super::ca_dir::{db_err, load_issuer, open_store, parse_serial, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm};
 use super::key::{load_private_key, AlgorithmParser};
@@ -16,7 +17,7 @@ use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey};
 use pkit::pki::cert::{hex, Certificate};
 use pkit::pki::csr::Csr;
-use pkit::pki::issue::ca::{self, CaError, Issued, Issuer, Request};
+use pkit::pki::issue::ca::{self, Issued, Request};
 use pkit::pki::issue::profile::Profile;
 use pkit::pki::issue::request::encode_csr;
 use pkit::pki::issue::san::parse_san;
@@ -240,29 +241,6 @@ pub fn run(a: IssueArgs) -> CliResult<Exit> {
     }
 }
 
-impl From<CaError> for CliError {
-    fn from(e: CaError) -> Self {
-        match e {
-            CaError::Parse(m) => CliError::parse(m),
-            CaError::Backend(b) => b.into(),
-            CaError::Refused(m) => CliError::negative(m),
-        }
-    }
-}
-
-fn db_err(dir: &Path) -> impl Fn(pkit::pki::issue::store::StoreError) -> CliError + '_ {
-    move |e| CliError::io(format!("{}: {e}", dir.join("ca.db").display()))
-}
-
-fn parse_time(flag: &str, s: &Option<String>) -> CliResult<Option<Time>> {
-    s.as_ref()
-        .map(|v| {
-            Time::parse_rfc3339(v)
-                .ok_or_else(|| CliError::usage(format!("{flag} {v}: expected an RFC 3339 time")))
-        })
-        .transpose()
-}
-
 fn profile(s: &str) -> CliResult<Profile> {
     Profile::from_name(s).ok_or_else(|| {
         CliError::usage(format!(
@@ -279,18 +257,6 @@ fn sans(list: &[String]) -> CliResult<Vec<Vec<u8>>> {
     list.iter()
         .map(|s| parse_san(s).map(|x| x.der).map_err(CliError::usage))
         .collect()
-}
-
-/// Load `DIR/ca.pem` and `DIR/ca.key`.
-fn load_issuer(dir: &Path, passin: Option<&str>) -> CliResult<Issuer> {
-    let pem_path = dir.join("ca.pem");
-    let src = io::read_source(&pem_path)?;
-    let cert = io::split_items(src, InForm::Auto)
-        .into_iter()
-        .next()
-        .ok_or_else(|| CliError::parse(format!("{}: no certificate", pem_path.display())))??;
-    let key = load_private_key(&dir.join("ca.key"), passin)?;
-    Ok(Issuer::new(cert.der, key)?)
 }
 
 fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String> {
@@ -756,7 +722,7 @@ fn run_list(a: ListArgs) -> CliResult<Exit> {
             a.ca.display()
         )));
     }
-    let store = Store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    let store = open_store(&a.ca)?;
     let rows = store.list().map_err(db_err(&a.ca))?;
     let items: Vec<Value> = rows
         .iter()
@@ -806,9 +772,8 @@ fn run_list(a: ListArgs) -> CliResult<Exit> {
 }
 
 fn run_export(a: ExportArgs) -> CliResult<Exit> {
-    let serial = decode_hex(&a.serial)
-        .ok_or_else(|| CliError::usage(format!("{}: expected a hex serial number", a.serial)))?;
-    let store = Store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    let serial = parse_serial(&a.serial)?;
+    let store = open_store(&a.ca)?;
     let rec = store.get(&serial).map_err(db_err(&a.ca))?.ok_or_else(|| {
         CliError::negative(format!("serial {} is not in {}", a.serial, a.ca.display()))
     })?;
@@ -818,16 +783,4 @@ fn run_export(a: ExportArgs) -> CliResult<Exit> {
         &io::pem_encode("CERTIFICATE", &rec.der),
     )?;
     Ok(Exit::Ok)
-}
-
-/// Hex (with optional colons) to bytes; a leading 00 sign octet is kept as given.
-fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    let h: String = s.chars().filter(|c| *c != ':').collect();
-    if h.is_empty() || h.len() % 2 != 0 {
-        return None;
-    }
-    (0..h.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
-        .collect()
 }

@@ -2,6 +2,7 @@
 //! lives in its own file with its own clap `Args`; this file holds the top-level command,
 //! `--version`, and the error-to-exit-code mapping.
 
+pub mod ca_dir;
 pub mod completions;
 pub mod describe;
 pub mod error;

@@ -22,6 +22,12 @@ const MIGRATIONS: &[&str] = &[
         der         BLOB NOT NULL
     );
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    // v2: revocation. `status` becomes 'revoked'; the reason is the CRLReason code (NULL
+    // when none is given). The partial index keeps CRL generation a walk over the revoked
+    // rows in serial order, however many certificates were issued.
+    "ALTER TABLE certificates ADD COLUMN revoked_at INTEGER;
+    ALTER TABLE certificates ADD COLUMN revocation_reason INTEGER;
+    CREATE INDEX certificates_revoked ON certificates(serial) WHERE revoked_at IS NOT NULL;",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -160,6 +166,141 @@ impl Store {
     }
 }
 
+/// A revoked certificate as a CRL or an OCSP response needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revoked {
+    pub serial: Vec<u8>,
+    pub revoked_at: i64,
+    /// CRLReason code (RFC 5280 5.3.1); None when no reason was given.
+    pub reason: Option<u8>,
+    pub not_after: i64,
+}
+
+/// What `revoke` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RevokeOutcome {
+    Revoked,
+    /// The serial was already revoked; the earlier record stands (unless it was
+    /// certificateHold, which a final reason replaces).
+    AlreadyRevoked(Revoked),
+    /// No certificate with that serial was issued by this CA.
+    Unknown,
+}
+
+/// A serial's state for an OCSP answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CertStatus {
+    Good,
+    Revoked(Revoked),
+    Unknown,
+}
+
+/// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
+const CERTIFICATE_HOLD: u8 = 6;
+
+impl Store {
+    /// Record a revocation. One IMMEDIATE transaction, so two revokers never interleave.
+    pub fn revoke(&mut self, serial: &[u8], at: i64, reason: Option<u8>) -> Result<RevokeOutcome> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let row: Option<(Option<i64>, Option<u8>, i64)> = tx
+            .query_row(
+                "SELECT revoked_at, revocation_reason, not_after FROM certificates
+                 WHERE serial = ?1",
+                [serial],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        let outcome = match row {
+            None => RevokeOutcome::Unknown,
+            Some((Some(prev_at), prev_reason, not_after))
+                if prev_reason != Some(CERTIFICATE_HOLD) || reason == Some(CERTIFICATE_HOLD) =>
+            {
+                RevokeOutcome::AlreadyRevoked(Revoked {
+                    serial: serial.to_vec(),
+                    revoked_at: prev_at,
+                    reason: prev_reason,
+                    not_after,
+                })
+            }
+            Some(_) => {
+                tx.execute(
+                    "UPDATE certificates SET status = 'revoked', revoked_at = ?2,
+                     revocation_reason = ?3 WHERE serial = ?1",
+                    params![serial, at, reason],
+                )?;
+                RevokeOutcome::Revoked
+            }
+        };
+        tx.commit()?;
+        Ok(outcome)
+    }
+
+    /// Every revoked certificate in ascending serial order (byte order, which for these
+    /// equal-length positive serials is numeric order), streamed to `f`.
+    pub fn for_each_revoked(&self, mut f: impl FnMut(Revoked)) -> Result<()> {
+        let mut st = self.conn.prepare(
+            "SELECT serial, revoked_at, revocation_reason, not_after FROM certificates
+             WHERE revoked_at IS NOT NULL ORDER BY serial",
+        )?;
+        let mut rows = st.query([])?;
+        while let Some(r) = rows.next()? {
+            f(Revoked {
+                serial: r.get(0)?,
+                revoked_at: r.get(1)?,
+                reason: r.get(2)?,
+                not_after: r.get(3)?,
+            });
+        }
+        Ok(())
+    }
+
+    /// The status of one serial, for OCSP.
+    pub fn status(&self, serial: &[u8]) -> Result<CertStatus> {
+        let row: Option<(Option<i64>, Option<u8>, i64)> = self
+            .conn
+            .query_row(
+                "SELECT revoked_at, revocation_reason, not_after FROM certificates
+                 WHERE serial = ?1",
+                [serial],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        Ok(match row {
+            None => CertStatus::Unknown,
+            Some((None, _, _)) => CertStatus::Good,
+            Some((Some(revoked_at), reason, not_after)) => CertStatus::Revoked(Revoked {
+                serial: serial.to_vec(),
+                revoked_at,
+                reason,
+                not_after,
+            }),
+        })
+    }
+
+    /// Take the next CRL number: strictly increasing, starting at 1, committed before the
+    /// CRL is written so that no two CRLs ever share one.
+    pub fn next_crl_number(&mut self) -> Result<u64> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let last: Option<String> = tx
+            .query_row("SELECT value FROM meta WHERE key = 'crl_number'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        let next = last.and_then(|v| v.parse::<u64>().ok()).unwrap_or(0) + 1;
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('crl_number', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [next.to_string()],
+        )?;
+        tx.commit()?;
+        Ok(next)
+    }
+}
+
 fn row_to_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<CertRecord> {
     Ok(CertRecord {
         serial: r.get(0)?,
@@ -213,5 +354,48 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(v, SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn revocation_status_and_crl_numbers() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("ca.db")).unwrap();
+        s.insert_certificates(&[rec(1), rec(2), rec(3)]).unwrap();
+        assert_eq!(s.status(&[1; 20]).unwrap(), CertStatus::Good);
+        assert_eq!(s.status(&[9; 20]).unwrap(), CertStatus::Unknown);
+        assert_eq!(s.revoke(&[9; 20], 5, None).unwrap(), RevokeOutcome::Unknown);
+        assert_eq!(
+            s.revoke(&[3; 20], 5, Some(1)).unwrap(),
+            RevokeOutcome::Revoked
+        );
+        assert_eq!(
+            s.revoke(&[1; 20], 7, Some(CERTIFICATE_HOLD)).unwrap(),
+            RevokeOutcome::Revoked
+        );
+        // A second revocation keeps the first record...
+        assert!(matches!(
+            s.revoke(&[3; 20], 9, Some(4)).unwrap(),
+            RevokeOutcome::AlreadyRevoked(Revoked {
+                revoked_at: 5,
+                reason: Some(1),
+                ..
+            })
+        ));
+        // ...except that a hold may become final.
+        assert_eq!(
+            s.revoke(&[1; 20], 8, Some(1)).unwrap(),
+            RevokeOutcome::Revoked
+        );
+        let mut seen = Vec::new();
+        s.for_each_revoked(|r| seen.push((r.serial[0], r.revoked_at, r.reason)))
+            .unwrap();
+        assert_eq!(seen, vec![(1, 8, Some(1)), (3, 5, Some(1))]);
+        assert!(matches!(
+            s.status(&[3; 20]).unwrap(),
+            CertStatus::Revoked(_)
+        ));
+        assert_eq!(s.get(&[3; 20]).unwrap().unwrap().status, "revoked");
+        assert_eq!(s.next_crl_number().unwrap(), 1);
+        assert_eq!(s.next_crl_number().unwrap(), 2);
     }
 }

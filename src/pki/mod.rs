@@ -18,4 +18,5 @@ pub mod ocsp;
 pub mod pkcs12;
 pub mod pkcs7;
 pub mod pkcs8;
+pub mod signed;
 pub mod spki;

@@ -94,8 +94,9 @@ pub trait Backend: Send + Sync {
     /// when a password is given. ML-DSA keys in seed, expanded or both forms.
     fn load_private_der(&self, der: &[u8], password: Option<&[u8]>) -> Result<Box<dyn PrivateKey>>;
     /// Verify `signature` over `message` with the key in `spki_der` under `scheme`.
-    /// `Ok(false)` for a signature that does not verify; `Err` when the key or scheme
-    /// cannot be used at all.
+    /// `Ok(false)` for a signature that does not verify, including one under a scheme this
+    /// key's type cannot make; `Err` when the key cannot be decoded or the algorithm is
+    /// unavailable.
     fn verify(
         &self,
         spki_der: &[u8],

@@ -1,0 +1,49 @@
+//! Checking the signature on any signed structure (certificate, CRL, CSR, OCSP response):
+//! `SEQUENCE { tbs, signatureAlgorithm, signature BIT STRING }` verified with a signer's
+//! SubjectPublicKeyInfo. One place decides which algorithm identifiers pkit verifies.
+
+use crate::pki::algid::AlgId;
+use crate::pki::backend::{default_backend, BackendError};
+
+/// Why a signature could not be checked (as opposed to checked and found bad).
+#[derive(Debug)]
+pub enum SignedError {
+    /// The signature algorithm is not one pkit verifies (exit 5).
+    UnsupportedAlgorithm(String),
+    /// The algorithm identifier is malformed (exit 3).
+    BadAlgorithm(String),
+    Backend(BackendError),
+}
+
+impl std::fmt::Display for SignedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SignedError::UnsupportedAlgorithm(n) => {
+                write!(f, "signature algorithm {n} is not supported")
+            }
+            SignedError::BadAlgorithm(m) => write!(f, "signature algorithm: {m}"),
+            SignedError::Backend(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<BackendError> for SignedError {
+    fn from(e: BackendError) -> Self {
+        SignedError::Backend(e)
+    }
+}
+
+/// True when `signature` over `tbs` verifies under `signer_spki` (DER SPKI) with the
+/// scheme `alg` names. False also covers a key of the wrong type for the scheme.
+pub fn verify_signed(
+    signer_spki: &[u8],
+    alg: &AlgId<'_>,
+    tbs: &[u8],
+    signature: &[u8],
+) -> Result<bool, SignedError> {
+    let scheme = alg
+        .signature_scheme()
+        .map_err(|e| SignedError::BadAlgorithm(e.to_string()))?
+        .ok_or_else(|| SignedError::UnsupportedAlgorithm(alg.name()))?;
+    Ok(default_backend().verify(signer_spki, scheme, tbs, signature)?)
+}

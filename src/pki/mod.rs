@@ -12,6 +12,7 @@ pub mod detect;
 pub mod ext;
 pub mod extension;
 pub mod issue;
+pub mod keyenc;
 pub mod keyinfo;
 pub mod name;
 pub mod ocsp;

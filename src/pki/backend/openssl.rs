@@ -9,6 +9,7 @@
 use super::{Backend, BackendError, Kdf, MlDsaKeyFormat, PrivateKey, Result, Signer};
 use crate::der::oid_registry as oids;
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
+use crate::pki::keyenc;
 use crate::pki::pkcs8::{
     self, Cipher, EncryptedPrivateKeyInfo, EncryptionScheme, KeyDerivation, KeyKind,
     MlDsaPrivateKey, OneAsymmetricKey, Pbes2, Prf,
@@ -428,6 +429,20 @@ impl std::fmt::Debug for OsslKey {
 }
 
 impl OsslKey {
+    /// OpenSSL's own SPKI encoding (its encoder search is slow; see `keyenc`).
+    fn openssl_public_key_der(&self) -> Result<Vec<u8>> {
+        self.pkey
+            .public_key_to_der()
+            .map_err(crypto("encoding the public key"))
+    }
+
+    /// OpenSSL's own PKCS#8 encoding.
+    fn openssl_pkcs8_der(&self) -> Result<Vec<u8>> {
+        self.pkey
+            .to_pkcs8_der()
+            .map_err(crypto("encoding the private key"))
+    }
+
     /// ML-DSA PKCS#8 in the chosen RFC 9881 form, from the key's "seed" and "priv"
     /// (expanded key) parameters. OpenSSL itself always writes the `both` form.
     fn ml_dsa_pkcs8(&self, oid: &crate::der::Oid, format: MlDsaKeyFormat) -> Result<Vec<u8>> {
@@ -458,19 +473,37 @@ impl PrivateKey for OsslKey {
     }
 
     fn public_key_der(&self) -> Result<Vec<u8>> {
-        self.pkey
-            .public_key_to_der()
-            .map_err(crypto("encoding the public key"))
+        if self.alg.is_rsa() {
+            return self.openssl_public_key_der();
+        }
+        let params = self.pkey.export().map_err(crypto("exporting the key"))?;
+        let public = params
+            .get_octet_string(c"pub")
+            .map_err(crypto("exporting the public key"))?;
+        keyenc::spki(self.alg, public)
+            .ok_or_else(|| BackendError::Crypto(format!("no SPKI encoding for {}", self.alg)))
     }
 
     fn to_pkcs8_der(&self, format: MlDsaKeyFormat) -> Result<Vec<u8>> {
-        match ml_dsa_oid(self.alg) {
-            Some(oid) => self.ml_dsa_pkcs8(&oid, format),
-            None => self
-                .pkey
-                .to_pkcs8_der()
-                .map_err(crypto("encoding the private key")),
+        if let Some(oid) = ml_dsa_oid(self.alg) {
+            return self.ml_dsa_pkcs8(&oid, format);
         }
+        if self.alg.is_rsa() {
+            return self.openssl_pkcs8_der();
+        }
+        let params = self.pkey.export().map_err(crypto("exporting the key"))?;
+        let public = params
+            .get_octet_string(c"pub")
+            .map_err(crypto("exporting the public key"))?;
+        let mut scalar = if self.alg == Algorithm::Ed25519 {
+            params.get_octet_string(c"priv").map(<[u8]>::to_vec)
+        } else {
+            params.get_bn(c"priv")
+        }
+        .map_err(crypto("exporting the private key"))?;
+        let der = keyenc::classic_pkcs8(self.alg, &scalar, public);
+        scalar.fill(0);
+        der.ok_or_else(|| BackendError::Crypto(format!("no PKCS#8 encoding for {}", self.alg)))
     }
 
     fn to_pkcs8_encrypted_der(
@@ -786,6 +819,23 @@ fn openssl_decrypt(der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>>
 
 #[cfg(test)]
 mod tests {
+    /// The encodings pkit writes itself are byte for byte OpenSSL's.
+    #[test]
+    fn own_key_encodings_match_openssl() {
+        for alg in Algorithm::ALL {
+            for _ in 0..4 {
+                let pkey = keygen_ctx(alg).unwrap().generate().unwrap();
+                let k = OsslKey { alg, pkey };
+                let ours = k.public_key_der().unwrap();
+                assert_eq!(ours, k.openssl_public_key_der().unwrap(), "{alg} SPKI");
+                if !alg.is_rsa() && ml_dsa_oid(alg).is_none() {
+                    let ours = k.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap();
+                    assert_eq!(ours, k.openssl_pkcs8_der().unwrap(), "{alg} PKCS#8");
+                }
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -281,16 +281,45 @@ impl Hasher for Fnv {
     }
 }
 
-type Index = HashMap<&'static [u8], &'static str, BuildHasherDefault<Fnv>>;
+type Map = HashMap<&'static [u8], &'static str, BuildHasherDefault<Fnv>>;
+
+/// The registry indexed by content octets. Names of DN attributes (2.5.4.n) and X.509
+/// extensions (2.5.29.n) — most of the lookups a certificate makes, several per name —
+/// are also kept in direct tables by their last arc, so they skip hashing.
+struct Index {
+    map: Map,
+    attributes: [Option<&'static str>; 128],
+    extensions: [Option<&'static str>; 128],
+}
 
 fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
-    INDEX.get_or_init(|| TABLE.iter().map(|(o, n)| (o.as_bytes(), *n)).collect())
+    INDEX.get_or_init(|| {
+        let mut ix = Index {
+            map: TABLE.iter().map(|(o, n)| (o.as_bytes(), *n)).collect(),
+            attributes: [None; 128],
+            extensions: [None; 128],
+        };
+        for (o, n) in TABLE {
+            match *o.as_bytes() {
+                [0x55, 0x04, x] if x < 0x80 => ix.attributes[usize::from(x)] = Some(*n),
+                [0x55, 0x1d, x] if x < 0x80 => ix.extensions[usize::from(x)] = Some(*n),
+                _ => {}
+            }
+        }
+        ix
+    })
 }
 
 /// Registry name for OID content octets.
+#[inline]
 pub fn name(content: &[u8]) -> Option<&'static str> {
-    index().get(content).copied()
+    let ix = index();
+    match *content {
+        [0x55, 0x04, x] if x < 0x80 => ix.attributes[usize::from(x)],
+        [0x55, 0x1d, x] if x < 0x80 => ix.extensions[usize::from(x)],
+        _ => ix.map.get(content).copied(),
+    }
 }
 
 /// Reverse lookup: the OID a registry name stands for (case-insensitive).

@@ -99,19 +99,32 @@ impl<'a> Name<'a> {
 
     /// RFC 4514: RDNs last to first, `,` between RDNs, `+` inside one, values escaped.
     pub fn to_rfc4514(&self) -> Result<String> {
-        // RDN spans first (cheap), then attributes in reverse RDN order.
-        let mut spans: Vec<Reader<'a>> = Vec::with_capacity(8);
+        // RDN spans first (cheap), then attributes in reverse RDN order. The spans of
+        // the first 16 RDNs live on the stack: no allocation besides the result for any
+        // real-world name.
+        const INLINE: usize = 16;
+        let mut inline = [self.body; INLINE];
+        let mut extra: Vec<Reader<'a>> = Vec::new();
+        let mut count = 0;
         let mut r = self.body;
         while !r.is_empty() {
-            let i = spans.len();
-            spans.push(r.read_nested(tag::SET).at_index(i)?);
+            let set = r.read_nested(tag::SET).at_index(count)?;
+            match inline.get_mut(count) {
+                Some(slot) => *slot = set,
+                None => extra.push(set),
+            }
+            count += 1;
         }
         let mut s = String::with_capacity(self.body.remaining().len());
-        for (i, set) in spans.iter().enumerate().rev() {
-            if i + 1 < spans.len() {
+        for i in (0..count).rev() {
+            if i + 1 < count {
                 s.push(',');
             }
-            let mut set = *set;
+            let mut set = if i < INLINE {
+                inline[i]
+            } else {
+                extra[i - INLINE]
+            };
             let set_offset = set.offset();
             if set.is_empty() {
                 return Err(Error::invalid(
@@ -313,6 +326,20 @@ mod tests {
             n.first(&oids::AT_COMMON_NAME).unwrap().unwrap(),
             " #lead+trail "
         );
+    }
+
+    #[test]
+    fn names_longer_than_the_inline_spans() {
+        let values: Vec<String> = (0..40).map(|i| format!("n{i}")).collect();
+        let rdns: Vec<[(crate::der::Oid, &str); 1]> = values
+            .iter()
+            .map(|v| [(oids::AT_ORG_UNIT, v.as_str())])
+            .collect();
+        let refs: Vec<&[(crate::der::Oid, &str)]> = rdns.iter().map(|r| &r[..]).collect();
+        let der = name(&refs);
+        let want: Vec<String> = values.iter().rev().map(|v| format!("OU={v}")).collect();
+        let got = Name::from_der(&der, 0).unwrap().to_rfc4514().unwrap();
+        assert_eq!(got, want.join(","));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use super::ca_dir::{db_err, load_issuer, open_store, parse_serial, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm};
 use super::key::{load_private_key, AlgorithmParser};
+use super::outdir::OutDir;
 use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -625,9 +626,7 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let items = manifest_items(&a)?;
     let issuer = load_issuer(&a.ca, a.passin.as_deref())?;
     issuer.check_valid_at(now)?;
-    std::fs::create_dir_all(&a.out_dir)
-        .map_err(|e| CliError::io_at(&a.out_dir.display().to_string(), &e))?;
-    io::remove_stale_temp_files(&a.out_dir);
+    let out_dir = OutDir::open(&a.out_dir)?;
     let mut store = Store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
     let started = std::time::Instant::now();
     let bar = if io::stderr_is_terminal() {
@@ -676,11 +675,13 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
             .par_iter()
             .zip(&issued)
             .map(|(it, (c, key))| -> CliResult<String> {
-                let cert_path = a.out_dir.join(format!("{}.pem", it.n));
-                let key_path = a.out_dir.join(format!("{}.key", it.n));
-                io::write_file_fast(&key_path, key_pem(key.as_ref(), None)?.as_bytes(), true)?;
-                io::write_file_fast(
-                    &cert_path,
+                let key_path = out_dir.write(
+                    &format!("{}.key", it.n),
+                    key_pem(key.as_ref(), None)?.as_bytes(),
+                    true,
+                )?;
+                let cert_path = out_dir.write(
+                    &format!("{}.pem", it.n),
                     io::pem_encode("CERTIFICATE", &c.der).as_bytes(),
                     false,
                 )?;

@@ -9,6 +9,7 @@ pub mod error;
 pub mod io;
 pub mod issue;
 pub mod key;
+pub mod outdir;
 pub mod output;
 pub mod parse;
 

@@ -2,8 +2,9 @@
 //! batches, with the CA's state in `DIR/ca.db`.
 //!
 //! Crash safety: a certificate is committed to ca.db before its files are written, and
-//! files are written to a temporary name and renamed, so after a kill -9 every released
-//! certificate is in the database (exportable) and no half-written file exists.
+//! each file appears under its name only once complete (`outdir.rs`, `io.rs`), so after a
+//! kill -9 every released certificate is in the database (exportable) and no half-written
+//! file exists.
 
 use super::ca_dir::{db_err, load_issuer, open_store, parse_serial, parse_time};
 use super::error::{CliError, CliResult, Exit};

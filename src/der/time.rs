@@ -216,6 +216,15 @@ fn two(b: &[u8], i: usize) -> Option<u32> {
 /// seconds and `±hhmm` offsets (both seen in old certificates).
 pub fn parse_utc_time(r: &Reader<'_>, b: &[u8], offset: usize) -> Result<Time> {
     let bad = |why| Error::new(offset, ErrorKind::InvalidTime(why));
+    // `YYYYMMDDHHMMSSZ` in a UTCTime: a GeneralizedTime under the wrong tag, seen in the
+    // wild. Lenient mode reads the four-digit year; strict mode refuses below.
+    if b.len() == 15 && b[14] == b'Z' && b.iter().take(14).all(u8::is_ascii_digit) {
+        r.deviate(
+            offset,
+            ErrorKind::InvalidTime("a four-digit year in a UTCTime"),
+        )?;
+        return parse_generalized_time(r, b, offset);
+    }
     let yy = two(b, 0).ok_or(bad("UTCTime YYMMDD digits"))?;
     let year = if yy >= 50 {
         1900 + i64::from(yy)

@@ -190,10 +190,17 @@ fn read_version(t: &mut Reader<'_>) -> Result<u8> {
             Ok(0)
         }
         1 | 2 => Ok(n as u8),
-        _ => Err(Error::invalid(
-            tlv.content_offset(),
-            format!("expected version 1, 2 or 3, found {}", n + 1),
-        )),
+        // Lenient: read with the v3 layout, which has every optional field.
+        _ => {
+            t.deviate(
+                tlv.content_offset(),
+                ErrorKind::Invalid(format!(
+                    "expected version 1, 2 or 3, found {}",
+                    n.saturating_add(1)
+                )),
+            )?;
+            Ok(2)
+        }
     }
 }
 

@@ -115,11 +115,11 @@ impl<'a> Crl<'a> {
                 let exts = Extensions::read(&mut e).at("tbsCertList.crlExtensions")?;
                 e.finish().at("tbsCertList.crlExtensions")?;
                 if version == 0 {
-                    return Err(Error::invalid(
+                    t.deviate(
                         tlv.offset,
-                        "expected version v2 for a CRL with extensions",
+                        ErrorKind::Invalid("expected version v2 for a CRL with extensions".into()),
                     )
-                    .at("tbsCertList.crlExtensions"));
+                    .at("tbsCertList.crlExtensions")?;
                 }
                 Some(exts)
             }
@@ -229,10 +229,11 @@ fn read_entry<'a>(r: &mut Reader<'a>, v2: bool) -> Result<RevokedCert<'a>> {
         let at = s.offset();
         let e = Extensions::read(&mut s).at("crlEntryExtensions")?;
         if !v2 {
-            return Err(
-                Error::invalid(at, "expected version v2 for a CRL with entry extensions")
-                    .at("crlEntryExtensions"),
-            );
+            s.deviate(
+                at,
+                ErrorKind::Invalid("expected version v2 for a CRL with entry extensions".into()),
+            )
+            .at("crlEntryExtensions")?;
         }
         Some(e)
     };
@@ -246,7 +247,8 @@ fn read_entry<'a>(r: &mut Reader<'a>, v2: bool) -> Result<RevokedCert<'a>> {
 }
 
 /// `version Version OPTIONAL -- if present, MUST be v2`. An explicit v1 is tolerated
-/// as a deviation (it decodes to the same CRL); anything else is an error.
+/// as a deviation (it decodes to the same CRL); an unknown version is an error, and in
+/// lenient mode a deviation read with the v2 layout (the only one with all fields).
 fn read_version(t: &mut Reader<'_>) -> Result<u8> {
     if t.peek_tag() != Some(tag::INTEGER) {
         return Ok(0);
@@ -261,10 +263,13 @@ fn read_version(t: &mut Reader<'_>) -> Result<u8> {
             )?;
             Ok(0)
         }
-        n => Err(Error::invalid(
-            at,
-            format!("expected version v2 (1), found {n}"),
-        )),
+        n => {
+            t.deviate(
+                at,
+                ErrorKind::Invalid(format!("expected version v2 (1), found {n}")),
+            )?;
+            Ok(1)
+        }
     }
 }
 
@@ -449,9 +454,11 @@ mod tests {
                 w.time(t(0));
             });
         });
+        assert!(Crl::from_der(&der).is_err());
         let log = Deviations::new();
-        // Explicit v1 is logged, and extensions under v1 still fail (a structural rule).
-        assert!(Crl::parse(Reader::lenient(&der, &log)).is_err());
-        assert_eq!(log.take().len(), 1);
+        // Explicit v1 is logged, and so are the entry extensions that v1 does not allow.
+        let crl = Crl::parse(Reader::lenient(&der, &log)).unwrap();
+        assert_eq!(crl.revoked_count().unwrap(), 1);
+        assert!(log.take().len() >= 2);
     }
 }

@@ -9,7 +9,7 @@
 //!     extnValue   OCTET STRING }
 //! ```
 
-use crate::der::{tag, Context, Error, ObjectId, Oid, Reader, Result};
+use crate::der::{tag, Context, ErrorKind, ObjectId, Oid, Reader, Result};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Extension<'a> {
@@ -42,7 +42,8 @@ impl<'a> Extensions<'a> {
     }
 
     /// Every extension, in order; rejects duplicates (RFC 5280 §4.2: "MUST NOT include
-    /// more than one instance of a particular extension").
+    /// more than one instance of a particular extension"). Lenient mode lists them all
+    /// and reports each duplicate; lookups (`find`) then see the first.
     pub fn list(&self) -> Result<Vec<Extension<'a>>> {
         let mut out: Vec<Extension<'a>> = Vec::with_capacity(10);
         let mut r = self.body;
@@ -51,11 +52,11 @@ impl<'a> Extensions<'a> {
             let at = r.offset();
             let e = read_one(&mut r).at_index(i).at("extensions")?;
             if out.iter().any(|p| p.oid == e.oid) {
-                return Err(Error::invalid(
+                r.deviate(
                     at,
-                    format!("duplicate extension {}", e.oid.name_or_dotted()),
+                    ErrorKind::Invalid(format!("duplicate extension {}", e.oid.name_or_dotted())),
                 )
-                .at(&format!("extensions[{i}]")));
+                .at(&format!("extensions[{i}]"))?;
             }
             out.push(e);
         }

@@ -15,6 +15,8 @@ pub mod issue;
 pub mod keyinfo;
 pub mod name;
 pub mod ocsp;
+pub mod ocsp_request;
+pub mod ocsp_verify;
 pub mod pkcs12;
 pub mod pkcs7;
 pub mod pkcs8;

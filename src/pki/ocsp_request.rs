@@ -142,3 +142,43 @@ pub fn find_nonce<'a>(
         _ => Ok(None),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pki::ocsp::OcspRequest;
+
+    #[test]
+    fn requests_round_trip() {
+        let hashes = IssuerHashes {
+            digest: Digest::Sha256,
+            name_hash: vec![1; 32],
+            key_hash: vec![2; 32],
+        };
+        // A serial given with its sign octet encodes minimally and still matches.
+        let der = encode_request(&hashes, &[0x00, 0x80, 0x01], Some(&[9; NONCE_LEN]));
+        let q = OcspRequest::from_der(&der).unwrap();
+        let list = q.requests().unwrap();
+        assert_eq!(list.len(), 1);
+        let id = &list[0].cert_id;
+        assert!(hashes.issued(id));
+        assert_eq!(digest_of(id), Some(Digest::Sha256));
+        assert_eq!(id.serial, [0x00, 0x80, 0x01]);
+        assert!(same_serial(id.serial, &[0x80, 0x01]));
+        assert!(!same_serial(id.serial, &[0x80, 0x02]));
+        assert_eq!(
+            find_nonce(q.request_extensions.as_ref()).unwrap(),
+            Some(&[9u8; NONCE_LEN][..])
+        );
+
+        let plain = encode_request(&hashes, &[5], None);
+        let q = OcspRequest::from_der(&plain).unwrap();
+        assert!(q.request_extensions.is_none());
+        assert_eq!(find_nonce(q.request_extensions.as_ref()).unwrap(), None);
+        let other = IssuerHashes {
+            key_hash: vec![3; 32],
+            ..hashes
+        };
+        assert!(!other.issued(&q.requests().unwrap()[0].cert_id));
+    }
+}

@@ -235,3 +235,163 @@ pub fn status_name(s: &StoreStatus) -> &'static str {
         StoreStatus::Unknown => "unknown",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pki::alg::Algorithm;
+    use crate::pki::backend::default_backend;
+    use crate::pki::issue::ca::self_signed;
+    use crate::pki::issue::store::Revoked;
+    use crate::pki::issue::subject::parse_subject;
+    use crate::pki::ocsp::{CertStatus, OcspResponse, ResponderId};
+    use crate::pki::ocsp_request::encode_request;
+    use crate::pki::ocsp_verify::{verify, Expect};
+
+    const NOW: Time = Time {
+        unix: 1_800_000_000,
+    };
+
+    fn ca(name: &str) -> (Vec<u8>, Box<dyn PrivateKey>) {
+        let key = default_backend().generate(Algorithm::EcdsaP256).unwrap();
+        let subject = parse_subject(name).unwrap();
+        let der = self_signed(
+            key.as_ref(),
+            &subject,
+            NOW.plus_seconds(-86_400),
+            NOW.plus_seconds(86_400),
+            None,
+        )
+        .unwrap();
+        (der, key)
+    }
+
+    fn request(ca_der: &[u8], serial: &[u8], nonce: Option<&[u8]>) -> Vec<u8> {
+        let ca = Certificate::from_der(ca_der).unwrap();
+        encode_request(&IssuerHashes::of(&ca, Digest::Sha1), serial, nonce)
+    }
+
+    #[test]
+    fn answers_and_verifies() {
+        let (ca_der, key) = ca("CN=Responder Test CA");
+        let r = Responder::new(&ca_der, key, None, NOW).unwrap();
+        let serial = [0x41; 20];
+        let req_der = request(&ca_der, &serial, Some(&[7; 32]));
+        let req = OcspRequest::from_der(&req_der).unwrap();
+        let Asked::Ours { cert_ids, nonce } = r.read(&req).unwrap() else {
+            panic!("our own CertID read as foreign");
+        };
+        assert_eq!(Asked::serial(&cert_ids[0]), serial);
+        assert_eq!(nonce, Some(&[7u8; 32][..]));
+        let revoked = StoreStatus::Revoked(Revoked {
+            serial: serial.to_vec(),
+            revoked_at: 1_700_000_000,
+            reason: Some(4),
+            not_after: 0,
+        });
+        let mut signer = r.signer().unwrap();
+        let der = r
+            .sign(
+                signer.as_mut(),
+                &[(&cert_ids[0], &revoked)],
+                nonce,
+                NOW,
+                NOW.plus_seconds(3600),
+            )
+            .unwrap();
+        let resp = OcspResponse::from_der(&der).unwrap();
+        let basic = resp.basic.as_ref().unwrap();
+        assert!(matches!(basic.responder_id, ResponderId::ByKey(k) if k.len() == 20));
+        assert_eq!(basic.produced_at, NOW);
+        let single = basic.responses().unwrap()[0];
+        assert_eq!(single.cert_id.raw, cert_ids[0].raw);
+        assert_eq!(single.this_update, NOW);
+        assert_eq!(single.next_update, Some(NOW.plus_seconds(3600)));
+        assert!(matches!(
+            single.cert_status,
+            CertStatus::Revoked { revocation_time, revocation_reason: Some(r) }
+                if revocation_time.unix == 1_700_000_000 && r.code() == 4
+        ));
+
+        let ca_cert = Certificate::from_der(&ca_der).unwrap();
+        let want = Expect {
+            issuer: &ca_cert,
+            cert: None,
+            request: Some(&req),
+            now: NOW,
+        };
+        let v = verify(&resp, &want).unwrap();
+        let failed: Vec<_> = v.checks.iter().filter(|c| !c.ok).map(|c| c.name).collect();
+        assert_eq!(failed, ["cert_status"], "{:?}", v.checks);
+
+        // Another nonce in the request: the nonce check fails.
+        let other = request(&ca_der, &serial, Some(&[8; 32]));
+        let other = OcspRequest::from_der(&other).unwrap();
+        let v = verify(
+            &resp,
+            &Expect {
+                request: Some(&other),
+                ..want
+            },
+        )
+        .unwrap();
+        assert!(v.checks.iter().any(|c| c.name == "nonce" && !c.ok));
+
+        // Stale after nextUpdate; too early beyond the skew.
+        for now in [NOW.plus_seconds(3601), NOW.plus_seconds(-301)] {
+            let v = verify(&resp, &Expect { now, ..want }).unwrap();
+            assert!(!v.valid());
+            assert!(v
+                .checks
+                .iter()
+                .any(|c| c.name.ends_with("_update") && !c.ok));
+        }
+
+        // Another CA with the same name verifies nothing.
+        let (other_der, _) = ca("CN=Responder Test CA");
+        let other_ca = Certificate::from_der(&other_der).unwrap();
+        let v = verify(
+            &resp,
+            &Expect {
+                issuer: &other_ca,
+                ..want
+            },
+        )
+        .unwrap();
+        assert!(v.checks.iter().any(|c| c.name == "signature" && !c.ok));
+        assert!(!v.valid());
+    }
+
+    #[test]
+    fn foreign_and_empty_requests() {
+        let (ca_der, key) = ca("CN=A");
+        let (other_der, _) = ca("CN=A");
+        let r = Responder::new(&ca_der, key, None, NOW).unwrap();
+        let foreign = request(&other_der, &[1; 20], None);
+        let q = OcspRequest::from_der(&foreign).unwrap();
+        assert!(matches!(r.read(&q).unwrap(), Asked::Foreign));
+
+        // SEQUENCE { SEQUENCE { SEQUENCE {} } }: no Request at all.
+        let empty = [0x30, 0x04, 0x30, 0x02, 0x30, 0x00];
+        let q = OcspRequest::from_der(&empty).unwrap();
+        let e = r.read(&q).err().expect("an empty requestList is malformed");
+        assert_eq!(e.path_string(), "tbsRequest.requestList");
+
+        let der = error_response(ResponseStatus::Unauthorized);
+        assert_eq!(der, [0x30, 0x03, 0x0a, 0x01, 0x06]);
+        assert_eq!(
+            OcspResponse::from_der(&der).unwrap().status,
+            ResponseStatus::Unauthorized
+        );
+    }
+
+    #[test]
+    fn refuses_a_key_of_another_certificate() {
+        let (ca_der, _) = ca("CN=A");
+        let (_, other_key) = ca("CN=B");
+        assert!(matches!(
+            Responder::new(&ca_der, other_key, None, NOW),
+            Err(CaError::Refused(_))
+        ));
+    }
+}

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{pkit_run, run_with, Run, HANG};
+use common::{ossl, pk, pk_ok, pkit_run, run_with, s, Run, HANG};
 use std::io::{BufRead, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -13,35 +13,6 @@ use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------------------------------
 // Helpers
-
-fn s(p: &Path) -> String {
-    p.to_str().expect("UTF-8 path").to_string()
-}
-
-fn pk(args: &[&str]) -> Run {
-    pkit_run(args)
-}
-
-fn pk_ok(args: &[&str]) -> Run {
-    let r = pk(args);
-    assert_eq!(
-        r.code,
-        Some(0),
-        "pkit {} failed: {}\nstdout: {}",
-        args.join(" "),
-        r.describe(),
-        r.stdout_str()
-    );
-    r
-}
-
-/// The system `openssl` (3.0): exit code and stdout + stderr together.
-fn ossl(args: &[&str]) -> (Option<i32>, String) {
-    common::require_openssl();
-    let r = run_with("openssl", args, None, HANG);
-    assert!(!r.timed_out, "openssl {} hung", args.join(" "));
-    (r.code, format!("{}{}", r.stdout_str(), r.stderr_str()))
-}
 
 /// Mark `serial_hex` revoked in `ca_dir/ca.db` with a CRLReason name.
 ///
@@ -85,6 +56,7 @@ impl Pki {
     }
 
     fn named(alg: &str, subject: &str) -> Pki {
+        common::require_openssl();
         let tmp = common::tempdir();
         let dir = tmp.path().to_path_buf();
         let ca = dir.join("ca");
@@ -192,6 +164,20 @@ impl Pki {
         );
         out
     }
+}
+
+/// `pkit ocsp request --cert C --issuer I -o OUT [extra]`.
+fn request(cert: &Path, issuer: &Path, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["ocsp", "request"];
+    let (c, i, o) = (s(cert), s(issuer), s(out));
+    args.extend(["--cert", &c, "--issuer", &i, "-o", &o]);
+    args.extend(extra);
+    pk(&args)
+}
+
+fn request_ok(cert: &Path, issuer: &Path, out: &Path, extra: &[&str]) {
+    let r = request(cert, issuer, out, extra);
+    assert_eq!(r.code, Some(0), "pkit ocsp request: {}", r.describe());
 }
 
 /// A free TCP port on 127.0.0.1 (bound to port 0, then released).
@@ -433,17 +419,7 @@ fn openssl_responder_answer(p: &Pki, req: &[u8], revoked: bool) -> Vec<u8> {
 fn pkit_request_answered_by_openssl_responder() {
     let p = Pki::new("ecdsa-p256");
     let req = p.path("req.der");
-    pk_ok(&[
-        "ocsp",
-        "request",
-        "--cert",
-        &s(&p.leaf),
-        "--issuer",
-        &s(&p.ca_pem),
-        "--nonce",
-        "-o",
-        &s(&req),
-    ]);
+    request_ok(&p.leaf, &p.ca_pem, &req, &["--nonce"]);
     let der = std::fs::read(&req).unwrap();
     // OpenSSL reads our request: CertID and the 32-byte nonce.
     let (code, text) = ossl(&["ocsp", "-reqin", &s(&req), "-req_text"]);
@@ -467,18 +443,7 @@ fn pkit_request_answered_by_openssl_responder() {
 
     // SHA-256 CertIDs as well.
     let req256 = p.path("req256.der");
-    pk_ok(&[
-        "ocsp",
-        "request",
-        "--cert",
-        &s(&p.leaf),
-        "--issuer",
-        &s(&p.ca_pem),
-        "--hash",
-        "sha256",
-        "-o",
-        &s(&req256),
-    ]);
+    request_ok(&p.leaf, &p.ca_pem, &req256, &["--hash", "sha256"]);
     let der = std::fs::read(&req256).unwrap();
     std::fs::write(&resp, openssl_responder_answer(&p, &der, false)).unwrap();
     let (code, v) = p.verify_json(&resp, &[]);
@@ -571,16 +536,7 @@ fn openssl_client_against_pkit_serve() {
 
     // GET with the base64 request in the path (RFC 6960 A.1), percent-encoded.
     let req = p.path("get-req.der");
-    pk_ok(&[
-        "ocsp",
-        "request",
-        "--cert",
-        &s(&stray),
-        "--issuer",
-        &s(&p.ca_pem),
-        "-o",
-        &s(&req),
-    ]);
+    request_ok(&stray, &p.ca_pem, &req, &[]);
     use base64::Engine;
     let b64 = base64::engine::general_purpose::STANDARD.encode(std::fs::read(&req).unwrap());
     let path = format!(
@@ -653,16 +609,7 @@ fn delegated_signer() {
         &s(&rc),
     ]);
     let req = p.path("req.der");
-    pk_ok(&[
-        "ocsp",
-        "request",
-        "--cert",
-        &s(&p.leaf),
-        "--issuer",
-        &s(&p.ca_pem),
-        "-o",
-        &s(&req),
-    ]);
+    request_ok(&p.leaf, &p.ca_pem, &req, &[]);
     let resp = p.path("resp.der");
     let r = p.respond(
         &req,
@@ -704,17 +651,7 @@ fn delegated_signer() {
 fn ml_dsa_65_responses() {
     let p = Pki::new("ml-dsa-65");
     let req = p.path("req.der");
-    pk_ok(&[
-        "ocsp",
-        "request",
-        "--cert",
-        &s(&p.leaf),
-        "--issuer",
-        &s(&p.ca_pem),
-        "--nonce",
-        "-o",
-        &s(&req),
-    ]);
+    request_ok(&p.leaf, &p.ca_pem, &req, &["--nonce"]);
     let resp = p.path("resp.der");
     let r = p.respond(&req, &resp, &[]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
@@ -750,16 +687,7 @@ print("ok", r.signature_algorithm_oid.dotted_string)
 fn bad_input() {
     let p = Pki::new("ecdsa-p256");
     let req = p.path("req.der");
-    pk_ok(&[
-        "ocsp",
-        "request",
-        "--cert",
-        &s(&p.leaf),
-        "--issuer",
-        &s(&p.ca_pem),
-        "-o",
-        &s(&req),
-    ]);
+    request_ok(&p.leaf, &p.ca_pem, &req, &[]);
     let resp = p.path("resp.der");
     pk_ok(&[
         "ocsp",
@@ -798,16 +726,7 @@ fn bad_input() {
     // unauthorized (responseStatus 6).
     let other = Pki::new("ecdsa-p256");
     let foreign_req = p.path("foreign-req.der");
-    pk_ok(&[
-        "ocsp",
-        "request",
-        "--cert",
-        &s(&other.leaf),
-        "--issuer",
-        &s(&other.ca_pem),
-        "-o",
-        &s(&foreign_req),
-    ]);
+    request_ok(&other.leaf, &other.ca_pem, &foreign_req, &[]);
     let foreign = p.path("foreign.der");
     let r = p.respond(&foreign_req, &foreign, &[]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
@@ -818,16 +737,7 @@ fn bad_input() {
 
     // The leaf of a CA of another name: no request.
     let third = Pki::named("ecdsa-p256", "CN=Third CA");
-    let r = pk(&[
-        "ocsp",
-        "request",
-        "--cert",
-        &s(&third.leaf),
-        "--issuer",
-        &s(&p.ca_pem),
-        "-o",
-        &s(&p.path("mismatch.der")),
-    ]);
+    let r = request(&third.leaf, &p.ca_pem, &p.path("mismatch.der"), &[]);
     assert_eq!(r.code, Some(1), "{}", r.describe());
     assert!(!p.path("mismatch.der").exists());
 

@@ -15,7 +15,7 @@ use super::ca::CaError;
 use super::store::CertStatus as StoreStatus;
 use crate::der::oid_registry as oids;
 use crate::der::{integer, tag, Context, Error, Result as DerResult, Time, Writer};
-use crate::pki::alg::{Digest, SignatureScheme};
+use crate::pki::alg::Digest;
 use crate::pki::backend::{BackendError, PrivateKey, Signer};
 use crate::pki::cert::Certificate;
 use crate::pki::ocsp::{CertId, OcspRequest, ResponseStatus};
@@ -47,7 +47,6 @@ pub struct Responder {
     /// Issuer hashes under every digest a CertID may use, computed once.
     hashes: Vec<IssuerHashes>,
     key: Box<dyn PrivateKey>,
-    scheme: SignatureScheme,
     key_hash: Vec<u8>,
     /// The delegated responder's certificate, sent in `certs`.
     delegated: Option<Vec<u8>>,
@@ -93,7 +92,6 @@ impl Responder {
             .collect();
         Ok(Responder {
             hashes,
-            scheme: key.algorithm().default_scheme(),
             key,
             key_hash,
             delegated,
@@ -111,7 +109,7 @@ impl Responder {
         let cert_ids: Vec<CertId<'a>> = req.requests()?.into_iter().map(|r| r.cert_id).collect();
         if cert_ids.is_empty() {
             return Err(Error::invalid(
-                0,
+                req.request_list_offset(),
                 "expected at least one Request in requestList, found none",
             )
             .at("tbsRequest.requestList"));
@@ -165,10 +163,11 @@ impl Responder {
         });
         let tbs = w.finish();
         let sig = signer.sign(&tbs)?;
+        let scheme = signer.scheme();
         let mut b = Writer::with_capacity(tbs.len() + sig.len() + 64);
         b.sequence(|w| {
             w.raw(&tbs);
-            self.scheme.write_algorithm_identifier(w);
+            scheme.write_algorithm_identifier(w);
             w.bit_string(&sig);
             if let Some(cert) = &self.delegated {
                 w.explicit(0, |w| {
@@ -376,6 +375,7 @@ mod tests {
         let q = OcspRequest::from_der(&empty).unwrap();
         let e = r.read(&q).err().expect("an empty requestList is malformed");
         assert_eq!(e.path_string(), "tbsRequest.requestList");
+        assert_eq!(e.offset, empty.len());
 
         let der = error_response(ResponseStatus::Unauthorized);
         assert_eq!(der, [0x30, 0x03, 0x0a, 0x01, 0x06]);

@@ -32,6 +32,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "key" -d 'Generate private keys and extract public keys'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -216,6 +217,64 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the certificates a CA has issued'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "export" -d 'Print one issued certificate by serial number'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l cert -d 'The certificate to ask about' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l issuer -d 'The certificate of the CA that issued it' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l hash -d 'Hash for the CertID (responders expect sha1)' -r -f -a "sha1\t''
+sha256\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -s o -l out -d 'Output file (DER; default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l nonce -d 'Add a 32-byte random nonce (RFC 8954)'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-cert -d 'Sign as a delegated responder with this certificate (issued by the CA with the OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-key -d 'The delegated responder\'s private key' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l passin -d 'Password source for the signing key (the CA\'s or the responder\'s)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l request -d 'The OCSP request (DER, PEM or base64)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l now -d 'Answer as of this time (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -s o -l out -d 'Output file (DER; default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from verify" -l issuer -d 'The certificate of the CA that issued the certificate in question' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from verify" -l cert -d 'The certificate in question (its serial must be answered)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from verify" -l request -d 'The request this response answers (its nonce must come back)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from verify" -l now -d 'Judge freshness at this time (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from verify" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from verify" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-cert -d 'Sign as a delegated responder with this certificate (issued by the CA with the OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-key -d 'The delegated responder\'s private key' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l passin -d 'Password source for the signing key (the CA\'s or the responder\'s)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand completions" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -224,12 +283,13 @@ complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -l color -d 'When to
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
@@ -238,3 +298,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "list" -d 'List the certificates a CA has issued'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "export" -d 'Print one issued certificate by serial number'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'

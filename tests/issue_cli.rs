@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{pkit_run, run_with, Run, HANG};
+use common::{ossl, pk, pk_ok, pkit_run, run_with, s, Run, HANG};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::PermissionsExt;
@@ -15,36 +15,6 @@ use std::time::Duration;
 
 // ---------------------------------------------------------------------------------------
 // Helpers
-
-fn s(p: &Path) -> String {
-    p.to_str().expect("UTF-8 path").to_string()
-}
-
-/// Run pkit and return what it did.
-fn pk(args: &[&str]) -> Run {
-    pkit_run(args)
-}
-
-/// Run pkit and insist on success.
-fn pk_ok(args: &[&str]) -> Run {
-    let r = pk(args);
-    assert_eq!(
-        r.code,
-        Some(0),
-        "pkit {} failed: {}\nstdout: {}",
-        args.join(" "),
-        r.describe(),
-        r.stdout_str()
-    );
-    r
-}
-
-/// The system `openssl` (3.0); stdout and stderr together, and the exit code.
-fn ossl(args: &[&str]) -> (Option<i32>, String) {
-    let r = run_with("openssl", args, None, HANG);
-    assert!(!r.timed_out, "openssl {} hung", args.join(" "));
-    (r.code, format!("{}{}", r.stdout_str(), r.stderr_str()))
-}
 
 /// `openssl x509 -text -noout` of a certificate.
 fn x509_text(cert: &Path) -> String {

@@ -34,14 +34,39 @@ pub fn parse_time(flag: &str, s: &Option<String>) -> CliResult<Option<Time>> {
 
 /// Load `DIR/ca.pem` and `DIR/ca.key`.
 pub fn load_issuer(dir: &Path, passin: Option<&str>) -> CliResult<Issuer> {
+    let cert = load_ca_cert(dir)?;
+    let key = load_private_key(&dir.join("ca.key"), passin)?;
+    Ok(Issuer::new(cert, key)?)
+}
+
+/// The DER of `DIR/ca.pem` alone (for those that act for the CA without its key).
+pub fn load_ca_cert(dir: &Path) -> CliResult<Vec<u8>> {
     let pem_path = dir.join("ca.pem");
     let src = io::read_source(&pem_path)?;
     let cert = io::split_items(src, InForm::Auto)
         .into_iter()
         .next()
         .ok_or_else(|| CliError::parse(format!("{}: no certificate", pem_path.display())))??;
-    let key = load_private_key(&dir.join("ca.key"), passin)?;
-    Ok(Issuer::new(cert.der, key)?)
+    Ok(cert.der)
+}
+
+/// A duration argument: a number with a unit, `90s`, `30m`, `1h`, `7d`.
+pub fn parse_duration(flag: &str, s: &str) -> CliResult<i64> {
+    let bad = || {
+        CliError::usage(format!(
+            "{flag} {s}: expected a duration like 90s, 30m, 1h or 7d"
+        ))
+    };
+    let split = s.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
+    let n: i64 = s[..split].parse().map_err(|_| bad())?;
+    let unit = match &s[split..] {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return Err(bad()),
+    };
+    n.checked_mul(unit).filter(|v| *v > 0).ok_or_else(bad)
 }
 
 /// Hex (with optional colons) to bytes; a leading 00 sign octet is kept as given.

@@ -9,6 +9,8 @@ pub mod error;
 pub mod io;
 pub mod issue;
 pub mod key;
+pub mod ocsp;
+pub mod ocsp_serve;
 pub mod outdir;
 pub mod output;
 pub mod parse;
@@ -49,6 +51,8 @@ pub enum Command {
     Key(key::KeyArgs),
     /// Issue certificates: CAs, CSRs, leaves, batches; the CA's state lives in ca.db.
     Issue(issue::IssueArgs),
+    /// OCSP: build requests, answer them from a CA's ca.db, verify responses, serve HTTP.
+    Ocsp(ocsp::OcspArgs),
     /// Print shell completions (bash, zsh, fish).
     Completions(completions::CompletionsArgs),
     /// Write man pages and completions into a directory (used to refresh man/ and
@@ -98,6 +102,9 @@ pub fn report(e: &CliError, json: bool) {
 fn wants_json_errors(cli: &Cli) -> bool {
     match &cli.command {
         Some(Command::Parse(a)) => a.format.is_json(),
+        Some(Command::Ocsp(ocsp::OcspArgs {
+            command: ocsp::OcspCommand::Verify(v),
+        })) => v.format == ocsp::VerifyFormat::Json,
         _ => false,
     }
 }
@@ -111,6 +118,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
         Some(Command::Parse(a)) => parse::run(a),
         Some(Command::Key(a)) => key::run(a),
         Some(Command::Issue(a)) => issue::run(a),
+        Some(Command::Ocsp(a)) => ocsp::run(a),
         Some(Command::Completions(a)) => completions::run(a),
         Some(Command::GenDocs(a)) => completions::gen_docs(a),
         None => Err(CliError::usage("no command given; see pkit --help")),

@@ -16,6 +16,8 @@ pub mod keyenc;
 pub mod keyinfo;
 pub mod name;
 pub mod ocsp;
+pub mod ocsp_request;
+pub mod ocsp_verify;
 pub mod pkcs12;
 pub mod pkcs7;
 pub mod pkcs8;

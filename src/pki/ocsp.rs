@@ -172,6 +172,11 @@ impl<'a> OcspRequest<'a> {
         })
     }
 
+    /// Absolute offset of the `requestList` content (for errors about the whole list).
+    pub fn request_list_offset(&self) -> usize {
+        self.request_list.offset()
+    }
+
     /// Every `Request` in `requestList`, in order.
     pub fn requests(&self) -> Result<Vec<Request<'a>>> {
         let mut r = self.request_list;

@@ -361,3 +361,37 @@ pub fn assert_parse_failure(run: &Run, name: &str, what: &str) {
         run.describe()
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Short forms the CLI tests share.
+
+/// A path as a UTF-8 argument.
+pub fn s(p: &Path) -> String {
+    p.to_str().expect("UTF-8 path").to_string()
+}
+
+/// Run pkit and return what it did.
+pub fn pk(args: &[&str]) -> Run {
+    pkit_run(args)
+}
+
+/// Run pkit and insist on success.
+pub fn pk_ok(args: &[&str]) -> Run {
+    let r = pk(args);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "pkit {} failed: {}\nstdout: {}",
+        args.join(" "),
+        r.describe(),
+        r.stdout_str()
+    );
+    r
+}
+
+/// The system `openssl` (3.0): exit code and stdout + stderr together.
+pub fn ossl(args: &[&str]) -> (Option<i32>, String) {
+    let r = run_with("openssl", args, None, HANG);
+    assert!(!r.timed_out, "openssl {} hung", args.join(" "));
+    (r.code, format!("{}{}", r.stdout_str(), r.stderr_str()))
+}

@@ -2,6 +2,8 @@
 //! directory (`ca.pem`, `ca.key`, `ca.db`) that issuance records into.
 
 pub mod ca;
+pub mod ocsp;
+pub mod ocsp_cache;
 pub mod profile;
 pub mod request;
 pub mod san;

@@ -1,0 +1,460 @@
+//! `pkit ocsp`: make requests, answer them from a CA's ca.db, check responses, and serve
+//! them over HTTP (the server lives in `ocsp_serve.rs`).
+
+use super::ca_dir::{load_ca_cert, open_store, parse_duration, parse_time};
+use super::error::{CliError, CliResult, Exit};
+use super::io::{self, InForm, Item};
+use super::key::load_private_key;
+use super::output;
+use clap::{Args, Subcommand, ValueEnum};
+use pkit::der::Time;
+use pkit::pki::alg::Digest;
+use pkit::pki::cert::Certificate;
+use pkit::pki::issue::ocsp::{error_response, status_name, Asked, Responder};
+use pkit::pki::issue::ocsp_cache::ResponseCache;
+use pkit::pki::issue::store::Store;
+use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse, ResponseStatus};
+use pkit::pki::ocsp_request::{encode_request, find_nonce, IssuerHashes, NONCE_LEN};
+use pkit::pki::ocsp_verify::{self, Expect, Verdict, VerifyError};
+use pkit::pki::signed::SignedError;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+#[command(after_help = super::error::EXIT_CODES_HELP)]
+pub struct OcspArgs {
+    #[command(subcommand)]
+    pub command: OcspCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum OcspCommand {
+    /// Build an OCSP request (RFC 6960) for a certificate.
+    Request(RequestArgs),
+    /// Answer an OCSP request from a CA directory's ca.db.
+    Respond(RespondArgs),
+    /// Check an OCSP response: signer, certificate, nonce, freshness, status.
+    Verify(VerifyArgs),
+    /// Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory.
+    Serve(super::ocsp_serve::ServeArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CertIdHash {
+    Sha1,
+    Sha256,
+}
+
+#[derive(Args, Debug)]
+pub struct RequestArgs {
+    /// The certificate to ask about.
+    #[arg(long)]
+    pub cert: PathBuf,
+    /// The certificate of the CA that issued it.
+    #[arg(long)]
+    pub issuer: PathBuf,
+    /// Hash for the CertID (responders expect sha1).
+    #[arg(long, value_enum, default_value_t = CertIdHash::Sha1)]
+    pub hash: CertIdHash,
+    /// Add a 32-byte random nonce (RFC 8954).
+    #[arg(long)]
+    pub nonce: bool,
+    /// Output file (DER; default stdout).
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Who signs responses: the CA, or a delegated OCSP signer, and for how long they stand.
+#[derive(Args, Debug)]
+pub struct SignerArgs {
+    /// The CA directory (ca.pem, ca.key, ca.db).
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// Sign as a delegated responder with this certificate (issued by the CA with the
+    /// OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`).
+    #[arg(long, value_name = "FILE", requires = "responder_key")]
+    pub responder_cert: Option<PathBuf>,
+    /// The delegated responder's private key.
+    #[arg(long, value_name = "FILE", requires = "responder_cert")]
+    pub responder_key: Option<PathBuf>,
+    /// Password source for the signing key (the CA's or the responder's).
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// How long a response stands: nextUpdate = now + this (s, m, h, d).
+    #[arg(long, value_name = "DURATION", default_value = "1h")]
+    pub next_update: String,
+}
+
+#[derive(Args, Debug)]
+pub struct RespondArgs {
+    #[command(flatten)]
+    pub signer: SignerArgs,
+    /// The OCSP request (DER, PEM or base64).
+    #[arg(long)]
+    pub request: PathBuf,
+    /// Answer as of this time (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Output file (DER; default stdout).
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The OCSP response (DER, PEM or base64).
+    pub response: PathBuf,
+    /// The certificate of the CA that issued the certificate in question.
+    #[arg(long)]
+    pub issuer: PathBuf,
+    /// The certificate in question (its serial must be answered).
+    #[arg(long)]
+    pub cert: Option<PathBuf>,
+    /// The request this response answers (its nonce must come back).
+    #[arg(long)]
+    pub request: Option<PathBuf>,
+    /// Judge freshness at this time (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    #[arg(short, long, value_enum, default_value_t = VerifyFormat::Text)]
+    pub format: VerifyFormat,
+}
+
+pub fn run(a: OcspArgs) -> CliResult<Exit> {
+    match a.command {
+        OcspCommand::Request(a) => run_request(a),
+        OcspCommand::Respond(a) => run_respond(a),
+        OcspCommand::Verify(a) => run_verify(a),
+        OcspCommand::Serve(a) => super::ocsp_serve::run(a),
+    }
+}
+
+/// The first item of a file (PEM block, DER or base64).
+fn read_item(path: &Path) -> CliResult<Item> {
+    let src = io::read_source(path)?;
+    io::split_items(src, InForm::Auto)
+        .into_iter()
+        .next()
+        .ok_or_else(|| CliError::parse(format!("{}: empty", path.display())))?
+}
+
+fn parse_cert(item: &Item) -> CliResult<Certificate<'_>> {
+    Certificate::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))
+}
+
+fn run_request(a: RequestArgs) -> CliResult<Exit> {
+    let leaf_item = read_item(&a.cert)?;
+    let issuer_item = read_item(&a.issuer)?;
+    let leaf = parse_cert(&leaf_item)?;
+    let issuer = parse_cert(&issuer_item)?;
+    if leaf.issuer.raw != issuer.subject.raw {
+        return Err(CliError::negative(format!(
+            "{}: issued by {}, not by {} ({})",
+            leaf_item.name,
+            leaf.issuer.to_rfc4514().unwrap_or_default(),
+            issuer.subject.to_rfc4514().unwrap_or_default(),
+            issuer_item.name
+        )));
+    }
+    let digest = match a.hash {
+        CertIdHash::Sha1 => Digest::Sha1,
+        CertIdHash::Sha256 => Digest::Sha256,
+    };
+    let nonce = if a.nonce {
+        let mut n = [0u8; NONCE_LEN];
+        pkit::pki::issue::random_bytes(&mut n)
+            .map_err(|e| CliError::io(format!("randomness: {e}")))?;
+        Some(n)
+    } else {
+        None
+    };
+    let der = encode_request(
+        &IssuerHashes::of(&issuer, digest),
+        leaf.serial,
+        nonce.as_ref().map(|n| n.as_slice()),
+    );
+    write_der(a.out.as_deref(), a.force, &der)
+}
+
+fn write_der(out: Option<&Path>, force: bool, der: &[u8]) -> CliResult<Exit> {
+    io::write_output(
+        &io::OutputOpts {
+            path: out,
+            force,
+            private: false,
+            binary: true,
+        },
+        der,
+    )?;
+    Ok(Exit::Ok)
+}
+
+/// The responder for `--ca` (signing with ca.key, or the delegated responder's key) and
+/// the CA's store, as `respond` and `serve` both need them.
+pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Store, i64)> {
+    let lifetime = parse_duration("--next-update", &a.next_update)?;
+    let ca_der = load_ca_cert(&a.ca)?;
+    let passin = a.passin.as_deref();
+    let (key, delegated) = match (&a.responder_cert, &a.responder_key) {
+        (Some(cert), Some(key)) => {
+            let item = read_item(cert)?;
+            parse_cert(&item)?;
+            (load_private_key(key, passin)?, Some(item.der))
+        }
+        _ => (load_private_key(&a.ca.join("ca.key"), passin)?, None),
+    };
+    let responder = Responder::new(&ca_der, key, delegated, now).map_err(|e| {
+        let what = a
+            .responder_cert
+            .as_ref()
+            .map_or_else(|| a.ca.display().to_string(), |p| p.display().to_string());
+        let e = CliError::from(e);
+        CliError::new(e.exit, format!("{what}: {}", e.message))
+    })?;
+    let store = open_store(&a.ca)?;
+    Ok((responder, store, lifetime))
+}
+
+/// The outcome of answering one request: the OCSPResponse and what it said.
+pub struct Answered {
+    pub der: Vec<u8>,
+    /// Serials (hex) asked about.
+    pub serials: Vec<String>,
+    /// good / revoked / unknown per serial, or the responseStatus name.
+    pub status: String,
+    /// Served from the cache rather than signed now.
+    pub cached: bool,
+}
+
+/// Answer one parsed request. A single-certificate request without a nonce is served
+/// from `cache` when it holds a response signed for the current status.
+pub fn answer(
+    responder: &Responder,
+    signer: &mut dyn pkit::pki::backend::Signer,
+    store: &Store,
+    req: &OcspRequest<'_>,
+    now: Time,
+    lifetime: i64,
+    cache: Option<&mut ResponseCache>,
+) -> Result<Answered, AnswerError> {
+    let (cert_ids, nonce) = match responder.read(req).map_err(AnswerError::Malformed)? {
+        Asked::Foreign => {
+            return Ok(Answered {
+                der: error_response(ResponseStatus::Unauthorized),
+                serials: Vec::new(),
+                status: "unauthorized".into(),
+                cached: false,
+            })
+        }
+        Asked::Ours { cert_ids, nonce } => (cert_ids, nonce),
+    };
+    let statuses = cert_ids
+        .iter()
+        .map(|id| store.status(Asked::serial(id)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| AnswerError::Internal(format!("ca.db: {e}")))?;
+    let mut answered = Answered {
+        der: Vec::new(),
+        serials: cert_ids.iter().map(|id| id.serial_hex()).collect(),
+        status: statuses
+            .iter()
+            .map(status_name)
+            .collect::<Vec<_>>()
+            .join(","),
+        cached: false,
+    };
+    let cacheable = cert_ids.len() == 1 && nonce.is_none();
+    let cache = cache.filter(|_| cacheable);
+    if let Some(c) = &cache {
+        if let Some(der) = c.get(cert_ids[0].raw, &statuses[0], now) {
+            answered.der = der.to_vec();
+            answered.cached = true;
+            return Ok(answered);
+        }
+    }
+    let pairs: Vec<_> = cert_ids.iter().zip(statuses.iter()).collect();
+    let next_update = now.plus_seconds(lifetime);
+    answered.der = responder
+        .sign(signer, &pairs, nonce, now, next_update)
+        .map_err(|e| AnswerError::Internal(e.to_string()))?;
+    if let Some(c) = cache {
+        let status = statuses.into_iter().next().expect("one status");
+        c.put(
+            cert_ids[0].raw,
+            status,
+            answered.der.clone(),
+            now,
+            next_update,
+        );
+    }
+    Ok(answered)
+}
+
+/// Why a request got no successful answer.
+pub enum AnswerError {
+    Malformed(pkit::der::Error),
+    /// The store or the signer failed.
+    Internal(String),
+}
+
+fn run_respond(a: RespondArgs) -> CliResult<Exit> {
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    let item = read_item(&a.request)?;
+    let req = OcspRequest::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))?;
+    let (responder, store, lifetime) = load_responder(&a.signer, now)?;
+    let mut signer = responder.signer()?;
+    let answered = match answer(
+        &responder,
+        signer.as_mut(),
+        &store,
+        &req,
+        now,
+        lifetime,
+        None,
+    ) {
+        Ok(x) => x,
+        Err(AnswerError::Malformed(e)) => return Err(CliError::der(&item.name, &e)),
+        Err(AnswerError::Internal(m)) => return Err(CliError::io(m)),
+    };
+    if answered.serials.is_empty() {
+        eprintln!(
+            "pkit: {}: names a certificate of another issuer; answered unauthorized",
+            item.name
+        );
+    } else {
+        eprintln!(
+            "pkit: serial {}: {}",
+            answered.serials.join(","),
+            answered.status
+        );
+    }
+    write_der(a.out.as_deref(), a.force, &answered.der)
+}
+
+fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    let resp_item = read_item(&a.response)?;
+    let resp =
+        OcspResponse::from_der(&resp_item.der).map_err(|e| CliError::der(&resp_item.name, &e))?;
+    let issuer_item = read_item(&a.issuer)?;
+    let issuer = parse_cert(&issuer_item)?;
+    let cert_item = a.cert.as_deref().map(read_item).transpose()?;
+    let cert = cert_item.as_ref().map(parse_cert).transpose()?;
+    let req_item = a.request.as_deref().map(read_item).transpose()?;
+    let req = match &req_item {
+        Some(item) => {
+            let der_err = |e| CliError::der(&item.name, &e);
+            let q = OcspRequest::from_der(&item.der).map_err(der_err)?;
+            q.requests().map_err(der_err)?;
+            find_nonce(q.request_extensions.as_ref()).map_err(der_err)?;
+            Some(q)
+        }
+        None => None,
+    };
+    let verdict = ocsp_verify::verify(
+        &resp,
+        &Expect {
+            issuer: &issuer,
+            cert: cert.as_ref(),
+            request: req.as_ref(),
+            now,
+        },
+    )
+    .map_err(|e| match e {
+        VerifyError::Der(e) => CliError::der(&resp_item.name, &e),
+        VerifyError::Signed(SignedError::UnsupportedAlgorithm(n)) => {
+            CliError::unsupported(format!(
+                "{}: signature algorithm {n} is not supported",
+                resp_item.name
+            ))
+        }
+        VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", resp_item.name)),
+    })?;
+    let text = match a.format {
+        VerifyFormat::Json => output::json_text(&verdict_json(&verdict)),
+        VerifyFormat::Text => verdict_text(&resp_item.name, &verdict),
+    };
+    io::write_text(None, false, &text)?;
+    Ok(if verdict.valid() {
+        Exit::Ok
+    } else {
+        Exit::Negative
+    })
+}
+
+/// `{"schema","type":"ocsp_verify","valid","status","revocation_time","reason","checks"}`.
+fn verdict_json(v: &Verdict) -> Value {
+    let (status, time, reason) = status_parts(v.status.as_ref());
+    json!({
+        "schema": output::SCHEMA,
+        "type": "ocsp_verify",
+        "valid": v.valid(),
+        "status": status,
+        "revocation_time": time,
+        "reason": reason,
+        "checks": v.checks.iter().map(|c| json!({
+            "name": c.name,
+            "ok": c.ok,
+            "detail": c.detail,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn status_parts(s: Option<&CertStatus>) -> (Value, Value, Value) {
+    match s {
+        None => (Value::Null, Value::Null, Value::Null),
+        Some(CertStatus::Good) => ("good".into(), Value::Null, Value::Null),
+        Some(CertStatus::Unknown) => ("unknown".into(), Value::Null, Value::Null),
+        Some(CertStatus::Revoked {
+            revocation_time,
+            revocation_reason,
+        }) => (
+            "revoked".into(),
+            revocation_time.to_string().into(),
+            revocation_reason
+                .and_then(|r| r.name())
+                .map_or(Value::Null, Value::from),
+        ),
+    }
+}
+
+fn verdict_text(name: &str, v: &Verdict) -> String {
+    let status = v
+        .status
+        .as_ref()
+        .map_or_else(|| "no status".to_string(), ocsp_verify::describe);
+    let mut s = format!(
+        "{name}: {status} — {}\n",
+        if v.valid() { "valid" } else { "NOT valid" }
+    );
+    for c in &v.checks {
+        s.push_str(&format!(
+            "  {} {}: {}\n",
+            if c.ok { "ok  " } else { "FAIL" },
+            c.name,
+            c.detail
+        ));
+    }
+    s
+}
+
+/// Serial numbers as the logs print them: one string, an array, or null.
+pub fn serial_json(serials: &[String]) -> Value {
+    match serials {
+        [] => Value::Null,
+        [one] => one.clone().into(),
+        many => many.iter().map(|s| Value::from(s.as_str())).collect(),
+    }
+}

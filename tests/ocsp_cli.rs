@@ -1,0 +1,758 @@
+//! `pkit ocsp` through the real binary, against programs we did not write: OpenSSL 3.0's
+//! `ocsp` as requester, verifier, HTTP client and HTTP responder, and Python's
+//! `cryptography` for ML-DSA responses.
+
+mod common;
+
+use common::{ossl, pk, pk_ok, pkit_run, run_with, s, Run, HANG};
+use std::io::{BufRead, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+
+/// Mark `serial_hex` revoked in `ca_dir/ca.db` with a CRLReason name.
+///
+/// At merge the lead switches this to `pkit crl revoke --ca DIR SERIAL --reason R` (built
+/// on another branch); until then the row is updated as that command does, schema v2.
+fn revoke(ca_dir: &Path, serial_hex: &str, reason: &str) {
+    let script = r#"
+import sqlite3, sys, time
+codes = {"unspecified": 0, "keyCompromise": 1, "cACompromise": 2, "affiliationChanged": 3,
+         "superseded": 4, "cessationOfOperation": 5, "certificateHold": 6}
+db = sqlite3.connect(sys.argv[1])
+n = db.execute("UPDATE certificates SET status='revoked', revoked_at=?, revocation_reason=? "
+               "WHERE serial=?", (int(time.time()) - 60, codes[sys.argv[3]],
+               bytes.fromhex(sys.argv[2]))).rowcount
+db.commit()
+assert n == 1, n
+"#;
+    let db = s(&ca_dir.join("ca.db"));
+    let r = run_with(
+        "python3",
+        &["-c", script, &db, serial_hex, reason],
+        None,
+        HANG,
+    );
+    assert_eq!(r.code, Some(0), "revoking {serial_hex}: {}", r.describe());
+}
+
+/// A CA directory with one leaf certificate.
+struct Pki {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+    ca: PathBuf,
+    ca_pem: PathBuf,
+    leaf: PathBuf,
+    serial: String,
+}
+
+impl Pki {
+    fn new(alg: &str) -> Pki {
+        Pki::named(alg, "CN=OCSP Test CA,O=pkit")
+    }
+
+    fn named(alg: &str, subject: &str) -> Pki {
+        common::require_openssl();
+        let tmp = common::tempdir();
+        let dir = tmp.path().to_path_buf();
+        let ca = dir.join("ca");
+        pk_ok(&[
+            "issue",
+            "ca",
+            "--dir",
+            &s(&ca),
+            "--subject",
+            subject,
+            "--alg",
+            alg,
+        ]);
+        let leaf = dir.join("leaf.pem");
+        let r = pk_ok(&[
+            "issue",
+            "cert",
+            "--ca",
+            &s(&ca),
+            "--subject",
+            "CN=leaf.example",
+            "--key-out",
+            &s(&dir.join("leaf.key")),
+            "-o",
+            &s(&leaf),
+        ]);
+        let serial = r
+            .stderr_str()
+            .split_whitespace()
+            .skip_while(|w| *w != "serial")
+            .nth(1)
+            .expect("issued serial on stderr")
+            .to_string();
+        Pki {
+            ca_pem: ca.join("ca.pem"),
+            _tmp: tmp,
+            dir,
+            ca,
+            leaf,
+            serial,
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// `pkit ocsp respond` for `req`, into `out`.
+    fn respond(&self, req: &Path, out: &Path, extra: &[&str]) -> Run {
+        let mut args = vec![
+            "ocsp".to_string(),
+            "respond".into(),
+            "--ca".into(),
+            s(&self.ca),
+            "--request".into(),
+            s(req),
+            "-o".into(),
+            s(out),
+            "--force".into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        pkit_run(&args)
+    }
+
+    /// `pkit ocsp verify RESP --issuer ca.pem --cert leaf.pem [extra] -f json`.
+    fn verify_json(&self, resp: &Path, extra: &[&str]) -> (Option<i32>, serde_json::Value) {
+        let mut args = vec![
+            "ocsp".to_string(),
+            "verify".into(),
+            s(resp),
+            "--issuer".into(),
+            s(&self.ca_pem),
+            "--cert".into(),
+            s(&self.leaf),
+            "-f".into(),
+            "json".into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let r = pkit_run(&args);
+        let v = serde_json::from_slice(&r.stdout)
+            .unwrap_or_else(|e| panic!("verify JSON: {e}; {}", r.describe()));
+        (r.code, v)
+    }
+
+    /// `openssl ocsp -respin` with the CA as trust anchor: its output, which must say the
+    /// signature verified. `-no_nonce` because OpenSSL makes a fresh request (with a fresh
+    /// nonce) from `-cert` to compare against.
+    fn openssl_check(&self, resp: &Path, cert: &Path) -> String {
+        let ca = s(&self.ca_pem);
+        let (code, out) = ossl(&[
+            "ocsp",
+            "-respin",
+            &s(resp),
+            "-issuer",
+            &ca,
+            "-CAfile",
+            &ca,
+            "-cert",
+            &s(cert),
+            "-no_nonce",
+        ]);
+        assert!(
+            code == Some(0) && out.contains("Response verify OK"),
+            "openssl ocsp -respin: {out}"
+        );
+        out
+    }
+}
+
+/// `pkit ocsp request --cert C --issuer I -o OUT [extra]`.
+fn request(cert: &Path, issuer: &Path, out: &Path, extra: &[&str]) -> Run {
+    let mut args = vec!["ocsp", "request"];
+    let (c, i, o) = (s(cert), s(issuer), s(out));
+    args.extend(["--cert", &c, "--issuer", &i, "-o", &o]);
+    args.extend(extra);
+    pk(&args)
+}
+
+fn request_ok(cert: &Path, issuer: &Path, out: &Path, extra: &[&str]) {
+    let r = request(cert, issuer, out, extra);
+    assert_eq!(r.code, Some(0), "pkit ocsp request: {}", r.describe());
+}
+
+/// A free TCP port on 127.0.0.1 (bound to port 0, then released).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("binding a free port")
+        .port()
+}
+
+/// A server child process, killed when dropped. Its stderr goes to a file.
+struct Server {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Server {
+    /// Start `cmd` and wait until its log file contains `ready`.
+    fn start(mut cmd: Command, log: PathBuf, ready: &str) -> Server {
+        let err = std::fs::File::create(&log).expect("server log");
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(err))
+            .spawn()
+            .expect("starting server");
+        let server = Server { child, log };
+        let deadline = Instant::now() + HANG;
+        while !server.log_text().contains(ready) {
+            assert!(
+                Instant::now() < deadline,
+                "server did not start: {}",
+                server.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server
+    }
+
+    fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Send SIGTERM and wait for the exit code.
+    fn terminate(&mut self) -> Option<i32> {
+        let pid = self.child.id().to_string();
+        let st = Command::new("kill").args(["-TERM", &pid]).status();
+        assert!(st.is_ok_and(|s| s.success()), "kill -TERM {pid}");
+        let deadline = Instant::now() + HANG;
+        loop {
+            if let Some(st) = self.child.try_wait().expect("waiting for server") {
+                return st.code();
+            }
+            assert!(Instant::now() < deadline, "server ignored SIGTERM");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `pkit ocsp serve --ca DIR --listen 127.0.0.1:PORT`.
+fn pkit_serve(p: &Pki, port: u16) -> Server {
+    let mut cmd = Command::new(common::pkit_bin());
+    cmd.args([
+        "ocsp",
+        "serve",
+        "--ca",
+        &s(&p.ca),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+    ]);
+    Server::start(cmd, p.path("serve.log"), "\"listening\"")
+}
+
+/// One HTTP/1.0 exchange: the status code and the body.
+fn http(port: u16, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let mut c = TcpStream::connect(("127.0.0.1", port)).expect("connecting");
+    c.set_read_timeout(Some(HANG)).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/ocsp-request\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    c.write_all(body).unwrap();
+    let mut r = std::io::BufReader::new(c);
+    let mut status = String::new();
+    r.read_line(&mut status).expect("status line");
+    let code: u16 = status
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("bad status line {status:?}"));
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            len = v.trim().parse::<usize>().ok();
+        }
+    }
+    let mut out = Vec::new();
+    match len {
+        Some(n) => {
+            out.resize(n, 0);
+            r.read_exact(&mut out).unwrap();
+        }
+        None => {
+            r.read_to_end(&mut out).unwrap();
+        }
+    }
+    (code, out)
+}
+
+/// `openssl ocsp -respin F -resp_text -noverify`: the response as OpenSSL reads it (it
+/// exits 1 for an unsuccessful responseStatus, after printing it).
+fn openssl_resp_text(resp: &Path) -> String {
+    let (code, out) = ossl(&["ocsp", "-respin", &s(resp), "-resp_text", "-noverify"]);
+    assert!(code == Some(0) || out.contains("Responder Error"), "{out}");
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Interoperability
+
+#[test]
+fn openssl_request_answered_by_pkit() {
+    let p = Pki::new("ecdsa-p256");
+    let req = p.path("req.der");
+    let (code, out) = ossl(&[
+        "ocsp",
+        "-issuer",
+        &s(&p.ca_pem),
+        "-cert",
+        &s(&p.leaf),
+        "-reqout",
+        &s(&req),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let resp = p.path("resp.der");
+    let r = p.respond(&req, &resp, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let out = p.openssl_check(&resp, &p.leaf);
+    assert!(out.contains("leaf.pem: good"), "{out}");
+    // The nonce OpenSSL put in the request comes back.
+    let (code, v) = p.verify_json(&resp, &["--request", &s(&req)]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["status"], "good");
+    let names: Vec<&str> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"nonce") && names.contains(&"signature"),
+        "{v}"
+    );
+
+    revoke(&p.ca, &p.serial, "keyCompromise");
+    let r = p.respond(&req, &resp, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let out = p.openssl_check(&resp, &p.leaf);
+    assert!(out.contains("leaf.pem: revoked"), "{out}");
+    assert!(out.contains("Reason: keyCompromise"), "{out}");
+    let (code, v) = p.verify_json(&resp, &["--request", &s(&req)]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["valid"], false);
+    assert_eq!(v["status"], "revoked");
+    assert_eq!(v["reason"], "keyCompromise");
+    assert!(v["revocation_time"].as_str().unwrap().ends_with('Z'), "{v}");
+}
+
+/// OpenSSL's index.txt line for the leaf: V (valid) or R (revoked, with time and reason).
+fn index_line(p: &Pki, revoked: bool) -> String {
+    let (_, subject) = ossl(&[
+        "x509",
+        "-in",
+        &s(&p.leaf),
+        "-noout",
+        "-subject",
+        "-nameopt",
+        "compat",
+    ]);
+    let subject = subject.trim().trim_start_matches("subject=").to_string();
+    let rev = if revoked {
+        "250101000000Z,keyCompromise"
+    } else {
+        ""
+    };
+    format!(
+        "{}\t301231235959Z\t{rev}\t{}\tunknown\t{subject}\n",
+        if revoked { "R" } else { "V" },
+        p.serial.to_uppercase()
+    )
+}
+
+/// `openssl ocsp -index … -port PORT` answering one pkit request over HTTP.
+fn openssl_responder_answer(p: &Pki, req: &[u8], revoked: bool) -> Vec<u8> {
+    common::require_openssl();
+    let index = p.path("index.txt");
+    std::fs::write(&index, index_line(p, revoked)).unwrap();
+    let port = free_port();
+    let mut cmd = Command::new("openssl");
+    cmd.args([
+        "ocsp",
+        "-index",
+        &s(&index),
+        "-port",
+        &port.to_string(),
+        "-rsigner",
+        &s(&p.ca_pem),
+        "-rkey",
+        &s(&p.ca.join("ca.key")),
+        "-CA",
+        &s(&p.ca_pem),
+        "-nmin",
+        "60",
+    ]);
+    // Readiness from the log, not a probe connection: OpenSSL 3.0's responder spins on
+    // a connection that closes without a request.
+    let _server = Server::start(cmd, p.path("openssl-responder.log"), "waiting for OCSP");
+    let (code, body) = http(port, "POST", "/", req);
+    assert_eq!(code, 200);
+    body
+}
+
+#[test]
+fn pkit_request_answered_by_openssl_responder() {
+    let p = Pki::new("ecdsa-p256");
+    let req = p.path("req.der");
+    request_ok(&p.leaf, &p.ca_pem, &req, &["--nonce"]);
+    let der = std::fs::read(&req).unwrap();
+    // OpenSSL reads our request: CertID and the 32-byte nonce.
+    let (code, text) = ossl(&["ocsp", "-reqin", &s(&req), "-req_text"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("Hash Algorithm: sha1"), "{text}");
+    assert!(text.contains(&p.serial.to_uppercase()), "{text}");
+    assert!(text.contains("OCSP Nonce"), "{text}");
+
+    let resp = p.path("resp.der");
+    std::fs::write(&resp, openssl_responder_answer(&p, &der, false)).unwrap();
+    let (code, v) = p.verify_json(&resp, &["--request", &s(&req)]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["status"], "good");
+
+    std::fs::write(&resp, openssl_responder_answer(&p, &der, true)).unwrap();
+    let (code, v) = p.verify_json(&resp, &["--request", &s(&req)]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["status"], "revoked");
+    assert_eq!(v["reason"], "keyCompromise");
+    assert_eq!(v["revocation_time"], "2025-01-01T00:00:00Z");
+
+    // SHA-256 CertIDs as well.
+    let req256 = p.path("req256.der");
+    request_ok(&p.leaf, &p.ca_pem, &req256, &["--hash", "sha256"]);
+    let der = std::fs::read(&req256).unwrap();
+    std::fs::write(&resp, openssl_responder_answer(&p, &der, false)).unwrap();
+    let (code, v) = p.verify_json(&resp, &[]);
+    assert_eq!(code, Some(0), "{v}");
+}
+
+/// A certificate signed with the CA's key that ca.db never recorded.
+fn unrecorded_cert(p: &Pki) -> PathBuf {
+    let key = p.path("x.key");
+    let csr = p.path("x.csr");
+    let cert = p.path("x.pem");
+    for args in [
+        vec![
+            "genpkey",
+            "-algorithm",
+            "EC",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-out",
+        ],
+        vec!["req", "-new", "-subj", "/CN=stray.example", "-key"],
+    ] {
+        let mut a: Vec<String> = args.iter().map(|x| x.to_string()).collect();
+        if a[0] == "genpkey" {
+            a.push(s(&key));
+        } else {
+            a.extend([s(&key), "-out".into(), s(&csr)]);
+        }
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let (code, out) = ossl(&a);
+        assert_eq!(code, Some(0), "{out}");
+    }
+    let (code, out) = ossl(&[
+        "x509",
+        "-req",
+        "-in",
+        &s(&csr),
+        "-CA",
+        &s(&p.ca_pem),
+        "-CAkey",
+        &s(&p.ca.join("ca.key")),
+        "-set_serial",
+        "0x1234",
+        "-out",
+        &s(&cert),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    cert
+}
+
+/// `openssl ocsp -issuer ca.pem -cert C -url http://127.0.0.1:PORT`.
+fn openssl_client(p: &Pki, cert: &Path, port: u16, extra: &[&str]) -> String {
+    let ca = s(&p.ca_pem);
+    let url = format!("http://127.0.0.1:{port}");
+    let mut args = vec!["ocsp", "-issuer", &ca, "-CAfile", &ca, "-url", &url];
+    let c = s(cert);
+    args.extend(["-cert", &c]);
+    args.extend(extra);
+    let (code, out) = ossl(&args);
+    assert!(
+        code == Some(0) && out.contains("Response verify OK"),
+        "openssl ocsp -url: {out}"
+    );
+    out
+}
+
+#[test]
+fn openssl_client_against_pkit_serve() {
+    let p = Pki::new("ecdsa-p256");
+    let stray = unrecorded_cert(&p);
+    let port = free_port();
+    let mut server = pkit_serve(&p, port);
+
+    let out = openssl_client(&p, &p.leaf, port, &[]);
+    assert!(out.contains("leaf.pem: good"), "{out}");
+    let out = openssl_client(&p, &stray, port, &[]);
+    assert!(out.contains("x.pem: unknown"), "{out}");
+    // Without a nonce the answer comes from the cache the second time.
+    for _ in 0..2 {
+        let out = openssl_client(&p, &p.leaf, port, &["-no_nonce"]);
+        assert!(out.contains("leaf.pem: good"), "{out}");
+    }
+
+    revoke(&p.ca, &p.serial, "superseded");
+    for extra in [&[][..], &["-no_nonce"][..]] {
+        let out = openssl_client(&p, &p.leaf, port, extra);
+        assert!(out.contains("leaf.pem: revoked"), "{out}");
+        assert!(out.contains("Reason: superseded"), "{out}");
+    }
+
+    // GET with the base64 request in the path (RFC 6960 A.1), percent-encoded.
+    let req = p.path("get-req.der");
+    request_ok(&stray, &p.ca_pem, &req, &[]);
+    use base64::Engine;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(std::fs::read(&req).unwrap());
+    let path = format!(
+        "/{}",
+        b64.replace('+', "%2B")
+            .replace('/', "%2F")
+            .replace('=', "%3D")
+    );
+    let (code, body) = http(port, "GET", &path, b"");
+    assert_eq!(code, 200);
+    let resp = p.path("get-resp.der");
+    std::fs::write(&resp, body).unwrap();
+    assert!(openssl_resp_text(&resp).contains("Cert Status: unknown"));
+
+    // Garbage: HTTP 400 with a malformedRequest response, and the server keeps going.
+    let (code, body) = http(port, "POST", "/", b"\x30\x03\x02\x01");
+    assert_eq!(code, 400);
+    std::fs::write(&resp, body).unwrap();
+    assert!(openssl_resp_text(&resp).contains("malformedrequest"));
+    let (code, _) = http(port, "GET", "/not*base64", b"");
+    assert_eq!(code, 400);
+    let out = openssl_client(&p, &p.leaf, port, &[]);
+    assert!(out.contains("leaf.pem: revoked"), "{out}");
+
+    // One JSON line per request, then a clean exit on SIGTERM.
+    assert_eq!(server.terminate(), Some(0), "{}", server.log_text());
+    let log = server.log_text();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let requests: Vec<&serde_json::Value> =
+        lines.iter().filter(|l| l.get("method").is_some()).collect();
+    assert_eq!(requests.len(), 10, "{log}");
+    for l in &requests {
+        for k in ["time", "peer", "method", "serial", "status", "us"] {
+            assert!(l.get(k).is_some(), "{k} missing in {l}");
+        }
+    }
+    assert!(requests.iter().any(|l| l["cached"] == true), "{log}");
+    assert!(
+        requests.iter().any(|l| l["status"] == "malformedRequest"),
+        "{log}"
+    );
+    assert!(requests
+        .iter()
+        .any(|l| l["serial"] == "1234" && l["status"] == "unknown"));
+    assert!(lines.last().unwrap()["event"] == "shutdown", "{log}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Delegated responders, ML-DSA, bad input
+
+#[test]
+fn delegated_signer() {
+    let p = Pki::new("ecdsa-p256");
+    let (rc, rk) = (p.path("ocsp.pem"), p.path("ocsp.key"));
+    pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&p.ca),
+        "--profile",
+        "ocsp-signer",
+        "--subject",
+        "CN=OCSP",
+        "--key-out",
+        &s(&rk),
+        "-o",
+        &s(&rc),
+    ]);
+    let req = p.path("req.der");
+    request_ok(&p.leaf, &p.ca_pem, &req, &[]);
+    let resp = p.path("resp.der");
+    let r = p.respond(
+        &req,
+        &resp,
+        &["--responder-cert", &s(&rc), "--responder-key", &s(&rk)],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let out = p.openssl_check(&resp, &p.leaf);
+    assert!(out.contains("leaf.pem: good"), "{out}");
+    let (code, v) = p.verify_json(&resp, &[]);
+    assert_eq!(code, Some(0), "{v}");
+    assert!(
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "delegated_signer" && c["ok"] == true),
+        "{v}"
+    );
+
+    // A certificate of this CA without id-kp-OCSPSigning is refused as a responder.
+    let bad = p.path("bad.der");
+    let r = p.respond(
+        &req,
+        &bad,
+        &[
+            "--responder-cert",
+            &s(&p.leaf),
+            "--responder-key",
+            &s(&p.path("leaf.key")),
+        ],
+    );
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    assert!(r.stderr_str().contains("OCSPSigning"), "{}", r.describe());
+    assert!(!bad.exists());
+}
+
+#[test]
+fn ml_dsa_65_responses() {
+    let p = Pki::new("ml-dsa-65");
+    let req = p.path("req.der");
+    request_ok(&p.leaf, &p.ca_pem, &req, &["--nonce"]);
+    let resp = p.path("resp.der");
+    let r = p.respond(&req, &resp, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let (code, v) = p.verify_json(&resp, &["--request", &s(&req)]);
+    assert_eq!(code, Some(0), "{v}");
+    // Python's cryptography loads it and checks the ML-DSA signature independently.
+    let script = r#"
+import sys
+from cryptography import x509
+from cryptography.x509 import ocsp
+ca = x509.load_pem_x509_certificate(open(sys.argv[1], 'rb').read())
+r = ocsp.load_der_ocsp_response(open(sys.argv[2], 'rb').read())
+assert r.response_status == ocsp.OCSPResponseStatus.SUCCESSFUL
+assert r.certificate_status == ocsp.OCSPCertStatus.GOOD, r.certificate_status
+ca.public_key().verify(r.signature, r.tbs_response_bytes)
+print("ok", r.signature_algorithm_oid.dotted_string)
+"#;
+    let out = run_with(
+        "python3",
+        &["-c", script, &s(&p.ca_pem), &s(&resp)],
+        None,
+        Duration::from_secs(60),
+    );
+    assert_eq!(out.code, Some(0), "{}", out.describe());
+    assert!(
+        out.stdout_str().starts_with("ok 2.16.840.1.101.3.4.3.18"),
+        "{}",
+        out.stdout_str()
+    );
+}
+
+#[test]
+fn bad_input() {
+    let p = Pki::new("ecdsa-p256");
+    let req = p.path("req.der");
+    request_ok(&p.leaf, &p.ca_pem, &req, &[]);
+    let resp = p.path("resp.der");
+    pk_ok(&[
+        "ocsp",
+        "respond",
+        "--ca",
+        &s(&p.ca),
+        "--request",
+        &s(&req),
+        "-o",
+        &s(&resp),
+    ]);
+
+    // One flipped byte in the signature: parses, does not verify.
+    let mut der = std::fs::read(&resp).unwrap();
+    let last = der.len() - 1;
+    der[last] ^= 0x01;
+    let flipped = common::write_file(&p.dir, "flipped.der", &der);
+    let (code, v) = p.verify_json(&flipped, &[]);
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "signature" && c["ok"] == false),
+        "{v}"
+    );
+
+    // Stale: judged after nextUpdate.
+    let (code, v) = p.verify_json(&resp, &["--now", "2099-01-01T00:00:00Z"]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["status"], "good");
+    assert_eq!(v["valid"], false);
+
+    // A request for another CA's certificate (same name, other key): answered
+    // unauthorized (responseStatus 6).
+    let other = Pki::new("ecdsa-p256");
+    let foreign_req = p.path("foreign-req.der");
+    request_ok(&other.leaf, &other.ca_pem, &foreign_req, &[]);
+    let foreign = p.path("foreign.der");
+    let r = p.respond(&foreign_req, &foreign, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(openssl_resp_text(&foreign).contains("unauthorized"));
+    let (code, v) = p.verify_json(&foreign, &[]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["checks"][0]["detail"], "unauthorized");
+
+    // The leaf of a CA of another name: no request.
+    let third = Pki::named("ecdsa-p256", "CN=Third CA");
+    let r = request(&third.leaf, &p.ca_pem, &p.path("mismatch.der"), &[]);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    assert!(!p.path("mismatch.der").exists());
+
+    // Garbage: exit 3 with the file and an offset, and no output file.
+    let garbage = common::write_file(&p.dir, "garbage.der", b"\x30\x82\x01\x00garbage");
+    let out = p.path("never.der");
+    let r = p.respond(&garbage, &out, &[]);
+    common::assert_parse_failure(&r, "garbage.der", "respond garbage");
+    assert!(!out.exists());
+    let r = pk(&["ocsp", "verify", &s(&garbage), "--issuer", &s(&p.ca_pem)]);
+    common::assert_parse_failure(&r, "garbage.der", "verify garbage");
+    // A truncated request: the same.
+    let whole = std::fs::read(&req).unwrap();
+    let cut = common::write_file(&p.dir, "cut.der", &whole[..whole.len() - 3]);
+    let r = p.respond(&cut, &out, &[]);
+    common::assert_parse_failure(&r, "cut.der", "respond truncated");
+    assert!(!out.exists());
+}

@@ -136,9 +136,13 @@ impl Pki {
         ];
         args.extend(extra.iter().map(|a| a.to_string()));
         let r = pkit_run(&args);
-        let v = serde_json::from_slice(&r.stdout)
+        let v: serde_json::Value = serde_json::from_slice(&r.stdout)
             .unwrap_or_else(|e| panic!("verify JSON: {e}; {}", r.describe()));
-        (r.code, v)
+        assert_eq!(v["schema"], "pkit/v1", "{v}");
+        assert_eq!(v["type"], "ocsp_verify", "{v}");
+        let items = v["items"].as_array().expect("items");
+        assert_eq!(items.len(), 1, "{v}");
+        (r.code, items[0].clone())
     }
 
     /// `openssl ocsp -respin` with the CA as trust anchor: its output, which must say the

@@ -383,7 +383,10 @@ fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
         VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", resp_item.name)),
     })?;
     let text = match a.format {
-        VerifyFormat::Json => output::json_text(&verdict_json(&verdict)),
+        VerifyFormat::Json => output::json_text(&output::envelope(
+            "ocsp_verify",
+            vec![verdict_json(&resp_item.name, &verdict)],
+        )),
         VerifyFormat::Text => verdict_text(&resp_item.name, &verdict),
     };
     io::write_text(None, false, &text)?;
@@ -394,12 +397,11 @@ fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
     })
 }
 
-/// `{"schema","type":"ocsp_verify","valid","status","revocation_time","reason","checks"}`.
-fn verdict_json(v: &Verdict) -> Value {
+/// The envelope's one item: `{"source","valid","status","revocation_time","reason","checks"}`.
+fn verdict_json(source: &str, v: &Verdict) -> Value {
     let (status, time, reason) = status_parts(v.status.as_ref());
     json!({
-        "schema": output::SCHEMA,
-        "type": "ocsp_verify",
+        "source": source,
         "valid": v.valid(),
         "status": status,
         "revocation_time": time,

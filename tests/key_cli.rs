@@ -504,3 +504,82 @@ sys.stdout.write(k.public_key().public_bytes(s.Encoding.PEM, s.PublicFormat.Subj
         assert_eq!(String::from_utf8_lossy(&o.stdout), ok(d, &pub_args), "{f}");
     }
 }
+
+/// At a terminal, an encrypted key without `--passin` makes pkit ask for the password
+/// (read from the terminal, not echoed); piped, it fails at once instead of waiting.
+#[test]
+fn asks_for_a_password_only_at_a_terminal() {
+    let t = tempdir();
+    let d = t.path();
+    ok(
+        d,
+        &[
+            "key",
+            "gen",
+            "--alg",
+            "ed25519",
+            "-o",
+            "enc.pem",
+            "--passout",
+            "pass:tty secret",
+        ],
+    );
+    let err = fails(d, &["key", "pub", "enc.pem"], 3);
+    assert!(err.contains("a password is needed"), "{err}");
+    // util-linux `script` runs pkit on a pseudo-terminal; what we pipe into it is typed.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipping the terminal half: no `script` command");
+        return;
+    }
+    let cmd = format!(
+        "{} key pub enc.pem -o pub.pem",
+        common::pkit_bin().display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(d)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script");
+    // Type only once the prompt is shown: the terminal echoes whatever arrives before
+    // pkit turns echo off.
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    let reader = std::thread::spawn(move || {
+        use std::io::Read;
+        let mut buf = [0u8; 256];
+        while let Ok(n @ 1..) = stdout.read(&mut buf) {
+            if tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !String::from_utf8_lossy(&seen).contains("Password for enc.pem") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(chunk) => seen.extend(chunk),
+            Err(_) => panic!("no prompt: {}", String::from_utf8_lossy(&seen)),
+        }
+    }
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"tty secret\n").unwrap();
+    }
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    seen.extend(rx.try_iter().flatten());
+    let shown = String::from_utf8_lossy(&seen);
+    assert!(status.success(), "pkit at a terminal: {shown}");
+    assert!(shown.contains("Password for enc.pem"), "{shown}");
+    assert!(
+        !shown.contains("tty secret"),
+        "the password was echoed: {shown}"
+    );
+    let public = fs::read_to_string(d.join("pub.pem")).unwrap();
+    assert!(public.starts_with("-----BEGIN PUBLIC KEY-----"), "{public}");
+}

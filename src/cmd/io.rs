@@ -420,6 +420,12 @@ pub fn stderr_is_terminal() -> bool {
     std::io::stderr().is_terminal()
 }
 
+/// Whether a person may be asked for a password (ARCHITECTURE: never prompt when stdin
+/// is not a terminal).
+pub fn stdin_is_terminal() -> bool {
+    std::io::stdin().is_terminal()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

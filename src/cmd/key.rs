@@ -283,10 +283,16 @@ pub fn load_private_key(path: &Path, passin: Option<&str>) -> CliResult<Box<dyn 
         item.label.as_deref() == Some("ENCRYPTED PRIVATE KEY") || pkcs8::is_encrypted(&item.der);
     let mut password = match passin {
         Some(spec) => Some(io::read_secret(spec)?),
+        // At a terminal, ask (without echo); a script gets an error instead of a hang.
+        None if encrypted && io::stdin_is_terminal() => Some(
+            rpassword::prompt_password(format!("Password for {name}: "))
+                .map(String::into_bytes)
+                .map_err(|e| CliError::io_at("the terminal", &e))?,
+        ),
         None if encrypted => {
             return Err(CliError::parse(format!(
                 "{name}: the private key is encrypted; a password is needed (--passin \
-                 pass:TEXT, env:VAR, file:PATH or fd:N)"
+                 pass:TEXT, env:VAR, file:PATH or fd:N, or run at a terminal to be asked)"
             )))
         }
         None => None,

@@ -6,7 +6,7 @@
 //! [`OneShotSigner`]); PKCS#8 structures are built and read in [`crate::pki::pkcs8`],
 //! with OpenSSL supplying the key material, the KDFs and the cipher.
 
-use super::{Backend, BackendError, Kdf, MlDsaKeyFormat, PrivateKey, Result, Signer};
+use super::{pbe, Backend, BackendError, Kdf, MlDsaKeyFormat, PrivateKey, Result, Signer};
 use crate::der::oid_registry as oids;
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
 use crate::pki::keyenc;
@@ -17,7 +17,6 @@ use crate::pki::pkcs8::{
 use native_ossl::cipher::CipherAlg;
 use native_ossl::digest::{DigestAlg, DigestCtx};
 use native_ossl::error::ErrorStack;
-use native_ossl::kdf::{KdfAlg, KdfCtx, Pbkdf2Builder};
 use native_ossl::params::ParamBuilder;
 use native_ossl::pkey::{KeygenCtx, Pkey, Private, Public, RawSigner, SignInit, Verifier};
 use native_ossl::rand::Rand;
@@ -35,14 +34,6 @@ pub const PBKDF2_ITERATIONS: u64 = 100_000;
 pub const SCRYPT_N: u64 = 1 << 14;
 pub const SCRYPT_R: u64 = 8;
 pub const SCRYPT_P: u64 = 1;
-
-// Limits on KDF costs read from key files: a hostile file must not buy minutes of CPU or
-// gigabytes of memory.
-const MAX_PBKDF2_ITERATIONS: u64 = 10_000_000;
-const MAX_SCRYPT_N: u64 = 1 << 20;
-const MAX_SCRYPT_R: u64 = 32;
-const MAX_SCRYPT_P: u64 = 16;
-const SCRYPT_MAX_MEM: u64 = 1 << 30;
 
 pub struct OpensslBackend;
 
@@ -711,13 +702,18 @@ fn cipher_alg(c: Cipher) -> Result<CipherAlg> {
     CipherAlg::fetch(name, None).map_err(crypto("cipher"))
 }
 
+/// The PBES2 key: PBKDF2 or scrypt from `pbe`, whose bounds keep a hostile file from
+/// buying minutes of CPU or gigabytes of memory.
 fn derive_key(kdf: &KeyDerivation<'_>, password: &[u8], len: usize) -> Result<Vec<u8>> {
-    let too_costly = |what: String| {
-        BackendError::BadKey(format!(
-            "encrypted private key: {what} is beyond pkit's limits"
-        ))
+    let fits = |name: &str, key_len: Option<u64>| {
+        if key_len.is_none_or(|k| k == len as u64) {
+            Ok(())
+        } else {
+            Err(BackendError::BadKey(format!(
+                "encrypted private key: {name} key length {key_len:?} does not fit the cipher"
+            )))
+        }
     };
-    let key_len_ok = |k: Option<u64>| k.is_none_or(|k| k == len as u64);
     match *kdf {
         KeyDerivation::Pbkdf2 {
             salt,
@@ -725,30 +721,15 @@ fn derive_key(kdf: &KeyDerivation<'_>, password: &[u8], len: usize) -> Result<Ve
             key_len,
             prf,
         } => {
-            if !key_len_ok(key_len) {
-                return Err(BackendError::BadKey(format!(
-                    "encrypted private key: PBKDF2 key length {key_len:?} does not fit the cipher"
-                )));
-            }
-            let iterations = u32::try_from(iterations)
-                .ok()
-                .filter(|i| (1..=MAX_PBKDF2_ITERATIONS).contains(&u64::from(*i)))
-                .ok_or_else(|| too_costly(format!("PBKDF2 iteration count {iterations}")))?;
-            let md = DigestAlg::fetch(
-                match prf {
-                    Prf::HmacSha1 => c"SHA1",
-                    Prf::HmacSha224 => c"SHA224",
-                    Prf::HmacSha256 => c"SHA256",
-                    Prf::HmacSha384 => c"SHA384",
-                    Prf::HmacSha512 => c"SHA512",
-                },
-                None,
-            )
-            .map_err(crypto("PBKDF2"))?;
-            Pbkdf2Builder::new(&md, password, salt)
-                .iterations(iterations)
-                .derive_to_vec(len)
-                .map_err(crypto("PBKDF2"))
+            fits("PBKDF2", key_len)?;
+            let hash = match prf {
+                Prf::HmacSha1 => pbe::Hash::Sha1,
+                Prf::HmacSha224 => pbe::Hash::Sha224,
+                Prf::HmacSha256 => pbe::Hash::Sha256,
+                Prf::HmacSha384 => pbe::Hash::Sha384,
+                Prf::HmacSha512 => pbe::Hash::Sha512,
+            };
+            pbe::pbkdf2(password, salt, iterations, hash, len)
         }
         KeyDerivation::Scrypt {
             salt,
@@ -757,35 +738,8 @@ fn derive_key(kdf: &KeyDerivation<'_>, password: &[u8], len: usize) -> Result<Ve
             p,
             key_len,
         } => {
-            if !key_len_ok(key_len) {
-                return Err(BackendError::BadKey(format!(
-                    "encrypted private key: scrypt key length {key_len:?} does not fit the cipher"
-                )));
-            }
-            let in_range = n.is_power_of_two()
-                && (2..=MAX_SCRYPT_N).contains(&n)
-                && (1..=MAX_SCRYPT_R).contains(&r)
-                && (1..=MAX_SCRYPT_P).contains(&p);
-            if !in_range {
-                return Err(too_costly(format!("scrypt N={n} r={r} p={p}")));
-            }
-            // Both bounded above, so the conversions cannot fail.
-            let (r, p) = (r as u32, p as u32);
-            let params = ParamBuilder::new()
-                .and_then(|b| b.push_octet_slice(c"pass", password))
-                .and_then(|b| b.push_octet_slice(c"salt", salt))
-                .and_then(|b| b.push_uint64(c"n", n))
-                .and_then(|b| b.push_uint(c"r", r))
-                .and_then(|b| b.push_uint(c"p", p))
-                .and_then(|b| b.push_uint64(c"maxmem_bytes", SCRYPT_MAX_MEM))
-                .and_then(|b| b.build())
-                .map_err(crypto("scrypt"))?;
-            let mut out = vec![0u8; len];
-            KdfAlg::fetch(c"SCRYPT")
-                .and_then(|alg| KdfCtx::new(&alg))
-                .and_then(|mut ctx| ctx.derive(&mut out, &params))
-                .map_err(crypto("scrypt"))?;
-            Ok(out)
+            fits("scrypt", key_len)?;
+            pbe::scrypt(password, salt, n, r, p, len)
         }
     }
 }

@@ -35,7 +35,7 @@ use std::time::SystemTime;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const DEFAULT_STORE: &str = "/etc/ssl/certs/ca-certificates.crt";
+use pkit::bench::parse::DEFAULT_STORE;
 const GROUP: &str = "parse";
 
 /// The DER of every certificate in the store, or `None` (with a message) when it is absent.
@@ -78,25 +78,9 @@ fn tlv_walk(mut r: Reader<'_>, levels: u32) -> usize {
 /// Certificate → {tbsCertificate, signatureAlgorithm, signatureValue} → their fields.
 const TOP_LEVELS: u32 = 3;
 
-/// Touch every field a typical caller reads; returns a value that depends on all of them.
+/// Touch every field a typical caller reads: the same function `pkit bench parse` times.
 fn all_fields(der: &[u8]) -> usize {
-    let c = Certificate::from_der(der).expect("checked before timing");
-    let serial = c.serial_hex();
-    let issuer = c.issuer.to_rfc4514().expect("checked before timing");
-    let subject = c.subject.to_rfc4514().expect("checked before timing");
-    let sig_alg = c.signature_algorithm.oid.name();
-    let (not_before, not_after) = c.validity().expect("checked before timing");
-    let key_alg = c.spki.algorithm.oid.name();
-    let key = c.spki.key.bytes;
-    black_box((&not_before, &not_after));
-    c.version as usize
-        + serial.len()
-        + issuer.len()
-        + subject.len()
-        + sig_alg.map_or(0, str::len)
-        + key_alg.map_or(0, str::len)
-        + key.len()
-        + c.signature.bytes.len()
+    pkit::bench::parse::all_fields(der).expect("checked before timing")
 }
 
 // One pass over the store per workload; the timed loops and the callgrind entry points share

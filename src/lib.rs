@@ -3,5 +3,6 @@
 //! `mtc` (Merkle Tree Certificates) ← `bench` (timed pipelines). The binary's `cmd`
 //! module turns arguments into calls and results into text or JSON.
 
+pub mod bench;
 pub mod der;
 pub mod pki;

@@ -278,17 +278,7 @@ fn generate(alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {
 }
 
 fn record(issued: &Issued, subject: &str, profile: Profile, key_alg: &str) -> CertRecord {
-    CertRecord {
-        serial: issued.serial.to_vec(),
-        subject: subject.to_string(),
-        not_before: issued.not_before.unix,
-        not_after: issued.not_after.unix,
-        profile: profile.name().to_string(),
-        key_algorithm: key_alg.to_string(),
-        status: "valid".into(),
-        issued_at: Time::now().unix,
-        der: issued.der.clone(),
-    }
+    issued.record(subject, profile, key_alg)
 }
 
 fn dn_of(der: &[u8]) -> String {

@@ -2,6 +2,7 @@
 //! lives in its own file with its own clap `Args`; this file holds the top-level command,
 //! `--version`, and the error-to-exit-code mapping.
 
+pub mod bench;
 pub mod ca_dir;
 pub mod completions;
 pub mod describe;
@@ -53,6 +54,8 @@ pub enum Command {
     Issue(issue::IssueArgs),
     /// OCSP: build requests, answer them from a CA's ca.db, verify responses, serve HTTP.
     Ocsp(ocsp::OcspArgs),
+    /// Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine.
+    Bench(bench::BenchArgs),
     /// Print shell completions (bash, zsh, fish).
     Completions(completions::CompletionsArgs),
     /// Write man pages and completions into a directory (used to refresh man/ and
@@ -119,6 +122,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
         Some(Command::Key(a)) => key::run(a),
         Some(Command::Issue(a)) => issue::run(a),
         Some(Command::Ocsp(a)) => ocsp::run(a),
+        Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Completions(a)) => completions::run(a),
         Some(Command::GenDocs(a)) => completions::gen_docs(a),
         None => Err(CliError::usage("no command given; see pkit --help")),

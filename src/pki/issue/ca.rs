@@ -4,6 +4,7 @@
 //! files is the caller's (so batches can commit per chunk).
 
 use super::profile::{self, ExtensionInputs, Profile};
+use super::store::CertRecord;
 use super::tbs::{self, TbsFields};
 use crate::der::{oid_registry as oids, Reader, Time, Writer};
 use crate::pki::alg::{Algorithm, SignatureScheme};
@@ -68,6 +69,23 @@ pub struct Issued {
     pub der: Vec<u8>,
     pub not_before: Time,
     pub not_after: Time,
+}
+
+impl Issued {
+    /// The store row for this certificate, issued now and valid.
+    pub fn record(&self, subject: &str, profile: Profile, key_alg: &str) -> CertRecord {
+        CertRecord {
+            serial: self.serial.to_vec(),
+            subject: subject.to_string(),
+            not_before: self.not_before.unix,
+            not_after: self.not_after.unix,
+            profile: profile.name().to_string(),
+            key_algorithm: key_alg.to_string(),
+            status: "valid".into(),
+            issued_at: Time::now().unix,
+            der: self.der.clone(),
+        }
+    }
 }
 
 impl Issuer {

@@ -137,6 +137,27 @@ impl Responder {
         now: Time,
         next_update: Time,
     ) -> Result<Vec<u8>, BackendError> {
+        let tbs = self.build_tbs(answers, nonce, now, next_update);
+        self.sign_tbs(signer, &tbs)
+    }
+
+    /// The ResponseData DER that [`Responder::sign`] signs (§4.2.1):
+    ///
+    /// ```asn1
+    /// ResponseData ::= SEQUENCE {
+    ///    version              [0] EXPLICIT Version DEFAULT v1,
+    ///    responderID              ResponderID,
+    ///    producedAt               GeneralizedTime,
+    ///    responses                SEQUENCE OF SingleResponse,
+    ///    responseExtensions   [1] EXPLICIT Extensions OPTIONAL }
+    /// ```
+    pub fn build_tbs(
+        &self,
+        answers: &[(&CertId<'_>, &StoreStatus)],
+        nonce: Option<&[u8]>,
+        now: Time,
+        next_update: Time,
+    ) -> Vec<u8> {
         let mut w = Writer::with_capacity(256 + 128 * answers.len());
         w.sequence(|w| {
             w.explicit(2, |w| {
@@ -161,12 +182,17 @@ impl Responder {
                 });
             }
         });
-        let tbs = w.finish();
-        let sig = signer.sign(&tbs)?;
+        w.finish()
+    }
+
+    /// Sign ResponseData from [`Responder::build_tbs`] and wrap it into an OCSPResponse
+    /// (successful, id-pkix-ocsp-basic), with the delegated signer's certificate if any.
+    pub fn sign_tbs(&self, signer: &mut dyn Signer, tbs: &[u8]) -> Result<Vec<u8>, BackendError> {
+        let sig = signer.sign(tbs)?;
         let scheme = signer.scheme();
         let mut b = Writer::with_capacity(tbs.len() + sig.len() + 64);
         b.sequence(|w| {
-            w.raw(&tbs);
+            w.raw(tbs);
             scheme.write_algorithm_identifier(w);
             w.bit_string(&sig);
             if let Some(cert) = &self.delegated {

@@ -28,6 +28,20 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE certificates ADD COLUMN revoked_at INTEGER;
     ALTER TABLE certificates ADD COLUMN revocation_reason INTEGER;
     CREATE INDEX certificates_revoked ON certificates(serial) WHERE revoked_at IS NOT NULL;",
+    // v3: signed CRLs by cRLNumber, and pre-signed OCSP responses by serial, so a CA's
+    // published artefacts live beside the certificates they speak about.
+    "CREATE TABLE crls (
+        number      INTEGER PRIMARY KEY,
+        this_update INTEGER NOT NULL,
+        next_update INTEGER NOT NULL,
+        der         BLOB NOT NULL
+    );
+    CREATE TABLE ocsp_responses (
+        serial      BLOB PRIMARY KEY,
+        produced_at INTEGER NOT NULL,
+        next_update INTEGER NOT NULL,
+        der         BLOB NOT NULL
+    );",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -301,6 +315,92 @@ impl Store {
     }
 }
 
+/// One signed CRL as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrlRecord {
+    pub number: u64,
+    pub this_update: i64,
+    pub next_update: i64,
+    pub der: Vec<u8>,
+}
+
+/// One signed OCSP response (for a single serial) as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OcspRecord {
+    pub serial: Vec<u8>,
+    pub produced_at: i64,
+    pub next_update: i64,
+    pub der: Vec<u8>,
+}
+
+impl Store {
+    /// Keep a signed CRL; a CRL number is never reused, so a second insert of the same
+    /// number fails.
+    pub fn insert_crl(&mut self, crl: &CrlRecord) -> Result<()> {
+        let n = i64::try_from(crl.number).unwrap_or(i64::MAX);
+        self.conn.execute(
+            "INSERT INTO crls (number, this_update, next_update, der) VALUES (?1,?2,?3,?4)",
+            params![n, crl.this_update, crl.next_update, crl.der],
+        )?;
+        Ok(())
+    }
+
+    /// The CRL with the highest number, if any was stored.
+    pub fn latest_crl(&self) -> Result<Option<CrlRecord>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT number, this_update, next_update, der FROM crls
+                 ORDER BY number DESC LIMIT 1",
+                [],
+                |r| {
+                    Ok(CrlRecord {
+                        number: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+                        this_update: r.get(1)?,
+                        next_update: r.get(2)?,
+                        der: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Keep pre-signed OCSP responses in one transaction, replacing older ones for the
+    /// same serials.
+    pub fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        {
+            let mut st = tx.prepare_cached(
+                "INSERT OR REPLACE INTO ocsp_responses (serial, produced_at, next_update, der)
+                 VALUES (?1,?2,?3,?4)",
+            )?;
+            for o in responses {
+                st.execute(params![o.serial, o.produced_at, o.next_update, o.der])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every stored OCSP response, in serial order.
+    pub fn ocsp_responses(&self) -> Result<Vec<OcspRecord>> {
+        let mut st = self.conn.prepare(
+            "SELECT serial, produced_at, next_update, der FROM ocsp_responses ORDER BY serial",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(OcspRecord {
+                serial: r.get(0)?,
+                produced_at: r.get(1)?,
+                next_update: r.get(2)?,
+                der: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+}
+
 fn row_to_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<CertRecord> {
     Ok(CertRecord {
         serial: r.get(0)?,
@@ -397,5 +497,31 @@ mod tests {
         assert_eq!(s.get(&[3; 20]).unwrap().unwrap().status, "revoked");
         assert_eq!(s.next_crl_number().unwrap(), 1);
         assert_eq!(s.next_crl_number().unwrap(), 2);
+    }
+
+    #[test]
+    fn crls_and_ocsp_responses() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("ca.db")).unwrap();
+        assert_eq!(s.latest_crl().unwrap(), None);
+        let crl = |number| CrlRecord {
+            number,
+            this_update: 1,
+            next_update: 2,
+            der: vec![0x30, 0],
+        };
+        s.insert_crl(&crl(1)).unwrap();
+        s.insert_crl(&crl(2)).unwrap();
+        assert!(s.insert_crl(&crl(2)).is_err(), "a CRL number is used once");
+        assert_eq!(s.latest_crl().unwrap(), Some(crl(2)));
+        let resp = |serial, at| OcspRecord {
+            serial: vec![serial; 20],
+            produced_at: at,
+            next_update: at + 1,
+            der: vec![0x30, 0],
+        };
+        s.put_ocsp_responses(&[resp(2, 1), resp(1, 1)]).unwrap();
+        s.put_ocsp_responses(&[resp(2, 5)]).unwrap();
+        assert_eq!(s.ocsp_responses().unwrap(), vec![resp(1, 1), resp(2, 5)]);
     }
 }

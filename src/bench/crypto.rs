@@ -1,0 +1,189 @@
+//! The raw limits: key generation, signing and verification per algorithm, on one thread
+//! and on every thread of the pool, plus SHA-256 over a Merkle node (the unit a tree
+//! build is made of). A pipeline stage is judged against these: issuing a certificate
+//! cannot beat one key generation plus one signature.
+
+use super::harness::{timed, Harness, Measurement};
+use super::report::{group, measurement_json, Table};
+use super::Result;
+use crate::pki::alg::{Algorithm, Digest};
+use crate::pki::backend::default_backend;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+/// A message the size of a typical TBSCertificate, so a signature here costs what one
+/// in issuance does (ML-DSA and Ed25519 hash the whole message).
+pub const MESSAGE_LEN: usize = 400;
+
+/// `0x01 || left || right`: an RFC 9162 interior node, 65 bytes.
+const NODE_LEN: usize = 65;
+
+/// One row: an operation on one thread and on all of them.
+#[derive(Debug, Clone)]
+pub struct Limit {
+    pub algorithm: String,
+    pub op: &'static str,
+    pub one: Measurement,
+    pub all: Measurement,
+}
+
+/// Repetitions of `op` per measured run: one on a single thread, a few per worker in
+/// parallel, so the pool is busy for the whole run.
+fn per_thread_batch(alg: Option<Algorithm>) -> usize {
+    match alg {
+        Some(a) if a.is_rsa() => 1,
+        Some(_) => 16,
+        None => 4096,
+    }
+}
+
+/// Time `op` once per item on one thread, then over `threads × batch` items in parallel.
+fn both<S: Send>(
+    h: &Harness<'_>,
+    label: &str,
+    batch: usize,
+    init: impl Fn() -> Result<S> + Sync + Send,
+    op: impl Fn(&mut S) -> Result<()> + Sync + Send,
+) -> Result<(Measurement, Measurement)> {
+    let mut state = init()?;
+    let one = h.measure(&format!("{label} (1 thread)"), batch as u64, || {
+        timed(|| (0..batch).try_for_each(|_| op(&mut state))).map(|(d, ())| d)
+    })?;
+    let n = batch * rayon::current_num_threads();
+    let all = h.measure(&format!("{label} (all threads)"), n as u64, || {
+        timed(|| {
+            (0..n)
+                .into_par_iter()
+                .try_for_each_init(&init, |s, _| match s {
+                    Ok(s) => op(s),
+                    Err(e) => Err(super::BenchError::Check(e.to_string())),
+                })
+        })
+        .map(|(d, ())| d)
+    })?;
+    Ok((one, all))
+}
+
+/// Key generation, signing and verification for each of `algs`, then SHA-256.
+pub fn run(h: &Harness<'_>, algs: &[Algorithm]) -> Result<Vec<Limit>> {
+    let backend = default_backend();
+    let msg = vec![0x5au8; MESSAGE_LEN];
+    let mut out = Vec::new();
+    for &alg in algs {
+        let name = alg.name();
+        let batch = per_thread_batch(Some(alg));
+        let key = backend.generate(alg)?;
+        let spki = key.public_key_der()?;
+        let sig = key.sign(&msg)?;
+        let scheme = key.algorithm().default_scheme();
+        let (one, all) = both(
+            h,
+            &format!("{name} keygen"),
+            batch,
+            || Ok(()),
+            |_| backend.generate(alg).map(drop).map_err(Into::into),
+        )?;
+        out.push(Limit {
+            algorithm: name.into(),
+            op: "keygen",
+            one,
+            all,
+        });
+        let (one, all) = both(
+            h,
+            &format!("{name} sign"),
+            batch.max(16),
+            || Ok(key.signer()?),
+            |s| s.sign(&msg).map(drop).map_err(Into::into),
+        )?;
+        out.push(Limit {
+            algorithm: name.into(),
+            op: "sign",
+            one,
+            all,
+        });
+        let (one, all) = both(
+            h,
+            &format!("{name} verify"),
+            batch.max(16),
+            || Ok(()),
+            |_| match backend.verify(&spki, scheme, &msg, &sig)? {
+                true => Ok(()),
+                false => Err(super::BenchError::Check(format!(
+                    "{name}: a fresh signature does not verify"
+                ))),
+            },
+        )?;
+        out.push(Limit {
+            algorithm: name.into(),
+            op: "verify",
+            one,
+            all,
+        });
+    }
+    let node = [0x01u8; NODE_LEN];
+    let (one, all) = both(
+        h,
+        "sha256 node",
+        per_thread_batch(None),
+        || Ok(()),
+        |_| {
+            std::hint::black_box(backend.digest(Digest::Sha256, std::hint::black_box(&node)));
+            Ok(())
+        },
+    )?;
+    out.push(Limit {
+        algorithm: "sha256".into(),
+        op: "hash 65-byte node",
+        one,
+        all,
+    });
+    Ok(out)
+}
+
+/// `| Algorithm | Operation | 1 thread ops/s | µs/op | N threads ops/s | Scaling |`.
+pub fn table(limits: &[Limit], threads: usize) -> Table {
+    let header = vec![
+        "Algorithm".to_string(),
+        "Operation".into(),
+        "1 thread ops/s".into(),
+        "µs/op".into(),
+        format!("{threads} threads ops/s"),
+        "Scaling".into(),
+    ];
+    let rows = limits
+        .iter()
+        .map(|l| {
+            vec![
+                l.algorithm.clone(),
+                l.op.to_string(),
+                group(l.one.per_second().round() as u64),
+                format!("{:.2}", l.one.ns_per_item() / 1000.0),
+                group(l.all.per_second().round() as u64),
+                format!("{:.2}×", l.all.per_second() / l.one.per_second().max(1e-9)),
+            ]
+        })
+        .collect();
+    let json_rows: Vec<Value> = limits
+        .iter()
+        .map(|l| {
+            json!({
+                "algorithm": l.algorithm,
+                "operation": l.op,
+                "one_thread": measurement_json(&l.one),
+                "all_threads": measurement_json(&l.all),
+            })
+        })
+        .collect();
+    Table {
+        title: "Raw limits: key generation, signing, verification, hashing".into(),
+        notes: vec![format!(
+            "sign and verify use a {MESSAGE_LEN}-byte message (a typical TBSCertificate) \
+             with each algorithm's default scheme; one signer per thread."
+        )],
+        header,
+        rows,
+        text_columns: vec![0, 1],
+        json: json!({"title": "raw limits", "threads": threads, "rows": json_rows}),
+    }
+}

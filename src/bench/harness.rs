@@ -1,0 +1,127 @@
+//! Timing one cell: a warm-up run, then repetitions until `min_time` of measured time has
+//! accumulated; the mean, fastest and slowest repetition are kept. Each repetition times
+//! itself (the closure returns the measured duration), so per-repetition setup — a fresh
+//! database file, say — stays outside the figure.
+
+use super::Result;
+use std::time::{Duration, Instant};
+
+/// One measured cell: `items` processed per repetition.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Measurement {
+    pub items: u64,
+    pub repetitions: u64,
+    pub mean_ns: f64,
+    pub min_ns: f64,
+    pub max_ns: f64,
+}
+
+impl Measurement {
+    pub fn mean_ms(&self) -> f64 {
+        self.mean_ns / 1e6
+    }
+
+    /// Items per second.
+    pub fn per_second(&self) -> f64 {
+        if self.mean_ns > 0.0 {
+            self.items as f64 * 1e9 / self.mean_ns
+        } else {
+            0.0
+        }
+    }
+
+    /// Nanoseconds per item.
+    pub fn ns_per_item(&self) -> f64 {
+        self.mean_ns / self.items.max(1) as f64
+    }
+}
+
+/// How cells are measured, and who hears about progress.
+pub struct Harness<'a> {
+    pub min_time: Duration,
+    /// Operation names to measure; the others run once, untimed, for their outputs.
+    pub only: Option<Vec<String>>,
+    /// Called with a label before each cell.
+    pub progress: &'a (dyn Fn(&str) + Sync),
+}
+
+impl Harness<'_> {
+    /// True when `op` is to be measured.
+    pub fn wants(&self, op: &str) -> bool {
+        self.only.as_ref().is_none_or(|o| o.iter().any(|x| x == op))
+    }
+
+    /// Measure `run` (which returns the time it measured). A warm-up run comes first; when
+    /// that one alone lasts `min_time` (an RSA key generation batch, say) it is the
+    /// measurement, as a second run would only double the wait for the same figure.
+    pub fn measure(
+        &self,
+        label: &str,
+        items: u64,
+        mut run: impl FnMut() -> Result<Duration>,
+    ) -> Result<Measurement> {
+        (self.progress)(label);
+        let warm = run()?;
+        if warm >= self.min_time {
+            let ns = warm.as_nanos() as f64;
+            return Ok(Measurement {
+                items,
+                repetitions: 1,
+                mean_ns: ns,
+                min_ns: ns,
+                max_ns: ns,
+            });
+        }
+        let (mut total, mut reps) = (Duration::ZERO, 0u64);
+        let (mut min, mut max) = (Duration::MAX, Duration::ZERO);
+        while total < self.min_time || reps == 0 {
+            let d = run()?;
+            total += d;
+            reps += 1;
+            min = min.min(d);
+            max = max.max(d);
+        }
+        Ok(Measurement {
+            items,
+            repetitions: reps,
+            mean_ns: total.as_nanos() as f64 / reps as f64,
+            min_ns: min.as_nanos() as f64,
+            max_ns: max.as_nanos() as f64,
+        })
+    }
+}
+
+/// Run `f` and return how long it took with its result.
+pub fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(Duration, T)> {
+    let start = Instant::now();
+    let out = f()?;
+    Ok((start.elapsed(), out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_until_the_minimum_time() {
+        let h = Harness {
+            min_time: Duration::from_millis(5),
+            only: None,
+            progress: &|_| {},
+        };
+        let mut calls = 0;
+        let m = h
+            .measure("x", 10, || {
+                calls += 1;
+                Ok(Duration::from_millis(1))
+            })
+            .unwrap();
+        assert_eq!(m.repetitions, 5);
+        assert_eq!(calls, 6, "one warm-up run");
+        assert_eq!(m.mean_ms(), 1.0);
+        assert_eq!(m.per_second(), 10_000.0);
+        // A warm-up as long as the minimum time is the measurement.
+        let m = h.measure("y", 1, || Ok(Duration::from_millis(9))).unwrap();
+        assert_eq!(m.repetitions, 1);
+    }
+}

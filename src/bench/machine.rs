@@ -1,0 +1,93 @@
+//! Where a bench ran: CPU model, cores, threads used, memory, OS, crypto library, pkit
+//! version and date — the header every result table carries, so figures from two machines
+//! are never compared blind.
+
+use crate::der::Time;
+use crate::pki::backend::default_backend;
+use serde_json::{json, Value};
+
+#[derive(Debug, Clone)]
+pub struct Machine {
+    pub cpu: String,
+    /// Logical CPUs the OS offers this process.
+    pub cores: usize,
+    /// Worker threads the parallel stages use.
+    pub threads: usize,
+    pub memory_gib: f64,
+    pub os: String,
+    pub crypto: String,
+    pub pkit: String,
+    pub date: String,
+}
+
+impl Machine {
+    /// Describe this machine; `threads` is the size of the pool the bench runs in.
+    pub fn detect(threads: usize) -> Machine {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu = field(&cpuinfo, "model name")
+            .or_else(|| field(&cpuinfo, "Model"))
+            .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+        let memory_gib = field(&meminfo, "MemTotal")
+            .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+            .map_or(0.0, |kib| kib / (1024.0 * 1024.0));
+        let release = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
+        let distro = release
+            .lines()
+            .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+            .map(|v| v.trim_matches('"').to_string());
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+            .map(|s| s.trim().to_string())
+            .ok();
+        let os = match (distro, kernel) {
+            (Some(d), Some(k)) => format!("{d}, Linux {k}"),
+            (Some(d), None) => d,
+            (None, Some(k)) => format!("Linux {k}"),
+            (None, None) => std::env::consts::OS.to_string(),
+        };
+        Machine {
+            cpu,
+            cores: std::thread::available_parallelism().map_or(1, usize::from),
+            threads,
+            memory_gib,
+            os,
+            crypto: default_backend().version(),
+            pkit: env!("CARGO_PKG_VERSION").to_string(),
+            date: Time::now().to_string(),
+        }
+    }
+
+    /// One line per fact, for the top of a markdown report.
+    pub fn lines(&self) -> Vec<String> {
+        vec![
+            format!("CPU: {} ({} logical cores)", self.cpu, self.cores),
+            format!("Threads used: {}", self.threads),
+            format!("Memory: {:.1} GiB", self.memory_gib),
+            format!("OS: {}", self.os),
+            format!("Crypto: {}", self.crypto),
+            format!("pkit: {}", self.pkit),
+            format!("Date: {}", self.date),
+        ]
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({
+            "cpu": self.cpu,
+            "cores": self.cores,
+            "threads": self.threads,
+            "memory_gib": (self.memory_gib * 10.0).round() / 10.0,
+            "os": self.os,
+            "crypto": self.crypto,
+            "pkit": self.pkit,
+            "date": self.date,
+        })
+    }
+}
+
+/// The value of `key: value` in a /proc text file.
+fn field(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        (k.trim() == key).then(|| v.trim().to_string())
+    })
+}

@@ -1,0 +1,71 @@
+//! `pkit bench`: the pipelines of the subcommands, timed stage by stage, and the raw
+//! limits (key generation, signing, verification, hashing, parsing) they are judged
+//! against. Every stage calls the library code the subcommands call — `Issuer::issue`,
+//! the CA store, the OCSP responder, `verify_signed`, `Certificate::from_der` — so a figure
+//! here is a figure for `pkit issue`, `pkit ocsp` and `pkit parse`.
+//!
+//! Layout: [`harness`] times one cell (warm-up, repeat until the minimum time, mean / min
+//! / max); [`machine`] describes where it ran; one file per bench ([`crypto`], [`parse`],
+//! [`x509`], [`compare`]); [`report`] holds the results and renders them as the seed
+//! documents' markdown tables, a terminal table, or JSON.
+
+pub mod compare;
+pub mod crypto;
+pub mod harness;
+pub mod machine;
+pub mod parse;
+pub mod report;
+pub mod scratch;
+pub mod sizes;
+pub mod x509;
+
+use crate::pki::backend::BackendError;
+use crate::pki::issue::ca::CaError;
+use crate::pki::issue::store::StoreError;
+use std::fmt;
+
+/// Why a bench stopped. A stage whose output fails its own check (a signature that does not
+/// verify, a row count that does not match) is a `Check` failure: the figures would be
+/// meaningless.
+#[derive(Debug)]
+pub enum BenchError {
+    Backend(BackendError),
+    Ca(CaError),
+    Store(StoreError),
+    /// Reading inputs or writing the database files.
+    Io(String),
+    /// Input (a certificate file) that does not parse.
+    Parse(String),
+    Check(String),
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BenchError::Backend(e) => write!(f, "{e}"),
+            BenchError::Ca(e) => write!(f, "{e}"),
+            BenchError::Store(e) => write!(f, "{e}"),
+            BenchError::Io(m) | BenchError::Parse(m) | BenchError::Check(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<BackendError> for BenchError {
+    fn from(e: BackendError) -> Self {
+        BenchError::Backend(e)
+    }
+}
+
+impl From<CaError> for BenchError {
+    fn from(e: CaError) -> Self {
+        BenchError::Ca(e)
+    }
+}
+
+impl From<StoreError> for BenchError {
+    fn from(e: StoreError) -> Self {
+        BenchError::Store(e)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, BenchError>;

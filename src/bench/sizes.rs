@@ -1,0 +1,57 @@
+//! The encoded sizes that drive the costs, per algorithm: what a post-quantum migration
+//! does to certificates, CRLs and OCSP responses.
+
+use super::report::Table;
+use super::x509::X509Run;
+use serde_json::json;
+
+fn bytes(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |b| format!("{b:.0}"))
+}
+
+/// `| Algorithm | Certificate B | CRL B/entry | Empty CRL B | OCSP response B |`.
+pub fn table(runs: &[&X509Run]) -> Table {
+    let rows = runs
+        .iter()
+        .map(|r| {
+            vec![
+                r.algorithm.name().to_string(),
+                bytes(Some(r.sizes.certificate)),
+                bytes(r.sizes.crl_entry),
+                bytes(r.sizes.crl_empty),
+                bytes(Some(r.sizes.ocsp_response)),
+            ]
+        })
+        .collect();
+    let json_rows: Vec<_> = runs
+        .iter()
+        .map(|r| {
+            json!({
+                "algorithm": r.algorithm.name(),
+                "certificate": r.sizes.certificate,
+                "crl_per_entry": r.sizes.crl_entry,
+                "crl_empty": r.sizes.crl_empty,
+                "ocsp_response": r.sizes.ocsp_response,
+            })
+        })
+        .collect();
+    Table {
+        title: "Encoded sizes (bytes)".into(),
+        notes: vec![
+            "Certificate: a server certificate with the CA's key type for both keys; OCSP \
+             response: one SingleResponse, no nonce, no certs; CRL per entry: the growth \
+             per revoked serial (20-byte serial, time, reasonCode)."
+                .into(),
+        ],
+        header: vec![
+            "Algorithm".into(),
+            "Certificate".into(),
+            "CRL per entry".into(),
+            "CRL (no entries)".into(),
+            "OCSP response".into(),
+        ],
+        rows,
+        text_columns: vec![0],
+        json: json!({"title": "sizes", "rows": json_rows}),
+    }
+}

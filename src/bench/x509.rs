@@ -1,0 +1,437 @@
+//! The X.509 pipeline of x509-pipeline-benchmark.md, stage by stage, through the code
+//! `pkit issue` and `pkit ocsp` run. A fresh ephemeral CA per batch size; each stage is a
+//! cell of the table. Serials are pkit's (20 random bytes), not a counter.
+//!
+//! Stages that are not asked for (`--ops`) still run once, untimed, because later stages
+//! need their output.
+
+use super::harness::{timed, Harness, Measurement};
+use super::report::OpRow;
+use super::scratch::{rep_serial, InsertTarget, Scratch};
+use super::{BenchError, Result};
+use crate::der::Time;
+use crate::pki::alg::{Algorithm, Digest};
+use crate::pki::backend::{default_backend, MlDsaKeyFormat, PrivateKey};
+use crate::pki::cert::Certificate;
+use crate::pki::issue::ca::{self_signed, Issued, Issuer, Request};
+use crate::pki::issue::ocsp::{Asked, Responder};
+use crate::pki::issue::profile::Profile;
+use crate::pki::issue::store::{CertRecord, CertStatus, OcspRecord, Store};
+use crate::pki::issue::subject::parse_subject;
+use crate::pki::ocsp::{OcspRequest, OcspResponse};
+use crate::pki::ocsp_request::{encode_request, IssuerHashes};
+use crate::pki::ocsp_verify::{self, Expect};
+use crate::pki::signed::verify_signed;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The operations, in table order, with the seeds' notes.
+pub const OPERATIONS: [(&str, &str); 15] = [
+    ("ca_self_sign", "1 cert/batch"),
+    ("cert_gen", "subscriber keygen + CA signature, parallel"),
+    ("db_insert_certs", "SQLite WAL, 1 transaction"),
+    ("cert_verify", "parse + signature check, parallel"),
+    ("db_read_certs", "SQLite read"),
+    ("crl_build", "1 CRL covering N serials"),
+    ("crl_sign", "1 CRL/batch"),
+    ("db_insert_crl", "SQLite WAL"),
+    ("crl_verify", "1 CRL/batch"),
+    ("db_read_crl", "SQLite read"),
+    ("ocsp_build", "parallel; TBS DER only"),
+    ("ocsp_sign", "parallel"),
+    ("db_insert_ocsp", "SQLite WAL, 1 transaction"),
+    (
+        "ocsp_verify",
+        "parse response + request, full check, parallel",
+    ),
+    ("db_read_ocsp", "SQLite read"),
+];
+
+/// Subscriber certificates are valid this long.
+const VALIDITY_SECONDS: i64 = 365 * 86_400;
+/// OCSP responses' nextUpdate, as `pkit ocsp respond`'s default.
+const OCSP_LIFETIME: i64 = 86_400;
+const SUBJECT: &str = "CN=bench.example";
+
+/// Encoded sizes that drive the costs, in bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Sizes {
+    pub certificate: f64,
+    pub ocsp_response: f64,
+    /// Bytes each revoked entry adds to a CRL (None until a CRL was built).
+    pub crl_entry: Option<f64>,
+    pub crl_empty: Option<f64>,
+}
+
+/// One algorithm's run over all batch sizes.
+#[derive(Debug, Clone)]
+pub struct X509Run {
+    pub algorithm: Algorithm,
+    pub rows: Vec<OpRow>,
+    pub sizes: Sizes,
+}
+
+/// Collects each stage's cells across batch sizes.
+pub struct Recorder<'a, 'h> {
+    pub h: &'a Harness<'h>,
+    pub prefix: String,
+    pub batch: u64,
+    pub cells: BTreeMap<&'static str, Vec<(u64, Measurement)>>,
+}
+
+impl Recorder<'_, '_> {
+    /// Measure `run` as operation `op` over `items`, or run it once when `op` is not
+    /// asked for.
+    pub fn stage(
+        &mut self,
+        op: &'static str,
+        items: u64,
+        mut run: impl FnMut() -> Result<Duration>,
+    ) -> Result<()> {
+        if !self.h.wants(op) {
+            return run().map(drop);
+        }
+        let label = format!("{} {op} B{}", self.prefix, self.batch);
+        let m = self.h.measure(&label, items, run)?;
+        self.cells.entry(op).or_default().push((self.batch, m));
+        Ok(())
+    }
+
+    /// Rows in the order of `ops`, leaving out operations never measured.
+    pub fn rows(self, ops: &[(&'static str, &'static str)]) -> Vec<OpRow> {
+        let mut cells = self.cells;
+        ops.iter()
+            .filter_map(|(op, notes)| cells.remove(op).map(|cells| OpRow { op, notes, cells }))
+            .collect()
+    }
+}
+
+fn check(ok: bool, what: impl FnOnce() -> String) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(BenchError::Check(what()))
+    }
+}
+
+/// Parse a certificate and check its signature under the CA's key, as verification does.
+fn verify_cert(der: &[u8], ca_spki: &[u8]) -> Result<()> {
+    let c = Certificate::from_der(der).map_err(|e| BenchError::Parse(e.to_string()))?;
+    let ok = verify_signed(
+        ca_spki,
+        &c.signature_algorithm,
+        c.tbs_raw,
+        c.signature.bytes,
+    )
+    .map_err(|e| BenchError::Check(e.to_string()))?;
+    check(ok, || "an issued certificate does not verify".into())
+}
+
+/// Run every batch size for `alg`.
+pub fn run(h: &Harness<'_>, alg: Algorithm, batches: &[u64], scratch: &Scratch) -> Result<X509Run> {
+    let mut rec = Recorder {
+        h,
+        prefix: alg.name().to_string(),
+        batch: 0,
+        cells: BTreeMap::new(),
+    };
+    let mut sizes = Sizes::default();
+    let mut crl_lens = Vec::new();
+    for &n in batches {
+        rec.batch = n;
+        one_batch(&mut rec, alg, n, scratch, &mut sizes, &mut crl_lens)?;
+    }
+    Ok(X509Run {
+        algorithm: alg,
+        rows: rec.rows(&OPERATIONS),
+        sizes,
+    })
+}
+
+/// A CA and its keys: the issuer, and a second handle on the same key for the OCSP
+/// responder (loaded from PKCS#8, as `pkit ocsp respond` loads ca.key).
+fn make_ca(rec: &mut Recorder<'_, '_>, alg: Algorithm, now: Time) -> Result<(Issuer, Responder)> {
+    let backend = default_backend();
+    let key = backend.generate(alg)?;
+    let subject =
+        parse_subject("CN=pkit bench CA").map_err(|e| BenchError::Check(e.to_string()))?;
+    let later = now.plus_seconds(2 * VALIDITY_SECONDS);
+    let mut ca_der = Vec::new();
+    rec.stage("ca_self_sign", 1, || {
+        let (d, der) = timed(|| Ok(self_signed(key.as_ref(), &subject, now, later, None)?))?;
+        ca_der = der;
+        Ok(d)
+    })?;
+    let pkcs8 = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
+    let responder_key: Box<dyn PrivateKey> = backend.load_private_der(&pkcs8, None)?;
+    let responder = Responder::new(&ca_der, responder_key, None, now)?;
+    Ok((Issuer::new(ca_der, key)?, responder))
+}
+
+fn one_batch(
+    rec: &mut Recorder<'_, '_>,
+    alg: Algorithm,
+    n: u64,
+    scratch: &Scratch,
+    sizes: &mut Sizes,
+    crl_lens: &mut Vec<(u64, usize)>,
+) -> Result<()> {
+    let backend = default_backend();
+    let now = Time::now();
+    let (issuer, responder) = make_ca(rec, alg, now)?;
+    let subject = parse_subject(SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
+
+    // Issuance: what `pkit issue batch` does per chunk, less the files.
+    let mut issued: Vec<Issued> = Vec::new();
+    rec.stage("cert_gen", n, || {
+        let (d, v) = timed(|| {
+            (0..n)
+                .into_par_iter()
+                .map_init(
+                    || issuer.key.signer(),
+                    |signer, _| -> Result<Issued> {
+                        let signer = signer
+                            .as_mut()
+                            .map_err(|e| BenchError::Backend(e.clone()))?;
+                        let key = backend.generate(alg)?;
+                        let req = Request {
+                            subject: subject.clone(),
+                            spki: key.public_key_der()?,
+                            key_alg: Some(alg),
+                            profile: Profile::Server,
+                            sans: Vec::new(),
+                            not_before: now,
+                            not_after: now.plus_seconds(VALIDITY_SECONDS),
+                            path_len: None,
+                            copied: Vec::new(),
+                        };
+                        Ok(issuer.issue(signer.as_mut(), &req)?)
+                    },
+                )
+                .collect::<Result<Vec<_>>>()
+        })?;
+        issued = v;
+        Ok(d)
+    })?;
+    sizes.certificate = mean_len(issued.iter().map(|c| c.der.len()));
+
+    let records: Vec<CertRecord> = issued
+        .iter()
+        .map(|c| c.record(SUBJECT, Profile::Server, alg.name()))
+        .collect();
+    insert_stage(
+        rec,
+        "db_insert_certs",
+        scratch,
+        &records,
+        |r| (&mut r.serial, r.der.len()),
+        |s, rows| Ok(s.insert_certificates(rows)?),
+    )?;
+    let mut store = scratch.ca_store()?;
+    store.insert_certificates(&records)?;
+
+    let ca =
+        Certificate::from_der(&issuer.cert_der).map_err(|e| BenchError::Parse(e.to_string()))?;
+    rec.stage("cert_verify", n, || {
+        timed(|| {
+            issued
+                .par_iter()
+                .try_for_each(|c| verify_cert(&c.der, ca.spki.raw))
+        })
+        .map(|(d, ())| d)
+    })?;
+    rec.stage("db_read_certs", n, || {
+        let (d, rows) = timed(|| Ok(store.list()?))?;
+        check(rows.len() as u64 == n, || {
+            format!("read {} of {n} certificates", rows.len())
+        })?;
+        Ok(d)
+    })?;
+
+    // OCSP, before any revocation: the common answer is "good".
+    ocsp(
+        rec, &responder, &ca, &issued, &mut store, scratch, now, sizes,
+    )?;
+
+    crl_stages(
+        rec, &issuer, &ca, &issued, &mut store, scratch, now, sizes, crl_lens,
+    )?;
+    Ok(())
+}
+
+/// An insert stage: each repetition inserts `records` into a scratch store under serials
+/// of its own (`key` gives a row's serial and its size).
+fn insert_stage<T: Clone>(
+    rec: &mut Recorder<'_, '_>,
+    op: &'static str,
+    scratch: &Scratch,
+    records: &[T],
+    key: impl Fn(&mut T) -> (&mut Vec<u8>, usize),
+    mut insert: impl FnMut(&mut Store, &[T]) -> Result<()>,
+) -> Result<()> {
+    let mut target = InsertTarget::new(scratch);
+    rec.stage(op, records.len() as u64, || {
+        let mut rows = records.to_vec();
+        let mut bytes = 0;
+        for (i, r) in rows.iter_mut().enumerate() {
+            let (serial, len) = key(r);
+            *serial = rep_serial(target.rep(), i);
+            bytes += len;
+        }
+        let store = target.next(bytes)?;
+        timed(|| insert(store, &rows)).map(|(d, ())| d)
+    })
+}
+
+fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
+    let (sum, count) = lens.fold((0usize, 0usize), |(s, c), l| (s + l, c + 1));
+    sum as f64 / count.max(1) as f64
+}
+
+/// ocsp_build, ocsp_sign, db_insert_ocsp, ocsp_verify, db_read_ocsp: one request per
+/// certificate, answered as `pkit ocsp respond` answers it.
+#[allow(clippy::too_many_arguments)]
+fn ocsp(
+    rec: &mut Recorder<'_, '_>,
+    responder: &Responder,
+    ca: &Certificate<'_>,
+    issued: &[Issued],
+    store: &mut Store,
+    scratch: &Scratch,
+    now: Time,
+    sizes: &mut Sizes,
+) -> Result<()> {
+    let n = issued.len() as u64;
+    let ca_der = ca.raw;
+    let next_update = now.plus_seconds(OCSP_LIFETIME);
+    let hashes = IssuerHashes::of(ca, Digest::Sha1);
+    let req_ders: Vec<Vec<u8>> = issued
+        .iter()
+        .map(|c| encode_request(&hashes, &c.serial, None))
+        .collect();
+    let reqs = req_ders
+        .iter()
+        .map(|d| OcspRequest::from_der(d))
+        .collect::<crate::der::Result<Vec<_>>>()
+        .map_err(|e| BenchError::Parse(e.to_string()))?;
+    let mut ids = Vec::with_capacity(reqs.len());
+    for r in &reqs {
+        match responder
+            .read(r)
+            .map_err(|e| BenchError::Parse(e.to_string()))?
+        {
+            Asked::Ours { cert_ids, .. } => ids.push(cert_ids[0]),
+            Asked::Foreign => return Err(BenchError::Check("a request read as foreign".into())),
+        }
+    }
+    let statuses = ids
+        .iter()
+        .map(|id| store.status(Asked::serial(id)))
+        .collect::<std::result::Result<Vec<CertStatus>, _>>()?;
+
+    let mut tbs: Vec<Vec<u8>> = Vec::new();
+    rec.stage("ocsp_build", n, || {
+        let (d, v) = timed(|| {
+            Ok(ids
+                .par_iter()
+                .zip(statuses.par_iter())
+                .map(|(id, st)| responder.build_tbs(&[(id, st)], None, now, next_update))
+                .collect())
+        })?;
+        tbs = v;
+        Ok(d)
+    })?;
+    let mut responses: Vec<Vec<u8>> = Vec::new();
+    rec.stage("ocsp_sign", n, || {
+        let (d, v) = timed(|| {
+            tbs.par_iter()
+                .map_init(
+                    || responder.signer(),
+                    |s, t| -> Result<Vec<u8>> {
+                        let s = s.as_mut().map_err(|e| BenchError::Backend(e.clone()))?;
+                        Ok(responder.sign_tbs(s.as_mut(), t)?)
+                    },
+                )
+                .collect::<Result<Vec<_>>>()
+        })?;
+        responses = v;
+        Ok(d)
+    })?;
+    sizes.ocsp_response = mean_len(responses.iter().map(Vec::len));
+
+    let records: Vec<OcspRecord> = issued
+        .iter()
+        .zip(&responses)
+        .map(|(c, der)| OcspRecord {
+            serial: c.serial.to_vec(),
+            produced_at: now.unix,
+            next_update: next_update.unix,
+            der: der.clone(),
+        })
+        .collect();
+    insert_stage(
+        rec,
+        "db_insert_ocsp",
+        scratch,
+        &records,
+        |r| (&mut r.serial, r.der.len()),
+        |s, rows| Ok(s.put_ocsp_responses(rows)?),
+    )?;
+    store.put_ocsp_responses(&records)?;
+
+    rec.stage("ocsp_verify", n, || {
+        timed(|| {
+            responses
+                .par_iter()
+                .zip(req_ders.par_iter())
+                // The CA certificate is parsed once per worker, as a verifier holding its
+                // trust anchor would.
+                .try_for_each_init(
+                    || Certificate::from_der(ca_der),
+                    |ca, (der, req)| {
+                        let parse = |e: crate::der::Error| BenchError::Parse(e.to_string());
+                        let ca = ca.as_ref().map_err(|e| parse(e.clone()))?;
+                        let resp = OcspResponse::from_der(der).map_err(parse)?;
+                        let req = OcspRequest::from_der(req).map_err(parse)?;
+                        let want = Expect {
+                            issuer: ca,
+                            cert: None,
+                            request: Some(&req),
+                            now,
+                        };
+                        let v = ocsp_verify::verify(&resp, &want)
+                            .map_err(|e| BenchError::Check(format!("{e:?}")))?;
+                        check(v.valid(), || {
+                            format!("an OCSP response does not verify: {:?}", v.checks)
+                        })
+                    },
+                )
+        })
+        .map(|(d, ())| d)
+    })?;
+    rec.stage("db_read_ocsp", n, || {
+        let (d, rows) = timed(|| Ok(store.ocsp_responses()?))?;
+        check(rows.len() as u64 == n, || {
+            format!("read {} of {n} OCSP responses", rows.len())
+        })?;
+        Ok(d)
+    })?;
+    Ok(())
+}
+
+/// The CRL stages wait for CRL generation in the library.
+#[allow(clippy::too_many_arguments)]
+fn crl_stages(
+    _rec: &mut Recorder<'_, '_>,
+    _issuer: &Issuer,
+    _ca: &Certificate<'_>,
+    _issued: &[Issued],
+    _store: &mut Store,
+    _scratch: &Scratch,
+    _now: Time,
+    _sizes: &mut Sizes,
+    _crl_lens: &mut Vec<(u64, usize)>,
+) -> Result<()> {
+    Ok(())
+}

@@ -1,0 +1,314 @@
+//! `pkit bench`: arguments in, tables out. The measuring is the library's
+//! (`pkit::bench`); this file picks the bench, sets up the thread pool and the progress
+//! bar (on a terminal only), and prints markdown, a terminal table or JSON.
+
+use super::error::{CliError, CliResult, Exit};
+use super::io;
+use super::key::AlgorithmParser;
+use super::output;
+use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use pkit::bench::harness::Harness;
+use pkit::bench::machine::Machine;
+use pkit::bench::report::{pipeline_table, Report};
+use pkit::bench::scratch::Scratch;
+use pkit::bench::{compare, crypto, parse, sizes, x509, BenchError};
+use pkit::pki::alg::Algorithm;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub command: BenchCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Key generation, signing and verification per algorithm, and SHA-256, on one thread
+    /// and on all: the raw limits the pipelines are judged against.
+    Crypto(CryptoArgs),
+    /// Certificate parsing (parse-only and parse+fields), one thread and all threads.
+    Parse(ParseArgs),
+    /// The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage.
+    X509(X509Args),
+    /// Two algorithms through the X.509 pipeline, one sweep table per operation.
+    Compare(CompareArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Markdown tables in the layout of the published benchmark documents.
+    Markdown,
+    /// A table for the terminal.
+    Table,
+    /// {"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max
+    /// and repetitions.
+    Json,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms).
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_min_time)]
+    pub min_time: Duration,
+    /// Worker threads for the parallel stages (default: every logical CPU).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = Format::Markdown)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct CryptoArgs {
+    /// Algorithms, comma-separated (default: all but RSA-3072/4096, whose key generation
+    /// takes seconds).
+    #[arg(long, value_name = "ALG,…", value_delimiter = ',', value_parser = AlgorithmParser)]
+    pub algos: Vec<Algorithm>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Args, Debug)]
+pub struct ParseArgs {
+    /// PEM bundles or DER certificates (default: /etc/ssl/certs/ca-certificates.crt).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Args, Debug)]
+pub struct PipelineOpts {
+    /// Batch sizes, comma-separated.
+    #[arg(long, value_name = "N,…", value_delimiter = ',',
+          default_value = "1,2,4,8,16,32,64,128,256,512,1024",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub sizes: Vec<u64>,
+    /// Batch sizes shown as columns of the operation table (default: every size).
+    #[arg(long, value_name = "N,…", value_delimiter = ',')]
+    pub columns: Vec<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct X509Args {
+    /// CA and subscriber key algorithm.
+    #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
+    pub ca_key_algo: Algorithm,
+    /// Keep the CA database here (recreated for each batch size; it ends holding the
+    /// largest batch). Default: a temporary file.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Replace an existing --db file.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub pipeline: PipelineOpts,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The two algorithms: A (the baseline) and B.
+    #[arg(long, value_name = "A,B", value_delimiter = ',', num_args = 1,
+          default_value = "ecdsa-p256,ml-dsa-65", value_parser = AlgorithmParser)]
+    pub algos: Vec<Algorithm>,
+    /// Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify,
+    /// crl_sign, db_insert_certs, db_read_certs).
+    #[arg(long, value_name = "OP,…", value_delimiter = ',')]
+    pub ops: Vec<String>,
+    #[command(flatten)]
+    pub pipeline: PipelineOpts,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `1s`, `0.2s`, `50ms`, or bare seconds.
+fn parse_min_time(s: &str) -> Result<Duration, String> {
+    let (num, scale) = if let Some(v) = s.strip_suffix("ms") {
+        (v, 1e-3)
+    } else if let Some(v) = s.strip_suffix('s') {
+        (v, 1.0)
+    } else {
+        (s, 1.0)
+    };
+    num.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v >= 0.0 && *v * scale <= 3600.0)
+        .map(|v| Duration::from_secs_f64(v * scale))
+        .ok_or_else(|| format!("expected a duration like 1s, 0.2s or 50ms, found '{s}'"))
+}
+
+impl From<BenchError> for CliError {
+    fn from(e: BenchError) -> Self {
+        match e {
+            BenchError::Backend(b) => b.into(),
+            BenchError::Ca(c) => c.into(),
+            BenchError::Store(s) => CliError::io(s.to_string()),
+            BenchError::Io(m) => CliError::io(m),
+            BenchError::Parse(m) => CliError::parse(m),
+            BenchError::Check(m) => CliError::negative(m),
+        }
+    }
+}
+
+pub fn run(a: BenchArgs) -> CliResult<Exit> {
+    let common = match &a.command {
+        BenchCommand::Crypto(c) => c.common.clone(),
+        BenchCommand::Parse(c) => c.common.clone(),
+        BenchCommand::X509(c) => c.common.clone(),
+        BenchCommand::Compare(c) => c.common.clone(),
+    };
+    let threads = common.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::usage(format!("--threads {threads}: {e}")))?;
+    let bar = progress_bar();
+    let progress = |label: &str| bar.set_message(label.to_string());
+    let h = Harness {
+        min_time: common.min_time,
+        only: None,
+        progress: &progress,
+    };
+    let report = pool.install(|| run_bench(&a.command, h))?;
+    bar.finish_and_clear();
+    let text = match common.format {
+        Format::Markdown => report.markdown(),
+        Format::Table => report.terminal(),
+        Format::Json => output::json_text(&output::envelope("bench", vec![report.to_json()])),
+    };
+    print!("{text}");
+    Ok(Exit::Ok)
+}
+
+/// A spinner naming the cell being measured, on a terminal only.
+fn progress_bar() -> ProgressBar {
+    if !io::stderr_is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new_spinner();
+    b.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    b.enable_steady_tick(Duration::from_millis(120));
+    b
+}
+
+fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
+    let threads = rayon::current_num_threads();
+    let command = std::iter::once("pkit".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (bench, tables) = match cmd {
+        BenchCommand::Crypto(a) => {
+            let algs = if a.algos.is_empty() {
+                default_crypto_algos()
+            } else {
+                a.algos.clone()
+            };
+            let limits = crypto::run(&h, &algs)?;
+            ("crypto", vec![crypto::table(&limits, threads)])
+        }
+        BenchCommand::Parse(a) => {
+            let files = if a.files.is_empty() {
+                vec![PathBuf::from(parse::DEFAULT_STORE)]
+            } else {
+                a.files.clone()
+            };
+            let mut tables = Vec::new();
+            for f in &files {
+                let ders = parse::load(f)?;
+                let rows = parse::run(&h, &ders)?;
+                let bytes = ders.iter().map(Vec::len).sum();
+                let name = f.display().to_string();
+                tables.push(parse::table(&rows, &name, ders.len(), bytes, threads));
+            }
+            ("parse", tables)
+        }
+        BenchCommand::X509(a) => {
+            if let Some(db) = &a.db {
+                if db.exists() && !a.force {
+                    return Err(CliError::io(format!(
+                        "{}: exists; use --force to replace it",
+                        db.display()
+                    )));
+                }
+            }
+            let scratch = Scratch::new(a.db.as_deref())?;
+            let run = x509::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
+            let columns = columns(&a.pipeline)?;
+            let title = format!("Results: {}", a.ca_key_algo.name());
+            let notes = vec![format!(
+                "Configuration: {} for both CA and subscriber keys; {threads} threads.",
+                a.ca_key_algo.name()
+            )];
+            let tables = vec![
+                pipeline_table(title, notes, &run.rows, &columns),
+                sizes::table(&[&run]),
+            ];
+            ("x509", tables)
+        }
+        BenchCommand::Compare(a) => {
+            let [alg_a, alg_b] = a.algos[..] else {
+                return Err(CliError::usage(format!(
+                    "--algos: expected two algorithms, found {}",
+                    a.algos.len()
+                )));
+            };
+            let ops: Vec<String> = if a.ops.is_empty() {
+                compare::DEFAULT_OPS.iter().map(|s| s.to_string()).collect()
+            } else {
+                a.ops.clone()
+            };
+            if let Some(bad) = ops
+                .iter()
+                .find(|o| !x509::OPERATIONS.iter().any(|(n, _)| n == o))
+            {
+                return Err(CliError::usage(format!(
+                    "--ops {bad}: not an operation; valid: {}",
+                    x509::OPERATIONS.map(|(n, _)| n).join(", ")
+                )));
+            }
+            h.only = Some(ops.clone());
+            let scratch = Scratch::new(None)?;
+            let ra = x509::run(&h, alg_a, &a.pipeline.sizes, &scratch)?;
+            let rb = x509::run(&h, alg_b, &a.pipeline.sizes, &scratch)?;
+            let mut tables = compare::tables(&ra, &rb, &ops);
+            tables.push(sizes::table(&[&ra, &rb]));
+            ("compare", tables)
+        }
+    };
+    Ok(Report {
+        bench: bench.into(),
+        command,
+        machine: Machine::detect(threads),
+        tables,
+    })
+}
+
+/// Every algorithm this build supports, less the slow RSA sizes.
+fn default_crypto_algos() -> Vec<Algorithm> {
+    let backend = pkit::pki::backend::default_backend();
+    Algorithm::ALL
+        .into_iter()
+        .filter(|a| !matches!(a, Algorithm::Rsa3072 | Algorithm::Rsa4096) && backend.supports(*a))
+        .collect()
+}
+
+/// `--columns`, each one of `--sizes`; every size when not given.
+fn columns(p: &PipelineOpts) -> CliResult<Vec<u64>> {
+    if p.columns.is_empty() {
+        return Ok(p.sizes.clone());
+    }
+    match p.columns.iter().find(|c| !p.sizes.contains(c)) {
+        Some(c) => Err(CliError::usage(format!(
+            "--columns {c}: not one of --sizes"
+        ))),
+        None => Ok(p.columns.clone()),
+    }
+}

@@ -1,0 +1,293 @@
+//! `pkit bench` through the binary: each bench at `--sizes 1,4 --min-time 0.05s`, checking
+//! the table shape, the operation names, that JSON parses and that every number is
+//! positive. No timing assertions: CI machines vary too much.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+
+const FAST: [&str; 2] = ["--min-time", "0.05s"];
+
+/// Run `pkit bench ARGS --min-time 0.05s [-f json]` and return stdout.
+fn bench(args: &[&str], json: bool) -> String {
+    let mut all: Vec<&str> = vec!["bench"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&FAST);
+    if json {
+        all.extend_from_slice(&["-f", "json"]);
+    }
+    pk_ok(&all).stdout_str()
+}
+
+/// The markdown table rows (lines starting with `|`) of the section titled `title`.
+fn section_rows(md: &str, title: &str) -> Vec<Vec<String>> {
+    let start = md
+        .find(&format!("## {title}"))
+        .unwrap_or_else(|| panic!("no section '{title}' in:\n{md}"));
+    md[start..]
+        .lines()
+        .skip(1)
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// A number at the start of a cell ("0.12 ms", "1,597", "3.2 K", "1.5×").
+fn number(cell: &str) -> f64 {
+    let n: String = cell
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',')
+        .filter(|c| *c != ',')
+        .collect();
+    n.parse()
+        .unwrap_or_else(|_| panic!("expected a number in '{cell}'"))
+}
+
+fn json_tables(out: &str) -> Vec<Value> {
+    let v: Value = serde_json::from_str(out).expect("bench -f json is JSON");
+    assert_eq!(v["schema"], "pkit/v1");
+    assert_eq!(v["type"], "bench");
+    let item = &v["items"][0];
+    assert!(item["machine"]["cpu"].is_string(), "{item}");
+    assert!(item["machine"]["threads"].as_u64().unwrap() >= 1);
+    item["tables"].as_array().expect("tables").clone()
+}
+
+/// Every `mean_ms`, `min_ms`, `max_ms`, `per_second`, `repetitions` in `v` is > 0.
+fn all_positive(v: &Value) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if [
+                    "mean_ms",
+                    "min_ms",
+                    "max_ms",
+                    "per_second",
+                    "repetitions",
+                    "items",
+                ]
+                .contains(&k.as_str())
+                {
+                    assert!(x.as_f64().is_some_and(|f| f > 0.0), "{k} = {x}");
+                }
+                all_positive(x);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(all_positive),
+        _ => {}
+    }
+}
+
+#[test]
+fn crypto_reports_keygen_sign_verify_per_algorithm() {
+    let md = bench(&["crypto", "--algos", "ecdsa-p256,ml-dsa-44"], false);
+    for h in [
+        "CPU:",
+        "Threads used:",
+        "Memory:",
+        "OS:",
+        "Crypto: OpenSSL",
+        "pkit:",
+        "Date:",
+    ] {
+        assert!(md.contains(h), "header {h} missing:\n{md}");
+    }
+    let rows = section_rows(&md, "Raw limits");
+    assert_eq!(rows[0][0], "Algorithm");
+    let body: Vec<_> = rows.iter().skip(2).collect();
+    let names: Vec<(String, String)> = body.iter().map(|r| (r[0].clone(), r[1].clone())).collect();
+    for alg in ["ecdsa-p256", "ml-dsa-44"] {
+        for op in ["keygen", "sign", "verify"] {
+            assert!(
+                names.contains(&(alg.into(), op.into())),
+                "{alg} {op}: {names:?}"
+            );
+        }
+    }
+    for r in &body {
+        assert_eq!(r.len(), 6);
+        for c in &r[2..] {
+            assert!(number(c) > 0.0, "{r:?}");
+        }
+    }
+    let json = bench(&["crypto", "--algos", "ed25519"], true);
+    let tables = json_tables(&json);
+    all_positive(&Value::Array(tables.clone()));
+    assert_eq!(
+        tables[0]["rows"].as_array().unwrap().len(),
+        4,
+        "3 ops + sha256"
+    );
+}
+
+#[test]
+fn parse_reports_both_workloads() {
+    let dir = tempdir();
+    let certs = root_store();
+    let bundle: String = certs.iter().take(20).map(|c| c.pem.clone()).collect();
+    let f = write_file(dir.path(), "bundle.pem", bundle.as_bytes());
+    let md = bench(&["parse", &s(&f)], false);
+    let rows = section_rows(&md, "Certificate parsing");
+    assert_eq!(rows[0].len(), 5);
+    assert_eq!(rows[2][0], "parse-only");
+    assert_eq!(rows[3][0], "parse+fields");
+    for r in &rows[2..] {
+        for c in &r[1..] {
+            assert!(number(c) > 0.0, "{r:?}");
+        }
+    }
+    assert!(md.contains("20 certificates"), "{md}");
+    let tables = json_tables(&bench(&["parse", &s(&f)], true));
+    all_positive(&Value::Array(tables));
+    // A file that is not a certificate: exit 3, one line naming it.
+    let bad = write_file(dir.path(), "bad.der", &[0x30, 0x03, 0x02, 0x01]);
+    let run = pk(&["bench", "parse", &s(&bad), "--min-time", "0.05s"]);
+    assert_eq!(run.code, Some(3), "{}", run.describe());
+    assert!(run.stderr_str().contains("bad.der"), "{}", run.describe());
+}
+
+/// The x509 operation names in table order (CRL stages included once they run).
+fn x509_ops(md: &str, title: &str) -> Vec<String> {
+    section_rows(md, title)
+        .iter()
+        .skip(2)
+        .map(|r| r[0].trim_matches('`').to_string())
+        .collect()
+}
+
+#[test]
+fn x509_has_every_operation_for_each_size() {
+    let dir = tempdir();
+    let db = dir.path().join("x.sqlite");
+    for alg in ["ecdsa-p256", "ml-dsa-44"] {
+        let md = bench(
+            &[
+                "x509",
+                "--sizes",
+                "1,4",
+                "--ca-key-algo",
+                alg,
+                "--db",
+                &s(&db),
+                "--force",
+            ],
+            false,
+        );
+        let rows = section_rows(&md, &format!("Results: {alg}"));
+        assert_eq!(
+            rows[0],
+            [
+                "Operation",
+                "B1 ms",
+                "Tput K/s",
+                "B4 ms",
+                "Tput K/s",
+                "Notes"
+            ]
+        );
+        let ops = x509_ops(&md, &format!("Results: {alg}"));
+        let want: Vec<&str> = pkit_x509_ops();
+        assert_eq!(ops, want, "{md}");
+        for r in rows.iter().skip(2) {
+            for c in &r[1..5] {
+                assert!(number(c) > 0.0, "{r:?}");
+            }
+        }
+        let sizes = section_rows(&md, "Encoded sizes");
+        assert_eq!(sizes[2][0], alg);
+        assert!(number(&sizes[2][1]) > 300.0, "{sizes:?}");
+    }
+    assert!(db.exists(), "--db keeps the last CA's database");
+    // Without --force an existing database is refused (exit 4).
+    let run = pk(&[
+        "bench",
+        "x509",
+        "--sizes",
+        "1",
+        "--db",
+        &s(&db),
+        "--min-time",
+        "0.05s",
+    ]);
+    assert_eq!(run.code, Some(4), "{}", run.describe());
+
+    let json = bench(
+        &["x509", "--sizes", "1,4", "--ca-key-algo", "ed25519"],
+        true,
+    );
+    let tables = json_tables(&json);
+    all_positive(&Value::Array(tables.clone()));
+    let ops = tables[0]["operations"].as_array().unwrap();
+    assert_eq!(ops.len(), pkit_x509_ops().len());
+    for op in ops {
+        let cells = op["cells"].as_array().unwrap();
+        let batches: Vec<u64> = cells.iter().map(|c| c["batch"].as_u64().unwrap()).collect();
+        assert_eq!(batches, [1, 4], "{op}");
+    }
+}
+
+#[test]
+fn compare_prints_one_sweep_table_per_operation() {
+    let md = bench(
+        &[
+            "compare",
+            "--algos",
+            "ecdsa-p256,ml-dsa-44",
+            "--sizes",
+            "1,4",
+        ],
+        false,
+    );
+    for op in [
+        "cert_gen",
+        "cert_verify",
+        "ocsp_sign",
+        "ocsp_verify",
+        "db_insert_certs",
+    ] {
+        let rows = section_rows(&md, op);
+        assert_eq!(
+            rows[0],
+            [
+                "Batch",
+                "ecdsa-p256 ms",
+                "ecdsa-p256 K/s",
+                "ml-dsa-44 ms",
+                "ml-dsa-44 K/s",
+                "Ratio"
+            ],
+            "{op}"
+        );
+        assert_eq!(rows.len(), 4, "{op}: header, rule, two batches");
+        for r in &rows[2..] {
+            for c in r {
+                assert!(number(c) > 0.0, "{op}: {r:?}");
+            }
+        }
+    }
+    let run = pk(&["bench", "compare", "--ops", "nope", "--sizes", "1"]);
+    assert_eq!(run.code, Some(2), "{}", run.describe());
+}
+
+/// The operations `pkit bench x509` reports, in order.
+fn pkit_x509_ops() -> Vec<&'static str> {
+    vec![
+        "ca_self_sign",
+        "cert_gen",
+        "db_insert_certs",
+        "cert_verify",
+        "db_read_certs",
+        "ocsp_build",
+        "ocsp_sign",
+        "db_insert_ocsp",
+        "ocsp_verify",
+        "db_read_ocsp",
+    ]
+}

@@ -33,6 +33,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -f -a "parse" -d 'Read certifica
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "key" -d 'Generate private keys and extract public keys'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -275,6 +276,90 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l algos -d 'Algorithms, comma-separated (default: all but RSA-3072/4096, whose key generation takes seconds)' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l threads -d 'Worker threads for the parallel stages (default: every logical CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
+table\t'A table for the terminal'
+json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l threads -d 'Worker threads for the parallel stages (default: every logical CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
+table\t'A table for the terminal'
+json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l ca-key-algo -d 'CA and subscriber key algorithm' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l db -d 'Keep the CA database here (recreated for each batch size; it ends holding the largest batch). Default: a temporary file' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l sizes -d 'Batch sizes, comma-separated' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l threads -d 'Worker threads for the parallel stages (default: every logical CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
+table\t'A table for the terminal'
+json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l force -d 'Replace an existing --db file'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l algos -d 'The two algorithms: A (the baseline) and B' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l ops -d 'Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify, crl_sign, db_insert_certs, db_read_certs)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l sizes -d 'Batch sizes, comma-separated' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l threads -d 'Worker threads for the parallel stages (default: every logical CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
+table\t'A table for the terminal'
+json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand completions" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -283,13 +368,14 @@ complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -l color -d 'When to
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
@@ -302,3 +388,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'

@@ -4,4 +4,5 @@
 //! module turns arguments into calls and results into text or JSON.
 
 pub mod der;
+pub mod mtc;
 pub mod pki;

@@ -5,4 +5,5 @@
 
 pub mod bench;
 pub mod der;
+pub mod mtc;
 pub mod pki;

@@ -197,6 +197,8 @@ registry! {
     // MTC (draft-ietf-plants-merkle-tree-certs-07)
     PE_MTC_CA = "1.3.6.1.5.5.7.1.38", "id-pe-mtcCA";
     ALG_MTC_PROOF = "1.3.6.1.5.5.7.6.67", "id-alg-mtcProof";
+    // Unsigned certificates (RFC 9925): the preferred form of an MTC trust anchor.
+    ALG_UNSIGNED = "1.3.6.1.5.5.7.6.36", "id-alg-unsigned";
     // Extended key usages (RFC 5280 §4.2.1.12 and others)
     KP_SERVER_AUTH = "1.3.6.1.5.5.7.3.1", "serverAuth";
     KP_CLIENT_AUTH = "1.3.6.1.5.5.7.3.2", "clientAuth";

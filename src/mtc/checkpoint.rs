@@ -1,0 +1,185 @@
+//! Checkpoints as C2SP signed notes (`tlog-checkpoint`, `signed-note`, profiled by
+//! `mtc-tlog`):
+//!
+//! ```text
+//! oid/1.3.6.1.4.1.32473.1.0.1          <- log origin
+//! <tree size in decimal>
+//! <base64 root hash>
+//!
+//! — oid/1.3.6.1.4.1.32473.1 <base64(key_id[4] || u64be timestamp || signature)>
+//! ```
+//!
+//! The signed message is the CosignedSubtree `[0, size)` with the signing time.
+
+use super::cosign::{cosigned_subtree, Cosigner, CosignerKey};
+use super::error::{MtcError, Result};
+use super::hash::Hash;
+use super::ids::TrustAnchorId;
+use super::subtree::Subtree;
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
+
+/// The signature line marker: an em dash and a space.
+pub const SIG_PREFIX: &str = "\u{2014} ";
+
+/// The note body a checkpoint commits to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// The log origin (`oid/1.3.6.1.4.1.<log ID>`).
+    pub origin: String,
+    pub size: u64,
+    pub root: Hash,
+}
+
+/// One signature line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteSignature {
+    pub name: String,
+    pub key_id: [u8; 4],
+    pub timestamp: u64,
+    pub signature: Vec<u8>,
+}
+
+impl Checkpoint {
+    pub fn body(&self) -> String {
+        format!(
+            "{}\n{}\n{}\n",
+            self.origin,
+            self.size,
+            B64.encode(self.root)
+        )
+    }
+
+    /// Sign and return the full note.
+    pub fn sign(&self, log: &TrustAnchorId, cosigner: &Cosigner, timestamp: u64) -> Result<String> {
+        let msg = cosigned_subtree(
+            &cosigner.public.id,
+            timestamp,
+            log,
+            Subtree::new(0, self.size),
+            &self.root,
+        );
+        let mut signer = cosigner.signer()?;
+        let sig = signer.sign(&msg)?;
+        let mut blob = cosigner.public.key_id().to_vec();
+        blob.extend_from_slice(&timestamp.to_be_bytes());
+        blob.extend_from_slice(&sig);
+        Ok(format!(
+            "{}\n{SIG_PREFIX}{} {}\n",
+            self.body(),
+            cosigner.public.id.note_name(),
+            B64.encode(blob)
+        ))
+    }
+
+    /// Parse a signed note: the body, a blank line, one or more signature lines.
+    pub fn parse(note: &str) -> Result<(Checkpoint, Vec<NoteSignature>)> {
+        let (body, sigs) = note
+            .split_once("\n\n")
+            .ok_or_else(|| MtcError::malformed(note.len(), "a blank line before signatures"))?;
+        let lines: Vec<&str> = body.split('\n').collect();
+        if lines.len() != 3 {
+            return Err(MtcError::malformed(
+                0,
+                "origin, tree size and root hash lines",
+            ));
+        }
+        let size_at = lines[0].len() + 1;
+        let size: u64 = lines[1]
+            .parse()
+            .ok()
+            .filter(|_| lines[1] == "0" || !lines[1].starts_with('0'))
+            .ok_or_else(|| MtcError::malformed(size_at, "a decimal tree size"))?;
+        let root_at = size_at + lines[1].len() + 1;
+        let root: Hash = B64
+            .decode(lines[2])
+            .ok()
+            .and_then(|v| v.try_into().ok())
+            .ok_or_else(|| MtcError::malformed(root_at, "a base64 SHA-256 root hash"))?;
+        let mut out = Vec::new();
+        let mut at = body.len() + 2;
+        for line in sigs.split_terminator('\n') {
+            let bad = || MtcError::malformed(at, "a signature line \"— NAME BASE64\"");
+            let rest = line.strip_prefix(SIG_PREFIX).ok_or_else(bad)?;
+            let (name, b64) = rest.split_once(' ').ok_or_else(bad)?;
+            let blob = B64.decode(b64).map_err(|_| bad())?;
+            if blob.len() < 12 {
+                return Err(bad());
+            }
+            out.push(NoteSignature {
+                name: name.to_string(),
+                key_id: [blob[0], blob[1], blob[2], blob[3]],
+                timestamp: u64::from_be_bytes(blob[4..12].try_into().map_err(|_| bad())?),
+                signature: blob[12..].to_vec(),
+            });
+            at += line.len() + 1;
+        }
+        if out.is_empty() || !note.ends_with('\n') {
+            return Err(MtcError::malformed(
+                note.len(),
+                "at least one signature line",
+            ));
+        }
+        Ok((
+            Checkpoint {
+                origin: lines[0].to_string(),
+                size,
+                root,
+            },
+            out,
+        ))
+    }
+
+    /// Check one signature line with a cosigner key (matching name and key ID).
+    pub fn verify(
+        &self,
+        log: &TrustAnchorId,
+        key: &CosignerKey,
+        sig: &NoteSignature,
+    ) -> Result<bool> {
+        if sig.name != key.id.note_name()
+            || sig.key_id != key.key_id()
+            || self.origin != log.note_name()
+        {
+            return Ok(false);
+        }
+        key.verify_subtree(
+            sig.timestamp,
+            log,
+            Subtree::new(0, self.size),
+            &self.root,
+            &sig.signature,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pki::alg::Algorithm;
+
+    #[test]
+    fn sign_parse_verify() {
+        let ca = TrustAnchorId::parse("32473.1").unwrap();
+        let log = ca.log_id(1);
+        let key = crate::pki::backend::default_backend()
+            .generate(Algorithm::Ed25519)
+            .unwrap();
+        let c = Cosigner::new(ca, key).unwrap();
+        let cp = Checkpoint {
+            origin: log.note_name(),
+            size: 130,
+            root: [3; 32],
+        };
+        let note = cp.sign(&log, &c, 1_700_000_000).unwrap();
+        assert!(note.starts_with("oid/1.3.6.1.4.1.32473.1.0.1\n130\n"));
+        let (back, sigs) = Checkpoint::parse(&note).unwrap();
+        assert_eq!(back, cp);
+        assert_eq!(sigs[0].timestamp, 1_700_000_000);
+        assert!(back.verify(&log, &c.public, &sigs[0]).unwrap());
+        let mut other = back.clone();
+        other.size = 131;
+        assert!(!other.verify(&log, &c.public, &sigs[0]).unwrap());
+        assert!(Checkpoint::parse("x\n1\n").is_err());
+    }
+}

@@ -1,0 +1,151 @@
+//! The CA side of issuance (draft-ietf-plants-merkle-tree-certs-07 §6.3, §6.4): sign a
+//! checkpoint and the covering subtrees of what it adds, and build the proof of a
+//! standalone or landmark-relative certificate from `mtc.db`.
+
+use super::cert::build_certificate;
+use super::checkpoint::Checkpoint;
+use super::cosign::Cosigner;
+use super::entry::parse_entry;
+use super::error::{MtcError, Result};
+use super::hash::Hash;
+use super::ids::TrustAnchorId;
+use super::landmark::landmark_for;
+use super::proof::{Cosignature, MtcProof};
+use super::store::{Store, StoredCheckpoint, SubtreeSignature};
+use super::subtree::{covering_subtrees, Subtree};
+use super::tree::{inclusion_proof, subtree_hash, NodeSource};
+
+/// A CA as the issuance commands see it.
+#[derive(Debug)]
+pub struct MtcCa {
+    pub ca_id: TrustAnchorId,
+    pub log: u16,
+    pub cosigner: Cosigner,
+}
+
+impl MtcCa {
+    pub fn log_id(&self) -> TrustAnchorId {
+        self.ca_id.log_id(self.log)
+    }
+}
+
+/// What one checkpoint signed.
+#[derive(Debug, Clone)]
+pub struct CheckpointResult {
+    pub checkpoint: StoredCheckpoint,
+    pub previous_size: u64,
+    /// The non-empty covering subtrees of `[previous_size, size)` with their hashes.
+    pub subtrees: Vec<(Subtree, Hash)>,
+    pub signatures: Vec<SubtreeSignature>,
+}
+
+/// `checkpoint_create`: the root and signed note for the current tree, plus cosignatures
+/// (timestamp 0) over the covering subtrees of the entries added since the previous
+/// checkpoint. "Never sign the empty covering subtree."
+pub fn create_checkpoint(
+    src: &dyn NodeSource,
+    previous_size: u64,
+    ca: &MtcCa,
+    now: u64,
+) -> Result<CheckpointResult> {
+    let size = src.size();
+    if size <= previous_size {
+        return Err(MtcError::Invalid(format!(
+            "nothing to checkpoint: the log has {size} entries, the last checkpoint {previous_size}"
+        )));
+    }
+    let log = ca.log_id();
+    let root = subtree_hash(src, Subtree::new(0, size))?;
+    let cp = Checkpoint {
+        origin: log.note_name(),
+        size,
+        root,
+    };
+    let note = cp.sign(&log, &ca.cosigner, now)?;
+    let (a, b) = covering_subtrees(previous_size, size);
+    let mut signer = ca.cosigner.signer()?;
+    let mut subtrees = Vec::new();
+    let mut signatures = Vec::new();
+    for st in [a, b].into_iter().filter(|s| !s.is_empty()) {
+        let h = subtree_hash(src, st)?;
+        let sig = ca.cosigner.sign_subtree(&mut *signer, 0, &log, st, &h)?;
+        subtrees.push((st, h));
+        signatures.push(SubtreeSignature {
+            subtree: st,
+            cosigner: ca.cosigner.public.id.binary().to_vec(),
+            hash: h,
+            signature: sig,
+        });
+    }
+    Ok(CheckpointResult {
+        checkpoint: StoredCheckpoint {
+            size,
+            root,
+            note,
+            created: i64::try_from(now).unwrap_or(i64::MAX),
+        },
+        previous_size,
+        subtrees,
+        signatures,
+    })
+}
+
+/// Checkpoint the store and record the result (`checkpoint_create` then
+/// `db_insert_checkpoint`).
+pub fn checkpoint_store(store: &Store, ca: &MtcCa, now: u64) -> Result<CheckpointResult> {
+    let prev = store.latest_checkpoint()?.map_or(0, |c| c.size);
+    let r = create_checkpoint(store, prev, ca, now)?;
+    store.insert_checkpoint(&r.checkpoint, &r.signatures)?;
+    Ok(r)
+}
+
+/// The MTCProof of a standalone certificate for `index`: the signed subtree containing
+/// it, the inclusion proof, and its cosignatures.
+pub fn standalone_proof(store: &Store, index: u64) -> Result<MtcProof> {
+    let (st, _, sigs) = store.signed_subtree_for(index)?.ok_or_else(|| {
+        MtcError::Invalid(format!(
+            "entry {index} is not covered by a checkpoint yet (run pkit mtc checkpoint)"
+        ))
+    })?;
+    let (entry, _) = store.entry(index)?;
+    Ok(MtcProof {
+        extensions: parse_entry(&entry)?.extensions.to_vec(),
+        subtree: st,
+        inclusion_proof: inclusion_proof(store, index, st)?,
+        signatures: sigs
+            .into_iter()
+            .map(|s| Cosignature {
+                cosigner_id: s.cosigner,
+                signature: s.signature,
+            })
+            .collect(),
+    })
+}
+
+/// The MTCProof of a landmark-relative certificate: no signatures, the covering subtree
+/// of the landmark that contains `index`.
+pub fn landmark_proof(store: &Store, index: u64, now: u64) -> Result<(u64, MtcProof)> {
+    let landmarks = store.landmarks()?;
+    let (l, st) = landmark_for(&landmarks, index, now).ok_or_else(|| {
+        MtcError::Invalid(format!(
+            "no active landmark covers entry {index} (run pkit mtc landmark allocate)"
+        ))
+    })?;
+    let (entry, _) = store.entry(index)?;
+    Ok((
+        l.number,
+        MtcProof {
+            extensions: parse_entry(&entry)?.extensions.to_vec(),
+            subtree: st,
+            inclusion_proof: inclusion_proof(store, index, st)?,
+            signatures: Vec::new(),
+        },
+    ))
+}
+
+/// The certificate DER for `index` with `proof` (`standalone_build` + encode).
+pub fn certificate(store: &Store, log: u16, index: u64, proof: &MtcProof) -> Result<Vec<u8>> {
+    let (entry, spki) = store.entry(index)?;
+    let p = parse_entry(&entry)?;
+    build_certificate(p.tbs_entry, &spki, log, index, proof)
+}

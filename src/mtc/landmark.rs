@@ -1,0 +1,152 @@
+//! Landmarks (draft-ietf-plants-merkle-tree-certs-07 §6.4): numbered tree sizes with an
+//! expiry. Landmark 0 is size 0, expiry 0. A landmark-relative certificate for `index`
+//! uses the smallest active landmark `L` with `size(L) > index`, and the covering subtree
+//! of `[size(L−1), size(L))` that contains the index; relying parties learn those
+//! subtrees' hashes out of band.
+//!
+//! > The landmark list: the first line is `<latest_landmark>`, then `<tree_size> <expiry>`
+//! > lines, newest first, tree sizes strictly decreasing, including at least one expired
+//! > landmark, numbers without leading zeros.
+
+use super::error::{MtcError, Result};
+use super::subtree::{covering_subtrees, Subtree};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Landmark {
+    pub number: u64,
+    pub tree_size: u64,
+    /// Unix seconds after which the landmark is no longer active.
+    pub expiry: u64,
+}
+
+impl Landmark {
+    pub const ZERO: Landmark = Landmark {
+        number: 0,
+        tree_size: 0,
+        expiry: 0,
+    };
+
+    pub fn is_active(&self, now: u64) -> bool {
+        now < self.expiry
+    }
+}
+
+/// The landmark and covering subtree a landmark-relative certificate for `index` uses.
+/// `landmarks` is ordered by number, starting with landmark 0.
+pub fn landmark_for(landmarks: &[Landmark], index: u64, now: u64) -> Option<(Landmark, Subtree)> {
+    // The landmark whose range [size(L−1), size(L)) holds the index; a later landmark's
+    // subtrees cannot contain it, so an expired one means no landmark-relative proof.
+    let pos = landmarks
+        .iter()
+        .position(|l| l.tree_size > index && l.number > 0)
+        .filter(|&p| landmarks[p].is_active(now))?;
+    let prev = landmarks[pos - 1].tree_size;
+    let l = landmarks[pos];
+    let (a, b) = covering_subtrees(prev, l.tree_size);
+    let st = if a.contains(index) { a } else { b };
+    Some((l, st))
+}
+
+/// The non-empty subtrees landmark `landmarks[pos]` certifies.
+pub fn landmark_subtrees(landmarks: &[Landmark], pos: usize) -> Vec<Subtree> {
+    if pos == 0 || pos >= landmarks.len() {
+        return Vec::new();
+    }
+    let (a, b) = covering_subtrees(landmarks[pos - 1].tree_size, landmarks[pos].tree_size);
+    [a, b].into_iter().filter(|s| !s.is_empty()).collect()
+}
+
+/// The -07 landmark list text: the active landmarks and the newest expired one (landmark
+/// 0 when none has expired), newest first.
+pub fn format_list(landmarks: &[Landmark], now: u64) -> String {
+    let Some(latest) = landmarks.last() else {
+        return "0\n0 0\n".into();
+    };
+    let mut out = format!("{}\n", latest.number);
+    for l in landmarks.iter().rev() {
+        out.push_str(&format!("{} {}\n", l.tree_size, l.expiry));
+        if !l.is_active(now) {
+            break;
+        }
+    }
+    out
+}
+
+/// Parse the list text back into `(latest number, [(tree_size, expiry)])`, checking the
+/// ordering rules.
+pub fn parse_list(text: &str) -> Result<(u64, Vec<(u64, u64)>)> {
+    let mut lines = text.split_terminator('\n');
+    let mut at = 0;
+    let num = |s: &str, at: usize| -> Result<u64> {
+        if s.is_empty() || (s.len() > 1 && s.starts_with('0')) {
+            return Err(MtcError::malformed(
+                at,
+                "a decimal number without leading zeros",
+            ));
+        }
+        s.parse()
+            .map_err(|_| MtcError::malformed(at, "a decimal number below 2^64"))
+    };
+    let first = lines
+        .next()
+        .ok_or_else(|| MtcError::malformed(0, "the latest landmark number"))?;
+    let latest = num(first, 0)?;
+    at += first.len() + 1;
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for line in lines {
+        let (a, b) = line
+            .split_once(' ')
+            .ok_or_else(|| MtcError::malformed(at, "\"<tree_size> <expiry>\""))?;
+        let size = num(a, at)?;
+        let expiry = num(b, at + a.len() + 1)?;
+        if out.last().is_some_and(|(s, _)| *s <= size) {
+            return Err(MtcError::malformed(at, "strictly decreasing tree sizes"));
+        }
+        out.push((size, expiry));
+        at += line.len() + 1;
+    }
+    if out.is_empty() {
+        return Err(MtcError::malformed(at, "at least one landmark line"));
+    }
+    Ok((latest, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list() -> Vec<Landmark> {
+        vec![
+            Landmark::ZERO,
+            Landmark {
+                number: 1,
+                tree_size: 5,
+                expiry: 100,
+            },
+            Landmark {
+                number: 2,
+                tree_size: 13,
+                expiry: 200,
+            },
+        ]
+    }
+
+    #[test]
+    fn picks_landmark_and_subtree() {
+        let (l, st) = landmark_for(&list(), 6, 50).unwrap();
+        assert_eq!((l.number, st), (2, Subtree::new(4, 8)));
+        let (l, st) = landmark_for(&list(), 9, 150).unwrap();
+        assert_eq!((l.number, st), (2, Subtree::new(8, 13)));
+        assert!(landmark_for(&list(), 2, 150).is_none()); // landmark 1 expired
+        assert!(landmark_for(&list(), 13, 50).is_none());
+    }
+
+    #[test]
+    fn list_text() {
+        let t = format_list(&list(), 150);
+        assert_eq!(t, "2\n13 200\n5 100\n");
+        assert_eq!(parse_list(&t).unwrap(), (2, vec![(13, 200), (5, 100)]));
+        assert!(parse_list("2\n5 1\n13 2\n").is_err());
+        assert!(parse_list("02\n5 1\n").is_err());
+    }
+}

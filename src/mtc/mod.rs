@@ -1,0 +1,62 @@
+//! Merkle Tree Certificates (draft-ietf-plants-merkle-tree-certs-07) with C2SP
+//! checkpoints.
+//!
+//! # Public API, by pipeline stage
+//!
+//! Each stage of issuing and checking MTC certificates is a separate public function, so
+//! a benchmark can time them one by one:
+//!
+//! | stage | call |
+//! |---|---|
+//! | `cert_gen` | ordinary X.509 issuance ([`crate::pki::issue`]); MTC input is its TBS |
+//! | `entry_convert` | [`entry::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
+//! | `leaf_hash` | [`hash::leaf_hash`] |
+//! | `db_insert_entries` | [`store::Store::append_entries`] (one transaction per call) |
+//! | `tree_build` | [`tree::MemTree::from_leaves`], then [`tree::MemTree::root`] |
+//! | `proof_gen_all` | [`tree::all_inclusion_proofs`] |
+//! | `proof_gen_one` | [`tree::inclusion_proof`] (from a [`tree::MemTree`] or a [`store::Store`]) |
+//! | `checkpoint_create` | [`issuer::create_checkpoint`] |
+//! | `db_insert_checkpoint` | [`store::Store::insert_checkpoint`] |
+//! | `proof_encode` | [`proof::MtcProof::encode`] |
+//! | `standalone_build` | [`cert::build_tbs`] |
+//! | `standalone_encode` | [`cert::assemble`] (DER; PEM through the `pem` crate) |
+//! | `proof_verify_one` / `proof_verify_all` | [`tree::evaluate_inclusion_proof`]; the whole §7.2 check is [`verify::verify_certificate`] |
+//! | `db_read_entries` | [`store::Store::entries`] |
+//!
+//! `db_insert_proofs`, `db_insert_standalone` and `db_read_standalone` have no
+//! counterpart: `mtc.db` stores entries and complete tree nodes, and proofs and
+//! certificates are derived from them on demand rather than stored.
+//!
+//! # Modules
+//!
+//! - [`hash`]: leaf and node hashing (SHA-256 through `sha2`).
+//! - [`subtree`]: `[start, end)` validity and covering subtrees, overflow-safe.
+//! - [`tree`]: complete nodes by level, subtree hashes, inclusion and consistency proofs
+//!   and their evaluation, over any [`tree::NodeSource`].
+//! - [`ids`]: trust anchor IDs (binary, dotted, note name, X.509 Name).
+//! - [`entry`]: TBSCertificateLogEntry / MTCLogEntry encoding.
+//! - [`cosign`]: CosignedSubtree, cosigner keys, key IDs.
+//! - [`checkpoint`]: the C2SP signed-note checkpoint.
+//! - [`proof`]: MTCProof TLS encoding.
+//! - [`cert`]: certificate assembly, serials, the §5.5 CA certificate.
+//! - [`verify`]: the §7.2 relying-party procedure, naming the failed step.
+//! - [`landmark`]: landmarks and the landmark list text.
+//! - [`store`]: `mtc.db`.
+//! - [`issuer`]: checkpointing and per-index proofs from the store.
+
+pub mod cert;
+pub mod checkpoint;
+pub mod cosign;
+pub mod entry;
+pub mod error;
+pub mod hash;
+pub mod ids;
+pub mod issuer;
+pub mod landmark;
+pub mod proof;
+pub mod store;
+pub mod subtree;
+pub mod tree;
+pub mod verify;
+
+pub use error::{MtcError, Result};

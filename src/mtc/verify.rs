@@ -1,0 +1,260 @@
+//! Relying-party verification (draft-ietf-plants-merkle-tree-certs-07 §7.2). Each check
+//! is a [`Step`]; a certificate that fails names the first step it failed.
+//!
+//! > 1. signature algorithm id-alg-mtcProof without parameters; decode the MTCProof
+//! > 2. serial in range and not revoked; index = serial & (2^48−1), log = serial >> 48
+//! > 3. rebuild the TBSCertificateLogEntry and MTCLogEntry; entry_hash = HASH(0x00 || entry)
+//! > 4. evaluate the inclusion proof to the expected subtree hash
+//! > 5. a trusted subtree: hashes equal, no fallback; otherwise the required cosignatures
+//! > 6. the ordinary X.509 checks (validity)
+
+use super::cert::{split_serial, split_tbs, tbs_entry_of, CaInfo};
+use super::cosign::CosignerKey;
+use super::entry::encode_entry;
+use super::error::{MtcError, Result};
+use super::hash::{leaf_hash, Hash};
+use super::ids::TrustAnchorId;
+use super::proof::MtcProof;
+use super::subtree::Subtree;
+use super::tree::evaluate_inclusion_proof;
+use crate::der::oid_registry as oids;
+use crate::der::{integer, Time};
+use crate::pki::cert::Certificate;
+
+/// The §7.2 steps, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    SignatureAlgorithm,
+    Serial,
+    Issuer,
+    Inclusion,
+    TrustedSubtree,
+    Cosignature,
+    Validity,
+}
+
+impl Step {
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::SignatureAlgorithm => "signature-algorithm",
+            Step::Serial => "serial",
+            Step::Issuer => "issuer",
+            Step::Inclusion => "inclusion-proof",
+            Step::TrustedSubtree => "trusted-subtree",
+            Step::Cosignature => "cosignature",
+            Step::Validity => "validity",
+        }
+    }
+}
+
+/// A subtree the relying party already trusts (a landmark), with its hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustedSubtree {
+    pub log: u16,
+    pub subtree: Subtree,
+    pub hash: Hash,
+}
+
+/// The relying party's policy.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub ca: CaInfo,
+    /// Cosigners whose signatures are checked (the CA's own key is always among them and
+    /// always required).
+    pub cosigners: Vec<CosignerKey>,
+    pub trusted: Vec<TrustedSubtree>,
+    pub now: Time,
+}
+
+/// What a certificate says, as far as verification got.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub log: Option<u16>,
+    pub index: Option<u64>,
+    pub subtree: Option<Subtree>,
+    pub proof_len: usize,
+    /// Cosigner IDs carried (dotted), in certificate order.
+    pub cosigners: Vec<String>,
+    /// Cosigner IDs whose signature verified.
+    pub verified_cosigners: Vec<String>,
+    /// True when the certificate verified against a trusted subtree.
+    pub landmark: bool,
+    pub entry_hash: Option<Hash>,
+    pub subtree_hash: Option<Hash>,
+}
+
+/// The verdict: `failed` is `None` for a valid certificate.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub report: Report,
+    pub failed: Option<(Step, String)>,
+}
+
+/// Parse and verify a certificate. `Err` only for bytes that are not a certificate
+/// (exit 3); an MTC proof that does not decode fails step 1.
+pub fn verify_certificate(der: &[u8], policy: &Policy) -> Result<Verdict> {
+    let c = Certificate::from_der(der)
+        .map_err(|e| MtcError::malformed(e.offset, format!("an X.509 certificate ({e})")))?;
+    let mut report = Report::default();
+    let fail = |report: Report, step: Step, msg: String| -> Result<Verdict> {
+        Ok(Verdict {
+            report,
+            failed: Some((step, msg)),
+        })
+    };
+    // Step 1.
+    let alg_ok = |oid: &[u8], params: bool| oid == oids::ALG_MTC_PROOF.as_bytes() && !params;
+    if !alg_ok(
+        c.signature_algorithm.oid.as_bytes(),
+        c.signature_algorithm.params.is_some(),
+    ) || !alg_ok(
+        c.tbs_signature.oid.as_bytes(),
+        c.tbs_signature.params.is_some(),
+    ) {
+        return fail(
+            report,
+            Step::SignatureAlgorithm,
+            "the signature algorithm is not id-alg-mtcProof without parameters".into(),
+        );
+    }
+    if c.signature.unused_bits != 0 {
+        return fail(
+            report,
+            Step::SignatureAlgorithm,
+            "the signatureValue has unused bits".into(),
+        );
+    }
+    let proof = match MtcProof::decode(c.signature.bytes) {
+        Ok(p) => p,
+        Err(e) => return fail(report, Step::SignatureAlgorithm, format!("MTCProof: {e}")),
+    };
+    report.subtree = Some(proof.subtree);
+    report.proof_len = proof.inclusion_proof.len();
+    report.cosigners = proof
+        .signatures
+        .iter()
+        .map(|s| {
+            TrustAnchorId::from_binary(&s.cosigner_id, 0)
+                .map_or_else(|_| crate::pki::cert::hex(&s.cosigner_id), |i| i.to_string())
+        })
+        .collect();
+    // Step 2.
+    let serial = if integer::is_negative(c.serial) {
+        None
+    } else {
+        integer::to_u64(c.serial, c.serial_offset).ok()
+    };
+    let Some(serial) = serial else {
+        return fail(
+            report,
+            Step::Serial,
+            "the serial number is not in [0, 2^64-1]".into(),
+        );
+    };
+    let (log, index) = split_serial(serial);
+    report.log = Some(log);
+    report.index = Some(index);
+    if log == 0 {
+        return fail(report, Step::Serial, "log number 0 in the serial".into());
+    }
+    if serial < policy.ca.min_serial || serial > policy.ca.max_serial {
+        return fail(
+            report,
+            Step::Serial,
+            format!("serial {serial:#x} is outside the CA's [minSerial, maxSerial] (revoked)"),
+        );
+    }
+    if TrustAnchorId::from_name_der(c.issuer.raw).as_ref() != Some(&policy.ca.ca_id) {
+        return fail(
+            report,
+            Step::Issuer,
+            format!("the issuer is not the CA ID {}", policy.ca.ca_id),
+        );
+    }
+    let log_id = policy.ca.ca_id.log_id(log);
+    // Step 3.
+    let fields = split_tbs(c.tbs_raw)?;
+    let entry = encode_entry(&proof.extensions, &tbs_entry_of(&fields)?)?;
+    let entry_hash = leaf_hash(&entry);
+    report.entry_hash = Some(entry_hash);
+    // Step 4.
+    let expected =
+        match evaluate_inclusion_proof(index, proof.subtree, &entry_hash, &proof.inclusion_proof) {
+            Ok(h) => h,
+            Err(e) => return fail(report, Step::Inclusion, e.to_string()),
+        };
+    report.subtree_hash = Some(expected);
+    // Step 5.
+    if let Some(t) = policy
+        .trusted
+        .iter()
+        .find(|t| t.log == log && t.subtree == proof.subtree)
+    {
+        if t.hash != expected {
+            return fail(
+                report,
+                Step::TrustedSubtree,
+                format!(
+                    "the proof does not lead to the trusted subtree {} hash",
+                    proof.subtree
+                ),
+            );
+        }
+        report.landmark = true;
+    } else {
+        let ca_key = CosignerKey::new(policy.ca.ca_id.clone(), policy.ca.spki.clone())?;
+        let mut required = vec![ca_key.id.binary().to_vec()];
+        let mut keys = vec![ca_key];
+        for k in &policy.cosigners {
+            if !keys.iter().any(|x| x.id == k.id) {
+                keys.push(k.clone());
+            }
+        }
+        for s in &proof.signatures {
+            // Relying parties ignore cosigners they do not know.
+            let Some(k) = keys
+                .iter()
+                .find(|k| k.id.binary() == s.cosigner_id.as_slice())
+            else {
+                continue;
+            };
+            if !k.verify_subtree(0, &log_id, proof.subtree, &expected, &s.signature)? {
+                return fail(
+                    report,
+                    Step::Cosignature,
+                    format!(
+                        "the cosignature of {} over {} does not verify",
+                        k.id, proof.subtree
+                    ),
+                );
+            }
+            report.verified_cosigners.push(k.id.to_string());
+            required.retain(|r| r != &s.cosigner_id);
+        }
+        if !required.is_empty() {
+            return fail(
+                report,
+                Step::Cosignature,
+                format!(
+                    "no cosignature from the CA {} and {} is not a trusted subtree",
+                    policy.ca.ca_id, proof.subtree
+                ),
+            );
+        }
+    }
+    // Step 6.
+    let (nb, na) = c
+        .validity()
+        .map_err(|e| MtcError::malformed(e.offset, "a Validity"))?;
+    if policy.now < nb || policy.now > na {
+        return fail(
+            report,
+            Step::Validity,
+            format!("not valid at {} (valid {} to {})", policy.now, nb, na),
+        );
+    }
+    Ok(Verdict {
+        report,
+        failed: None,
+    })
+}

@@ -49,6 +49,9 @@ _pkit() {
             pkit__subcmd__bench,help)
                 cmd="pkit__subcmd__bench__subcmd__help"
                 ;;
+            pkit__subcmd__bench,mtc)
+                cmd="pkit__subcmd__bench__subcmd__mtc"
+                ;;
             pkit__subcmd__bench,parse)
                 cmd="pkit__subcmd__bench__subcmd__parse"
                 ;;
@@ -63,6 +66,9 @@ _pkit() {
                 ;;
             pkit__subcmd__bench__subcmd__help,help)
                 cmd="pkit__subcmd__bench__subcmd__help__subcmd__help"
+                ;;
+            pkit__subcmd__bench__subcmd__help,mtc)
+                cmd="pkit__subcmd__bench__subcmd__help__subcmd__mtc"
                 ;;
             pkit__subcmd__bench__subcmd__help,parse)
                 cmd="pkit__subcmd__bench__subcmd__help__subcmd__parse"
@@ -99,6 +105,9 @@ _pkit() {
                 ;;
             pkit__subcmd__help__subcmd__bench,crypto)
                 cmd="pkit__subcmd__help__subcmd__bench__subcmd__crypto"
+                ;;
+            pkit__subcmd__help__subcmd__bench,mtc)
+                cmd="pkit__subcmd__help__subcmd__bench__subcmd__mtc"
                 ;;
             pkit__subcmd__help__subcmd__bench,parse)
                 cmd="pkit__subcmd__help__subcmd__bench__subcmd__parse"
@@ -257,7 +266,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench)
-            opts="-h --color --help crypto parse x509 compare help"
+            opts="-h --color --help crypto parse x509 mtc compare help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -363,7 +372,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__help)
-            opts="crypto parse x509 compare help"
+            opts="crypto parse x509 mtc compare help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -418,6 +427,20 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__bench__subcmd__help__subcmd__mtc)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__bench__subcmd__help__subcmd__parse)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -439,6 +462,56 @@ _pkit() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__bench__subcmd__mtc)
+            opts="-f -h --ca-key-algo --db --sizes --columns --min-time --threads --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ca-key-algo)
+                    COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa2048 rsa3072 rsa4096 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sizes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -581,7 +654,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__bench)
-            opts="crypto parse x509 compare"
+            opts="crypto parse x509 mtc compare"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -609,6 +682,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__bench__subcmd__crypto)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__bench__subcmd__mtc)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -276,15 +276,16 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l algos -d 'Algorithms, comma-separated (default: all but RSA-3072/4096, whose key generation takes seconds)' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''
@@ -334,6 +335,27 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l force -d 'Replace an existing --db file'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l ca-key-algo -d 'CA (issuer and cosigner) and subscriber key algorithm' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l db -d 'Keep the scratch databases beside this file (default: the temporary directory)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l sizes -d 'Batch sizes, comma-separated' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l threads -d 'Worker threads for the parallel stages (default: every logical CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
+table\t'A table for the terminal'
+json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l algos -d 'The two algorithms: A (the baseline) and B' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''
@@ -358,6 +380,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand completions" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
@@ -391,4 +414,5 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'

@@ -276,6 +276,50 @@ fn compare_prints_one_sweep_table_per_operation() {
     assert_eq!(run.code, Some(2), "{}", run.describe());
 }
 
+#[test]
+fn mtc_has_every_measured_operation() {
+    let md = bench(
+        &["mtc", "--sizes", "1,4", "--ca-key-algo", "ecdsa-p256"],
+        false,
+    );
+    let ops = x509_ops(&md, "Results: ecdsa-p256");
+    assert_eq!(
+        ops,
+        [
+            "cert_gen",
+            "entry_convert",
+            "leaf_hash",
+            "db_insert_entries",
+            "tree_build",
+            "proof_gen_all",
+            "proof_gen_one",
+            "checkpoint_create",
+            "db_insert_checkpoint",
+            "proof_encode",
+            "standalone_build",
+            "standalone_encode",
+            "proof_verify_one",
+            "proof_verify_all",
+            "db_read_entries",
+        ]
+    );
+    for r in section_rows(&md, "Results: ecdsa-p256").iter().skip(2) {
+        for c in &r[1..5] {
+            assert!(number(c) > 0.0, "{r:?}");
+        }
+    }
+    let sizes = section_rows(&md, "MTC encoded sizes");
+    assert_eq!(sizes[2][0], "ecdsa-p256");
+    for c in &sizes[2][1..] {
+        assert!(number(c) > 30.0, "{sizes:?}");
+    }
+    let tables = json_tables(&bench(
+        &["mtc", "--sizes", "1,4", "--ca-key-algo", "ml-dsa-44"],
+        true,
+    ));
+    all_positive(&Value::Array(tables));
+}
+
 /// The operations `pkit bench x509` reports, in order.
 fn pkit_x509_ops() -> Vec<&'static str> {
     vec![

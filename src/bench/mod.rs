@@ -13,6 +13,7 @@ pub mod compare;
 pub mod crypto;
 pub mod harness;
 pub mod machine;
+pub mod mtc;
 pub mod parse;
 pub mod report;
 pub mod scratch;
@@ -37,6 +38,7 @@ pub enum BenchError {
     /// Input (a certificate file) that does not parse.
     Parse(String),
     Check(String),
+    Mtc(crate::mtc::MtcError),
 }
 
 impl fmt::Display for BenchError {
@@ -46,6 +48,7 @@ impl fmt::Display for BenchError {
             BenchError::Ca(e) => write!(f, "{e}"),
             BenchError::Store(e) => write!(f, "{e}"),
             BenchError::Io(m) | BenchError::Parse(m) | BenchError::Check(m) => f.write_str(m),
+            BenchError::Mtc(e) => write!(f, "{e}"),
         }
     }
 }
@@ -65,6 +68,12 @@ impl From<CaError> for BenchError {
 impl From<StoreError> for BenchError {
     fn from(e: StoreError) -> Self {
         BenchError::Store(e)
+    }
+}
+
+impl From<crate::mtc::MtcError> for BenchError {
+    fn from(e: crate::mtc::MtcError) -> Self {
+        BenchError::Mtc(e)
     }
 }
 

@@ -44,12 +44,14 @@ impl OpRow {
     }
 }
 
-/// Milliseconds as the seeds print them: two decimals, three below 0.01.
+/// Milliseconds as the seeds print them: two decimals, and below 0.01 ms enough
+/// decimals for three significant digits (a sub-microsecond stage never reads 0.000).
 pub fn ms(v: f64) -> String {
-    if v < 0.01 {
-        format!("{v:.3}")
-    } else {
+    if v >= 0.01 || v <= 0.0 {
         format!("{v:.2}")
+    } else {
+        let decimals = ((-v.log10()).ceil() as usize + 2).min(9);
+        format!("{v:.decimals$}")
     }
 }
 
@@ -221,7 +223,8 @@ mod tests {
 
     #[test]
     fn numbers_print_as_in_the_seeds() {
-        assert_eq!(ms(0.0042), "0.004");
+        assert_eq!(ms(0.0042), "0.00420");
+        assert_eq!(ms(0.00031), "0.000310");
         assert_eq!(ms(10.314), "10.31");
         assert_eq!(kps(81_100.0), "81.1");
         assert_eq!(kps(1_597_000.0), "1,597");

@@ -43,6 +43,11 @@ impl Scratch {
         Ok(Store::open(&self.dir.join(format!("rep-{n}.db")))?)
     }
 
+    /// A path in the scratch directory.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
     /// The database of a batch's CA: `--db FILE` (recreated for every batch, so it ends
     /// holding the last batch), or a scratch file.
     pub fn ca_store(&self) -> Result<Store> {

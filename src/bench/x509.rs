@@ -52,7 +52,7 @@ pub const OPERATIONS: [(&str, &str); 15] = [
 const VALIDITY_SECONDS: i64 = 365 * 86_400;
 /// OCSP responses' nextUpdate, as `pkit ocsp respond`'s default.
 const OCSP_LIFETIME: i64 = 86_400;
-const SUBJECT: &str = "CN=bench.example";
+pub const SUBJECT: &str = "CN=bench.example";
 
 /// Encoded sizes that drive the costs, in bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -151,7 +151,11 @@ pub fn run(h: &Harness<'_>, alg: Algorithm, batches: &[u64], scratch: &Scratch) 
 
 /// A CA and its keys: the issuer, and a second handle on the same key for the OCSP
 /// responder (loaded from PKCS#8, as `pkit ocsp respond` loads ca.key).
-fn make_ca(rec: &mut Recorder<'_, '_>, alg: Algorithm, now: Time) -> Result<(Issuer, Responder)> {
+pub fn make_ca(
+    rec: &mut Recorder<'_, '_>,
+    alg: Algorithm,
+    now: Time,
+) -> Result<(Issuer, Responder)> {
     let backend = default_backend();
     let key = backend.generate(alg)?;
     let subject =
@@ -177,7 +181,6 @@ fn one_batch(
     sizes: &mut Sizes,
     crl_lens: &mut Vec<(u64, usize)>,
 ) -> Result<()> {
-    let backend = default_backend();
     let now = Time::now();
     let (issuer, responder) = make_ca(rec, alg, now)?;
     let subject = parse_subject(SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
@@ -185,32 +188,7 @@ fn one_batch(
     // Issuance: what `pkit issue batch` does per chunk, less the files.
     let mut issued: Vec<Issued> = Vec::new();
     rec.stage("cert_gen", n, || {
-        let (d, v) = timed(|| {
-            (0..n)
-                .into_par_iter()
-                .map_init(
-                    || issuer.key.signer(),
-                    |signer, _| -> Result<Issued> {
-                        let signer = signer
-                            .as_mut()
-                            .map_err(|e| BenchError::Backend(e.clone()))?;
-                        let key = backend.generate(alg)?;
-                        let req = Request {
-                            subject: subject.clone(),
-                            spki: key.public_key_der()?,
-                            key_alg: Some(alg),
-                            profile: Profile::Server,
-                            sans: Vec::new(),
-                            not_before: now,
-                            not_after: now.plus_seconds(VALIDITY_SECONDS),
-                            path_len: None,
-                            copied: Vec::new(),
-                        };
-                        Ok(issuer.issue(signer.as_mut(), &req)?)
-                    },
-                )
-                .collect::<Result<Vec<_>>>()
-        })?;
+        let (d, v) = timed(|| issue_batch(&issuer, alg, &subject, n, now))?;
         issued = v;
         Ok(d)
     })?;
@@ -262,7 +240,7 @@ fn one_batch(
 
 /// An insert stage: each repetition inserts `records` into a scratch store under serials
 /// of its own (`key` gives a row's serial and its size).
-fn insert_stage<T: Clone>(
+pub fn insert_stage<T: Clone>(
     rec: &mut Recorder<'_, '_>,
     op: &'static str,
     scratch: &Scratch,
@@ -284,7 +262,43 @@ fn insert_stage<T: Clone>(
     })
 }
 
-fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
+/// `cert_gen`: `n` subscriber keys and certificates, in parallel with one CA signer per
+/// worker — what `pkit issue batch` does per chunk, less the files.
+pub fn issue_batch(
+    issuer: &Issuer,
+    alg: Algorithm,
+    subject: &[u8],
+    n: u64,
+    now: Time,
+) -> Result<Vec<Issued>> {
+    let backend = default_backend();
+    (0..n)
+        .into_par_iter()
+        .map_init(
+            || issuer.key.signer(),
+            |signer, _| -> Result<Issued> {
+                let signer = signer
+                    .as_mut()
+                    .map_err(|e| BenchError::Backend(e.clone()))?;
+                let key = backend.generate(alg)?;
+                let req = Request {
+                    subject: subject.to_vec(),
+                    spki: key.public_key_der()?,
+                    key_alg: Some(alg),
+                    profile: Profile::Server,
+                    sans: Vec::new(),
+                    not_before: now,
+                    not_after: now.plus_seconds(VALIDITY_SECONDS),
+                    path_len: None,
+                    copied: Vec::new(),
+                };
+                Ok(issuer.issue(signer.as_mut(), &req)?)
+            },
+        )
+        .collect()
+}
+
+pub fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
     let (sum, count) = lens.fold((0usize, 0usize), |(s, c), l| (s + l, c + 1));
     sum as f64 / count.max(1) as f64
 }

@@ -12,7 +12,7 @@ use pkit::bench::harness::Harness;
 use pkit::bench::machine::Machine;
 use pkit::bench::report::{pipeline_table, Report};
 use pkit::bench::scratch::Scratch;
-use pkit::bench::{compare, crypto, parse, sizes, x509, BenchError};
+use pkit::bench::{compare, crypto, mtc, parse, sizes, x509, BenchError};
 use pkit::pki::alg::Algorithm;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,6 +32,9 @@ pub enum BenchCommand {
     Parse(ParseArgs),
     /// The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage.
     X509(X509Args),
+    /// The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint,
+    /// standalone certificates, stage by stage.
+    Mtc(MtcArgs),
     /// Two algorithms through the X.509 pipeline, one sweep table per operation.
     Compare(CompareArgs),
 }
@@ -110,6 +113,20 @@ pub struct X509Args {
 }
 
 #[derive(Args, Debug)]
+pub struct MtcArgs {
+    /// CA (issuer and cosigner) and subscriber key algorithm.
+    #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
+    pub ca_key_algo: Algorithm,
+    /// Keep the scratch databases beside this file (default: the temporary directory).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub pipeline: PipelineOpts,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Args, Debug)]
 pub struct CompareArgs {
     /// The two algorithms: A (the baseline) and B.
     #[arg(long, value_name = "A,B", value_delimiter = ',', num_args = 1,
@@ -150,6 +167,15 @@ impl From<BenchError> for CliError {
             BenchError::Io(m) => CliError::io(m),
             BenchError::Parse(m) => CliError::parse(m),
             BenchError::Check(m) => CliError::negative(m),
+            BenchError::Mtc(m) => {
+                use pkit::mtc::MtcError as M;
+                match m {
+                    M::Backend(b) => b.into(),
+                    M::Malformed { .. } => CliError::parse(m.to_string()),
+                    M::Invalid(_) => CliError::negative(m.to_string()),
+                    M::Store(_) => CliError::io(m.to_string()),
+                }
+            }
         }
     }
 }
@@ -159,6 +185,7 @@ pub fn run(a: BenchArgs) -> CliResult<Exit> {
         BenchCommand::Crypto(c) => c.common.clone(),
         BenchCommand::Parse(c) => c.common.clone(),
         BenchCommand::X509(c) => c.common.clone(),
+        BenchCommand::Mtc(c) => c.common.clone(),
         BenchCommand::Compare(c) => c.common.clone(),
     };
     let threads = common.threads.unwrap_or(0);
@@ -252,6 +279,23 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
                 sizes::table(&[&run]),
             ];
             ("x509", tables)
+        }
+        BenchCommand::Mtc(a) => {
+            let scratch = Scratch::new(a.db.as_deref())?;
+            let run = mtc::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
+            let title = format!("Results: {}", a.ca_key_algo.name());
+            let notes = vec![format!(
+                "Configuration: SHA-256 Merkle hash; {} CA and subscriber keys; {threads} \
+                 threads. db_insert_proofs, db_insert_standalone and db_read_standalone have \
+                 no counterpart in pkit: mtc.db derives proofs and certificates on demand.",
+                a.ca_key_algo.name()
+            )];
+            let columns = columns(&a.pipeline)?;
+            let tables = vec![
+                pipeline_table(title, notes, &run.rows, &columns),
+                sizes::mtc_table(&[&run]),
+            ];
+            ("mtc", tables)
         }
         BenchCommand::Compare(a) => {
             let [alg_a, alg_b] = a.algos[..] else {

@@ -1,0 +1,306 @@
+//! The Merkle Tree Certificate pipeline of mtc-pipeline-benchmark.md, stage by stage,
+//! through the `mtc` library's public calls (see the stage table in `src/mtc/mod.rs`).
+//! A fresh CA (X.509 issuer and MTC cosigner, same algorithm) and a fresh log per batch
+//! size; the batch's certificates are the log's entries 0..N, covered by one checkpoint.
+//!
+//! `db_insert_proofs`, `db_insert_standalone` and `db_read_standalone` are not measured:
+//! `mtc.db` keeps entries and tree nodes, and derives proofs and certificates from them on
+//! demand, so those stages have no counterpart in pkit.
+
+use super::harness::timed;
+use super::report::OpRow;
+use super::scratch::Scratch;
+use super::x509::{self, mean_len, Recorder};
+use super::{BenchError, Result};
+use crate::der::Time;
+use crate::mtc::cert::{assemble, build_tbs, serial_number};
+use crate::mtc::cosign::Cosigner;
+use crate::mtc::entry::{entry_from_certificate, parse_entry};
+use crate::mtc::hash::{leaf_hash, Hash};
+use crate::mtc::ids::TrustAnchorId;
+use crate::mtc::issuer::{create_checkpoint, MtcCa};
+use crate::mtc::proof::{Cosignature, MtcProof};
+use crate::mtc::store::{NewEntry, Store};
+use crate::mtc::subtree::Subtree;
+use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
+use crate::pki::alg::Algorithm;
+use crate::pki::backend::{default_backend, MlDsaKeyFormat};
+use crate::pki::issue::subject::parse_subject;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// The operations pkit measures, in the seed's table order, with notes.
+pub const OPERATIONS: [(&str, &str); 15] = [
+    ("cert_gen", "subscriber keygen + CA signature, parallel"),
+    ("entry_convert", "X.509 → MTCLogEntry, parallel"),
+    ("leaf_hash", "SHA-256, parallel"),
+    ("db_insert_entries", "SQLite WAL, entries + tree nodes"),
+    ("tree_build", "complete nodes by level + root"),
+    ("proof_gen_all", "one inclusion proof per entry"),
+    ("proof_gen_one", "1 proof/batch"),
+    ("checkpoint_create", "signed note + subtree cosignature"),
+    ("db_insert_checkpoint", "SQLite WAL"),
+    ("proof_encode", "MTCProof TLS encoding, parallel"),
+    (
+        "standalone_build",
+        "TBSCertificate from entry + SPKI, parallel",
+    ),
+    ("standalone_encode", "certificate DER, parallel"),
+    ("proof_verify_one", "1 proof/batch"),
+    ("proof_verify_all", "parallel"),
+    ("db_read_entries", "SQLite read"),
+];
+
+/// The log number certificates are issued under (serials are log << 48 | index).
+const LOG: u16 = 1;
+/// An example CA ID (a relative OID under the draft's experimental arc).
+const CA_ID: &str = "32473.1";
+
+/// Encoded sizes, in bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MtcSizes {
+    pub entry: f64,
+    pub proof: f64,
+    pub standalone: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct MtcRun {
+    pub algorithm: Algorithm,
+    pub rows: Vec<OpRow>,
+    pub sizes: MtcSizes,
+}
+
+pub fn run(
+    h: &super::harness::Harness<'_>,
+    alg: Algorithm,
+    batches: &[u64],
+    scratch: &Scratch,
+) -> Result<MtcRun> {
+    let mut rec = Recorder {
+        h,
+        prefix: format!("mtc {}", alg.name()),
+        batch: 0,
+        cells: BTreeMap::new(),
+    };
+    let mut sizes = MtcSizes::default();
+    for &n in batches {
+        rec.batch = n;
+        one_batch(&mut rec, alg, n, scratch, &mut sizes)?;
+    }
+    Ok(MtcRun {
+        algorithm: alg,
+        rows: rec.rows(&OPERATIONS),
+        sizes,
+    })
+}
+
+/// The `(entry, spki)` pairs, as `entry_from_certificate` returns them.
+type Entries = Vec<(Vec<u8>, Vec<u8>)>;
+
+fn one_batch(
+    rec: &mut Recorder<'_, '_>,
+    alg: Algorithm,
+    n: u64,
+    scratch: &Scratch,
+    sizes: &mut MtcSizes,
+) -> Result<()> {
+    let now = Time::now();
+    // ca_self_sign is the X.509 bench's; here the CA is only the means to cert_gen.
+    let (issuer, _) = x509::make_ca(rec, alg, now)?;
+    rec.cells.remove("ca_self_sign");
+    let subject = parse_subject(x509::SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
+    let mut issued = Vec::new();
+    rec.stage("cert_gen", n, || {
+        let (d, v) = timed(|| x509::issue_batch(&issuer, alg, &subject, n, now))?;
+        issued = v;
+        Ok(d)
+    })?;
+
+    let mut entries: Entries = Vec::new();
+    rec.stage("entry_convert", n, || {
+        let (d, v) = timed(|| {
+            issued
+                .par_iter()
+                .map(|c| Ok(entry_from_certificate(&c.der)?))
+                .collect::<Result<Entries>>()
+        })?;
+        entries = v;
+        Ok(d)
+    })?;
+    sizes.entry = mean_len(entries.iter().map(|(e, _)| e.len()));
+
+    let mut leaves: Vec<Hash> = Vec::new();
+    rec.stage("leaf_hash", n, || {
+        let (d, v) = timed(|| Ok(entries.par_iter().map(|(e, _)| leaf_hash(e)).collect()))?;
+        leaves = v;
+        Ok(d)
+    })?;
+
+    let new_entries: Vec<NewEntry> = entries
+        .iter()
+        .zip(&leaves)
+        .map(|((entry, spki), leaf)| NewEntry {
+            entry: entry.clone(),
+            spki: spki.clone(),
+            leaf: *leaf,
+        })
+        .collect();
+    // Appending is what a log does, so repetitions append to one scratch log.
+    let mut log = Store::open(&scratch.path(&format!("mtc-{}-{n}.db", alg.name())))?;
+    rec.stage("db_insert_entries", n, || {
+        timed(|| Ok(log.append_entries(&new_entries)?)).map(|(d, _)| d)
+    })?;
+    drop(log);
+    let mut store = Store::open(&scratch.path(&format!("mtc-{}-{n}-log.db", alg.name())))?;
+    store.append_entries(&new_entries)?;
+
+    let mut tree = MemTree::new();
+    rec.stage("tree_build", n, || {
+        let input = leaves.clone();
+        let (d, t) = timed(|| {
+            let t = MemTree::from_leaves(input);
+            std::hint::black_box(t.root());
+            Ok(t)
+        })?;
+        tree = t;
+        Ok(d)
+    })?;
+    let whole = Subtree::new(0, n);
+    let mut proofs: Vec<Vec<Hash>> = Vec::new();
+    rec.stage("proof_gen_all", n, || {
+        let (d, v) = timed(|| Ok(all_inclusion_proofs(&tree, whole)?))?;
+        proofs = v;
+        Ok(d)
+    })?;
+    let mid = n / 2;
+    rec.stage("proof_gen_one", 1, || {
+        timed(|| Ok(inclusion_proof(&tree, mid, whole)?)).map(|(d, _)| d)
+    })?;
+
+    let pkcs8 = issuer.key.to_pkcs8_der(MlDsaKeyFormat::default())?;
+    let ca_id = TrustAnchorId::parse(CA_ID)?;
+    let cosigner = Cosigner::new(
+        ca_id.clone(),
+        default_backend().load_private_der(&pkcs8, None)?,
+    )?;
+    let ca = MtcCa {
+        ca_id,
+        log: LOG,
+        cosigner,
+    };
+    let stamp = u64::try_from(now.unix).unwrap_or(0);
+    let mut checkpoint = None;
+    rec.stage("checkpoint_create", 1, || {
+        let (d, r) = timed(|| Ok(create_checkpoint(&tree, 0, &ca, stamp)?))?;
+        checkpoint = Some(r);
+        Ok(d)
+    })?;
+    let cp = checkpoint.ok_or_else(|| BenchError::Check("no checkpoint".into()))?;
+    let mut rep = 0u64;
+    let cp_log = Store::open(&scratch.path(&format!("mtc-{}-{n}-cp.db", alg.name())))?;
+    rec.stage("db_insert_checkpoint", 1, || {
+        // Each repetition records a checkpoint of its own size and subtree (the keys of
+        // the tables), with this checkpoint's bytes.
+        rep += 1;
+        let mut c = cp.checkpoint.clone();
+        c.size = rep;
+        let mut sigs = cp.signatures.clone();
+        for s in &mut sigs {
+            s.subtree = Subtree::new(rep - 1, rep);
+        }
+        timed(|| Ok(cp_log.insert_checkpoint(&c, &sigs)?)).map(|(d, ())| d)
+    })?;
+    store.insert_checkpoint(&cp.checkpoint, &cp.signatures)?;
+
+    let signatures: Vec<Cosignature> = cp
+        .signatures
+        .iter()
+        .map(|s| Cosignature {
+            cosigner_id: s.cosigner.clone(),
+            signature: s.signature.clone(),
+        })
+        .collect();
+    let mut encoded: Vec<Vec<u8>> = Vec::new();
+    rec.stage("proof_encode", n, || {
+        let (d, v) = timed(|| {
+            proofs
+                .par_iter()
+                .map(|p| {
+                    Ok(MtcProof {
+                        extensions: Vec::new(),
+                        subtree: whole,
+                        inclusion_proof: p.clone(),
+                        signatures: signatures.clone(),
+                    }
+                    .encode()?)
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        encoded = v;
+        Ok(d)
+    })?;
+    sizes.proof = mean_len(encoded.iter().map(Vec::len));
+
+    let mut tbs: Vec<Vec<u8>> = Vec::new();
+    rec.stage("standalone_build", n, || {
+        let (d, v) = timed(|| {
+            entries
+                .par_iter()
+                .enumerate()
+                .map(|(i, (entry, spki))| {
+                    let parsed = parse_entry(entry)?;
+                    Ok(build_tbs(
+                        parsed.tbs_entry,
+                        spki,
+                        serial_number(LOG, i as u64)?,
+                    )?)
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        tbs = v;
+        Ok(d)
+    })?;
+    let mut certs: Vec<Vec<u8>> = Vec::new();
+    rec.stage("standalone_encode", n, || {
+        let (d, v) = timed(|| {
+            Ok(tbs
+                .par_iter()
+                .zip(encoded.par_iter())
+                .map(|(t, p)| assemble(t, p))
+                .collect())
+        })?;
+        certs = v;
+        Ok(d)
+    })?;
+    sizes.standalone = mean_len(certs.iter().map(Vec::len));
+
+    let root = tree.root();
+    let verify = |i: usize| -> Result<()> {
+        let r = evaluate_inclusion_proof(i as u64, whole, &leaves[i], &proofs[i])?;
+        if r == root {
+            Ok(())
+        } else {
+            Err(BenchError::Check(format!(
+                "inclusion proof {i} does not reach the root"
+            )))
+        }
+    };
+    rec.stage("proof_verify_one", 1, || {
+        timed(|| verify(mid as usize)).map(|(d, ())| d)
+    })?;
+    rec.stage("proof_verify_all", n, || {
+        timed(|| (0..proofs.len()).into_par_iter().try_for_each(verify)).map(|(d, ())| d)
+    })?;
+    rec.stage("db_read_entries", n, || {
+        let (d, rows) = timed(|| Ok(store.entries(0, n)?))?;
+        if rows.len() as u64 != n {
+            return Err(BenchError::Check(format!(
+                "read {} of {n} entries",
+                rows.len()
+            )));
+        }
+        Ok(d)
+    })?;
+    Ok(())
+}

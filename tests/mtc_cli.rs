@@ -345,3 +345,33 @@ fn proofs_consistency_and_size() {
     assert!(v["landmark_relative"].as_u64() < v["standalone"].as_u64());
     assert!(v["standalone"].as_u64() < v["x509_chain"].as_u64(), "{v}");
 }
+
+#[test]
+fn parse_recognises_certificates_and_checkpoints() {
+    let t = tempdir();
+    let dir = t.path();
+    new_ca(dir, "ed25519");
+    add_many(dir, 0, 5);
+    let note = checkpoint(dir);
+    let c = cert(dir, 4, "c.pem", &[]);
+    let r = pk_ok(&["parse", &s(&c), "-f", "json"]);
+    let m = &json_items(&r)[0]["mtc"];
+    assert_eq!(m["log_number"], 1);
+    assert_eq!(m["index"], 4);
+    assert_eq!(m["subtree"], serde_json::json!({"start": 4, "end": 5}));
+    assert_eq!(m["proof_length"], 0);
+    assert_eq!(m["cosigners"][0], "32473.1");
+    let n = write_file(dir, "checkpoint.txt", note.as_bytes());
+    let r = pk_ok(&["parse", &s(&n), "-f", "json"]);
+    let v = &json_items(&r)[0];
+    assert_eq!(v["type"], "checkpoint");
+    assert_eq!(v["tree_size"], 5);
+    assert_eq!(v["signatures"][0]["name"], "oid/1.3.6.1.4.1.32473.1");
+    // A damaged note: exit 3 naming the file and an offset.
+    let bad = write_file(
+        dir,
+        "bad.txt",
+        note.replacen("\n5\n", "\n05\n", 1).as_bytes(),
+    );
+    assert_parse_failure(&pk(&["parse", &s(&bad)]), "bad.txt", "leading zero size");
+}

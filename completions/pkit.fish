@@ -33,6 +33,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -f -a "parse" -d 'Read certifica
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "key" -d 'Generate private keys and extract public keys'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
@@ -276,6 +277,131 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "ca" -d 'Create an MTC CA'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "add" -d 'Append certificate requests to the issuance log'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "landmark" -d 'Allocate and list landmarks'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "proof" -d 'Print the inclusion proof of an entry'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -f -a "new" -d 'Create DIR/mtc-ca.pem, DIR/cosigner.key and DIR/mtc.db'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l dir -d 'The CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l csr -d 'A PKCS#10 request: its subject, key and requested extensions' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l subject -d 'Subject DN, e.g. "CN=a.example,O=Example"' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l san -d 'Subject alternative name: DNS:, IP:, email:, URI: (repeatable)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l key-out -d 'Generate a fresh key and write it here (0600)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l alg -d 'Algorithm of the fresh key' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l days -d 'Validity in days' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l from -d 'JSONL manifest, one {"subject","sans":[…],"days","alg"|"spki"} per line ("spki": base64 DER; without it a fresh key of "alg" is made and not kept)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l now -d 'notBefore (RFC 3339), default now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l force -d 'Overwrite --key-out'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l now -d 'Signing time (RFC 3339), default now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l index -d 'The log index of the entry' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l count -d 'Write the certificates of `COUNT` consecutive entries from --index, as one PEM bundle' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -s o -l out -d 'Output file (PEM); stdout when absent' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l now -d 'Time that decides which landmarks are active (RFC 3339), default now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l landmark -d 'A landmark-relative certificate (no signatures) instead of a standalone one'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l force
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -f -a "allocate" -d 'Make the latest checkpoint\'s tree size the next landmark'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -f -a "list" -d 'Print the landmark list (-07 text format), or the trusted subtrees with --subtrees (the file `pkit mtc verify --trusted-subtrees` reads)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l index -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l subtree -d 'The subtree START:END (default: the signed subtree holding the index, else the whole tree)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l old -d 'The older tree size' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l new -d 'The newer tree size' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l ca -d 'The MTC CA certificate (mtc-ca.pem)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l cosigner -d 'An extra trusted cosigner: its trust anchor ID and a public key or certificate file (repeatable)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l trusted-subtrees -d 'Trusted (landmark) subtrees, one "LOG START END HEXHASH" per line, as `pkit mtc landmark list --subtrees` prints them' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l now -d 'Verification time (RFC 3339), default now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -l alg -d 'Key and cosigner algorithm' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -l proof-hashes -d 'Inclusion proof length in hashes (a batch subtree of 2^N entries)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "ca" -d 'Create an MTC CA'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "add" -d 'Append certificate requests to the issuance log'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "landmark" -d 'Allocate and list landmarks'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "proof" -d 'Print the inclusion proof of an entry'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -391,14 +517,15 @@ complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -l color -d 'When to
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
@@ -411,6 +538,15 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "ca" -d 'Create an MTC CA'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "add" -d 'Append certificate requests to the issuance log'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "landmark" -d 'Allocate and list landmarks'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "proof" -d 'Print the inclusion proof of an entry'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'

@@ -251,17 +251,17 @@ fn profile(s: &str) -> CliResult<Profile> {
     })
 }
 
-fn subject(s: &str) -> CliResult<Vec<u8>> {
+pub(crate) fn subject(s: &str) -> CliResult<Vec<u8>> {
     parse_subject(s).map_err(|e| CliError::usage(format!("--subject: {e}")))
 }
 
-fn sans(list: &[String]) -> CliResult<Vec<Vec<u8>>> {
+pub(crate) fn sans(list: &[String]) -> CliResult<Vec<Vec<u8>>> {
     list.iter()
         .map(|s| parse_san(s).map(|x| x.der).map_err(CliError::usage))
         .collect()
 }
 
-fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String> {
+pub(crate) fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String> {
     Ok(match passout {
         Some(spec) => {
             let mut pw = io::read_secret(spec)?;
@@ -273,7 +273,7 @@ fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String> {
     })
 }
 
-fn generate(alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {
+pub(crate) fn generate(alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {
     Ok(backend::default_backend().generate(alg)?)
 }
 
@@ -368,13 +368,13 @@ fn run_csr(a: CsrArgs) -> CliResult<Exit> {
 }
 
 /// The subject, key and extensions a CSR asks for, after checking its signature.
-struct FromCsr {
-    subject: Vec<u8>,
-    spki: Vec<u8>,
-    extensions: Vec<(Vec<u8>, Vec<u8>)>,
+pub(crate) struct FromCsr {
+    pub(crate) subject: Vec<u8>,
+    pub(crate) spki: Vec<u8>,
+    pub(crate) extensions: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
-fn read_csr(path: &Path) -> CliResult<FromCsr> {
+pub(crate) fn read_csr(path: &Path) -> CliResult<FromCsr> {
     let src = io::read_source(path)?;
     let item = io::split_items(src, InForm::Auto)
         .into_iter()

@@ -10,6 +10,7 @@ pub mod error;
 pub mod io;
 pub mod issue;
 pub mod key;
+pub mod mtc;
 pub mod ocsp;
 pub mod ocsp_serve;
 pub mod outdir;
@@ -54,6 +55,8 @@ pub enum Command {
     Issue(issue::IssueArgs),
     /// OCSP: build requests, answer them from a CA's ca.db, verify responses, serve HTTP.
     Ocsp(ocsp::OcspArgs),
+    /// Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates.
+    Mtc(mtc::MtcArgs),
     /// Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine.
     Bench(bench::BenchArgs),
     /// Print shell completions (bash, zsh, fish).
@@ -122,6 +125,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
         Some(Command::Key(a)) => key::run(a),
         Some(Command::Issue(a)) => issue::run(a),
         Some(Command::Ocsp(a)) => ocsp::run(a),
+        Some(Command::Mtc(a)) => mtc::run(a),
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Completions(a)) => completions::run(a),
         Some(Command::GenDocs(a)) => completions::gen_docs(a),

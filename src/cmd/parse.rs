@@ -132,6 +132,12 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
     let mut items: Vec<Result<Item, CliError>> = Vec::new();
     for p in &paths {
         match io::read_source(p) {
+            // A checkpoint is a text note, not PEM or DER: it is one item as it stands.
+            Ok(src) if pkit::mtc::checkpoint::looks_like_note(&src.data) => items.push(Ok(Item {
+                name: src.name,
+                label: Some(Kind::Checkpoint.pem_label().into()),
+                der: src.data,
+            })),
             Ok(src) => items.extend(io::split_items(src, a.inform)),
             Err(e) => items.push(Err(e)),
         }

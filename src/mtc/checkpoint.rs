@@ -40,6 +40,12 @@ pub struct NoteSignature {
     pub signature: Vec<u8>,
 }
 
+/// True for text shaped like a signed note: UTF-8 with a blank line followed by a
+/// signature line (cheap; [`Checkpoint::parse`] judges the rest).
+pub fn looks_like_note(data: &[u8]) -> bool {
+    std::str::from_utf8(data).is_ok_and(|s| s.contains(&format!("\n\n{SIG_PREFIX}")))
+}
+
 impl Checkpoint {
     pub fn body(&self) -> String {
         format!(

@@ -29,20 +29,20 @@
 //!
 //! # Modules
 //!
-//! - [`hash`]: leaf and node hashing (SHA-256 through `sha2`).
-//! - [`subtree`]: `[start, end)` validity and covering subtrees, overflow-safe.
-//! - [`tree`]: complete nodes by level, subtree hashes, inclusion and consistency proofs
+//! - [`hash`][hash]: leaf and node hashing (SHA-256 through `sha2`).
+//! - [`subtree`][subtree]: `[start, end)` validity and covering subtrees, overflow-safe.
+//! - [`tree`][tree]: complete nodes by level, subtree hashes, inclusion and consistency proofs
 //!   and their evaluation, over any [`tree::NodeSource`].
-//! - [`ids`]: trust anchor IDs (binary, dotted, note name, X.509 Name).
-//! - [`entry`]: TBSCertificateLogEntry / MTCLogEntry encoding.
-//! - [`cosign`]: CosignedSubtree, cosigner keys, key IDs.
-//! - [`checkpoint`]: the C2SP signed-note checkpoint.
-//! - [`proof`]: MTCProof TLS encoding.
-//! - [`cert`]: certificate assembly, serials, the §5.5 CA certificate.
-//! - [`verify`]: the §7.2 relying-party procedure, naming the failed step.
-//! - [`landmark`]: landmarks and the landmark list text.
-//! - [`store`]: `mtc.db`.
-//! - [`issuer`]: checkpointing and per-index proofs from the store.
+//! - [`ids`][ids]: trust anchor IDs (binary, dotted, note name, X.509 Name).
+//! - [`entry`][entry]: TBSCertificateLogEntry / MTCLogEntry encoding.
+//! - [`cosign`][cosign]: CosignedSubtree, cosigner keys, key IDs.
+//! - [`checkpoint`][checkpoint]: the C2SP signed-note checkpoint.
+//! - [`proof`][proof]: MTCProof TLS encoding.
+//! - [`cert`][cert]: certificate assembly, serials, the §5.5 CA certificate.
+//! - [`verify`][verify]: the §7.2 relying-party procedure, naming the failed step.
+//! - [`landmark`][landmark]: landmarks and the landmark list text.
+//! - [`store`][store]: `mtc.db`.
+//! - [`issuer`][issuer]: checkpointing and per-index proofs from the store.
 
 pub mod cert;
 pub mod checkpoint;

@@ -148,8 +148,7 @@ impl Store {
                 tx.prepare_cached("INSERT INTO entries (idx, entry, spki) VALUES (?1, ?2, ?3)")?;
             let mut ins_node =
                 tx.prepare_cached("INSERT INTO nodes (level, idx, hash) VALUES (?1, ?2, ?3)")?;
-            let mut size = first;
-            for e in entries {
+            for (size, e) in (first..).zip(entries) {
                 let idx = to_i64(size)?;
                 ins_entry.execute(params![idx, e.entry, e.spki])?;
                 ins_node.execute(params![0i64, idx, &e.leaf[..]])?;
@@ -173,7 +172,6 @@ impl Store {
                     frontier.resize(level + 1, None);
                 }
                 frontier[level] = Some(h);
-                size += 1;
             }
         }
         tx.commit()?;

@@ -16,6 +16,8 @@ pub enum Kind {
     Spki,
     Pkcs8,
     EncryptedPkcs8,
+    /// An MTC checkpoint: a C2SP signed note (text, not DER).
+    Checkpoint,
     Asn1,
 }
 
@@ -33,6 +35,7 @@ impl Kind {
             Kind::Spki => "public_key",
             Kind::Pkcs8 => "private_key",
             Kind::EncryptedPkcs8 => "encrypted_private_key",
+            Kind::Checkpoint => "checkpoint",
             Kind::Asn1 => "asn1",
         }
     }
@@ -50,6 +53,7 @@ impl Kind {
             Kind::Spki => "Public Key",
             Kind::Pkcs8 => "Private Key (PKCS#8)",
             Kind::EncryptedPkcs8 => "Encrypted Private Key (PKCS#8)",
+            Kind::Checkpoint => "MTC Checkpoint (signed note)",
             Kind::Asn1 => "ASN.1",
         }
     }
@@ -67,6 +71,7 @@ impl Kind {
             Kind::Spki => "PUBLIC KEY",
             Kind::Pkcs8 => "PRIVATE KEY",
             Kind::EncryptedPkcs8 => "ENCRYPTED PRIVATE KEY",
+            Kind::Checkpoint => "CHECKPOINT",
             Kind::Asn1 => "ASN1",
         }
     }
@@ -84,6 +89,7 @@ impl Kind {
             "spki" | "public_key" | "pubkey" => Kind::Spki,
             "pkcs8" | "private_key" | "key" => Kind::Pkcs8,
             "encrypted_pkcs8" | "encrypted_private_key" => Kind::EncryptedPkcs8,
+            "checkpoint" | "note" => Kind::Checkpoint,
             "asn1" | "der" => Kind::Asn1,
             _ => return None,
         })
@@ -103,6 +109,7 @@ pub fn from_pem_label(label: &str) -> Option<Kind> {
         "PUBLIC KEY" => Kind::Spki,
         "PRIVATE KEY" => Kind::Pkcs8,
         "ENCRYPTED PRIVATE KEY" => Kind::EncryptedPkcs8,
+        "CHECKPOINT" => Kind::Checkpoint,
         _ => return None,
     })
 }

@@ -81,6 +81,9 @@ pub fn cert_json(c: &Certificate<'_>, ctx: &Ctx) -> Result<(Value, CertFacts)> {
     m.insert("extensions".into(), Value::Array(exts));
     m.insert("self_issued".into(), c.is_self_issued().into());
     m.insert("signature_value_b64".into(), b64(c.signature.bytes).into());
+    if let Some(v) = super::mtc::proof_json(c) {
+        m.insert("mtc".into(), v);
+    }
     m.insert("fingerprints".into(), fingerprints_json(c.raw));
     m.insert("pem".into(), pem_json(Kind::Certificate, c.raw));
     let facts = CertFacts {

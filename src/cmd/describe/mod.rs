@@ -6,6 +6,7 @@ pub mod crl;
 pub mod csr;
 pub mod ext;
 pub mod key;
+pub mod mtc;
 pub mod ocsp;
 pub mod pkcs12;
 pub mod pkcs7;
@@ -224,6 +225,7 @@ pub fn other(kind: Kind, der: &[u8], ctx: &Ctx) -> Result<Described, Failure> {
         Kind::Spki => key::describe_spki(der, ctx)?,
         Kind::Pkcs8 => key::describe_pkcs8(der, ctx)?,
         Kind::EncryptedPkcs8 => key::describe_encrypted(der, ctx)?,
+        Kind::Checkpoint => mtc::describe_checkpoint(der)?,
         Kind::Asn1 => {
             let (nodes, warnings) = with_reader(der, ctx, pkit::der::tree::walk)?;
             let json = json!({"type": kind.as_str(), "elements": nodes.len()});

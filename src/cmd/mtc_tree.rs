@@ -1,0 +1,297 @@
+//! `pkit mtc checkpoint | cert | landmark | proof | consistency`: the tree side of the CA.
+
+use super::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, Format};
+use crate::cmd::ca_dir::parse_duration;
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use clap::{Args, Subcommand};
+use pkit::mtc::hash::{to_hex, Hash};
+use pkit::mtc::issuer::{certificate, checkpoint_store, landmark_proof, standalone_proof};
+use pkit::mtc::landmark::{format_list, landmark_subtrees, Landmark};
+use pkit::mtc::subtree::Subtree;
+use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash, NodeSource};
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CheckpointArgs {
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Signing time (RFC 3339), default now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+fn hashes_json(hs: &[Hash]) -> Vec<String> {
+    hs.iter().map(|h| to_hex(h)).collect()
+}
+
+pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
+    let now = now_of(&a.now)?;
+    let (store, name) = open_store(&a.dir)?;
+    let ca = load_ca(&a.dir, &store, &name)?;
+    let r = checkpoint_store(&store, &ca, unix(now)).map_err(mtc_err(&name))?;
+    let item = json!({
+        "origin": ca.log_id().note_name(),
+        "tree_size": r.checkpoint.size,
+        "root": to_hex(&r.checkpoint.root),
+        "previous_size": r.previous_size,
+        "timestamp": r.checkpoint.created,
+        "signed_subtrees": r.subtrees.iter().map(|(s, h)| json!({
+            "start": s.start, "end": s.end, "hash": to_hex(h)})).collect::<Vec<_>>(),
+        "note": r.checkpoint.note,
+    });
+    emit(a.format, "mtc-checkpoint", item, &r.checkpoint.note)?;
+    Ok(Exit::Ok)
+}
+
+#[derive(Args, Debug)]
+pub struct CertArgs {
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// The log index of the entry.
+    #[arg(long)]
+    pub index: u64,
+    /// Write the certificates of `COUNT` consecutive entries from --index, as one PEM
+    /// bundle.
+    #[arg(long, default_value_t = 1)]
+    pub count: u64,
+    /// A landmark-relative certificate (no signatures) instead of a standalone one.
+    #[arg(long)]
+    pub landmark: bool,
+    /// Output file (PEM); stdout when absent.
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    #[arg(long)]
+    pub force: bool,
+    /// Time that decides which landmarks are active (RFC 3339), default now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+}
+
+pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
+    if let Some(p) = &a.out {
+        if !a.force && p.exists() && p.as_os_str() != "-" {
+            return Err(CliError::io(format!(
+                "{}: already exists (use --force to overwrite)",
+                p.display()
+            )));
+        }
+    }
+    let now = now_of(&a.now)?;
+    let (store, name) = open_store(&a.dir)?;
+    let (_, log) = ca_meta(&store, &name)?;
+    let mut pem = String::new();
+    let end = a.index.saturating_add(a.count);
+    for index in a.index..end {
+        let proof = if a.landmark {
+            landmark_proof(&store, index, unix(now)).map(|(_, p)| p)
+        } else {
+            standalone_proof(&store, index)
+        }
+        .map_err(mtc_err(&name))?;
+        let der = certificate(&store, log, index, &proof).map_err(mtc_err(&name))?;
+        pem.push_str(&io::pem_encode("CERTIFICATE", &der));
+    }
+    io::write_text(a.out.as_deref(), a.force, &pem)?;
+    Ok(Exit::Ok)
+}
+
+#[derive(Args, Debug)]
+pub struct LandmarkArgs {
+    #[arg(long)]
+    pub dir: PathBuf,
+    #[command(subcommand)]
+    pub command: LandmarkCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum LandmarkCommand {
+    /// Make the latest checkpoint's tree size the next landmark.
+    Allocate {
+        /// How long the landmark stays active (90s, 30m, 1h, 7d).
+        #[arg(long, default_value = "7d")]
+        lifetime: String,
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+        #[arg(short, long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Print the landmark list (-07 text format), or the trusted subtrees with
+    /// --subtrees (the file `pkit mtc verify --trusted-subtrees` reads).
+    List {
+        #[arg(long)]
+        subtrees: bool,
+        #[arg(long, value_name = "TIME")]
+        now: Option<String>,
+        #[arg(short, long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
+    let (store, name) = open_store(&a.dir)?;
+    let (_, log) = ca_meta(&store, &name)?;
+    let landmarks = store.landmarks().map_err(mtc_err(&name))?;
+    match a.command {
+        LandmarkCommand::Allocate {
+            lifetime,
+            now,
+            format,
+        } => {
+            let now = unix(now_of(&now)?);
+            let life = parse_duration("--lifetime", &lifetime)?;
+            let size = store
+                .latest_checkpoint()
+                .map_err(mtc_err(&name))?
+                .map_or(0, |c| c.size);
+            let last = landmarks.last().copied().unwrap_or(Landmark::ZERO);
+            if size <= last.tree_size {
+                return Err(CliError::usage(format!(
+                    "{name}: the latest checkpoint ({size} entries) is not past landmark {} ({} entries); checkpoint first",
+                    last.number, last.tree_size
+                )));
+            }
+            let l = Landmark {
+                number: last.number + 1,
+                tree_size: size,
+                expiry: now.saturating_add(life.unsigned_abs()),
+            };
+            store.insert_landmark(&l).map_err(mtc_err(&name))?;
+            let item = json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry});
+            emit(
+                format,
+                "mtc-landmark",
+                item,
+                &format!(
+                    "landmark {} at tree size {} until {}\n",
+                    l.number, l.tree_size, l.expiry
+                ),
+            )?;
+        }
+        LandmarkCommand::List {
+            subtrees,
+            now,
+            format,
+        } => {
+            let now = unix(now_of(&now)?);
+            let mut rows = Vec::new();
+            let mut text = String::new();
+            for pos in 1..landmarks.len() {
+                let l = landmarks[pos];
+                let mut sts = Vec::new();
+                for st in landmark_subtrees(&landmarks, pos) {
+                    let h = subtree_hash(&store, st).map_err(mtc_err(&name))?;
+                    if l.is_active(now) {
+                        text.push_str(&format!("{log} {} {} {}\n", st.start, st.end, to_hex(&h)));
+                    }
+                    sts.push(json!({"start": st.start, "end": st.end, "hash": to_hex(&h)}));
+                }
+                rows.push(
+                    json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry,
+                    "active": l.is_active(now), "subtrees": sts}),
+                );
+            }
+            let list = format_list(&landmarks, now);
+            let item = json!({"log": log, "list": list, "landmarks": rows});
+            emit(
+                format,
+                "mtc-landmarks",
+                item,
+                if subtrees { &text } else { &list },
+            )?;
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+#[derive(Args, Debug)]
+pub struct ProofArgs {
+    #[arg(long)]
+    pub dir: PathBuf,
+    #[arg(long)]
+    pub index: u64,
+    /// The subtree START:END (default: the signed subtree holding the index, else the
+    /// whole tree).
+    #[arg(long, value_name = "START:END")]
+    pub subtree: Option<String>,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
+    let (store, name) = open_store(&a.dir)?;
+    let st = match &a.subtree {
+        Some(s) => {
+            let (x, y) = s
+                .split_once(':')
+                .and_then(|(x, y)| Some((x.parse().ok()?, y.parse().ok()?)))
+                .ok_or_else(|| CliError::usage(format!("--subtree {s}: expected START:END")))?;
+            Subtree::new(x, y)
+        }
+        None => match store.signed_subtree_for(a.index).map_err(mtc_err(&name))? {
+            Some((st, _, _)) => st,
+            None => Subtree::new(0, store.size()),
+        },
+    };
+    let proof = inclusion_proof(&store, a.index, st).map_err(mtc_err(&name))?;
+    let hash = subtree_hash(&store, st).map_err(mtc_err(&name))?;
+    let leaf = store.node(0, a.index).map_err(mtc_err(&name))?;
+    let mut text = format!(
+        "index {} in {st}\nentry hash {}\nsubtree hash {}\n",
+        a.index,
+        to_hex(&leaf),
+        to_hex(&hash)
+    );
+    for h in &proof {
+        text.push_str(&format!("  {}\n", to_hex(h)));
+    }
+    let item = json!({"index": a.index, "start": st.start, "end": st.end, "entry_hash": to_hex(&leaf),
+        "subtree_hash": to_hex(&hash), "proof": hashes_json(&proof)});
+    emit(a.format, "mtc-proof", item, &text)?;
+    Ok(Exit::Ok)
+}
+
+#[derive(Args, Debug)]
+pub struct ConsistencyArgs {
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// The older tree size.
+    #[arg(long)]
+    pub old: u64,
+    /// The newer tree size.
+    #[arg(long)]
+    pub new: u64,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
+    let (store, name) = open_store(&a.dir)?;
+    if a.old > a.new {
+        return Err(CliError::usage(format!(
+            "--old {} is larger than --new {}",
+            a.old, a.new
+        )));
+    }
+    let st = Subtree::new(0, a.old);
+    let proof = consistency_proof(&store, st, a.new).map_err(mtc_err(&name))?;
+    let old_root = subtree_hash(&store, st).map_err(mtc_err(&name))?;
+    let new_root = subtree_hash(&store, Subtree::new(0, a.new)).map_err(mtc_err(&name))?;
+    let mut text = format!(
+        "{} -> {}\nold root {}\nnew root {}\n",
+        a.old,
+        a.new,
+        to_hex(&old_root),
+        to_hex(&new_root)
+    );
+    for h in &proof {
+        text.push_str(&format!("  {}\n", to_hex(h)));
+    }
+    let item = json!({"old": a.old, "new": a.new, "old_root": to_hex(&old_root),
+        "new_root": to_hex(&new_root), "proof": hashes_json(&proof)});
+    emit(a.format, "mtc-consistency", item, &text)?;
+    Ok(Exit::Ok)
+}

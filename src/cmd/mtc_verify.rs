@@ -1,0 +1,304 @@
+//! `pkit mtc verify` (the draft §7.2 procedure) and `pkit mtc size`.
+
+use super::{emit, mtc_err, now_of, Format};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io::{self, InForm};
+use crate::cmd::key::AlgorithmParser;
+use clap::Args;
+use pkit::mtc::cert::CaInfo;
+use pkit::mtc::cosign::{CosignerKey, COSIGNER_ALGORITHMS};
+use pkit::mtc::hash::to_hex;
+use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::subtree::Subtree;
+use pkit::mtc::verify::{verify_certificate, Policy, TrustedSubtree, Verdict};
+use pkit::pki::alg::Algorithm;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The certificates (PEM or DER; every PEM block of a bundle is checked).
+    #[arg(required = true)]
+    pub certs: Vec<PathBuf>,
+    /// The MTC CA certificate (mtc-ca.pem).
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// An extra trusted cosigner: its trust anchor ID and a public key or certificate
+    /// file (repeatable).
+    #[arg(long, value_name = "ID=KEY_OR_CERT")]
+    pub cosigner: Vec<String>,
+    /// Trusted (landmark) subtrees, one "LOG START END HEXHASH" per line, as
+    /// `pkit mtc landmark list --subtrees` prints them.
+    #[arg(long, value_name = "FILE")]
+    pub trusted_subtrees: Option<PathBuf>,
+    /// Verification time (RFC 3339), default now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The first object of a file, as DER.
+fn read_der(path: &Path) -> CliResult<(String, Vec<u8>)> {
+    let src = io::read_source(path)?;
+    let item = io::split_items(src, InForm::Auto)
+        .into_iter()
+        .next()
+        .ok_or_else(|| {
+            CliError::parse(format!(
+                "{}: offset 0: expected a certificate",
+                path.display()
+            ))
+        })??;
+    Ok((item.name, item.der))
+}
+
+/// `ID=FILE`: the SPKI of a PUBLIC KEY or a certificate.
+fn cosigner_key(spec: &str) -> CliResult<CosignerKey> {
+    let (id, file) = spec
+        .split_once('=')
+        .ok_or_else(|| CliError::usage(format!("--cosigner {spec}: expected ID=KEY_OR_CERT")))?;
+    let id = TrustAnchorId::parse(id).map_err(mtc_err("--cosigner"))?;
+    let (name, der) = read_der(Path::new(file))?;
+    let spki = match pkit::pki::cert::Certificate::from_der(&der) {
+        Ok(c) => c.spki.raw.to_vec(),
+        Err(_) => pkit::pki::spki::Spki::from_der(&der)
+            .map_err(|e| CliError::der(&name, &e))?
+            .raw
+            .to_vec(),
+    };
+    CosignerKey::new(id, spki).map_err(mtc_err(&name))
+}
+
+fn trusted_subtrees(path: &Path) -> CliResult<Vec<TrustedSubtree>> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if !t.is_empty() && !t.starts_with('#') {
+            let bad = || {
+                CliError::parse(format!(
+                    "{name}: offset {offset}: expected \"LOG START END HEXHASH\""
+                ))
+            };
+            let f: Vec<&str> = t.split_whitespace().collect();
+            if f.len() != 4 {
+                return Err(bad());
+            }
+            let hash = (0..32)
+                .map(|i| {
+                    f[3].get(2 * i..2 * i + 2)
+                        .and_then(|h| u8::from_str_radix(h, 16).ok())
+                })
+                .collect::<Option<Vec<u8>>>()
+                .filter(|_| f[3].len() == 64)
+                .and_then(|v| v.try_into().ok())
+                .ok_or_else(bad)?;
+            out.push(TrustedSubtree {
+                log: f[0].parse().map_err(|_| bad())?,
+                subtree: Subtree::new(
+                    f[1].parse().map_err(|_| bad())?,
+                    f[2].parse().map_err(|_| bad())?,
+                ),
+                hash,
+            });
+        }
+        offset += line.len();
+    }
+    Ok(out)
+}
+
+fn verdict_json(source: &str, v: &Verdict) -> serde_json::Value {
+    let r = &v.report;
+    json!({
+        "source": source,
+        "valid": v.failed.is_none(),
+        "failed_step": v.failed.as_ref().map(|(s, _)| s.name()),
+        "reason": v.failed.as_ref().map(|(_, m)| m),
+        "log": r.log,
+        "index": r.index,
+        "subtree": r.subtree.map(|s| json!({"start": s.start, "end": s.end})),
+        "proof_length": r.proof_len,
+        "cosigners": r.cosigners,
+        "verified_cosigners": r.verified_cosigners,
+        "landmark_relative": r.cosigners.is_empty(),
+        "trusted_subtree": r.landmark,
+        "entry_hash": r.entry_hash.map(|h| to_hex(&h)),
+        "subtree_hash": r.subtree_hash.map(|h| to_hex(&h)),
+    })
+}
+
+pub fn run(a: VerifyArgs) -> CliResult<Exit> {
+    let (ca_name, ca_der) = read_der(&a.ca)?;
+    let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
+    let cosigners = a
+        .cosigner
+        .iter()
+        .map(|s| cosigner_key(s))
+        .collect::<CliResult<Vec<_>>>()?;
+    let trusted = match &a.trusted_subtrees {
+        Some(p) => trusted_subtrees(p)?,
+        None => Vec::new(),
+    };
+    let policy = Policy {
+        ca,
+        cosigners,
+        trusted,
+        now: now_of(&a.now)?,
+    };
+    let mut items = Vec::new();
+    let mut text = String::new();
+    let mut all_valid = true;
+    for path in &a.certs {
+        let src = io::read_source(path)?;
+        for item in io::split_items(src, InForm::Auto) {
+            let item = item?;
+            let v = verify_certificate(&item.der, &policy).map_err(mtc_err(&item.name))?;
+            text.push_str(&verdict_text(&item.name, &v));
+            all_valid &= v.failed.is_none();
+            items.push(verdict_json(&item.name, &v));
+        }
+    }
+    match a.format {
+        Format::Text => io::write_text(None, false, &text)?,
+        Format::Json => io::write_text(
+            None,
+            false,
+            &crate::cmd::output::json_text(&crate::cmd::output::envelope("mtc-verify", items)),
+        )?,
+    }
+    Ok(if all_valid { Exit::Ok } else { Exit::Negative })
+}
+
+fn verdict_text(name: &str, v: &Verdict) -> String {
+    match &v.failed {
+        None => {
+            let r = &v.report;
+            format!(
+                "{name}: valid ({}, log {} index {}, subtree {}, {} proof hashes, cosigners: {})\n",
+                if r.landmark {
+                    "trusted subtree"
+                } else {
+                    "cosigned"
+                },
+                r.log.unwrap_or(0),
+                r.index.unwrap_or(0),
+                r.subtree.map(|s| s.to_string()).unwrap_or_default(),
+                r.proof_len,
+                if r.verified_cosigners.is_empty() {
+                    "none".to_string()
+                } else {
+                    r.verified_cosigners.join(", ")
+                }
+            )
+        }
+        Some((step, m)) => format!("{name}: invalid: step {}: {m}\n", step.name()),
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SizeArgs {
+    /// Key and cosigner algorithm.
+    #[arg(long, value_parser = AlgorithmParser)]
+    pub alg: Algorithm,
+    /// Inclusion proof length in hashes (a batch subtree of 2^N entries).
+    #[arg(long, default_value_t = 20)]
+    pub proof_hashes: usize,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run_size(a: SizeArgs) -> CliResult<Exit> {
+    use pkit::mtc::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInput};
+    use pkit::mtc::proof::{Cosignature, MtcProof};
+    if !COSIGNER_ALGORITHMS.contains(&a.alg) {
+        return Err(CliError::unsupported(format!(
+            "--alg {}: not an MTC cosigner algorithm",
+            a.alg
+        )));
+    }
+    let be = pkit::pki::backend::default_backend();
+    let now = pkit::der::Time::now();
+    let later = now.plus_seconds(7 * 86_400);
+    let subject = pkit::pki::issue::subject::parse_subject("CN=www.example.com")
+        .map_err(|e| CliError::usage(e.0))?;
+    let san = pkit::pki::issue::san::parse_san("DNS:www.example.com").map_err(CliError::usage)?;
+    let leaf_key = be.generate(a.alg)?;
+    let spki = leaf_key.public_key_der()?;
+    let ca_id = TrustAnchorId::parse("32473.1").map_err(mtc_err("size"))?;
+    let ext = leaf_extensions(std::slice::from_ref(&san.der), false, &[]);
+    let tbs = encode_tbs_entry(&TbsEntryInput {
+        issuer: &ca_id.to_name_der(),
+        not_before: now,
+        not_after: later,
+        subject: &subject,
+        spki: &spki,
+        extensions: &ext,
+    })
+    .map_err(mtc_err("size"))?;
+    let entry = encode_entry(&[], &tbs).map_err(mtc_err("size"))?;
+    let sig = be.generate(a.alg)?.sign(b"size estimate")?;
+    let n = a.proof_hashes.min(47);
+    let mut proof = MtcProof {
+        extensions: Vec::new(),
+        subtree: Subtree::new(0, 1u64 << n),
+        inclusion_proof: vec![[0u8; 32]; n],
+        signatures: vec![Cosignature {
+            cosigner_id: ca_id.binary().to_vec(),
+            signature: sig,
+        }],
+    };
+    let tbs_entry = pkit::mtc::entry::parse_entry(&entry)
+        .map_err(mtc_err("size"))?
+        .tbs_entry;
+    let standalone = pkit::mtc::cert::build_certificate(tbs_entry, &spki, 1, 0, &proof)
+        .map_err(mtc_err("size"))?;
+    proof.signatures.clear();
+    let landmark = pkit::mtc::cert::build_certificate(tbs_entry, &spki, 1, 0, &proof)
+        .map_err(mtc_err("size"))?;
+    // The X.509 comparison: an intermediate of the same algorithm and the leaf it signs.
+    let inter_key = be.generate(a.alg)?;
+    let inter_subject = pkit::pki::issue::subject::parse_subject("CN=Example Issuing CA,O=Example")
+        .map_err(|e| CliError::usage(e.0))?;
+    let inter =
+        pkit::pki::issue::ca::self_signed(inter_key.as_ref(), &inter_subject, now, later, Some(0))?;
+    let issuer = pkit::pki::issue::ca::Issuer::new(inter.clone(), inter_key)?;
+    let mut signer = issuer.key.signer()?;
+    let leaf = issuer.issue(
+        signer.as_mut(),
+        &pkit::pki::issue::ca::Request {
+            subject,
+            spki,
+            key_alg: Some(a.alg),
+            profile: pkit::pki::issue::profile::Profile::Server,
+            sans: vec![san.der],
+            not_before: now,
+            not_after: later,
+            path_len: None,
+            copied: Vec::new(),
+        },
+    )?;
+    let x509 = leaf.der.len() + inter.len();
+    let item = json!({
+        "algorithm": a.alg.name(),
+        "proof_hashes": n,
+        "standalone": standalone.len(),
+        "landmark_relative": landmark.len(),
+        "x509_leaf": leaf.der.len(),
+        "x509_intermediate": inter.len(),
+        "x509_chain": x509,
+    });
+    let text = format!(
+        "algorithm {}, inclusion proof {n} hashes\n  standalone MTC certificate      {:>6} bytes\n  landmark-relative certificate   {:>6} bytes\n  X.509 leaf + intermediate       {:>6} bytes ({} + {})\n",
+        a.alg,
+        standalone.len(),
+        landmark.len(),
+        x509,
+        leaf.der.len(),
+        inter.len()
+    );
+    emit(a.format, "mtc-size", item, &text)?;
+    Ok(Exit::Ok)
+}

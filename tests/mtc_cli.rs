@@ -1,0 +1,377 @@
+//! `pkit mtc` through the real binary: a CA issues, checkpoints and hands out
+//! certificates; `pkit mtc verify` accepts them and names the failing §7.2 step for
+//! tampered ones; OpenSSL reads the DER independently.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+const NOW: &str = "2026-11-01T00:00:00Z";
+const LATER: &str = "2026-11-02T00:00:00Z";
+
+fn new_ca(dir: &Path, alg: &str) {
+    pk_ok(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(dir),
+        "--ca-id",
+        "32473.1",
+        "--alg",
+        alg,
+        "--now",
+        NOW,
+    ]);
+}
+
+/// `n` manifest lines with subjects `CN=host{i}.example`.
+fn add_many(dir: &Path, first: usize, n: usize) {
+    let manifest: String = (first..first + n)
+        .map(|i| {
+            format!("{{\"subject\":\"CN=host{i}.example\",\"sans\":[\"DNS:host{i}.example\"]}}\n")
+        })
+        .collect();
+    let m = write_file(dir, &format!("manifest-{first}.jsonl"), manifest.as_bytes());
+    pk_ok(&[
+        "mtc",
+        "add",
+        "--dir",
+        &s(dir),
+        "--from",
+        &s(&m),
+        "--now",
+        NOW,
+    ]);
+}
+
+fn checkpoint(dir: &Path) -> String {
+    pk_ok(&["mtc", "checkpoint", "--dir", &s(dir), "--now", NOW]).stdout_str()
+}
+
+fn cert(dir: &Path, index: u64, name: &str, extra: &[&str]) -> std::path::PathBuf {
+    let out = dir.join(name);
+    let idx = index.to_string();
+    let mut args = vec![
+        "mtc",
+        "cert",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--index",
+        &idx,
+        "-o",
+        out.to_str().unwrap(),
+        "--now",
+        LATER,
+    ];
+    args.extend_from_slice(extra);
+    pk_ok(&args);
+    out
+}
+
+fn verify(dir: &Path, cert: &Path, extra: &[&str]) -> Run {
+    let ca = dir.join("mtc-ca.pem");
+    let mut args = vec![
+        "mtc",
+        "verify",
+        cert.to_str().unwrap(),
+        "--ca",
+        ca.to_str().unwrap(),
+        "--now",
+        LATER,
+    ];
+    args.extend_from_slice(extra);
+    pk(&args)
+}
+
+fn der_of(pem_path: &Path) -> Vec<u8> {
+    let text = std::fs::read_to_string(pem_path).unwrap();
+    pem::parse(text).unwrap().contents().to_vec()
+}
+
+#[test]
+fn thousand_entries_all_verify() {
+    let t = tempdir();
+    let dir = t.path();
+    new_ca(dir, "ed25519");
+    add_many(dir, 0, 1000);
+    let note = checkpoint(dir);
+    assert!(
+        note.starts_with("oid/1.3.6.1.4.1.32473.1.0.1\n1000\n"),
+        "{note}"
+    );
+    assert!(
+        note.contains("\n\u{2014} oid/1.3.6.1.4.1.32473.1 "),
+        "{note}"
+    );
+    let all = cert(dir, 0, "all.pem", &["--count", "1000"]);
+    let r = verify(dir, &all, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_eq!(
+        r.stdout_str()
+            .lines()
+            .filter(|l| l.contains(": valid (cosigned"))
+            .count(),
+        1000
+    );
+    // A second batch is covered by the second checkpoint's subtrees.
+    add_many(dir, 1000, 37);
+    let note2 = checkpoint(dir);
+    assert!(note2.contains("\n1037\n"), "{note2}");
+    let more = cert(dir, 1000, "more.pem", &["--count", "37"]);
+    let r = verify(dir, &more, &["-f", "json"]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let items = json_items(&r);
+    assert_eq!(items.len(), 37);
+    assert_eq!(items[0]["log"], 1);
+    assert_eq!(items[0]["index"], 1000);
+    assert_eq!(items[0]["cosigners"][0], "32473.1");
+}
+
+/// Flip one byte at `at` of the certificate and verify the result.
+fn flipped(dir: &Path, der: &[u8], at: usize, name: &str) -> Run {
+    let mut bad = der.to_vec();
+    bad[at] ^= 0x01;
+    let p = write_file(dir, name, &bad);
+    verify(dir, &p, &["-f", "json"])
+}
+
+fn failed_step(r: &Run) -> String {
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    json_items(r)[0]["failed_step"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn tampering_fails_the_named_step() {
+    let t = tempdir();
+    let dir = t.path();
+    new_ca(dir, "ecdsa-p256");
+    add_many(dir, 0, 20);
+    checkpoint(dir);
+    let p = cert(dir, 5, "c.pem", &[]);
+    let der = der_of(&p);
+    assert_eq!(verify(dir, &p, &[]).code, Some(0));
+    let c = pkit::pki::cert::Certificate::from_der(&der).unwrap();
+    let sig_at = c.signature.bytes.as_ptr() as usize - der.as_ptr() as usize;
+    let proof = pkit::mtc::proof::MtcProof::decode(c.signature.bytes).unwrap();
+    assert!(!proof.inclusion_proof.is_empty());
+    let key_at = c.spki.raw.as_ptr() as usize - der.as_ptr() as usize + c.spki.raw.len() - 1;
+    // extensions(2) start(6) end(6) proof length(2), then the first hash.
+    let hash_at = sig_at + 16 + 3;
+    let cosig_at = der.len() - 1;
+    assert_eq!(
+        failed_step(&flipped(dir, &der, key_at, "k.der")),
+        "cosignature"
+    );
+    assert_eq!(
+        failed_step(&flipped(dir, &der, hash_at, "h.der")),
+        "cosignature"
+    );
+    assert_eq!(
+        failed_step(&flipped(dir, &der, cosig_at, "s.der")),
+        "cosignature"
+    );
+    // The end of the subtree: [0, 20) becomes [0, 21): still valid, the proof is too
+    // short for it.
+    let r = flipped(dir, &der, sig_at + 2 + 11, "e.der");
+    assert_eq!(failed_step(&r), "inclusion-proof");
+    // Text output names the step too.
+    let mut bad = der.clone();
+    bad[cosig_at] ^= 1;
+    let bp = write_file(dir, "text.der", &bad);
+    let r = verify(dir, &bp, &[]);
+    assert_eq!(r.code, Some(1));
+    assert!(
+        r.stdout_str().contains("invalid: step cosignature"),
+        "{}",
+        r.stdout_str()
+    );
+}
+
+#[test]
+fn landmark_relative_certificates() {
+    let t = tempdir();
+    let dir = t.path();
+    new_ca(dir, "ml-dsa-44");
+    let d = s(dir);
+    add_many(dir, 0, 13);
+    checkpoint(dir);
+    pk_ok(&["mtc", "landmark", "--dir", &d, "allocate", "--now", NOW]);
+    add_many(dir, 13, 9);
+    checkpoint(dir);
+    pk_ok(&["mtc", "landmark", "--dir", &d, "allocate", "--now", NOW]);
+    let list = pk_ok(&["mtc", "landmark", "--dir", &d, "list", "--now", LATER]).stdout_str();
+    assert!(list.starts_with("2\n22 "), "{list}");
+    let subtrees = pk_ok(&[
+        "mtc",
+        "landmark",
+        "--dir",
+        &d,
+        "list",
+        "--subtrees",
+        "--now",
+        LATER,
+    ])
+    .stdout_str();
+    let trusted = write_file(dir, "trusted.txt", subtrees.as_bytes());
+    let lm = cert(dir, 15, "lm.pem", &["--landmark"]);
+    let r = verify(dir, &lm, &["--trusted-subtrees", &s(&trusted)]);
+    assert_eq!(r.code, Some(0), "{}\n{subtrees}", r.describe());
+    assert!(r.stdout_str().contains("trusted subtree"));
+    // Against a wrong trusted hash: no fallback to signatures.
+    let wrong: String = subtrees
+        .lines()
+        .map(|l| {
+            let (head, hash) = l.rsplit_once(' ').unwrap();
+            let flipped = if hash.starts_with('0') { "1" } else { "0" };
+            format!("{head} {flipped}{}\n", &hash[1..])
+        })
+        .collect();
+    let wrong = write_file(dir, "wrong.txt", wrong.as_bytes());
+    let r = verify(dir, &lm, &["--trusted-subtrees", &s(&wrong), "-f", "json"]);
+    assert_eq!(failed_step(&r), "trusted-subtree");
+    // Without the landmark, a certificate with no cosignature is not trusted.
+    let r = verify(dir, &lm, &["-f", "json"]);
+    assert_eq!(failed_step(&r), "cosignature");
+    // The standalone certificate of the same entry still verifies without landmarks.
+    let sa = cert(dir, 15, "sa.pem", &[]);
+    assert_eq!(verify(dir, &sa, &[]).code, Some(0));
+}
+
+#[test]
+fn openssl_reads_the_certificates() {
+    if skip_corpus("openssl_reads_the_certificates") {
+        return;
+    }
+    require_openssl();
+    let t = tempdir();
+    let dir = t.path();
+    new_ca(dir, "ecdsa-p256");
+    add_many(dir, 0, 3);
+    checkpoint(dir);
+    let c = cert(dir, 2, "c.pem", &[]);
+    let (code, out) = ossl(&["x509", "-in", &s(&c), "-noout", "-text"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("1.3.6.1.5.5.7.6.67"), "{out}");
+    assert!(
+        out.contains("Serial Number: 281474976710658 (0x1000000000002)"),
+        "{out}"
+    );
+    let (code, out) = ossl(&["asn1parse", "-in", &s(&c)]);
+    assert_eq!(code, Some(0), "{out}");
+    let ca = dir.join("mtc-ca.pem");
+    let (code, out) = ossl(&["x509", "-in", &s(&ca), "-noout", "-text"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("1.3.6.1.5.5.7.1.38: critical"), "{out}");
+    assert!(out.contains("1.3.6.1.5.5.7.6.36"), "{out}");
+}
+
+#[test]
+fn bad_input_and_existing_outputs() {
+    let t = tempdir();
+    let dir = t.path();
+    new_ca(dir, "ed25519");
+    add_many(dir, 0, 2);
+    checkpoint(dir);
+    let c = cert(dir, 1, "c.pem", &[]);
+    let der = der_of(&c);
+    let garbage = write_file(dir, "garbage.der", &[0x30, 0x82, 0xff, 0xff, 1, 2, 3]);
+    assert_parse_failure(&verify(dir, &garbage, &[]), "garbage.der", "garbage");
+    let truncated = write_file(dir, "trunc.der", &der[..der.len() / 2]);
+    assert_parse_failure(&verify(dir, &truncated, &[]), "trunc.der", "truncated");
+    // -o on an existing file without --force: exit 4, file untouched.
+    let r = pk(&[
+        "mtc",
+        "cert",
+        "--dir",
+        &s(dir),
+        "--index",
+        "0",
+        "-o",
+        &s(&c),
+    ]);
+    assert_eq!(r.code, Some(4), "{}", r.describe());
+    assert_eq!(der_of(&c), der);
+    // A second CA in the same directory: exit 4.
+    let r = pk(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(dir),
+        "--ca-id",
+        "32473.2",
+        "--alg",
+        "ed25519",
+    ]);
+    assert_eq!(r.code, Some(4), "{}", r.describe());
+    // An index past the log: a usage error.
+    let r = pk(&["mtc", "cert", "--dir", &s(dir), "--index", "9"]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+}
+
+#[test]
+fn proofs_consistency_and_size() {
+    let t = tempdir();
+    let dir = t.path();
+    let d = s(dir);
+    new_ca(dir, "ed25519");
+    add_many(dir, 0, 7);
+    checkpoint(dir);
+    let r = pk_ok(&["mtc", "proof", "--dir", &d, "--index", "5", "-f", "json"]);
+    let p = &json_items(&r)[0];
+    // Checkpoint [0, 7) signs the covering subtrees [0, 4) and [4, 7).
+    assert_eq!((&p["start"], &p["end"]), (&4.into(), &7.into()));
+    assert_eq!(p["proof"].as_array().unwrap().len(), 2);
+    let r = pk_ok(&[
+        "mtc",
+        "consistency",
+        "--dir",
+        &d,
+        "--old",
+        "3",
+        "--new",
+        "7",
+        "-f",
+        "json",
+    ]);
+    assert!(!json_items(&r)[0]["proof"].as_array().unwrap().is_empty());
+    let r = pk_ok(&["mtc", "size", "--alg", "ml-dsa-44", "-f", "json"]);
+    let v = &json_items(&r)[0];
+    assert!(v["landmark_relative"].as_u64() < v["standalone"].as_u64());
+    assert!(v["standalone"].as_u64() < v["x509_chain"].as_u64(), "{v}");
+}
+
+#[test]
+fn parse_recognises_certificates_and_checkpoints() {
+    let t = tempdir();
+    let dir = t.path();
+    new_ca(dir, "ed25519");
+    add_many(dir, 0, 5);
+    let note = checkpoint(dir);
+    let c = cert(dir, 4, "c.pem", &[]);
+    let r = pk_ok(&["parse", &s(&c), "-f", "json"]);
+    let m = &json_items(&r)[0]["mtc"];
+    assert_eq!(m["log_number"], 1);
+    assert_eq!(m["index"], 4);
+    assert_eq!(m["subtree"], serde_json::json!({"start": 4, "end": 5}));
+    assert_eq!(m["proof_length"], 0);
+    assert_eq!(m["cosigners"][0], "32473.1");
+    let n = write_file(dir, "checkpoint.txt", note.as_bytes());
+    let r = pk_ok(&["parse", &s(&n), "-f", "json"]);
+    let v = &json_items(&r)[0];
+    assert_eq!(v["type"], "checkpoint");
+    assert_eq!(v["tree_size"], 5);
+    assert_eq!(v["signatures"][0]["name"], "oid/1.3.6.1.4.1.32473.1");
+    // A damaged note: exit 3 naming the file and an offset.
+    let bad = write_file(
+        dir,
+        "bad.txt",
+        note.replacen("\n5\n", "\n05\n", 1).as_bytes(),
+    );
+    assert_parse_failure(&pk(&["parse", &s(&bad)]), "bad.txt", "leading zero size");
+}

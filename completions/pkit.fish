@@ -34,7 +34,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -f -a "key" -d 'Generate private
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
-complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -408,7 +408,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -491,7 +491,7 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l ops -d 'Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify, crl_sign, db_insert_certs, db_read_certs)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l ops -d 'Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify, db_insert_certs, db_read_certs)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l sizes -d 'Batch sizes, comma-separated' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
@@ -505,7 +505,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -522,7 +522,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subc
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -549,6 +549,6 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'

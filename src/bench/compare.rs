@@ -8,12 +8,11 @@ use serde_json::{json, Value};
 
 /// The operations compared when `--ops` is not given: the signing and verification
 /// stages, where the algorithms differ, and the database pair, where their sizes do.
-pub const DEFAULT_OPS: [&str; 7] = [
+pub const DEFAULT_OPS: [&str; 6] = [
     "cert_gen",
     "cert_verify",
     "ocsp_sign",
     "ocsp_verify",
-    "crl_sign",
     "db_insert_certs",
     "db_read_certs",
 ];

@@ -6,21 +6,19 @@ use super::report::Table;
 use super::x509::X509Run;
 use serde_json::json;
 
-fn bytes(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".into(), |b| format!("{b:.0}"))
+fn bytes(b: f64) -> String {
+    format!("{b:.0}")
 }
 
-/// `| Algorithm | Certificate B | CRL B/entry | Empty CRL B | OCSP response B |`.
+/// `| Algorithm | Certificate B | OCSP response B |`.
 pub fn table(runs: &[&X509Run]) -> Table {
     let rows = runs
         .iter()
         .map(|r| {
             vec![
                 r.algorithm.name().to_string(),
-                bytes(Some(r.sizes.certificate)),
-                bytes(r.sizes.crl_entry),
-                bytes(r.sizes.crl_empty),
-                bytes(Some(r.sizes.ocsp_response)),
+                bytes(r.sizes.certificate),
+                bytes(r.sizes.ocsp_response),
             ]
         })
         .collect();
@@ -30,8 +28,6 @@ pub fn table(runs: &[&X509Run]) -> Table {
             json!({
                 "algorithm": r.algorithm.name(),
                 "certificate": r.sizes.certificate,
-                "crl_per_entry": r.sizes.crl_entry,
-                "crl_empty": r.sizes.crl_empty,
                 "ocsp_response": r.sizes.ocsp_response,
             })
         })
@@ -40,15 +36,12 @@ pub fn table(runs: &[&X509Run]) -> Table {
         title: "Encoded sizes (bytes)".into(),
         notes: vec![
             "Certificate: a server certificate with the CA's key type for both keys; OCSP \
-             response: one SingleResponse, no nonce, no certs; CRL per entry: the growth \
-             per revoked serial (20-byte serial, time, reasonCode)."
+             response: one SingleResponse, no nonce, no certs."
                 .into(),
         ],
         header: vec![
             "Algorithm".into(),
             "Certificate".into(),
-            "CRL per entry".into(),
-            "CRL (no entries)".into(),
             "OCSP response".into(),
         ],
         rows,
@@ -64,9 +57,9 @@ pub fn mtc_table(runs: &[&MtcRun]) -> Table {
         .map(|r| {
             vec![
                 r.algorithm.name().to_string(),
-                bytes(Some(r.sizes.entry)),
-                bytes(Some(r.sizes.proof)),
-                bytes(Some(r.sizes.standalone)),
+                bytes(r.sizes.entry),
+                bytes(r.sizes.proof),
+                bytes(r.sizes.standalone),
             ]
         })
         .collect();

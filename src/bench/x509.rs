@@ -26,18 +26,15 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// The operations, in table order, with the seeds' notes.
-pub const OPERATIONS: [(&str, &str); 15] = [
+/// The operations, in table order, with the seeds' notes. The five CRL stages
+/// (crl_build, crl_sign, db_insert_crl, crl_verify, db_read_crl) are not measured yet:
+/// CRL generation is not in the library on this branch.
+pub const OPERATIONS: [(&str, &str); 10] = [
     ("ca_self_sign", "1 cert/batch"),
     ("cert_gen", "subscriber keygen + CA signature, parallel"),
     ("db_insert_certs", "SQLite WAL, 1 transaction"),
     ("cert_verify", "parse + signature check, parallel"),
     ("db_read_certs", "SQLite read"),
-    ("crl_build", "1 CRL covering N serials"),
-    ("crl_sign", "1 CRL/batch"),
-    ("db_insert_crl", "SQLite WAL"),
-    ("crl_verify", "1 CRL/batch"),
-    ("db_read_crl", "SQLite read"),
     ("ocsp_build", "parallel; TBS DER only"),
     ("ocsp_sign", "parallel"),
     ("db_insert_ocsp", "SQLite WAL, 1 transaction"),
@@ -59,9 +56,6 @@ pub const SUBJECT: &str = "CN=bench.example";
 pub struct Sizes {
     pub certificate: f64,
     pub ocsp_response: f64,
-    /// Bytes each revoked entry adds to a CRL (None until a CRL was built).
-    pub crl_entry: Option<f64>,
-    pub crl_empty: Option<f64>,
 }
 
 /// One algorithm's run over all batch sizes.
@@ -137,10 +131,9 @@ pub fn run(h: &Harness<'_>, alg: Algorithm, batches: &[u64], scratch: &Scratch) 
         cells: BTreeMap::new(),
     };
     let mut sizes = Sizes::default();
-    let mut crl_lens = Vec::new();
     for &n in batches {
         rec.batch = n;
-        one_batch(&mut rec, alg, n, scratch, &mut sizes, &mut crl_lens)?;
+        one_batch(&mut rec, alg, n, scratch, &mut sizes)?;
     }
     Ok(X509Run {
         algorithm: alg,
@@ -179,7 +172,6 @@ fn one_batch(
     n: u64,
     scratch: &Scratch,
     sizes: &mut Sizes,
-    crl_lens: &mut Vec<(u64, usize)>,
 ) -> Result<()> {
     let now = Time::now();
     let (issuer, responder) = make_ca(rec, alg, now)?;
@@ -227,15 +219,10 @@ fn one_batch(
         Ok(d)
     })?;
 
-    // OCSP, before any revocation: the common answer is "good".
+    // Nothing is revoked: the common answer is "good".
     ocsp(
         rec, &responder, &ca, &issued, &mut store, scratch, now, sizes,
-    )?;
-
-    crl_stages(
-        rec, &issuer, &ca, &issued, &mut store, scratch, now, sizes, crl_lens,
-    )?;
-    Ok(())
+    )
 }
 
 /// An insert stage: each repetition inserts `records` into a scratch store under serials
@@ -431,21 +418,5 @@ fn ocsp(
         })?;
         Ok(d)
     })?;
-    Ok(())
-}
-
-/// The CRL stages wait for CRL generation in the library.
-#[allow(clippy::too_many_arguments)]
-fn crl_stages(
-    _rec: &mut Recorder<'_, '_>,
-    _issuer: &Issuer,
-    _ca: &Certificate<'_>,
-    _issued: &[Issued],
-    _store: &mut Store,
-    _scratch: &Scratch,
-    _now: Time,
-    _sizes: &mut Sizes,
-    _crl_lens: &mut Vec<(u64, usize)>,
-) -> Result<()> {
     Ok(())
 }

@@ -30,7 +30,7 @@ pub enum BenchCommand {
     Crypto(CryptoArgs),
     /// Certificate parsing (parse-only and parse+fields), one thread and all threads.
     Parse(ParseArgs),
-    /// The X.509 pipeline: CA, issuance, store, CRL and OCSP, stage by stage.
+    /// The X.509 pipeline: CA, issuance, store and OCSP, stage by stage.
     X509(X509Args),
     /// The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint,
     /// standalone certificates, stage by stage.
@@ -133,7 +133,7 @@ pub struct CompareArgs {
           default_value = "ecdsa-p256,ml-dsa-65", value_parser = AlgorithmParser)]
     pub algos: Vec<Algorithm>,
     /// Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify,
-    /// crl_sign, db_insert_certs, db_read_certs).
+    /// db_insert_certs, db_read_certs).
     #[arg(long, value_name = "OP,…", value_delimiter = ',')]
     pub ops: Vec<String>,
     #[command(flatten)]

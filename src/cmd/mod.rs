@@ -57,7 +57,7 @@ pub enum Command {
     Ocsp(ocsp::OcspArgs),
     /// Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates.
     Mtc(mtc::MtcArgs),
-    /// Measure the pipelines (X.509, OCSP, CRL), parsing and raw crypto on this machine.
+    /// Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine.
     Bench(bench::BenchArgs),
     /// Print shell completions (bash, zsh, fish).
     Completions(completions::CompletionsArgs),

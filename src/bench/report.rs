@@ -55,13 +55,17 @@ pub fn ms(v: f64) -> String {
     }
 }
 
-/// Thousands per second: one decimal below 1000, thousands separators above.
+/// Thousands per second: one decimal below 1000, thousands separators above, and two
+/// significant digits below 0.1 (an RSA batch of key generations never reads 0.0).
 pub fn kps(per_second: f64) -> String {
     let k = per_second / 1000.0;
     if k >= 1000.0 {
         group(k.round() as u64)
-    } else {
+    } else if k >= 0.1 || k <= 0.0 {
         format!("{k:.1}")
+    } else {
+        let decimals = ((-k.log10()).ceil() as usize + 1).min(9);
+        format!("{k:.decimals$}")
     }
 }
 
@@ -227,6 +231,7 @@ mod tests {
         assert_eq!(ms(0.00031), "0.000310");
         assert_eq!(ms(10.314), "10.31");
         assert_eq!(kps(81_100.0), "81.1");
+        assert_eq!(kps(17.49), "0.017");
         assert_eq!(kps(1_597_000.0), "1,597");
         assert_eq!(group(1_234_567), "1,234,567");
     }

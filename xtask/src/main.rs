@@ -173,11 +173,27 @@ fn dir_has_libclang(dir: &Path, depth: u32) -> bool {
     entries.flatten().any(|e| {
         let name = e.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with("libclang") && name.contains(".so") {
+        if is_libclang(&name) {
             return true;
         }
         depth > 0 && e.path().is_dir() && dir_has_libclang(&e.path(), depth - 1)
     })
+}
+
+/// The C library bindgen loads: `libclang.so*` or `libclang-14.so*`, but not
+/// `libclang-cpp.so*` (the C++ library, which Debian installs without the C one and
+/// which bindgen cannot use).
+fn is_libclang(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("libclang") else {
+        return false;
+    };
+    let Some(stem) = rest.find(".so").map(|i| &rest[..i]) else {
+        return false;
+    };
+    stem.is_empty()
+        || stem
+            .strip_prefix('-')
+            .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
 fn ensure_libclang() -> Result<(), String> {

@@ -6,6 +6,14 @@ use super::oid::Oid;
 use super::tag;
 use super::time::Time;
 
+/// An element started with [`Writer::open`] and not yet closed. Not `Clone`: each is
+/// closed or discarded exactly once.
+#[derive(Debug)]
+#[must_use = "close or discard the element"]
+pub struct Open {
+    len_pos: usize,
+}
+
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     buf: Vec<u8>,
@@ -48,10 +56,27 @@ impl Writer {
     /// A TLV whose content the closure writes; the length is back-patched.
     #[inline]
     pub fn tlv(&mut self, t: u8, f: impl FnOnce(&mut Writer)) -> &mut Self {
+        let open = self.open(t);
+        f(self);
+        self.close(open);
+        self
+    }
+
+    /// Start a constructed TLV whose content later calls write, for content produced
+    /// outside one closure (a CRL's entries streamed from a database). Close it with
+    /// [`Writer::close`] (innermost first) or drop it with [`Writer::discard`].
+    #[inline]
+    pub fn open(&mut self, t: u8) -> Open {
         self.buf.push(t);
         let len_pos = self.buf.len();
         self.buf.push(0);
-        f(self);
+        Open { len_pos }
+    }
+
+    /// Back-patch the length of an element started with [`Writer::open`].
+    #[inline]
+    pub fn close(&mut self, open: Open) {
+        let len_pos = open.len_pos;
         let content_len = self.buf.len() - len_pos - 1;
         if content_len < 0x80 {
             self.buf[len_pos] = content_len as u8;
@@ -66,7 +91,11 @@ impl Writer {
                 self.buf[len_pos + 1 + i] = (content_len >> (8 * (n - 1 - i))) as u8;
             }
         }
-        self
+    }
+
+    /// Remove an element started with [`Writer::open`], content and all.
+    pub fn discard(&mut self, open: Open) {
+        self.buf.truncate(open.len_pos - 1);
     }
 
     /// A TLV with given content bytes.

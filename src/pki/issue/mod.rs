@@ -2,6 +2,7 @@
 //! directory (`ca.pem`, `ca.key`, `ca.db`) that issuance records into.
 
 pub mod ca;
+pub mod crl;
 pub mod ocsp;
 pub mod ocsp_cache;
 pub mod profile;

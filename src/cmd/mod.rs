@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod ca_dir;
 pub mod completions;
+pub mod crl;
 pub mod describe;
 pub mod error;
 pub mod io;
@@ -53,6 +54,8 @@ pub enum Command {
     Key(key::KeyArgs),
     /// Issue certificates: CAs, CSRs, leaves, batches; the CA's state lives in ca.db.
     Issue(issue::IssueArgs),
+    /// Revocation: revoke in a CA's ca.db, generate and verify CRLs, look serials up.
+    Crl(crl::CrlArgs),
     /// OCSP: build requests, answer them from a CA's ca.db, verify responses, serve HTTP.
     Ocsp(ocsp::OcspArgs),
     /// Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates.
@@ -108,6 +111,7 @@ pub fn report(e: &CliError, json: bool) {
 fn wants_json_errors(cli: &Cli) -> bool {
     match &cli.command {
         Some(Command::Parse(a)) => a.format.is_json(),
+        Some(Command::Crl(a)) => crl::wants_json(a),
         Some(Command::Ocsp(ocsp::OcspArgs {
             command: ocsp::OcspCommand::Verify(v),
         })) => v.format == ocsp::VerifyFormat::Json,
@@ -124,6 +128,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
         Some(Command::Parse(a)) => parse::run(a),
         Some(Command::Key(a)) => key::run(a),
         Some(Command::Issue(a)) => issue::run(a),
+        Some(Command::Crl(a)) => crl::run(a),
         Some(Command::Ocsp(a)) => ocsp::run(a),
         Some(Command::Mtc(a)) => mtc::run(a),
         Some(Command::Bench(a)) => bench::run(a),

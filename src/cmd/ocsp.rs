@@ -142,7 +142,7 @@ pub fn run(a: OcspArgs) -> CliResult<Exit> {
 }
 
 /// The first item of a file (PEM block, DER or base64).
-fn read_item(path: &Path) -> CliResult<Item> {
+pub(crate) fn read_item(path: &Path) -> CliResult<Item> {
     let src = io::read_source(path)?;
     io::split_items(src, InForm::Auto)
         .into_iter()
@@ -150,7 +150,7 @@ fn read_item(path: &Path) -> CliResult<Item> {
         .ok_or_else(|| CliError::parse(format!("{}: empty", path.display())))?
 }
 
-fn parse_cert(item: &Item) -> CliResult<Certificate<'_>> {
+pub(crate) fn parse_cert(item: &Item) -> CliResult<Certificate<'_>> {
     Certificate::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))
 }
 

@@ -7,6 +7,7 @@ pub mod algid;
 pub mod backend;
 pub mod cert;
 pub mod crl;
+pub mod crl_verify;
 pub mod csr;
 pub mod detect;
 pub mod ext;

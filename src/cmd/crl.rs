@@ -1,0 +1,392 @@
+//! `pkit crl`: revoke certificates in a CA's ca.db, generate and sign CRLs from it, verify
+//! a CRL against its CA, and look serials up in a CRL.
+
+use super::ca_dir::{db_err, load_issuer, open_store, parse_duration, parse_serial, parse_time};
+use super::error::{CliError, CliResult, Exit};
+use super::io;
+use super::ocsp::{parse_cert, read_item};
+use super::output;
+use clap::{Args, Subcommand, ValueEnum};
+use pkit::der::{integer, Time};
+use pkit::pki::cert::hex;
+use pkit::pki::crl::Crl;
+use pkit::pki::crl_verify::{self, RevokedIndex};
+use pkit::pki::ext::crl::CrlReason;
+use pkit::pki::issue::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
+use pkit::pki::issue::store::{CrlRecord, RevokeOutcome};
+use pkit::pki::ocsp_verify::VerifyError;
+use pkit::pki::signed::SignedError;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+#[command(after_help = super::error::EXIT_CODES_HELP)]
+pub struct CrlArgs {
+    #[command(subcommand)]
+    pub command: CrlCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CrlCommand {
+    /// Record a revocation in a CA directory's ca.db.
+    Revoke(RevokeArgs),
+    /// Generate and sign a CRL (v2) over the CA's revoked certificates.
+    Gen(GenArgs),
+    /// Check a CRL: issuer, key identifier, signature, thisUpdate/nextUpdate.
+    Verify(VerifyArgs),
+    /// Look serial numbers up in a CRL (exit 1 when any is listed).
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct RevokeArgs {
+    /// The CA directory (ca.pem, ca.key, ca.db).
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// Serial number in hex (colons allowed), as `pkit issue list` shows it.
+    #[arg(required_unless_present = "cert", conflicts_with = "cert")]
+    pub serial: Option<String>,
+    /// Revoke this certificate (issued by the CA) instead of naming its serial.
+    #[arg(long, value_name = "FILE")]
+    pub cert: Option<PathBuf>,
+    /// CRLReason (RFC 5280 §5.3.1): keyCompromise, cACompromise, affiliationChanged,
+    /// superseded, cessationOfOperation, certificateHold, privilegeWithdrawn,
+    /// aACompromise, unspecified.
+    #[arg(long, value_name = "REASON")]
+    pub reason: Option<String>,
+    /// Revocation time (RFC 3339; default now).
+    #[arg(long, value_name = "TIME")]
+    pub at: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutForm {
+    Pem,
+    Der,
+}
+
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// The CA directory (ca.pem, ca.key, ca.db).
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// nextUpdate = thisUpdate + this (s, m, h, d).
+    #[arg(long, value_name = "DURATION", default_value = "7d")]
+    pub next_update: String,
+    /// Leave out certificates that expired before thisUpdate (RFC 5280 §3.3 allows it).
+    #[arg(long)]
+    pub drop_expired: bool,
+    /// Password source for ca.key.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// thisUpdate (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Output encoding.
+    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    pub outform: OutForm,
+    /// Output file (default stdout).
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The CRL (PEM, DER or base64).
+    pub crl: PathBuf,
+    /// The certificate of the CA that should have issued it.
+    #[arg(long)]
+    pub issuer: PathBuf,
+    /// Judge freshness at this time (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The CRL (PEM, DER or base64).
+    pub crl: PathBuf,
+    /// Serial numbers in hex (colons allowed).
+    #[arg(required = true)]
+    pub serials: Vec<String>,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run(a: CrlArgs) -> CliResult<Exit> {
+    match a.command {
+        CrlCommand::Revoke(a) => run_revoke(a),
+        CrlCommand::Gen(a) => run_gen(a),
+        CrlCommand::Verify(a) => run_verify(a),
+        CrlCommand::Check(a) => run_check(a),
+    }
+}
+
+/// True when the command prints JSON, so its errors are JSON too.
+pub fn wants_json(a: &CrlArgs) -> bool {
+    match &a.command {
+        CrlCommand::Verify(v) => v.format == Format::Json,
+        CrlCommand::Check(c) => c.format == Format::Json,
+        _ => false,
+    }
+}
+
+/// A reason name as RFC 5280 spells it (any case). removeFromCRL belongs to delta CRLs
+/// only and is refused.
+fn parse_reason(s: &str) -> CliResult<u8> {
+    (0u8..=10)
+        .filter(|c| *c != 7 && *c != 8)
+        .find(|c| {
+            CrlReason::from_code(i64::from(*c))
+                .and_then(CrlReason::name)
+                .is_some_and(|n| n.eq_ignore_ascii_case(s))
+        })
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "--reason {s}: expected keyCompromise, cACompromise, affiliationChanged, \
+                 superseded, cessationOfOperation, certificateHold, privilegeWithdrawn, \
+                 aACompromise or unspecified"
+            ))
+        })
+}
+
+fn reason_name(code: Option<u8>) -> Option<&'static str> {
+    code.and_then(|c| CrlReason::from_code(i64::from(c)))
+        .and_then(CrlReason::name)
+}
+
+fn run_revoke(a: RevokeArgs) -> CliResult<Exit> {
+    let reason = a.reason.as_deref().map(parse_reason).transpose()?;
+    let at = parse_time("--at", &a.at)?.unwrap_or_else(Time::now);
+    let serial = match (&a.serial, &a.cert) {
+        (_, Some(path)) => {
+            let item = read_item(path)?;
+            let cert = parse_cert(&item)?;
+            let ca_der = super::ca_dir::load_ca_cert(&a.ca)?;
+            let ca = pkit::pki::cert::Certificate::from_der(&ca_der)
+                .map_err(|e| CliError::der(&a.ca.join("ca.pem").display().to_string(), &e))?;
+            if cert.issuer.raw != ca.subject.raw {
+                return Err(CliError::negative(format!(
+                    "{}: issued by {}, not by this CA ({})",
+                    item.name,
+                    cert.issuer.to_rfc4514().unwrap_or_default(),
+                    ca.subject.to_rfc4514().unwrap_or_default()
+                )));
+            }
+            integer::unsigned_bytes(cert.serial).to_vec()
+        }
+        (Some(s), None) => parse_serial(s)?,
+        (None, None) => return Err(CliError::usage("give a SERIAL or --cert FILE")),
+    };
+    let mut store = open_store(&a.ca)?;
+    let shown = hex(&serial);
+    match store
+        .revoke(&serial, at.unix, reason)
+        .map_err(db_err(&a.ca))?
+    {
+        RevokeOutcome::Revoked => {
+            eprintln!(
+                "pkit: revoked serial {shown} at {at}{}",
+                reason_name(reason).map_or(String::new(), |r| format!(" ({r})"))
+            );
+            Ok(Exit::Ok)
+        }
+        RevokeOutcome::AlreadyRevoked(r) => {
+            eprintln!(
+                "pkit: serial {shown} was already revoked at {}{}; unchanged",
+                Time { unix: r.revoked_at },
+                reason_name(r.reason).map_or(String::new(), |r| format!(" ({r})"))
+            );
+            Ok(Exit::Ok)
+        }
+        RevokeOutcome::Unknown => Err(CliError::negative(format!(
+            "serial {shown}: not issued by the CA in {}",
+            a.ca.display()
+        ))),
+    }
+}
+
+fn run_gen(a: GenArgs) -> CliResult<Exit> {
+    let lifetime = parse_duration("--next-update", &a.next_update)?;
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    if let Some(out) = &a.out {
+        // Refuse before a CRL number is spent.
+        if out.exists() && !a.force {
+            return Err(CliError::io(format!(
+                "{}: already exists (use --force to overwrite)",
+                out.display()
+            )));
+        }
+    }
+    let issuer = load_issuer(&a.ca, a.passin.as_deref())?;
+    let mut store = open_store(&a.ca)?;
+    let fields = CrlFields {
+        this_update: now,
+        next_update: now.plus_seconds(lifetime),
+        number: store.next_crl_number().map_err(db_err(&a.ca))?,
+    };
+    let crl_issuer = CrlIssuer {
+        name: &issuer.subject,
+        key_id: &issuer.key_id,
+        scheme: issuer.scheme,
+    };
+    let mut builder = TbsCrlBuilder::begin(&crl_issuer, &fields, 0);
+    store
+        .for_each_revoked(|r| {
+            if !(a.drop_expired && r.not_after < now.unix) {
+                builder.push_revoked(&r);
+            }
+        })
+        .map_err(db_err(&a.ca))?;
+    let entries = builder.entries();
+    let tbs = builder.finish();
+    let der = sign_crl(&tbs, issuer.key.signer()?.as_mut())?;
+    store
+        .insert_crl(&CrlRecord {
+            number: fields.number,
+            this_update: fields.this_update.unix,
+            next_update: fields.next_update.unix,
+            der: der.clone(),
+        })
+        .map_err(db_err(&a.ca))?;
+    let opts = io::OutputOpts {
+        path: a.out.as_deref(),
+        force: a.force,
+        private: false,
+        binary: a.outform == OutForm::Der,
+    };
+    match a.outform {
+        OutForm::Der => io::write_output(&opts, &der)?,
+        OutForm::Pem => io::write_output(&opts, io::pem_encode("X509 CRL", &der).as_bytes())?,
+    }
+    eprintln!(
+        "pkit: CRL number {} with {entries} entr{}, next update {}",
+        fields.number,
+        if entries == 1 { "y" } else { "ies" },
+        fields.next_update
+    );
+    Ok(Exit::Ok)
+}
+
+fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    let crl_item = read_item(&a.crl)?;
+    let crl = Crl::from_der(&crl_item.der).map_err(|e| CliError::der(&crl_item.name, &e))?;
+    let issuer_item = read_item(&a.issuer)?;
+    let issuer = parse_cert(&issuer_item)?;
+    let checks = crl_verify::verify(&crl, &issuer, now).map_err(|e| match e {
+        VerifyError::Der(e) => CliError::der(&crl_item.name, &e),
+        VerifyError::Signed(SignedError::UnsupportedAlgorithm(n)) => {
+            CliError::unsupported(format!(
+                "{}: signature algorithm {n} is not supported",
+                crl_item.name
+            ))
+        }
+        VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", crl_item.name)),
+    })?;
+    let valid = checks.iter().all(|c| c.ok);
+    let entries = crl
+        .revoked_count()
+        .map_err(|e| CliError::der(&crl_item.name, &e))?;
+    let text = match a.format {
+        Format::Json => output::json_text(&output::envelope(
+            "crl_verify",
+            vec![json!({
+                "source": crl_item.name,
+                "valid": valid,
+                "entries": entries,
+                "checks": checks.iter().map(|c| json!({
+                    "name": c.name, "ok": c.ok, "detail": c.detail,
+                })).collect::<Vec<_>>(),
+            })],
+        )),
+        Format::Text => {
+            let mut s = format!(
+                "{}: {entries} entr{} — {}\n",
+                crl_item.name,
+                if entries == 1 { "y" } else { "ies" },
+                if valid { "valid" } else { "NOT valid" }
+            );
+            for c in &checks {
+                let mark = if c.ok { "ok  " } else { "FAIL" };
+                s.push_str(&format!("  {mark} {}: {}\n", c.name, c.detail));
+            }
+            s
+        }
+    };
+    io::write_text(None, false, &text)?;
+    Ok(if valid { Exit::Ok } else { Exit::Negative })
+}
+
+fn run_check(a: CheckArgs) -> CliResult<Exit> {
+    let serials = a
+        .serials
+        .iter()
+        .map(|s| parse_serial(s))
+        .collect::<CliResult<Vec<_>>>()?;
+    let item = read_item(&a.crl)?;
+    let crl = Crl::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))?;
+    let index = RevokedIndex::build(&crl).map_err(|e| CliError::der(&item.name, &e))?;
+    let mut any = false;
+    let mut text = String::new();
+    let mut items = Vec::new();
+    for s in &serials {
+        let shown = hex(integer::unsigned_bytes(s));
+        let hit = index.find(s);
+        any |= hit.is_some();
+        let reason = match hit {
+            Some(e) => entry_reason(e, &item.name)?,
+            None => None,
+        };
+        match hit {
+            Some(e) => text.push_str(&format!(
+                "{shown}: revoked at {}{}\n",
+                e.revocation_date,
+                reason.map_or(String::new(), |r| format!(" ({r})"))
+            )),
+            None => text.push_str(&format!("{shown}: not listed\n")),
+        }
+        items.push(json!({
+            "serial_number": shown,
+            "revoked": hit.is_some(),
+            "revocation_date": hit.map_or(Value::Null, |e| e.revocation_date.to_string().into()),
+            "reason": reason.map_or(Value::Null, Value::from),
+        }));
+    }
+    let text = match a.format {
+        Format::Json => output::json_text(&output::envelope("crl_check", items)),
+        Format::Text => text,
+    };
+    io::write_text(None, false, &text)?;
+    Ok(if any { Exit::Negative } else { Exit::Ok })
+}
+
+/// The entry's reasonCode name, if it has one.
+fn entry_reason(
+    e: &pkit::pki::crl::RevokedCert<'_>,
+    source: &str,
+) -> CliResult<Option<&'static str>> {
+    let Some(x) = &e.extensions else {
+        return Ok(None);
+    };
+    let der_err = |err| CliError::der(source, &err);
+    let Some(ext) = x
+        .find(&pkit::der::oid_registry::CE_CRL_REASON)
+        .map_err(der_err)?
+    else {
+        return Ok(None);
+    };
+    let reason = CrlReason::read(&mut pkit::der::Reader::new(ext.value)).map_err(der_err)?;
+    Ok(reason.name())
+}

@@ -32,6 +32,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "key" -d 'Generate private keys and extract public keys'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
@@ -219,6 +220,55 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the certificates a CA has issued'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "export" -d 'Print one issued certificate by serial number'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -f -a "revoke" -d 'Record a revocation in a CA directory\'s ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -f -a "gen" -d 'Generate and sign a CRL (v2) over the CA\'s revoked certificates'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -f -a "verify" -d 'Check a CRL: issuer, key identifier, signature, thisUpdate/nextUpdate'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -f -a "check" -d 'Look serial numbers up in a CRL (exit 1 when any is listed)'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l cert -d 'Revoke this certificate (issued by the CA) instead of naming its serial' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l reason -d 'CRLReason (RFC 5280 §5.3.1): keyCompromise, cACompromise, affiliationChanged, superseded, cessationOfOperation, certificateHold, privilegeWithdrawn, aACompromise, unspecified' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l at -d 'Revocation time (RFC 3339; default now)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l next-update -d 'nextUpdate = thisUpdate + this (s, m, h, d)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l passin -d 'Password source for ca.key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l now -d 'thisUpdate (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l outform -d 'Output encoding' -r -f -a "pem\t''
+der\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -s o -l out -d 'Output file (default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l drop-expired -d 'Leave out certificates that expired before thisUpdate (RFC 5280 §3.3 allows it)'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from verify" -l issuer -d 'The certificate of the CA that should have issued it' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from verify" -l now -d 'Judge freshness at this time (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from verify" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from verify" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from check" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from check" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Record a revocation in a CA directory\'s ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from help" -f -a "gen" -d 'Generate and sign a CRL (v2) over the CA\'s revoked certificates'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check a CRL: issuer, key identifier, signature, thisUpdate/nextUpdate'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from help" -f -a "check" -d 'Look serial numbers up in a CRL (exit 1 when any is listed)'
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -517,15 +567,16 @@ complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -l color -d 'When to
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue ocsp mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
@@ -534,6 +585,10 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "list" -d 'List the certificates a CA has issued'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "export" -d 'Print one issued certificate by serial number'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "revoke" -d 'Record a revocation in a CA directory\'s ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "gen" -d 'Generate and sign a CRL (v2) over the CA\'s revoked certificates'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "verify" -d 'Check a CRL: issuer, key identifier, signature, thisUpdate/nextUpdate'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "check" -d 'Look serial numbers up in a CRL (exit 1 when any is listed)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'

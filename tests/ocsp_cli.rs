@@ -14,30 +14,25 @@ use std::time::{Duration, Instant};
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-/// Mark `serial_hex` revoked in `ca_dir/ca.db` with a CRLReason name.
-///
-/// At merge the lead switches this to `pkit crl revoke --ca DIR SERIAL --reason R` (built
-/// on another branch); until then the row is updated as that command does, schema v2.
+/// Revoke `serial_hex` in `ca_dir` a minute ago with a CRLReason name, as a user would.
 fn revoke(ca_dir: &Path, serial_hex: &str, reason: &str) {
-    let script = r#"
-import sqlite3, sys, time
-codes = {"unspecified": 0, "keyCompromise": 1, "cACompromise": 2, "affiliationChanged": 3,
-         "superseded": 4, "cessationOfOperation": 5, "certificateHold": 6}
-db = sqlite3.connect(sys.argv[1])
-n = db.execute("UPDATE certificates SET status='revoked', revoked_at=?, revocation_reason=? "
-               "WHERE serial=?", (int(time.time()) - 60, codes[sys.argv[3]],
-               bytes.fromhex(sys.argv[2]))).rowcount
-db.commit()
-assert n == 1, n
-"#;
-    let db = s(&ca_dir.join("ca.db"));
-    let r = run_with(
-        "python3",
-        &["-c", script, &db, serial_hex, reason],
-        None,
-        HANG,
-    );
-    assert_eq!(r.code, Some(0), "revoking {serial_hex}: {}", r.describe());
+    let at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        - 60;
+    let at = pkit::der::Time { unix: at as i64 }.to_string();
+    pk_ok(&[
+        "crl",
+        "revoke",
+        "--ca",
+        &s(ca_dir),
+        serial_hex,
+        "--reason",
+        reason,
+        "--at",
+        &at,
+    ]);
 }
 
 /// A CA directory with one leaf certificate.

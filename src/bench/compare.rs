@@ -8,9 +8,10 @@ use serde_json::{json, Value};
 
 /// The operations compared when `--ops` is not given: the signing and verification
 /// stages, where the algorithms differ, and the database pair, where their sizes do.
-pub const DEFAULT_OPS: [&str; 6] = [
+pub const DEFAULT_OPS: [&str; 7] = [
     "cert_gen",
     "cert_verify",
+    "crl_sign",
     "ocsp_sign",
     "ocsp_verify",
     "db_insert_certs",

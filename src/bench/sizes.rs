@@ -10,7 +10,7 @@ fn bytes(b: f64) -> String {
     format!("{b:.0}")
 }
 
-/// `| Algorithm | Certificate B | OCSP response B |`.
+/// `| Algorithm | Certificate | OCSP response | CRL, empty | CRL per entry |` in bytes.
 pub fn table(runs: &[&X509Run]) -> Table {
     let rows = runs
         .iter()
@@ -19,6 +19,8 @@ pub fn table(runs: &[&X509Run]) -> Table {
                 r.algorithm.name().to_string(),
                 bytes(r.sizes.certificate),
                 bytes(r.sizes.ocsp_response),
+                bytes(r.sizes.crl_empty),
+                format!("{:.1}", r.sizes.crl_entry),
             ]
         })
         .collect();
@@ -29,6 +31,8 @@ pub fn table(runs: &[&X509Run]) -> Table {
                 "algorithm": r.algorithm.name(),
                 "certificate": r.sizes.certificate,
                 "ocsp_response": r.sizes.ocsp_response,
+                "crl_empty": r.sizes.crl_empty,
+                "crl_per_entry": r.sizes.crl_entry,
             })
         })
         .collect();
@@ -36,13 +40,16 @@ pub fn table(runs: &[&X509Run]) -> Table {
         title: "Encoded sizes (bytes)".into(),
         notes: vec![
             "Certificate: a server certificate with the CA's key type for both keys; OCSP \
-             response: one SingleResponse, no nonce, no certs."
+             response: one SingleResponse, no nonce, no certs; CRL: v2 with AKI and CRL number, \
+             each entry a 20-byte serial, UTCTime and reasonCode."
                 .into(),
         ],
         header: vec![
             "Algorithm".into(),
             "Certificate".into(),
             "OCSP response".into(),
+            "CRL, empty".into(),
+            "CRL per entry".into(),
         ],
         rows,
         text_columns: vec![0],

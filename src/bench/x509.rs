@@ -13,10 +13,13 @@ use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
 use crate::pki::backend::{default_backend, MlDsaKeyFormat, PrivateKey};
 use crate::pki::cert::Certificate;
+use crate::pki::crl::Crl;
+use crate::pki::crl_verify;
 use crate::pki::issue::ca::{self_signed, Issued, Issuer, Request};
+use crate::pki::issue::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
 use crate::pki::issue::ocsp::{Asked, Responder};
 use crate::pki::issue::profile::Profile;
-use crate::pki::issue::store::{CertRecord, CertStatus, OcspRecord, Store};
+use crate::pki::issue::store::{CertRecord, CertStatus, CrlRecord, OcspRecord, Store};
 use crate::pki::issue::subject::parse_subject;
 use crate::pki::ocsp::{OcspRequest, OcspResponse};
 use crate::pki::ocsp_request::{encode_request, IssuerHashes};
@@ -26,15 +29,18 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// The operations, in table order, with the seeds' notes. The five CRL stages
-/// (crl_build, crl_sign, db_insert_crl, crl_verify, db_read_crl) are not measured yet:
-/// CRL generation is not in the library on this branch.
-pub const OPERATIONS: [(&str, &str); 10] = [
+/// The operations, in table order, with the seeds' notes.
+pub const OPERATIONS: [(&str, &str); 15] = [
     ("ca_self_sign", "1 cert/batch"),
     ("cert_gen", "subscriber keygen + CA signature, parallel"),
     ("db_insert_certs", "SQLite WAL, 1 transaction"),
     ("cert_verify", "parse + signature check, parallel"),
     ("db_read_certs", "SQLite read"),
+    ("crl_build", "1 CRL covering N serials; TBS DER only"),
+    ("crl_sign", "1 signature over the whole TBS"),
+    ("db_insert_crl", "SQLite WAL"),
+    ("crl_verify", "parse + issuer, key id, signature, freshness"),
+    ("db_read_crl", "SQLite read"),
     ("ocsp_build", "parallel; TBS DER only"),
     ("ocsp_sign", "parallel"),
     ("db_insert_ocsp", "SQLite WAL, 1 transaction"),
@@ -49,6 +55,10 @@ pub const OPERATIONS: [(&str, &str); 10] = [
 const VALIDITY_SECONDS: i64 = 365 * 86_400;
 /// OCSP responses' nextUpdate, as `pkit ocsp respond`'s default.
 const OCSP_LIFETIME: i64 = 86_400;
+/// CRLReason keyCompromise (RFC 5280 §5.3.1), the reason every benchmark revocation gives.
+const KEY_COMPROMISE: u8 = 1;
+/// CRL nextUpdate, as `pkit crl gen`'s default.
+const CRL_LIFETIME: i64 = 7 * 86_400;
 pub const SUBJECT: &str = "CN=bench.example";
 
 /// Encoded sizes that drive the costs, in bytes.
@@ -56,6 +66,9 @@ pub const SUBJECT: &str = "CN=bench.example";
 pub struct Sizes {
     pub certificate: f64,
     pub ocsp_response: f64,
+    /// A CRL with no entries, and what each revoked serial adds.
+    pub crl_empty: f64,
+    pub crl_entry: f64,
 }
 
 /// One algorithm's run over all batch sizes.
@@ -219,10 +232,12 @@ fn one_batch(
         Ok(d)
     })?;
 
-    // Nothing is revoked: the common answer is "good".
+    // Nothing is revoked yet: the common OCSP answer is "good". Then every certificate
+    // is revoked and one CRL covers them all (table order follows the seeds, not this).
     ocsp(
         rec, &responder, &ca, &issued, &mut store, scratch, now, sizes,
-    )
+    )?;
+    crl_stages(rec, &issuer, &ca, &issued, &mut store, scratch, now, sizes)
 }
 
 /// An insert stage: each repetition inserts `records` into a scratch store under serials
@@ -415,6 +430,102 @@ fn ocsp(
         let (d, rows) = timed(|| Ok(store.ocsp_responses()?))?;
         check(rows.len() as u64 == n, || {
             format!("read {} of {n} OCSP responses", rows.len())
+        })?;
+        Ok(d)
+    })?;
+    Ok(())
+}
+
+/// crl_build, crl_sign, db_insert_crl, crl_verify, db_read_crl: every certificate of the
+/// batch revoked (as `pkit` records a revocation), then one CRL covering them, built from
+/// the store's revoked rows as CRL generation does.
+#[allow(clippy::too_many_arguments)]
+fn crl_stages(
+    rec: &mut Recorder<'_, '_>,
+    issuer: &Issuer,
+    ca: &Certificate<'_>,
+    issued: &[Issued],
+    store: &mut Store,
+    scratch: &Scratch,
+    now: Time,
+    sizes: &mut Sizes,
+) -> Result<()> {
+    let n = issued.len();
+    for c in issued {
+        store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
+    }
+    let mut revoked = Vec::with_capacity(n);
+    store.for_each_revoked(|r| revoked.push(r))?;
+    check(revoked.len() == n, || {
+        format!("{} of {n} revoked", revoked.len())
+    })?;
+    let crl_issuer = CrlIssuer {
+        name: &issuer.subject,
+        key_id: &issuer.key_id,
+        scheme: issuer.scheme,
+    };
+    let fields = CrlFields {
+        this_update: now,
+        next_update: now.plus_seconds(CRL_LIFETIME),
+        number: store.next_crl_number()?,
+    };
+    let mut tbs = Vec::new();
+    rec.stage("crl_build", 1, || {
+        let (d, t) = timed(|| {
+            let mut b = TbsCrlBuilder::begin(&crl_issuer, &fields, revoked.len());
+            for r in &revoked {
+                b.push_revoked(r);
+            }
+            Ok(b.finish())
+        })?;
+        tbs = t;
+        Ok(d)
+    })?;
+    let mut signer = issuer.key.signer()?;
+    let mut crl = Vec::new();
+    rec.stage("crl_sign", 1, || {
+        let (d, c) = timed(|| Ok(sign_crl(&tbs, signer.as_mut())?))?;
+        crl = c;
+        Ok(d)
+    })?;
+    let empty = sign_crl(
+        &TbsCrlBuilder::begin(&crl_issuer, &fields, 0).finish(),
+        signer.as_mut(),
+    )?;
+    sizes.crl_empty = empty.len() as f64;
+    sizes.crl_entry = crl.len().saturating_sub(empty.len()) as f64 / n.max(1) as f64;
+
+    let record = CrlRecord {
+        number: fields.number,
+        this_update: now.unix,
+        next_update: fields.next_update.unix,
+        der: crl.clone(),
+    };
+    let mut target = InsertTarget::new(scratch);
+    rec.stage("db_insert_crl", 1, || {
+        // A CRL number is used once: each repetition stores its own.
+        let mut r = record.clone();
+        r.number = target.rep() + 1;
+        let s = target.next(r.der.len())?;
+        timed(|| Ok(s.insert_crl(&r)?)).map(|(d, ())| d)
+    })?;
+    store.insert_crl(&record)?;
+
+    rec.stage("crl_verify", 1, || {
+        timed(|| {
+            let c = Crl::from_der(&crl).map_err(|e| BenchError::Parse(e.to_string()))?;
+            let checks =
+                crl_verify::verify(&c, ca, now).map_err(|e| BenchError::Check(format!("{e:?}")))?;
+            check(checks.iter().all(|c| c.ok), || {
+                format!("the CRL does not verify: {checks:?}")
+            })
+        })
+        .map(|(d, ())| d)
+    })?;
+    rec.stage("db_read_crl", 1, || {
+        let (d, got) = timed(|| Ok(store.latest_crl()?))?;
+        check(got.is_some_and(|r| r.der == crl), || {
+            "the stored CRL differs".into()
         })?;
         Ok(d)
     })?;

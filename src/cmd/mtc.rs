@@ -204,14 +204,14 @@ fn run_new(a: NewArgs) -> CliResult<Exit> {
         "max_serial": base | pkit::mtc::proof::UINT48_MAX,
     });
     let text = format!(
-        "created MTC CA {} (log {}, origin {}) with a {} cosigner key in {}\n",
+        "created MTC CA {} (log {}, origin {}), cosigner key {}, in {}\n",
         ca_id,
         a.log,
         ca_id.log_id(a.log).note_name(),
         a.alg,
         a.dir.display()
     );
-    emit(a.format, "mtc-ca", item, &text)?;
+    emit(a.format, "mtc_ca", item, &text)?;
     Ok(Exit::Ok)
 }
 

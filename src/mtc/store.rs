@@ -1,5 +1,5 @@
-//! `mtc.db`: the issuance log in SQLite (WAL, `PRAGMA user_version` forward migrations,
-//! the conventions of the CA database in [`crate::pki::issue::store`]).
+//! `mtc.db`: the issuance log in SQLite, opened and migrated like the CA database
+//! ([`crate::pki::issue::store::open_versioned`]: WAL, `PRAGMA user_version`).
 //!
 //! Tables: `entries` (the MTCLogEntry bytes and the subject's SPKI, by index), `nodes`
 //! (complete Merkle nodes by level and index; level 0 are the leaf hashes), `checkpoints`
@@ -13,9 +13,9 @@ use super::hash::{node_hash, Hash};
 use super::landmark::Landmark;
 use super::subtree::Subtree;
 use super::tree::{MemTree, NodeSource};
+use crate::pki::issue::store::open_versioned;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
-use std::time::Duration;
 
 const MIGRATIONS: &[&str] = &[
     // v1
@@ -80,22 +80,8 @@ fn blob_hash(v: Vec<u8>) -> Result<Hash> {
 impl Store {
     /// Open (creating if needed) and migrate.
     pub fn open(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path)?;
-        conn.busy_timeout(Duration::from_secs(60))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        let tx = conn.unchecked_transaction()?;
-        let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if v > SCHEMA_VERSION {
-            return Err(MtcError::Store(format!(
-                "mtc.db schema version {v} is newer than this pkit understands ({SCHEMA_VERSION})"
-            )));
-        }
-        for (i, m) in MIGRATIONS.iter().enumerate().skip(v as usize) {
-            tx.execute_batch(m)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1)?;
-        }
-        tx.commit()?;
+        let conn = open_versioned(path, MIGRATIONS)
+            .map_err(|e| MtcError::Store(format!("{}: {e}", path.display())))?;
         let size: i64 = conn.query_row("SELECT COUNT(*) FROM entries", [], |r| r.get(0))?;
         let mut store = Store {
             conn,

@@ -108,15 +108,20 @@ fn db_append() {
         return;
     };
     let t = Instant::now();
-    for chunk in raw.chunks(10_000) {
-        let batch: Vec<NewEntry> = chunk
-            .iter()
+    let mut it = raw.into_iter();
+    loop {
+        let batch: Vec<NewEntry> = it
+            .by_ref()
+            .take(10_000)
             .map(|e| NewEntry {
-                leaf: leaf_hash(e),
-                entry: e.clone(),
+                leaf: leaf_hash(&e),
+                entry: e,
                 spki: spki.clone(),
             })
             .collect();
+        if batch.is_empty() {
+            break;
+        }
         if let Err(e) = store.append_entries(&batch) {
             eprintln!("db_append: {e}");
             return;

@@ -46,6 +46,17 @@ fn add_many(dir: &Path, first: usize, n: usize) {
     ]);
 }
 
+/// A CA with `n` entries checkpointed, and the standalone certificate of `index`.
+fn issued(alg: &str, n: usize, index: u64) -> (tempfile::TempDir, std::path::PathBuf) {
+    let t = tempdir();
+    let dir = t.path();
+    new_ca(dir, alg);
+    add_many(dir, 0, n);
+    checkpoint(dir);
+    let p = cert(dir, index, "c.pem", &[]);
+    (t, p)
+}
+
 fn checkpoint(dir: &Path) -> String {
     pk_ok(&["mtc", "checkpoint", "--dir", &s(dir), "--now", NOW]).stdout_str()
 }
@@ -147,12 +158,8 @@ fn failed_step(r: &Run) -> String {
 
 #[test]
 fn tampering_fails_the_named_step() {
-    let t = tempdir();
+    let (t, p) = issued("ecdsa-p256", 20, 5);
     let dir = t.path();
-    new_ca(dir, "ecdsa-p256");
-    add_many(dir, 0, 20);
-    checkpoint(dir);
-    let p = cert(dir, 5, "c.pem", &[]);
     let der = der_of(&p);
     assert_eq!(verify(dir, &p, &[]).code, Some(0));
     let c = pkit::pki::cert::Certificate::from_der(&der).unwrap();
@@ -248,12 +255,8 @@ fn openssl_reads_the_certificates() {
         return;
     }
     require_openssl();
-    let t = tempdir();
+    let (t, c) = issued("ecdsa-p256", 3, 2);
     let dir = t.path();
-    new_ca(dir, "ecdsa-p256");
-    add_many(dir, 0, 3);
-    checkpoint(dir);
-    let c = cert(dir, 2, "c.pem", &[]);
     let (code, out) = ossl(&["x509", "-in", &s(&c), "-noout", "-text"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("1.3.6.1.5.5.7.6.67"), "{out}");
@@ -272,12 +275,8 @@ fn openssl_reads_the_certificates() {
 
 #[test]
 fn bad_input_and_existing_outputs() {
-    let t = tempdir();
+    let (t, c) = issued("ed25519", 2, 1);
     let dir = t.path();
-    new_ca(dir, "ed25519");
-    add_many(dir, 0, 2);
-    checkpoint(dir);
-    let c = cert(dir, 1, "c.pem", &[]);
     let der = der_of(&c);
     let garbage = write_file(dir, "garbage.der", &[0x30, 0x82, 0xff, 0xff, 1, 2, 3]);
     assert_parse_failure(&verify(dir, &garbage, &[]), "garbage.der", "garbage");

@@ -415,6 +415,22 @@ fn tempfile_in(dir: &Path, private: bool) -> std::io::Result<(PathBuf, fs::File)
     Err(std::io::Error::other("could not create a temporary file"))
 }
 
+/// A progress bar on stderr when it is a terminal, hidden otherwise.
+pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressStyle};
+    if !stderr_is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new(len);
+    b.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {what} {{per_sec}} eta {{eta}}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    b
+}
+
 /// True when stderr is a terminal (progress bars, colour).
 pub fn stderr_is_terminal() -> bool {
     std::io::stderr().is_terminal()

@@ -13,7 +13,6 @@ use super::key::{load_private_key, AlgorithmParser};
 use super::outdir::OutDir;
 use super::output;
 use clap::{Args, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey};
@@ -620,16 +619,7 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let out_dir = OutDir::open(&a.out_dir)?;
     let mut store = Store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
     let started = std::time::Instant::now();
-    let bar = if io::stderr_is_terminal() {
-        let b = ProgressBar::new(items.len() as u64);
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} certificates {per_sec} eta {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = io::progress_bar(items.len() as u64, "certificates");
     let stdout = std::io::stdout();
     for chunk in items.chunks(a.chunk.max(1)) {
         // Key generation and signing in parallel, one signer per worker thread.

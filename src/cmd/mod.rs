@@ -115,6 +115,7 @@ fn wants_json_errors(cli: &Cli) -> bool {
         Some(Command::Ocsp(ocsp::OcspArgs {
             command: ocsp::OcspCommand::Verify(v),
         })) => v.format == ocsp::VerifyFormat::Json,
+        Some(Command::Mtc(m)) => m.wants_json(),
         _ => false,
     }
 }

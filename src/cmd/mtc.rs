@@ -96,6 +96,25 @@ pub enum Format {
     Json,
 }
 
+impl MtcArgs {
+    /// Whether errors go to stderr as JSON (`-f json`).
+    pub fn wants_json(&self) -> bool {
+        let f = match &self.command {
+            MtcCommand::Ca(CaArgs {
+                command: CaCommand::New(n),
+            }) => n.format,
+            MtcCommand::Add(x) => x.format,
+            MtcCommand::Checkpoint(x) => x.format,
+            MtcCommand::Proof(x) => x.format,
+            MtcCommand::Consistency(x) => x.format,
+            MtcCommand::Verify(x) => x.format,
+            MtcCommand::Size(x) => x.format,
+            MtcCommand::Cert(_) | MtcCommand::Landmark(_) => Format::Text,
+        };
+        f == Format::Json
+    }
+}
+
 pub fn run(a: MtcArgs) -> CliResult<Exit> {
     match a.command {
         MtcCommand::Ca(CaArgs {
@@ -204,14 +223,14 @@ fn run_new(a: NewArgs) -> CliResult<Exit> {
         "max_serial": base | pkit::mtc::proof::UINT48_MAX,
     });
     let text = format!(
-        "created MTC CA {} (log {}, origin {}) with a {} cosigner key in {}\n",
+        "created MTC CA {} (log {}, origin {}), cosigner key {}, in {}\n",
         ca_id,
         a.log,
         ca_id.log_id(a.log).note_name(),
         a.alg,
         a.dir.display()
     );
-    emit(a.format, "mtc-ca", item, &text)?;
+    emit(a.format, "mtc_ca", item, &text)?;
     Ok(Exit::Ok)
 }
 

@@ -9,7 +9,6 @@ use crate::cmd::issue::{generate, key_pem, read_csr, sans, subject};
 use crate::cmd::key::AlgorithmParser;
 use base64::Engine as _;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use pkit::der::Time;
 use pkit::mtc::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInput};
 use pkit::mtc::hash::leaf_hash;
@@ -155,7 +154,7 @@ pub fn run(a: AddArgs) -> CliResult<Exit> {
     }
     emit(
         a.format,
-        "mtc-add",
+        "mtc_add",
         json!({"first_index": index, "count": 1}),
         &format!("{index}\n"),
     )?;
@@ -233,16 +232,7 @@ fn run_manifest(
     }
     let alg = a.alg.unwrap_or(Algorithm::EcdsaP256);
     // Convert everything before storing anything: a bad line leaves the log untouched.
-    let bar = if io::stderr_is_terminal() {
-        let b = ProgressBar::new(lines.len() as u64);
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} entries {per_sec} eta {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = io::progress_bar(lines.len() as u64, "entries");
     let entries: Vec<NewEntry> = lines
         .par_iter()
         .map(|(n, line)| {
@@ -271,7 +261,7 @@ fn run_manifest(
     };
     emit(
         a.format,
-        "mtc-add",
+        "mtc_add",
         json!({"first_index": first, "count": count}),
         &text,
     )?;

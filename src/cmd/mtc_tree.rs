@@ -43,7 +43,7 @@ pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
             "start": s.start, "end": s.end, "hash": to_hex(h)})).collect::<Vec<_>>(),
         "note": r.checkpoint.note,
     });
-    emit(a.format, "mtc-checkpoint", item, &r.checkpoint.note)?;
+    emit(a.format, "mtc_checkpoint", item, &r.checkpoint.note)?;
     Ok(Exit::Ok)
 }
 
@@ -163,7 +163,7 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
             let item = json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry});
             emit(
                 format,
-                "mtc-landmark",
+                "mtc_landmark",
                 item,
                 &format!(
                     "landmark {} at tree size {} until {}\n",
@@ -198,7 +198,7 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
             let item = json!({"log": log, "list": list, "landmarks": rows});
             emit(
                 format,
-                "mtc-landmarks",
+                "mtc_landmarks",
                 item,
                 if subtrees { &text } else { &list },
             )?;
@@ -250,7 +250,7 @@ pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
     }
     let item = json!({"index": a.index, "start": st.start, "end": st.end, "entry_hash": to_hex(&leaf),
         "subtree_hash": to_hex(&hash), "proof": hashes_json(&proof)});
-    emit(a.format, "mtc-proof", item, &text)?;
+    emit(a.format, "mtc_proof", item, &text)?;
     Ok(Exit::Ok)
 }
 
@@ -292,6 +292,6 @@ pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
     }
     let item = json!({"old": a.old, "new": a.new, "old_root": to_hex(&old_root),
         "new_root": to_hex(&new_root), "proof": hashes_json(&proof)});
-    emit(a.format, "mtc-consistency", item, &text)?;
+    emit(a.format, "mtc_consistency", item, &text)?;
     Ok(Exit::Ok)
 }

@@ -166,7 +166,7 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
         Format::Json => io::write_text(
             None,
             false,
-            &crate::cmd::output::json_text(&crate::cmd::output::envelope("mtc-verify", items)),
+            &crate::cmd::output::json_text(&crate::cmd::output::envelope("mtc_verify", items)),
         )?,
     }
     Ok(if all_valid { Exit::Ok } else { Exit::Negative })
@@ -299,6 +299,6 @@ pub fn run_size(a: SizeArgs) -> CliResult<Exit> {
         leaf.der.len(),
         inter.len()
     );
-    emit(a.format, "mtc-size", item, &text)?;
+    emit(a.format, "mtc_size", item, &text)?;
     Ok(Exit::Ok)
 }

@@ -1,8 +1,8 @@
-//! `mtc.db`: the issuance log in SQLite (WAL, `PRAGMA user_version` forward migrations,
-//! the conventions of the CA database in [`crate::pki::issue::store`]).
+//! `mtc.db`: the issuance log in SQLite, opened and migrated like the CA database
+//! ([`crate::pki::issue::store::open_versioned`]: WAL, `PRAGMA user_version`).
 //!
-//! Tables: `entries` (the MTCLogEntry bytes and the subject's SPKI, by index), `nodes`
-//! (complete Merkle nodes by level and index; level 0 are the leaf hashes), `checkpoints`
+//! Tables: `entries` (the MTCLogEntry bytes, the subject's SPKI and the leaf hash, by
+//! index: level 0 of the tree), `nodes` (complete interior nodes by level ≥ 1 and index), `checkpoints`
 //! (signed notes), `subtree_signatures` (cosignatures with timestamp 0 over covering
 //! subtrees) and `landmarks`. Appends run one transaction per chunk with statements
 //! prepared once; each appended leaf adds its leaf hash and the nodes it completes,
@@ -13,14 +13,15 @@ use super::hash::{node_hash, Hash};
 use super::landmark::Landmark;
 use super::subtree::Subtree;
 use super::tree::{MemTree, NodeSource};
+use crate::pki::issue::store::open_versioned;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
-use std::time::Duration;
 
 const MIGRATIONS: &[&str] = &[
     // v1
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE entries (idx INTEGER PRIMARY KEY, entry BLOB NOT NULL, spki BLOB NOT NULL);
+    CREATE TABLE entries (idx INTEGER PRIMARY KEY, entry BLOB NOT NULL, spki BLOB NOT NULL,
+        leaf BLOB NOT NULL);
     CREATE TABLE nodes (level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL,
         PRIMARY KEY (level, idx)) WITHOUT ROWID;
     CREATE TABLE checkpoints (size INTEGER PRIMARY KEY, root BLOB NOT NULL,
@@ -80,22 +81,11 @@ fn blob_hash(v: Vec<u8>) -> Result<Hash> {
 impl Store {
     /// Open (creating if needed) and migrate.
     pub fn open(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path)?;
-        conn.busy_timeout(Duration::from_secs(60))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        let tx = conn.unchecked_transaction()?;
-        let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if v > SCHEMA_VERSION {
-            return Err(MtcError::Store(format!(
-                "mtc.db schema version {v} is newer than this pkit understands ({SCHEMA_VERSION})"
-            )));
-        }
-        for (i, m) in MIGRATIONS.iter().enumerate().skip(v as usize) {
-            tx.execute_batch(m)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1)?;
-        }
-        tx.commit()?;
+        let conn = open_versioned(path, MIGRATIONS)
+            .map_err(|e| MtcError::Store(format!("{}: {e}", path.display())))?;
+        // A 64 MiB page cache keeps the pages appends touch (the end of `entries` and the
+        // right edge of each level of `nodes`) in memory across chunks.
+        conn.pragma_update(None, "cache_size", -65536)?;
         let size: i64 = conn.query_row("SELECT COUNT(*) FROM entries", [], |r| r.get(0))?;
         let mut store = Store {
             conn,
@@ -144,14 +134,14 @@ impl Store {
         let mut frontier = self.frontier.clone();
         let tx = self.conn.unchecked_transaction()?;
         {
-            let mut ins_entry =
-                tx.prepare_cached("INSERT INTO entries (idx, entry, spki) VALUES (?1, ?2, ?3)")?;
+            let mut ins_entry = tx.prepare_cached(
+                "INSERT INTO entries (idx, entry, spki, leaf) VALUES (?1, ?2, ?3, ?4)",
+            )?;
             let mut ins_node =
                 tx.prepare_cached("INSERT INTO nodes (level, idx, hash) VALUES (?1, ?2, ?3)")?;
             for (size, e) in (first..).zip(entries) {
                 let idx = to_i64(size)?;
-                ins_entry.execute(params![idx, e.entry, e.spki])?;
-                ins_node.execute(params![0i64, idx, &e.leaf[..]])?;
+                ins_entry.execute(params![idx, e.entry, e.spki, &e.leaf[..]])?;
                 let mut h = e.leaf;
                 let mut i = size;
                 let mut level = 0usize;
@@ -206,7 +196,7 @@ impl Store {
     pub fn load_tree(&self) -> Result<MemTree> {
         let mut st = self
             .conn
-            .prepare_cached("SELECT hash FROM nodes WHERE level = 0 ORDER BY idx")?;
+            .prepare_cached("SELECT leaf FROM entries ORDER BY idx")?;
         let leaves = st
             .query_map([], |r| r.get::<_, Vec<u8>>(0))?
             .map(|r| r.map_err(MtcError::from).and_then(blob_hash))
@@ -341,11 +331,17 @@ impl NodeSource for Store {
     }
 
     fn node(&self, level: u32, index: u64) -> Result<Hash> {
-        let h: Option<Vec<u8>> = self
-            .conn
-            .prepare_cached("SELECT hash FROM nodes WHERE level = ?1 AND idx = ?2")?
-            .query_row(params![i64::from(level), to_i64(index)?], |r| r.get(0))
-            .optional()?;
+        let h: Option<Vec<u8>> = if level == 0 {
+            self.conn
+                .prepare_cached("SELECT leaf FROM entries WHERE idx = ?1")?
+                .query_row([to_i64(index)?], |r| r.get(0))
+                .optional()?
+        } else {
+            self.conn
+                .prepare_cached("SELECT hash FROM nodes WHERE level = ?1 AND idx = ?2")?
+                .query_row(params![i64::from(level), to_i64(index)?], |r| r.get(0))
+                .optional()?
+        };
         blob_hash(h.ok_or_else(|| {
             MtcError::Store(format!("database: node ({level}, {index}) is missing"))
         })?)

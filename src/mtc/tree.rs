@@ -64,16 +64,26 @@ pub fn inclusion_proof(src: &dyn NodeSource, index: u64, st: Subtree) -> Result<
     if !st.contains(index) {
         return Err(MtcError::Invalid(format!("index {index} is not in {st}")));
     }
+    path(index, st, &mut |lo, hi| range_hash(src, lo, hi))
+}
+
+/// The PATH walk: down from the root, the sibling of each step (outermost first, then
+/// reversed). Every sibling is a valid subtree; only those ending at `st.end` can be
+/// incomplete, which is what lets [`all_inclusion_proofs`] hash the right edge once.
+fn path(
+    index: u64,
+    st: Subtree,
+    hash_of: &mut dyn FnMut(u64, u64) -> Result<Hash>,
+) -> Result<Vec<Hash>> {
     let mut proof = Vec::with_capacity(bit_len(st.len()) as usize);
     let (mut lo, mut hi) = (st.start, st.end);
-    // Walk down from the root, collecting siblings outermost first, then reverse.
     while hi - lo > 1 {
         let k = split_point(hi - lo);
         if index < lo + k {
-            proof.push(range_hash(src, lo + k, hi)?);
+            proof.push(hash_of(lo + k, hi)?);
             hi = lo + k;
         } else {
-            proof.push(range_hash(src, lo, lo + k)?);
+            proof.push(hash_of(lo, lo + k)?);
             lo += k;
         }
     }
@@ -81,10 +91,48 @@ pub fn inclusion_proof(src: &dyn NodeSource, index: u64, st: Subtree) -> Result<
     Ok(proof)
 }
 
-/// `proof_gen_all`: the inclusion proof of every index of `st`, in index order.
+/// `proof_gen_all`: the inclusion proof of every index of `st`, in index order. The
+/// incomplete right-edge subtrees are hashed once up front; every other sibling is a
+/// stored node, so the whole batch costs O(N log N) reads and O(log N) hashes.
 pub fn all_inclusion_proofs(src: &dyn NodeSource, st: Subtree) -> Result<Vec<Vec<Hash>>> {
+    check_subtree(src, st)?;
+    // The right edge: [lo_i, end) for lo_0 = start, lo_{i+1} = lo_i + split(end − lo_i).
+    let mut los = vec![st.start];
+    while let Some(&lo) = los.last() {
+        let n = st.end - lo;
+        if n <= 1 || n.is_power_of_two() {
+            break;
+        }
+        los.push(lo + split_point(n));
+    }
+    // Bottom-up: each edge hash is a stored node joined with the edge hash below it.
+    let mut edge: Vec<(u64, Hash)> = Vec::with_capacity(los.len());
+    for &lo in los.iter().rev() {
+        let n = st.end - lo;
+        let h = match edge.last() {
+            Some((_, right)) if !n.is_power_of_two() => {
+                let k = split_point(n);
+                node_hash(
+                    &src.node(k.trailing_zeros(), lo >> k.trailing_zeros())?,
+                    right,
+                )
+            }
+            _ => range_hash(src, lo, st.end)?,
+        };
+        edge.push((lo, h));
+    }
+    let mut hash_of = |lo: u64, hi: u64| -> Result<Hash> {
+        let n = hi - lo;
+        if n.is_power_of_two() {
+            return src.node(n.trailing_zeros(), lo >> n.trailing_zeros());
+        }
+        match edge.iter().find(|(l, _)| *l == lo) {
+            Some((_, h)) if hi == st.end => Ok(*h),
+            _ => range_hash(src, lo, hi),
+        }
+    };
     (st.start..st.end)
-        .map(|i| inclusion_proof(src, i, st))
+        .map(|i| path(i, st, &mut hash_of))
         .collect()
 }
 

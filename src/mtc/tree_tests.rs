@@ -98,6 +98,18 @@ fn inclusion_proofs_vector() {
 }
 
 #[test]
+fn all_proofs_match_single_proofs() {
+    let t = tree();
+    for (start, end) in [(0, 130), (128, 130), (64, 128), (0, 1), (96, 107)] {
+        let st = Subtree::new(start, end);
+        let all = all_inclusion_proofs(&t, st).unwrap();
+        for (i, p) in (start..end).zip(&all) {
+            assert_eq!(*p, inclusion_proof(&t, i, st).unwrap(), "{i} {st}");
+        }
+    }
+}
+
+#[test]
 fn consistency_proofs_vector() {
     let t = tree();
     let mut acc = Acc::new();

@@ -258,3 +258,120 @@ pub fn verify_certificate(der: &[u8], policy: &Policy) -> Result<Verdict> {
         failed: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mtc::cert::{build_certificate, ca_certificate, CaCertInput};
+    use crate::mtc::cosign::Cosigner;
+    use crate::mtc::entry::{encode_tbs_entry, leaf_extensions, TbsEntryInput};
+    use crate::mtc::proof::{Cosignature, UINT48_MAX};
+    use crate::mtc::tree::{inclusion_proof, subtree_hash, MemTree};
+    use crate::pki::alg::Algorithm;
+    use crate::pki::backend::default_backend;
+
+    /// A CA cosigner, a second cosigner, and the certificate of entry 2 of 5 carrying
+    /// both cosignatures over `[0, 5)`.
+    fn setup() -> (Policy, CosignerKey, Vec<u8>) {
+        let be = default_backend();
+        let ca_id = TrustAnchorId::parse("32473.1").unwrap();
+        let ca = Cosigner::new(ca_id.clone(), be.generate(Algorithm::Ed25519).unwrap()).unwrap();
+        let other_id = TrustAnchorId::parse("32473.99").unwrap();
+        let other = Cosigner::new(other_id, be.generate(Algorithm::EcdsaP256).unwrap()).unwrap();
+        let now = Time {
+            unix: 1_800_000_000,
+        };
+        let ca_der = ca_certificate(&CaCertInput {
+            ca_id: &ca_id,
+            spki: &ca.public.spki,
+            alg: Algorithm::Ed25519,
+            not_before: now,
+            not_after: now.plus_seconds(86_400),
+            min_serial: 1 << 48,
+            max_serial: (1 << 48) | UINT48_MAX,
+        });
+        let key = be
+            .generate(Algorithm::EcdsaP256)
+            .unwrap()
+            .public_key_der()
+            .unwrap();
+        let issuer = ca_id.to_name_der();
+        let entries: Vec<(Vec<u8>, Vec<u8>)> = (0..5u8)
+            .map(|i| {
+                let subject = [0x30, 0x00];
+                let san = crate::pki::issue::san::parse_san(&format!("DNS:h{i}.example"))
+                    .unwrap()
+                    .der;
+                let tbs = encode_tbs_entry(&TbsEntryInput {
+                    issuer: &issuer,
+                    not_before: now,
+                    not_after: now.plus_seconds(3600),
+                    subject: &subject,
+                    spki: &key,
+                    extensions: &leaf_extensions(&[san], true, &[]),
+                })
+                .unwrap();
+                (encode_entry(&[], &tbs).unwrap(), tbs)
+            })
+            .collect();
+        let tree = MemTree::from_leaves(entries.iter().map(|(e, _)| leaf_hash(e)).collect());
+        let st = Subtree::new(0, 5);
+        let h = subtree_hash(&tree, st).unwrap();
+        let log = ca_id.log_id(1);
+        let sign = |c: &Cosigner| Cosignature {
+            cosigner_id: c.public.id.binary().to_vec(),
+            signature: c
+                .sign_subtree(&mut *c.signer().unwrap(), 0, &log, st, &h)
+                .unwrap(),
+        };
+        let proof = MtcProof {
+            extensions: Vec::new(),
+            subtree: st,
+            inclusion_proof: inclusion_proof(&tree, 2, st).unwrap(),
+            signatures: vec![sign(&other), sign(&ca)],
+        };
+        let cert = build_certificate(&entries[2].1, &key, 1, 2, &proof).unwrap();
+        let policy = Policy {
+            ca: CaInfo::from_certificate(&ca_der).unwrap(),
+            cosigners: Vec::new(),
+            trusted: Vec::new(),
+            now: now.plus_seconds(60),
+        };
+        (policy, other.public, cert)
+    }
+
+    #[test]
+    fn cosigners_known_and_unknown() {
+        let (mut policy, other, cert) = setup();
+        // The unknown second cosigner is ignored.
+        let v = verify_certificate(&cert, &policy).unwrap();
+        assert!(v.failed.is_none(), "{:?}", v.failed);
+        assert_eq!(v.report.cosigners, ["32473.1", "32473.99"]);
+        assert_eq!(v.report.verified_cosigners, ["32473.1"]);
+        // Known, it is checked too.
+        policy.cosigners.push(other.clone());
+        let v = verify_certificate(&cert, &policy).unwrap();
+        assert_eq!(v.report.verified_cosigners, ["32473.1", "32473.99"]);
+        // A wrong key for that ID fails the cosignature step.
+        let wrong = default_backend()
+            .generate(Algorithm::EcdsaP256)
+            .unwrap()
+            .public_key_der()
+            .unwrap();
+        policy.cosigners = vec![CosignerKey::new(other.id, wrong).unwrap()];
+        let v = verify_certificate(&cert, &policy).unwrap();
+        assert_eq!(v.failed.map(|f| f.0), Some(Step::Cosignature));
+    }
+
+    #[test]
+    fn validity_and_revoked_serials() {
+        let (mut policy, _, cert) = setup();
+        policy.now = policy.now.plus_seconds(7200);
+        let v = verify_certificate(&cert, &policy).unwrap();
+        assert_eq!(v.failed.map(|f| f.0), Some(Step::Validity));
+        let (mut policy, _, cert) = setup();
+        policy.ca.min_serial = (1 << 48) | 3;
+        let v = verify_certificate(&cert, &policy).unwrap();
+        assert_eq!(v.failed.map(|f| f.0), Some(Step::Serial));
+    }
+}

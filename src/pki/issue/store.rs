@@ -73,6 +73,31 @@ impl From<rusqlite::Error> for StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// Open an SQLite database the way pkit's stores keep them (this one and `mtc.db`): WAL,
+/// then the forward `migrations` not yet applied, counted in `PRAGMA user_version`
+/// (index i takes the schema from version i to i + 1), in one immediate transaction. A
+/// busy timeout lets concurrent pkit processes queue for the write lock instead of
+/// failing with "database is locked".
+pub fn open_versioned(path: &Path, migrations: &[&str]) -> Result<Connection> {
+    let mut conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(60))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    // In WAL mode NORMAL loses no committed transaction on a process crash (kill -9);
+    // only an OS crash can roll back the last commits, and never corrupts.
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if v > migrations.len() as i64 {
+        return Err(StoreError::TooNew(v));
+    }
+    for (i, m) in migrations.iter().enumerate().skip(v as usize) {
+        tx.execute_batch(m)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+    }
+    tx.commit()?;
+    Ok(conn)
+}
+
 /// One issued certificate as stored.
 #[derive(Debug, Clone)]
 pub struct CertRecord {
@@ -92,35 +117,11 @@ pub struct Store {
 }
 
 impl Store {
-    /// Open (creating if needed) and migrate. A busy timeout lets concurrent pkit
-    /// processes queue for the write lock instead of failing with "database is locked".
+    /// Open (creating if needed) and migrate.
     pub fn open(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path)?;
-        conn.busy_timeout(Duration::from_secs(60))?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        // In WAL mode NORMAL loses no committed transaction on a process crash (kill -9);
-        // only an OS crash can roll back the last commits, and never corrupts.
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let conn = open_versioned(path, MIGRATIONS)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mut store = Store { conn };
-        store.migrate()?;
-        Ok(store)
-    }
-
-    fn migrate(&mut self) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if v > SCHEMA_VERSION {
-            return Err(StoreError::TooNew(v));
-        }
-        for (i, m) in MIGRATIONS.iter().enumerate().skip(v as usize) {
-            tx.execute_batch(m)?;
-            tx.pragma_update(None, "user_version", i as i64 + 1)?;
-        }
-        tx.commit()?;
-        Ok(())
+        Ok(Store { conn })
     }
 
     /// Insert certificates in one transaction (statement prepared once). Fails as a whole

@@ -208,6 +208,36 @@ fn numbers_increase_reasons_hold_and_lookups_answer() {
     assert_eq!(out.lines().next(), Some("number 2"));
     assert_eq!(got, want);
 
+    // `parse -f json` prints the entries as it decodes them; -f jsonl and -f text build
+    // them first. All three agree with Python's reading.
+    let entries = |format: &str| -> Vec<String> {
+        let out = pk_ok(&["parse", &s(&second), "-f", format]).stdout_str();
+        let item = match format {
+            "json" => serde_json::from_str::<serde_json::Value>(&out).unwrap()["items"][0].clone(),
+            _ => serde_json::from_str(out.trim()).unwrap(),
+        };
+        let mut list: Vec<String> = item["revoked_certificates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let reason = e["extensions"][0]["value"]["reason"]
+                    .as_str()
+                    .unwrap_or("-");
+                format!("{} {reason}", e["serial_number"].as_str().unwrap())
+            })
+            .collect();
+        list.sort();
+        list
+    };
+    assert_eq!(entries("json"), want);
+    assert_eq!(entries("jsonl"), want);
+    let text = pk_ok(&["parse", &s(&second)]).stdout_str();
+    assert!(
+        serials[..2].iter().all(|s| text.contains(s.as_str())),
+        "{text}"
+    );
+
     let hit = pk(&["crl", "check", &s(&second), &serials[0]]);
     assert_eq!(hit.code, Some(1), "{}", hit.describe());
     assert!(hit.stdout_str().contains("revoked at") && hit.stdout_str().contains("superseded"));

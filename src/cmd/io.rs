@@ -198,30 +198,47 @@ fn split_pem(src: &Source) -> Vec<CliResult<Item>> {
             Err((off, what)) => Err(CliError::parse(format!(
                 "{name}: offset {off}: expected {what}"
             ))),
-            Ok((off, block)) => match pem::parse(block) {
-                Ok(p)
-                    if p.headers()
-                        .get("Proc-Type")
-                        .is_some_and(|v| v.contains("ENCRYPTED")) =>
-                {
-                    Err(CliError::parse(format!(
-                        "{name}: offset {off}: the block uses legacy PEM encryption \
-                         (Proc-Type: 4,ENCRYPTED), which pkit does not read; convert it with \
-                         `openssl pkcs8 -topk8`"
-                    )))
-                }
-                Ok(p) => Ok(Item {
+            Ok((off, block)) => match super::pem_block::decode(block) {
+                Some(Ok(b)) => Ok(Item {
                     name,
-                    label: Some(p.tag().to_string()),
-                    der: p.into_contents(),
+                    label: Some(b.label),
+                    der: b.der,
                 }),
-                Err(e) => Err(CliError::parse(format!(
-                    "{name}: offset {off}: expected a valid PEM block: {e}"
+                Some(Err((at, what))) => Err(CliError::parse(format!(
+                    "{name}: offset {}: expected {what}",
+                    off + at
                 ))),
+                None => pem_with_headers(name, off, block),
             },
         });
     }
     items
+}
+
+/// A block with RFC 1421 headers, read by the `pem` crate: legacy encrypted keys are
+/// named as such, anything else is read as usual.
+fn pem_with_headers(name: String, off: usize, block: &[u8]) -> CliResult<Item> {
+    match pem::parse(block) {
+        Ok(p)
+            if p.headers()
+                .get("Proc-Type")
+                .is_some_and(|v| v.contains("ENCRYPTED")) =>
+        {
+            Err(CliError::parse(format!(
+                "{name}: offset {off}: the block uses legacy PEM encryption \
+                         (Proc-Type: 4,ENCRYPTED), which pkit does not read; convert it with \
+                         `openssl pkcs8 -topk8`"
+            )))
+        }
+        Ok(p) => Ok(Item {
+            name,
+            label: Some(p.tag().to_string()),
+            der: p.into_contents(),
+        }),
+        Err(e) => Err(CliError::parse(format!(
+            "{name}: offset {off}: expected a valid PEM block: {e}"
+        ))),
+    }
 }
 
 /// PEM-encode with 64-column lines and `\n` endings.
@@ -278,28 +295,32 @@ pub struct OutputOpts<'a> {
 /// Write `bytes` to the output: stdout, or a file created via a temporary file in the same
 /// directory and renamed into place, so a failure never leaves a partial file.
 pub fn write_output(opts: &OutputOpts<'_>, bytes: &[u8]) -> CliResult {
+    write_output_with(opts, |w| w.write_all(bytes))
+}
+
+/// Like [`write_output`], for output produced piece by piece: `produce` writes into a
+/// buffered writer, so a large document never has to exist in memory whole.
+pub fn write_output_with(
+    opts: &OutputOpts<'_>,
+    produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> CliResult {
     match opts.path {
-        None => {
+        Some(p) if p.as_os_str() != "-" => {
+            write_file_atomic_with(p, opts.force, opts.private, produce)
+        }
+        _ => {
             let stdout = std::io::stdout();
             if opts.binary && stdout.is_terminal() {
                 return Err(CliError::usage(
                     "refusing to write binary DER to a terminal; use -o FILE or a pipe",
                 ));
             }
-            let mut lock = stdout.lock();
-            lock.write_all(bytes)
-                .and_then(|()| lock.flush())
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            produce(&mut w)
+                .and_then(|()| w.flush())
                 .or_else(ignore_broken_pipe)
                 .map_err(|e| CliError::io_at("stdout", &e))
         }
-        Some(p) if p.as_os_str() == "-" => write_output(
-            &OutputOpts {
-                path: None,
-                ..*opts
-            },
-            bytes,
-        ),
-        Some(p) => write_file_atomic(p, bytes, opts.force, opts.private),
     }
 }
 
@@ -327,6 +348,16 @@ fn ignore_broken_pipe(e: std::io::Error) -> std::io::Result<()> {
 /// Create `path` with `bytes` atomically; refuse to replace an existing file unless
 /// `force`. Private files get mode 0600 from creation on.
 pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool, private: bool) -> CliResult {
+    write_file_atomic_with(path, force, private, |w| w.write_all(bytes))
+}
+
+/// [`write_file_atomic`] for output that `produce` writes piece by piece.
+fn write_file_atomic_with(
+    path: &Path,
+    force: bool,
+    private: bool,
+    produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> CliResult {
     let name = path.display().to_string();
     if !force && path.exists() {
         return Err(CliError::io(format!(
@@ -337,27 +368,28 @@ pub fn write_file_atomic(path: &Path, bytes: &[u8], force: bool, private: bool) 
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut tmp = tempfile_in(&dir, private).map_err(|e| CliError::io_at(&name, &e))?;
-    tmp.1
-        .write_all(bytes)
-        .and_then(|()| tmp.1.sync_all())
+    let (tmp_path, file) = tempfile_in(&dir, private).map_err(|e| CliError::io_at(&name, &e))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
+    produce(&mut w)
+        .and_then(|()| w.into_inner().map_err(|e| e.into_error()))
+        .and_then(|f| f.sync_all())
         .map_err(|e| {
-            let _ = fs::remove_file(&tmp.0);
+            let _ = fs::remove_file(&tmp_path);
             CliError::io_at(&name, &e)
         })?;
     let result = if force {
-        fs::rename(&tmp.0, path)
+        fs::rename(&tmp_path, path)
     } else {
         // hard_link fails if the target appeared meanwhile: no silent overwrite race.
-        fs::hard_link(&tmp.0, path)
+        fs::hard_link(&tmp_path, path)
     };
     let _ = if force {
         Ok(())
     } else {
-        fs::remove_file(&tmp.0)
+        fs::remove_file(&tmp_path)
     };
     result.map_err(|e| {
-        let _ = fs::remove_file(&tmp.0);
+        let _ = fs::remove_file(&tmp_path);
         if e.kind() == std::io::ErrorKind::AlreadyExists {
             CliError::io(format!("{name}: already exists (use --force to overwrite)"))
         } else {

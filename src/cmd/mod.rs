@@ -17,6 +17,7 @@ pub mod ocsp_serve;
 pub mod outdir;
 pub mod output;
 pub mod parse;
+pub mod pem_block;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use error::{CliError, Exit};

@@ -44,6 +44,34 @@ pub fn envelope(kind: &str, items: Vec<Value>) -> Value {
     serde_json::json!({"schema": SCHEMA, "type": kind, "items": items})
 }
 
+/// The envelope written straight to `w`, items serialized one after another (so an item
+/// can produce its own JSON while printing, see `describe::Deferred`). Pretty, with a
+/// trailing newline, like [`json_text`] of [`envelope`].
+pub fn write_envelope<T: serde::Serialize>(
+    w: &mut dyn std::io::Write,
+    kind: &str,
+    items: &[T],
+) -> std::io::Result<()> {
+    struct Envelope<'a, T>(&'a str, &'a [T]);
+    impl<T: serde::Serialize> serde::Serialize for Envelope<'_, T> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(3))?;
+            m.serialize_entry("schema", SCHEMA)?;
+            m.serialize_entry("type", self.0)?;
+            m.serialize_entry("items", self.1)?;
+            m.end()
+        }
+    }
+    // The pretty printer makes many tiny writes (indents, quotes); a buffer of the
+    // concrete type takes them without a dynamic call each.
+    use std::io::Write as _;
+    let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+    serde_json::to_writer_pretty(&mut b, &Envelope(kind, items))?;
+    b.write_all(b"\n")?;
+    b.flush()
+}
+
 /// Pretty JSON text with a trailing newline.
 pub fn json_text(v: &Value) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();

@@ -147,7 +147,7 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
     }
 
     let asn1_only = a.format == Format::Asn1;
-    let outcomes: Vec<Outcome> = items
+    let mut outcomes: Vec<Outcome> = items
         .into_par_iter()
         .map(|it| match it {
             Ok(item) => {
@@ -183,21 +183,35 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
         }
     }
 
-    let text = if a.summary {
-        summary(&outcomes, &ctx, a.format)?
-    } else {
-        render(&outcomes, a.format)?
+    let opts = OutputOpts {
+        path: a.out.as_deref(),
+        force: a.force,
+        private: a.show_private,
+        binary: a.format == Format::Der,
     };
-    let binary = a.format == Format::Der;
-    io::write_output(
-        &OutputOpts {
-            path: a.out.as_deref(),
-            force: a.force,
-            private: a.show_private,
-            binary,
-        },
-        &text,
-    )?;
+    if a.summary {
+        io::write_output(&opts, &summary(&outcomes, &ctx, a.format)?)?;
+    } else if a.format.is_json() {
+        // Streamed: a large CRL's entries are printed as they are decoded.
+        let ok: Vec<&Described> = outcomes
+            .iter()
+            .filter_map(|o| o.result.as_ref().ok())
+            .collect();
+        io::write_output_with(&opts, |w| match a.format {
+            Format::Json => output::write_envelope(w, "parse", &ok),
+            _ => ok.iter().try_for_each(|d| {
+                serde_json::to_writer(&mut *w, d)?;
+                w.write_all(b"\n")
+            }),
+        })?;
+    } else {
+        for o in &mut outcomes {
+            if let Ok(d) = &mut o.result {
+                d.fill_deferred().map_err(|e| CliError::der(&o.name, &e))?;
+            }
+        }
+        io::write_output(&opts, &render(&outcomes, a.format)?)?;
+    }
     // An input that could not be read is an I/O failure (4), whatever else failed to parse.
     let io_failed = outcomes
         .iter()
@@ -300,15 +314,8 @@ fn render(outcomes: &[Outcome], format: Format) -> CliResult<Vec<u8>> {
             .collect::<Vec<_>>()
             .join("\n")
             .into_bytes(),
-        Format::Json => output::json_text(&output::envelope(
-            "parse",
-            ok.map(|d| d.json.clone()).collect(),
-        ))
-        .into_bytes(),
-        Format::Jsonl => ok
-            .map(|d| output::json_line(&d.json))
-            .collect::<String>()
-            .into_bytes(),
+        // Streamed by the caller.
+        Format::Json | Format::Jsonl => Vec::new(),
         Format::Pem => ok
             .flat_map(|d| d.objects.iter())
             .map(|(k, der)| io::pem_encode(k.pem_label(), der))

@@ -172,25 +172,58 @@ impl Time {
 
     /// `YYMMDDHHMMSSZ` (years 1950–2049 only).
     pub fn to_utc_time_string(&self) -> String {
-        let c = self.civil();
-        format!(
-            "{:02}{:02}{:02}{:02}{:02}{:02}Z",
-            c.year % 100,
-            c.month,
-            c.day,
-            c.hour,
-            c.minute,
-            c.second
-        )
+        String::from_utf8_lossy(&self.utc_time_bytes()).into_owned()
     }
 
     /// `YYYYMMDDHHMMSSZ`.
     pub fn to_generalized_string(&self) -> String {
+        match self.generalized_time_bytes() {
+            Some(b) => String::from_utf8_lossy(&b).into_owned(),
+            // Outside 0000–9999 no GeneralizedTime exists; keep the digits readable.
+            None => {
+                let c = self.civil();
+                format!(
+                    "{:04}{:02}{:02}{:02}{:02}{:02}Z",
+                    c.year, c.month, c.day, c.hour, c.minute, c.second
+                )
+            }
+        }
+    }
+
+    /// The UTCTime content octets, written digit by digit: a large CRL encodes one time
+    /// per entry, and going through `fmt` was a tenth of `crl gen`'s run time.
+    pub fn utc_time_bytes(&self) -> [u8; 13] {
         let c = self.civil();
-        format!(
-            "{:04}{:02}{:02}{:02}{:02}{:02}Z",
-            c.year, c.month, c.day, c.hour, c.minute, c.second
-        )
+        let mut b = [b'Z'; 13];
+        put_2digits(&mut b[0..2], c.year.rem_euclid(100) as u32);
+        put_hms(&mut b[2..12], &c);
+        b
+    }
+
+    /// The GeneralizedTime content octets, or `None` for a year outside 0000–9999.
+    pub fn generalized_time_bytes(&self) -> Option<[u8; 15]> {
+        let c = self.civil();
+        let year = u32::try_from(c.year).ok().filter(|y| *y <= 9999)?;
+        let mut b = [b'Z'; 15];
+        put_2digits(&mut b[0..2], year / 100);
+        put_2digits(&mut b[2..4], year % 100);
+        put_hms(&mut b[4..14], &c);
+        Some(b)
+    }
+}
+
+fn put_2digits(out: &mut [u8], v: u32) {
+    out[0] = b'0' + (v / 10 % 10) as u8;
+    out[1] = b'0' + (v % 10) as u8;
+}
+
+/// `MMDDHHMMSS`.
+fn put_hms(out: &mut [u8], c: &Civil) {
+    for (i, v) in [c.month, c.day, c.hour, c.minute, c.second]
+        .into_iter()
+        .enumerate()
+    {
+        put_2digits(&mut out[2 * i..2 * i + 2], v);
     }
 }
 
@@ -349,6 +382,24 @@ mod tests {
     }
     fn gen(s: &str) -> Result<Time> {
         parse_generalized_time(&Reader::new(&[]), s.as_bytes(), 0)
+    }
+
+    #[test]
+    fn encodes_digits_without_fmt() {
+        // 2049-12-31T23:59:58Z and 1950-01-01T00:00:00Z, the UTCTime window's ends.
+        let late = Time {
+            unix: 2_524_607_998,
+        };
+        assert_eq!(&late.utc_time_bytes(), b"491231235958Z");
+        assert_eq!(late.generalized_time_bytes().unwrap(), *b"20491231235958Z");
+        let early = Time { unix: -631_152_000 };
+        assert_eq!(&early.utc_time_bytes(), b"500101000000Z");
+        // Year 10000 has no GeneralizedTime; the string keeps its five digits.
+        let far = Time {
+            unix: 253_402_300_800,
+        };
+        assert!(far.generalized_time_bytes().is_none());
+        assert_eq!(far.to_generalized_string(), "100000101000000Z");
     }
 
     #[test]

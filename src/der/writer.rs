@@ -234,14 +234,17 @@ impl Writer {
     /// RFC 5280 Time: UTCTime through 2049, GeneralizedTime after.
     pub fn time(&mut self, t: Time) -> &mut Self {
         if t.uses_utc_time() {
-            self.primitive(tag::UTC_TIME, t.to_utc_time_string().as_bytes())
+            self.primitive(tag::UTC_TIME, &t.utc_time_bytes())
         } else {
             self.generalized_time(t)
         }
     }
 
     pub fn generalized_time(&mut self, t: Time) -> &mut Self {
-        self.primitive(tag::GENERALIZED_TIME, t.to_generalized_string().as_bytes())
+        match t.generalized_time_bytes() {
+            Some(b) => self.primitive(tag::GENERALIZED_TIME, &b),
+            None => self.primitive(tag::GENERALIZED_TIME, t.to_generalized_string().as_bytes()),
+        }
     }
 }
 

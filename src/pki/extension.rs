@@ -29,6 +29,11 @@ pub struct Extensions<'a> {
 }
 
 impl<'a> Extensions<'a> {
+    /// The SEQUENCE's content octets: equal bytes, equal extensions.
+    pub fn content(&self) -> &'a [u8] {
+        self.body.remaining()
+    }
+
     /// Read an `Extensions` SEQUENCE at the cursor.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let tlv = r.read_expect(tag::SEQUENCE)?;

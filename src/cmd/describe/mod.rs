@@ -56,6 +56,50 @@ pub struct Described {
     pub objects: Vec<(Kind, Vec<u8>)>,
     /// Certificates found (the object itself or contained ones), for `--summary`.
     pub certs: Vec<CertFacts>,
+    /// A list left empty in `json` and produced while printing (see [`Deferred`]).
+    pub deferred: Option<Deferred>,
+}
+
+/// A list too long to hold as JSON values: a million-entry CRL would be a million JSON
+/// objects, gigabytes, before the first byte is printed. `json` holds an empty array under
+/// the list's key; `-f json` writes the elements one by one from the object's DER
+/// (`objects[0]`), and the other formats fill the array first ([`Described::fill_deferred`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Deferred {
+    /// A CRL's `revoked_certificates`, read in lenient mode or not.
+    CrlEntries { lenient: bool },
+}
+
+impl Deferred {
+    pub fn key(self) -> &'static str {
+        match self {
+            Deferred::CrlEntries { .. } => crl::ENTRIES_KEY,
+        }
+    }
+}
+
+impl serde::Serialize for Described {
+    /// The JSON of the object with its deferred list written element by element.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (Value::Object(m), Some(def)) = (&self.json, self.deferred) else {
+            return self.json.serialize(s);
+        };
+        let der = self.objects.first().map_or(&[][..], |(_, d)| d.as_slice());
+        let mut map = s.serialize_map(Some(m.len()))?;
+        for (k, v) in m {
+            if k == def.key() {
+                match def {
+                    Deferred::CrlEntries { lenient } => {
+                        map.serialize_entry(k, &crl::EntriesJson { der, lenient })?
+                    }
+                }
+            } else {
+                map.serialize_entry(k, v)?;
+            }
+        }
+        map.end()
+    }
 }
 
 impl Described {
@@ -66,7 +110,23 @@ impl Described {
             warnings: Vec::new(),
             objects: vec![(kind, der.to_vec())],
             certs: Vec::new(),
+            deferred: None,
         }
+    }
+
+    /// Put the deferred list into `json`, for the formats that render from values.
+    pub fn fill_deferred(&mut self) -> pkit::der::Result<()> {
+        let Some(def) = self.deferred.take() else {
+            return Ok(());
+        };
+        let der = self.objects.first().map_or(&[][..], |(_, d)| d.as_slice());
+        let list = match def {
+            Deferred::CrlEntries { lenient } => crl::entries_json(der, lenient)?,
+        };
+        if let Value::Object(m) = &mut self.json {
+            m.insert(def.key().into(), Value::Array(list));
+        }
+        Ok(())
     }
 }
 
@@ -76,8 +136,17 @@ pub fn with_reader<T>(
     ctx: &Ctx,
     f: impl FnOnce(Reader<'_>) -> pkit::der::Result<T>,
 ) -> pkit::der::Result<(T, Vec<Deviation>)> {
+    with_reader_mode(der, ctx.lenient, f)
+}
+
+/// [`with_reader`] for callers with an error type of their own.
+pub fn with_reader_mode<T, E>(
+    der: &[u8],
+    lenient: bool,
+    f: impl FnOnce(Reader<'_>) -> Result<T, E>,
+) -> Result<(T, Vec<Deviation>), E> {
     let log = Deviations::new();
-    let r = if ctx.lenient {
+    let r = if lenient {
         Reader::lenient(der, &log)
     } else {
         Reader::new(der)

@@ -42,6 +42,13 @@ const MIGRATIONS: &[&str] = &[
         next_update INTEGER NOT NULL,
         der         BLOB NOT NULL
     );",
+    // v4: the revoked index covers every column CRL generation reads, so `crl gen` is one
+    // sequential walk over the index instead of a table lookup per entry (on a million
+    // revoked certificates: 5.3 s of random page reads before, see docs/perf.md).
+    "DROP INDEX certificates_revoked;
+    CREATE INDEX certificates_revoked
+        ON certificates(serial, revoked_at, revocation_reason, not_after)
+        WHERE revoked_at IS NOT NULL;",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -85,6 +92,9 @@ pub fn open_versioned(path: &Path, migrations: &[&str]) -> Result<Connection> {
     // In WAL mode NORMAL loses no committed transaction on a process crash (kill -9);
     // only an OS crash can roll back the last commits, and never corrupts.
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // Reads through a memory map instead of a pread and a copy per page: CRL generation
+    // walks the whole revoked index. Address space only; pages come from the page cache.
+    conn.pragma_update(None, "mmap_size", 1i64 << 30)?;
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if v > migrations.len() as i64 {
@@ -269,6 +279,16 @@ impl Store {
             });
         }
         Ok(())
+    }
+
+    /// How many certificates are revoked (a count over the revoked index).
+    pub fn revoked_count(&self) -> Result<usize> {
+        let n: i64 = self.conn.query_row(
+            "SELECT count(*) FROM certificates WHERE revoked_at IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
     }
 
     /// The status of one serial, for OCSP.

@@ -10,20 +10,26 @@ use std::path::Path;
 const NOW: &str = "2026-11-01T00:00:00Z";
 const LATER: &str = "2026-11-02T00:00:00Z";
 
-fn new_ca(dir: &Path, alg: &str) {
-    pk_ok(&[
+/// `pkit mtc ca new --dir DIR --ca-id CA_ID --alg ALG --now NOW`.
+fn ca_new(dir: &Path, ca_id: &str, alg: &str) -> Run {
+    pk(&[
         "mtc",
         "ca",
         "new",
         "--dir",
         &s(dir),
         "--ca-id",
-        "32473.1",
+        ca_id,
         "--alg",
         alg,
         "--now",
         NOW,
-    ]);
+    ])
+}
+
+fn new_ca(dir: &Path, alg: &str) {
+    let r = ca_new(dir, "32473.1", alg);
+    assert_eq!(r.code, Some(0), "mtc ca new: {}", r.describe());
 }
 
 /// `n` manifest lines with subjects `CN=host{i}.example`.
@@ -46,14 +52,19 @@ fn add_many(dir: &Path, first: usize, n: usize) {
     ]);
 }
 
+/// A CA in a fresh directory with `n` entries checkpointed; the checkpoint's note.
+fn checkpointed(alg: &str, n: usize) -> (tempfile::TempDir, String) {
+    let t = tempdir();
+    new_ca(t.path(), alg);
+    add_many(t.path(), 0, n);
+    let note = checkpoint(t.path());
+    (t, note)
+}
+
 /// A CA with `n` entries checkpointed, and the standalone certificate of `index`.
 fn issued(alg: &str, n: usize, index: u64) -> (tempfile::TempDir, std::path::PathBuf) {
-    let t = tempdir();
-    let dir = t.path();
-    new_ca(dir, alg);
-    add_many(dir, 0, n);
-    checkpoint(dir);
-    let p = cert(dir, index, "c.pem", &[]);
+    let (t, _) = checkpointed(alg, n);
+    let p = cert(t.path(), index, "c.pem", &[]);
     (t, p)
 }
 
@@ -61,23 +72,21 @@ fn checkpoint(dir: &Path) -> String {
     pk_ok(&["mtc", "checkpoint", "--dir", &s(dir), "--now", NOW]).stdout_str()
 }
 
-fn cert(dir: &Path, index: u64, name: &str, extra: &[&str]) -> std::path::PathBuf {
-    let out = dir.join(name);
-    let idx = index.to_string();
+/// `pkit mtc cert --dir DIR --index INDEX -o OUT --now LATER [extra]`.
+fn cert_run(dir: &Path, index: u64, out: &Path, extra: &[&str]) -> Run {
+    let (d, idx, o) = (s(dir), index.to_string(), s(out));
     let mut args = vec![
-        "mtc",
-        "cert",
-        "--dir",
-        dir.to_str().unwrap(),
-        "--index",
-        &idx,
-        "-o",
-        out.to_str().unwrap(),
-        "--now",
-        LATER,
+        "mtc", "cert", "--dir", &d, "--index", &idx, "-o", &o, "--now", LATER,
     ];
     args.extend_from_slice(extra);
-    pk_ok(&args);
+    pk(&args)
+}
+
+/// The certificate of `index` (with `extra` options) in `dir/name`.
+fn cert(dir: &Path, index: u64, name: &str, extra: &[&str]) -> std::path::PathBuf {
+    let out = dir.join(name);
+    let r = cert_run(dir, index, &out, extra);
+    assert_eq!(r.code, Some(0), "mtc cert: {}", r.describe());
     out
 }
 
@@ -103,11 +112,8 @@ fn der_of(pem_path: &Path) -> Vec<u8> {
 
 #[test]
 fn thousand_entries_all_verify() {
-    let t = tempdir();
+    let (t, note) = checkpointed("ed25519", 1000);
     let dir = t.path();
-    new_ca(dir, "ed25519");
-    add_many(dir, 0, 1000);
-    let note = checkpoint(dir);
     assert!(
         note.starts_with("oid/1.3.6.1.4.1.32473.1.0.1\n1000\n"),
         "{note}"
@@ -205,12 +211,12 @@ fn landmark_relative_certificates() {
     let dir = t.path();
     new_ca(dir, "ml-dsa-44");
     let d = s(dir);
-    add_many(dir, 0, 13);
-    checkpoint(dir);
-    pk_ok(&["mtc", "landmark", "--dir", &d, "allocate", "--now", NOW]);
-    add_many(dir, 13, 9);
-    checkpoint(dir);
-    pk_ok(&["mtc", "landmark", "--dir", &d, "allocate", "--now", NOW]);
+    // Two batches, each checkpointed and then made a landmark.
+    for (first, n) in [(0, 13), (13, 9)] {
+        add_many(dir, first, n);
+        checkpoint(dir);
+        pk_ok(&["mtc", "landmark", "--dir", &d, "allocate", "--now", NOW]);
+    }
     let list = pk_ok(&["mtc", "landmark", "--dir", &d, "list", "--now", LATER]).stdout_str();
     assert!(list.starts_with("2\n22 "), "{list}");
     let subtrees = pk_ok(&[
@@ -283,30 +289,11 @@ fn bad_input_and_existing_outputs() {
     let truncated = write_file(dir, "trunc.der", &der[..der.len() / 2]);
     assert_parse_failure(&verify(dir, &truncated, &[]), "trunc.der", "truncated");
     // -o on an existing file without --force: exit 4, file untouched.
-    let r = pk(&[
-        "mtc",
-        "cert",
-        "--dir",
-        &s(dir),
-        "--index",
-        "0",
-        "-o",
-        &s(&c),
-    ]);
+    let r = cert_run(dir, 0, &c, &[]);
     assert_eq!(r.code, Some(4), "{}", r.describe());
     assert_eq!(der_of(&c), der);
     // A second CA in the same directory: exit 4.
-    let r = pk(&[
-        "mtc",
-        "ca",
-        "new",
-        "--dir",
-        &s(dir),
-        "--ca-id",
-        "32473.2",
-        "--alg",
-        "ed25519",
-    ]);
+    let r = ca_new(dir, "32473.2", "ed25519");
     assert_eq!(r.code, Some(4), "{}", r.describe());
     // An index past the log: a usage error.
     let r = pk(&["mtc", "cert", "--dir", &s(dir), "--index", "9"]);
@@ -315,12 +302,8 @@ fn bad_input_and_existing_outputs() {
 
 #[test]
 fn proofs_consistency_and_size() {
-    let t = tempdir();
-    let dir = t.path();
-    let d = s(dir);
-    new_ca(dir, "ed25519");
-    add_many(dir, 0, 7);
-    checkpoint(dir);
+    let (t, _) = checkpointed("ed25519", 7);
+    let d = s(t.path());
     let r = pk_ok(&["mtc", "proof", "--dir", &d, "--index", "5", "-f", "json"]);
     let p = &json_items(&r)[0];
     // Checkpoint [0, 7) signs the covering subtrees [0, 4) and [4, 7).
@@ -347,11 +330,8 @@ fn proofs_consistency_and_size() {
 
 #[test]
 fn parse_recognises_certificates_and_checkpoints() {
-    let t = tempdir();
+    let (t, note) = checkpointed("ed25519", 5);
     let dir = t.path();
-    new_ca(dir, "ed25519");
-    add_many(dir, 0, 5);
-    let note = checkpoint(dir);
     let c = cert(dir, 4, "c.pem", &[]);
     let r = pk_ok(&["parse", &s(&c), "-f", "json"]);
     let m = &json_items(&r)[0]["mtc"];

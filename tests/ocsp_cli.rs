@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-/// Revoke `serial_hex` in `ca_dir` a minute ago with a CRLReason name, as a user would.
-fn revoke(ca_dir: &Path, serial_hex: &str, reason: &str) {
+/// Revoke `serial_hex` in `ca_dir` a minute ago with a CRLReason name, as a user would;
+/// the revocation time (RFC 3339).
+fn revoke(ca_dir: &Path, serial_hex: &str, reason: &str) -> String {
     let at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
@@ -33,6 +34,33 @@ fn revoke(ca_dir: &Path, serial_hex: &str, reason: &str) {
         "--at",
         &at,
     ]);
+    at
+}
+
+/// `pkit issue cert` from the CA in `ca` for `subject`, into `dir/STEM.pem` (key in
+/// `dir/STEM.key`): the certificate's path and its serial (hex, from pkit's stderr).
+fn issue_leaf(ca: &Path, dir: &Path, stem: &str, subject: &str) -> (PathBuf, String) {
+    let leaf = dir.join(format!("{stem}.pem"));
+    let r = pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(ca),
+        "--subject",
+        subject,
+        "--key-out",
+        &s(&dir.join(format!("{stem}.key"))),
+        "-o",
+        &s(&leaf),
+    ]);
+    let serial = r
+        .stderr_str()
+        .split_whitespace()
+        .skip_while(|w| *w != "serial")
+        .nth(1)
+        .expect("issued serial on stderr")
+        .to_string();
+    (leaf, serial)
 }
 
 /// A CA directory with one leaf certificate.
@@ -65,26 +93,7 @@ impl Pki {
             "--alg",
             alg,
         ]);
-        let leaf = dir.join("leaf.pem");
-        let r = pk_ok(&[
-            "issue",
-            "cert",
-            "--ca",
-            &s(&ca),
-            "--subject",
-            "CN=leaf.example",
-            "--key-out",
-            &s(&dir.join("leaf.key")),
-            "-o",
-            &s(&leaf),
-        ]);
-        let serial = r
-            .stderr_str()
-            .split_whitespace()
-            .skip_while(|w| *w != "serial")
-            .nth(1)
-            .expect("issued serial on stderr")
-            .to_string();
+        let (leaf, serial) = issue_leaf(&ca, &dir, "leaf", "CN=leaf.example");
         Pki {
             ca_pem: ca.join("ca.pem"),
             _tmp: tmp,
@@ -118,6 +127,17 @@ impl Pki {
 
     /// `pkit ocsp verify RESP --issuer ca.pem --cert leaf.pem [extra] -f json`.
     fn verify_json(&self, resp: &Path, extra: &[&str]) -> (Option<i32>, serde_json::Value) {
+        self.verify_cert_json(resp, &self.leaf, extra)
+    }
+
+    /// `pkit ocsp verify RESP --issuer ca.pem --cert CERT [extra] -f json`: the exit code
+    /// and the one item.
+    fn verify_cert_json(
+        &self,
+        resp: &Path,
+        cert: &Path,
+        extra: &[&str],
+    ) -> (Option<i32>, serde_json::Value) {
         let mut args = vec![
             "ocsp".to_string(),
             "verify".into(),
@@ -125,7 +145,7 @@ impl Pki {
             "--issuer".into(),
             s(&self.ca_pem),
             "--cert".into(),
-            s(&self.leaf),
+            s(cert),
             "-f".into(),
             "json".into(),
         ];
@@ -225,12 +245,18 @@ impl Server {
         let pid = self.child.id().to_string();
         let st = Command::new("kill").args(["-TERM", &pid]).status();
         assert!(st.is_ok_and(|s| s.success()), "kill -TERM {pid}");
+        self.wait_exit("server ignored SIGTERM")
+    }
+
+    /// Wait (up to the hang limit) for the server to exit; its exit code. `hung` says
+    /// what it means when it does not.
+    fn wait_exit(&mut self, hung: &str) -> Option<i32> {
         let deadline = Instant::now() + HANG;
         loop {
             if let Some(st) = self.child.try_wait().expect("waiting for server") {
                 return st.code();
             }
-            assert!(Instant::now() < deadline, "server ignored SIGTERM");
+            assert!(Instant::now() < deadline, "{hung}: {}", self.log_text());
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -360,41 +386,106 @@ fn openssl_request_answered_by_pkit() {
     assert!(v["revocation_time"].as_str().unwrap().ends_with('Z'), "{v}");
 }
 
-/// OpenSSL's index.txt line for the leaf: V (valid) or R (revoked, with time and reason).
-fn index_line(p: &Pki, revoked: bool) -> String {
-    let (_, subject) = ossl(&[
-        "x509",
-        "-in",
-        &s(&p.leaf),
-        "-noout",
-        "-subject",
-        "-nameopt",
-        "compat",
-    ]);
-    let subject = subject.trim().trim_start_matches("subject=").to_string();
-    let rev = if revoked {
-        "250101000000Z,keyCompromise"
+/// An RFC 3339 time from pkit's JSON the way OpenSSL's `index.txt` writes it: UTCTime
+/// `YYMMDDHHMMSSZ` through 2049, GeneralizedTime from 2050.
+fn index_time(v: &serde_json::Value) -> String {
+    let text = v.as_str().unwrap_or_else(|| panic!("not a time: {v}"));
+    let t = pkit::der::Time::parse_rfc3339(text).unwrap_or_else(|| panic!("not RFC 3339: {text}"));
+    if t.uses_utc_time() {
+        t.to_utc_time_string()
     } else {
-        ""
-    };
-    format!(
-        "{}\t301231235959Z\t{rev}\t{}\tunknown\t{subject}\n",
-        if revoked { "R" } else { "V" },
-        p.serial.to_uppercase()
-    )
+        t.to_generalized_string()
+    }
 }
 
-/// `openssl ocsp -index … -port PORT` answering one pkit request over HTTP.
-fn openssl_responder_answer(p: &Pki, req: &[u8], revoked: bool) -> Vec<u8> {
+/// The one item of `pkit parse FILE -f json`.
+fn parse_json(file: &Path) -> serde_json::Value {
+    let items = common::json_items(&pk_ok(&["parse", &s(file), "-f", "json"]));
+    assert_eq!(items.len(), 1, "{}: {items:?}", file.display());
+    items[0].clone()
+}
+
+/// OpenSSL's `index.txt` (status, expiry, revocation[,reason], serial, "unknown",
+/// subject; tab-separated) for every certificate the CA of `p` issued, from what pkit
+/// reports rather than from known values: serial, notAfter and V/R from `pkit issue list`,
+/// revocation time and reason from `pkit parse` of a CRL that `pkit crl gen` publishes,
+/// and the subject (OpenSSL's `/TYPE=value` form) from `pkit parse` of `certs`.
+fn openssl_index(p: &Pki, certs: &[&Path]) -> String {
+    let ca = s(&p.ca);
+    let issued = common::json_items(&pk_ok(&["issue", "list", "--ca", &ca, "-f", "json"]));
+    let crl_file = p.path("index-crl.pem");
+    pk_ok(&["crl", "gen", "--ca", &ca, "--force", "-o", &s(&crl_file)]);
+    let crl = parse_json(&crl_file);
+    let on_crl = crl["revoked_certificates"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no revoked_certificates: {crl}"));
+    let subjects: Vec<(String, String)> = certs
+        .iter()
+        .map(|c| {
+            let v = parse_json(c);
+            let dn: String = v["subject"]
+                .as_array()
+                .unwrap_or_else(|| panic!("no subject: {v}"))
+                .iter()
+                .map(|a| {
+                    format!(
+                        "/{}={}",
+                        a["type"]["name"].as_str().unwrap(),
+                        a["value"].as_str().unwrap()
+                    )
+                })
+                .collect();
+            (v["serial_number"].as_str().unwrap().to_string(), dn)
+        })
+        .collect();
+    issued
+        .iter()
+        .map(|row| {
+            let serial = row["serial_number"].as_str().expect("serial_number");
+            let (flag, revocation) = match row["status"].as_str() {
+                Some("valid") => ("V", String::new()),
+                Some("revoked") => {
+                    let entry = on_crl
+                        .iter()
+                        .find(|e| e["serial_number"] == serial)
+                        .unwrap_or_else(|| panic!("{serial} is revoked but not on the CRL: {crl}"));
+                    let mut at = index_time(&entry["revocation_date"]);
+                    let reason = entry["extensions"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .find(|x| x["name"] == "cRLReason");
+                    if let Some(x) = reason {
+                        at = format!("{at},{}", x["value"]["reason"].as_str().unwrap());
+                    }
+                    ("R", at)
+                }
+                other => panic!("status {other:?} in {row}"),
+            };
+            let subject = &subjects
+                .iter()
+                .find(|(sn, _)| sn == serial)
+                .unwrap_or_else(|| panic!("no certificate file given for serial {serial}"))
+                .1;
+            format!(
+                "{flag}\t{}\t{revocation}\t{}\tunknown\t{subject}\n",
+                index_time(&row["not_after"]),
+                serial.to_uppercase()
+            )
+        })
+        .collect()
+}
+
+/// `openssl ocsp -index INDEX -port PORT`, signing with the CA's key, for `n` requests
+/// (`-nrequest`) and `extra` options; killed when dropped, so a failing test leaves no
+/// responder behind.
+fn openssl_responder(p: &Pki, index: &Path, port: u16, n: usize, extra: &[&str]) -> Server {
     common::require_openssl();
-    let index = p.path("index.txt");
-    std::fs::write(&index, index_line(p, revoked)).unwrap();
-    let port = free_port();
     let mut cmd = Command::new("openssl");
     cmd.args([
         "ocsp",
         "-index",
-        &s(&index),
+        &s(index),
         "-port",
         &port.to_string(),
         "-rsigner",
@@ -403,50 +494,148 @@ fn openssl_responder_answer(p: &Pki, req: &[u8], revoked: bool) -> Vec<u8> {
         &s(&p.ca.join("ca.key")),
         "-CA",
         &s(&p.ca_pem),
-        "-nmin",
-        "60",
-    ]);
+        "-nrequest",
+        &n.to_string(),
+    ])
+    .args(extra);
     // Readiness from the log, not a probe connection: OpenSSL 3.0's responder spins on
-    // a connection that closes without a request.
-    let _server = Server::start(cmd, p.path("openssl-responder.log"), "waiting for OCSP");
-    let (code, body) = http(port, "POST", "/", req);
-    assert_eq!(code, 200);
-    body
+    // a connection that closes without a request, and a probe would count as one of n.
+    let log = p.path(&format!("openssl-responder-{port}.log"));
+    Server::start(cmd, log, "waiting for OCSP")
+}
+
+/// POST the request in `req` to the responder on `port`; the response's path, `out`.
+fn post(port: u16, req: &Path, out: PathBuf) -> PathBuf {
+    let (code, body) = http(port, "POST", "/", &std::fs::read(req).unwrap());
+    assert_eq!(code, 200, "POST {}", req.display());
+    std::fs::write(&out, body).unwrap();
+    out
+}
+
+/// The check called `name` in a verify item.
+fn check<'v>(v: &'v serde_json::Value, name: &str) -> &'v serde_json::Value {
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} check: {v}"))
 }
 
 #[test]
 fn pkit_request_answered_by_openssl_responder() {
     let p = Pki::new("ecdsa-p256");
-    let req = p.path("req.der");
-    request_ok(&p.leaf, &p.ca_pem, &req, &["--nonce"]);
-    let der = std::fs::read(&req).unwrap();
+    let (revoked, revoked_serial) =
+        issue_leaf(&p.ca, &p.dir, "revoked", "CN=revoked.example,O=pkit");
+    let revoked_at = revoke(&p.ca, &revoked_serial, "keyCompromise");
+    // Signed by the CA's key but never recorded in ca.db, so not in the index.
+    let stray = unrecorded_cert(&p);
+    let index = p.path("index.txt");
+    let text = openssl_index(&p, &[&p.leaf, &revoked]);
+    assert_eq!(text.lines().count(), 2, "{text}");
+    std::fs::write(&index, &text).unwrap();
+
+    let req = |name: &str, cert: &Path, extra: &[&str]| {
+        let out = p.path(name);
+        request_ok(cert, &p.ca_pem, &out, extra);
+        out
+    };
+    let good_req = req("good-req.der", &p.leaf, &["--nonce"]);
+    let revoked_req = req("revoked-req.der", &revoked, &["--nonce"]);
+    let unknown_req = req("unknown-req.der", &stray, &[]);
+    let sha256_req = req("sha256-req.der", &p.leaf, &["--hash", "sha256"]);
     // OpenSSL reads our request: CertID and the 32-byte nonce.
-    let (code, text) = ossl(&["ocsp", "-reqin", &s(&req), "-req_text"]);
+    let (code, text) = ossl(&["ocsp", "-reqin", &s(&good_req), "-req_text"]);
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("Hash Algorithm: sha1"), "{text}");
     assert!(text.contains(&p.serial.to_uppercase()), "{text}");
     assert!(text.contains("OCSP Nonce"), "{text}");
 
-    let resp = p.path("resp.der");
-    std::fs::write(&resp, openssl_responder_answer(&p, &der, false)).unwrap();
-    let (code, v) = p.verify_json(&resp, &["--request", &s(&req)]);
-    assert_eq!(code, Some(0), "{v}");
-    assert_eq!(v["status"], "good");
+    // OpenSSL's defaults: no nextUpdate in its responses.
+    let port = free_port();
+    let mut server = openssl_responder(&p, &index, port, 4, &[]);
+    let good = post(port, &good_req, p.path("good-resp.der"));
+    let revoked_resp = post(port, &revoked_req, p.path("revoked-resp.der"));
+    let unknown = post(port, &unknown_req, p.path("unknown-resp.der"));
+    let sha256 = post(port, &sha256_req, p.path("sha256-resp.der"));
+    assert_eq!(
+        server.wait_exit("openssl ocsp -nrequest 4 still running after 4 requests"),
+        Some(0),
+        "{}",
+        server.log_text()
+    );
 
-    std::fs::write(&resp, openssl_responder_answer(&p, &der, true)).unwrap();
-    let (code, v) = p.verify_json(&resp, &["--request", &s(&req)]);
+    let (code, v) = p.verify_json(&good, &["--request", &s(&good_req)]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["valid"], true, "{v}");
+    assert_eq!(v["status"], "good", "{v}");
+    assert_eq!(check(&v, "nonce")["ok"], true, "{v}");
+    // RFC 6960 2.4 / 4.2.2.1: no nextUpdate means newer status is available at any time;
+    // the response is accepted (as OpenSSL accepts it) and the check says so.
+    let next = check(&v, "next_update");
+    assert_eq!(next["ok"], true, "{v}");
+    assert!(
+        next["detail"].as_str().unwrap().starts_with("not set"),
+        "{v}"
+    );
+    // ... at any later time; only a thisUpdate in the future is refused.
+    let this = check(&v, "this_update")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let this = pkit::der::Time::parse_rfc3339(&this).expect("this_update time");
+    let later = this.plus_seconds(400 * 86_400).to_string();
+    let (code, v) = p.verify_json(&good, &["--request", &s(&good_req), "--now", &later]);
+    assert_eq!((code, &v["valid"]), (Some(0), &true.into()), "{v}");
+    let before = this.plus_seconds(-600).to_string();
+    let (code, v) = p.verify_json(&good, &["--now", &before]);
     assert_eq!(code, Some(1), "{v}");
-    assert_eq!(v["status"], "revoked");
-    assert_eq!(v["reason"], "keyCompromise");
-    assert_eq!(v["revocation_time"], "2025-01-01T00:00:00Z");
+    assert_eq!(check(&v, "this_update")["ok"], false, "{v}");
+
+    let (code, v) = p.verify_cert_json(&revoked_resp, &revoked, &["--request", &s(&revoked_req)]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["valid"], false, "{v}");
+    assert_eq!(v["status"], "revoked", "{v}");
+    assert_eq!(v["reason"], "keyCompromise", "{v}");
+    assert_eq!(v["revocation_time"], revoked_at.as_str(), "{v}");
+    assert_eq!(check(&v, "nonce")["ok"], true, "{v}");
+    assert_eq!(check(&v, "signature")["ok"], true, "{v}");
+
+    let (code, v) = p.verify_cert_json(&unknown, &stray, &["--request", &s(&unknown_req)]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["valid"], false, "{v}");
+    assert_eq!(v["status"], "unknown", "{v}");
+    assert_eq!(check(&v, "cert_status")["detail"], "unknown", "{v}");
+    assert_eq!(check(&v, "signature")["ok"], true, "{v}");
 
     // SHA-256 CertIDs as well.
-    let req256 = p.path("req256.der");
-    request_ok(&p.leaf, &p.ca_pem, &req256, &["--hash", "sha256"]);
-    let der = std::fs::read(&req256).unwrap();
-    std::fs::write(&resp, openssl_responder_answer(&p, &der, false)).unwrap();
-    let (code, v) = p.verify_json(&resp, &[]);
+    let (code, v) = p.verify_json(&sha256, &["--request", &s(&sha256_req)]);
     assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["status"], "good", "{v}");
+    let id = check(&v, "cert_id")["detail"].as_str().unwrap();
+    assert!(id.contains("(sha256)"), "{v}");
+
+    // With -nmin, OpenSSL sets nextUpdate: accepted until then, stale after.
+    let port = free_port();
+    let _server = openssl_responder(&p, &index, port, 1, &["-nmin", "60"]);
+    let fresh = post(port, &good_req, p.path("nmin-resp.der"));
+    let (code, v) = p.verify_json(&fresh, &["--request", &s(&good_req)]);
+    assert_eq!(code, Some(0), "{v}");
+    let this = check(&v, "this_update")["detail"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let this = pkit::der::Time::parse_rfc3339(&this).expect("this_update time");
+    assert_eq!(
+        check(&v, "next_update")["detail"],
+        this.plus_seconds(3600).to_string().as_str(),
+        "{v}"
+    );
+    let stale = this.plus_seconds(3601).to_string();
+    let (code, v) = p.verify_json(&fresh, &["--now", &stale]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["status"], "good", "{v}");
+    assert_eq!(check(&v, "next_update")["ok"], false, "{v}");
 }
 
 /// A certificate signed with the CA's key that ca.db never recorded.

@@ -314,8 +314,16 @@ fn check_freshness(v: &mut Verdict, s: &SingleResponse<'_>, now: Time) {
                 format!("{n} has passed (now {now}): the response is stale")
             },
         ),
-        // §4.2.2.1: no nextUpdate means newer information is always available.
-        None => v.add("next_update", true, "not set"),
+        // RFC 6960 §4.2.2.1 makes a response without nextUpdate the equivalent of a CRL
+        // without one, and §2.4 reads the absence as "newer revocation information is
+        // available all the time": nothing to be stale against, so accepted at any age
+        // (as OpenSSL's `ocsp` accepts it; its own responder leaves nextUpdate out unless
+        // given -nmin or -ndays). thisUpdate is still checked above.
+        None => v.add(
+            "next_update",
+            true,
+            "not set: newer status is available at any time (RFC 6960 2.4)",
+        ),
     };
 }
 

@@ -365,6 +365,25 @@ pub fn assert_parse_failure(run: &Run, name: &str, what: &str) {
 // ---------------------------------------------------------------------------------------
 // Short forms the CLI tests share.
 
+/// Every algorithm pkit generates keys and signs with, as `--alg` spells them.
+pub const ALGS: [&str; 9] = [
+    "ecdsa-p256",
+    "ecdsa-p384",
+    "ed25519",
+    "rsa2048",
+    "rsa3072",
+    "rsa4096",
+    "ml-dsa-44",
+    "ml-dsa-65",
+    "ml-dsa-87",
+];
+
+/// A classic algorithm of [`ALGS`], which the system's OpenSSL 3.0 handles; the others
+/// are ML-DSA, which needs 3.5.
+pub fn is_classic(alg: &str) -> bool {
+    !alg.starts_with("ml-dsa-")
+}
+
 /// A path as a UTF-8 argument.
 pub fn s(p: &Path) -> String {
     p.to_str().expect("UTF-8 path").to_string()

@@ -2461,7 +2461,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__cert)
-            opts="-o -h --dir --index --count --landmark --out --force --now --color --help"
+            opts="-o -h --dir --index --count --landmark --stored --out --force --now --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -334,7 +334,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subco
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "ca" -d 'Create an MTC CA'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "add" -d 'Append certificate requests to the issuance log'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry, and record it in mtc.db'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "landmark" -d 'Allocate and list landmarks'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "proof" -d 'Print the inclusion proof of an entry'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
@@ -388,6 +388,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l landmark -d 'A landmark-relative certificate (no signatures) instead of a standalone one'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l stored -d 'Write the certificates an earlier `pkit mtc cert` recorded in mtc.db instead of issuing them from the log again'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l force
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -l dir -r -F
@@ -445,7 +446,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "ca" -d 'Create an MTC CA'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "add" -d 'Append certificate requests to the issuance log'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry, and record it in mtc.db'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "landmark" -d 'Allocate and list landmarks'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "proof" -d 'Print the inclusion proof of an entry'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
@@ -596,7 +597,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "ca" -d 'Create an MTC CA'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "add" -d 'Append certificate requests to the issuance log'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry, and record it in mtc.db'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "landmark" -d 'Allocate and list landmarks'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "proof" -d 'Print the inclusion proof of an entry'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'

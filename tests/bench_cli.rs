@@ -296,11 +296,14 @@ fn mtc_has_every_measured_operation() {
             "checkpoint_create",
             "db_insert_checkpoint",
             "proof_encode",
+            "db_insert_proofs",
             "standalone_build",
             "standalone_encode",
+            "db_insert_standalone",
             "proof_verify_one",
             "proof_verify_all",
             "db_read_entries",
+            "db_read_standalone",
         ]
     );
     for r in section_rows(&md, "Results: ecdsa-p256").iter().skip(2) {

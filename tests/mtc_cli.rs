@@ -255,6 +255,94 @@ fn landmark_relative_certificates() {
     assert_eq!(verify(dir, &sa, &[]).code, Some(0));
 }
 
+/// `pkit mtc cert --stored` for `[index, index + count)`.
+fn stored(dir: &Path, index: u64, count: u64, extra: &[&str]) -> Run {
+    let (i, c) = (index.to_string(), count.to_string());
+    let mut args = vec![
+        "mtc",
+        "cert",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--index",
+        &i,
+        "--count",
+        &c,
+        "--stored",
+    ];
+    args.extend_from_slice(extra);
+    pk(&args)
+}
+
+#[test]
+fn issued_certificates_are_recorded() {
+    let t = tempdir();
+    let dir = t.path();
+    let d = s(dir);
+    new_ca(dir, "ed25519");
+    add_many(dir, 0, 6);
+    checkpoint(dir);
+    pk_ok(&["mtc", "landmark", "--dir", &d, "allocate", "--now", NOW]);
+    // Nothing is recorded before `cert` runs.
+    let r = stored(dir, 0, 1, &[]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    assert!(
+        r.stderr_str()
+            .contains("no standalone certificate of entry 0 is recorded"),
+        "{}",
+        r.describe()
+    );
+    let all = cert(dir, 0, "all.pem", &["--count", "6"]);
+    let lm = cert(dir, 4, "lm.pem", &["--landmark"]);
+    let pem_all = std::fs::read_to_string(&all).unwrap();
+    // --stored prints exactly what was handed out, per kind.
+    assert_eq!(stored(dir, 0, 6, &[]).stdout_str(), pem_all);
+    let r = stored(dir, 4, 1, &["--landmark"]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_eq!(r.stdout_str(), std::fs::read_to_string(&lm).unwrap());
+    let r = stored(dir, 3, 2, &["--landmark"]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    assert!(
+        r.stderr_str()
+            .contains("no landmark certificate of entry 3 is recorded"),
+        "{}",
+        r.describe()
+    );
+    // The rows in mtc.db: each certificate's DER ends with its recorded MTCProof, whose
+    // subtree is the signed one holding the entry.
+    {
+        use pkit::mtc::store::{CertKind, Store};
+        let store = Store::open(&dir.join("mtc.db")).unwrap();
+        let certs = store
+            .stored_certificates(0, 6, CertKind::Standalone)
+            .unwrap();
+        let proofs = store.proofs_in(0, 6, CertKind::Standalone).unwrap();
+        assert_eq!((certs.len(), proofs.len()), (6, 6));
+        let first = pem_all.split("-----END CERTIFICATE-----").next().unwrap();
+        let first = pem::parse(format!("{first}-----END CERTIFICATE-----\n")).unwrap();
+        assert_eq!(certs[0].der, first.contents());
+        for (c, p) in certs.iter().zip(&proofs) {
+            assert_eq!(c.index, p.index);
+            assert!(c.der.ends_with(&p.proof));
+            assert!(p.subtree.contains(p.index));
+        }
+        // Checkpoint [0, 6) signs [0, 4) and [4, 6).
+        assert_eq!((proofs[5].subtree.start, proofs[5].subtree.end), (4, 6));
+        let lm_proof = store.proof(4, CertKind::Landmark).unwrap().unwrap();
+        assert_eq!((lm_proof.subtree.start, lm_proof.subtree.end), (4, 6));
+        assert_ne!(
+            Some(lm_proof),
+            store.proof(4, CertKind::Standalone).unwrap()
+        );
+    }
+    // Issuing again replaces the record, and the certificate still verifies.
+    add_many(dir, 6, 3);
+    checkpoint(dir);
+    let again = cert(dir, 5, "again.pem", &[]);
+    let r = stored(dir, 5, 1, &[]);
+    assert_eq!(r.stdout_str(), std::fs::read_to_string(&again).unwrap());
+    assert_eq!(verify(dir, &again, &[]).code, Some(0));
+}
+
 #[test]
 fn openssl_reads_the_certificates() {
     if skip_corpus("openssl_reads_the_certificates") {

@@ -3,14 +3,17 @@
 //! A fresh CA (X.509 issuer and MTC cosigner, same algorithm) and a fresh log per batch
 //! size; the batch's certificates are the log's entries 0..N, covered by one checkpoint.
 //!
-//! `db_insert_proofs`, `db_insert_standalone` and `db_read_standalone` are not measured:
-//! `mtc.db` keeps entries and tree nodes, and derives proofs and certificates from them on
-//! demand, so those stages have no counterpart in pkit.
+//! The proofs are those of standalone certificates: each leads to the covering subtree of
+//! `[0, N)` that holds its entry, the subtree the checkpoint cosigns, and carries that
+//! subtree's cosignature. `db_insert_proofs` and `db_insert_standalone` write the rows
+//! `pkit mtc cert` records in `mtc.db` (`proofs`, `certificates`), and
+//! `db_read_standalone` reads them back from the batch's log; an untimed check compares
+//! the batch's certificates with what `pkit mtc cert` issues from that log.
 
 use super::harness::timed;
 use super::report::OpRow;
 use super::scratch::Scratch;
-use super::x509::{self, mean_len, Recorder};
+use super::x509::{self, insert_stage, mean_len, Recorder};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::mtc::cert::{assemble, build_tbs, serial_number};
@@ -18,19 +21,18 @@ use crate::mtc::cosign::Cosigner;
 use crate::mtc::entry::{entry_from_certificate, parse_entry};
 use crate::mtc::hash::{leaf_hash, Hash};
 use crate::mtc::ids::TrustAnchorId;
-use crate::mtc::issuer::{create_checkpoint, MtcCa};
+use crate::mtc::issuer::{create_checkpoint, issue, MtcCa};
 use crate::mtc::proof::{Cosignature, MtcProof};
-use crate::mtc::store::{NewEntry, Store};
-use crate::mtc::subtree::Subtree;
+use crate::mtc::store::{CertKind, NewEntry, Store, StoredCertificate, StoredProof};
+use crate::mtc::subtree::{covering_subtrees, Subtree};
 use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use crate::pki::alg::Algorithm;
 use crate::pki::backend::{default_backend, MlDsaKeyFormat};
 use crate::pki::issue::subject::parse_subject;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 
 /// The operations pkit measures, in the seed's table order, with notes.
-pub const OPERATIONS: [(&str, &str); 15] = [
+pub const OPERATIONS: [(&str, &str); 18] = [
     ("cert_gen", "subscriber keygen + CA signature, parallel"),
     ("entry_convert", "X.509 → MTCLogEntry, parallel"),
     ("leaf_hash", "SHA-256, parallel"),
@@ -42,13 +44,22 @@ pub const OPERATIONS: [(&str, &str); 15] = [
     ("db_insert_checkpoint", "SQLite WAL"),
     ("proof_encode", "MTCProof TLS encoding, parallel"),
     (
+        "db_insert_proofs",
+        "SQLite WAL, 1 transaction, mtc.db proofs",
+    ),
+    (
         "standalone_build",
         "TBSCertificate from entry + SPKI, parallel",
     ),
     ("standalone_encode", "certificate DER, parallel"),
+    (
+        "db_insert_standalone",
+        "SQLite WAL, 1 transaction, mtc.db certificates",
+    ),
     ("proof_verify_one", "1 proof/batch"),
     ("proof_verify_all", "parallel"),
     ("db_read_entries", "SQLite read"),
+    ("db_read_standalone", "SQLite read, mtc.db certificates"),
 ];
 
 /// The log number certificates are issued under (serials are log << 48 | index).
@@ -77,22 +88,32 @@ pub fn run(
     batches: &[u64],
     scratch: &Scratch,
 ) -> Result<MtcRun> {
-    let mut rec = Recorder {
-        h,
-        prefix: format!("mtc {}", alg.name()),
-        batch: 0,
-        cells: BTreeMap::new(),
-    };
     let mut sizes = MtcSizes::default();
-    for &n in batches {
-        rec.batch = n;
-        one_batch(&mut rec, alg, n, scratch, &mut sizes)?;
-    }
+    let rows = Recorder::run_batches(
+        h,
+        format!("mtc {}", alg.name()),
+        batches,
+        &OPERATIONS,
+        |rec, n| one_batch(rec, alg, n, scratch, &mut sizes),
+    )?;
     Ok(MtcRun {
         algorithm: alg,
-        rows: rec.rows(&OPERATIONS),
+        rows,
         sizes,
     })
+}
+
+/// `rekey` for rows keyed by entry index: repetition `rep` records the batch of `n` as
+/// entries `rep·n..(rep+1)·n`, so that no repetition replaces another's rows.
+fn reindex<T>(
+    n: u64,
+    field: impl Fn(&mut T) -> (&mut u64, usize),
+) -> impl Fn(&mut T, u64, usize) -> usize {
+    move |r, rep, i| {
+        let (index, len) = field(r);
+        *index = rep * n + i as u64;
+        len
+    }
 }
 
 /// The `(entry, spki)` pairs, as `entry_from_certificate` returns them.
@@ -166,16 +187,28 @@ fn one_batch(
         tree = t;
         Ok(d)
     })?;
-    let whole = Subtree::new(0, n);
+    // The subtrees the checkpoint will cosign, and the one holding each entry.
+    let (left, right) = covering_subtrees(0, n);
+    let signed: Vec<Subtree> = [left, right]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
+    let subtree_of = |i: u64| if left.contains(i) { left } else { right };
     let mut proofs: Vec<Vec<Hash>> = Vec::new();
     rec.stage("proof_gen_all", n, || {
-        let (d, v) = timed(|| Ok(all_inclusion_proofs(&tree, whole)?))?;
+        let (d, v) = timed(|| {
+            let mut all = Vec::with_capacity(n as usize);
+            for st in &signed {
+                all.extend(all_inclusion_proofs(&tree, *st)?);
+            }
+            Ok(all)
+        })?;
         proofs = v;
         Ok(d)
     })?;
     let mid = n / 2;
     rec.stage("proof_gen_one", 1, || {
-        timed(|| Ok(inclusion_proof(&tree, mid, whole)?)).map(|(d, _)| d)
+        timed(|| Ok(inclusion_proof(&tree, mid, subtree_of(mid))?)).map(|(d, _)| d)
     })?;
 
     let pkcs8 = issuer.key.to_pkcs8_der(MlDsaKeyFormat::default())?;
@@ -213,25 +246,35 @@ fn one_batch(
     })?;
     store.insert_checkpoint(&cp.checkpoint, &cp.signatures)?;
 
-    let signatures: Vec<Cosignature> = cp
-        .signatures
-        .iter()
-        .map(|s| Cosignature {
-            cosigner_id: s.cosigner.clone(),
-            signature: s.signature.clone(),
-        })
-        .collect();
+    // Each signed subtree's cosignatures, as a standalone proof carries them.
+    let signatures = |st: Subtree| -> Vec<Cosignature> {
+        cp.signatures
+            .iter()
+            .filter(|s| s.subtree == st)
+            .map(|s| Cosignature {
+                cosigner_id: s.cosigner.clone(),
+                signature: s.signature.clone(),
+            })
+            .collect()
+    };
+    let cosigned: Vec<(Subtree, Vec<Cosignature>)> =
+        signed.iter().map(|&st| (st, signatures(st))).collect();
     let mut encoded: Vec<Vec<u8>> = Vec::new();
     rec.stage("proof_encode", n, || {
         let (d, v) = timed(|| {
             proofs
                 .par_iter()
-                .map(|p| {
+                .enumerate()
+                .map(|(i, p)| {
+                    let (st, sigs) = cosigned
+                        .iter()
+                        .find(|(st, _)| st.contains(i as u64))
+                        .ok_or_else(|| BenchError::Check(format!("no subtree holds {i}")))?;
                     Ok(MtcProof {
                         extensions: Vec::new(),
-                        subtree: whole,
+                        subtree: *st,
                         inclusion_proof: p.clone(),
-                        signatures: signatures.clone(),
+                        signatures: sigs.clone(),
                     }
                     .encode()?)
                 })
@@ -241,6 +284,23 @@ fn one_batch(
         Ok(d)
     })?;
     sizes.proof = mean_len(encoded.iter().map(Vec::len));
+    let proof_rows: Vec<StoredProof> = (0..n)
+        .zip(&encoded)
+        .map(|(index, p)| StoredProof {
+            index,
+            kind: CertKind::Standalone,
+            subtree: subtree_of(index),
+            proof: p.clone(),
+        })
+        .collect();
+    insert_stage(
+        rec,
+        "db_insert_proofs",
+        scratch,
+        &proof_rows,
+        reindex(n, |p: &mut StoredProof| (&mut p.index, p.proof.len())),
+        |s: &mut Store, rows| Ok(s.insert_proofs(rows)?),
+    )?;
 
     let mut tbs: Vec<Vec<u8>> = Vec::new();
     rec.stage("standalone_build", n, || {
@@ -274,15 +334,44 @@ fn one_batch(
         Ok(d)
     })?;
     sizes.standalone = mean_len(certs.iter().map(Vec::len));
+    let cert_rows: Vec<StoredCertificate> = (0..n)
+        .zip(&certs)
+        .map(|(index, der)| StoredCertificate {
+            index,
+            kind: CertKind::Standalone,
+            der: der.clone(),
+            created: now.unix,
+        })
+        .collect();
+    insert_stage(
+        rec,
+        "db_insert_standalone",
+        scratch,
+        &cert_rows,
+        reindex(n, |c: &mut StoredCertificate| (&mut c.index, c.der.len())),
+        |s: &mut Store, rows| Ok(s.insert_certificates(rows)?),
+    )?;
+    // The batch's log records them as `pkit mtc cert` does, which issues the same bytes.
+    store.record_issued(&proof_rows, &cert_rows)?;
+    for i in [0, mid, n - 1] {
+        let cli = issue(&store, LOG, i, CertKind::Standalone, stamp)?;
+        let ours = (&proof_rows[i as usize], &cert_rows[i as usize]);
+        if (&cli.proof, &cli.certificate) != ours {
+            return Err(BenchError::Check(format!(
+                "entry {i}: the benchmark's certificate differs from pkit mtc cert's"
+            )));
+        }
+    }
 
-    let root = tree.root();
+    let subtree_hashes = cp.subtrees.clone();
     let verify = |i: usize| -> Result<()> {
-        let r = evaluate_inclusion_proof(i as u64, whole, &leaves[i], &proofs[i])?;
-        if r == root {
+        let st = subtree_of(i as u64);
+        let r = evaluate_inclusion_proof(i as u64, st, &leaves[i], &proofs[i])?;
+        if subtree_hashes.iter().any(|(s, h)| *s == st && *h == r) {
             Ok(())
         } else {
             Err(BenchError::Check(format!(
-                "inclusion proof {i} does not reach the root"
+                "inclusion proof {i} does not reach its signed subtree"
             )))
         }
     };
@@ -297,6 +386,16 @@ fn one_batch(
         if rows.len() as u64 != n {
             return Err(BenchError::Check(format!(
                 "read {} of {n} entries",
+                rows.len()
+            )));
+        }
+        Ok(d)
+    })?;
+    rec.stage("db_read_standalone", n, || {
+        let (d, rows) = timed(|| Ok(store.stored_certificates(0, n, CertKind::Standalone)?))?;
+        if rows != cert_rows {
+            return Err(BenchError::Check(format!(
+                "read {} of {n} certificates, or other bytes",
                 rows.len()
             )));
         }

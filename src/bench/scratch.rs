@@ -1,10 +1,11 @@
 //! Database files for the pipeline benches. Insert repetitions write into a scratch
-//! database, each under its own serials (so UNIQUE serials never collide), and a fresh
+//! database, each under keys of its own (so UNIQUE serials and indices never collide), and a fresh
 //! scratch file is started once the previous one holds [`SCRATCH_BYTES`] — creating a file
 //! per repetition would measure file creation and fsync instead of the insert. The reads
 //! run against the batch's CA database, which is `--db FILE` when given.
 
 use super::{BenchError, Result};
+use crate::mtc::store::Store as MtcStore;
 use crate::pki::issue::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,13 +35,13 @@ impl Scratch {
         })
     }
 
-    /// A fresh, empty store in the scratch directory (the previous one is removed).
-    pub fn fresh_store(&self) -> Result<Store> {
+    /// A fresh, empty database in the scratch directory (the previous one is removed).
+    pub fn fresh_store<S: ScratchDb>(&self) -> Result<S> {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         if n > 0 {
             remove_db(&self.dir.join(format!("rep-{}.db", n - 1)));
         }
-        Ok(Store::open(&self.dir.join(format!("rep-{n}.db")))?)
+        S::open(&self.dir.join(format!("rep-{n}.db")))
     }
 
     /// A path in the scratch directory.
@@ -57,18 +58,36 @@ impl Scratch {
     }
 }
 
+/// A database kind insert stages write into: the CA's `ca.db` or the MTC log's `mtc.db`.
+pub trait ScratchDb: Sized {
+    /// Open (creating and migrating) the database at `path`.
+    fn open(path: &Path) -> Result<Self>;
+}
+
+impl ScratchDb for Store {
+    fn open(path: &Path) -> Result<Self> {
+        Ok(Store::open(path)?)
+    }
+}
+
+impl ScratchDb for MtcStore {
+    fn open(path: &Path) -> Result<Self> {
+        Ok(MtcStore::open(path)?)
+    }
+}
+
 /// Bytes of rows a scratch database takes before the next one is started.
 pub const SCRATCH_BYTES: usize = 64 << 20;
 
 /// Where an insert stage's repetitions go.
-pub struct InsertTarget<'a> {
+pub struct InsertTarget<'a, S> {
     scratch: &'a Scratch,
-    store: Option<Store>,
+    store: Option<S>,
     bytes: usize,
     rep: u64,
 }
 
-impl<'a> InsertTarget<'a> {
+impl<'a, S: ScratchDb> InsertTarget<'a, S> {
     pub fn new(scratch: &'a Scratch) -> Self {
         InsertTarget {
             scratch,
@@ -84,7 +103,7 @@ impl<'a> InsertTarget<'a> {
     }
 
     /// The store for the next repetition, which writes about `bytes`.
-    pub fn next(&mut self, bytes: usize) -> Result<&mut Store> {
+    pub fn next(&mut self, bytes: usize) -> Result<&mut S> {
         if self.store.is_none() || self.bytes + bytes > SCRATCH_BYTES {
             self.store = Some(self.scratch.fresh_store()?);
             self.bytes = 0;

@@ -4,98 +4,109 @@
 use super::mtc::MtcRun;
 use super::report::Table;
 use super::x509::X509Run;
-use serde_json::json;
+use crate::pki::alg::Algorithm;
+use serde_json::{json, Map, Value};
 
-fn bytes(b: f64) -> String {
-    format!("{b:.0}")
+/// One column of a sizes table: its header, its JSON key, the value and its decimals.
+struct Column<S> {
+    header: &'static str,
+    key: &'static str,
+    value: fn(&S) -> f64,
+    decimals: usize,
+}
+
+fn col<S>(
+    header: &'static str,
+    key: &'static str,
+    decimals: usize,
+    value: fn(&S) -> f64,
+) -> Column<S> {
+    Column {
+        header,
+        key,
+        value,
+        decimals,
+    }
+}
+
+/// `| Algorithm | column… |`: one row per run, in bytes.
+fn sizes_table<S>(
+    title: &str,
+    json_title: &str,
+    note: &str,
+    runs: &[(Algorithm, S)],
+    columns: &[Column<S>],
+) -> Table {
+    let rows = runs
+        .iter()
+        .map(|(alg, s)| {
+            std::iter::once(alg.name().to_string())
+                .chain(
+                    columns
+                        .iter()
+                        .map(|c| format!("{:.*}", c.decimals, (c.value)(s))),
+                )
+                .collect()
+        })
+        .collect();
+    let json_rows: Vec<Value> = runs
+        .iter()
+        .map(|(alg, s)| {
+            let mut row = Map::new();
+            row.insert("algorithm".into(), json!(alg.name()));
+            for c in columns {
+                row.insert(c.key.into(), json!((c.value)(s)));
+            }
+            Value::Object(row)
+        })
+        .collect();
+    Table {
+        title: title.into(),
+        notes: vec![note.into()],
+        header: std::iter::once("Algorithm")
+            .chain(columns.iter().map(|c| c.header))
+            .map(String::from)
+            .collect(),
+        rows,
+        text_columns: vec![0],
+        json: json!({"title": json_title, "rows": json_rows}),
+    }
 }
 
 /// `| Algorithm | Certificate | OCSP response | CRL, empty | CRL per entry |` in bytes.
 pub fn table(runs: &[&X509Run]) -> Table {
-    let rows = runs
-        .iter()
-        .map(|r| {
-            vec![
-                r.algorithm.name().to_string(),
-                bytes(r.sizes.certificate),
-                bytes(r.sizes.ocsp_response),
-                bytes(r.sizes.crl_empty),
-                format!("{:.1}", r.sizes.crl_entry),
-            ]
-        })
-        .collect();
-    let json_rows: Vec<_> = runs
-        .iter()
-        .map(|r| {
-            json!({
-                "algorithm": r.algorithm.name(),
-                "certificate": r.sizes.certificate,
-                "ocsp_response": r.sizes.ocsp_response,
-                "crl_empty": r.sizes.crl_empty,
-                "crl_per_entry": r.sizes.crl_entry,
-            })
-        })
-        .collect();
-    Table {
-        title: "Encoded sizes (bytes)".into(),
-        notes: vec![
-            "Certificate: a server certificate with the CA's key type for both keys; OCSP \
-             response: one SingleResponse, no nonce, no certs; CRL: v2 with AKI and CRL number, \
-             each entry a 20-byte serial, UTCTime and reasonCode."
-                .into(),
+    let runs: Vec<_> = runs.iter().map(|r| (r.algorithm, r.sizes)).collect();
+    sizes_table(
+        "Encoded sizes (bytes)",
+        "sizes",
+        "Certificate: a server certificate with the CA's key type for both keys; OCSP \
+         response: one SingleResponse, no nonce, no certs; CRL: v2 with AKI and CRL number, \
+         each entry a 20-byte serial, UTCTime and reasonCode.",
+        &runs,
+        &[
+            col("Certificate", "certificate", 0, |s| s.certificate),
+            col("OCSP response", "ocsp_response", 0, |s| s.ocsp_response),
+            col("CRL, empty", "crl_empty", 0, |s| s.crl_empty),
+            col("CRL per entry", "crl_per_entry", 1, |s| s.crl_entry),
         ],
-        header: vec![
-            "Algorithm".into(),
-            "Certificate".into(),
-            "OCSP response".into(),
-            "CRL, empty".into(),
-            "CRL per entry".into(),
-        ],
-        rows,
-        text_columns: vec![0],
-        json: json!({"title": "sizes", "rows": json_rows}),
-    }
+    )
 }
 
 /// `| Algorithm | Log entry B | MTCProof B | Standalone certificate B |`.
 pub fn mtc_table(runs: &[&MtcRun]) -> Table {
-    let rows = runs
-        .iter()
-        .map(|r| {
-            vec![
-                r.algorithm.name().to_string(),
-                bytes(r.sizes.entry),
-                bytes(r.sizes.proof),
-                bytes(r.sizes.standalone),
-            ]
-        })
-        .collect();
-    let json_rows: Vec<_> = runs
-        .iter()
-        .map(|r| {
-            json!({
-                "algorithm": r.algorithm.name(),
-                "log_entry": r.sizes.entry,
-                "mtc_proof": r.sizes.proof,
-                "standalone_certificate": r.sizes.standalone,
-            })
-        })
-        .collect();
-    Table {
-        title: "MTC encoded sizes (bytes)".into(),
-        notes: vec![
-            "MTCProof: the largest batch's inclusion proof plus one cosignature by the CA \
-             key; standalone certificate: TBSCertificate + MTCProof as signatureValue."
-                .into(),
+    let runs: Vec<_> = runs.iter().map(|r| (r.algorithm, r.sizes)).collect();
+    sizes_table(
+        "MTC encoded sizes (bytes)",
+        "mtc sizes",
+        "MTCProof: the largest batch's inclusion proof plus one cosignature by the CA \
+         key; standalone certificate: TBSCertificate + MTCProof as signatureValue.",
+        &runs,
+        &[
+            col("Log entry", "log_entry", 0, |s| s.entry),
+            col("MTCProof", "mtc_proof", 0, |s| s.proof),
+            col("Standalone certificate", "standalone_certificate", 0, |s| {
+                s.standalone
+            }),
         ],
-        header: vec![
-            "Algorithm".into(),
-            "Log entry".into(),
-            "MTCProof".into(),
-            "Standalone certificate".into(),
-        ],
-        rows,
-        text_columns: vec![0],
-        json: json!({"title": "mtc sizes", "rows": json_rows}),
-    }
+    )
 }

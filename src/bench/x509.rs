@@ -7,7 +7,7 @@
 
 use super::harness::{timed, Harness, Measurement};
 use super::report::OpRow;
-use super::scratch::{rep_serial, InsertTarget, Scratch};
+use super::scratch::{rep_serial, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
@@ -87,7 +87,29 @@ pub struct Recorder<'a, 'h> {
     pub cells: BTreeMap<&'static str, Vec<(u64, Measurement)>>,
 }
 
-impl Recorder<'_, '_> {
+impl<'a, 'h> Recorder<'a, 'h> {
+    /// Run `batch` for each batch size in turn, recording its stages under `prefix`;
+    /// the rows come in the order of `ops`.
+    pub fn run_batches(
+        h: &'a Harness<'h>,
+        prefix: String,
+        batches: &[u64],
+        ops: &[(&'static str, &'static str)],
+        mut batch: impl FnMut(&mut Self, u64) -> Result<()>,
+    ) -> Result<Vec<OpRow>> {
+        let mut rec = Recorder {
+            h,
+            prefix,
+            batch: 0,
+            cells: BTreeMap::new(),
+        };
+        for &n in batches {
+            rec.batch = n;
+            batch(&mut rec, n)?;
+        }
+        Ok(rec.rows(ops))
+    }
+
     /// Measure `run` as operation `op` over `items`, or run it once when `op` is not
     /// asked for.
     pub fn stage(
@@ -137,20 +159,13 @@ fn verify_cert(der: &[u8], ca_spki: &[u8]) -> Result<()> {
 
 /// Run every batch size for `alg`.
 pub fn run(h: &Harness<'_>, alg: Algorithm, batches: &[u64], scratch: &Scratch) -> Result<X509Run> {
-    let mut rec = Recorder {
-        h,
-        prefix: alg.name().to_string(),
-        batch: 0,
-        cells: BTreeMap::new(),
-    };
     let mut sizes = Sizes::default();
-    for &n in batches {
-        rec.batch = n;
-        one_batch(&mut rec, alg, n, scratch, &mut sizes)?;
-    }
+    let rows = Recorder::run_batches(h, alg.name().to_string(), batches, &OPERATIONS, |rec, n| {
+        one_batch(rec, alg, n, scratch, &mut sizes)
+    })?;
     Ok(X509Run {
         algorithm: alg,
-        rows: rec.rows(&OPERATIONS),
+        rows,
         sizes,
     })
 }
@@ -208,8 +223,8 @@ fn one_batch(
         "db_insert_certs",
         scratch,
         &records,
-        |r| (&mut r.serial, r.der.len()),
-        |s, rows| Ok(s.insert_certificates(rows)?),
+        reserial(|r: &mut CertRecord| (&mut r.serial, r.der.len())),
+        |s: &mut Store, rows| Ok(s.insert_certificates(rows)?),
     )?;
     let mut store = scratch.ca_store()?;
     store.insert_certificates(&records)?;
@@ -234,34 +249,61 @@ fn one_batch(
 
     // Nothing is revoked yet: the common OCSP answer is "good". Then every certificate
     // is revoked and one CRL covers them all (table order follows the seeds, not this).
-    ocsp(
-        rec, &responder, &ca, &issued, &mut store, scratch, now, sizes,
-    )?;
-    crl_stages(rec, &issuer, &ca, &issued, &mut store, scratch, now, sizes)
+    let mut batch = Batch {
+        ca: &ca,
+        issued: &issued,
+        store: &mut store,
+        scratch,
+        now,
+    };
+    ocsp(rec, &responder, &mut batch, sizes)?;
+    crl_stages(rec, &issuer, &mut batch, sizes)
 }
 
-/// An insert stage: each repetition inserts `records` into a scratch store under serials
-/// of its own (`key` gives a row's serial and its size).
-pub fn insert_stage<T: Clone>(
+/// What the revocation stages share: the batch's CA certificate and issued certificates,
+/// the CA database holding them, the scratch directory and the time.
+struct Batch<'a, 'c> {
+    ca: &'a Certificate<'c>,
+    issued: &'a [Issued],
+    store: &'a mut Store,
+    scratch: &'a Scratch,
+    now: Time,
+}
+
+/// An insert stage: each repetition inserts `records` into a scratch database under keys
+/// of its own: `rekey(row, repetition, position)` gives the row its key and returns its
+/// size in bytes.
+pub fn insert_stage<S: ScratchDb, T: Clone>(
     rec: &mut Recorder<'_, '_>,
     op: &'static str,
     scratch: &Scratch,
     records: &[T],
-    key: impl Fn(&mut T) -> (&mut Vec<u8>, usize),
-    mut insert: impl FnMut(&mut Store, &[T]) -> Result<()>,
+    rekey: impl Fn(&mut T, u64, usize) -> usize,
+    mut insert: impl FnMut(&mut S, &[T]) -> Result<()>,
 ) -> Result<()> {
     let mut target = InsertTarget::new(scratch);
     rec.stage(op, records.len() as u64, || {
         let mut rows = records.to_vec();
-        let mut bytes = 0;
-        for (i, r) in rows.iter_mut().enumerate() {
-            let (serial, len) = key(r);
-            *serial = rep_serial(target.rep(), i);
-            bytes += len;
-        }
+        let rep = target.rep();
+        let bytes = rows
+            .iter_mut()
+            .enumerate()
+            .map(|(i, r)| rekey(r, rep, i))
+            .sum();
         let store = target.next(bytes)?;
         timed(|| insert(store, &rows)).map(|(d, ())| d)
     })
+}
+
+/// `rekey` for rows keyed by serial: a serial unique to the repetition and position.
+fn reserial<T>(
+    field: impl Fn(&mut T) -> (&mut Vec<u8>, usize),
+) -> impl Fn(&mut T, u64, usize) -> usize {
+    move |r, rep, i| {
+        let (serial, len) = field(r);
+        *serial = rep_serial(rep, i);
+        len
+    }
 }
 
 /// `cert_gen`: `n` subscriber keys and certificates, in parallel with one CA signer per
@@ -307,17 +349,13 @@ pub fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
 
 /// ocsp_build, ocsp_sign, db_insert_ocsp, ocsp_verify, db_read_ocsp: one request per
 /// certificate, answered as `pkit ocsp respond` answers it.
-#[allow(clippy::too_many_arguments)]
 fn ocsp(
     rec: &mut Recorder<'_, '_>,
     responder: &Responder,
-    ca: &Certificate<'_>,
-    issued: &[Issued],
-    store: &mut Store,
-    scratch: &Scratch,
-    now: Time,
+    b: &mut Batch<'_, '_>,
     sizes: &mut Sizes,
 ) -> Result<()> {
+    let (ca, issued, now) = (b.ca, b.issued, b.now);
     let n = issued.len() as u64;
     let ca_der = ca.raw;
     let next_update = now.plus_seconds(OCSP_LIFETIME);
@@ -343,7 +381,7 @@ fn ocsp(
     }
     let statuses = ids
         .iter()
-        .map(|id| store.status(Asked::serial(id)))
+        .map(|id| b.store.status(Asked::serial(id)))
         .collect::<std::result::Result<Vec<CertStatus>, _>>()?;
 
     let mut tbs: Vec<Vec<u8>> = Vec::new();
@@ -389,12 +427,12 @@ fn ocsp(
     insert_stage(
         rec,
         "db_insert_ocsp",
-        scratch,
+        b.scratch,
         &records,
-        |r| (&mut r.serial, r.der.len()),
-        |s, rows| Ok(s.put_ocsp_responses(rows)?),
+        reserial(|r: &mut OcspRecord| (&mut r.serial, r.der.len())),
+        |s: &mut Store, rows| Ok(s.put_ocsp_responses(rows)?),
     )?;
-    store.put_ocsp_responses(&records)?;
+    b.store.put_ocsp_responses(&records)?;
 
     rec.stage("ocsp_verify", n, || {
         timed(|| {
@@ -427,7 +465,7 @@ fn ocsp(
         .map(|(d, ())| d)
     })?;
     rec.stage("db_read_ocsp", n, || {
-        let (d, rows) = timed(|| Ok(store.ocsp_responses()?))?;
+        let (d, rows) = timed(|| Ok(b.store.ocsp_responses()?))?;
         check(rows.len() as u64 == n, || {
             format!("read {} of {n} OCSP responses", rows.len())
         })?;
@@ -439,23 +477,19 @@ fn ocsp(
 /// crl_build, crl_sign, db_insert_crl, crl_verify, db_read_crl: every certificate of the
 /// batch revoked (as `pkit` records a revocation), then one CRL covering them, built from
 /// the store's revoked rows as CRL generation does.
-#[allow(clippy::too_many_arguments)]
 fn crl_stages(
     rec: &mut Recorder<'_, '_>,
     issuer: &Issuer,
-    ca: &Certificate<'_>,
-    issued: &[Issued],
-    store: &mut Store,
-    scratch: &Scratch,
-    now: Time,
+    b: &mut Batch<'_, '_>,
     sizes: &mut Sizes,
 ) -> Result<()> {
+    let (ca, issued, now) = (b.ca, b.issued, b.now);
     let n = issued.len();
     for c in issued {
-        store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
+        b.store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
     }
     let mut revoked = Vec::with_capacity(n);
-    store.for_each_revoked(|r| revoked.push(r))?;
+    b.store.for_each_revoked(|r| revoked.push(r))?;
     check(revoked.len() == n, || {
         format!("{} of {n} revoked", revoked.len())
     })?;
@@ -467,7 +501,7 @@ fn crl_stages(
     let fields = CrlFields {
         this_update: now,
         next_update: now.plus_seconds(CRL_LIFETIME),
-        number: store.next_crl_number()?,
+        number: b.store.next_crl_number()?,
     };
     let mut tbs = Vec::new();
     rec.stage("crl_build", 1, || {
@@ -501,15 +535,19 @@ fn crl_stages(
         next_update: fields.next_update.unix,
         der: crl.clone(),
     };
-    let mut target = InsertTarget::new(scratch);
-    rec.stage("db_insert_crl", 1, || {
+    insert_stage(
+        rec,
+        "db_insert_crl",
+        b.scratch,
+        std::slice::from_ref(&record),
         // A CRL number is used once: each repetition stores its own.
-        let mut r = record.clone();
-        r.number = target.rep() + 1;
-        let s = target.next(r.der.len())?;
-        timed(|| Ok(s.insert_crl(&r)?)).map(|(d, ())| d)
-    })?;
-    store.insert_crl(&record)?;
+        |r: &mut CrlRecord, rep, _| {
+            r.number = rep + 1;
+            r.der.len()
+        },
+        |s: &mut Store, rows| rows.iter().try_for_each(|r| Ok(s.insert_crl(r)?)),
+    )?;
+    b.store.insert_crl(&record)?;
 
     rec.stage("crl_verify", 1, || {
         timed(|| {
@@ -523,7 +561,7 @@ fn crl_stages(
         .map(|(d, ())| d)
     })?;
     rec.stage("db_read_crl", 1, || {
-        let (d, got) = timed(|| Ok(store.latest_crl()?))?;
+        let (d, got) = timed(|| Ok(b.store.latest_crl()?))?;
         check(got.is_some_and(|r| r.der == crl), || {
             "the stored CRL differs".into()
         })?;

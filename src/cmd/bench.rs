@@ -286,8 +286,10 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
             let title = format!("Results: {}", a.ca_key_algo.name());
             let notes = vec![format!(
                 "Configuration: SHA-256 Merkle hash; {} CA and subscriber keys; {threads} \
-                 threads. db_insert_proofs, db_insert_standalone and db_read_standalone have \
-                 no counterpart in pkit: mtc.db derives proofs and certificates on demand.",
+                 threads. Proofs are standalone certificates': each leads to the covering \
+                 subtree of [0, N) that holds its entry and carries that subtree's \
+                 cosignature; the db_ stages write and read mtc.db's tables as pkit mtc \
+                 cert does.",
                 a.ca_key_algo.name()
             )];
             let columns = columns(&a.pipeline)?;

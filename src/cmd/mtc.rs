@@ -39,7 +39,8 @@ pub enum MtcCommand {
     Add(add::AddArgs),
     /// Sign a checkpoint and the covering subtrees of the entries added since the last.
     Checkpoint(tree::CheckpointArgs),
-    /// Write a standalone (default) or landmark-relative certificate for a log entry.
+    /// Write a standalone (default) or landmark-relative certificate for a log entry, and
+    /// record it in mtc.db.
     Cert(tree::CertArgs),
     /// Allocate and list landmarks.
     Landmark(tree::LandmarkArgs),

@@ -6,8 +6,9 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::{Args, Subcommand};
 use pkit::mtc::hash::{to_hex, Hash};
-use pkit::mtc::issuer::{certificate, checkpoint_store, landmark_proof, standalone_proof};
+use pkit::mtc::issuer::{checkpoint_store, issue};
 use pkit::mtc::landmark::{format_list, landmark_subtrees, Landmark};
+use pkit::mtc::store::CertKind;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash, NodeSource};
 use serde_json::json;
@@ -61,6 +62,10 @@ pub struct CertArgs {
     /// A landmark-relative certificate (no signatures) instead of a standalone one.
     #[arg(long)]
     pub landmark: bool,
+    /// Write the certificates an earlier `pkit mtc cert` recorded in mtc.db instead of
+    /// issuing them from the log again.
+    #[arg(long)]
+    pub stored: bool,
     /// Output file (PEM); stdout when absent.
     #[arg(short, long)]
     pub out: Option<PathBuf>,
@@ -83,20 +88,64 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
     let now = now_of(&a.now)?;
     let (store, name) = open_store(&a.dir)?;
     let (_, log) = ca_meta(&store, &name)?;
-    let mut pem = String::new();
+    let kind = if a.landmark {
+        CertKind::Landmark
+    } else {
+        CertKind::Standalone
+    };
     let end = a.index.saturating_add(a.count);
-    for index in a.index..end {
-        let proof = if a.landmark {
-            landmark_proof(&store, index, unix(now)).map(|(_, p)| p)
-        } else {
-            standalone_proof(&store, index)
+    let ders = if a.stored {
+        stored_certificates(&store, &name, a.index, end, kind)?
+    } else {
+        // Each certificate is derived from the log as it is now, then all are recorded
+        // in one transaction (replacing earlier issues of the same index and kind)
+        // before anything is written out.
+        let mut proofs = Vec::new();
+        let mut certs = Vec::new();
+        for index in a.index..end {
+            let i = issue(&store, log, index, kind, unix(now)).map_err(mtc_err(&name))?;
+            proofs.push(i.proof);
+            certs.push(i.certificate);
         }
-        .map_err(mtc_err(&name))?;
-        let der = certificate(&store, log, index, &proof).map_err(mtc_err(&name))?;
-        pem.push_str(&io::pem_encode("CERTIFICATE", &der));
-    }
+        store
+            .record_issued(&proofs, &certs)
+            .map_err(mtc_err(&name))?;
+        certs.into_iter().map(|c| c.der).collect()
+    };
+    let pem: String = ders
+        .iter()
+        .map(|der| io::pem_encode("CERTIFICATE", der))
+        .collect();
     io::write_text(a.out.as_deref(), a.force, &pem)?;
     Ok(Exit::Ok)
+}
+
+/// The recorded certificates of `[start, end)`, every one of which must be there.
+fn stored_certificates(
+    store: &pkit::mtc::store::Store,
+    name: &str,
+    start: u64,
+    end: u64,
+    kind: CertKind,
+) -> CliResult<Vec<Vec<u8>>> {
+    let rows = store
+        .stored_certificates(start, end, kind)
+        .map_err(mtc_err(name))?;
+    // Rows come in index order: the first index that is not the next row is missing.
+    let recorded = rows
+        .iter()
+        .zip(start..)
+        .take_while(|(r, want)| r.index == *want)
+        .count() as u64;
+    if recorded < end - start {
+        return Err(CliError::usage(format!(
+            "{name}: no {} certificate of entry {} is recorded (issue it with `pkit mtc \
+             cert` without --stored)",
+            kind.as_str(),
+            start + recorded
+        )));
+    }
+    Ok(rows.into_iter().map(|r| r.der).collect())
 }
 
 #[derive(Args, Debug)]

@@ -2,7 +2,7 @@
 //! checkpoint and the covering subtrees of what it adds, and build the proof of a
 //! standalone or landmark-relative certificate from `mtc.db`.
 
-use super::cert::build_certificate;
+use super::cert::{assemble, build_tbs, serial_number};
 use super::checkpoint::Checkpoint;
 use super::cosign::Cosigner;
 use super::entry::parse_entry;
@@ -11,7 +11,9 @@ use super::hash::Hash;
 use super::ids::TrustAnchorId;
 use super::landmark::landmark_for;
 use super::proof::{Cosignature, MtcProof};
-use super::store::{Store, StoredCheckpoint, SubtreeSignature};
+use super::store::{
+    CertKind, Store, StoredCertificate, StoredCheckpoint, StoredProof, SubtreeSignature,
+};
 use super::subtree::{covering_subtrees, Subtree};
 use super::tree::{inclusion_proof, subtree_hash, NodeSource};
 
@@ -143,9 +145,49 @@ pub fn landmark_proof(store: &Store, index: u64, now: u64) -> Result<(u64, MtcPr
     ))
 }
 
-/// The certificate DER for `index` with `proof` (`standalone_build` + encode).
-pub fn certificate(store: &Store, log: u16, index: u64, proof: &MtcProof) -> Result<Vec<u8>> {
+/// One certificate as issued: its proof row and its certificate row for `mtc.db`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IssuedCertificate {
+    pub proof: StoredProof,
+    pub certificate: StoredCertificate,
+}
+
+/// Issue the certificate of `index` of `kind` from the log as it is now (`pkit mtc
+/// cert`): the proof ([`standalone_proof`], or [`landmark_proof`] for the landmarks
+/// active at `now`), encoded once (`proof_encode`), the TBSCertificate
+/// (`standalone_build`) and the DER (`standalone_encode`). Nothing is written:
+/// [`Store::record_issued`] records what was handed out.
+pub fn issue(
+    store: &Store,
+    log: u16,
+    index: u64,
+    kind: CertKind,
+    now: u64,
+) -> Result<IssuedCertificate> {
+    let proof = match kind {
+        CertKind::Standalone => standalone_proof(store, index)?,
+        CertKind::Landmark => landmark_proof(store, index, now)?.1,
+    };
+    let encoded = proof.encode()?;
     let (entry, spki) = store.entry(index)?;
-    let p = parse_entry(&entry)?;
-    build_certificate(p.tbs_entry, &spki, log, index, proof)
+    let tbs = build_tbs(
+        parse_entry(&entry)?.tbs_entry,
+        &spki,
+        serial_number(log, index)?,
+    )?;
+    let der = assemble(&tbs, &encoded);
+    Ok(IssuedCertificate {
+        proof: StoredProof {
+            index,
+            kind,
+            subtree: proof.subtree,
+            proof: encoded,
+        },
+        certificate: StoredCertificate {
+            index,
+            kind,
+            der,
+            created: i64::try_from(now).unwrap_or(i64::MAX),
+        },
+    })
 }

@@ -18,14 +18,17 @@
 //! | `checkpoint_create` | [`issuer::create_checkpoint`] |
 //! | `db_insert_checkpoint` | [`store::Store::insert_checkpoint`] |
 //! | `proof_encode` | [`proof::MtcProof::encode`] |
+//! | `db_insert_proofs` | [`store::Store::insert_proofs`] (one transaction per call) |
 //! | `standalone_build` | [`cert::build_tbs`] |
 //! | `standalone_encode` | [`cert::assemble`] (DER; PEM through the `pem` crate) |
+//! | `db_insert_standalone` | [`store::Store::insert_certificates`] (one transaction per call) |
 //! | `proof_verify_one` / `proof_verify_all` | [`tree::evaluate_inclusion_proof`]; the whole §7.2 check is [`verify::verify_certificate`] |
 //! | `db_read_entries` | [`store::Store::entries`] |
+//! | `db_read_standalone` | [`store::Store::stored_certificates`] |
 //!
-//! `db_insert_proofs`, `db_insert_standalone` and `db_read_standalone` have no
-//! counterpart: `mtc.db` stores entries and complete tree nodes, and proofs and
-//! certificates are derived from them on demand rather than stored.
+//! `pkit mtc cert` runs the issuing stages for one index at a time through
+//! [`issuer::issue`] (the proof from the stored tree, then encode, build and assemble)
+//! and records proofs and certificates together with [`store::Store::record_issued`].
 //!
 //! # Modules
 //!
@@ -42,7 +45,7 @@
 //! - [`verify`][verify]: the §7.2 relying-party procedure, naming the failed step.
 //! - [`landmark`][landmark]: landmarks and the landmark list text.
 //! - [`store`][store]: `mtc.db`.
-//! - [`issuer`][issuer]: checkpointing and per-index proofs from the store.
+//! - [`issuer`][issuer]: checkpointing, and per-index proofs and certificates from the store.
 
 pub mod cert;
 pub mod checkpoint;

@@ -7,6 +7,14 @@
 //! subtrees) and `landmarks`. Appends run one transaction per chunk with statements
 //! prepared once; each appended leaf adds its leaf hash and the nodes it completes,
 //! computed from the in-memory right-edge frontier, so the tree is never rebuilt.
+//!
+//! Schema v2 adds what was handed out: `proofs` (the TLS-encoded MTCProof of each issued
+//! certificate, with the subtree it proves inclusion in) and `certificates` (the
+//! certificate DER and when it was issued), one row per entry index and kind
+//! (`standalone` or `landmark`). `pkit mtc cert` always derives a certificate from the
+//! log and records it here, replacing the row an earlier issue of the same index and
+//! kind left; the rows are a record of the latest issue, never a cache that issuance
+//! reads back (`--stored` prints them instead of issuing).
 
 use super::error::{MtcError, Result};
 use super::hash::{node_hash, Hash};
@@ -31,6 +39,17 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (start, end, cosigner)) WITHOUT ROWID;
     CREATE TABLE landmarks (number INTEGER PRIMARY KEY, tree_size INTEGER NOT NULL,
         expiry INTEGER NOT NULL);",
+    // v2: issued proofs and certificates, the latest per (entry index, kind). Rowid
+    // tables: the BLOBs are large (an ML-DSA certificate is several KiB), which suits
+    // WITHOUT ROWID badly.
+    "CREATE TABLE proofs (idx INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('standalone', 'landmark')),
+        start INTEGER NOT NULL, end INTEGER NOT NULL, proof BLOB NOT NULL,
+        PRIMARY KEY (idx, kind));
+    CREATE TABLE certificates (idx INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('standalone', 'landmark')),
+        der BLOB NOT NULL, created INTEGER NOT NULL,
+        PRIMARY KEY (idx, kind));",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -58,6 +77,45 @@ pub struct StoredCheckpoint {
     pub size: u64,
     pub root: Hash,
     pub note: String,
+    pub created: i64,
+}
+
+/// The two kinds of MTC certificate: standalone (the proof carries cosignatures over a
+/// signed subtree) and landmark-relative (no signatures; a landmark's subtree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CertKind {
+    Standalone,
+    Landmark,
+}
+
+impl CertKind {
+    /// The `kind` column's value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CertKind::Standalone => "standalone",
+            CertKind::Landmark => "landmark",
+        }
+    }
+}
+
+/// An issued certificate's MTCProof as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredProof {
+    pub index: u64,
+    pub kind: CertKind,
+    /// The subtree the inclusion proof leads to.
+    pub subtree: Subtree,
+    /// The TLS-encoded MTCProof (`proof_encode`'s output).
+    pub proof: Vec<u8>,
+}
+
+/// An issued certificate as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredCertificate {
+    pub index: u64,
+    pub kind: CertKind,
+    pub der: Vec<u8>,
+    /// Unix seconds of issuance.
     pub created: i64,
 }
 
@@ -323,6 +381,131 @@ impl Store {
         )?;
         Ok(())
     }
+
+    /// Record proofs in one transaction (`db_insert_proofs`); a row for the same index
+    /// and kind is replaced. On error nothing is stored.
+    pub fn insert_proofs(&self, proofs: &[StoredProof]) -> Result<()> {
+        self.in_transaction(|tx| write_proofs(tx, proofs))
+    }
+
+    /// Record certificates in one transaction (`db_insert_standalone`); a row for the
+    /// same index and kind is replaced. On error nothing is stored.
+    pub fn insert_certificates(&self, certs: &[StoredCertificate]) -> Result<()> {
+        self.in_transaction(|tx| write_certificates(tx, certs))
+    }
+
+    /// Record what one issue handed out, proofs and certificates, in one transaction
+    /// (`pkit mtc cert`).
+    pub fn record_issued(&self, proofs: &[StoredProof], certs: &[StoredCertificate]) -> Result<()> {
+        self.in_transaction(|tx| {
+            write_proofs(tx, proofs)?;
+            write_certificates(tx, certs)
+        })
+    }
+
+    fn in_transaction(&self, f: impl FnOnce(&Connection) -> Result<()>) -> Result<()> {
+        let tx = self.conn.unchecked_transaction()?;
+        f(&tx)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The recorded proof of `index` of `kind`, if any.
+    pub fn proof(&self, index: u64, kind: CertKind) -> Result<Option<StoredProof>> {
+        Ok(self.proofs_in(index, index.saturating_add(1), kind)?.pop())
+    }
+
+    /// The recorded proofs of `kind` for indices `[start, end)`, in index order.
+    pub fn proofs_in(&self, start: u64, end: u64, kind: CertKind) -> Result<Vec<StoredProof>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT idx, start, end, proof FROM proofs
+             WHERE kind = ?3 AND idx >= ?1 AND idx < ?2 ORDER BY idx",
+        )?;
+        let rows = st.query_map(params![to_i64(start)?, to_i64(end)?, kind.as_str()], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get(3)?,
+            ))
+        })?;
+        rows.map(|r| {
+            let (idx, s, e, proof) = r?;
+            Ok(StoredProof {
+                index: idx as u64,
+                kind,
+                subtree: Subtree::new(s as u64, e as u64),
+                proof,
+            })
+        })
+        .collect()
+    }
+
+    /// The recorded certificate of `index` of `kind`, if any.
+    pub fn stored_certificate(
+        &self,
+        index: u64,
+        kind: CertKind,
+    ) -> Result<Option<StoredCertificate>> {
+        Ok(self
+            .stored_certificates(index, index.saturating_add(1), kind)?
+            .pop())
+    }
+
+    /// The recorded certificates of `kind` for indices `[start, end)`, in index order
+    /// (`db_read_standalone`).
+    pub fn stored_certificates(
+        &self,
+        start: u64,
+        end: u64,
+        kind: CertKind,
+    ) -> Result<Vec<StoredCertificate>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT idx, der, created FROM certificates
+             WHERE kind = ?3 AND idx >= ?1 AND idx < ?2 ORDER BY idx",
+        )?;
+        let rows = st.query_map(params![to_i64(start)?, to_i64(end)?, kind.as_str()], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?))
+        })?;
+        rows.map(|r| {
+            let (idx, der, created) = r?;
+            Ok(StoredCertificate {
+                index: idx as u64,
+                kind,
+                der,
+                created,
+            })
+        })
+        .collect()
+    }
+}
+
+fn write_proofs(conn: &Connection, proofs: &[StoredProof]) -> Result<()> {
+    let mut st = conn.prepare_cached(
+        "INSERT OR REPLACE INTO proofs (idx, kind, start, end, proof)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for p in proofs {
+        st.execute(params![
+            to_i64(p.index)?,
+            p.kind.as_str(),
+            to_i64(p.subtree.start)?,
+            to_i64(p.subtree.end)?,
+            p.proof
+        ])?;
+    }
+    Ok(())
+}
+
+fn write_certificates(conn: &Connection, certs: &[StoredCertificate]) -> Result<()> {
+    let mut st = conn.prepare_cached(
+        "INSERT OR REPLACE INTO certificates (idx, kind, der, created)
+         VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for c in certs {
+        st.execute(params![to_i64(c.index)?, c.kind.as_str(), c.der, c.created])?;
+    }
+    Ok(())
 }
 
 impl NodeSource for Store {
@@ -397,5 +580,180 @@ mod tests {
             );
         }
         assert_eq!(s.load_tree().unwrap().root(), m.root());
+    }
+
+    fn proof_row(index: u64, kind: CertKind, byte: u8) -> StoredProof {
+        StoredProof {
+            index,
+            kind,
+            subtree: Subtree::new(index & !3, (index & !3) + 4),
+            proof: vec![byte; 40 + (index % 64) as usize],
+        }
+    }
+
+    fn cert_row(index: u64, kind: CertKind, byte: u8) -> StoredCertificate {
+        StoredCertificate {
+            index,
+            kind,
+            der: vec![byte; 700 + (index % 64) as usize],
+            created: 1_700_000_000 + (index % 64) as i64,
+        }
+    }
+
+    #[test]
+    fn issued_rows_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mtc.db");
+        let s = Store::open(&path).unwrap();
+        let proofs: Vec<_> = (0..10)
+            .map(|i| proof_row(i, CertKind::Standalone, 1))
+            .collect();
+        let certs: Vec<_> = (0..10)
+            .map(|i| cert_row(i, CertKind::Standalone, 1))
+            .collect();
+        s.insert_proofs(&proofs).unwrap();
+        s.insert_certificates(&certs).unwrap();
+        // The other kind of the same index is a row of its own.
+        s.record_issued(
+            &[proof_row(3, CertKind::Landmark, 2)],
+            &[cert_row(3, CertKind::Landmark, 2)],
+        )
+        .unwrap();
+        drop(s);
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.proofs_in(0, 10, CertKind::Standalone).unwrap(), proofs);
+        assert_eq!(
+            s.stored_certificates(0, 10, CertKind::Standalone).unwrap(),
+            certs
+        );
+        assert_eq!(
+            s.stored_certificates(2, 5, CertKind::Standalone).unwrap(),
+            certs[2..5]
+        );
+        assert_eq!(
+            s.stored_certificates(0, 10, CertKind::Landmark).unwrap(),
+            [cert_row(3, CertKind::Landmark, 2)]
+        );
+        assert_eq!(
+            s.proof(3, CertKind::Landmark).unwrap(),
+            Some(proof_row(3, CertKind::Landmark, 2))
+        );
+        assert_eq!(
+            s.stored_certificate(10, CertKind::Standalone).unwrap(),
+            None
+        );
+        assert_eq!(s.proof(4, CertKind::Landmark).unwrap(), None);
+        // Issuing again replaces the row of that index and kind.
+        s.record_issued(
+            &[proof_row(4, CertKind::Standalone, 9)],
+            &[cert_row(4, CertKind::Standalone, 9)],
+        )
+        .unwrap();
+        assert_eq!(
+            s.stored_certificate(4, CertKind::Standalone).unwrap(),
+            Some(cert_row(4, CertKind::Standalone, 9))
+        );
+        assert_eq!(
+            s.proof(4, CertKind::Standalone).unwrap(),
+            Some(proof_row(4, CertKind::Standalone, 9))
+        );
+        assert_eq!(s.proofs_in(0, 10, CertKind::Standalone).unwrap().len(), 10);
+    }
+
+    #[test]
+    fn failed_batch_stores_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join("mtc.db")).unwrap();
+        // The second row's index is past SQLite's range: the whole batch is rolled back.
+        let certs = [
+            cert_row(1, CertKind::Standalone, 1),
+            cert_row(u64::MAX, CertKind::Standalone, 1),
+        ];
+        assert!(s.insert_certificates(&certs).is_err());
+        assert!(s
+            .stored_certificates(0, 10, CertKind::Standalone)
+            .unwrap()
+            .is_empty());
+        let proofs = [proof_row(1, CertKind::Standalone, 1)];
+        assert!(s.record_issued(&proofs, &certs).is_err());
+        assert_eq!(s.proof(1, CertKind::Standalone).unwrap(), None);
+    }
+
+    #[test]
+    fn migrates_a_version_1_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mtc.db");
+        // A log written by the first schema: meta, entries and nodes, a checkpoint.
+        let leaves: Vec<Hash> = (0..5u8).map(|i| leaf_hash(&[i])).collect();
+        let m = MemTree::from_leaves(leaves.clone());
+        {
+            let conn = open_versioned(&path, &MIGRATIONS[..1]).unwrap();
+            let v: i64 = conn
+                .query_row("PRAGMA user_version", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!(v, 1);
+            conn.execute("INSERT INTO meta (key, value) VALUES ('log', '1')", [])
+                .unwrap();
+            for (i, l) in leaves.iter().enumerate() {
+                conn.execute(
+                    "INSERT INTO entries (idx, entry, spki, leaf) VALUES (?1, x'01', x'02', ?2)",
+                    params![i as i64, &l[..]],
+                )
+                .unwrap();
+            }
+            for level in 1..3u32 {
+                for (i, h) in m.level(level).iter().enumerate() {
+                    conn.execute(
+                        "INSERT INTO nodes (level, idx, hash) VALUES (?1, ?2, ?3)",
+                        params![i64::from(level), i as i64, &h[..]],
+                    )
+                    .unwrap();
+                }
+            }
+            conn.execute(
+                "INSERT INTO checkpoints (size, root, note, created) VALUES (5, ?1, 'n', 7)",
+                [&m.root()[..]],
+            )
+            .unwrap();
+            assert!(conn
+                .execute("INSERT INTO certificates (idx, kind, der, created) VALUES (0, 'standalone', x'30', 0)", [])
+                .is_err());
+        }
+        let mut s = Store::open(&path).unwrap();
+        let v: i64 = s
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        // What was there is intact and the tree goes on from its right edge.
+        assert_eq!(s.meta("log").unwrap().as_deref(), Some("1"));
+        assert_eq!(s.size(), 5);
+        assert_eq!(s.latest_checkpoint().unwrap().unwrap().root, m.root());
+        s.append_entries(&[NewEntry {
+            entry: vec![1],
+            spki: vec![2],
+            leaf: leaf_hash(&[5]),
+        }])
+        .unwrap();
+        let mut all = leaves;
+        all.push(leaf_hash(&[5]));
+        assert_eq!(
+            s.load_tree().unwrap().root(),
+            MemTree::from_leaves(all).root()
+        );
+        // The new tables work.
+        s.record_issued(
+            &[proof_row(0, CertKind::Standalone, 1)],
+            &[cert_row(0, CertKind::Standalone, 1)],
+        )
+        .unwrap();
+        assert_eq!(
+            s.stored_certificates(0, 6, CertKind::Standalone).unwrap(),
+            [cert_row(0, CertKind::Standalone, 1)]
+        );
+        drop(s);
+        // Opening again migrates nothing more.
+        let s = Store::open(&path).unwrap();
+        assert_eq!(s.proofs_in(0, 6, CertKind::Standalone).unwrap().len(), 1);
     }
 }

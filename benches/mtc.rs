@@ -107,6 +107,11 @@ fn db_append() {
         eprintln!("db_append: cannot open mtc.db");
         return;
     };
+    // As `pkit mtc add --from` does.
+    if let Err(e) = store.checkpoint_in_background() {
+        eprintln!("db_append: {e}");
+        return;
+    }
     let t = Instant::now();
     let mut it = raw.into_iter();
     loop {
@@ -127,6 +132,8 @@ fn db_append() {
             return;
         }
     }
+    // The last checkpoint belongs to the append.
+    drop(store);
     let s = t.elapsed().as_secs_f64();
     println!(
         "db_append: {n} entries of 700 bytes in {s:.2} s ({:.0} entries/s)",

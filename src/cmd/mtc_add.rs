@@ -245,6 +245,9 @@ fn run_manifest(
         })
         .collect::<CliResult<_>>()?;
     let mut first = None;
+    store
+        .checkpoint_in_background()
+        .map_err(super::mtc_err(db_name))?;
     for chunk in entries.chunks(CHUNK) {
         let i = store
             .append_entries(chunk)

@@ -22,8 +22,9 @@ use super::landmark::Landmark;
 use super::subtree::Subtree;
 use super::tree::{MemTree, NodeSource};
 use crate::pki::issue::store::open_versioned;
+use crate::pki::issue::wal_checkpoint::BackgroundCheckpoints;
 use rusqlite::{params, Connection, OptionalExtension};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const MIGRATIONS: &[&str] = &[
     // v1
@@ -120,7 +121,10 @@ pub struct StoredCertificate {
 }
 
 pub struct Store {
+    /// Declared before `conn`: dropped (its last checkpoint done) before the writer closes.
+    checkpoints: Option<BackgroundCheckpoints>,
     conn: Connection,
+    path: PathBuf,
     size: u64,
     /// `frontier[l]`: the last complete node of level `l` when it is a left child still
     /// waiting for its sibling.
@@ -146,7 +150,9 @@ impl Store {
         conn.pragma_update(None, "cache_size", -65536)?;
         let size: i64 = conn.query_row("SELECT COUNT(*) FROM entries", [], |r| r.get(0))?;
         let mut store = Store {
+            checkpoints: None,
             conn,
+            path: path.to_path_buf(),
             size: size as u64,
             frontier: Vec::new(),
         };
@@ -187,6 +193,15 @@ impl Store {
 
     /// Append entries in one transaction; returns the index of the first. On error
     /// nothing of the chunk is stored.
+    /// For a bulk append: checkpoint the WAL from a background thread while chunks go in
+    /// (see [`BackgroundCheckpoints`]), until the store is dropped.
+    pub fn checkpoint_in_background(&mut self) -> Result<()> {
+        if self.checkpoints.is_none() {
+            self.checkpoints = Some(BackgroundCheckpoints::start(&self.conn, &self.path)?);
+        }
+        Ok(())
+    }
+
     pub fn append_entries(&mut self, entries: &[NewEntry]) -> Result<u64> {
         let first = self.size;
         let mut frontier = self.frontier.clone();
@@ -223,6 +238,9 @@ impl Store {
             }
         }
         tx.commit()?;
+        if let Some(c) = &mut self.checkpoints {
+            c.committed();
+        }
         self.size = first + entries.len() as u64;
         self.frontier = frontier;
         Ok(first)

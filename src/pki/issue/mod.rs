@@ -11,6 +11,7 @@ pub mod san;
 pub mod store;
 pub mod subject;
 pub mod tbs;
+pub mod wal_checkpoint;
 
 /// Fill `buf` from the operating system's CSPRNG.
 pub fn random_bytes(buf: &mut [u8]) -> std::io::Result<()> {

@@ -621,9 +621,9 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
     let stdout = std::io::stdout();
-    for chunk in items.chunks(a.chunk.max(1)) {
-        // Key generation and signing in parallel, one signer per worker thread.
-        let issued: Vec<(Issued, Box<dyn PrivateKey>)> = chunk
+    // Key generation and signing in parallel, one signer per worker thread.
+    let issue_chunk = |chunk: &[BatchItem]| -> CliResult<Vec<(Issued, Box<dyn PrivateKey>)>> {
+        chunk
             .par_iter()
             .map_init(
                 || issuer.key.signer(),
@@ -644,14 +644,27 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
                     Ok((issuer.issue(signer.as_mut(), &req)?, key))
                 },
             )
-            .collect::<CliResult<_>>()?;
+            .collect()
+    };
+    let chunks: Vec<&[BatchItem]> = items.chunks(a.chunk.max(1)).collect();
+    let mut issued = match chunks.first() {
+        Some(c) => issue_chunk(c)?,
+        None => Vec::new(),
+    };
+    for (k, chunk) in chunks.iter().enumerate() {
         let records: Vec<CertRecord> = chunk
             .iter()
             .zip(&issued)
             .map(|(it, (c, _))| record(c, &it.subject_text, it.profile, it.alg.name()))
             .collect();
+        // The commit runs on one core while the others sign the next chunk: a commit
+        // alone would leave them idle.
+        let (committed, next) = rayon::join(
+            || store.insert_certificates(&records),
+            || chunks.get(k + 1).map(|c| issue_chunk(c)),
+        );
         // Committed before any file of the chunk exists.
-        store.insert_certificates(&records).map_err(db_err(&a.ca))?;
+        committed.map_err(db_err(&a.ca))?;
         let lines: Vec<String> = chunk
             .par_iter()
             .zip(&issued)
@@ -683,6 +696,10 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
             }
         }
         bar.inc(chunk.len() as u64);
+        issued = match next {
+            Some(n) => n?,
+            None => Vec::new(),
+        };
     }
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();

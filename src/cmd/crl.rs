@@ -254,24 +254,40 @@ fn run_gen(a: GenArgs) -> CliResult<Exit> {
     let entries = builder.entries();
     let tbs = builder.finish();
     let der = sign_crl(&tbs, issuer.key.signer()?.as_mut())?;
+    drop(tbs);
     let record = CrlRecord {
         number: fields.number,
         this_update: fields.this_update.unix,
         next_update: fields.next_update.unix,
         der,
     };
-    store.insert_crl(&record).map_err(db_err(&a.ca))?;
-    let der = record.der;
     let opts = io::OutputOpts {
         path: a.out.as_deref(),
         force: a.force,
         private: false,
         binary: a.outform == OutForm::Der,
     };
-    match a.outform {
-        OutForm::Der => io::write_output(&opts, &der)?,
-        OutForm::Pem => io::write_output(&opts, io::pem_encode("X509 CRL", &der).as_bytes())?,
+    // Recording the CRL (a flushed file under crls/ and a row) and writing the output
+    // both wait mostly on the disk: they run side by side.
+    let (stored, written) = rayon::join(
+        || store.insert_crl(&record).map_err(db_err(&a.ca)),
+        || {
+            io::write_output_with(&opts, |w| match a.outform {
+                OutForm::Der => w.write_all(&record.der),
+                OutForm::Pem => io::write_pem(w, "X509 CRL", &record.der),
+            })
+        },
+    );
+    if let Err(e) = stored {
+        // No output for a CRL that is not on record.
+        if let (Ok(()), Some(p)) = (&written, &a.out) {
+            if p.as_os_str() != "-" {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        return Err(e);
     }
+    written?;
     eprintln!(
         "pkit: CRL number {} with {entries} entr{}, next update {}",
         fields.number,

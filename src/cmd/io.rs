@@ -241,13 +241,32 @@ fn pem_with_headers(name: String, off: usize, block: &[u8]) -> CliResult<Item> {
     }
 }
 
-/// PEM-encode with 64-column lines and `\n` endings.
+/// PEM-encode with 64-column lines and `\n` endings (RFC 7468 §2).
 pub fn pem_encode(label: &str, der: &[u8]) -> String {
-    let p = pem::Pem::new(label, der.to_vec());
-    pem::encode_config(
-        &p,
-        pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
-    )
+    let mut out = Vec::with_capacity(der.len() / 48 * 65 + 2 * label.len() + 64);
+    // Writing into a Vec cannot fail, and the text is ASCII.
+    let _ = write_pem(&mut out, label, der);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`pem_encode`] straight into `w`, a block of lines at a time: a 53 MB CRL never exists
+/// as one 71 MB string. Written here rather than through the `pem` crate, which wants its
+/// own copy of the contents.
+pub fn write_pem(w: &mut dyn Write, label: &str, der: &[u8]) -> std::io::Result<()> {
+    use base64::Engine;
+    const LINES_PER_WRITE: usize = 1024;
+    let engine = &base64::engine::general_purpose::STANDARD;
+    write!(w, "-----BEGIN {label}-----\n")?;
+    let mut text = String::with_capacity(LINES_PER_WRITE * 65);
+    for block in der.chunks(48 * LINES_PER_WRITE) {
+        text.clear();
+        for line in block.chunks(48) {
+            engine.encode_string(line, &mut text);
+            text.push('\n');
+        }
+        w.write_all(text.as_bytes())?;
+    }
+    write!(w, "-----END {label}-----\n")
 }
 
 /// Read a secret from `pass:TEXT`, `env:VAR`, `file:PATH` (first line) or `fd:N`.
@@ -483,6 +502,18 @@ mod tests {
         assert_eq!(detect_form(b"-----BEGIN CERTIFICATE-----\n"), InForm::Pem);
         assert_eq!(detect_form(b"MIIB\nAAAA\n"), InForm::Base64);
         assert_eq!(detect_form(&[0x30, 0x03, 0x02, 0x01, 0x00]), InForm::Der);
+    }
+
+    #[test]
+    fn pem_encoding_matches_the_pem_crate() {
+        for len in [0, 1, 47, 48, 49, 96, 1000] {
+            let der: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+            let theirs = pem::encode_config(
+                &pem::Pem::new("X509 CRL", der.clone()),
+                pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
+            );
+            assert_eq!(pem_encode("X509 CRL", &der), theirs, "{len} bytes");
+        }
     }
 
     #[test]

@@ -256,7 +256,7 @@ pub fn write_pem(w: &mut dyn Write, label: &str, der: &[u8]) -> std::io::Result<
     use base64::Engine;
     const LINES_PER_WRITE: usize = 1024;
     let engine = &base64::engine::general_purpose::STANDARD;
-    write!(w, "-----BEGIN {label}-----\n")?;
+    writeln!(w, "-----BEGIN {label}-----")?;
     let mut text = String::with_capacity(LINES_PER_WRITE * 65);
     for block in der.chunks(48 * LINES_PER_WRITE) {
         text.clear();
@@ -266,7 +266,7 @@ pub fn write_pem(w: &mut dyn Write, label: &str, der: &[u8]) -> std::io::Result<
         }
         w.write_all(text.as_bytes())?;
     }
-    write!(w, "-----END {label}-----\n")
+    writeln!(w, "-----END {label}-----")
 }
 
 /// Read a secret from `pass:TEXT`, `env:VAR`, `file:PATH` (first line) or `fd:N`.

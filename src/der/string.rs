@@ -11,16 +11,21 @@ static PRINTABLE: [bool; 256] = {
     let mut t = [false; 256];
     let mut c = 0;
     while c < 256 {
-        let b = c as u8;
-        t[c] = b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b' ' | b'\'' | b'(' | b')' | b'+' | b',' | b'-' | b'.' | b'/' | b':' | b'=' | b'?'
-            );
+        t[c] = printable_char(c as u8);
         c += 1;
     }
     t
 };
+
+/// Whether `b` is in PrintableString's character set: letters, digits, space and
+/// `'()+,-./:=?`.
+pub const fn printable_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b' ' | b'\'' | b'(' | b')' | b'+' | b',' | b'-' | b'.' | b'/' | b':' | b'=' | b'?'
+        )
+}
 
 #[inline]
 fn printable(c: u8) -> bool {

@@ -99,6 +99,16 @@ impl<'a> Name<'a> {
 
     /// RFC 4514: RDNs last to first, `,` between RDNs, `+` inside one, values escaped.
     pub fn to_rfc4514(&self) -> Result<String> {
+        let body = self.body.remaining();
+        let mut s = String::with_capacity(body.len());
+        if rfc4514_common(body, &mut s).is_some() {
+            return Ok(s);
+        }
+        self.rfc4514_general()
+    }
+
+    /// [`Name::to_rfc4514`] for any Name, through the general reader (and with its errors).
+    fn rfc4514_general(&self) -> Result<String> {
         // RDN spans first (cheap), then attributes in reverse RDN order. The spans of
         // the first 16 RDNs live on the stack: no allocation besides the result for any
         // real-world name.
@@ -254,18 +264,111 @@ fn hash_hex(raw: &[u8]) -> String {
     s
 }
 
-/// RFC 4514 §2.4 escaping.
-fn escape_into(s: &mut String, v: &str) {
+/// `to_rfc4514` for the shape nearly every real Name has, without the general reader:
+/// short-form lengths, one attribute per RDN, a DN attribute type the registry names, and
+/// a PrintableString, UTF8String or IA5String value with nothing to escape. Half the cost
+/// of parse+fields over a root store went to formatting two names through the general
+/// path. Anything else returns `None` and takes that path, which then also produces every
+/// error; for the Names accepted here both give the same string (a unit test checks this
+/// over the system root store).
+fn rfc4514_common(body: &[u8], out: &mut String) -> Option<()> {
+    // The AttributeTypeAndValue contents of the RDNs, in encoded order.
+    let mut atvs = [&body[..0]; 16];
+    let mut n = 0;
+    let mut rest = body;
+    while !rest.is_empty() {
+        let (set, after) = short_tlv(rest, tag::SET)?;
+        let (atv, left) = short_tlv(set, tag::SEQUENCE)?;
+        if !left.is_empty() {
+            return None;
+        }
+        *atvs.get_mut(n)? = atv;
+        n += 1;
+        rest = after;
+    }
+    for (k, atv) in atvs[..n].iter().rev().enumerate() {
+        let (oid, value) = short_tlv(atv, tag::OID)?;
+        let oid = ObjectId::from_content(oid, 0).ok()?;
+        let name = oid.name().filter(|_| is_dn_attribute(oid))?;
+        let (&value_tag, _) = value.split_first()?;
+        let (text, left) = short_tlv(value, value_tag)?;
+        // One pass over the value classifies every byte at once.
+        let class = text.iter().fold(0, |m, &c| m | BYTE_CLASS[usize::from(c)]);
+        let refused = match value_tag {
+            tag::PRINTABLE_STRING => NOT_PRINTABLE,
+            tag::IA5_STRING => NOT_ASCII,
+            tag::UTF8_STRING => 0,
+            _ => return None,
+        } | SPECIAL;
+        if class & refused != 0
+            || !left.is_empty()
+            || matches!(text.first(), Some(b'#' | b' '))
+            || text.last() == Some(&b' ')
+        {
+            return None;
+        }
+        let text = std::str::from_utf8(text).ok()?;
+        if k > 0 {
+            out.push(',');
+        }
+        out.push_str(name);
+        out.push('=');
+        out.push_str(text);
+    }
+    Some(())
+}
+
+/// [`BYTE_CLASS`] bits: a character RFC 4514 §2.4 escapes anywhere in a value, one
+/// outside PrintableString's set, a byte outside ASCII.
+const SPECIAL: u8 = 1;
+const NOT_PRINTABLE: u8 = 2;
+const NOT_ASCII: u8 = 4;
+
+static BYTE_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let special = matches!(
+            b,
+            b'"' | b'+' | b',' | b';' | b'<' | b'>' | b'\\' | 0..=0x1f | 0x7f
+        );
+        let printable = string::printable_char(b);
+        t[c] = ((special as u8) * SPECIAL)
+            | ((!printable as u8) * NOT_PRINTABLE)
+            | ((b >= 0x80) as u8 * NOT_ASCII);
+        c += 1;
+    }
+    t
+};
+
+/// A TLV with tag `t` and a short-form length at the start of `b`: its content and what
+/// follows it.
+fn short_tlv(b: &[u8], t: u8) -> Option<(&[u8], &[u8])> {
+    match *b {
+        [tag, len, ..] if tag == t && len < 0x80 => {
+            let end = 2 + usize::from(len);
+            Some((b.get(2..end)?, &b[end..]))
+        }
+        _ => None,
+    }
+}
+
+/// Whether RFC 4514 §2.4 requires escaping anything in `v`.
+fn needs_escaping(v: &str) -> bool {
     let b = v.as_bytes();
-    let needs = |c: &u8| {
+    let special = |c: &u8| {
         matches!(
             c,
             b'"' | b'+' | b',' | b';' | b'<' | b'>' | b'\\' | 0..=0x1f | 0x7f
         )
     };
-    let plain =
-        !b.iter().any(needs) && !matches!(b.first(), Some(b'#' | b' ')) && b.last() != Some(&b' ');
-    if plain {
+    b.iter().any(special) || matches!(b.first(), Some(b'#' | b' ')) || b.last() == Some(&b' ')
+}
+
+/// RFC 4514 §2.4 escaping.
+fn escape_into(s: &mut String, v: &str) {
+    if !needs_escaping(v) {
         // The common case: nothing to escape, one copy.
         s.push_str(v);
         return;
@@ -308,6 +411,65 @@ mod tests {
             }
         });
         w.finish()
+    }
+
+    /// The common-shape path and the general one agree on every Name the first accepts,
+    /// and the first declines the rest.
+    #[test]
+    fn common_path_matches_the_general_one() {
+        let mut names = vec![
+            name(&[
+                &[(oids::AT_COUNTRY, "US")],
+                &[(oids::AT_COMMON_NAME, "a.example")],
+            ]),
+            name(&[&[(oids::AT_COMMON_NAME, "Example, Inc.")]]),
+            name(&[&[(oids::AT_COMMON_NAME, "x"), (oids::AT_ORGANIZATION, "y")]]),
+            name(&[&[(oids::AT_COMMON_NAME, &"z".repeat(200))]]),
+            name(&[&[(crate::der::Oid::new("1.2.3.4"), "unknown type")]]),
+            name(&[]),
+        ];
+        // A non-string value (an INTEGER) and a PrintableString with '@'.
+        let mut w = Writer::new();
+        w.sequence(|w| {
+            w.set(|w| {
+                w.sequence(|w| {
+                    w.oid(&oids::AT_COMMON_NAME);
+                    w.integer_u64(7);
+                });
+            });
+            w.set(|w| {
+                w.sequence(|w| {
+                    w.oid(&oids::AT_COMMON_NAME);
+                    w.primitive(tag::PRINTABLE_STRING, b"a@b");
+                });
+            });
+        });
+        names.push(w.finish());
+        let store = std::fs::read("/etc/ssl/certs/ca-certificates.crt").unwrap_or_default();
+        for p in pem::parse_many(&store).unwrap_or_default() {
+            let c = crate::pki::cert::Certificate::from_der(p.contents()).unwrap();
+            names.push(c.issuer.raw.to_vec());
+            names.push(c.subject.raw.to_vec());
+        }
+        let mut common = 0;
+        for der in &names {
+            let n = Name::from_der(der, 0).unwrap();
+            let general = n.rfc4514_general();
+            let mut s = String::new();
+            if rfc4514_common(n.body.remaining(), &mut s).is_some() {
+                common += 1;
+                assert_eq!(Ok(&s), general.as_ref(), "{der:02x?}");
+            }
+            assert_eq!(n.to_rfc4514().ok(), general.ok());
+        }
+        // The first Name, the empty one and nearly all of a root store take the common
+        // path; escapes, a multi-valued RDN, a long-form length, an unknown type, an
+        // INTEGER value and '@' in a PrintableString do not.
+        assert!(
+            common >= 3 && common < names.len(),
+            "{common} of {}",
+            names.len()
+        );
     }
 
     #[test]

@@ -277,8 +277,8 @@ pub fn answer(
     };
     let cacheable = cert_ids.len() == 1 && nonce.is_none();
     let cache = cache.filter(|_| cacheable);
-    if let Some(c) = &cache {
-        if let Some(der) = c.get(cert_ids[0].raw, &statuses[0], now) {
+    if let (Some(c), Some(id), Some(status)) = (&cache, cert_ids.first(), statuses.first()) {
+        if let Some(der) = c.get(id.raw, status, now) {
             answered.der = der.to_vec();
             answered.cached = true;
             return Ok(answered);
@@ -289,15 +289,11 @@ pub fn answer(
     answered.der = responder
         .sign(signer, &pairs, nonce, now, next_update)
         .map_err(|e| AnswerError::Internal(e.to_string()))?;
-    if let Some(c) = cache {
-        let status = statuses.into_iter().next().expect("one status");
-        c.put(
-            cert_ids[0].raw,
-            status,
-            answered.der.clone(),
-            now,
-            next_update,
-        );
+    // A cache is only passed on for a single CertID, so there is one status.
+    if let (Some(c), Some(status), Some(id)) =
+        (cache, statuses.into_iter().next(), cert_ids.first())
+    {
+        c.put(id.raw, status, answered.der.clone(), now, next_update);
     }
     Ok(answered)
 }

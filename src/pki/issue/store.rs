@@ -1,6 +1,8 @@
 //! The CA database (`ca.db`): SQLite in WAL mode, versioned with `PRAGMA user_version`
 //! and forward-only migrations. Certificates are inserted in the transaction that releases
-//! them; batches use one transaction per chunk with statements prepared once.
+//! them; batches use one transaction per chunk with statements prepared once. Signed CRLs
+//! are files in `crls/` beside it (a million-entry CRL is 53 MB), recorded in the `crls`
+//! table with their size and SHA-256.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::Digest as _;

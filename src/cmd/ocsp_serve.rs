@@ -86,18 +86,19 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
         "{}",
         json!({"time": Time::now().to_string(), "event": "listening", "listen": addr})
     );
+    // Built once, not per request.
+    let content_type = Header::from_bytes(&b"Content-Type"[..], &b"application/ocsp-response"[..])
+        .map_err(|()| CliError::io("building the Content-Type header"))?;
     for mut rq in server.incoming_requests() {
         let start = Instant::now();
         let method = rq.method().to_string();
         let peer = rq.remote_addr().map(|p| p.to_string());
         let (http, answered) = handle(&mut ctx, &mut rq);
-        let header = Header::from_bytes(&b"Content-Type"[..], &b"application/ocsp-response"[..])
-            .expect("static header");
         // A client that went away before reading its answer is its own problem.
         let _ = rq.respond(
             Response::from_data(answered.der)
                 .with_status_code(http)
-                .with_header(header),
+                .with_header(content_type.clone()),
         );
         eprintln!(
             "{}",

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{
-    assert_parse_failure, is_classic, ossl, pk, pk_ok, require_python_cryptography, run_with, s,
-    write_file, ALGS, HANG,
+    assert_parse_failure, is_classic, ossl, pk, pk_ok, require_python_cryptography, revoke_ok,
+    run_with, s, write_file, ALGS, HANG,
 };
 use std::path::{Path, PathBuf};
 
@@ -79,15 +79,7 @@ fn every_algorithm_verifies_in_openssl_and_python() {
     let tmp = common::tempdir();
     for alg in ALGS {
         let (ca, serials) = ca_with_leaves(tmp.path(), alg, alg);
-        pk_ok(&[
-            "crl",
-            "revoke",
-            "--ca",
-            &s(&ca),
-            &serials[0],
-            "--reason",
-            "keyCompromise",
-        ]);
+        revoke_ok(&ca, &serials[0], "keyCompromise", &[]);
         let crl = tmp.path().join(format!("{alg}.crl"));
         pk_ok(&["crl", "gen", "--ca", &s(&ca), "-o", &s(&crl)]);
         let ca_pem = ca.join("ca.pem");
@@ -128,15 +120,7 @@ fn numbers_increase_reasons_hold_and_lookups_answer() {
     pk_ok(&["crl", "gen", "--ca", &s(&ca), "-o", &s(&first)]);
     assert_eq!(py_crl(&ca_pem, &first), "number 1\n");
 
-    pk_ok(&[
-        "crl",
-        "revoke",
-        "--ca",
-        &s(&ca),
-        &serials[0],
-        "--reason",
-        "superseded",
-    ]);
+    revoke_ok(&ca, &serials[0], "superseded", &[]);
     pk_ok(&[
         "crl",
         "revoke",
@@ -148,15 +132,7 @@ fn numbers_increase_reasons_hold_and_lookups_answer() {
         "2026-01-02T03:04:05Z",
     ]);
     // Revoking again changes nothing and says so.
-    let again = pk_ok(&[
-        "crl",
-        "revoke",
-        "--ca",
-        &s(&ca),
-        &serials[0],
-        "--reason",
-        "keyCompromise",
-    ]);
+    let again = revoke_ok(&ca, &serials[0], "keyCompromise", &[]);
     assert!(
         again.stderr_str().contains("already revoked"),
         "{}",

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{ossl, pk, pk_ok, pkit_run, run_with, s, Run, HANG};
+use common::{ossl, pk, pk_ok, pkit_run, revoke_ok, run_with, s, Run, HANG};
 use std::io::{BufRead, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -23,17 +23,7 @@ fn revoke(ca_dir: &Path, serial_hex: &str, reason: &str) -> String {
         .as_secs()
         - 60;
     let at = pkit::der::Time { unix: at as i64 }.to_string();
-    pk_ok(&[
-        "crl",
-        "revoke",
-        "--ca",
-        &s(ca_dir),
-        serial_hex,
-        "--reason",
-        reason,
-        "--at",
-        &at,
-    ]);
+    revoke_ok(ca_dir, serial_hex, reason, &["--at", &at]);
     at
 }
 

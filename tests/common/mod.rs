@@ -384,6 +384,14 @@ pub fn is_classic(alg: &str) -> bool {
     !alg.starts_with("ml-dsa-")
 }
 
+/// `pkit crl revoke --ca CA SERIAL --reason REASON [extra…]`, which must succeed.
+pub fn revoke_ok(ca: &Path, serial: &str, reason: &str, extra: &[&str]) -> Run {
+    let ca = s(ca);
+    let mut args = vec!["crl", "revoke", "--ca", &ca, serial, "--reason", reason];
+    args.extend_from_slice(extra);
+    pk_ok(&args)
+}
+
 /// A path as a UTF-8 argument.
 pub fn s(p: &Path) -> String {
     p.to_str().expect("UTF-8 path").to_string()

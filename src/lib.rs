@@ -3,6 +3,7 @@
 //! `mtc` (Merkle Tree Certificates) ← `bench` (timed pipelines). The binary's `cmd`
 //! module turns arguments into calls and results into text or JSON.
 
+pub mod atomic_file;
 pub mod bench;
 pub mod der;
 pub mod mtc;

@@ -4,6 +4,7 @@
 
 use super::error::{CliError, CliResult};
 use base64::Engine;
+use pkit::atomic_file;
 use std::fs;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -378,39 +379,14 @@ fn write_file_atomic_with(
     produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> CliResult {
     let name = path.display().to_string();
+    let exists = || CliError::io(format!("{name}: already exists (use --force to overwrite)"));
+    // Checked first so that nothing is produced for an output that would be refused.
     if !force && path.exists() {
-        return Err(CliError::io(format!(
-            "{name}: already exists (use --force to overwrite)"
-        )));
+        return Err(exists());
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let (tmp_path, file) = tempfile_in(&dir, private).map_err(|e| CliError::io_at(&name, &e))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
-    produce(&mut w)
-        .and_then(|()| w.into_inner().map_err(|e| e.into_error()))
-        .and_then(|f| f.sync_all())
-        .map_err(|e| {
-            let _ = fs::remove_file(&tmp_path);
-            CliError::io_at(&name, &e)
-        })?;
-    let result = if force {
-        fs::rename(&tmp_path, path)
-    } else {
-        // hard_link fails if the target appeared meanwhile: no silent overwrite race.
-        fs::hard_link(&tmp_path, path)
-    };
-    let _ = if force {
-        Ok(())
-    } else {
-        fs::remove_file(&tmp_path)
-    };
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp_path);
+    atomic_file::create(path, force, private, produce).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
-            CliError::io(format!("{name}: already exists (use --force to overwrite)"))
+            exists()
         } else {
             CliError::io_at(&name, &e)
         }
@@ -422,11 +398,8 @@ fn write_file_atomic_with(
 /// file, but flushing every file to disk would cost milliseconds each.
 pub fn write_file_fast(path: &Path, bytes: &[u8], private: bool) -> CliResult {
     let name = path.display().to_string();
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let (tmp, mut f) = tempfile_in(&dir, private).map_err(|e| CliError::io_at(&name, &e))?;
+    let (tmp, mut f) = atomic_file::tempfile_in(&atomic_file::parent_dir(path), private)
+        .map_err(|e| CliError::io_at(&name, &e))?;
     let r = f.write_all(bytes).and_then(|()| fs::rename(&tmp, path));
     r.map_err(|e| {
         let _ = fs::remove_file(&tmp);
@@ -439,31 +412,14 @@ pub fn write_file_fast(path: &Path, bytes: &[u8], private: bool) -> CliResult {
 pub fn remove_stale_temp_files(dir: &Path) {
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
-            if e.file_name().to_string_lossy().starts_with(".pkit-tmp-") {
+            if e.file_name()
+                .to_string_lossy()
+                .starts_with(atomic_file::TEMP_PREFIX)
+            {
                 let _ = fs::remove_file(e.path());
             }
         }
     }
-}
-
-fn tempfile_in(dir: &Path, private: bool) -> std::io::Result<(PathBuf, fs::File)> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let pid = std::process::id();
-    for attempt in 0..100u32 {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let p = dir.join(format!(".pkit-tmp-{pid}-{nanos:x}-{attempt}"));
-        let mut opts = fs::OpenOptions::new();
-        opts.write(true).create_new(true);
-        opts.mode(if private { 0o600 } else { 0o644 });
-        match opts.open(&p) {
-            Ok(f) => return Ok((p, f)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(std::io::Error::other("could not create a temporary file"))
 }
 
 /// A progress bar on stderr when it is a terminal, hidden otherwise.

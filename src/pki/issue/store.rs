@@ -372,23 +372,6 @@ fn crl_file(number: u64) -> String {
     format!("{number}.crl")
 }
 
-/// Create `dir/name` with `bytes`: a temporary file, flushed, renamed into place, and the
-/// directory flushed, so the name never shows a partial file, even after a crash.
-fn write_durably(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let fail = |e: std::io::Error| StoreError::File(format!("{}: {e}", dir.join(name).display()));
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .and_then(|()| std::fs::rename(&tmp, dir.join(name)))
-        .and_then(|()| std::fs::File::open(dir).and_then(|d| d.sync_all()));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.map_err(fail)
-}
-
 /// One signed CRL as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrlRecord {
@@ -428,7 +411,13 @@ impl Store {
                 crl.number
             )));
         }
-        write_durably(&self.dir.join(CRL_DIR), &crl_file(crl.number), &crl.der)?;
+        let dir = self.dir.join(CRL_DIR);
+        let path = dir.join(crl_file(crl.number));
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| {
+                crate::atomic_file::create(&path, false, false, |w| w.write_all(&crl.der))
+            })
+            .map_err(|e| StoreError::File(format!("{}: {e}", path.display())))?;
         tx.execute(
             "INSERT INTO crls (number, this_update, next_update, size, sha256)
              VALUES (?1,?2,?3,?4,?5)",

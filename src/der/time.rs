@@ -170,6 +170,11 @@ impl Time {
         }
     }
 
+    /// `YYMMDDHHMMSSZ` (years 1950–2049 only).
+    pub fn to_utc_time_string(&self) -> String {
+        String::from_utf8_lossy(&self.utc_time_bytes()).into_owned()
+    }
+
     /// `YYYYMMDDHHMMSSZ`.
     pub fn to_generalized_string(&self) -> String {
         match self.generalized_time_bytes() {
@@ -185,7 +190,7 @@ impl Time {
         }
     }
 
-    /// The UTCTime content octets `YYMMDDHHMMSSZ` (years 1950–2049 only), written digit by digit: a large CRL encodes one time
+    /// The UTCTime content octets, written digit by digit: a large CRL encodes one time
     /// per entry, and going through `fmt` was a tenth of `crl gen`'s run time.
     pub fn utc_time_bytes(&self) -> [u8; 13] {
         let c = self.civil();

@@ -415,7 +415,10 @@ impl Store {
         let path = dir.join(crl_file(crl.number));
         std::fs::create_dir_all(&dir)
             .and_then(|()| {
-                crate::atomic_file::create(&path, false, false, |w| w.write_all(&crl.der))
+                // No recorded CRL has this number (checked above): a file by that name is
+                // a leftover (a crash between file and row, an earlier ca.db) and is
+                // replaced.
+                crate::atomic_file::create(&path, true, false, |w| w.write_all(&crl.der))
             })
             .map_err(|e| StoreError::File(format!("{}: {e}", path.display())))?;
         tx.execute(
@@ -627,6 +630,10 @@ mod tests {
         assert_eq!(std::fs::read(&file).unwrap(), [0x30, 0]);
         std::fs::write(&file, [0x30, 1]).unwrap();
         assert!(matches!(s.latest_crl(), Err(StoreError::File(_))));
+        // A leftover file for a number not on record is replaced.
+        std::fs::write(dir.path().join(CRL_DIR).join("3.crl"), b"junk").unwrap();
+        s.insert_crl(&crl(3)).unwrap();
+        assert_eq!(s.latest_crl().unwrap(), Some(crl(3)));
         let resp = |serial, at| OcspRecord {
             serial: vec![serial; 20],
             produced_at: at,

@@ -545,6 +545,10 @@ fn asks_for_a_password_only_at_a_terminal() {
             Err(_) => panic!("no prompt: {}", String::from_utf8_lossy(&seen)),
         }
     }
+    // rpassword prints the prompt and only then turns echo off; on a loaded machine the
+    // gap is long enough for typed text to be echoed, so give it a moment. (Not a timing
+    // assertion: a slow pkit only makes the wait longer than needed.)
+    std::thread::sleep(std::time::Duration::from_millis(300));
     {
         use std::io::Write;
         let mut stdin = child.stdin.take().unwrap();

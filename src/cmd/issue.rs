@@ -611,6 +611,17 @@ fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
     Ok(out)
 }
 
+/// One certificate of a batch, ready to be recorded and written.
+struct BatchOutput {
+    record: CertRecord,
+    key_pem: String,
+    cert_pem: String,
+    key_name: String,
+    cert_name: String,
+    /// The JSONL report line.
+    line: String,
+}
+
 fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let items = manifest_items(&a)?;
@@ -621,13 +632,14 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
     let stdout = std::io::stdout();
-    // Key generation and signing in parallel, one signer per worker thread.
-    let issue_chunk = |chunk: &[BatchItem]| -> CliResult<Vec<(Issued, Box<dyn PrivateKey>)>> {
+    // Everything that costs CPU happens here, in parallel with one signer per worker
+    // thread: key generation, signing, and the bytes of both files and the report line.
+    let issue_chunk = |chunk: &[BatchItem]| -> CliResult<Vec<BatchOutput>> {
         chunk
             .par_iter()
             .map_init(
                 || issuer.key.signer(),
-                |signer, it| -> CliResult<(Issued, Box<dyn PrivateKey>)> {
+                |signer, it| -> CliResult<BatchOutput> {
                     let signer = signer.as_mut().map_err(|e| CliError::from(e.clone()))?;
                     let key = generate(it.alg)?;
                     let req = Request {
@@ -641,65 +653,62 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
                         path_len: None,
                         copied: Vec::new(),
                     };
-                    Ok((issuer.issue(signer.as_mut(), &req)?, key))
+                    let cert = issuer.issue(signer.as_mut(), &req)?;
+                    let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
+                    let line = output::json_line(&json!({
+                        "n": it.n,
+                        "serial_number": hex(&cert.serial),
+                        "subject": it.subject_text,
+                        "cert": out_dir.path().join(&cert_name),
+                        "key": out_dir.path().join(&key_name),
+                    }));
+                    Ok(BatchOutput {
+                        record: record(&cert, &it.subject_text, it.profile, it.alg.name()),
+                        key_pem: key_pem(key.as_ref(), None)?,
+                        cert_pem: io::pem_encode("CERTIFICATE", &cert.der),
+                        key_name,
+                        cert_name,
+                        line,
+                    })
                 },
             )
             .collect()
     };
-    let chunks: Vec<&[BatchItem]> = items.chunks(a.chunk.max(1)).collect();
-    let mut issued = match chunks.first() {
+    // Chunk k is committed, then its files are written, while chunk k+1 is being signed:
+    // the commit and the file system calls (which on ext4 serialise on the directory's
+    // lock) overlap the cryptography instead of leaving cores idle.
+    let mut commit_and_write = |chunk: &[BatchOutput]| -> CliResult {
+        store
+            .insert_certificates(chunk.iter().map(|o| &o.record))
+            .map_err(db_err(&a.ca))?;
+        // Committed before any file of the chunk exists. In parallel too: a thread that
+        // has finished signing the next chunk takes files from here.
+        chunk.par_iter().try_for_each(|o| -> CliResult {
+            out_dir.write(&o.key_name, o.key_pem.as_bytes(), true)?;
+            out_dir.write(&o.cert_name, o.cert_pem.as_bytes(), false)?;
+            Ok(())
+        })?;
+        use std::io::Write;
+        let mut out = stdout.lock();
+        for o in chunk {
+            let _ = out.write_all(o.line.as_bytes());
+        }
+        bar.inc(chunk.len() as u64);
+        Ok(())
+    };
+    let mut chunks = items.chunks(a.chunk.max(1));
+    let mut pending = match chunks.next() {
         Some(c) => issue_chunk(c)?,
         None => Vec::new(),
     };
-    for (k, chunk) in chunks.iter().enumerate() {
-        let records: Vec<CertRecord> = chunk
-            .iter()
-            .zip(&issued)
-            .map(|(it, (c, _))| record(c, &it.subject_text, it.profile, it.alg.name()))
-            .collect();
-        // The commit runs on one core while the others sign the next chunk: a commit
-        // alone would leave them idle.
-        let (committed, next) = rayon::join(
-            || store.insert_certificates(&records),
-            || chunks.get(k + 1).map(|c| issue_chunk(c)),
+    while !pending.is_empty() {
+        let next = chunks.next();
+        let (written, signed) = rayon::join(
+            || commit_and_write(&pending),
+            || next.map(|c| issue_chunk(c)),
         );
-        // Committed before any file of the chunk exists.
-        committed.map_err(db_err(&a.ca))?;
-        let lines: Vec<String> = chunk
-            .par_iter()
-            .zip(&issued)
-            .map(|(it, (c, key))| -> CliResult<String> {
-                let key_path = out_dir.write(
-                    &format!("{}.key", it.n),
-                    key_pem(key.as_ref(), None)?.as_bytes(),
-                    true,
-                )?;
-                let cert_path = out_dir.write(
-                    &format!("{}.pem", it.n),
-                    io::pem_encode("CERTIFICATE", &c.der).as_bytes(),
-                    false,
-                )?;
-                Ok(output::json_line(&json!({
-                    "n": it.n,
-                    "serial_number": hex(&c.serial),
-                    "subject": it.subject_text,
-                    "cert": cert_path,
-                    "key": key_path,
-                })))
-            })
-            .collect::<CliResult<_>>()?;
-        {
-            use std::io::Write;
-            let mut out = stdout.lock();
-            for l in &lines {
-                let _ = out.write_all(l.as_bytes());
-            }
-        }
-        bar.inc(chunk.len() as u64);
-        issued = match next {
-            Some(n) => n?,
-            None => Vec::new(),
-        };
+        written?;
+        pending = signed.transpose()?.unwrap_or_default();
     }
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();

@@ -68,6 +68,20 @@ mod ffi {
             tbs: *const u8,
             tbslen: usize,
         ) -> c_int;
+        pub fn EVP_PKEY_get_octet_string_param(
+            pkey: *const c_void,
+            key_name: *const c_char,
+            buf: *mut u8,
+            max_buf_sz: usize,
+            out_len: *mut usize,
+        ) -> c_int;
+        pub fn EVP_PKEY_get_bn_param(
+            pkey: *const c_void,
+            key_name: *const c_char,
+            bn: *mut *mut c_void,
+        ) -> c_int;
+        pub fn BN_bn2binpad(a: *const c_void, to: *mut u8, tolen: c_int) -> c_int;
+        pub fn BN_clear_free(a: *mut c_void);
     }
 }
 
@@ -201,7 +215,7 @@ impl OpensslBackend {
                 BackendError::BadKey(format!("{alg} key halves do not match: {}", reason(&e)))
             })?;
         }
-        Ok(Box::new(OsslKey { alg, pkey }))
+        Ok(Box::new(OsslKey::new(alg, pkey)))
     }
 }
 
@@ -268,7 +282,7 @@ impl Backend for OpensslBackend {
             };
             ctxs[i].1.generate().map_err(crypto("key generation"))
         })?;
-        Ok(Box::new(OsslKey { alg, pkey }))
+        Ok(Box::new(OsslKey::new(alg, pkey)))
     }
 
     fn load_private_der(&self, der: &[u8], password: Option<&[u8]>) -> Result<Box<dyn PrivateKey>> {
@@ -408,7 +422,15 @@ impl From<BadPasswordKind> for BackendError {
 struct OsslKey {
     alg: Algorithm,
     pkey: Pkey<Private>,
+    /// The raw public key (EC point, Ed25519 or ML-DSA bytes), read once: OpenSSL keeps a
+    /// generated EC point in projective coordinates and converts it to affine ones (a
+    /// field inversion, ~45k instructions for P-256) on every read, and a certificate
+    /// and its key file both need it.
+    public: OnceLock<Vec<u8>>,
 }
+
+/// The longest raw public key pkit reads (ML-DSA-87).
+const MAX_RAW_PUBLIC: usize = 2592;
 
 impl std::fmt::Debug for OsslKey {
     // Never print key material.
@@ -420,6 +442,83 @@ impl std::fmt::Debug for OsslKey {
 }
 
 impl OsslKey {
+    fn new(alg: Algorithm, pkey: Pkey<Private>) -> OsslKey {
+        OsslKey {
+            alg,
+            pkey,
+            public: OnceLock::new(),
+        }
+    }
+
+    /// One octet-string parameter of at most `max` bytes. A query for the one parameter
+    /// (`EVP_PKEY_get_octet_string_param`), where `Pkey::export` would convert and copy
+    /// every part of the key.
+    fn octet_param(&self, name: &CStr, max: usize) -> Result<Vec<u8>> {
+        let mut buf = vec![0u8; max];
+        let mut len = 0usize;
+        // SAFETY: the key pointer is live for the call; `buf` has `max` writable bytes and
+        // OpenSSL writes at most that many, reporting the count in `len`.
+        let ok = unsafe {
+            ffi::EVP_PKEY_get_octet_string_param(
+                self.pkey.as_ptr().cast(),
+                name.as_ptr(),
+                buf.as_mut_ptr(),
+                max,
+                &mut len,
+            )
+        };
+        if ok != 1 || len > max {
+            buf.fill(0);
+            return Err(BackendError::Crypto(format!(
+                "reading the {} key's {} parameter failed",
+                self.alg,
+                name.to_string_lossy()
+            )));
+        }
+        buf.truncate(len);
+        Ok(buf)
+    }
+
+    /// One integer parameter, big-endian and left-padded to `len` bytes.
+    fn bn_param(&self, name: &CStr, len: usize) -> Result<Vec<u8>> {
+        let failed = || {
+            BackendError::Crypto(format!(
+                "reading the {} key's {} parameter failed",
+                self.alg,
+                name.to_string_lossy()
+            ))
+        };
+        let tolen = std::ffi::c_int::try_from(len).map_err(|_| failed())?;
+        let mut bn: *mut std::ffi::c_void = std::ptr::null_mut();
+        // SAFETY: the key pointer is live for the call; on success OpenSSL stores a new
+        // BIGNUM in `bn`, which is owned here and freed (cleared) below.
+        let ok = unsafe {
+            ffi::EVP_PKEY_get_bn_param(self.pkey.as_ptr().cast(), name.as_ptr(), &mut bn)
+        };
+        if ok != 1 || bn.is_null() {
+            return Err(failed());
+        }
+        let mut out = vec![0u8; len];
+        // SAFETY: `bn` is the BIGNUM returned above; `out` has `len` writable bytes;
+        // BN_bn2binpad returns -1 (writing nothing) when the number does not fit.
+        let written = unsafe { ffi::BN_bn2binpad(bn, out.as_mut_ptr(), tolen) };
+        // SAFETY: `bn` is owned here and not used after this.
+        unsafe { ffi::BN_clear_free(bn) };
+        if written != tolen {
+            return Err(failed());
+        }
+        Ok(out)
+    }
+
+    /// The raw public key (not RSA), read from OpenSSL once.
+    fn raw_public(&self) -> Result<&[u8]> {
+        if let Some(p) = self.public.get() {
+            return Ok(p);
+        }
+        let p = self.octet_param(c"pub", MAX_RAW_PUBLIC)?;
+        Ok(self.public.get_or_init(|| p))
+    }
+
     /// OpenSSL's own SPKI encoding (its encoder search is slow; see `keyenc`).
     fn openssl_public_key_der(&self) -> Result<Vec<u8>> {
         self.pkey
@@ -467,11 +566,7 @@ impl PrivateKey for OsslKey {
         if self.alg.is_rsa() {
             return self.openssl_public_key_der();
         }
-        let params = self.pkey.export().map_err(crypto("exporting the key"))?;
-        let public = params
-            .get_octet_string(c"pub")
-            .map_err(crypto("exporting the public key"))?;
-        keyenc::spki(self.alg, public)
+        keyenc::spki(self.alg, self.raw_public()?)
             .ok_or_else(|| BackendError::Crypto(format!("no SPKI encoding for {}", self.alg)))
     }
 
@@ -482,19 +577,16 @@ impl PrivateKey for OsslKey {
         if self.alg.is_rsa() {
             return self.openssl_pkcs8_der();
         }
-        let params = self.pkey.export().map_err(crypto("exporting the key"))?;
-        let public = params
-            .get_octet_string(c"pub")
-            .map_err(crypto("exporting the public key"))?;
-        let mut scalar = if self.alg == Algorithm::Ed25519 {
-            params.get_octet_string(c"priv").map(<[u8]>::to_vec)
-        } else {
-            params.get_bn(c"priv")
-        }
-        .map_err(crypto("exporting the private key"))?;
-        let der = keyenc::classic_pkcs8(self.alg, &scalar, public);
+        let mut scalar = match self.alg {
+            Algorithm::Ed25519 => self.octet_param(c"priv", 32)?,
+            Algorithm::EcdsaP384 => self.bn_param(c"priv", 48)?,
+            _ => self.bn_param(c"priv", 32)?,
+        };
+        let der = self
+            .raw_public()
+            .map(|public| keyenc::classic_pkcs8(self.alg, &scalar, public));
         scalar.fill(0);
-        der.ok_or_else(|| BackendError::Crypto(format!("no PKCS#8 encoding for {}", self.alg)))
+        der?.ok_or_else(|| BackendError::Crypto(format!("no PKCS#8 encoding for {}", self.alg)))
     }
 
     fn to_pkcs8_encrypted_der(
@@ -779,7 +871,7 @@ mod tests {
         for alg in Algorithm::ALL {
             for _ in 0..4 {
                 let pkey = keygen_ctx(alg).unwrap().generate().unwrap();
-                let k = OsslKey { alg, pkey };
+                let k = OsslKey::new(alg, pkey);
                 let ours = k.public_key_der().unwrap();
                 assert_eq!(ours, k.openssl_public_key_der().unwrap(), "{alg} SPKI");
                 if !alg.is_rsa() && ml_dsa_oid(alg).is_none() {

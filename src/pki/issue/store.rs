@@ -165,7 +165,10 @@ impl Store {
 
     /// Insert certificates in one transaction (statement prepared once). Fails as a whole
     /// on a duplicate serial.
-    pub fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()> {
+    pub fn insert_certificates<'a>(
+        &mut self,
+        certs: impl IntoIterator<Item = &'a CertRecord>,
+    ) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;

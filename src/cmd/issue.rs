@@ -705,7 +705,7 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
         let next = chunks.next();
         let (written, signed) = rayon::join(
             || commit_and_write(&pending),
-            || next.map(|c| issue_chunk(c)),
+            || next.map(&issue_chunk),
         );
         written?;
         pending = signed.transpose()?.unwrap_or_default();

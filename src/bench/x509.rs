@@ -11,7 +11,7 @@ use super::scratch::{rep_serial, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
-use crate::pki::backend::{default_backend, MlDsaKeyFormat, PrivateKey};
+use crate::pki::backend::{default_backend, keys_per_job, MlDsaKeyFormat, PrivateKey};
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
 use crate::pki::crl_verify;
@@ -316,30 +316,40 @@ pub fn issue_batch(
     now: Time,
 ) -> Result<Vec<Issued>> {
     let backend = default_backend();
-    (0..n)
+    // Keys are made a job at a time, as `pkit issue batch` makes them.
+    let per_job = keys_per_job(n as usize) as u64;
+    let jobs: Vec<u64> = (0..n.div_ceil(per_job))
+        .map(|j| per_job.min(n - j * per_job))
+        .collect();
+    let issued = jobs
         .into_par_iter()
         .map_init(
             || issuer.key.signer(),
-            |signer, _| -> Result<Issued> {
+            |signer, len| -> Result<Vec<Issued>> {
                 let signer = signer
                     .as_mut()
                     .map_err(|e| BenchError::Backend(e.clone()))?;
-                let key = backend.generate(alg)?;
-                let req = Request {
-                    subject: subject.to_vec(),
-                    spki: key.public_key_der()?,
-                    key_alg: Some(alg),
-                    profile: Profile::Server,
-                    sans: Vec::new(),
-                    not_before: now,
-                    not_after: now.plus_seconds(VALIDITY_SECONDS),
-                    path_len: None,
-                    copied: Vec::new(),
-                };
-                Ok(issuer.issue(signer.as_mut(), &req)?)
+                let keys = backend.generate_many(alg, len as usize)?;
+                keys.iter()
+                    .map(|key| {
+                        let req = Request {
+                            subject: subject.to_vec(),
+                            spki: key.public_key_der()?,
+                            key_alg: Some(alg),
+                            profile: Profile::Server,
+                            sans: Vec::new(),
+                            not_before: now,
+                            not_after: now.plus_seconds(VALIDITY_SECONDS),
+                            path_len: None,
+                            copied: Vec::new(),
+                        };
+                        Ok(issuer.issue(signer.as_mut(), &req)?)
+                    })
+                    .collect()
             },
         )
-        .collect()
+        .collect::<Result<Vec<_>>>()?;
+    Ok(issued.into_iter().flatten().collect())
 }
 
 pub fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {

@@ -15,7 +15,7 @@ use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey};
+use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey, Signer};
 use pkit::pki::cert::{hex, Certificate};
 use pkit::pki::csr::Csr;
 use pkit::pki::issue::ca::{self, Issued, Request};
@@ -634,45 +634,56 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let stdout = std::io::stdout();
     // Everything that costs CPU happens here, in parallel with one signer per worker
     // thread: key generation, signing, and the bytes of both files and the report line.
+    let batch_output =
+        |it: &BatchItem, key: &dyn PrivateKey, signer: &mut dyn Signer| -> CliResult<BatchOutput> {
+            let req = Request {
+                subject: it.subject.clone(),
+                spki: key.public_key_der()?,
+                key_alg: Some(it.alg),
+                profile: it.profile,
+                sans: it.sans.clone(),
+                not_before: now,
+                not_after: now.plus_seconds(i64::from(it.days) * 86_400),
+                path_len: None,
+                copied: Vec::new(),
+            };
+            let cert = issuer.issue(signer, &req)?;
+            let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
+            let line = output::json_line(&json!({
+                "n": it.n,
+                "serial_number": hex(&cert.serial),
+                "subject": it.subject_text,
+                "cert": out_dir.path().join(&cert_name),
+                "key": out_dir.path().join(&key_name),
+            }));
+            Ok(BatchOutput {
+                record: record(&cert, &it.subject_text, it.profile, it.alg.name()),
+                key_pem: key_pem(key, None)?,
+                cert_pem: io::pem_encode("CERTIFICATE", &cert.der),
+                key_name,
+                cert_name,
+                line,
+            })
+        };
     let issue_chunk = |chunk: &[BatchItem]| -> CliResult<Vec<BatchOutput>> {
-        chunk
-            .par_iter()
+        let per_job = backend::keys_per_job(chunk.len());
+        let jobs = chunk
+            .par_chunks(per_job)
             .map_init(
                 || issuer.key.signer(),
-                |signer, it| -> CliResult<BatchOutput> {
+                |signer, items| -> CliResult<Vec<BatchOutput>> {
                     let signer = signer.as_mut().map_err(|e| CliError::from(e.clone()))?;
-                    let key = generate(it.alg)?;
-                    let req = Request {
-                        subject: it.subject.clone(),
-                        spki: key.public_key_der()?,
-                        key_alg: Some(it.alg),
-                        profile: it.profile,
-                        sans: it.sans.clone(),
-                        not_before: now,
-                        not_after: now.plus_seconds(i64::from(it.days) * 86_400),
-                        path_len: None,
-                        copied: Vec::new(),
-                    };
-                    let cert = issuer.issue(signer.as_mut(), &req)?;
-                    let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
-                    let line = output::json_line(&json!({
-                        "n": it.n,
-                        "serial_number": hex(&cert.serial),
-                        "subject": it.subject_text,
-                        "cert": out_dir.path().join(&cert_name),
-                        "key": out_dir.path().join(&key_name),
-                    }));
-                    Ok(BatchOutput {
-                        record: record(&cert, &it.subject_text, it.profile, it.alg.name()),
-                        key_pem: key_pem(key.as_ref(), None)?,
-                        cert_pem: io::pem_encode("CERTIFICATE", &cert.der),
-                        key_name,
-                        cert_name,
-                        line,
-                    })
+                    let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();
+                    let keys = backend::default_backend().generate_each(&algs)?;
+                    items
+                        .iter()
+                        .zip(keys)
+                        .map(|(it, key)| batch_output(it, key.as_ref(), signer.as_mut()))
+                        .collect()
                 },
             )
-            .collect()
+            .collect::<CliResult<Vec<_>>>()?;
+        Ok(jobs.into_iter().flatten().collect())
     };
     // Chunk k is committed, then its files are written, while chunk k+1 is being signed:
     // the commit and the file system calls (which on ext4 serialise on the directory's
@@ -703,10 +714,8 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     };
     while !pending.is_empty() {
         let next = chunks.next();
-        let (written, signed) = rayon::join(
-            || commit_and_write(&pending),
-            || next.map(&issue_chunk),
-        );
+        let (written, signed) =
+            rayon::join(|| commit_and_write(&pending), || next.map(&issue_chunk));
         written?;
         pending = signed.transpose()?.unwrap_or_default();
     }

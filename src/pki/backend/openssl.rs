@@ -35,6 +35,8 @@ pub const SCRYPT_N: u64 = 1 << 14;
 pub const SCRYPT_R: u64 = 8;
 pub const SCRYPT_P: u64 = 1;
 
+mod ec_batch;
+
 pub struct OpensslBackend;
 
 static BACKEND: OpensslBackend = OpensslBackend;
@@ -283,6 +285,14 @@ impl Backend for OpensslBackend {
             ctxs[i].1.generate().map_err(crypto("key generation"))
         })?;
         Ok(Box::new(OsslKey::new(alg, pkey)))
+    }
+
+    fn generate_many(&self, alg: Algorithm, n: usize) -> Result<Vec<Box<dyn PrivateKey>>> {
+        self.require(alg)?;
+        match alg {
+            Algorithm::EcdsaP256 | Algorithm::EcdsaP384 => ec_batch::generate(alg, n),
+            _ => (0..n).map(|_| self.generate(alg)).collect(),
+        }
     }
 
     fn load_private_der(&self, der: &[u8], password: Option<&[u8]>) -> Result<Box<dyn PrivateKey>> {

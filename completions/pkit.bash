@@ -1705,7 +1705,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__batch)
-            opts="-h --ca --passin --count --from --subject-template --alg --profile --days --out-dir --now --chunk --color --help"
+            opts="-h --ca --passin --count --from --subject-template --alg --profile --days --out-dir --now --chunk --measure-limit --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1222,9 +1222,18 @@ fn batch_from_manifest() {
         &s(&manifest),
         "--out-dir",
         &s(&out),
+        "--measure-limit",
     ]);
     let lines = batch_lines(&r);
     assert_eq!(lines.len(), 4, "{}", r.stdout_str());
+    // The limit is reported beside the batch's rate (its figures are not checked).
+    let err = r.stderr_str();
+    assert!(
+        err.contains("issued 4 certificates")
+            && err.contains("raw limit")
+            && err.contains("% of it"),
+        "{err}"
+    );
     let certs: Vec<PathBuf> = (1..=4).map(|n| out.join(format!("{n}.pem"))).collect();
     openssl_verify(&ca.join("ca.pem"), None, &certs[..3]);
     py_verify(

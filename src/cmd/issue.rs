@@ -197,6 +197,10 @@ pub struct BatchArgs {
     /// Certificates per database transaction.
     #[arg(long, default_value_t = 1024)]
     pub chunk: usize,
+    /// Afterwards, time the raw limit on the same threads (one key generation plus one
+    /// CA signature per certificate, in memory) and print it beside the batch's rate.
+    #[arg(long)]
+    pub measure_limit: bool,
 }
 
 #[derive(Args, Debug)]
@@ -629,6 +633,7 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;
     let mut store = Store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    store.checkpoint_in_background().map_err(db_err(&a.ca))?;
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
     let stdout = std::io::stdout();
@@ -729,7 +734,38 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
         secs * 1e6 / items.len().max(1) as f64,
         rayon::current_num_threads()
     );
+    if a.measure_limit {
+        let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();
+        let limit = raw_limit(&issuer, &algs)?;
+        let rate = items.len() as f64 / secs;
+        eprintln!(
+            "pkit: raw limit (key generation + one CA signature per certificate, in memory, \
+             same threads): {limit:.0}/s, {:.1} µs each; this batch ran at {:.0}% of it",
+            1e6 / limit,
+            100.0 * rate / limit
+        );
+    }
     Ok(Exit::Ok)
+}
+
+/// Certificates per second that key generation plus one CA signature allow on the pool:
+/// one fresh key (`Backend::generate`, as `pkit bench crypto` times it) and one signature
+/// over a TBSCertificate-sized message per entry of `algs`.
+fn raw_limit(issuer: &ca::Issuer, algs: &[Algorithm]) -> CliResult<f64> {
+    let message = [0x5au8; pkit::bench::crypto::MESSAGE_LEN];
+    let started = std::time::Instant::now();
+    algs.par_iter()
+        .map_init(
+            || issuer.key.signer(),
+            |signer, &alg| -> CliResult {
+                let signer = signer.as_mut().map_err(|e| CliError::from(e.clone()))?;
+                std::hint::black_box(generate(alg)?);
+                std::hint::black_box(signer.sign(&message)?);
+                Ok(())
+            },
+        )
+        .collect::<CliResult<Vec<()>>>()?;
+    Ok(algs.len() as f64 / started.elapsed().as_secs_f64().max(1e-9))
 }
 
 fn run_list(a: ListArgs) -> CliResult<Exit> {

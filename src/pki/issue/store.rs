@@ -4,6 +4,7 @@
 //! are files in `crls/` beside it (a million-entry CRL is 53 MB), recorded in the `crls`
 //! table with their size and SHA-256.
 
+use super::wal_checkpoint::BackgroundCheckpoints;
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::Digest as _;
 use std::path::{Path, PathBuf};
@@ -149,6 +150,8 @@ pub struct Store {
     conn: Connection,
     /// The directory of ca.db, where `crls/` is.
     dir: PathBuf,
+    path: PathBuf,
+    checkpoints: Option<BackgroundCheckpoints>,
 }
 
 impl Store {
@@ -160,7 +163,21 @@ impl Store {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        Ok(Store { conn, dir })
+        Ok(Store {
+            conn,
+            dir,
+            path: path.to_path_buf(),
+            checkpoints: None,
+        })
+    }
+
+    /// For a batch: checkpoint the WAL from a background thread while chunks go in (see
+    /// [`BackgroundCheckpoints`]), until the store is dropped.
+    pub fn checkpoint_in_background(&mut self) -> Result<()> {
+        if self.checkpoints.is_none() {
+            self.checkpoints = Some(BackgroundCheckpoints::start(&self.conn, &self.path)?);
+        }
+        Ok(())
     }
 
     /// Insert certificates in one transaction (statement prepared once). Fails as a whole
@@ -192,6 +209,9 @@ impl Store {
             }
         }
         tx.commit()?;
+        if let Some(c) = &mut self.checkpoints {
+            c.committed();
+        }
         Ok(())
     }
 

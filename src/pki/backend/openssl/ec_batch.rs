@@ -69,6 +69,7 @@ mod ffi {
         pub fn BN_CTX_free(ctx: *mut c_void);
         pub fn BN_new() -> *mut c_void;
         pub fn BN_is_zero(a: *const c_void) -> c_int;
+        pub fn BN_set_flags(b: *mut c_void, n: c_int);
         pub fn BN_is_one(a: *const c_void) -> c_int;
         pub fn BN_priv_rand_range_ex(
             r: *mut c_void,
@@ -85,6 +86,8 @@ const NID_P256: c_int = 415;
 const NID_P384: c_int = 715;
 /// `POINT_CONVERSION_UNCOMPRESSED`.
 const UNCOMPRESSED: c_int = 4;
+/// `BN_FLG_CONSTTIME`: the scalar takes OpenSSL's constant-time paths wherever it is used.
+const BN_FLG_CONSTTIME: c_int = 0x04;
 
 /// An owned OpenSSL object, freed (cleared, for numbers) on drop.
 struct Owned(*mut c_void, unsafe extern "C" fn(*mut c_void));
@@ -103,6 +106,23 @@ impl Drop for Owned {
         // SAFETY: the pointer came from the allocator that `self.1` frees, once.
         unsafe { (self.1)(self.0) }
     }
+}
+
+/// Private scalars on their way into key pairs, cleared however the batch ends.
+struct Scalars(Vec<[u8; 48]>);
+
+impl Drop for Scalars {
+    fn drop(&mut self) {
+        for s in &mut self.0 {
+            s.fill(0);
+        }
+    }
+}
+
+/// A new BIGNUM, cleared when freed.
+fn new_bn() -> Result<Owned> {
+    // SAFETY: BN_new has no preconditions; NULL (out of memory) is refused by Owned::new.
+    Owned::new(unsafe { ffi::BN_new() }, ffi::BN_clear_free)
 }
 
 fn failed(step: &str) -> BackendError {
@@ -151,8 +171,10 @@ impl Curve {
         let (group, ctx) = (self.group.0, self.ctx.0);
         // SAFETY: the group is live; the order belongs to it and is only read.
         let order = unsafe { ffi::EC_GROUP_get0_order(group) };
-        let d = Owned::new(unsafe { ffi::BN_new() }, ffi::BN_clear_free)?;
-        let mut scalars = Vec::with_capacity(n);
+        let d = new_bn()?;
+        // SAFETY: `d` is a live BIGNUM owned here.
+        unsafe { ffi::BN_set_flags(d.0, BN_FLG_CONSTTIME) };
+        let mut scalars = Scalars(Vec::with_capacity(n));
         let mut points = Vec::with_capacity(n);
         for _ in 0..n {
             // SAFETY (this block): every pointer is live and owned above; `d` is written by
@@ -178,7 +200,8 @@ impl Curve {
                 {
                     return Err(failed("encoding the private scalar"));
                 }
-                scalars.push(scalar);
+                scalars.0.push(scalar);
+                scalar.fill(0);
                 points.push(p);
             }
         }
@@ -187,12 +210,10 @@ impl Curve {
         if n > 0 && unsafe { ffi::EC_POINTs_make_affine(group, n, raw.as_mut_ptr(), ctx) } != 1 {
             return Err(failed("the affine conversion"));
         }
-        let x = Owned::new(unsafe { ffi::BN_new() }, ffi::BN_clear_free)?;
-        let y = Owned::new(unsafe { ffi::BN_new() }, ffi::BN_clear_free)?;
-        let z = Owned::new(unsafe { ffi::BN_new() }, ffi::BN_clear_free)?;
+        let (x, y, z) = (new_bn()?, new_bn()?, new_bn()?);
         let len = self.field_len;
         let mut out = Vec::with_capacity(n);
-        for (scalar, p) in scalars.into_iter().zip(&points) {
+        for (scalar, p) in scalars.0.iter().zip(&points) {
             let mut public = vec![0u8; 1 + 2 * len];
             public[0] = 0x04;
             // SAFETY (this block): live group, point and numbers; each coordinate is below
@@ -220,7 +241,7 @@ impl Curve {
             out.push(EcKeyPair {
                 alg: self.alg,
                 field_len: len,
-                scalar,
+                scalar: *scalar,
                 public,
                 loaded: OnceLock::new(),
             });

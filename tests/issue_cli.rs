@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ossl, pk, pk_ok, pkit_run, run_with, s, Run, HANG};
+use common::{ossl, pk, pk_ok, pkit_run, refused, run_with, s, Run, HANG};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::PermissionsExt;
@@ -295,37 +295,6 @@ fn unix(t: &str) -> i64 {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
     days * 86_400 + n(11, 13) * 3600 + n(14, 16) * 60 + n(17, 19)
-}
-
-/// Assert a refusal: the exit code, one line on stderr that names `needles`, no panic,
-/// nothing on stdout.
-fn refused(r: &Run, code: i32, needles: &[&str], what: &str) {
-    let err = r.stderr_str();
-    assert!(!r.timed_out, "{what}: pkit hung");
-    assert!(!err.contains("panicked"), "{what}: pkit panicked: {err}");
-    assert_eq!(
-        r.code,
-        Some(code),
-        "{what}: expected exit {code}; {}",
-        r.describe()
-    );
-    let lines: Vec<&str> = err.trim_end().lines().collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "{what}: expected a one-line message, got: {err}"
-    );
-    for n in needles {
-        assert!(
-            lines[0].to_lowercase().contains(&n.to_lowercase()),
-            "{what}: the message should name {n:?}: {err}"
-        );
-    }
-    assert!(
-        r.stdout.is_empty(),
-        "{what}: unexpected stdout: {}",
-        r.stdout_str()
-    );
 }
 
 // ---------------------------------------------------------------------------------------

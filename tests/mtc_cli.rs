@@ -283,13 +283,11 @@ fn issued_certificates_are_recorded() {
     checkpoint(dir);
     pk_ok(&["mtc", "landmark", "--dir", &d, "allocate", "--now", NOW]);
     // Nothing is recorded before `cert` runs.
-    let r = stored(dir, 0, 1, &[]);
-    assert_eq!(r.code, Some(2), "{}", r.describe());
-    assert!(
-        r.stderr_str()
-            .contains("no standalone certificate of entry 0 is recorded"),
-        "{}",
-        r.describe()
+    refused(
+        &stored(dir, 0, 1, &[]),
+        2,
+        &["no standalone certificate of entry 0 is recorded"],
+        "--stored before cert",
     );
     let all = cert(dir, 0, "all.pem", &["--count", "6"]);
     let lm = cert(dir, 4, "lm.pem", &["--landmark"]);
@@ -299,13 +297,11 @@ fn issued_certificates_are_recorded() {
     let r = stored(dir, 4, 1, &["--landmark"]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
     assert_eq!(r.stdout_str(), std::fs::read_to_string(&lm).unwrap());
-    let r = stored(dir, 3, 2, &["--landmark"]);
-    assert_eq!(r.code, Some(2), "{}", r.describe());
-    assert!(
-        r.stderr_str()
-            .contains("no landmark certificate of entry 3 is recorded"),
-        "{}",
-        r.describe()
+    refused(
+        &stored(dir, 3, 2, &["--landmark"]),
+        2,
+        &["no landmark certificate of entry 3 is recorded"],
+        "--stored --landmark past what was issued",
     );
     // The rows in mtc.db: each certificate's DER ends with its recorded MTCProof, whose
     // subtree is the signed one holding the entry.

@@ -422,3 +422,34 @@ pub fn ossl(args: &[&str]) -> (Option<i32>, String) {
     assert!(!r.timed_out, "openssl {} hung", args.join(" "));
     (r.code, format!("{}{}", r.stdout_str(), r.stderr_str()))
 }
+
+/// Assert a refusal: the exit code, one line on stderr that names `needles`, no panic,
+/// nothing on stdout.
+pub fn refused(r: &Run, code: i32, needles: &[&str], what: &str) {
+    let err = r.stderr_str();
+    assert!(!r.timed_out, "{what}: pkit hung");
+    assert!(!err.contains("panicked"), "{what}: pkit panicked: {err}");
+    assert_eq!(
+        r.code,
+        Some(code),
+        "{what}: expected exit {code}; {}",
+        r.describe()
+    );
+    let lines: Vec<&str> = err.trim_end().lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "{what}: expected a one-line message, got: {err}"
+    );
+    for n in needles {
+        assert!(
+            lines[0].to_lowercase().contains(&n.to_lowercase()),
+            "{what}: the message should name {n:?}: {err}"
+        );
+    }
+    assert!(
+        r.stdout.is_empty(),
+        "{what}: unexpected stdout: {}",
+        r.stdout_str()
+    );
+}

@@ -605,10 +605,7 @@ impl PrivateKey for OsslKey {
         kdf: Kdf,
         format: MlDsaKeyFormat,
     ) -> Result<Vec<u8>> {
-        let mut plain = self.to_pkcs8_der(format)?;
-        let result = encrypt_pkcs8(&plain, password, kdf);
-        plain.fill(0);
-        result
+        encrypt_pkcs8(self.to_pkcs8_der(format)?, password, kdf)
     }
 
     fn signer(&self) -> Result<Box<dyn Signer>> {
@@ -762,8 +759,15 @@ impl Signer for OneShotSigner {
     }
 }
 
-/// PBES2 with AES-256-CBC and the chosen KDF (RFC 8018 §6.2), random salt and IV.
-fn encrypt_pkcs8(plain: &[u8], password: &[u8], kdf: Kdf) -> Result<Vec<u8>> {
+/// PBES2 with AES-256-CBC and the chosen KDF (RFC 8018 §6.2), random salt and IV. The
+/// plain PKCS#8 is cleared afterwards, whatever the outcome.
+fn encrypt_pkcs8(mut plain: Vec<u8>, password: &[u8], kdf: Kdf) -> Result<Vec<u8>> {
+    let result = encrypt_plain_pkcs8(&plain, password, kdf);
+    plain.fill(0);
+    result
+}
+
+fn encrypt_plain_pkcs8(plain: &[u8], password: &[u8], kdf: Kdf) -> Result<Vec<u8>> {
     let salt = Rand::bytes(16).map_err(crypto("random salt"))?;
     let iv = Rand::bytes(16).map_err(crypto("random IV"))?;
     let kdf = match kdf {

@@ -331,8 +331,7 @@ impl PrivateKey for EcKeyPair {
         kdf: Kdf,
         format: MlDsaKeyFormat,
     ) -> Result<Vec<u8>> {
-        self.openssl_key()?
-            .to_pkcs8_encrypted_der(password, kdf, format)
+        super::encrypt_pkcs8(self.to_pkcs8_der(format)?, password, kdf)
     }
 
     fn signer(&self) -> Result<Box<dyn Signer>> {
@@ -369,6 +368,11 @@ mod tests {
                 assert!(OpensslBackend
                     .verify(&spki, scheme, b"batch", &sig)
                     .unwrap());
+                let enc = k
+                    .to_pkcs8_encrypted_der(b"pw", Kdf::default(), MlDsaKeyFormat::default())
+                    .unwrap();
+                let back = OpensslBackend.load_private_der(&enc, Some(b"pw")).unwrap();
+                assert_eq!(back.public_key_der().unwrap(), spki, "{alg} encrypted");
                 assert!(spkis.insert(spki), "a repeated key");
             }
         }

@@ -1195,6 +1195,25 @@ fn batch_from_manifest() {
     ]);
     let lines = batch_lines(&r);
     assert_eq!(lines.len(), 4, "{}", r.stdout_str());
+    // Nothing asked for: no files, a plain message, no limit to divide by.
+    let none = pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        &s(&ca),
+        "--count",
+        "0",
+        "--out-dir",
+        &s(&t.path().join("none")),
+        "--measure-limit",
+    ]);
+    assert!(none.stdout.is_empty(), "{}", none.describe());
+    assert!(
+        none.stderr_str().contains("issued no certificates") && !none.stderr_str().contains("NaN"),
+        "{}",
+        none.describe()
+    );
+    assert_eq!(std::fs::read_dir(t.path().join("none")).unwrap().count(), 0);
     // The limit is reported beside the batch's rate (its figures are not checked).
     let err = r.stderr_str();
     assert!(

@@ -725,13 +725,18 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
         pending = signed.transpose()?.unwrap_or_default();
     }
     bar.finish_and_clear();
+    if items.is_empty() {
+        // An empty manifest or --count 0: nothing to time, and no limit to hold it against.
+        eprintln!("pkit: issued no certificates (nothing was asked for)");
+        return Ok(Exit::Ok);
+    }
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "pkit: issued {} certificates in {:.2} s ({:.0}/s, {:.1} µs each) on {} threads",
         items.len(),
         secs,
         items.len() as f64 / secs,
-        secs * 1e6 / items.len().max(1) as f64,
+        secs * 1e6 / items.len() as f64,
         rayon::current_num_threads()
     );
     if a.measure_limit {

@@ -8,3 +8,4 @@ pub mod bench;
 pub mod der;
 pub mod mtc;
 pub mod pki;
+pub mod store;

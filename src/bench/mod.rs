@@ -21,8 +21,8 @@ pub mod sizes;
 pub mod x509;
 
 use crate::pki::backend::BackendError;
-use crate::pki::issue::ca::CaError;
-use crate::pki::issue::store::StoreError;
+use crate::pki::ca::issuer::CaError;
+use crate::pki::ca::store::StoreError;
 use std::fmt;
 
 /// Why a bench stopped. A stage whose output fails its own check (a signature that does not

@@ -6,7 +6,7 @@
 
 use super::{BenchError, Result};
 use crate::mtc::store::Store as MtcStore;
-use crate::pki::issue::store::Store;
+use crate::pki::ca::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 

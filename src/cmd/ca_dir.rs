@@ -5,8 +5,8 @@ use super::error::{CliError, CliResult};
 use super::io::{self, InForm};
 use super::key::load_private_key;
 use pkit::der::Time;
-use pkit::pki::issue::ca::{CaError, Issuer};
-use pkit::pki::issue::store::{Store, StoreError};
+use pkit::pki::ca::issuer::{CaError, Issuer};
+use pkit::pki::ca::store::{Store, StoreError};
 use std::path::Path;
 
 impl From<CaError> for CliError {

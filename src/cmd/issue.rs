@@ -13,17 +13,18 @@ use super::key::{load_private_key, AlgorithmParser};
 use super::outdir::OutDir;
 use super::output;
 use clap::{Args, Subcommand, ValueEnum};
+use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey, Signer};
-use pkit::pki::cert::{hex, Certificate};
+use pkit::pki::ca::issuer::{self, Issued, Request};
+use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::request::encode_csr;
+use pkit::pki::ca::san::parse_san;
+use pkit::pki::ca::store::{CertRecord, Store};
+use pkit::pki::ca::subject::parse_subject;
+use pkit::pki::cert::Certificate;
 use pkit::pki::csr::Csr;
-use pkit::pki::issue::ca::{self, Issued, Request};
-use pkit::pki::issue::profile::Profile;
-use pkit::pki::issue::request::encode_csr;
-use pkit::pki::issue::san::parse_san;
-use pkit::pki::issue::store::{CertRecord, Store};
-use pkit::pki::issue::subject::parse_subject;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::io::BufRead;
@@ -309,7 +310,7 @@ fn run_ca(a: CaArgs) -> CliResult<Exit> {
     let key = generate(a.alg)?;
     let key_text = key_pem(key.as_ref(), a.passout.as_deref())?;
     let cert_der = match &a.parent {
-        None => ca::self_signed(key.as_ref(), &subj, now, not_after, a.path_len)?,
+        None => issuer::self_signed(key.as_ref(), &subj, now, not_after, a.path_len)?,
         Some(parent) => {
             let issuer = load_issuer(parent, a.parent_passin.as_deref())?;
             issuer.check_valid_at(now)?;
@@ -756,7 +757,7 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
 /// Certificates per second that key generation plus one CA signature allow on the pool:
 /// one fresh key (`Backend::generate`, as `pkit bench crypto` times it) and one signature
 /// over a TBSCertificate-sized message per entry of `algs`.
-fn raw_limit(issuer: &ca::Issuer, algs: &[Algorithm]) -> CliResult<f64> {
+fn raw_limit(issuer: &issuer::Issuer, algs: &[Algorithm]) -> CliResult<f64> {
     let message = [0x5au8; pkit::bench::crypto::MESSAGE_LEN];
     let started = std::time::Instant::now();
     algs.par_iter()

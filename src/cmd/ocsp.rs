@@ -9,10 +9,10 @@ use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::alg::Digest;
+use pkit::pki::ca::ocsp::{error_response, status_name, Asked, Responder};
+use pkit::pki::ca::ocsp_cache::ResponseCache;
+use pkit::pki::ca::store::Store;
 use pkit::pki::cert::Certificate;
-use pkit::pki::issue::ocsp::{error_response, status_name, Asked, Responder};
-use pkit::pki::issue::ocsp_cache::ResponseCache;
-use pkit::pki::issue::store::Store;
 use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse, ResponseStatus};
 use pkit::pki::ocsp_request::{encode_request, find_nonce, IssuerHashes, NONCE_LEN};
 use pkit::pki::ocsp_verify::{self, Expect, Verdict, VerifyError};
@@ -174,7 +174,7 @@ fn run_request(a: RequestArgs) -> CliResult<Exit> {
     };
     let nonce = if a.nonce {
         let mut n = [0u8; NONCE_LEN];
-        pkit::pki::issue::random_bytes(&mut n)
+        pkit::pki::ca::random_bytes(&mut n)
             .map_err(|e| CliError::io(format!("randomness: {e}")))?;
         Some(n)
     } else {

@@ -11,11 +11,12 @@
 //!     serialNumber        CertificateSerialNumber }
 //! ```
 
+use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::primitives::BitString;
 use crate::der::{integer, tag, Context, Error, ErrorKind, ObjectId, Reader, Result, Time};
 use crate::pki::algid::AlgId;
-use crate::pki::cert::{hex, Certificate};
+use crate::pki::cert::Certificate;
 use crate::pki::ext::general_name::{GeneralName, IpForm};
 use crate::pki::ext::CrlReason;
 use crate::pki::extension::Extensions;

@@ -5,9 +5,9 @@ use super::{
     algid_json, b64, dn, fingerprints_json, name_attributes_json, oid_json, pem_json, spki_json,
     time_json, Ctx, Described,
 };
+use pkit::der::hex;
 use pkit::der::oid_registry as oids;
 use pkit::der::{string, tag, Context, Result};
-use pkit::pki::cert::hex;
 use pkit::pki::csr::{Attribute, Csr};
 use pkit::pki::detect::Kind;
 use pkit::pki::extension::Extensions;

@@ -12,9 +12,9 @@
 //! certificate.
 
 use super::{algid_json as alg, b64, oid_json as oid};
+use pkit::der::hex;
 use pkit::der::reader::Reader;
 use pkit::der::{ObjectId, Result, Time};
-use pkit::pki::cert::hex;
 use pkit::pki::ext::crl_dp::RelativeName;
 use pkit::pki::ext::general_name::GeneralName;
 use pkit::pki::ext::policies::{notice_number_u64, PolicyQualifier};

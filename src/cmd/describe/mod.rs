@@ -12,10 +12,10 @@ pub mod pkcs12;
 pub mod pkcs7;
 
 use base64::Engine;
+use pkit::der::hex;
 use pkit::der::reader::Deviation;
 use pkit::der::{Deviations, ObjectId, Reader, Time};
 use pkit::pki::algid::AlgId;
-use pkit::pki::cert::hex;
 use pkit::pki::detect::Kind;
 use pkit::pki::name::Name;
 use pkit::pki::spki::Spki;

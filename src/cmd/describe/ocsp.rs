@@ -3,8 +3,9 @@
 
 use super::cert::cert_json;
 use super::{algid_json, b64, dn, pem_json, time_json, CertFacts, Ctx, Described};
+use pkit::der::hex;
 use pkit::der::{Context, Result};
-use pkit::pki::cert::{hex, Certificate};
+use pkit::pki::cert::Certificate;
 use pkit::pki::detect::Kind;
 use pkit::pki::extension::Extensions;
 use pkit::pki::ocsp::{CertId, CertStatus, OcspRequest, OcspResponse, ResponderId};

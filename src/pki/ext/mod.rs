@@ -11,7 +11,7 @@
 //! [`key_usage`], [`key_id`], [`basic_constraints`], [`policies`], [`crl_dp`] (CRL
 //! distribution points and the issuing distribution point), [`crl`] (CRL and CRL entry
 //! extensions), [`aia`], [`name_constraints`], [`sct`] (Certificate Transparency),
-//! [`ocsp`] and [`misc`].
+//! [`ocsp`] and [`misc`]; [`write`] wraps extension values that pkit writes.
 
 pub mod aia;
 pub mod basic_constraints;
@@ -25,6 +25,7 @@ pub mod name_constraints;
 pub mod ocsp;
 pub mod policies;
 pub mod sct;
+pub mod write;
 
 use crate::der::oid_registry as oids;
 use crate::der::primitives::BitString;

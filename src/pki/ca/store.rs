@@ -4,11 +4,11 @@
 //! are files in `crls/` beside it (a million-entry CRL is 53 MB), recorded in the `crls`
 //! table with their size and SHA-256.
 
-use super::wal_checkpoint::BackgroundCheckpoints;
+use crate::store::sqlite::{open_versioned, OpenError};
+use crate::store::wal_checkpoint::BackgroundCheckpoints;
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::Digest as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Forward migrations; index i takes the schema from version i to i + 1.
 const MIGRATIONS: &[&str] = &[
@@ -76,8 +76,8 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 #[derive(Debug)]
 pub enum StoreError {
     Sqlite(rusqlite::Error),
-    /// The database was written by a newer pkit.
-    TooNew(i64),
+    /// The database could not be opened, or was written by a newer pkit.
+    Open(OpenError),
     /// A file the database refers to (a CRL in `crls/`) could not be written or read, or
     /// does not match its recorded digest.
     File(String),
@@ -87,12 +87,15 @@ impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StoreError::Sqlite(e) => write!(f, "database: {e}"),
-            StoreError::TooNew(v) => write!(
-                f,
-                "database schema version {v} is newer than this pkit understands ({SCHEMA_VERSION})"
-            ),
+            StoreError::Open(e) => write!(f, "{e}"),
             StoreError::File(m) => f.write_str(m),
         }
+    }
+}
+
+impl From<OpenError> for StoreError {
+    fn from(e: OpenError) -> Self {
+        StoreError::Open(e)
     }
 }
 
@@ -103,34 +106,6 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
-
-/// Open an SQLite database the way pkit's stores keep them (this one and `mtc.db`): WAL,
-/// then the forward `migrations` not yet applied, counted in `PRAGMA user_version`
-/// (index i takes the schema from version i to i + 1), in one immediate transaction. A
-/// busy timeout lets concurrent pkit processes queue for the write lock instead of
-/// failing with "database is locked".
-pub fn open_versioned(path: &Path, migrations: &[&str]) -> Result<Connection> {
-    let mut conn = Connection::open(path)?;
-    conn.busy_timeout(Duration::from_secs(60))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    // In WAL mode NORMAL loses no committed transaction on a process crash (kill -9);
-    // only an OS crash can roll back the last commits, and never corrupts.
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
-    // Reads through a memory map instead of a pread and a copy per page: CRL generation
-    // walks the whole revoked index. Address space only; pages come from the page cache.
-    conn.pragma_update(None, "mmap_size", 1i64 << 30)?;
-    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if v > migrations.len() as i64 {
-        return Err(StoreError::TooNew(v));
-    }
-    for (i, m) in migrations.iter().enumerate().skip(v as usize) {
-        tx.execute_batch(m)?;
-        tx.pragma_update(None, "user_version", i as i64 + 1)?;
-    }
-    tx.commit()?;
-    Ok(conn)
-}
 
 /// One issued certificate as stored.
 #[derive(Debug, Clone)]

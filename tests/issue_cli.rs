@@ -2233,3 +2233,43 @@ fn validity_days_clipping_and_generalized_time() {
         "leaf valid until 2055, verified in 2055-01-02: {out}"
     );
 }
+
+/// A batch whose report cannot be written (stdout on a full disk) still issues and
+/// delivers every certificate, then says what failed and exits 4: the report is the only
+/// list of what was issued, so losing it silently is not an option.
+#[test]
+fn batch_report_on_a_full_disk_exits_4() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        panic!("/dev/full is missing: this test needs a Linux system");
+    }
+    let t = common::tempdir();
+    let ca = new_ca(t.path(), "ca", "CN=Full Disk CA", "ecdsa-p256", &[]);
+    let out = t.path().join("out");
+    let stdout = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_pkit"))
+        .args([
+            "issue",
+            "batch",
+            "--ca",
+            &s(&ca),
+            "--count",
+            "20",
+            "--out-dir",
+            &s(&out),
+        ])
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "stderr: {err}");
+    assert!(
+        err.contains("stdout (the batch report)") && err.contains("No space left"),
+        "stderr: {err}"
+    );
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    // Every certificate was committed and delivered.
+    assert_eq!(list(&ca).len(), 20);
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 40);
+}

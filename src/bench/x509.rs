@@ -11,12 +11,15 @@ use super::scratch::{rep_serial, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
-use crate::pki::backend::{default_backend, keys_per_job, MlDsaKeyFormat, PrivateKey};
+use crate::pki::backend::{default_backend, MlDsaKeyFormat, PrivateKey};
+use crate::pki::ca::batch::{self, BatchItem};
 use crate::pki::ca::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
-use crate::pki::ca::issuer::{self_signed, Issued, Issuer, Request};
+use crate::pki::ca::issuer::{self_signed, Issued, Issuer};
 use crate::pki::ca::ocsp::{Asked, Responder};
 use crate::pki::ca::profile::Profile;
-use crate::pki::ca::store::{CertRecord, CertStatus, CrlRecord, OcspRecord, Store};
+use crate::pki::ca::store::{
+    CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord, SqliteCaStore,
+};
 use crate::pki::ca::subject::parse_subject;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
@@ -52,7 +55,7 @@ pub const OPERATIONS: [(&str, &str); 15] = [
 ];
 
 /// Subscriber certificates are valid this long.
-const VALIDITY_SECONDS: i64 = 365 * 86_400;
+const VALIDITY_DAYS: u32 = 365;
 /// OCSP responses' nextUpdate, as `pkit ocsp respond`'s default.
 const OCSP_LIFETIME: i64 = 86_400;
 /// CRLReason keyCompromise (RFC 5280 §5.3.1), the reason every benchmark revocation gives.
@@ -181,7 +184,7 @@ pub fn make_ca(
     let key = backend.generate(alg)?;
     let subject =
         parse_subject("CN=pkit bench CA").map_err(|e| BenchError::Check(e.to_string()))?;
-    let later = now.plus_seconds(2 * VALIDITY_SECONDS);
+    let later = now.plus_seconds(2 * i64::from(VALIDITY_DAYS) * 86_400);
     let mut ca_der = Vec::new();
     rec.stage("ca_self_sign", 1, || {
         let (d, der) = timed(|| Ok(self_signed(key.as_ref(), &subject, now, later, None)?))?;
@@ -224,7 +227,7 @@ fn one_batch(
         scratch,
         &records,
         reserial(|r: &mut CertRecord| (&mut r.serial, r.der.len())),
-        |s: &mut Store, rows| Ok(s.insert_certificates(rows)?),
+        |s: &mut SqliteCaStore, rows| Ok(s.insert_certificates(rows)?),
     )?;
     let mut store = scratch.ca_store()?;
     store.insert_certificates(&records)?;
@@ -265,7 +268,7 @@ fn one_batch(
 struct Batch<'a, 'c> {
     ca: &'a Certificate<'c>,
     issued: &'a [Issued],
-    store: &'a mut Store,
+    store: &'a mut SqliteCaStore,
     scratch: &'a Scratch,
     now: Time,
 }
@@ -307,7 +310,7 @@ fn reserial<T>(
 }
 
 /// `cert_gen`: `n` subscriber keys and certificates, in parallel with one CA signer per
-/// worker — what `pkit issue batch` does per chunk, less the files.
+/// worker: the signing stage of `pkit issue batch` ([`batch::Batch::sign`]), without the files.
 pub fn issue_batch(
     issuer: &Issuer,
     alg: Algorithm,
@@ -315,41 +318,23 @@ pub fn issue_batch(
     n: u64,
     now: Time,
 ) -> Result<Vec<Issued>> {
-    let backend = default_backend();
-    // Keys are made a job at a time, as `pkit issue batch` makes them.
-    let per_job = keys_per_job(n as usize) as u64;
-    let jobs: Vec<u64> = (0..n.div_ceil(per_job))
-        .map(|j| per_job.min(n - j * per_job))
+    let items: Vec<BatchItem> = (1..=n)
+        .map(|n| BatchItem {
+            n,
+            subject_text: SUBJECT.to_string(),
+            subject: subject.to_vec(),
+            sans: Vec::new(),
+            profile: Profile::Server,
+            alg,
+            days: VALIDITY_DAYS,
+        })
         .collect();
-    let issued = jobs
-        .into_par_iter()
-        .map_init(
-            || issuer.key.signer(),
-            |signer, len| -> Result<Vec<Issued>> {
-                let signer = signer
-                    .as_mut()
-                    .map_err(|e| BenchError::Backend(e.clone()))?;
-                let keys = backend.generate_many(alg, len as usize)?;
-                keys.iter()
-                    .map(|key| {
-                        let req = Request {
-                            subject: subject.to_vec(),
-                            spki: key.public_key_der()?,
-                            key_alg: Some(alg),
-                            profile: Profile::Server,
-                            sans: Vec::new(),
-                            not_before: now,
-                            not_after: now.plus_seconds(VALIDITY_SECONDS),
-                            path_len: None,
-                            copied: Vec::new(),
-                        };
-                        Ok(issuer.issue(signer.as_mut(), &req)?)
-                    })
-                    .collect()
-            },
-        )
-        .collect::<Result<Vec<_>>>()?;
-    Ok(issued.into_iter().flatten().collect())
+    let batch = batch::Batch {
+        issuer,
+        backend: default_backend(),
+        now,
+    };
+    batch.sign(&items, |_, _, cert| Ok(cert))
 }
 
 pub fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
@@ -440,7 +425,7 @@ fn ocsp(
         b.scratch,
         &records,
         reserial(|r: &mut OcspRecord| (&mut r.serial, r.der.len())),
-        |s: &mut Store, rows| Ok(s.put_ocsp_responses(rows)?),
+        |s: &mut SqliteCaStore, rows| Ok(s.put_ocsp_responses(rows)?),
     )?;
     b.store.put_ocsp_responses(&records)?;
 
@@ -499,7 +484,7 @@ fn crl_stages(
         b.store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
     }
     let mut revoked = Vec::with_capacity(n);
-    b.store.for_each_revoked(|r| revoked.push(r))?;
+    b.store.for_each_revoked(&mut |r| revoked.push(r))?;
     check(revoked.len() == n, || {
         format!("{} of {n} revoked", revoked.len())
     })?;
@@ -555,7 +540,7 @@ fn crl_stages(
             r.number = rep + 1;
             r.der.len()
         },
-        |s: &mut Store, rows| rows.iter().try_for_each(|r| Ok(s.insert_crl(r)?)),
+        |s: &mut SqliteCaStore, rows| rows.iter().try_for_each(|r| Ok(s.insert_crl(r)?)),
     )?;
     b.store.insert_crl(&record)?;
 

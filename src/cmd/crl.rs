@@ -245,7 +245,7 @@ fn run_gen(a: GenArgs) -> CliResult<Exit> {
     let expected = store.revoked_count().map_err(db_err(&a.ca))?;
     let mut builder = TbsCrlBuilder::begin(&crl_issuer, &fields, expected);
     store
-        .for_each_revoked(|r| {
+        .for_each_revoked(&mut |r| {
             if !(a.drop_expired && r.not_after < now.unix) {
                 builder.push_revoked(&r);
             }

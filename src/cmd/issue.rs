@@ -16,12 +16,13 @@ use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey, Signer};
+use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey};
+use pkit::pki::ca::batch::{Batch, BatchError, BatchItem, Delivery};
 use pkit::pki::ca::issuer::{self, Issued, Request};
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::request::encode_csr;
 use pkit::pki::ca::san::parse_san;
-use pkit::pki::ca::store::{CertRecord, Store};
+use pkit::pki::ca::store::{self, CertRecord};
 use pkit::pki::ca::subject::parse_subject;
 use pkit::pki::cert::Certificate;
 use pkit::pki::csr::Csr;
@@ -327,7 +328,7 @@ fn run_ca(a: CaArgs) -> CliResult<Exit> {
             };
             let mut signer = issuer.key.signer()?;
             let issued = issuer.issue(signer.as_mut(), &req)?;
-            let mut store = Store::open(&parent.join("ca.db")).map_err(db_err(parent))?;
+            let mut store = store::open(&parent.join("ca.db")).map_err(db_err(parent))?;
             store
                 .insert_certificates(&[record(&issued, &a.subject, Profile::Ca, a.alg.name())])
                 .map_err(db_err(parent))?;
@@ -336,7 +337,7 @@ fn run_ca(a: CaArgs) -> CliResult<Exit> {
     };
     std::fs::create_dir_all(&a.dir)
         .map_err(|e| CliError::io_at(&a.dir.display().to_string(), &e))?;
-    Store::open(&a.dir.join("ca.db")).map_err(db_err(&a.dir))?;
+    store::open(&a.dir.join("ca.db")).map_err(db_err(&a.dir))?;
     io::write_file_atomic(&a.dir.join("ca.key"), key_text.as_bytes(), false, true)?;
     io::write_file_atomic(
         &a.dir.join("ca.pem"),
@@ -508,7 +509,7 @@ fn run_cert(a: CertArgs) -> CliResult<Exit> {
     let issued = issuer.issue(signer.as_mut(), &req)?;
     let dn = dn_of(&issued.der);
     let alg_name = key_alg.map_or("other", Algorithm::name);
-    let mut store = Store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    let mut store = store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
     store
         .insert_certificates(&[record(&issued, &dn, prof, alg_name)])
         .map_err(db_err(&a.ca))?;
@@ -522,17 +523,6 @@ fn run_cert(a: CertArgs) -> CliResult<Exit> {
     )?;
     eprintln!("pkit: issued serial {} for {dn}", hex(&issued.serial));
     Ok(Exit::Ok)
-}
-
-/// One certificate a batch will issue.
-struct BatchItem {
-    n: u64,
-    subject_text: String,
-    subject: Vec<u8>,
-    sans: Vec<Vec<u8>>,
-    profile: Profile,
-    alg: Algorithm,
-    days: u32,
 }
 
 fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
@@ -616,9 +606,8 @@ fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
     Ok(out)
 }
 
-/// One certificate of a batch, ready to be recorded and written.
+/// One certificate of a batch, ready to be written.
 struct BatchOutput {
-    record: CertRecord,
     key_pem: String,
     cert_pem: String,
     key_name: String,
@@ -627,105 +616,104 @@ struct BatchOutput {
     line: String,
 }
 
+/// How `pkit issue batch` delivers: a key file and a certificate file per certificate in
+/// the output directory, a report line on stdout, and the progress bar.
+struct Files<'a> {
+    out_dir: &'a OutDir,
+    bar: &'a indicatif::ProgressBar,
+    /// The first failure to write the report: the batch still delivers its files, and
+    /// exits non-zero at the end.
+    report_error: std::sync::Mutex<Option<std::io::Error>>,
+}
+
+impl Delivery for Files<'_> {
+    type Output = BatchOutput;
+    type Error = CliError;
+
+    fn prepare(
+        &self,
+        it: &BatchItem,
+        key: &dyn PrivateKey,
+        cert: &Issued,
+    ) -> CliResult<BatchOutput> {
+        let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
+        let line = output::json_line(&json!({
+            "n": it.n,
+            "serial_number": hex(&cert.serial),
+            "subject": it.subject_text,
+            "cert": self.out_dir.path().join(&cert_name),
+            "key": self.out_dir.path().join(&key_name),
+        }));
+        Ok(BatchOutput {
+            key_pem: key_pem(key, None)?,
+            cert_pem: io::pem_encode("CERTIFICATE", &cert.der),
+            key_name,
+            cert_name,
+            line,
+        })
+    }
+
+    fn deliver(&self, chunk: &[BatchOutput]) -> CliResult {
+        // In parallel: a thread that has finished signing the next chunk takes files from
+        // here (on ext4 the file system calls serialise on the directory's lock).
+        chunk.par_iter().try_for_each(|o| -> CliResult {
+            self.out_dir
+                .write(&o.key_name, o.key_pem.as_bytes(), true)?;
+            self.out_dir
+                .write(&o.cert_name, o.cert_pem.as_bytes(), false)?;
+            Ok(())
+        })?;
+        let mut failed = self.report_error.lock().unwrap_or_else(|e| e.into_inner());
+        if failed.is_none() {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = chunk
+                .iter()
+                .try_for_each(|o| out.write_all(o.line.as_bytes()))
+                .and_then(|()| out.flush())
+            {
+                *failed = Some(e);
+            }
+        }
+        self.bar.inc(chunk.len() as u64);
+        Ok(())
+    }
+}
+
 fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let items = manifest_items(&a)?;
     let issuer = load_issuer(&a.ca, a.passin.as_deref())?;
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;
-    let mut store = Store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    let mut store = store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
     store.checkpoint_in_background().map_err(db_err(&a.ca))?;
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
-    let stdout = std::io::stdout();
-    // Everything that costs CPU happens here, in parallel with one signer per worker
-    // thread: key generation, signing, and the bytes of both files and the report line.
-    let batch_output =
-        |it: &BatchItem, key: &dyn PrivateKey, signer: &mut dyn Signer| -> CliResult<BatchOutput> {
-            let req = Request {
-                subject: it.subject.clone(),
-                spki: key.public_key_der()?,
-                key_alg: Some(it.alg),
-                profile: it.profile,
-                sans: it.sans.clone(),
-                not_before: now,
-                not_after: now.plus_seconds(i64::from(it.days) * 86_400),
-                path_len: None,
-                copied: Vec::new(),
-            };
-            let cert = issuer.issue(signer, &req)?;
-            let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
-            let line = output::json_line(&json!({
-                "n": it.n,
-                "serial_number": hex(&cert.serial),
-                "subject": it.subject_text,
-                "cert": out_dir.path().join(&cert_name),
-                "key": out_dir.path().join(&key_name),
-            }));
-            Ok(BatchOutput {
-                record: record(&cert, &it.subject_text, it.profile, it.alg.name()),
-                key_pem: key_pem(key, None)?,
-                cert_pem: io::pem_encode("CERTIFICATE", &cert.der),
-                key_name,
-                cert_name,
-                line,
-            })
-        };
-    let issue_chunk = |chunk: &[BatchItem]| -> CliResult<Vec<BatchOutput>> {
-        let per_job = backend::keys_per_job(chunk.len());
-        let jobs = chunk
-            .par_chunks(per_job)
-            .map_init(
-                || issuer.key.signer(),
-                |signer, items| -> CliResult<Vec<BatchOutput>> {
-                    let signer = signer.as_mut().map_err(|e| CliError::from(e.clone()))?;
-                    let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();
-                    let keys = backend::default_backend().generate_each(&algs)?;
-                    items
-                        .iter()
-                        .zip(keys)
-                        .map(|(it, key)| batch_output(it, key.as_ref(), signer.as_mut()))
-                        .collect()
-                },
-            )
-            .collect::<CliResult<Vec<_>>>()?;
-        Ok(jobs.into_iter().flatten().collect())
+    let files = Files {
+        out_dir: &out_dir,
+        bar: &bar,
+        report_error: std::sync::Mutex::new(None),
     };
-    // Chunk k is committed, then its files are written, while chunk k+1 is being signed:
-    // the commit and the file system calls (which on ext4 serialise on the directory's
-    // lock) overlap the cryptography instead of leaving cores idle.
-    let mut commit_and_write = |chunk: &[BatchOutput]| -> CliResult {
-        store
-            .insert_certificates(chunk.iter().map(|o| &o.record))
-            .map_err(db_err(&a.ca))?;
-        // Committed before any file of the chunk exists. In parallel too: a thread that
-        // has finished signing the next chunk takes files from here.
-        chunk.par_iter().try_for_each(|o| -> CliResult {
-            out_dir.write(&o.key_name, o.key_pem.as_bytes(), true)?;
-            out_dir.write(&o.cert_name, o.cert_pem.as_bytes(), false)?;
-            Ok(())
+    let batch = Batch {
+        issuer: &issuer,
+        backend: backend::default_backend(),
+        now,
+    };
+    batch
+        .run(&items, a.chunk, store.as_mut(), &files)
+        .map_err(|e| match e {
+            BatchError::Store(e) => db_err(&a.ca)(e),
+            BatchError::Other(e) => e,
         })?;
-        use std::io::Write;
-        let mut out = stdout.lock();
-        for o in chunk {
-            let _ = out.write_all(o.line.as_bytes());
-        }
-        bar.inc(chunk.len() as u64);
-        Ok(())
-    };
-    let mut chunks = items.chunks(a.chunk.max(1));
-    let mut pending = match chunks.next() {
-        Some(c) => issue_chunk(c)?,
-        None => Vec::new(),
-    };
-    while !pending.is_empty() {
-        let next = chunks.next();
-        let (written, signed) =
-            rayon::join(|| commit_and_write(&pending), || next.map(&issue_chunk));
-        written?;
-        pending = signed.transpose()?.unwrap_or_default();
-    }
     bar.finish_and_clear();
+    if let Some(e) = files
+        .report_error
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        return Err(CliError::io_at("stdout (the batch report)", &e));
+    }
     if items.is_empty() {
         // An empty manifest or --count 0: nothing to time, and no limit to hold it against.
         eprintln!("pkit: issued no certificates (nothing was asked for)");
@@ -742,7 +730,8 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     );
     if a.measure_limit {
         let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();
-        let limit = raw_limit(&issuer, &algs)?;
+        let limit =
+            pkit::bench::crypto::issuance_limit(&issuer, backend::default_backend(), &algs)?;
         let rate = items.len() as f64 / secs;
         eprintln!(
             "pkit: raw limit (key generation + one CA signature per certificate, in memory, \
@@ -752,26 +741,6 @@ fn run_batch(a: BatchArgs) -> CliResult<Exit> {
         );
     }
     Ok(Exit::Ok)
-}
-
-/// Certificates per second that key generation plus one CA signature allow on the pool:
-/// one fresh key (`Backend::generate`, as `pkit bench crypto` times it) and one signature
-/// over a TBSCertificate-sized message per entry of `algs`.
-fn raw_limit(issuer: &issuer::Issuer, algs: &[Algorithm]) -> CliResult<f64> {
-    let message = [0x5au8; pkit::bench::crypto::MESSAGE_LEN];
-    let started = std::time::Instant::now();
-    algs.par_iter()
-        .map_init(
-            || issuer.key.signer(),
-            |signer, &alg| -> CliResult {
-                let signer = signer.as_mut().map_err(|e| CliError::from(e.clone()))?;
-                std::hint::black_box(generate(alg)?);
-                std::hint::black_box(signer.sign(&message)?);
-                Ok(())
-            },
-        )
-        .collect::<CliResult<Vec<()>>>()?;
-    Ok(algs.len() as f64 / started.elapsed().as_secs_f64().max(1e-9))
 }
 
 fn run_list(a: ListArgs) -> CliResult<Exit> {

@@ -11,7 +11,7 @@ use pkit::der::Time;
 use pkit::pki::alg::Digest;
 use pkit::pki::ca::ocsp::{error_response, status_name, Asked, Responder};
 use pkit::pki::ca::ocsp_cache::ResponseCache;
-use pkit::pki::ca::store::Store;
+use pkit::pki::ca::store::CaStore;
 use pkit::pki::cert::Certificate;
 use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse, ResponseStatus};
 use pkit::pki::ocsp_request::{encode_request, find_nonce, IssuerHashes, NONCE_LEN};
@@ -203,7 +203,7 @@ fn write_der(out: Option<&Path>, force: bool, der: &[u8]) -> CliResult<Exit> {
 
 /// The responder for `--ca` (signing with ca.key, or the delegated responder's key) and
 /// the CA's store, as `respond` and `serve` both need them.
-pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Store, i64)> {
+pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Box<dyn CaStore>, i64)> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
     let ca_der = load_ca_cert(&a.ca)?;
     let passin = a.passin.as_deref();
@@ -243,7 +243,7 @@ pub struct Answered {
 pub fn answer(
     responder: &Responder,
     signer: &mut dyn pkit::pki::backend::Signer,
-    store: &Store,
+    store: &dyn CaStore,
     req: &OcspRequest<'_>,
     now: Time,
     lifetime: i64,
@@ -314,7 +314,7 @@ fn run_respond(a: RespondArgs) -> CliResult<Exit> {
     let answered = match answer(
         &responder,
         signer.as_mut(),
-        &store,
+        &*store,
         &req,
         now,
         lifetime,

@@ -17,7 +17,7 @@ use pkit::der::Time;
 use pkit::pki::backend::Signer;
 use pkit::pki::ca::ocsp::{error_response, Responder};
 use pkit::pki::ca::ocsp_cache::ResponseCache;
-use pkit::pki::ca::store::Store;
+use pkit::pki::ca::store::CaStore;
 use pkit::pki::ocsp::{OcspRequest, ResponseStatus};
 use serde_json::json;
 use std::io::Read;
@@ -43,7 +43,7 @@ pub struct ServeArgs {
 struct Ctx {
     responder: Responder,
     signer: Box<dyn Signer>,
-    store: Store,
+    store: Box<dyn CaStore>,
     lifetime: i64,
     cache: ResponseCache,
 }
@@ -148,7 +148,7 @@ fn handle(ctx: &mut Ctx, rq: &mut tiny_http::Request) -> (u16, Answered) {
     match answer(
         &ctx.responder,
         ctx.signer.as_mut(),
-        &ctx.store,
+        &*ctx.store,
         &req,
         now,
         ctx.lifetime,

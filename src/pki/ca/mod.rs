@@ -2,6 +2,7 @@
 //! signing, the OCSP responder and its cache, and the CA's state (`ca.db`) that issuance
 //! records into.
 
+pub mod batch;
 pub mod crl;
 pub mod issuer;
 pub mod ocsp;

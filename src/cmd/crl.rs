@@ -4,7 +4,7 @@
 use super::ca_dir::{db_err, load_issuer, open_store, parse_duration, parse_serial, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
-use super::ocsp::{parse_cert, read_item};
+use super::io::{parse_cert, read_item};
 use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::hex;

@@ -13,7 +13,6 @@ pub mod issue;
 pub mod key;
 pub mod mtc;
 pub mod ocsp;
-pub mod ocsp_serve;
 pub mod outdir;
 pub mod output;
 pub mod parse;

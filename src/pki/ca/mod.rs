@@ -6,6 +6,7 @@ pub mod batch;
 pub mod crl;
 pub mod issuer;
 pub mod ocsp;
+pub mod ocsp_answer;
 pub mod ocsp_cache;
 pub mod profile;
 pub mod request;

@@ -9,13 +9,14 @@
 //! connection. SIGINT or SIGTERM stops accepting, finishes the request in hand and
 //! exits 0. Every request is logged as one JSON line on stderr.
 
-use super::error::{CliError, CliResult, Exit};
-use super::ocsp::{answer, load_responder, serial_json, AnswerError, Answered, SignerArgs};
+use super::responder::{load_responder, serial_json, SignerArgs};
+use crate::cmd::error::{CliError, CliResult, Exit};
 use base64::Engine;
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Signer;
 use pkit::pki::ca::ocsp::{error_response, Responder};
+use pkit::pki::ca::ocsp_answer::{answer, AnswerError, Answered};
 use pkit::pki::ca::ocsp_cache::ResponseCache;
 use pkit::pki::ca::store::CaStore;
 use pkit::pki::ocsp::{OcspRequest, ResponseStatus};

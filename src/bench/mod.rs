@@ -9,6 +9,8 @@
 //! [`x509`], [`compare`]); [`report`] holds the results and renders them as the seed
 //! documents' markdown tables, a terminal table, or JSON.
 
+#![forbid(unsafe_code)]
+
 pub mod compare;
 pub mod crypto;
 pub mod harness;

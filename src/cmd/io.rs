@@ -4,7 +4,7 @@
 
 use super::error::{CliError, CliResult};
 use base64::Engine;
-use pkit::atomic_file;
+use pkit::store::atomic_file;
 use std::fs;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};

@@ -7,6 +7,8 @@
 //! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`hex()`]: bytes as
 //!   lowercase hex.
 
+#![forbid(unsafe_code)]
+
 pub mod error;
 mod hex;
 pub mod integer;

@@ -47,6 +47,8 @@
 //! - [`store`][store]: `mtc.db`.
 //! - [`issuer`][issuer]: checkpointing, and per-index proofs and certificates from the store.
 
+#![forbid(unsafe_code)]
+
 pub mod cert;
 pub mod checkpoint;
 pub mod cosign;

@@ -23,6 +23,8 @@
 //! Validity ::= SEQUENCE { notBefore Time, notAfter Time }
 //! ```
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::primitives::BitString;
 use crate::der::{hex, integer, tag, Context, Error, ErrorKind, Reader, Result, Time};

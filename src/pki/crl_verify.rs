@@ -2,6 +2,8 @@
 //! name, authority key identifier, signature, and the thisUpdate..nextUpdate window. Each
 //! check is reported by name, as OCSP verification reports its own.
 
+#![forbid(unsafe_code)]
+
 use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{Reader, Time};

@@ -6,6 +6,8 @@
 //! key, including algorithms pkit cannot sign with. The same password-based encryption
 //! parameters protect PKCS#12 bags and `EncryptedData`, so [`PbeScheme`] serves both.
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::primitives::BitString;
 use crate::der::{integer, tag, Context, Error, ErrorKind, ObjectId, Reader, Result, Writer};

@@ -11,6 +11,8 @@
 //!     serialNumber        CertificateSerialNumber }
 //! ```
 
+#![forbid(unsafe_code)]
+
 use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::primitives::BitString;

@@ -6,6 +6,8 @@
 //! with the hash the CertID's `hashAlgorithm` names. Requester, responder and verifier
 //! all compute it here, so the three agree by construction.
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Oid, Writer};
 use crate::pki::alg::Digest;

@@ -3,6 +3,8 @@
 //! PBKDF2 or scrypt (RFC 7914). This module knows structures and OIDs only; the backend
 //! supplies the key material, the KDF and the cipher.
 
+#![forbid(unsafe_code)]
+
 use super::alg::Algorithm;
 use super::backend::{BackendError, Result};
 use crate::der::oid_registry as oids;

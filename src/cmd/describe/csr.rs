@@ -84,7 +84,7 @@ fn extension_request(a: &Attribute<'_>) -> Result<Vec<Value>> {
         .list()
         .at("extensionRequest")?
         .iter()
-        .map(super::extension_json)
+        .map(super::ext::json_of)
         .collect())
 }
 

@@ -21,6 +21,12 @@ use pkit::pki::ext::policies::{notice_number_u64, PolicyQualifier};
 use pkit::pki::ext::{self, DistributionPointName, ExtensionValue, GeneralSubtree, NamedBits};
 use serde_json::{json, Map, Value};
 
+/// One extension's JSON: `{oid, name, critical, value}`, the value decoded by
+/// `pkit::pki::ext` (unknown extensions show their DER).
+pub fn json_of(x: &pkit::pki::extension::Extension<'_>) -> Value {
+    extension_json(x.oid, x.critical, x.value, x.value_offset)
+}
+
 /// One extension: `{"oid", "name", "critical", "value"}`, decoded strictly.
 pub fn extension_json(
     oid: ObjectId<'_>,

@@ -48,7 +48,7 @@ fn extensions_json(e: &Option<Extensions<'_>>, field: &str) -> Result<Value> {
             .list()
             .at(field)?
             .iter()
-            .map(super::extension_json)
+            .map(super::ext::json_of)
             .collect(),
         None => Vec::new(),
     }))

@@ -2,6 +2,8 @@
 //! signing, the OCSP responder and its cache, and the CA's state (`ca.db`) that issuance
 //! records into.
 
+#![forbid(unsafe_code)]
+
 pub mod batch;
 pub mod crl;
 pub mod issuer;

@@ -3,8 +3,9 @@
 //! offset inside the value) or a value, never a panic.
 
 use super::*;
+use crate::der::primitives::BitString;
 use crate::der::reader::Deviations;
-use crate::der::{tag, Writer};
+use crate::der::{tag, ErrorKind, Writer};
 
 /// A valid value for every OID in [`DECODERS`].
 pub(crate) fn samples() -> Vec<(Oid, Vec<u8>)> {

@@ -7,7 +7,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 
-use super::{
+use super::api::{
     CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord, Result, RevokeOutcome, Revoked,
     StoreError, CRL_DIR,
 };
@@ -316,7 +316,7 @@ impl CaStore for SqliteCaStore {
                 // No recorded CRL has this number (checked above): a file by that name is
                 // a leftover (a crash between file and row, an earlier ca.db) and is
                 // replaced.
-                crate::atomic_file::create(&path, true, false, |w| w.write_all(&crl.der))
+                crate::store::atomic_file::create(&path, true, false, |w| w.write_all(&crl.der))
             })
             .map_err(|e| StoreError::File(format!("{}: {e}", path.display())))?;
         tx.execute(

@@ -98,29 +98,9 @@ fn key_id(v: &str) -> String {
         .to_uppercase()
 }
 
-/// Fail unless python3 with `cryptography` (with ML-DSA) is importable.
-fn require_pyca() {
-    let r = run_with(
-        "python3",
-        &[
-            "-c",
-            "import cryptography; from cryptography.hazmat.primitives.asymmetric import mldsa; \
-             print(cryptography.__version__)",
-        ],
-        None,
-        Duration::from_secs(60),
-    );
-    assert!(
-        r.code == Some(0),
-        "these tests need Python's cryptography package with ML-DSA: \
-         python3 -m pip install cryptography==50.0.2 ({})",
-        r.describe()
-    );
-}
-
 /// Run a Python script (with pyca `cryptography`) and return its stdout; it must exit 0.
 fn python(script: &str, args: &[String]) -> String {
-    require_pyca();
+    common::require_python_cryptography();
     let mut all = vec!["-c".to_string(), script.to_string()];
     all.extend_from_slice(args);
     let r = run_with("python3", &all, None, Duration::from_secs(120));
@@ -302,7 +282,7 @@ fn unix(t: &str) -> i64 {
 
 fn root_and_leaf(alg: &str) {
     common::require_openssl();
-    require_pyca();
+    common::require_python_cryptography();
     let t = common::tempdir();
     let ca = new_ca(t.path(), "ca", "CN=Example Root,O=Example", alg, &[]);
     assert_eq!(mode(&ca.join("ca.key")), 0o600, "{alg}: ca.key mode");

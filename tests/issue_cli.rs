@@ -1596,11 +1596,11 @@ fn kill_9_during_batch_loses_nothing() {
         "--count",
         "50",
         "--out-dir",
-        &s(&d1),
+        &s(d1),
     ]);
     let lines = batch_lines(&r);
     assert_eq!(lines.len(), 50);
-    let leftovers: Vec<String> = std::fs::read_dir(&d1)
+    let leftovers: Vec<String> = std::fs::read_dir(d1)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.starts_with(".pkit-tmp-"))
@@ -1626,7 +1626,7 @@ fn kill_9_during_batch_loses_nothing() {
             openssl_serial(p)
         );
     }
-    check_after_kill(&ca, &d1, false);
+    check_after_kill(&ca, d1, false);
 }
 
 #[test]

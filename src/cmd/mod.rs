@@ -19,6 +19,7 @@ pub mod outdir;
 pub mod output;
 pub mod parse;
 pub mod pem_block;
+pub mod request;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use error::{CliError, Exit};

@@ -5,8 +5,8 @@
 use super::common::{ca_meta, emit, mtc_err, now_of, open_store, Format};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
-use crate::cmd::issue::{generate, key_pem, read_csr, sans, subject};
 use crate::cmd::key::AlgorithmParser;
+use crate::cmd::request::{generate, key_pem, read_csr, sans, subject};
 use base64::Engine as _;
 use clap::Args;
 use pkit::der::Time;

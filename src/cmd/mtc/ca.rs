@@ -81,7 +81,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
         min_serial: base,
         max_serial: base | pkit::mtc::proof::UINT48_MAX,
     });
-    let key_text = crate::cmd::issue::key_pem(key.as_ref(), None)?;
+    let key_text = crate::cmd::request::key_pem(key.as_ref(), None)?;
     io::write_file_atomic(&key_path, key_text.as_bytes(), false, true)?;
     let db_name = db_path.display().to_string();
     let store = Store::open(&db_path).map_err(mtc_err(&db_name))?;

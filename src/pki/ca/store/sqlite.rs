@@ -183,14 +183,7 @@ impl CaStore for SqliteCaStore {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let row: Option<(Option<i64>, Option<u8>, i64)> = tx
-            .query_row(
-                "SELECT revoked_at, revocation_reason, not_after FROM certificates
-                 WHERE serial = ?1",
-                [serial],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
+        let row = revocation_row(&tx, serial)?;
         let outcome = match row {
             None => RevokeOutcome::Unknown,
             Some((Some(prev_at), prev_reason, not_after))
@@ -247,15 +240,7 @@ impl CaStore for SqliteCaStore {
 
     /// The status of one serial, for OCSP.
     fn status(&self, serial: &[u8]) -> Result<CertStatus> {
-        let row: Option<(Option<i64>, Option<u8>, i64)> = self
-            .conn
-            .query_row(
-                "SELECT revoked_at, revocation_reason, not_after FROM certificates
-                 WHERE serial = ?1",
-                [serial],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )
-            .optional()?;
+        let row = revocation_row(&self.conn, serial)?;
         Ok(match row {
             None => CertStatus::Unknown,
             Some((None, _, _)) => CertStatus::Good,
@@ -408,6 +393,18 @@ impl CaStore for SqliteCaStore {
         })?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
+}
+
+/// `(revoked_at, revocation_reason, not_after)` of one serial, if it was issued here.
+type RevocationRow = (Option<i64>, Option<u8>, i64);
+
+fn revocation_row(conn: &Connection, serial: &[u8]) -> rusqlite::Result<Option<RevocationRow>> {
+    conn.query_row(
+        "SELECT revoked_at, revocation_reason, not_after FROM certificates WHERE serial = ?1",
+        [serial],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
+    .optional()
 }
 
 fn row_to_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<CertRecord> {

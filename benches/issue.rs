@@ -8,14 +8,14 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::default_backend;
+use pkit::pki::backend::openssl;
 use pkit::pki::ca::issuer::{self_signed, Issuer, Request};
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::subject::parse_subject;
 use std::hint::black_box;
 
 fn issuance(c: &mut Criterion) {
-    let backend = default_backend();
+    let backend = openssl::backend();
     let now = Time::now();
     let later = now.plus_seconds(86_400 * 365);
     for alg in [Algorithm::EcdsaP256, Algorithm::Ed25519, Algorithm::MlDsa65] {

@@ -8,7 +8,7 @@ use super::report::{group, measurement_json, Table};
 use super::Result;
 use crate::mtc::hash::node_hash;
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::{default_backend, Backend};
+use crate::pki::backend::Backend;
 use crate::pki::ca::issuer::Issuer;
 use rayon::prelude::*;
 use serde_json::{json, Value};
@@ -85,7 +85,7 @@ fn both<S: Send>(
 
 /// Key generation, signing and verification for each of `algs`, then SHA-256.
 pub fn run(h: &Harness<'_>, algs: &[Algorithm]) -> Result<Vec<Limit>> {
-    let backend = default_backend();
+    let backend = h.backend;
     let msg = vec![0x5au8; MESSAGE_LEN];
     let mut out = Vec::new();
     for &alg in algs {

@@ -4,6 +4,7 @@
 //! database file, say — stays outside the figure.
 
 use super::Result;
+use crate::pki::backend::Backend;
 use std::time::{Duration, Instant};
 
 /// One measured cell: `items` processed per repetition.
@@ -38,6 +39,8 @@ impl Measurement {
 
 /// How cells are measured, and who hears about progress.
 pub struct Harness<'a> {
+    /// The backend under measurement: every key, signature and digest goes through it.
+    pub backend: &'a dyn Backend,
     pub min_time: Duration,
     /// Operation names to measure; the others run once, untimed, for their outputs.
     pub only: Option<Vec<String>>,
@@ -105,6 +108,7 @@ mod tests {
     #[test]
     fn repeats_until_the_minimum_time() {
         let h = Harness {
+            backend: crate::pki::backend::openssl::backend(),
             min_time: Duration::from_millis(5),
             only: None,
             progress: &|_| {},

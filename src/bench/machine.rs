@@ -3,7 +3,7 @@
 //! are never compared blind.
 
 use crate::der::Time;
-use crate::pki::backend::default_backend;
+use crate::pki::backend::Backend;
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone)]
@@ -22,7 +22,7 @@ pub struct Machine {
 
 impl Machine {
     /// Describe this machine; `threads` is the size of the pool the bench runs in.
-    pub fn detect(threads: usize) -> Machine {
+    pub fn detect(threads: usize, backend: &dyn Backend) -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
         let cpu = field(&cpuinfo, "model name")
             .or_else(|| field(&cpuinfo, "Model"))
@@ -51,7 +51,7 @@ impl Machine {
             threads,
             memory_gib,
             os,
-            crypto: default_backend().version(),
+            crypto: backend.version(),
             pkit: env!("CARGO_PKG_VERSION").to_string(),
             date: Time::now().to_string(),
         }

@@ -27,7 +27,7 @@ use crate::mtc::store::{CertKind, NewEntry, Store, StoredCertificate, StoredProo
 use crate::mtc::subtree::{covering_subtrees, Subtree};
 use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::{default_backend, MlDsaKeyFormat};
+use crate::pki::backend::MlDsaKeyFormat;
 use crate::pki::ca::subject::parse_subject;
 use rayon::prelude::*;
 
@@ -133,7 +133,7 @@ fn one_batch(
     let subject = parse_subject(x509::SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
     let mut issued = Vec::new();
     rec.stage("cert_gen", n, || {
-        let (d, v) = timed(|| x509::issue_batch(&issuer, alg, &subject, n, now))?;
+        let (d, v) = timed(|| x509::issue_batch(rec.h.backend, &issuer, alg, &subject, n, now))?;
         issued = v;
         Ok(d)
     })?;
@@ -213,10 +213,7 @@ fn one_batch(
 
     let pkcs8 = issuer.key.to_pkcs8_der(MlDsaKeyFormat::default())?;
     let ca_id = TrustAnchorId::parse(CA_ID)?;
-    let cosigner = Cosigner::new(
-        ca_id.clone(),
-        default_backend().load_private_der(&pkcs8, None)?,
-    )?;
+    let cosigner = Cosigner::new(ca_id.clone(), rec.h.backend.load_private_der(&pkcs8, None)?)?;
     let ca = MtcCa {
         ca_id,
         log: LOG,

@@ -11,7 +11,7 @@ use super::scratch::{rep_serial, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
-use crate::pki::backend::{default_backend, MlDsaKeyFormat, PrivateKey};
+use crate::pki::backend::{Backend, MlDsaKeyFormat, PrivateKey};
 use crate::pki::ca::batch::{self, BatchItem};
 use crate::pki::ca::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
 use crate::pki::ca::issuer::{self_signed, Issued, Issuer};
@@ -149,9 +149,10 @@ fn check(ok: bool, what: impl FnOnce() -> String) -> Result<()> {
 }
 
 /// Parse a certificate and check its signature under the CA's key, as verification does.
-fn verify_cert(der: &[u8], ca_spki: &[u8]) -> Result<()> {
+fn verify_cert(backend: &dyn Backend, der: &[u8], ca_spki: &[u8]) -> Result<()> {
     let c = Certificate::from_der(der).map_err(|e| BenchError::Parse(e.to_string()))?;
     let ok = verify_signed(
+        backend,
         ca_spki,
         &c.signature_algorithm,
         c.tbs_raw,
@@ -181,7 +182,7 @@ pub fn make_ca(
     alg: Algorithm,
     now: Time,
 ) -> Result<(Issuer, Responder)> {
-    let backend = default_backend();
+    let backend = rec.h.backend;
     let key = backend.generate(alg)?;
     let subject =
         parse_subject("CN=pkit bench CA").map_err(|e| BenchError::Check(e.to_string()))?;
@@ -194,7 +195,7 @@ pub fn make_ca(
     })?;
     let pkcs8 = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
     let responder_key: Box<dyn PrivateKey> = backend.load_private_der(&pkcs8, None)?;
-    let responder = Responder::new(&ca_der, responder_key, None, now)?;
+    let responder = Responder::new(backend, &ca_der, responder_key, None, now)?;
     Ok((Issuer::new(ca_der, key)?, responder))
 }
 
@@ -212,7 +213,7 @@ fn one_batch(
     // Issuance: what `pkit issue batch` does per chunk, less the files.
     let mut issued: Vec<Issued> = Vec::new();
     rec.stage("cert_gen", n, || {
-        let (d, v) = timed(|| issue_batch(&issuer, alg, &subject, n, now))?;
+        let (d, v) = timed(|| issue_batch(rec.h.backend, &issuer, alg, &subject, n, now))?;
         issued = v;
         Ok(d)
     })?;
@@ -239,7 +240,7 @@ fn one_batch(
         timed(|| {
             issued
                 .par_iter()
-                .try_for_each(|c| verify_cert(&c.der, ca.spki.raw))
+                .try_for_each(|c| verify_cert(rec.h.backend, &c.der, ca.spki.raw))
         })
         .map(|(d, ())| d)
     })?;
@@ -313,6 +314,7 @@ fn reserial<T>(
 /// `cert_gen`: `n` subscriber keys and certificates, in parallel with one CA signer per
 /// worker: the signing stage of `pkit issue batch` ([`batch::Batch::sign`]), without the files.
 pub fn issue_batch(
+    backend: &dyn Backend,
     issuer: &Issuer,
     alg: Algorithm,
     subject: &[u8],
@@ -332,7 +334,7 @@ pub fn issue_batch(
         .collect();
     let batch = batch::Batch {
         issuer,
-        backend: default_backend(),
+        backend,
         now,
     };
     batch.sign(&items, |_, _, cert| Ok(cert))
@@ -356,7 +358,7 @@ fn ocsp(
     let n = issued.len() as u64;
     let ca_der = ca.raw;
     let next_update = now.plus_seconds(OCSP_LIFETIME);
-    let hashes = IssuerHashes::of(ca, Digest::Sha1);
+    let hashes = IssuerHashes::of(rec.h.backend, ca, Digest::Sha1);
     let req_ders: Vec<Vec<u8>> = issued
         .iter()
         .map(|c| encode_request(&hashes, &c.serial, None))
@@ -448,6 +450,7 @@ fn ocsp(
                         let resp = OcspResponse::from_der(der).map_err(parse)?;
                         let req = OcspRequest::from_der(req).map_err(parse)?;
                         let want = Expect {
+                            backend: rec.h.backend,
                             issuer: ca,
                             cert: None,
                             request: Some(&req),
@@ -551,8 +554,8 @@ fn crl_stages(
     rec.stage("crl_verify", 1, || {
         timed(|| {
             let c = Crl::from_der(&crl).map_err(|e| BenchError::Parse(e.to_string()))?;
-            let checks =
-                crl_verify::verify(&c, ca, now).map_err(|e| BenchError::Check(format!("{e:?}")))?;
+            let checks = crl_verify::verify(rec.h.backend, &c, ca, now)
+                .map_err(|e| BenchError::Check(format!("{e:?}")))?;
             check(checks.iter().all(|c| c.ok), || {
                 format!("the CRL does not verify: {checks:?}")
             })

@@ -196,6 +196,7 @@ pub fn run(a: BenchArgs) -> CliResult<Exit> {
     let bar = progress_bar();
     let progress = |label: &str| bar.set_message(label.to_string());
     let h = Harness {
+        backend: crate::cmd::backend::backend(),
         min_time: common.min_time,
         only: None,
         progress: &progress,
@@ -332,14 +333,14 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
     Ok(Report {
         bench: bench.into(),
         command,
-        machine: Machine::detect(threads),
+        machine: Machine::detect(threads, crate::cmd::backend::backend()),
         tables,
     })
 }
 
 /// Every algorithm this build supports, less the slow RSA sizes.
 fn default_crypto_algos() -> Vec<Algorithm> {
-    let backend = pkit::pki::backend::default_backend();
+    let backend = crate::cmd::backend::backend();
     Algorithm::ALL
         .into_iter()
         .filter(|a| !matches!(a, Algorithm::Rsa3072 | Algorithm::Rsa4096) && backend.supports(*a))

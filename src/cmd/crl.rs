@@ -303,16 +303,18 @@ fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
     let crl = Crl::from_der(&crl_item.der).map_err(|e| CliError::der(&crl_item.name, &e))?;
     let issuer_item = read_item(&a.issuer)?;
     let issuer = parse_cert(&issuer_item)?;
-    let checks = crl_verify::verify(&crl, &issuer, now).map_err(|e| match e {
-        VerifyError::Der(e) => CliError::der(&crl_item.name, &e),
-        VerifyError::Signed(SignedError::UnsupportedAlgorithm(n)) => {
-            CliError::unsupported(format!(
-                "{}: signature algorithm {n} is not supported",
-                crl_item.name
-            ))
-        }
-        VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", crl_item.name)),
-    })?;
+    let checks = crl_verify::verify(crate::cmd::backend::backend(), &crl, &issuer, now).map_err(
+        |e| match e {
+            VerifyError::Der(e) => CliError::der(&crl_item.name, &e),
+            VerifyError::Signed(SignedError::UnsupportedAlgorithm(n)) => {
+                CliError::unsupported(format!(
+                    "{}: signature algorithm {n} is not supported",
+                    crl_item.name
+                ))
+            }
+            VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", crl_item.name)),
+        },
+    )?;
     let valid = checks.iter().all(|c| c.ok);
     let entries = crl
         .revoked_count()

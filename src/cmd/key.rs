@@ -6,7 +6,7 @@ use super::io::{self, InForm, OutputOpts};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey};
+use pkit::pki::backend::{Kdf, MlDsaKeyFormat, PrivateKey};
 use pkit::pki::pkcs8;
 use std::path::{Path, PathBuf};
 
@@ -180,7 +180,7 @@ fn gen(a: GenArgs) -> CliResult<Exit> {
         }
         None => None,
     };
-    let key = backend::default_backend().generate(a.alg)?;
+    let key = crate::cmd::backend::backend().generate(a.alg)?;
     let (der, label) = match password {
         Some(mut pw) => {
             let kdf = match a.kdf {
@@ -297,7 +297,7 @@ pub fn load_private_key(path: &Path, passin: Option<&str>) -> CliResult<Box<dyn 
         }
         None => None,
     };
-    let loaded = backend::default_backend().load_private_der(&item.der, password.as_deref());
+    let loaded = crate::cmd::backend::backend().load_private_der(&item.der, password.as_deref());
     if let Some(pw) = password.as_mut() {
         pw.fill(0);
     }

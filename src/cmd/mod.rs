@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod backend;
 pub mod bench;
 pub mod ca_dir;
 pub mod completions;
@@ -136,7 +137,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
 /// `pkit --version`: pkit, the backend library, and which algorithms work in this build.
 pub fn version_text() -> String {
     use pkit::pki::alg::Algorithm;
-    let backend = pkit::pki::backend::default_backend();
+    let backend = crate::cmd::backend::backend();
     let (yes, no): (Vec<Algorithm>, Vec<Algorithm>) =
         Algorithm::ALL.iter().partition(|a| backend.supports(**a));
     let names = |v: &[Algorithm]| v.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");

@@ -5,7 +5,7 @@
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::io::{self, InForm};
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey};
+use pkit::pki::backend::{Kdf, MlDsaKeyFormat, PrivateKey};
 use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::san::parse_san;
@@ -46,7 +46,7 @@ pub fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String>
 }
 
 pub fn generate(alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {
-    Ok(backend::default_backend().generate(alg)?)
+    Ok(crate::cmd::backend::backend().generate(alg)?)
 }
 
 pub fn record(issued: &Issued, subject: &str, profile: Profile, key_alg: &str) -> CertRecord {
@@ -85,7 +85,7 @@ pub fn read_csr(path: &Path) -> CliResult<FromCsr> {
                 csr.signature_algorithm.name()
             ))
         })?;
-    let ok = backend::default_backend().verify(
+    let ok = crate::cmd::backend::backend().verify(
         csr.spki.raw,
         scheme,
         csr.tbs_raw(),

@@ -16,6 +16,7 @@ use super::error::{MtcError, Result};
 use super::hash::Hash;
 use super::ids::TrustAnchorId;
 use super::subtree::Subtree;
+use crate::pki::backend::Backend;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 
@@ -139,6 +140,7 @@ impl Checkpoint {
     /// Check one signature line with a cosigner key (matching name and key ID).
     pub fn verify(
         &self,
+        backend: &dyn Backend,
         log: &TrustAnchorId,
         key: &CosignerKey,
         sig: &NoteSignature,
@@ -150,6 +152,7 @@ impl Checkpoint {
             return Ok(false);
         }
         key.verify_subtree(
+            backend,
             sig.timestamp,
             log,
             Subtree::new(0, self.size),
@@ -163,14 +166,13 @@ impl Checkpoint {
 mod tests {
     use super::*;
     use crate::pki::alg::Algorithm;
+    use crate::pki::backend::openssl;
 
     #[test]
     fn sign_parse_verify() {
         let ca = TrustAnchorId::parse("32473.1").unwrap();
         let log = ca.log_id(1);
-        let key = crate::pki::backend::default_backend()
-            .generate(Algorithm::Ed25519)
-            .unwrap();
+        let key = openssl::backend().generate(Algorithm::Ed25519).unwrap();
         let c = Cosigner::new(ca, key).unwrap();
         let cp = Checkpoint {
             origin: log.note_name(),
@@ -182,10 +184,14 @@ mod tests {
         let (back, sigs) = Checkpoint::parse(&note).unwrap();
         assert_eq!(back, cp);
         assert_eq!(sigs[0].timestamp, 1_700_000_000);
-        assert!(back.verify(&log, &c.public, &sigs[0]).unwrap());
+        assert!(back
+            .verify(openssl::backend(), &log, &c.public, &sigs[0])
+            .unwrap());
         let mut other = back.clone();
         other.size = 131;
-        assert!(!other.verify(&log, &c.public, &sigs[0]).unwrap());
+        assert!(!other
+            .verify(openssl::backend(), &log, &c.public, &sigs[0])
+            .unwrap());
         assert!(Checkpoint::parse("x\n1\n").is_err());
     }
 }

@@ -20,7 +20,7 @@ use super::hash::{sha256, Hash};
 use super::ids::TrustAnchorId;
 use super::subtree::Subtree;
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::{default_backend, PrivateKey, Signer};
+use crate::pki::backend::{Backend, PrivateKey, Signer};
 use crate::pki::spki::Spki;
 
 /// `"subtree/v1\n\0"`.
@@ -112,9 +112,10 @@ impl CosignerKey {
         [h[0], h[1], h[2], h[3]]
     }
 
-    /// Check a signature over a CosignedSubtree.
+    /// Check a signature over a CosignedSubtree with `backend`.
     pub fn verify_subtree(
         &self,
+        backend: &dyn Backend,
         timestamp: u64,
         log: &TrustAnchorId,
         st: Subtree,
@@ -122,7 +123,7 @@ impl CosignerKey {
         signature: &[u8],
     ) -> Result<bool> {
         let m = cosigned_subtree(&self.id, timestamp, log, st, hash);
-        Ok(default_backend().verify(&self.spki, self.alg.default_scheme(), &m, signature)?)
+        Ok(backend.verify(&self.spki, self.alg.default_scheme(), &m, signature)?)
     }
 }
 
@@ -161,6 +162,7 @@ impl Cosigner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::backend::openssl;
 
     #[test]
     fn message_layout() {
@@ -176,18 +178,18 @@ mod tests {
         let ca = TrustAnchorId::parse("32473.1").unwrap();
         let log = ca.log_id(1);
         for alg in COSIGNER_ALGORITHMS {
-            let key = default_backend().generate(alg).unwrap();
+            let key = openssl::backend().generate(alg).unwrap();
             let c = Cosigner::new(ca.clone(), key).unwrap();
             let mut s = c.signer().unwrap();
             let st = Subtree::new(0, 3);
             let sig = c.sign_subtree(&mut *s, 0, &log, st, &[1; 32]).unwrap();
             assert!(c
                 .public
-                .verify_subtree(0, &log, st, &[1; 32], &sig)
+                .verify_subtree(openssl::backend(), 0, &log, st, &[1; 32], &sig)
                 .unwrap());
             assert!(!c
                 .public
-                .verify_subtree(1, &log, st, &[1; 32], &sig)
+                .verify_subtree(openssl::backend(), 1, &log, st, &[1; 32], &sig)
                 .unwrap());
             assert_eq!(c.public.key_id().len(), 4);
         }

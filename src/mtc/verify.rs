@@ -19,6 +19,7 @@ use super::subtree::Subtree;
 use super::tree::evaluate_inclusion_proof;
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Time};
+use crate::pki::backend::Backend;
 use crate::pki::cert::Certificate;
 
 /// The §7.2 steps, in order.
@@ -92,7 +93,7 @@ pub struct Verdict {
 
 /// Parse and verify a certificate. `Err` only for bytes that are not a certificate
 /// (exit 3); an MTC proof that does not decode fails step 1.
-pub fn verify_certificate(der: &[u8], policy: &Policy) -> Result<Verdict> {
+pub fn verify_certificate(backend: &dyn Backend, der: &[u8], policy: &Policy) -> Result<Verdict> {
     let c = Certificate::from_der(der)
         .map_err(|e| MtcError::malformed(e.offset, format!("an X.509 certificate ({e})")))?;
     let mut report = Report::default();
@@ -218,7 +219,7 @@ pub fn verify_certificate(der: &[u8], policy: &Policy) -> Result<Verdict> {
             else {
                 continue;
             };
-            if !k.verify_subtree(0, &log_id, proof.subtree, &expected, &s.signature)? {
+            if !k.verify_subtree(backend, 0, &log_id, proof.subtree, &expected, &s.signature)? {
                 return fail(
                     report,
                     Step::Cosignature,
@@ -268,12 +269,12 @@ mod tests {
     use crate::mtc::proof::{Cosignature, UINT48_MAX};
     use crate::mtc::tree::{inclusion_proof, subtree_hash, MemTree};
     use crate::pki::alg::Algorithm;
-    use crate::pki::backend::default_backend;
+    use crate::pki::backend::openssl;
 
     /// A CA cosigner, a second cosigner, and the certificate of entry 2 of 5 carrying
     /// both cosignatures over `[0, 5)`.
     fn setup() -> (Policy, CosignerKey, Vec<u8>) {
-        let be = default_backend();
+        let be = openssl::backend();
         let ca_id = TrustAnchorId::parse("32473.1").unwrap();
         let ca = Cosigner::new(ca_id.clone(), be.generate(Algorithm::Ed25519).unwrap()).unwrap();
         let other_id = TrustAnchorId::parse("32473.99").unwrap();
@@ -344,22 +345,22 @@ mod tests {
     fn cosigners_known_and_unknown() {
         let (mut policy, other, cert) = setup();
         // The unknown second cosigner is ignored.
-        let v = verify_certificate(&cert, &policy).unwrap();
+        let v = verify_certificate(openssl::backend(), &cert, &policy).unwrap();
         assert!(v.failed.is_none(), "{:?}", v.failed);
         assert_eq!(v.report.cosigners, ["32473.1", "32473.99"]);
         assert_eq!(v.report.verified_cosigners, ["32473.1"]);
         // Known, it is checked too.
         policy.cosigners.push(other.clone());
-        let v = verify_certificate(&cert, &policy).unwrap();
+        let v = verify_certificate(openssl::backend(), &cert, &policy).unwrap();
         assert_eq!(v.report.verified_cosigners, ["32473.1", "32473.99"]);
         // A wrong key for that ID fails the cosignature step.
-        let wrong = default_backend()
+        let wrong = openssl::backend()
             .generate(Algorithm::EcdsaP256)
             .unwrap()
             .public_key_der()
             .unwrap();
         policy.cosigners = vec![CosignerKey::new(other.id, wrong).unwrap()];
-        let v = verify_certificate(&cert, &policy).unwrap();
+        let v = verify_certificate(openssl::backend(), &cert, &policy).unwrap();
         assert_eq!(v.failed.map(|f| f.0), Some(Step::Cosignature));
     }
 
@@ -367,11 +368,11 @@ mod tests {
     fn validity_and_revoked_serials() {
         let (mut policy, _, cert) = setup();
         policy.now = policy.now.plus_seconds(7200);
-        let v = verify_certificate(&cert, &policy).unwrap();
+        let v = verify_certificate(openssl::backend(), &cert, &policy).unwrap();
         assert_eq!(v.failed.map(|f| f.0), Some(Step::Validity));
         let (mut policy, _, cert) = setup();
         policy.ca.min_serial = (1 << 48) | 3;
-        let v = verify_certificate(&cert, &policy).unwrap();
+        let v = verify_certificate(openssl::backend(), &cert, &policy).unwrap();
         assert_eq!(v.failed.map(|f| f.0), Some(Step::Serial));
     }
 }

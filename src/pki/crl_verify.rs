@@ -11,12 +11,14 @@ use crate::pki::cert::Certificate;
 use crate::pki::crl::{Crl, RevokedCert};
 use crate::pki::ext::key_id::AuthorityKeyIdentifier;
 
+use crate::pki::backend::Backend;
 use crate::pki::ocsp_verify::{Check, VerifyError, SKEW_SECONDS};
 use crate::pki::signed::verify_signed;
 use std::cmp::Ordering;
 
 /// Every check made on `crl` as issued by `issuer` at `now`; valid when all pass.
 pub fn verify(
+    backend: &dyn Backend,
     crl: &Crl<'_>,
     issuer: &Certificate<'_>,
     now: Time,
@@ -54,6 +56,7 @@ pub fn verify(
     }
     crl.check_signature_algorithms_match()?;
     let ok = verify_signed(
+        backend,
         issuer.spki.raw,
         &crl.signature_algorithm,
         crl.tbs_raw,

@@ -11,7 +11,7 @@
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Oid, Writer};
 use crate::pki::alg::Digest;
-use crate::pki::backend::default_backend;
+use crate::pki::backend::Backend;
 use crate::pki::cert::Certificate;
 use crate::pki::ocsp::CertId;
 
@@ -42,8 +42,7 @@ pub struct IssuerHashes {
 }
 
 impl IssuerHashes {
-    pub fn of(issuer: &Certificate<'_>, digest: Digest) -> IssuerHashes {
-        let b = default_backend();
+    pub fn of(b: &dyn Backend, issuer: &Certificate<'_>, digest: Digest) -> IssuerHashes {
         IssuerHashes {
             digest,
             name_hash: b.digest(digest, issuer.subject.raw),
@@ -76,11 +75,16 @@ impl IssuerHashes {
 }
 
 /// True when `id` names `cert`, as issued by `issuer`, under the CertID's own digest.
-pub fn cert_id_matches(id: &CertId<'_>, issuer: &Certificate<'_>, cert: &Certificate<'_>) -> bool {
+pub fn cert_id_matches(
+    backend: &dyn Backend,
+    id: &CertId<'_>,
+    issuer: &Certificate<'_>,
+    cert: &Certificate<'_>,
+) -> bool {
     let Some(d) = digest_of(id) else {
         return false;
     };
-    IssuerHashes::of(issuer, d).issued(id) && same_serial(id.serial, cert.serial)
+    IssuerHashes::of(backend, issuer, d).issued(id) && same_serial(id.serial, cert.serial)
 }
 
 /// Two INTEGER content octets name the same serial (ignoring a leading sign octet).
@@ -127,8 +131,8 @@ pub fn write_nonce_extension(w: &mut Writer, nonce: &[u8]) {
 
 /// ResponderID byKey (RFC 6960 §4.2.1): the SHA-1 of the responder's subjectPublicKey
 /// BIT STRING value, whatever hash the CertIDs use.
-pub fn responder_key_hash(cert: &Certificate<'_>) -> Vec<u8> {
-    default_backend().digest(Digest::Sha1, cert.spki.key.bytes)
+pub fn responder_key_hash(backend: &dyn Backend, cert: &Certificate<'_>) -> Vec<u8> {
+    backend.digest(Digest::Sha1, cert.spki.key.bytes)
 }
 
 /// The nonce of a request or response, from its id-pkix-ocsp-nonce extension.

@@ -8,6 +8,7 @@
 use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{Context, Error, Time};
+use crate::pki::backend::Backend;
 use crate::pki::cert::Certificate;
 use crate::pki::ext::ExtensionValue;
 use crate::pki::ocsp::{
@@ -70,6 +71,8 @@ impl From<Error> for VerifyError {
 
 /// What the response is checked against.
 pub struct Expect<'a, 'b> {
+    /// The backend that checks signatures and computes CertID hashes.
+    pub backend: &'b dyn Backend,
     /// The CA that issued the certificate in question.
     pub issuer: &'b Certificate<'a>,
     /// The certificate in question (its serial picks the SingleResponse).
@@ -116,7 +119,7 @@ pub fn verify(resp: &OcspResponse<'_>, want: &Expect<'_, '_>) -> Result<Verdict,
         (None, None) => None,
     };
     let responses = basic.responses()?;
-    let Some(single) = find_single(&responses, want.issuer, serial.as_deref()) else {
+    let Some(single) = find_single(want.backend, &responses, want.issuer, serial.as_deref()) else {
         let what = serial.map_or_else(
             || "any certificate".to_string(),
             |s| format!("serial {}", hex(crate::der::integer::unsigned_bytes(&s))),
@@ -155,13 +158,13 @@ fn check_signature(
     let ca = want.issuer;
     let certs = basic.certs()?;
     let names = |c: &Certificate<'_>| match basic.responder_id {
-        ResponderId::ByKey(h) => h == responder_key_hash(c).as_slice(),
+        ResponderId::ByKey(h) => h == responder_key_hash(want.backend, c).as_slice(),
         ResponderId::ByName(n) => n.raw == c.subject.raw,
     };
     let signer = if names(ca) {
         ca
     } else if let Some(d) = certs.iter().find(|c| names(c)) {
-        let r = check_delegated_signer(ca, d, want.now);
+        let r = check_delegated_signer(want.backend, ca, d, want.now);
         let subject = d.subject.to_rfc4514().unwrap_or_default();
         let ok = r.is_ok();
         v.add(
@@ -183,6 +186,7 @@ fn check_signature(
         return Ok(());
     };
     let good = verify_signed(
+        want.backend,
         signer.spki.raw,
         &basic.signature_algorithm,
         basic.tbs_raw,
@@ -209,6 +213,7 @@ fn check_signature(
 /// RFC 6960 §4.2.2.2: a delegated responder's certificate is issued directly by the CA
 /// and carries id-kp-OCSPSigning; it must also be valid now.
 pub fn check_delegated_signer(
+    backend: &dyn Backend,
     ca: &Certificate<'_>,
     signer: &Certificate<'_>,
     now: Time,
@@ -217,6 +222,7 @@ pub fn check_delegated_signer(
         return Err("the responder certificate was not issued by this CA".into());
     }
     let sig_ok = verify_signed(
+        backend,
         ca.spki.raw,
         &signer.signature_algorithm,
         signer.tbs_raw,
@@ -256,13 +262,14 @@ pub fn check_delegated_signer(
 /// of `issuer` when no serial is given. Hashes are recomputed with each CertID's own
 /// digest.
 fn find_single<'a, 'r>(
+    backend: &dyn Backend,
     responses: &'r [SingleResponse<'a>],
     issuer: &Certificate<'_>,
     serial: Option<&[u8]>,
 ) -> Option<&'r SingleResponse<'a>> {
     responses.iter().find(|s| {
         let id = &s.cert_id;
-        digest_of(id).is_some_and(|d| IssuerHashes::of(issuer, d).issued(id))
+        digest_of(id).is_some_and(|d| IssuerHashes::of(backend, issuer, d).issued(id))
             && serial.is_none_or(|want| same_serial(id.serial, want))
     })
 }

@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use crate::pki::algid::AlgId;
-use crate::pki::backend::{default_backend, BackendError};
+use crate::pki::backend::{Backend, BackendError};
 
 /// Why a signature could not be checked (as opposed to checked and found bad).
 #[derive(Debug)]
@@ -36,8 +36,10 @@ impl From<BackendError> for SignedError {
 }
 
 /// True when `signature` over `tbs` verifies under `signer_spki` (DER SPKI) with the
-/// scheme `alg` names. False also covers a key of the wrong type for the scheme.
+/// scheme `alg` names, checked by `backend`. False also covers a key of the wrong type
+/// for the scheme.
 pub fn verify_signed(
+    backend: &dyn Backend,
     signer_spki: &[u8],
     alg: &AlgId<'_>,
     tbs: &[u8],
@@ -47,5 +49,5 @@ pub fn verify_signed(
         .signature_scheme()
         .map_err(|e| SignedError::BadAlgorithm(e.to_string()))?
         .ok_or_else(|| SignedError::UnsupportedAlgorithm(alg.name()))?;
-    Ok(default_backend().verify(signer_spki, scheme, tbs, signature)?)
+    Ok(backend.verify(signer_spki, scheme, tbs, signature)?)
 }

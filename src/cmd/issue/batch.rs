@@ -13,7 +13,7 @@ use clap::Args;
 use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::{self, PrivateKey};
+use pkit::pki::backend::PrivateKey;
 use pkit::pki::ca::batch::{Batch, BatchError, BatchItem, Delivery};
 use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
@@ -238,7 +238,7 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     };
     let batch = Batch {
         issuer: &issuer,
-        backend: backend::default_backend(),
+        backend: crate::cmd::backend::backend(),
         now,
     };
     batch
@@ -272,7 +272,7 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     if a.measure_limit {
         let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();
         let limit =
-            pkit::bench::crypto::issuance_limit(&issuer, backend::default_backend(), &algs)?;
+            pkit::bench::crypto::issuance_limit(&issuer, crate::cmd::backend::backend(), &algs)?;
         let rate = items.len() as f64 / secs;
         eprintln!(
             "pkit: raw limit (key generation + one CA signature per certificate, in memory, \

@@ -198,7 +198,7 @@ fn manifest_request(
                 Some(s) => Algorithm::from_name(s).ok_or(format!("unknown alg '{s}'"))?,
                 None => default_alg,
             };
-            pkit::pki::backend::default_backend()
+            crate::cmd::backend::backend()
                 .generate(alg)
                 .and_then(|k| k.public_key_der())
                 .map_err(|e| e.to_string())?

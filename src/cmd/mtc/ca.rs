@@ -69,7 +69,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
             return Err(CliError::io(format!("{}: already exists", p.display())));
         }
     }
-    let key = pkit::pki::backend::default_backend().generate(a.alg)?;
+    let key = crate::cmd::backend::backend().generate(a.alg)?;
     let spki = key.public_key_der()?;
     let base = u64::from(a.log) << 48;
     let der = pkit::mtc::cert::ca_certificate(&pkit::mtc::cert::CaCertInput {

@@ -155,7 +155,8 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
         let src = io::read_source(path)?;
         for item in io::split_items(src, InForm::Auto) {
             let item = item?;
-            let v = verify_certificate(&item.der, &policy).map_err(mtc_err(&item.name))?;
+            let v = verify_certificate(crate::cmd::backend::backend(), &item.der, &policy)
+                .map_err(mtc_err(&item.name))?;
             text.push_str(&verdict_text(&item.name, &v));
             all_valid &= v.failed.is_none();
             items.push(verdict_json(&item.name, &v));
@@ -219,7 +220,7 @@ pub fn run_size(a: SizeArgs) -> CliResult<Exit> {
             a.alg
         )));
     }
-    let be = pkit::pki::backend::default_backend();
+    let be = crate::cmd::backend::backend();
     let now = pkit::der::Time::now();
     let later = now.plus_seconds(7 * 86_400);
     let subject = pkit::pki::ca::subject::parse_subject("CN=www.example.com")

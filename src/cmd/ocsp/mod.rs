@@ -148,7 +148,7 @@ fn run_request(a: RequestArgs) -> CliResult<Exit> {
         None
     };
     let der = encode_request(
-        &IssuerHashes::of(&issuer, digest),
+        &IssuerHashes::of(crate::cmd::backend::backend(), &issuer, digest),
         leaf.serial,
         nonce.as_ref().map(|n| n.as_slice()),
     );
@@ -225,6 +225,7 @@ fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
     let verdict = ocsp_verify::verify(
         &resp,
         &Expect {
+            backend: crate::cmd::backend::backend(),
             issuer: &issuer,
             cert: cert.as_ref(),
             request: req.as_ref(),

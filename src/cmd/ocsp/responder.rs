@@ -48,14 +48,15 @@ pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Box<dy
         }
         _ => (load_private_key(&a.ca.join("ca.key"), passin)?, None),
     };
-    let responder = Responder::new(&ca_der, key, delegated, now).map_err(|e| {
-        let what = a
-            .responder_cert
-            .as_ref()
-            .map_or_else(|| a.ca.display().to_string(), |p| p.display().to_string());
-        let e = CliError::from(e);
-        CliError::new(e.exit, format!("{what}: {}", e.message))
-    })?;
+    let responder = Responder::new(crate::cmd::backend::backend(), &ca_der, key, delegated, now)
+        .map_err(|e| {
+            let what = a
+                .responder_cert
+                .as_ref()
+                .map_or_else(|| a.ca.display().to_string(), |p| p.display().to_string());
+            let e = CliError::from(e);
+            CliError::new(e.exit, format!("{what}: {}", e.message))
+        })?;
     let store = open_store(&a.ca)?;
     Ok((responder, store, lifetime))
 }

@@ -146,7 +146,7 @@ pub fn sign_crl(tbs: &[u8], signer: &mut dyn Signer) -> Result<Vec<u8>, BackendE
 mod tests {
     use super::*;
     use crate::pki::alg::Algorithm;
-    use crate::pki::backend::default_backend;
+    use crate::pki::backend::openssl;
     use crate::pki::ca::issuer::self_signed;
     use crate::pki::ca::subject::parse_subject;
     use crate::pki::cert::Certificate;
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn builds_signs_and_parses_back() {
-        let key = default_backend().generate(Algorithm::Ed25519).unwrap();
+        let key = openssl::backend().generate(Algorithm::Ed25519).unwrap();
         let subject = parse_subject("CN=CRL Test CA").unwrap();
         let ca_der = self_signed(
             key.as_ref(),
@@ -216,6 +216,7 @@ mod tests {
         let mut r = crate::der::Reader::new(ext.value);
         assert_eq!(CrlReason::read(&mut r).unwrap().code(), 1);
         assert!(verify_signed(
+            openssl::backend(),
             ca.spki.raw,
             &crl.signature_algorithm,
             crl.tbs_raw,

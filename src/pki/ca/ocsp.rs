@@ -16,7 +16,7 @@ use super::store::CertStatus as StoreStatus;
 use crate::der::oid_registry as oids;
 use crate::der::{integer, tag, Context, Error, Result as DerResult, Time, Writer};
 use crate::pki::alg::Digest;
-use crate::pki::backend::{BackendError, PrivateKey, Signer};
+use crate::pki::backend::{Backend, BackendError, PrivateKey, Signer};
 use crate::pki::cert::Certificate;
 use crate::pki::ocsp::{CertId, OcspRequest, ResponseStatus};
 use crate::pki::ocsp_request::{
@@ -56,7 +56,9 @@ impl Responder {
     /// A responder for the CA certificate `ca_der`, signing with `key`: the CA's own key,
     /// or (with `delegated`) the key of a delegated OCSP signer's certificate, which must
     /// be issued by this CA, carry id-kp-OCSPSigning, be valid at `now` and match `key`.
+    /// `backend` checks the delegated certificate and hashes the CA for CertIDs.
     pub fn new(
+        backend: &dyn Backend,
         ca_der: &[u8],
         key: Box<dyn PrivateKey>,
         delegated: Option<Vec<u8>>,
@@ -72,23 +74,23 @@ impl Responder {
                         "the signing key does not match the CA certificate".into(),
                     ));
                 }
-                responder_key_hash(&ca)
+                responder_key_hash(backend, &ca)
             }
             Some(der) => {
                 let signer = Certificate::from_der(der)
                     .map_err(|e| CaError::Parse(format!("responder certificate: {e}")))?;
-                check_delegated_signer(&ca, &signer, now).map_err(CaError::Refused)?;
+                check_delegated_signer(backend, &ca, &signer, now).map_err(CaError::Refused)?;
                 if public != signer.spki.raw {
                     return Err(CaError::Refused(
                         "the responder key does not match the responder certificate".into(),
                     ));
                 }
-                responder_key_hash(&signer)
+                responder_key_hash(backend, &signer)
             }
         };
         let hashes = [Digest::Sha1, Digest::Sha256, Digest::Sha384, Digest::Sha512]
             .into_iter()
-            .map(|d| IssuerHashes::of(&ca, d))
+            .map(|d| IssuerHashes::of(backend, &ca, d))
             .collect();
         Ok(Responder {
             hashes,
@@ -265,7 +267,7 @@ pub fn status_name(s: &StoreStatus) -> &'static str {
 mod tests {
     use super::*;
     use crate::pki::alg::Algorithm;
-    use crate::pki::backend::default_backend;
+    use crate::pki::backend::openssl;
     use crate::pki::ca::issuer::self_signed;
     use crate::pki::ca::store::Revoked;
     use crate::pki::ca::subject::parse_subject;
@@ -278,7 +280,7 @@ mod tests {
     };
 
     fn ca(name: &str) -> (Vec<u8>, Box<dyn PrivateKey>) {
-        let key = default_backend().generate(Algorithm::EcdsaP256).unwrap();
+        let key = openssl::backend().generate(Algorithm::EcdsaP256).unwrap();
         let subject = parse_subject(name).unwrap();
         let der = self_signed(
             key.as_ref(),
@@ -293,13 +295,17 @@ mod tests {
 
     fn request(ca_der: &[u8], serial: &[u8], nonce: Option<&[u8]>) -> Vec<u8> {
         let ca = Certificate::from_der(ca_der).unwrap();
-        encode_request(&IssuerHashes::of(&ca, Digest::Sha1), serial, nonce)
+        encode_request(
+            &IssuerHashes::of(openssl::backend(), &ca, Digest::Sha1),
+            serial,
+            nonce,
+        )
     }
 
     #[test]
     fn answers_and_verifies() {
         let (ca_der, key) = ca("CN=Responder Test CA");
-        let r = Responder::new(&ca_der, key, None, NOW).unwrap();
+        let r = Responder::new(openssl::backend(), &ca_der, key, None, NOW).unwrap();
         let serial = [0x41; 20];
         let req_der = request(&ca_der, &serial, Some(&[7; 32]));
         let req = OcspRequest::from_der(&req_der).unwrap();
@@ -340,6 +346,7 @@ mod tests {
 
         let ca_cert = Certificate::from_der(&ca_der).unwrap();
         let want = Expect {
+            backend: openssl::backend(),
             issuer: &ca_cert,
             cert: None,
             request: Some(&req),
@@ -355,6 +362,7 @@ mod tests {
         let v = verify(
             &resp,
             &Expect {
+                backend: openssl::backend(),
                 request: Some(&other),
                 ..want
             },
@@ -378,6 +386,7 @@ mod tests {
         let v = verify(
             &resp,
             &Expect {
+                backend: openssl::backend(),
                 issuer: &other_ca,
                 ..want
             },
@@ -391,7 +400,7 @@ mod tests {
     fn foreign_and_empty_requests() {
         let (ca_der, key) = ca("CN=A");
         let (other_der, _) = ca("CN=A");
-        let r = Responder::new(&ca_der, key, None, NOW).unwrap();
+        let r = Responder::new(openssl::backend(), &ca_der, key, None, NOW).unwrap();
         let foreign = request(&other_der, &[1; 20], None);
         let q = OcspRequest::from_der(&foreign).unwrap();
         assert!(matches!(r.read(&q).unwrap(), Asked::Foreign));
@@ -416,7 +425,7 @@ mod tests {
         let (ca_der, _) = ca("CN=A");
         let (_, other_key) = ca("CN=B");
         assert!(matches!(
-            Responder::new(&ca_der, other_key, None, NOW),
+            Responder::new(openssl::backend(), &ca_der, other_key, None, NOW),
             Err(CaError::Refused(_))
         ));
     }

@@ -27,8 +27,9 @@ use crate::mtc::store::{CertKind, NewEntry, Store, StoredCertificate, StoredProo
 use crate::mtc::subtree::{covering_subtrees, Subtree};
 use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::{default_backend, MlDsaKeyFormat};
+use crate::pki::backend::default_backend;
 use crate::pki::issue::subject::parse_subject;
+use crate::pki::key::{load_private, MlDsaKeyFormat};
 use rayon::prelude::*;
 
 /// The operations pkit measures, in the seed's table order, with notes.
@@ -215,7 +216,7 @@ fn one_batch(
     let ca_id = TrustAnchorId::parse(CA_ID)?;
     let cosigner = Cosigner::new(
         ca_id.clone(),
-        default_backend().load_private_der(&pkcs8, None)?,
+        load_private(default_backend(), &pkcs8, None)?,
     )?;
     let ca = MtcCa {
         ca_id,

@@ -11,7 +11,7 @@ use super::scratch::{rep_serial, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
-use crate::pki::backend::{default_backend, keys_per_job, MlDsaKeyFormat, PrivateKey};
+use crate::pki::backend::{default_backend, keys_per_job, PrivateKey};
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
 use crate::pki::crl_verify;
@@ -21,6 +21,7 @@ use crate::pki::issue::ocsp::{Asked, Responder};
 use crate::pki::issue::profile::Profile;
 use crate::pki::issue::store::{CertRecord, CertStatus, CrlRecord, OcspRecord, Store};
 use crate::pki::issue::subject::parse_subject;
+use crate::pki::key::{load_private, MlDsaKeyFormat};
 use crate::pki::ocsp::{OcspRequest, OcspResponse};
 use crate::pki::ocsp_request::{encode_request, IssuerHashes};
 use crate::pki::ocsp_verify::{self, Expect};
@@ -189,7 +190,7 @@ pub fn make_ca(
         Ok(d)
     })?;
     let pkcs8 = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
-    let responder_key: Box<dyn PrivateKey> = backend.load_private_der(&pkcs8, None)?;
+    let responder_key: Box<dyn PrivateKey> = load_private(backend, &pkcs8, None)?;
     let responder = Responder::new(&ca_der, responder_key, None, now)?;
     Ok((Issuer::new(ca_der, key)?, responder))
 }

@@ -15,7 +15,7 @@ use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::{self, Kdf, MlDsaKeyFormat, PrivateKey, Signer};
+use pkit::pki::backend::{self, PrivateKey, Signer};
 use pkit::pki::cert::{hex, Certificate};
 use pkit::pki::csr::Csr;
 use pkit::pki::issue::ca::{self, Issued, Request};
@@ -24,6 +24,7 @@ use pkit::pki::issue::request::encode_csr;
 use pkit::pki::issue::san::parse_san;
 use pkit::pki::issue::store::{CertRecord, Store};
 use pkit::pki::issue::subject::parse_subject;
+use pkit::pki::key::{encrypt_private_key, KdfChoice, MlDsaKeyFormat};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::io::BufRead;
@@ -268,7 +269,8 @@ pub(crate) fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<
     Ok(match passout {
         Some(spec) => {
             let mut pw = io::read_secret(spec)?;
-            let der = key.to_pkcs8_encrypted_der(&pw, Kdf::default(), MlDsaKeyFormat::default());
+            let der =
+                encrypt_private_key(key, &pw, KdfChoice::default(), MlDsaKeyFormat::default());
             pw.fill(0);
             io::pem_encode("ENCRYPTED PRIVATE KEY", &der?)
         }

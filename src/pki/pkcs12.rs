@@ -2,7 +2,7 @@
 //! safe of ContentInfos, and the bags inside SafeContents.
 //!
 //! The structure is read here; decryption parameters are read by
-//! [`crate::pki::keyinfo::PbeScheme`] and the cryptography comes from the backend. Like
+//! [`crate::pki::key::PbeScheme`] and the cryptography comes from the backend. Like
 //! CMS, PKCS#12 files are BER in practice (Java and Windows write indefinite lengths),
 //! so callers read them with a lenient [`Reader`].
 
@@ -12,7 +12,7 @@ use crate::pki::algid::AlgId;
 use crate::pki::backend::pbe::{self, Hash, Pkcs12Purpose};
 use crate::pki::backend::{self, BackendError};
 use crate::pki::csr::Attributes;
-use crate::pki::keyinfo::{prf_hash, Kdf, PbeScheme};
+use crate::pki::key::pbe::{prf_hash, Kdf, PbeScheme};
 use crate::pki::pkcs7::{read_octets, ContentInfo, Octets};
 
 /// RFC 7292 §4:

@@ -10,7 +10,7 @@ use pkit::der::{Context, Reader, Result};
 use pkit::pki::backend::BackendError;
 use pkit::pki::cert::hex;
 use pkit::pki::detect::Kind;
-use pkit::pki::keyinfo::{EncryptedPrivateKeyInfo, Kdf, MlDsaForm, PbeScheme, PrivateKeyInfo};
+use pkit::pki::key::{EncryptedPrivateKeyInfo, Kdf, MlDsaPrivateKey, PbeScheme, PrivateKeyInfo};
 use pkit::pki::spki::Spki;
 use serde_json::{Map, Value};
 
@@ -124,13 +124,13 @@ pub fn private_key_fields(
         m.insert("ml_dsa_private_key_form".into(), form.name().into());
         if ctx.show_private {
             match form {
-                MlDsaForm::Seed(s) => {
+                MlDsaPrivateKey::Seed(s) => {
                     m.insert("seed_b64".into(), b64(s).into());
                 }
-                MlDsaForm::Expanded(e) => {
+                MlDsaPrivateKey::Expanded(e) => {
                     m.insert("expanded_key_b64".into(), b64(e).into());
                 }
-                MlDsaForm::Both { seed, expanded } => {
+                MlDsaPrivateKey::Both { seed, expanded } => {
                     m.insert("seed_b64".into(), b64(seed).into());
                     m.insert("expanded_key_b64".into(), b64(expanded).into());
                 }

@@ -14,7 +14,7 @@ use pkit::der::oid_registry as oids;
 use pkit::der::{Context, Deviations, Reader};
 use pkit::pki::backend::BackendError;
 use pkit::pki::detect::Kind;
-use pkit::pki::keyinfo::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
+use pkit::pki::key::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
 use pkit::pki::pkcs12::{
     authenticated_safe, safe_contents, BagKind, EncryptedData, MacData, MacScheme, Pfx, SafeBag,
 };

@@ -6,6 +6,7 @@ pub mod openssl;
 pub mod pbe;
 
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
+use crate::pki::key::ml_dsa::MlDsaKeyFormat;
 use std::fmt;
 
 /// Backend failures, sorted by what the user should do about them.
@@ -36,25 +37,6 @@ impl std::error::Error for BackendError {}
 
 pub type Result<T> = std::result::Result<T, BackendError>;
 
-/// How an ML-DSA private key is written in PKCS#8 (RFC 9881 §6): the 32-byte seed, the
-/// expanded key, or both. Seed is the default: it is small and the expanded form derives
-/// from it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MlDsaKeyFormat {
-    #[default]
-    Seed,
-    Expanded,
-    Both,
-}
-
-/// Password-based encryption for PKCS#8 (RFC 8018 PBES2 with AES-256-CBC).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Kdf {
-    #[default]
-    Pbkdf2,
-    Scrypt,
-}
-
 /// A private key held by the backend. `Send + Sync`: one CA key serves every thread.
 pub trait PrivateKey: Send + Sync + fmt::Debug {
     fn algorithm(&self) -> Algorithm;
@@ -62,13 +44,6 @@ pub trait PrivateKey: Send + Sync + fmt::Debug {
     fn public_key_der(&self) -> Result<Vec<u8>>;
     /// Unencrypted PKCS#8 (OneAsymmetricKey) DER.
     fn to_pkcs8_der(&self, format: MlDsaKeyFormat) -> Result<Vec<u8>>;
-    /// EncryptedPrivateKeyInfo DER.
-    fn to_pkcs8_encrypted_der(
-        &self,
-        password: &[u8],
-        kdf: Kdf,
-        format: MlDsaKeyFormat,
-    ) -> Result<Vec<u8>>;
     /// A reusable signing context for one thread, signing with the key's default scheme.
     fn signer(&self) -> Result<Box<dyn Signer>>;
     /// One signature with a fresh context (convenience for single operations).
@@ -104,9 +79,23 @@ pub trait Backend: Send + Sync {
         }
         Ok(keys)
     }
-    /// Load PKCS#8 DER: `PrivateKeyInfo`/`OneAsymmetricKey`, or `EncryptedPrivateKeyInfo`
-    /// when a password is given. ML-DSA keys in seed, expanded or both forms.
-    fn load_private_der(&self, der: &[u8], password: Option<&[u8]>) -> Result<Box<dyn PrivateKey>>;
+    /// `Ok` when `alg` is available, else `Unsupported` saying why.
+    fn require(&self, alg: Algorithm) -> Result<()> {
+        if self.supports(alg) {
+            Ok(())
+        } else {
+            Err(BackendError::Unsupported(format!(
+                "{alg} is not available in {}",
+                self.version()
+            )))
+        }
+    }
+    /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load_private`)
+    /// has read and found to be an `alg` key (an ML-DSA key's form already checked).
+    fn load_private(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
+    /// Decrypt an `EncryptedPrivateKeyInfo` whose scheme pkit does not implement
+    /// (`scheme` names it for messages) with the backend's own decoder, to PKCS#8 DER.
+    fn decrypt_other_pkcs8(&self, der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>>;
     /// Verify `signature` over `message` with the key in `spki_der` under `scheme`.
     /// `Ok(false)` for a signature that does not verify, including one under a scheme this
     /// key's type cannot make; `Err` when the key cannot be decoded or the algorithm is

@@ -3,37 +3,21 @@
 //! as `Unsupported`, so a build against the system's OpenSSL 3.0 still runs.
 //!
 //! Signing contexts are reused across signatures (see [`PrehashSigner`] and
-//! [`OneShotSigner`]); PKCS#8 structures are built and read in [`crate::pki::pkcs8`],
+//! [`OneShotSigner`]); PKCS#8 structures are built and read in [`crate::pki::key`],
 //! with OpenSSL supplying the key material, the KDFs and the cipher.
 
-use super::{pbe, Backend, BackendError, Kdf, MlDsaKeyFormat, PrivateKey, Result, Signer};
+use super::{Backend, BackendError, PrivateKey, Result, Signer};
 use crate::der::oid_registry as oids;
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
-use crate::pki::keyenc;
-use crate::pki::pkcs8::{
-    self, Cipher, EncryptedPrivateKeyInfo, EncryptionScheme, KeyDerivation, KeyKind,
-    MlDsaPrivateKey, OneAsymmetricKey, Pbes2, Prf,
-};
-use native_ossl::cipher::CipherAlg;
+use crate::pki::key::encode;
+use crate::pki::key::kind::{spki_key_kind, KeyKind};
+use crate::pki::key::ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
 use native_ossl::digest::{DigestAlg, DigestCtx};
 use native_ossl::error::ErrorStack;
 use native_ossl::params::ParamBuilder;
 use native_ossl::pkey::{KeygenCtx, Pkey, Private, Public, RawSigner, SignInit, Verifier};
-use native_ossl::rand::Rand;
 use std::ffi::CStr;
 use std::sync::OnceLock;
-
-/// PBKDF2-HMAC-SHA256 iterations for keys pkit encrypts. OWASP's 2023 figure is 600,000;
-/// 100,000 costs about 30 ms per load on the 2-core development machine (measured with
-/// OpenSSL 3.5.5, release build), keeps test suites and CA start-up quick, and is 50
-/// times OpenSSL's own default of 2048. Use `--kdf scrypt` for a memory-hard KDF.
-pub const PBKDF2_ITERATIONS: u64 = 100_000;
-/// scrypt cost N = 2^14, r = 8, p = 1: RFC 7914 §2's interactive setting and what
-/// `openssl pkcs8 -scrypt` writes. It needs 16 MiB; N = 2^15 would exceed the 32 MiB that
-/// OpenSSL allows by default when it decrypts, and `openssl pkey` could not read the key.
-pub const SCRYPT_N: u64 = 1 << 14;
-pub const SCRYPT_R: u64 = 8;
-pub const SCRYPT_P: u64 = 1;
 
 mod ec_batch;
 
@@ -158,69 +142,6 @@ fn unsupported(alg: Algorithm) -> BackendError {
     ))
 }
 
-impl OpensslBackend {
-    fn require(&self, alg: Algorithm) -> Result<()> {
-        if self.supports(alg) {
-            Ok(())
-        } else {
-            Err(unsupported(alg))
-        }
-    }
-
-    /// Load an unencrypted `OneAsymmetricKey`; a traditional `RSAPrivateKey` or
-    /// `ECPrivateKey` is converted to PKCS#8 first.
-    fn load_plain(&self, der: &[u8]) -> Result<Box<dyn PrivateKey>> {
-        let info = match OneAsymmetricKey::parse(der) {
-            Ok(info) => info,
-            Err(BackendError::BadKey(m)) => {
-                let pk8 = Pkey::<Private>::from_der(der)
-                    .and_then(|k| k.to_pkcs8_der())
-                    .map_err(|_| BackendError::BadKey(m))?;
-                return match OneAsymmetricKey::parse(&pk8) {
-                    Ok(_) => self.load_plain(&pk8),
-                    Err(e) => Err(e),
-                };
-            }
-            Err(e) => return Err(e),
-        };
-        let fixed = match info.kind {
-            KeyKind::Rsa => None,
-            KeyKind::Fixed(alg) => {
-                self.require(alg)?;
-                if alg.is_ml_dsa() {
-                    MlDsaPrivateKey::parse(info.private_key, alg)?;
-                }
-                Some(alg)
-            }
-        };
-        let pkey = Pkey::<Private>::from_der(der).map_err(|e| {
-            BackendError::BadKey(format!("not a valid private key: {}", reason(&e)))
-        })?;
-        let alg = match fixed {
-            Some(a) => a,
-            None => match pkey.bits() {
-                2048 => Algorithm::Rsa2048,
-                3072 => Algorithm::Rsa3072,
-                4096 => Algorithm::Rsa4096,
-                bits => {
-                    return Err(BackendError::Unsupported(format!(
-                        "RSA-{bits} keys are not supported; pkit handles RSA 2048, 3072 and 4096"
-                    )))
-                }
-            },
-        };
-        // RSA and EC private keys also carry the public half, which OpenSSL does not
-        // check against the private one on load: a mismatched file would sign with one
-        // key while certificates name another.
-        if alg.is_rsa() || matches!(alg, Algorithm::EcdsaP256 | Algorithm::EcdsaP384) {
-            pkey.pairwise_check().map_err(|e| {
-                BackendError::BadKey(format!("{alg} key halves do not match: {}", reason(&e)))
-            })?;
-        }
-        Ok(Box::new(OsslKey::new(alg, pkey)))
-    }
-}
-
 /// A key generation context set up for `alg` (RSA with e = 65537, EC on a named curve).
 fn keygen_ctx(alg: Algorithm) -> Result<KeygenCtx> {
     let mut ctx = KeygenCtx::new(keymgmt_name(alg)).map_err(crypto("key generation"))?;
@@ -295,20 +216,40 @@ impl Backend for OpensslBackend {
         }
     }
 
-    fn load_private_der(&self, der: &[u8], password: Option<&[u8]>) -> Result<Box<dyn PrivateKey>> {
-        if !pkcs8::is_encrypted(der) {
-            return self.load_plain(der);
+    fn require(&self, alg: Algorithm) -> Result<()> {
+        if self.supports(alg) {
+            Ok(())
+        } else {
+            Err(unsupported(alg))
         }
-        let Some(password) = password else {
-            return Err(BadPasswordKind::Missing.into());
-        };
-        let plain = decrypt_pkcs8(der, password)?;
-        match self.load_plain(&plain) {
-            // Decrypting with a wrong password yields random bytes that, about once in
-            // 256 tries, still end in valid CBC padding.
-            Err(BackendError::BadKey(_)) => Err(BadPasswordKind::Wrong.into()),
-            r => r,
+    }
+
+    fn load_private(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
+        self.require(alg)?;
+        let pkey = Pkey::<Private>::from_der(pkcs8).map_err(|e| {
+            BackendError::BadKey(format!("not a valid private key: {}", reason(&e)))
+        })?;
+        // RSA and EC private keys also carry the public half, which OpenSSL does not
+        // check against the private one on load: a mismatched file would sign with one
+        // key while certificates name another.
+        if alg.is_rsa() || matches!(alg, Algorithm::EcdsaP256 | Algorithm::EcdsaP384) {
+            pkey.pairwise_check().map_err(|e| {
+                BackendError::BadKey(format!("{alg} key halves do not match: {}", reason(&e)))
+            })?;
         }
+        Ok(Box::new(OsslKey::new(alg, pkey)))
+    }
+
+    fn decrypt_other_pkcs8(&self, der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>> {
+        let pem = pem::encode(&pem::Pem::new("ENCRYPTED PRIVATE KEY", der.to_vec()));
+        Pkey::<Private>::from_pem_passphrase(pem.as_bytes(), password)
+            .and_then(|k| k.to_pkcs8_der())
+            .map_err(|_| {
+                BackendError::BadPassword(format!(
+                    "cannot decrypt the private key ({scheme}): wrong password or an \
+                     encryption OpenSSL does not offer"
+                ))
+            })
     }
 
     fn verify(
@@ -318,7 +259,7 @@ impl Backend for OpensslBackend {
         message: &[u8],
         signature: &[u8],
     ) -> Result<bool> {
-        let kind = pkcs8::spki_key_kind(spki_der)?;
+        let kind = spki_key_kind(spki_der)?;
         let fits = match (kind, scheme) {
             (KeyKind::Rsa, s) => matches!(
                 s,
@@ -408,24 +349,6 @@ fn public_key(spki: &[u8]) -> Result<Pkey<Public>> {
         recent.truncate(KEEP);
         Ok(key)
     })
-}
-
-/// Why a password did not open a key.
-enum BadPasswordKind {
-    Missing,
-    Wrong,
-}
-
-impl From<BadPasswordKind> for BackendError {
-    fn from(k: BadPasswordKind) -> Self {
-        BackendError::BadPassword(
-            match k {
-                BadPasswordKind::Missing => "the private key is encrypted and a password is needed",
-                BadPasswordKind::Wrong => "wrong password: the private key does not decrypt",
-            }
-            .into(),
-        )
-    }
 }
 
 /// A private key and the algorithm pkit uses it for.
@@ -529,7 +452,7 @@ impl OsslKey {
         Ok(self.public.get_or_init(|| p))
     }
 
-    /// OpenSSL's own SPKI encoding (its encoder search is slow; see `keyenc`).
+    /// OpenSSL's own SPKI encoding (its encoder search is slow; see `key::encode`).
     fn openssl_public_key_der(&self) -> Result<Vec<u8>> {
         self.pkey
             .public_key_to_der()
@@ -576,7 +499,7 @@ impl PrivateKey for OsslKey {
         if self.alg.is_rsa() {
             return self.openssl_public_key_der();
         }
-        keyenc::spki(self.alg, self.raw_public()?)
+        encode::spki(self.alg, self.raw_public()?)
             .ok_or_else(|| BackendError::Crypto(format!("no SPKI encoding for {}", self.alg)))
     }
 
@@ -594,18 +517,9 @@ impl PrivateKey for OsslKey {
         };
         let der = self
             .raw_public()
-            .map(|public| keyenc::classic_pkcs8(self.alg, &scalar, public));
+            .map(|public| encode::classic_pkcs8(self.alg, &scalar, public));
         scalar.fill(0);
         der?.ok_or_else(|| BackendError::Crypto(format!("no PKCS#8 encoding for {}", self.alg)))
-    }
-
-    fn to_pkcs8_encrypted_der(
-        &self,
-        password: &[u8],
-        kdf: Kdf,
-        format: MlDsaKeyFormat,
-    ) -> Result<Vec<u8>> {
-        encrypt_pkcs8(self.to_pkcs8_der(format)?, password, kdf)
     }
 
     fn signer(&self) -> Result<Box<dyn Signer>> {
@@ -759,124 +673,6 @@ impl Signer for OneShotSigner {
     }
 }
 
-/// PBES2 with AES-256-CBC and the chosen KDF (RFC 8018 §6.2), random salt and IV. The
-/// plain PKCS#8 is cleared afterwards, whatever the outcome.
-fn encrypt_pkcs8(mut plain: Vec<u8>, password: &[u8], kdf: Kdf) -> Result<Vec<u8>> {
-    let result = encrypt_plain_pkcs8(&plain, password, kdf);
-    plain.fill(0);
-    result
-}
-
-fn encrypt_plain_pkcs8(plain: &[u8], password: &[u8], kdf: Kdf) -> Result<Vec<u8>> {
-    let salt = Rand::bytes(16).map_err(crypto("random salt"))?;
-    let iv = Rand::bytes(16).map_err(crypto("random IV"))?;
-    let kdf = match kdf {
-        Kdf::Pbkdf2 => KeyDerivation::Pbkdf2 {
-            salt: &salt,
-            iterations: PBKDF2_ITERATIONS,
-            key_len: None,
-            prf: Prf::HmacSha256,
-        },
-        Kdf::Scrypt => KeyDerivation::Scrypt {
-            salt: &salt,
-            n: SCRYPT_N,
-            r: SCRYPT_R,
-            p: SCRYPT_P,
-            key_len: None,
-        },
-    };
-    let pbes2 = Pbes2 {
-        kdf,
-        cipher: Cipher::Aes256Cbc,
-        iv: &iv,
-    };
-    let mut key = derive_key(&pbes2.kdf, password, pbes2.cipher.key_len())?;
-    let ct = cipher_alg(pbes2.cipher)?
-        .encrypt_to_vec(&key, &iv, None, plain)
-        .map_err(crypto("encrypting the private key"));
-    key.fill(0);
-    Ok(EncryptedPrivateKeyInfo::encode(&pbes2, &ct?))
-}
-
-fn cipher_alg(c: Cipher) -> Result<CipherAlg> {
-    let name = match c {
-        Cipher::Aes128Cbc => c"AES-128-CBC",
-        Cipher::Aes192Cbc => c"AES-192-CBC",
-        Cipher::Aes256Cbc => c"AES-256-CBC",
-        Cipher::DesEde3Cbc => c"DES-EDE3-CBC",
-    };
-    CipherAlg::fetch(name, None).map_err(crypto("cipher"))
-}
-
-/// The PBES2 key: PBKDF2 or scrypt from `pbe`, whose bounds keep a hostile file from
-/// buying minutes of CPU or gigabytes of memory.
-fn derive_key(kdf: &KeyDerivation<'_>, password: &[u8], len: usize) -> Result<Vec<u8>> {
-    let fits = |name: &str, key_len: Option<u64>| {
-        if key_len.is_none_or(|k| k == len as u64) {
-            Ok(())
-        } else {
-            Err(BackendError::BadKey(format!(
-                "encrypted private key: {name} key length {key_len:?} does not fit the cipher"
-            )))
-        }
-    };
-    match *kdf {
-        KeyDerivation::Pbkdf2 {
-            salt,
-            iterations,
-            key_len,
-            prf,
-        } => {
-            fits("PBKDF2", key_len)?;
-            let hash = match prf {
-                Prf::HmacSha1 => pbe::Hash::Sha1,
-                Prf::HmacSha224 => pbe::Hash::Sha224,
-                Prf::HmacSha256 => pbe::Hash::Sha256,
-                Prf::HmacSha384 => pbe::Hash::Sha384,
-                Prf::HmacSha512 => pbe::Hash::Sha512,
-            };
-            pbe::pbkdf2(password, salt, iterations, hash, len)
-        }
-        KeyDerivation::Scrypt {
-            salt,
-            n,
-            r,
-            p,
-            key_len,
-        } => {
-            fits("scrypt", key_len)?;
-            pbe::scrypt(password, salt, n, r, p, len)
-        }
-    }
-}
-
-/// Decrypt an `EncryptedPrivateKeyInfo` to its `OneAsymmetricKey` DER.
-fn decrypt_pkcs8(der: &[u8], password: &[u8]) -> Result<Vec<u8>> {
-    let epki = EncryptedPrivateKeyInfo::parse(der)
-        .map_err(|e| BackendError::BadKey(format!("not a valid encrypted private key: {e}")))?;
-    let pbes2 = match epki.scheme {
-        EncryptionScheme::Pbes2(p) => p,
-        // PBES1, PKCS#12 PBE and rarer PBES2 choices: OpenSSL's own decoder.
-        EncryptionScheme::Other(name) => return openssl_decrypt(der, password, &name),
-    };
-    let mut key = derive_key(&pbes2.kdf, password, pbes2.cipher.key_len())?;
-    let plain = cipher_alg(pbes2.cipher)?.decrypt_to_vec(&key, pbes2.iv, None, epki.encrypted_data);
-    key.fill(0);
-    plain.map_err(|_| BadPasswordKind::Wrong.into())
-}
-
-fn openssl_decrypt(der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>> {
-    let pem = pem::encode(&pem::Pem::new("ENCRYPTED PRIVATE KEY", der.to_vec()));
-    Pkey::<Private>::from_pem_passphrase(pem.as_bytes(), password)
-        .and_then(|k| k.to_pkcs8_der())
-        .map_err(|_| {
-            BackendError::BadPassword(format!(
-                "cannot decrypt the private key ({scheme}): wrong password or an encryption \
-                 OpenSSL does not offer"
-            ))
-        })
-}
-
 #[cfg(test)]
 mod tests {
     /// The encodings pkit writes itself are byte for byte OpenSSL's.
@@ -897,6 +693,15 @@ mod tests {
     }
 
     use super::*;
+    use crate::pki::backend::pbe::{Hash, PbeCipher};
+    use crate::pki::key::encrypted::{PBKDF2_ITERATIONS, SCRYPT_N, SCRYPT_P, SCRYPT_R};
+    use crate::pki::key::ml_dsa::ml_dsa_expanded_len;
+    use crate::pki::key::pbe::prf_hash;
+    use crate::pki::key::{
+        encrypt_private_key, is_encrypted, load_private, EncryptedPrivateKeyInfo, Kdf, KdfChoice,
+        PbeScheme, PrivateKeyInfo,
+    };
+    use native_ossl::cipher::CipherAlg;
 
     #[test]
     fn a_reused_keygen_context_gives_fresh_keys() {
@@ -1093,7 +898,7 @@ mod tests {
     fn pkcs8_round_trip() {
         for key in keys() {
             let der = key.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap();
-            let back = BACKEND.load_private_der(&der, None).unwrap();
+            let back = load_private(&BACKEND, &der, None).unwrap();
             assert_eq!(back.algorithm(), key.algorithm());
             assert_eq!(
                 back.public_key_der().unwrap(),
@@ -1111,39 +916,37 @@ mod tests {
     #[test]
     fn encrypted_round_trip_and_wrong_password() {
         for key in keys() {
-            for kdf in [Kdf::Pbkdf2, Kdf::Scrypt] {
-                let der = key
-                    .to_pkcs8_encrypted_der(b"s3cret", kdf, MlDsaKeyFormat::default())
-                    .unwrap();
-                assert!(pkcs8::is_encrypted(&der));
-                let back = BACKEND.load_private_der(&der, Some(b"s3cret")).unwrap();
+            for kdf in [KdfChoice::Pbkdf2, KdfChoice::Scrypt] {
+                let der =
+                    encrypt_private_key(&**key, b"s3cret", kdf, MlDsaKeyFormat::default()).unwrap();
+                assert!(is_encrypted(&der));
+                let back = load_private(&BACKEND, &der, Some(b"s3cret")).unwrap();
                 assert_eq!(back.algorithm(), key.algorithm());
                 assert_eq!(
                     back.public_key_der().unwrap(),
                     key.public_key_der().unwrap()
                 );
                 assert!(matches!(
-                    BACKEND.load_private_der(&der, Some(b"wrong")),
+                    load_private(&BACKEND, &der, Some(b"wrong")),
                     Err(BackendError::BadPassword(_))
                 ));
                 assert!(matches!(
-                    BACKEND.load_private_der(&der, None),
+                    load_private(&BACKEND, &der, None),
                     Err(BackendError::BadPassword(_))
                 ));
             }
         }
         let key = keys().first().unwrap();
-        for kdf in [Kdf::Pbkdf2, Kdf::Scrypt] {
-            let der = key
-                .to_pkcs8_encrypted_der(b"pw", kdf, MlDsaKeyFormat::Seed)
-                .unwrap();
-            match EncryptedPrivateKeyInfo::parse(&der).unwrap().scheme {
-                EncryptionScheme::Pbes2(p) => {
-                    assert_eq!(p.cipher, Cipher::Aes256Cbc);
-                    match (kdf, p.kdf) {
+        for kdf in [KdfChoice::Pbkdf2, KdfChoice::Scrypt] {
+            let der = encrypt_private_key(&**key, b"pw", kdf, MlDsaKeyFormat::Seed).unwrap();
+            let e = EncryptedPrivateKeyInfo::from_der(&der).unwrap();
+            match e.scheme().unwrap() {
+                PbeScheme::Pbes2 { kdf: k, cipher, .. } => {
+                    assert_eq!(cipher, Some(PbeCipher::Aes256Cbc));
+                    match (kdf, k) {
                         (
-                            Kdf::Pbkdf2,
-                            KeyDerivation::Pbkdf2 {
+                            KdfChoice::Pbkdf2,
+                            Kdf::Pbkdf2 {
                                 iterations,
                                 prf,
                                 salt,
@@ -1151,19 +954,30 @@ mod tests {
                             },
                         ) => {
                             assert_eq!(
-                                (iterations, prf, salt.len()),
-                                (PBKDF2_ITERATIONS, Prf::HmacSha256, 16)
+                                (iterations, prf_hash(prf.as_ref()), salt.map(<[u8]>::len)),
+                                (PBKDF2_ITERATIONS, Some(Hash::Sha256), Some(16))
                             );
                         }
-                        (Kdf::Scrypt, KeyDerivation::Scrypt { n, r, p, .. }) => {
-                            assert_eq!((n, r, p), (SCRYPT_N, SCRYPT_R, SCRYPT_P));
+                        (
+                            KdfChoice::Scrypt,
+                            Kdf::Scrypt {
+                                cost,
+                                block_size,
+                                parallelization,
+                                ..
+                            },
+                        ) => {
+                            assert_eq!(
+                                (cost, block_size, parallelization),
+                                (SCRYPT_N, SCRYPT_R, SCRYPT_P)
+                            );
                         }
                         other => panic!("{other:?}"),
                     }
                 }
                 other => panic!("{other:?}"),
             }
-            assert!(BACKEND.load_private_der(&der, Some(b"pw")).is_ok());
+            assert!(load_private(&BACKEND, &der, Some(b"pw")).is_ok());
         }
     }
 
@@ -1179,13 +993,13 @@ mod tests {
         let aes = CipherAlg::fetch(c"AES-128-CBC", None).unwrap();
         let pem = k.to_pem_encrypted(&aes, b"pw").unwrap();
         let der = pem::parse(&pem).unwrap().into_contents();
-        let back = BACKEND.load_private_der(&der, Some(b"pw")).unwrap();
+        let back = load_private(&BACKEND, &der, Some(b"pw")).unwrap();
         assert_eq!(
             back.public_key_der().unwrap(),
             key.public_key_der().unwrap()
         );
         assert!(matches!(
-            BACKEND.load_private_der(&der, Some(b"nope")),
+            load_private(&BACKEND, &der, Some(b"nope")),
             Err(BackendError::BadPassword(_))
         ));
     }
@@ -1195,7 +1009,7 @@ mod tests {
         for junk in [&b""[..], b"garbage", &[0x30, 0x03, 0x02, 0x01, 0x00]] {
             assert!(
                 matches!(
-                    BACKEND.load_private_der(junk, None),
+                    load_private(&BACKEND, junk, None),
                     Err(BackendError::BadKey(_))
                 ),
                 "{junk:?}"
@@ -1203,7 +1017,7 @@ mod tests {
         }
         // An Ed448 key: a real key type, but not one of pkit's nine.
         let ed448 = KeygenCtx::new(c"ED448").unwrap().generate().unwrap();
-        match BACKEND.load_private_der(&ed448.to_pkcs8_der().unwrap(), None) {
+        match load_private(&BACKEND, &ed448.to_pkcs8_der().unwrap(), None) {
             Err(BackendError::Unsupported(m)) => assert!(m.contains("1.3.101.113"), "{m}"),
             other => panic!("{other:?}"),
         }
@@ -1218,23 +1032,24 @@ mod tests {
         ctx.set_params(&p).unwrap();
         let rsa1024 = ctx.generate().unwrap().to_pkcs8_der().unwrap();
         assert!(matches!(
-            BACKEND.load_private_der(&rsa1024, None),
+            load_private(&BACKEND, &rsa1024, None),
             Err(BackendError::Unsupported(_))
         ));
     }
 
     #[test]
     fn traditional_keys_load() {
-        let key = keys()
-            .iter()
-            .find(|k| k.algorithm() == Algorithm::EcdsaP256)
-            .unwrap();
-        let k =
-            Pkey::<Private>::from_der(&key.to_pkcs8_der(MlDsaKeyFormat::Seed).unwrap()).unwrap();
-        let back = BACKEND
-            .load_private_der(&k.to_der_legacy().unwrap(), None)
-            .unwrap();
-        assert_eq!(back.algorithm(), Algorithm::EcdsaP256);
+        for alg in [Algorithm::EcdsaP256, Algorithm::Rsa2048] {
+            let key = keys().iter().find(|k| k.algorithm() == alg).unwrap();
+            let k = Pkey::<Private>::from_der(&key.to_pkcs8_der(MlDsaKeyFormat::Seed).unwrap())
+                .unwrap();
+            let back = load_private(&BACKEND, &k.to_der_legacy().unwrap(), None).unwrap();
+            assert_eq!(back.algorithm(), alg);
+            assert_eq!(
+                back.public_key_der().unwrap(),
+                key.public_key_der().unwrap()
+            );
+        }
     }
 
     #[test]
@@ -1249,9 +1064,8 @@ mod tests {
                 MlDsaKeyFormat::Both,
             ] {
                 let der = key.to_pkcs8_der(format).unwrap();
-                let info = OneAsymmetricKey::parse(&der).unwrap();
-                assert_eq!(info.kind, KeyKind::Fixed(alg));
-                let parsed = MlDsaPrivateKey::parse(info.private_key, alg).unwrap();
+                let info = PrivateKeyInfo::from_der(&der).unwrap();
+                let parsed = info.ml_dsa_form().unwrap().unwrap();
                 match (format, parsed) {
                     (MlDsaKeyFormat::Seed, MlDsaPrivateKey::Seed(s)) => {
                         // OneAsymmetricKey v1 with a 13-byte AlgorithmIdentifier, then
@@ -1262,14 +1076,14 @@ mod tests {
                         seed_of = Some(s.to_vec());
                     }
                     (MlDsaKeyFormat::Expanded, MlDsaPrivateKey::Expanded(e)) => {
-                        assert_eq!(Some(e.len()), pkcs8::ml_dsa_expanded_len(alg));
+                        assert_eq!(Some(e.len()), ml_dsa_expanded_len(alg));
                     }
                     (MlDsaKeyFormat::Both, MlDsaPrivateKey::Both { seed, .. }) => {
                         assert_eq!(Some(seed.to_vec()), seed_of);
                     }
                     other => panic!("{other:?}"),
                 }
-                let back = BACKEND.load_private_der(&der, None).unwrap();
+                let back = load_private(&BACKEND, &der, None).unwrap();
                 assert_eq!(back.algorithm(), alg);
                 assert_eq!(back.public_key_der().unwrap(), spki);
                 let sig = back.sign(b"m").unwrap();
@@ -1306,7 +1120,7 @@ mod tests {
             let last = der.len() - 1;
             der[last] ^= 1;
             assert!(
-                BACKEND.load_private_der(&der, None).is_err(),
+                load_private(&BACKEND, &der, None).is_err(),
                 "{}: a seed and an expanded key that disagree were accepted",
                 key.algorithm()
             );

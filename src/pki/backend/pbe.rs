@@ -3,7 +3,7 @@
 //! Appendix B.2), CBC decryption and HMAC, all from OpenSSL.
 //!
 //! This file takes plain parameters (salt, counts, the cipher by name); reading them out
-//! of AlgorithmIdentifiers is [`crate::pki::keyinfo`]'s job. Costs come from the file
+//! of AlgorithmIdentifiers is the key model's job (`pki::key::pbe`). Costs come from the file
 //! being read, so each one is bounded: a hostile file must not buy minutes of CPU or
 //! gigabytes of memory.
 //!
@@ -304,6 +304,19 @@ pub fn decrypt(cipher: PbeCipher, key: &[u8], iv: &[u8], data: &[u8]) -> Result<
     alg.decrypt_to_vec(key, iv, None, data).map_err(|_| {
         BackendError::BadPassword("decryption failed: wrong password or corrupted data".into())
     })
+}
+
+/// Encrypt with a padded block cipher (PBES2 writing).
+pub fn encrypt(cipher: PbeCipher, key: &[u8], iv: &[u8], data: &[u8]) -> Result<Vec<u8>> {
+    cipher
+        .fetch()?
+        .encrypt_to_vec(key, iv, None, data)
+        .map_err(crypto("encrypting the private key"))
+}
+
+/// `len` random bytes (salts and IVs).
+pub fn random(len: usize) -> Result<Vec<u8>> {
+    native_ossl::rand::Rand::bytes(len).map_err(crypto("random bytes"))
 }
 
 /// HMAC (RFC 2104) of `data` under `key`.

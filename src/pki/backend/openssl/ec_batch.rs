@@ -15,10 +15,11 @@
 //! part of its API (built unless `no-deprecated`); a point whose Z does not come back as 1
 //! is encoded by `EC_POINT_point2oct` instead.
 
-use super::{Kdf, MlDsaKeyFormat, OpensslBackend, PrivateKey, Result, Signer};
+use super::{OpensslBackend, PrivateKey, Result, Signer};
 use crate::pki::alg::Algorithm;
 use crate::pki::backend::{Backend, BackendError};
-use crate::pki::keyenc;
+use crate::pki::key::encode;
+use crate::pki::key::ml_dsa::MlDsaKeyFormat;
 use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
 
@@ -303,7 +304,7 @@ impl EcKeyPair {
             return Ok(k.as_ref());
         }
         let mut der = self.to_pkcs8_der(MlDsaKeyFormat::default())?;
-        let key = OpensslBackend.load_private_der(&der, None);
+        let key = OpensslBackend.load_private(&der, self.alg);
         der.fill(0);
         let key = key?;
         Ok(self.loaded.get_or_init(|| key).as_ref())
@@ -316,22 +317,13 @@ impl PrivateKey for EcKeyPair {
     }
 
     fn public_key_der(&self) -> Result<Vec<u8>> {
-        keyenc::spki(self.alg, &self.public)
+        encode::spki(self.alg, &self.public)
             .ok_or_else(|| BackendError::Crypto(format!("no SPKI encoding for {}", self.alg)))
     }
 
     fn to_pkcs8_der(&self, _format: MlDsaKeyFormat) -> Result<Vec<u8>> {
-        keyenc::classic_pkcs8(self.alg, &self.scalar[..self.field_len], &self.public)
+        encode::classic_pkcs8(self.alg, &self.scalar[..self.field_len], &self.public)
             .ok_or_else(|| BackendError::Crypto(format!("no PKCS#8 encoding for {}", self.alg)))
-    }
-
-    fn to_pkcs8_encrypted_der(
-        &self,
-        password: &[u8],
-        kdf: Kdf,
-        format: MlDsaKeyFormat,
-    ) -> Result<Vec<u8>> {
-        super::encrypt_pkcs8(self.to_pkcs8_der(format)?, password, kdf)
     }
 
     fn signer(&self) -> Result<Box<dyn Signer>> {
@@ -342,6 +334,7 @@ impl PrivateKey for EcKeyPair {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::key::{encrypt_private_key, load_private, KdfChoice};
 
     /// Every key of a batch is a valid pair: OpenSSL loads its PKCS#8 (checking the point
     /// against the scalar), derives the same SPKI, and a signature verifies under it.
@@ -359,7 +352,7 @@ mod tests {
             for k in &keys {
                 assert_eq!(k.algorithm(), alg);
                 let der = k.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap();
-                let loaded = OpensslBackend.load_private_der(&der, None).unwrap();
+                let loaded = load_private(&OpensslBackend, &der, None).unwrap();
                 let spki = k.public_key_der().unwrap();
                 assert_eq!(spki, loaded.public_key_der().unwrap(), "{alg}");
                 assert_eq!(der, loaded.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap());
@@ -368,10 +361,14 @@ mod tests {
                 assert!(OpensslBackend
                     .verify(&spki, scheme, b"batch", &sig)
                     .unwrap());
-                let enc = k
-                    .to_pkcs8_encrypted_der(b"pw", Kdf::default(), MlDsaKeyFormat::default())
-                    .unwrap();
-                let back = OpensslBackend.load_private_der(&enc, Some(b"pw")).unwrap();
+                let enc = encrypt_private_key(
+                    &**k,
+                    b"pw",
+                    KdfChoice::default(),
+                    MlDsaKeyFormat::default(),
+                )
+                .unwrap();
+                let back = load_private(&OpensslBackend, &enc, Some(b"pw")).unwrap();
                 assert_eq!(back.public_key_der().unwrap(), spki, "{alg} encrypted");
                 assert!(spkis.insert(spki), "a repeated key");
             }

@@ -269,8 +269,13 @@ pub(crate) fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<
     Ok(match passout {
         Some(spec) => {
             let mut pw = io::read_secret(spec)?;
-            let der =
-                encrypt_private_key(key, &pw, KdfChoice::default(), MlDsaKeyFormat::default());
+            let der = encrypt_private_key(
+                backend::default_backend(),
+                key,
+                &pw,
+                KdfChoice::default(),
+                MlDsaKeyFormat::default(),
+            );
             pw.fill(0);
             io::pem_encode("ENCRYPTED PRIVATE KEY", &der?)
         }

@@ -187,7 +187,7 @@ fn gen(a: GenArgs) -> CliResult<Exit> {
                 KdfArg::Pbkdf2 => KdfChoice::Pbkdf2,
                 KdfArg::Scrypt => KdfChoice::Scrypt,
             };
-            let der = key::encrypt_private_key(&*key, &pw, kdf, format);
+            let der = key::encrypt_private_key(backend::default_backend(), &*key, &pw, kdf, format);
             pw.fill(0);
             (der?, "ENCRYPTED PRIVATE KEY")
         }

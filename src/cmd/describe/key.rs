@@ -68,7 +68,11 @@ pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Describe
         );
         m.insert("pem".into(), super::pem_json(Kind::EncryptedPkcs8, e.raw));
         let plain = match &ctx.password {
-            Some(pw) => Some(scheme.decrypt(Some(pw), e.encrypted_data)?),
+            Some(pw) => Some(scheme.decrypt(
+                pkit::pki::backend::default_backend(),
+                Some(pw),
+                e.encrypted_data,
+            )?),
             None => None,
         };
         warnings.extend(log.take());

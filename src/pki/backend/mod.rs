@@ -93,9 +93,9 @@ pub trait Backend: Send + Sync {
     /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load_private`)
     /// has read and found to be an `alg` key (an ML-DSA key's form already checked).
     fn load_private(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
-    /// Decrypt an `EncryptedPrivateKeyInfo` whose scheme pkit does not implement
-    /// (`scheme` names it for messages) with the backend's own decoder, to PKCS#8 DER.
-    fn decrypt_other_pkcs8(&self, der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>>;
+    /// Password-based cryptography: the KDFs, ciphers and MACs of encrypted keys and
+    /// PKCS#12 files.
+    fn pbe(&self) -> &dyn pbe::Pbe;
     /// Verify `signature` over `message` with the key in `spki_der` under `scheme`.
     /// `Ok(false)` for a signature that does not verify, including one under a scheme this
     /// key's type cannot make; `Err` when the key cannot be decoded or the algorithm is

@@ -20,6 +20,7 @@ use std::ffi::CStr;
 use std::sync::OnceLock;
 
 mod ec_batch;
+mod pbe;
 
 pub struct OpensslBackend;
 
@@ -240,16 +241,8 @@ impl Backend for OpensslBackend {
         Ok(Box::new(OsslKey::new(alg, pkey)))
     }
 
-    fn decrypt_other_pkcs8(&self, der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>> {
-        let pem = pem::encode(&pem::Pem::new("ENCRYPTED PRIVATE KEY", der.to_vec()));
-        Pkey::<Private>::from_pem_passphrase(pem.as_bytes(), password)
-            .and_then(|k| k.to_pkcs8_der())
-            .map_err(|_| {
-                BackendError::BadPassword(format!(
-                    "cannot decrypt the private key ({scheme}): wrong password or an \
-                     encryption OpenSSL does not offer"
-                ))
-            })
+    fn pbe(&self) -> &dyn super::pbe::Pbe {
+        &pbe::OsslPbe
     }
 
     fn verify(
@@ -917,8 +910,14 @@ mod tests {
     fn encrypted_round_trip_and_wrong_password() {
         for key in keys() {
             for kdf in [KdfChoice::Pbkdf2, KdfChoice::Scrypt] {
-                let der =
-                    encrypt_private_key(&**key, b"s3cret", kdf, MlDsaKeyFormat::default()).unwrap();
+                let der = encrypt_private_key(
+                    &BACKEND,
+                    &**key,
+                    b"s3cret",
+                    kdf,
+                    MlDsaKeyFormat::default(),
+                )
+                .unwrap();
                 assert!(is_encrypted(&der));
                 let back = load_private(&BACKEND, &der, Some(b"s3cret")).unwrap();
                 assert_eq!(back.algorithm(), key.algorithm());
@@ -938,7 +937,8 @@ mod tests {
         }
         let key = keys().first().unwrap();
         for kdf in [KdfChoice::Pbkdf2, KdfChoice::Scrypt] {
-            let der = encrypt_private_key(&**key, b"pw", kdf, MlDsaKeyFormat::Seed).unwrap();
+            let der =
+                encrypt_private_key(&BACKEND, &**key, b"pw", kdf, MlDsaKeyFormat::Seed).unwrap();
             let e = EncryptedPrivateKeyInfo::from_der(&der).unwrap();
             match e.scheme().unwrap() {
                 PbeScheme::Pbes2 { kdf: k, cipher, .. } => {

@@ -6,7 +6,7 @@ use super::pbe::PbeScheme;
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Context, Reader, Result, Writer};
 use crate::pki::algid::AlgId;
-use crate::pki::backend::{self, pbe, BackendError, PrivateKey};
+use crate::pki::backend::{self, Backend, BackendError, PrivateKey};
 
 /// PBKDF2-HMAC-SHA256 iterations for keys pkit encrypts. OWASP's 2023 figure is 600,000;
 /// 100,000 costs about 30 ms per load on the 2-core development machine (measured with
@@ -91,29 +91,35 @@ impl<'a> EncryptedPrivateKeyInfo<'a> {
 /// `key` as encrypted PKCS#8 under `password`. The plain encoding is cleared afterwards,
 /// whatever the outcome.
 pub fn encrypt_private_key(
+    backend: &dyn Backend,
     key: &dyn PrivateKey,
     password: &[u8],
     kdf: KdfChoice,
     format: MlDsaKeyFormat,
 ) -> backend::Result<Vec<u8>> {
     let mut plain = key.to_pkcs8_der(format)?;
-    let result = encrypt(&plain, password, kdf);
+    let result = encrypt(backend, &plain, password, kdf);
     plain.fill(0);
     result
 }
 
 /// PBES2 with AES-256-CBC and the chosen KDF (RFC 8018 §6.2), random salt and IV.
-pub fn encrypt(plain: &[u8], password: &[u8], kdf: KdfChoice) -> backend::Result<Vec<u8>> {
-    let salt = pbe::random(16)?;
-    let iv = pbe::random(16)?;
+pub fn encrypt(
+    backend: &dyn Backend,
+    plain: &[u8],
+    password: &[u8],
+    kdf: KdfChoice,
+) -> backend::Result<Vec<u8>> {
+    let salt = backend.pbe().random(16)?;
+    let iv = backend.pbe().random(16)?;
     let alg = pbes2_algorithm(kdf, &salt, &iv);
     // The parameters are read back as any file's would be, so writing and reading
     // derive the key by the same code.
     let mode = Reader::new(&alg);
-    let scheme = AlgId::read(&mut mode.clone())
+    let scheme = AlgId::read(&mut { mode })
         .and_then(|a| PbeScheme::read(&mode, &a))
         .map_err(|e| BackendError::Crypto(format!("PBES2 parameters: {e}")))?;
-    let ct = scheme.encrypt(password, plain)?;
+    let ct = scheme.encrypt(backend, password, plain)?;
     let mut w = Writer::with_capacity(ct.len() + alg.len() + 8);
     w.sequence(|w| {
         w.raw(&alg);
@@ -163,6 +169,7 @@ fn pbes2_algorithm(kdf: KdfChoice, salt: &[u8], iv: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::backend::default_backend;
     use crate::pki::key::ml_dsa::MlDsaPrivateKey;
     use crate::pki::key::pbe::Kdf;
 
@@ -171,7 +178,8 @@ mod tests {
         let plain = MlDsaPrivateKey::Seed(&[0; 32]).to_pkcs8(&oids::ML_DSA_44);
         assert!(!is_encrypted(&plain));
         for kdf in [KdfChoice::Pbkdf2, KdfChoice::Scrypt] {
-            let der = encrypt(&plain, b"pw", kdf).unwrap();
+            let b = default_backend();
+            let der = encrypt(b, &plain, b"pw", kdf).unwrap();
             assert!(is_encrypted(&der));
             let e = EncryptedPrivateKeyInfo::from_der(&der).unwrap();
             let scheme = e.scheme().unwrap();
@@ -197,11 +205,11 @@ mod tests {
                 other => panic!("{other:?}"),
             }
             assert_eq!(
-                scheme.decrypt(Some(b"pw"), e.encrypted_data).unwrap(),
+                scheme.decrypt(b, Some(b"pw"), e.encrypted_data).unwrap(),
                 plain
             );
             // Fresh salt and IV each time.
-            assert_ne!(encrypt(&plain, b"pw", kdf).unwrap(), der);
+            assert_ne!(encrypt(b, &plain, b"pw", kdf).unwrap(), der);
         }
     }
 }

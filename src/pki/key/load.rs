@@ -88,9 +88,9 @@ fn decrypt(backend: &dyn Backend, der: &[u8], password: &[u8]) -> Result<Vec<u8>
     let scheme = epki.scheme().map_err(invalid)?;
     if let Some(name) = unimplemented(&scheme) {
         // PBES1 and rarer PBES2 choices: the backend's own decoder.
-        return backend.decrypt_other_pkcs8(der, password, &name);
+        return backend.pbe().decrypt_other_pkcs8(der, password, &name);
     }
-    match scheme.decrypt(Some(password), epki.encrypted_data) {
+    match scheme.decrypt(backend, Some(password), epki.encrypted_data) {
         Err(BackendError::BadPassword(_)) => Err(BadPasswordKind::Wrong.into()),
         r => r,
     }

@@ -6,6 +6,7 @@
 //! Everything here is structure; key material and cryptography come from a
 //! backend the caller passes in.
 
+pub mod cost;
 pub mod encode;
 pub mod encrypted;
 pub mod inner;

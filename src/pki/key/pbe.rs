@@ -3,11 +3,12 @@
 //! described but not decrypted. This file reads the parameters out of
 //! AlgorithmIdentifiers and runs the schemes; the KDFs and ciphers come from the backend.
 
+use super::cost;
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Context, Error, ObjectId, Reader, Result};
 use crate::pki::algid::AlgId;
-use crate::pki::backend::pbe::{self, Hash, PbeCipher, Pkcs12Purpose};
-use crate::pki::backend::{self, BackendError};
+use crate::pki::backend::pbe::{Hash, PbeCipher, Pkcs12Purpose};
+use crate::pki::backend::{self, Backend, BackendError};
 
 /// A password-based encryption scheme with its parameters.
 #[derive(Debug, Clone, Copy)]
@@ -272,7 +273,12 @@ impl<'a> PbeScheme<'a> {
     }
 
     /// Encrypt `plain` under PBES2, the one scheme pkit writes; `password` as typed.
-    pub fn encrypt(&self, password: &[u8], plain: &[u8]) -> backend::Result<Vec<u8>> {
+    pub fn encrypt(
+        &self,
+        backend: &dyn Backend,
+        password: &[u8],
+        plain: &[u8],
+    ) -> backend::Result<Vec<u8>> {
         let PbeScheme::Pbes2 {
             kdf,
             encryption_scheme,
@@ -285,8 +291,8 @@ impl<'a> PbeScheme<'a> {
             ));
         };
         let (cipher, iv) = supported_pbes2(&encryption_scheme, cipher, iv)?;
-        let mut key = kdf.derive(password, cipher.key_len())?;
-        let out = pbe::encrypt(cipher, &key, iv, plain);
+        let mut key = kdf.derive(backend, password, cipher.key_len())?;
+        let out = backend.pbe().encrypt(cipher, &key, iv, plain);
         key.fill(0);
         out
     }
@@ -295,7 +301,12 @@ impl<'a> PbeScheme<'a> {
     /// which PKCS#12 tells apart from an empty one). PBES2 uses the bytes as they are
     /// (RFC 8018 §A.1 leaves the encoding open; UTF-8 is what OpenSSL and Java write);
     /// the PKCS#12 PBEs use the BMPString form (RFC 7292 Appendix B.1).
-    pub fn decrypt(&self, password: Option<&[u8]>, data: &[u8]) -> backend::Result<Vec<u8>> {
+    pub fn decrypt(
+        &self,
+        backend: &dyn Backend,
+        password: Option<&[u8]>,
+        data: &[u8],
+    ) -> backend::Result<Vec<u8>> {
         match *self {
             PbeScheme::Pbes2 {
                 kdf,
@@ -305,8 +316,8 @@ impl<'a> PbeScheme<'a> {
             } => {
                 let (cipher, iv) = supported_pbes2(&encryption_scheme, cipher, iv)?;
                 let len = cipher.key_len();
-                let mut key = kdf.derive(password.unwrap_or_default(), len)?;
-                let plain = pbe::decrypt(cipher, &key, iv, data);
+                let mut key = kdf.derive(backend, password.unwrap_or_default(), len)?;
+                let plain = backend.pbe().decrypt(cipher, &key, iv, data);
                 key.fill(0);
                 plain
             }
@@ -316,8 +327,9 @@ impl<'a> PbeScheme<'a> {
                 iterations,
                 ..
             } => {
-                let password = pbe::bmp_password(password)?;
-                let mut key = pbe::pkcs12_kdf(
+                let password = cost::bmp_password(password)?;
+                let mut key = cost::pkcs12_kdf(
+                    backend,
                     &password,
                     salt,
                     iterations,
@@ -326,7 +338,8 @@ impl<'a> PbeScheme<'a> {
                     cipher.key_len(),
                 )?;
                 let iv = if cipher.iv_len() > 0 {
-                    pbe::pkcs12_kdf(
+                    cost::pkcs12_kdf(
+                        backend,
                         &password,
                         salt,
                         iterations,
@@ -337,7 +350,7 @@ impl<'a> PbeScheme<'a> {
                 } else {
                     Vec::new()
                 };
-                let plain = pbe::decrypt(cipher, &key, &iv, data);
+                let plain = backend.pbe().decrypt(cipher, &key, &iv, data);
                 key.fill(0);
                 plain
             }
@@ -427,7 +440,12 @@ impl<'a> Kdf<'a> {
     }
 
     /// Derive `len` key bytes.
-    pub fn derive(&self, password: &[u8], len: usize) -> backend::Result<Vec<u8>> {
+    pub fn derive(
+        &self,
+        backend: &dyn Backend,
+        password: &[u8],
+        len: usize,
+    ) -> backend::Result<Vec<u8>> {
         let check_len = |k: Option<u64>| match k {
             Some(k) if k != len as u64 => Err(BackendError::BadKey(format!(
                 "KDF keyLength {k} does not match the cipher's {len}-byte key"
@@ -451,7 +469,7 @@ impl<'a> Kdf<'a> {
                         prf.map_or_else(String::new, |p| p.oid.name_or_dotted())
                     ))
                 })?;
-                pbe::pbkdf2(password, salt, iterations, hash, len)
+                cost::pbkdf2(backend, password, salt, iterations, hash, len)
             }
             Kdf::Scrypt {
                 salt,
@@ -461,7 +479,15 @@ impl<'a> Kdf<'a> {
                 key_length,
             } => {
                 check_len(key_length)?;
-                pbe::scrypt(password, salt, cost, block_size, parallelization, len)
+                cost::scrypt(
+                    backend,
+                    password,
+                    salt,
+                    cost,
+                    block_size,
+                    parallelization,
+                    len,
+                )
             }
             Kdf::Unknown(a) => Err(BackendError::Unsupported(format!(
                 "PBES2 key derivation {} is not supported",
@@ -475,6 +501,7 @@ impl<'a> Kdf<'a> {
 mod tests {
     use super::*;
     use crate::der::Writer;
+    use crate::pki::backend::default_backend;
     use crate::pki::key::EncryptedPrivateKeyInfo;
 
     fn pkcs8(alg: &crate::der::Oid, private: &[u8]) -> Vec<u8> {
@@ -493,8 +520,12 @@ mod tests {
     fn encrypt_pbes2(plain: &[u8], password: &[u8]) -> Vec<u8> {
         let salt = [3u8; 16];
         let iv = [4u8; 16];
-        let key = pbe::pbkdf2(password, &salt, 1000, Hash::Sha256, 32).unwrap();
-        let ct = pbe::encrypt(PbeCipher::Aes256Cbc, &key, &iv, plain).unwrap();
+        let b = default_backend();
+        let key = cost::pbkdf2(b, password, &salt, 1000, Hash::Sha256, 32).unwrap();
+        let ct = b
+            .pbe()
+            .encrypt(PbeCipher::Aes256Cbc, &key, &iv, plain)
+            .unwrap();
         let mut w = Writer::new();
         w.sequence(|w| {
             w.sequence(|w| {
@@ -542,8 +573,12 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(s.decrypt(Some(b"pw"), e.encrypted_data).unwrap(), plain);
-        match s.decrypt(Some(b"wrong"), e.encrypted_data) {
+        assert_eq!(
+            s.decrypt(default_backend(), Some(b"pw"), e.encrypted_data)
+                .unwrap(),
+            plain
+        );
+        match s.decrypt(default_backend(), Some(b"wrong"), e.encrypted_data) {
             Err(BackendError::BadPassword(_)) => {}
             Ok(p) => assert_ne!(p, plain),
             Err(e) => panic!("{e}"),
@@ -601,7 +636,7 @@ mod tests {
         let s = e.scheme().unwrap();
         assert!(matches!(s, PbeScheme::Unknown(_)));
         assert!(matches!(
-            s.decrypt(Some(b"x"), e.encrypted_data),
+            s.decrypt(default_backend(), Some(b"x"), e.encrypted_data),
             Err(BackendError::Unsupported(_))
         ));
     }

@@ -362,6 +362,7 @@ mod tests {
                     .verify(&spki, scheme, b"batch", &sig)
                     .unwrap());
                 let enc = encrypt_private_key(
+                    &OpensslBackend,
                     &**k,
                     b"pw",
                     KdfChoice::default(),

@@ -15,9 +15,11 @@
 //! part of its API (built unless `no-deprecated`); a point whose Z does not come back as 1
 //! is encoded by `EC_POINT_point2oct` instead.
 
-use super::{OpensslBackend, PrivateKey, Result, Signer};
+use super::key::OsslKey;
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::{Backend, BackendError};
+use crate::pki::backend::BackendError;
+use crate::pki::backend::Signer;
+use crate::pki::backend::{PrivateKey, Result};
 use crate::pki::key::encode;
 use crate::pki::key::ml_dsa::MlDsaKeyFormat;
 use std::ffi::{c_int, c_void};
@@ -79,7 +81,7 @@ mod ffi {
             ctx: *mut c_void,
         ) -> c_int;
     }
-    pub use super::super::ffi::{BN_bn2binpad, BN_clear_free};
+    pub use crate::pki::backend::openssl::ffi::{BN_bn2binpad, BN_clear_free};
 }
 
 /// `NID_X9_62_prime256v1` and `NID_secp384r1` from `<openssl/obj_mac.h>`.
@@ -280,7 +282,7 @@ struct EcKeyPair {
     field_len: usize,
     scalar: [u8; 48],
     public: Vec<u8>,
-    loaded: OnceLock<Box<dyn PrivateKey>>,
+    loaded: OnceLock<OsslKey>,
 }
 
 impl std::fmt::Debug for EcKeyPair {
@@ -301,13 +303,13 @@ impl Drop for EcKeyPair {
 impl EcKeyPair {
     fn openssl_key(&self) -> Result<&dyn PrivateKey> {
         if let Some(k) = self.loaded.get() {
-            return Ok(k.as_ref());
+            return Ok(k);
         }
         let mut der = self.to_pkcs8_der(MlDsaKeyFormat::default())?;
-        let key = OpensslBackend.load_private(&der, self.alg);
+        let key = OsslKey::load(&der, self.alg);
         der.fill(0);
         let key = key?;
-        Ok(self.loaded.get_or_init(|| key).as_ref())
+        Ok(self.loaded.get_or_init(|| key))
     }
 }
 
@@ -334,6 +336,8 @@ impl PrivateKey for EcKeyPair {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::backend::openssl::OpensslBackend;
+    use crate::pki::backend::Backend as _;
     use crate::pki::key::{encrypt_private_key, load_private, KdfChoice};
 
     /// Every key of a batch is a valid pair: OpenSSL loads its PKCS#8 (checking the point

@@ -74,6 +74,10 @@ pub(super) struct OneShotSigner {
     scheme: SignatureScheme,
     armed: bool,
     max_len: usize,
+    /// Full initialisations (with the key) so far, for tests to see that signing
+    /// re-arms the context instead of building it again.
+    #[cfg(test)]
+    pub(super) full_inits: u32,
 }
 
 impl OneShotSigner {
@@ -85,13 +89,15 @@ impl OneShotSigner {
             scheme,
             armed: false,
             max_len: key.max_output_size(),
+            #[cfg(test)]
+            full_inits: 0,
         };
         s.init(true)?;
         Ok(s)
     }
 
     /// `with_key`: a full initialisation; otherwise the re-arm described above.
-    pub(super) fn init(&mut self, with_key: bool) -> Result<()> {
+    fn init(&mut self, with_key: bool) -> Result<()> {
         let pkey = if with_key {
             self.key.as_ptr().cast()
         } else {
@@ -116,6 +122,10 @@ impl OneShotSigner {
             return Err(crypto("signing context")(ErrorStack::drain()));
         }
         self.armed = true;
+        #[cfg(test)]
+        if with_key {
+            self.full_inits += 1;
+        }
         Ok(())
     }
 }

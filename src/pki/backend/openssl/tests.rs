@@ -437,12 +437,23 @@ fn one_shot_contexts_are_re_armed_not_rebuilt() {
         .iter()
         .filter(|k| k.algorithm().default_scheme().digest().is_none())
     {
+        let alg = key.algorithm();
         let der = key.to_pkcs8_der(MlDsaKeyFormat::Seed).unwrap();
         let pkey = Pkey::<Private>::from_der(&der).unwrap();
-        let mut s = OneShotSigner::new(&pkey, key.algorithm().default_scheme()).unwrap();
-        s.sign(b"a").unwrap();
-        s.init(false).unwrap();
-        s.sign(b"b").unwrap();
+        let spki = key.public_key_der().unwrap();
+        let mut s = OneShotSigner::new(&pkey, alg.default_scheme()).unwrap();
+        assert_eq!(s.full_inits, 1, "{alg}");
+        for msg in [&b"a"[..], b"b", b"", &[7; 500]] {
+            let sig = s.sign(msg).unwrap();
+            // A re-armed context signs each message on its own.
+            assert!(BACKEND
+                .verify(&spki, alg.default_scheme(), msg, &sig)
+                .unwrap());
+        }
+        // Four signatures, and the key was given to the context only when it was made:
+        // every later signature re-armed it (OpenSSL's reinit path) rather than
+        // building the provider context again.
+        assert_eq!(s.full_inits, 1, "{alg}: the signing context was rebuilt");
     }
 }
 

@@ -345,6 +345,38 @@ fn keys_written_by_openssl_load() {
         .unwrap()
         .1;
     assert_eq!(ok(d, &["key", "pub", "rsa.pem"]), theirs);
+    // A traditional "EC PRIVATE KEY" (RFC 5915, naming its curve).
+    assert!(made(&[
+        "ecparam",
+        "-name",
+        "prime256v1",
+        "-genkey",
+        "-noout",
+        "-out",
+        "ec.pem"
+    ]));
+    let theirs = openssl(d, &["pkey", "-in", "ec.pem", "-pubout"]).unwrap().1;
+    assert_eq!(ok(d, &["key", "pub", "ec.pem"]), theirs);
+    // PKCS#8 under a PKCS#12 PBE (RFC 7292 Appendix C) opens; a wrong password is exit 3
+    // and names the scheme.
+    assert!(made(&[
+        "pkcs8",
+        "-topk8",
+        "-in",
+        "ec.pem",
+        "-v1",
+        "PBE-SHA1-3DES",
+        "-passout",
+        "pass:pw",
+        "-out",
+        "ec_p12.pem"
+    ]));
+    assert_eq!(
+        ok(d, &["key", "pub", "ec_p12.pem", "--passin", "pass:pw"]),
+        theirs
+    );
+    let err = fails(d, &["key", "pub", "ec_p12.pem", "--passin", "pass:no"], 3);
+    assert!(err.contains("pbeWithSHA1And3-KeyTripleDES-CBC"), "{err}");
     // A real key type pkit does not issue with: unsupported (exit 5), naming its OID.
     assert!(made(&[
         "genpkey",

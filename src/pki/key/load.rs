@@ -7,10 +7,11 @@ use super::encrypted::{is_encrypted, EncryptedPrivateKeyInfo};
 use super::inner::wrap_traditional;
 use super::kind::{bad_key, key_kind, KeyKind};
 use super::ml_dsa::MlDsaPrivateKey;
-use super::pbe::{Kdf, PbeScheme};
+use super::pbe::{prf_hash, Kdf, PbeScheme};
 use super::pkcs8::PrivateKeyInfo;
 use crate::der::Reader;
 use crate::pki::alg::Algorithm;
+use crate::pki::backend::pbe::{Hash, PbeCipher};
 use crate::pki::backend::{Backend, BackendError, PrivateKey, Result};
 
 /// Load a private key from DER: `PrivateKeyInfo`/`OneAsymmetricKey`, a traditional
@@ -87,7 +88,6 @@ fn decrypt(backend: &dyn Backend, der: &[u8], password: &[u8]) -> Result<Vec<u8>
     let epki = EncryptedPrivateKeyInfo::from_der(der).map_err(invalid)?;
     let scheme = epki.scheme().map_err(invalid)?;
     if let Some(name) = unimplemented(&scheme) {
-        // PBES1 and rarer PBES2 choices: the backend's own decoder.
         return backend.pbe().decrypt_other_pkcs8(der, password, &name);
     }
     match scheme.decrypt(backend, Some(password), epki.encrypted_data) {
@@ -96,7 +96,11 @@ fn decrypt(backend: &dyn Backend, der: &[u8], password: &[u8]) -> Result<Vec<u8>
     }
 }
 
-/// The name of a scheme pkit itself does not decrypt, for messages.
+/// The name of a scheme this path leaves to the backend's own decoder, for messages.
+/// Keys to sign with are decrypted here when they use PBES2 with PBKDF2 (an HMAC over
+/// SHA-1 or SHA-2) or scrypt, and AES-CBC or triple DES: what pkit and common tools
+/// write. Everything else (PBES1, the PKCS#12 PBEs, rarer PBES2 choices) goes to the
+/// backend, so which of those files open, and what a failure says, is the backend's.
 fn unimplemented(scheme: &PbeScheme<'_>) -> Option<String> {
     match scheme {
         PbeScheme::Pbes2 {
@@ -106,18 +110,35 @@ fn unimplemented(scheme: &PbeScheme<'_>) -> Option<String> {
             ..
         } => match kdf {
             Kdf::Pbkdf2 { salt: None, .. } => Some("PBKDF2 with salt otherSource".into()),
-            Kdf::Pbkdf2 { prf: Some(p), .. } if super::pbe::prf_hash(Some(p)).is_none() => {
+            Kdf::Pbkdf2 { prf: Some(p), .. }
+                if !matches!(
+                    prf_hash(Some(p)),
+                    Some(Hash::Sha1 | Hash::Sha224 | Hash::Sha256 | Hash::Sha384 | Hash::Sha512)
+                ) =>
+            {
                 Some(format!("PBKDF2 with PRF {}", p.oid.name_or_dotted()))
             }
             Kdf::Unknown(a) => Some(format!("PBES2 with KDF {}", a.oid.name_or_dotted())),
-            _ if cipher.is_none() => Some(format!(
-                "PBES2 with cipher {}",
-                encryption_scheme.oid.name_or_dotted()
-            )),
+            _ if !matches!(
+                cipher,
+                Some(
+                    PbeCipher::Aes128Cbc
+                        | PbeCipher::Aes192Cbc
+                        | PbeCipher::Aes256Cbc
+                        | PbeCipher::DesEde3Cbc
+                )
+            ) =>
+            {
+                Some(format!(
+                    "PBES2 with cipher {}",
+                    encryption_scheme.oid.name_or_dotted()
+                ))
+            }
             _ => None,
         },
-        PbeScheme::Pkcs12 { .. } => None,
-        PbeScheme::Pbes1 { algorithm, .. } => Some(algorithm.name_or_dotted()),
+        PbeScheme::Pkcs12 { algorithm, .. } | PbeScheme::Pbes1 { algorithm, .. } => {
+            Some(algorithm.name_or_dotted())
+        }
         PbeScheme::Unknown(a) => Some(a.oid.name_or_dotted()),
     }
 }

@@ -92,7 +92,7 @@ pub trait Backend: Send + Sync {
     }
     /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load_private`)
     /// has read and found to be an `alg` key (an ML-DSA key's form already checked).
-    fn load_private(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
+    fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
     /// Password-based cryptography: the KDFs, ciphers and MACs of encrypted keys and
     /// PKCS#12 files.
     fn pbe(&self) -> &dyn pbe::Pbe;

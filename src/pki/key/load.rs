@@ -79,7 +79,7 @@ fn load_pkcs8(backend: &dyn Backend, info: &PrivateKeyInfo<'_>) -> Result<Box<dy
             alg
         }
     };
-    backend.load_private(info.raw, alg)
+    backend.private_key_from_pkcs8(info.raw, alg)
 }
 
 /// Decrypt an `EncryptedPrivateKeyInfo` to its `OneAsymmetricKey` DER.

@@ -106,7 +106,7 @@ impl Backend for OpensslBackend {
         linked::require(alg)
     }
 
-    fn load_private(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
+    fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
         Ok(Box::new(OsslKey::load(pkcs8, alg)?))
     }
 

@@ -9,9 +9,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::default_backend;
-use pkit::pki::issue::ca::{self_signed, Issuer, Request};
-use pkit::pki::issue::profile::Profile;
-use pkit::pki::issue::subject::parse_subject;
+use pkit::pki::ca::issuer::{self_signed, Issuer, Request};
+use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::subject::parse_subject;
 use std::hint::black_box;
 
 fn issuance(c: &mut Criterion) {

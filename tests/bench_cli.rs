@@ -60,12 +60,19 @@ fn json_tables(out: &str) -> Vec<Value> {
     item["tables"].as_array().expect("tables").clone()
 }
 
-/// Every `mean_ms`, `min_ms`, `max_ms`, `per_second`, `repetitions` in `v` is > 0.
+/// Every `mean_ms`, `min_ms`, `max_ms`, `per_second`, `repetitions`, `items` in `v` is
+/// > 0, and there are some: a renamed field must not leave nothing to check.
 fn all_positive(v: &Value) {
+    assert!(positive_numbers(v) > 0, "no measurements found in {v}");
+}
+
+/// [`all_positive`]'s walk: asserts each measurement it finds and counts them.
+fn positive_numbers(v: &Value) -> usize {
     match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                if [
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, x)| {
+                let here = [
                     "mean_ms",
                     "min_ms",
                     "max_ms",
@@ -73,15 +80,15 @@ fn all_positive(v: &Value) {
                     "repetitions",
                     "items",
                 ]
-                .contains(&k.as_str())
-                {
+                .contains(&k.as_str());
+                if here {
                     assert!(x.as_f64().is_some_and(|f| f > 0.0), "{k} = {x}");
                 }
-                all_positive(x);
-            }
-        }
-        Value::Array(a) => a.iter().for_each(all_positive),
-        _ => {}
+                usize::from(here) + positive_numbers(x)
+            })
+            .sum(),
+        Value::Array(a) => a.iter().map(positive_numbers).sum(),
+        _ => 0,
     }
 }
 

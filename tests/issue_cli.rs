@@ -98,29 +98,9 @@ fn key_id(v: &str) -> String {
         .to_uppercase()
 }
 
-/// Fail unless python3 with `cryptography` (with ML-DSA) is importable.
-fn require_pyca() {
-    let r = run_with(
-        "python3",
-        &[
-            "-c",
-            "import cryptography; from cryptography.hazmat.primitives.asymmetric import mldsa; \
-             print(cryptography.__version__)",
-        ],
-        None,
-        Duration::from_secs(60),
-    );
-    assert!(
-        r.code == Some(0),
-        "these tests need Python's cryptography package with ML-DSA: \
-         python3 -m pip install cryptography==50.0.2 ({})",
-        r.describe()
-    );
-}
-
 /// Run a Python script (with pyca `cryptography`) and return its stdout; it must exit 0.
 fn python(script: &str, args: &[String]) -> String {
-    require_pyca();
+    common::require_python_cryptography();
     let mut all = vec!["-c".to_string(), script.to_string()];
     all.extend_from_slice(args);
     let r = run_with("python3", &all, None, Duration::from_secs(120));
@@ -302,7 +282,7 @@ fn unix(t: &str) -> i64 {
 
 fn root_and_leaf(alg: &str) {
     common::require_openssl();
-    require_pyca();
+    common::require_python_cryptography();
     let t = common::tempdir();
     let ca = new_ca(t.path(), "ca", "CN=Example Root,O=Example", alg, &[]);
     assert_eq!(mode(&ca.join("ca.key")), 0o600, "{alg}: ca.key mode");
@@ -1329,8 +1309,14 @@ fn batch_from_manifest() {
 // ---------------------------------------------------------------------------------------
 // 6. Data safety: kill -9 in the middle of a batch; concurrent issuers
 
-/// Start a batch, kill -9 it `delay` after its first JSON line; return the lines it printed.
-fn killed_batch(ca: &Path, out: &Path, delay: Duration) -> Vec<String> {
+/// Start a batch of `count` into `out`, kill -9 it `delay` after its first JSON line;
+/// return how it ended and the lines it printed.
+fn kill_batch(
+    ca: &Path,
+    out: &Path,
+    count: usize,
+    delay: Duration,
+) -> (std::process::ExitStatus, Vec<String>) {
     use std::io::BufRead;
     let mut child = Command::new(common::pkit_bin())
         .args([
@@ -1339,7 +1325,7 @@ fn killed_batch(ca: &Path, out: &Path, delay: Duration) -> Vec<String> {
             "--ca",
             &s(ca),
             "--count",
-            "3000",
+            &count.to_string(),
             "--chunk",
             "64",
             "--out-dir",
@@ -1372,18 +1358,67 @@ fn killed_batch(ca: &Path, out: &Path, delay: Duration) -> Vec<String> {
     reader.join().unwrap();
     let mut lines: Vec<String> = first.into_iter().collect();
     lines.extend(rx.try_iter());
-    use std::os::unix::process::ExitStatusExt;
-    if status.signal() != Some(9) {
-        eprintln!(
-            "note: the batch ended before the kill ({status}); {} lines",
-            lines.len()
-        );
-    }
     assert!(
         !lines.is_empty(),
         "the batch printed nothing before the kill ({status})"
     );
-    lines
+    (status, lines)
+}
+
+/// Rows in `ca.db`, counted by SQLite itself.
+fn db_rows(ca: &Path) -> usize {
+    python(
+        "import sys, sqlite3\n\
+         print(sqlite3.connect(sys.argv[1]).execute('select count(*) from certificates').fetchone()[0])",
+        &[s(&ca.join("ca.db"))],
+    )
+    .trim()
+    .parse()
+    .expect("a row count")
+}
+
+/// A batch into a fresh directory beside `base` (`base-1`, `base-2`, …), killed by SIGKILL
+/// `delay` after its first line while it still had certificates to issue: the child died
+/// of the signal and `ca.db` gained some of the rows asked for but not all. When the batch
+/// wins the race instead (it finished, or had committed everything), it is tried again,
+/// four times larger, a bounded number of times: a test that passes without a kill in the
+/// middle proves nothing. Returns the directory and the lines printed before the kill.
+fn killed_mid_batch(ca: &Path, base: &Path, delay: Duration) -> (PathBuf, Vec<String>) {
+    use std::os::unix::process::ExitStatusExt;
+    const SIGKILL: i32 = 9;
+    let mut count = 3000;
+    for attempt in 1..=3 {
+        let out = base.with_file_name(format!(
+            "{}-{attempt}",
+            base.file_name().unwrap().to_string_lossy()
+        ));
+        let before = db_rows(ca);
+        let (status, lines) = kill_batch(ca, &out, count, delay);
+        let added = db_rows(ca) - before;
+        assert!(
+            status.success() || status.signal() == Some(SIGKILL),
+            "the batch failed by itself: {status}"
+        );
+        if status.signal() == Some(SIGKILL) && added < count {
+            // Each line is printed after its chunk committed, so what was reported is in.
+            let reported = lines
+                .iter()
+                .filter(|l| serde_json::from_str::<Value>(l).is_ok())
+                .count();
+            assert!(
+                (reported.max(1)..count).contains(&added),
+                "killed after {reported} reported lines, with {added} of {count} rows added"
+            );
+            return (out, lines);
+        }
+        common::note(&format!(
+            "note: the batch of {count} won the race ({status}, {added} rows added); \
+             again with {}",
+            count * 4
+        ));
+        count *= 4;
+    }
+    panic!("every batch finished before the kill: nothing was killed mid-batch");
 }
 
 /// What must hold after a kill: the database is intact and every listed certificate is
@@ -1526,24 +1561,27 @@ fn kill_9_during_batch_loses_nothing() {
     common::require_openssl();
     let t = common::tempdir();
     let ca = new_ca(t.path(), "ca", "CN=Kill CA", "ecdsa-p256", &[]);
-    let d1 = t.path().join("d1");
-    let d2 = t.path().join("d2");
-
-    let lines = killed_batch(&ca, &d1, Duration::from_millis(200));
-    check_after_kill(&ca, &d1, true);
-    // Every serial the batch reported before dying is in the database.
-    let listed: BTreeSet<String> = list_serials(&ca).into_iter().collect();
-    for l in &lines {
-        // The last line may be cut short by the kill.
-        if let Ok(v) = serde_json::from_str::<Value>(l) {
-            let sn = v["serial_number"].as_str().unwrap().to_string();
-            assert!(listed.contains(&sn), "reported serial {sn} is not in ca.db");
-        }
-    }
-
-    // A second kill, right after the first output, into another directory.
-    killed_batch(&ca, &d2, Duration::from_millis(0));
-    check_after_kill(&ca, &d2, true);
+    // Two kills: one a while into the batch, one right after its first output, each into
+    // its own directory.
+    let dirs: Vec<PathBuf> = [("d1", 200), ("d2", 0)]
+        .into_iter()
+        .map(|(name, delay)| {
+            let (dir, lines) =
+                killed_mid_batch(&ca, &t.path().join(name), Duration::from_millis(delay));
+            check_after_kill(&ca, &dir, true);
+            // Every serial the batch reported before dying is in the database.
+            let listed: BTreeSet<String> = list_serials(&ca).into_iter().collect();
+            for l in &lines {
+                // The last line may be cut short by the kill.
+                if let Ok(v) = serde_json::from_str::<Value>(l) {
+                    let sn = v["serial_number"].as_str().unwrap().to_string();
+                    assert!(listed.contains(&sn), "reported serial {sn} is not in ca.db");
+                }
+            }
+            dir
+        })
+        .collect();
+    let d1 = &dirs[0];
 
     // A stale temp file (as a kill between create and rename leaves) is removed by the
     // next batch into the directory, which works and adds only new serials.
@@ -1558,11 +1596,11 @@ fn kill_9_during_batch_loses_nothing() {
         "--count",
         "50",
         "--out-dir",
-        &s(&d1),
+        &s(d1),
     ]);
     let lines = batch_lines(&r);
     assert_eq!(lines.len(), 50);
-    let leftovers: Vec<String> = std::fs::read_dir(&d1)
+    let leftovers: Vec<String> = std::fs::read_dir(d1)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.starts_with(".pkit-tmp-"))
@@ -1588,7 +1626,7 @@ fn kill_9_during_batch_loses_nothing() {
             openssl_serial(p)
         );
     }
-    check_after_kill(&ca, &d1, false);
+    check_after_kill(&ca, d1, false);
 }
 
 #[test]
@@ -2232,4 +2270,44 @@ fn validity_days_clipping_and_generalized_time() {
         out.contains("expired"),
         "leaf valid until 2055, verified in 2055-01-02: {out}"
     );
+}
+
+/// A batch whose report cannot be written (stdout on a full disk) still issues and
+/// delivers every certificate, then says what failed and exits 4: the report is the only
+/// list of what was issued, so losing it silently is not an option.
+#[test]
+fn batch_report_on_a_full_disk_exits_4() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        panic!("/dev/full is missing: this test needs a Linux system");
+    }
+    let t = common::tempdir();
+    let ca = new_ca(t.path(), "ca", "CN=Full Disk CA", "ecdsa-p256", &[]);
+    let out = t.path().join("out");
+    let stdout = std::fs::OpenOptions::new().write(true).open(full).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_pkit"))
+        .args([
+            "issue",
+            "batch",
+            "--ca",
+            &s(&ca),
+            "--count",
+            "20",
+            "--out-dir",
+            &s(&out),
+        ])
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "stderr: {err}");
+    assert!(
+        err.contains("stdout (the batch report)") && err.contains("No space left"),
+        "stderr: {err}"
+    );
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    // Every certificate was committed and delivered.
+    assert_eq!(list(&ca).len(), 20);
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 40);
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{is_classic, outcome, pkit, run_in, tempdir, ALGS};
+use common::{is_classic, missing, optional, outcome, pkit, run_in, tempdir, Peer, ALGS};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -24,33 +24,39 @@ fn fails(dir: &Path, args: &[&str], want: i32) -> String {
 }
 
 /// Whether this pkit build can make ML-DSA keys (an OpenSSL 3.0 build cannot; it must
-/// then say so with exit code 5).
-fn ml_dsa_available(dir: &Path) -> bool {
+/// then say so with exit code 5). Without, `what` is skipped (a failure with `CI=true`,
+/// where pkit is built through xtask and must have ML-DSA).
+fn ml_dsa_available(dir: &Path, what: &str) -> bool {
     let (code, _, err) = outcome(&run_in(dir, &["key", "gen", "--alg", "ml-dsa-44"]));
     match code {
         0 => true,
         5 => {
             assert!(err.contains("cargo xtask build"), "{err}");
-            eprintln!("note: ML-DSA checks skipped: {err}");
+            missing(
+                what,
+                &format!("this pkit build has no ML-DSA: {}", err.trim()),
+                "build and test through `cargo xtask`, which links OpenSSL 3.5",
+            );
             false
         }
         _ => panic!("ml-dsa-44: exit {code}: {err}"),
     }
 }
 
-/// The system `openssl` with ARGS in `dir`; `None` when it is not installed.
-fn openssl(dir: &Path, args: &[&str]) -> Option<(bool, String, String)> {
+/// The system `openssl` with ARGS in `dir`: whether it succeeded, stdout, stderr. Callers
+/// make sure it is installed first (see [`Peer::Openssl`]).
+fn openssl(dir: &Path, args: &[&str]) -> (bool, String, String) {
     let o = Command::new("openssl")
         .current_dir(dir)
         .args(args)
         .stdin(Stdio::null())
         .output()
-        .ok()?;
-    Some((
+        .expect("running openssl");
+    (
         o.status.success(),
         String::from_utf8_lossy(&o.stdout).into_owned(),
         String::from_utf8_lossy(&o.stderr).into_owned(),
-    ))
+    )
 }
 
 fn mode(p: &Path) -> u32 {
@@ -61,7 +67,12 @@ fn mode(p: &Path) -> u32 {
 fn gen_every_algorithm_and_match_openssl() {
     let dir = tempdir();
     let d = dir.path();
-    let ml_dsa = ml_dsa_available(d);
+    let ml_dsa = ml_dsa_available(d, "gen_every_algorithm_and_match_openssl: ML-DSA keys");
+    let with_openssl = optional(
+        Peer::Openssl,
+        "gen_every_algorithm_and_match_openssl: the comparison with openssl",
+    )
+    .is_some();
     for alg in ALGS {
         if !is_classic(alg) && !ml_dsa {
             continue;
@@ -76,15 +87,13 @@ fn gen_every_algorithm_and_match_openssl() {
         assert_eq!(mode(&d.join(&file)), 0o600, "{alg}");
         let public = ok(d, &["key", "pub", &file]);
         assert!(public.starts_with("-----BEGIN PUBLIC KEY-----\n"), "{alg}");
-        if !is_classic(alg) {
+        if !is_classic(alg) || !with_openssl {
             continue;
         }
-        let Some((accepted, _, err)) = openssl(d, &["pkey", "-in", &file, "-noout"]) else {
-            eprintln!("note: openssl not installed; interoperability checks skipped");
-            continue;
-        };
+        let (accepted, _, err) = openssl(d, &["pkey", "-in", &file, "-noout"]);
         assert!(accepted, "openssl rejects pkit's {alg} key: {err}");
-        let (_, theirs, _) = openssl(d, &["pkey", "-in", &file, "-pubout"]).unwrap();
+        let (ok, theirs, err) = openssl(d, &["pkey", "-in", &file, "-pubout"]);
+        assert!(ok, "openssl pkey -pubout on pkit's {alg} key: {err}");
         assert_eq!(public, theirs, "{alg}: public keys differ");
     }
 }
@@ -93,6 +102,11 @@ fn gen_every_algorithm_and_match_openssl() {
 fn encrypted_keys_open_in_openssl_and_pkit() {
     let dir = tempdir();
     let d = dir.path();
+    let with_openssl = optional(
+        Peer::Openssl,
+        "encrypted_keys_open_in_openssl_and_pkit: opening the keys with openssl",
+    )
+    .is_some();
     for (alg, kdf) in [
         ("ecdsa-p256", "pbkdf2"),
         ("ed25519", "scrypt"),
@@ -123,17 +137,18 @@ fn encrypted_keys_open_in_openssl_and_pkit() {
         );
 
         let public = ok(d, &["key", "pub", &file, "--passin", "pass:correct horse"]);
-        if let Some((accepted, theirs, err)) = openssl(
-            d,
-            &[
-                "pkey",
-                "-in",
-                &file,
-                "-passin",
-                "pass:correct horse",
-                "-pubout",
-            ],
-        ) {
+        if with_openssl {
+            let (accepted, theirs, err) = openssl(
+                d,
+                &[
+                    "pkey",
+                    "-in",
+                    &file,
+                    "-passin",
+                    "pass:correct horse",
+                    "-pubout",
+                ],
+            );
             assert!(
                 accepted,
                 "openssl cannot open pkit's {alg}/{kdf} key: {err}"
@@ -205,11 +220,15 @@ fn der_output_and_stdin_input() {
         d,
         &["key", "pub", "k.der", "--outform", "der", "-o", "pub.der"],
     );
-    if let Some((accepted, _, err)) =
-        openssl(d, &["pkey", "-inform", "DER", "-in", "k.der", "-noout"])
+    if optional(
+        Peer::Openssl,
+        "der_output_and_stdin_input: reading the DER with openssl",
+    )
+    .is_some()
     {
+        let (accepted, _, err) = openssl(d, &["pkey", "-inform", "DER", "-in", "k.der", "-noout"]);
         assert!(accepted, "{err}");
-        let (_, _, _) = openssl(
+        let (accepted, _, err) = openssl(
             d,
             &[
                 "pkey",
@@ -223,8 +242,8 @@ fn der_output_and_stdin_input() {
                 "-out",
                 "theirs.der",
             ],
-        )
-        .unwrap();
+        );
+        assert!(accepted, "{err}");
         assert_eq!(
             fs::read(d.join("pub.der")).unwrap(),
             fs::read(d.join("theirs.der")).unwrap()
@@ -310,8 +329,14 @@ fn bad_key_files_name_the_file() {
 fn keys_written_by_openssl_load() {
     let dir = tempdir();
     let d = dir.path();
-    let made = |args: &[&str]| openssl(d, args).is_some_and(|(ok, _, _)| ok);
-    if !made(&[
+    if optional(Peer::Openssl, "keys_written_by_openssl_load").is_none() {
+        return;
+    }
+    let made = |args: &[&str]| {
+        let (ok, _, err) = openssl(d, args);
+        assert!(ok, "openssl {}: {err}", args.join(" "));
+    };
+    made(&[
         "genpkey",
         "-algorithm",
         "EC",
@@ -322,44 +347,38 @@ fn keys_written_by_openssl_load() {
         "pass:pw",
         "-out",
         "enc.pem",
-    ]) {
-        eprintln!("note: openssl not installed; skipped");
-        return;
-    }
+    ]);
     let theirs = openssl(
         d,
         &["pkey", "-in", "enc.pem", "-passin", "pass:pw", "-pubout"],
     )
-    .unwrap()
     .1;
     assert_eq!(
         ok(d, &["key", "pub", "enc.pem", "--passin", "pass:pw"]),
         theirs
     );
     // A traditional "RSA PRIVATE KEY".
-    assert!(made(&["genrsa", "-traditional", "-out", "rsa.pem", "2048"]));
+    made(&["genrsa", "-traditional", "-out", "rsa.pem", "2048"]);
     assert!(fs::read_to_string(d.join("rsa.pem"))
         .unwrap()
         .contains("BEGIN RSA PRIVATE KEY"));
-    let theirs = openssl(d, &["pkey", "-in", "rsa.pem", "-pubout"])
-        .unwrap()
-        .1;
+    let theirs = openssl(d, &["pkey", "-in", "rsa.pem", "-pubout"]).1;
     assert_eq!(ok(d, &["key", "pub", "rsa.pem"]), theirs);
     // A traditional "EC PRIVATE KEY" (RFC 5915, naming its curve).
-    assert!(made(&[
+    made(&[
         "ecparam",
         "-name",
         "prime256v1",
         "-genkey",
         "-noout",
         "-out",
-        "ec.pem"
-    ]));
-    let theirs = openssl(d, &["pkey", "-in", "ec.pem", "-pubout"]).unwrap().1;
+        "ec.pem",
+    ]);
+    let theirs = openssl(d, &["pkey", "-in", "ec.pem", "-pubout"]).1;
     assert_eq!(ok(d, &["key", "pub", "ec.pem"]), theirs);
     // PKCS#8 under a PKCS#12 PBE (RFC 7292 Appendix C) opens; a wrong password is exit 3
     // and names the scheme.
-    assert!(made(&[
+    made(&[
         "pkcs8",
         "-topk8",
         "-in",
@@ -369,8 +388,8 @@ fn keys_written_by_openssl_load() {
         "-passout",
         "pass:pw",
         "-out",
-        "ec_p12.pem"
-    ]));
+        "ec_p12.pem",
+    ]);
     assert_eq!(
         ok(d, &["key", "pub", "ec_p12.pem", "--passin", "pass:pw"]),
         theirs
@@ -378,13 +397,7 @@ fn keys_written_by_openssl_load() {
     let err = fails(d, &["key", "pub", "ec_p12.pem", "--passin", "pass:no"], 3);
     assert!(err.contains("pbeWithSHA1And3-KeyTripleDES-CBC"), "{err}");
     // A real key type pkit does not issue with: unsupported (exit 5), naming its OID.
-    assert!(made(&[
-        "genpkey",
-        "-algorithm",
-        "ED448",
-        "-out",
-        "ed448.pem"
-    ]));
+    made(&["genpkey", "-algorithm", "ED448", "-out", "ed448.pem"]);
     let err = fails(d, &["key", "pub", "ed448.pem"], 5);
     assert!(
         err.contains("ed448.pem") && err.contains("1.3.101.113"),
@@ -396,7 +409,7 @@ fn keys_written_by_openssl_load() {
 fn ml_dsa_key_formats() {
     let dir = tempdir();
     let d = dir.path();
-    if !ml_dsa_available(d) {
+    if !ml_dsa_available(d, "ml_dsa_key_formats") {
         return;
     }
     // The seed form of RFC 9881 §6: 54 bytes of DER for every parameter set.
@@ -451,33 +464,17 @@ fn ml_dsa_key_formats() {
     fails(d, &["key", "pub", "enc.pem", "--passin", "pass:nope"], 3);
 }
 
-/// Python `cryptography` >= 46 reads ML-DSA PKCS#8; the check runs when it is installed.
+/// Python `cryptography` >= 46 reads ML-DSA PKCS#8; the check runs when it is installed
+/// (and must, with `CI=true`).
 #[test]
 fn python_cryptography_loads_ml_dsa_seed_keys() {
+    const TEST: &str = "python_cryptography_loads_ml_dsa_seed_keys";
     let dir = tempdir();
     let d = dir.path();
-    let probe = Command::new("python3")
-        .args(["-c", "import cryptography; print(cryptography.__version__)"])
-        .output();
-    let version = match probe {
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_string(),
-        _ => {
-            println!(
-                "note: Python cryptography is not installed; ML-DSA interoperability check skipped"
-            );
-            return;
-        }
-    };
-    let major: u32 = version
-        .split('.')
-        .next()
-        .and_then(|m| m.parse().ok())
-        .unwrap_or(0);
-    if major < 46 {
-        println!("note: Python cryptography {version} predates ML-DSA (46); check skipped");
+    let Some(version) = optional(Peer::PythonCryptography, TEST) else {
         return;
-    }
-    if !ml_dsa_available(d) {
+    };
+    if !ml_dsa_available(d, TEST) {
         return;
     }
     let script = "import sys\n\
@@ -539,8 +536,12 @@ fn asks_for_a_password_only_at_a_terminal() {
     let err = fails(d, &["key", "pub", "enc.pem"], 3);
     assert!(err.contains("a password is needed"), "{err}");
     // util-linux `script` runs pkit on a pseudo-terminal; what we pipe into it is typed.
-    if Command::new("script").arg("--version").output().is_err() {
-        eprintln!("skipping the terminal half: no `script` command");
+    if optional(
+        Peer::Script,
+        "asks_for_a_password_only_at_a_terminal: the terminal half",
+    )
+    .is_none()
+    {
         return;
     }
     let cmd = format!(

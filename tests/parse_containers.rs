@@ -2,7 +2,8 @@
 //! from the pinned `cryptography_vectors` package (`python3 -m pip install
 //! cryptography_vectors==50.0.2`): a few files of each kind, with the fields their
 //! contents are known to have. Passwords are the ones cryptography's own tests use.
-//! Without the package the test prints a note and passes.
+//! Without the package each test prints a note and passes, except with `CI=true`, where
+//! it fails.
 
 mod common;
 
@@ -10,26 +11,14 @@ use common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The package's vectors directory, or `None` (after a note) when it is not installed.
-fn vectors() -> Option<PathBuf> {
-    let r = run_with(
-        "python3",
-        &[
-            "-c",
-            "import cryptography_vectors,os;print(os.path.dirname(cryptography_vectors.__file__))",
-        ],
-        None,
-        std::time::Duration::from_secs(60),
-    );
-    let dir = PathBuf::from(r.stdout_str().trim());
-    if r.code != Some(0) || !dir.join("pkcs12").is_dir() {
-        eprintln!(
-            "parse_containers: skipped: cryptography_vectors is not installed \
-             (python3 -m pip install cryptography_vectors==50.0.2)"
-        );
-        return None;
-    }
-    Some(dir)
+/// The package's vectors directory, or `None` (after a note; a failure with `CI=true`)
+/// when it is not installed.
+fn vectors(test: &str) -> Option<PathBuf> {
+    optional(
+        Peer::CryptographyVectors,
+        &format!("parse_containers::{test}"),
+    )
+    .map(PathBuf::from)
 }
 
 /// Parse one vector as JSON and return its single item (exit 0 required).
@@ -47,7 +36,9 @@ fn item(root: &Path, rel: &str, extra: &[&str]) -> Value {
 
 #[test]
 fn csr_crl_and_ocsp() {
-    let Some(v) = vectors() else { return };
+    let Some(v) = vectors("csr_crl_and_ocsp") else {
+        return;
+    };
     let csr = item(&v, "x509/requests/san_rsa_sha1.pem", &[]);
     assert_eq!(csr["type"], "csr");
     assert_eq!(csr["version"], 1);
@@ -88,7 +79,7 @@ fn csr_crl_and_ocsp() {
 
 #[test]
 fn pkcs7() {
-    let Some(v) = vectors() else { return };
+    let Some(v) = vectors("pkcs7") else { return };
     let p = item(&v, "pkcs7/amazon-roots.der", &[]);
     let sd = &p["signed_data"];
     assert_eq!(sd["certificates"].as_array().unwrap().len(), 2);
@@ -122,7 +113,7 @@ fn pkcs7() {
 
 #[test]
 fn pkcs12() {
-    let Some(v) = vectors() else { return };
+    let Some(v) = vectors("pkcs12") else { return };
     let p = item(
         &v,
         "pkcs12/cert-key-aes256cbc.p12",
@@ -188,7 +179,7 @@ fn pkcs12() {
 
 #[test]
 fn keys() {
-    let Some(v) = vectors() else { return };
+    let Some(v) = vectors("keys") else { return };
     let k = item(&v, "asymmetric/MLDSA/mldsa44_priv.der", &[]);
     assert_eq!(k["type"], "private_key");
     assert_eq!(k["parameters"], "ML-DSA-44");

@@ -8,13 +8,34 @@ use super::report::{group, measurement_json, Table};
 use super::Result;
 use crate::mtc::hash::node_hash;
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::default_backend;
+use crate::pki::backend::{default_backend, Backend};
+use crate::pki::ca::issuer::Issuer;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
 /// A message the size of a typical TBSCertificate, so a signature here costs what one
 /// in issuance does (ML-DSA and Ed25519 hash the whole message).
 pub const MESSAGE_LEN: usize = 400;
+
+/// Certificates per second that key generation plus one CA signature allow on the pool —
+/// the most `pkit issue batch --measure-limit` could reach: one fresh key
+/// ([`Backend::generate`], as [`run`] times it) and one signature by `issuer` over a
+/// TBSCertificate-sized message per entry of `algs`.
+pub fn issuance_limit(issuer: &Issuer, backend: &dyn Backend, algs: &[Algorithm]) -> Result<f64> {
+    let message = [0x5au8; MESSAGE_LEN];
+    let (elapsed, ()) = timed(|| {
+        algs.par_iter().try_for_each_init(
+            || issuer.key.signer(),
+            |signer, &alg| -> Result<()> {
+                let signer = signer.as_mut().map_err(|e| e.clone())?;
+                std::hint::black_box(backend.generate(alg)?);
+                std::hint::black_box(signer.sign(&message)?);
+                Ok(())
+            },
+        )
+    })?;
+    Ok(algs.len() as f64 / elapsed.as_secs_f64().max(1e-9))
+}
 
 /// One row: an operation on one thread and on all of them.
 #[derive(Debug, Clone)]

@@ -9,6 +9,8 @@
 //! [`x509`], [`compare`]); [`report`] holds the results and renders them as the seed
 //! documents' markdown tables, a terminal table, or JSON.
 
+#![forbid(unsafe_code)]
+
 pub mod compare;
 pub mod crypto;
 pub mod harness;
@@ -21,8 +23,8 @@ pub mod sizes;
 pub mod x509;
 
 use crate::pki::backend::BackendError;
-use crate::pki::issue::ca::CaError;
-use crate::pki::issue::store::StoreError;
+use crate::pki::ca::issuer::CaError;
+use crate::pki::ca::store::StoreError;
 use std::fmt;
 
 /// Why a bench stopped. A stage whose output fails its own check (a signature that does not

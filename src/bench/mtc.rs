@@ -28,7 +28,7 @@ use crate::mtc::subtree::{covering_subtrees, Subtree};
 use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use crate::pki::alg::Algorithm;
 use crate::pki::backend::default_backend;
-use crate::pki::issue::subject::parse_subject;
+use crate::pki::ca::subject::parse_subject;
 use crate::pki::key::{load_private, MlDsaKeyFormat};
 use rayon::prelude::*;
 

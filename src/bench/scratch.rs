@@ -6,7 +6,7 @@
 
 use super::{BenchError, Result};
 use crate::mtc::store::Store as MtcStore;
-use crate::pki::issue::store::Store;
+use crate::pki::ca::store::SqliteCaStore;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -51,10 +51,10 @@ impl Scratch {
 
     /// The database of a batch's CA: `--db FILE` (recreated for every batch, so it ends
     /// holding the last batch), or a scratch file.
-    pub fn ca_store(&self) -> Result<Store> {
+    pub fn ca_store(&self) -> Result<SqliteCaStore> {
         let path = self.db.clone().unwrap_or_else(|| self.dir.join("ca.db"));
         remove_db(&path);
-        Ok(Store::open(&path)?)
+        Ok(SqliteCaStore::open(&path)?)
     }
 }
 
@@ -64,9 +64,9 @@ pub trait ScratchDb: Sized {
     fn open(path: &Path) -> Result<Self>;
 }
 
-impl ScratchDb for Store {
+impl ScratchDb for SqliteCaStore {
     fn open(path: &Path) -> Result<Self> {
-        Ok(Store::open(path)?)
+        Ok(SqliteCaStore::open(path)?)
     }
 }
 

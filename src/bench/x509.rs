@@ -11,16 +11,20 @@ use super::scratch::{rep_serial, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
-use crate::pki::backend::{default_backend, keys_per_job, PrivateKey};
+use crate::pki::backend::{default_backend, PrivateKey};
+use crate::pki::ca::batch::{self, BatchItem};
+use crate::pki::ca::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
+use crate::pki::ca::issuer::{self_signed, Issued, Issuer};
+use crate::pki::ca::ocsp::Responder;
+use crate::pki::ca::ocsp_answer::{ask, Question};
+use crate::pki::ca::profile::Profile;
+use crate::pki::ca::store::{
+    CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord, SqliteCaStore,
+};
+use crate::pki::ca::subject::parse_subject;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
 use crate::pki::crl_verify;
-use crate::pki::issue::ca::{self_signed, Issued, Issuer, Request};
-use crate::pki::issue::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
-use crate::pki::issue::ocsp::{Asked, Responder};
-use crate::pki::issue::profile::Profile;
-use crate::pki::issue::store::{CertRecord, CertStatus, CrlRecord, OcspRecord, Store};
-use crate::pki::issue::subject::parse_subject;
 use crate::pki::key::{load_private, MlDsaKeyFormat};
 use crate::pki::ocsp::{OcspRequest, OcspResponse};
 use crate::pki::ocsp_request::{encode_request, IssuerHashes};
@@ -53,7 +57,7 @@ pub const OPERATIONS: [(&str, &str); 15] = [
 ];
 
 /// Subscriber certificates are valid this long.
-const VALIDITY_SECONDS: i64 = 365 * 86_400;
+const VALIDITY_DAYS: u32 = 365;
 /// OCSP responses' nextUpdate, as `pkit ocsp respond`'s default.
 const OCSP_LIFETIME: i64 = 86_400;
 /// CRLReason keyCompromise (RFC 5280 §5.3.1), the reason every benchmark revocation gives.
@@ -182,7 +186,7 @@ pub fn make_ca(
     let key = backend.generate(alg)?;
     let subject =
         parse_subject("CN=pkit bench CA").map_err(|e| BenchError::Check(e.to_string()))?;
-    let later = now.plus_seconds(2 * VALIDITY_SECONDS);
+    let later = now.plus_seconds(2 * i64::from(VALIDITY_DAYS) * 86_400);
     let mut ca_der = Vec::new();
     rec.stage("ca_self_sign", 1, || {
         let (d, der) = timed(|| Ok(self_signed(key.as_ref(), &subject, now, later, None)?))?;
@@ -225,7 +229,7 @@ fn one_batch(
         scratch,
         &records,
         reserial(|r: &mut CertRecord| (&mut r.serial, r.der.len())),
-        |s: &mut Store, rows| Ok(s.insert_certificates(rows)?),
+        |s: &mut SqliteCaStore, rows| Ok(s.insert_certificates(rows)?),
     )?;
     let mut store = scratch.ca_store()?;
     store.insert_certificates(&records)?;
@@ -266,7 +270,7 @@ fn one_batch(
 struct Batch<'a, 'c> {
     ca: &'a Certificate<'c>,
     issued: &'a [Issued],
-    store: &'a mut Store,
+    store: &'a mut SqliteCaStore,
     scratch: &'a Scratch,
     now: Time,
 }
@@ -308,7 +312,7 @@ fn reserial<T>(
 }
 
 /// `cert_gen`: `n` subscriber keys and certificates, in parallel with one CA signer per
-/// worker — what `pkit issue batch` does per chunk, less the files.
+/// worker: the signing stage of `pkit issue batch` ([`batch::Batch::sign`]), without the files.
 pub fn issue_batch(
     issuer: &Issuer,
     alg: Algorithm,
@@ -316,41 +320,23 @@ pub fn issue_batch(
     n: u64,
     now: Time,
 ) -> Result<Vec<Issued>> {
-    let backend = default_backend();
-    // Keys are made a job at a time, as `pkit issue batch` makes them.
-    let per_job = keys_per_job(n as usize) as u64;
-    let jobs: Vec<u64> = (0..n.div_ceil(per_job))
-        .map(|j| per_job.min(n - j * per_job))
+    let items: Vec<BatchItem> = (1..=n)
+        .map(|n| BatchItem {
+            n,
+            subject_text: SUBJECT.to_string(),
+            subject: subject.to_vec(),
+            sans: Vec::new(),
+            profile: Profile::Server,
+            alg,
+            days: VALIDITY_DAYS,
+        })
         .collect();
-    let issued = jobs
-        .into_par_iter()
-        .map_init(
-            || issuer.key.signer(),
-            |signer, len| -> Result<Vec<Issued>> {
-                let signer = signer
-                    .as_mut()
-                    .map_err(|e| BenchError::Backend(e.clone()))?;
-                let keys = backend.generate_many(alg, len as usize)?;
-                keys.iter()
-                    .map(|key| {
-                        let req = Request {
-                            subject: subject.to_vec(),
-                            spki: key.public_key_der()?,
-                            key_alg: Some(alg),
-                            profile: Profile::Server,
-                            sans: Vec::new(),
-                            not_before: now,
-                            not_after: now.plus_seconds(VALIDITY_SECONDS),
-                            path_len: None,
-                            copied: Vec::new(),
-                        };
-                        Ok(issuer.issue(signer.as_mut(), &req)?)
-                    })
-                    .collect()
-            },
-        )
-        .collect::<Result<Vec<_>>>()?;
-    Ok(issued.into_iter().flatten().collect())
+    let batch = batch::Batch {
+        issuer,
+        backend: default_backend(),
+        now,
+    };
+    batch.sign(&items, |_, _, cert| Ok(cert))
 }
 
 pub fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
@@ -359,7 +345,8 @@ pub fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
 }
 
 /// ocsp_build, ocsp_sign, db_insert_ocsp, ocsp_verify, db_read_ocsp: one request per
-/// certificate, answered as `pkit ocsp respond` answers it.
+/// certificate, answered as `pkit ocsp respond` answers it ([`ask`], then the two halves
+/// of [`Responder::sign`]).
 fn ocsp(
     rec: &mut Recorder<'_, '_>,
     responder: &Responder,
@@ -380,20 +367,22 @@ fn ocsp(
         .map(|d| OcspRequest::from_der(d))
         .collect::<crate::der::Result<Vec<_>>>()
         .map_err(|e| BenchError::Parse(e.to_string()))?;
+    // The look-up stage of `pkit ocsp respond` (untimed: the seeds time build and sign).
     let mut ids = Vec::with_capacity(reqs.len());
+    let mut statuses: Vec<CertStatus> = Vec::with_capacity(reqs.len());
     for r in &reqs {
-        match responder
-            .read(r)
-            .map_err(|e| BenchError::Parse(e.to_string()))?
-        {
-            Asked::Ours { cert_ids, .. } => ids.push(cert_ids[0]),
-            Asked::Foreign => return Err(BenchError::Check("a request read as foreign".into())),
+        match ask(responder, &*b.store, r).map_err(|e| BenchError::Parse(format!("{e:?}")))? {
+            Question::Ours {
+                cert_ids,
+                statuses: st,
+                ..
+            } => {
+                ids.extend(cert_ids);
+                statuses.extend(st);
+            }
+            Question::Foreign => return Err(BenchError::Check("a request read as foreign".into())),
         }
     }
-    let statuses = ids
-        .iter()
-        .map(|id| b.store.status(Asked::serial(id)))
-        .collect::<std::result::Result<Vec<CertStatus>, _>>()?;
 
     let mut tbs: Vec<Vec<u8>> = Vec::new();
     rec.stage("ocsp_build", n, || {
@@ -441,7 +430,7 @@ fn ocsp(
         b.scratch,
         &records,
         reserial(|r: &mut OcspRecord| (&mut r.serial, r.der.len())),
-        |s: &mut Store, rows| Ok(s.put_ocsp_responses(rows)?),
+        |s: &mut SqliteCaStore, rows| Ok(s.put_ocsp_responses(rows)?),
     )?;
     b.store.put_ocsp_responses(&records)?;
 
@@ -500,7 +489,7 @@ fn crl_stages(
         b.store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
     }
     let mut revoked = Vec::with_capacity(n);
-    b.store.for_each_revoked(|r| revoked.push(r))?;
+    b.store.for_each_revoked(&mut |r| revoked.push(r))?;
     check(revoked.len() == n, || {
         format!("{} of {n} revoked", revoked.len())
     })?;
@@ -556,7 +545,7 @@ fn crl_stages(
             r.number = rep + 1;
             r.der.len()
         },
-        |s: &mut Store, rows| rows.iter().try_for_each(|r| Ok(s.insert_crl(r)?)),
+        |s: &mut SqliteCaStore, rows| rows.iter().try_for_each(|r| Ok(s.insert_crl(r)?)),
     )?;
     b.store.insert_crl(&record)?;
 

@@ -5,8 +5,8 @@ use super::error::{CliError, CliResult};
 use super::io::{self, InForm};
 use super::key::load_private_key;
 use pkit::der::Time;
-use pkit::pki::issue::ca::{CaError, Issuer};
-use pkit::pki::issue::store::{Store, StoreError};
+use pkit::pki::ca::issuer::{CaError, Issuer};
+use pkit::pki::ca::store::{self, CaStore, StoreError};
 use std::path::Path;
 
 impl From<CaError> for CliError {
@@ -83,7 +83,7 @@ fn decode_hex(s: &str) -> Option<Vec<u8>> {
 
 /// Open `DIR/ca.db`, which must already exist: a typo in `--ca` is an error, not a new
 /// empty CA database.
-pub fn open_store(dir: &Path) -> CliResult<Store> {
+pub fn open_store(dir: &Path) -> CliResult<Box<dyn CaStore>> {
     let path = dir.join("ca.db");
     if !path.is_file() {
         return Err(CliError::io(format!(
@@ -92,7 +92,7 @@ pub fn open_store(dir: &Path) -> CliResult<Store> {
             dir.display()
         )));
     }
-    Store::open(&path).map_err(db_err(dir))
+    store::open(&path).map_err(db_err(dir))
 }
 
 /// A serial number argument: hex, optionally with colons (as OpenSSL prints them).

@@ -20,9 +20,10 @@ pub struct GenDocsArgs {
     pub dir: PathBuf,
 }
 
-pub fn run(a: CompletionsArgs) -> CliResult<Exit> {
-    let mut cmd = super::command();
-    clap_complete::generate(a.shell, &mut cmd, "pkit", &mut std::io::stdout());
+/// Completions for `root`, pkit's whole command tree (handed in by the dispatcher, which
+/// is what knows it).
+pub fn run(a: CompletionsArgs, mut root: clap::Command) -> CliResult<Exit> {
+    clap_complete::generate(a.shell, &mut root, "pkit", &mut std::io::stdout());
     Ok(Exit::Ok)
 }
 
@@ -33,7 +34,8 @@ pub const SHELLS: [(Shell, &str); 3] = [
     (Shell::Fish, "pkit.fish"),
 ];
 
-pub fn gen_docs(a: GenDocsArgs) -> CliResult<Exit> {
+/// Man pages and completions for `root` under `a.dir`.
+pub fn gen_docs(a: GenDocsArgs, root: clap::Command) -> CliResult<Exit> {
     let io = |p: &std::path::Path, e: std::io::Error| CliError::io_at(&p.display().to_string(), &e);
     let comp_dir = a.dir.join("completions");
     let man_dir = a.dir.join("man");
@@ -42,11 +44,10 @@ pub fn gen_docs(a: GenDocsArgs) -> CliResult<Exit> {
     }
     for (shell, file) in SHELLS {
         let mut buf = Vec::new();
-        clap_complete::generate(shell, &mut super::command(), "pkit", &mut buf);
+        clap_complete::generate(shell, &mut root.clone(), "pkit", &mut buf);
         let p = comp_dir.join(file);
         std::fs::write(&p, buf).map_err(|e| io(&p, e))?;
     }
-    let root = super::command();
     write_man(&root, "pkit", &man_dir)?;
     Ok(Exit::Ok)
 }

@@ -4,16 +4,16 @@
 use super::ca_dir::{db_err, load_issuer, open_store, parse_duration, parse_serial, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
-use super::ocsp::{parse_cert, read_item};
+use super::io::{parse_cert, read_item};
 use super::output;
 use clap::{Args, Subcommand, ValueEnum};
+use pkit::der::hex;
 use pkit::der::{integer, Time};
-use pkit::pki::cert::hex;
+use pkit::pki::ca::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
+use pkit::pki::ca::store::{CrlRecord, RevokeOutcome};
 use pkit::pki::crl::Crl;
 use pkit::pki::crl_verify::{self, RevokedIndex};
 use pkit::pki::ext::crl::CrlReason;
-use pkit::pki::issue::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
-use pkit::pki::issue::store::{CrlRecord, RevokeOutcome};
 use pkit::pki::ocsp_verify::VerifyError;
 use pkit::pki::signed::SignedError;
 use serde_json::{json, Value};
@@ -245,7 +245,7 @@ fn run_gen(a: GenArgs) -> CliResult<Exit> {
     let expected = store.revoked_count().map_err(db_err(&a.ca))?;
     let mut builder = TbsCrlBuilder::begin(&crl_issuer, &fields, expected);
     store
-        .for_each_revoked(|r| {
+        .for_each_revoked(&mut |r| {
             if !(a.drop_expired && r.not_after < now.unix) {
                 builder.push_revoked(&r);
             }

@@ -76,6 +76,15 @@ impl CliError {
         Self::io(format!("{path}: {e}"))
     }
 
+    /// Print one error line (or the JSON error object) to stderr.
+    pub fn report(&self, json: bool) {
+        if json {
+            eprintln!("{}", self.to_json());
+        } else {
+            eprintln!("pkit: {}", self.message);
+        }
+    }
+
     /// The JSON form for `--format json` errors on stderr.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({"error": {

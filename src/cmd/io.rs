@@ -4,7 +4,7 @@
 
 use super::error::{CliError, CliResult};
 use base64::Engine;
-use pkit::atomic_file;
+use pkit::store::atomic_file;
 use std::fs;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -447,6 +447,19 @@ pub fn stderr_is_terminal() -> bool {
 /// is not a terminal).
 pub fn stdin_is_terminal() -> bool {
     std::io::stdin().is_terminal()
+}
+
+/// The first item of a file (PEM block, DER or base64).
+pub fn read_item(path: &Path) -> CliResult<Item> {
+    let src = read_source(path)?;
+    split_items(src, InForm::Auto)
+        .into_iter()
+        .next()
+        .ok_or_else(|| CliError::parse(format!("{}: empty", path.display())))?
+}
+
+pub fn parse_cert(item: &Item) -> CliResult<pkit::pki::cert::Certificate<'_>> {
+    pkit::pki::cert::Certificate::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))
 }
 
 #[cfg(test)]

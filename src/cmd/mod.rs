@@ -2,6 +2,8 @@
 //! lives in its own file with its own clap `Args`; this file holds the top-level command,
 //! `--version`, and the error-to-exit-code mapping.
 
+#![forbid(unsafe_code)]
+
 pub mod bench;
 pub mod ca_dir;
 pub mod completions;
@@ -13,11 +15,11 @@ pub mod issue;
 pub mod key;
 pub mod mtc;
 pub mod ocsp;
-pub mod ocsp_serve;
 pub mod outdir;
 pub mod output;
 pub mod parse;
 pub mod pem_block;
+pub mod request;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use error::{CliError, Exit};
@@ -94,18 +96,9 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(exit) => exit as i32,
         Err(e) => {
-            report(&e, json_errors);
+            e.report(json_errors);
             e.exit as i32
         }
-    }
-}
-
-/// Print one error line (or the JSON error object) to stderr.
-pub fn report(e: &CliError, json: bool) {
-    if json {
-        eprintln!("{}", e.to_json());
-    } else {
-        eprintln!("pkit: {}", e.message);
     }
 }
 
@@ -134,8 +127,8 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
         Some(Command::Ocsp(a)) => ocsp::run(a),
         Some(Command::Mtc(a)) => mtc::run(a),
         Some(Command::Bench(a)) => bench::run(a),
-        Some(Command::Completions(a)) => completions::run(a),
-        Some(Command::GenDocs(a)) => completions::gen_docs(a),
+        Some(Command::Completions(a)) => completions::run(a, command()),
+        Some(Command::GenDocs(a)) => completions::gen_docs(a, command()),
         None => Err(CliError::usage("no command given; see pkit --help")),
     }
 }

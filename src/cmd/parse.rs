@@ -173,7 +173,7 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
         match &o.result {
             Err(e) => {
                 failed += 1;
-                super::report(e, a.format.is_json());
+                e.report(a.format.is_json());
             }
             Ok(d) => {
                 for w in &d.warnings {

@@ -4,9 +4,13 @@
 //! - [`writer`]: continuation-style builder with back-patched lengths;
 //! - value rules: [`integer`], [`primitives`] (BOOLEAN, NULL, OCTET/BIT STRING), [`oid`],
 //!   [`time`], [`string`];
-//! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`pem`]: armour.
+//! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`hex()`]: bytes as
+//!   lowercase hex.
+
+#![forbid(unsafe_code)]
 
 pub mod error;
+mod hex;
 pub mod integer;
 pub mod oid;
 pub mod oid_registry;
@@ -19,6 +23,7 @@ pub mod tree;
 pub mod writer;
 
 pub use error::{Context, Error, ErrorKind, Result};
+pub use hex::hex;
 pub use oid::{ObjectId, Oid};
 pub use reader::{Deviations, Reader};
 pub use time::Time;

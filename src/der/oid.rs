@@ -168,16 +168,6 @@ impl<'a> ObjectId<'a> {
             }
         })
     }
-
-    /// Human name from the registry, if pkit knows this OID.
-    pub fn name(&self) -> Option<&'static str> {
-        super::oid_registry::name(self.0)
-    }
-
-    /// The registry name, or the dotted form.
-    pub fn name_or_dotted(&self) -> String {
-        self.name().map_or_else(|| self.to_string(), str::to_string)
-    }
 }
 
 /// Encode a dotted OID string at run time (for user input such as `--ext 1.2.3=…`).

@@ -1,7 +1,7 @@
 //! Every OID pkit names, once: a constant for code to compare against, and the name
 //! printed in text and JSON output. Names follow the RFCs / OpenSSL long names.
 
-use super::oid::Oid;
+use super::oid::{ObjectId, Oid};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
@@ -321,6 +321,20 @@ pub fn name(content: &[u8]) -> Option<&'static str> {
         [0x55, 0x04, x] if x < 0x80 => ix.attributes[usize::from(x)],
         [0x55, 0x1d, x] if x < 0x80 => ix.extensions[usize::from(x)],
         _ => ix.map.get(content).copied(),
+    }
+}
+
+/// Names for OIDs read from input: the registry lives here rather than in [`super::oid`]
+/// so that the OID type knows nothing of the table built from it.
+impl ObjectId<'_> {
+    /// Human name from the registry, if pkit knows this OID.
+    pub fn name(&self) -> Option<&'static str> {
+        name(self.as_bytes())
+    }
+
+    /// The registry name, or the dotted form.
+    pub fn name_or_dotted(&self) -> String {
+        self.name().map_or_else(|| self.to_string(), str::to_string)
     }
 }
 

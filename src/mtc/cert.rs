@@ -17,7 +17,8 @@ use super::proof::{MtcProof, UINT48_MAX};
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Reader, Time, Writer};
 use crate::pki::alg::Algorithm;
-use crate::pki::issue::profile::{ext, ku};
+use crate::pki::ext::key_usage::ku;
+use crate::pki::ext::write::ext;
 
 /// `(log_number << 48) | index`; log numbers are 1..65535, indices at most 2^48 − 2.
 pub fn serial_number(log: u16, index: u64) -> Result<u64> {

@@ -32,7 +32,8 @@ use super::error::{MtcError, Result};
 use super::hash::{sha256, Hash};
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Reader, Time, Writer};
-use crate::pki::issue::profile::{ext, ku};
+use crate::pki::ext::key_usage::ku;
+use crate::pki::ext::write::ext;
 
 /// `tbs_cert_entry(1)`.
 pub const TBS_CERT_ENTRY: u16 = 1;

@@ -43,11 +43,6 @@ pub fn sha256(data: &[u8]) -> Hash {
     Sha256::digest(data).into()
 }
 
-/// Lowercase hex, for text output and test vectors.
-pub fn to_hex(h: &[u8]) -> String {
-    crate::pki::cert::hex(h)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,7 +50,7 @@ mod tests {
     #[test]
     fn empty_tree_hash() {
         assert_eq!(
-            to_hex(&empty_hash()),
+            crate::der::hex(&empty_hash()),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
     }

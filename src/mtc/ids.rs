@@ -163,7 +163,7 @@ mod tests {
         let id = TrustAnchorId::parse("32473.1").unwrap();
         assert_eq!(id.binary(), [0x81, 0xfd, 0x59, 0x01]);
         assert_eq!(
-            crate::mtc::hash::to_hex(&id.to_name_der()),
+            crate::der::hex(&id.to_name_der()),
             "30143112301006082b0601050507190 30d0481fd5901".replace(' ', "")
         );
         assert_eq!(id.note_name(), "oid/1.3.6.1.4.1.32473.1");

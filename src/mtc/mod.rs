@@ -8,7 +8,7 @@
 //!
 //! | stage | call |
 //! |---|---|
-//! | `cert_gen` | ordinary X.509 issuance ([`crate::pki::issue`]); MTC input is its TBS |
+//! | `cert_gen` | ordinary X.509 issuance ([`crate::pki::ca`]); MTC input is its TBS |
 //! | `entry_convert` | [`entry::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
 //! | `leaf_hash` | [`hash::leaf_hash`] |
 //! | `db_insert_entries` | [`store::Store::append_entries`] (one transaction per call) |
@@ -46,6 +46,8 @@
 //! - [`landmark`][landmark]: landmarks and the landmark list text.
 //! - [`store`][store]: `mtc.db`.
 //! - [`issuer`][issuer]: checkpointing, and per-index proofs and certificates from the store.
+
+#![forbid(unsafe_code)]
 
 pub mod cert;
 pub mod checkpoint;

@@ -1,5 +1,5 @@
 //! `mtc.db`: the issuance log in SQLite, opened and migrated like the CA database
-//! ([`crate::pki::issue::store::open_versioned`]: WAL, `PRAGMA user_version`).
+//! ([`crate::store::sqlite::open_versioned`]: WAL, `PRAGMA user_version`).
 //!
 //! Tables: `entries` (the MTCLogEntry bytes, the subject's SPKI and the leaf hash, by
 //! index: level 0 of the tree), `nodes` (complete interior nodes by level ≥ 1 and index), `checkpoints`
@@ -21,8 +21,8 @@ use super::hash::{node_hash, Hash};
 use super::landmark::Landmark;
 use super::subtree::Subtree;
 use super::tree::{MemTree, NodeSource};
-use crate::pki::issue::store::open_versioned;
-use crate::pki::issue::wal_checkpoint::BackgroundCheckpoints;
+use crate::store::sqlite::open_versioned;
+use crate::store::wal_checkpoint::BackgroundCheckpoints;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,8 @@
 //! vectors of tests/data/mtc/.
 
 use super::*;
-use crate::mtc::hash::{leaf_hash, sha256, to_hex};
+use crate::der::hex;
+use crate::mtc::hash::{leaf_hash, sha256};
 use crate::mtc::subtree::covering_subtrees;
 
 const N: u64 = 130;
@@ -28,14 +29,14 @@ impl Acc {
     fn hex(self) -> String {
         use sha2::Digest as _;
         let h: [u8; 32] = self.0.finalize().into();
-        to_hex(&h)
+        hex(&h)
     }
 }
 
 fn with_hashes(mut s: String, hs: &[Hash]) -> String {
     for h in hs {
         s.push(' ');
-        s.push_str(&to_hex(h));
+        s.push_str(&hex(h));
     }
     s
 }
@@ -62,7 +63,7 @@ fn subtree_hashes_vector() {
             let st = Subtree::new(start, end);
             if st.is_valid() {
                 let h = subtree_hash(&t, st).unwrap();
-                acc.line(&format!("{st} {}", to_hex(&h)));
+                acc.line(&format!("{st} {}", hex(&h)));
             }
         }
     }

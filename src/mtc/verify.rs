@@ -135,7 +135,7 @@ pub fn verify_certificate(der: &[u8], policy: &Policy) -> Result<Verdict> {
         .iter()
         .map(|s| {
             TrustAnchorId::from_binary(&s.cosigner_id, 0)
-                .map_or_else(|_| crate::pki::cert::hex(&s.cosigner_id), |i| i.to_string())
+                .map_or_else(|_| crate::der::hex(&s.cosigner_id), |i| i.to_string())
         })
         .collect();
     // Step 2.
@@ -299,7 +299,7 @@ mod tests {
         let entries: Vec<(Vec<u8>, Vec<u8>)> = (0..5u8)
             .map(|i| {
                 let subject = [0x30, 0x00];
-                let san = crate::pki::issue::san::parse_san(&format!("DNS:h{i}.example"))
+                let san = crate::pki::ca::san::parse_san(&format!("DNS:h{i}.example"))
                     .unwrap()
                     .der;
                 let tbs = encode_tbs_entry(&TbsEntryInput {

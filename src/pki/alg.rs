@@ -1,6 +1,8 @@
 //! The algorithms pkit issues with, their names and aliases, and the AlgorithmIdentifiers
 //! (RFC 5280 §4.1.1.2) they sign under. The backend speaks these enums; OIDs live here.
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::{Oid, Writer};
 use std::fmt;
@@ -100,28 +102,6 @@ impl Algorithm {
             Algorithm::Rsa4096 => Some(4096),
             _ => None,
         }
-    }
-
-    /// The algorithm of a public key, when it is one of the nine.
-    pub fn from_spki(spki_der: &[u8]) -> Option<Algorithm> {
-        let info = crate::pki::spki::Spki::from_der(spki_der)
-            .ok()?
-            .key_info()
-            .ok()?;
-        Some(
-            match (info.family.as_str(), info.parameters.as_deref(), info.bits) {
-                ("EC", Some("P-256"), _) => Algorithm::EcdsaP256,
-                ("EC", Some("P-384"), _) => Algorithm::EcdsaP384,
-                ("Ed25519", _, _) => Algorithm::Ed25519,
-                ("RSA", _, Some(2048)) => Algorithm::Rsa2048,
-                ("RSA", _, Some(3072)) => Algorithm::Rsa3072,
-                ("RSA", _, Some(4096)) => Algorithm::Rsa4096,
-                ("ML-DSA", Some("ML-DSA-44"), _) => Algorithm::MlDsa44,
-                ("ML-DSA", Some("ML-DSA-65"), _) => Algorithm::MlDsa65,
-                ("ML-DSA", Some("ML-DSA-87"), _) => Algorithm::MlDsa87,
-                _ => return None,
-            },
-        )
     }
 
     /// The signature scheme pkit signs with for this key type.

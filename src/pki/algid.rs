@@ -6,6 +6,8 @@
 //!     parameters  ANY DEFINED BY algorithm OPTIONAL }
 //! ```
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Context, Error, ObjectId, Reader, Result};
 use crate::pki::alg::{Digest, SignatureScheme};

@@ -23,8 +23,11 @@
 //! Validity ::= SEQUENCE { notBefore Time, notAfter Time }
 //! ```
 
+#![forbid(unsafe_code)]
+
+use crate::der::oid_registry as oids;
 use crate::der::primitives::BitString;
-use crate::der::{integer, tag, Context, Error, ErrorKind, Reader, Result, Time};
+use crate::der::{hex, integer, tag, Context, Error, ErrorKind, Reader, Result, Time};
 use crate::pki::algid::AlgId;
 use crate::pki::extension::Extensions;
 use crate::pki::name::Name;
@@ -144,6 +147,14 @@ impl<'a> Certificate<'a> {
         Ok((nb, na))
     }
 
+    /// The keyIdentifier in a certificate's subjectKeyIdentifier extension (any length: the
+    /// AKI of what it issues must repeat it exactly).
+    pub fn subject_key_id(&self) -> Option<Vec<u8>> {
+        let ext = self.extensions?.find(&oids::CE_SUBJECT_KEY_ID).ok()??;
+        let mut r = Reader::new(ext.value);
+        r.read_octet_string().ok().map(<[u8]>::to_vec)
+    }
+
     /// Serial number as lowercase hex of the unsigned magnitude (what `openssl x509 -serial`
     /// shows, lowercased). Negative serials (seen in the wild) print as their two's
     /// complement bytes with a leading `-`-free form; check `serial_is_negative`.
@@ -202,15 +213,4 @@ fn read_version(t: &mut Reader<'_>) -> Result<u8> {
             Ok(2)
         }
     }
-}
-
-/// Lowercase hex without separators.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        s.push(DIGITS[usize::from(b >> 4)] as char);
-        s.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    s
 }

@@ -29,10 +29,12 @@
 //! time through [`Crl::revoked`]; [`Crl::revoked_count`] walks the entry headers without
 //! decoding or allocating anything.
 
+#![forbid(unsafe_code)]
+
+use crate::der::hex;
 use crate::der::primitives::BitString;
 use crate::der::{integer, tag, Context, Error, ErrorKind, Reader, Result, Time};
 use crate::pki::algid::AlgId;
-use crate::pki::cert::hex;
 use crate::pki::extension::Extensions;
 use crate::pki::name::Name;
 

@@ -2,12 +2,15 @@
 //! name, authority key identifier, signature, and the thisUpdate..nextUpdate window. Each
 //! check is reported by name, as OCSP verification reports its own.
 
+#![forbid(unsafe_code)]
+
+use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{Reader, Time};
-use crate::pki::cert::{hex, Certificate};
+use crate::pki::cert::Certificate;
 use crate::pki::crl::{Crl, RevokedCert};
 use crate::pki::ext::key_id::AuthorityKeyIdentifier;
-use crate::pki::issue::ca::subject_key_id;
+
 use crate::pki::ocsp_verify::{Check, VerifyError, SKEW_SECONDS};
 use crate::pki::signed::verify_signed;
 use std::cmp::Ordering;
@@ -38,7 +41,7 @@ pub fn verify(
         },
         None => None,
     };
-    if let (Some(aki), Some(ski)) = (aki, subject_key_id(issuer)) {
+    if let (Some(aki), Some(ski)) = (aki, issuer.subject_key_id()) {
         add(
             "authority_key_id",
             aki == ski.as_slice(),

@@ -21,6 +21,8 @@
 //! Parsing walks the structure once; the subject, key and attribute values decode when
 //! asked, so a CSR carrying an ML-DSA key costs the same to parse as one with P-256.
 
+#![forbid(unsafe_code)]
+
 use crate::der::primitives::BitString;
 use crate::der::reader::Tlv;
 use crate::der::{tag, Context, ErrorKind, ObjectId, Reader, Result};

@@ -1,6 +1,8 @@
 //! What kind of object a DER blob is, from its PEM label or, failing that, from the shape
 //! of its first few elements. Cheap: reads tags only, never decodes values.
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Reader};
 

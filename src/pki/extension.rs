@@ -9,6 +9,8 @@
 //!     extnValue   OCTET STRING }
 //! ```
 
+#![forbid(unsafe_code)]
+
 use crate::der::{tag, Context, ErrorKind, ObjectId, Oid, Reader, Result};
 
 #[derive(Debug, Clone, Copy)]

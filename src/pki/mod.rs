@@ -5,6 +5,7 @@
 pub mod alg;
 pub mod algid;
 pub mod backend;
+pub mod ca;
 pub mod cert;
 pub mod crl;
 pub mod crl_verify;
@@ -12,7 +13,6 @@ pub mod csr;
 pub mod detect;
 pub mod ext;
 pub mod extension;
-pub mod issue;
 pub mod key;
 pub mod name;
 pub mod ocsp;

@@ -7,6 +7,8 @@
 //! AttributeTypeAndValue ::= SEQUENCE { type AttributeType, value AttributeValue }
 //! ```
 
+#![forbid(unsafe_code)]
+
 use crate::der::{oid_registry as oids, string, tag, Context, Error, ObjectId, Reader, Result};
 use std::fmt::Write as _;
 

@@ -6,6 +6,8 @@
 //! with the hash the CertID's `hashAlgorithm` names. Requester, responder and verifier
 //! all compute it here, so the three agree by construction.
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Oid, Writer};
 use crate::pki::alg::Digest;
@@ -118,7 +120,7 @@ pub fn encode_request(issuer: &IssuerHashes, serial: &[u8], nonce: Option<&[u8]>
 /// The id-pkix-ocsp-nonce Extension; RFC 8954 §2.1: its extnValue holds the DER of
 /// `Nonce ::= OCTET STRING`.
 pub fn write_nonce_extension(w: &mut Writer, nonce: &[u8]) {
-    crate::pki::issue::profile::ext(w, &oids::PKIX_OCSP_NONCE, false, |w| {
+    crate::pki::ext::write::ext(w, &oids::PKIX_OCSP_NONCE, false, |w| {
         w.octet_string(nonce);
     });
 }

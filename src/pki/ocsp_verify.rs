@@ -3,9 +3,12 @@
 //! name with a reason, so a caller can show which one failed; the response is valid only
 //! when all pass and the certificate's status is good.
 
+#![forbid(unsafe_code)]
+
+use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{Context, Error, Time};
-use crate::pki::cert::{hex, Certificate};
+use crate::pki::cert::Certificate;
 use crate::pki::ext::ExtensionValue;
 use crate::pki::ocsp::{
     BasicOcspResponse, CertStatus, OcspRequest, OcspResponse, ResponderId, ResponseStatus,

@@ -6,6 +6,8 @@
 //! CMS, PKCS#12 files are BER in practice (Java and Windows write indefinite lengths),
 //! so callers read them with a lenient [`Reader`].
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Context, Error, ObjectId, Reader, Result};
 use crate::pki::algid::AlgId;

@@ -6,6 +6,8 @@
 //! containers with a lenient [`Reader`]; the certificates and CRLs inside are handed out
 //! as spans for the caller to parse in whatever mode it wants.
 
+#![forbid(unsafe_code)]
+
 use crate::der::oid_registry as oids;
 use crate::der::reader::Tlv;
 use crate::der::{tag, Context, Error, ErrorKind, ObjectId, Reader, Result};

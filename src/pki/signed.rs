@@ -2,6 +2,8 @@
 //! `SEQUENCE { tbs, signatureAlgorithm, signature BIT STRING }` verified with a signer's
 //! SubjectPublicKeyInfo. One place decides which algorithm identifiers pkit verifies.
 
+#![forbid(unsafe_code)]
+
 use crate::pki::algid::AlgId;
 use crate::pki::backend::{default_backend, BackendError};
 

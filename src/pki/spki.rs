@@ -6,8 +6,11 @@
 //!     subjectPublicKey  BIT STRING }
 //! ```
 
+#![forbid(unsafe_code)]
+
 use crate::der::primitives::BitString;
 use crate::der::{integer, oid_registry as oids, tag, Context, Error, ObjectId, Reader, Result};
+use crate::pki::alg::Algorithm;
 use crate::pki::algid::AlgId;
 
 #[derive(Debug, Clone, Copy)]
@@ -132,5 +135,27 @@ pub fn check_len(what: &str, got: usize, want: usize, offset: usize) -> Result<(
             offset,
             format!("expected a {want}-byte {what}, found {got} bytes"),
         ))
+    }
+}
+/// Which of pkit's algorithms a key is: kept beside the SPKI reader, so that
+/// [`crate::pki::alg`] (which the reader's AlgorithmIdentifiers use) does not read SPKIs.
+impl Algorithm {
+    /// The algorithm of a public key, when it is one of the nine.
+    pub fn from_spki(spki_der: &[u8]) -> Option<Algorithm> {
+        let info = Spki::from_der(spki_der).ok()?.key_info().ok()?;
+        Some(
+            match (info.family.as_str(), info.parameters.as_deref(), info.bits) {
+                ("EC", Some("P-256"), _) => Algorithm::EcdsaP256,
+                ("EC", Some("P-384"), _) => Algorithm::EcdsaP384,
+                ("Ed25519", _, _) => Algorithm::Ed25519,
+                ("RSA", _, Some(2048)) => Algorithm::Rsa2048,
+                ("RSA", _, Some(3072)) => Algorithm::Rsa3072,
+                ("RSA", _, Some(4096)) => Algorithm::Rsa4096,
+                ("ML-DSA", Some("ML-DSA-44"), _) => Algorithm::MlDsa44,
+                ("ML-DSA", Some("ML-DSA-65"), _) => Algorithm::MlDsa65,
+                ("ML-DSA", Some("ML-DSA-87"), _) => Algorithm::MlDsa87,
+                _ => return None,
+            },
+        )
     }
 }

@@ -1,6 +1,9 @@
 //! Helpers shared by the CLI tests: the built binary and scratch directories.
 #![allow(dead_code)] // each test crate uses its own subset
 
+mod peers;
+
+pub use peers::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -96,6 +99,18 @@ pub fn run_with(
     stdin: Option<&[u8]>,
     limit: std::time::Duration,
 ) -> Run {
+    let program = program.as_ref();
+    try_run_with(program, args, stdin, limit)
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.to_string_lossy()))
+}
+
+/// [`run_with`], with a program that cannot be started as an error instead of a panic.
+pub fn try_run_with(
+    program: impl AsRef<std::ffi::OsStr>,
+    args: &[impl AsRef<std::ffi::OsStr>],
+    stdin: Option<&[u8]>,
+    limit: std::time::Duration,
+) -> std::io::Result<Run> {
     use std::io::{Read, Write};
     use std::process::Stdio;
     let program = program.as_ref();
@@ -109,9 +124,7 @@ pub fn run_with(
         })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.to_string_lossy()));
+    let mut child = cmd.spawn()?;
     let writer = stdin.map(|data| {
         let mut pipe = child.stdin.take().expect("stdin pipe");
         let data = data.to_vec();
@@ -148,12 +161,12 @@ pub fn run_with(
     if let Some(w) = writer {
         let _ = w.join();
     }
-    Run {
+    Ok(Run {
         code: status.code(),
         stdout: out_reader.join().unwrap_or_default(),
         stderr: err_reader.join().unwrap_or_default(),
         timed_out,
-    }
+    })
 }
 
 /// Run pkit with arguments, no stdin, and the hang limit.
@@ -182,80 +195,33 @@ pub fn json_items(run: &Run) -> Vec<serde_json::Value> {
         .clone()
 }
 
-/// True (after saying so on stderr) when `PKIT_SKIP_CORPUS=1` asks to skip the tests that
-/// need external programs and corpora.
+/// True (after a note) when `PKIT_SKIP_CORPUS=1` asks to skip the tests that need external
+/// programs and corpora. CI must run them: there the variable fails the test instead.
 pub fn skip_corpus(test: &str) -> bool {
-    if std::env::var("PKIT_SKIP_CORPUS").as_deref() == Ok("1") {
-        eprintln!("{test}: skipped because PKIT_SKIP_CORPUS=1");
-        true
-    } else {
-        false
+    if std::env::var("PKIT_SKIP_CORPUS").as_deref() != Ok("1") {
+        return false;
     }
-}
-
-/// Fail with installation advice unless `program args…` succeeds.
-pub fn require_program(program: &str, args: &[&str], install: &str) {
-    use std::process::Stdio;
-    let ok = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    assert!(
-        ok,
-        "this test needs `{program}` (`{program} {}` failed). Install it: {install} \
-         (or set PKIT_SKIP_CORPUS=1 to skip)",
-        args.join(" ")
+    missing(
+        test,
+        "PKIT_SKIP_CORPUS=1 asks to skip the checks against programs we did not write",
+        "unset PKIT_SKIP_CORPUS",
     );
+    true
 }
 
-/// The system `openssl` command line tool.
+/// The system `openssl` command line tool (required).
 pub fn require_openssl() {
-    require_program(
-        "openssl",
-        &["version"],
-        "apt-get install openssl (any OpenSSL 3.x CLI)",
-    );
+    require(Peer::Openssl);
 }
 
-/// Python 3 with the pinned `cryptography` package.
+/// Python 3 with `cryptography` (required).
 pub fn require_python_cryptography() {
-    require_program(
-        "python3",
-        &["-c", "import cryptography.x509"],
-        "python3 -m pip install cryptography==50.0.2",
-    );
+    require(Peer::PythonCryptography);
 }
 
-/// The `vectors/x509` directory of the pinned `cryptography_vectors` package.
+/// The `vectors/x509` directory of the `cryptography_vectors` package (required).
 pub fn cryptography_vectors_x509() -> PathBuf {
-    let r = run_with(
-        "python3",
-        &[
-            "-c",
-            "import cryptography_vectors,os;print(os.path.dirname(cryptography_vectors.__file__))",
-        ],
-        None,
-        std::time::Duration::from_secs(60),
-    );
-    assert!(
-        r.code == Some(0),
-        "this test needs the cryptography_vectors corpus: \
-         python3 -m pip install cryptography_vectors==50.0.2 \
-         (or set PKIT_SKIP_CORPUS=1 to skip); {}",
-        r.describe()
-    );
-    let dir = PathBuf::from(r.stdout_str().trim()).join("x509");
-    assert!(
-        dir.is_dir(),
-        "{} is missing: reinstall with python3 -m pip install --force-reinstall \
-         cryptography_vectors==50.0.2",
-        dir.display()
-    );
-    dir
+    cryptography_vectors().join("x509")
 }
 
 /// The Debian system root store.

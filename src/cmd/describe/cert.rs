@@ -75,7 +75,7 @@ pub fn cert_json(c: &Certificate<'_>, ctx: &Ctx) -> Result<(Value, CertFacts)> {
     let mut exts = Vec::new();
     if let Some(e) = &c.extensions {
         for x in e.list().at("tbsCertificate")? {
-            exts.push(super::extension_json(&x));
+            exts.push(super::ext::json_of(&x));
         }
     }
     m.insert("extensions".into(), Value::Array(exts));

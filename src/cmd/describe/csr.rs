@@ -5,9 +5,9 @@ use super::{
     algid_json, b64, dn, fingerprints_json, name_attributes_json, oid_json, pem_json, spki_json,
     time_json, Ctx, Described,
 };
+use pkit::der::hex;
 use pkit::der::oid_registry as oids;
 use pkit::der::{string, tag, Context, Result};
-use pkit::pki::cert::hex;
 use pkit::pki::csr::{Attribute, Csr};
 use pkit::pki::detect::Kind;
 use pkit::pki::extension::Extensions;
@@ -84,7 +84,7 @@ fn extension_request(a: &Attribute<'_>) -> Result<Vec<Value>> {
         .list()
         .at("extensionRequest")?
         .iter()
-        .map(super::extension_json)
+        .map(super::ext::json_of)
         .collect())
 }
 

@@ -12,14 +12,20 @@
 //! certificate.
 
 use super::{algid_json as alg, b64, oid_json as oid};
+use pkit::der::hex;
 use pkit::der::reader::Reader;
 use pkit::der::{ObjectId, Result, Time};
-use pkit::pki::cert::hex;
 use pkit::pki::ext::crl_dp::RelativeName;
 use pkit::pki::ext::general_name::GeneralName;
 use pkit::pki::ext::policies::{notice_number_u64, PolicyQualifier};
 use pkit::pki::ext::{self, DistributionPointName, ExtensionValue, GeneralSubtree, NamedBits};
 use serde_json::{json, Map, Value};
+
+/// One extension's JSON: `{oid, name, critical, value}`, the value decoded by
+/// `pkit::pki::ext` (unknown extensions show their DER).
+pub fn json_of(x: &pkit::pki::extension::Extension<'_>) -> Value {
+    extension_json(x.oid, x.critical, x.value, x.value_offset)
+}
 
 /// One extension: `{"oid", "name", "critical", "value"}`, decoded strictly.
 pub fn extension_json(

@@ -6,9 +6,9 @@
 //! size, public key, ML-DSA form) is shown always.
 
 use super::{algid_json, b64, oid_json, spki_json, Ctx, Described, Failure};
+use pkit::der::hex;
 use pkit::der::{Context, Reader, Result};
 use pkit::pki::backend::BackendError;
-use pkit::pki::cert::hex;
 use pkit::pki::detect::Kind;
 use pkit::pki::key::{EncryptedPrivateKeyInfo, Kdf, MlDsaPrivateKey, PbeScheme, PrivateKeyInfo};
 use pkit::pki::spki::Spki;

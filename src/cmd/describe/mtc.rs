@@ -2,11 +2,11 @@
 //! (draft-ietf-plants-merkle-tree-certs-07 §6.2) and checkpoint notes.
 
 use super::{Described, Failure};
+use pkit::der::hex;
 use pkit::der::oid_registry as oids;
 use pkit::der::{integer, Error};
 use pkit::mtc::cert::split_serial;
 use pkit::mtc::checkpoint::Checkpoint;
-use pkit::mtc::hash::to_hex;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::proof::MtcProof;
 use pkit::mtc::MtcError;
@@ -15,7 +15,7 @@ use pkit::pki::detect::Kind;
 use serde_json::{json, Value};
 
 fn cosigner_name(id: &[u8]) -> String {
-    TrustAnchorId::from_binary(id, 0).map_or_else(|_| to_hex(id), |i| i.to_string())
+    TrustAnchorId::from_binary(id, 0).map_or_else(|_| hex(id), |i| i.to_string())
 }
 
 /// The `mtc` member of a certificate whose signature algorithm is id-alg-mtcProof: what
@@ -56,10 +56,10 @@ pub fn describe_checkpoint(data: &[u8]) -> Result<Described, Failure> {
         "type": Kind::Checkpoint.as_str(),
         "origin": cp.origin,
         "tree_size": cp.size,
-        "root_hash": to_hex(&cp.root),
+        "root_hash": hex(&cp.root),
         "signatures": sigs.iter().map(|s| json!({
             "name": s.name,
-            "key_id": to_hex(&s.key_id),
+            "key_id": hex(&s.key_id),
             "timestamp": s.timestamp,
             "signature_length": s.signature.len(),
         })).collect::<Vec<_>>(),

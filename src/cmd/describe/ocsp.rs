@@ -3,8 +3,9 @@
 
 use super::cert::cert_json;
 use super::{algid_json, b64, dn, pem_json, time_json, CertFacts, Ctx, Described};
+use pkit::der::hex;
 use pkit::der::{Context, Result};
-use pkit::pki::cert::{hex, Certificate};
+use pkit::pki::cert::Certificate;
 use pkit::pki::detect::Kind;
 use pkit::pki::extension::Extensions;
 use pkit::pki::ocsp::{CertId, CertStatus, OcspRequest, OcspResponse, ResponderId};
@@ -47,7 +48,7 @@ fn extensions_json(e: &Option<Extensions<'_>>, field: &str) -> Result<Value> {
             .list()
             .at(field)?
             .iter()
-            .map(super::extension_json)
+            .map(super::ext::json_of)
             .collect(),
         None => Vec::new(),
     }))

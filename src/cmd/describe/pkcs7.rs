@@ -7,9 +7,10 @@
 
 use super::cert::cert_json;
 use super::{algid_json, b64, dn, oid_json, Ctx, Described};
+use pkit::der::hex;
 use pkit::der::oid_registry as oids;
 use pkit::der::{Context, Deviations, Reader, Result};
-use pkit::pki::cert::{hex, Certificate};
+use pkit::pki::cert::Certificate;
 use pkit::pki::detect::Kind;
 use pkit::pki::pkcs7::{ContentInfo, EncapContent, SignedData, SignerId};
 use serde_json::{json, Map, Value};

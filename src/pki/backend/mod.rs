@@ -111,13 +111,6 @@ pub trait Backend: Send + Sync {
 }
 
 /// The backend this build uses.
-/// How many keys one parallel job of a batch generates together: enough to share the
-/// cost [`Backend::generate_many`] saves (beyond 64 EC keys it is under 2%), few enough
-/// that every thread of the pool gets several jobs.
-pub fn keys_per_job(batch: usize) -> usize {
-    (batch / (4 * rayon::current_num_threads())).clamp(1, 64)
-}
-
 pub fn default_backend() -> &'static dyn Backend {
     openssl::backend()
 }

@@ -1,8 +1,8 @@
 //! Authority and subject information access (RFC 5280 §4.2.2.1, §4.2.2.2): where to fetch
 //! the issuer's certificate or ask OCSP, and what services the subject offers.
 
+use super::fields::read_seq_of;
 use super::general_name::{GeneralName, IpForm};
-use super::read_seq_of;
 use crate::der::{tag, Context, ObjectId, Reader, Result};
 
 /// ```asn1

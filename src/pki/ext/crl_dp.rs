@@ -2,8 +2,8 @@
 //! §4.2.1.13, §4.2.1.15), and the issuingDistributionPoint a CRL carries to say which
 //! part of that space it covers (§5.2.5).
 
+use super::fields::{read_flag, read_named_bits, read_seq_of, NamedBits};
 use super::general_name::{read_general_names, GeneralName};
-use super::{read_flag, read_named_bits, read_seq_of, NamedBits};
 use crate::der::{tag, Context, Error, ErrorKind, Reader, Result, Writer};
 use crate::pki::name::Name;
 

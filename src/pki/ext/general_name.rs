@@ -7,7 +7,7 @@
 //! alternatives are constructed (0xa0, 0xa3, 0xa5), and `directoryName [4] Name` is
 //! explicitly tagged (0xa4 around the Name SEQUENCE) because Name is itself a CHOICE.
 
-use super::read_seq_of;
+use super::fields::read_seq_of;
 use crate::der::reader::Tlv;
 use crate::der::{string, tag, Context, Error, ErrorKind, ObjectId, Reader, Result};
 use crate::pki::name::Name;

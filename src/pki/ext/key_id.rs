@@ -4,6 +4,16 @@
 use super::general_name::{read_general_names, GeneralName};
 use crate::der::{integer, tag, Context, ErrorKind, Reader, Result};
 
+/// The SKI pkit gives a key (RFC 7093 §2 method 1): the leftmost 160 bits of the SHA-256
+/// of the subjectPublicKey BIT STRING value.
+pub fn key_identifier(subject_public_key: &[u8]) -> [u8; 20] {
+    use sha2::Digest as _;
+    let h = sha2::Sha256::digest(subject_public_key);
+    let mut out = [0u8; 20];
+    out.copy_from_slice(&h[..20]);
+    out
+}
+
 /// ```asn1
 /// SubjectKeyIdentifier ::= KeyIdentifier
 /// KeyIdentifier ::= OCTET STRING

@@ -2,8 +2,16 @@
 //! §4.2.1.3, §4.2.1.12), and the pre-RFC Netscape certificate type that still turns up in
 //! old certificates.
 
-use super::{read_named_bits, read_seq_of, NamedBits};
+use super::fields::{read_named_bits, read_seq_of, NamedBits};
 use crate::der::{tag, ErrorKind, ObjectId, Reader, Result};
+
+/// KeyUsage bit numbers (RFC 5280 §4.2.1.3) for writers.
+pub mod ku {
+    pub const DIGITAL_SIGNATURE: usize = 0;
+    pub const KEY_ENCIPHERMENT: usize = 2;
+    pub const KEY_CERT_SIGN: usize = 5;
+    pub const CRL_SIGN: usize = 6;
+}
 
 /// ```asn1
 /// KeyUsage ::= BIT STRING {

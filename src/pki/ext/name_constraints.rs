@@ -1,7 +1,7 @@
 //! nameConstraints (RFC 5280 §4.2.1.10): the name space a CA's subordinates must stay in.
 
+use super::fields::{read_seq_of, read_tagged_u64};
 use super::general_name::{GeneralName, IpForm};
-use super::{read_seq_of, read_tagged_u64};
 use crate::der::{tag, Context, ErrorKind, Reader, Result};
 
 /// ```asn1

@@ -2,7 +2,7 @@
 //! id-pkix-ocsp-nocheck and the extended-revoke marker are NULL and are read where they
 //! are dispatched; archiveCutoff is a bare GeneralizedTime.
 
-use super::read_seq_of;
+use super::fields::read_seq_of;
 use crate::der::{tag, Context, Error, ErrorKind, Reader, Result};
 use crate::pki::algid::AlgId;
 

@@ -2,7 +2,7 @@
 //! policies, policy mappings, policy constraints and inhibitAnyPolicy (RFC 5280 §4.2.1.4,
 //! §4.2.1.5, §4.2.1.11, §4.2.1.14).
 
-use super::{read_seq_of, read_tagged_u64};
+use super::fields::{read_seq_of, read_tagged_u64};
 use crate::der::oid_registry as oids;
 use crate::der::Oid;
 use crate::der::{integer, string, tag, Context, Error, ErrorKind, ObjectId, Reader, Result};

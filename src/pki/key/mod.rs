@@ -6,6 +6,8 @@
 //! Everything here is structure; key material and cryptography come from a
 //! backend the caller passes in.
 
+#![forbid(unsafe_code)]
+
 pub mod cost;
 pub mod encode;
 pub mod encrypted;

@@ -1,14 +1,12 @@
 //! Certificate profiles: which extensions a certificate gets, by its role and key type
 //! (RFC 5280 §4.2.1.3 keyUsage, §4.2.1.9 basicConstraints, §4.2.1.12 extKeyUsage).
-//!
-//! Key identifiers (RFC 5280 §4.2.1.2, RFC 7093 §2 method 1): the leftmost 160 bits of the
-//! SHA-256 of the subjectPublicKey BIT STRING value. The AKI of a certificate is its
-//! issuer's SKI.
+//! The AKI of a certificate is its issuer's SKI ([`crate::pki::ext::key_id::key_identifier`]).
 
 use crate::der::oid_registry as oids;
 use crate::der::{Oid, Writer};
 use crate::pki::alg::Algorithm;
-use sha2::Digest as _;
+use crate::pki::ext::key_usage::ku;
+use crate::pki::ext::write::ext;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
@@ -54,22 +52,6 @@ impl Profile {
             Profile::Ca => &[],
         }
     }
-}
-
-/// KeyUsage bit numbers (RFC 5280 §4.2.1.3).
-pub mod ku {
-    pub const DIGITAL_SIGNATURE: usize = 0;
-    pub const KEY_ENCIPHERMENT: usize = 2;
-    pub const KEY_CERT_SIGN: usize = 5;
-    pub const CRL_SIGN: usize = 6;
-}
-
-/// The SKI for an SPKI's key bytes.
-pub fn key_identifier(subject_public_key: &[u8]) -> [u8; 20] {
-    let h = sha2::Sha256::digest(subject_public_key);
-    let mut out = [0u8; 20];
-    out.copy_from_slice(&h[..20]);
-    out
 }
 
 /// What the extensions depend on besides the profile.
@@ -167,15 +149,4 @@ pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
             w.raw(raw);
         }
     }
-}
-
-/// One `Extension`.
-pub fn ext(w: &mut Writer, oid: &Oid, critical: bool, value: impl FnOnce(&mut Writer)) {
-    w.sequence(|w| {
-        w.oid(oid);
-        if critical {
-            w.boolean(true);
-        }
-        w.tlv(crate::der::tag::OCTET_STRING, value);
-    });
 }

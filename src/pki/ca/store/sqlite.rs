@@ -1,14 +1,16 @@
-//! The CA database (`ca.db`): SQLite in WAL mode, versioned with `PRAGMA user_version`
-//! and forward-only migrations. Certificates are inserted in the transaction that releases
-//! them; batches use one transaction per chunk with statements prepared once. Signed CRLs
-//! are files in `crls/` beside it (a million-entry CRL is 53 MB), recorded in the `crls`
-//! table with their size and SHA-256.
+//! The CA store in SQLite: `ca.db` in WAL mode, versioned with `PRAGMA user_version` and
+//! forward-only migrations, with signed CRLs as files in `crls/` beside it.
 
-use super::wal_checkpoint::BackgroundCheckpoints;
+use crate::store::sqlite::open_versioned;
+use crate::store::wal_checkpoint::BackgroundCheckpoints;
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::Digest as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+
+use super::api::{
+    CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord, Result, RevokeOutcome, Revoked,
+    StoreError, CRL_DIR,
+};
 
 /// Forward migrations; index i takes the schema from version i to i + 1.
 const MIGRATIONS: &[&str] = &[
@@ -73,80 +75,15 @@ const MIGRATIONS: &[&str] = &[
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-#[derive(Debug)]
-pub enum StoreError {
-    Sqlite(rusqlite::Error),
-    /// The database was written by a newer pkit.
-    TooNew(i64),
-    /// A file the database refers to (a CRL in `crls/`) could not be written or read, or
-    /// does not match its recorded digest.
-    File(String),
+/// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
+const CERTIFICATE_HOLD: u8 = 6;
+
+fn crl_file(number: u64) -> String {
+    format!("{number}.crl")
 }
 
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StoreError::Sqlite(e) => write!(f, "database: {e}"),
-            StoreError::TooNew(v) => write!(
-                f,
-                "database schema version {v} is newer than this pkit understands ({SCHEMA_VERSION})"
-            ),
-            StoreError::File(m) => f.write_str(m),
-        }
-    }
-}
-
-impl From<rusqlite::Error> for StoreError {
-    fn from(e: rusqlite::Error) -> Self {
-        StoreError::Sqlite(e)
-    }
-}
-
-pub type Result<T> = std::result::Result<T, StoreError>;
-
-/// Open an SQLite database the way pkit's stores keep them (this one and `mtc.db`): WAL,
-/// then the forward `migrations` not yet applied, counted in `PRAGMA user_version`
-/// (index i takes the schema from version i to i + 1), in one immediate transaction. A
-/// busy timeout lets concurrent pkit processes queue for the write lock instead of
-/// failing with "database is locked".
-pub fn open_versioned(path: &Path, migrations: &[&str]) -> Result<Connection> {
-    let mut conn = Connection::open(path)?;
-    conn.busy_timeout(Duration::from_secs(60))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    // In WAL mode NORMAL loses no committed transaction on a process crash (kill -9);
-    // only an OS crash can roll back the last commits, and never corrupts.
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
-    // Reads through a memory map instead of a pread and a copy per page: CRL generation
-    // walks the whole revoked index. Address space only; pages come from the page cache.
-    conn.pragma_update(None, "mmap_size", 1i64 << 30)?;
-    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let v: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if v > migrations.len() as i64 {
-        return Err(StoreError::TooNew(v));
-    }
-    for (i, m) in migrations.iter().enumerate().skip(v as usize) {
-        tx.execute_batch(m)?;
-        tx.pragma_update(None, "user_version", i as i64 + 1)?;
-    }
-    tx.commit()?;
-    Ok(conn)
-}
-
-/// One issued certificate as stored.
-#[derive(Debug, Clone)]
-pub struct CertRecord {
-    pub serial: Vec<u8>,
-    pub subject: String,
-    pub not_before: i64,
-    pub not_after: i64,
-    pub profile: String,
-    pub key_algorithm: String,
-    pub status: String,
-    pub issued_at: i64,
-    pub der: Vec<u8>,
-}
-
-pub struct Store {
+/// The CA store in `ca.db` (SQLite).
+pub struct SqliteCaStore {
     conn: Connection,
     /// The directory of ca.db, where `crls/` is.
     dir: PathBuf,
@@ -154,26 +91,28 @@ pub struct Store {
     checkpoints: Option<BackgroundCheckpoints>,
 }
 
-impl Store {
+impl SqliteCaStore {
     /// Open (creating if needed) and migrate.
-    pub fn open(path: &Path) -> Result<Store> {
+    pub fn open(path: &Path) -> Result<SqliteCaStore> {
         let conn = open_versioned(path, MIGRATIONS)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        Ok(Store {
+        Ok(SqliteCaStore {
             conn,
             dir,
             path: path.to_path_buf(),
             checkpoints: None,
         })
     }
+}
 
+impl CaStore for SqliteCaStore {
     /// For a batch: checkpoint the WAL from a background thread while chunks go in (see
     /// [`BackgroundCheckpoints`]), until the store is dropped.
-    pub fn checkpoint_in_background(&mut self) -> Result<()> {
+    fn checkpoint_in_background(&mut self) -> Result<()> {
         if self.checkpoints.is_none() {
             self.checkpoints = Some(BackgroundCheckpoints::start(&self.conn, &self.path)?);
         }
@@ -182,10 +121,7 @@ impl Store {
 
     /// Insert certificates in one transaction (statement prepared once). Fails as a whole
     /// on a duplicate serial.
-    pub fn insert_certificates<'a>(
-        &mut self,
-        certs: impl IntoIterator<Item = &'a CertRecord>,
-    ) -> Result<()> {
+    fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -215,7 +151,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn list(&self) -> Result<Vec<CertRecord>> {
+    fn list(&self) -> Result<Vec<CertRecord>> {
         let mut st = self.conn.prepare(
             "SELECT serial, subject, not_before, not_after, profile, key_algorithm, status,
              issued_at, der FROM certificates ORDER BY id",
@@ -224,7 +160,7 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
-    pub fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>> {
+    fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>> {
         Ok(self
             .conn
             .query_row(
@@ -236,48 +172,14 @@ impl Store {
             .optional()?)
     }
 
-    pub fn count(&self) -> Result<i64> {
+    fn count(&self) -> Result<i64> {
         Ok(self
             .conn
             .query_row("SELECT count(*) FROM certificates", [], |r| r.get(0))?)
     }
-}
 
-/// A revoked certificate as a CRL or an OCSP response needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Revoked {
-    pub serial: Vec<u8>,
-    pub revoked_at: i64,
-    /// CRLReason code (RFC 5280 5.3.1); None when no reason was given.
-    pub reason: Option<u8>,
-    pub not_after: i64,
-}
-
-/// What `revoke` did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RevokeOutcome {
-    Revoked,
-    /// The serial was already revoked; the earlier record stands (unless it was
-    /// certificateHold, which a final reason replaces).
-    AlreadyRevoked(Revoked),
-    /// No certificate with that serial was issued by this CA.
-    Unknown,
-}
-
-/// A serial's state for an OCSP answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CertStatus {
-    Good,
-    Revoked(Revoked),
-    Unknown,
-}
-
-/// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
-const CERTIFICATE_HOLD: u8 = 6;
-
-impl Store {
     /// Record a revocation. One IMMEDIATE transaction, so two revokers never interleave.
-    pub fn revoke(&mut self, serial: &[u8], at: i64, reason: Option<u8>) -> Result<RevokeOutcome> {
+    fn revoke(&mut self, serial: &[u8], at: i64, reason: Option<u8>) -> Result<RevokeOutcome> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -316,7 +218,7 @@ impl Store {
 
     /// Every revoked certificate in ascending serial order (byte order, which for these
     /// equal-length positive serials is numeric order), streamed to `f`.
-    pub fn for_each_revoked(&self, mut f: impl FnMut(Revoked)) -> Result<()> {
+    fn for_each_revoked(&self, f: &mut dyn FnMut(Revoked)) -> Result<()> {
         let mut st = self.conn.prepare(
             "SELECT serial, revoked_at, revocation_reason, not_after FROM certificates
              WHERE revoked_at IS NOT NULL ORDER BY serial",
@@ -334,7 +236,7 @@ impl Store {
     }
 
     /// How many certificates are revoked (a count over the revoked index).
-    pub fn revoked_count(&self) -> Result<usize> {
+    fn revoked_count(&self) -> Result<usize> {
         let n: i64 = self.conn.query_row(
             "SELECT count(*) FROM certificates WHERE revoked_at IS NOT NULL",
             [],
@@ -344,7 +246,7 @@ impl Store {
     }
 
     /// The status of one serial, for OCSP.
-    pub fn status(&self, serial: &[u8]) -> Result<CertStatus> {
+    fn status(&self, serial: &[u8]) -> Result<CertStatus> {
         let row: Option<(Option<i64>, Option<u8>, i64)> = self
             .conn
             .query_row(
@@ -368,7 +270,7 @@ impl Store {
 
     /// Take the next CRL number: strictly increasing, starting at 1, committed before the
     /// CRL is written so that no two CRLs ever share one.
-    pub fn next_crl_number(&mut self) -> Result<u64> {
+    fn next_crl_number(&mut self) -> Result<u64> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -386,38 +288,11 @@ impl Store {
         tx.commit()?;
         Ok(next)
     }
-}
 
-/// Where CRLs are kept, beside ca.db.
-pub const CRL_DIR: &str = "crls";
-
-fn crl_file(number: u64) -> String {
-    format!("{number}.crl")
-}
-
-/// One signed CRL as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CrlRecord {
-    pub number: u64,
-    pub this_update: i64,
-    pub next_update: i64,
-    pub der: Vec<u8>,
-}
-
-/// One signed OCSP response (for a single serial) as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OcspRecord {
-    pub serial: Vec<u8>,
-    pub produced_at: i64,
-    pub next_update: i64,
-    pub der: Vec<u8>,
-}
-
-impl Store {
     /// Keep a signed CRL: its DER in `crls/<number>.crl` (written, flushed and renamed
     /// into place), its size and SHA-256 in the table. A CRL number is never reused, so a
     /// second insert of the same number fails and leaves the first file alone.
-    pub fn insert_crl(&mut self, crl: &CrlRecord) -> Result<()> {
+    fn insert_crl(&mut self, crl: &CrlRecord) -> Result<()> {
         let n = i64::try_from(crl.number).unwrap_or(i64::MAX);
         // The write lock is held from the check to the insert: no other process can
         // record this number meanwhile.
@@ -441,7 +316,7 @@ impl Store {
                 // No recorded CRL has this number (checked above): a file by that name is
                 // a leftover (a crash between file and row, an earlier ca.db) and is
                 // replaced.
-                crate::atomic_file::create(&path, true, false, |w| w.write_all(&crl.der))
+                crate::store::atomic_file::create(&path, true, false, |w| w.write_all(&crl.der))
             })
             .map_err(|e| StoreError::File(format!("{}: {e}", path.display())))?;
         tx.execute(
@@ -461,7 +336,7 @@ impl Store {
 
     /// The CRL with the highest number, if any was stored; its file must match the
     /// recorded digest.
-    pub fn latest_crl(&self) -> Result<Option<CrlRecord>> {
+    fn latest_crl(&self) -> Result<Option<CrlRecord>> {
         type Row = (i64, i64, i64, Option<Vec<u8>>, Option<Vec<u8>>);
         let row: Option<Row> = self
             .conn
@@ -501,7 +376,7 @@ impl Store {
 
     /// Keep pre-signed OCSP responses in one transaction, replacing older ones for the
     /// same serials.
-    pub fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()> {
+    fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -519,7 +394,7 @@ impl Store {
     }
 
     /// Every stored OCSP response, in serial order.
-    pub fn ocsp_responses(&self) -> Result<Vec<OcspRecord>> {
+    fn ocsp_responses(&self) -> Result<Vec<OcspRecord>> {
         let mut st = self.conn.prepare(
             "SELECT serial, produced_at, next_update, der FROM ocsp_responses ORDER BY serial",
         )?;
@@ -552,6 +427,7 @@ fn row_to_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<CertRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::ca::store::CaStore;
 
     fn rec(serial: u8) -> CertRecord {
         CertRecord {
@@ -571,7 +447,7 @@ mod tests {
     fn migrates_inserts_and_rejects_duplicate_serials() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("ca.db");
-        let mut s = Store::open(&p).unwrap();
+        let mut s = SqliteCaStore::open(&p).unwrap();
         s.insert_certificates(&[rec(1), rec(2)]).unwrap();
         assert!(s.insert_certificates(&[rec(3), rec(1)]).is_err());
         assert_eq!(
@@ -580,7 +456,7 @@ mod tests {
             "a failed batch leaves nothing behind"
         );
         drop(s);
-        let s = Store::open(&p).unwrap();
+        let s = SqliteCaStore::open(&p).unwrap();
         assert_eq!(s.list().unwrap().len(), 2);
         assert!(s.get(&[2; 20]).unwrap().is_some());
         let v: i64 = s
@@ -593,7 +469,7 @@ mod tests {
     #[test]
     fn revocation_status_and_crl_numbers() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = Store::open(&dir.path().join("ca.db")).unwrap();
+        let mut s = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
         s.insert_certificates(&[rec(1), rec(2), rec(3)]).unwrap();
         assert_eq!(s.status(&[1; 20]).unwrap(), CertStatus::Good);
         assert_eq!(s.status(&[9; 20]).unwrap(), CertStatus::Unknown);
@@ -621,7 +497,7 @@ mod tests {
             RevokeOutcome::Revoked
         );
         let mut seen = Vec::new();
-        s.for_each_revoked(|r| seen.push((r.serial[0], r.revoked_at, r.reason)))
+        s.for_each_revoked(&mut |r| seen.push((r.serial[0], r.revoked_at, r.reason)))
             .unwrap();
         assert_eq!(seen, vec![(1, 8, Some(1)), (3, 5, Some(1))]);
         assert!(matches!(
@@ -636,7 +512,7 @@ mod tests {
     #[test]
     fn crls_and_ocsp_responses() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = Store::open(&dir.path().join("ca.db")).unwrap();
+        let mut s = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
         assert_eq!(s.latest_crl().unwrap(), None);
         let crl = |number| CrlRecord {
             number,

@@ -1,9 +1,14 @@
-//! Building certificates: subject strings, SANs, profiles, TBS encoding, and the CA
-//! directory (`ca.pem`, `ca.key`, `ca.db`) that issuance records into.
+//! The CA as a library: subject strings, SANs, profiles, TBS encoding, issuance, CRL
+//! signing, the OCSP responder and its cache, and the CA's state (`ca.db`) that issuance
+//! records into.
 
-pub mod ca;
+#![forbid(unsafe_code)]
+
+pub mod batch;
 pub mod crl;
+pub mod issuer;
 pub mod ocsp;
+pub mod ocsp_answer;
 pub mod ocsp_cache;
 pub mod profile;
 pub mod request;
@@ -11,7 +16,6 @@ pub mod san;
 pub mod store;
 pub mod subject;
 pub mod tbs;
-pub mod wal_checkpoint;
 
 /// Fill `buf` from the operating system's CSPRNG.
 pub fn random_bytes(buf: &mut [u8]) -> std::io::Result<()> {

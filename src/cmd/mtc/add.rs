@@ -2,11 +2,11 @@
 //! arguments or many from a JSONL manifest (converted and hashed in parallel, stored one
 //! transaction per chunk).
 
-use super::{ca_meta, emit, mtc_err, now_of, open_store, Format};
+use super::common::{ca_meta, emit, mtc_err, now_of, open_store, Format};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
-use crate::cmd::issue::{generate, key_pem, read_csr, sans, subject};
 use crate::cmd::key::AlgorithmParser;
+use crate::cmd::request::{generate, key_pem, read_csr, sans, subject};
 use base64::Engine as _;
 use clap::Args;
 use pkit::der::Time;
@@ -167,14 +167,14 @@ fn manifest_request(
     default_alg: Algorithm,
 ) -> Result<Request, String> {
     let subject_text = v["subject"].as_str().unwrap_or("");
-    let subj = pkit::pki::issue::subject::parse_subject(subject_text).map_err(|e| e.0)?;
+    let subj = pkit::pki::ca::subject::parse_subject(subject_text).map_err(|e| e.0)?;
     let sans = match &v["sans"] {
         Value::Null => Vec::new(),
         Value::Array(xs) => xs
             .iter()
             .map(|x| {
                 let s = x.as_str().ok_or("sans must be strings")?;
-                pkit::pki::issue::san::parse_san(s).map(|s| s.der)
+                pkit::pki::ca::san::parse_san(s).map(|s| s.der)
             })
             .collect::<Result<Vec<_>, String>>()?,
         _ => return Err("sans must be an array".into()),
@@ -245,13 +245,9 @@ fn run_manifest(
         })
         .collect::<CliResult<_>>()?;
     let mut first = None;
-    store
-        .checkpoint_in_background()
-        .map_err(super::mtc_err(db_name))?;
+    store.checkpoint_in_background().map_err(mtc_err(db_name))?;
     for chunk in entries.chunks(CHUNK) {
-        let i = store
-            .append_entries(chunk)
-            .map_err(super::mtc_err(db_name))?;
+        let i = store.append_entries(chunk).map_err(mtc_err(db_name))?;
         first.get_or_insert(i);
     }
     bar.finish_and_clear();

@@ -80,7 +80,7 @@ impl ResponseCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::issue::store::Revoked;
+    use crate::pki::ca::store::Revoked;
 
     #[test]
     fn serves_until_status_changes_or_half_life() {

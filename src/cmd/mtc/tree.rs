@@ -1,11 +1,12 @@
 //! `pkit mtc checkpoint | cert | landmark | proof | consistency`: the tree side of the CA.
 
-use super::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, Format};
+use super::common::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, Format};
 use crate::cmd::ca_dir::parse_duration;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::{Args, Subcommand};
-use pkit::mtc::hash::{to_hex, Hash};
+use pkit::der::hex;
+use pkit::mtc::hash::Hash;
 use pkit::mtc::issuer::{checkpoint_store, issue};
 use pkit::mtc::landmark::{format_list, landmark_subtrees, Landmark};
 use pkit::mtc::store::CertKind;
@@ -26,7 +27,7 @@ pub struct CheckpointArgs {
 }
 
 fn hashes_json(hs: &[Hash]) -> Vec<String> {
-    hs.iter().map(|h| to_hex(h)).collect()
+    hs.iter().map(|h| hex(h)).collect()
 }
 
 pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
@@ -37,11 +38,11 @@ pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
     let item = json!({
         "origin": ca.log_id().note_name(),
         "tree_size": r.checkpoint.size,
-        "root": to_hex(&r.checkpoint.root),
+        "root": hex(&r.checkpoint.root),
         "previous_size": r.previous_size,
         "timestamp": r.checkpoint.created,
         "signed_subtrees": r.subtrees.iter().map(|(s, h)| json!({
-            "start": s.start, "end": s.end, "hash": to_hex(h)})).collect::<Vec<_>>(),
+            "start": s.start, "end": s.end, "hash": hex(h)})).collect::<Vec<_>>(),
         "note": r.checkpoint.note,
     });
     emit(a.format, "mtc_checkpoint", item, &r.checkpoint.note)?;
@@ -234,9 +235,9 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
                 for st in landmark_subtrees(&landmarks, pos) {
                     let h = subtree_hash(&store, st).map_err(mtc_err(&name))?;
                     if l.is_active(now) {
-                        text.push_str(&format!("{log} {} {} {}\n", st.start, st.end, to_hex(&h)));
+                        text.push_str(&format!("{log} {} {} {}\n", st.start, st.end, hex(&h)));
                     }
-                    sts.push(json!({"start": st.start, "end": st.end, "hash": to_hex(&h)}));
+                    sts.push(json!({"start": st.start, "end": st.end, "hash": hex(&h)}));
                 }
                 rows.push(
                     json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry,
@@ -291,14 +292,14 @@ pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
     let mut text = format!(
         "index {} in {st}\nentry hash {}\nsubtree hash {}\n",
         a.index,
-        to_hex(&leaf),
-        to_hex(&hash)
+        hex(&leaf),
+        hex(&hash)
     );
     for h in &proof {
-        text.push_str(&format!("  {}\n", to_hex(h)));
+        text.push_str(&format!("  {}\n", hex(h)));
     }
-    let item = json!({"index": a.index, "start": st.start, "end": st.end, "entry_hash": to_hex(&leaf),
-        "subtree_hash": to_hex(&hash), "proof": hashes_json(&proof)});
+    let item = json!({"index": a.index, "start": st.start, "end": st.end, "entry_hash": hex(&leaf),
+        "subtree_hash": hex(&hash), "proof": hashes_json(&proof)});
     emit(a.format, "mtc_proof", item, &text)?;
     Ok(Exit::Ok)
 }
@@ -333,14 +334,14 @@ pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
         "{} -> {}\nold root {}\nnew root {}\n",
         a.old,
         a.new,
-        to_hex(&old_root),
-        to_hex(&new_root)
+        hex(&old_root),
+        hex(&new_root)
     );
     for h in &proof {
-        text.push_str(&format!("  {}\n", to_hex(h)));
+        text.push_str(&format!("  {}\n", hex(h)));
     }
-    let item = json!({"old": a.old, "new": a.new, "old_root": to_hex(&old_root),
-        "new_root": to_hex(&new_root), "proof": hashes_json(&proof)});
+    let item = json!({"old": a.old, "new": a.new, "old_root": hex(&old_root),
+        "new_root": hex(&new_root), "proof": hashes_json(&proof)});
     emit(a.format, "mtc_consistency", item, &text)?;
     Ok(Exit::Ok)
 }

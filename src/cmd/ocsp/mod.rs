@@ -1,22 +1,23 @@
 //! `pkit ocsp`: make requests, answer them from a CA's ca.db, check responses, and serve
-//! them over HTTP (the server lives in `ocsp_serve.rs`).
+//! them over HTTP (the server lives in `serve.rs`; what both answerers share in
+//! `responder.rs`).
 
-use super::ca_dir::{load_ca_cert, open_store, parse_duration, parse_time};
+mod responder;
+mod serve;
+
+use super::ca_dir::parse_time;
 use super::error::{CliError, CliResult, Exit};
-use super::io::{self, InForm, Item};
-use super::key::load_private_key;
+use super::io::{self, parse_cert, read_item};
 use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::alg::Digest;
-use pkit::pki::cert::Certificate;
-use pkit::pki::issue::ocsp::{error_response, status_name, Asked, Responder};
-use pkit::pki::issue::ocsp_cache::ResponseCache;
-use pkit::pki::issue::store::Store;
-use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse, ResponseStatus};
+use pkit::pki::ca::ocsp_answer::{answer, AnswerError};
+use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse};
 use pkit::pki::ocsp_request::{encode_request, find_nonce, IssuerHashes, NONCE_LEN};
 use pkit::pki::ocsp_verify::{self, Expect, Verdict, VerifyError};
 use pkit::pki::signed::SignedError;
+use responder::{load_responder, SignerArgs};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -36,7 +37,7 @@ pub enum OcspCommand {
     /// Check an OCSP response: signer, certificate, nonce, freshness, status.
     Verify(VerifyArgs),
     /// Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory.
-    Serve(super::ocsp_serve::ServeArgs),
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,27 +66,6 @@ pub struct RequestArgs {
     /// Overwrite the output file if it exists.
     #[arg(long)]
     pub force: bool,
-}
-
-/// Who signs responses: the CA, or a delegated OCSP signer, and for how long they stand.
-#[derive(Args, Debug)]
-pub struct SignerArgs {
-    /// The CA directory (ca.pem, ca.key, ca.db).
-    #[arg(long)]
-    pub ca: PathBuf,
-    /// Sign as a delegated responder with this certificate (issued by the CA with the
-    /// OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`).
-    #[arg(long, value_name = "FILE", requires = "responder_key")]
-    pub responder_cert: Option<PathBuf>,
-    /// The delegated responder's private key.
-    #[arg(long, value_name = "FILE", requires = "responder_cert")]
-    pub responder_key: Option<PathBuf>,
-    /// Password source for the signing key (the CA's or the responder's).
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// How long a response stands: nextUpdate = now + this (s, m, h, d).
-    #[arg(long, value_name = "DURATION", default_value = "1h")]
-    pub next_update: String,
 }
 
 #[derive(Args, Debug)]
@@ -137,21 +117,8 @@ pub fn run(a: OcspArgs) -> CliResult<Exit> {
         OcspCommand::Request(a) => run_request(a),
         OcspCommand::Respond(a) => run_respond(a),
         OcspCommand::Verify(a) => run_verify(a),
-        OcspCommand::Serve(a) => super::ocsp_serve::run(a),
+        OcspCommand::Serve(a) => serve::run(a),
     }
-}
-
-/// The first item of a file (PEM block, DER or base64).
-pub(crate) fn read_item(path: &Path) -> CliResult<Item> {
-    let src = io::read_source(path)?;
-    io::split_items(src, InForm::Auto)
-        .into_iter()
-        .next()
-        .ok_or_else(|| CliError::parse(format!("{}: empty", path.display())))?
-}
-
-pub(crate) fn parse_cert(item: &Item) -> CliResult<Certificate<'_>> {
-    Certificate::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))
 }
 
 fn run_request(a: RequestArgs) -> CliResult<Exit> {
@@ -174,7 +141,7 @@ fn run_request(a: RequestArgs) -> CliResult<Exit> {
     };
     let nonce = if a.nonce {
         let mut n = [0u8; NONCE_LEN];
-        pkit::pki::issue::random_bytes(&mut n)
+        pkit::pki::ca::random_bytes(&mut n)
             .map_err(|e| CliError::io(format!("randomness: {e}")))?;
         Some(n)
     } else {
@@ -201,110 +168,6 @@ fn write_der(out: Option<&Path>, force: bool, der: &[u8]) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
-/// The responder for `--ca` (signing with ca.key, or the delegated responder's key) and
-/// the CA's store, as `respond` and `serve` both need them.
-pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Store, i64)> {
-    let lifetime = parse_duration("--next-update", &a.next_update)?;
-    let ca_der = load_ca_cert(&a.ca)?;
-    let passin = a.passin.as_deref();
-    let (key, delegated) = match (&a.responder_cert, &a.responder_key) {
-        (Some(cert), Some(key)) => {
-            let item = read_item(cert)?;
-            parse_cert(&item)?;
-            (load_private_key(key, passin)?, Some(item.der))
-        }
-        _ => (load_private_key(&a.ca.join("ca.key"), passin)?, None),
-    };
-    let responder = Responder::new(&ca_der, key, delegated, now).map_err(|e| {
-        let what = a
-            .responder_cert
-            .as_ref()
-            .map_or_else(|| a.ca.display().to_string(), |p| p.display().to_string());
-        let e = CliError::from(e);
-        CliError::new(e.exit, format!("{what}: {}", e.message))
-    })?;
-    let store = open_store(&a.ca)?;
-    Ok((responder, store, lifetime))
-}
-
-/// The outcome of answering one request: the OCSPResponse and what it said.
-pub struct Answered {
-    pub der: Vec<u8>,
-    /// Serials (hex) asked about.
-    pub serials: Vec<String>,
-    /// good / revoked / unknown per serial, or the responseStatus name.
-    pub status: String,
-    /// Served from the cache rather than signed now.
-    pub cached: bool,
-}
-
-/// Answer one parsed request. A single-certificate request without a nonce is served
-/// from `cache` when it holds a response signed for the current status.
-pub fn answer(
-    responder: &Responder,
-    signer: &mut dyn pkit::pki::backend::Signer,
-    store: &Store,
-    req: &OcspRequest<'_>,
-    now: Time,
-    lifetime: i64,
-    cache: Option<&mut ResponseCache>,
-) -> Result<Answered, AnswerError> {
-    let (cert_ids, nonce) = match responder.read(req).map_err(AnswerError::Malformed)? {
-        Asked::Foreign => {
-            return Ok(Answered {
-                der: error_response(ResponseStatus::Unauthorized),
-                serials: Vec::new(),
-                status: "unauthorized".into(),
-                cached: false,
-            })
-        }
-        Asked::Ours { cert_ids, nonce } => (cert_ids, nonce),
-    };
-    let statuses = cert_ids
-        .iter()
-        .map(|id| store.status(Asked::serial(id)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| AnswerError::Internal(format!("ca.db: {e}")))?;
-    let mut answered = Answered {
-        der: Vec::new(),
-        serials: cert_ids.iter().map(|id| id.serial_hex()).collect(),
-        status: statuses
-            .iter()
-            .map(status_name)
-            .collect::<Vec<_>>()
-            .join(","),
-        cached: false,
-    };
-    let cacheable = cert_ids.len() == 1 && nonce.is_none();
-    let cache = cache.filter(|_| cacheable);
-    if let (Some(c), Some(id), Some(status)) = (&cache, cert_ids.first(), statuses.first()) {
-        if let Some(der) = c.get(id.raw, status, now) {
-            answered.der = der.to_vec();
-            answered.cached = true;
-            return Ok(answered);
-        }
-    }
-    let pairs: Vec<_> = cert_ids.iter().zip(statuses.iter()).collect();
-    let next_update = now.plus_seconds(lifetime);
-    answered.der = responder
-        .sign(signer, &pairs, nonce, now, next_update)
-        .map_err(|e| AnswerError::Internal(e.to_string()))?;
-    // A cache is only passed on for a single CertID, so there is one status.
-    if let (Some(c), Some(status), Some(id)) =
-        (cache, statuses.into_iter().next(), cert_ids.first())
-    {
-        c.put(id.raw, status, answered.der.clone(), now, next_update);
-    }
-    Ok(answered)
-}
-
-/// Why a request got no successful answer.
-pub enum AnswerError {
-    Malformed(pkit::der::Error),
-    /// The store or the signer failed.
-    Internal(String),
-}
-
 fn run_respond(a: RespondArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let item = read_item(&a.request)?;
@@ -314,7 +177,7 @@ fn run_respond(a: RespondArgs) -> CliResult<Exit> {
     let answered = match answer(
         &responder,
         signer.as_mut(),
-        &store,
+        &*store,
         &req,
         now,
         lifetime,
@@ -446,13 +309,4 @@ fn verdict_text(name: &str, v: &Verdict) -> String {
         ));
     }
     s
-}
-
-/// Serial numbers as the logs print them: one string, an array, or null.
-pub fn serial_json(serials: &[String]) -> Value {
-    match serials {
-        [] => Value::Null,
-        [one] => one.clone().into(),
-        many => many.iter().map(|s| Value::from(s.as_str())).collect(),
-    }
 }

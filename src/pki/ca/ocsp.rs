@@ -11,7 +11,7 @@
 //! this query to this server", and RFC 5019 §2.2.3 uses it for a responder that has no
 //! authoritative answer, which a CA answering only for itself never has for others.
 
-use super::ca::CaError;
+use super::issuer::CaError;
 use super::store::CertStatus as StoreStatus;
 use crate::der::oid_registry as oids;
 use crate::der::{integer, tag, Context, Error, Result as DerResult, Time, Writer};
@@ -266,9 +266,9 @@ mod tests {
     use super::*;
     use crate::pki::alg::Algorithm;
     use crate::pki::backend::default_backend;
-    use crate::pki::issue::ca::self_signed;
-    use crate::pki::issue::store::Revoked;
-    use crate::pki::issue::subject::parse_subject;
+    use crate::pki::ca::issuer::self_signed;
+    use crate::pki::ca::store::Revoked;
+    use crate::pki::ca::subject::parse_subject;
     use crate::pki::ocsp::{CertStatus, OcspResponse, ResponderId};
     use crate::pki::ocsp_request::encode_request;
     use crate::pki::ocsp_verify::{verify, Expect};

@@ -19,13 +19,13 @@
 //! million-entry CRL is one ~60 MB allocation, no per-entry objects); the signature is
 //! then wrapped around the TBS without re-encoding it.
 
-use super::profile::ext;
 use super::store::Revoked;
 use super::tbs::signed_envelope;
 use crate::der::writer::Open;
 use crate::der::{oid_registry as oids, tag, Time, Writer};
 use crate::pki::alg::SignatureScheme;
 use crate::pki::backend::{BackendError, Signer};
+use crate::pki::ext::write::ext;
 
 /// RFC 5280 §5.3.1 `unspecified`: "SHOULD be absent" rather than encoded.
 const REASON_UNSPECIFIED: u8 = 0;
@@ -147,11 +147,11 @@ mod tests {
     use super::*;
     use crate::pki::alg::Algorithm;
     use crate::pki::backend::default_backend;
+    use crate::pki::ca::issuer::self_signed;
+    use crate::pki::ca::subject::parse_subject;
     use crate::pki::cert::Certificate;
     use crate::pki::crl::Crl;
     use crate::pki::ext::crl::CrlReason;
-    use crate::pki::issue::ca::{self_signed, subject_key_id};
-    use crate::pki::issue::subject::parse_subject;
     use crate::pki::signed::verify_signed;
 
     const NOW: Time = Time {
@@ -171,7 +171,7 @@ mod tests {
         )
         .unwrap();
         let ca = Certificate::from_der(&ca_der).unwrap();
-        let key_id = subject_key_id(&ca).unwrap();
+        let key_id = ca.subject_key_id().unwrap();
         let issuer = CrlIssuer {
             name: ca.subject.raw,
             key_id: &key_id,

@@ -11,6 +11,7 @@ use crate::pki::alg::{Algorithm, SignatureScheme};
 use crate::pki::backend::{BackendError, PrivateKey, Signer};
 use crate::pki::cert::Certificate;
 use crate::pki::ext::basic_constraints::BasicConstraints;
+use crate::pki::ext::key_id::key_identifier;
 
 #[derive(Debug)]
 pub enum CaError {
@@ -101,8 +102,9 @@ impl Issuer {
                 "ca.key does not match the public key in ca.pem".into(),
             ));
         }
-        let key_id = subject_key_id(&c)
-            .unwrap_or_else(|| profile::key_identifier(c.spki.key.bytes).to_vec());
+        let key_id = c
+            .subject_key_id()
+            .unwrap_or_else(|| key_identifier(c.spki.key.bytes).to_vec());
         let Some(bc) = basic_constraints(&c).filter(|b| b.ca) else {
             return Err(CaError::Refused(
                 "ca.pem is not a CA certificate (its basicConstraints do not set cA)".into(),
@@ -181,7 +183,7 @@ impl Issuer {
         }
         let spki = crate::pki::spki::Spki::from_der(&req.spki)
             .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
-        let subject_key_id = profile::key_identifier(spki.key.bytes);
+        let subject_key_id = key_identifier(spki.key.bytes);
         let subject_empty = req.subject == [0x30, 0x00];
         let inputs = ExtensionInputs {
             profile: req.profile,
@@ -224,7 +226,7 @@ pub fn self_signed(
     let spki_der = key.public_key_der()?;
     let spki = crate::pki::spki::Spki::from_der(&spki_der)
         .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
-    let key_id = profile::key_identifier(spki.key.bytes);
+    let key_id = key_identifier(spki.key.bytes);
     let mut serial = [0u8; 20];
     super::random_bytes(&mut serial).map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
     let serial = tbs::random_serial(|s| *s = serial);
@@ -253,15 +255,7 @@ pub fn self_signed(
     Ok(tbs::assemble(&tbs, scheme, &sig))
 }
 
-/// The keyIdentifier in a certificate's subjectKeyIdentifier extension (any length: the
-/// AKI of what it issues must repeat it exactly).
 fn basic_constraints(c: &Certificate<'_>) -> Option<BasicConstraints> {
     let ext = c.extensions?.find(&oids::CE_BASIC_CONSTRAINTS).ok()??;
     BasicConstraints::read(&mut Reader::new(ext.value)).ok()
-}
-
-pub fn subject_key_id(c: &Certificate<'_>) -> Option<Vec<u8>> {
-    let ext = c.extensions?.find(&oids::CE_SUBJECT_KEY_ID).ok()??;
-    let mut r = Reader::new(ext.value);
-    r.read_octet_string().ok().map(<[u8]>::to_vec)
 }

@@ -9,15 +9,16 @@
 //! connection. SIGINT or SIGTERM stops accepting, finishes the request in hand and
 //! exits 0. Every request is logged as one JSON line on stderr.
 
-use super::error::{CliError, CliResult, Exit};
-use super::ocsp::{answer, load_responder, serial_json, AnswerError, Answered, SignerArgs};
+use super::responder::{load_responder, serial_json, SignerArgs};
+use crate::cmd::error::{CliError, CliResult, Exit};
 use base64::Engine;
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Signer;
-use pkit::pki::issue::ocsp::{error_response, Responder};
-use pkit::pki::issue::ocsp_cache::ResponseCache;
-use pkit::pki::issue::store::Store;
+use pkit::pki::ca::ocsp::{error_response, Responder};
+use pkit::pki::ca::ocsp_answer::{answer, AnswerError, Answered};
+use pkit::pki::ca::ocsp_cache::ResponseCache;
+use pkit::pki::ca::store::CaStore;
 use pkit::pki::ocsp::{OcspRequest, ResponseStatus};
 use serde_json::json;
 use std::io::Read;
@@ -43,7 +44,7 @@ pub struct ServeArgs {
 struct Ctx {
     responder: Responder,
     signer: Box<dyn Signer>,
-    store: Store,
+    store: Box<dyn CaStore>,
     lifetime: i64,
     cache: ResponseCache,
 }
@@ -148,7 +149,7 @@ fn handle(ctx: &mut Ctx, rq: &mut tiny_http::Request) -> (u16, Answered) {
     match answer(
         &ctx.responder,
         ctx.signer.as_mut(),
-        &ctx.store,
+        &*ctx.store,
         &req,
         now,
         ctx.lifetime,

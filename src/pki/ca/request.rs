@@ -13,10 +13,10 @@
 //! ```
 //! SANs travel in a PKCS#9 extensionRequest attribute (RFC 2985 §5.4.2).
 
-use super::profile::ext;
 use super::tbs::signed_envelope;
 use crate::der::{oid_registry as oids, tag, Writer};
 use crate::pki::backend::{PrivateKey, Result};
+use crate::pki::ext::write::ext;
 
 /// Build and sign a CSR for `key` with `subject` (Name DER) and GeneralName TLVs.
 pub fn encode_csr(key: &dyn PrivateKey, subject: &[u8], sans: &[Vec<u8>]) -> Result<Vec<u8>> {

@@ -1,13 +1,13 @@
 //! `pkit mtc verify` (the draft §7.2 procedure) and `pkit mtc size`.
 
-use super::{emit, mtc_err, now_of, Format};
+use super::common::{emit, mtc_err, now_of, Format};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io::{self, InForm};
 use crate::cmd::key::AlgorithmParser;
 use clap::Args;
+use pkit::der::hex;
 use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::{CosignerKey, COSIGNER_ALGORITHMS};
-use pkit::mtc::hash::to_hex;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::verify::{verify_certificate, Policy, TrustedSubtree, Verdict};
@@ -125,8 +125,8 @@ fn verdict_json(source: &str, v: &Verdict) -> serde_json::Value {
         "verified_cosigners": r.verified_cosigners,
         "landmark_relative": r.cosigners.is_empty(),
         "trusted_subtree": r.landmark,
-        "entry_hash": r.entry_hash.map(|h| to_hex(&h)),
-        "subtree_hash": r.subtree_hash.map(|h| to_hex(&h)),
+        "entry_hash": r.entry_hash.map(|h| hex(&h)),
+        "subtree_hash": r.subtree_hash.map(|h| hex(&h)),
     })
 }
 
@@ -222,9 +222,9 @@ pub fn run_size(a: SizeArgs) -> CliResult<Exit> {
     let be = pkit::pki::backend::default_backend();
     let now = pkit::der::Time::now();
     let later = now.plus_seconds(7 * 86_400);
-    let subject = pkit::pki::issue::subject::parse_subject("CN=www.example.com")
+    let subject = pkit::pki::ca::subject::parse_subject("CN=www.example.com")
         .map_err(|e| CliError::usage(e.0))?;
-    let san = pkit::pki::issue::san::parse_san("DNS:www.example.com").map_err(CliError::usage)?;
+    let san = pkit::pki::ca::san::parse_san("DNS:www.example.com").map_err(CliError::usage)?;
     let leaf_key = be.generate(a.alg)?;
     let spki = leaf_key.public_key_der()?;
     let ca_id = TrustAnchorId::parse("32473.1").map_err(mtc_err("size"))?;
@@ -260,19 +260,24 @@ pub fn run_size(a: SizeArgs) -> CliResult<Exit> {
         .map_err(mtc_err("size"))?;
     // The X.509 comparison: an intermediate of the same algorithm and the leaf it signs.
     let inter_key = be.generate(a.alg)?;
-    let inter_subject = pkit::pki::issue::subject::parse_subject("CN=Example Issuing CA,O=Example")
+    let inter_subject = pkit::pki::ca::subject::parse_subject("CN=Example Issuing CA,O=Example")
         .map_err(|e| CliError::usage(e.0))?;
-    let inter =
-        pkit::pki::issue::ca::self_signed(inter_key.as_ref(), &inter_subject, now, later, Some(0))?;
-    let issuer = pkit::pki::issue::ca::Issuer::new(inter.clone(), inter_key)?;
+    let inter = pkit::pki::ca::issuer::self_signed(
+        inter_key.as_ref(),
+        &inter_subject,
+        now,
+        later,
+        Some(0),
+    )?;
+    let issuer = pkit::pki::ca::issuer::Issuer::new(inter.clone(), inter_key)?;
     let mut signer = issuer.key.signer()?;
     let leaf = issuer.issue(
         signer.as_mut(),
-        &pkit::pki::issue::ca::Request {
+        &pkit::pki::ca::issuer::Request {
             subject,
             spki,
             key_alg: Some(a.alg),
-            profile: pkit::pki::issue::profile::Profile::Server,
+            profile: pkit::pki::ca::profile::Profile::Server,
             sans: vec![san.der],
             not_before: now,
             not_after: later,

@@ -1,0 +1,285 @@
+//! `pkit issue batch`: many certificates on every core (the pipeline is
+//! [`pkit::pki::ca::batch`]); this file reads the manifest and delivers the files and the
+//! report.
+
+use crate::cmd::ca_dir::{db_err, load_issuer, parse_time};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use crate::cmd::key::AlgorithmParser;
+use crate::cmd::outdir::OutDir;
+use crate::cmd::output;
+use crate::cmd::request::{key_pem, profile, subject};
+use clap::Args;
+use pkit::der::hex;
+use pkit::der::Time;
+use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::{self, PrivateKey};
+use pkit::pki::ca::batch::{Batch, BatchError, BatchItem, Delivery};
+use pkit::pki::ca::issuer::Issued;
+use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::san::parse_san;
+use pkit::pki::ca::store::{self};
+use pkit::pki::ca::subject::parse_subject;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use std::io::BufRead;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct BatchArgs {
+    /// The issuing CA directory.
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// Password source for the CA key.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// How many certificates (with --subject-template).
+    #[arg(long, conflicts_with = "from", required_unless_present = "from")]
+    pub count: Option<u64>,
+    /// JSONL manifest: one {"subject","sans":[…],"profile","alg","days"} per line.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Subject for --count; `{n}` is replaced by the certificate's number.
+    #[arg(long, default_value = "CN=host-{n}.example")]
+    pub subject_template: String,
+    /// Key algorithm (manifest lines may override).
+    #[arg(long, value_parser = AlgorithmParser, default_value = "ecdsa-p256")]
+    pub alg: Algorithm,
+    /// Profile (manifest lines may override).
+    #[arg(long, default_value = "server")]
+    pub profile: String,
+    /// Validity in days (manifest lines may override).
+    #[arg(long, default_value_t = 365)]
+    pub days: u32,
+    /// Directory for N.pem and N.key files (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: PathBuf,
+    /// Judge validity from this time (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Certificates per database transaction.
+    #[arg(long, default_value_t = 1024)]
+    pub chunk: usize,
+    /// Afterwards, time the raw limit on the same threads (one key generation plus one
+    /// CA signature per certificate, in memory) and print it beside the batch's rate.
+    #[arg(long)]
+    pub measure_limit: bool,
+}
+
+fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
+    let default_profile = profile(&a.profile)?;
+    if let Some(count) = a.count {
+        return (1..=count)
+            .map(|n| {
+                let text = a.subject_template.replace("{n}", &n.to_string());
+                Ok(BatchItem {
+                    n,
+                    subject: subject(&text)?,
+                    subject_text: text,
+                    sans: Vec::new(),
+                    profile: default_profile,
+                    alg: a.alg,
+                    days: a.days,
+                })
+            })
+            .collect();
+    }
+    let path = a
+        .from
+        .as_ref()
+        .ok_or_else(|| CliError::usage("give --count N or --from FILE"))?;
+    let name = path.display().to_string();
+    let f = std::fs::File::open(path).map_err(|e| CliError::io_at(&name, &e))?;
+    let mut out = Vec::new();
+    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
+        let line = line.map_err(|e| CliError::io_at(&name, &e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |m: String| CliError::usage(format!("{name}: line {}: {m}", i + 1));
+        let v: Value = serde_json::from_str(&line).map_err(|e| at(format!("bad JSON: {e}")))?;
+        let subject_text = v["subject"].as_str().unwrap_or("").to_string();
+        let san_list: Vec<String> = match &v["sans"] {
+            Value::Null => Vec::new(),
+            Value::Array(xs) => xs
+                .iter()
+                .map(|x| {
+                    x.as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| at("sans must be strings".into()))
+                })
+                .collect::<CliResult<_>>()?,
+            _ => return Err(at("sans must be an array".into())),
+        };
+        let alg = match v["alg"].as_str() {
+            Some(s) => Algorithm::from_name(s).ok_or_else(|| at(format!("unknown alg '{s}'")))?,
+            None => a.alg,
+        };
+        let prof = match v["profile"].as_str() {
+            Some(s) => Profile::from_name(s).ok_or_else(|| at(format!("unknown profile '{s}'")))?,
+            None => default_profile,
+        };
+        let days = match &v["days"] {
+            Value::Null => a.days,
+            d => d
+                .as_u64()
+                .and_then(|d| u32::try_from(d).ok())
+                .ok_or_else(|| at("days must be a positive integer".into()))?,
+        };
+        let subj = parse_subject(&subject_text).map_err(|e| at(e.0))?;
+        let sans = san_list
+            .iter()
+            .map(|s| parse_san(s).map(|x| x.der).map_err(at))
+            .collect::<CliResult<Vec<_>>>()?;
+        if subj == [0x30, 0x00] && sans.is_empty() {
+            return Err(at("needs a subject or sans".into()));
+        }
+        out.push(BatchItem {
+            n: out.len() as u64 + 1,
+            subject_text,
+            subject: subj,
+            sans,
+            profile: prof,
+            alg,
+            days,
+        });
+    }
+    Ok(out)
+}
+
+/// One certificate of a batch, ready to be written.
+struct BatchOutput {
+    key_pem: String,
+    cert_pem: String,
+    key_name: String,
+    cert_name: String,
+    /// The JSONL report line.
+    line: String,
+}
+
+/// How `pkit issue batch` delivers: a key file and a certificate file per certificate in
+/// the output directory, a report line on stdout, and the progress bar.
+struct Files<'a> {
+    out_dir: &'a OutDir,
+    bar: &'a indicatif::ProgressBar,
+    /// The first failure to write the report: the batch still delivers its files, and
+    /// exits non-zero at the end.
+    report_error: std::sync::Mutex<Option<std::io::Error>>,
+}
+
+impl Delivery for Files<'_> {
+    type Output = BatchOutput;
+    type Error = CliError;
+
+    fn prepare(
+        &self,
+        it: &BatchItem,
+        key: &dyn PrivateKey,
+        cert: &Issued,
+    ) -> CliResult<BatchOutput> {
+        let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
+        let line = output::json_line(&json!({
+            "n": it.n,
+            "serial_number": hex(&cert.serial),
+            "subject": it.subject_text,
+            "cert": self.out_dir.path().join(&cert_name),
+            "key": self.out_dir.path().join(&key_name),
+        }));
+        Ok(BatchOutput {
+            key_pem: key_pem(key, None)?,
+            cert_pem: io::pem_encode("CERTIFICATE", &cert.der),
+            key_name,
+            cert_name,
+            line,
+        })
+    }
+
+    fn deliver(&self, chunk: &[BatchOutput]) -> CliResult {
+        // In parallel: a thread that has finished signing the next chunk takes files from
+        // here (on ext4 the file system calls serialise on the directory's lock).
+        chunk.par_iter().try_for_each(|o| -> CliResult {
+            self.out_dir
+                .write(&o.key_name, o.key_pem.as_bytes(), true)?;
+            self.out_dir
+                .write(&o.cert_name, o.cert_pem.as_bytes(), false)?;
+            Ok(())
+        })?;
+        let mut failed = self.report_error.lock().unwrap_or_else(|e| e.into_inner());
+        if failed.is_none() {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = chunk
+                .iter()
+                .try_for_each(|o| out.write_all(o.line.as_bytes()))
+                .and_then(|()| out.flush())
+            {
+                *failed = Some(e);
+            }
+        }
+        self.bar.inc(chunk.len() as u64);
+        Ok(())
+    }
+}
+
+pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    let items = manifest_items(&a)?;
+    let issuer = load_issuer(&a.ca, a.passin.as_deref())?;
+    issuer.check_valid_at(now)?;
+    let out_dir = OutDir::open(&a.out_dir)?;
+    let mut store = store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    store.checkpoint_in_background().map_err(db_err(&a.ca))?;
+    let started = std::time::Instant::now();
+    let bar = io::progress_bar(items.len() as u64, "certificates");
+    let files = Files {
+        out_dir: &out_dir,
+        bar: &bar,
+        report_error: std::sync::Mutex::new(None),
+    };
+    let batch = Batch {
+        issuer: &issuer,
+        backend: backend::default_backend(),
+        now,
+    };
+    batch
+        .run(&items, a.chunk, store.as_mut(), &files)
+        .map_err(|e| match e {
+            BatchError::Store(e) => db_err(&a.ca)(e),
+            BatchError::Other(e) => e,
+        })?;
+    bar.finish_and_clear();
+    if let Some(e) = files
+        .report_error
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        return Err(CliError::io_at("stdout (the batch report)", &e));
+    }
+    if items.is_empty() {
+        // An empty manifest or --count 0: nothing to time, and no limit to hold it against.
+        eprintln!("pkit: issued no certificates (nothing was asked for)");
+        return Ok(Exit::Ok);
+    }
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "pkit: issued {} certificates in {:.2} s ({:.0}/s, {:.1} µs each) on {} threads",
+        items.len(),
+        secs,
+        items.len() as f64 / secs,
+        secs * 1e6 / items.len() as f64,
+        rayon::current_num_threads()
+    );
+    if a.measure_limit {
+        let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();
+        let limit =
+            pkit::bench::crypto::issuance_limit(&issuer, backend::default_backend(), &algs)?;
+        let rate = items.len() as f64 / secs;
+        eprintln!(
+            "pkit: raw limit (key generation + one CA signature per certificate, in memory, \
+             same threads): {limit:.0}/s, {:.1} µs each; this batch ran at {:.0}% of it",
+            1e6 / limit,
+            100.0 * rate / limit
+        );
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,106 @@
+//! `pkit issue ca`: a root CA, or an intermediate under `--parent`.
+
+use crate::cmd::ca_dir::{db_err, load_issuer, parse_time};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use crate::cmd::key::AlgorithmParser;
+use crate::cmd::request::{dn_of, generate, key_pem, record, subject};
+use clap::Args;
+use pkit::der::Time;
+use pkit::pki::alg::Algorithm;
+use pkit::pki::ca::issuer::{self, Request};
+use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::store::{self};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CaArgs {
+    /// The CA directory to create (ca.pem, ca.key, ca.db).
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Subject, RFC 4514 (`CN=Example Root,O=Example`) or OpenSSL's `/O=Example/CN=…`.
+    #[arg(long)]
+    pub subject: String,
+    /// Key algorithm.
+    #[arg(long, value_parser = AlgorithmParser, default_value = "ecdsa-p256")]
+    pub alg: Algorithm,
+    /// Validity in days.
+    #[arg(long, default_value_t = 3650)]
+    pub days: u32,
+    /// Make an intermediate signed by the CA in this directory (recorded in its ca.db).
+    #[arg(long, value_name = "DIR")]
+    pub parent: Option<PathBuf>,
+    /// Password source for the parent CA's key.
+    #[arg(long, value_name = "SRC")]
+    pub parent_passin: Option<String>,
+    /// basicConstraints pathLenConstraint.
+    #[arg(long)]
+    pub path_len: Option<u32>,
+    /// Encrypt ca.key with a password from SRC (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC")]
+    pub passout: Option<String>,
+    /// Start of validity (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+}
+
+pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    let subj = subject(&a.subject)?;
+    if subj == [0x30, 0x00] {
+        return Err(CliError::usage("--subject: a CA needs a non-empty subject"));
+    }
+    for f in ["ca.pem", "ca.key", "ca.db"] {
+        if a.dir.join(f).exists() {
+            return Err(CliError::io(format!(
+                "{}: already exists; refusing to replace a CA",
+                a.dir.join(f).display()
+            )));
+        }
+    }
+    let not_after = now.plus_seconds(i64::from(a.days) * 86_400);
+    let key = generate(a.alg)?;
+    let key_text = key_pem(key.as_ref(), a.passout.as_deref())?;
+    let cert_der = match &a.parent {
+        None => issuer::self_signed(key.as_ref(), &subj, now, not_after, a.path_len)?,
+        Some(parent) => {
+            let issuer = load_issuer(parent, a.parent_passin.as_deref())?;
+            issuer.check_valid_at(now)?;
+            let req = Request {
+                subject: subj.clone(),
+                spki: key.public_key_der()?,
+                key_alg: Some(a.alg),
+                profile: Profile::Ca,
+                sans: Vec::new(),
+                not_before: now,
+                not_after,
+                path_len: a.path_len,
+                copied: Vec::new(),
+            };
+            let mut signer = issuer.key.signer()?;
+            let issued = issuer.issue(signer.as_mut(), &req)?;
+            let mut store = store::open(&parent.join("ca.db")).map_err(db_err(parent))?;
+            store
+                .insert_certificates(&[record(&issued, &a.subject, Profile::Ca, a.alg.name())])
+                .map_err(db_err(parent))?;
+            issued.der
+        }
+    };
+    std::fs::create_dir_all(&a.dir)
+        .map_err(|e| CliError::io_at(&a.dir.display().to_string(), &e))?;
+    store::open(&a.dir.join("ca.db")).map_err(db_err(&a.dir))?;
+    io::write_file_atomic(&a.dir.join("ca.key"), key_text.as_bytes(), false, true)?;
+    io::write_file_atomic(
+        &a.dir.join("ca.pem"),
+        io::pem_encode("CERTIFICATE", &cert_der).as_bytes(),
+        false,
+        false,
+    )?;
+    eprintln!(
+        "pkit: created CA {} ({}) in {}",
+        dn_of(&cert_der),
+        a.alg,
+        a.dir.display()
+    );
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,164 @@
+//! `pkit issue cert`: one certificate, for a new key or from a CSR.
+
+use crate::cmd::ca_dir::{db_err, load_issuer, parse_time};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use crate::cmd::key::AlgorithmParser;
+use crate::cmd::request::{dn_of, generate, key_pem, profile, read_csr, record, sans, subject};
+use clap::{Args, ValueEnum};
+use pkit::der::hex;
+use pkit::der::Time;
+use pkit::pki::alg::Algorithm;
+use pkit::pki::ca::issuer::Request;
+use pkit::pki::ca::store::{self};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CopyExtensions {
+    /// Ignore the CSR's requested extensions.
+    None,
+    /// Copy the CSR's requested extensions (the profile's own win).
+    Copy,
+}
+
+#[derive(Args, Debug)]
+pub struct CertArgs {
+    /// The issuing CA directory.
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// Password source for the CA key.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// Certify the key and subject in this CSR (its signature is checked first).
+    #[arg(long, conflicts_with_all = ["key_out", "alg"])]
+    pub csr: Option<PathBuf>,
+    /// Subject for a fresh key (with --key-out); overrides the CSR's subject with --csr.
+    #[arg(long)]
+    pub subject: Option<String>,
+    /// Generate a key and write it here (mode 0600).
+    #[arg(long, value_name = "FILE")]
+    pub key_out: Option<PathBuf>,
+    /// Algorithm of the generated key.
+    #[arg(long, value_parser = AlgorithmParser)]
+    pub alg: Option<Algorithm>,
+    /// Subject alternative name (repeatable): DNS:, IP:, email:, URI:.
+    #[arg(long)]
+    pub san: Vec<String>,
+    /// server, client, server-client, code-signing, ocsp-signer or ca.
+    #[arg(long, default_value = "server")]
+    pub profile: String,
+    /// Validity in days from not-before.
+    #[arg(long, conflicts_with = "not_after")]
+    pub days: Option<u32>,
+    /// End of validity (RFC 3339).
+    #[arg(long, value_name = "TIME")]
+    pub not_after: Option<String>,
+    /// Start of validity (RFC 3339; default now).
+    #[arg(long, value_name = "TIME")]
+    pub not_before: Option<String>,
+    /// Whether to copy the CSR's requested extensions.
+    #[arg(long, value_enum, default_value_t = CopyExtensions::Copy)]
+    pub copy_extensions: CopyExtensions,
+    /// Judge the CA's validity at this time (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Output file for the certificate (default stdout).
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite output files if they exist.
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    let not_before = parse_time("--not-before", &a.not_before)?.unwrap_or(now);
+    let not_after = match parse_time("--not-after", &a.not_after)? {
+        Some(t) => t,
+        None => not_before.plus_seconds(i64::from(a.days.unwrap_or(365)) * 86_400),
+    };
+    let prof = profile(&a.profile)?;
+    let sans = sans(&a.san)?;
+    // Fail on existing outputs before doing any work.
+    for p in [a.out.as_ref(), a.key_out.as_ref()].into_iter().flatten() {
+        if !a.force && p.exists() && p.as_os_str() != "-" {
+            return Err(CliError::io(format!(
+                "{}: already exists (use --force to overwrite)",
+                p.display()
+            )));
+        }
+    }
+    let issuer = load_issuer(&a.ca, a.passin.as_deref())?;
+    issuer.check_valid_at(now)?;
+    let (subj, spki, key, copied, key_alg) = match (&a.csr, &a.key_out) {
+        (Some(csr_path), _) => {
+            let c = read_csr(csr_path)?;
+            let subj = match &a.subject {
+                Some(s) => subject(s)?,
+                None => c.subject,
+            };
+            let copied = match a.copy_extensions {
+                CopyExtensions::Copy => c.extensions,
+                CopyExtensions::None => Vec::new(),
+            };
+            let alg = Algorithm::from_spki(&c.spki);
+            (subj, c.spki, None, copied, alg)
+        }
+        (None, Some(_)) => {
+            let alg = a.alg.unwrap_or(Algorithm::EcdsaP256);
+            let key = generate(alg)?;
+            let subj = subject(a.subject.as_deref().unwrap_or(""))?;
+            (
+                subj,
+                key.public_key_der()?,
+                Some(key),
+                Vec::new(),
+                Some(alg),
+            )
+        }
+        (None, None) => {
+            return Err(CliError::usage(
+                "give --csr FILE, or --subject and --key-out FILE for a fresh key",
+            ))
+        }
+    };
+    if subj == [0x30, 0x00]
+        && sans.is_empty()
+        && !copied
+            .iter()
+            .any(|(o, _)| o.as_slice() == pkit::der::oid_registry::CE_SUBJECT_ALT_NAME.as_bytes())
+    {
+        return Err(CliError::usage(
+            "the certificate needs a subject or at least one --san",
+        ));
+    }
+    let req = Request {
+        subject: subj,
+        spki,
+        key_alg,
+        profile: prof,
+        sans,
+        not_before,
+        not_after,
+        path_len: None,
+        copied,
+    };
+    let mut signer = issuer.key.signer()?;
+    let issued = issuer.issue(signer.as_mut(), &req)?;
+    let dn = dn_of(&issued.der);
+    let alg_name = key_alg.map_or("other", Algorithm::name);
+    let mut store = store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    store
+        .insert_certificates(&[record(&issued, &dn, prof, alg_name)])
+        .map_err(db_err(&a.ca))?;
+    if let (Some(path), Some(key)) = (&a.key_out, &key) {
+        io::write_file_atomic(path, key_pem(key.as_ref(), None)?.as_bytes(), a.force, true)?;
+    }
+    io::write_text(
+        a.out.as_deref(),
+        a.force,
+        &io::pem_encode("CERTIFICATE", &issued.der),
+    )?;
+    eprintln!("pkit: issued serial {} for {dn}", hex(&issued.serial));
+    Ok(Exit::Ok)
+}

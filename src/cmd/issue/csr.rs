@@ -1,0 +1,49 @@
+//! `pkit issue csr`: a PKCS#10 request for an existing key.
+
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use crate::cmd::key::load_private_key;
+use crate::cmd::request::{sans, subject};
+use clap::Args;
+use pkit::pki::ca::request::encode_csr;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CsrArgs {
+    /// The private key to sign the request with.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Password source for the key.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// Subject (RFC 4514 or /-separated).
+    #[arg(long, default_value = "")]
+    pub subject: String,
+    /// Subject alternative name: DNS:a.example, IP:192.0.2.1, email:x@a.example, URI:…
+    #[arg(long)]
+    pub san: Vec<String>,
+    /// Output file (default stdout).
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run_csr(a: CsrArgs) -> CliResult<Exit> {
+    let key = load_private_key(&a.key, a.passin.as_deref())?;
+    let subj = subject(&a.subject)?;
+    let sans = sans(&a.san)?;
+    if subj == [0x30, 0x00] && sans.is_empty() {
+        return Err(CliError::usage(
+            "a CSR needs a --subject or at least one --san",
+        ));
+    }
+    let der = encode_csr(key.as_ref(), &subj, &sans)?;
+    io::write_text(
+        a.out.as_deref(),
+        a.force,
+        &io::pem_encode("CERTIFICATE REQUEST", &der),
+    )?;
+    Ok(Exit::Ok)
+}

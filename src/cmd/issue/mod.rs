@@ -1,0 +1,56 @@
+//! `pkit issue`: keys, CSRs, root and intermediate CAs, leaf certificates, and parallel
+//! batches, with the CA's state in `DIR/ca.db`.
+//!
+//! Crash safety: a certificate is committed to ca.db before its files are written, and
+//! each file appears under its name only once complete (`outdir.rs`, `io.rs`), so after a
+//! kill -9 every released certificate is in the database (exportable) and no half-written
+//! file exists.
+
+mod batch;
+mod ca;
+mod cert;
+mod csr;
+mod list;
+
+use super::error::{CliResult, Exit};
+use clap::{Args, Subcommand};
+
+pub use batch::BatchArgs;
+pub use ca::CaArgs;
+pub use cert::CertArgs;
+pub use csr::CsrArgs;
+pub use list::{ExportArgs, ListArgs};
+
+#[derive(Args, Debug)]
+#[command(after_help = super::error::EXIT_CODES_HELP)]
+pub struct IssueArgs {
+    #[command(subcommand)]
+    pub command: IssueCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum IssueCommand {
+    /// Create a CA directory: a root, or an intermediate with --parent.
+    Ca(CaArgs),
+    /// Create a PKCS#10 certificate signing request.
+    Csr(CsrArgs),
+    /// Issue one certificate from a CSR or for a fresh key.
+    Cert(CertArgs),
+    /// Issue many certificates in parallel (from a count or a JSONL manifest).
+    Batch(BatchArgs),
+    /// List the certificates a CA has issued.
+    List(ListArgs),
+    /// Print one issued certificate by serial number.
+    Export(ExportArgs),
+}
+
+pub fn run(a: IssueArgs) -> CliResult<Exit> {
+    match a.command {
+        IssueCommand::Ca(a) => ca::run_ca(a),
+        IssueCommand::Csr(a) => csr::run_csr(a),
+        IssueCommand::Cert(a) => cert::run_cert(a),
+        IssueCommand::Batch(a) => batch::run_batch(a),
+        IssueCommand::List(a) => list::run_list(a),
+        IssueCommand::Export(a) => list::run_export(a),
+    }
+}

@@ -1,0 +1,121 @@
+//! `pkit mtc ca new`: create an MTC CA directory.
+
+use super::common::{emit, mtc_err, now_of, paths, Format};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use crate::cmd::key::AlgorithmParser;
+use clap::{Args, Subcommand};
+use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
+use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::store::Store;
+use pkit::pki::alg::Algorithm;
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CaArgs {
+    #[command(subcommand)]
+    pub command: CaCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CaCommand {
+    /// Create DIR/mtc-ca.pem, DIR/cosigner.key and DIR/mtc.db.
+    New(NewArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct NewArgs {
+    /// The CA directory (created if missing).
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// The CA's trust anchor ID, a RELATIVE-OID under 1.3.6.1.4.1 (e.g. 32473.1).
+    #[arg(long, value_name = "ID")]
+    pub ca_id: String,
+    /// Cosigner key algorithm: ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87.
+    #[arg(long, value_parser = AlgorithmParser)]
+    pub alg: Algorithm,
+    /// The issuance log number (1..65535).
+    #[arg(long, default_value_t = 1)]
+    pub log: u16,
+    /// Validity of the CA certificate in days.
+    #[arg(long, default_value_t = 3650)]
+    pub days: u32,
+    /// Time of creation (RFC 3339), for reproducible tests.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run_new(a: NewArgs) -> CliResult<Exit> {
+    if !COSIGNER_ALGORITHMS.contains(&a.alg) {
+        return Err(CliError::unsupported(format!(
+            "--alg {}: MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87",
+            a.alg
+        )));
+    }
+    if a.log == 0 {
+        return Err(CliError::usage("--log 0: log numbers are 1..65535"));
+    }
+    let ca_id = TrustAnchorId::parse(&a.ca_id).map_err(mtc_err("--ca-id"))?;
+    let now = now_of(&a.now)?;
+    std::fs::create_dir_all(&a.dir)
+        .map_err(|e| CliError::io_at(&a.dir.display().to_string(), &e))?;
+    let (pem_path, key_path, db_path) = paths(&a.dir);
+    for p in [&pem_path, &key_path, &db_path] {
+        if p.exists() {
+            return Err(CliError::io(format!("{}: already exists", p.display())));
+        }
+    }
+    let key = pkit::pki::backend::default_backend().generate(a.alg)?;
+    let spki = key.public_key_der()?;
+    let base = u64::from(a.log) << 48;
+    let der = pkit::mtc::cert::ca_certificate(&pkit::mtc::cert::CaCertInput {
+        ca_id: &ca_id,
+        spki: &spki,
+        alg: a.alg,
+        not_before: now,
+        not_after: now.plus_seconds(i64::from(a.days) * 86_400),
+        min_serial: base,
+        max_serial: base | pkit::mtc::proof::UINT48_MAX,
+    });
+    let key_text = crate::cmd::request::key_pem(key.as_ref(), None)?;
+    io::write_file_atomic(&key_path, key_text.as_bytes(), false, true)?;
+    let db_name = db_path.display().to_string();
+    let store = Store::open(&db_path).map_err(mtc_err(&db_name))?;
+    for (k, v) in [
+        ("ca_id", ca_id.dotted().to_string()),
+        ("log", a.log.to_string()),
+        ("alg", a.alg.name().to_string()),
+    ] {
+        store.set_meta(k, &v).map_err(mtc_err(&db_name))?;
+    }
+    io::write_file_atomic(
+        &pem_path,
+        io::pem_encode("CERTIFICATE", &der).as_bytes(),
+        false,
+        false,
+    )?;
+    let item = json!({
+        "dir": a.dir.display().to_string(),
+        "ca_id": ca_id.dotted(),
+        "log": a.log,
+        "log_origin": ca_id.log_id(a.log).note_name(),
+        "cosigner_name": ca_id.note_name(),
+        "algorithm": a.alg.name(),
+        "min_serial": base,
+        "max_serial": base | pkit::mtc::proof::UINT48_MAX,
+    });
+    let text = format!(
+        "created MTC CA {} (log {}, origin {}), cosigner key {}, in {}\n",
+        ca_id,
+        a.log,
+        ca_id.log_id(a.log).note_name(),
+        a.alg,
+        a.dir.display()
+    );
+    emit(a.format, "mtc_ca", item, &text)?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,106 @@
+//! What the `pkit mtc` subcommands share: the CA directory's files, opening `mtc.db`,
+//! loading the CA with its cosigner key, the `-f text|json` choice and error mapping.
+
+use crate::cmd::ca_dir::parse_time;
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use crate::cmd::key::load_private_key;
+use crate::cmd::output;
+use pkit::der::Time;
+use pkit::mtc::cosign::Cosigner;
+use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::issuer::MtcCa;
+use pkit::mtc::store::Store;
+use pkit::mtc::MtcError;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Map a library error to the shared exit codes, naming the input.
+pub fn mtc_err(source: &str) -> impl Fn(MtcError) -> CliError + '_ {
+    move |e| match e {
+        MtcError::Malformed { offset, expected } => CliError {
+            exit: Exit::Parse,
+            message: format!("{source}: offset {offset}: expected {expected}"),
+            offset: Some(offset),
+            path: None,
+        },
+        MtcError::Invalid(m) => CliError::usage(format!("{source}: {m}")),
+        MtcError::Store(m) => CliError::io(format!("{source}: {m}")),
+        MtcError::Backend(b) => b.into(),
+    }
+}
+
+/// Print text or the JSON envelope.
+pub fn emit(format: Format, kind: &str, item: Value, text: &str) -> CliResult {
+    let out = match format {
+        Format::Text => text.to_string(),
+        Format::Json => output::json_text(&output::envelope(kind, vec![item])),
+    };
+    io::write_text(None, false, &out)
+}
+
+pub fn now_of(now: &Option<String>) -> CliResult<Time> {
+    Ok(parse_time("--now", now)?.unwrap_or_else(Time::now))
+}
+
+pub fn unix(t: Time) -> u64 {
+    u64::try_from(t.unix).unwrap_or(0)
+}
+
+/// `DIR/mtc-ca.pem`, `DIR/cosigner.key`, `DIR/mtc.db`.
+pub fn paths(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    (
+        dir.join("mtc-ca.pem"),
+        dir.join("cosigner.key"),
+        dir.join("mtc.db"),
+    )
+}
+
+/// Open `DIR/mtc.db`, which must exist.
+pub fn open_store(dir: &Path) -> CliResult<(Store, String)> {
+    let (_, _, db) = paths(dir);
+    let name = db.display().to_string();
+    if !db.is_file() {
+        return Err(CliError::io(format!(
+            "{name}: no MTC database (create the CA with `pkit mtc ca new --dir {}`)",
+            dir.display()
+        )));
+    }
+    let s = Store::open(&db).map_err(mtc_err(&name))?;
+    Ok((s, name))
+}
+
+/// The CA's ID and log number from `mtc.db`.
+pub fn ca_meta(store: &Store, name: &str) -> CliResult<(TrustAnchorId, u16)> {
+    let get = |k: &str| -> CliResult<String> {
+        store
+            .meta(k)
+            .map_err(mtc_err(name))?
+            .ok_or_else(|| CliError::parse(format!("{name}: missing {k} in meta")))
+    };
+    let id = TrustAnchorId::parse(&get("ca_id")?).map_err(mtc_err(name))?;
+    let log = get("log")?
+        .parse()
+        .map_err(|_| CliError::parse(format!("{name}: bad log number in meta")))?;
+    Ok((id, log))
+}
+
+/// The CA with its cosigner key.
+pub fn load_ca(dir: &Path, store: &Store, name: &str) -> CliResult<MtcCa> {
+    let (ca_id, log) = ca_meta(store, name)?;
+    let (_, key_path, _) = paths(dir);
+    let key = load_private_key(&key_path, None)?;
+    let cosigner =
+        Cosigner::new(ca_id.clone(), key).map_err(mtc_err(&key_path.display().to_string()))?;
+    Ok(MtcCa {
+        ca_id,
+        log,
+        cosigner,
+    })
+}

@@ -1,0 +1,78 @@
+//! `pkit mtc`: run a Merkle Tree Certificate CA (draft-ietf-plants-merkle-tree-certs-07)
+//! and verify its certificates. A CA directory holds `mtc-ca.pem` (the §5.5 CA
+//! certificate, unsigned), `cosigner.key` (0600) and `mtc.db`.
+
+mod add;
+mod ca;
+mod common;
+mod tree;
+mod verify;
+
+use super::error::{CliResult, Exit};
+use ca::{CaArgs, CaCommand};
+use clap::{Args, Subcommand};
+use common::Format;
+
+#[derive(Args, Debug)]
+pub struct MtcArgs {
+    #[command(subcommand)]
+    pub command: MtcCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MtcCommand {
+    /// Create an MTC CA.
+    Ca(CaArgs),
+    /// Append certificate requests to the issuance log.
+    Add(add::AddArgs),
+    /// Sign a checkpoint and the covering subtrees of the entries added since the last.
+    Checkpoint(tree::CheckpointArgs),
+    /// Write a standalone (default) or landmark-relative certificate for a log entry, and
+    /// record it in mtc.db.
+    Cert(tree::CertArgs),
+    /// Allocate and list landmarks.
+    Landmark(tree::LandmarkArgs),
+    /// Print the inclusion proof of an entry.
+    Proof(tree::ProofArgs),
+    /// Print the consistency proof between two tree sizes.
+    Consistency(tree::ConsistencyArgs),
+    /// Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable.
+    Verify(verify::VerifyArgs),
+    /// Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate.
+    Size(verify::SizeArgs),
+}
+
+impl MtcArgs {
+    /// Whether errors go to stderr as JSON (`-f json`).
+    pub fn wants_json(&self) -> bool {
+        let f = match &self.command {
+            MtcCommand::Ca(CaArgs {
+                command: CaCommand::New(n),
+            }) => n.format,
+            MtcCommand::Add(x) => x.format,
+            MtcCommand::Checkpoint(x) => x.format,
+            MtcCommand::Proof(x) => x.format,
+            MtcCommand::Consistency(x) => x.format,
+            MtcCommand::Verify(x) => x.format,
+            MtcCommand::Size(x) => x.format,
+            MtcCommand::Cert(_) | MtcCommand::Landmark(_) => Format::Text,
+        };
+        f == Format::Json
+    }
+}
+
+pub fn run(a: MtcArgs) -> CliResult<Exit> {
+    match a.command {
+        MtcCommand::Ca(CaArgs {
+            command: CaCommand::New(n),
+        }) => ca::run_new(n),
+        MtcCommand::Add(x) => add::run(x),
+        MtcCommand::Checkpoint(x) => tree::run_checkpoint(x),
+        MtcCommand::Cert(x) => tree::run_cert(x),
+        MtcCommand::Landmark(x) => tree::run_landmark(x),
+        MtcCommand::Proof(x) => tree::run_proof(x),
+        MtcCommand::Consistency(x) => tree::run_consistency(x),
+        MtcCommand::Verify(x) => verify::run(x),
+        MtcCommand::Size(x) => verify::run_size(x),
+    }
+}

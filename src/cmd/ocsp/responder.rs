@@ -1,0 +1,70 @@
+//! What `pkit ocsp respond` and `pkit ocsp serve` share: who signs (`--ca`, or a
+//! delegated responder), loading that responder with the CA's store, and how serials are
+//! reported.
+
+use crate::cmd::ca_dir::{load_ca_cert, open_store, parse_duration};
+use crate::cmd::error::{CliError, CliResult};
+use crate::cmd::io::{parse_cert, read_item};
+use crate::cmd::key::load_private_key;
+use clap::Args;
+use pkit::der::Time;
+use pkit::pki::ca::ocsp::Responder;
+use pkit::pki::ca::store::CaStore;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Who signs responses: the CA, or a delegated OCSP signer, and for how long they stand.
+#[derive(Args, Debug)]
+pub struct SignerArgs {
+    /// The CA directory (ca.pem, ca.key, ca.db).
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// Sign as a delegated responder with this certificate (issued by the CA with the
+    /// OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`).
+    #[arg(long, value_name = "FILE", requires = "responder_key")]
+    pub responder_cert: Option<PathBuf>,
+    /// The delegated responder's private key.
+    #[arg(long, value_name = "FILE", requires = "responder_cert")]
+    pub responder_key: Option<PathBuf>,
+    /// Password source for the signing key (the CA's or the responder's).
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// How long a response stands: nextUpdate = now + this (s, m, h, d).
+    #[arg(long, value_name = "DURATION", default_value = "1h")]
+    pub next_update: String,
+}
+
+/// The responder for `--ca` (signing with ca.key, or the delegated responder's key) and
+/// the CA's store, as `respond` and `serve` both need them.
+pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Box<dyn CaStore>, i64)> {
+    let lifetime = parse_duration("--next-update", &a.next_update)?;
+    let ca_der = load_ca_cert(&a.ca)?;
+    let passin = a.passin.as_deref();
+    let (key, delegated) = match (&a.responder_cert, &a.responder_key) {
+        (Some(cert), Some(key)) => {
+            let item = read_item(cert)?;
+            parse_cert(&item)?;
+            (load_private_key(key, passin)?, Some(item.der))
+        }
+        _ => (load_private_key(&a.ca.join("ca.key"), passin)?, None),
+    };
+    let responder = Responder::new(&ca_der, key, delegated, now).map_err(|e| {
+        let what = a
+            .responder_cert
+            .as_ref()
+            .map_or_else(|| a.ca.display().to_string(), |p| p.display().to_string());
+        let e = CliError::from(e);
+        CliError::new(e.exit, format!("{what}: {}", e.message))
+    })?;
+    let store = open_store(&a.ca)?;
+    Ok((responder, store, lifetime))
+}
+
+/// Serial numbers as the logs print them: one string, an array, or null.
+pub fn serial_json(serials: &[String]) -> Value {
+    match serials {
+        [] => Value::Null,
+        [one] => one.clone().into(),
+        many => many.iter().map(|s| Value::from(s.as_str())).collect(),
+    }
+}

@@ -1,0 +1,128 @@
+//! What a new certificate is made of on the command line, shared by `pkit issue` and
+//! `pkit mtc add`: the subject, SANs and profile arguments, a CSR read and checked, and
+//! a new key and its PEM.
+
+use crate::cmd::error::{CliError, CliResult};
+use crate::cmd::io::{self, InForm};
+use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::{self, PrivateKey};
+use pkit::pki::ca::issuer::Issued;
+use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::san::parse_san;
+use pkit::pki::ca::store::CertRecord;
+use pkit::pki::ca::subject::parse_subject;
+use pkit::pki::cert::Certificate;
+use pkit::pki::csr::Csr;
+use pkit::pki::key::{encrypt_private_key, KdfChoice, MlDsaKeyFormat};
+use std::path::Path;
+
+pub fn profile(s: &str) -> CliResult<Profile> {
+    Profile::from_name(s).ok_or_else(|| {
+        CliError::usage(format!(
+            "--profile {s}: expected server, client, server-client, code-signing, ocsp-signer or ca"
+        ))
+    })
+}
+
+pub fn subject(s: &str) -> CliResult<Vec<u8>> {
+    parse_subject(s).map_err(|e| CliError::usage(format!("--subject: {e}")))
+}
+
+pub fn sans(list: &[String]) -> CliResult<Vec<Vec<u8>>> {
+    list.iter()
+        .map(|s| parse_san(s).map(|x| x.der).map_err(CliError::usage))
+        .collect()
+}
+
+pub fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String> {
+    Ok(match passout {
+        Some(spec) => {
+            let mut pw = io::read_secret(spec)?;
+            let der = encrypt_private_key(
+                backend::default_backend(),
+                key,
+                &pw,
+                KdfChoice::default(),
+                MlDsaKeyFormat::default(),
+            );
+            pw.fill(0);
+            io::pem_encode("ENCRYPTED PRIVATE KEY", &der?)
+        }
+        None => io::pem_encode("PRIVATE KEY", &key.to_pkcs8_der(MlDsaKeyFormat::default())?),
+    })
+}
+
+pub fn generate(alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {
+    Ok(backend::default_backend().generate(alg)?)
+}
+
+pub fn record(issued: &Issued, subject: &str, profile: Profile, key_alg: &str) -> CertRecord {
+    issued.record(subject, profile, key_alg)
+}
+
+pub fn dn_of(der: &[u8]) -> String {
+    Certificate::from_der(der)
+        .ok()
+        .and_then(|c| c.subject.to_rfc4514().ok())
+        .unwrap_or_default()
+}
+
+/// The subject, key and extensions a CSR asks for, after checking its signature.
+pub(crate) struct FromCsr {
+    pub(crate) subject: Vec<u8>,
+    pub(crate) spki: Vec<u8>,
+    pub(crate) extensions: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+pub fn read_csr(path: &Path) -> CliResult<FromCsr> {
+    let src = io::read_source(path)?;
+    let item = io::split_items(src, InForm::Auto)
+        .into_iter()
+        .next()
+        .ok_or_else(|| CliError::parse(format!("{}: empty", path.display())))??;
+    let csr = Csr::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))?;
+    let scheme = csr
+        .signature_algorithm
+        .signature_scheme()
+        .map_err(|e| CliError::der(&item.name, &e))?
+        .ok_or_else(|| {
+            CliError::unsupported(format!(
+                "{}: signature algorithm {} is not supported",
+                item.name,
+                csr.signature_algorithm.name()
+            ))
+        })?;
+    let ok = backend::default_backend().verify(
+        csr.spki.raw,
+        scheme,
+        csr.tbs_raw(),
+        csr.signature.bytes,
+    )?;
+    if !ok {
+        return Err(CliError::negative(format!(
+            "{}: the CSR's signature does not verify with its own key",
+            item.name
+        )));
+    }
+    let mut extensions = Vec::new();
+    if let Some(attr) = csr
+        .attributes
+        .find(&pkit::der::oid_registry::PKCS9_EXTENSION_REQUEST)
+        .map_err(|e| CliError::der(&item.name, &e))?
+    {
+        let mut v = attr
+            .single_value()
+            .map_err(|e| CliError::der(&item.name, &e))?;
+        let exts = pkit::pki::extension::Extensions::read(&mut v)
+            .map_err(|e| CliError::der(&item.name, &e))?;
+        let mut body = exts
+            .raw_elements()
+            .map_err(|e| CliError::der(&item.name, &e))?;
+        extensions.append(&mut body);
+    }
+    Ok(FromCsr {
+        subject: csr.subject.raw.to_vec(),
+        spki: csr.spki.raw.to_vec(),
+        extensions,
+    })
+}

@@ -1,0 +1,13 @@
+//! Bytes as text: lowercase hex, the form serials, key identifiers, fingerprints and
+//! hashes take in pkit's text and JSON output.
+
+/// Lowercase hex without separators.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    s
+}

@@ -1,0 +1,138 @@
+//! What the CA logic and the commands see of a CA store: the [`CaStore`] trait, the
+//! records it keeps and its errors. Implementations live beside this file.
+
+use crate::store::sqlite::OpenError;
+
+/// Where CRLs are kept, beside ca.db.
+pub const CRL_DIR: &str = "crls";
+
+#[derive(Debug)]
+pub enum StoreError {
+    Sqlite(rusqlite::Error),
+    /// The database could not be opened, or was written by a newer pkit.
+    Open(OpenError),
+    /// A file the database refers to (a CRL in `crls/`) could not be written or read, or
+    /// does not match its recorded digest.
+    File(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Sqlite(e) => write!(f, "database: {e}"),
+            StoreError::Open(e) => write!(f, "{e}"),
+            StoreError::File(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<OpenError> for StoreError {
+    fn from(e: OpenError) -> Self {
+        StoreError::Open(e)
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sqlite(e)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// One issued certificate as stored.
+#[derive(Debug, Clone)]
+pub struct CertRecord {
+    pub serial: Vec<u8>,
+    pub subject: String,
+    pub not_before: i64,
+    pub not_after: i64,
+    pub profile: String,
+    pub key_algorithm: String,
+    pub status: String,
+    pub issued_at: i64,
+    pub der: Vec<u8>,
+}
+
+/// A revoked certificate as a CRL or an OCSP response needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revoked {
+    pub serial: Vec<u8>,
+    pub revoked_at: i64,
+    /// CRLReason code (RFC 5280 5.3.1); None when no reason was given.
+    pub reason: Option<u8>,
+    pub not_after: i64,
+}
+
+/// What `revoke` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RevokeOutcome {
+    Revoked,
+    /// The serial was already revoked; the earlier record stands (unless it was
+    /// certificateHold, which a final reason replaces).
+    AlreadyRevoked(Revoked),
+    /// No certificate with that serial was issued by this CA.
+    Unknown,
+}
+
+/// A serial's state for an OCSP answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CertStatus {
+    Good,
+    Revoked(Revoked),
+    Unknown,
+}
+
+/// One signed CRL as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrlRecord {
+    pub number: u64,
+    pub this_update: i64,
+    pub next_update: i64,
+    pub der: Vec<u8>,
+}
+
+/// One signed OCSP response (for a single serial) as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OcspRecord {
+    pub serial: Vec<u8>,
+    pub produced_at: i64,
+    pub next_update: i64,
+    pub der: Vec<u8>,
+}
+
+/// A CA's records. Writes are atomic: each call commits all of its rows or none.
+pub trait CaStore: Send {
+    /// For a batch: make the commits that follow cheap to flush (SQLite checkpoints its
+    /// WAL from a background thread) until the store is dropped.
+    fn checkpoint_in_background(&mut self) -> Result<()>;
+    /// Insert certificates in one transaction. Fails as a whole on a duplicate serial.
+    fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()>;
+    /// Every issued certificate, in the order issued.
+    fn list(&self) -> Result<Vec<CertRecord>>;
+    fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>>;
+    fn count(&self) -> Result<i64>;
+    /// Record a revocation; two revokers never interleave.
+    fn revoke(&mut self, serial: &[u8], at: i64, reason: Option<u8>) -> Result<RevokeOutcome>;
+    /// Every revoked certificate in ascending serial order (byte order, which for these
+    /// equal-length positive serials is numeric order), streamed to `f`.
+    fn for_each_revoked(&self, f: &mut dyn FnMut(Revoked)) -> Result<()>;
+    /// How many certificates are revoked.
+    fn revoked_count(&self) -> Result<usize>;
+    /// The status of one serial, for OCSP.
+    fn status(&self, serial: &[u8]) -> Result<CertStatus>;
+    /// Take the next CRL number: strictly increasing, starting at 1, committed before the
+    /// CRL is written so that no two CRLs ever share one.
+    fn next_crl_number(&mut self) -> Result<u64>;
+    /// Keep a signed CRL. A CRL number is never reused: a second insert of the same
+    /// number fails and leaves the first alone.
+    fn insert_crl(&mut self, crl: &CrlRecord) -> Result<()>;
+    /// The CRL with the highest number, if any was stored, checked against its recorded
+    /// digest.
+    fn latest_crl(&self) -> Result<Option<CrlRecord>>;
+    /// Keep pre-signed OCSP responses in one transaction, replacing older ones for the
+    /// same serials.
+    fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()>;
+    /// Every stored OCSP response, in serial order.
+    fn ocsp_responses(&self) -> Result<Vec<OcspRecord>>;
+}

@@ -1,0 +1,184 @@
+//! The programs and corpora written by others that the tests check pkit against, found in
+//! one place so that every test treats a missing one the same way:
+//!
+//! - [`require`] fails the test when the peer is missing, with the command that installs it.
+//! - [`optional`] lets a test go on without the checks that need the peer: outside CI it
+//!   prints a note (past the test harness's output capture, so it is seen) and returns
+//!   `None`; with `CI=true` a missing peer fails the test like [`require`], because a check
+//!   that quietly did not run proves nothing.
+//!
+//! Each peer is probed once per test binary.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// How long a probe may take before it counts as a hang: far above what a cold Python
+/// import needs on a busy machine.
+const PROBE_LIMIT: Duration = Duration::from_secs(60);
+
+/// A program or package that checks what pkit writes or reads the same inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// The system `openssl` command line tool.
+    Openssl,
+    /// `python3` itself, standard library only.
+    Python,
+    /// Python 3 with `cryptography`, recent enough for ML-DSA (46 or later).
+    PythonCryptography,
+    /// The `cryptography_vectors` corpus (a Python package of test files).
+    CryptographyVectors,
+    /// util-linux `script`, which runs a command on a pseudo-terminal.
+    Script,
+}
+
+const PEERS: [Peer; 5] = [
+    Peer::Openssl,
+    Peer::Python,
+    Peer::PythonCryptography,
+    Peer::CryptographyVectors,
+    Peer::Script,
+];
+
+impl Peer {
+    fn name(self) -> &'static str {
+        match self {
+            Peer::Openssl => "the openssl command line tool",
+            Peer::Python => "python3",
+            Peer::PythonCryptography => "Python's cryptography package with ML-DSA",
+            Peer::CryptographyVectors => "the cryptography_vectors corpus",
+            Peer::Script => "util-linux `script`",
+        }
+    }
+
+    /// How to install it; scripts/test does this for the Python packages.
+    fn install(self) -> &'static str {
+        match self {
+            Peer::Openssl => "apt-get install openssl (any OpenSSL 3.x CLI)",
+            Peer::Python => "apt-get install python3",
+            Peer::PythonCryptography => {
+                "python3 -m pip install cryptography==50.0.2 (scripts/test installs it into \
+                 target/pydeps; set PYTHONPATH=target/pydeps when running cargo directly)"
+            }
+            Peer::CryptographyVectors => {
+                "python3 -m pip install cryptography_vectors==50.0.2 (scripts/test installs \
+                 it into target/pydeps; set PYTHONPATH=target/pydeps when running cargo \
+                 directly)"
+            }
+            Peer::Script => "apt-get install util-linux (bsdutils on Debian)",
+        }
+    }
+
+    /// Look for it: what was found (a version, or the corpus directory), or why not.
+    fn probe(self) -> Result<String, String> {
+        const PY_VECTORS: &str =
+            "import cryptography_vectors, os; print(os.path.dirname(cryptography_vectors.__file__))";
+        let (program, args): (&str, &[&str]) = match self {
+            Peer::Openssl => ("openssl", &["version"]),
+            Peer::Python => (
+                "python3",
+                &["-c", "import sys; print(sys.version.split()[0])"],
+            ),
+            Peer::PythonCryptography => (
+                "python3",
+                &[
+                    "-c",
+                    "import cryptography; \
+                     from cryptography.hazmat.primitives.asymmetric import mldsa; \
+                     print(cryptography.__version__)",
+                ],
+            ),
+            Peer::CryptographyVectors => ("python3", &["-c", PY_VECTORS]),
+            Peer::Script => ("script", &["--version"]),
+        };
+        let run = super::try_run_with(program, args, None, PROBE_LIMIT)
+            .map_err(|e| format!("cannot run {program}: {e}"))?;
+        let stdout = run.stdout_str().trim().to_string();
+        if run.code != Some(0) {
+            // The last line says it (a Python traceback ends with the missing module).
+            let err = run.stderr_str();
+            let last = err.trim().lines().last().unwrap_or("no message");
+            let how = match run.code {
+                Some(c) => format!("exit {c}"),
+                None => "killed (hung)".to_string(),
+            };
+            return Err(format!("`{program} {}`: {how}: {last}", args.join(" ")));
+        }
+        if self == Peer::CryptographyVectors {
+            // The package can be installed without its data (a broken or partial wheel).
+            let dir = PathBuf::from(&stdout);
+            for sub in ["x509", "pkcs12", "pkcs7", "asymmetric"] {
+                if !dir.join(sub).is_dir() {
+                    return Err(format!("{} has no {sub}/ directory", dir.display()));
+                }
+            }
+        }
+        Ok(stdout)
+    }
+
+    /// [`Peer::probe`], once per test binary.
+    fn found(self) -> &'static Result<String, String> {
+        static FOUND: [OnceLock<Result<String, String>>; PEERS.len()] =
+            [const { OnceLock::new() }; PEERS.len()];
+        let i = PEERS.iter().position(|p| *p == self).expect("listed peer");
+        FOUND[i].get_or_init(|| self.probe())
+    }
+}
+
+/// Whether the tests run in CI (`CI=true`, as CI services set it).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+}
+
+/// What `peer` reported (its version, or the corpus directory); fails the test, with the
+/// command that installs it, when it is missing.
+pub fn require(peer: Peer) -> &'static str {
+    match peer.found() {
+        Ok(found) => found,
+        Err(why) => panic!(
+            "this test needs {} ({why}). Install it: {}",
+            peer.name(),
+            peer.install()
+        ),
+    }
+}
+
+/// Like [`require`], except that outside CI a missing `peer` is a note, not a failure:
+/// the caller then skips `what`, the checks that need it.
+pub fn optional(peer: Peer, what: &str) -> Option<&'static str> {
+    match peer.found() {
+        Ok(found) => Some(found),
+        Err(why) => {
+            missing(
+                what,
+                &format!("{} is missing ({why})", peer.name()),
+                peer.install(),
+            );
+            None
+        }
+    }
+}
+
+/// `what` cannot run, for `reason`: with `CI=true` the test fails; otherwise a note says
+/// what was skipped and how to make it run.
+pub fn missing(what: &str, reason: &str, remedy: &str) {
+    assert!(
+        !in_ci(),
+        "{what}: {reason}. With CI=true this fails instead of skipping. Fix: {remedy}"
+    );
+    note(&format!(
+        "note: {what} skipped: {reason}. To run it: {remedy}"
+    ));
+}
+
+/// A line on the real stderr: the harness captures `eprintln!` of passing tests, which
+/// would hide that something was skipped.
+pub fn note(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// The `vectors` directory of the `cryptography_vectors` package (required).
+pub fn cryptography_vectors() -> PathBuf {
+    PathBuf::from(require(Peer::CryptographyVectors))
+}

@@ -6,7 +6,7 @@
 //! out of AlgorithmIdentifiers, and bounding what a hostile file may make them cost, is
 //! the key model's job (`pki::key::pbe`, `pki::key::cost`).
 
-use super::Result;
+use super::error::Result;
 
 /// The hash under a KDF or an HMAC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

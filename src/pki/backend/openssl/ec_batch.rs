@@ -17,9 +17,8 @@
 
 use super::key::OsslKey;
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::BackendError;
-use crate::pki::backend::Signer;
-use crate::pki::backend::{PrivateKey, Result};
+use crate::pki::backend::api::{PrivateKey, Signer};
+use crate::pki::backend::error::{BackendError, Result};
 use crate::pki::key::encode;
 use crate::pki::key::ml_dsa::MlDsaKeyFormat;
 use std::ffi::{c_int, c_void};
@@ -336,8 +335,8 @@ impl PrivateKey for EcKeyPair {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::backend::api::Backend as _;
     use crate::pki::backend::openssl::OpensslBackend;
-    use crate::pki::backend::Backend as _;
     use crate::pki::key::{encrypt_private_key, load_private, KdfChoice};
 
     /// Every key of a batch is a valid pair: OpenSSL loads its PKCS#8 (checking the point

@@ -4,7 +4,7 @@
 
 use super::ffi;
 use crate::pki::alg::{Algorithm, Digest};
-use crate::pki::backend::{BackendError, Result};
+use crate::pki::backend::error::{BackendError, Result};
 use native_ossl::digest::DigestAlg;
 use native_ossl::error::ErrorStack;
 use native_ossl::pkey::KeygenCtx;

@@ -8,7 +8,8 @@
 //! `verify`, `pbe` (password-based cryptography) and `ffi` (entry points native-ossl does
 //! not wrap). PKCS#8 structures are built and read in the key model (`pki::key`).
 
-use super::{Backend, PrivateKey, Result};
+use super::api::{Backend, PrivateKey};
+use super::error::Result;
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
 use key::OsslKey;
 use linked::{crypto, keymgmt_name, openssl_version};

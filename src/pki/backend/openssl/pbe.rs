@@ -5,8 +5,8 @@
 //! legacy provider is tried; an OpenSSL built without it (`no-legacy`, as the static
 //! build pkit's xtask makes) reports the cipher as unsupported.
 
+use crate::pki::backend::error::{BackendError, Result};
 use crate::pki::backend::pbe::{Hash, Pbe, PbeCipher, Pkcs12Purpose};
-use crate::pki::backend::{BackendError, Result};
 use native_ossl::cipher::CipherAlg;
 use native_ossl::digest::DigestAlg;
 use native_ossl::error::ErrorStack;

@@ -4,7 +4,8 @@
 use super::ffi;
 use super::linked::{crypto, digest, digest_name};
 use crate::pki::alg::{Digest, SignatureScheme};
-use crate::pki::backend::{Result, Signer};
+use crate::pki::backend::api::Signer;
+use crate::pki::backend::error::Result;
 use native_ossl::digest::DigestCtx;
 use native_ossl::error::ErrorStack;
 use native_ossl::params::ParamBuilder;

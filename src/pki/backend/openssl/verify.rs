@@ -2,7 +2,7 @@
 
 use super::linked::{crypto, digest_name, reason, require};
 use crate::pki::alg::{Algorithm, SignatureScheme};
-use crate::pki::backend::{BackendError, Result};
+use crate::pki::backend::error::{BackendError, Result};
 use crate::pki::key::kind::{spki_key_kind, KeyKind};
 use native_ossl::pkey::{Pkey, Public, SignInit, Verifier};
 

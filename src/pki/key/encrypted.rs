@@ -116,7 +116,8 @@ pub fn encrypt(
     // The parameters are read back as any file's would be, so writing and reading
     // derive the key by the same code.
     let mode = Reader::new(&alg);
-    let scheme = AlgId::read(&mut { mode })
+    let mut r = mode;
+    let scheme = AlgId::read(&mut r)
         .and_then(|a| PbeScheme::read(&mode, &a))
         .map_err(|e| BackendError::Crypto(format!("PBES2 parameters: {e}")))?;
     let ct = scheme.encrypt(backend, password, plain)?;

@@ -364,6 +364,38 @@ fn keys_written_by_openssl_load() {
         .contains("BEGIN RSA PRIVATE KEY"));
     let theirs = openssl(d, &["pkey", "-in", "rsa.pem", "-pubout"]).1;
     assert_eq!(ok(d, &["key", "pub", "rsa.pem"]), theirs);
+    // A traditional "EC PRIVATE KEY" (RFC 5915, naming its curve).
+    made(&[
+        "ecparam",
+        "-name",
+        "prime256v1",
+        "-genkey",
+        "-noout",
+        "-out",
+        "ec.pem",
+    ]);
+    let theirs = openssl(d, &["pkey", "-in", "ec.pem", "-pubout"]).1;
+    assert_eq!(ok(d, &["key", "pub", "ec.pem"]), theirs);
+    // PKCS#8 under a PKCS#12 PBE (RFC 7292 Appendix C) opens; a wrong password is exit 3
+    // and names the scheme.
+    made(&[
+        "pkcs8",
+        "-topk8",
+        "-in",
+        "ec.pem",
+        "-v1",
+        "PBE-SHA1-3DES",
+        "-passout",
+        "pass:pw",
+        "-out",
+        "ec_p12.pem",
+    ]);
+    assert_eq!(
+        ok(d, &["key", "pub", "ec_p12.pem", "--passin", "pass:pw"]),
+        theirs
+    );
+    let err = fails(d, &["key", "pub", "ec_p12.pem", "--passin", "pass:no"], 3);
+    assert!(err.contains("pbeWithSHA1And3-KeyTripleDES-CBC"), "{err}");
     // A real key type pkit does not issue with: unsupported (exit 5), naming its OID.
     made(&["genpkey", "-algorithm", "ED448", "-out", "ed448.pem"]);
     let err = fails(d, &["key", "pub", "ed448.pem"], 5);

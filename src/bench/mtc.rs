@@ -27,8 +27,8 @@ use crate::mtc::store::{CertKind, NewEntry, Store, StoredCertificate, StoredProo
 use crate::mtc::subtree::{covering_subtrees, Subtree};
 use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::MlDsaKeyFormat;
 use crate::pki::ca::subject::parse_subject;
+use crate::pki::key::{load_private, MlDsaKeyFormat};
 use rayon::prelude::*;
 
 /// The operations pkit measures, in the seed's table order, with notes.
@@ -213,7 +213,7 @@ fn one_batch(
 
     let pkcs8 = issuer.key.to_pkcs8_der(MlDsaKeyFormat::default())?;
     let ca_id = TrustAnchorId::parse(CA_ID)?;
-    let cosigner = Cosigner::new(ca_id.clone(), rec.h.backend.load_private_der(&pkcs8, None)?)?;
+    let cosigner = Cosigner::new(ca_id.clone(), load_private(rec.h.backend, &pkcs8, None)?)?;
     let ca = MtcCa {
         ca_id,
         log: LOG,

@@ -11,7 +11,7 @@ use super::scratch::{rep_serial, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
-use crate::pki::backend::{Backend, MlDsaKeyFormat, PrivateKey};
+use crate::pki::backend::{Backend, PrivateKey};
 use crate::pki::ca::batch::{self, BatchItem};
 use crate::pki::ca::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
 use crate::pki::ca::issuer::{self_signed, Issued, Issuer};
@@ -25,6 +25,7 @@ use crate::pki::ca::subject::parse_subject;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
 use crate::pki::crl_verify;
+use crate::pki::key::{load_private, MlDsaKeyFormat};
 use crate::pki::ocsp::{OcspRequest, OcspResponse};
 use crate::pki::ocsp_request::{encode_request, IssuerHashes};
 use crate::pki::ocsp_verify::{self, Expect};
@@ -194,7 +195,7 @@ pub fn make_ca(
         Ok(d)
     })?;
     let pkcs8 = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
-    let responder_key: Box<dyn PrivateKey> = backend.load_private_der(&pkcs8, None)?;
+    let responder_key: Box<dyn PrivateKey> = load_private(backend, &pkcs8, None)?;
     let responder = Responder::new(backend, &ca_der, responder_key, None, now)?;
     Ok((Issuer::new(ca_der, key)?, responder))
 }

@@ -6,8 +6,8 @@ use super::io::{self, InForm, OutputOpts};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::{Kdf, MlDsaKeyFormat, PrivateKey};
-use pkit::pki::pkcs8;
+use pkit::pki::backend::PrivateKey;
+use pkit::pki::key::{self, KdfChoice, MlDsaKeyFormat};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -184,10 +184,11 @@ fn gen(a: GenArgs) -> CliResult<Exit> {
     let (der, label) = match password {
         Some(mut pw) => {
             let kdf = match a.kdf {
-                KdfArg::Pbkdf2 => Kdf::Pbkdf2,
-                KdfArg::Scrypt => Kdf::Scrypt,
+                KdfArg::Pbkdf2 => KdfChoice::Pbkdf2,
+                KdfArg::Scrypt => KdfChoice::Scrypt,
             };
-            let der = key.to_pkcs8_encrypted_der(&pw, kdf, format);
+            let der =
+                key::encrypt_private_key(crate::cmd::backend::backend(), &*key, &pw, kdf, format);
             pw.fill(0);
             (der?, "ENCRYPTED PRIVATE KEY")
         }
@@ -280,7 +281,7 @@ pub fn load_private_key(path: &Path, passin: Option<&str>) -> CliResult<Box<dyn 
         }));
     };
     let encrypted =
-        item.label.as_deref() == Some("ENCRYPTED PRIVATE KEY") || pkcs8::is_encrypted(&item.der);
+        item.label.as_deref() == Some("ENCRYPTED PRIVATE KEY") || key::is_encrypted(&item.der);
     let mut password = match passin {
         Some(spec) => Some(io::read_secret(spec)?),
         // At a terminal, ask (without echo); a script gets an error instead of a hang.
@@ -297,7 +298,11 @@ pub fn load_private_key(path: &Path, passin: Option<&str>) -> CliResult<Box<dyn 
         }
         None => None,
     };
-    let loaded = crate::cmd::backend::backend().load_private_der(&item.der, password.as_deref());
+    let loaded = key::load_private(
+        crate::cmd::backend::backend(),
+        &item.der,
+        password.as_deref(),
+    );
     if let Some(pw) = password.as_mut() {
         pw.fill(0);
     }

@@ -5,7 +5,7 @@
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::io::{self, InForm};
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::{Kdf, MlDsaKeyFormat, PrivateKey};
+use pkit::pki::backend::PrivateKey;
 use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::san::parse_san;
@@ -13,6 +13,7 @@ use pkit::pki::ca::store::CertRecord;
 use pkit::pki::ca::subject::parse_subject;
 use pkit::pki::cert::Certificate;
 use pkit::pki::csr::Csr;
+use pkit::pki::key::{encrypt_private_key, KdfChoice, MlDsaKeyFormat};
 use std::path::Path;
 
 pub fn profile(s: &str) -> CliResult<Profile> {
@@ -37,7 +38,13 @@ pub fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String>
     Ok(match passout {
         Some(spec) => {
             let mut pw = io::read_secret(spec)?;
-            let der = key.to_pkcs8_encrypted_der(&pw, Kdf::default(), MlDsaKeyFormat::default());
+            let der = encrypt_private_key(
+                crate::cmd::backend::backend(),
+                key,
+                &pw,
+                KdfChoice::default(),
+                MlDsaKeyFormat::default(),
+            );
             pw.fill(0);
             io::pem_encode("ENCRYPTED PRIVATE KEY", &der?)
         }

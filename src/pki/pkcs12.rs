@@ -2,7 +2,7 @@
 //! safe of ContentInfos, and the bags inside SafeContents.
 //!
 //! The structure is read here; decryption parameters are read by
-//! [`crate::pki::keyinfo::PbeScheme`] and the cryptography comes from the backend. Like
+//! [`crate::pki::key::PbeScheme`] and the cryptography comes from the backend. Like
 //! CMS, PKCS#12 files are BER in practice (Java and Windows write indefinite lengths),
 //! so callers read them with a lenient [`Reader`].
 
@@ -11,10 +11,11 @@
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Context, Error, ObjectId, Reader, Result};
 use crate::pki::algid::AlgId;
-use crate::pki::backend::pbe::{self, Hash, Pkcs12Purpose};
-use crate::pki::backend::{self, BackendError};
+use crate::pki::backend::pbe::{Hash, Pkcs12Purpose};
+use crate::pki::backend::{self, Backend, BackendError};
 use crate::pki::csr::Attributes;
-use crate::pki::keyinfo::{prf_hash, Kdf, PbeScheme};
+use crate::pki::key::cost;
+use crate::pki::key::pbe::{prf_hash, Kdf, PbeScheme};
 use crate::pki::pkcs7::{read_octets, ContentInfo, Octets};
 
 /// RFC 7292 §4:
@@ -207,21 +208,23 @@ impl<'a> MacData<'a> {
     /// altered content.
     pub fn verify(
         &self,
+        backend: &dyn Backend,
         scheme: &MacScheme<'_>,
         password: Option<&[u8]>,
         content: &[u8],
     ) -> backend::Result<bool> {
         let mac = match scheme {
             MacScheme::Pkcs12 { hash } => {
-                let key = pbe::pkcs12_kdf(
-                    &pbe::bmp_password(password)?,
+                let key = cost::pkcs12_kdf(
+                    backend,
+                    &cost::bmp_password(password)?,
                     self.mac_salt,
                     self.iterations,
                     *hash,
                     Pkcs12Purpose::Mac,
                     hash.output_len(),
                 )?;
-                pbe::hmac(*hash, &key, content)?
+                backend.pbe().hmac(*hash, &key, content)?
             }
             MacScheme::Pbmac1 { kdf, mac } => {
                 let hash = prf_hash(Some(mac)).ok_or_else(|| {
@@ -252,8 +255,8 @@ impl<'a> MacData<'a> {
                         ))
                     }
                 };
-                let key = kdf.derive(password.unwrap_or_default(), len)?;
-                pbe::hmac(hash, &key, content)?
+                let key = kdf.derive(backend, password.unwrap_or_default(), len)?;
+                backend.pbe().hmac(hash, &key, content)?
             }
             MacScheme::Unknown => {
                 return Err(BackendError::Unsupported(format!(
@@ -262,8 +265,13 @@ impl<'a> MacData<'a> {
                 )))
             }
         };
-        Ok(pbe::ct_eq(&mac, self.digest))
+        Ok(ct_eq(&mac, self.digest))
     }
+}
+
+/// Compare two MACs without an early exit on the first differing byte.
+fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// `AuthenticatedSafe ::= SEQUENCE OF ContentInfo` (RFC 7292 §4.1): `data` when
@@ -499,6 +507,7 @@ impl<'a> SafeBag<'a> {
 mod tests {
     use super::*;
     use crate::der::{Deviations, Writer};
+    use crate::pki::backend::openssl::backend as openssl_backend;
 
     fn bag(
         w: &mut Writer,
@@ -574,9 +583,11 @@ mod tests {
         });
         let auth = w.finish();
         let salt = [5u8; 8];
-        let pw = pbe::bmp_password(Some(b"pw")).unwrap();
-        let key = pbe::pkcs12_kdf(&pw, &salt, 2048, Hash::Sha256, Pkcs12Purpose::Mac, 32).unwrap();
-        let mac = pbe::hmac(Hash::Sha256, &key, &auth).unwrap();
+        let b = openssl_backend();
+        let pw = cost::bmp_password(Some(b"pw")).unwrap();
+        let key =
+            cost::pkcs12_kdf(b, &pw, &salt, 2048, Hash::Sha256, Pkcs12Purpose::Mac, 32).unwrap();
+        let mac = b.pbe().hmac(Hash::Sha256, &key, &auth).unwrap();
         let mut w = Writer::new();
         w.sequence(|w| {
             w.integer_u64(3);
@@ -613,9 +624,15 @@ mod tests {
         let m = p.mac_data.unwrap();
         assert_eq!(m.iterations, 2048);
         let scheme = m.scheme().unwrap();
-        assert!(m.verify(&scheme, Some(b"pw"), &content.bytes).unwrap());
-        assert!(!m.verify(&scheme, None, &content.bytes).unwrap());
-        assert!(!m.verify(&scheme, Some(b"nope"), &content.bytes).unwrap());
+        assert!(m
+            .verify(openssl_backend(), &scheme, Some(b"pw"), &content.bytes)
+            .unwrap());
+        assert!(!m
+            .verify(openssl_backend(), &scheme, None, &content.bytes)
+            .unwrap());
+        assert!(!m
+            .verify(openssl_backend(), &scheme, Some(b"nope"), &content.bytes)
+            .unwrap());
 
         let safes = authenticated_safe(content.reader(p.mode())).unwrap();
         assert_eq!(safes.len(), 1);
@@ -670,5 +687,12 @@ mod tests {
         let e = safe_contents(Reader::new(&der)).unwrap_err();
         assert_eq!(e.path_string(), "safeContents[0].bagValue");
         assert_eq!(der[e.offset], tag::NULL);
+    }
+
+    #[test]
+    fn macs_compare_whole() {
+        assert!(ct_eq(b"abc", b"abc"));
+        assert!(!ct_eq(b"abc", b"abd"));
+        assert!(!ct_eq(b"abc", b"ab"));
     }
 }

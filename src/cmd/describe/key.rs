@@ -10,7 +10,7 @@ use pkit::der::hex;
 use pkit::der::{Context, Reader, Result};
 use pkit::pki::backend::BackendError;
 use pkit::pki::detect::Kind;
-use pkit::pki::keyinfo::{EncryptedPrivateKeyInfo, Kdf, MlDsaForm, PbeScheme, PrivateKeyInfo};
+use pkit::pki::key::{EncryptedPrivateKeyInfo, Kdf, MlDsaPrivateKey, PbeScheme, PrivateKeyInfo};
 use pkit::pki::spki::Spki;
 use serde_json::{Map, Value};
 
@@ -68,7 +68,9 @@ pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Describe
         );
         m.insert("pem".into(), super::pem_json(Kind::EncryptedPkcs8, e.raw));
         let plain = match &ctx.password {
-            Some(pw) => Some(scheme.decrypt(Some(pw), e.encrypted_data)?),
+            Some(pw) => {
+                Some(scheme.decrypt(crate::cmd::backend::backend(), Some(pw), e.encrypted_data)?)
+            }
             None => None,
         };
         warnings.extend(log.take());
@@ -124,13 +126,13 @@ pub fn private_key_fields(
         m.insert("ml_dsa_private_key_form".into(), form.name().into());
         if ctx.show_private {
             match form {
-                MlDsaForm::Seed(s) => {
+                MlDsaPrivateKey::Seed(s) => {
                     m.insert("seed_b64".into(), b64(s).into());
                 }
-                MlDsaForm::Expanded(e) => {
+                MlDsaPrivateKey::Expanded(e) => {
                     m.insert("expanded_key_b64".into(), b64(e).into());
                 }
-                MlDsaForm::Both { seed, expanded } => {
+                MlDsaPrivateKey::Both { seed, expanded } => {
                     m.insert("seed_b64".into(), b64(seed).into());
                     m.insert("expanded_key_b64".into(), b64(expanded).into());
                 }

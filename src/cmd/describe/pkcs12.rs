@@ -14,7 +14,7 @@ use pkit::der::oid_registry as oids;
 use pkit::der::{Context, Deviations, Reader};
 use pkit::pki::backend::BackendError;
 use pkit::pki::detect::Kind;
-use pkit::pki::keyinfo::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
+use pkit::pki::key::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
 use pkit::pki::pkcs12::{
     authenticated_safe, safe_contents, BagKind, EncryptedData, MacData, MacScheme, Pfx, SafeBag,
 };
@@ -93,7 +93,7 @@ fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password) -> Out<Value> 
     m.insert("iterations".into(), mac.iterations.into());
     let verified = if pw.given {
         let p = pw.candidates().first().copied().flatten();
-        match mac.verify(&scheme, p, content) {
+        match mac.verify(crate::cmd::backend::backend(), &scheme, p, content) {
             Ok(true) => Some(true),
             Ok(false) => {
                 return Err(BackendError::BadPassword(
@@ -113,7 +113,12 @@ fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password) -> Out<Value> 
         let found = pw
             .candidates()
             .into_iter()
-            .find(|p| matches!(mac.verify(&scheme, *p, content), Ok(true)))
+            .find(|p| {
+                matches!(
+                    mac.verify(crate::cmd::backend::backend(), &scheme, *p, content),
+                    Ok(true)
+                )
+            })
             .map(|p| p.map(<[u8]>::to_vec));
         match found {
             Some(p) => {
@@ -169,7 +174,7 @@ fn safe_json<'a>(
         let mut plain = None;
         let mut last = None;
         for p in pw.candidates() {
-            match scheme.decrypt(p, &ct.bytes) {
+            match scheme.decrypt(crate::cmd::backend::backend(), p, &ct.bytes) {
                 Ok(x) => {
                     let log = Deviations::new();
                     let r = Reader::lenient(&[], &log).with_base(&x, ct.offset);
@@ -290,7 +295,7 @@ fn bag_json(
             );
             let mut opened = None;
             for p in pw.candidates() {
-                match scheme.decrypt(p, e.encrypted_data) {
+                match scheme.decrypt(crate::cmd::backend::backend(), p, e.encrypted_data) {
                     // A guess that unpads by chance yields bytes that are not a key.
                     Ok(x) if !pw.given && PrivateKeyInfo::parse(Reader::new(&x)).is_err() => {}
                     Ok(x) => {

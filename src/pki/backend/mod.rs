@@ -1,127 +1,15 @@
 //! The crypto backend boundary (the rustls `CryptoProvider` model): a plain trait that
 //! speaks DER and the enums of [`crate::pki::alg`]. Certificate, CRL, OCSP and MTC code
 //! never names OpenSSL; a PKCS#11 or pure-Rust backend can be added beside [`openssl`].
+//!
+//! There is no default backend: the caller chooses one (the commands do it in
+//! `cmd/backend.rs`) and hands it down. The traits and the error live in their own files
+//! so that a backend implementing them depends on those files, not on this one.
 
+mod api;
+mod error;
 pub mod openssl;
 pub mod pbe;
 
-use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
-use std::fmt;
-
-/// Backend failures, sorted by what the user should do about them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BackendError {
-    /// The algorithm or feature is not available in this build (exit 5).
-    Unsupported(String),
-    /// The key bytes are not a key pkit can load (exit 3).
-    BadKey(String),
-    /// Decryption of a private key failed: wrong or missing password (exit 3).
-    BadPassword(String),
-    /// The library failed an operation that should have worked.
-    Crypto(String),
-}
-
-impl fmt::Display for BackendError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BackendError::Unsupported(m)
-            | BackendError::BadKey(m)
-            | BackendError::BadPassword(m)
-            | BackendError::Crypto(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for BackendError {}
-
-pub type Result<T> = std::result::Result<T, BackendError>;
-
-/// How an ML-DSA private key is written in PKCS#8 (RFC 9881 §6): the 32-byte seed, the
-/// expanded key, or both. Seed is the default: it is small and the expanded form derives
-/// from it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MlDsaKeyFormat {
-    #[default]
-    Seed,
-    Expanded,
-    Both,
-}
-
-/// Password-based encryption for PKCS#8 (RFC 8018 PBES2 with AES-256-CBC).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Kdf {
-    #[default]
-    Pbkdf2,
-    Scrypt,
-}
-
-/// A private key held by the backend. `Send + Sync`: one CA key serves every thread.
-pub trait PrivateKey: Send + Sync + fmt::Debug {
-    fn algorithm(&self) -> Algorithm;
-    /// SubjectPublicKeyInfo DER.
-    fn public_key_der(&self) -> Result<Vec<u8>>;
-    /// Unencrypted PKCS#8 (OneAsymmetricKey) DER.
-    fn to_pkcs8_der(&self, format: MlDsaKeyFormat) -> Result<Vec<u8>>;
-    /// EncryptedPrivateKeyInfo DER.
-    fn to_pkcs8_encrypted_der(
-        &self,
-        password: &[u8],
-        kdf: Kdf,
-        format: MlDsaKeyFormat,
-    ) -> Result<Vec<u8>>;
-    /// A reusable signing context for one thread, signing with the key's default scheme.
-    fn signer(&self) -> Result<Box<dyn Signer>>;
-    /// One signature with a fresh context (convenience for single operations).
-    fn sign(&self, message: &[u8]) -> Result<Vec<u8>> {
-        self.signer()?.sign(message)
-    }
-}
-
-/// A per-thread signing context: creating one costs more than a signature, so callers
-/// that sign many messages keep one per thread.
-pub trait Signer: Send {
-    fn scheme(&self) -> SignatureScheme;
-    fn sign(&mut self, message: &[u8]) -> Result<Vec<u8>>;
-}
-
-/// What a backend offers.
-pub trait Backend: Send + Sync {
-    /// e.g. "OpenSSL 3.5.5 27 Jan 2026".
-    fn version(&self) -> String;
-    fn supports(&self, alg: Algorithm) -> bool;
-    fn generate(&self, alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
-    /// `n` new keys of `alg`. A backend may make them together for less than `n` calls
-    /// of [`Backend::generate`] cost (OpenSSL: one field inversion for a batch of EC keys).
-    fn generate_many(&self, alg: Algorithm, n: usize) -> Result<Vec<Box<dyn PrivateKey>>> {
-        (0..n).map(|_| self.generate(alg)).collect()
-    }
-    /// One new key per entry of `algs`, runs of one algorithm made by
-    /// [`Backend::generate_many`].
-    fn generate_each(&self, algs: &[Algorithm]) -> Result<Vec<Box<dyn PrivateKey>>> {
-        let mut keys = Vec::with_capacity(algs.len());
-        for run in algs.chunk_by(|a, b| a == b) {
-            keys.extend(self.generate_many(run[0], run.len())?);
-        }
-        Ok(keys)
-    }
-    /// Load PKCS#8 DER: `PrivateKeyInfo`/`OneAsymmetricKey`, or `EncryptedPrivateKeyInfo`
-    /// when a password is given. ML-DSA keys in seed, expanded or both forms.
-    fn load_private_der(&self, der: &[u8], password: Option<&[u8]>) -> Result<Box<dyn PrivateKey>>;
-    /// Verify `signature` over `message` with the key in `spki_der` under `scheme`.
-    /// `Ok(false)` for a signature that does not verify, including one under a scheme this
-    /// key's type cannot make; `Err` when the key cannot be decoded or the algorithm is
-    /// unavailable.
-    fn verify(
-        &self,
-        spki_der: &[u8],
-        scheme: SignatureScheme,
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<bool>;
-    fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8>;
-}
-
-/// The backend this build uses.
-pub fn default_backend() -> &'static dyn Backend {
-    openssl::backend()
-}
+pub use api::{Backend, PrivateKey, Signer};
+pub use error::{BackendError, Result};

@@ -15,10 +15,12 @@
 //! part of its API (built unless `no-deprecated`); a point whose Z does not come back as 1
 //! is encoded by `EC_POINT_point2oct` instead.
 
-use super::{Kdf, MlDsaKeyFormat, OpensslBackend, PrivateKey, Result, Signer};
+use super::key::OsslKey;
 use crate::pki::alg::Algorithm;
-use crate::pki::backend::{Backend, BackendError};
-use crate::pki::keyenc;
+use crate::pki::backend::api::{PrivateKey, Signer};
+use crate::pki::backend::error::{BackendError, Result};
+use crate::pki::key::encode;
+use crate::pki::key::ml_dsa::MlDsaKeyFormat;
 use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
 
@@ -78,7 +80,7 @@ mod ffi {
             ctx: *mut c_void,
         ) -> c_int;
     }
-    pub use super::super::ffi::{BN_bn2binpad, BN_clear_free};
+    pub use crate::pki::backend::openssl::ffi::{BN_bn2binpad, BN_clear_free};
 }
 
 /// `NID_X9_62_prime256v1` and `NID_secp384r1` from `<openssl/obj_mac.h>`.
@@ -279,7 +281,7 @@ struct EcKeyPair {
     field_len: usize,
     scalar: [u8; 48],
     public: Vec<u8>,
-    loaded: OnceLock<Box<dyn PrivateKey>>,
+    loaded: OnceLock<OsslKey>,
 }
 
 impl std::fmt::Debug for EcKeyPair {
@@ -300,13 +302,13 @@ impl Drop for EcKeyPair {
 impl EcKeyPair {
     fn openssl_key(&self) -> Result<&dyn PrivateKey> {
         if let Some(k) = self.loaded.get() {
-            return Ok(k.as_ref());
+            return Ok(k);
         }
         let mut der = self.to_pkcs8_der(MlDsaKeyFormat::default())?;
-        let key = OpensslBackend.load_private_der(&der, None);
+        let key = OsslKey::load(&der, self.alg);
         der.fill(0);
         let key = key?;
-        Ok(self.loaded.get_or_init(|| key).as_ref())
+        Ok(self.loaded.get_or_init(|| key))
     }
 }
 
@@ -316,22 +318,13 @@ impl PrivateKey for EcKeyPair {
     }
 
     fn public_key_der(&self) -> Result<Vec<u8>> {
-        keyenc::spki(self.alg, &self.public)
+        encode::spki(self.alg, &self.public)
             .ok_or_else(|| BackendError::Crypto(format!("no SPKI encoding for {}", self.alg)))
     }
 
     fn to_pkcs8_der(&self, _format: MlDsaKeyFormat) -> Result<Vec<u8>> {
-        keyenc::classic_pkcs8(self.alg, &self.scalar[..self.field_len], &self.public)
+        encode::classic_pkcs8(self.alg, &self.scalar[..self.field_len], &self.public)
             .ok_or_else(|| BackendError::Crypto(format!("no PKCS#8 encoding for {}", self.alg)))
-    }
-
-    fn to_pkcs8_encrypted_der(
-        &self,
-        password: &[u8],
-        kdf: Kdf,
-        format: MlDsaKeyFormat,
-    ) -> Result<Vec<u8>> {
-        super::encrypt_pkcs8(self.to_pkcs8_der(format)?, password, kdf)
     }
 
     fn signer(&self) -> Result<Box<dyn Signer>> {
@@ -342,6 +335,9 @@ impl PrivateKey for EcKeyPair {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::backend::api::Backend as _;
+    use crate::pki::backend::openssl::OpensslBackend;
+    use crate::pki::key::{encrypt_private_key, load_private, KdfChoice};
 
     /// Every key of a batch is a valid pair: OpenSSL loads its PKCS#8 (checking the point
     /// against the scalar), derives the same SPKI, and a signature verifies under it.
@@ -359,7 +355,7 @@ mod tests {
             for k in &keys {
                 assert_eq!(k.algorithm(), alg);
                 let der = k.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap();
-                let loaded = OpensslBackend.load_private_der(&der, None).unwrap();
+                let loaded = load_private(&OpensslBackend, &der, None).unwrap();
                 let spki = k.public_key_der().unwrap();
                 assert_eq!(spki, loaded.public_key_der().unwrap(), "{alg}");
                 assert_eq!(der, loaded.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap());
@@ -368,10 +364,15 @@ mod tests {
                 assert!(OpensslBackend
                     .verify(&spki, scheme, b"batch", &sig)
                     .unwrap());
-                let enc = k
-                    .to_pkcs8_encrypted_der(b"pw", Kdf::default(), MlDsaKeyFormat::default())
-                    .unwrap();
-                let back = OpensslBackend.load_private_der(&enc, Some(b"pw")).unwrap();
+                let enc = encrypt_private_key(
+                    &OpensslBackend,
+                    &**k,
+                    b"pw",
+                    KdfChoice::default(),
+                    MlDsaKeyFormat::default(),
+                )
+                .unwrap();
+                let back = load_private(&OpensslBackend, &enc, Some(b"pw")).unwrap();
                 assert_eq!(back.public_key_der().unwrap(), spki, "{alg} encrypted");
                 assert!(spkis.insert(spki), "a repeated key");
             }

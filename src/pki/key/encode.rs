@@ -18,8 +18,6 @@
 //! CurvePrivateKey ::= OCTET STRING                                     -- RFC 8410
 //! ```
 
-#![forbid(unsafe_code)]
-
 use crate::der::{oid_registry as oids, tag, Writer};
 use crate::pki::alg::Algorithm;
 

@@ -1,0 +1,81 @@
+//! The backend's traits: what a backend offers, a private key it holds, and a signing
+//! context. They speak DER and the enums of `pki::alg`.
+
+use super::error::{BackendError, Result};
+use super::pbe::Pbe;
+use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
+use crate::pki::key::ml_dsa::MlDsaKeyFormat;
+use std::fmt;
+
+/// A private key held by the backend. `Send + Sync`: one CA key serves every thread.
+pub trait PrivateKey: Send + Sync + fmt::Debug {
+    fn algorithm(&self) -> Algorithm;
+    /// SubjectPublicKeyInfo DER.
+    fn public_key_der(&self) -> Result<Vec<u8>>;
+    /// Unencrypted PKCS#8 (OneAsymmetricKey) DER.
+    fn to_pkcs8_der(&self, format: MlDsaKeyFormat) -> Result<Vec<u8>>;
+    /// A reusable signing context for one thread, signing with the key's default scheme.
+    fn signer(&self) -> Result<Box<dyn Signer>>;
+    /// One signature with a fresh context (convenience for single operations).
+    fn sign(&self, message: &[u8]) -> Result<Vec<u8>> {
+        self.signer()?.sign(message)
+    }
+}
+
+/// A per-thread signing context: creating one costs more than a signature, so callers
+/// that sign many messages keep one per thread.
+pub trait Signer: Send {
+    fn scheme(&self) -> SignatureScheme;
+    fn sign(&mut self, message: &[u8]) -> Result<Vec<u8>>;
+}
+
+/// What a backend offers.
+pub trait Backend: Send + Sync {
+    /// e.g. "OpenSSL 3.5.5 27 Jan 2026".
+    fn version(&self) -> String;
+    fn supports(&self, alg: Algorithm) -> bool;
+    fn generate(&self, alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
+    /// `n` new keys of `alg`. A backend may make them together for less than `n` calls
+    /// of [`Backend::generate`] cost (OpenSSL: one field inversion for a batch of EC keys).
+    fn generate_many(&self, alg: Algorithm, n: usize) -> Result<Vec<Box<dyn PrivateKey>>> {
+        (0..n).map(|_| self.generate(alg)).collect()
+    }
+    /// One new key per entry of `algs`, runs of one algorithm made by
+    /// [`Backend::generate_many`].
+    fn generate_each(&self, algs: &[Algorithm]) -> Result<Vec<Box<dyn PrivateKey>>> {
+        let mut keys = Vec::with_capacity(algs.len());
+        for run in algs.chunk_by(|a, b| a == b) {
+            keys.extend(self.generate_many(run[0], run.len())?);
+        }
+        Ok(keys)
+    }
+    /// `Ok` when `alg` is available, else `Unsupported` saying why.
+    fn require(&self, alg: Algorithm) -> Result<()> {
+        if self.supports(alg) {
+            Ok(())
+        } else {
+            Err(BackendError::Unsupported(format!(
+                "{alg} is not available in {}",
+                self.version()
+            )))
+        }
+    }
+    /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load_private`)
+    /// has read and found to be an `alg` key (an ML-DSA key's form already checked).
+    fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
+    /// Password-based cryptography: the KDFs, ciphers and MACs of encrypted keys and
+    /// PKCS#12 files.
+    fn pbe(&self) -> &dyn Pbe;
+    /// Verify `signature` over `message` with the key in `spki_der` under `scheme`.
+    /// `Ok(false)` for a signature that does not verify, including one under a scheme this
+    /// key's type cannot make; `Err` when the key cannot be decoded or the algorithm is
+    /// unavailable.
+    fn verify(
+        &self,
+        spki_der: &[u8],
+        scheme: SignatureScheme,
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<bool>;
+    fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8>;
+}

@@ -1,0 +1,31 @@
+//! What can go wrong in a backend, sorted by what the user should do about it.
+
+use std::fmt;
+
+/// Backend failures, sorted by what the user should do about them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BackendError {
+    /// The algorithm or feature is not available in this build (exit 5).
+    Unsupported(String),
+    /// The key bytes are not a key pkit can load (exit 3).
+    BadKey(String),
+    /// Decryption of a private key failed: wrong or missing password (exit 3).
+    BadPassword(String),
+    /// The library failed an operation that should have worked.
+    Crypto(String),
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BackendError::Unsupported(m)
+            | BackendError::BadKey(m)
+            | BackendError::BadPassword(m)
+            | BackendError::Crypto(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for BackendError {}
+
+pub type Result<T> = std::result::Result<T, BackendError>;

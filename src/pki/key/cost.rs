@@ -1,0 +1,167 @@
+//! The way from a file's PBE parameters to the backend's KDFs. Costs come from the file
+//! being read, so each one is bounded here, before any backend runs: a hostile file must
+//! not buy minutes of CPU or gigabytes of memory.
+
+use crate::pki::backend::pbe::{Hash, Pkcs12Purpose};
+use crate::pki::backend::{Backend, BackendError, Result};
+
+/// PBKDF2 and PKCS#12 KDF iteration counts above this are refused. Ten million
+/// PBKDF2-HMAC-SHA256 iterations take a few seconds; real files use 2,048 to 600,000.
+pub const MAX_ITERATIONS: u64 = 10_000_000;
+/// scrypt bounds: N up to 2^20, r up to 32, p up to 16, at most 1 GiB of memory.
+pub const MAX_SCRYPT_N: u64 = 1 << 20;
+pub const MAX_SCRYPT_R: u64 = 32;
+pub const MAX_SCRYPT_P: u64 = 16;
+const SCRYPT_MAX_MEM: u64 = 1 << 30;
+
+fn iterations(n: u64, what: &str) -> Result<u32> {
+    if n == 0 {
+        return Err(BackendError::BadKey(format!(
+            "{what} iteration count 0 is not allowed"
+        )));
+    }
+    u32::try_from(n)
+        .ok()
+        .filter(|&i| u64::from(i) <= MAX_ITERATIONS)
+        .ok_or_else(|| {
+            BackendError::Unsupported(format!(
+                "{what} iteration count {n} is beyond pkit's limit of {MAX_ITERATIONS}"
+            ))
+        })
+}
+
+/// PBKDF2 (RFC 8018 §5.2) with HMAC over `prf`.
+pub fn pbkdf2(
+    backend: &dyn Backend,
+    password: &[u8],
+    salt: &[u8],
+    iters: u64,
+    prf: Hash,
+    len: usize,
+) -> Result<Vec<u8>> {
+    let iters = iterations(iters, "PBKDF2")?;
+    backend.pbe().pbkdf2(password, salt, iters, prf, len)
+}
+
+/// scrypt (RFC 7914 §6).
+pub fn scrypt(
+    backend: &dyn Backend,
+    password: &[u8],
+    salt: &[u8],
+    n: u64,
+    r: u64,
+    p: u64,
+    len: usize,
+) -> Result<Vec<u8>> {
+    let in_range = n.is_power_of_two()
+        && (2..=MAX_SCRYPT_N).contains(&n)
+        && (1..=MAX_SCRYPT_R).contains(&r)
+        && (1..=MAX_SCRYPT_P).contains(&p);
+    if !in_range {
+        return Err(BackendError::Unsupported(format!(
+            "scrypt N={n} r={r} p={p} is beyond pkit's limits (N a power of two up to \
+             {MAX_SCRYPT_N}, r up to {MAX_SCRYPT_R}, p up to {MAX_SCRYPT_P})"
+        )));
+    }
+    // Both bounded above, so the conversions are exact.
+    let (r, p) = (r as u32, p as u32);
+    backend
+        .pbe()
+        .scrypt(password, salt, n, r, p, SCRYPT_MAX_MEM, len)
+}
+
+/// The password as the PKCS#12 KDF takes it (RFC 7292 Appendix B.1): a BMPString,
+/// big-endian UTF-16 with two zero octets at the end, or nothing at all for an absent
+/// password. An empty password and an absent one give different keys, and files of
+/// both kinds exist.
+pub fn bmp_password(password: Option<&[u8]>) -> Result<Vec<u8>> {
+    let Some(p) = password else {
+        return Ok(Vec::new());
+    };
+    let text = std::str::from_utf8(p)
+        .map_err(|_| BackendError::BadPassword("the password is not valid UTF-8".into()))?;
+    let mut out: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    out.extend([0, 0]);
+    Ok(out)
+}
+
+/// The PKCS#12 KDF (RFC 7292 Appendix B.2) over a password already in the form
+/// [`bmp_password`] makes.
+pub fn pkcs12_kdf(
+    backend: &dyn Backend,
+    bmp_password: &[u8],
+    salt: &[u8],
+    iters: u64,
+    hash: Hash,
+    purpose: Pkcs12Purpose,
+    len: usize,
+) -> Result<Vec<u8>> {
+    let iters = iterations(iters, "PKCS#12 KDF")?;
+    backend
+        .pbe()
+        .pkcs12_kdf(bmp_password, salt, iters, hash, purpose, len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pki::backend::openssl::backend as openssl_backend;
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn scrypt_limits() {
+        let b = openssl_backend();
+        assert!(matches!(
+            scrypt(b, b"p", b"s", 1 << 30, 8, 1, 16),
+            Err(BackendError::Unsupported(_))
+        ));
+        assert!(scrypt(b, b"p", b"s", 1000, 8, 1, 16).is_err());
+    }
+
+    #[test]
+    fn iteration_limits() {
+        let b = openssl_backend();
+        assert!(matches!(
+            pbkdf2(b, b"p", b"s", MAX_ITERATIONS + 1, Hash::Sha256, 32),
+            Err(BackendError::Unsupported(_))
+        ));
+        assert!(matches!(
+            pbkdf2(b, b"p", b"s", 0, Hash::Sha256, 32),
+            Err(BackendError::BadKey(_))
+        ));
+        assert!(matches!(
+            pkcs12_kdf(
+                b,
+                b"",
+                b"s",
+                MAX_ITERATIONS + 1,
+                Hash::Sha1,
+                Pkcs12Purpose::Key,
+                8
+            ),
+            Err(BackendError::Unsupported(_))
+        ));
+    }
+
+    #[test]
+    fn pkcs12_passwords() {
+        let pw = bmp_password(Some(b"smeg")).unwrap();
+        assert_eq!(pw, [0, b's', 0, b'm', 0, b'e', 0, b'g', 0, 0]);
+        // Empty and absent passwords differ.
+        let b = openssl_backend();
+        let salt = hex("0a58cf64530d823f");
+        let empty = bmp_password(Some(b"")).unwrap();
+        let absent = bmp_password(None).unwrap();
+        assert_eq!((empty.len(), absent.len()), (2, 0));
+        let a = pkcs12_kdf(b, &empty, &salt, 1, Hash::Sha1, Pkcs12Purpose::Mac, 20).unwrap();
+        let c = pkcs12_kdf(b, &absent, &salt, 1, Hash::Sha1, Pkcs12Purpose::Mac, 20).unwrap();
+        assert_ne!(a, c);
+        assert!(bmp_password(Some(&[0xff])).is_err());
+    }
+}

@@ -1,0 +1,27 @@
+//! Private keys, modelled once: PKCS#8 v1/v2 (RFC 5958), its encrypted form with the
+//! password-based schemes PKCS#12 shares (RFC 8018, RFC 7914, RFC 7292), the inner RSA
+//! and EC keys (RFC 8017, RFC 5915), the ML-DSA forms (RFC 9881), the fixed encodings
+//! pkit writes itself, and loading a key to sign with.
+//!
+//! Everything here is structure; key material and cryptography come from a
+//! backend the caller passes in.
+
+#![forbid(unsafe_code)]
+
+pub mod cost;
+pub mod encode;
+pub mod encrypted;
+pub mod inner;
+pub mod kind;
+pub mod load;
+pub mod ml_dsa;
+pub mod pbe;
+pub mod pkcs8;
+
+pub use encrypted::{encrypt_private_key, is_encrypted, EncryptedPrivateKeyInfo, KdfChoice};
+pub use inner::EcPrivateKey;
+pub use kind::{key_kind, spki_key_kind, KeyKind};
+pub use load::load_private;
+pub use ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
+pub use pbe::{Kdf, PbeScheme};
+pub use pkcs8::PrivateKeyInfo;

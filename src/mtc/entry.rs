@@ -251,16 +251,6 @@ pub fn parse_tbs_entry(contents: &[u8]) -> Result<TbsEntryFields<'_>> {
     })
 }
 
-/// `entry_convert`: the MTCLogEntry (without entry extensions) and SPKI of an X.509
-/// certificate issued by the CA, its TBS fields copied byte for byte.
-pub fn entry_from_certificate(cert_der: &[u8]) -> Result<(Vec<u8>, Vec<u8>)> {
-    let c = crate::pki::cert::Certificate::from_der(cert_der)
-        .map_err(|e| MtcError::malformed(e.offset, "an X.509 certificate"))?;
-    let f = crate::mtc::cert::split_tbs(c.tbs_raw)?;
-    let entry = encode_entry(&[], &crate::mtc::cert::tbs_entry_of(&f)?)?;
-    Ok((entry, f.spki.to_vec()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@
 //! | stage | call |
 //! |---|---|
 //! | `cert_gen` | ordinary X.509 issuance ([`crate::pki::ca`]); MTC input is its TBS |
-//! | `entry_convert` | [`entry::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
+//! | `entry_convert` | [`cert::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
 //! | `leaf_hash` | [`hash::leaf_hash`] |
 //! | `db_insert_entries` | [`store::Store::append_entries`] (one transaction per call) |
 //! | `tree_build` | [`tree::MemTree::from_leaves`], then [`tree::MemTree::root`] |
@@ -44,6 +44,7 @@
 //! - [`cert`][cert]: certificate assembly, serials, the §5.5 CA certificate.
 //! - [`verify`][verify]: the §7.2 relying-party procedure, naming the failed step.
 //! - [`landmark`][landmark]: landmarks and the landmark list text.
+//! - [`limits`][limits]: the wire format's integer bounds (uint48).
 //! - [`store`][store]: `mtc.db`.
 //! - [`issuer`][issuer]: checkpointing, and per-index proofs and certificates from the store.
 
@@ -58,6 +59,7 @@ pub mod hash;
 pub mod ids;
 pub mod issuer;
 pub mod landmark;
+pub mod limits;
 pub mod proof;
 pub mod store;
 pub mod subtree;

@@ -17,12 +17,10 @@
 use super::entry::check_entry_extensions;
 use super::error::{MtcError, Result};
 use super::hash::Hash;
+use super::limits::UINT48_MAX;
 use super::subtree::Subtree;
 use crate::der::{self, tls};
 use std::cmp::Ordering;
-
-/// Largest uint48.
-pub const UINT48_MAX: u64 = (1 << 48) - 1;
 
 /// One `Cosignature`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,8 @@
 //! reads, and nothing is ever rebuilt to answer a proof.
 //!
 //! Proof generation is generic over [`NodeSource`], so the same code answers from memory
-//! ([`MemTree`]) and from `mtc.db` ([`crate::mtc::store::Store`]).
+//! ([`MemTree`]) and from the log store, which implements it (the tree knows nothing of
+//! storage).
 
 use super::error::{MtcError, Result};
 use super::hash::{empty_hash, node_hash, Hash};

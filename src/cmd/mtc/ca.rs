@@ -79,7 +79,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
         not_before: now,
         not_after: now.plus_seconds(i64::from(a.days) * 86_400),
         min_serial: base,
-        max_serial: base | pkit::mtc::proof::UINT48_MAX,
+        max_serial: base | pkit::mtc::limits::UINT48_MAX,
     });
     let key_text = crate::cmd::issue::key_pem(key.as_ref(), None)?;
     io::write_file_atomic(&key_path, key_text.as_bytes(), false, true)?;
@@ -106,7 +106,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
         "cosigner_name": ca_id.note_name(),
         "algorithm": a.alg.name(),
         "min_serial": base,
-        "max_serial": base | pkit::mtc::proof::UINT48_MAX,
+        "max_serial": base | pkit::mtc::limits::UINT48_MAX,
     });
     let text = format!(
         "created MTC CA {} (log {}, origin {}), cosigner key {}, in {}\n",

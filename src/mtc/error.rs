@@ -72,10 +72,4 @@ impl From<crate::pki::backend::BackendError> for MtcError {
     }
 }
 
-impl From<rusqlite::Error> for MtcError {
-    fn from(e: rusqlite::Error) -> Self {
-        MtcError::Store(format!("database: {e}"))
-    }
-}
-
 pub type Result<T> = std::result::Result<T, MtcError>;

@@ -7,7 +7,6 @@ use crate::cmd::key::AlgorithmParser;
 use clap::{Args, Subcommand};
 use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::store::Store;
 use pkit::pki::alg::Algorithm;
 use serde_json::json;
 use std::path::PathBuf;
@@ -84,7 +83,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
     let key_text = crate::cmd::issue::key_pem(key.as_ref(), None)?;
     io::write_file_atomic(&key_path, key_text.as_bytes(), false, true)?;
     let db_name = db_path.display().to_string();
-    let store = Store::open(&db_path).map_err(mtc_err(&db_name))?;
+    let mut store = pkit::mtc::store::open(&db_path).map_err(mtc_err(&db_name))?;
     for (k, v) in [
         ("ca_id", ca_id.dotted().to_string()),
         ("log", a.log.to_string()),

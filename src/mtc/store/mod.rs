@@ -95,7 +95,7 @@ pub struct StoredCertificate {
 /// nothing of what it was given. Writes take `&mut self`; reads take `&self`, so proofs
 /// can be computed while the store is shared (an implementation whose client needs
 /// exclusive access for reads too keeps it behind a lock).
-pub trait LogStore: NodeSource {
+pub trait LogStore: NodeSource + Send {
     /// Set a `meta` value, replacing an earlier one.
     fn set_meta(&mut self, key: &str, value: &str) -> Result<()>;
     fn meta(&self, key: &str) -> Result<Option<String>>;

@@ -17,7 +17,7 @@
 //! kind left; the rows are a record of the latest issue, never a cache that issuance
 //! reads back (`--stored` prints them instead of issuing).
 
-use super::{
+use super::api::{
     CertKind, LogStore, NewEntry, SignedSubtree, StoredCertificate, StoredCheckpoint, StoredProof,
     SubtreeSignature,
 };

@@ -470,7 +470,7 @@ impl Tree {
             }
         }
         for cycle in cycles(&edges) {
-            let names: Vec<String> = cycle.iter().map(|m| name(m)).collect();
+            let names: Vec<String> = cycle.iter().map(name).collect();
             bad.push(format!("import cycle: {}", names.join(" <-> ")));
         }
         for f in &self.files {

@@ -10,15 +10,15 @@
 //!   complete node and the checkpoint root; prints the best of three wall times and the
 //!   process's peak resident memory (`VmHWM`, which includes the leaf hashes themselves).
 //! - `db_append` (one-shot): 1,000,000 pre-generated ~700-byte entries appended to a fresh
-//!   `mtc.db` ([`Store::append_entries`], chunks of 10,000), leaf hashing included;
-//!   prints entries per second.
+//!   `mtc.db` ([`pkit::mtc::store::LogStore::append_entries`], chunks of 10,000), leaf
+//!   hashing included; prints entries per second.
 //!
 //! `PKIT_BENCH_MTC_LEAVES` and `PKIT_BENCH_MTC_ENTRIES` change the two one-shot sizes.
 //! The allocator is mimalloc, as in the `pkit` binary. Results: docs/perf.md.
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use pkit::mtc::hash::{leaf_hash, Hash};
-use pkit::mtc::store::{NewEntry, Store};
+use pkit::mtc::store::{open, NewEntry};
 use pkit::mtc::tree::MemTree;
 use std::hint::black_box;
 use std::time::Instant;
@@ -103,12 +103,12 @@ fn db_append() {
             return;
         }
     };
-    let Ok(mut store) = Store::open(&dir.path().join("mtc.db")) else {
+    let Ok(mut store) = open(&dir.path().join("mtc.db")) else {
         eprintln!("db_append: cannot open mtc.db");
         return;
     };
     // As `pkit mtc add --from` does.
-    if let Err(e) = store.checkpoint_in_background() {
+    if let Err(e) = store.prepare_bulk_append() {
         eprintln!("db_append: {e}");
         return;
     }

@@ -307,7 +307,7 @@ fn issued_certificates_are_recorded() {
     // The rows in mtc.db: each certificate's DER ends with its recorded MTCProof, whose
     // subtree is the signed one holding the entry.
     {
-        use pkit::mtc::store::{CertKind, Store};
+        use pkit::mtc::store::{CertKind, LogStore, SqliteLogStore as Store};
         let store = Store::open(&dir.join("mtc.db")).unwrap();
         let certs = store
             .stored_certificates(0, 6, CertKind::Standalone)

@@ -16,14 +16,16 @@ use super::scratch::Scratch;
 use super::x509::{self, insert_stage, mean_len, Recorder};
 use super::{BenchError, Result};
 use crate::der::Time;
-use crate::mtc::cert::{assemble, build_tbs, serial_number};
+use crate::mtc::cert::{assemble, build_tbs, entry_from_certificate, serial_number};
 use crate::mtc::cosign::Cosigner;
-use crate::mtc::entry::{entry_from_certificate, parse_entry};
+use crate::mtc::entry::parse_entry;
 use crate::mtc::hash::{leaf_hash, Hash};
 use crate::mtc::ids::TrustAnchorId;
 use crate::mtc::issuer::{create_checkpoint, issue, MtcCa};
 use crate::mtc::proof::{Cosignature, MtcProof};
-use crate::mtc::store::{CertKind, NewEntry, Store, StoredCertificate, StoredProof};
+use crate::mtc::store::{
+    open as open_log, CertKind, LogStore, NewEntry, SqliteLogStore, StoredCertificate, StoredProof,
+};
 use crate::mtc::subtree::{covering_subtrees, Subtree};
 use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use crate::pki::alg::Algorithm;
@@ -168,12 +170,12 @@ fn one_batch(
         })
         .collect();
     // Appending is what a log does, so repetitions append to one scratch log.
-    let mut log = Store::open(&scratch.path(&format!("mtc-{}-{n}.db", alg.name())))?;
+    let mut log = open_log(&scratch.path(&format!("mtc-{}-{n}.db", alg.name())))?;
     rec.stage("db_insert_entries", n, || {
         timed(|| Ok(log.append_entries(&new_entries)?)).map(|(d, _)| d)
     })?;
     drop(log);
-    let mut store = Store::open(&scratch.path(&format!("mtc-{}-{n}-log.db", alg.name())))?;
+    let mut store = open_log(&scratch.path(&format!("mtc-{}-{n}-log.db", alg.name())))?;
     store.append_entries(&new_entries)?;
 
     let mut tree = MemTree::new();
@@ -228,7 +230,7 @@ fn one_batch(
     })?;
     let cp = checkpoint.ok_or_else(|| BenchError::Check("no checkpoint".into()))?;
     let mut rep = 0u64;
-    let cp_log = Store::open(&scratch.path(&format!("mtc-{}-{n}-cp.db", alg.name())))?;
+    let mut cp_log = open_log(&scratch.path(&format!("mtc-{}-{n}-cp.db", alg.name())))?;
     rec.stage("db_insert_checkpoint", 1, || {
         // Each repetition records a checkpoint of its own size and subtree (the keys of
         // the tables), with this checkpoint's bytes.
@@ -296,7 +298,7 @@ fn one_batch(
         scratch,
         &proof_rows,
         reindex(n, |p: &mut StoredProof| (&mut p.index, p.proof.len())),
-        |s: &mut Store, rows| Ok(s.insert_proofs(rows)?),
+        |s: &mut SqliteLogStore, rows| Ok(s.insert_proofs(rows)?),
     )?;
 
     let mut tbs: Vec<Vec<u8>> = Vec::new();
@@ -346,12 +348,12 @@ fn one_batch(
         scratch,
         &cert_rows,
         reindex(n, |c: &mut StoredCertificate| (&mut c.index, c.der.len())),
-        |s: &mut Store, rows| Ok(s.insert_certificates(rows)?),
+        |s: &mut SqliteLogStore, rows| Ok(s.insert_certificates(rows)?),
     )?;
     // The batch's log records them as `pkit mtc cert` does, which issues the same bytes.
     store.record_issued(&proof_rows, &cert_rows)?;
     for i in [0, mid, n - 1] {
-        let cli = issue(&store, LOG, i, CertKind::Standalone, stamp)?;
+        let cli = issue(&*store, LOG, i, CertKind::Standalone, stamp)?;
         let ours = (&proof_rows[i as usize], &cert_rows[i as usize]);
         if (&cli.proof, &cli.certificate) != ours {
             return Err(BenchError::Check(format!(

@@ -5,7 +5,7 @@
 //! run against the batch's CA database, which is `--db FILE` when given.
 
 use super::{BenchError, Result};
-use crate::mtc::store::Store as MtcStore;
+use crate::mtc::store::SqliteLogStore;
 use crate::pki::ca::store::SqliteCaStore;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -70,9 +70,9 @@ impl ScratchDb for SqliteCaStore {
     }
 }
 
-impl ScratchDb for MtcStore {
+impl ScratchDb for SqliteLogStore {
     fn open(path: &Path) -> Result<Self> {
-        Ok(MtcStore::open(path)?)
+        Ok(SqliteLogStore::open(path)?)
     }
 }
 

@@ -46,6 +46,12 @@ pub enum ErrorKind {
     HighTagNumber,
     /// SET OF elements must be sorted in DER.
     UnsortedSet,
+    /// A TLS-presentation vector (`opaque x<min..max>`) whose length is out of bounds.
+    VectorLength {
+        length: usize,
+        min: usize,
+        max: usize,
+    },
     /// A structure-level rule (names the rule).
     Invalid(String),
 }
@@ -160,6 +166,10 @@ impl fmt::Display for ErrorKind {
             TooDeep { limit } => write!(f, "expected nesting at most {limit} levels deep"),
             HighTagNumber => write!(f, "expected a low tag number (< 31)"),
             UnsortedSet => write!(f, "expected SET OF elements in DER order"),
+            VectorLength { length, min, max } => write!(
+                f,
+                "expected a vector of {min} to {max} byte(s), found {length}"
+            ),
             Invalid(what) => write!(f, "{what}"),
         }
     }

@@ -4,6 +4,8 @@
 //! - [`writer`]: continuation-style builder with back-patched lengths;
 //! - value rules: [`integer`], [`primitives`] (BOOLEAN, NULL, OCTET/BIT STRING), [`oid`],
 //!   [`time`], [`string`];
+//! - [`tls`]: the TLS presentation language (length-prefixed vectors, big-endian
+//!   integers) that SCTs and MTC structures are written in, with the same errors;
 //! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`hex()`]: bytes as
 //!   lowercase hex.
 
@@ -19,6 +21,7 @@ pub mod reader;
 pub mod string;
 pub mod tag;
 pub mod time;
+pub mod tls;
 pub mod tree;
 pub mod writer;
 

@@ -9,11 +9,12 @@
 //!
 //! Assembly copies every field from the entry byte for byte and never re-encodes.
 
-use super::entry::{parse_tbs_entry, TbsEntryFields};
+use super::entry::{encode_entry, parse_tbs_entry, TbsEntryFields};
 use super::error::{MtcError, Result};
 use super::hash::sha256;
 use super::ids::TrustAnchorId;
-use super::proof::{MtcProof, UINT48_MAX};
+use super::limits::UINT48_MAX;
+use super::proof::MtcProof;
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Reader, Time, Writer};
 use crate::pki::alg::Algorithm;
@@ -155,6 +156,16 @@ pub fn tbs_entry_of(f: &TbsCertFields<'_>) -> Result<Vec<u8>> {
     w.octet_string(&sha256(f.spki));
     w.raw(f.rest);
     Ok(w.finish())
+}
+
+/// `entry_convert`: the MTCLogEntry (without entry extensions) and SPKI of an X.509
+/// certificate issued by the CA, its TBS fields copied byte for byte.
+pub fn entry_from_certificate(cert_der: &[u8]) -> Result<(Vec<u8>, Vec<u8>)> {
+    let c = crate::pki::cert::Certificate::from_der(cert_der)
+        .map_err(|e| MtcError::malformed(e.offset, "an X.509 certificate"))?;
+    let f = split_tbs(c.tbs_raw)?;
+    let entry = encode_entry(&[], &tbs_entry_of(&f)?)?;
+    Ok((entry, f.spki.to_vec()))
 }
 
 /// What the §5.5 CA certificate says.

@@ -16,6 +16,7 @@ use super::error::{MtcError, Result};
 use super::hash::Hash;
 use super::ids::TrustAnchorId;
 use super::subtree::Subtree;
+use crate::der::tls;
 use crate::pki::backend::Backend;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
@@ -65,17 +66,18 @@ impl Checkpoint {
             log,
             Subtree::new(0, self.size),
             &self.root,
-        );
+        )?;
         let mut signer = cosigner.signer()?;
         let sig = signer.sign(&msg)?;
-        let mut blob = cosigner.public.key_id().to_vec();
-        blob.extend_from_slice(&timestamp.to_be_bytes());
-        blob.extend_from_slice(&sig);
+        let mut blob = tls::Writer::with_capacity(12 + sig.len());
+        blob.bytes(&cosigner.public.key_id())
+            .u64(timestamp)
+            .bytes(&sig);
         Ok(format!(
             "{}\n{SIG_PREFIX}{} {}\n",
             self.body(),
             cosigner.public.id.note_name(),
-            B64.encode(blob)
+            B64.encode(blob.finish())
         ))
     }
 
@@ -110,14 +112,14 @@ impl Checkpoint {
             let rest = line.strip_prefix(SIG_PREFIX).ok_or_else(bad)?;
             let (name, b64) = rest.split_once(' ').ok_or_else(bad)?;
             let blob = B64.decode(b64).map_err(|_| bad())?;
-            if blob.len() < 12 {
-                return Err(bad());
-            }
+            let mut r = tls::Reader::new(&blob);
+            let key_id = r.array().map_err(|_| bad())?;
+            let timestamp = r.u64().map_err(|_| bad())?;
             out.push(NoteSignature {
                 name: name.to_string(),
-                key_id: [blob[0], blob[1], blob[2], blob[3]],
-                timestamp: u64::from_be_bytes(blob[4..12].try_into().map_err(|_| bad())?),
-                signature: blob[12..].to_vec(),
+                key_id,
+                timestamp,
+                signature: r.remaining().to_vec(),
             });
             at += line.len() + 1;
         }

@@ -19,6 +19,7 @@ use super::error::{MtcError, Result};
 use super::hash::{sha256, Hash};
 use super::ids::TrustAnchorId;
 use super::subtree::Subtree;
+use crate::der::tls;
 use crate::pki::alg::Algorithm;
 use crate::pki::backend::{Backend, PrivateKey, Signer};
 use crate::pki::spki::Spki;
@@ -33,22 +34,19 @@ pub fn cosigned_subtree(
     log: &TrustAnchorId,
     st: Subtree,
     hash: &Hash,
-) -> Vec<u8> {
+) -> Result<Vec<u8>> {
     let name = cosigner.note_name();
     let origin = log.note_name();
-    let mut m = Vec::with_capacity(12 + 2 + name.len() + origin.len() + 24 + 32);
-    m.extend_from_slice(SUBTREE_LABEL);
-    // Names are "oid/1.3.6.1.4.1." plus at most 32 bytes of arcs written in decimal,
-    // well under 255 bytes; the cast is checked anyway.
-    m.push(u8::try_from(name.len()).unwrap_or(u8::MAX));
-    m.extend_from_slice(name.as_bytes());
-    m.extend_from_slice(&timestamp.to_be_bytes());
-    m.push(u8::try_from(origin.len()).unwrap_or(u8::MAX));
-    m.extend_from_slice(origin.as_bytes());
-    m.extend_from_slice(&st.start.to_be_bytes());
-    m.extend_from_slice(&st.end.to_be_bytes());
-    m.extend_from_slice(hash);
-    m
+    let mut m = tls::Writer::with_capacity(12 + 2 + name.len() + origin.len() + 24 + 32);
+    // Names are "oid/1.3.6.1.4.1." and the decimal arcs of an ID of at most a few dozen
+    // bytes, well under 255 bytes; the vector checks it anyway.
+    let long = |_| MtcError::Invalid(format!("note name {name} or {origin} exceeds 255 bytes"));
+    m.bytes(SUBTREE_LABEL);
+    m.opaque(1, 0xff, name.as_bytes()).map_err(long)?;
+    m.u64(timestamp);
+    m.opaque(1, 0xff, origin.as_bytes()).map_err(long)?;
+    m.u64(st.start).u64(st.end).bytes(hash);
+    Ok(m.finish())
 }
 
 /// The checkpoint key-ID type byte of a cosigner algorithm. C2SP assigns 0x04
@@ -122,7 +120,7 @@ impl CosignerKey {
         hash: &Hash,
         signature: &[u8],
     ) -> Result<bool> {
-        let m = cosigned_subtree(&self.id, timestamp, log, st, hash);
+        let m = cosigned_subtree(&self.id, timestamp, log, st, hash)?;
         Ok(backend.verify(&self.spki, self.alg.default_scheme(), &m, signature)?)
     }
 }
@@ -154,7 +152,7 @@ impl Cosigner {
         st: Subtree,
         hash: &Hash,
     ) -> Result<Vec<u8>> {
-        let m = cosigned_subtree(&self.public.id, timestamp, log, st, hash);
+        let m = cosigned_subtree(&self.public.id, timestamp, log, st, hash)?;
         Ok(signer.sign(&m)?)
     }
 }
@@ -167,7 +165,7 @@ mod tests {
     #[test]
     fn message_layout() {
         let ca = TrustAnchorId::parse("32473.1").unwrap();
-        let m = cosigned_subtree(&ca, 0, &ca.log_id(1), Subtree::new(4, 8), &[7; 32]);
+        let m = cosigned_subtree(&ca, 0, &ca.log_id(1), Subtree::new(4, 8), &[7; 32]).unwrap();
         assert_eq!(&m[..12], b"subtree/v1\n\0");
         assert_eq!(m[12] as usize, "oid/1.3.6.1.4.1.32473.1".len());
         assert_eq!(m.len(), 12 + 1 + 23 + 8 + 1 + 27 + 16 + 32);

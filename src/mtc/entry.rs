@@ -31,7 +31,7 @@
 use super::error::{MtcError, Result};
 use super::hash::{sha256, Hash};
 use crate::der::oid_registry as oids;
-use crate::der::{tag, Reader, Time, Writer};
+use crate::der::{tag, tls, Reader, Time, Writer};
 use crate::pki::ext::key_usage::ku;
 use crate::pki::ext::write::ext;
 
@@ -133,51 +133,35 @@ pub fn encode_entry(extensions: &[u8], tbs_entry: &[u8]) -> Result<Vec<u8>> {
             "log entry of {len} bytes exceeds the 65535-byte limit"
         )));
     }
-    let mut out = Vec::with_capacity(len);
-    put_u16_vec(&mut out, extensions)?;
-    out.extend_from_slice(&TBS_CERT_ENTRY.to_be_bytes());
-    out.extend_from_slice(tbs_entry);
-    Ok(out)
-}
-
-/// `opaque x<0..2^16-1>`.
-pub fn put_u16_vec(out: &mut Vec<u8>, v: &[u8]) -> Result<()> {
-    let n = u16::try_from(v.len())
-        .map_err(|_| MtcError::Invalid(format!("{} bytes exceed a 2^16-1 vector", v.len())))?;
-    out.extend_from_slice(&n.to_be_bytes());
-    out.extend_from_slice(v);
-    Ok(())
+    let mut w = tls::Writer::with_capacity(len);
+    w.opaque(0, 0xffff, extensions)
+        .map_err(MtcError::too_long)?
+        .u16(TBS_CERT_ENTRY)
+        .bytes(tbs_entry);
+    Ok(w.finish())
 }
 
 /// Check `MTCLogEntryExtension extensions<0..2^16-1>` contents: well-formed, types
 /// strictly ascending (sorted, no duplicates). `offset` is where `data` starts.
 pub fn check_entry_extensions(data: &[u8], offset: usize) -> Result<()> {
-    let mut i = 0;
+    let mut r = tls::Reader::with_base(data, offset);
     let mut last: Option<u16> = None;
-    while i < data.len() {
-        if data.len() - i < 4 {
-            return Err(MtcError::malformed(
-                offset + i,
-                "an MTCLogEntryExtension header",
-            ));
-        }
-        let ty = u16::from_be_bytes([data[i], data[i + 1]]);
-        let n = usize::from(u16::from_be_bytes([data[i + 2], data[i + 3]]));
+    while !r.is_empty() {
+        let at = r.offset();
+        // The header is checked whole before its type is judged.
+        let header = |_| MtcError::malformed(at, "an MTCLogEntryExtension header");
+        let ty = r.u16().map_err(header)?;
+        let n = r.u16().map_err(header)?;
         if last.is_some_and(|l| l >= ty) {
             return Err(MtcError::malformed(
-                offset + i,
+                at,
                 "extension types in strictly ascending order",
             ));
         }
         last = Some(ty);
-        i += 4;
-        if data.len() - i < n {
-            return Err(MtcError::malformed(
-                offset + i,
-                format!("{n} bytes of extension_data"),
-            ));
-        }
-        i += n;
+        let data_at = r.offset();
+        r.bytes(usize::from(n))
+            .map_err(|_| MtcError::malformed(data_at, format!("{n} bytes of extension_data")))?;
     }
     Ok(())
 }
@@ -193,24 +177,24 @@ pub struct ParsedEntry<'a> {
 /// Decode an MTCLogEntry (only `tbs_cert_entry` is accepted: "a CA must not sign
 /// subtrees containing unknown entry types").
 pub fn parse_entry(entry: &[u8]) -> Result<ParsedEntry<'_>> {
-    if entry.len() < 2 {
-        return Err(MtcError::malformed(0, "the extensions length"));
-    }
-    let n = usize::from(u16::from_be_bytes([entry[0], entry[1]]));
-    if entry.len() < 2 + n + 2 {
+    let mut r = tls::Reader::new(entry);
+    let n = r
+        .u16()
+        .map_err(|_| MtcError::malformed(0, "the extensions length"))?;
+    let (extensions, ty) = r
+        .bytes(usize::from(n))
+        .and_then(|ext| Ok((ext, r.u16()?)))
+        .map_err(|_| MtcError::malformed(entry.len(), "extensions and the entry type"))?;
+    check_entry_extensions(extensions, 2)?;
+    if ty != TBS_CERT_ENTRY {
         return Err(MtcError::malformed(
-            entry.len(),
-            "extensions and the entry type",
+            2 + extensions.len(),
+            "entry type tbs_cert_entry (1)",
         ));
     }
-    check_entry_extensions(&entry[2..2 + n], 2)?;
-    let ty = u16::from_be_bytes([entry[2 + n], entry[3 + n]]);
-    if ty != TBS_CERT_ENTRY {
-        return Err(MtcError::malformed(2 + n, "entry type tbs_cert_entry (1)"));
-    }
     Ok(ParsedEntry {
-        extensions: &entry[2..2 + n],
-        tbs_entry: &entry[4 + n..],
+        extensions,
+        tbs_entry: r.remaining(),
     })
 }
 
@@ -265,16 +249,6 @@ pub fn parse_tbs_entry(contents: &[u8]) -> Result<TbsEntryFields<'_>> {
         spki_hash,
         rest: r.remaining(),
     })
-}
-
-/// `entry_convert`: the MTCLogEntry (without entry extensions) and SPKI of an X.509
-/// certificate issued by the CA, its TBS fields copied byte for byte.
-pub fn entry_from_certificate(cert_der: &[u8]) -> Result<(Vec<u8>, Vec<u8>)> {
-    let c = crate::pki::cert::Certificate::from_der(cert_der)
-        .map_err(|e| MtcError::malformed(e.offset, "an X.509 certificate"))?;
-    let f = crate::mtc::cert::split_tbs(c.tbs_raw)?;
-    let entry = encode_entry(&[], &crate::mtc::cert::tbs_entry_of(&f)?)?;
-    Ok((entry, f.spki.to_vec()))
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The one error type of the MTC library: what went wrong, and where in the input.
 
+use crate::der;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +23,33 @@ impl MtcError {
             expected: expected.into(),
         }
     }
+
+    /// A TLS read ([`crate::der::tls::Reader`]) that ran out of input, as MTC decoding
+    /// names it: `what`, with the bytes it takes, at the offset where it starts. The
+    /// reader's truncation stands at the end of the input with the bytes needed and
+    /// available, from which both follow.
+    pub(crate) fn short(what: &str) -> impl Fn(der::Error) -> MtcError + '_ {
+        move |e| match e.kind {
+            der::ErrorKind::Truncated { needed, available } => MtcError::malformed(
+                e.offset - available,
+                format!("{what} ({} bytes)", needed + available),
+            ),
+            _ => MtcError::malformed(e.offset, what),
+        }
+    }
+
+    /// A TLS encoding ([`crate::der::tls::Writer`]) whose vector did not fit its length
+    /// prefix (or an integer its width): a request the encoding cannot carry.
+    pub(crate) fn too_long(e: der::Error) -> MtcError {
+        match e.kind {
+            der::ErrorKind::VectorLength {
+                length,
+                max: 0xffff,
+                ..
+            } => MtcError::Invalid(format!("{length} bytes exceed a 2^16-1 vector")),
+            _ => MtcError::Invalid(e.message()),
+        }
+    }
 }
 
 impl fmt::Display for MtcError {
@@ -41,12 +69,6 @@ impl std::error::Error for MtcError {}
 impl From<crate::pki::backend::BackendError> for MtcError {
     fn from(e: crate::pki::backend::BackendError) -> Self {
         MtcError::Backend(e)
-    }
-}
-
-impl From<rusqlite::Error> for MtcError {
-    fn from(e: rusqlite::Error) -> Self {
-        MtcError::Store(format!("database: {e}"))
     }
 }
 

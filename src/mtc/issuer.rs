@@ -12,7 +12,7 @@ use super::ids::TrustAnchorId;
 use super::landmark::landmark_for;
 use super::proof::{Cosignature, MtcProof};
 use super::store::{
-    CertKind, Store, StoredCertificate, StoredCheckpoint, StoredProof, SubtreeSignature,
+    CertKind, LogStore, StoredCertificate, StoredCheckpoint, StoredProof, SubtreeSignature,
 };
 use super::subtree::{covering_subtrees, Subtree};
 use super::tree::{inclusion_proof, subtree_hash, NodeSource};
@@ -44,8 +44,8 @@ pub struct CheckpointResult {
 /// `checkpoint_create`: the root and signed note for the current tree, plus cosignatures
 /// (timestamp 0) over the covering subtrees of the entries added since the previous
 /// checkpoint. "Never sign the empty covering subtree."
-pub fn create_checkpoint(
-    src: &dyn NodeSource,
+pub fn create_checkpoint<S: NodeSource + ?Sized>(
+    src: &S,
     previous_size: u64,
     ca: &MtcCa,
     now: u64,
@@ -94,16 +94,20 @@ pub fn create_checkpoint(
 
 /// Checkpoint the store and record the result (`checkpoint_create` then
 /// `db_insert_checkpoint`).
-pub fn checkpoint_store(store: &Store, ca: &MtcCa, now: u64) -> Result<CheckpointResult> {
+pub fn checkpoint_store(
+    store: &mut dyn LogStore,
+    ca: &MtcCa,
+    now: u64,
+) -> Result<CheckpointResult> {
     let prev = store.latest_checkpoint()?.map_or(0, |c| c.size);
-    let r = create_checkpoint(store, prev, ca, now)?;
+    let r = create_checkpoint(&*store, prev, ca, now)?;
     store.insert_checkpoint(&r.checkpoint, &r.signatures)?;
     Ok(r)
 }
 
 /// The MTCProof of a standalone certificate for `index`: the signed subtree containing
 /// it, the inclusion proof, and its cosignatures.
-pub fn standalone_proof(store: &Store, index: u64) -> Result<MtcProof> {
+pub fn standalone_proof(store: &dyn LogStore, index: u64) -> Result<MtcProof> {
     let (st, _, sigs) = store.signed_subtree_for(index)?.ok_or_else(|| {
         MtcError::Invalid(format!(
             "entry {index} is not covered by a checkpoint yet (run pkit mtc checkpoint)"
@@ -126,7 +130,7 @@ pub fn standalone_proof(store: &Store, index: u64) -> Result<MtcProof> {
 
 /// The MTCProof of a landmark-relative certificate: no signatures, the covering subtree
 /// of the landmark that contains `index`.
-pub fn landmark_proof(store: &Store, index: u64, now: u64) -> Result<(u64, MtcProof)> {
+pub fn landmark_proof(store: &dyn LogStore, index: u64, now: u64) -> Result<(u64, MtcProof)> {
     let landmarks = store.landmarks()?;
     let (l, st) = landmark_for(&landmarks, index, now).ok_or_else(|| {
         MtcError::Invalid(format!(
@@ -156,9 +160,9 @@ pub struct IssuedCertificate {
 /// cert`): the proof ([`standalone_proof`], or [`landmark_proof`] for the landmarks
 /// active at `now`), encoded once (`proof_encode`), the TBSCertificate
 /// (`standalone_build`) and the DER (`standalone_encode`). Nothing is written:
-/// [`Store::record_issued`] records what was handed out.
+/// [`LogStore::record_issued`] records what was handed out.
 pub fn issue(
-    store: &Store,
+    store: &dyn LogStore,
     log: u16,
     index: u64,
     kind: CertKind,

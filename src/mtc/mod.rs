@@ -9,26 +9,26 @@
 //! | stage | call |
 //! |---|---|
 //! | `cert_gen` | ordinary X.509 issuance ([`crate::pki::ca`]); MTC input is its TBS |
-//! | `entry_convert` | [`entry::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
+//! | `entry_convert` | [`cert::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
 //! | `leaf_hash` | [`hash::leaf_hash`] |
-//! | `db_insert_entries` | [`store::Store::append_entries`] (one transaction per call) |
+//! | `db_insert_entries` | [`store::LogStore::append_entries`] (one transaction per call) |
 //! | `tree_build` | [`tree::MemTree::from_leaves`], then [`tree::MemTree::root`] |
 //! | `proof_gen_all` | [`tree::all_inclusion_proofs`] |
-//! | `proof_gen_one` | [`tree::inclusion_proof`] (from a [`tree::MemTree`] or a [`store::Store`]) |
+//! | `proof_gen_one` | [`tree::inclusion_proof`] (from a [`tree::MemTree`] or a [`store::LogStore`]) |
 //! | `checkpoint_create` | [`issuer::create_checkpoint`] |
-//! | `db_insert_checkpoint` | [`store::Store::insert_checkpoint`] |
+//! | `db_insert_checkpoint` | [`store::LogStore::insert_checkpoint`] |
 //! | `proof_encode` | [`proof::MtcProof::encode`] |
-//! | `db_insert_proofs` | [`store::Store::insert_proofs`] (one transaction per call) |
+//! | `db_insert_proofs` | [`store::LogStore::insert_proofs`] (one transaction per call) |
 //! | `standalone_build` | [`cert::build_tbs`] |
 //! | `standalone_encode` | [`cert::assemble`] (DER; PEM through the `pem` crate) |
-//! | `db_insert_standalone` | [`store::Store::insert_certificates`] (one transaction per call) |
+//! | `db_insert_standalone` | [`store::LogStore::insert_certificates`] (one transaction per call) |
 //! | `proof_verify_one` / `proof_verify_all` | [`tree::evaluate_inclusion_proof`]; the whole §7.2 check is [`verify::verify_certificate`] |
-//! | `db_read_entries` | [`store::Store::entries`] |
-//! | `db_read_standalone` | [`store::Store::stored_certificates`] |
+//! | `db_read_entries` | [`store::LogStore::entries`] |
+//! | `db_read_standalone` | [`store::LogStore::stored_certificates`] |
 //!
 //! `pkit mtc cert` runs the issuing stages for one index at a time through
 //! [`issuer::issue`] (the proof from the stored tree, then encode, build and assemble)
-//! and records proofs and certificates together with [`store::Store::record_issued`].
+//! and records proofs and certificates together with [`store::LogStore::record_issued`].
 //!
 //! # Modules
 //!
@@ -44,7 +44,10 @@
 //! - [`cert`][cert]: certificate assembly, serials, the §5.5 CA certificate.
 //! - [`verify`][verify]: the §7.2 relying-party procedure, naming the failed step.
 //! - [`landmark`][landmark]: landmarks and the landmark list text.
-//! - [`store`][store]: `mtc.db`.
+//! - [`limits`][limits]: the wire format's integer bounds (uint48).
+//! - [`store`][store]: the log store ([`store::LogStore`]) and `mtc.db`, its SQLite
+//!   implementation.
+//! - [`frontier`][frontier]: the right edge a log store appends through.
 //! - [`issuer`][issuer]: checkpointing, and per-index proofs and certificates from the store.
 
 #![forbid(unsafe_code)]
@@ -54,10 +57,12 @@ pub mod checkpoint;
 pub mod cosign;
 pub mod entry;
 pub mod error;
+pub mod frontier;
 pub mod hash;
 pub mod ids;
 pub mod issuer;
 pub mod landmark;
+pub mod limits;
 pub mod proof;
 pub mod store;
 pub mod subtree;

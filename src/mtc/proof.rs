@@ -14,14 +14,13 @@
 //!
 //! Encoding sorts and deduplicates; decoding rejects lists that are not already so.
 
-use super::entry::{check_entry_extensions, put_u16_vec};
+use super::entry::check_entry_extensions;
 use super::error::{MtcError, Result};
 use super::hash::Hash;
+use super::limits::UINT48_MAX;
 use super::subtree::Subtree;
+use crate::der::{self, tls};
 use std::cmp::Ordering;
-
-/// Largest uint48.
-pub const UINT48_MAX: u64 = (1 << 48) - 1;
 
 /// One `Cosignature`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,44 +62,40 @@ impl MtcProof {
         }
         let mut sigs = self.signatures.clone();
         normalize_signatures(&mut sigs);
-        let mut out = Vec::with_capacity(
+        let mut w = tls::Writer::with_capacity(
             16 + self.extensions.len() + 32 * self.inclusion_proof.len() + 128 * sigs.len(),
         );
-        put_u16_vec(&mut out, &self.extensions)?;
-        out.extend_from_slice(&self.subtree.start.to_be_bytes()[2..]);
-        out.extend_from_slice(&self.subtree.end.to_be_bytes()[2..]);
-        put_u16_vec(&mut out, self.inclusion_proof.as_flattened())?;
-        let mut list = Vec::new();
-        for s in &sigs {
-            let n = u8::try_from(s.cosigner_id.len())
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| MtcError::Invalid("cosigner ID of 1 to 255 bytes".into()))?;
-            list.push(n);
-            list.extend_from_slice(&s.cosigner_id);
-            put_u16_vec(&mut list, &s.signature)?;
-        }
-        if list.len() >= 1 << 24 {
-            return Err(MtcError::Invalid(
-                "signature list exceeds 2^24-1 bytes".into(),
-            ));
-        }
-        out.extend_from_slice(&(list.len() as u32).to_be_bytes()[1..]);
-        out.extend_from_slice(&list);
-        Ok(out)
+        let mut write = || -> der::Result<()> {
+            w.opaque(0, 0xffff, &self.extensions)?;
+            w.u48(self.subtree.start)?.u48(self.subtree.end)?;
+            w.opaque(0, 0xffff, self.inclusion_proof.as_flattened())?;
+            w.vector(0, 0xff_ffff, |list| {
+                for s in &sigs {
+                    list.opaque(1, 0xff, &s.cosigner_id)?;
+                    list.opaque(0, 0xffff, &s.signature)?;
+                }
+                Ok::<(), der::Error>(())
+            })?;
+            Ok(())
+        };
+        write().map_err(too_long)?;
+        Ok(w.finish())
     }
 
     /// Strict decoding: every length in bounds, no trailing bytes, extensions ascending,
     /// cosigner IDs sorted and unique. Errors carry the byte offset within `data`.
     pub fn decode(data: &[u8]) -> Result<MtcProof> {
-        let mut c = Cursor { data, pos: 0 };
-        let ext_len = c.uint(2, "the extensions length")? as usize;
-        let ext_at = c.pos;
-        let extensions = c.take(ext_len, "the extensions")?.to_vec();
+        let mut r = tls::Reader::new(data);
+        let ext_len = r.u16().map_err(MtcError::short("the extensions length"))?;
+        let ext_at = r.offset();
+        let extensions = r
+            .bytes(usize::from(ext_len))
+            .map_err(MtcError::short("the extensions"))?
+            .to_vec();
         check_entry_extensions(&extensions, ext_at)?;
-        let at = c.pos;
-        let start = c.uint(6, "uint48 start")?;
-        let end = c.uint(6, "uint48 end")?;
+        let at = r.offset();
+        let start = r.u48().map_err(MtcError::short("uint48 start"))?;
+        let end = r.u48().map_err(MtcError::short("uint48 end"))?;
         let subtree = Subtree::new(start, end);
         if !subtree.is_valid() || subtree.is_empty() {
             return Err(MtcError::malformed(
@@ -108,15 +103,20 @@ impl MtcProof {
                 "a valid, non-empty subtree [start, end)",
             ));
         }
-        let plen = c.uint(2, "the inclusion proof length")? as usize;
+        let plen_at = r.offset();
+        let plen = usize::from(
+            r.u16()
+                .map_err(MtcError::short("the inclusion proof length"))?,
+        );
         if plen % 32 != 0 {
             return Err(MtcError::malformed(
-                c.pos - 2,
+                plen_at,
                 "a multiple of 32 bytes of proof",
             ));
         }
-        let inclusion_proof = c
-            .take(plen, "the inclusion proof")?
+        let inclusion_proof = r
+            .bytes(plen)
+            .map_err(MtcError::short("the inclusion proof"))?
             .chunks_exact(32)
             .map(|h| {
                 let mut x = [0u8; 32];
@@ -124,28 +124,36 @@ impl MtcProof {
                 x
             })
             .collect();
-        let slen = c.uint(3, "the signatures length")? as usize;
-        let list_end = c.pos + slen;
-        if data.len() < list_end {
+        let slen = r.u24().map_err(MtcError::short("the signatures length"))? as usize;
+        if r.remaining().len() < slen {
             return Err(MtcError::malformed(
-                c.pos,
+                r.offset(),
                 format!("{slen} bytes of signatures"),
             ));
         }
+        // Cosignatures are read from the whole input, not a reader cut at the list's
+        // end, so that one that runs past the list is named as such.
+        let list_end = r.offset() + slen;
         let mut signatures: Vec<Cosignature> = Vec::new();
-        while c.pos < list_end {
-            let id_at = c.pos;
-            let n = c.uint(1, "a cosigner ID length")? as usize;
+        while r.offset() < list_end {
+            let id_at = r.offset();
+            let n = r.u8().map_err(MtcError::short("a cosigner ID length"))?;
             if n == 0 {
                 return Err(MtcError::malformed(
                     id_at,
                     "a cosigner ID of 1 to 255 bytes",
                 ));
             }
-            let cosigner_id = c.take(n, "the cosigner ID")?.to_vec();
-            let m = c.uint(2, "a signature length")? as usize;
-            let signature = c.take(m, "the signature")?.to_vec();
-            if c.pos > list_end {
+            let cosigner_id = r
+                .bytes(usize::from(n))
+                .map_err(MtcError::short("the cosigner ID"))?
+                .to_vec();
+            let m = r.u16().map_err(MtcError::short("a signature length"))?;
+            let signature = r
+                .bytes(usize::from(m))
+                .map_err(MtcError::short("the signature"))?
+                .to_vec();
+            if r.offset() > list_end {
                 return Err(MtcError::malformed(id_at, "a cosignature inside the list"));
             }
             if let Some(prev) = signatures.last() {
@@ -161,9 +169,8 @@ impl MtcProof {
                 signature,
             });
         }
-        if c.pos != data.len() {
-            return Err(MtcError::malformed(c.pos, "the end of the MTCProof"));
-        }
+        r.finish()
+            .map_err(|e| MtcError::malformed(e.offset, "the end of the MTCProof"))?;
         Ok(MtcProof {
             extensions,
             subtree,
@@ -173,27 +180,17 @@ impl MtcProof {
     }
 }
 
-struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
-        if self.data.len() - self.pos < n {
-            return Err(MtcError::malformed(self.pos, format!("{what} ({n} bytes)")));
+/// The messages encoding has always given for the vectors of an MTCProof that do not
+/// fit their length prefixes.
+fn too_long(e: der::Error) -> MtcError {
+    match e.kind {
+        der::ErrorKind::VectorLength { max: 0xff, .. } => {
+            MtcError::Invalid("cosigner ID of 1 to 255 bytes".into())
         }
-        let s = &self.data[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
-
-    /// A big-endian unsigned integer of `n` ≤ 8 bytes.
-    fn uint(&mut self, n: usize, what: &str) -> Result<u64> {
-        Ok(self
-            .take(n, what)?
-            .iter()
-            .fold(0u64, |v, &b| (v << 8) | u64::from(b)))
+        der::ErrorKind::VectorLength { max: 0xff_ffff, .. } => {
+            MtcError::Invalid("signature list exceeds 2^24-1 bytes".into())
+        }
+        _ => MtcError::too_long(e),
     }
 }
 

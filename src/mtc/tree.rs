@@ -6,7 +6,8 @@
 //! reads, and nothing is ever rebuilt to answer a proof.
 //!
 //! Proof generation is generic over [`NodeSource`], so the same code answers from memory
-//! ([`MemTree`]) and from `mtc.db` ([`crate::mtc::store::Store`]).
+//! ([`MemTree`]) and from the log store, which implements it (the tree knows nothing of
+//! storage).
 
 use super::error::{MtcError, Result};
 use super::hash::{empty_hash, node_hash, Hash};
@@ -22,14 +23,14 @@ pub trait NodeSource {
 }
 
 /// §4.2: the hash of a valid subtree `[start, end)` — MTH(D[start:end]).
-pub fn subtree_hash(src: &dyn NodeSource, st: Subtree) -> Result<Hash> {
+pub fn subtree_hash<S: NodeSource + ?Sized>(src: &S, st: Subtree) -> Result<Hash> {
     check_subtree(src, st)?;
     range_hash(src, st.start, st.end)
 }
 
 /// MTH over `[start, end)` for a range known to be a valid subtree: the aligned
 /// power-of-two prefix is one stored node, the rest recurses along the right edge.
-fn range_hash(src: &dyn NodeSource, start: u64, end: u64) -> Result<Hash> {
+fn range_hash<S: NodeSource + ?Sized>(src: &S, start: u64, end: u64) -> Result<Hash> {
     let n = end - start;
     if n == 0 {
         return Ok(empty_hash());
@@ -44,7 +45,7 @@ fn range_hash(src: &dyn NodeSource, start: u64, end: u64) -> Result<Hash> {
     Ok(node_hash(&left, &right))
 }
 
-fn check_subtree(src: &dyn NodeSource, st: Subtree) -> Result<()> {
+fn check_subtree<S: NodeSource + ?Sized>(src: &S, st: Subtree) -> Result<()> {
     if !st.is_valid() {
         return Err(MtcError::Invalid(format!("{st} is not a valid subtree")));
     }
@@ -59,7 +60,11 @@ fn check_subtree(src: &dyn NodeSource, st: Subtree) -> Result<()> {
 
 /// §4.3.1: the subtree inclusion proof of `index` in `[start, end)`, RFC 9162
 /// `PATH(index − start, D[start:end])`, innermost sibling first.
-pub fn inclusion_proof(src: &dyn NodeSource, index: u64, st: Subtree) -> Result<Vec<Hash>> {
+pub fn inclusion_proof<S: NodeSource + ?Sized>(
+    src: &S,
+    index: u64,
+    st: Subtree,
+) -> Result<Vec<Hash>> {
     check_subtree(src, st)?;
     if !st.contains(index) {
         return Err(MtcError::Invalid(format!("index {index} is not in {st}")));
@@ -94,7 +99,10 @@ fn path(
 /// `proof_gen_all`: the inclusion proof of every index of `st`, in index order. The
 /// incomplete right-edge subtrees are hashed once up front; every other sibling is a
 /// stored node, so the whole batch costs O(N log N) reads and O(log N) hashes.
-pub fn all_inclusion_proofs(src: &dyn NodeSource, st: Subtree) -> Result<Vec<Vec<Hash>>> {
+pub fn all_inclusion_proofs<S: NodeSource + ?Sized>(
+    src: &S,
+    st: Subtree,
+) -> Result<Vec<Vec<Hash>>> {
     check_subtree(src, st)?;
     // The right edge: [lo_i, end) for lo_0 = start, lo_{i+1} = lo_i + split(end − lo_i).
     let mut los = vec![st.start];
@@ -146,7 +154,11 @@ pub fn all_inclusion_proofs(src: &dyn NodeSource, st: Subtree) -> Result<Vec<Vec
 ///   start ≥ k:      SUBTREE_SUBPROOF(start−k, end−k, D[k:n], b) : MTH(D[0:k])
 ///   start < k < end: SUBTREE_SUBPROOF(0, end−k, D[k:n], false) : MTH(D[0:k])
 /// ```
-pub fn consistency_proof(src: &dyn NodeSource, st: Subtree, n: u64) -> Result<Vec<Hash>> {
+pub fn consistency_proof<S: NodeSource + ?Sized>(
+    src: &S,
+    st: Subtree,
+    n: u64,
+) -> Result<Vec<Hash>> {
     check_subtree(src, st)?;
     if n > src.size() || st.end > n {
         return Err(MtcError::Invalid(format!(

@@ -266,7 +266,8 @@ mod tests {
     use crate::mtc::cert::{build_certificate, ca_certificate, CaCertInput};
     use crate::mtc::cosign::Cosigner;
     use crate::mtc::entry::{encode_tbs_entry, leaf_extensions, TbsEntryInput};
-    use crate::mtc::proof::{Cosignature, UINT48_MAX};
+    use crate::mtc::limits::UINT48_MAX;
+    use crate::mtc::proof::Cosignature;
     use crate::mtc::tree::{inclusion_proof, subtree_hash, MemTree};
     use crate::pki::alg::Algorithm;
     use crate::pki::backend::openssl;

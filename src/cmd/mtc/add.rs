@@ -12,7 +12,7 @@ use clap::Args;
 use pkit::der::Time;
 use pkit::mtc::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInput};
 use pkit::mtc::hash::leaf_hash;
-use pkit::mtc::store::NewEntry;
+use pkit::mtc::store::{LogStore, NewEntry};
 use pkit::pki::alg::Algorithm;
 use rayon::prelude::*;
 use serde_json::{json, Value};
@@ -89,10 +89,10 @@ fn convert(issuer: &[u8], now: Time, r: &Request) -> pkit::mtc::Result<NewEntry>
 pub fn run(a: AddArgs) -> CliResult<Exit> {
     let now = now_of(&a.now)?;
     let (mut store, name) = open_store(&a.dir)?;
-    let (ca_id, _) = ca_meta(&store, &name)?;
+    let (ca_id, _) = ca_meta(&*store, &name)?;
     let issuer = ca_id.to_name_der();
     if let Some(path) = &a.from {
-        return run_manifest(&a, path, &mut store, &name, &issuer, now);
+        return run_manifest(&a, path, &mut *store, &name, &issuer, now);
     }
     if let Some(p) = &a.key_out {
         if !a.force && p.exists() {
@@ -216,7 +216,7 @@ fn manifest_request(
 fn run_manifest(
     a: &AddArgs,
     path: &std::path::Path,
-    store: &mut pkit::mtc::store::Store,
+    store: &mut dyn LogStore,
     db_name: &str,
     issuer: &[u8],
     now: Time,
@@ -245,7 +245,7 @@ fn run_manifest(
         })
         .collect::<CliResult<_>>()?;
     let mut first = None;
-    store.checkpoint_in_background().map_err(mtc_err(db_name))?;
+    store.prepare_bulk_append().map_err(mtc_err(db_name))?;
     for chunk in entries.chunks(CHUNK) {
         let i = store.append_entries(chunk).map_err(mtc_err(db_name))?;
         first.get_or_insert(i);
@@ -267,7 +267,6 @@ fn run_manifest(
     Ok(Exit::Ok)
 }
 
-fn store_size(store: &pkit::mtc::store::Store) -> u64 {
-    use pkit::mtc::tree::NodeSource as _;
+fn store_size(store: &dyn LogStore) -> u64 {
     store.size()
 }

@@ -7,7 +7,6 @@ use crate::cmd::key::AlgorithmParser;
 use clap::{Args, Subcommand};
 use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::store::Store;
 use pkit::pki::alg::Algorithm;
 use serde_json::json;
 use std::path::PathBuf;
@@ -79,12 +78,12 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
         not_before: now,
         not_after: now.plus_seconds(i64::from(a.days) * 86_400),
         min_serial: base,
-        max_serial: base | pkit::mtc::proof::UINT48_MAX,
+        max_serial: base | pkit::mtc::limits::UINT48_MAX,
     });
     let key_text = crate::cmd::request::key_pem(key.as_ref(), None)?;
     io::write_file_atomic(&key_path, key_text.as_bytes(), false, true)?;
     let db_name = db_path.display().to_string();
-    let store = Store::open(&db_path).map_err(mtc_err(&db_name))?;
+    let mut store = pkit::mtc::store::open(&db_path).map_err(mtc_err(&db_name))?;
     for (k, v) in [
         ("ca_id", ca_id.dotted().to_string()),
         ("log", a.log.to_string()),
@@ -106,7 +105,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
         "cosigner_name": ca_id.note_name(),
         "algorithm": a.alg.name(),
         "min_serial": base,
-        "max_serial": base | pkit::mtc::proof::UINT48_MAX,
+        "max_serial": base | pkit::mtc::limits::UINT48_MAX,
     });
     let text = format!(
         "created MTC CA {} (log {}, origin {}), cosigner key {}, in {}\n",

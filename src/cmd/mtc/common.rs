@@ -10,7 +10,7 @@ use pkit::der::Time;
 use pkit::mtc::cosign::Cosigner;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::MtcCa;
-use pkit::mtc::store::Store;
+use pkit::mtc::store::{self, LogStore};
 use pkit::mtc::MtcError;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -63,7 +63,7 @@ pub fn paths(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
 }
 
 /// Open `DIR/mtc.db`, which must exist.
-pub fn open_store(dir: &Path) -> CliResult<(Store, String)> {
+pub fn open_store(dir: &Path) -> CliResult<(Box<dyn LogStore>, String)> {
     let (_, _, db) = paths(dir);
     let name = db.display().to_string();
     if !db.is_file() {
@@ -72,12 +72,12 @@ pub fn open_store(dir: &Path) -> CliResult<(Store, String)> {
             dir.display()
         )));
     }
-    let s = Store::open(&db).map_err(mtc_err(&name))?;
+    let s = store::open(&db).map_err(mtc_err(&name))?;
     Ok((s, name))
 }
 
 /// The CA's ID and log number from `mtc.db`.
-pub fn ca_meta(store: &Store, name: &str) -> CliResult<(TrustAnchorId, u16)> {
+pub fn ca_meta(store: &dyn LogStore, name: &str) -> CliResult<(TrustAnchorId, u16)> {
     let get = |k: &str| -> CliResult<String> {
         store
             .meta(k)
@@ -92,7 +92,7 @@ pub fn ca_meta(store: &Store, name: &str) -> CliResult<(TrustAnchorId, u16)> {
 }
 
 /// The CA with its cosigner key.
-pub fn load_ca(dir: &Path, store: &Store, name: &str) -> CliResult<MtcCa> {
+pub fn load_ca(dir: &Path, store: &dyn LogStore, name: &str) -> CliResult<MtcCa> {
     let (ca_id, log) = ca_meta(store, name)?;
     let (_, key_path, _) = paths(dir);
     let key = load_private_key(&key_path, None)?;

@@ -9,9 +9,9 @@ use pkit::der::hex;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::issuer::{checkpoint_store, issue};
 use pkit::mtc::landmark::{format_list, landmark_subtrees, Landmark};
-use pkit::mtc::store::CertKind;
+use pkit::mtc::store::{CertKind, LogStore};
 use pkit::mtc::subtree::Subtree;
-use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash, NodeSource};
+use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -32,9 +32,9 @@ fn hashes_json(hs: &[Hash]) -> Vec<String> {
 
 pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
     let now = now_of(&a.now)?;
-    let (store, name) = open_store(&a.dir)?;
-    let ca = load_ca(&a.dir, &store, &name)?;
-    let r = checkpoint_store(&store, &ca, unix(now)).map_err(mtc_err(&name))?;
+    let (mut store, name) = open_store(&a.dir)?;
+    let ca = load_ca(&a.dir, &*store, &name)?;
+    let r = checkpoint_store(&mut *store, &ca, unix(now)).map_err(mtc_err(&name))?;
     let item = json!({
         "origin": ca.log_id().note_name(),
         "tree_size": r.checkpoint.size,
@@ -87,8 +87,8 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
         }
     }
     let now = now_of(&a.now)?;
-    let (store, name) = open_store(&a.dir)?;
-    let (_, log) = ca_meta(&store, &name)?;
+    let (mut store, name) = open_store(&a.dir)?;
+    let (_, log) = ca_meta(&*store, &name)?;
     let kind = if a.landmark {
         CertKind::Landmark
     } else {
@@ -96,7 +96,7 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
     };
     let end = a.index.saturating_add(a.count);
     let ders = if a.stored {
-        stored_certificates(&store, &name, a.index, end, kind)?
+        stored_certificates(&*store, &name, a.index, end, kind)?
     } else {
         // Each certificate is derived from the log as it is now, then all are recorded
         // in one transaction (replacing earlier issues of the same index and kind)
@@ -104,7 +104,7 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
         let mut proofs = Vec::new();
         let mut certs = Vec::new();
         for index in a.index..end {
-            let i = issue(&store, log, index, kind, unix(now)).map_err(mtc_err(&name))?;
+            let i = issue(&*store, log, index, kind, unix(now)).map_err(mtc_err(&name))?;
             proofs.push(i.proof);
             certs.push(i.certificate);
         }
@@ -123,7 +123,7 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
 
 /// The recorded certificates of `[start, end)`, every one of which must be there.
 fn stored_certificates(
-    store: &pkit::mtc::store::Store,
+    store: &dyn LogStore,
     name: &str,
     start: u64,
     end: u64,
@@ -182,8 +182,8 @@ pub enum LandmarkCommand {
 }
 
 pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
-    let (store, name) = open_store(&a.dir)?;
-    let (_, log) = ca_meta(&store, &name)?;
+    let (mut store, name) = open_store(&a.dir)?;
+    let (_, log) = ca_meta(&*store, &name)?;
     let landmarks = store.landmarks().map_err(mtc_err(&name))?;
     match a.command {
         LandmarkCommand::Allocate {
@@ -233,7 +233,7 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
                 let l = landmarks[pos];
                 let mut sts = Vec::new();
                 for st in landmark_subtrees(&landmarks, pos) {
-                    let h = subtree_hash(&store, st).map_err(mtc_err(&name))?;
+                    let h = subtree_hash(&*store, st).map_err(mtc_err(&name))?;
                     if l.is_active(now) {
                         text.push_str(&format!("{log} {} {} {}\n", st.start, st.end, hex(&h)));
                     }
@@ -286,8 +286,8 @@ pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
             None => Subtree::new(0, store.size()),
         },
     };
-    let proof = inclusion_proof(&store, a.index, st).map_err(mtc_err(&name))?;
-    let hash = subtree_hash(&store, st).map_err(mtc_err(&name))?;
+    let proof = inclusion_proof(&*store, a.index, st).map_err(mtc_err(&name))?;
+    let hash = subtree_hash(&*store, st).map_err(mtc_err(&name))?;
     let leaf = store.node(0, a.index).map_err(mtc_err(&name))?;
     let mut text = format!(
         "index {} in {st}\nentry hash {}\nsubtree hash {}\n",
@@ -327,9 +327,9 @@ pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
         )));
     }
     let st = Subtree::new(0, a.old);
-    let proof = consistency_proof(&store, st, a.new).map_err(mtc_err(&name))?;
-    let old_root = subtree_hash(&store, st).map_err(mtc_err(&name))?;
-    let new_root = subtree_hash(&store, Subtree::new(0, a.new)).map_err(mtc_err(&name))?;
+    let proof = consistency_proof(&*store, st, a.new).map_err(mtc_err(&name))?;
+    let old_root = subtree_hash(&*store, st).map_err(mtc_err(&name))?;
+    let new_root = subtree_hash(&*store, Subtree::new(0, a.new)).map_err(mtc_err(&name))?;
     let mut text = format!(
         "{} -> {}\nold root {}\nnew root {}\n",
         a.old,

@@ -4,7 +4,7 @@
 //! presentation language (RFC 5246 §4): big-endian integers and vectors prefixed with
 //! their length. Every length is checked against what remains before it is used.
 
-use crate::der::{tag, Error, ErrorKind, Reader, Result, Time};
+use crate::der::{tag, tls, Error, ErrorKind, Reader, Result, Time};
 
 /// ```tls
 /// opaque SerializedSCT<1..2^16-1>;
@@ -98,92 +98,26 @@ impl SctV1<'_> {
     }
 }
 
-/// A bounds-checked cursor over TLS-encoded bytes with absolute offsets.
-struct Tls<'a> {
-    data: &'a [u8],
-    offset: usize,
-}
-
-impl<'a> Tls<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        if n > self.data.len() {
-            return Err(Error::new(
-                self.offset + self.data.len(),
-                ErrorKind::Truncated {
-                    needed: n - self.data.len(),
-                    available: self.data.len(),
-                },
-            ));
-        }
-        let (head, rest) = self.data.split_at(n);
-        self.data = rest;
-        self.offset += n;
-        Ok(head)
-    }
-
-    fn u8(&mut self) -> Result<u8> {
-        Ok(self.take(1)?[0])
-    }
-
-    fn u16(&mut self) -> Result<u16> {
-        let b = self.take(2)?;
-        Ok(u16::from_be_bytes([b[0], b[1]]))
-    }
-
-    fn u64(&mut self) -> Result<u64> {
-        let b = self.take(8)?;
-        let mut a = [0u8; 8];
-        a.copy_from_slice(b);
-        Ok(u64::from_be_bytes(a))
-    }
-
-    /// `opaque x<0..2^16-1>`: returns the body and its absolute offset.
-    fn vec16(&mut self) -> Result<(&'a [u8], usize)> {
-        let n = self.u16()?;
-        let at = self.offset;
-        Ok((self.take(usize::from(n))?, at))
-    }
-
-    fn finish(&self) -> Result<()> {
-        if self.data.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::new(
-                self.offset,
-                ErrorKind::TrailingData {
-                    count: self.data.len(),
-                },
-            ))
-        }
-    }
-}
-
 impl<'a> SctList<'a> {
     /// Read the OCTET STRING that wraps the TLS-encoded list.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let tlv = r.read_expect(tag::OCTET_STRING)?;
-        let mut t = Tls {
-            data: tlv.content,
-            offset: tlv.content_offset(),
-        };
-        let (list, list_at) = t.vec16()?;
+        let mut t = tls::Reader::with_base(tlv.content, tlv.content_offset());
+        // The list's lower bound of 1 is a deviation, not a decoding failure.
+        let mut list = t.vector(0, 0xffff)?;
         t.finish()?;
         if list.is_empty() {
             r.deviate(
-                list_at,
+                list.offset(),
                 ErrorKind::Invalid("expected at least one SCT, found none".into()),
             )?;
         }
-        let mut l = Tls {
-            data: list,
-            offset: list_at,
-        };
         let mut scts = Vec::new();
-        while !l.data.is_empty() {
+        while !list.is_empty() {
             let i = scts.len();
-            let one = l
-                .vec16()
-                .and_then(|(bytes, at)| SignedCertificateTimestamp::parse(bytes, at))
+            let one = list
+                .vector(0, 0xffff)
+                .and_then(|sct| SignedCertificateTimestamp::parse(sct.remaining(), sct.offset()))
                 .map_err(|e| e.at(&format!("[{i}]")))?;
             scts.push(one);
         }
@@ -194,7 +128,7 @@ impl<'a> SctList<'a> {
 impl<'a> SignedCertificateTimestamp<'a> {
     /// Parse one serialized SCT whose first byte sits at absolute `offset`.
     pub fn parse(raw: &'a [u8], offset: usize) -> Result<Self> {
-        let mut t = Tls { data: raw, offset };
+        let mut t = tls::Reader::with_base(raw, offset);
         if raw.is_empty() {
             return Err(Error::invalid(
                 offset,
@@ -210,12 +144,12 @@ impl<'a> SignedCertificateTimestamp<'a> {
                 v1: None,
             });
         }
-        let log_id = t.take(32)?;
+        let log_id = t.bytes(32)?;
         let timestamp_ms = t.u64()?;
-        let (extensions, _) = t.vec16()?;
+        let extensions = t.vector(0, 0xffff)?.remaining();
         let hash_algorithm = t.u8()?;
         let signature_algorithm = t.u8()?;
-        let (signature, _) = t.vec16()?;
+        let signature = t.vector(0, 0xffff)?.remaining();
         t.finish()?;
         Ok(SignedCertificateTimestamp {
             offset,
@@ -241,27 +175,27 @@ pub(crate) mod tests {
     /// One v1 SCT: log id of `id` bytes, the given timestamp, no extensions, an
     /// ecdsa/sha256 signature of `sig_len` bytes.
     pub(crate) fn sct_v1(id: u8, timestamp_ms: u64, sig_len: usize) -> Vec<u8> {
-        let mut s = vec![0u8];
-        s.extend([id; 32]);
-        s.extend(timestamp_ms.to_be_bytes());
-        s.extend([0, 0]);
-        s.extend([4, 3]);
-        s.extend((sig_len as u16).to_be_bytes());
-        s.extend((0..sig_len).map(|i| i as u8));
-        s
+        let mut s = tls::Writer::new();
+        s.u8(0).bytes(&[id; 32]).u64(timestamp_ms);
+        s.opaque(0, 0xffff, &[]).unwrap();
+        s.u8(4).u8(3);
+        let sig: Vec<u8> = (0..sig_len).map(|i| i as u8).collect();
+        s.opaque(0, 0xffff, &sig).unwrap();
+        s.finish()
     }
 
     /// The extension value (DER OCTET STRING around the TLS list) for these SCTs.
     pub(crate) fn sct_ext(scts: &[Vec<u8>]) -> Vec<u8> {
-        let mut list = Vec::new();
-        for s in scts {
-            list.extend((s.len() as u16).to_be_bytes());
-            list.extend(s);
-        }
-        let mut tls = (list.len() as u16).to_be_bytes().to_vec();
-        tls.extend(list);
+        let mut list = tls::Writer::new();
+        list.vector(0, 0xffff, |l| {
+            for s in scts {
+                l.opaque(0, 0xffff, s)?;
+            }
+            Ok::<(), Error>(())
+        })
+        .unwrap();
         let mut w = Writer::new();
-        w.octet_string(&tls);
+        w.octet_string(&list.finish());
         w.finish()
     }
 

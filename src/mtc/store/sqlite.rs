@@ -1,12 +1,13 @@
-//! `mtc.db`: the issuance log in SQLite, opened and migrated like the CA database
-//! ([`crate::store::sqlite::open_versioned`]: WAL, `PRAGMA user_version`).
+//! `mtc.db`: the issuance log ([`LogStore`]) in SQLite, opened and migrated like the CA
+//! database ([`crate::store::sqlite::open_versioned`]: WAL, `PRAGMA user_version`).
 //!
 //! Tables: `entries` (the MTCLogEntry bytes, the subject's SPKI and the leaf hash, by
-//! index: level 0 of the tree), `nodes` (complete interior nodes by level ≥ 1 and index), `checkpoints`
-//! (signed notes), `subtree_signatures` (cosignatures with timestamp 0 over covering
-//! subtrees) and `landmarks`. Appends run one transaction per chunk with statements
-//! prepared once; each appended leaf adds its leaf hash and the nodes it completes,
-//! computed from the in-memory right-edge frontier, so the tree is never rebuilt.
+//! index: level 0 of the tree), `nodes` (complete interior nodes by level ≥ 1 and index),
+//! `checkpoints` (signed notes), `subtree_signatures` (cosignatures with timestamp 0 over
+//! covering subtrees) and `landmarks`. Appends run one transaction per chunk with
+//! statements prepared once; each appended leaf adds its leaf hash and the nodes it
+//! completes, computed from the in-memory right edge ([`Frontier`]), so the tree is never
+//! rebuilt.
 //!
 //! Schema v2 adds what was handed out: `proofs` (the TLS-encoded MTCProof of each issued
 //! certificate, with the subtree it proves inclusion in) and `certificates` (the
@@ -16,11 +17,16 @@
 //! kind left; the rows are a record of the latest issue, never a cache that issuance
 //! reads back (`--stored` prints them instead of issuing).
 
-use super::error::{MtcError, Result};
-use super::hash::{node_hash, Hash};
-use super::landmark::Landmark;
-use super::subtree::Subtree;
-use super::tree::{MemTree, NodeSource};
+use super::api::{
+    CertKind, LogStore, NewEntry, SignedSubtree, StoredCertificate, StoredCheckpoint, StoredProof,
+    SubtreeSignature,
+};
+use crate::mtc::error::{MtcError, Result};
+use crate::mtc::frontier::Frontier;
+use crate::mtc::hash::Hash;
+use crate::mtc::landmark::Landmark;
+use crate::mtc::subtree::Subtree;
+use crate::mtc::tree::{MemTree, NodeSource};
 use crate::store::sqlite::open_versioned;
 use crate::store::wal_checkpoint::BackgroundCheckpoints;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -55,80 +61,20 @@ const MIGRATIONS: &[&str] = &[
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-/// One entry to append: its MTCLogEntry bytes, the subject SPKI and the leaf hash.
-#[derive(Debug, Clone)]
-pub struct NewEntry {
-    pub entry: Vec<u8>,
-    pub spki: Vec<u8>,
-    pub leaf: Hash,
-}
-
-/// A stored cosignature over a subtree.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SubtreeSignature {
-    pub subtree: Subtree,
-    pub cosigner: Vec<u8>,
-    pub hash: Hash,
-    pub signature: Vec<u8>,
-}
-
-/// A stored checkpoint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredCheckpoint {
-    pub size: u64,
-    pub root: Hash,
-    pub note: String,
-    pub created: i64,
-}
-
-/// The two kinds of MTC certificate: standalone (the proof carries cosignatures over a
-/// signed subtree) and landmark-relative (no signatures; a landmark's subtree).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CertKind {
-    Standalone,
-    Landmark,
-}
-
-impl CertKind {
-    /// The `kind` column's value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CertKind::Standalone => "standalone",
-            CertKind::Landmark => "landmark",
-        }
-    }
-}
-
-/// An issued certificate's MTCProof as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredProof {
-    pub index: u64,
-    pub kind: CertKind,
-    /// The subtree the inclusion proof leads to.
-    pub subtree: Subtree,
-    /// The TLS-encoded MTCProof (`proof_encode`'s output).
-    pub proof: Vec<u8>,
-}
-
-/// An issued certificate as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredCertificate {
-    pub index: u64,
-    pub kind: CertKind,
-    pub der: Vec<u8>,
-    /// Unix seconds of issuance.
-    pub created: i64,
-}
-
-pub struct Store {
+pub struct SqliteLogStore {
     /// Declared before `conn`: dropped (its last checkpoint done) before the writer closes.
     checkpoints: Option<BackgroundCheckpoints>,
     conn: Connection,
     path: PathBuf,
-    size: u64,
-    /// `frontier[l]`: the last complete node of level `l` when it is a left child still
-    /// waiting for its sibling.
-    frontier: Vec<Option<Hash>>,
+    /// The tree's right edge; its size is the number of entries.
+    frontier: Frontier,
+}
+
+// Here rather than beside MtcError: only this implementation speaks SQLite.
+impl From<rusqlite::Error> for MtcError {
+    fn from(e: rusqlite::Error) -> Self {
+        MtcError::Store(format!("database: {e}"))
+    }
 }
 
 fn to_i64(v: u64) -> Result<i64> {
@@ -140,43 +86,58 @@ fn blob_hash(v: Vec<u8>) -> Result<Hash> {
         .map_err(|_| MtcError::Store("database: a stored hash is not 32 bytes".into()))
 }
 
-impl Store {
+impl SqliteLogStore {
     /// Open (creating if needed) and migrate.
-    pub fn open(path: &Path) -> Result<Store> {
+    pub fn open(path: &Path) -> Result<SqliteLogStore> {
         let conn = open_versioned(path, MIGRATIONS)
             .map_err(|e| MtcError::Store(format!("{}: {e}", path.display())))?;
         // A 64 MiB page cache keeps the pages appends touch (the end of `entries` and the
         // right edge of each level of `nodes`) in memory across chunks.
         conn.pragma_update(None, "cache_size", -65536)?;
         let size: i64 = conn.query_row("SELECT COUNT(*) FROM entries", [], |r| r.get(0))?;
-        let mut store = Store {
+        let mut store = SqliteLogStore {
             checkpoints: None,
             conn,
             path: path.to_path_buf(),
-            size: size as u64,
-            frontier: Vec::new(),
+            frontier: Frontier::default(),
         };
-        store.load_frontier()?;
+        store.frontier =
+            Frontier::load(size as u64, |level, index| store.stored_node(level, index))?;
         Ok(store)
     }
 
-    fn load_frontier(&mut self) -> Result<()> {
-        let mut f = Vec::new();
-        let mut l = 0;
-        while (self.size >> l) > 0 {
-            let count = self.size >> l;
-            f.push(if count & 1 == 1 {
-                Some(self.node(l, count - 1)?)
-            } else {
-                None
-            });
-            l += 1;
-        }
-        self.frontier = f;
+    fn checkpoint_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Vec<u8>, String, i64)> {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    }
+
+    fn in_transaction(&self, f: impl FnOnce(&Connection) -> Result<()>) -> Result<()> {
+        let tx = self.conn.unchecked_transaction()?;
+        f(&tx)?;
+        tx.commit()?;
         Ok(())
     }
 
-    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+    /// The stored node at `level`, `index` (level 0: a leaf hash).
+    fn stored_node(&self, level: u32, index: u64) -> Result<Hash> {
+        let h: Option<Vec<u8>> = if level == 0 {
+            self.conn
+                .prepare_cached("SELECT leaf FROM entries WHERE idx = ?1")?
+                .query_row([to_i64(index)?], |r| r.get(0))
+                .optional()?
+        } else {
+            self.conn
+                .prepare_cached("SELECT hash FROM nodes WHERE level = ?1 AND idx = ?2")?
+                .query_row(params![i64::from(level), to_i64(index)?], |r| r.get(0))
+                .optional()?
+        };
+        blob_hash(h.ok_or_else(|| {
+            MtcError::Store(format!("database: node ({level}, {index}) is missing"))
+        })?)
+    }
+}
+
+impl LogStore for SqliteLogStore {
+    fn set_meta(&mut self, key: &str, value: &str) -> Result<()> {
         self.conn.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
             params![key, value],
@@ -184,26 +145,25 @@ impl Store {
         Ok(())
     }
 
-    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+    fn meta(&self, key: &str) -> Result<Option<String>> {
         Ok(self
             .conn
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
             .optional()?)
     }
 
-    /// Append entries in one transaction; returns the index of the first. On error
-    /// nothing of the chunk is stored.
-    /// For a bulk append: checkpoint the WAL from a background thread while chunks go in
-    /// (see [`BackgroundCheckpoints`]), until the store is dropped.
-    pub fn checkpoint_in_background(&mut self) -> Result<()> {
+    /// Checkpoint the WAL from a background thread while chunks go in (see
+    /// [`BackgroundCheckpoints`]).
+    fn prepare_bulk_append(&mut self) -> Result<()> {
         if self.checkpoints.is_none() {
             self.checkpoints = Some(BackgroundCheckpoints::start(&self.conn, &self.path)?);
         }
         Ok(())
     }
 
-    pub fn append_entries(&mut self, entries: &[NewEntry]) -> Result<u64> {
-        let first = self.size;
+    fn append_entries(&mut self, entries: &[NewEntry]) -> Result<u64> {
+        let first = self.frontier.size();
+        // Appended to a copy, kept only once the transaction has committed.
         let mut frontier = self.frontier.clone();
         let tx = self.conn.unchecked_transaction()?;
         {
@@ -212,53 +172,34 @@ impl Store {
             )?;
             let mut ins_node =
                 tx.prepare_cached("INSERT INTO nodes (level, idx, hash) VALUES (?1, ?2, ?3)")?;
-            for (size, e) in (first..).zip(entries) {
-                let idx = to_i64(size)?;
+            for e in entries {
+                let idx = to_i64(frontier.size())?;
                 ins_entry.execute(params![idx, e.entry, e.spki, &e.leaf[..]])?;
-                let mut h = e.leaf;
-                let mut i = size;
-                let mut level = 0usize;
-                // Each set low bit of the index pairs the new node with a waiting left one.
-                while i & 1 == 1 {
-                    let left = frontier
-                        .get_mut(level)
-                        .and_then(Option::take)
-                        .ok_or_else(|| {
-                            MtcError::Store("database: missing right-edge node".into())
-                        })?;
-                    h = node_hash(&left, &h);
-                    i >>= 1;
-                    level += 1;
-                    ins_node.execute(params![level as i64, to_i64(i)?, &h[..]])?;
-                }
-                if frontier.len() <= level {
-                    frontier.resize(level + 1, None);
-                }
-                frontier[level] = Some(h);
+                frontier.push(e.leaf, |level, i, h| {
+                    ins_node.execute(params![i64::from(level), to_i64(i)?, &h[..]])?;
+                    Ok(())
+                })?;
             }
         }
         tx.commit()?;
         if let Some(c) = &mut self.checkpoints {
             c.committed();
         }
-        self.size = first + entries.len() as u64;
         self.frontier = frontier;
         Ok(first)
     }
 
-    /// The entry bytes and SPKI at `index`.
-    pub fn entry(&self, index: u64) -> Result<(Vec<u8>, Vec<u8>)> {
+    fn entry(&self, index: u64) -> Result<(Vec<u8>, Vec<u8>)> {
         self.conn
             .prepare_cached("SELECT entry, spki FROM entries WHERE idx = ?1")?
             .query_row([to_i64(index)?], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?
             .ok_or_else(|| {
-                MtcError::Invalid(format!("no entry {index} (the log has {})", self.size))
+                MtcError::Invalid(format!("no entry {index} (the log has {})", self.size()))
             })
     }
 
-    /// Entries `[start, end)` in index order (`db_read_entries`).
-    pub fn entries(&self, start: u64, end: u64) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+    fn entries(&self, start: u64, end: u64) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
         let mut st = self.conn.prepare_cached(
             "SELECT entry, spki FROM entries WHERE idx >= ?1 AND idx < ?2 ORDER BY idx",
         )?;
@@ -268,8 +209,7 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
-    /// Every stored node, as an in-memory tree (for answering all proofs of a batch).
-    pub fn load_tree(&self) -> Result<MemTree> {
+    fn load_tree(&self) -> Result<MemTree> {
         let mut st = self
             .conn
             .prepare_cached("SELECT leaf FROM entries ORDER BY idx")?;
@@ -280,17 +220,16 @@ impl Store {
         Ok(MemTree::from_leaves(leaves))
     }
 
-    pub fn insert_checkpoint(
-        &self,
+    fn insert_checkpoint(
+        &mut self,
         cp: &StoredCheckpoint,
         sigs: &[SubtreeSignature],
     ) -> Result<()> {
-        let tx = self.conn.unchecked_transaction()?;
-        tx.execute(
-            "INSERT INTO checkpoints (size, root, note, created) VALUES (?1, ?2, ?3, ?4)",
-            params![to_i64(cp.size)?, &cp.root[..], cp.note, cp.created],
-        )?;
-        {
+        self.in_transaction(|tx| {
+            tx.execute(
+                "INSERT INTO checkpoints (size, root, note, created) VALUES (?1, ?2, ?3, ?4)",
+                params![to_i64(cp.size)?, &cp.root[..], cp.note, cp.created],
+            )?;
             let mut st = tx.prepare_cached(
                 "INSERT OR REPLACE INTO subtree_signatures (start, end, cosigner, hash, signature)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -304,17 +243,11 @@ impl Store {
                     s.signature
                 ])?;
             }
-        }
-        tx.commit()?;
-        Ok(())
+            Ok(())
+        })
     }
 
-    fn checkpoint_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Vec<u8>, String, i64)> {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-    }
-
-    /// The newest checkpoint, if any.
-    pub fn latest_checkpoint(&self) -> Result<Option<StoredCheckpoint>> {
+    fn latest_checkpoint(&self) -> Result<Option<StoredCheckpoint>> {
         let row = self
             .conn
             .query_row(
@@ -334,11 +267,7 @@ impl Store {
         .transpose()
     }
 
-    /// The smallest signed subtree containing `index`, with all its cosignatures.
-    pub fn signed_subtree_for(
-        &self,
-        index: u64,
-    ) -> Result<Option<(Subtree, Hash, Vec<SubtreeSignature>)>> {
+    fn signed_subtree_for(&self, index: u64) -> Result<Option<SignedSubtree>> {
         let i = to_i64(index)?;
         let best: Option<(i64, i64)> = self
             .conn
@@ -374,7 +303,7 @@ impl Store {
         Ok(Some((st, hash, sigs)))
     }
 
-    pub fn landmarks(&self) -> Result<Vec<Landmark>> {
+    fn landmarks(&self) -> Result<Vec<Landmark>> {
         let mut st = self
             .conn
             .prepare_cached("SELECT number, tree_size, expiry FROM landmarks ORDER BY number")?;
@@ -392,7 +321,7 @@ impl Store {
         Ok(out)
     }
 
-    pub fn insert_landmark(&self, l: &Landmark) -> Result<()> {
+    fn insert_landmark(&mut self, l: &Landmark) -> Result<()> {
         self.conn.execute(
             "INSERT INTO landmarks (number, tree_size, expiry) VALUES (?1, ?2, ?3)",
             params![to_i64(l.number)?, to_i64(l.tree_size)?, to_i64(l.expiry)?],
@@ -400,41 +329,22 @@ impl Store {
         Ok(())
     }
 
-    /// Record proofs in one transaction (`db_insert_proofs`); a row for the same index
-    /// and kind is replaced. On error nothing is stored.
-    pub fn insert_proofs(&self, proofs: &[StoredProof]) -> Result<()> {
+    fn insert_proofs(&mut self, proofs: &[StoredProof]) -> Result<()> {
         self.in_transaction(|tx| write_proofs(tx, proofs))
     }
 
-    /// Record certificates in one transaction (`db_insert_standalone`); a row for the
-    /// same index and kind is replaced. On error nothing is stored.
-    pub fn insert_certificates(&self, certs: &[StoredCertificate]) -> Result<()> {
+    fn insert_certificates(&mut self, certs: &[StoredCertificate]) -> Result<()> {
         self.in_transaction(|tx| write_certificates(tx, certs))
     }
 
-    /// Record what one issue handed out, proofs and certificates, in one transaction
-    /// (`pkit mtc cert`).
-    pub fn record_issued(&self, proofs: &[StoredProof], certs: &[StoredCertificate]) -> Result<()> {
+    fn record_issued(&mut self, proofs: &[StoredProof], certs: &[StoredCertificate]) -> Result<()> {
         self.in_transaction(|tx| {
             write_proofs(tx, proofs)?;
             write_certificates(tx, certs)
         })
     }
 
-    fn in_transaction(&self, f: impl FnOnce(&Connection) -> Result<()>) -> Result<()> {
-        let tx = self.conn.unchecked_transaction()?;
-        f(&tx)?;
-        tx.commit()?;
-        Ok(())
-    }
-
-    /// The recorded proof of `index` of `kind`, if any.
-    pub fn proof(&self, index: u64, kind: CertKind) -> Result<Option<StoredProof>> {
-        Ok(self.proofs_in(index, index.saturating_add(1), kind)?.pop())
-    }
-
-    /// The recorded proofs of `kind` for indices `[start, end)`, in index order.
-    pub fn proofs_in(&self, start: u64, end: u64, kind: CertKind) -> Result<Vec<StoredProof>> {
+    fn proofs_in(&self, start: u64, end: u64, kind: CertKind) -> Result<Vec<StoredProof>> {
         let mut st = self.conn.prepare_cached(
             "SELECT idx, start, end, proof FROM proofs
              WHERE kind = ?3 AND idx >= ?1 AND idx < ?2 ORDER BY idx",
@@ -459,20 +369,7 @@ impl Store {
         .collect()
     }
 
-    /// The recorded certificate of `index` of `kind`, if any.
-    pub fn stored_certificate(
-        &self,
-        index: u64,
-        kind: CertKind,
-    ) -> Result<Option<StoredCertificate>> {
-        Ok(self
-            .stored_certificates(index, index.saturating_add(1), kind)?
-            .pop())
-    }
-
-    /// The recorded certificates of `kind` for indices `[start, end)`, in index order
-    /// (`db_read_standalone`).
-    pub fn stored_certificates(
+    fn stored_certificates(
         &self,
         start: u64,
         end: u64,
@@ -526,26 +423,13 @@ fn write_certificates(conn: &Connection, certs: &[StoredCertificate]) -> Result<
     Ok(())
 }
 
-impl NodeSource for Store {
+impl NodeSource for SqliteLogStore {
     fn size(&self) -> u64 {
-        self.size
+        self.frontier.size()
     }
 
     fn node(&self, level: u32, index: u64) -> Result<Hash> {
-        let h: Option<Vec<u8>> = if level == 0 {
-            self.conn
-                .prepare_cached("SELECT leaf FROM entries WHERE idx = ?1")?
-                .query_row([to_i64(index)?], |r| r.get(0))
-                .optional()?
-        } else {
-            self.conn
-                .prepare_cached("SELECT hash FROM nodes WHERE level = ?1 AND idx = ?2")?
-                .query_row(params![i64::from(level), to_i64(index)?], |r| r.get(0))
-                .optional()?
-        };
-        blob_hash(h.ok_or_else(|| {
-            MtcError::Store(format!("database: node ({level}, {index}) is missing"))
-        })?)
+        self.stored_node(level, index)
     }
 }
 
@@ -561,7 +445,7 @@ mod tests {
         let path = dir.path().join("mtc.db");
         let leaves: Vec<Hash> = (0..77u8).map(|i| leaf_hash(&[i])).collect();
         {
-            let mut s = Store::open(&path).unwrap();
+            let mut s = SqliteLogStore::open(&path).unwrap();
             for chunk in leaves.chunks(10) {
                 let batch: Vec<NewEntry> = chunk
                     .iter()
@@ -575,7 +459,7 @@ mod tests {
             }
         }
         // Reopen: the frontier comes back from the stored nodes.
-        let mut s = Store::open(&path).unwrap();
+        let mut s = SqliteLogStore::open(&path).unwrap();
         let extra = leaf_hash(&[77]);
         s.append_entries(&[NewEntry {
             entry: vec![1],
@@ -622,7 +506,7 @@ mod tests {
     fn issued_rows_round_trip() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mtc.db");
-        let s = Store::open(&path).unwrap();
+        let mut s = SqliteLogStore::open(&path).unwrap();
         let proofs: Vec<_> = (0..10)
             .map(|i| proof_row(i, CertKind::Standalone, 1))
             .collect();
@@ -638,7 +522,7 @@ mod tests {
         )
         .unwrap();
         drop(s);
-        let s = Store::open(&path).unwrap();
+        let mut s = SqliteLogStore::open(&path).unwrap();
         assert_eq!(s.proofs_in(0, 10, CertKind::Standalone).unwrap(), proofs);
         assert_eq!(
             s.stored_certificates(0, 10, CertKind::Standalone).unwrap(),
@@ -681,7 +565,7 @@ mod tests {
     #[test]
     fn failed_batch_stores_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Store::open(&dir.path().join("mtc.db")).unwrap();
+        let mut s = SqliteLogStore::open(&dir.path().join("mtc.db")).unwrap();
         // The second row's index is past SQLite's range: the whole batch is rolled back.
         let certs = [
             cert_row(1, CertKind::Standalone, 1),
@@ -737,7 +621,7 @@ mod tests {
                 .execute("INSERT INTO certificates (idx, kind, der, created) VALUES (0, 'standalone', x'30', 0)", [])
                 .is_err());
         }
-        let mut s = Store::open(&path).unwrap();
+        let mut s = SqliteLogStore::open(&path).unwrap();
         let v: i64 = s
             .conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -771,7 +655,7 @@ mod tests {
         );
         drop(s);
         // Opening again migrates nothing more.
-        let s = Store::open(&path).unwrap();
+        let s = SqliteLogStore::open(&path).unwrap();
         assert_eq!(s.proofs_in(0, 6, CertKind::Standalone).unwrap().len(), 1);
     }
 }

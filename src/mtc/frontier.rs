@@ -1,0 +1,100 @@
+//! The right edge of an append-only tree: what a log store keeps in memory so that each
+//! appended leaf adds its hash and the interior nodes it completes without reading
+//! anything back. Any store implementation appends through it, so the node arithmetic
+//! lives here once rather than in each database's code.
+
+use super::error::{MtcError, Result};
+use super::hash::{node_hash, Hash};
+
+#[derive(Debug, Clone, Default)]
+pub struct Frontier {
+    size: u64,
+    /// `waiting[l]`: the last complete node of level `l` when it is a left child still
+    /// waiting for its sibling.
+    waiting: Vec<Option<Hash>>,
+}
+
+impl Frontier {
+    /// The right edge of a tree of `size` leaves whose complete nodes `node` reads (by
+    /// level and index): one read per level.
+    pub fn load(size: u64, node: impl Fn(u32, u64) -> Result<Hash>) -> Result<Frontier> {
+        let mut waiting = Vec::new();
+        let mut l = 0;
+        while (size >> l) > 0 {
+            let count = size >> l;
+            waiting.push(if count & 1 == 1 {
+                Some(node(l, count - 1)?)
+            } else {
+                None
+            });
+            l += 1;
+        }
+        Ok(Frontier { size, waiting })
+    }
+
+    /// Number of leaves appended so far.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Append one leaf. `completed` is given each interior node the leaf completes
+    /// (level ≥ 1, index, hash), bottom up, to store it; an error from it stops the
+    /// append and leaves this frontier part-way, so callers append to a copy and keep
+    /// it only once their own writes have committed.
+    pub fn push(
+        &mut self,
+        leaf: Hash,
+        mut completed: impl FnMut(u32, u64, &Hash) -> Result<()>,
+    ) -> Result<()> {
+        let mut h = leaf;
+        let mut i = self.size;
+        let mut level = 0usize;
+        // Each set low bit of the index pairs the new node with a waiting left one.
+        while i & 1 == 1 {
+            let left = self
+                .waiting
+                .get_mut(level)
+                .and_then(Option::take)
+                .ok_or_else(|| MtcError::Store("database: missing right-edge node".into()))?;
+            h = node_hash(&left, &h);
+            i >>= 1;
+            level += 1;
+            completed(level as u32, i, &h)?;
+        }
+        if self.waiting.len() <= level {
+            self.waiting.resize(level + 1, None);
+        }
+        self.waiting[level] = Some(h);
+        self.size += 1;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mtc::hash::leaf_hash;
+    use crate::mtc::tree::{MemTree, NodeSource};
+
+    #[test]
+    fn completes_the_nodes_a_tree_holds() {
+        let leaves: Vec<Hash> = (0..23u8).map(|i| leaf_hash(&[i])).collect();
+        let full = MemTree::from_leaves(leaves.clone());
+        // Start from a loaded prefix, then append the rest.
+        let prefix = MemTree::from_leaves(leaves[..9].to_vec());
+        let mut f = Frontier::load(9, |l, i| prefix.node(l, i)).unwrap();
+        let mut nodes = Vec::new();
+        for l in &leaves[9..] {
+            f.push(*l, |level, index, h| {
+                nodes.push((level, index, *h));
+                Ok(())
+            })
+            .unwrap();
+        }
+        assert_eq!(f.size(), 23);
+        assert!(!nodes.is_empty());
+        for (level, index, h) in nodes {
+            assert_eq!(full.node(level, index).unwrap(), h, "({level}, {index})");
+        }
+    }
+}

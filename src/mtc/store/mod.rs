@@ -1,0 +1,30 @@
+//! The MTC issuance log's storage, behind [`LogStore`] ([`api`]): what issuance
+//! (`mtc::issuer`), the `pkit mtc` commands and the benches read and write, with no
+//! database in sight. [`sqlite`] keeps it in `mtc.db`; another database implements the
+//! same trait and is chosen in [`open`], so neither the MTC logic nor the commands
+//! change.
+//!
+//! A log holds the entries (the MTCLogEntry bytes, the subject's SPKI and the leaf hash,
+//! by index), the complete interior nodes of its tree (read through the
+//! [`crate::mtc::tree::NodeSource`] every log store is), signed checkpoints with the cosignatures over
+//! the covering subtrees they added, landmarks, a few `meta` values (the CA ID, the log
+//! number), and a record of what was handed out: the MTCProof and the certificate of
+//! the latest issue of each entry index and [`CertKind`]. Those rows are a record, never
+//! a cache that issuance reads back.
+
+pub mod api;
+pub mod sqlite;
+
+use super::error::Result;
+use std::path::Path;
+
+pub use api::{
+    CertKind, LogStore, NewEntry, SignedSubtree, StoredCertificate, StoredCheckpoint, StoredProof,
+    SubtreeSignature,
+};
+pub use sqlite::SqliteLogStore;
+
+/// Open (creating if needed, and migrating) the log at `path`: `mtc.db`, in SQLite.
+pub fn open(path: &Path) -> Result<Box<dyn LogStore>> {
+    Ok(Box::new(SqliteLogStore::open(path)?))
+}

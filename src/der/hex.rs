@@ -11,3 +11,13 @@ pub fn hex(bytes: &[u8]) -> String {
     }
     s
 }
+
+/// The bytes a hex string spells (upper or lower case, no separators), for test vectors
+/// written as RFCs print them.
+#[cfg(test)]
+pub fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("a hex digit pair"))
+        .collect()
+}

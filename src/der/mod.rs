@@ -31,3 +31,6 @@ pub use oid::{ObjectId, Oid};
 pub use reader::{Deviations, Reader};
 pub use time::Time;
 pub use writer::Writer;
+
+#[cfg(test)]
+pub use hex::unhex;

@@ -107,12 +107,7 @@ mod tests {
     use super::*;
     use crate::pki::backend::openssl::backend as openssl_backend;
 
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    use crate::der::unhex as hex;
 
     #[test]
     fn scrypt_limits() {

@@ -203,12 +203,7 @@ impl Pbe for OsslPbe {
 mod tests {
     use super::*;
 
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    use crate::der::unhex as hex;
 
     #[test]
     fn pbkdf2_known_answer() {

@@ -47,11 +47,10 @@ pub enum ErrorKind {
     /// SET OF elements must be sorted in DER.
     UnsortedSet,
     /// A TLS-presentation vector (`opaque x<min..max>`) whose length is out of bounds.
-    VectorLength {
-        length: usize,
-        min: usize,
-        max: usize,
-    },
+    /// `u32`, which TLS vector bounds never exceed, keeps every variant but `Invalid`
+    /// within 16 bytes, so `Error` stays as small as the parsers' `Result`s need (24-byte
+    /// fields cost the certificate parser 2% more instructions).
+    VectorLength { length: u32, min: u32, max: u32 },
     /// A structure-level rule (names the rule).
     Invalid(String),
 }
@@ -190,6 +189,14 @@ impl std::error::Error for Error {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every parser returns `Result<_, Error>`: a bigger `ErrorKind` makes each of those
+    /// results bigger on the success path too (measured: +2% instructions per parsed
+    /// certificate when a variant grew past 16 bytes).
+    #[test]
+    fn error_kind_stays_small() {
+        assert_eq!(std::mem::size_of::<ErrorKind>(), 24);
+    }
 
     #[test]
     fn path_joins_fields_and_indices() {

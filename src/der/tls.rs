@@ -121,7 +121,7 @@ impl<'a> Reader<'a> {
         let at = self.base;
         let length = self.uint(prefix_width(max))? as usize;
         if length < min || length > max {
-            return Err(Error::new(at, ErrorKind::VectorLength { length, min, max }));
+            return Err(Error::new(at, vector_length(length, min, max)));
         }
         let body_at = self.base;
         Ok(Reader::with_base(self.bytes(length)?, body_at))
@@ -233,7 +233,7 @@ impl Writer {
         let length = self.buf.len() - at - width;
         if length < min || length > max {
             self.buf.truncate(at);
-            return Err(Error::new(at, ErrorKind::VectorLength { length, min, max }).into());
+            return Err(Error::new(at, vector_length(length, min, max)).into());
         }
         let prefix = (length as u64).to_be_bytes();
         self.buf[at..at + width].copy_from_slice(&prefix[8 - width..]);
@@ -246,6 +246,17 @@ impl Writer {
             w.bytes(body);
             Ok::<(), Error>(())
         })
+    }
+}
+
+/// The error for a vector of `length` bytes outside `min..=max` (bounds a length prefix
+/// can state fit in `u32`; a longer body written is reported as `u32::MAX`).
+fn vector_length(length: usize, min: usize, max: usize) -> ErrorKind {
+    let narrow = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    ErrorKind::VectorLength {
+        length: narrow(length),
+        min: narrow(min),
+        max: narrow(max),
     }
 }
 

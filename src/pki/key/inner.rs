@@ -104,6 +104,16 @@ pub fn wrap_traditional(der: &[u8]) -> Option<Vec<u8>> {
     Some(w.finish())
 }
 
+/// Shaped like OpenSSL's traditional `DSAPrivateKey` (version 0, p, q, g, y, x): a key of
+/// an algorithm pkit does not sign with, to be refused as such rather than as malformed.
+pub fn is_dsa_private_key(der: &[u8]) -> bool {
+    let mut r = Reader::new(der);
+    let Ok(mut s) = r.read_sequence() else {
+        return false;
+    };
+    r.finish().is_ok() && (0..6).all(|_| s.read_integer().is_ok()) && s.finish().is_ok()
+}
+
 /// Shaped like an `RSAPrivateKey`: version, modulus, both exponents, two primes, two
 /// CRT exponents and the coefficient, nine INTEGERs (more only for multi-prime keys).
 fn is_rsa_private_key(der: &[u8]) -> bool {

@@ -24,16 +24,6 @@ pub enum KeyKind {
 /// Keys outside pkit's nine algorithms are `Unsupported`, naming the OID.
 pub fn key_kind(alg_id: &mut Reader<'_>) -> Result<KeyKind> {
     let oid = alg_id.read_oid().map_err(bad_key)?;
-    let unsupported = |what: &str, o: ObjectId<'_>| {
-        let named = match o.name() {
-            Some(n) => format!("{n} ({o})"),
-            None => o.to_string(),
-        };
-        BackendError::Unsupported(format!(
-            "unsupported {what} {named}; pkit handles {}",
-            Algorithm::names_list()
-        ))
-    };
     if oid == oids::RSA_ENCRYPTION {
         return Ok(KeyKind::Rsa);
     }
@@ -75,6 +65,19 @@ pub fn spki_key_kind(spki: &[u8]) -> Result<KeyKind> {
         return Ok(KeyKind::Rsa);
     }
     key_kind(&mut a)
+}
+
+/// A key pkit has no algorithm for (`what`: "key algorithm", "elliptic curve"), naming
+/// its OID and what pkit does handle.
+pub fn unsupported(what: &str, o: ObjectId<'_>) -> BackendError {
+    let named = match o.name() {
+        Some(n) => format!("{n} ({o})"),
+        None => o.to_string(),
+    };
+    BackendError::Unsupported(format!(
+        "unsupported {what} {named}; pkit handles {}",
+        Algorithm::names_list()
+    ))
 }
 
 /// A structure that is not a key: `BadKey`, with the DER error's place.

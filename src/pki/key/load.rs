@@ -4,11 +4,12 @@
 //! algorithm is known and turns it into a signing key.
 
 use super::encrypted::{is_encrypted, EncryptedPrivateKeyInfo};
-use super::inner::wrap_traditional;
-use super::kind::{bad_key, key_kind, KeyKind};
+use super::inner::{is_dsa_private_key, wrap_traditional};
+use super::kind::{bad_key, key_kind, unsupported, KeyKind};
 use super::ml_dsa::MlDsaPrivateKey;
 use super::pbe::{prf_hash, Kdf, PbeScheme};
 use super::pkcs8::PrivateKeyInfo;
+use crate::der::oid_registry as oids;
 use crate::der::Reader;
 use crate::pki::alg::Algorithm;
 use crate::pki::backend::pbe::{Hash, PbeCipher};
@@ -45,6 +46,9 @@ fn load_plain(backend: &dyn Backend, der: &[u8]) -> Result<Box<dyn PrivateKey>> 
         Ok(info) => load_pkcs8(backend, &info),
         Err(e) => {
             let Some(mut wrapped) = wrap_traditional(der) else {
+                if is_dsa_private_key(der) {
+                    return Err(unsupported("key algorithm", oids::DSA.id()));
+                }
                 return Err(bad_key(e));
             };
             let key = PrivateKeyInfo::from_der(&wrapped)
@@ -158,5 +162,44 @@ impl From<BadPasswordKind> for BackendError {
             }
             .into(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::der::Writer;
+    use crate::pki::backend::openssl::backend as openssl_backend;
+
+    /// A traditional DSA key (as `openssl pkey -traditional -outform DER` writes one) is an
+    /// algorithm pkit lacks (exit 5), not a malformed file (exit 3).
+    #[test]
+    fn traditional_dsa_keys_are_unsupported_not_malformed() {
+        let mut w = Writer::new();
+        w.sequence(|w| {
+            for n in [0, 23, 11, 4, 9, 3] {
+                w.integer_u64(n);
+            }
+        });
+        match load_private(openssl_backend(), &w.finish(), None) {
+            Err(BackendError::Unsupported(m)) => {
+                assert!(
+                    m.starts_with("unsupported key algorithm dsa (1.2.840.10040.4.1)"),
+                    "{m}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        // Seven INTEGERs are neither DSA nor RSA: malformed.
+        let mut w = Writer::new();
+        w.sequence(|w| {
+            for n in 0..7 {
+                w.integer_u64(n);
+            }
+        });
+        assert!(matches!(
+            load_private(openssl_backend(), &w.finish(), None),
+            Err(BackendError::BadKey(_))
+        ));
     }
 }

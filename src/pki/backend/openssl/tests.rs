@@ -55,6 +55,13 @@ fn keys() -> &'static [Box<dyn PrivateKey>] {
             .into_iter()
             .filter(|a| {
                 let ok = BACKEND.supports(*a);
+                // CI builds with OpenSSL >= 3.5 (the xtask provides it): there, an
+                // algorithm missing is a broken build, not a reason to test less.
+                assert!(
+                    ok || std::env::var("CI").as_deref() != Ok("true"),
+                    "{a} is not in {} (CI=true needs every algorithm)",
+                    openssl_version()
+                );
                 if !ok {
                     eprintln!("note: {a} skipped, not in {}", openssl_version());
                 }

@@ -1,11 +1,13 @@
 //! `pkit bench`: the pipelines of the subcommands, timed stage by stage, and the raw
 //! limits (key generation, signing, verification, hashing, parsing) they are judged
-//! against. Every stage calls the library code the subcommands call — `Issuer::issue`,
-//! the CA store, the OCSP responder, `verify_signed`, `Certificate::from_der` — so a figure
-//! here is a figure for `pkit issue`, `pkit ocsp` and `pkit parse`.
+//! against. Every stage calls the library code the subcommands call — the batch
+//! pipeline's signing stage (`pki::ca::batch::Batch::sign`), the CA store, the OCSP answer
+//! (`pki::ca::ocsp_answer::ask`, then the responder's `build_tbs` and `sign_tbs`),
+//! `verify_signed`, `Certificate::from_der` — so a figure here is a figure for
+//! `pkit issue`, `pkit ocsp` and `pkit parse`. No pipeline is written a second time here.
 //!
 //! Layout: [`harness`] times one cell (warm-up, repeat until the minimum time, mean / min
-//! / max); [`machine`] describes where it ran; one file per bench ([`crypto`], [`parse`],
+//! / max) and carries the backend under measurement; [`machine`] describes where it ran; one file per bench ([`crypto`], [`parse`],
 //! [`x509`], [`compare`]); [`report`] holds the results and renders them as the seed
 //! documents' markdown tables, a terminal table, or JSON.
 

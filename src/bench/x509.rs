@@ -13,7 +13,7 @@ use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
 use crate::pki::backend::{Backend, PrivateKey};
 use crate::pki::ca::batch::{self, BatchItem};
-use crate::pki::ca::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
+use crate::pki::ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
 use crate::pki::ca::issuer::{self_signed, Issued, Issuer};
 use crate::pki::ca::ocsp::Responder;
 use crate::pki::ca::ocsp_answer::{ask, Question};
@@ -496,11 +496,7 @@ fn crl_stages(
     check(revoked.len() == n, || {
         format!("{} of {n} revoked", revoked.len())
     })?;
-    let crl_issuer = CrlIssuer {
-        name: &issuer.subject,
-        key_id: &issuer.key_id,
-        scheme: issuer.scheme,
-    };
+    let crl_issuer = issuer.crl_issuer();
     let fields = CrlFields {
         this_update: now,
         next_update: now.plus_seconds(CRL_LIFETIME),

@@ -9,7 +9,7 @@ use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::hex;
 use pkit::der::{integer, Time};
-use pkit::pki::ca::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
+use pkit::pki::ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
 use pkit::pki::ca::store::{CrlRecord, RevokeOutcome};
 use pkit::pki::crl::Crl;
 use pkit::pki::crl_verify::{self, RevokedIndex};
@@ -236,11 +236,7 @@ fn run_gen(a: GenArgs) -> CliResult<Exit> {
         next_update: now.plus_seconds(lifetime),
         number: store.next_crl_number().map_err(db_err(&a.ca))?,
     };
-    let crl_issuer = CrlIssuer {
-        name: &issuer.subject,
-        key_id: &issuer.key_id,
-        scheme: issuer.scheme,
-    };
+    let crl_issuer = issuer.crl_issuer();
     // Sizing the buffer up front spares a million-entry CRL its reallocations.
     let expected = store.revoked_count().map_err(db_err(&a.ca))?;
     let mut builder = TbsCrlBuilder::begin(&crl_issuer, &fields, expected);

@@ -19,6 +19,7 @@
 //! million-entry CRL is one ~60 MB allocation, no per-entry objects); the signature is
 //! then wrapped around the TBS without re-encoding it.
 
+use super::issuer::Issuer;
 use super::store::Revoked;
 use super::tbs::signed_envelope;
 use crate::der::writer::Open;
@@ -37,6 +38,17 @@ pub struct CrlIssuer<'a> {
     /// The CA's subject key identifier (for authorityKeyIdentifier).
     pub key_id: &'a [u8],
     pub scheme: SignatureScheme,
+}
+
+impl Issuer {
+    /// What this CA's CRLs say about their issuer.
+    pub fn crl_issuer(&self) -> CrlIssuer<'_> {
+        CrlIssuer {
+            name: &self.subject,
+            key_id: &self.key_id,
+            scheme: self.scheme,
+        }
+    }
 }
 
 /// The CRL's own fields.

@@ -22,3 +22,4 @@ pub mod pkcs12;
 pub mod pkcs7;
 pub mod signed;
 pub mod spki;
+pub mod verify;

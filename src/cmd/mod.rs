@@ -21,6 +21,7 @@ pub mod output;
 pub mod parse;
 pub mod pem_block;
 pub mod request;
+pub mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use error::{CliError, Exit};
@@ -62,6 +63,9 @@ pub enum Command {
     Crl(crl::CrlArgs),
     /// OCSP: build requests, answer them from a CA's ca.db, verify responses, serve HTTP.
     Ocsp(ocsp::OcspArgs),
+    /// Is a certificate to be trusted: build and validate its path to a trusted root
+    /// (RFC 5280), with names, purposes, policies and revocation.
+    Verify(verify::VerifyArgs),
     /// Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates.
     Mtc(mtc::MtcArgs),
     /// Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine.
@@ -111,6 +115,7 @@ fn wants_json_errors(cli: &Cli) -> bool {
             command: ocsp::OcspCommand::Verify(v),
         })) => v.format == ocsp::VerifyFormat::Json,
         Some(Command::Mtc(m)) => m.wants_json(),
+        Some(Command::Verify(v)) => v.wants_json(),
         _ => false,
     }
 }
@@ -126,6 +131,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
         Some(Command::Issue(a)) => issue::run(a),
         Some(Command::Crl(a)) => crl::run(a),
         Some(Command::Ocsp(a)) => ocsp::run(a),
+        Some(Command::Verify(a)) => verify::run(a),
         Some(Command::Mtc(a)) => mtc::run(a),
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Completions(a)) => completions::run(a, command()),

@@ -8,10 +8,20 @@
 //! - [`constraints`]: name constraints along a path (§6.1.2 (b)(c), §6.1.3 (b)(c),
 //!   §6.1.4 (g));
 //! - [`policy`]: the certificate policy tree (§6.1.2–§6.1.5);
-//! - [`revocation`]: a certificate's status from CRLs and OCSP responses.
+//! - [`revocation`]: a certificate's status from CRLs and OCSP responses;
+//! - [`dn`]: name comparison for chaining; [`pool`]: certificates by subject;
+//! - [`options`]: what the relying party asks; [`validate`]: §6.1 over one path;
+//! - [`build`]: path building with backtracking and a work budget;
+//! - [`sources`]: CRL files, OCSP responses and a CA database asked together.
 
 #![forbid(unsafe_code)]
 
+pub mod build;
+pub mod dn;
+pub mod options;
+pub mod pool;
 pub mod reason;
+pub mod sources;
+pub mod validate;
 
 pub use reason::Reason;

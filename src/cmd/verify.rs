@@ -1,0 +1,483 @@
+//! `pkit verify`: is this certificate to be trusted? For each input, its first
+//! certificate is the target and the rest are intermediates it came with; a path to a
+//! trust anchor is built and validated (`pkit::pki::verify`), and one verdict per input
+//! is printed. Exit 0 when every input is valid, 1 when any is not.
+
+use super::ca_dir::{load_ca_cert, open_store, parse_duration, parse_time};
+use super::error::{CliError, CliResult, Exit};
+use super::io::{self, InForm, Item};
+use super::output;
+use clap::{Args, ValueEnum};
+use pkit::der::{hex, Time};
+use pkit::pki::cert::Certificate;
+use pkit::pki::crl::Crl;
+use pkit::pki::ocsp::OcspResponse;
+use pkit::pki::verify::build::{Verdict, Verifier};
+use pkit::pki::verify::names::Identity;
+use pkit::pki::verify::options::{Budget, Options, Purpose, RevocationScope, Rules};
+use pkit::pki::verify::policy::PolicyInputs;
+use pkit::pki::verify::pool::Pool;
+use pkit::pki::verify::revocation::CrlSet;
+use pkit::pki::verify::sources::{CaDatabase, Sources};
+use pkit::pki::verify::validate::RevocationSource;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use sha2::Digest as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Where the system's trusted roots are when neither --roots nor SSL_CERT_FILE /
+/// SSL_CERT_DIR says otherwise (Debian and its derivatives).
+const SYSTEM_ROOTS: &str = "/etc/ssl/certs/ca-certificates.crt";
+
+#[derive(Args, Debug)]
+#[command(after_help = super::error::EXIT_CODES_HELP)]
+pub struct VerifyArgs {
+    /// Certificates to verify (PEM or DER; `-` for stdin). In each file the first
+    /// certificate is verified, the others are intermediates sent with it.
+    #[arg(value_name = "CERT")]
+    pub certs: Vec<PathBuf>,
+    /// Read the files in directories given as CERT, recursively.
+    #[arg(short, long)]
+    pub recursive: bool,
+    /// Trusted roots: a file or a directory of PEM/DER certificates (repeatable).
+    /// Default: SSL_CERT_FILE / SSL_CERT_DIR, else the system store.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub roots: Vec<PathBuf>,
+    /// More candidate intermediates (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub untrusted: Vec<PathBuf>,
+    /// Verify as of this time (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    /// At most N intermediates between the certificate and the trust anchor.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<usize>,
+    /// The extended key usage the certificate must allow.
+    #[arg(long, value_enum, default_value_t = PurposeArg::Any)]
+    pub purpose: PurposeArg,
+    /// The DNS name the certificate must be valid for.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["ip", "email"])]
+    pub hostname: Option<String>,
+    /// The IP address the certificate must be valid for.
+    #[arg(long, value_name = "ADDR", conflicts_with = "email")]
+    pub ip: Option<String>,
+    /// The email address the certificate must be valid for.
+    #[arg(long, value_name = "ADDR")]
+    pub email: Option<String>,
+    /// An acceptable certificate policy OID (repeatable; default: any policy).
+    #[arg(long, value_name = "OID")]
+    pub policy: Vec<String>,
+    /// Require a valid policy for the whole path (RFC 5280 initial-explicit-policy).
+    #[arg(long)]
+    pub require_explicit_policy: bool,
+    /// Do not follow policy mappings (initial-policy-mapping-inhibit).
+    #[arg(long)]
+    pub inhibit_policy_mapping: bool,
+    /// Do not let anyPolicy stand for other policies (initial-any-policy-inhibit).
+    #[arg(long)]
+    pub inhibit_any_policy: bool,
+    /// RFC 5280 alone, or with the CA/Browser Forum rules browsers enforce.
+    #[arg(long, value_enum, default_value_t = RulesArg::Rfc5280)]
+    pub rules: RulesArg,
+    /// A CRL to check revocation against (repeatable; a file may hold several).
+    #[arg(long, value_name = "FILE")]
+    pub crl: Vec<PathBuf>,
+    /// A pkit CA directory whose ca.db answers for the certificates it issued.
+    #[arg(long, value_name = "DIR")]
+    pub ca: Option<PathBuf>,
+    /// An OCSP response to check revocation against (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub ocsp_response: Vec<PathBuf>,
+    /// Which certificates to check for revocation. Default: leaf when a CRL, --ca or an
+    /// OCSP response is given, else none.
+    #[arg(long, value_enum)]
+    pub check_revocation: Option<ScopeArg>,
+    /// What an unknown revocation status means.
+    #[arg(long, value_enum, default_value_t = FailArg::HardFail)]
+    pub revocation_policy: FailArg,
+    /// Fail when a certificate of the chain expires within this window (e.g. 30d).
+    #[arg(long, value_name = "DURATION")]
+    pub expires_within: Option<String>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PurposeArg {
+    Any,
+    Server,
+    Client,
+    CodeSigning,
+    Email,
+    OcspSigner,
+    Timestamping,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesArg {
+    Rfc5280,
+    Webpki,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    None,
+    Leaf,
+    Chain,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailArg {
+    SoftFail,
+    HardFail,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Jsonl,
+}
+
+impl VerifyArgs {
+    pub fn wants_json(&self) -> bool {
+        self.format != Format::Text
+    }
+}
+
+/// One input: its name and the certificates in it (the first is the target).
+struct Input {
+    name: String,
+    ders: Vec<Vec<u8>>,
+}
+
+pub fn run(a: VerifyArgs) -> CliResult<Exit> {
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    let backend = super::backend::backend();
+    // Everything is read and checked before any verdict, so a bad roots file is an
+    // error, not a row of failures.
+    let inputs = read_inputs(&a.certs, a.recursive)?;
+    let root_ders = read_roots(&a.roots)?;
+    let untrusted_ders = read_all(&a.untrusted, "--untrusted")?;
+    let crl_ders = read_all(&a.crl, "--crl")?;
+    let ocsp_ders = read_all(&a.ocsp_response, "--ocsp-response")?;
+    let ca_der = a.ca.as_deref().map(load_ca_cert).transpose()?;
+    let roots = pool_of(&root_ders, |d| Certificate::from_der(d))?;
+    if roots.is_empty() {
+        return Err(CliError::parse("the trusted roots hold no certificate"));
+    }
+    let untrusted = pool_of(&untrusted_ders, |d| Certificate::from_der(d))?;
+    let crls = crl_ders
+        .iter()
+        .map(|(n, d)| Crl::from_der(d).map_err(|e| CliError::der(n, &e)))
+        .collect::<CliResult<Vec<_>>>()?;
+    let ocsp = ocsp_ders
+        .iter()
+        .map(|(n, d)| OcspResponse::from_der(d).map_err(|e| CliError::der(n, &e)))
+        .collect::<CliResult<Vec<_>>>()?;
+    let ca = match (&a.ca, &ca_der) {
+        (Some(dir), Some(der)) => Some(CaDatabase {
+            cert: Certificate::from_der(der)
+                .map_err(|e| CliError::der(&dir.join("ca.pem").display().to_string(), &e))?,
+            store: Mutex::new(open_store(dir)?),
+        }),
+        _ => None,
+    };
+    let any_source = !crls.is_empty() || !ocsp.is_empty() || ca.is_some();
+    let sources = Sources {
+        crls: CrlSet::new(crls),
+        ocsp,
+        ca,
+    };
+    let identity = identity(&a)?;
+    let opts = Options {
+        now,
+        max_depth: a.max_depth,
+        purpose: purpose(a.purpose),
+        identity,
+        policy: policy_inputs(&a)?,
+        rules: match a.rules {
+            RulesArg::Rfc5280 => Rules::Rfc5280,
+            RulesArg::Webpki => Rules::WebPki,
+        },
+        revocation: match a.check_revocation {
+            Some(ScopeArg::None) => RevocationScope::None,
+            Some(ScopeArg::Leaf) => RevocationScope::Leaf,
+            Some(ScopeArg::Chain) => RevocationScope::Chain,
+            None if any_source => RevocationScope::Leaf,
+            None => RevocationScope::None,
+        },
+        hard_fail: a.revocation_policy == FailArg::HardFail,
+        expires_within: a
+            .expires_within
+            .as_deref()
+            .map(|d| parse_duration("--expires-within", d))
+            .transpose()?,
+        budget: Budget::default(),
+    };
+    let revocation: Option<&dyn RevocationSource> = any_source.then_some(&sources as _);
+    let verifier = Verifier::new(backend, &roots, &untrusted, revocation);
+    let bar = io::progress_bar(inputs.len() as u64, "certificates");
+    let results: Vec<CliResult<Value>> = inputs
+        .par_iter()
+        .map(|input| {
+            let out = verify_one(&verifier, input, &opts);
+            bar.inc(1);
+            out
+        })
+        .collect();
+    bar.finish_and_clear();
+    let items = results.into_iter().collect::<CliResult<Vec<Value>>>()?;
+    let all_valid = items.iter().all(|v| v["valid"] == true);
+    let text = match a.format {
+        Format::Json => output::json_text(&output::envelope("verify", items.clone())),
+        Format::Jsonl => items.iter().map(output::json_line).collect(),
+        Format::Text => items.iter().map(text_of).collect(),
+    };
+    io::write_text(None, false, &text)?;
+    if items.len() > 1 {
+        summary(&items);
+    }
+    Ok(if all_valid { Exit::Ok } else { Exit::Negative })
+}
+
+fn verify_one(verifier: &Verifier<'_, '_>, input: &Input, opts: &Options<'_>) -> CliResult<Value> {
+    let certs = input
+        .ders
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            Certificate::from_der(d).map_err(|e| {
+                let name = if i == 0 {
+                    input.name.clone()
+                } else {
+                    format!("{} (certificate {})", input.name, i + 1)
+                };
+                CliError::der(&name, &e)
+            })
+        })
+        .collect::<CliResult<Vec<_>>>()?;
+    let (target, extra) = certs
+        .split_first()
+        .ok_or_else(|| CliError::parse(format!("{}: no certificate", input.name)))?;
+    let verdict = verifier.verify(*target, extra, opts);
+    Ok(json_of(&input.name, &verdict))
+}
+
+fn json_of(name: &str, v: &Verdict<'_>) -> Value {
+    let chain: Vec<Value> = v
+        .chain
+        .iter()
+        .map(|c| {
+            let not_after = c.validity().map(|(_, na)| na.to_string()).unwrap_or_default();
+            json!({
+                "subject": c.subject.to_rfc4514().unwrap_or_default(),
+                "issuer": c.issuer.to_rfc4514().unwrap_or_default(),
+                "serial_number": c.serial_hex(),
+                "sha256": hex(&sha2::Sha256::digest(c.raw)),
+                "not_after": not_after,
+            })
+        })
+        .collect();
+    match &v.result {
+        Ok(checks) => json!({
+            "input": name,
+            "valid": true,
+            "reason": Value::Null,
+            "chain": chain,
+            "checks": checks.iter().map(|c| json!({"name": c.name, "ok": c.ok, "detail": c.detail})).collect::<Vec<_>>(),
+        }),
+        Err(f) => json!({
+            "input": name,
+            "valid": false,
+            "reason": f.reason.code(),
+            "detail": f.detail,
+            "certificate": f.cert,
+            "chain": chain,
+            "checks": [{"name": f.reason.code(), "ok": false, "detail": f.detail}],
+        }),
+    }
+}
+
+fn text_of(v: &Value) -> String {
+    let name = v["input"].as_str().unwrap_or("");
+    let mut s = if v["valid"] == true {
+        format!("{name}: OK\n")
+    } else {
+        let at = v["certificate"]
+            .as_u64()
+            .map_or_else(String::new, |i| format!(" (certificate {i})"));
+        format!(
+            "{name}: FAILED {}{at}: {}\n",
+            v["reason"].as_str().unwrap_or(""),
+            v["detail"].as_str().unwrap_or("")
+        )
+    };
+    for (i, c) in v["chain"].as_array().into_iter().flatten().enumerate() {
+        s.push_str(&format!(
+            "  {i} {} (not after {})\n",
+            c["subject"].as_str().unwrap_or(""),
+            c["not_after"].as_str().unwrap_or("")
+        ));
+    }
+    s
+}
+
+/// Several inputs: the counts by outcome on stderr.
+fn summary(items: &[Value]) {
+    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    for v in items {
+        let k = v["reason"].as_str().unwrap_or("valid").to_string();
+        *counts.entry(k).or_default() += 1;
+    }
+    let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    eprintln!("pkit: {} certificates: {}", items.len(), parts.join(", "));
+}
+
+fn purpose(p: PurposeArg) -> Purpose {
+    match p {
+        PurposeArg::Any => Purpose::Any,
+        PurposeArg::Server => Purpose::Server,
+        PurposeArg::Client => Purpose::Client,
+        PurposeArg::CodeSigning => Purpose::CodeSigning,
+        PurposeArg::Email => Purpose::Email,
+        PurposeArg::OcspSigner => Purpose::OcspSigner,
+        PurposeArg::Timestamping => Purpose::Timestamping,
+    }
+}
+
+fn identity(a: &VerifyArgs) -> CliResult<Option<Identity<'_>>> {
+    if let Some(h) = &a.hostname {
+        return Identity::parse_dns(h)
+            .map(Some)
+            .map_err(|e| CliError::usage(format!("--hostname {h}: {e}")));
+    }
+    if let Some(ip) = &a.ip {
+        return Identity::parse_ip(ip)
+            .map(Some)
+            .map_err(|e| CliError::usage(format!("--ip {e}")));
+    }
+    if let Some(e) = &a.email {
+        return Identity::parse_email(e)
+            .map(Some)
+            .map_err(|m| CliError::usage(format!("--email {m}")));
+    }
+    Ok(None)
+}
+
+fn policy_inputs(a: &VerifyArgs) -> CliResult<PolicyInputs> {
+    let initial_policy_set = a
+        .policy
+        .iter()
+        .map(|p| {
+            pkit::der::oid::encode_dotted(p)
+                .ok_or_else(|| CliError::usage(format!("--policy {p}: expected a dotted OID")))
+        })
+        .collect::<CliResult<Vec<_>>>()?;
+    Ok(PolicyInputs {
+        initial_policy_set,
+        initial_explicit_policy: a.require_explicit_policy,
+        initial_policy_mapping_inhibit: a.inhibit_policy_mapping,
+        initial_any_policy_inhibit: a.inhibit_any_policy,
+    })
+}
+
+/// Each CERT argument (or directory entry) is one input.
+fn read_inputs(args: &[PathBuf], recursive: bool) -> CliResult<Vec<Input>> {
+    let mut out = Vec::new();
+    for p in io::collect_paths(args, recursive)? {
+        let src = io::read_source(&p)?;
+        let name = src.name.clone();
+        let ders = certificates(src, &name)?;
+        out.push(Input { name, ders });
+    }
+    Ok(out)
+}
+
+/// The certificates of one source; a source without any is an input error.
+fn certificates(src: io::Source, name: &str) -> CliResult<Vec<Vec<u8>>> {
+    let items = io::split_items(src, InForm::Auto)
+        .into_iter()
+        .collect::<CliResult<Vec<Item>>>()?;
+    if items.is_empty() {
+        return Err(CliError::parse(format!("{name}: no certificate")));
+    }
+    Ok(items.into_iter().map(|i| i.der).collect())
+}
+
+/// Every object in `paths` (directories read whole), named for messages.
+fn read_all(paths: &[PathBuf], flag: &str) -> CliResult<Vec<(String, Vec<u8>)>> {
+    let mut out = Vec::new();
+    for p in paths {
+        let files = if p.is_dir() {
+            io::collect_paths(std::slice::from_ref(p), true)?
+        } else {
+            vec![p.clone()]
+        };
+        for f in files {
+            let src = io::read_source(&f)?;
+            let name = src.name.clone();
+            let items = io::split_items(src, InForm::Auto)
+                .into_iter()
+                .collect::<CliResult<Vec<Item>>>()?;
+            if items.is_empty() {
+                return Err(CliError::parse(format!("{flag} {name}: holds nothing")));
+            }
+            out.extend(items.into_iter().map(|i| (i.name, i.der)));
+        }
+    }
+    Ok(out)
+}
+
+/// The trust anchors: --roots, else SSL_CERT_FILE / SSL_CERT_DIR, else the system store.
+fn read_roots(roots: &[PathBuf]) -> CliResult<Vec<(String, Vec<u8>)>> {
+    if !roots.is_empty() {
+        return read_all(roots, "--roots");
+    }
+    let mut from_env = Vec::new();
+    if let Some(f) = std::env::var_os("SSL_CERT_FILE") {
+        from_env.push(PathBuf::from(f));
+    }
+    if let Some(d) = std::env::var_os("SSL_CERT_DIR") {
+        // OpenSSL's convention: a colon-separated list of directories.
+        for part in std::env::split_paths(&d) {
+            if part.is_dir() {
+                from_env.push(part);
+            }
+        }
+    }
+    if from_env.is_empty() {
+        from_env.push(PathBuf::from(SYSTEM_ROOTS));
+    }
+    // A hashed certificate directory also holds non-certificate files (CRLs, links to
+    // the same file): keep certificates only, and tolerate the rest.
+    let mut out = Vec::new();
+    for p in &from_env {
+        for (name, der) in read_all(std::slice::from_ref(p), "roots").or_else(|e| {
+            if Path::new(p).is_dir() {
+                Ok(Vec::new())
+            } else {
+                Err(e)
+            }
+        })? {
+            if Certificate::from_der(&der).is_ok() {
+                out.push((name, der));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Parse `ders` into a pool; a certificate that does not parse names its file.
+fn pool_of<'a>(
+    ders: &'a [(String, Vec<u8>)],
+    parse: impl Fn(&'a [u8]) -> pkit::der::Result<Certificate<'a>>,
+) -> CliResult<Pool<'a>> {
+    let mut pool = Pool::new();
+    for (name, der) in ders {
+        pool.add(parse(der).map_err(|e| CliError::der(name, &e))?);
+    }
+    Ok(pool)
+}

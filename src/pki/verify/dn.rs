@@ -1,0 +1,119 @@
+//! Comparing distinguished names the way path validation must (RFC 5280 §7.1): issuers
+//! and subjects chain when they are the same name, not only the same bytes. Attribute
+//! values of the string types compare after case folding and with leading, trailing and
+//! repeated inner spaces removed (RFC 4518's insignificant-space handling, as far as
+//! ASCII goes); other values compare by their encoding.
+
+use crate::pki::name::Name;
+
+/// A canonical form of `name`: two names are the same name exactly when their keys are
+/// equal. Names that cannot be read key by their bytes (and so match only themselves).
+pub fn key(name: &Name<'_>) -> Vec<u8> {
+    let Ok(rdns) = name.rdns() else {
+        return tagged(0xff, name.raw);
+    };
+    let mut out = Vec::with_capacity(name.raw.len());
+    for rdn in rdns {
+        // A multi-valued RDN is a set: its order carries no meaning.
+        let mut atvs: Vec<Vec<u8>> = rdn
+            .iter()
+            .map(|a| {
+                let mut v = tagged(0x06, a.oid.as_bytes());
+                match a.text() {
+                    Ok(t) if crate::der::string::is_string_tag(a.value_tag) => {
+                        v.extend(tagged(0x0c, fold(&t).as_bytes()))
+                    }
+                    _ => v.extend(tagged(0x04, a.value_raw)),
+                }
+                v
+            })
+            .collect();
+        atvs.sort();
+        out.push(0x31);
+        out.extend((atvs.len() as u32).to_be_bytes());
+        for a in atvs {
+            out.extend(a);
+        }
+    }
+    out
+}
+
+/// Whether two names are the same name.
+pub fn equal(a: &Name<'_>, b: &Name<'_>) -> bool {
+    a.raw == b.raw || key(a) == key(b)
+}
+
+/// Lowercase with insignificant spaces removed.
+fn fold(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(' ').filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+/// A length-prefixed piece, so that concatenated pieces cannot run into each other.
+fn tagged(t: u8, bytes: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(bytes.len() + 5);
+    v.push(t);
+    v.extend((bytes.len() as u32).to_be_bytes());
+    v.extend_from_slice(bytes);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::der::{tag, Writer};
+    use crate::pki::ca::subject::parse_subject;
+
+    fn name(der: &[u8]) -> Name<'_> {
+        Name::from_der(der, 0).unwrap()
+    }
+
+    #[test]
+    fn case_and_spaces_do_not_matter_for_strings() {
+        let a = parse_subject("CN=Good  CA,O=Test Certificates 2011,C=US").unwrap();
+        let b = parse_subject("CN=good ca,O=TEST CERTIFICATES 2011,C=US").unwrap();
+        let c = parse_subject("CN=Other CA,O=Test Certificates 2011,C=US").unwrap();
+        assert!(equal(&name(&a), &name(&b)));
+        assert!(!equal(&name(&a), &name(&c)));
+    }
+
+    #[test]
+    fn string_types_may_differ_and_order_of_rdns_may_not() {
+        let utf8 = |w: &mut Writer, t: u8| {
+            w.sequence(|w| {
+                w.set(|w| {
+                    w.sequence(|w| {
+                        w.oid(&crate::der::oid_registry::AT_COMMON_NAME);
+                        w.primitive(t, b"Root");
+                    });
+                });
+            });
+        };
+        let mut a = Writer::new();
+        utf8(&mut a, tag::UTF8_STRING);
+        let mut b = Writer::new();
+        utf8(&mut b, tag::PRINTABLE_STRING);
+        let (a, b) = (a.finish(), b.finish());
+        assert!(equal(&name(&a), &name(&b)));
+        let x = parse_subject("CN=A,O=B").unwrap();
+        let y = parse_subject("O=B,CN=A").unwrap();
+        assert!(!equal(&name(&x), &name(&y)));
+    }
+
+    #[test]
+    fn unreadable_names_match_only_themselves() {
+        let bad = [0x30, 0x03, 0x31, 0x01, 0x00];
+        let n = Name::from_der(&bad, 0);
+        if let Ok(n) = n {
+            assert_eq!(key(&n), key(&n));
+            let other = parse_subject("CN=x").unwrap();
+            assert!(!equal(&n, &name(&other)));
+        }
+    }
+}

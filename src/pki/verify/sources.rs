@@ -1,0 +1,92 @@
+//! The revocation sources one run of `pkit verify` is given — CRL files, OCSP response
+//! files, a pkit CA's database — asked together. A revocation from any source stands;
+//! otherwise one source that vouches for the certificate is enough; otherwise the
+//! answer is unknown, with every source's reason.
+
+use super::revocation::{crl_status, ocsp_status, CrlSet, Status};
+use super::validate::RevocationSource;
+use crate::der::{integer, Time};
+use crate::pki::backend::Backend;
+use crate::pki::ca::store::{CaStore, CertStatus};
+use crate::pki::cert::Certificate;
+use crate::pki::ext::CrlReason;
+use crate::pki::ocsp::OcspResponse;
+use std::sync::Mutex;
+
+/// A pkit CA directory: its certificate and its database, which knows the status of
+/// every certificate that CA issued.
+pub struct CaDatabase<'a> {
+    pub cert: Certificate<'a>,
+    /// A database connection serves one thread at a time.
+    pub store: Mutex<Box<dyn CaStore>>,
+}
+
+pub struct Sources<'a> {
+    pub crls: CrlSet<'a>,
+    pub ocsp: Vec<OcspResponse<'a>>,
+    pub ca: Option<CaDatabase<'a>>,
+}
+
+impl RevocationSource for Sources<'_> {
+    fn status(
+        &self,
+        backend: &dyn Backend,
+        cert: &Certificate<'_>,
+        issuer: &Certificate<'_>,
+        now: Time,
+    ) -> Status {
+        let mut answers = Vec::with_capacity(3);
+        if let Some(ca) = &self.ca {
+            answers.push(database_status(ca, cert, issuer));
+        }
+        if !self.ocsp.is_empty() {
+            answers.push(ocsp_status(backend, &self.ocsp, cert, issuer, now));
+        }
+        answers.push(crl_status(backend, &self.crls, cert, issuer, now));
+        combine(answers)
+    }
+}
+
+/// Revoked beats good beats unknown.
+fn combine(answers: Vec<Status>) -> Status {
+    if let Some(r) = answers
+        .iter()
+        .find(|s| matches!(s, Status::Revoked { .. }))
+    {
+        return r.clone();
+    }
+    if answers.iter().any(|s| *s == Status::Good) {
+        return Status::Good;
+    }
+    let why: Vec<String> = answers
+        .into_iter()
+        .filter_map(|s| match s {
+            Status::Unknown(w) => Some(w),
+            _ => None,
+        })
+        .collect();
+    Status::Unknown(if why.is_empty() {
+        "no revocation source covers it".into()
+    } else {
+        why.join("; ")
+    })
+}
+
+fn database_status(ca: &CaDatabase<'_>, cert: &Certificate<'_>, issuer: &Certificate<'_>) -> Status {
+    // The database answers only for what this CA signed: same name, same key.
+    if issuer.spki.raw != ca.cert.spki.raw || issuer.subject.raw != ca.cert.subject.raw {
+        return Status::Unknown("not issued by the --ca CA".into());
+    }
+    let store = ca.store.lock().unwrap_or_else(|e| e.into_inner());
+    match store.status(integer::unsigned_bytes(cert.serial)) {
+        Ok(CertStatus::Good) => Status::Good,
+        Ok(CertStatus::Revoked(r)) => Status::Revoked {
+            reason: r
+                .reason
+                .and_then(|c| CrlReason::from_code(i64::from(c))),
+            at: Time { unix: r.revoked_at },
+        },
+        Ok(CertStatus::Unknown) => Status::Unknown("not in the CA's database".into()),
+        Err(e) => Status::Unknown(format!("the CA's database: {e}")),
+    }
+}

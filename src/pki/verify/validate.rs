@@ -1,0 +1,364 @@
+//! RFC 5280 §6.1 over one complete path, trust anchor first: validity, revocation, name
+//! chaining, name constraints, policies, basicConstraints and pathLenConstraint,
+//! keyUsage, unknown critical extensions; then what the relying party asked of the
+//! target (purpose, name, the `webpki` rules, the renewal window). Signatures were
+//! checked while the path was built ([`super::build`]).
+
+use super::constraints::NameConstraintState;
+use super::dn;
+use super::names;
+use super::options::{Options, Purpose, RevocationScope, Rules};
+use super::policy::PolicyState;
+use super::reason::Reason;
+use super::revocation::Status;
+use crate::der::oid_registry as oids;
+use crate::der::{ObjectId, Oid, Time};
+use crate::pki::backend::Backend;
+use crate::pki::cert::Certificate;
+use crate::pki::ext::{self, BasicConstraints, ExtensionValue, NamedBits};
+
+/// One check that passed or failed, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub name: &'static str,
+    pub ok: bool,
+    pub detail: String,
+}
+
+/// Why a path is not valid: the reason code, what was wrong, and which certificate
+/// (0 = the target, counting up towards the anchor) it concerns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub reason: Reason,
+    pub detail: String,
+    pub cert: Option<usize>,
+}
+
+impl Failure {
+    pub fn new(reason: Reason, cert: Option<usize>, detail: impl Into<String>) -> Failure {
+        Failure {
+            reason,
+            detail: detail.into(),
+            cert,
+        }
+    }
+}
+
+/// Where revocation statuses come from (CRLs, OCSP responses, a CA's database).
+pub trait RevocationSource: Sync {
+    fn status(
+        &self,
+        backend: &dyn Backend,
+        cert: &Certificate<'_>,
+        issuer: &Certificate<'_>,
+        now: Time,
+    ) -> Status;
+}
+
+/// Extensions whose meaning this validation implements; a critical extension outside
+/// this list fails the path (§6.1.3 (o)... §6.1.5 (b)... RFC 5280 §4.2).
+const UNDERSTOOD: [Oid; 11] = [
+    oids::CE_BASIC_CONSTRAINTS,
+    oids::CE_KEY_USAGE,
+    oids::CE_EXT_KEY_USAGE,
+    oids::CE_SUBJECT_ALT_NAME,
+    oids::CE_NAME_CONSTRAINTS,
+    oids::CE_CERT_POLICIES,
+    oids::CE_POLICY_MAPPINGS,
+    oids::CE_POLICY_CONSTRAINTS,
+    oids::CE_INHIBIT_ANY_POLICY,
+    oids::CE_SUBJECT_KEY_ID,
+    oids::CE_AUTHORITY_KEY_ID,
+];
+
+/// keyUsage bit 5 (RFC 5280 §4.2.1.3).
+const KEY_CERT_SIGN: usize = 5;
+
+/// Validate `path` (target first, trust anchor last). Ok with the checks that passed;
+/// Err with the first failure.
+pub fn validate(
+    backend: &dyn Backend,
+    path: &[Certificate<'_>],
+    opts: &Options<'_>,
+    revocation: Option<&dyn RevocationSource>,
+) -> Result<Vec<Check>, Failure> {
+    let mut checks = Vec::new();
+    let mut ok = |name: &'static str, detail: String| {
+        checks.push(Check {
+            name,
+            ok: true,
+            detail,
+        })
+    };
+    let (anchor_at, n) = (path.len() - 1, path.len() - 1);
+    // OpenSSL and most verifiers also hold the anchor to its validity period; RFC 5280
+    // leaves it to the relying party. A root past its notAfter is not trusted here.
+    validity(&path[anchor_at], anchor_at, opts.now)?;
+    let mut names = NameConstraintState::new();
+    let mut policy = PolicyState::new(&opts.policy, n);
+    let mut max_path_length = n;
+    // §6.1.3 and §6.1.4 for certificate i (1 = issued by the anchor, n = the target).
+    for i in 1..=n {
+        let at = n - i;
+        let cert = &path[at];
+        let issuer = &path[at + 1];
+        let last = i == n;
+        let self_issued = dn::equal(&cert.subject, &cert.issuer);
+        validity(cert, at, opts.now)?;
+        if !dn::equal(&cert.issuer, &issuer.subject) {
+            return Err(Failure::new(
+                Reason::UnknownIssuer,
+                Some(at),
+                "the issuer name is not the subject of the next certificate up",
+            ));
+        }
+        let wanted = match opts.revocation {
+            RevocationScope::None => false,
+            RevocationScope::Leaf => last,
+            RevocationScope::Chain => true,
+        };
+        if let (true, Some(source)) = (wanted, revocation) {
+            match source.status(backend, cert, issuer, opts.now) {
+                Status::Good => ok("revocation", format!("certificate {at}: good")),
+                Status::Revoked { reason, at: when } => {
+                    let why = reason.map_or_else(String::new, |r| format!(" ({r:?})"));
+                    return Err(Failure::new(
+                        Reason::Revoked,
+                        Some(at),
+                        format!("revoked at {when}{why}"),
+                    ));
+                }
+                Status::Unknown(why) if opts.hard_fail => {
+                    return Err(Failure::new(Reason::RevocationUnknown, Some(at), why));
+                }
+                Status::Unknown(why) => ok("revocation", format!("certificate {at}: {why}")),
+            }
+        }
+        if !(self_issued && !last) {
+            names
+                .check(cert)
+                .map_err(|d| Failure::new(Reason::NameConstraints, Some(at), d))?;
+        }
+        policy
+            .process(cert, i)
+            .map_err(|e| Failure::new(Reason::Policy, Some(at), e.0))?;
+        critical_extensions(cert, at)?;
+        weak(cert, at, opts.rules)?;
+        if !last {
+            let bc = basic_constraints(cert, at)?;
+            if !bc.is_some_and(|b| b.ca) {
+                return Err(Failure::new(
+                    Reason::NotACa,
+                    Some(at),
+                    "basicConstraints does not say cA",
+                ));
+            }
+            if !self_issued {
+                if max_path_length == 0 {
+                    return Err(Failure::new(
+                        Reason::PathLengthExceeded,
+                        Some(at),
+                        "more CA certificates than a pathLenConstraint above allows",
+                    ));
+                }
+                max_path_length -= 1;
+            }
+            if let Some(l) = bc.and_then(|b| b.path_len_constraint) {
+                max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
+            }
+            if let Some(ku) = key_usage(cert, at)? {
+                if !ku.contains(KEY_CERT_SIGN) {
+                    return Err(Failure::new(
+                        Reason::KeyUsage,
+                        Some(at),
+                        "keyUsage lacks keyCertSign",
+                    ));
+                }
+            }
+            names
+                .update(cert)
+                .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
+            // OpenSSL also holds a CA's extendedKeyUsage, when it has one, to the purpose.
+            eku(cert, at, opts.purpose, false)?;
+        }
+    }
+    ok("path", format!("{n} certificate(s) chain to a trust anchor"));
+    let target = &path[0];
+    // A target that is itself a trust anchor (n = 0) is trusted as it is: there is no
+    // path to process policies or key usages on.
+    if n > 0 {
+        policy
+            .finish(target)
+            .map_err(|e| Failure::new(Reason::Policy, Some(0), e.0))?;
+        ok("policy", "the path is valid for the policies asked for".into());
+        eku(target, 0, opts.purpose, opts.rules == Rules::WebPki)?;
+    }
+    if let Some(id) = &opts.identity {
+        let fallback = opts.rules == Rules::Rfc5280;
+        match names::matches(target, id, fallback) {
+            Ok(true) => ok("name", format!("{} matches", describe(id))),
+            Ok(false) => {
+                return Err(Failure::new(
+                    Reason::HostnameMismatch,
+                    Some(0),
+                    format!("the certificate is not valid for {}", describe(id)),
+                ))
+            }
+            Err(e) => return Err(Failure::new(Reason::Malformed, Some(0), e.to_string())),
+        }
+    }
+    if let Some(window) = opts.expires_within {
+        let limit = opts.now.plus_seconds(window);
+        for (at, c) in path.iter().enumerate() {
+            let (_, not_after) = c
+                .validity()
+                .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
+            if not_after.unix < limit.unix {
+                return Err(Failure::new(
+                    Reason::ExpiresSoon,
+                    Some(at),
+                    format!("expires {not_after}, within the window"),
+                ));
+            }
+        }
+    }
+    Ok(checks)
+}
+
+/// The identity as the user would write it.
+fn describe(id: &names::Identity<'_>) -> String {
+    match id {
+        names::Identity::Dns(d) => d.to_string(),
+        names::Identity::Ip(ip) => ip.to_string(),
+        names::Identity::Email(e) => e.to_string(),
+    }
+}
+
+fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<(), Failure> {
+    let (nb, na) = c
+        .validity()
+        .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
+    if now.unix < nb.unix {
+        return Err(Failure::new(
+            Reason::NotYetValid,
+            Some(at),
+            format!("not valid before {nb}"),
+        ));
+    }
+    if now.unix > na.unix {
+        return Err(Failure::new(Reason::Expired, Some(at), format!("expired {na}")));
+    }
+    Ok(())
+}
+
+/// The decoded value of extension `oid` of `c`, if present.
+fn extension<'a>(
+    c: &Certificate<'a>,
+    oid: &Oid,
+    at: usize,
+) -> Result<Option<ExtensionValue<'a>>, Failure> {
+    let malformed = |e: crate::der::Error| Failure::new(Reason::Malformed, Some(at), e.to_string());
+    let Some(exts) = c.extensions else {
+        return Ok(None);
+    };
+    match exts.find(oid).map_err(malformed)? {
+        Some(e) => ext::decode(e.oid, e.value, e.value_offset)
+            .map(Some)
+            .map_err(malformed),
+        None => Ok(None),
+    }
+}
+
+fn basic_constraints(c: &Certificate<'_>, at: usize) -> Result<Option<BasicConstraints>, Failure> {
+    Ok(match extension(c, &oids::CE_BASIC_CONSTRAINTS, at)? {
+        Some(ExtensionValue::BasicConstraints(b)) => Some(b),
+        _ => None,
+    })
+}
+
+fn key_usage<'a>(c: &Certificate<'a>, at: usize) -> Result<Option<NamedBits<'a>>, Failure> {
+    Ok(match extension(c, &oids::CE_KEY_USAGE, at)? {
+        Some(ExtensionValue::KeyUsage(k)) => Some(k),
+        _ => None,
+    })
+}
+
+/// The certificate's extendedKeyUsage must allow `purpose` when it has one; under the
+/// `webpki` rules the target must have one.
+fn eku(c: &Certificate<'_>, at: usize, purpose: Purpose, required: bool) -> Result<(), Failure> {
+    let listed: Option<Vec<ObjectId<'_>>> = match extension(c, &oids::CE_EXT_KEY_USAGE, at)? {
+        Some(ExtensionValue::ExtendedKeyUsage(v)) => Some(v),
+        _ => None,
+    };
+    let Some(listed) = listed else {
+        return if required && purpose != Purpose::Any {
+            Err(Failure::new(
+                Reason::EkuMismatch,
+                Some(at),
+                "no extendedKeyUsage (the webpki rules require one)",
+            ))
+        } else {
+            Ok(())
+        };
+    };
+    let Some(want) = purpose.eku() else {
+        return Ok(());
+    };
+    if listed.iter().any(|o| *o == want || *o == oids::KP_ANY) {
+        Ok(())
+    } else {
+        Err(Failure::new(
+            Reason::EkuMismatch,
+            Some(at),
+            format!(
+                "extendedKeyUsage does not allow {}",
+                want.id().name_or_dotted()
+            ),
+        ))
+    }
+}
+
+/// §6.1.3 (o)-style: a critical extension this validation does not implement.
+fn critical_extensions(c: &Certificate<'_>, at: usize) -> Result<(), Failure> {
+    let Some(exts) = c.extensions else {
+        return Ok(());
+    };
+    let list = exts
+        .list()
+        .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
+    for e in list.iter().filter(|e| e.critical) {
+        if !UNDERSTOOD.iter().any(|o| e.oid == *o) {
+            return Err(Failure::new(
+                Reason::UnknownCriticalExtension,
+                Some(at),
+                format!("critical extension {} is not understood", e.oid.name_or_dotted()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The `webpki` rules on algorithms: no SHA-1 signatures, no RSA key under 2048 bits.
+fn weak(c: &Certificate<'_>, at: usize, rules: Rules) -> Result<(), Failure> {
+    if rules != Rules::WebPki {
+        return Ok(());
+    }
+    let alg = c.signature_algorithm.oid;
+    if alg == oids::SHA1_WITH_RSA || alg == oids::ECDSA_WITH_SHA1 || alg == oids::DSA_WITH_SHA1 {
+        return Err(Failure::new(
+            Reason::WeakAlgorithm,
+            Some(at),
+            format!("signed with {}", alg.name_or_dotted()),
+        ));
+    }
+    if let Ok(k) = c.spki.key_info() {
+        if k.family == "RSA" && k.bits.is_some_and(|b| b < 2048) {
+            return Err(Failure::new(
+                Reason::WeakAlgorithm,
+                Some(at),
+                format!("RSA key of {} bits", k.bits.unwrap_or(0)),
+            ));
+        }
+    }
+    Ok(())
+}

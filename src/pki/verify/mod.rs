@@ -12,6 +12,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod policy;
 pub mod reason;
 
 pub use reason::Reason;

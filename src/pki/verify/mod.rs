@@ -20,6 +20,7 @@ pub mod build;
 pub mod dn;
 pub mod options;
 pub mod pool;
+pub mod policy;
 pub mod reason;
 pub mod sources;
 pub mod validate;

@@ -12,6 +12,10 @@
 
 #![forbid(unsafe_code)]
 
+pub mod names;
 pub mod reason;
+
+#[cfg(test)]
+mod testcert;
 
 pub use reason::Reason;

@@ -12,6 +12,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod constraints;
 pub mod names;
 pub mod reason;
 

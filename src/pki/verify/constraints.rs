@@ -483,10 +483,12 @@ fn rdn_eq(a: &[Attribute<'_>], b: &[Attribute<'_>]) -> bool {
     a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| attribute_eq(x, y)))
 }
 
-/// Same type, and the same value: identical DER, or (for the string types that
-/// directory strings use) equal after §7.1's spirit of RFC 4518 preparation, reduced to
-/// what covers real certificates: leading and trailing spaces dropped, inner runs of
-/// spaces made one, and case folded.
+/// Same type, and the same value: identical DER, or (for the string types directory
+/// strings use) equal after a reduced form of the RFC 4518 preparation that §7.1 asks
+/// for: leading and trailing white space dropped, inner runs of it made one space, and
+/// case folded. Unicode normalisation and the other mappings are left out: a name that
+/// differs from a subtree only in those ways counts as outside it, which refuses it
+/// under a permitted subtree but lets it past an excluded one.
 fn attribute_eq(a: &Attribute<'_>, b: &Attribute<'_>) -> bool {
     if a.oid != b.oid {
         return false;
@@ -510,7 +512,7 @@ fn prepared(a: &Attribute<'_>) -> Option<String> {
         return None;
     }
     let text = a.text().ok()?;
-    let words: Vec<&str> = text.split(' ').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = text.split_whitespace().collect();
     Some(words.join(" ").to_lowercase())
 }
 
@@ -750,6 +752,7 @@ mod tests {
         assert!(leaf(&s, &subject("Example  Corp", tag::PRINTABLE_STRING), &[]).is_ok());
         // §7.1: case, surrounding and repeated spaces, and the string type do not count.
         assert!(leaf(&s, &subject(" EXAMPLE corp ", tag::UTF8_STRING), &[]).is_ok());
+        assert!(leaf(&s, &subject("example\tCORP", tag::UTF8_STRING), &[]).is_ok());
         let err = leaf(&s, &subject("Other Corp", tag::UTF8_STRING), &[]).unwrap_err();
         assert!(err.starts_with("subject directoryName"), "{err}");
         // The constraint is a prefix: a shorter name, or one in another order, is out.

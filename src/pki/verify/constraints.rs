@@ -9,7 +9,8 @@
 //! are one list.
 //!
 //! Forms compared: dNSName, rfc822Name, uniformResourceIdentifier (by its host),
-//! iPAddress and directoryName. otherName, x400Address, ediPartyName and registeredID
+//! iPAddress and directoryName; an SmtpUTF8Mailbox otherName also answers to rfc822Name
+//! constraints (RFC 8398 §6). otherName, x400Address, ediPartyName and registeredID
 //! have no comparison rule pkit implements; a critical nameConstraints extension that
 //! constrains one of them makes every name of that form fail, rather than pass
 //! unchecked.
@@ -189,6 +190,20 @@ impl NameConstraintState {
                     if let Some(host) = cn_as_host_name(a) {
                         all.push(("subject commonName", GeneralName::DnsName(host.into())));
                     }
+                }
+            }
+        }
+        // RFC 8398 §6: rfc822Name constraints also bind SmtpUTF8Mailbox names.
+        for n in &sans {
+            if let GeneralName::OtherName(o) = n {
+                if o.type_id == oids::ON_SMTP_UTF8_MAILBOX {
+                    let text = o.text().ok_or_else(|| {
+                        "subjectAltName SmtpUTF8Mailbox: expected a UTF8String".to_string()
+                    })?;
+                    all.push((
+                        "subjectAltName SmtpUTF8Mailbox",
+                        GeneralName::Rfc822Name(text),
+                    ));
                 }
             }
         }
@@ -413,12 +428,18 @@ fn host_within(host: &str, c: &str) -> bool {
 }
 
 /// rfc822Name rule (§4.2.1.10): a constraint with `@` is one mailbox, otherwise a host
-/// or (leading dot) a domain. A name that is not `local@host` cannot be placed.
+/// or (leading dot) a domain. A name that is not `local@host` cannot be placed. An
+/// SmtpUTF8Mailbox comes here too: its UTF-8 local part never equals a constraint's
+/// ASCII one (RFC 8398 §6), and its domain compares when it is in A-labels.
 fn email_within(name: &str, c: &str) -> Result<bool, String> {
     let (local, host) = match name.rsplit_once('@') {
         Some((l, h)) if !l.is_empty() && !h.is_empty() => (l, h),
         _ => return Err("is not a mailbox (local@host)".into()),
     };
+    if !host.is_ascii() {
+        // An SmtpUTF8Mailbox domain in U-labels would need IDNA conversion first.
+        return Err("has a domain that is not ASCII, which pkit cannot compare".into());
+    }
     Ok(match c.rsplit_once('@') {
         Some((c_local, c_host)) => {
             let strip = |h: &'_ str| h.strip_suffix('.').unwrap_or(h).to_ascii_lowercase();
@@ -558,11 +579,15 @@ mod tests {
     }
 
     fn other_name() -> Vec<u8> {
+        other_name_of(&Oid::new("1.3.6.1.4.1.311.20.2.3"), "user@example.com")
+    }
+
+    fn other_name_of(oid: &Oid, value: &str) -> Vec<u8> {
         let mut w = Writer::new();
         w.tlv(0xa0, |w| {
-            w.oid(&Oid::new("1.3.6.1.4.1.311.20.2.3"));
+            w.oid(oid);
             w.explicit(0, |w| {
-                w.utf8_string("user@example.com");
+                w.utf8_string(value);
             });
         });
         w.finish()
@@ -686,6 +711,25 @@ mod tests {
         let s = state(&[], &[email(".evil.example")]);
         assert!(one(&s, email("x@a.evil.example")).is_err());
         assert!(one(&s, email("x@evil.example")).is_ok());
+    }
+
+    #[test]
+    fn smtp_utf8_mailboxes_are_bound_by_rfc822_constraints() {
+        let utf8 = |v: &str| other_name_of(&oids::ON_SMTP_UTF8_MAILBOX, v);
+        let s = state(&[email("example.com")], &[]);
+        assert!(one(&s, utf8("用户@example.com")).is_ok());
+        let err = one(&s, utf8("用户@evil.example")).unwrap_err();
+        assert!(err.starts_with("subjectAltName SmtpUTF8Mailbox"), "{err}");
+        let err = one(&s, utf8("用户@例子.example")).unwrap_err();
+        assert!(err.contains("not ASCII"), "{err}");
+        // A mailbox constraint never matches a UTF-8 local part.
+        let s = state(&[email("user@example.com")], &[]);
+        assert!(one(&s, utf8("úser@example.com")).is_err());
+        let s = state(&[], &[email(".evil.example")]);
+        assert!(one(&s, utf8("用户@mail.evil.example")).is_err());
+        // Without rfc822Name constraints it is not read at all.
+        let s = state(&[dns("example.com")], &[]);
+        assert!(one(&s, utf8("用户@例子.example")).is_ok());
     }
 
     #[test]

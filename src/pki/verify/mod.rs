@@ -17,12 +17,17 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
+pub mod constraints;
 pub mod dn;
+pub mod names;
 pub mod options;
-pub mod pool;
 pub mod policy;
+pub mod pool;
 pub mod reason;
 pub mod sources;
 pub mod validate;
+
+#[cfg(test)]
+mod testcert;
 
 pub use reason::Reason;

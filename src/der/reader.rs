@@ -8,7 +8,7 @@
 
 use super::error::{Error, ErrorKind, Result};
 use super::tag;
-use std::cell::RefCell;
+use std::sync::Mutex;
 
 /// Maximum nesting depth for recursive walks (tree dump, indefinite-length scanning).
 /// Real PKI structures nest fewer than 20 levels; a 10,000-deep input is hostile.
@@ -21,22 +21,29 @@ pub struct Deviation {
     pub what: ErrorKind,
 }
 
-/// The log a lenient reader appends to. Single-threaded by design: one per parse.
+/// The log a lenient reader appends to, one per parse. A mutex rather than a `RefCell`
+/// so that parsed views (which keep their reader, and with it the log) are `Sync` and can
+/// be shared across threads, as path building shares its certificate pools; only
+/// lenient parses ever touch it.
 #[derive(Debug, Default)]
-pub struct Deviations(RefCell<Vec<Deviation>>);
+pub struct Deviations(Mutex<Vec<Deviation>>);
 
 impl Deviations {
     pub fn new() -> Self {
         Self::default()
     }
     pub fn push(&self, offset: usize, what: ErrorKind) {
-        self.0.borrow_mut().push(Deviation { offset, what });
+        self.log().push(Deviation { offset, what });
     }
     pub fn take(&self) -> Vec<Deviation> {
-        std::mem::take(&mut *self.0.borrow_mut())
+        std::mem::take(&mut *self.log())
     }
     pub fn is_empty(&self) -> bool {
-        self.0.borrow().is_empty()
+        self.log().is_empty()
+    }
+    /// The list; a panic elsewhere while it was held leaves it as it was, still usable.
+    fn log(&self) -> std::sync::MutexGuard<'_, Vec<Deviation>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 

@@ -13,5 +13,6 @@
 #![forbid(unsafe_code)]
 
 pub mod reason;
+pub mod revocation;
 
 pub use reason::Reason;

@@ -2,8 +2,9 @@
 //! responses made by the CA library, with the extensions it does not write (IDP, delta
 //! indicators, entry extensions, distribution points) encoded here.
 
+use super::scope::append_rdn;
 use super::*;
-use crate::der::{Oid, Writer};
+use crate::der::{tag, Oid, Writer};
 use crate::pki::alg::{Algorithm, Digest};
 use crate::pki::backend::openssl;
 use crate::pki::ca::crl::sign_crl;
@@ -419,6 +420,17 @@ fn delta_crls() {
         w.primitive(0x81, &[0xff]);
     }));
     assert_eq!(status(&ca, &cert, &[complete, crl(&ca, &s)]), Status::Good);
+}
+
+#[test]
+fn a_negative_serial_is_not_the_positive_one_with_the_same_octets() {
+    let ca = ca("CN=Rev CA");
+    let der = crl(&ca, &spec(1, vec![entry(&[0xff], Some(1))]));
+    let list = Crl::from_der(&der).unwrap();
+    let index = RevokedIndex::build(&list).unwrap();
+    // The entry is 255 (02 02 00 ff); 02 01 ff is -1.
+    assert!(find(&index, &[0x00, 0xff]).is_some());
+    assert!(find(&index, &[0xff]).is_none());
 }
 
 #[test]

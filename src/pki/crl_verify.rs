@@ -121,11 +121,17 @@ pub struct RevokedIndex<'a> {
 
 impl<'a> RevokedIndex<'a> {
     pub fn build(crl: &Crl<'a>) -> crate::der::Result<Self> {
-        let mut entries = crl.revoked().collect::<crate::der::Result<Vec<_>>>()?;
+        let entries = crl.revoked().collect::<crate::der::Result<Vec<_>>>()?;
+        Ok(Self::from_entries(entries))
+    }
+
+    /// An index over entries a caller has already chosen (an indirect CRL's entries for
+    /// one certificate issuer, say).
+    pub fn from_entries(mut entries: Vec<RevokedCert<'a>>) -> Self {
         if !entries.is_sorted_by(|a, b| serial_cmp(a.serial, b.serial).is_le()) {
             entries.sort_unstable_by(|a, b| serial_cmp(a.serial, b.serial));
         }
-        Ok(RevokedIndex { entries })
+        RevokedIndex { entries }
     }
 
     pub fn len(&self) -> usize {

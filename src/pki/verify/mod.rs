@@ -24,6 +24,7 @@ pub mod options;
 pub mod policy;
 pub mod pool;
 pub mod reason;
+pub mod revocation;
 pub mod sources;
 pub mod validate;
 

@@ -1,0 +1,510 @@
+//! A certificate's revocation status from CRLs (RFC 5280 §6.3) and from OCSP responses
+//! (RFC 6960), for one link of a validated path: the certificate and the issuer whose key
+//! signed it.
+//!
+//! CRLs are parsed once per run into a [`CrlSet`] and indexed by issuer name; each CRL's
+//! extensions are read when the set is built, its entries and its signature only when a
+//! certificate of its issuer is first checked against it, and both results are kept for
+//! the next certificate.
+//!
+//! The answer is [`Status::Unknown`] with a sentence saying why whenever no usable CRL
+//! covers the certificate: the caller decides whether that fails the path.
+
+#![forbid(unsafe_code)]
+
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+
+use crate::der::oid_registry as oids;
+use crate::der::{hex, integer, Reader, Time};
+use crate::pki::backend::Backend;
+use crate::pki::cert::Certificate;
+use crate::pki::crl::{Crl, RevokedCert};
+use crate::pki::crl_verify::RevokedIndex;
+use crate::pki::ext::crl::CrlReason;
+use crate::pki::ext::general_name::GeneralName;
+use crate::pki::ext::key_usage::ku;
+use crate::pki::ext::{self, ExtensionValue};
+use crate::pki::ocsp::{CertStatus, OcspResponse};
+use crate::pki::ocsp_verify::{self, Expect, VerifyError};
+use crate::pki::signed::verify_signed;
+use crate::pki::verify::reason::Reason;
+
+mod scope;
+
+use scope::{
+    coverage, number_cmp, other_crl_issuer, read_meta, reason_names, subject_facts, Meta, Subject,
+    ALL_REASONS,
+};
+
+/// What the revocation sources say about one certificate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    Good,
+    /// Listed (a CRL entry or an OCSP `revoked`); certificateHold is reported here too,
+    /// with its reason, since a held certificate must not be relied on (§5.3.1).
+    Revoked {
+        reason: Option<CrlReason>,
+        at: Time,
+    },
+    /// No usable source answered; the text says why (no CRL in scope, stale, bad
+    /// signature, an extension pkit cannot process…).
+    Unknown(String),
+}
+
+impl Status {
+    /// The reason code a failed path reports: `revoked` or `revocation-unknown`.
+    pub fn reason(&self) -> Option<Reason> {
+        match self {
+            Status::Good => None,
+            Status::Revoked { .. } => Some(Reason::Revoked),
+            Status::Unknown(_) => Some(Reason::RevocationUnknown),
+        }
+    }
+}
+
+/// holdInstructionCode (2.5.29.23, RFC 3280 §5.3.2, dropped from RFC 5280): an entry
+/// extension that only says how to treat a hold, so it never stops a CRL from being used.
+const HOLD_INSTRUCTION_CODE: &[u8] = &[0x55, 0x1d, 0x17];
+
+/// One CRL of the set, with what was learned about it so far.
+struct Listed<'a> {
+    crl: Crl<'a>,
+    meta: Result<Meta<'a>, String>,
+    /// The entries for the CRL issuer's own certificates, sorted by serial.
+    index: OnceCell<Result<RevokedIndex<'a>, String>>,
+    /// Signature outcomes by signer SPKI: a CRL is verified once per key per run.
+    signed: RefCell<Vec<SignatureOutcome>>,
+}
+
+/// A signer's SPKI DER and whether the CRL's signature verified under it.
+type SignatureOutcome = (Vec<u8>, Result<(), String>);
+
+/// A run's CRLs, parsed once and indexed by issuer name (the Name's DER) for checking
+/// many certificates. Lookups cache into the set, so it is not shared across threads.
+pub struct CrlSet<'a> {
+    crls: Vec<Listed<'a>>,
+    by_issuer: HashMap<&'a [u8], Vec<usize>>,
+}
+
+impl<'a> CrlSet<'a> {
+    pub fn new(crls: Vec<Crl<'a>>) -> Self {
+        let mut by_issuer: HashMap<&'a [u8], Vec<usize>> = HashMap::new();
+        let crls: Vec<Listed<'a>> = crls
+            .into_iter()
+            .enumerate()
+            .map(|(i, crl)| {
+                by_issuer.entry(crl.issuer.raw).or_default().push(i);
+                Listed {
+                    meta: read_meta(&crl),
+                    crl,
+                    index: OnceCell::new(),
+                    signed: RefCell::new(Vec::new()),
+                }
+            })
+            .collect();
+        CrlSet { crls, by_issuer }
+    }
+
+    pub fn len(&self) -> usize {
+        self.crls.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.crls.is_empty()
+    }
+
+    fn issued_by<'s>(&'s self, name: &[u8]) -> impl Iterator<Item = &'s Listed<'a>> + 's {
+        self.by_issuer
+            .get(name)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.crls[i])
+    }
+}
+
+impl<'a> Listed<'a> {
+    fn index(&self) -> Result<&RevokedIndex<'a>, String> {
+        self.index
+            .get_or_init(|| own_entries(&self.crl))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    fn signed_by(&self, backend: &dyn Backend, issuer: &Certificate<'_>) -> Result<(), String> {
+        let spki = issuer.spki.raw;
+        if let Some((_, r)) = self.signed.borrow().iter().find(|(k, _)| k == spki) {
+            return r.clone();
+        }
+        let r = check_signature(backend, &self.crl, issuer);
+        self.signed.borrow_mut().push((spki.to_vec(), r.clone()));
+        r
+    }
+
+    /// How messages name this CRL: `CRL 12 (thisUpdate …)`.
+    fn describe(&self) -> String {
+        let delta = matches!(&self.meta, Ok(m) if m.base.is_some());
+        let kind = if delta { "delta CRL" } else { "CRL" };
+        match self.meta.as_ref().ok().and_then(|m| m.number) {
+            Some(n) => format!(
+                "{kind} {} (thisUpdate {})",
+                number_text(n),
+                self.crl.this_update
+            ),
+            None => format!("{kind} of thisUpdate {}", self.crl.this_update),
+        }
+    }
+}
+
+/// The entries that concern certificates of the CRL's own issuer. §5.3.3: in an
+/// indirect CRL an entry's certificateIssuer names the issuer of that entry and of the
+/// entries after it up to the next certificateIssuer; before the first one, the CRL
+/// issuer is meant. Entries for other issuers are left out so that a serial of another
+/// CA is never applied to this CA's certificate. An unknown critical entry extension
+/// makes the whole CRL unusable (§5.3).
+fn own_entries<'a>(crl: &Crl<'a>) -> Result<RevokedIndex<'a>, String> {
+    let mut own = true;
+    let mut kept = Vec::new();
+    for (i, e) in crl.revoked().enumerate() {
+        let e = e.map_err(|err| format!("its entry {i} does not decode: {err}"))?;
+        if let Some(exts) = e.extensions {
+            let list = exts
+                .list()
+                .map_err(|err| format!("the extensions of its entry {i} do not decode: {err}"))?;
+            for x in list {
+                let name = || x.oid.name_or_dotted();
+                let value = ext::decode(x.oid, x.value, x.value_offset).map_err(|err| {
+                    format!("the {} of its entry {i} does not decode: {err}", name())
+                })?;
+                match value {
+                    ExtensionValue::CertificateIssuer(names) => {
+                        own = names.iter().any(
+                            |n| matches!(n, GeneralName::DirectoryName(d) if d.raw == crl.issuer.raw),
+                        );
+                    }
+                    ExtensionValue::CrlReason(_) | ExtensionValue::InvalidityDate(_) => {}
+                    _ if x.oid.as_bytes() == HOLD_INSTRUCTION_CODE => {}
+                    _ if x.critical => {
+                        return Err(format!(
+                            "its entry {i} has a critical {} extension that pkit does not \
+                             process (RFC 5280 §5.3)",
+                            name()
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if own {
+            kept.push(e);
+        }
+    }
+    Ok(RevokedIndex::from_entries(kept))
+}
+
+fn check_signature(
+    backend: &dyn Backend,
+    crl: &Crl<'_>,
+    issuer: &Certificate<'_>,
+) -> Result<(), String> {
+    crl.check_signature_algorithms_match()
+        .map_err(|e| format!("{e}"))?;
+    match verify_signed(
+        backend,
+        issuer.spki.raw,
+        &crl.signature_algorithm,
+        crl.tbs_raw,
+        crl.signature.bytes,
+    ) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err("its signature does not verify under the issuer's key".into()),
+        Err(e) => Err(format!("its signature cannot be checked: {e}")),
+    }
+}
+
+/// §4.2.1.3: a key whose keyUsage leaves out cRLSign "MUST NOT be used to verify
+/// signatures on CRLs" (§6.3.3 (f)).
+fn may_sign_crls(issuer: &Certificate<'_>) -> Result<(), String> {
+    let found = issuer
+        .extensions
+        .map(|x| x.find(&oids::CE_KEY_USAGE))
+        .transpose()
+        .map_err(|e| format!("the issuer's extensions do not decode: {e}"))?
+        .flatten();
+    let Some(x) = found else {
+        return Ok(());
+    };
+    match ext::decode(x.oid, x.value, x.value_offset) {
+        Ok(ExtensionValue::KeyUsage(bits)) if bits.contains(ku::CRL_SIGN) => Ok(()),
+        Ok(_) => Err(
+            "the issuer's keyUsage does not allow cRLSign, so no CRL signed by its key can be \
+             used (RFC 5280 §4.2.1.3)"
+                .into(),
+        ),
+        Err(e) => Err(format!("the issuer's keyUsage does not decode: {e}")),
+    }
+}
+
+fn number_text(n: &[u8]) -> String {
+    let n = integer::unsigned_bytes(n);
+    if n.len() <= 8 {
+        n.iter()
+            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
+            .to_string()
+    } else {
+        format!("0x{}", hex(n))
+    }
+}
+
+/// thisUpdate reached and nextUpdate (when given) still ahead (§6.3.3 (a)).
+fn current(crl: &Crl<'_>, now: Time) -> bool {
+    crl.this_update <= now && crl.next_update.is_none_or(|t| t > now)
+}
+
+/// What one complete CRL (with its delta, if any) says.
+struct Answer<'s> {
+    scope: &'s [u8],
+    this_update: Time,
+    covers: u16,
+    revoked: Option<(Option<CrlReason>, Time)>,
+}
+
+/// The entry for `serial` (INTEGER content octets). The index compares magnitudes, so
+/// the sign is compared here: a negative serial (RFC 5280 §4.1.2.2 tolerates them from
+/// non-conforming CAs) is not the positive one with the same octets.
+fn find<'i, 'a>(index: &'i RevokedIndex<'a>, serial: &[u8]) -> Option<&'i RevokedCert<'a>> {
+    index
+        .find(serial)
+        .filter(|e| integer::is_negative(e.serial) == integer::is_negative(serial))
+}
+
+/// The status an entry gives: §5.3.1 removeFromCRL (in a delta CRL) takes a held
+/// certificate off the list; any other reason, certificateHold included, is revoked.
+fn listing(e: &RevokedCert<'_>) -> Option<(Option<CrlReason>, Time)> {
+    let reason = e
+        .extensions
+        .and_then(|x| x.find(&oids::CE_CRL_REASON).ok().flatten())
+        .and_then(|x| CrlReason::read(&mut Reader::new(x.value)).ok());
+    (reason != Some(CrlReason::RemoveFromCrl)).then_some((reason, e.revocation_date))
+}
+
+/// The newest usable delta CRL for complete CRL `base` (§5.2.4, §6.3.3 (c)): same issuer
+/// and key, same scope, a BaseCRLNumber not above the complete CRL's number, a number of
+/// its own above it, current at `now`. A delta that fails any of this is passed over:
+/// the complete CRL still answers alone.
+fn newest_delta<'s, 'a>(
+    backend: &dyn Backend,
+    set: &'s CrlSet<'a>,
+    base: &Listed<'a>,
+    m: &Meta<'a>,
+    issuer: &Certificate<'_>,
+    now: Time,
+) -> Option<&'s RevokedIndex<'a>> {
+    let number = m.number?;
+    set.issued_by(base.crl.issuer.raw)
+        .filter_map(|d| {
+            let dm = d.meta.as_ref().ok()?;
+            let (b, n) = (dm.base?, dm.number?);
+            let applies = dm.scope == m.scope
+                && number_cmp(b, number).is_le()
+                && number_cmp(n, number).is_gt()
+                && current(&d.crl, now);
+            if !applies || d.signed_by(backend, issuer).is_err() {
+                return None;
+            }
+            Some((n, d.index().ok()?))
+        })
+        .max_by(|x, y| number_cmp(x.0, y.0))
+        .map(|(_, index)| index)
+}
+
+/// Consult one CRL of the certificate's issuer.
+#[allow(clippy::too_many_arguments)]
+fn consult<'s, 'a>(
+    backend: &dyn Backend,
+    set: &'s CrlSet<'a>,
+    c: &'s Listed<'a>,
+    subject: &Subject<'_>,
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+    now: Time,
+) -> Result<Answer<'s>, String> {
+    let m = c.meta.as_ref().map_err(Clone::clone)?;
+    if m.base.is_some() {
+        return Err("a delta CRL, which only updates a complete CRL (RFC 5280 §5.2.4)".into());
+    }
+    let covers = coverage(subject, cert, &c.crl, m)?;
+    if c.crl.this_update > now {
+        return Err(format!(
+            "not valid before its thisUpdate {}",
+            c.crl.this_update
+        ));
+    }
+    c.signed_by(backend, issuer)?;
+    let index = c.index()?;
+    // §6.3.3 (a)(1)(i): a complete CRL past its nextUpdate still serves when a current
+    // delta CRL brings it up to date.
+    let delta = newest_delta(backend, set, c, m, issuer, now);
+    if let Some(t) = c.crl.next_update.filter(|&t| t <= now) {
+        if delta.is_none() {
+            return Err(format!("stale: its nextUpdate {t} has passed"));
+        }
+    }
+    // An entry in the delta supersedes the complete CRL's (§5.2.4).
+    let entry = delta
+        .and_then(|d| find(d, cert.serial))
+        .or_else(|| find(index, cert.serial));
+    Ok(Answer {
+        scope: m.scope,
+        this_update: c.crl.this_update,
+        covers,
+        revoked: entry.and_then(listing),
+    })
+}
+
+/// The status of `cert`, issued by `issuer` (the next certificate up the path, whose key
+/// signed it), from the CRLs in `set` at `now` (RFC 5280 §6.3.3, as far as implemented):
+///
+/// - only CRLs whose issuer name equals the certificate's issuer name, signed by
+///   `issuer`'s key (whose keyUsage, if present, must allow cRLSign), with
+///   thisUpdate <= now and nextUpdate absent or after now;
+/// - the issuingDistributionPoint decides scope (see `scope`): user/CA/attribute-only
+///   CRLs, distribution point names against the certificate's cRLDistributionPoints,
+///   onlySomeReasons: "not listed" is good only once the CRLs in scope cover every reason;
+/// - delta CRLs are applied on top of a complete CRL of the same scope whose number is at
+///   least their BaseCRLNumber; their removeFromCRL takes an entry off the list;
+/// - of several complete CRLs of one scope, the newest (by thisUpdate) answers;
+/// - in indirect CRLs, certificateIssuer entry extensions decide which entries belong to
+///   this issuer; CRLs signed by anyone but `issuer` are not verified, so a certificate
+///   whose distribution points send it to another CRL issuer gets Unknown unless a CRL
+///   of its own issuer covers it;
+/// - an unknown critical CRL or entry extension makes that CRL unusable (§5.2, §5.3).
+pub fn crl_status(
+    backend: &dyn Backend,
+    set: &CrlSet<'_>,
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+    now: Time,
+) -> Status {
+    let subject = match subject_facts(cert) {
+        Ok(s) => s,
+        Err(why) => return Status::Unknown(why),
+    };
+    if let Err(why) = may_sign_crls(issuer) {
+        return Status::Unknown(why);
+    }
+    let issuer_dn = cert.issuer.to_rfc4514().unwrap_or_default();
+    let mut rejected = Vec::new();
+    let mut newest: Vec<Answer<'_>> = Vec::new();
+    for c in set.issued_by(cert.issuer.raw) {
+        match consult(backend, set, c, &subject, cert, issuer, now) {
+            Ok(a) => match newest.iter_mut().find(|n| n.scope == a.scope) {
+                Some(n) if a.this_update > n.this_update => *n = a,
+                Some(_) => {}
+                None => newest.push(a),
+            },
+            Err(why) => rejected.push(format!("{}: {why}", c.describe())),
+        }
+    }
+    // §6.3.3 (i): listed on any CRL in scope is revoked, partitioned or not.
+    if let Some((reason, at)) = newest.iter().find_map(|a| a.revoked) {
+        return Status::Revoked { reason, at };
+    }
+    let covered = newest.iter().fold(0, |m, a| m | a.covers) & ALL_REASONS;
+    if covered == ALL_REASONS {
+        return Status::Good;
+    }
+    let mut why = if newest.is_empty() && rejected.is_empty() {
+        format!("no CRL issued by {issuer_dn} is at hand")
+    } else if newest.is_empty() {
+        format!("no usable CRL from {issuer_dn}: {}", rejected.join("; "))
+    } else {
+        format!(
+            "the CRLs in scope from {issuer_dn} cover only {}; none covers {}",
+            reason_names(covered),
+            reason_names(ALL_REASONS & !covered)
+        )
+    };
+    if let Some(other) = other_crl_issuer(&subject, cert) {
+        why.push_str(&format!(
+            " (its cRLDistributionPoints name the CRL issuer {other}, whose indirect CRLs pkit \
+             does not verify)"
+        ));
+    }
+    Status::Unknown(why)
+}
+
+/// The status of `cert` from OCSP responses (RFC 6960), each checked by
+/// [`ocsp_verify::verify`]: a response is usable when its signer is `issuer` or a
+/// delegated responder of it (§4.2.2.2), it has a SingleResponse for this certificate's
+/// CertID, and that answer is current at `now` (thisUpdate not in the future, nextUpdate
+/// not passed). Any usable `revoked` answer wins over `good`; `unknown` from the
+/// responder and unusable responses leave the status Unknown with the reasons.
+pub fn ocsp_status(
+    backend: &dyn Backend,
+    responses: &[OcspResponse<'_>],
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+    now: Time,
+) -> Status {
+    let mut good = false;
+    let mut why = Vec::new();
+    for (i, resp) in responses.iter().enumerate() {
+        let n = i + 1;
+        let want = Expect {
+            backend,
+            issuer,
+            cert: Some(cert),
+            request: None,
+            now,
+        };
+        let verdict = match ocsp_verify::verify(resp, &want) {
+            Ok(v) => v,
+            Err(VerifyError::Der(e)) => {
+                why.push(format!("response {n} does not decode: {e}"));
+                continue;
+            }
+            Err(VerifyError::Signed(e)) => {
+                why.push(format!("response {n}: {e}"));
+                continue;
+            }
+        };
+        // cert_status is the answer itself; every other check is about the response.
+        let failed: Vec<String> = verdict
+            .checks
+            .iter()
+            .filter(|c| !c.ok && c.name != "cert_status")
+            .map(|c| format!("{}: {}", c.name, c.detail))
+            .collect();
+        if !failed.is_empty() {
+            why.push(format!("response {n}: {}", failed.join(", ")));
+            continue;
+        }
+        match verdict.status {
+            Some(CertStatus::Revoked {
+                revocation_time,
+                revocation_reason,
+            }) => {
+                return Status::Revoked {
+                    reason: revocation_reason,
+                    at: revocation_time,
+                }
+            }
+            Some(CertStatus::Good) => good = true,
+            Some(CertStatus::Unknown) => why.push(format!(
+                "response {n}: the responder does not know the certificate"
+            )),
+            None => why.push(format!("response {n} has no status for the certificate")),
+        }
+    }
+    if good {
+        Status::Good
+    } else if why.is_empty() {
+        Status::Unknown("no OCSP response is at hand".into())
+    } else {
+        Status::Unknown(why.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -28,7 +28,9 @@ fn policy_oid(name: &str) -> Option<String> {
     match name {
         "anyPolicy" => None,
         _ => {
-            let n = name.strip_prefix("NIST-test-policy-").expect("a PKITS policy name");
+            let n = name
+                .strip_prefix("NIST-test-policy-")
+                .expect("a PKITS policy name");
             Some(format!("2.16.840.1.101.3.2.1.48.{n}"))
         }
     }
@@ -41,7 +43,9 @@ fn the_vendored_files_are_nists() {
     let mut n = 0;
     for line in sums.lines() {
         let (want, file) = line.split_once("  ").expect("sha256sum format");
-        let got = pkit::der::hex(&sha2::Sha256::digest(std::fs::read(dir.join(file)).unwrap()));
+        let got = pkit::der::hex(&sha2::Sha256::digest(
+            std::fs::read(dir.join(file)).unwrap(),
+        ));
         assert_eq!(got, want, "{file}");
         n += 1;
     }
@@ -80,7 +84,10 @@ fn every_vector_gets_nists_verdict() {
             args.extend(["--untrusted".into(), i.clone()]);
         }
         for c in v["CRLPath"].as_array().unwrap() {
-            args.extend(["--crl".into(), s(&dir.join("crls").join(c.as_str().unwrap()))]);
+            args.extend([
+                "--crl".into(),
+                s(&dir.join("crls").join(c.as_str().unwrap())),
+            ]);
         }
         for p in v["InitialPolicySet"].as_array().unwrap() {
             if let Some(oid) = policy_oid(p.as_str().unwrap()) {
@@ -99,7 +106,11 @@ fn every_vector_gets_nists_verdict() {
         args.push(target.clone());
         let argv: Vec<&str> = args.iter().map(String::as_str).collect();
         let r = pk(&argv);
-        assert!(!r.timed_out && !r.stderr_str().contains("panicked"), "{name}: {}", r.describe());
+        assert!(
+            !r.timed_out && !r.stderr_str().contains("panicked"),
+            "{name}: {}",
+            r.describe()
+        );
         let valid = match r.code {
             Some(0) => true,
             Some(1) => false,

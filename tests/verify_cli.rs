@@ -20,12 +20,34 @@ fn hierarchy(alg: &str) -> Hierarchy {
     let dir = t.path().to_path_buf();
     let root = dir.join("root");
     let int = dir.join("int");
-    pk_ok(&["issue", "ca", "--dir", &s(&root), "--subject", "CN=Verify Root,O=pkit tests", "--alg", alg]);
     pk_ok(&[
-        "issue", "ca", "--dir", &s(&int), "--parent", &s(&root), "--subject",
-        "CN=Verify Intermediate,O=pkit tests", "--alg", alg,
+        "issue",
+        "ca",
+        "--dir",
+        &s(&root),
+        "--subject",
+        "CN=Verify Root,O=pkit tests",
+        "--alg",
+        alg,
     ]);
-    Hierarchy { _dir: t, dir, root, int }
+    pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&int),
+        "--parent",
+        &s(&root),
+        "--subject",
+        "CN=Verify Intermediate,O=pkit tests",
+        "--alg",
+        alg,
+    ]);
+    Hierarchy {
+        _dir: t,
+        dir,
+        root,
+        int,
+    }
 }
 
 impl Hierarchy {
@@ -71,7 +93,13 @@ fn verify(h: &Hierarchy, args: &[&str]) -> (Option<i32>, Value) {
 fn openssl_ok(h: &Hierarchy, args: &[&str], leaf: &Path) -> bool {
     common::require_openssl();
     let (root, int, leaf) = (h.roots(), s(&h.int.join("ca.pem")), s(leaf));
-    let mut all = vec!["verify", "-CAfile", root.as_str(), "-untrusted", int.as_str()];
+    let mut all = vec![
+        "verify",
+        "-CAfile",
+        root.as_str(),
+        "-untrusted",
+        int.as_str(),
+    ];
     all.extend_from_slice(args);
     all.push(&leaf);
     let (code, out) = common::ossl(&all);
@@ -85,16 +113,31 @@ fn reason(v: &Value) -> &str {
 #[test]
 fn a_good_chain_is_valid_and_reported_with_its_path() {
     let h = hierarchy("ecdsa-p256");
-    let leaf = h.leaf("www", &["--subject", "CN=www.example.com", "--san", "DNS:www.example.com"]);
+    let leaf = h.leaf(
+        "www",
+        &[
+            "--subject",
+            "CN=www.example.com",
+            "--san",
+            "DNS:www.example.com",
+        ],
+    );
     let bundle = h.bundle(&leaf);
     let (code, v) = verify(&h, &[&s(&bundle)]);
     assert_eq!(code, Some(0), "{v}");
     assert_eq!(v["valid"], true);
     let chain = v["chain"].as_array().unwrap();
-    let subjects: Vec<&str> = chain.iter().map(|c| c["subject"].as_str().unwrap()).collect();
+    let subjects: Vec<&str> = chain
+        .iter()
+        .map(|c| c["subject"].as_str().unwrap())
+        .collect();
     assert_eq!(
         subjects,
-        ["CN=www.example.com", "CN=Verify Intermediate,O=pkit tests", "CN=Verify Root,O=pkit tests"]
+        [
+            "CN=www.example.com",
+            "CN=Verify Intermediate,O=pkit tests",
+            "CN=Verify Root,O=pkit tests"
+        ]
     );
     for c in chain {
         assert_eq!(c["sha256"].as_str().unwrap().len(), 64);
@@ -132,7 +175,11 @@ fn a_missing_intermediate_is_an_unknown_issuer() {
     assert_eq!((code, reason(&v)), (Some(1), "unknown-issuer"), "{v}");
     common::require_openssl();
     let (c, _) = common::ossl(&["verify", "-CAfile", &h.roots(), &s(&leaf)]);
-    assert_ne!(c, Some(0), "openssl accepted a leaf without its intermediate");
+    assert_ne!(
+        c,
+        Some(0),
+        "openssl accepted a leaf without its intermediate"
+    );
 }
 
 #[test]
@@ -169,7 +216,14 @@ fn host_names_ip_addresses_and_wildcards() {
     let h = hierarchy("ecdsa-p256");
     let leaf = h.leaf(
         "web",
-        &["--subject", "CN=web", "--san", "DNS:*.example.com", "--san", "IP:192.0.2.7"],
+        &[
+            "--subject",
+            "CN=web",
+            "--san",
+            "DNS:*.example.com",
+            "--san",
+            "IP:192.0.2.7",
+        ],
     );
     let bundle = s(&h.bundle(&leaf));
     for (host, ok) in [
@@ -184,7 +238,11 @@ fn host_names_ip_addresses_and_wildcards() {
         if !ok {
             assert_eq!(reason(&v), "hostname-mismatch", "{host}");
         }
-        assert_eq!(openssl_ok(&h, &["-verify_hostname", host], &leaf), ok, "openssl on {host}");
+        assert_eq!(
+            openssl_ok(&h, &["-verify_hostname", host], &leaf),
+            ok,
+            "openssl on {host}"
+        );
     }
     let (code, v) = verify(&h, &["--ip", "192.0.2.7", &bundle]);
     assert_eq!(code, Some(0), "{v}");
@@ -197,7 +255,7 @@ fn revocation_from_a_crl_and_from_the_ca_database() {
     let h = hierarchy("ecdsa-p256");
     let good = h.leaf("good", &["--subject", "CN=good"]);
     let bad = h.leaf("bad", &["--subject", "CN=bad"]);
-    common::revoke_ok(&h.int, &s(&bad), "keyCompromise", &[]);
+    pk_ok(&["crl", "revoke", "--ca", &s(&h.int), "--cert", &s(&bad), "--reason", "keyCompromise"]);
     let crl = h.dir.join("int.crl");
     pk_ok(&["crl", "gen", "--ca", &s(&h.int), "-o", &s(&crl)]);
     let (code, v) = verify(&h, &["--crl", &s(&crl), &s(&h.bundle(&bad))]);
@@ -217,13 +275,24 @@ fn revocation_from_a_crl_and_from_the_ca_database() {
     // hard-fail says unknown and soft-fail lets it pass.
     let (code, v) = verify(
         &h,
-        &["--crl", &s(&crl), "--check-revocation", "chain", &s(&h.bundle(&good))],
+        &[
+            "--crl",
+            &s(&crl),
+            "--check-revocation",
+            "chain",
+            &s(&h.bundle(&good)),
+        ],
     );
     assert_eq!((code, reason(&v)), (Some(1), "revocation-unknown"), "{v}");
     let (code, v) = verify(
         &h,
         &[
-            "--crl", &s(&crl), "--check-revocation", "chain", "--revocation-policy", "soft-fail",
+            "--crl",
+            &s(&crl),
+            "--check-revocation",
+            "chain",
+            "--revocation-policy",
+            "soft-fail",
             &s(&h.bundle(&good)),
         ],
     );
@@ -246,7 +315,11 @@ fn many_inputs_get_one_verdict_each() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["valid"], true);
     assert_eq!(lines[1]["reason"], "unknown-issuer");
-    assert!(r.stderr_str().contains("2 certificates"), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("2 certificates"),
+        "{}",
+        r.describe()
+    );
 }
 
 #[test]
@@ -255,8 +328,18 @@ fn a_pool_of_look_alike_intermediates_ends_within_the_budget() {
     // 300 CAs that share the intermediate's name but not its key.
     let pool = h.dir.join("pool");
     pk_ok(&[
-        "issue", "batch", "--ca", &s(&h.root), "--count", "300", "--profile", "ca",
-        "--subject-template", "CN=Verify Intermediate,O=pkit tests", "--out-dir", &s(&pool),
+        "issue",
+        "batch",
+        "--ca",
+        &s(&h.root),
+        "--count",
+        "300",
+        "--profile",
+        "ca",
+        "--subject-template",
+        "CN=Verify Intermediate,O=pkit tests",
+        "--out-dir",
+        &s(&pool),
     ]);
     let mut text = String::new();
     for n in 1..=300 {
@@ -276,7 +359,11 @@ fn a_pool_of_look_alike_intermediates_ends_within_the_budget() {
 fn bad_inputs_are_refused_with_their_exit_codes() {
     let h = hierarchy("ecdsa-p256");
     let leaf = h.leaf("x", &["--subject", "CN=x"]);
-    let junk = common::write_file(&h.dir, "junk.pem", b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
+    let junk = common::write_file(
+        &h.dir,
+        "junk.pem",
+        b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+    );
     let roots = h.roots();
     let r: Run = pk(&["verify", "--roots", &roots, &s(&junk)]);
     refused(&r, 3, &["junk.pem"], "an unparseable certificate");
@@ -285,14 +372,26 @@ fn bad_inputs_are_refused_with_their_exit_codes() {
     refused(&r, 3, &["empty.pem"], "an empty roots file");
     let r = pk(&["verify", "--roots", &roots, &s(&h.dir.join("missing.pem"))]);
     refused(&r, 4, &["missing.pem"], "a missing file");
-    let r = pk(&["verify", "--roots", &roots, "--hostname", "bad..name", &s(&leaf)]);
+    let r = pk(&[
+        "verify",
+        "--roots",
+        &roots,
+        "--hostname",
+        "bad..name",
+        &s(&leaf),
+    ]);
     refused(&r, 2, &["--hostname"], "a malformed host name");
 }
 
 fn time_in_days(days: i64) -> String {
-    pkit::der::Time::now().plus_seconds(days * 86_400).to_string()
+    pkit::der::Time::now()
+        .plus_seconds(days * 86_400)
+        .to_string()
 }
 
 fn epoch_in_days(days: i64) -> String {
-    pkit::der::Time::now().plus_seconds(days * 86_400).unix.to_string()
+    pkit::der::Time::now()
+        .plus_seconds(days * 86_400)
+        .unix
+        .to_string()
 }

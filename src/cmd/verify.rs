@@ -271,7 +271,10 @@ fn json_of(name: &str, v: &Verdict<'_>) -> Value {
         .chain
         .iter()
         .map(|c| {
-            let not_after = c.validity().map(|(_, na)| na.to_string()).unwrap_or_default();
+            let not_after = c
+                .validity()
+                .map(|(_, na)| na.to_string())
+                .unwrap_or_default();
             json!({
                 "subject": c.subject.to_rfc4514().unwrap_or_default(),
                 "issuer": c.issuer.to_rfc4514().unwrap_or_default(),

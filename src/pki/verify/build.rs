@@ -166,7 +166,11 @@ impl<'a, 'p> Verifier<'a, 'p> {
 
     /// Extend `path` upwards; Some(checks) when a complete path validates (left in
     /// `path`).
-    fn search(&self, path: &mut Vec<Certificate<'a>>, s: &mut Search<'a, '_>) -> Option<Vec<Check>> {
+    fn search(
+        &self,
+        path: &mut Vec<Certificate<'a>>,
+        s: &mut Search<'a, '_>,
+    ) -> Option<Vec<Check>> {
         let top = *path.last()?;
         let issuer_key = dn::key(&top.issuer);
         let candidates = self.candidates(&top, &issuer_key, s.extra);
@@ -236,7 +240,9 @@ impl<'a, 'p> Verifier<'a, 'p> {
                         Failure::new(
                             Reason::DepthExceeded,
                             None,
-                            format!("{intermediates} intermediate(s), more than --max-depth allows"),
+                            format!(
+                                "{intermediates} intermediate(s), more than --max-depth allows"
+                            ),
                         ),
                     );
                 } else {
@@ -245,9 +251,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
                         Err(f) => s.record(RANK_VALIDATION, path, f),
                     }
                 }
-            } else if path.len() < MAX_PATH
-                && s.opts.max_depth.is_none_or(|d| intermediates < d)
-            {
+            } else if path.len() < MAX_PATH && s.opts.max_depth.is_none_or(|d| intermediates < d) {
                 if let Some(checks) = self.search(path, s) {
                     return Some(checks);
                 }
@@ -278,7 +282,11 @@ impl<'a, 'p> Verifier<'a, 'p> {
     ) -> Vec<(Certificate<'a>, bool)> {
         let aki = authority_key_id(c);
         let mut out: Vec<(Certificate<'a>, bool)> = Vec::new();
-        for (pool, anchor) in [(self.roots, true), (self.intermediates, false), (extra, false)] {
+        for (pool, anchor) in [
+            (self.roots, true),
+            (self.intermediates, false),
+            (extra, false),
+        ] {
             let start = out.len();
             for cand in pool.issuers_of(issuer_key) {
                 if anchor || !self.roots.contains(cand) {

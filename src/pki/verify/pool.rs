@@ -26,7 +26,10 @@ impl<'a> Pool<'a> {
             .get(&key)
             .is_some_and(|ids| ids.iter().any(|&i| self.certs[i].raw == c.raw));
         if !same {
-            self.by_subject.entry(key).or_default().push(self.certs.len());
+            self.by_subject
+                .entry(key)
+                .or_default()
+                .push(self.certs.len());
             self.certs.push(c);
         }
     }

@@ -12,8 +12,8 @@
 
 #![forbid(unsafe_code)]
 
-use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use crate::der::oid_registry as oids;
 use crate::der::{hex, integer, Reader, Time};
@@ -72,9 +72,9 @@ struct Listed<'a> {
     crl: Crl<'a>,
     meta: Result<Meta<'a>, String>,
     /// The entries for the CRL issuer's own certificates, sorted by serial.
-    index: OnceCell<Result<RevokedIndex<'a>, String>>,
+    index: OnceLock<Result<RevokedIndex<'a>, String>>,
     /// Signature outcomes by signer SPKI: a CRL is verified once per key per run.
-    signed: RefCell<Vec<SignatureOutcome>>,
+    signed: Mutex<Vec<SignatureOutcome>>,
 }
 
 /// A signer's SPKI DER and whether the CRL's signature verified under it.
@@ -98,8 +98,8 @@ impl<'a> CrlSet<'a> {
                 Listed {
                     meta: read_meta(&crl),
                     crl,
-                    index: OnceCell::new(),
-                    signed: RefCell::new(Vec::new()),
+                    index: OnceLock::new(),
+                    signed: Mutex::new(Vec::new()),
                 }
             })
             .collect();
@@ -131,13 +131,24 @@ impl<'a> Listed<'a> {
             .map_err(Clone::clone)
     }
 
+    /// The signature checks already made, by issuer key; a run shares them across
+    /// threads.
+    fn signed_outcomes(&self) -> std::sync::MutexGuard<'_, Vec<SignatureOutcome>> {
+        self.signed.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn signed_by(&self, backend: &dyn Backend, issuer: &Certificate<'_>) -> Result<(), String> {
         let spki = issuer.spki.raw;
-        if let Some((_, r)) = self.signed.borrow().iter().find(|(k, _)| k == spki) {
-            return r.clone();
+        let known = self
+            .signed_outcomes()
+            .iter()
+            .find(|(k, _)| k == spki)
+            .map(|(_, r)| r.clone());
+        if let Some(r) = known {
+            return r;
         }
         let r = check_signature(backend, &self.crl, issuer);
-        self.signed.borrow_mut().push((spki.to_vec(), r.clone()));
+        self.signed_outcomes().push((spki.to_vec(), r.clone()));
         r
     }
 

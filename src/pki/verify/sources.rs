@@ -49,10 +49,7 @@ impl RevocationSource for Sources<'_> {
 
 /// Revoked beats good beats unknown.
 fn combine(answers: Vec<Status>) -> Status {
-    if let Some(r) = answers
-        .iter()
-        .find(|s| matches!(s, Status::Revoked { .. }))
-    {
+    if let Some(r) = answers.iter().find(|s| matches!(s, Status::Revoked { .. })) {
         return r.clone();
     }
     if answers.iter().any(|s| *s == Status::Good) {
@@ -72,7 +69,11 @@ fn combine(answers: Vec<Status>) -> Status {
     })
 }
 
-fn database_status(ca: &CaDatabase<'_>, cert: &Certificate<'_>, issuer: &Certificate<'_>) -> Status {
+fn database_status(
+    ca: &CaDatabase<'_>,
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+) -> Status {
     // The database answers only for what this CA signed: same name, same key.
     if issuer.spki.raw != ca.cert.spki.raw || issuer.subject.raw != ca.cert.subject.raw {
         return Status::Unknown("not issued by the --ca CA".into());
@@ -81,9 +82,7 @@ fn database_status(ca: &CaDatabase<'_>, cert: &Certificate<'_>, issuer: &Certifi
     match store.status(integer::unsigned_bytes(cert.serial)) {
         Ok(CertStatus::Good) => Status::Good,
         Ok(CertStatus::Revoked(r)) => Status::Revoked {
-            reason: r
-                .reason
-                .and_then(|c| CrlReason::from_code(i64::from(c))),
+            reason: r.reason.and_then(|c| CrlReason::from_code(i64::from(c))),
             at: Time { unix: r.revoked_at },
         },
         Ok(CertStatus::Unknown) => Status::Unknown("not in the CA's database".into()),

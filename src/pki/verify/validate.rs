@@ -182,7 +182,10 @@ pub fn validate(
             eku(cert, at, opts.purpose, false)?;
         }
     }
-    ok("path", format!("{n} certificate(s) chain to a trust anchor"));
+    ok(
+        "path",
+        format!("{n} certificate(s) chain to a trust anchor"),
+    );
     let target = &path[0];
     // A target that is itself a trust anchor (n = 0) is trusted as it is: there is no
     // path to process policies or key usages on.
@@ -190,7 +193,10 @@ pub fn validate(
         policy
             .finish(target)
             .map_err(|e| Failure::new(Reason::Policy, Some(0), e.0))?;
-        ok("policy", "the path is valid for the policies asked for".into());
+        ok(
+            "policy",
+            "the path is valid for the policies asked for".into(),
+        );
         eku(target, 0, opts.purpose, opts.rules == Rules::WebPki)?;
     }
     if let Some(id) = &opts.identity {
@@ -246,7 +252,11 @@ fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<(), Failure> {
         ));
     }
     if now.unix > na.unix {
-        return Err(Failure::new(Reason::Expired, Some(at), format!("expired {na}")));
+        return Err(Failure::new(
+            Reason::Expired,
+            Some(at),
+            format!("expired {na}"),
+        ));
     }
     Ok(())
 }
@@ -331,7 +341,10 @@ fn critical_extensions(c: &Certificate<'_>, at: usize) -> Result<(), Failure> {
             return Err(Failure::new(
                 Reason::UnknownCriticalExtension,
                 Some(at),
-                format!("critical extension {} is not understood", e.oid.name_or_dotted()),
+                format!(
+                    "critical extension {} is not understood",
+                    e.oid.name_or_dotted()
+                ),
             ));
         }
     }

@@ -16,8 +16,9 @@
 mod tree;
 
 use crate::der::oid_registry as oids;
-use crate::der::{ObjectId, Oid};
+use crate::der::{Deviations, ObjectId, Oid, Reader};
 use crate::pki::cert::Certificate;
+use crate::pki::extension::Extension;
 use crate::pki::ext::{self, ExtensionValue, PolicyConstraints, PolicyInformation, PolicyMapping};
 use std::collections::HashSet;
 use std::fmt;
@@ -112,7 +113,7 @@ impl<'a> CertPolicies<'a> {
             &oids::CE_INHIBIT_ANY_POLICY,
         ];
         for e in list.iter().filter(|e| wanted.iter().any(|w| e.oid == **w)) {
-            let value = match ext::decode(e.oid, e.value, e.value_offset) {
+            let value = match decode(e) {
                 Ok(v) => v,
                 Err(err) => return fail(i, format_args!("{}: {err}", e.oid.name_or_dotted())),
             };
@@ -143,6 +144,34 @@ impl<'a> CertPolicies<'a> {
         }
         Ok(out)
     }
+}
+
+/// One policy extension's value. Policy qualifiers are for display: a relying party does
+/// not reject a path over one that breaks a size rule (PKITS 4.8.19: an explicitText of
+/// 310 characters is valid). So when certificatePolicies fails the strict decoder but
+/// reads as BER, its policy identifiers are taken without the qualifiers.
+fn decode<'a>(e: &Extension<'a>) -> crate::der::Result<ExtensionValue<'a>> {
+    let strict = ext::decode(e.oid, e.value, e.value_offset);
+    if strict.is_ok() || e.oid != oids::CE_CERT_POLICIES {
+        return strict;
+    }
+    let log = Deviations::new();
+    let lenient = Reader::lenient(&[], &log);
+    if ext::decode_with(&lenient, e.oid, e.value, e.value_offset).is_err() {
+        return strict;
+    }
+    let mut r = Reader::new(e.value).with_base(e.value, e.value_offset);
+    let mut list = r.read_sequence()?;
+    let mut out = Vec::new();
+    while !list.is_empty() {
+        let mut info = list.read_sequence()?;
+        out.push(PolicyInformation {
+            policy_identifier: info.read_oid()?,
+            policy_qualifiers: Vec::new(),
+        });
+    }
+    r.finish()?;
+    Ok(ExtensionValue::CertificatePolicies(out))
 }
 
 /// A counter's initial value: 0 when the input sets it, n+1 otherwise (§6.1.2 (d)–(f)).

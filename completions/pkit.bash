@@ -46,6 +46,9 @@ _pkit() {
             pkit,parse)
                 cmd="pkit__subcmd__parse"
                 ;;
+            pkit,verify)
+                cmd="pkit__subcmd__verify"
+                ;;
             pkit__subcmd__bench,compare)
                 cmd="pkit__subcmd__bench__subcmd__compare"
                 ;;
@@ -141,6 +144,9 @@ _pkit() {
                 ;;
             pkit__subcmd__help,parse)
                 cmd="pkit__subcmd__help__subcmd__parse"
+                ;;
+            pkit__subcmd__help,verify)
+                cmd="pkit__subcmd__help__subcmd__verify"
                 ;;
             pkit__subcmd__help__subcmd__bench,compare)
                 cmd="pkit__subcmd__help__subcmd__bench__subcmd__compare"
@@ -437,7 +443,7 @@ _pkit() {
 
     case "${cmd}" in
         pkit)
-            opts="-V -h --version --color --help parse key issue crl ocsp mtc bench completions gen-docs help"
+            opts="-V -h --version --color --help parse key issue crl ocsp verify mtc bench completions gen-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1071,7 +1077,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help)
-            opts="parse key issue crl ocsp mtc bench completions gen-docs help"
+            opts="parse key issue crl ocsp verify mtc bench completions gen-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1673,6 +1679,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__parse)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3341,6 +3361,96 @@ _pkit() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__verify)
+            opts="-r -f -h --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --ocsp-response --check-revocation --revocation-policy --expires-within --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --roots)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --untrusted)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --purpose)
+                    COMPREPLY=($(compgen -W "any server client code-signing email ocsp-signer timestamping" -- "${cur}"))
+                    return 0
+                    ;;
+                --hostname)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --policy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules)
+                    COMPREPLY=($(compgen -W "rfc5280 webpki" -- "${cur}"))
+                    return 0
+                    ;;
+                --crl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ocsp-response)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-revocation)
+                    COMPREPLY=($(compgen -W "none leaf chain" -- "${cur}"))
+                    return 0
+                    ;;
+                --revocation-policy)
+                    COMPREPLY=($(compgen -W "soft-fail hard-fail" -- "${cur}"))
+                    return 0
+                    ;;
+                --expires-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json jsonl" -- "${cur}"))
                     return 0
                     ;;
                 --color)

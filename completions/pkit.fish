@@ -34,6 +34,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -f -a "key" -d 'Generate private
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
@@ -328,6 +329,43 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l roots -d 'Trusted roots: a file or a directory of PEM/DER certificates (repeatable). Default: SSL_CERT_FILE / SSL_CERT_DIR, else the system store' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l untrusted -d 'More candidate intermediates (repeatable)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l now -d 'Verify as of this time (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l max-depth -d 'At most N intermediates between the certificate and the trust anchor' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l purpose -d 'The extended key usage the certificate must allow' -r -f -a "any\t''
+server\t''
+client\t''
+code-signing\t''
+email\t''
+ocsp-signer\t''
+timestamping\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l hostname -d 'The DNS name the certificate must be valid for' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ip -d 'The IP address the certificate must be valid for' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l email -d 'The email address the certificate must be valid for' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l policy -d 'An acceptable certificate policy OID (repeatable; default: any policy)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l rules -d 'RFC 5280 alone, or with the CA/Browser Forum rules browsers enforce' -r -f -a "rfc5280\t''
+webpki\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl -d 'A CRL to check revocation against (repeatable; a file may hold several)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ca -d 'A pkit CA directory whose ca.db answers for the certificates it issued' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp-response -d 'An OCSP response to check revocation against (repeatable)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l check-revocation -d 'Which certificates to check for revocation. Default: leaf when a CRL, --ca or an OCSP response is given, else none' -r -f -a "none\t''
+leaf\t''
+chain\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l revocation-policy -d 'What an unknown revocation status means' -r -f -a "soft-fail\t''
+hard-fail\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l expires-within -d 'Fail when a certificate of the chain expires within this window (e.g. 30d)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -s f -l format -d 'Output format' -r -f -a "text\t''
+json\t''
+jsonl\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -s r -l recursive -d 'Read the files in directories given as CERT, recursively'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l require-explicit-policy -d 'Require a valid policy for the whole path (RFC 5280 initial-explicit-policy)'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-policy-mapping -d 'Do not follow policy mappings (initial-policy-mapping-inhibit)'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-any-policy -d 'Do not let anyPolicy stand for other policies (initial-any-policy-inhibit)'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -569,16 +607,17 @@ complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -l color -d 'When to
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'

@@ -255,7 +255,16 @@ fn revocation_from_a_crl_and_from_the_ca_database() {
     let h = hierarchy("ecdsa-p256");
     let good = h.leaf("good", &["--subject", "CN=good"]);
     let bad = h.leaf("bad", &["--subject", "CN=bad"]);
-    pk_ok(&["crl", "revoke", "--ca", &s(&h.int), "--cert", &s(&bad), "--reason", "keyCompromise"]);
+    pk_ok(&[
+        "crl",
+        "revoke",
+        "--ca",
+        &s(&h.int),
+        "--cert",
+        &s(&bad),
+        "--reason",
+        "keyCompromise",
+    ]);
     let crl = h.dir.join("int.crl");
     pk_ok(&["crl", "gen", "--ca", &s(&h.int), "-o", &s(&crl)]);
     let (code, v) = verify(&h, &["--crl", &s(&crl), &s(&h.bundle(&bad))]);

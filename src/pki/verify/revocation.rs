@@ -25,9 +25,11 @@ use crate::pki::ext::crl::CrlReason;
 use crate::pki::ext::general_name::GeneralName;
 use crate::pki::ext::key_usage::ku;
 use crate::pki::ext::{self, ExtensionValue};
+use crate::pki::name::Name;
 use crate::pki::ocsp::{CertStatus, OcspResponse};
 use crate::pki::ocsp_verify::{self, Expect, VerifyError};
 use crate::pki::signed::verify_signed;
+use crate::pki::verify::dn;
 use crate::pki::verify::reason::Reason;
 
 mod scope;
@@ -81,20 +83,22 @@ struct Listed<'a> {
 type SignatureOutcome = (Vec<u8>, Result<(), String>);
 
 /// A run's CRLs, parsed once and indexed by issuer name (the Name's DER) for checking
-/// many certificates. Lookups cache into the set, so it is not shared across threads.
+/// many certificates; what lookups cache is shared by the threads of a run. CRLs are
+/// found by their issuer's name as path validation compares names (`dn::key`: case
+/// and insignificant spaces do not matter).
 pub struct CrlSet<'a> {
     crls: Vec<Listed<'a>>,
-    by_issuer: HashMap<&'a [u8], Vec<usize>>,
+    by_issuer: HashMap<Vec<u8>, Vec<usize>>,
 }
 
 impl<'a> CrlSet<'a> {
     pub fn new(crls: Vec<Crl<'a>>) -> Self {
-        let mut by_issuer: HashMap<&'a [u8], Vec<usize>> = HashMap::new();
+        let mut by_issuer: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
         let crls: Vec<Listed<'a>> = crls
             .into_iter()
             .enumerate()
             .map(|(i, crl)| {
-                by_issuer.entry(crl.issuer.raw).or_default().push(i);
+                by_issuer.entry(dn::key(&crl.issuer)).or_default().push(i);
                 Listed {
                     meta: read_meta(&crl),
                     crl,
@@ -114,9 +118,9 @@ impl<'a> CrlSet<'a> {
         self.crls.is_empty()
     }
 
-    fn issued_by<'s>(&'s self, name: &[u8]) -> impl Iterator<Item = &'s Listed<'a>> + 's {
+    fn issued_by<'s>(&'s self, name: &Name<'_>) -> impl Iterator<Item = &'s Listed<'a>> + 's {
         self.by_issuer
-            .get(name)
+            .get(&dn::key(name))
             .into_iter()
             .flatten()
             .map(|&i| &self.crls[i])
@@ -312,7 +316,7 @@ fn newest_delta<'s, 'a>(
     now: Time,
 ) -> Option<&'s RevokedIndex<'a>> {
     let number = m.number?;
-    set.issued_by(base.crl.issuer.raw)
+    set.issued_by(&base.crl.issuer)
         .filter_map(|d| {
             let dm = d.meta.as_ref().ok()?;
             let (b, n) = (dm.base?, dm.number?);
@@ -407,7 +411,7 @@ pub fn crl_status(
     let issuer_dn = cert.issuer.to_rfc4514().unwrap_or_default();
     let mut rejected = Vec::new();
     let mut newest: Vec<Answer<'_>> = Vec::new();
-    for c in set.issued_by(cert.issuer.raw) {
+    for c in set.issued_by(&cert.issuer) {
         match consult(backend, set, c, &subject, cert, issuer, now) {
             Ok(a) => match newest.iter_mut().find(|n| n.scope == a.scope) {
                 Some(n) if a.this_update > n.this_update => *n = a,

@@ -164,11 +164,11 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     let crl_ders = read_all(&a.crl, "--crl")?;
     let ocsp_ders = read_all(&a.ocsp_response, "--ocsp-response")?;
     let ca_der = a.ca.as_deref().map(load_ca_cert).transpose()?;
-    let roots = pool_of(&root_ders, |d| Certificate::from_der(d))?;
+    let roots = pool_of(&root_ders)?;
     if roots.is_empty() {
         return Err(CliError::parse("the trusted roots hold no certificate"));
     }
-    let untrusted = pool_of(&untrusted_ders, |d| Certificate::from_der(d))?;
+    let untrusted = pool_of(&untrusted_ders)?;
     let crls = crl_ders
         .iter()
         .map(|(n, d)| Crl::from_der(d).map_err(|e| CliError::der(n, &e)))
@@ -474,13 +474,10 @@ fn read_roots(roots: &[PathBuf]) -> CliResult<Vec<(String, Vec<u8>)>> {
 }
 
 /// Parse `ders` into a pool; a certificate that does not parse names its file.
-fn pool_of<'a>(
-    ders: &'a [(String, Vec<u8>)],
-    parse: impl Fn(&'a [u8]) -> pkit::der::Result<Certificate<'a>>,
-) -> CliResult<Pool<'a>> {
+fn pool_of(ders: &[(String, Vec<u8>)]) -> CliResult<Pool<'_>> {
     let mut pool = Pool::new();
     for (name, der) in ders {
-        pool.add(parse(der).map_err(|e| CliError::der(name, &e))?);
+        pool.add(Certificate::from_der(der).map_err(|e| CliError::der(name, &e))?);
     }
     Ok(pool)
 }

@@ -52,7 +52,7 @@ fn combine(answers: Vec<Status>) -> Status {
     if let Some(r) = answers.iter().find(|s| matches!(s, Status::Revoked { .. })) {
         return r.clone();
     }
-    if answers.iter().any(|s| *s == Status::Good) {
+    if answers.contains(&Status::Good) {
         return Status::Good;
     }
     let why: Vec<String> = answers

@@ -134,7 +134,7 @@ pub fn validate(
                 Status::Unknown(why) => ok("revocation", format!("certificate {at}: {why}")),
             }
         }
-        if !(self_issued && !last) {
+        if !self_issued || last {
             names
                 .check(cert)
                 .map_err(|d| Failure::new(Reason::NameConstraints, Some(at), d))?;

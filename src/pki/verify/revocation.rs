@@ -291,7 +291,8 @@ fn listing(e: &RevokedCert<'_>) -> Option<(Option<CrlReason>, Time)> {
 /// The newest usable delta CRL for complete CRL `base` (§5.2.4, §6.3.3 (c)): same issuer
 /// and key, same scope, a BaseCRLNumber not above the complete CRL's number, a number of
 /// its own above it, current at `now`. A delta that fails any of this is passed over:
-/// the complete CRL still answers alone.
+/// the complete CRL still answers alone. Any delta at hand that fits is used, whether or
+/// not a freshestCRL extension (§4.2.1.15, §5.2.6) pointed to it.
 fn newest_delta<'s, 'a>(
     backend: &dyn Backend,
     set: &'s CrlSet<'a>,

@@ -843,3 +843,95 @@ fn ocsp_wrong_issuer_other_certificate_and_stale() {
         "in the future",
     );
 }
+
+#[test]
+fn ocsp_from_a_delegated_responder() {
+    let issuing = ca("CN=OCSP CA");
+    let cert = leaf(&issuing);
+    let signer_key = be().generate(Algorithm::Ed25519).unwrap();
+    let req = Request {
+        subject: parse_subject("CN=OCSP Signer").unwrap(),
+        spki: signer_key.public_key_der().unwrap(),
+        key_alg: Some(Algorithm::Ed25519),
+        profile: Profile::OcspSigner,
+        sans: Vec::new(),
+        not_before: NOW.plus_seconds(-DAY),
+        not_after: NOW.plus_seconds(30 * DAY),
+        path_len: None,
+        copied: Vec::new(),
+    };
+    let signer_der = issuing
+        .issue(issuing.key.signer().unwrap().as_mut(), &req)
+        .unwrap()
+        .der;
+    let delegated = Ocsp {
+        responder: Responder::new(be(), &issuing.cert_der, signer_key, Some(signer_der), NOW)
+            .unwrap(),
+        cert_der: issuing.cert_der.clone(),
+    };
+    let revoked = ocsp(&delegated, &cert, revoked_record(&cert, Some(9)), NOW);
+    revoked_for(
+        &ocsp_at(&delegated, &cert, &[revoked], NOW),
+        Some(CrlReason::PrivilegeWithdrawn),
+    );
+    // Checked against another CA of the same name, the delegation does not hold.
+    let twin = responder(ca("CN=OCSP CA"));
+    let good = ocsp(&delegated, &cert, StoreStatus::Good, NOW);
+    unknown_with(&ocsp_at(&twin, &cert, &[good], NOW), "delegated_signer");
+}
+
+#[test]
+fn an_issuer_without_crl_sign_cannot_vouch_for_crls() {
+    let ca = ca("CN=Rev CA");
+    let not_a_ca = leaf(&ca);
+    let cert = leaf(&ca);
+    let list = crl(&ca, &spec(1, vec![]));
+    let set = CrlSet::new(vec![Crl::from_der(&list).unwrap()]);
+    let s = crl_status(
+        be(),
+        &set,
+        &Certificate::from_der(&cert).unwrap(),
+        &Certificate::from_der(&not_a_ca).unwrap(),
+        NOW,
+    );
+    unknown_with(&s, "cRLSign");
+}
+
+#[test]
+fn malformed_extensions_are_reported_not_trusted() {
+    let ca = ca("CN=Rev CA");
+    let cert = leaf(&ca);
+    // An IDP whose content is not a SEQUENCE.
+    let mut s = spec(1, vec![]);
+    s.extra.push(
+        extension(&oids::CE_ISSUING_DIST_POINT, true, |w| {
+            w.null();
+        })
+        .1,
+    );
+    unknown_with(
+        &status(&ca, &cert, &[crl(&ca, &s)]),
+        "issuingDistributionPoint extension does not decode",
+    );
+    // A reasonCode that is not an ENUMERATED.
+    let mut e = entry(&[0x42], None);
+    e.extra.push(
+        extension(&oids::CE_CRL_REASON, false, |w| {
+            w.integer_u64(1);
+        })
+        .1,
+    );
+    unknown_with(
+        &status(&ca, &cert, &[crl(&ca, &spec(1, vec![e]))]),
+        "does not decode",
+    );
+    // The certificate's own cRLDistributionPoints broken.
+    let broken = extension(&oids::CE_CRL_DIST_POINTS, false, |w| {
+        w.sequence(|_| {});
+    });
+    let cert = issue(&ca, Profile::Server, vec![broken]);
+    unknown_with(
+        &status(&ca, &cert, &[crl(&ca, &spec(1, vec![]))]),
+        "cRLDistributionPoints does not decode",
+    );
+}

@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use crate::der::oid_registry as oids;
 use crate::der::{hex, integer, Reader, Time};
 use crate::pki::backend::Backend;
+use crate::pki::ca::store::CertStatus as StoreStatus;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::{Crl, RevokedCert};
 use crate::pki::crl_verify::RevokedIndex;
@@ -53,6 +54,24 @@ pub enum Status {
 }
 
 impl Status {
+    /// What a CA's own records say (`--ca DIR`): the store keeps the CRLReason code and
+    /// the revocation time that its CRLs and OCSP answers carry.
+    pub fn from_store(s: &StoreStatus) -> Status {
+        match s {
+            StoreStatus::Good => Status::Good,
+            StoreStatus::Revoked(r) => Status::Revoked {
+                reason: r.reason.map(|code| {
+                    CrlReason::from_code(i64::from(code))
+                        .unwrap_or(CrlReason::Other(i64::from(code)))
+                }),
+                at: Time { unix: r.revoked_at },
+            },
+            StoreStatus::Unknown => {
+                Status::Unknown("the CA's records do not know the certificate".into())
+            }
+        }
+    }
+
     /// The reason code a failed path reports: `revoked` or `revocation-unknown`.
     pub fn reason(&self) -> Option<Reason> {
         match self {
@@ -320,7 +339,6 @@ fn newest_delta<'s, 'a>(
 }
 
 /// Consult one CRL of the certificate's issuer.
-#[allow(clippy::too_many_arguments)]
 fn consult<'s, 'a>(
     backend: &dyn Backend,
     set: &'s CrlSet<'a>,
@@ -368,7 +386,8 @@ fn consult<'s, 'a>(
 ///
 /// - only CRLs whose issuer name equals the certificate's issuer name, signed by
 ///   `issuer`'s key (whose keyUsage, if present, must allow cRLSign), with
-///   thisUpdate <= now and nextUpdate absent or after now;
+///   thisUpdate <= now and nextUpdate absent or after now (a complete CRL past its
+///   nextUpdate still serves under a current delta CRL, §6.3.3 (a)(1)(i));
 /// - the issuingDistributionPoint decides scope (see `scope`): user/CA/attribute-only
 ///   CRLs, distribution point names against the certificate's cRLDistributionPoints,
 ///   onlySomeReasons: "not listed" is good only once the CRLs in scope cover every reason;

@@ -935,3 +935,40 @@ fn malformed_extensions_are_reported_not_trusted() {
         "cRLDistributionPoints does not decode",
     );
 }
+
+#[test]
+fn a_ca_store_answer() {
+    let held = StoreStatus::Revoked(StoreRevoked {
+        serial: vec![1],
+        revoked_at: 1_700_000_000,
+        reason: Some(6),
+        not_after: 0,
+    });
+    assert_eq!(
+        Status::from_store(&held),
+        Status::Revoked {
+            reason: Some(CrlReason::CertificateHold),
+            at: Time {
+                unix: 1_700_000_000
+            },
+        }
+    );
+    let odd = StoreStatus::Revoked(StoreRevoked {
+        serial: vec![1],
+        revoked_at: 0,
+        reason: Some(7),
+        not_after: 0,
+    });
+    assert!(matches!(
+        Status::from_store(&odd),
+        Status::Revoked {
+            reason: Some(CrlReason::Other(7)),
+            ..
+        }
+    ));
+    assert_eq!(Status::from_store(&StoreStatus::Good), Status::Good);
+    unknown_with(
+        &Status::from_store(&StoreStatus::Unknown),
+        "do not know the certificate",
+    );
+}

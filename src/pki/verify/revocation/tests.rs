@@ -972,3 +972,59 @@ fn a_ca_store_answer() {
         "do not know the certificate",
     );
 }
+
+#[test]
+fn hostile_crl_bytes_never_panic() {
+    let ca = ca("CN=Rev CA");
+    let cert = issue(
+        &ca,
+        Profile::Server,
+        vec![crl_dp("http://crl.example/1.crl")],
+    );
+    let mut e = entry(&serial_of(&cert), Some(1));
+    e.extra.push(certificate_issuer(&ca.subject));
+    let scope = || {
+        idp(true, |w| {
+            dp_uri(w, "http://crl.example/1.crl");
+            w.primitive(0x83, &[0x05, 0x60]);
+            w.primitive(0x84, &[0xff]);
+        })
+    };
+    let mut s = spec(7, vec![e, entry(&[0x42], Some(6))]);
+    s.extra.push(delta_indicator(5));
+    s.extra.push(scope());
+    let der = crl(&ca, &s);
+    let mut s = spec(5, vec![]);
+    s.extra.push(scope());
+    let complete = crl(&ca, &s);
+    let issuer = Certificate::from_der(&ca.cert_der).unwrap();
+    let c = Certificate::from_der(&cert).unwrap();
+    // Untouched, the delta revokes.
+    let set = CrlSet::new(vec![
+        Crl::from_der(&complete).unwrap(),
+        Crl::from_der(&der).unwrap(),
+    ]);
+    revoked_for(
+        &crl_status(be(), &set, &c, &issuer, NOW),
+        Some(CrlReason::KeyCompromise),
+    );
+    let mut parsed = 0;
+    for i in 0..der.len() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            let mut bad = der.clone();
+            bad[i] ^= flip;
+            let Ok(list) = Crl::from_der(&bad) else {
+                continue;
+            };
+            parsed += 1;
+            let set = CrlSet::new(vec![Crl::from_der(&complete).unwrap(), list]);
+            // Whatever the bytes, an answer comes back; a tampered delta never revokes.
+            let s = crl_status(be(), &set, &c, &issuer, NOW);
+            assert!(
+                !matches!(s, Status::Revoked { .. }),
+                "byte {i} ^ {flip:#x}: {s:?}"
+            );
+        }
+    }
+    assert!(parsed > 0);
+}

@@ -12,8 +12,9 @@
 
 #![forbid(unsafe_code)]
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::der::oid_registry as oids;
 use crate::der::{hex, integer, Reader, Time};
@@ -34,8 +35,8 @@ use crate::pki::verify::reason::Reason;
 mod scope;
 
 use scope::{
-    coverage, number_cmp, other_crl_issuer, read_meta, reason_names, subject_facts, Meta, Subject,
-    ALL_REASONS,
+    coverage, crl_issuer_names, number_cmp, other_crl_issuer, read_meta, reason_names,
+    subject_facts, Meta, Subject, ALL_REASONS,
 };
 
 /// What the revocation sources say about one certificate.
@@ -90,14 +91,17 @@ const HOLD_INSTRUCTION_CODE: &[u8] = &[0x55, 0x1d, 0x17];
 struct Listed<'a> {
     crl: Crl<'a>,
     meta: Result<Meta<'a>, String>,
-    /// The entries for the CRL issuer's own certificates, sorted by serial.
-    index: OnceCell<Result<RevokedIndex<'a>, String>>,
+    /// Entries sorted by serial, per certificate issuer (Name DER) they were picked for:
+    /// an indirect CRL answers for several.
+    index: RefCell<Vec<(Vec<u8>, IndexOutcome<'a>)>>,
     /// Signature outcomes by signer SPKI: a CRL is verified once per key per run.
     signed: RefCell<Vec<SignatureOutcome>>,
 }
 
 /// A signer's SPKI DER and whether the CRL's signature verified under it.
 type SignatureOutcome = (Vec<u8>, Result<(), String>);
+
+type IndexOutcome<'a> = Result<Rc<RevokedIndex<'a>>, String>;
 
 /// A run's CRLs, parsed once and indexed by issuer name (the Name's DER) for checking
 /// many certificates. Lookups cache into the set, so it is not shared across threads.
@@ -117,7 +121,7 @@ impl<'a> CrlSet<'a> {
                 Listed {
                     meta: read_meta(&crl),
                     crl,
-                    index: OnceCell::new(),
+                    index: RefCell::new(Vec::new()),
                     signed: RefCell::new(Vec::new()),
                 }
             })
@@ -143,11 +147,14 @@ impl<'a> CrlSet<'a> {
 }
 
 impl<'a> Listed<'a> {
-    fn index(&self) -> Result<&RevokedIndex<'a>, String> {
-        self.index
-            .get_or_init(|| own_entries(&self.crl))
-            .as_ref()
-            .map_err(Clone::clone)
+    /// The entries for certificates of `target` (an issuer's Name DER).
+    fn index(&self, target: &[u8]) -> IndexOutcome<'a> {
+        if let Some((_, r)) = self.index.borrow().iter().find(|(k, _)| k == target) {
+            return r.clone();
+        }
+        let r = entries_for(&self.crl, target).map(Rc::new);
+        self.index.borrow_mut().push((target.to_vec(), r.clone()));
+        r
     }
 
     fn signed_by(&self, backend: &dyn Backend, issuer: &Certificate<'_>) -> Result<(), String> {
@@ -175,14 +182,14 @@ impl<'a> Listed<'a> {
     }
 }
 
-/// The entries that concern certificates of the CRL's own issuer. §5.3.3: in an
-/// indirect CRL an entry's certificateIssuer names the issuer of that entry and of the
-/// entries after it up to the next certificateIssuer; before the first one, the CRL
-/// issuer is meant. Entries for other issuers are left out so that a serial of another
-/// CA is never applied to this CA's certificate. An unknown critical entry extension
-/// makes the whole CRL unusable (§5.3).
-fn own_entries<'a>(crl: &Crl<'a>) -> Result<RevokedIndex<'a>, String> {
-    let mut own = true;
+/// The entries that concern certificates issued by `target`. §5.3.3: in an indirect CRL
+/// an entry's certificateIssuer names the issuer of that entry and of the entries after
+/// it up to the next certificateIssuer; before the first one, the CRL issuer is meant.
+/// Entries for other issuers are left out so that a serial of another CA is never
+/// applied to this CA's certificate. An unknown critical entry extension makes the whole
+/// CRL unusable (§5.3).
+fn entries_for<'a>(crl: &Crl<'a>, target: &[u8]) -> Result<RevokedIndex<'a>, String> {
+    let mut own = crl.issuer.raw == target;
     let mut kept = Vec::new();
     for (i, e) in crl.revoked().enumerate() {
         let e = e.map_err(|err| format!("its entry {i} does not decode: {err}"))?;
@@ -197,9 +204,9 @@ fn own_entries<'a>(crl: &Crl<'a>) -> Result<RevokedIndex<'a>, String> {
                 })?;
                 match value {
                     ExtensionValue::CertificateIssuer(names) => {
-                        own = names.iter().any(
-                            |n| matches!(n, GeneralName::DirectoryName(d) if d.raw == crl.issuer.raw),
-                        );
+                        own = names
+                            .iter()
+                            .any(|n| matches!(n, GeneralName::DirectoryName(d) if d.raw == target));
                     }
                     ExtensionValue::CrlReason(_) | ExtensionValue::InvalidityDate(_) => {}
                     _ if x.oid.as_bytes() == HOLD_INSTRUCTION_CODE => {}
@@ -312,14 +319,15 @@ fn listing(e: &RevokedCert<'_>) -> Option<(Option<CrlReason>, Time)> {
 /// its own above it, current at `now`. A delta that fails any of this is passed over:
 /// the complete CRL still answers alone. Any delta at hand that fits is used, whether or
 /// not a freshestCRL extension (§4.2.1.15, §5.2.6) pointed to it.
-fn newest_delta<'s, 'a>(
+fn newest_delta<'a>(
     backend: &dyn Backend,
-    set: &'s CrlSet<'a>,
+    set: &CrlSet<'a>,
     base: &Listed<'a>,
     m: &Meta<'a>,
-    issuer: &Certificate<'_>,
+    signer: &Certificate<'_>,
+    target: &[u8],
     now: Time,
-) -> Option<&'s RevokedIndex<'a>> {
+) -> Option<Rc<RevokedIndex<'a>>> {
     let number = m.number?;
     set.issued_by(base.crl.issuer.raw)
         .filter_map(|d| {
@@ -329,23 +337,46 @@ fn newest_delta<'s, 'a>(
                 && number_cmp(b, number).is_le()
                 && number_cmp(n, number).is_gt()
                 && current(&d.crl, now);
-            if !applies || d.signed_by(backend, issuer).is_err() {
+            if !applies || d.signed_by(backend, signer).is_err() {
                 return None;
             }
-            Some((n, d.index().ok()?))
+            Some((n, d.index(target).ok()?))
         })
         .max_by(|x, y| number_cmp(x.0, y.0))
         .map(|(_, index)| index)
 }
 
-/// Consult one CRL of the certificate's issuer.
+/// The first of `signers` that may sign CRLs (keyUsage) and under whose key `c` verifies.
+fn pick_signer<'c, 'x>(
+    backend: &dyn Backend,
+    c: &Listed<'_>,
+    signers: &[&'c Certificate<'x>],
+) -> Result<&'c Certificate<'x>, String> {
+    let mut why = Vec::new();
+    for &s in signers {
+        match may_sign_crls(s).and_then(|()| c.signed_by(backend, s)) {
+            Ok(()) => return Ok(s),
+            Err(e) => why.push(e),
+        }
+    }
+    match why.len() {
+        0 => Err("no certificate of its issuer was given to check its signature".into()),
+        1 => Err(why.remove(0)),
+        _ => Err(format!(
+            "none of the keys that may sign it verifies it: {}",
+            why.join(", ")
+        )),
+    }
+}
+
+/// Consult one complete CRL for `cert`, with the certificates that may have signed it.
 fn consult<'s, 'a>(
     backend: &dyn Backend,
     set: &'s CrlSet<'a>,
     c: &'s Listed<'a>,
     subject: &Subject<'_>,
     cert: &Certificate<'_>,
-    issuer: &Certificate<'_>,
+    signers: &[&Certificate<'_>],
     now: Time,
 ) -> Result<Answer<'s>, String> {
     let m = c.meta.as_ref().map_err(Clone::clone)?;
@@ -359,11 +390,12 @@ fn consult<'s, 'a>(
             c.crl.this_update
         ));
     }
-    c.signed_by(backend, issuer)?;
-    let index = c.index()?;
+    let signer = pick_signer(backend, c, signers)?;
+    let target = cert.issuer.raw;
+    let index = c.index(target)?;
     // §6.3.3 (a)(1)(i): a complete CRL past its nextUpdate still serves when a current
     // delta CRL brings it up to date.
-    let delta = newest_delta(backend, set, c, m, issuer, now);
+    let delta = newest_delta(backend, set, c, m, signer, target, now);
     if let Some(t) = c.crl.next_update.filter(|&t| t <= now) {
         if delta.is_none() {
             return Err(format!("stale: its nextUpdate {t} has passed"));
@@ -371,13 +403,14 @@ fn consult<'s, 'a>(
     }
     // An entry in the delta supersedes the complete CRL's (§5.2.4).
     let entry = delta
-        .and_then(|d| find(d, cert.serial))
-        .or_else(|| find(index, cert.serial));
+        .as_deref()
+        .and_then(|d| find(d, cert.serial).copied())
+        .or_else(|| find(&index, cert.serial).copied());
     Ok(Answer {
         scope: m.scope,
         this_update: c.crl.this_update,
         covers,
-        revoked: entry.and_then(listing),
+        revoked: entry.as_ref().and_then(listing),
     })
 }
 
@@ -395,9 +428,9 @@ fn consult<'s, 'a>(
 ///   least their BaseCRLNumber; their removeFromCRL takes an entry off the list;
 /// - of several complete CRLs of one scope, the newest (by thisUpdate) answers;
 /// - in indirect CRLs, certificateIssuer entry extensions decide which entries belong to
-///   this issuer; CRLs signed by anyone but `issuer` are not verified, so a certificate
-///   whose distribution points send it to another CRL issuer gets Unknown unless a CRL
-///   of its own issuer covers it;
+///   this issuer; CRLs signed by anyone but `issuer` need [`crl_status_with`], so a
+///   certificate whose distribution points send it to another CRL issuer gets Unknown
+///   here unless a CRL of its own issuer covers it;
 /// - an unknown critical CRL or entry extension makes that CRL unusable (§5.2, §5.3).
 pub fn crl_status(
     backend: &dyn Backend,
@@ -406,24 +439,61 @@ pub fn crl_status(
     issuer: &Certificate<'_>,
     now: Time,
 ) -> Status {
+    crl_status_with(backend, set, cert, issuer, &[], now)
+}
+
+/// As [`crl_status`], with more certificates that may sign CRLs about `cert`. The caller
+/// must have validated each one's own path, to the trust anchor of `cert`'s path
+/// (§6.3.3 (f)); this function only checks their names, keyUsage and signatures.
+///
+/// - A certificate with the name of `cert`'s issuer and another key: the CA's separate
+///   CRL-signing key. A CRL verified by it counts as the issuer's own.
+/// - The certificate of a CRL issuer that a cRLIssuer field of `cert`'s
+///   cRLDistributionPoints names: that issuer's indirect CRLs (IDP indirectCRL) in scope
+///   of such a point answer for `cert`, through the entries whose certificateIssuer
+///   names `cert`'s issuer (§5.3.3, §6.3.3 (b)(1)).
+pub fn crl_status_with(
+    backend: &dyn Backend,
+    set: &CrlSet<'_>,
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+    crl_signers: &[Certificate<'_>],
+    now: Time,
+) -> Status {
     let subject = match subject_facts(cert) {
         Ok(s) => s,
         Err(why) => return Status::Unknown(why),
     };
-    if let Err(why) = may_sign_crls(issuer) {
-        return Status::Unknown(why);
-    }
     let issuer_dn = cert.issuer.to_rfc4514().unwrap_or_default();
+    let mut names = vec![cert.issuer.raw];
+    for n in crl_issuer_names(&subject) {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
     let mut rejected = Vec::new();
     let mut newest: Vec<Answer<'_>> = Vec::new();
-    for c in set.issued_by(cert.issuer.raw) {
-        match consult(backend, set, c, &subject, cert, issuer, now) {
-            Ok(a) => match newest.iter_mut().find(|n| n.scope == a.scope) {
-                Some(n) if a.this_update > n.this_update => *n = a,
-                Some(_) => {}
-                None => newest.push(a),
-            },
-            Err(why) => rejected.push(format!("{}: {why}", c.describe())),
+    for name in names {
+        let own = name == cert.issuer.raw;
+        let signers: Vec<&Certificate<'_>> = own
+            .then_some(issuer)
+            .into_iter()
+            .chain(crl_signers.iter().filter(|c| c.subject.raw == name))
+            .collect();
+        for c in set.issued_by(name) {
+            match consult(backend, set, c, &subject, cert, &signers, now) {
+                Ok(a) => match newest.iter_mut().find(|n| n.scope == a.scope) {
+                    Some(n) if a.this_update > n.this_update => *n = a,
+                    Some(_) => {}
+                    None => newest.push(a),
+                },
+                Err(why) if own => rejected.push(format!("{}: {why}", c.describe())),
+                Err(why) => rejected.push(format!(
+                    "{} of {}: {why}",
+                    c.describe(),
+                    c.crl.issuer.to_rfc4514().unwrap_or_default()
+                )),
+            }
         }
     }
     // §6.3.3 (i): listed on any CRL in scope is revoked, partitioned or not.
@@ -437,18 +507,18 @@ pub fn crl_status(
     let mut why = if newest.is_empty() && rejected.is_empty() {
         format!("no CRL issued by {issuer_dn} is at hand")
     } else if newest.is_empty() {
-        format!("no usable CRL from {issuer_dn}: {}", rejected.join("; "))
+        format!("no usable CRL for {issuer_dn}: {}", rejected.join("; "))
     } else {
         format!(
-            "the CRLs in scope from {issuer_dn} cover only {}; none covers {}",
+            "the CRLs in scope for {issuer_dn} cover only {}; none covers {}",
             reason_names(covered),
             reason_names(ALL_REASONS & !covered)
         )
     };
     if let Some(other) = other_crl_issuer(&subject, cert) {
         why.push_str(&format!(
-            " (its cRLDistributionPoints name the CRL issuer {other}, whose indirect CRLs pkit \
-             does not verify)"
+            " (its cRLDistributionPoints name the CRL issuer {other}: its indirect CRLs count \
+             only with its certificate)"
         ));
     }
     Status::Unknown(why)

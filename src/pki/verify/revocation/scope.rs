@@ -221,6 +221,7 @@ pub(super) fn coverage(
             .map(|n| dp_keys(n, crl.issuer.raw));
     }
     let indirect = m.idp.as_ref().is_some_and(|i| i.indirect_crl);
+    let direct = crl.issuer.raw == cert.issuer.raw;
     let mut matched = None;
     for dp in &subject.dps {
         let crl_issuer_dir = dp.crl_issuer.as_ref().and_then(|names| {
@@ -229,7 +230,15 @@ pub(super) fn coverage(
                 _ => None,
             })
         });
-        if dp.crl_issuer.is_some() && !(indirect && crl_issuer_dir == Some(crl.issuer.raw)) {
+        let served =
+            match &dp.crl_issuer {
+                None => direct,
+                Some(names) => indirect
+                    && names.iter().any(
+                        |g| matches!(g, GeneralName::DirectoryName(n) if n.raw == crl.issuer.raw),
+                    ),
+            };
+        if !served {
             continue;
         }
         let names_match = match &idp_names {
@@ -252,6 +261,11 @@ pub(super) fn coverage(
     }
     match (matched, idp_names) {
         (Some(mask), _) => Ok(mask),
+        (None, _) if !direct => Err(
+            "it is another issuer's CRL, and no distribution point of the certificate names \
+             that issuer as cRLIssuer of an indirect CRL"
+                .into(),
+        ),
         (None, None) => Ok(idp_mask),
         (None, Some(_)) => Err(
             "its issuingDistributionPoint names a distribution point the certificate does not \
@@ -265,6 +279,19 @@ pub(super) fn coverage(
 pub(super) fn number_cmp(a: &[u8], b: &[u8]) -> Ordering {
     let (a, b) = (integer::unsigned_bytes(a), integer::unsigned_bytes(b));
     a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+/// The directory names of every cRLIssuer in the certificate's distribution points.
+pub(super) fn crl_issuer_names<'a>(subject: &Subject<'a>) -> Vec<&'a [u8]> {
+    subject
+        .dps
+        .iter()
+        .flat_map(|dp| dp.crl_issuer.iter().flatten())
+        .filter_map(|g| match g {
+            GeneralName::DirectoryName(n) => Some(n.raw),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A cRLIssuer in the certificate's distribution points other than its own issuer.

@@ -1008,6 +1008,7 @@ fn hostile_crl_bytes_never_panic() {
         &crl_status(be(), &set, &c, &issuer, NOW),
         Some(CrlReason::KeyCompromise),
     );
+    let original = Crl::from_der(&der).unwrap();
     let mut parsed = 0;
     for i in 0..der.len() {
         for flip in [0x01u8, 0x80, 0xff] {
@@ -1017,14 +1018,120 @@ fn hostile_crl_bytes_never_panic() {
                 continue;
             };
             parsed += 1;
+            // The signed bytes and the signature octets unchanged: only the envelope's
+            // encoding moved (the signature BIT STRING's unused-bits count, say).
+            let same_signed = list.tbs_raw == original.tbs_raw
+                && list.signature.bytes == original.signature.bytes;
             let set = CrlSet::new(vec![Crl::from_der(&complete).unwrap(), list]);
-            // Whatever the bytes, an answer comes back; a tampered delta never revokes.
+            // Whatever the bytes, an answer comes back; a delta whose signed content was
+            // tampered with never revokes.
             let s = crl_status(be(), &set, &c, &issuer, NOW);
             assert!(
-                !matches!(s, Status::Revoked { .. }),
+                same_signed || !matches!(s, Status::Revoked { .. }),
                 "byte {i} ^ {flip:#x}: {s:?}"
             );
         }
     }
     assert!(parsed > 0);
+}
+
+fn status_with(ca: &Issuer, cert_der: &[u8], crls: &[Vec<u8>], signers: &[&Issuer]) -> Status {
+    let parsed: Vec<Crl<'_>> = crls.iter().map(|d| Crl::from_der(d).unwrap()).collect();
+    let set = CrlSet::new(parsed);
+    let cert = Certificate::from_der(cert_der).unwrap();
+    let issuer = Certificate::from_der(&ca.cert_der).unwrap();
+    let signers: Vec<Certificate<'_>> = signers
+        .iter()
+        .map(|s| Certificate::from_der(&s.cert_der).unwrap())
+        .collect();
+    crl_status_with(be(), &set, &cert, &issuer, &signers, NOW)
+}
+
+#[test]
+fn a_separate_crl_signing_key_counts_when_given() {
+    let ca1 = ca("CN=Split CA");
+    // The CA's CRL-signing certificate: the same name, another key.
+    let crl_signer = ca("CN=Split CA");
+    let cert = leaf(&ca1);
+    let good = crl_signed_by(&ca1, &crl_signer, &spec(1, vec![]));
+    unknown_with(
+        &status(&ca1, &cert, std::slice::from_ref(&good)),
+        "signature does not verify",
+    );
+    assert_eq!(
+        status_with(&ca1, &cert, std::slice::from_ref(&good), &[&crl_signer]),
+        Status::Good
+    );
+    let listed = crl_signed_by(
+        &ca1,
+        &crl_signer,
+        &spec(2, vec![entry(&serial_of(&cert), None)]),
+    );
+    revoked_for(&status_with(&ca1, &cert, &[listed], &[&crl_signer]), None);
+    // A certificate of another name is no signer for this CA's CRLs.
+    let stranger = ca("CN=Stranger");
+    let by_stranger = crl_signed_by(&ca1, &stranger, &spec(1, vec![]));
+    unknown_with(
+        &status_with(&ca1, &cert, &[by_stranger], &[&stranger]),
+        "signature does not verify",
+    );
+}
+
+#[test]
+fn indirect_crls_of_another_issuer() {
+    let ca1 = ca("CN=Issuing CA");
+    let ca2 = ca("CN=CRL Issuer");
+    let point = "http://crl.example/indirect.crl";
+    let dp = extension(&oids::CE_CRL_DIST_POINTS, false, |w| {
+        w.sequence(|w| {
+            w.sequence(|w| {
+                dp_uri(w, point);
+                w.tlv(tag::implicit_constructed(2), |w| {
+                    w.explicit(4, |w| {
+                        w.raw(&ca2.subject);
+                    });
+                });
+            });
+        });
+    });
+    let cert = issue(&ca1, Profile::Server, vec![dp]);
+    let serial = serial_of(&cert);
+    let indirect = |entries: Vec<Entry>, flag: bool| {
+        let mut s = spec(1, entries);
+        s.extra.push(idp(true, |w| {
+            dp_uri(w, point);
+            if flag {
+                w.primitive(0x84, &[0xff]);
+            }
+        }));
+        crl(&ca2, &s)
+    };
+    // ca2's own certificate with the same serial comes first; ca1's entry follows.
+    let mut theirs = entry(&serial, Some(1));
+    theirs.extra.push(certificate_issuer(&ca1.subject));
+    let list = indirect(vec![entry(&serial, Some(3)), theirs], true);
+    revoked_for(
+        &status_with(&ca1, &cert, std::slice::from_ref(&list), &[&ca2]),
+        Some(CrlReason::KeyCompromise),
+    );
+    // Without ca2's certificate nothing can be said.
+    let s = status(&ca1, &cert, std::slice::from_ref(&list));
+    unknown_with(&s, "no certificate of its issuer was given");
+    unknown_with(&s, "CRL issuer CN=CRL Issuer");
+    // An entry of ca2 itself is not one of ca1's.
+    let list = indirect(vec![entry(&serial, Some(3))], true);
+    assert_eq!(status_with(&ca1, &cert, &[list], &[&ca2]), Status::Good);
+    // Without indirectCRL the CRL speaks only for ca2's own certificates.
+    let list = indirect(vec![], false);
+    unknown_with(
+        &status_with(&ca1, &cert, &[list], &[&ca2]),
+        "another issuer's CRL",
+    );
+    // A certificate whose point names no cRLIssuer is not covered by ca2's CRL.
+    let plain = issue(&ca1, Profile::Server, vec![crl_dp(point)]);
+    let list = indirect(vec![], true);
+    unknown_with(
+        &status_with(&ca1, &plain, &[list], &[&ca2]),
+        "no CRL issued by CN=Issuing CA",
+    );
 }

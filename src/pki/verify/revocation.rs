@@ -17,14 +17,13 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::der::oid_registry as oids;
-use crate::der::{hex, integer, Reader, Time};
+use crate::der::{integer, Reader, Time};
 use crate::pki::backend::Backend;
 use crate::pki::ca::store::CertStatus as StoreStatus;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::{Crl, RevokedCert};
 use crate::pki::crl_verify::RevokedIndex;
 use crate::pki::ext::crl::CrlReason;
-use crate::pki::ext::general_name::GeneralName;
 use crate::pki::ext::key_usage::ku;
 use crate::pki::ext::{self, ExtensionValue};
 use crate::pki::ocsp::{CertStatus, OcspResponse};
@@ -35,8 +34,8 @@ use crate::pki::verify::reason::Reason;
 mod scope;
 
 use scope::{
-    coverage, crl_issuer_names, number_cmp, other_crl_issuer, read_meta, reason_names,
-    subject_facts, Meta, Subject, ALL_REASONS,
+    coverage, crl_issuer_names, entries_for, number_cmp, number_text, other_crl_issuer, read_meta,
+    reason_names, subject_facts, Meta, Subject, ALL_REASONS,
 };
 
 /// What the revocation sources say about one certificate.
@@ -82,10 +81,6 @@ impl Status {
         }
     }
 }
-
-/// holdInstructionCode (2.5.29.23, RFC 3280 §5.3.2, dropped from RFC 5280): an entry
-/// extension that only says how to treat a hold, so it never stops a CRL from being used.
-const HOLD_INSTRUCTION_CODE: &[u8] = &[0x55, 0x1d, 0x17];
 
 /// One CRL of the set, with what was learned about it so far.
 struct Listed<'a> {
@@ -182,52 +177,6 @@ impl<'a> Listed<'a> {
     }
 }
 
-/// The entries that concern certificates issued by `target`. §5.3.3: in an indirect CRL
-/// an entry's certificateIssuer names the issuer of that entry and of the entries after
-/// it up to the next certificateIssuer; before the first one, the CRL issuer is meant.
-/// Entries for other issuers are left out so that a serial of another CA is never
-/// applied to this CA's certificate. An unknown critical entry extension makes the whole
-/// CRL unusable (§5.3).
-fn entries_for<'a>(crl: &Crl<'a>, target: &[u8]) -> Result<RevokedIndex<'a>, String> {
-    let mut own = crl.issuer.raw == target;
-    let mut kept = Vec::new();
-    for (i, e) in crl.revoked().enumerate() {
-        let e = e.map_err(|err| format!("its entry {i} does not decode: {err}"))?;
-        if let Some(exts) = e.extensions {
-            let list = exts
-                .list()
-                .map_err(|err| format!("the extensions of its entry {i} do not decode: {err}"))?;
-            for x in list {
-                let name = || x.oid.name_or_dotted();
-                let value = ext::decode(x.oid, x.value, x.value_offset).map_err(|err| {
-                    format!("the {} of its entry {i} does not decode: {err}", name())
-                })?;
-                match value {
-                    ExtensionValue::CertificateIssuer(names) => {
-                        own = names
-                            .iter()
-                            .any(|n| matches!(n, GeneralName::DirectoryName(d) if d.raw == target));
-                    }
-                    ExtensionValue::CrlReason(_) | ExtensionValue::InvalidityDate(_) => {}
-                    _ if x.oid.as_bytes() == HOLD_INSTRUCTION_CODE => {}
-                    _ if x.critical => {
-                        return Err(format!(
-                            "its entry {i} has a critical {} extension that pkit does not \
-                             process (RFC 5280 §5.3)",
-                            name()
-                        ))
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if own {
-            kept.push(e);
-        }
-    }
-    Ok(RevokedIndex::from_entries(kept))
-}
-
 fn check_signature(
     backend: &dyn Backend,
     crl: &Crl<'_>,
@@ -268,17 +217,6 @@ fn may_sign_crls(issuer: &Certificate<'_>) -> Result<(), String> {
                 .into(),
         ),
         Err(e) => Err(format!("the issuer's keyUsage does not decode: {e}")),
-    }
-}
-
-fn number_text(n: &[u8]) -> String {
-    let n = integer::unsigned_bytes(n);
-    if n.len() <= 8 {
-        n.iter()
-            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
-            .to_string()
-    } else {
-        format!("0x{}", hex(n))
     }
 }
 

@@ -1,16 +1,17 @@
 //! Which CRLs answer for which certificates (RFC 5280 §5.2.5, §6.3.3 (b), (d)): what a
 //! CRL's own extensions say about its scope, what a certificate's basicConstraints and
 //! cRLDistributionPoints say about where its status is published, and the reasons a CRL
-//! covers for it.
+//! covers for it; and which entries of a CRL speak for which certificate issuer.
 
 #![forbid(unsafe_code)]
 
 use std::cmp::Ordering;
 
 use crate::der::oid_registry as oids;
-use crate::der::{integer, tag, Reader, Writer};
+use crate::der::{hex, integer, tag, Reader, Writer};
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
+use crate::pki::crl_verify::RevokedIndex;
 use crate::pki::ext::crl_dp::{
     DistributionPoint, DistributionPointName, IssuingDistributionPoint, REASON_FLAGS_BITS,
 };
@@ -308,4 +309,65 @@ pub(super) fn other_crl_issuer(subject: &Subject<'_>, cert: &Certificate<'_>) ->
             GeneralName::Uri(u) => Some(u.to_string()),
             g => Some(format!("a {} name", g.kind())),
         })
+}
+
+/// holdInstructionCode (2.5.29.23, RFC 3280 §5.3.2, dropped from RFC 5280): an entry
+/// extension that only says how to treat a hold, so it never stops a CRL from being used.
+const HOLD_INSTRUCTION_CODE: &[u8] = &[0x55, 0x1d, 0x17];
+
+/// The entries that concern certificates issued by `target`. §5.3.3: in an indirect CRL
+/// an entry's certificateIssuer names the issuer of that entry and of the entries after
+/// it up to the next certificateIssuer; before the first one, the CRL issuer is meant.
+/// Entries for other issuers are left out so that a serial of another CA is never
+/// applied to this CA's certificate. An unknown critical entry extension makes the whole
+/// CRL unusable (§5.3).
+pub(super) fn entries_for<'a>(crl: &Crl<'a>, target: &[u8]) -> Result<RevokedIndex<'a>, String> {
+    let mut own = crl.issuer.raw == target;
+    let mut kept = Vec::new();
+    for (i, e) in crl.revoked().enumerate() {
+        let e = e.map_err(|err| format!("its entry {i} does not decode: {err}"))?;
+        if let Some(exts) = e.extensions {
+            let list = exts
+                .list()
+                .map_err(|err| format!("the extensions of its entry {i} do not decode: {err}"))?;
+            for x in list {
+                let name = || x.oid.name_or_dotted();
+                let value = ext::decode(x.oid, x.value, x.value_offset).map_err(|err| {
+                    format!("the {} of its entry {i} does not decode: {err}", name())
+                })?;
+                match value {
+                    ExtensionValue::CertificateIssuer(names) => {
+                        own = names
+                            .iter()
+                            .any(|n| matches!(n, GeneralName::DirectoryName(d) if d.raw == target));
+                    }
+                    ExtensionValue::CrlReason(_) | ExtensionValue::InvalidityDate(_) => {}
+                    _ if x.oid.as_bytes() == HOLD_INSTRUCTION_CODE => {}
+                    _ if x.critical => {
+                        return Err(format!(
+                            "its entry {i} has a critical {} extension that pkit does not \
+                             process (RFC 5280 §5.3)",
+                            name()
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if own {
+            kept.push(e);
+        }
+    }
+    Ok(RevokedIndex::from_entries(kept))
+}
+
+pub(super) fn number_text(n: &[u8]) -> String {
+    let n = integer::unsigned_bytes(n);
+    if n.len() <= 8 {
+        n.iter()
+            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
+            .to_string()
+    } else {
+        format!("0x{}", hex(n))
+    }
 }

@@ -227,6 +227,8 @@ fn current(crl: &Crl<'_>, now: Time) -> bool {
 
 /// What one complete CRL (with its delta, if any) says.
 struct Answer<'s> {
+    /// The CRL issuer's name and the IDP: one answer per such pair is kept, the newest.
+    issuer: &'s [u8],
     scope: &'s [u8],
     this_update: Time,
     covers: u16,
@@ -345,6 +347,7 @@ fn consult<'s, 'a>(
         .and_then(|d| find(d, cert.serial).copied())
         .or_else(|| find(&index, cert.serial).copied());
     Ok(Answer {
+        issuer: c.crl.issuer.raw,
         scope: m.scope,
         this_update: c.crl.this_update,
         covers,
@@ -420,7 +423,10 @@ pub fn crl_status_with(
             .collect();
         for c in set.issued_by(name) {
             match consult(backend, set, c, &subject, cert, &signers, now) {
-                Ok(a) => match newest.iter_mut().find(|n| n.scope == a.scope) {
+                Ok(a) => match newest
+                    .iter_mut()
+                    .find(|n| (n.issuer, n.scope) == (a.issuer, a.scope))
+                {
                     Some(n) if a.this_update > n.this_update => *n = a,
                     Some(_) => {}
                     None => newest.push(a),

@@ -15,7 +15,7 @@ use super::validate::{validate, Check, Failure, RevocationSource};
 use crate::der::oid_registry as oids;
 use crate::pki::backend::{Backend, BackendError};
 use crate::pki::cert::Certificate;
-use crate::pki::ext::{self, ExtensionValue};
+use crate::pki::ext::{self, ExtensionValue, GeneralName};
 use crate::pki::signed::{verify_signed, SignedError};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -45,6 +45,10 @@ pub struct Verifier<'a, 'p> {
     pub roots: &'p Pool<'a>,
     pub intermediates: &'p Pool<'a>,
     pub revocation: Option<&'p dyn RevocationSource>,
+    /// How many levels deep revocation checks may look for CRL signers other than the
+    /// issuer: a signer's own path may need one too (a key rollover below a key
+    /// rollover), but the search must end.
+    crl_signer_depth: u8,
     /// Signature results for pool certificates, by (certificate DER, issuer key) address:
     /// the pools outlive the run, so their addresses name them.
     cache: Mutex<HashMap<(usize, usize), Result<bool, Reason>>>,
@@ -91,6 +95,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
             roots,
             intermediates,
             revocation,
+            crl_signer_depth: CRL_SIGNER_DEPTH,
             cache: Mutex::new(HashMap::new()),
         }
     }
@@ -124,7 +129,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
         let mut path = vec![target];
         if self.roots.contains(&target) {
             // The target is itself trusted.
-            match validate(self.backend, &path, opts, self.revocation) {
+            match self.validate(&path, opts) {
                 Ok(checks) => {
                     return Verdict {
                         chain: path,
@@ -246,7 +251,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
                         ),
                     );
                 } else {
-                    match validate(self.backend, path, s.opts, self.revocation) {
+                    match self.validate(path, s.opts) {
                         Ok(checks) => return Some(checks),
                         Err(f) => s.record(RANK_VALIDATION, path, f),
                     }
@@ -268,6 +273,78 @@ impl<'a, 'p> Verifier<'a, 'p> {
             path.pop();
         }
         None
+    }
+
+    /// §6.1 over a complete path, with the revocation sources and the CRL signers they
+    /// may need.
+    fn validate(
+        &self,
+        path: &[Certificate<'a>],
+        opts: &Options<'_>,
+    ) -> Result<Vec<Check>, Failure> {
+        let signers = |c: &Certificate<'a>| self.crl_signers(c, path, opts);
+        let revocation = self.revocation.map(|r| {
+            (
+                r,
+                &signers as &dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>,
+            )
+        });
+        validate(self.backend, path, opts, revocation)
+    }
+
+    /// Certificates other than `c`'s issuer on `path` that may sign `c`'s CRLs (RFC 5280
+    /// §6.3.3 (f)): a certificate of the same CA under another key (a key rollover, a
+    /// separate CRL key), or of an indirect CRL issuer its cRLDistributionPoints name.
+    /// Each must itself have a valid path to a trust anchor, its own revocation checked
+    /// with the CRLs signed by the keys on that path.
+    fn crl_signers(
+        &self,
+        c: &Certificate<'a>,
+        path: &[Certificate<'a>],
+        opts: &Options<'_>,
+    ) -> Vec<Certificate<'a>> {
+        let mut names = vec![dn::key(&c.issuer)];
+        names.extend(crl_issuer_names(c));
+        let issuer_key = path
+            .iter()
+            .position(|p| p.raw == c.raw)
+            .and_then(|i| path.get(i + 1))
+            .map(|i| i.spki.raw);
+        if self.crl_signer_depth == 0 {
+            return Vec::new();
+        }
+        // The signer's own path, revocation included (a revoked CRL key signs nothing
+        // that counts: PKITS 4.4.21), but no purpose, name or renewal window.
+        let mut plain = Options::at(opts.now);
+        plain.policy = opts.policy.clone();
+        plain.budget = opts.budget;
+        plain.revocation = opts.revocation;
+        plain.hard_fail = opts.hard_fail;
+        let mut sub = Verifier::new(
+            self.backend,
+            self.roots,
+            self.intermediates,
+            self.revocation,
+        );
+        sub.crl_signer_depth = self.crl_signer_depth - 1;
+        let mut out: Vec<Certificate<'a>> = Vec::new();
+        for name in &names {
+            let pools = [self.roots, self.intermediates];
+            for cand in pools
+                .iter()
+                .flat_map(|p| p.issuers_of(name))
+                .take(MAX_CRL_SIGNERS)
+            {
+                if Some(cand.spki.raw) == issuer_key || out.iter().any(|o| o.raw == cand.raw) {
+                    continue;
+                }
+                let trusted = self.roots.contains(cand) || sub.verify(*cand, path, &plain).valid();
+                if trusted {
+                    out.push(*cand);
+                }
+            }
+        }
+        out
     }
 
     /// Who could have issued `c`: trust anchors first (the shortest paths), then the
@@ -348,6 +425,36 @@ impl<'a, 'p> Verifier<'a, 'p> {
         }
         r
     }
+}
+
+/// Levels of CRL signers whose own CRLs may have other signers.
+const CRL_SIGNER_DEPTH: u8 = 2;
+
+/// Candidate CRL signers looked at per name: a pool of look-alikes must not turn each
+/// revocation check into a thousand path validations.
+const MAX_CRL_SIGNERS: usize = 8;
+
+/// The names (as [`dn::key`]s) of the CRL issuers `c`'s cRLDistributionPoints name.
+fn crl_issuer_names(c: &Certificate<'_>) -> Vec<Vec<u8>> {
+    let Some(e) = c
+        .extensions
+        .and_then(|x| x.find(&oids::CE_CRL_DIST_POINTS).ok().flatten())
+    else {
+        return Vec::new();
+    };
+    let Ok(ExtensionValue::CrlDistributionPoints(points)) =
+        ext::decode(e.oid, e.value, e.value_offset)
+    else {
+        return Vec::new();
+    };
+    points
+        .iter()
+        .flat_map(|p| p.crl_issuer.iter().flatten())
+        .filter_map(|g| match g {
+            GeneralName::DirectoryName(n) => Some(dn::key(n)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The keyIdentifier of `c`'s authorityKeyIdentifier, if any.

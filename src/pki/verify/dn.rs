@@ -38,6 +38,14 @@ pub fn key(name: &Name<'_>) -> Vec<u8> {
     out
 }
 
+/// [`key`] of a Name given as its DER.
+pub fn key_der(der: &[u8]) -> Vec<u8> {
+    match Name::from_der(der, 0) {
+        Ok(n) => key(&n),
+        Err(_) => tagged(0xff, der),
+    }
+}
+
 /// Whether two names are the same name.
 pub fn equal(a: &Name<'_>, b: &Name<'_>) -> bool {
     a.raw == b.raw || key(a) == key(b)

@@ -13,19 +13,18 @@
 #![forbid(unsafe_code)]
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::der::oid_registry as oids;
-use crate::der::{hex, integer, Reader, Time};
+use crate::der::{integer, Reader, Time};
 use crate::pki::backend::Backend;
+use crate::pki::ca::store::CertStatus as StoreStatus;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::{Crl, RevokedCert};
 use crate::pki::crl_verify::RevokedIndex;
 use crate::pki::ext::crl::CrlReason;
-use crate::pki::ext::general_name::GeneralName;
 use crate::pki::ext::key_usage::ku;
 use crate::pki::ext::{self, ExtensionValue};
-use crate::pki::name::Name;
 use crate::pki::ocsp::{CertStatus, OcspResponse};
 use crate::pki::ocsp_verify::{self, Expect, VerifyError};
 use crate::pki::signed::verify_signed;
@@ -35,8 +34,8 @@ use crate::pki::verify::reason::Reason;
 mod scope;
 
 use scope::{
-    coverage, number_cmp, other_crl_issuer, read_meta, reason_names, subject_facts, Meta, Subject,
-    ALL_REASONS,
+    coverage, crl_issuer_names, entries_for, number_cmp, number_text, other_crl_issuer, read_meta,
+    reason_names, subject_facts, Meta, Subject, ALL_REASONS,
 };
 
 /// What the revocation sources say about one certificate.
@@ -55,6 +54,24 @@ pub enum Status {
 }
 
 impl Status {
+    /// What a CA's own records say (`--ca DIR`): the store keeps the CRLReason code and
+    /// the revocation time that its CRLs and OCSP answers carry.
+    pub fn from_store(s: &StoreStatus) -> Status {
+        match s {
+            StoreStatus::Good => Status::Good,
+            StoreStatus::Revoked(r) => Status::Revoked {
+                reason: r.reason.map(|code| {
+                    CrlReason::from_code(i64::from(code))
+                        .unwrap_or(CrlReason::Other(i64::from(code)))
+                }),
+                at: Time { unix: r.revoked_at },
+            },
+            StoreStatus::Unknown => {
+                Status::Unknown("the CA's records do not know the certificate".into())
+            }
+        }
+    }
+
     /// The reason code a failed path reports: `revoked` or `revocation-unknown`.
     pub fn reason(&self) -> Option<Reason> {
         match self {
@@ -65,16 +82,13 @@ impl Status {
     }
 }
 
-/// holdInstructionCode (2.5.29.23, RFC 3280 §5.3.2, dropped from RFC 5280): an entry
-/// extension that only says how to treat a hold, so it never stops a CRL from being used.
-const HOLD_INSTRUCTION_CODE: &[u8] = &[0x55, 0x1d, 0x17];
-
 /// One CRL of the set, with what was learned about it so far.
 struct Listed<'a> {
     crl: Crl<'a>,
     meta: Result<Meta<'a>, String>,
-    /// The entries for the CRL issuer's own certificates, sorted by serial.
-    index: OnceLock<Result<RevokedIndex<'a>, String>>,
+    /// Entries sorted by serial, per certificate issuer (Name DER) they were picked for:
+    /// an indirect CRL answers for several.
+    index: Mutex<Vec<(Vec<u8>, IndexOutcome<'a>)>>,
     /// Signature outcomes by signer SPKI: a CRL is verified once per key per run.
     signed: Mutex<Vec<SignatureOutcome>>,
 }
@@ -82,10 +96,12 @@ struct Listed<'a> {
 /// A signer's SPKI DER and whether the CRL's signature verified under it.
 type SignatureOutcome = (Vec<u8>, Result<(), String>);
 
-/// A run's CRLs, parsed once and indexed by issuer name (the Name's DER) for checking
-/// many certificates; what lookups cache is shared by the threads of a run. CRLs are
-/// found by their issuer's name as path validation compares names (`dn::key`: case
-/// and insignificant spaces do not matter).
+type IndexOutcome<'a> = Result<Arc<RevokedIndex<'a>>, String>;
+
+/// A run's CRLs, parsed once and indexed by issuer name for checking many certificates;
+/// what lookups learn is cached in the set and shared by the threads of a run. Names
+/// compare as path validation compares them ([`dn::key`]: case and insignificant spaces
+/// do not matter).
 pub struct CrlSet<'a> {
     crls: Vec<Listed<'a>>,
     by_issuer: HashMap<Vec<u8>, Vec<usize>>,
@@ -102,7 +118,7 @@ impl<'a> CrlSet<'a> {
                 Listed {
                     meta: read_meta(&crl),
                     crl,
-                    index: OnceLock::new(),
+                    index: Mutex::new(Vec::new()),
                     signed: Mutex::new(Vec::new()),
                 }
             })
@@ -118,33 +134,34 @@ impl<'a> CrlSet<'a> {
         self.crls.is_empty()
     }
 
-    fn issued_by<'s>(&'s self, name: &Name<'_>) -> impl Iterator<Item = &'s Listed<'a>> + 's {
+    fn issued_by<'s>(&'s self, name: &[u8]) -> impl Iterator<Item = &'s Listed<'a>> + 's {
         self.by_issuer
-            .get(&dn::key(name))
+            .get(&dn::key_der(name))
             .into_iter()
             .flatten()
             .map(|&i| &self.crls[i])
     }
 }
 
-impl<'a> Listed<'a> {
-    fn index(&self) -> Result<&RevokedIndex<'a>, String> {
-        self.index
-            .get_or_init(|| own_entries(&self.crl))
-            .as_ref()
-            .map_err(Clone::clone)
-    }
+/// A cache's contents; a panic elsewhere while it was held leaves it usable.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
-    /// The signature checks already made, by issuer key; a run shares them across
-    /// threads.
-    fn signed_outcomes(&self) -> std::sync::MutexGuard<'_, Vec<SignatureOutcome>> {
-        self.signed.lock().unwrap_or_else(|e| e.into_inner())
+impl<'a> Listed<'a> {
+    /// The entries for certificates of `target` (an issuer's Name DER).
+    fn index(&self, target: &[u8]) -> IndexOutcome<'a> {
+        if let Some((_, r)) = lock(&self.index).iter().find(|(k, _)| k == target) {
+            return r.clone();
+        }
+        let r = entries_for(&self.crl, target).map(Arc::new);
+        lock(&self.index).push((target.to_vec(), r.clone()));
+        r
     }
 
     fn signed_by(&self, backend: &dyn Backend, issuer: &Certificate<'_>) -> Result<(), String> {
         let spki = issuer.spki.raw;
-        let known = self
-            .signed_outcomes()
+        let known = lock(&self.signed)
             .iter()
             .find(|(k, _)| k == spki)
             .map(|(_, r)| r.clone());
@@ -152,7 +169,7 @@ impl<'a> Listed<'a> {
             return r;
         }
         let r = check_signature(backend, &self.crl, issuer);
-        self.signed_outcomes().push((spki.to_vec(), r.clone()));
+        lock(&self.signed).push((spki.to_vec(), r.clone()));
         r
     }
 
@@ -169,52 +186,6 @@ impl<'a> Listed<'a> {
             None => format!("{kind} of thisUpdate {}", self.crl.this_update),
         }
     }
-}
-
-/// The entries that concern certificates of the CRL's own issuer. §5.3.3: in an
-/// indirect CRL an entry's certificateIssuer names the issuer of that entry and of the
-/// entries after it up to the next certificateIssuer; before the first one, the CRL
-/// issuer is meant. Entries for other issuers are left out so that a serial of another
-/// CA is never applied to this CA's certificate. An unknown critical entry extension
-/// makes the whole CRL unusable (§5.3).
-fn own_entries<'a>(crl: &Crl<'a>) -> Result<RevokedIndex<'a>, String> {
-    let mut own = true;
-    let mut kept = Vec::new();
-    for (i, e) in crl.revoked().enumerate() {
-        let e = e.map_err(|err| format!("its entry {i} does not decode: {err}"))?;
-        if let Some(exts) = e.extensions {
-            let list = exts
-                .list()
-                .map_err(|err| format!("the extensions of its entry {i} do not decode: {err}"))?;
-            for x in list {
-                let name = || x.oid.name_or_dotted();
-                let value = ext::decode(x.oid, x.value, x.value_offset).map_err(|err| {
-                    format!("the {} of its entry {i} does not decode: {err}", name())
-                })?;
-                match value {
-                    ExtensionValue::CertificateIssuer(names) => {
-                        own = names.iter().any(
-                            |n| matches!(n, GeneralName::DirectoryName(d) if d.raw == crl.issuer.raw),
-                        );
-                    }
-                    ExtensionValue::CrlReason(_) | ExtensionValue::InvalidityDate(_) => {}
-                    _ if x.oid.as_bytes() == HOLD_INSTRUCTION_CODE => {}
-                    _ if x.critical => {
-                        return Err(format!(
-                            "its entry {i} has a critical {} extension that pkit does not \
-                             process (RFC 5280 §5.3)",
-                            name()
-                        ))
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if own {
-            kept.push(e);
-        }
-    }
-    Ok(RevokedIndex::from_entries(kept))
 }
 
 fn check_signature(
@@ -260,17 +231,6 @@ fn may_sign_crls(issuer: &Certificate<'_>) -> Result<(), String> {
     }
 }
 
-fn number_text(n: &[u8]) -> String {
-    let n = integer::unsigned_bytes(n);
-    if n.len() <= 8 {
-        n.iter()
-            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
-            .to_string()
-    } else {
-        format!("0x{}", hex(n))
-    }
-}
-
 /// thisUpdate reached and nextUpdate (when given) still ahead (§6.3.3 (a)).
 fn current(crl: &Crl<'_>, now: Time) -> bool {
     crl.this_update <= now && crl.next_update.is_none_or(|t| t > now)
@@ -278,6 +238,8 @@ fn current(crl: &Crl<'_>, now: Time) -> bool {
 
 /// What one complete CRL (with its delta, if any) says.
 struct Answer<'s> {
+    /// The CRL issuer's name and the IDP: one answer per such pair is kept, the newest.
+    issuer: &'s [u8],
     scope: &'s [u8],
     this_update: Time,
     covers: u16,
@@ -306,17 +268,19 @@ fn listing(e: &RevokedCert<'_>) -> Option<(Option<CrlReason>, Time)> {
 /// The newest usable delta CRL for complete CRL `base` (§5.2.4, §6.3.3 (c)): same issuer
 /// and key, same scope, a BaseCRLNumber not above the complete CRL's number, a number of
 /// its own above it, current at `now`. A delta that fails any of this is passed over:
-/// the complete CRL still answers alone.
-fn newest_delta<'s, 'a>(
+/// the complete CRL still answers alone. Any delta at hand that fits is used, whether or
+/// not a freshestCRL extension (§4.2.1.15, §5.2.6) pointed to it.
+fn newest_delta<'a>(
     backend: &dyn Backend,
-    set: &'s CrlSet<'a>,
+    set: &CrlSet<'a>,
     base: &Listed<'a>,
     m: &Meta<'a>,
-    issuer: &Certificate<'_>,
+    signer: &Certificate<'_>,
+    target: &[u8],
     now: Time,
-) -> Option<&'s RevokedIndex<'a>> {
+) -> Option<Arc<RevokedIndex<'a>>> {
     let number = m.number?;
-    set.issued_by(&base.crl.issuer)
+    set.issued_by(base.crl.issuer.raw)
         .filter_map(|d| {
             let dm = d.meta.as_ref().ok()?;
             let (b, n) = (dm.base?, dm.number?);
@@ -324,24 +288,46 @@ fn newest_delta<'s, 'a>(
                 && number_cmp(b, number).is_le()
                 && number_cmp(n, number).is_gt()
                 && current(&d.crl, now);
-            if !applies || d.signed_by(backend, issuer).is_err() {
+            if !applies || d.signed_by(backend, signer).is_err() {
                 return None;
             }
-            Some((n, d.index().ok()?))
+            Some((n, d.index(target).ok()?))
         })
         .max_by(|x, y| number_cmp(x.0, y.0))
         .map(|(_, index)| index)
 }
 
-/// Consult one CRL of the certificate's issuer.
-#[allow(clippy::too_many_arguments)]
+/// The first of `signers` that may sign CRLs (keyUsage) and under whose key `c` verifies.
+fn pick_signer<'c, 'x>(
+    backend: &dyn Backend,
+    c: &Listed<'_>,
+    signers: &[&'c Certificate<'x>],
+) -> Result<&'c Certificate<'x>, String> {
+    let mut why = Vec::new();
+    for &s in signers {
+        match may_sign_crls(s).and_then(|()| c.signed_by(backend, s)) {
+            Ok(()) => return Ok(s),
+            Err(e) => why.push(e),
+        }
+    }
+    match why.len() {
+        0 => Err("no certificate of its issuer was given to check its signature".into()),
+        1 => Err(why.remove(0)),
+        _ => Err(format!(
+            "none of the keys that may sign it verifies it: {}",
+            why.join(", ")
+        )),
+    }
+}
+
+/// Consult one complete CRL for `cert`, with the certificates that may have signed it.
 fn consult<'s, 'a>(
     backend: &dyn Backend,
     set: &'s CrlSet<'a>,
     c: &'s Listed<'a>,
     subject: &Subject<'_>,
     cert: &Certificate<'_>,
-    issuer: &Certificate<'_>,
+    signers: &[&Certificate<'_>],
     now: Time,
 ) -> Result<Answer<'s>, String> {
     let m = c.meta.as_ref().map_err(Clone::clone)?;
@@ -355,11 +341,12 @@ fn consult<'s, 'a>(
             c.crl.this_update
         ));
     }
-    c.signed_by(backend, issuer)?;
-    let index = c.index()?;
+    let signer = pick_signer(backend, c, signers)?;
+    let target = cert.issuer.raw;
+    let index = c.index(target)?;
     // §6.3.3 (a)(1)(i): a complete CRL past its nextUpdate still serves when a current
     // delta CRL brings it up to date.
-    let delta = newest_delta(backend, set, c, m, issuer, now);
+    let delta = newest_delta(backend, set, c, m, signer, target, now);
     if let Some(t) = c.crl.next_update.filter(|&t| t <= now) {
         if delta.is_none() {
             return Err(format!("stale: its nextUpdate {t} has passed"));
@@ -367,13 +354,15 @@ fn consult<'s, 'a>(
     }
     // An entry in the delta supersedes the complete CRL's (§5.2.4).
     let entry = delta
-        .and_then(|d| find(d, cert.serial))
-        .or_else(|| find(index, cert.serial));
+        .as_deref()
+        .and_then(|d| find(d, cert.serial).copied())
+        .or_else(|| find(&index, cert.serial).copied());
     Ok(Answer {
+        issuer: c.crl.issuer.raw,
         scope: m.scope,
         this_update: c.crl.this_update,
         covers,
-        revoked: entry.and_then(listing),
+        revoked: entry.as_ref().and_then(listing),
     })
 }
 
@@ -382,7 +371,8 @@ fn consult<'s, 'a>(
 ///
 /// - only CRLs whose issuer name equals the certificate's issuer name, signed by
 ///   `issuer`'s key (whose keyUsage, if present, must allow cRLSign), with
-///   thisUpdate <= now and nextUpdate absent or after now;
+///   thisUpdate <= now and nextUpdate absent or after now (a complete CRL past its
+///   nextUpdate still serves under a current delta CRL, §6.3.3 (a)(1)(i));
 /// - the issuingDistributionPoint decides scope (see `scope`): user/CA/attribute-only
 ///   CRLs, distribution point names against the certificate's cRLDistributionPoints,
 ///   onlySomeReasons: "not listed" is good only once the CRLs in scope cover every reason;
@@ -390,9 +380,9 @@ fn consult<'s, 'a>(
 ///   least their BaseCRLNumber; their removeFromCRL takes an entry off the list;
 /// - of several complete CRLs of one scope, the newest (by thisUpdate) answers;
 /// - in indirect CRLs, certificateIssuer entry extensions decide which entries belong to
-///   this issuer; CRLs signed by anyone but `issuer` are not verified, so a certificate
-///   whose distribution points send it to another CRL issuer gets Unknown unless a CRL
-///   of its own issuer covers it;
+///   this issuer; CRLs signed by anyone but `issuer` need [`crl_status_with`], so a
+///   certificate whose distribution points send it to another CRL issuer gets Unknown
+///   here unless a CRL of its own issuer covers it;
 /// - an unknown critical CRL or entry extension makes that CRL unusable (§5.2, §5.3).
 pub fn crl_status(
     backend: &dyn Backend,
@@ -401,24 +391,68 @@ pub fn crl_status(
     issuer: &Certificate<'_>,
     now: Time,
 ) -> Status {
+    crl_status_with(backend, set, cert, issuer, &[], now)
+}
+
+/// As [`crl_status`], with more certificates that may sign CRLs about `cert`. The caller
+/// must have validated each one's own path, to the trust anchor of `cert`'s path
+/// (§6.3.3 (f)); this function only checks their names, keyUsage and signatures.
+///
+/// - A certificate with the name of `cert`'s issuer and another key: the CA's separate
+///   CRL-signing key. A CRL verified by it counts as the issuer's own.
+/// - The certificate of a CRL issuer that a cRLIssuer field of `cert`'s
+///   cRLDistributionPoints names: that issuer's indirect CRLs (IDP indirectCRL) in scope
+///   of such a point answer for `cert`, through the entries whose certificateIssuer
+///   names `cert`'s issuer (§5.3.3, §6.3.3 (b)(1)).
+pub fn crl_status_with(
+    backend: &dyn Backend,
+    set: &CrlSet<'_>,
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+    crl_signers: &[Certificate<'_>],
+    now: Time,
+) -> Status {
     let subject = match subject_facts(cert) {
         Ok(s) => s,
         Err(why) => return Status::Unknown(why),
     };
-    if let Err(why) = may_sign_crls(issuer) {
-        return Status::Unknown(why);
-    }
     let issuer_dn = cert.issuer.to_rfc4514().unwrap_or_default();
+    let mut names = vec![cert.issuer.raw];
+    for n in crl_issuer_names(&subject) {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
     let mut rejected = Vec::new();
     let mut newest: Vec<Answer<'_>> = Vec::new();
-    for c in set.issued_by(&cert.issuer) {
-        match consult(backend, set, c, &subject, cert, issuer, now) {
-            Ok(a) => match newest.iter_mut().find(|n| n.scope == a.scope) {
-                Some(n) if a.this_update > n.this_update => *n = a,
-                Some(_) => {}
-                None => newest.push(a),
-            },
-            Err(why) => rejected.push(format!("{}: {why}", c.describe())),
+    for name in names {
+        let own = dn::key_der(name) == dn::key(&cert.issuer);
+        let signers: Vec<&Certificate<'_>> = own
+            .then_some(issuer)
+            .into_iter()
+            .chain(
+                crl_signers
+                    .iter()
+                    .filter(|c| dn::key(&c.subject) == dn::key_der(name)),
+            )
+            .collect();
+        for c in set.issued_by(name) {
+            match consult(backend, set, c, &subject, cert, &signers, now) {
+                Ok(a) => match newest
+                    .iter_mut()
+                    .find(|n| (n.issuer, n.scope) == (a.issuer, a.scope))
+                {
+                    Some(n) if a.this_update > n.this_update => *n = a,
+                    Some(_) => {}
+                    None => newest.push(a),
+                },
+                Err(why) if own => rejected.push(format!("{}: {why}", c.describe())),
+                Err(why) => rejected.push(format!(
+                    "{} of {}: {why}",
+                    c.describe(),
+                    c.crl.issuer.to_rfc4514().unwrap_or_default()
+                )),
+            }
         }
     }
     // §6.3.3 (i): listed on any CRL in scope is revoked, partitioned or not.
@@ -432,18 +466,18 @@ pub fn crl_status(
     let mut why = if newest.is_empty() && rejected.is_empty() {
         format!("no CRL issued by {issuer_dn} is at hand")
     } else if newest.is_empty() {
-        format!("no usable CRL from {issuer_dn}: {}", rejected.join("; "))
+        format!("no usable CRL for {issuer_dn}: {}", rejected.join("; "))
     } else {
         format!(
-            "the CRLs in scope from {issuer_dn} cover only {}; none covers {}",
+            "the CRLs in scope for {issuer_dn} cover only {}; none covers {}",
             reason_names(covered),
             reason_names(ALL_REASONS & !covered)
         )
     };
     if let Some(other) = other_crl_issuer(&subject, cert) {
         why.push_str(&format!(
-            " (its cRLDistributionPoints name the CRL issuer {other}, whose indirect CRLs pkit \
-             does not verify)"
+            " (its cRLDistributionPoints name the CRL issuer {other}: its indirect CRLs count \
+             only with its certificate)"
         ));
     }
     Status::Unknown(why)

@@ -3,7 +3,7 @@
 //! otherwise one source that vouches for the certificate is enough; otherwise the
 //! answer is unknown, with every source's reason.
 
-use super::revocation::{crl_status, ocsp_status, CrlSet, Status};
+use super::revocation::{crl_status_with, ocsp_status, CrlSet, Status};
 use super::validate::RevocationSource;
 use crate::der::{integer, Time};
 use crate::pki::backend::Backend;
@@ -33,6 +33,7 @@ impl RevocationSource for Sources<'_> {
         backend: &dyn Backend,
         cert: &Certificate<'_>,
         issuer: &Certificate<'_>,
+        crl_signers: &[Certificate<'_>],
         now: Time,
     ) -> Status {
         let mut answers = Vec::with_capacity(3);
@@ -42,7 +43,14 @@ impl RevocationSource for Sources<'_> {
         if !self.ocsp.is_empty() {
             answers.push(ocsp_status(backend, &self.ocsp, cert, issuer, now));
         }
-        answers.push(crl_status(backend, &self.crls, cert, issuer, now));
+        answers.push(crl_status_with(
+            backend,
+            &self.crls,
+            cert,
+            issuer,
+            crl_signers,
+            now,
+        ));
         combine(answers)
     }
 }

@@ -46,14 +46,22 @@ impl Failure {
 
 /// Where revocation statuses come from (CRLs, OCSP responses, a CA's database).
 pub trait RevocationSource: Sync {
+    /// The status of `cert`, issued by `issuer`. `crl_signers`: other certificates that
+    /// may sign its CRLs (the CA's other keys, indirect CRL issuers), each already
+    /// validated to a trust anchor (RFC 5280 §6.3.3 (f)).
     fn status(
         &self,
         backend: &dyn Backend,
         cert: &Certificate<'_>,
         issuer: &Certificate<'_>,
+        crl_signers: &[Certificate<'_>],
         now: Time,
     ) -> Status;
 }
+
+/// Finds, for a certificate on the path, the validated certificates that may sign its
+/// CRLs besides its issuer.
+pub type CrlSigners<'f, 'a> = &'f dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>;
 
 /// Extensions whose meaning this validation implements; a critical extension outside
 /// this list fails the path (§6.1.3 (o)... §6.1.5 (b)... RFC 5280 §4.2).
@@ -76,11 +84,11 @@ const KEY_CERT_SIGN: usize = 5;
 
 /// Validate `path` (target first, trust anchor last). Ok with the checks that passed;
 /// Err with the first failure.
-pub fn validate(
+pub fn validate<'a>(
     backend: &dyn Backend,
-    path: &[Certificate<'_>],
+    path: &[Certificate<'a>],
     opts: &Options<'_>,
-    revocation: Option<&dyn RevocationSource>,
+    revocation: Option<(&dyn RevocationSource, CrlSigners<'_, 'a>)>,
 ) -> Result<Vec<Check>, Failure> {
     let mut checks = Vec::new();
     let mut ok = |name: &'static str, detail: String| {
@@ -117,8 +125,8 @@ pub fn validate(
             RevocationScope::Leaf => last,
             RevocationScope::Chain => true,
         };
-        if let (true, Some(source)) = (wanted, revocation) {
-            match source.status(backend, cert, issuer, opts.now) {
+        if let (true, Some((source, signers))) = (wanted, revocation) {
+            match source.status(backend, cert, issuer, &signers(cert), opts.now) {
                 Status::Good => ok("revocation", format!("certificate {at}: good")),
                 Status::Revoked { reason, at: when } => {
                     let why = reason.map_or_else(String::new, |r| format!(" ({r:?})"));

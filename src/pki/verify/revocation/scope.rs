@@ -1,16 +1,18 @@
 //! Which CRLs answer for which certificates (RFC 5280 §5.2.5, §6.3.3 (b), (d)): what a
 //! CRL's own extensions say about its scope, what a certificate's basicConstraints and
 //! cRLDistributionPoints say about where its status is published, and the reasons a CRL
-//! covers for it.
+//! covers for it; and which entries of a CRL speak for which certificate issuer.
 
 #![forbid(unsafe_code)]
 
+use crate::pki::verify::dn;
 use std::cmp::Ordering;
 
 use crate::der::oid_registry as oids;
-use crate::der::{integer, tag, Reader, Writer};
+use crate::der::{hex, integer, tag, Reader, Writer};
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
+use crate::pki::crl_verify::RevokedIndex;
 use crate::pki::ext::crl_dp::{
     DistributionPoint, DistributionPointName, IssuingDistributionPoint, REASON_FLAGS_BITS,
 };
@@ -221,6 +223,7 @@ pub(super) fn coverage(
             .map(|n| dp_keys(n, crl.issuer.raw));
     }
     let indirect = m.idp.as_ref().is_some_and(|i| i.indirect_crl);
+    let direct = dn::equal(&crl.issuer, &cert.issuer);
     let mut matched = None;
     for dp in &subject.dps {
         let crl_issuer_dir = dp.crl_issuer.as_ref().and_then(|names| {
@@ -229,7 +232,15 @@ pub(super) fn coverage(
                 _ => None,
             })
         });
-        if dp.crl_issuer.is_some() && !(indirect && crl_issuer_dir == Some(crl.issuer.raw)) {
+        let served =
+            match &dp.crl_issuer {
+                None => direct,
+                Some(names) => indirect
+                    && names.iter().any(
+                        |g| matches!(g, GeneralName::DirectoryName(n) if dn::equal(n, &crl.issuer)),
+                    ),
+            };
+        if !served {
             continue;
         }
         let names_match = match &idp_names {
@@ -252,6 +263,11 @@ pub(super) fn coverage(
     }
     match (matched, idp_names) {
         (Some(mask), _) => Ok(mask),
+        (None, _) if !direct => Err(
+            "it is another issuer's CRL, and no distribution point of the certificate names \
+             that issuer as cRLIssuer of an indirect CRL"
+                .into(),
+        ),
         (None, None) => Ok(idp_mask),
         (None, Some(_)) => Err(
             "its issuingDistributionPoint names a distribution point the certificate does not \
@@ -267,6 +283,19 @@ pub(super) fn number_cmp(a: &[u8], b: &[u8]) -> Ordering {
     a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
+/// The directory names of every cRLIssuer in the certificate's distribution points.
+pub(super) fn crl_issuer_names<'a>(subject: &Subject<'a>) -> Vec<&'a [u8]> {
+    subject
+        .dps
+        .iter()
+        .flat_map(|dp| dp.crl_issuer.iter().flatten())
+        .filter_map(|g| match g {
+            GeneralName::DirectoryName(n) => Some(n.raw),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A cRLIssuer in the certificate's distribution points other than its own issuer.
 pub(super) fn other_crl_issuer(subject: &Subject<'_>, cert: &Certificate<'_>) -> Option<String> {
     subject
@@ -274,11 +303,72 @@ pub(super) fn other_crl_issuer(subject: &Subject<'_>, cert: &Certificate<'_>) ->
         .iter()
         .flat_map(|dp| dp.crl_issuer.iter().flatten())
         .find_map(|g| match g {
-            GeneralName::DirectoryName(n) if n.raw != cert.issuer.raw => {
+            GeneralName::DirectoryName(n) if !dn::equal(n, &cert.issuer) => {
                 Some(n.to_rfc4514().unwrap_or_default())
             }
             GeneralName::DirectoryName(_) => None,
             GeneralName::Uri(u) => Some(u.to_string()),
             g => Some(format!("a {} name", g.kind())),
         })
+}
+
+/// holdInstructionCode (2.5.29.23, RFC 3280 §5.3.2, dropped from RFC 5280): an entry
+/// extension that only says how to treat a hold, so it never stops a CRL from being used.
+const HOLD_INSTRUCTION_CODE: &[u8] = &[0x55, 0x1d, 0x17];
+
+/// The entries that concern certificates issued by `target`. §5.3.3: in an indirect CRL
+/// an entry's certificateIssuer names the issuer of that entry and of the entries after
+/// it up to the next certificateIssuer; before the first one, the CRL issuer is meant.
+/// Entries for other issuers are left out so that a serial of another CA is never
+/// applied to this CA's certificate. An unknown critical entry extension makes the whole
+/// CRL unusable (§5.3).
+pub(super) fn entries_for<'a>(crl: &Crl<'a>, target: &[u8]) -> Result<RevokedIndex<'a>, String> {
+    let mut own = dn::key(&crl.issuer) == dn::key_der(target);
+    let mut kept = Vec::new();
+    for (i, e) in crl.revoked().enumerate() {
+        let e = e.map_err(|err| format!("its entry {i} does not decode: {err}"))?;
+        if let Some(exts) = e.extensions {
+            let list = exts
+                .list()
+                .map_err(|err| format!("the extensions of its entry {i} do not decode: {err}"))?;
+            for x in list {
+                let name = || x.oid.name_or_dotted();
+                let value = ext::decode(x.oid, x.value, x.value_offset).map_err(|err| {
+                    format!("the {} of its entry {i} does not decode: {err}", name())
+                })?;
+                match value {
+                    ExtensionValue::CertificateIssuer(names) => {
+                        own = names
+                            .iter()
+                            .any(|n| matches!(n, GeneralName::DirectoryName(d) if dn::key(d) == dn::key_der(target)));
+                    }
+                    ExtensionValue::CrlReason(_) | ExtensionValue::InvalidityDate(_) => {}
+                    _ if x.oid.as_bytes() == HOLD_INSTRUCTION_CODE => {}
+                    _ if x.critical => {
+                        return Err(format!(
+                            "its entry {i} has a critical {} extension that pkit does not \
+                             process (RFC 5280 §5.3)",
+                            name()
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if own {
+            kept.push(e);
+        }
+    }
+    Ok(RevokedIndex::from_entries(kept))
+}
+
+pub(super) fn number_text(n: &[u8]) -> String {
+    let n = integer::unsigned_bytes(n);
+    if n.len() <= 8 {
+        n.iter()
+            .fold(0u64, |v, &b| (v << 8) | u64::from(b))
+            .to_string()
+    } else {
+        format!("0x{}", hex(n))
+    }
 }

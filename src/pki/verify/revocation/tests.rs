@@ -843,3 +843,295 @@ fn ocsp_wrong_issuer_other_certificate_and_stale() {
         "in the future",
     );
 }
+
+#[test]
+fn ocsp_from_a_delegated_responder() {
+    let issuing = ca("CN=OCSP CA");
+    let cert = leaf(&issuing);
+    let signer_key = be().generate(Algorithm::Ed25519).unwrap();
+    let req = Request {
+        subject: parse_subject("CN=OCSP Signer").unwrap(),
+        spki: signer_key.public_key_der().unwrap(),
+        key_alg: Some(Algorithm::Ed25519),
+        profile: Profile::OcspSigner,
+        sans: Vec::new(),
+        not_before: NOW.plus_seconds(-DAY),
+        not_after: NOW.plus_seconds(30 * DAY),
+        path_len: None,
+        copied: Vec::new(),
+    };
+    let signer_der = issuing
+        .issue(issuing.key.signer().unwrap().as_mut(), &req)
+        .unwrap()
+        .der;
+    let delegated = Ocsp {
+        responder: Responder::new(be(), &issuing.cert_der, signer_key, Some(signer_der), NOW)
+            .unwrap(),
+        cert_der: issuing.cert_der.clone(),
+    };
+    let revoked = ocsp(&delegated, &cert, revoked_record(&cert, Some(9)), NOW);
+    revoked_for(
+        &ocsp_at(&delegated, &cert, &[revoked], NOW),
+        Some(CrlReason::PrivilegeWithdrawn),
+    );
+    // Checked against another CA of the same name, the delegation does not hold.
+    let twin = responder(ca("CN=OCSP CA"));
+    let good = ocsp(&delegated, &cert, StoreStatus::Good, NOW);
+    unknown_with(&ocsp_at(&twin, &cert, &[good], NOW), "delegated_signer");
+}
+
+#[test]
+fn an_issuer_without_crl_sign_cannot_vouch_for_crls() {
+    let ca = ca("CN=Rev CA");
+    let not_a_ca = leaf(&ca);
+    let cert = leaf(&ca);
+    let list = crl(&ca, &spec(1, vec![]));
+    let set = CrlSet::new(vec![Crl::from_der(&list).unwrap()]);
+    let s = crl_status(
+        be(),
+        &set,
+        &Certificate::from_der(&cert).unwrap(),
+        &Certificate::from_der(&not_a_ca).unwrap(),
+        NOW,
+    );
+    unknown_with(&s, "cRLSign");
+}
+
+#[test]
+fn malformed_extensions_are_reported_not_trusted() {
+    let ca = ca("CN=Rev CA");
+    let cert = leaf(&ca);
+    // An IDP whose content is not a SEQUENCE.
+    let mut s = spec(1, vec![]);
+    s.extra.push(
+        extension(&oids::CE_ISSUING_DIST_POINT, true, |w| {
+            w.null();
+        })
+        .1,
+    );
+    unknown_with(
+        &status(&ca, &cert, &[crl(&ca, &s)]),
+        "issuingDistributionPoint extension does not decode",
+    );
+    // A reasonCode that is not an ENUMERATED.
+    let mut e = entry(&[0x42], None);
+    e.extra.push(
+        extension(&oids::CE_CRL_REASON, false, |w| {
+            w.integer_u64(1);
+        })
+        .1,
+    );
+    unknown_with(
+        &status(&ca, &cert, &[crl(&ca, &spec(1, vec![e]))]),
+        "does not decode",
+    );
+    // The certificate's own cRLDistributionPoints broken.
+    let broken = extension(&oids::CE_CRL_DIST_POINTS, false, |w| {
+        w.sequence(|_| {});
+    });
+    let cert = issue(&ca, Profile::Server, vec![broken]);
+    unknown_with(
+        &status(&ca, &cert, &[crl(&ca, &spec(1, vec![]))]),
+        "cRLDistributionPoints does not decode",
+    );
+}
+
+#[test]
+fn a_ca_store_answer() {
+    let held = StoreStatus::Revoked(StoreRevoked {
+        serial: vec![1],
+        revoked_at: 1_700_000_000,
+        reason: Some(6),
+        not_after: 0,
+    });
+    assert_eq!(
+        Status::from_store(&held),
+        Status::Revoked {
+            reason: Some(CrlReason::CertificateHold),
+            at: Time {
+                unix: 1_700_000_000
+            },
+        }
+    );
+    let odd = StoreStatus::Revoked(StoreRevoked {
+        serial: vec![1],
+        revoked_at: 0,
+        reason: Some(7),
+        not_after: 0,
+    });
+    assert!(matches!(
+        Status::from_store(&odd),
+        Status::Revoked {
+            reason: Some(CrlReason::Other(7)),
+            ..
+        }
+    ));
+    assert_eq!(Status::from_store(&StoreStatus::Good), Status::Good);
+    unknown_with(
+        &Status::from_store(&StoreStatus::Unknown),
+        "do not know the certificate",
+    );
+}
+
+#[test]
+fn hostile_crl_bytes_never_panic() {
+    let ca = ca("CN=Rev CA");
+    let cert = issue(
+        &ca,
+        Profile::Server,
+        vec![crl_dp("http://crl.example/1.crl")],
+    );
+    let mut e = entry(&serial_of(&cert), Some(1));
+    e.extra.push(certificate_issuer(&ca.subject));
+    let scope = || {
+        idp(true, |w| {
+            dp_uri(w, "http://crl.example/1.crl");
+            w.primitive(0x83, &[0x05, 0x60]);
+            w.primitive(0x84, &[0xff]);
+        })
+    };
+    let mut s = spec(7, vec![e, entry(&[0x42], Some(6))]);
+    s.extra.push(delta_indicator(5));
+    s.extra.push(scope());
+    let der = crl(&ca, &s);
+    let mut s = spec(5, vec![]);
+    s.extra.push(scope());
+    let complete = crl(&ca, &s);
+    let issuer = Certificate::from_der(&ca.cert_der).unwrap();
+    let c = Certificate::from_der(&cert).unwrap();
+    // Untouched, the delta revokes.
+    let set = CrlSet::new(vec![
+        Crl::from_der(&complete).unwrap(),
+        Crl::from_der(&der).unwrap(),
+    ]);
+    revoked_for(
+        &crl_status(be(), &set, &c, &issuer, NOW),
+        Some(CrlReason::KeyCompromise),
+    );
+    let original = Crl::from_der(&der).unwrap();
+    let mut parsed = 0;
+    for i in 0..der.len() {
+        for flip in [0x01u8, 0x80, 0xff] {
+            let mut bad = der.clone();
+            bad[i] ^= flip;
+            let Ok(list) = Crl::from_der(&bad) else {
+                continue;
+            };
+            parsed += 1;
+            // The signed bytes and the signature octets unchanged: only the envelope's
+            // encoding moved (the signature BIT STRING's unused-bits count, say).
+            let same_signed = list.tbs_raw == original.tbs_raw
+                && list.signature.bytes == original.signature.bytes;
+            let set = CrlSet::new(vec![Crl::from_der(&complete).unwrap(), list]);
+            // Whatever the bytes, an answer comes back; a delta whose signed content was
+            // tampered with never revokes.
+            let s = crl_status(be(), &set, &c, &issuer, NOW);
+            assert!(
+                same_signed || !matches!(s, Status::Revoked { .. }),
+                "byte {i} ^ {flip:#x}: {s:?}"
+            );
+        }
+    }
+    assert!(parsed > 0);
+}
+
+fn status_with(ca: &Issuer, cert_der: &[u8], crls: &[Vec<u8>], signers: &[&Issuer]) -> Status {
+    let parsed: Vec<Crl<'_>> = crls.iter().map(|d| Crl::from_der(d).unwrap()).collect();
+    let set = CrlSet::new(parsed);
+    let cert = Certificate::from_der(cert_der).unwrap();
+    let issuer = Certificate::from_der(&ca.cert_der).unwrap();
+    let signers: Vec<Certificate<'_>> = signers
+        .iter()
+        .map(|s| Certificate::from_der(&s.cert_der).unwrap())
+        .collect();
+    crl_status_with(be(), &set, &cert, &issuer, &signers, NOW)
+}
+
+#[test]
+fn a_separate_crl_signing_key_counts_when_given() {
+    let ca1 = ca("CN=Split CA");
+    // The CA's CRL-signing certificate: the same name, another key.
+    let crl_signer = ca("CN=Split CA");
+    let cert = leaf(&ca1);
+    let good = crl_signed_by(&ca1, &crl_signer, &spec(1, vec![]));
+    unknown_with(
+        &status(&ca1, &cert, std::slice::from_ref(&good)),
+        "signature does not verify",
+    );
+    assert_eq!(
+        status_with(&ca1, &cert, std::slice::from_ref(&good), &[&crl_signer]),
+        Status::Good
+    );
+    let listed = crl_signed_by(
+        &ca1,
+        &crl_signer,
+        &spec(2, vec![entry(&serial_of(&cert), None)]),
+    );
+    revoked_for(&status_with(&ca1, &cert, &[listed], &[&crl_signer]), None);
+    // A certificate of another name is no signer for this CA's CRLs.
+    let stranger = ca("CN=Stranger");
+    let by_stranger = crl_signed_by(&ca1, &stranger, &spec(1, vec![]));
+    unknown_with(
+        &status_with(&ca1, &cert, &[by_stranger], &[&stranger]),
+        "signature does not verify",
+    );
+}
+
+#[test]
+fn indirect_crls_of_another_issuer() {
+    let ca1 = ca("CN=Issuing CA");
+    let ca2 = ca("CN=CRL Issuer");
+    let point = "http://crl.example/indirect.crl";
+    let dp = extension(&oids::CE_CRL_DIST_POINTS, false, |w| {
+        w.sequence(|w| {
+            w.sequence(|w| {
+                dp_uri(w, point);
+                w.tlv(tag::implicit_constructed(2), |w| {
+                    w.explicit(4, |w| {
+                        w.raw(&ca2.subject);
+                    });
+                });
+            });
+        });
+    });
+    let cert = issue(&ca1, Profile::Server, vec![dp]);
+    let serial = serial_of(&cert);
+    let indirect = |entries: Vec<Entry>, flag: bool| {
+        let mut s = spec(1, entries);
+        s.extra.push(idp(true, |w| {
+            dp_uri(w, point);
+            if flag {
+                w.primitive(0x84, &[0xff]);
+            }
+        }));
+        crl(&ca2, &s)
+    };
+    // ca2's own certificate with the same serial comes first; ca1's entry follows.
+    let mut theirs = entry(&serial, Some(1));
+    theirs.extra.push(certificate_issuer(&ca1.subject));
+    let list = indirect(vec![entry(&serial, Some(3)), theirs], true);
+    revoked_for(
+        &status_with(&ca1, &cert, std::slice::from_ref(&list), &[&ca2]),
+        Some(CrlReason::KeyCompromise),
+    );
+    // Without ca2's certificate nothing can be said.
+    let s = status(&ca1, &cert, std::slice::from_ref(&list));
+    unknown_with(&s, "no certificate of its issuer was given");
+    unknown_with(&s, "CRL issuer CN=CRL Issuer");
+    // An entry of ca2 itself is not one of ca1's.
+    let list = indirect(vec![entry(&serial, Some(3))], true);
+    assert_eq!(status_with(&ca1, &cert, &[list], &[&ca2]), Status::Good);
+    // Without indirectCRL the CRL speaks only for ca2's own certificates.
+    let list = indirect(vec![], false);
+    unknown_with(
+        &status_with(&ca1, &cert, &[list], &[&ca2]),
+        "another issuer's CRL",
+    );
+    // A certificate whose point names no cRLIssuer is not covered by ca2's CRL.
+    let plain = issue(&ca1, Profile::Server, vec![crl_dp(point)]);
+    let list = indirect(vec![], true);
+    unknown_with(
+        &status_with(&ca1, &plain, &[list], &[&ca2]),
+        "no CRL issued by CN=Issuing CA",
+    );
+}

@@ -2,6 +2,8 @@ use super::*;
 use crate::der::{tag, Writer};
 use crate::pki::ext::write::ext;
 
+mod pkits;
+
 const ANY: &str = "2.5.29.32.0";
 const P1: &str = "2.16.840.1.101.3.2.1.48.1";
 const P2: &str = "2.16.840.1.101.3.2.1.48.2";

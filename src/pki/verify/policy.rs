@@ -19,7 +19,6 @@ use crate::der::oid_registry as oids;
 use crate::der::{ObjectId, Oid};
 use crate::pki::cert::Certificate;
 use crate::pki::ext::{self, ExtensionValue, PolicyConstraints, PolicyInformation, PolicyMapping};
-use std::collections::HashSet;
 use std::fmt;
 use tree::{is_any, Tree, TreeFull};
 
@@ -111,6 +110,9 @@ impl<'a> CertPolicies<'a> {
             &oids::CE_POLICY_CONSTRAINTS,
             &oids::CE_INHIBIT_ANY_POLICY,
         ];
+        // Decoded strictly whatever mode the certificate was read in: a trust decision
+        // does not rest on a malformed extension. The strict decoder also refuses a
+        // policy listed twice in certificatePolicies (§4.2.1.4).
         for e in list.iter().filter(|e| wanted.iter().any(|w| e.oid == **w)) {
             let value = match ext::decode(e.oid, e.value, e.value_offset) {
                 Ok(v) => v,
@@ -122,23 +124,6 @@ impl<'a> CertPolicies<'a> {
                 ExtensionValue::PolicyConstraints(c) => out.constraints = Some(c),
                 ExtensionValue::InhibitAnyPolicy(v) => out.inhibit_any = Some(v),
                 _ => {}
-            }
-        }
-        if let Some(p) = &out.policies {
-            // §4.2.1.4: a policy OID MUST NOT appear twice. The strict decoder already
-            // refuses that; checked here too so that this module's verdict does not
-            // depend on the decoder's mode.
-            let mut seen = HashSet::with_capacity(p.len());
-            for info in p {
-                if !seen.insert(info.policy_identifier.as_bytes()) {
-                    return fail(
-                        i,
-                        format_args!(
-                            "certificatePolicies lists {} more than once (§4.2.1.4)",
-                            info.policy_identifier
-                        ),
-                    );
-                }
             }
         }
         Ok(out)

@@ -613,3 +613,27 @@ fn describe_lists_dotted_oids() {
     assert_eq!(describe(&[]), "(none)");
     assert_eq!(describe(&[oid(P1), oid(ANY)]), format!("{P1}, {ANY}"));
 }
+
+#[test]
+fn many_mappings_cost_linear_time() {
+    // One policy mapped to twenty thousand, and four thousand policies each mapped
+    // once: both stay well inside the bounds and must not take quadratic time.
+    let wide: Vec<String> = (1..=20_000).map(|k| format!("1.2.4.{k}")).collect();
+    let fan: Vec<(&str, &str)> = wide.iter().map(|p| (P1, p.as_str())).collect();
+    let path = [
+        cert("CA").policies(&[P1]).maps(&fan),
+        cert("EE").policies(&[wide[19_999].as_str()]),
+    ];
+    let start = std::time::Instant::now();
+    assert_eq!(run(&path, &explicit()), ok(&[P1]));
+    let many: Vec<String> = (1..=4_000).map(|k| format!("1.2.5.{k}")).collect();
+    let names: Vec<&str> = many.iter().map(String::as_str).collect();
+    let pairs: Vec<(&str, &str)> = names.iter().map(|p| (*p, P2)).collect();
+    let path = [
+        cert("CA1").policies(&[ANY]),
+        cert("CA2").policies(&names).maps(&pairs),
+        cert("EE").policies(&[P2]),
+    ];
+    assert_eq!(run(&path, &explicit()).map(|s| s.len()), Ok(4_000));
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}

@@ -237,16 +237,19 @@ pub fn grow(
 fn group_mappings(mappings: &[PolicyMapping<'_>]) -> Vec<(Vec<u8>, Vec<Vec<u8>>)> {
     let mut groups: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Vec::new();
     let mut index: HashMap<&[u8], usize> = HashMap::new();
+    // Hashed, so that a hostile list of many mappings costs linear time.
+    let mut seen: HashSet<(&[u8], &[u8])> = HashSet::new();
     for m in mappings {
         let from = m.issuer_domain_policy.as_bytes();
-        let to = m.subject_domain_policy.as_bytes().to_vec();
+        let to = m.subject_domain_policy.as_bytes();
+        if !seen.insert((from, to)) {
+            continue;
+        }
         let g = *index.entry(from).or_insert_with(|| {
             groups.push((from.to_vec(), Vec::new()));
             groups.len() - 1
         });
-        if !groups[g].1.contains(&to) {
-            groups[g].1.push(to);
-        }
+        groups[g].1.push(to.to_vec());
     }
     groups
 }
@@ -258,15 +261,18 @@ pub fn map_policies(
     i: usize,
 ) -> Result<(), TreeFull> {
     let any_node = tree.any_at(i);
+    // The nodes of depth i by valid_policy, so that each mapping costs a lookup rather
+    // than a scan of the level.
+    let mut by_policy: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+    for (j, node) in tree.levels[i].iter().enumerate() {
+        by_policy
+            .entry(node.valid_policy.clone())
+            .or_default()
+            .push(j);
+    }
     for (from, to) in group_mappings(mappings) {
-        let matching: Vec<usize> = tree.levels[i]
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.valid_policy == from)
-            .map(|(j, _)| j)
-            .collect();
-        if !matching.is_empty() {
-            for j in matching {
+        if let Some(matching) = by_policy.get(&from) {
+            for &j in matching {
                 tree.set_expected(i, j, &to)?;
             }
         } else if let Some(a) = any_node {

@@ -16,7 +16,7 @@
 mod tree;
 
 use crate::der::oid_registry as oids;
-use crate::der::{ObjectId, Oid};
+use crate::der::{hex, ObjectId, Oid};
 use crate::pki::cert::Certificate;
 use crate::pki::ext::{self, ExtensionValue, PolicyConstraints, PolicyInformation, PolicyMapping};
 use std::fmt;
@@ -61,8 +61,13 @@ fn full(i: usize, step: &str) -> PolicyError {
     ))
 }
 
+/// Dotted form; the user's input set is not validated here, so content octets that are
+/// not an OID show as hex.
 fn dotted(policy: &[u8]) -> String {
-    ObjectId::from_valid(policy).to_string()
+    match ObjectId::from_content(policy, 0) {
+        Ok(oid) => oid.to_string(),
+        Err(_) => format!("(not an OID: {})", hex(policy)),
+    }
 }
 
 /// The policy state variables of §6.1.2 and the valid_policy_tree.
@@ -276,9 +281,11 @@ impl PolicyState {
     }
 
     /// §6.1.5 (a),(b),(g) after the target: the user-constrained policy set (OIDs as
-    /// content octets, sorted; {anyPolicy} when every certificate allowed any policy),
-    /// or an error when no policy remains and explicit_policy is 0. An empty set with Ok
-    /// means policy processing allows the path but no policy applies.
+    /// content octets, sorted), or an error when no policy remains and explicit_policy
+    /// is 0. The set holds anyPolicy when a chain of anyPolicy reaches the target and
+    /// the user set is {anyPolicy}; anyPolicy there stands for every policy, beside any
+    /// specific ones listed with it. An empty set with Ok means policy processing allows
+    /// the path but no policy applies.
     pub fn finish(mut self, target: &Certificate<'_>) -> Result<Vec<Vec<u8>>, PolicyError> {
         let n = self.n;
         if self.done != n {

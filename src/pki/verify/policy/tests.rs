@@ -230,6 +230,13 @@ fn err_has(r: Result<Vec<String>, PolicyError>, parts: &[&str]) {
 }
 
 #[test]
+fn any_policy_beside_a_specific_one_at_the_target() {
+    let path = [cert("CA").policies(&[ANY]), cert("EE").policies(&[ANY, P1])];
+    assert_eq!(run(&path, &explicit()), ok(&[P1, ANY]));
+    assert_eq!(run(&path, &user(&[P1, P2], true)), ok(&[P1, P2]));
+}
+
+#[test]
 fn no_policies_anywhere() {
     let path = [cert("CA"), cert("EE")];
     assert_eq!(run(&path, &default()), ok(&[]));
@@ -612,6 +619,7 @@ fn malformed_policy_extensions_are_errors() {
 fn describe_lists_dotted_oids() {
     assert_eq!(describe(&[]), "(none)");
     assert_eq!(describe(&[oid(P1), oid(ANY)]), format!("{P1}, {ANY}"));
+    assert_eq!(describe(&[vec![0x2a, 0x81]]), "(not an OID: 2a81)");
 }
 
 #[test]

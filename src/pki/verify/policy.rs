@@ -337,4 +337,13 @@ pub fn describe(set: &[Vec<u8>]) -> String {
 }
 
 #[cfg(test)]
+impl PolicyState {
+    fn check_invariants(&self) {
+        if let Some(t) = &self.tree {
+            t.check_invariants();
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests;

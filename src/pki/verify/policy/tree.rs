@@ -367,3 +367,38 @@ pub fn authorities_policies(tree: &Tree, n: usize) -> Vec<Vec<u8>> {
     out.dedup();
     out
 }
+
+#[cfg(test)]
+impl Tree {
+    /// The shape every operation must leave: parents in range, no childless node above
+    /// the deepest level, at most one anyPolicy node per level, counters current.
+    pub fn check_invariants(&self) {
+        assert!(!self.levels[0].is_empty(), "a non-NULL tree has its root");
+        for d in 0..self.levels.len() {
+            let level = &self.levels[d];
+            let anys = level.iter().filter(|n| is_any(&n.valid_policy)).count();
+            assert!(anys <= 1, "depth {d}: {anys} anyPolicy nodes");
+            if d > 0 {
+                let above = self.levels[d - 1].len();
+                assert!(level.iter().all(|n| n.parent < above), "depth {d}: parent");
+            }
+            if d + 1 < self.levels.len() {
+                for j in 0..level.len() {
+                    assert!(
+                        self.levels[d + 1].iter().any(|c| c.parent == j),
+                        "depth {d}: node {j} has no child"
+                    );
+                }
+            }
+        }
+        let nodes: usize = self.levels.iter().map(Vec::len).sum();
+        let expected: usize = self
+            .levels
+            .iter()
+            .flatten()
+            .map(|n| n.expected_policy_set.len())
+            .sum();
+        assert_eq!((self.nodes, self.expected), (nodes, expected));
+        assert!(nodes <= MAX_NODES && expected <= MAX_EXPECTED);
+    }
+}

@@ -282,10 +282,9 @@ impl PolicyState {
 
     /// §6.1.5 (a),(b),(g) after the target: the user-constrained policy set (OIDs as
     /// content octets, sorted), or an error when no policy remains and explicit_policy
-    /// is 0. The set holds anyPolicy when a chain of anyPolicy reaches the target and
-    /// the user set is {anyPolicy}; anyPolicy there stands for every policy, beside any
-    /// specific ones listed with it. An empty set with Ok means policy processing allows
-    /// the path but no policy applies.
+    /// is 0. The set is {anyPolicy} alone when a chain of anyPolicy reaches the target
+    /// and the user set is {anyPolicy}: every policy applies. An empty set with Ok means
+    /// policy processing allows the path but no policy applies.
     pub fn finish(mut self, target: &Certificate<'_>) -> Result<Vec<Vec<u8>>, PolicyError> {
         let n = self.n;
         if self.done != n {

@@ -347,8 +347,12 @@ pub fn intersect(tree: &mut Tree, user: &[Vec<u8>], n: usize) -> Result<bool, Tr
 
 /// The authorities-constrained policy set read off a final tree: the valid_policy of
 /// each node whose parent is anyPolicy (the policies in the trust anchor's domain),
-/// with anyPolicy itself only when an anyPolicy node reaches depth n.
+/// or {anyPolicy} alone when an anyPolicy node reaches depth n, since that stands for
+/// every policy and listing others beside it would add nothing.
 pub fn authorities_policies(tree: &Tree, n: usize) -> Vec<Vec<u8>> {
+    if tree.depth() == n && tree.any_at(n).is_some() {
+        return vec![oids::CE_ANY_POLICY.as_bytes().to_vec()];
+    }
     let mut out: Vec<Vec<u8>> = Vec::new();
     for d in 1..tree.levels.len() {
         let Some(any_parent) = tree.any_at(d - 1) else {
@@ -359,9 +363,6 @@ pub fn authorities_policies(tree: &Tree, n: usize) -> Vec<Vec<u8>> {
                 out.push(c.valid_policy.clone());
             }
         }
-    }
-    if tree.depth() == n && tree.any_at(n).is_some() {
-        out.push(oids::CE_ANY_POLICY.as_bytes().to_vec());
     }
     out.sort();
     out.dedup();

@@ -84,6 +84,9 @@ pub struct PolicyState {
     done: usize,
     /// user-initial-policy-set; None is {anyPolicy}.
     user_policies: Option<Vec<Vec<u8>>>,
+    /// The first refusal: the state is half-updated after one, so every later call
+    /// repeats it rather than go on from there.
+    failed: Option<PolicyError>,
 }
 
 /// The policy-related extensions of one certificate, decoded.
@@ -170,13 +173,26 @@ impl PolicyState {
             n,
             done: 0,
             user_policies,
+            failed: None,
         }
     }
 
     /// Process certificate `i` (1..=n, 1 = issued by the trust anchor, n = the target):
     /// §6.1.3 (d),(e),(f) for every certificate, and §6.1.4 (a),(b),(h),(i),(j) when
-    /// i < n. Certificates must come in order, each once.
+    /// i < n. Certificates must come in order, each once; after an error every later
+    /// call (and [`PolicyState::finish`]) returns that error again.
     pub fn process(&mut self, cert: &Certificate<'_>, i: usize) -> Result<(), PolicyError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let result = self.step(cert, i);
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+        }
+        result
+    }
+
+    fn step(&mut self, cert: &Certificate<'_>, i: usize) -> Result<(), PolicyError> {
         if i != self.done + 1 || i > self.n {
             return fail(
                 i,
@@ -286,6 +302,9 @@ impl PolicyState {
     /// and the user set is {anyPolicy}: every policy applies. An empty set with Ok means
     /// policy processing allows the path but no policy applies.
     pub fn finish(mut self, target: &Certificate<'_>) -> Result<Vec<Vec<u8>>, PolicyError> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
         let n = self.n;
         if self.done != n {
             return fail(

@@ -587,15 +587,22 @@ fn misuse_is_an_error_not_a_panic() {
         .iter()
         .map(|d| Certificate::from_der(d).unwrap())
         .collect();
-    let mut st = PolicyState::new(&default(), 2);
-    assert!(st.process(&c[1], 2).is_err());
-    assert!(st.process(&c[0], 0).is_err());
+    let fresh = PolicyState::new(&default(), 2);
+    assert!(fresh.clone().process(&c[1], 2).is_err());
+    assert!(fresh.clone().process(&c[0], 0).is_err());
+    assert!(fresh.clone().finish(&c[1]).is_err());
+    let mut st = fresh.clone();
     st.process(&c[0], 1).unwrap();
-    assert!(st.process(&c[0], 1).is_err());
+    assert!(st.clone().process(&c[0], 1).is_err());
     assert!(st.clone().finish(&c[1]).is_err());
+    assert!(st.clone().process(&c[1], 3).is_err());
     st.process(&c[1], 2).unwrap();
-    assert!(st.process(&c[1], 3).is_err());
     assert_eq!(st.finish(&c[1]).unwrap(), vec![oid(P1)]);
+    // After a refusal every call repeats it, even one that would otherwise go on.
+    let mut st = fresh;
+    let first = st.process(&c[1], 2).unwrap_err();
+    assert_eq!(st.process(&c[0], 1).unwrap_err(), first);
+    assert_eq!(st.finish(&c[1]).unwrap_err(), first);
     // A path of no certificates returns the user's set.
     let st = PolicyState::new(&user(&[P2], true), 0);
     assert_eq!(st.finish(&c[1]).unwrap(), vec![oid(P2)]);

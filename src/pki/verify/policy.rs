@@ -6,7 +6,7 @@
 //! (1) to the target (n), then [`PolicyState::finish`], which yields the
 //! user-constrained policy set.
 //!
-//! The tree itself and the operations on it live in [`tree`] (private); this file
+//! The tree itself and the operations on it live in the private `tree` module; this file
 //! holds the state variables, reads each certificate's policy extensions and applies
 //! the steps in the RFC's order. The tree is bounded ([`MAX_NODES`], [`MAX_EXPECTED`]):
 //! policy mapping can blow it up geometrically, and such a path is refused.

@@ -6,7 +6,7 @@
 //! (1) to the target (n), then [`PolicyState::finish`], which yields the
 //! user-constrained policy set.
 //!
-//! The tree itself and the operations on it live in [`tree`] (private); this file
+//! The tree itself and the operations on it live in the private `tree` module; this file
 //! holds the state variables, reads each certificate's policy extensions and applies
 //! the steps in the RFC's order. The tree is bounded ([`MAX_NODES`], [`MAX_EXPECTED`]):
 //! policy mapping can blow it up geometrically, and such a path is refused.
@@ -16,11 +16,10 @@
 mod tree;
 
 use crate::der::oid_registry as oids;
-use crate::der::{Deviations, ObjectId, Oid, Reader};
+use crate::der::{hex, Deviations, ObjectId, Oid, Reader};
 use crate::pki::cert::Certificate;
 use crate::pki::ext::{self, ExtensionValue, PolicyConstraints, PolicyInformation, PolicyMapping};
 use crate::pki::extension::Extension;
-use std::collections::HashSet;
 use std::fmt;
 use tree::{is_any, Tree, TreeFull};
 
@@ -63,8 +62,13 @@ fn full(i: usize, step: &str) -> PolicyError {
     ))
 }
 
+/// Dotted form; the user's input set is not validated here, so content octets that are
+/// not an OID show as hex.
 fn dotted(policy: &[u8]) -> String {
-    ObjectId::from_valid(policy).to_string()
+    match ObjectId::from_content(policy, 0) {
+        Ok(oid) => oid.to_string(),
+        Err(_) => format!("(not an OID: {})", hex(policy)),
+    }
 }
 
 /// The policy state variables of §6.1.2 and the valid_policy_tree.
@@ -81,6 +85,9 @@ pub struct PolicyState {
     done: usize,
     /// user-initial-policy-set; None is {anyPolicy}.
     user_policies: Option<Vec<Vec<u8>>>,
+    /// The first refusal: the state is half-updated after one, so every later call
+    /// repeats it rather than go on from there.
+    failed: Option<PolicyError>,
 }
 
 /// The policy-related extensions of one certificate, decoded.
@@ -112,6 +119,9 @@ impl<'a> CertPolicies<'a> {
             &oids::CE_POLICY_CONSTRAINTS,
             &oids::CE_INHIBIT_ANY_POLICY,
         ];
+        // Decoded strictly whatever mode the certificate was read in: a trust decision
+        // does not rest on a malformed extension. The strict decoder also refuses a
+        // policy listed twice in certificatePolicies (§4.2.1.4).
         for e in list.iter().filter(|e| wanted.iter().any(|w| e.oid == **w)) {
             let value = match decode(e) {
                 Ok(v) => v,
@@ -123,23 +133,6 @@ impl<'a> CertPolicies<'a> {
                 ExtensionValue::PolicyConstraints(c) => out.constraints = Some(c),
                 ExtensionValue::InhibitAnyPolicy(v) => out.inhibit_any = Some(v),
                 _ => {}
-            }
-        }
-        if let Some(p) = &out.policies {
-            // §4.2.1.4: a policy OID MUST NOT appear twice. The strict decoder already
-            // refuses that; checked here too so that this module's verdict does not
-            // depend on the decoder's mode.
-            let mut seen = HashSet::with_capacity(p.len());
-            for info in p {
-                if !seen.insert(info.policy_identifier.as_bytes()) {
-                    return fail(
-                        i,
-                        format_args!(
-                            "certificatePolicies lists {} more than once (§4.2.1.4)",
-                            info.policy_identifier
-                        ),
-                    );
-                }
             }
         }
         Ok(out)
@@ -209,13 +202,26 @@ impl PolicyState {
             n,
             done: 0,
             user_policies,
+            failed: None,
         }
     }
 
     /// Process certificate `i` (1..=n, 1 = issued by the trust anchor, n = the target):
     /// §6.1.3 (d),(e),(f) for every certificate, and §6.1.4 (a),(b),(h),(i),(j) when
-    /// i < n. Certificates must come in order, each once.
+    /// i < n. Certificates must come in order, each once; after an error every later
+    /// call (and [`PolicyState::finish`]) returns that error again.
     pub fn process(&mut self, cert: &Certificate<'_>, i: usize) -> Result<(), PolicyError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let result = self.step(cert, i);
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+        }
+        result
+    }
+
+    fn step(&mut self, cert: &Certificate<'_>, i: usize) -> Result<(), PolicyError> {
         if i != self.done + 1 || i > self.n {
             return fail(
                 i,
@@ -320,10 +326,14 @@ impl PolicyState {
     }
 
     /// §6.1.5 (a),(b),(g) after the target: the user-constrained policy set (OIDs as
-    /// content octets, sorted; {anyPolicy} when every certificate allowed any policy),
-    /// or an error when no policy remains and explicit_policy is 0. An empty set with Ok
-    /// means policy processing allows the path but no policy applies.
+    /// content octets, sorted), or an error when no policy remains and explicit_policy
+    /// is 0. The set is {anyPolicy} alone when a chain of anyPolicy reaches the target
+    /// and the user set is {anyPolicy}: every policy applies. An empty set with Ok means
+    /// policy processing allows the path but no policy applies.
     pub fn finish(mut self, target: &Certificate<'_>) -> Result<Vec<Vec<u8>>, PolicyError> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
         let n = self.n;
         if self.done != n {
             return fail(
@@ -371,6 +381,15 @@ pub fn describe(set: &[Vec<u8>]) -> String {
         return "(none)".to_string();
     }
     set.iter().map(|p| dotted(p)).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+impl PolicyState {
+    fn check_invariants(&self) {
+        if let Some(t) = &self.tree {
+            t.check_invariants();
+        }
+    }
 }
 
 #[cfg(test)]

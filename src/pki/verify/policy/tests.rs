@@ -2,6 +2,8 @@ use super::*;
 use crate::der::{tag, Writer};
 use crate::pki::ext::write::ext;
 
+mod pkits;
+
 const ANY: &str = "2.5.29.32.0";
 const P1: &str = "2.16.840.1.101.3.2.1.48.1";
 const P2: &str = "2.16.840.1.101.3.2.1.48.2";
@@ -225,6 +227,14 @@ fn err_has(r: Result<Vec<String>, PolicyError>, parts: &[&str]) {
     for p in parts {
         assert!(e.contains(p), "{e:?} lacks {p:?}");
     }
+}
+
+#[test]
+fn any_policy_beside_a_specific_one_at_the_target() {
+    // anyPolicy reaches the target, so it alone is the answer: P1 adds nothing.
+    let path = [cert("CA").policies(&[ANY]), cert("EE").policies(&[ANY, P1])];
+    assert_eq!(run(&path, &explicit()), ok(&[ANY]));
+    assert_eq!(run(&path, &user(&[P1, P2], true)), ok(&[P1, P2]));
 }
 
 #[test]
@@ -577,15 +587,22 @@ fn misuse_is_an_error_not_a_panic() {
         .iter()
         .map(|d| Certificate::from_der(d).unwrap())
         .collect();
-    let mut st = PolicyState::new(&default(), 2);
-    assert!(st.process(&c[1], 2).is_err());
-    assert!(st.process(&c[0], 0).is_err());
+    let fresh = PolicyState::new(&default(), 2);
+    assert!(fresh.clone().process(&c[1], 2).is_err());
+    assert!(fresh.clone().process(&c[0], 0).is_err());
+    assert!(fresh.clone().finish(&c[1]).is_err());
+    let mut st = fresh.clone();
     st.process(&c[0], 1).unwrap();
-    assert!(st.process(&c[0], 1).is_err());
+    assert!(st.clone().process(&c[0], 1).is_err());
     assert!(st.clone().finish(&c[1]).is_err());
+    assert!(st.clone().process(&c[1], 3).is_err());
     st.process(&c[1], 2).unwrap();
-    assert!(st.process(&c[1], 3).is_err());
     assert_eq!(st.finish(&c[1]).unwrap(), vec![oid(P1)]);
+    // After a refusal every call repeats it, even one that would otherwise go on.
+    let mut st = fresh;
+    let first = st.process(&c[1], 2).unwrap_err();
+    assert_eq!(st.process(&c[0], 1).unwrap_err(), first);
+    assert_eq!(st.finish(&c[1]).unwrap_err(), first);
     // A path of no certificates returns the user's set.
     let st = PolicyState::new(&user(&[P2], true), 0);
     assert_eq!(st.finish(&c[1]).unwrap(), vec![oid(P2)]);
@@ -610,4 +627,148 @@ fn malformed_policy_extensions_are_errors() {
 fn describe_lists_dotted_oids() {
     assert_eq!(describe(&[]), "(none)");
     assert_eq!(describe(&[oid(P1), oid(ANY)]), format!("{P1}, {ANY}"));
+    assert_eq!(describe(&[vec![0x2a, 0x81]]), "(not an OID: 2a81)");
+}
+
+#[test]
+fn many_mappings_cost_linear_time() {
+    // One policy mapped to twenty thousand, and four thousand policies each mapped
+    // once: both stay well inside the bounds and must not take quadratic time.
+    let wide: Vec<String> = (1..=20_000).map(|k| format!("1.2.4.{k}")).collect();
+    let fan: Vec<(&str, &str)> = wide.iter().map(|p| (P1, p.as_str())).collect();
+    let path = [
+        cert("CA").policies(&[P1]).maps(&fan),
+        cert("EE").policies(&[wide[19_999].as_str()]),
+    ];
+    let start = std::time::Instant::now();
+    assert_eq!(run(&path, &explicit()), ok(&[P1]));
+    let many: Vec<String> = (1..=4_000).map(|k| format!("1.2.5.{k}")).collect();
+    let names: Vec<&str> = many.iter().map(String::as_str).collect();
+    let pairs: Vec<(&str, &str)> = names.iter().map(|p| (*p, P2)).collect();
+    let path = [
+        cert("CA1").policies(&[ANY]),
+        cert("CA2").policies(&names).maps(&pairs),
+        cert("EE").policies(&[P2]),
+    ];
+    assert_eq!(run(&path, &explicit()).map(|s| s.len()), Ok(4_000));
+    assert!(start.elapsed() < std::time::Duration::from_secs(20));
+}
+
+/// A small deterministic generator (xorshift), so that failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, one_in: u64) -> bool {
+        self.below(one_in) == 0
+    }
+}
+
+#[test]
+fn random_paths_keep_the_tree_well_formed() {
+    let pool = [ANY, P1, P2, P3, P4];
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut outcomes = [0usize; 2];
+    for _ in 0..1500 {
+        let n = 1 + rng.below(5) as usize;
+        let mut specs = Vec::new();
+        for k in 0..n {
+            let mut s = cert(&format!("C{k}"));
+            if !rng.chance(5) {
+                let mut ps: Vec<&str> = pool.iter().copied().filter(|_| rng.chance(2)).collect();
+                if ps.is_empty() {
+                    ps.push(pool[rng.below(5) as usize]);
+                }
+                s = s.policies(&ps);
+            }
+            if rng.chance(3) {
+                let m: Vec<(&str, &str)> = (0..1 + rng.below(3))
+                    .map(|_| {
+                        (
+                            pool[1 + rng.below(4) as usize],
+                            pool[1 + rng.below(4) as usize],
+                        )
+                    })
+                    .collect();
+                s = s.maps(&m);
+            }
+            if rng.chance(4) {
+                s = s.require_explicit(rng.below(4) as u8);
+            }
+            if rng.chance(4) {
+                s = s.inhibit_mapping(rng.below(4) as u8);
+            }
+            if rng.chance(4) {
+                s = s.inhibit_any(rng.below(4) as u8);
+            }
+            if k > 0 && rng.chance(4) {
+                s = s.self_issued();
+            }
+            specs.push(s);
+        }
+        let inputs = PolicyInputs {
+            initial_policy_set: pool
+                .iter()
+                .filter(|_| rng.chance(4))
+                .map(|p| oid(p))
+                .collect(),
+            initial_explicit_policy: rng.chance(3),
+            initial_policy_mapping_inhibit: rng.chance(4),
+            initial_any_policy_inhibit: rng.chance(4),
+        };
+        let ders = build(&specs);
+        let certs: Vec<Certificate<'_>> = ders
+            .iter()
+            .map(|d| Certificate::from_der(d).unwrap())
+            .collect();
+        let mut st = PolicyState::new(&inputs, n);
+        let mut result = Ok(());
+        for (k, c) in certs.iter().enumerate() {
+            result = st.process(c, k + 1);
+            st.check_invariants();
+            if result.is_err() {
+                break;
+            }
+        }
+        let finished = result.and_then(|()| st.finish(&certs[n - 1]));
+        if let Ok(set) = &finished {
+            // The result never names a policy the user excluded.
+            let user: Vec<Vec<u8>> = inputs.initial_policy_set.clone();
+            if !user.is_empty() && !user.contains(&oid(ANY)) {
+                assert!(set.iter().all(|p| user.contains(p)), "{set:?} ⊄ {user:?}");
+            }
+        }
+        outcomes[usize::from(finished.is_ok())] += 1;
+    }
+    // Both outcomes are common, so the generator reaches the interesting cases.
+    assert!(outcomes.iter().all(|&c| c > 200), "{outcomes:?}");
+}
+
+#[test]
+fn an_inhibited_any_policy_carries_no_mappings() {
+    // CA2 maps P1 under anyPolicy. With anyPolicy allowed, §6.1.3 (d)(2) gives CA2 an
+    // anyPolicy node and §6.1.4 (b)(1) hangs P1 → {P2} off it. With anyPolicy
+    // inhibited there is no such node, so P1 has no child at depth 2 and the mapping
+    // has nothing to apply to. (OpenSSL 3.0 accepts this path: it derives the mapped
+    // policy from the certificate's anyPolicy even when anyPolicy is inhibited.)
+    let path = [
+        cert("CA1").policies(&[P1]),
+        cert("CA2").policies(&[ANY]).maps(&[(P1, P2)]),
+        cert("EE").policies(&[P2]),
+    ];
+    assert_eq!(run(&path, &explicit()), ok(&[P1]));
+    let inputs = PolicyInputs {
+        initial_explicit_policy: true,
+        initial_any_policy_inhibit: true,
+        ..PolicyInputs::default()
+    };
+    err_has(run(&path, &inputs), &["certificate 2", "§6.1.3 (f)"]);
 }

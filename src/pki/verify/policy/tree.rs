@@ -237,16 +237,19 @@ pub fn grow(
 fn group_mappings(mappings: &[PolicyMapping<'_>]) -> Vec<(Vec<u8>, Vec<Vec<u8>>)> {
     let mut groups: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Vec::new();
     let mut index: HashMap<&[u8], usize> = HashMap::new();
+    // Hashed, so that a hostile list of many mappings costs linear time.
+    let mut seen: HashSet<(&[u8], &[u8])> = HashSet::new();
     for m in mappings {
         let from = m.issuer_domain_policy.as_bytes();
-        let to = m.subject_domain_policy.as_bytes().to_vec();
+        let to = m.subject_domain_policy.as_bytes();
+        if !seen.insert((from, to)) {
+            continue;
+        }
         let g = *index.entry(from).or_insert_with(|| {
             groups.push((from.to_vec(), Vec::new()));
             groups.len() - 1
         });
-        if !groups[g].1.contains(&to) {
-            groups[g].1.push(to);
-        }
+        groups[g].1.push(to.to_vec());
     }
     groups
 }
@@ -258,15 +261,18 @@ pub fn map_policies(
     i: usize,
 ) -> Result<(), TreeFull> {
     let any_node = tree.any_at(i);
+    // The nodes of depth i by valid_policy, so that each mapping costs a lookup rather
+    // than a scan of the level.
+    let mut by_policy: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+    for (j, node) in tree.levels[i].iter().enumerate() {
+        by_policy
+            .entry(node.valid_policy.clone())
+            .or_default()
+            .push(j);
+    }
     for (from, to) in group_mappings(mappings) {
-        let matching: Vec<usize> = tree.levels[i]
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.valid_policy == from)
-            .map(|(j, _)| j)
-            .collect();
-        if !matching.is_empty() {
-            for j in matching {
+        if let Some(matching) = by_policy.get(&from) {
+            for &j in matching {
                 tree.set_expected(i, j, &to)?;
             }
         } else if let Some(a) = any_node {
@@ -341,8 +347,12 @@ pub fn intersect(tree: &mut Tree, user: &[Vec<u8>], n: usize) -> Result<bool, Tr
 
 /// The authorities-constrained policy set read off a final tree: the valid_policy of
 /// each node whose parent is anyPolicy (the policies in the trust anchor's domain),
-/// with anyPolicy itself only when an anyPolicy node reaches depth n.
+/// or {anyPolicy} alone when an anyPolicy node reaches depth n, since that stands for
+/// every policy and listing others beside it would add nothing.
 pub fn authorities_policies(tree: &Tree, n: usize) -> Vec<Vec<u8>> {
+    if tree.depth() == n && tree.any_at(n).is_some() {
+        return vec![oids::CE_ANY_POLICY.as_bytes().to_vec()];
+    }
     let mut out: Vec<Vec<u8>> = Vec::new();
     for d in 1..tree.levels.len() {
         let Some(any_parent) = tree.any_at(d - 1) else {
@@ -354,10 +364,42 @@ pub fn authorities_policies(tree: &Tree, n: usize) -> Vec<Vec<u8>> {
             }
         }
     }
-    if tree.depth() == n && tree.any_at(n).is_some() {
-        out.push(oids::CE_ANY_POLICY.as_bytes().to_vec());
-    }
     out.sort();
     out.dedup();
     out
+}
+
+#[cfg(test)]
+impl Tree {
+    /// The shape every operation must leave: parents in range, no childless node above
+    /// the deepest level, at most one anyPolicy node per level, counters current.
+    pub fn check_invariants(&self) {
+        assert!(!self.levels[0].is_empty(), "a non-NULL tree has its root");
+        for d in 0..self.levels.len() {
+            let level = &self.levels[d];
+            let anys = level.iter().filter(|n| is_any(&n.valid_policy)).count();
+            assert!(anys <= 1, "depth {d}: {anys} anyPolicy nodes");
+            if d > 0 {
+                let above = self.levels[d - 1].len();
+                assert!(level.iter().all(|n| n.parent < above), "depth {d}: parent");
+            }
+            if d + 1 < self.levels.len() {
+                for j in 0..level.len() {
+                    assert!(
+                        self.levels[d + 1].iter().any(|c| c.parent == j),
+                        "depth {d}: node {j} has no child"
+                    );
+                }
+            }
+        }
+        let nodes: usize = self.levels.iter().map(Vec::len).sum();
+        let expected: usize = self
+            .levels
+            .iter()
+            .flatten()
+            .map(|n| n.expected_policy_set.len())
+            .sum();
+        assert_eq!((self.nodes, self.expected), (nodes, expected));
+        assert!(nodes <= MAX_NODES && expected <= MAX_EXPECTED);
+    }
 }

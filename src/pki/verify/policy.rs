@@ -157,9 +157,21 @@ fn decode<'a>(e: &Extension<'a>) -> crate::der::Result<ExtensionValue<'a>> {
     let mut list = r.read_sequence()?;
     let mut out = Vec::new();
     while !list.is_empty() {
+        let at = list.offset();
         let mut info = list.read_sequence()?;
+        let id = info.read_oid()?;
+        // §4.2.1.4, as the strict decoder would have refused it.
+        if out
+            .iter()
+            .any(|p: &PolicyInformation<'_>| p.policy_identifier == id)
+        {
+            return Err(crate::der::Error::invalid(
+                at,
+                format!("expected each policy once, found {id} twice"),
+            ));
+        }
         out.push(PolicyInformation {
-            policy_identifier: info.read_oid()?,
+            policy_identifier: id,
             policy_qualifiers: Vec::new(),
         });
     }

@@ -129,7 +129,9 @@ pub fn validate<'a>(
             match source.status(backend, cert, issuer, &signers(cert), opts.now) {
                 Status::Good => ok("revocation", format!("certificate {at}: good")),
                 Status::Revoked { reason, at: when } => {
-                    let why = reason.map_or_else(String::new, |r| format!(" ({r:?})"));
+                    let why = reason
+                        .and_then(|r| r.name())
+                        .map_or_else(String::new, |n| format!(" ({n})"));
                     return Err(Failure::new(
                         Reason::Revoked,
                         Some(at),

@@ -404,3 +404,411 @@ fn epoch_in_days(days: i64) -> String {
         .unix
         .to_string()
 }
+
+/// A certificate made by the system `openssl` with exactly the extensions `ext` lists
+/// (openssl.cnf syntax), for the cases pkit's own issuer refuses to make: a CA past its
+/// pathLenConstraint, name constraints, unknown critical extensions, cross-signing.
+/// Self-signed when `signer` is None, else signed by its (certificate, key). Returns
+/// (certificate, key).
+fn ossl_cert(
+    dir: &Path,
+    name: &str,
+    subject: &str,
+    signer: Option<(&Path, &Path)>,
+    ext: &str,
+    key: Option<&Path>,
+) -> (PathBuf, PathBuf) {
+    common::require_openssl();
+    let cert = dir.join(format!("{name}.pem"));
+    let key = key.map_or_else(|| dir.join(format!("{name}.key")), Path::to_path_buf);
+    if !key.exists() {
+        let (c, out) = common::ossl(&[
+            "genpkey",
+            "-algorithm",
+            "EC",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-out",
+            &s(&key),
+        ]);
+        assert_eq!(c, Some(0), "{out}");
+    }
+    let cnf = dir.join(format!("{name}.cnf"));
+    std::fs::write(
+        &cnf,
+        format!("[req]\ndistinguished_name = dn\n[dn]\n[v3]\n{ext}\nsubjectKeyIdentifier = hash\n"),
+    )
+    .unwrap();
+    let (c, out) = match signer {
+        None => common::ossl(&[
+            "req",
+            "-x509",
+            "-new",
+            "-key",
+            &s(&key),
+            "-subj",
+            subject,
+            "-days",
+            "30",
+            "-config",
+            &s(&cnf),
+            "-extensions",
+            "v3",
+            "-out",
+            &s(&cert),
+        ]),
+        Some((ca, ca_key)) => {
+            let csr = dir.join(format!("{name}.csr"));
+            let (c, out) = common::ossl(&[
+                "req",
+                "-new",
+                "-key",
+                &s(&key),
+                "-subj",
+                subject,
+                "-config",
+                &s(&cnf),
+                "-out",
+                &s(&csr),
+            ]);
+            assert_eq!(c, Some(0), "{out}");
+            common::ossl(&[
+                "x509",
+                "-req",
+                "-in",
+                &s(&csr),
+                "-CA",
+                &s(ca),
+                "-CAkey",
+                &s(ca_key),
+                "-CAcreateserial",
+                "-days",
+                "30",
+                "-extfile",
+                &s(&cnf),
+                "-extensions",
+                "v3",
+                "-out",
+                &s(&cert),
+            ])
+        }
+    };
+    assert_eq!(c, Some(0), "openssl for {name}: {out}");
+    (cert, key)
+}
+
+const CA_EXT: &str =
+    "basicConstraints = critical, CA:true\nkeyUsage = critical, keyCertSign, cRLSign";
+const LEAF_EXT: &str =
+    "basicConstraints = critical, CA:false\nkeyUsage = critical, digitalSignature";
+
+/// pkit's and openssl's verdicts on `leaf` with `untrusted` intermediates under `root`.
+fn both(root: &Path, untrusted: &[&Path], leaf: &Path, extra: &[&str]) -> (Value, bool) {
+    let mut args = vec![
+        "verify".to_string(),
+        "--roots".into(),
+        s(root),
+        "-f".into(),
+        "json".into(),
+    ];
+    for u in untrusted {
+        args.extend(["--untrusted".to_string(), s(u)]);
+    }
+    args.extend(extra.iter().map(|e| e.to_string()));
+    args.push(s(leaf));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = pk(&argv);
+    assert!(matches!(r.code, Some(0) | Some(1)), "{}", r.describe());
+    let v = common::json_items(&r).remove(0);
+    let mut o = vec!["verify".to_string(), "-CAfile".into(), s(root)];
+    for u in untrusted {
+        o.extend(["-untrusted".to_string(), s(u)]);
+    }
+    o.push(s(leaf));
+    let oargv: Vec<&str> = o.iter().map(String::as_str).collect();
+    let (code, out) = common::ossl(&oargv);
+    (v, code == Some(0) && out.contains(": OK"))
+}
+
+#[test]
+fn path_length_not_a_ca_and_key_usage_agree_with_openssl() {
+    let t = common::tempdir();
+    let d = t.path();
+    let (root, rk) = ossl_cert(d, "root", "/CN=PL Root", None, CA_EXT, None);
+    let (int0, i0k) = ossl_cert(
+        d,
+        "int0",
+        "/CN=PL Int 0",
+        Some((&root, &rk)),
+        "basicConstraints = critical, CA:true, pathlen:0\nkeyUsage = critical, keyCertSign, cRLSign",
+        None,
+    );
+    let (int, ik) = ossl_cert(d, "int", "/CN=PL Int", Some((&int0, &i0k)), CA_EXT, None);
+    let (leaf, _) = ossl_cert(d, "leaf", "/CN=pl leaf", Some((&int, &ik)), LEAF_EXT, None);
+    let (v, ossl_ok) = both(&root, &[&int0, &int], &leaf, &[]);
+    assert_eq!(
+        (v["valid"].as_bool(), reason(&v)),
+        (Some(false), "path-length-exceeded"),
+        "{v}"
+    );
+    assert!(!ossl_ok, "openssl accepted a path past pathlen:0");
+
+    // The root's own pathlen:0 holds too, as in OpenSSL.
+    let (r0, r0k) = ossl_cert(
+        d,
+        "r0",
+        "/CN=PL Root 0",
+        None,
+        "basicConstraints = critical, CA:true, pathlen:0\nkeyUsage = critical, keyCertSign, cRLSign",
+        None,
+    );
+    let (i0, i0k) = ossl_cert(
+        d,
+        "i0",
+        "/CN=PL Int under 0",
+        Some((&r0, &r0k)),
+        CA_EXT,
+        None,
+    );
+    let (l0, _) = ossl_cert(d, "l0", "/CN=pl leaf 0", Some((&i0, &i0k)), LEAF_EXT, None);
+    let (v, ossl_ok) = both(&r0, &[&i0], &l0, &[]);
+    assert_eq!(reason(&v), "path-length-exceeded", "{v}");
+    assert!(!ossl_ok);
+
+    // A leaf (cA false) used as an issuer.
+    let (root2, rk2) = ossl_cert(d, "root2", "/CN=NC Root", None, CA_EXT, None);
+    let (notca, nk) = ossl_cert(
+        d,
+        "notca",
+        "/CN=Not A CA",
+        Some((&root2, &rk2)),
+        LEAF_EXT,
+        None,
+    );
+    let (below, _) = ossl_cert(d, "below", "/CN=below", Some((&notca, &nk)), LEAF_EXT, None);
+    let (v, ossl_ok) = both(&root2, &[&notca], &below, &[]);
+    assert_eq!(reason(&v), "not-a-ca", "{v}");
+    assert!(!ossl_ok);
+
+    // A CA whose keyUsage lacks keyCertSign.
+    let (nosign, sk) = ossl_cert(
+        d,
+        "nosign",
+        "/CN=No keyCertSign",
+        Some((&root2, &rk2)),
+        "basicConstraints = critical, CA:true\nkeyUsage = critical, cRLSign",
+        None,
+    );
+    let (under, _) = ossl_cert(
+        d,
+        "under",
+        "/CN=under",
+        Some((&nosign, &sk)),
+        LEAF_EXT,
+        None,
+    );
+    let (v, ossl_ok) = both(&root2, &[&nosign], &under, &[]);
+    assert_eq!(reason(&v), "key-usage", "{v}");
+    assert!(!ossl_ok);
+}
+
+#[test]
+fn name_constraints_agree_with_openssl() {
+    let t = common::tempdir();
+    let d = t.path();
+    let (root, rk) = ossl_cert(d, "root", "/CN=NC Root", None, CA_EXT, None);
+    let (int, ik) = ossl_cert(
+        d, "int", "/CN=NC Int", Some((&root, &rk)),
+        &format!("{CA_EXT}\nnameConstraints = critical, permitted;DNS:example.com, excluded;DNS:secret.example.com, permitted;IP:192.0.2.0/255.255.255.0"),
+        None,
+    );
+    for (name, san, ok) in [
+        ("in", "DNS:www.example.com", true),
+        ("apex", "DNS:example.com", true),
+        ("out", "DNS:www.example.org", false),
+        ("excluded", "DNS:a.secret.example.com", false),
+        ("ip_in", "IP:192.0.2.9", true),
+        ("ip_out", "IP:198.51.100.1", false),
+    ] {
+        let (leaf, _) = ossl_cert(
+            d,
+            name,
+            &format!("/CN={name}"),
+            Some((&int, &ik)),
+            &format!("{LEAF_EXT}\nsubjectAltName = {san}"),
+            None,
+        );
+        let (v, ossl_ok) = both(&root, &[&int], &leaf, &[]);
+        assert_eq!(v["valid"].as_bool(), Some(ok), "{name}: {v}");
+        if !ok {
+            assert_eq!(reason(&v), "name-constraints", "{name}");
+        }
+        assert_eq!(ossl_ok, ok, "openssl on {name}");
+    }
+}
+
+#[test]
+fn unknown_critical_extensions_fail_as_in_openssl() {
+    let t = common::tempdir();
+    let d = t.path();
+    let (root, rk) = ossl_cert(d, "root", "/CN=Crit Root", None, CA_EXT, None);
+    let (leaf, _) = ossl_cert(
+        d,
+        "leaf",
+        "/CN=crit",
+        Some((&root, &rk)),
+        &format!("{LEAF_EXT}\n1.3.6.1.4.1.55555.1 = critical, ASN1:NULL"),
+        None,
+    );
+    let (v, ossl_ok) = both(&root, &[], &leaf, &[]);
+    assert_eq!(reason(&v), "unknown-critical-extension", "{v}");
+    assert!(!ossl_ok);
+    // The same extension, not critical, is no reason to refuse.
+    let (ok_leaf, _) = ossl_cert(
+        d,
+        "ok",
+        "/CN=noncrit",
+        Some((&root, &rk)),
+        &format!("{LEAF_EXT}\n1.3.6.1.4.1.55555.1 = ASN1:NULL"),
+        None,
+    );
+    let (v, ossl_ok) = both(&root, &[], &ok_leaf, &[]);
+    assert_eq!(v["valid"], true, "{v}");
+    assert!(ossl_ok);
+}
+
+#[test]
+fn a_cross_signed_intermediate_finds_the_root_that_is_trusted() {
+    let t = common::tempdir();
+    let d = t.path();
+    let (old_root, ok) = ossl_cert(d, "old", "/CN=Old Root", None, CA_EXT, None);
+    let (new_root, nk) = ossl_cert(d, "new", "/CN=New Root", None, CA_EXT, None);
+    // One intermediate key, certified by both roots.
+    let (int_old, ik) = ossl_cert(
+        d,
+        "int_old",
+        "/CN=Shared Int",
+        Some((&old_root, &ok)),
+        CA_EXT,
+        None,
+    );
+    let (int_new, _) = ossl_cert(
+        d,
+        "int_new",
+        "/CN=Shared Int",
+        Some((&new_root, &nk)),
+        CA_EXT,
+        Some(&ik),
+    );
+    let (leaf, _) = ossl_cert(
+        d,
+        "leaf",
+        "/CN=cross",
+        Some((&int_old, &ik)),
+        LEAF_EXT,
+        None,
+    );
+    // Only the new root is trusted; both intermediates are offered. OpenSSL 3.0 takes the
+    // first intermediate that matches and does not go back, so it agrees only when the
+    // right one comes first; pkit backtracks, so the order does not matter to it.
+    let (v, ossl_ok) = both(&new_root, &[&int_new, &int_old], &leaf, &[]);
+    assert_eq!(v["valid"], true, "{v}");
+    assert!(ossl_ok);
+    let (v, ossl_ok) = both(&new_root, &[&int_old, &int_new], &leaf, &[]);
+    assert_eq!(v["valid"], true, "{v}");
+    assert_eq!(v["chain"][2]["subject"], "CN=New Root");
+    assert!(
+        !ossl_ok,
+        "OpenSSL 3.0 learned to backtrack: this comment is out of date"
+    );
+    // And the other way round.
+    let (v, _) = both(&old_root, &[&int_new, &int_old], &leaf, &[]);
+    assert_eq!(v["chain"][2]["subject"], "CN=Old Root", "{v}");
+}
+
+#[test]
+fn loops_and_long_chains_end_with_a_reason() {
+    let t = common::tempdir();
+    let d = t.path();
+    // Two CAs that certify each other, neither trusted: a loop with no way out.
+    let (root, _) = ossl_cert(d, "root", "/CN=Loop Root", None, CA_EXT, None);
+    let (a0, ak) = ossl_cert(d, "a0", "/CN=Loop A", None, CA_EXT, None);
+    let (b, bk) = ossl_cert(d, "b", "/CN=Loop B", Some((&a0, &ak)), CA_EXT, None);
+    let (a, _) = ossl_cert(d, "a", "/CN=Loop A", Some((&b, &bk)), CA_EXT, Some(&ak));
+    let (leaf, _) = ossl_cert(d, "leaf", "/CN=looped", Some((&a, &ak)), LEAF_EXT, None);
+    let (v, ossl_ok) = both(&root, &[&a, &b], &leaf, &[]);
+    assert_eq!(reason(&v), "unknown-issuer", "{v}");
+    assert!(!ossl_ok);
+    // A chain 40 CAs deep under a trusted root: longer than any path pkit builds.
+    let (mut ca, mut key) = ossl_cert(d, "deep0", "/CN=Deep 0", None, CA_EXT, None);
+    let top = ca.clone();
+    let mut all = Vec::new();
+    for i in 1..=40 {
+        let (c, k) = ossl_cert(
+            d,
+            &format!("deep{i}"),
+            &format!("/CN=Deep {i}"),
+            Some((&ca, &key)),
+            CA_EXT,
+            None,
+        );
+        all.push(c.clone());
+        (ca, key) = (c, k);
+    }
+    let (deep_leaf, _) = ossl_cert(
+        d,
+        "deepleaf",
+        "/CN=deep leaf",
+        Some((&ca, &key)),
+        LEAF_EXT,
+        None,
+    );
+    let refs: Vec<&Path> = all.iter().map(PathBuf::as_path).collect();
+    let (v, _) = both(&top, &refs, &deep_leaf, &[]);
+    assert_eq!(reason(&v), "depth-exceeded", "{v}");
+    // Three intermediates: --max-depth 3 allows them, 2 does not, as -verify_depth.
+    let (mut ca, mut key) = (top.clone(), d.join("deep0.key"));
+    let mut three = Vec::new();
+    for i in 1..=3 {
+        let (c, k) = ossl_cert(
+            d,
+            &format!("three{i}"),
+            &format!("/CN=Three {i}"),
+            Some((&ca, &key)),
+            CA_EXT,
+            None,
+        );
+        three.push(c.clone());
+        (ca, key) = (c, k);
+    }
+    let (short_leaf, _) = ossl_cert(
+        d,
+        "shortleaf",
+        "/CN=short leaf",
+        Some((&ca, &key)),
+        LEAF_EXT,
+        None,
+    );
+    let refs: Vec<&Path> = three.iter().map(PathBuf::as_path).collect();
+    for (depth, ok) in [("3", true), ("2", false)] {
+        let (v, _) = both(&top, &refs, &short_leaf, &["--max-depth", depth]);
+        assert_eq!(v["valid"].as_bool(), Some(ok), "--max-depth {depth}: {v}");
+        if !ok {
+            assert_eq!(reason(&v), "depth-exceeded");
+        }
+        let mut o = vec![
+            "verify".to_string(),
+            "-verify_depth".into(),
+            depth.into(),
+            "-CAfile".into(),
+            s(&top),
+        ];
+        for u in &refs {
+            o.extend(["-untrusted".to_string(), s(u)]);
+        }
+        o.push(s(&short_leaf));
+        let oargv: Vec<&str> = o.iter().map(String::as_str).collect();
+        let (code, _) = common::ossl(&oargv);
+        assert_eq!(code == Some(0), ok, "openssl -verify_depth {depth}");
+    }
+}

@@ -104,7 +104,17 @@ pub fn validate<'a>(
     validity(&path[anchor_at], anchor_at, opts.now)?;
     let mut names = NameConstraintState::new();
     let mut policy = PolicyState::new(&opts.policy, n);
+    // RFC 5280 leaves the anchor's own constraints to the relying party (RFC 5937 lets
+    // it apply them); OpenSSL and Go hold a root to its pathLenConstraint, and so does
+    // pkit: a root that says "no intermediates" means it.
     let mut max_path_length = n;
+    if n > 0 {
+        if let Some(l) =
+            basic_constraints(&path[anchor_at], anchor_at)?.and_then(|b| b.path_len_constraint)
+        {
+            max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
+        }
+    }
     // §6.1.3 and §6.1.4 for certificate i (1 = issued by the anchor, n = the target).
     for i in 1..=n {
         let at = n - i;

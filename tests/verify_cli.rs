@@ -812,3 +812,192 @@ fn loops_and_long_chains_end_with_a_reason() {
         assert_eq!(code == Some(0), ok, "openssl -verify_depth {depth}");
     }
 }
+
+/// pyca/cryptography's verifier (its WebPKI server policy) on `leaf` for `host` at the
+/// time `at` (Unix seconds): "OK" or "FAIL …".
+const PY_SERVER_VERIFY: &str = r#"
+import sys, datetime
+from cryptography import x509
+from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
+def load(p): return x509.load_pem_x509_certificates(open(p, 'rb').read())
+root = load(sys.argv[1])[0]
+chain = load(sys.argv[2])
+at = datetime.datetime.fromtimestamp(int(sys.argv[4]), datetime.timezone.utc)
+verifier = PolicyBuilder().store(Store([root])).time(at).build_server_verifier(x509.DNSName(sys.argv[3]))
+try:
+    verifier.verify(chain[0], chain[1:])
+    print("OK")
+except VerificationError as e:
+    print("FAIL", e)
+"#;
+
+fn pyca_ok(root: &Path, chain: &Path, host: &str, at: i64) -> bool {
+    common::require_python_cryptography();
+    let args = [
+        "-c".to_string(),
+        PY_SERVER_VERIFY.to_string(),
+        s(root),
+        s(chain),
+        host.to_string(),
+        at.to_string(),
+    ];
+    let r = common::run_with("python3", &args, None, common::HANG);
+    assert_eq!(r.code, Some(0), "pyca: {}", r.describe());
+    let out = r.stdout_str();
+    assert!(
+        out.starts_with("OK") || out.starts_with("FAIL"),
+        "pyca said {out}"
+    );
+    out.starts_with("OK")
+}
+
+#[test]
+fn pycas_verifier_agrees_on_server_chains() {
+    for alg in [
+        "ecdsa-p256",
+        "ecdsa-p384",
+        "rsa2048",
+        "ml-dsa-44",
+        "ml-dsa-65",
+        "ml-dsa-87",
+    ] {
+        let h = hierarchy(alg);
+        let now = pkit::der::Time::now().unix;
+        let web = h.leaf(
+            "web",
+            &[
+                "--subject",
+                "CN=www.example.com",
+                "--san",
+                "DNS:www.example.com",
+                "--alg",
+                alg,
+            ],
+        );
+        let client = h.leaf(
+            "client",
+            &[
+                "--subject",
+                "CN=client",
+                "--san",
+                "DNS:www.example.com",
+                "--profile",
+                "client",
+                "--alg",
+                alg,
+            ],
+        );
+        let (web, client) = (h.bundle(&web), h.bundle(&client));
+        let later = time_in_days(400);
+        for (what, chain, host, at, at_text) in [
+            ("valid", &web, "www.example.com", now, None),
+            ("wrong host", &web, "mail.example.com", now, None),
+            (
+                "expired",
+                &web,
+                "www.example.com",
+                now + 400 * 86_400,
+                Some(later.as_str()),
+            ),
+            ("client EKU", &client, "www.example.com", now, None),
+        ] {
+            let mut args = vec![
+                "--purpose",
+                "server",
+                "--hostname",
+                host,
+                "--rules",
+                "webpki",
+            ];
+            if let Some(t) = at_text {
+                args.extend(["--now", t]);
+            }
+            let chain_arg = s(chain);
+            args.push(&chain_arg);
+            let (code, v) = verify(&h, &args);
+            let py = pyca_ok(&h.root.join("ca.pem"), chain, host, at);
+            assert_eq!(code == Some(0), py, "{alg} {what}: pkit {v}, pyca {py}");
+            assert_eq!(py, what == "valid", "{alg} {what}: pyca");
+        }
+    }
+}
+
+/// An OCSP response from `pkit ocsp respond` for `leaf`, as a file.
+fn ocsp_response(h: &Hierarchy, leaf: &Path, name: &str) -> PathBuf {
+    let req = h.dir.join(format!("{name}.req"));
+    let resp = h.dir.join(format!("{name}.resp"));
+    let int_pem = s(&h.int.join("ca.pem"));
+    pk_ok(&[
+        "ocsp",
+        "request",
+        "--cert",
+        &s(leaf),
+        "--issuer",
+        &int_pem,
+        "-o",
+        &s(&req),
+    ]);
+    pk_ok(&[
+        "ocsp",
+        "respond",
+        "--ca",
+        &s(&h.int),
+        "--request",
+        &s(&req),
+        "-o",
+        &s(&resp),
+    ]);
+    resp
+}
+
+#[test]
+fn revocation_from_ocsp_responses_agrees_with_openssl() {
+    let h = hierarchy("ecdsa-p256");
+    let good = h.leaf("good", &["--subject", "CN=good"]);
+    let bad = h.leaf("bad", &["--subject", "CN=bad"]);
+    pk_ok(&[
+        "crl",
+        "revoke",
+        "--ca",
+        &s(&h.int),
+        "--cert",
+        &s(&bad),
+        "--reason",
+        "superseded",
+    ]);
+    let good_resp = ocsp_response(&h, &good, "good");
+    let bad_resp = ocsp_response(&h, &bad, "bad");
+    let (code, v) = verify(
+        &h,
+        &["--ocsp-response", &s(&good_resp), &s(&h.bundle(&good))],
+    );
+    assert_eq!(code, Some(0), "{v}");
+    let (code, v) = verify(&h, &["--ocsp-response", &s(&bad_resp), &s(&h.bundle(&bad))]);
+    assert_eq!((code, reason(&v)), (Some(1), "revoked"), "{v}");
+    assert!(v["detail"].as_str().unwrap().contains("superseded"), "{v}");
+    // A response about another certificate answers nothing: unknown, hard-fail.
+    let (code, v) = verify(
+        &h,
+        &["--ocsp-response", &s(&good_resp), &s(&h.bundle(&bad))],
+    );
+    assert_eq!((code, reason(&v)), (Some(1), "revocation-unknown"), "{v}");
+    // openssl reads the same responses the same way.
+    common::require_openssl();
+    for (leaf, resp, status) in [(&good, &good_resp, "good"), (&bad, &bad_resp, "revoked")] {
+        let (c, out) = common::ossl(&[
+            "ocsp",
+            "-respin",
+            &s(resp),
+            "-issuer",
+            &s(&h.int.join("ca.pem")),
+            "-cert",
+            &s(leaf),
+            "-CAfile",
+            &h.roots(),
+            "-verify_other",
+            &s(&h.int.join("ca.pem")),
+        ]);
+        assert_eq!(c, Some(0), "{out}");
+        assert!(out.contains(&format!(": {status}")), "{out}");
+    }
+}

@@ -350,3 +350,20 @@ fn pkit_x509_ops() -> Vec<&'static str> {
         "db_read_ocsp",
     ]
 }
+
+#[test]
+fn verify_has_chain_signature_and_index_rows() {
+    for alg in ["ecdsa-p256", "ml-dsa-65"] {
+        let md = bench(&["verify", "--sizes", "1,4", "--ca-key-algo", alg], false);
+        let title = format!("Results: {alg}");
+        assert_eq!(
+            x509_ops(&md, &title),
+            ["chain_verify", "signature_verify", "root_index_build"]
+        );
+        for r in section_rows(&md, &title).iter().skip(2) {
+            for c in &r[1..5] {
+                assert!(number(c) > 0.0, "{r:?}");
+            }
+        }
+    }
+}

@@ -8,7 +8,7 @@
 //!
 //! Layout: [`harness`] times one cell (warm-up, repeat until the minimum time, mean / min
 //! / max) and carries the backend under measurement; [`machine`] describes where it ran; one file per bench ([`crypto`], [`parse`],
-//! [`x509`], [`compare`]); [`report`] holds the results and renders them as the seed
+//! [`x509`], [`verify`], [`compare`]); [`report`] holds the results and renders them as the seed
 //! documents' markdown tables, a terminal table, or JSON.
 
 #![forbid(unsafe_code)]
@@ -22,6 +22,7 @@ pub mod parse;
 pub mod report;
 pub mod scratch;
 pub mod sizes;
+pub mod verify;
 pub mod x509;
 
 use crate::pki::backend::BackendError;

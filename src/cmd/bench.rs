@@ -12,7 +12,7 @@ use pkit::bench::harness::Harness;
 use pkit::bench::machine::Machine;
 use pkit::bench::report::{pipeline_table, Report};
 use pkit::bench::scratch::Scratch;
-use pkit::bench::{compare, crypto, mtc, parse, sizes, x509, BenchError};
+use pkit::bench::{compare, crypto, mtc, parse, sizes, verify, x509, BenchError};
 use pkit::pki::alg::Algorithm;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,6 +32,9 @@ pub enum BenchCommand {
     Parse(ParseArgs),
     /// The X.509 pipeline: CA, issuance, store and OCSP, stage by stage.
     X509(X509Args),
+    /// Chain validation as `pkit verify` does it (leaf, intermediate, root) beside the
+    /// raw signature-verify limit, and indexing a trust store.
+    Verify(VerifyArgs),
     /// The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint,
     /// standalone certificates, stage by stage.
     Mtc(MtcArgs),
@@ -113,6 +116,20 @@ pub struct X509Args {
 }
 
 #[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Key algorithm of the root, the intermediate and the leaves.
+    #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
+    pub ca_key_algo: Algorithm,
+    /// The trust store that root_index_build indexes.
+    #[arg(long, value_name = "FILE", default_value = pkit::bench::verify::ROOT_STORE)]
+    pub roots: PathBuf,
+    #[command(flatten)]
+    pub pipeline: PipelineOpts,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Args, Debug)]
 pub struct MtcArgs {
     /// CA (issuer and cosigner) and subscriber key algorithm.
     #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
@@ -186,6 +203,7 @@ pub fn run(a: BenchArgs) -> CliResult<Exit> {
         BenchCommand::Parse(c) => c.common.clone(),
         BenchCommand::X509(c) => c.common.clone(),
         BenchCommand::Mtc(c) => c.common.clone(),
+        BenchCommand::Verify(c) => c.common.clone(),
         BenchCommand::Compare(c) => c.common.clone(),
     };
     let threads = common.threads.unwrap_or(0);
@@ -280,6 +298,23 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
                 sizes::table(&[&run]),
             ];
             ("x509", tables)
+        }
+        BenchCommand::Verify(a) => {
+            let roots = parse::load(&a.roots)?;
+            let rows = verify::run(&h, a.ca_key_algo, &a.pipeline.sizes, &roots)?;
+            let columns = columns(&a.pipeline)?;
+            let title = format!("Results: {}", a.ca_key_algo.name());
+            let notes = vec![format!(
+                "Configuration: {} root, intermediate and leaves; {} roots indexed from {}; \
+                 {threads} threads.",
+                a.ca_key_algo.name(),
+                roots.len(),
+                a.roots.display()
+            )];
+            (
+                "verify",
+                vec![pipeline_table(title, notes, &rows, &columns)],
+            )
         }
         BenchCommand::Mtc(a) => {
             let scratch = Scratch::new(a.db.as_deref())?;

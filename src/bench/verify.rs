@@ -1,0 +1,156 @@
+//! `pkit bench verify`: chain validation as `pkit verify` does it — a leaf, its
+//! intermediate and a trusted root, the path built and validated by
+//! [`crate::pki::verify::build::Verifier`] — next to the raw limit it is judged against
+//! (one signature verification per leaf), and the "trust hierarchy" row of the parse
+//! document: indexing a root store by subject.
+
+use super::harness::timed;
+use super::report::OpRow;
+use super::x509::{issue_batch, Recorder};
+use super::{BenchError, Result};
+use crate::der::Time;
+use crate::pki::alg::Algorithm;
+use crate::pki::ca::issuer::{self_signed, Issuer, Request};
+use crate::pki::ca::profile::Profile;
+use crate::pki::ca::subject::parse_subject;
+use crate::pki::cert::Certificate;
+use crate::pki::signed::verify_signed;
+use crate::pki::verify::build::Verifier;
+use crate::pki::verify::options::Options;
+use crate::pki::verify::pool::Pool;
+use rayon::prelude::*;
+
+/// The operations, in table order, with their notes.
+pub const OPERATIONS: [(&str, &str); 3] = [
+    (
+        "chain_verify",
+        "leaf → intermediate → root, path building + RFC 5280 §6.1, parallel",
+    ),
+    (
+        "signature_verify",
+        "the leaf's signature alone, parallel: the raw limit of chain_verify",
+    ),
+    (
+        "root_index_build",
+        "the trust store indexed by subject; items = roots",
+    ),
+];
+
+/// The system store, whose index `root_index_build` times.
+pub const ROOT_STORE: &str = "/etc/ssl/certs/ca-certificates.crt";
+
+/// Every batch size for `alg`; `roots` are the DER certificates of a trust store.
+pub fn run(
+    h: &super::harness::Harness<'_>,
+    alg: Algorithm,
+    batches: &[u64],
+    roots: &[Vec<u8>],
+) -> Result<Vec<OpRow>> {
+    Recorder::run_batches(
+        h,
+        format!("verify {}", alg.name()),
+        batches,
+        &OPERATIONS,
+        |rec, n| one_batch(rec, alg, n, roots),
+    )
+}
+
+fn one_batch(rec: &mut Recorder<'_, '_>, alg: Algorithm, n: u64, store: &[Vec<u8>]) -> Result<()> {
+    let backend = rec.h.backend;
+    let now = Time::now();
+    let later = now.plus_seconds(2 * 365 * 86_400);
+    let check = |e: String| BenchError::Check(e);
+    let subject = |s: &str| parse_subject(s).map_err(|e| check(e.to_string()));
+    // A root, an intermediate under it, and n leaves under that.
+    let root_key = backend.generate(alg)?;
+    let root_der = self_signed(
+        root_key.as_ref(),
+        &subject("CN=pkit bench root")?,
+        now,
+        later,
+        None,
+    )?;
+    let root = Issuer::new(root_der.clone(), root_key)?;
+    let int_key = backend.generate(alg)?;
+    let int_req = Request {
+        subject: subject("CN=pkit bench intermediate")?,
+        spki: int_key.public_key_der()?,
+        key_alg: Some(alg),
+        profile: Profile::Ca,
+        sans: Vec::new(),
+        not_before: now,
+        not_after: later,
+        path_len: Some(0),
+        copied: Vec::new(),
+    };
+    let int_der = root.issue(root.key.signer()?.as_mut(), &int_req)?.der;
+    let int = Issuer::new(int_der.clone(), int_key)?;
+    let leaves = issue_batch(backend, &int, alg, &subject("CN=leaf.bench")?, n, now)?;
+    let root_cert = parse(&root_der)?;
+    let int_cert = parse(&int_der)?;
+    let leaf_certs = leaves
+        .iter()
+        .map(|l| parse(&l.der))
+        .collect::<Result<Vec<_>>>()?;
+    let mut roots = Pool::new();
+    roots.add(root_cert);
+    let mut intermediates = Pool::new();
+    intermediates.add(int_cert);
+    let opts = Options::at(now);
+
+    rec.stage("chain_verify", n, || {
+        let (d, valid) = timed(|| {
+            // A fresh verifier per run, as each `pkit verify` starts with an empty
+            // signature cache.
+            let v = Verifier::new(backend, &roots, &intermediates, None);
+            Ok(leaf_certs
+                .par_iter()
+                .filter(|l| v.verify(**l, &[], &opts).valid())
+                .count())
+        })?;
+        if valid as u64 != n {
+            return Err(check(format!("{valid} of {n} chains verified")));
+        }
+        Ok(d)
+    })?;
+    rec.stage("signature_verify", n, || {
+        let (d, ok) = timed(|| {
+            Ok(leaf_certs
+                .par_iter()
+                .filter(|l| {
+                    verify_signed(
+                        backend,
+                        int_cert.spki.raw,
+                        &l.signature_algorithm,
+                        l.tbs_raw,
+                        l.signature.bytes,
+                    )
+                    .unwrap_or(false)
+                })
+                .count())
+        })?;
+        if ok as u64 != n {
+            return Err(check(format!("{ok} of {n} signatures verified")));
+        }
+        Ok(d)
+    })?;
+    let store_certs = store.iter().map(|d| parse(d)).collect::<Result<Vec<_>>>()?;
+    rec.stage("root_index_build", store_certs.len() as u64, || {
+        let (d, pool) = timed(|| {
+            let mut p = Pool::new();
+            for c in &store_certs {
+                p.add(*c);
+            }
+            Ok(p)
+        })?;
+        if pool.is_empty() {
+            return Err(check("the root store holds no certificate".into()));
+        }
+        Ok(d)
+    })?;
+    Ok(())
+}
+
+fn parse(der: &[u8]) -> Result<Certificate<'_>> {
+    Certificate::from_der(der).map_err(|e| BenchError::Parse(e.to_string()))
+}

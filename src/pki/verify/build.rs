@@ -177,8 +177,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
         s: &mut Search<'a, '_>,
     ) -> Option<Vec<Check>> {
         let top = *path.last()?;
-        let issuer_key = dn::key(&top.issuer);
-        let candidates = self.candidates(&top, &issuer_key, s.extra);
+        let candidates = self.candidates(&top, s.extra);
         if candidates.is_empty() {
             let at = path.len() - 1;
             let issuer = top.issuer.to_rfc4514().unwrap_or_default();
@@ -332,7 +331,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
             let pools = [self.roots, self.intermediates];
             for cand in pools
                 .iter()
-                .flat_map(|p| p.issuers_of(name))
+                .flat_map(|p| p.with_subject_key(name))
                 .take(MAX_CRL_SIGNERS)
             {
                 if Some(cand.spki.raw) == issuer_key || out.iter().any(|o| o.raw == cand.raw) {
@@ -351,13 +350,9 @@ impl<'a, 'p> Verifier<'a, 'p> {
     /// pool's and the input's intermediates; within each, those whose subject key
     /// identifier is the one `c`'s authorityKeyIdentifier names come first. The flag
     /// says whether the candidate is a trust anchor.
-    fn candidates(
-        &self,
-        c: &Certificate<'a>,
-        issuer_key: &[u8],
-        extra: &Pool<'a>,
-    ) -> Vec<(Certificate<'a>, bool)> {
+    fn candidates(&self, c: &Certificate<'a>, extra: &Pool<'a>) -> Vec<(Certificate<'a>, bool)> {
         let aki = authority_key_id(c);
+        let mut key = None;
         let mut out: Vec<(Certificate<'a>, bool)> = Vec::new();
         for (pool, anchor) in [
             (self.roots, true),
@@ -365,7 +360,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
             (extra, false),
         ] {
             let start = out.len();
-            for cand in pool.issuers_of(issuer_key) {
+            for cand in pool.issuers_of(&c.issuer, &mut key) {
                 if anchor || !self.roots.contains(cand) {
                     out.push((*cand, anchor));
                 }
@@ -385,7 +380,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
         issuer: &Certificate<'a>,
         s: &mut Search<'a, '_>,
     ) -> Result<bool, Reason> {
-        let cacheable = self.intermediates.contains(c) || self.roots.contains(c);
+        let cacheable = self.intermediates.owns(c) || self.roots.owns(c);
         let key = (c.raw.as_ptr() as usize, issuer.spki.raw.as_ptr() as usize);
         if cacheable {
             let hit = self

@@ -1,16 +1,23 @@
 //! Certificates indexed by subject name: the trust anchors, and the intermediates a path
 //! may go through. Path building asks "who could have issued this?" once per step, so the
-//! answer is a hash lookup on the issuer's canonical name ([`super::dn::key`]), never a
-//! scan.
+//! answer is a hash lookup — on the name's exact bytes first (what issuers write), and on
+//! its canonical form ([`super::dn::key`]) only when the bytes are not in the pool.
 
 use super::dn;
 use crate::pki::cert::Certificate;
-use std::collections::HashMap;
+use crate::pki::name::Name;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Default)]
 pub struct Pool<'a> {
     certs: Vec<Certificate<'a>>,
-    by_subject: HashMap<Vec<u8>, Vec<usize>>,
+    /// Each certificate's canonical subject.
+    keys: Vec<Vec<u8>>,
+    by_key: HashMap<Vec<u8>, Vec<usize>>,
+    by_raw: HashMap<&'a [u8], Vec<usize>>,
+    /// Where each certificate's DER lives: these certificates outlive a run, so their
+    /// addresses name them (for caches).
+    addresses: HashSet<usize>,
 }
 
 impl<'a> Pool<'a> {
@@ -20,18 +27,16 @@ impl<'a> Pool<'a> {
 
     /// Add a certificate; one already in the pool (same DER) is not added twice.
     pub fn add(&mut self, c: Certificate<'a>) {
-        let key = dn::key(&c.subject);
-        let same = self
-            .by_subject
-            .get(&key)
-            .is_some_and(|ids| ids.iter().any(|&i| self.certs[i].raw == c.raw));
-        if !same {
-            self.by_subject
-                .entry(key)
-                .or_default()
-                .push(self.certs.len());
-            self.certs.push(c);
+        if self.contains(&c) {
+            return;
         }
+        let key = dn::key(&c.subject);
+        let i = self.certs.len();
+        self.by_key.entry(key.clone()).or_default().push(i);
+        self.by_raw.entry(c.subject.raw).or_default().push(i);
+        self.addresses.insert(c.raw.as_ptr() as usize);
+        self.keys.push(key);
+        self.certs.push(c);
     }
 
     pub fn len(&self) -> usize {
@@ -46,17 +51,40 @@ impl<'a> Pool<'a> {
         self.certs.iter()
     }
 
-    /// Whether `c` itself is in the pool.
+    /// Whether `c` itself (the same DER) is in the pool. The same DER has the same
+    /// subject bytes, so the exact-bytes index answers.
     pub fn contains(&self, c: &Certificate<'_>) -> bool {
-        self.by_subject
-            .get(&dn::key(&c.subject))
+        self.by_raw
+            .get(c.subject.raw)
             .is_some_and(|ids| ids.iter().any(|&i| self.certs[i].raw == c.raw))
     }
 
-    /// The certificates whose subject is the name `issuer_key` (a [`dn::key`]).
-    pub fn issuers_of(&self, issuer_key: &[u8]) -> impl Iterator<Item = &Certificate<'a>> {
-        self.by_subject
-            .get(issuer_key)
+    /// Whether `c` is this pool's own copy (not only an equal certificate elsewhere).
+    pub fn owns(&self, c: &Certificate<'_>) -> bool {
+        self.addresses.contains(&(c.raw.as_ptr() as usize)) && self.contains(c)
+    }
+
+    /// The certificates whose subject is the name `issuer`. `key` computes the name's
+    /// canonical form when the exact bytes are not in the pool (the caller keeps it, so
+    /// it is computed once for several pools).
+    pub fn issuers_of<'s>(
+        &'s self,
+        issuer: &Name<'_>,
+        key: &mut Option<Vec<u8>>,
+    ) -> impl Iterator<Item = &'s Certificate<'a>> + 's {
+        let ids = match self.by_raw.get(issuer.raw).and_then(|ids| ids.first()) {
+            Some(&i) => self.by_key.get(&self.keys[i]),
+            None => self
+                .by_key
+                .get(key.get_or_insert_with(|| dn::key(issuer)).as_slice()),
+        };
+        ids.into_iter().flatten().map(|&i| &self.certs[i])
+    }
+
+    /// The certificates whose canonical subject is `key` (a [`dn::key`]).
+    pub fn with_subject_key(&self, key: &[u8]) -> impl Iterator<Item = &Certificate<'a>> {
+        self.by_key
+            .get(key)
             .into_iter()
             .flatten()
             .map(|&i| &self.certs[i])

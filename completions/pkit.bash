@@ -64,6 +64,9 @@ _pkit() {
             pkit__subcmd__bench,parse)
                 cmd="pkit__subcmd__bench__subcmd__parse"
                 ;;
+            pkit__subcmd__bench,verify)
+                cmd="pkit__subcmd__bench__subcmd__verify"
+                ;;
             pkit__subcmd__bench,x509)
                 cmd="pkit__subcmd__bench__subcmd__x509"
                 ;;
@@ -81,6 +84,9 @@ _pkit() {
                 ;;
             pkit__subcmd__bench__subcmd__help,parse)
                 cmd="pkit__subcmd__bench__subcmd__help__subcmd__parse"
+                ;;
+            pkit__subcmd__bench__subcmd__help,verify)
+                cmd="pkit__subcmd__bench__subcmd__help__subcmd__verify"
                 ;;
             pkit__subcmd__bench__subcmd__help,x509)
                 cmd="pkit__subcmd__bench__subcmd__help__subcmd__x509"
@@ -159,6 +165,9 @@ _pkit() {
                 ;;
             pkit__subcmd__help__subcmd__bench,parse)
                 cmd="pkit__subcmd__help__subcmd__bench__subcmd__parse"
+                ;;
+            pkit__subcmd__help__subcmd__bench,verify)
+                cmd="pkit__subcmd__help__subcmd__bench__subcmd__verify"
                 ;;
             pkit__subcmd__help__subcmd__bench,x509)
                 cmd="pkit__subcmd__help__subcmd__bench__subcmd__x509"
@@ -461,7 +470,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench)
-            opts="-h --color --help crypto parse x509 mtc compare help"
+            opts="-h --color --help crypto parse x509 verify mtc compare help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -567,7 +576,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__help)
-            opts="crypto parse x509 mtc compare help"
+            opts="crypto parse x509 verify mtc compare help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -637,6 +646,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__help__subcmd__parse)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__bench__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -721,6 +744,56 @@ _pkit() {
                 return 0
             fi
             case "${prev}" in
+                --min-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__bench__subcmd__verify)
+            opts="-f -h --ca-key-algo --roots --sizes --columns --min-time --threads --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ca-key-algo)
+                    COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa2048 rsa3072 rsa4096 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
+                    return 0
+                    ;;
+                --roots)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sizes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --min-time)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1091,7 +1164,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__bench)
-            opts="crypto parse x509 mtc compare"
+            opts="crypto parse x509 verify mtc compare"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1147,6 +1220,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__bench__subcmd__parse)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__bench__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

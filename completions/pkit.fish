@@ -492,16 +492,17 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 mtc compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -f -a "verify" -d 'Chain validation as `pkit verify` does it (leaf, intermediate, root) beside the raw signature-verify limit, and indexing a trust store'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l algos -d 'Algorithms, comma-separated (default: all but RSA-3072/4096, whose key generation takes seconds)' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''
@@ -551,6 +552,27 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l force -d 'Replace an existing --db file'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l ca-key-algo -d 'Key algorithm of the root, the intermediate and the leaves' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l roots -d 'The trust store that root_index_build indexes' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l sizes -d 'Batch sizes, comma-separated' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l threads -d 'Worker threads for the parallel stages (default: every logical CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
+table\t'A table for the terminal'
+json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l ca-key-algo -d 'CA (issuer and cosigner) and subscriber key algorithm' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''
@@ -596,6 +618,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Chain validation as `pkit verify` does it (leaf, intermediate, root) beside the raw signature-verify limit, and indexing a trust store'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -646,5 +669,6 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "verify" -d 'Chain validation as `pkit verify` does it (leaf, intermediate, root) beside the raw signature-verify limit, and indexing a trust store'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "mtc" -d 'The Merkle Tree Certificate pipeline: entries, tree, proofs, checkpoint, standalone certificates, stage by stage'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "compare" -d 'Two algorithms through the X.509 pipeline, one sweep table per operation'

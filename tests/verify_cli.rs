@@ -1001,3 +1001,12 @@ fn revocation_from_ocsp_responses_agrees_with_openssl() {
         assert!(out.contains(&format!(": {status}")), "{out}");
     }
 }
+
+#[test]
+fn help_lists_every_reason_code() {
+    let r = pk_ok(&["verify", "--help"]);
+    let help = r.stdout_str().replace('\n', " ");
+    for reason in pkit::pki::verify::Reason::ALL {
+        assert!(help.contains(reason.code()), "--help lacks {reason}");
+    }
+}

@@ -30,8 +30,19 @@ use std::sync::Mutex;
 /// SSL_CERT_DIR says otherwise (Debian and its derivatives).
 const SYSTEM_ROOTS: &str = "/etc/ssl/certs/ca-certificates.crt";
 
+/// What `pkit verify --help` and its man page add: the exit codes as this command uses
+/// them, and the reason codes a failed verdict carries.
+const AFTER_HELP: &str = "Exit codes: 0 every input is valid · 1 any input is not (an \
+algorithm pkit lacks, e.g. DSA, is a verdict: unsupported-algorithm) · 2 usage error · 3 an \
+input or roots file that does not parse or holds no certificate · 4 a file that cannot be \
+read.\n\nReason codes (JSON `reason`): expired, not-yet-valid, signature-invalid, \
+unknown-issuer, not-a-ca, path-length-exceeded, key-usage, eku-mismatch, name-constraints, \
+policy, unknown-critical-extension, hostname-mismatch, revoked, revocation-unknown, \
+depth-exceeded, budget-exceeded, malformed, weak-algorithm, unsupported-algorithm, \
+expires-soon.";
+
 #[derive(Args, Debug)]
-#[command(after_help = super::error::EXIT_CODES_HELP)]
+#[command(after_help = AFTER_HELP)]
 pub struct VerifyArgs {
     /// Certificates to verify (PEM or DER; `-` for stdin). In each file the first
     /// certificate is verified, the others are intermediates sent with it.
@@ -219,11 +230,15 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     };
     let revocation: Option<&dyn RevocationSource> = any_source.then_some(&sources as _);
     let verifier = Verifier::new(backend, &roots, &untrusted, revocation);
+    let certs = ChainJson {
+        pools: [&roots, &untrusted],
+        known: Mutex::new(Default::default()),
+    };
     let bar = io::progress_bar(inputs.len() as u64, "certificates");
     let results: Vec<CliResult<Value>> = inputs
         .par_iter()
         .map(|input| {
-            let out = verify_one(&verifier, input, &opts);
+            let out = verify_one(&verifier, input, &opts, &certs);
             bar.inc(1);
             out
         })
@@ -231,19 +246,40 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     bar.finish_and_clear();
     let items = results.into_iter().collect::<CliResult<Vec<Value>>>()?;
     let all_valid = items.iter().all(|v| v["valid"] == true);
-    let text = match a.format {
-        Format::Json => output::json_text(&output::envelope("verify", items.clone())),
-        Format::Jsonl => items.iter().map(output::json_line).collect(),
-        Format::Text => items.iter().map(text_of).collect(),
-    };
-    io::write_text(None, false, &text)?;
     if items.len() > 1 {
         summary(&items);
+    }
+    match a.format {
+        Format::Json => {
+            let text = output::json_text(&output::envelope("verify", items));
+            io::write_text(None, false, &text)?;
+        }
+        // Line by line: ten thousand verdicts need not become one string first.
+        Format::Jsonl | Format::Text => {
+            use std::io::Write;
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            let failed = |e: std::io::Error| CliError::io_at("stdout", &e);
+            for v in &items {
+                if a.format == Format::Jsonl {
+                    serde_json::to_writer(&mut out, v).map_err(|e| failed(e.into()))?;
+                    out.write_all(b"\n").map_err(failed)?;
+                } else {
+                    out.write_all(text_of(v).as_bytes()).map_err(failed)?;
+                }
+            }
+            out.flush().map_err(failed)?;
+        }
     }
     Ok(if all_valid { Exit::Ok } else { Exit::Negative })
 }
 
-fn verify_one(verifier: &Verifier<'_, '_>, input: &Input, opts: &Options<'_>) -> CliResult<Value> {
+fn verify_one(
+    verifier: &Verifier<'_, '_>,
+    input: &Input,
+    opts: &Options<'_>,
+    chain_json: &ChainJson<'_, '_>,
+) -> CliResult<Value> {
     let certs = input
         .ders
         .iter()
@@ -263,27 +299,54 @@ fn verify_one(verifier: &Verifier<'_, '_>, input: &Input, opts: &Options<'_>) ->
         .split_first()
         .ok_or_else(|| CliError::parse(format!("{}: no certificate", input.name)))?;
     let verdict = verifier.verify(*target, extra, opts);
-    Ok(json_of(&input.name, &verdict))
+    Ok(json_of(&input.name, &verdict, chain_json))
 }
 
-fn json_of(name: &str, v: &Verdict<'_>) -> Value {
-    let chain: Vec<Value> = v
-        .chain
-        .iter()
-        .map(|c| {
-            let not_after = c
-                .validity()
-                .map(|(_, na)| na.to_string())
-                .unwrap_or_default();
-            json!({
-                "subject": c.subject.to_rfc4514().unwrap_or_default(),
-                "issuer": c.issuer.to_rfc4514().unwrap_or_default(),
-                "serial_number": c.serial_hex(),
-                "sha256": hex(&sha2::Sha256::digest(c.raw)),
-                "not_after": not_after,
-            })
-        })
-        .collect();
+/// The JSON of certificates, remembered for those of the pools: a root and an
+/// intermediate stand in thousands of chains, and their names and fingerprint cost more
+/// to write out than a path costs to check.
+struct ChainJson<'p, 'a> {
+    pools: [&'p Pool<'a>; 2],
+    known: Mutex<std::collections::HashMap<usize, Value>>,
+}
+
+impl ChainJson<'_, '_> {
+    fn of(&self, c: &Certificate<'_>) -> Value {
+        let pooled = self.pools.iter().any(|p| p.owns(c));
+        let at = c.raw.as_ptr() as usize;
+        if pooled {
+            if let Some(v) = self
+                .known
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&at)
+            {
+                return v.clone();
+            }
+        }
+        let not_after = c
+            .validity()
+            .map(|(_, na)| na.to_string())
+            .unwrap_or_default();
+        let v = json!({
+            "subject": c.subject.to_rfc4514().unwrap_or_default(),
+            "issuer": c.issuer.to_rfc4514().unwrap_or_default(),
+            "serial_number": c.serial_hex(),
+            "sha256": hex(&sha2::Sha256::digest(c.raw)),
+            "not_after": not_after,
+        });
+        if pooled {
+            self.known
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(at, v.clone());
+        }
+        v
+    }
+}
+
+fn json_of(name: &str, v: &Verdict<'_>, certs: &ChainJson<'_, '_>) -> Value {
+    let chain: Vec<Value> = v.chain.iter().map(|c| certs.of(c)).collect();
     match &v.result {
         Ok(checks) => json!({
             "input": name,
@@ -387,16 +450,18 @@ fn policy_inputs(a: &VerifyArgs) -> CliResult<PolicyInputs> {
     })
 }
 
-/// Each CERT argument (or directory entry) is one input.
+/// Each CERT argument (or directory entry) is one input. Read on every core: ten
+/// thousand small files cost more in system calls than their chains cost to verify.
 fn read_inputs(args: &[PathBuf], recursive: bool) -> CliResult<Vec<Input>> {
-    let mut out = Vec::new();
-    for p in io::collect_paths(args, recursive)? {
-        let src = io::read_source(&p)?;
-        let name = src.name.clone();
-        let ders = certificates(src, &name)?;
-        out.push(Input { name, ders });
-    }
-    Ok(out)
+    io::collect_paths(args, recursive)?
+        .par_iter()
+        .map(|p| {
+            let src = io::read_source(p)?;
+            let name = src.name.clone();
+            let ders = certificates(src, &name)?;
+            Ok(Input { name, ders })
+        })
+        .collect()
 }
 
 /// The certificates of one source; a source without any is an input error.

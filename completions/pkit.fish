@@ -349,7 +349,7 @@ webpki\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl -d 'A CRL to check revocation against (repeatable; a file may hold several)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ca -d 'A pkit CA directory whose ca.db answers for the certificates it issued' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp-response -d 'An OCSP response to check revocation against (repeatable)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -l check-revocation -d 'Which certificates to check for revocation. Default: leaf when a CRL, --ca or an OCSP response is given, else none' -r -f -a "none\t''
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l check-revocation -d 'Which certificates to check for revocation. Default: leaf when a CRL, --ca, an OCSP response or --ocsp is given, else none' -r -f -a "none\t''
 leaf\t''
 chain\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l revocation-policy -d 'What an unknown revocation status means' -r -f -a "soft-fail\t''
@@ -365,6 +365,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -s r -l recursive -d '
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l require-explicit-policy -d 'Require a valid policy for the whole path (RFC 5280 initial-explicit-policy)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-policy-mapping -d 'Do not follow policy mappings (initial-policy-mapping-inhibit)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-any-policy -d 'Do not let anyPolicy stand for other policies (initial-any-policy-inhibit)'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp -d 'Ask the OCSP responder each certificate names (authorityInfoAccess, http) about it'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''

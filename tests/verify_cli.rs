@@ -334,7 +334,7 @@ fn many_inputs_get_one_verdict_each() {
 #[test]
 fn a_pool_of_look_alike_intermediates_ends_within_the_budget() {
     let h = hierarchy("ecdsa-p256");
-    // 300 CAs that share the intermediate's name but not its key.
+    // 1,000 CAs that share the intermediate's name but not its key.
     let pool = h.dir.join("pool");
     pk_ok(&[
         "issue",
@@ -342,7 +342,7 @@ fn a_pool_of_look_alike_intermediates_ends_within_the_budget() {
         "--ca",
         &s(&h.root),
         "--count",
-        "300",
+        "1000",
         "--profile",
         "ca",
         "--subject-template",
@@ -351,7 +351,7 @@ fn a_pool_of_look_alike_intermediates_ends_within_the_budget() {
         &s(&pool),
     ]);
     let mut text = String::new();
-    for n in 1..=300 {
+    for n in 1..=1000 {
         text.push_str(&std::fs::read_to_string(pool.join(format!("{n}.pem"))).unwrap());
     }
     let untrusted = h.dir.join("lookalikes.pem");
@@ -362,6 +362,19 @@ fn a_pool_of_look_alike_intermediates_ends_within_the_budget() {
     let (code, v) = verify(&h, &["--untrusted", &s(&untrusted), &s(&leaf)]);
     assert_eq!((code, reason(&v)), (Some(1), "budget-exceeded"), "{v}");
     assert!(started.elapsed() < common::HANG);
+    // With the real intermediate last among them, the authorityKeyIdentifier puts it
+    // first: found at once, within the budget.
+    let (code, v) = verify(
+        &h,
+        &[
+            "--untrusted",
+            &s(&untrusted),
+            "--untrusted",
+            &s(&h.int.join("ca.pem")),
+            &s(&leaf),
+        ],
+    );
+    assert_eq!(code, Some(0), "{v}");
 }
 
 #[test]
@@ -1009,4 +1022,81 @@ fn help_lists_every_reason_code() {
     for reason in pkit::pki::verify::Reason::ALL {
         assert!(help.contains(reason.code()), "--help lacks {reason}");
     }
+}
+
+#[test]
+fn ocsp_asks_the_responder_the_certificate_names() {
+    let h = hierarchy("ecdsa-p256");
+    let port = common::free_port();
+    // A leaf whose authorityInfoAccess names a responder on 127.0.0.1: from a CSR that
+    // asks for the extension (pkit copies requested extensions).
+    common::require_openssl();
+    let (csr, key) = (h.dir.join("online.csr"), h.dir.join("online.key"));
+    let (c, out) = common::ossl(&[
+        "req",
+        "-new",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        &s(&key),
+        "-subj",
+        "/CN=online",
+        "-addext",
+        &format!("authorityInfoAccess=OCSP;URI:http://127.0.0.1:{port}/"),
+        "-out",
+        &s(&csr),
+    ]);
+    assert_eq!(c, Some(0), "{out}");
+    let leaf = h.dir.join("online.pem");
+    pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&h.int),
+        "--csr",
+        &s(&csr),
+        "-o",
+        &s(&leaf),
+    ]);
+    let bundle = s(&h.bundle(&leaf));
+    let mut serve = std::process::Command::new(common::pkit_bin());
+    serve.args([
+        "ocsp",
+        "serve",
+        "--ca",
+        &s(&h.int),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+    ]);
+    let server = common::Server::start(serve, h.dir.join("serve.log"), "\"listening\"");
+    let (code, v) = verify(&h, &["--ocsp", &bundle]);
+    assert_eq!(code, Some(0), "{v}");
+    pk_ok(&[
+        "crl",
+        "revoke",
+        "--ca",
+        &s(&h.int),
+        "--cert",
+        &s(&leaf),
+        "--reason",
+        "keyCompromise",
+    ]);
+    let (code, v) = verify(&h, &["--ocsp", &bundle]);
+    assert_eq!((code, reason(&v)), (Some(1), "revoked"), "{v}");
+    drop(server);
+    // No responder: unknown, which hard-fail rejects and soft-fail lets pass.
+    let (code, v) = verify(&h, &["--ocsp", &bundle]);
+    assert_eq!((code, reason(&v)), (Some(1), "revocation-unknown"), "{v}");
+    assert!(
+        v["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("127.0.0.1:{port}")),
+        "{v}"
+    );
+    let (code, v) = verify(&h, &["--ocsp", "--revocation-policy", "soft-fail", &bundle]);
+    assert_eq!(code, Some(0), "{v}");
 }

@@ -100,8 +100,11 @@ pub struct VerifyArgs {
     /// An OCSP response to check revocation against (repeatable).
     #[arg(long, value_name = "FILE")]
     pub ocsp_response: Vec<PathBuf>,
-    /// Which certificates to check for revocation. Default: leaf when a CRL, --ca or an
-    /// OCSP response is given, else none.
+    /// Ask the OCSP responder each certificate names (authorityInfoAccess, http) about it.
+    #[arg(long)]
+    pub ocsp: bool,
+    /// Which certificates to check for revocation. Default: leaf when a CRL, --ca, an
+    /// OCSP response or --ocsp is given, else none.
     #[arg(long, value_enum)]
     pub check_revocation: Option<ScopeArg>,
     /// What an unknown revocation status means.
@@ -196,11 +199,17 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
         }),
         _ => None,
     };
-    let any_source = !crls.is_empty() || !ocsp.is_empty() || ca.is_some();
+    let any_source = !crls.is_empty() || !ocsp.is_empty() || ca.is_some() || a.ocsp;
+    let agent = a.ocsp.then(ocsp_agent);
+    let fetch = |url: &str, request: &[u8]| match &agent {
+        Some(agent) => ocsp_fetch(agent, url, request),
+        None => Err("--ocsp was not given".into()),
+    };
     let sources = Sources {
         crls: CrlSet::new(crls),
         ocsp,
         ca,
+        online: a.ocsp.then_some(&fetch as _),
     };
     let identity = identity(&a)?;
     let opts = Options {
@@ -400,6 +409,37 @@ fn summary(items: &[Value]) {
     }
     let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     eprintln!("pkit: {} certificates: {}", items.len(), parts.join(", "));
+}
+
+/// How long one OCSP exchange may take, connection included.
+const OCSP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// The most an OCSP response may be: a hostile responder cannot fill memory.
+const OCSP_MAX_RESPONSE: u64 = 1 << 20;
+
+/// An HTTP client for OCSP (RFC 6960 Appendix A.1: POST, application/ocsp-request).
+fn ocsp_agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(OCSP_TIMEOUT))
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+fn ocsp_fetch(agent: &ureq::Agent, url: &str, request: &[u8]) -> Result<Vec<u8>, String> {
+    let mut response = agent
+        .post(url)
+        .header("Content-Type", "application/ocsp-request")
+        .send(request)
+        .map_err(|e| format!("{url}: {e}"))?;
+    if response.status() != 200 {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    response
+        .body_mut()
+        .with_config()
+        .limit(OCSP_MAX_RESPONSE)
+        .read_to_vec()
+        .map_err(|e| format!("{url}: {e}"))
 }
 
 fn purpose(p: PurposeArg) -> Purpose {

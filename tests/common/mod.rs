@@ -2,8 +2,11 @@
 #![allow(dead_code)] // each test crate uses its own subset
 
 mod peers;
+mod server;
 
 pub use peers::*;
+#[allow(unused_imports)] // only the tests that start servers use them
+pub use server::{free_port, Server};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -5,12 +5,16 @@
 
 use super::revocation::{crl_status_with, ocsp_status, CrlSet, Status};
 use super::validate::RevocationSource;
+use crate::der::oid_registry as oids;
 use crate::der::{integer, Time};
+use crate::pki::alg::Digest;
 use crate::pki::backend::Backend;
 use crate::pki::ca::store::{CaStore, CertStatus};
 use crate::pki::cert::Certificate;
 use crate::pki::ext::CrlReason;
+use crate::pki::ext::{self as ext, ExtensionValue, GeneralName};
 use crate::pki::ocsp::OcspResponse;
+use crate::pki::ocsp_request::{encode_request, IssuerHashes};
 use std::sync::Mutex;
 
 /// A pkit CA directory: its certificate and its database, which knows the status of
@@ -21,10 +25,16 @@ pub struct CaDatabase<'a> {
     pub store: Mutex<Box<dyn CaStore>>,
 }
 
+/// Sends an OCSP request (DER) to a responder URL and returns the response's DER: the
+/// caller's transport (the library does no network I/O of its own).
+pub type Fetch<'a> = &'a (dyn Fn(&str, &[u8]) -> Result<Vec<u8>, String> + Sync);
+
 pub struct Sources<'a> {
     pub crls: CrlSet<'a>,
     pub ocsp: Vec<OcspResponse<'a>>,
     pub ca: Option<CaDatabase<'a>>,
+    /// Ask the OCSP responders certificates name in their authorityInfoAccess.
+    pub online: Option<Fetch<'a>>,
 }
 
 impl RevocationSource for Sources<'_> {
@@ -43,6 +53,9 @@ impl RevocationSource for Sources<'_> {
         if !self.ocsp.is_empty() {
             answers.push(ocsp_status(backend, &self.ocsp, cert, issuer, now));
         }
+        if let Some(fetch) = self.online {
+            answers.push(online_status(backend, fetch, cert, issuer, now));
+        }
         answers.push(crl_status_with(
             backend,
             &self.crls,
@@ -53,6 +66,57 @@ impl RevocationSource for Sources<'_> {
         ));
         combine(answers)
     }
+}
+
+/// Ask each OCSP responder `cert`'s authorityInfoAccess names (http only; RFC 6960
+/// Appendix A.1) about it, and read the answers as response files are read.
+fn online_status(
+    backend: &dyn Backend,
+    fetch: Fetch<'_>,
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+    now: Time,
+) -> Status {
+    let urls = responder_urls(cert);
+    if urls.is_empty() {
+        return Status::Unknown("its authorityInfoAccess names no http OCSP responder".into());
+    }
+    let request = encode_request(
+        &IssuerHashes::of(backend, issuer, Digest::Sha1),
+        cert.serial,
+        None,
+    );
+    let mut answers = Vec::with_capacity(urls.len());
+    for url in urls {
+        let answer = fetch(&url, &request).and_then(|der| {
+            OcspResponse::from_der(&der)
+                .map(|r| ocsp_status(backend, &[r], cert, issuer, now))
+                .map_err(|e| format!("{url}: the response does not parse: {e}"))
+        });
+        answers.push(answer.unwrap_or_else(Status::Unknown));
+    }
+    combine(answers)
+}
+
+/// The http URLs of the OCSP responders in `cert`'s authorityInfoAccess.
+fn responder_urls(cert: &Certificate<'_>) -> Vec<String> {
+    let Some(e) = cert
+        .extensions
+        .and_then(|x| x.find(&oids::PE_AUTHORITY_INFO_ACCESS).ok().flatten())
+    else {
+        return Vec::new();
+    };
+    let Ok(ExtensionValue::AuthorityInfoAccess(list)) = ext::decode(e.oid, e.value, e.value_offset)
+    else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter(|a| a.access_method == oids::AD_OCSP)
+        .filter_map(|a| match &a.access_location {
+            GeneralName::Uri(u) if u.starts_with("http://") => Some(u.to_string()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Revoked beats good beats unknown.

@@ -739,6 +739,30 @@ fn a_cross_signed_intermediate_finds_the_root_that_is_trusted() {
     assert_eq!(v["chain"][2]["subject"], "CN=Old Root", "{v}");
 }
 
+/// `n` CAs in a line under `top` (each signing the next) and a leaf under the last:
+/// (the CAs, top first; the leaf).
+fn ca_chain(d: &Path, prefix: &str, n: usize, top: (&Path, &Path)) -> (Vec<PathBuf>, PathBuf) {
+    let (mut ca, mut key) = (top.0.to_path_buf(), top.1.to_path_buf());
+    let mut cas = Vec::new();
+    for i in 1..=n {
+        let name = format!("{prefix}{i}");
+        let subject = format!("/CN={prefix} {i}");
+        let (c, k) = ossl_cert(d, &name, &subject, Some((&ca, &key)), CA_EXT, None);
+        cas.push(c.clone());
+        (ca, key) = (c, k);
+    }
+    let leaf_name = format!("{prefix}leaf");
+    let (leaf, _) = ossl_cert(
+        d,
+        &leaf_name,
+        "/CN=chain leaf",
+        Some((&ca, &key)),
+        LEAF_EXT,
+        None,
+    );
+    (cas, leaf)
+}
+
 #[test]
 fn loops_and_long_chains_end_with_a_reason() {
     let t = common::tempdir();
@@ -753,55 +777,13 @@ fn loops_and_long_chains_end_with_a_reason() {
     assert_eq!(reason(&v), "unknown-issuer", "{v}");
     assert!(!ossl_ok);
     // A chain 40 CAs deep under a trusted root: longer than any path pkit builds.
-    let (mut ca, mut key) = ossl_cert(d, "deep0", "/CN=Deep 0", None, CA_EXT, None);
-    let top = ca.clone();
-    let mut all = Vec::new();
-    for i in 1..=40 {
-        let (c, k) = ossl_cert(
-            d,
-            &format!("deep{i}"),
-            &format!("/CN=Deep {i}"),
-            Some((&ca, &key)),
-            CA_EXT,
-            None,
-        );
-        all.push(c.clone());
-        (ca, key) = (c, k);
-    }
-    let (deep_leaf, _) = ossl_cert(
-        d,
-        "deepleaf",
-        "/CN=deep leaf",
-        Some((&ca, &key)),
-        LEAF_EXT,
-        None,
-    );
+    let (top, top_key) = ossl_cert(d, "deep0", "/CN=Deep 0", None, CA_EXT, None);
+    let (all, deep_leaf) = ca_chain(d, "deep", 40, (&top, &top_key));
     let refs: Vec<&Path> = all.iter().map(PathBuf::as_path).collect();
     let (v, _) = both(&top, &refs, &deep_leaf, &[]);
     assert_eq!(reason(&v), "depth-exceeded", "{v}");
     // Three intermediates: --max-depth 3 allows them, 2 does not, as -verify_depth.
-    let (mut ca, mut key) = (top.clone(), d.join("deep0.key"));
-    let mut three = Vec::new();
-    for i in 1..=3 {
-        let (c, k) = ossl_cert(
-            d,
-            &format!("three{i}"),
-            &format!("/CN=Three {i}"),
-            Some((&ca, &key)),
-            CA_EXT,
-            None,
-        );
-        three.push(c.clone());
-        (ca, key) = (c, k);
-    }
-    let (short_leaf, _) = ossl_cert(
-        d,
-        "shortleaf",
-        "/CN=short leaf",
-        Some((&ca, &key)),
-        LEAF_EXT,
-        None,
-    );
+    let (three, short_leaf) = ca_chain(d, "three", 3, (&top, &top_key));
     let refs: Vec<&Path> = three.iter().map(PathBuf::as_path).collect();
     for (depth, ok) in [("3", true), ("2", false)] {
         let (v, _) = both(&top, &refs, &short_leaf, &["--max-depth", depth]);

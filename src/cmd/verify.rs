@@ -65,8 +65,8 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N")]
     pub max_depth: Option<usize>,
     /// The extended key usage the certificate must allow.
-    #[arg(long, value_enum, default_value_t = PurposeArg::Any)]
-    pub purpose: PurposeArg,
+    #[arg(long, default_value = "any", value_parser = purpose_parser())]
+    pub purpose: Purpose,
     /// The DNS name the certificate must be valid for.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["ip", "email"])]
     pub hostname: Option<String>,
@@ -116,17 +116,6 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PurposeArg {
-    Any,
-    Server,
-    Client,
-    CodeSigning,
-    Email,
-    OcspSigner,
-    Timestamping,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -215,7 +204,7 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     let opts = Options {
         now,
         max_depth: a.max_depth,
-        purpose: purpose(a.purpose),
+        purpose: a.purpose,
         identity,
         policy: policy_inputs(&a)?,
         rules: match a.rules {
@@ -442,16 +431,11 @@ fn ocsp_fetch(agent: &ureq::Agent, url: &str, request: &[u8]) -> Result<Vec<u8>,
         .map_err(|e| format!("{url}: {e}"))
 }
 
-fn purpose(p: PurposeArg) -> Purpose {
-    match p {
-        PurposeArg::Any => Purpose::Any,
-        PurposeArg::Server => Purpose::Server,
-        PurposeArg::Client => Purpose::Client,
-        PurposeArg::CodeSigning => Purpose::CodeSigning,
-        PurposeArg::Email => Purpose::Email,
-        PurposeArg::OcspSigner => Purpose::OcspSigner,
-        PurposeArg::Timestamping => Purpose::Timestamping,
-    }
+/// `--purpose`: the library's purpose names, listed for help and completions.
+fn purpose_parser() -> impl clap::builder::TypedValueParser<Value = Purpose> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Purpose::ALL.map(Purpose::name))
+        .map(|s| Purpose::from_name(&s).unwrap_or(Purpose::Any))
 }
 
 fn identity(a: &VerifyArgs) -> CliResult<Option<Identity<'_>>> {

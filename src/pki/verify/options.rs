@@ -20,20 +20,31 @@ pub enum Purpose {
 }
 
 impl Purpose {
-    pub const NAMES: &'static str =
-        "server, client, code-signing, email, ocsp-signer, timestamping or any";
+    pub const ALL: [Purpose; 7] = [
+        Purpose::Any,
+        Purpose::Server,
+        Purpose::Client,
+        Purpose::CodeSigning,
+        Purpose::Email,
+        Purpose::OcspSigner,
+        Purpose::Timestamping,
+    ];
+
+    /// As `--purpose` spells it (`ocsp-signer` as in `issue --profile`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Purpose::Any => "any",
+            Purpose::Server => "server",
+            Purpose::Client => "client",
+            Purpose::CodeSigning => "code-signing",
+            Purpose::Email => "email",
+            Purpose::OcspSigner => "ocsp-signer",
+            Purpose::Timestamping => "timestamping",
+        }
+    }
 
     pub fn from_name(s: &str) -> Option<Purpose> {
-        Some(match s {
-            "any" => Purpose::Any,
-            "server" => Purpose::Server,
-            "client" => Purpose::Client,
-            "code-signing" => Purpose::CodeSigning,
-            "email" => Purpose::Email,
-            "ocsp-signer" => Purpose::OcspSigner,
-            "timestamping" => Purpose::Timestamping,
-            _ => return None,
-        })
+        Purpose::ALL.into_iter().find(|p| p.name() == s)
     }
 
     /// The KeyPurposeId a certificate's extendedKeyUsage must list (or

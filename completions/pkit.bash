@@ -3462,12 +3462,16 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__verify)
-            opts="-r -f -h --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --ocsp-response --ocsp --check-revocation --revocation-policy --expires-within --format --color --help"
+            opts="-r -f -h --connect --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --ocsp-response --ocsp --check-revocation --revocation-policy --expires-within --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --connect)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --roots)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -329,6 +329,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l connect -d 'Verify the chain a TLS server sends: connect to HOST[:PORT] (443 by default), offer HOST as the server name, and take the certificates it presents. The name to match defaults to HOST' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l roots -d 'Trusted roots: a file or a directory of PEM/DER certificates (repeatable). Default: SSL_CERT_FILE / SSL_CERT_DIR, else the system store' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l untrusted -d 'More candidate intermediates (repeatable)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l now -d 'Verify as of this time (RFC 3339) instead of now' -r

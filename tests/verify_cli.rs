@@ -1082,3 +1082,80 @@ fn ocsp_asks_the_responder_the_certificate_names() {
     let (code, v) = verify(&h, &["--ocsp", "--revocation-policy", "soft-fail", &bundle]);
     assert_eq!(code, Some(0), "{v}");
 }
+
+/// `openssl s_server` on 127.0.0.1 presenting `cert` (and `chain`, when given).
+fn tls_server(h: &Hierarchy, port: u16, cert: &Path, chain: Option<&Path>) -> common::Server {
+    common::require_openssl();
+    let key = cert.with_extension("key");
+    let mut args = format!(
+        "exec openssl s_server -www -accept 127.0.0.1:{port} -cert '{}' -key '{}'",
+        s(cert),
+        s(&key)
+    );
+    if let Some(c) = chain {
+        args.push_str(&format!(" -cert_chain '{}'", s(c)));
+    }
+    // s_server says ACCEPT on stdout once it listens; the helper watches stderr.
+    args.push_str(" 1>&2");
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", &args]);
+    common::Server::start(cmd, h.dir.join(format!("s_server-{port}.log")), "ACCEPT")
+}
+
+#[test]
+fn connect_verifies_the_chain_a_server_sends() {
+    let h = hierarchy("ecdsa-p256");
+    let leaf = h.leaf(
+        "tls",
+        &[
+            "--subject",
+            "CN=localhost",
+            "--san",
+            "DNS:localhost",
+            "--san",
+            "IP:127.0.0.1",
+        ],
+    );
+    let int = h.int.join("ca.pem");
+    let port = common::free_port();
+    let server = tls_server(&h, port, &leaf, Some(&int));
+    let target = format!("localhost:{port}");
+    // The name defaults to the host connected to.
+    let (code, v) = verify(&h, &["--connect", &target]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["input"], target.as_str());
+    assert_eq!(v["chain"].as_array().unwrap().len(), 3, "{v}");
+    let (code, v) = verify(&h, &["--connect", &format!("127.0.0.1:{port}")]);
+    assert_eq!(
+        code,
+        Some(0),
+        "an IP address matches the iPAddress SAN: {v}"
+    );
+    let (code, v) = verify(&h, &["--connect", &target, "--hostname", "www.example.com"]);
+    assert_eq!((code, reason(&v)), (Some(1), "hostname-mismatch"), "{v}");
+    let later = time_in_days(400);
+    let (code, v) = verify(&h, &["--connect", &target, "--now", &later]);
+    assert_eq!((code, reason(&v)), (Some(1), "expired"), "{v}");
+    drop(server);
+    // A server that leaves its intermediate out.
+    let port = common::free_port();
+    let _server = tls_server(&h, port, &leaf, None);
+    let (code, v) = verify(&h, &["--connect", &format!("localhost:{port}")]);
+    assert_eq!((code, reason(&v)), (Some(1), "unknown-issuer"), "{v}");
+    // Nothing listening: exit 4, naming the address.
+    let closed = common::free_port();
+    let roots = h.roots();
+    let r = pk(&[
+        "verify",
+        "--roots",
+        &roots,
+        "--connect",
+        &format!("127.0.0.1:{closed}"),
+    ]);
+    refused(
+        &r,
+        4,
+        &[&format!("127.0.0.1:{closed}")],
+        "a refused connection",
+    );
+}

@@ -78,4 +78,22 @@ pub trait Backend: Send + Sync {
         signature: &[u8],
     ) -> Result<bool>;
     fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8>;
+    /// A TLS client handshake over `stream` offering `server_name` (SNI): the
+    /// certificates the server sent, leaf first, not judged (trust is `pki::verify`'s).
+    fn tls_peer_chain(
+        &self,
+        stream: &mut dyn TlsStream,
+        server_name: Option<&str>,
+    ) -> Result<Vec<Vec<u8>>> {
+        let _ = (stream, server_name);
+        Err(BackendError::Unsupported(format!(
+            "TLS is not available in {}",
+            self.version()
+        )))
+    }
 }
+
+/// A connection's bytes: what a TLS handshake reads and writes.
+pub trait TlsStream: std::io::Read + std::io::Write {}
+
+impl<T: std::io::Read + std::io::Write> TlsStream for T {}

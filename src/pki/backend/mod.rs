@@ -11,5 +11,5 @@ mod error;
 pub mod openssl;
 pub mod pbe;
 
-pub use api::{Backend, PrivateKey, Signer};
+pub use api::{Backend, PrivateKey, Signer, TlsStream};
 pub use error::{BackendError, Result};

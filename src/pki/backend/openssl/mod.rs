@@ -8,7 +8,7 @@
 //! `verify`, `pbe` (password-based cryptography) and `ffi` (entry points native-ossl does
 //! not wrap). PKCS#8 structures are built and read in the key model (`pki::key`).
 
-use super::api::{Backend, PrivateKey};
+use super::api::{Backend, PrivateKey, TlsStream};
 use super::error::Result;
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
 use key::OsslKey;
@@ -22,6 +22,7 @@ mod key;
 mod linked;
 mod pbe;
 mod signers;
+mod tls;
 mod verify;
 
 pub struct OpensslBackend;
@@ -127,6 +128,14 @@ impl Backend for OpensslBackend {
 
     fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8> {
         linked::digest(alg, data)
+    }
+
+    fn tls_peer_chain(
+        &self,
+        stream: &mut dyn TlsStream,
+        server_name: Option<&str>,
+    ) -> Result<Vec<Vec<u8>>> {
+        tls::peer_chain(stream, server_name)
     }
 }
 

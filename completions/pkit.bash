@@ -3412,12 +3412,16 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__parse)
-            opts="-r -f -o -h --recursive --format --inform --type --summary --passin --show-private --lenient --now --out --force --color --help"
+            opts="-r -f -o -h --connect --recursive --format --inform --type --summary --passin --show-private --lenient --now --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --connect)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json jsonl pem der asn1 table" -- "${cur}"))
                     return 0

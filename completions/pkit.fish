@@ -40,6 +40,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pi
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l connect -d 'Read the certificates a TLS server presents instead: connect to HOST[:PORT] (443 by default), offering HOST as the server name' -r
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -s f -l format -d 'Output format' -r -f -a "text\t'Readable text (default)'
 json\t'One JSON document: {"schema":"pkit/v1","type":"parse","items":[…]}'
 jsonl\t'One JSON object per line'

@@ -1136,6 +1136,22 @@ fn connect_verifies_the_chain_a_server_sends() {
     let later = time_in_days(400);
     let (code, v) = verify(&h, &["--connect", &target, "--now", &later]);
     assert_eq!((code, reason(&v)), (Some(1), "expired"), "{v}");
+    // `pkit parse --connect` shows what the server sent.
+    let r = pk_ok(&["parse", "--connect", &target, "-f", "jsonl"]);
+    let subjects: Vec<String> = r
+        .stdout_str()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["subject_dn"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        subjects,
+        ["CN=localhost", "CN=Verify Intermediate,O=pkit tests"]
+    );
     drop(server);
     // A server that leaves its intermediate out.
     let port = common::free_port();

@@ -8,6 +8,7 @@ pub mod backend;
 pub mod bench;
 pub mod ca_dir;
 pub mod completions;
+pub mod connect;
 pub mod crl;
 pub mod describe;
 pub mod error;

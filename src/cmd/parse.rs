@@ -49,6 +49,11 @@ pub struct ParseArgs {
     /// Files or directories to read; `-` (or nothing) reads stdin.
     pub inputs: Vec<PathBuf>,
 
+    /// Read the certificates a TLS server presents instead: connect to HOST[:PORT] (443
+    /// by default), offering HOST as the server name.
+    #[arg(long, value_name = "HOST[:PORT]", conflicts_with = "inputs")]
+    pub connect: Option<String>,
+
     /// Read the files in directories, recursively.
     #[arg(short, long)]
     pub recursive: bool,
@@ -127,9 +132,22 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
         return Err(CliError::usage("-f table goes with --summary"));
     }
 
-    let paths = io::collect_paths(&a.inputs, a.recursive)?;
+    let paths = match a.connect {
+        Some(_) => Vec::new(),
+        None => io::collect_paths(&a.inputs, a.recursive)?,
+    };
     // Read every source; an unreadable file is an item-level failure like a bad parse.
     let mut items: Vec<Result<Item, CliError>> = Vec::new();
+    if let Some(target) = &a.connect {
+        let (name, ders) = super::connect::peer_chain(super::backend::backend(), target)?;
+        items.extend(ders.into_iter().enumerate().map(|(i, der)| {
+            Ok(Item {
+                name: format!("{name}#{}", i + 1),
+                label: Some(Kind::Certificate.pem_label().into()),
+                der,
+            })
+        }));
+    }
     for p in &paths {
         match io::read_source(p) {
             // A checkpoint is a text note, not PEM or DER: it is one item as it stands.

@@ -394,6 +394,23 @@ fn bad_inputs_are_refused_with_their_exit_codes() {
     refused(&r, 3, &["empty.pem"], "an empty roots file");
     let r = pk(&["verify", "--roots", &roots, &s(&h.dir.join("missing.pem"))]);
     refused(&r, 4, &["missing.pem"], "a missing file");
+    // Roots that are leaves issued by someone else: the wrong file.
+    let r = pk(&["verify", "--roots", &s(&leaf), &s(&leaf)]);
+    refused(&r, 3, &["x.pem", "CA"], "roots that are not CAs");
+    // A CRL signed by another CA answers nothing for this one: unknown, hard-fail.
+    let other = h.dir.join("other");
+    pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&other),
+        "--subject",
+        "CN=Other CA",
+    ]);
+    let foreign = h.dir.join("foreign.crl");
+    pk_ok(&["crl", "gen", "--ca", &s(&other), "-o", &s(&foreign)]);
+    let (code, v) = verify(&h, &["--crl", &s(&foreign), &s(&h.bundle(&leaf))]);
+    assert_eq!((code, reason(&v)), (Some(1), "revocation-unknown"), "{v}");
     let r = pk(&[
         "verify",
         "--roots",
@@ -776,9 +793,9 @@ fn loops_and_long_chains_end_with_a_reason() {
     let (v, ossl_ok) = both(&root, &[&a, &b], &leaf, &[]);
     assert_eq!(reason(&v), "unknown-issuer", "{v}");
     assert!(!ossl_ok);
-    // A chain 40 CAs deep under a trusted root: longer than any path pkit builds.
+    // A chain 100 CAs deep under a trusted root: longer than any path pkit builds.
     let (top, top_key) = ossl_cert(d, "deep0", "/CN=Deep 0", None, CA_EXT, None);
-    let (all, deep_leaf) = ca_chain(d, "deep", 40, (&top, &top_key));
+    let (all, deep_leaf) = ca_chain(d, "deep", 100, (&top, &top_key));
     let refs: Vec<&Path> = all.iter().map(PathBuf::as_path).collect();
     let (v, _) = both(&top, &refs, &deep_leaf, &[]);
     assert_eq!(reason(&v), "depth-exceeded", "{v}");

@@ -381,7 +381,12 @@ fn json_of(name: &str, v: &Verdict<'_>, certs: &ChainJson<'_, '_>) -> Value {
             "detail": f.detail,
             "certificate": f.cert,
             "chain": chain,
-            "checks": [{"name": f.reason.code(), "ok": false, "detail": f.detail}],
+            "checks": f
+                .passed
+                .iter()
+                .map(|c| json!({"name": c.name, "ok": c.ok, "detail": c.detail}))
+                .chain(std::iter::once(json!({"name": f.reason.code(), "ok": false, "detail": f.detail})))
+                .collect::<Vec<_>>(),
         }),
     }
 }

@@ -32,6 +32,8 @@ pub struct Failure {
     pub reason: Reason,
     pub detail: String,
     pub cert: Option<usize>,
+    /// The checks that passed before this one failed.
+    pub passed: Vec<Check>,
 }
 
 impl Failure {
@@ -40,6 +42,7 @@ impl Failure {
             reason,
             detail: detail.into(),
             cert,
+            passed: Vec::new(),
         }
     }
 }
@@ -91,6 +94,23 @@ pub fn validate<'a>(
     revocation: Option<(&dyn RevocationSource, CrlSigners<'_, 'a>)>,
 ) -> Result<Vec<Check>, Failure> {
     let mut checks = Vec::new();
+    match run_checks(backend, path, opts, revocation, &mut checks) {
+        Ok(()) => Ok(checks),
+        Err(mut f) => {
+            f.passed = checks;
+            Err(f)
+        }
+    }
+}
+
+/// The checks of [`validate`], each that passes added to `checks`.
+fn run_checks<'a>(
+    backend: &dyn Backend,
+    path: &[Certificate<'a>],
+    opts: &Options<'_>,
+    revocation: Option<(&dyn RevocationSource, CrlSigners<'_, 'a>)>,
+    checks: &mut Vec<Check>,
+) -> Result<(), Failure> {
     let mut ok = |name: &'static str, detail: String| {
         checks.push(Check {
             name,
@@ -101,7 +121,7 @@ pub fn validate<'a>(
     let (anchor_at, n) = (path.len() - 1, path.len() - 1);
     // OpenSSL and most verifiers also hold the anchor to its validity period; RFC 5280
     // leaves it to the relying party. A root past its notAfter is not trusted here.
-    validity(&path[anchor_at], anchor_at, opts.now)?;
+    ok("validity", validity(&path[anchor_at], anchor_at, opts.now)?);
     let mut names = NameConstraintState::new();
     let mut policy = PolicyState::new(&opts.policy, n);
     // RFC 5280 leaves the anchor's own constraints to the relying party (RFC 5937 lets
@@ -122,7 +142,15 @@ pub fn validate<'a>(
         let issuer = &path[at + 1];
         let last = i == n;
         let self_issued = dn::equal(&cert.subject, &cert.issuer);
-        validity(cert, at, opts.now)?;
+        ok("validity", validity(cert, at, opts.now)?);
+        ok(
+            "signature",
+            format!(
+                "certificate {at}: {} by certificate {}",
+                cert.signature_algorithm.name(),
+                at + 1
+            ),
+        );
         if !dn::equal(&cert.issuer, &issuer.subject) {
             return Err(Failure::new(
                 Reason::UnknownIssuer,
@@ -248,7 +276,7 @@ pub fn validate<'a>(
             }
         }
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// The identity as the user would write it.
@@ -260,7 +288,8 @@ fn describe(id: &names::Identity<'_>) -> String {
     }
 }
 
-fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<(), Failure> {
+/// `c` is valid at `now`: what the check says when it is.
+fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<String, Failure> {
     let (nb, na) = c
         .validity()
         .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
@@ -278,7 +307,7 @@ fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<(), Failure> {
             format!("expired {na}"),
         ));
     }
-    Ok(())
+    Ok(format!("certificate {at}: {nb} to {na}"))
 }
 
 /// The decoded value of extension `oid` of `c`, if present.

@@ -415,7 +415,8 @@ fn text_of(v: &Value) -> String {
     s
 }
 
-/// Several inputs: the counts by outcome on stderr.
+/// Several inputs: the counts by outcome on stderr — one line a script can read, and on
+/// a terminal a table of valid and invalid inputs by reason.
 fn summary(items: &[Value]) {
     let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
     for v in items {
@@ -424,6 +425,16 @@ fn summary(items: &[Value]) {
     }
     let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     eprintln!("pkit: {} certificates: {}", items.len(), parts.join(", "));
+    if io::stderr_is_terminal() {
+        let mut t = comfy_table::Table::new();
+        t.set_header(vec!["outcome", "certificates"]);
+        let valid = counts.remove("valid").unwrap_or(0);
+        t.add_row(vec!["valid".to_string(), valid.to_string()]);
+        for (reason, n) in &counts {
+            t.add_row(vec![format!("invalid: {reason}"), n.to_string()]);
+        }
+        eprintln!("{t}");
+    }
 }
 
 /// How long one OCSP exchange may take, connection included.

@@ -1192,3 +1192,46 @@ fn connect_verifies_the_chain_a_server_sends() {
         "a refused connection",
     );
 }
+
+#[test]
+fn a_pinned_end_entity_vouches_only_for_itself() {
+    let t = common::tempdir();
+    let d = t.path();
+    // A self-signed server certificate, trusted as it is (pinning).
+    let (pinned, pk_key) = ossl_cert(d, "pinned", "/CN=pinned", None, LEAF_EXT, None);
+    let (v, ossl_ok) = both(&pinned, &[], &pinned, &[]);
+    assert_eq!(v["valid"], true, "{v}");
+    assert!(ossl_ok);
+    // What its key signs is not trusted: it is no CA.
+    let (forged, _) = ossl_cert(
+        d,
+        "forged",
+        "/CN=forged",
+        Some((&pinned, &pk_key)),
+        LEAF_EXT,
+        None,
+    );
+    let (v, ossl_ok) = both(&pinned, &[], &forged, &[]);
+    assert_eq!(reason(&v), "not-a-ca", "{v}");
+    assert!(!ossl_ok);
+}
+
+#[test]
+fn revocation_asked_for_without_a_source_is_unknown() {
+    let h = hierarchy("ecdsa-p256");
+    let leaf = h.leaf("asked", &["--subject", "CN=asked"]);
+    let bundle = s(&h.bundle(&leaf));
+    let (code, v) = verify(&h, &["--check-revocation", "leaf", &bundle]);
+    assert_eq!((code, reason(&v)), (Some(1), "revocation-unknown"), "{v}");
+    let (code, v) = verify(
+        &h,
+        &[
+            "--check-revocation",
+            "leaf",
+            "--revocation-policy",
+            "soft-fail",
+            &bundle,
+        ],
+    );
+    assert_eq!(code, Some(0), "{v}");
+}

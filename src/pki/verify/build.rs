@@ -303,7 +303,11 @@ impl<'a, 'p> Verifier<'a, 'p> {
         opts: &Options<'_>,
     ) -> Vec<Certificate<'a>> {
         let mut names = vec![dn::key(&c.issuer)];
-        names.extend(crl_issuer_names(c));
+        for n in crl_issuer_names(c) {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
         let issuer_key = path
             .iter()
             .position(|p| p.raw == c.raw)
@@ -319,9 +323,16 @@ impl<'a, 'p> Verifier<'a, 'p> {
         plain.budget = opts.budget;
         plain.revocation = opts.revocation;
         plain.hard_fail = opts.hard_fail;
+        // §6.3.3 (f): the CRL signer's path ends at the same trust anchor as the path
+        // whose certificate it speaks for.
+        let Some(anchor) = path.last() else {
+            return Vec::new();
+        };
+        let mut same_anchor = Pool::new();
+        same_anchor.add(*anchor);
         let mut sub = Verifier::new(
             self.backend,
-            self.roots,
+            &same_anchor,
             self.intermediates,
             self.revocation,
         );
@@ -337,7 +348,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
                 if Some(cand.spki.raw) == issuer_key || out.iter().any(|o| o.raw == cand.raw) {
                     continue;
                 }
-                let trusted = self.roots.contains(cand) || sub.verify(*cand, path, &plain).valid();
+                let trusted = cand.raw == anchor.raw || sub.verify(*cand, path, &plain).valid();
                 if trusted {
                     out.push(*cand);
                 }
@@ -380,7 +391,9 @@ impl<'a, 'p> Verifier<'a, 'p> {
         issuer: &Certificate<'a>,
         s: &mut Search<'a, '_>,
     ) -> Result<bool, Reason> {
-        let cacheable = self.intermediates.owns(c) || self.roots.owns(c);
+        // Both sides must be pool certificates: their addresses stay theirs for the run.
+        let owned = |x: &Certificate<'a>| self.intermediates.owns(x) || self.roots.owns(x);
+        let cacheable = owned(c) && owned(issuer);
         let key = (c.raw.as_ptr() as usize, issuer.spki.raw.as_ptr() as usize);
         if cacheable {
             let hit = self
@@ -392,6 +405,11 @@ impl<'a, 'p> Verifier<'a, 'p> {
             if let Some(r) = hit {
                 return r;
             }
+        }
+        // RFC 5280 §4.1.1.2: the signature field inside the TBS names the same algorithm
+        // as the unsigned one outside it.
+        if c.check_signature_algorithms_match().is_err() {
+            return Err(Reason::Malformed);
         }
         s.signatures += 1;
         if s.signatures > s.opts.budget.signatures {

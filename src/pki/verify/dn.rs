@@ -20,7 +20,10 @@ pub fn key(name: &Name<'_>) -> Vec<u8> {
             .map(|a| {
                 let mut v = tagged(0x06, a.oid.as_bytes());
                 match a.text() {
-                    Ok(t) if crate::der::string::is_string_tag(a.value_tag) => {
+                    // Folded only where decoding kept every character: a replacement
+                    // character, or a T.61 family string (read as UTF-8 or Latin-1,
+                    // whichever fits), could make two different values one.
+                    Ok(t) if foldable(a.value_tag) && !t.contains('\u{FFFD}') => {
                         v.extend(tagged(0x0c, fold(&t).as_bytes()))
                     }
                     _ => v.extend(tagged(0x04, a.value_raw)),
@@ -49,6 +52,19 @@ pub fn key_der(der: &[u8]) -> Vec<u8> {
 /// Whether two names are the same name.
 pub fn equal(a: &Name<'_>, b: &Name<'_>) -> bool {
     a.raw == b.raw || key(a) == key(b)
+}
+
+/// String types whose decoding is one to one.
+fn foldable(t: u8) -> bool {
+    use crate::der::tag;
+    matches!(
+        t,
+        tag::UTF8_STRING
+            | tag::PRINTABLE_STRING
+            | tag::IA5_STRING
+            | tag::BMP_STRING
+            | tag::UNIVERSAL_STRING
+    )
 }
 
 /// Lowercase with insignificant spaces removed.

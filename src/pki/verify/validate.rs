@@ -129,6 +129,7 @@ fn run_checks<'a>(
     // pkit: a root that says "no intermediates" means it.
     let mut max_path_length = n;
     if n > 0 {
+        anchor_may_issue(&path[anchor_at], anchor_at)?;
         if let Some(l) =
             basic_constraints(&path[anchor_at], anchor_at)?.and_then(|b| b.path_len_constraint)
         {
@@ -163,8 +164,15 @@ fn run_checks<'a>(
             RevocationScope::Leaf => last,
             RevocationScope::Chain => true,
         };
-        if let (true, Some((source, signers))) = (wanted, revocation) {
-            match source.status(backend, cert, issuer, &signers(cert), opts.now) {
+        if wanted {
+            let status = match revocation {
+                Some((source, signers)) => {
+                    source.status(backend, cert, issuer, &signers(cert), opts.now)
+                }
+                // Asked for and nothing to ask: not known, which hard-fail rejects.
+                None => Status::Unknown("no revocation source was given".into()),
+            };
+            match status {
                 Status::Good => ok("revocation", format!("certificate {at}: good")),
                 Status::Revoked { reason, at: when } => {
                     let why = reason
@@ -275,6 +283,29 @@ fn run_checks<'a>(
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// A trust anchor that issues must be allowed to: a CA by its basicConstraints (a v1
+/// root has none and is taken as one) whose keyUsage, if present, allows keyCertSign.
+/// OpenSSL holds roots to the same; a pinned end-entity certificate vouches only for
+/// itself.
+fn anchor_may_issue(anchor: &Certificate<'_>, at: usize) -> Result<(), Failure> {
+    let v1_root = anchor.version == 0 && anchor.is_self_issued();
+    if !v1_root && !basic_constraints(anchor, at)?.is_some_and(|b| b.ca) {
+        return Err(Failure::new(
+            Reason::NotACa,
+            Some(at),
+            "the trust anchor is not a CA (basicConstraints does not say cA)",
+        ));
+    }
+    if key_usage(anchor, at)?.is_some_and(|k| !k.contains(KEY_CERT_SIGN)) {
+        return Err(Failure::new(
+            Reason::KeyUsage,
+            Some(at),
+            "the trust anchor's keyUsage lacks keyCertSign",
+        ));
     }
     Ok(())
 }
@@ -406,7 +437,19 @@ fn weak(c: &Certificate<'_>, at: usize, rules: Rules) -> Result<(), Failure> {
         return Ok(());
     }
     let alg = c.signature_algorithm.oid;
-    if alg == oids::SHA1_WITH_RSA || alg == oids::ECDSA_WITH_SHA1 || alg == oids::DSA_WITH_SHA1 {
+    // RSASSA-PSS names its hash in parameters (SHA-1 when they are absent).
+    let sha1_scheme = c
+        .signature_algorithm
+        .signature_scheme()
+        .ok()
+        .flatten()
+        .and_then(|s| s.digest())
+        .is_some_and(|d| d == crate::pki::alg::Digest::Sha1);
+    if sha1_scheme
+        || alg == oids::SHA1_WITH_RSA
+        || alg == oids::ECDSA_WITH_SHA1
+        || alg == oids::DSA_WITH_SHA1
+    {
         return Err(Failure::new(
             Reason::WeakAlgorithm,
             Some(at),

@@ -15,9 +15,9 @@
 //! constrains one of them makes every name of that form fail, rather than pass
 //! unchecked.
 
-use super::names;
+use super::{dn, names};
 use crate::der::oid_registry as oids;
-use crate::der::{string, tag, Error};
+use crate::der::{string, Error};
 use crate::pki::cert::Certificate;
 use crate::pki::ext::{self, ExtensionValue, GeneralName, GeneralSubtree, IpAddress};
 use crate::pki::name::{Attribute, Name};
@@ -496,51 +496,16 @@ fn dn_within(name: &Name<'_>, c: &[u8]) -> Result<bool, String> {
     if c.len() > name.len() {
         return Ok(false);
     }
-    Ok(c.iter().zip(&name).all(|(cr, nr)| rdn_eq(cr, nr)))
-}
-
-/// Two RDNs are equal when they hold the same attributes, in any order.
-fn rdn_eq(a: &[Attribute<'_>], b: &[Attribute<'_>]) -> bool {
-    a.len() == b.len() && a.iter().all(|x| b.iter().any(|y| attribute_eq(x, y)))
-}
-
-/// Same type, and the same value: identical DER, or (for the string types directory
-/// strings use) equal after a reduced form of the RFC 4518 preparation that §7.1 asks
-/// for: leading and trailing white space dropped, inner runs of it made one space, and
-/// case folded. Unicode normalisation and the other mappings are left out: a name that
-/// differs from a subtree only in those ways counts as outside it, which refuses it
-/// under a permitted subtree but lets it past an excluded one.
-fn attribute_eq(a: &Attribute<'_>, b: &Attribute<'_>) -> bool {
-    if a.oid != b.oid {
-        return false;
-    }
-    if a.value_raw == b.value_raw {
-        return true;
-    }
-    matches!((prepared(a), prepared(b)), (Some(x), Some(y)) if x == y)
-}
-
-fn prepared(a: &Attribute<'_>) -> Option<String> {
-    let comparable = matches!(
-        a.value_tag,
-        tag::PRINTABLE_STRING
-            | tag::UTF8_STRING
-            | tag::IA5_STRING
-            | tag::BMP_STRING
-            | tag::UNIVERSAL_STRING
-    );
-    if !comparable {
-        return None;
-    }
-    let text = a.text().ok()?;
-    let words: Vec<&str> = text.split_whitespace().collect();
-    Some(words.join(" ").to_lowercase())
+    // RDNs compare as path validation compares names (§7.1, `dn::rdn_key`).
+    Ok(c.iter()
+        .zip(&name)
+        .all(|(cr, nr)| dn::rdn_key(cr) == dn::rdn_key(nr)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::{Oid, Writer};
+    use crate::der::{tag, Oid, Writer};
     use crate::pki::verify::testcert::{
         cert, dir, dns, email, ip, name, name_constraints, raw_name_constraints, san, uri,
         utf8_name,

@@ -4,39 +4,41 @@
 //! repeated inner spaces removed (RFC 4518's insignificant-space handling, as far as
 //! ASCII goes); other values compare by their encoding.
 
-use crate::pki::name::Name;
+use crate::pki::name::{Attribute, Name};
 
 /// A canonical form of `name`: two names are the same name exactly when their keys are
 /// equal. Names that cannot be read key by their bytes (and so match only themselves).
 pub fn key(name: &Name<'_>) -> Vec<u8> {
-    let Ok(rdns) = name.rdns() else {
-        return tagged(0xff, name.raw);
-    };
-    let mut out = Vec::with_capacity(name.raw.len());
-    for rdn in rdns {
-        // A multi-valued RDN is a set: its order carries no meaning.
-        let mut atvs: Vec<Vec<u8>> = rdn
-            .iter()
-            .map(|a| {
-                let mut v = tagged(0x06, a.oid.as_bytes());
-                match a.text() {
-                    // Folded only where decoding kept every character: a replacement
-                    // character, or a T.61 family string (read as UTF-8 or Latin-1,
-                    // whichever fits), could make two different values one.
-                    Ok(t) if foldable(a.value_tag) && !t.contains('\u{FFFD}') => {
-                        v.extend(tagged(0x0c, fold(&t).as_bytes()))
-                    }
-                    _ => v.extend(tagged(0x04, a.value_raw)),
+    match name.rdns() {
+        Ok(rdns) => rdns.iter().flat_map(|r| rdn_key(r)).collect(),
+        Err(_) => tagged(0xff, name.raw),
+    }
+}
+
+/// The canonical form of one RDN. A multi-valued RDN is a set: its order carries no
+/// meaning, so its attributes are sorted.
+pub fn rdn_key(rdn: &[Attribute<'_>]) -> Vec<u8> {
+    let mut atvs: Vec<Vec<u8>> = rdn
+        .iter()
+        .map(|a| {
+            let mut v = tagged(0x06, a.oid.as_bytes());
+            match a.text() {
+                // Folded only where decoding kept every character: a replacement
+                // character, or a T.61 family string (read as UTF-8 or Latin-1,
+                // whichever fits), could make two different values one.
+                Ok(t) if foldable(a.value_tag) && !t.contains('\u{FFFD}') => {
+                    v.extend(tagged(0x0c, fold(&t).as_bytes()))
                 }
-                v
-            })
-            .collect();
-        atvs.sort();
-        out.push(0x31);
-        out.extend((atvs.len() as u32).to_be_bytes());
-        for a in atvs {
-            out.extend(a);
-        }
+                _ => v.extend(tagged(0x04, a.value_raw)),
+            }
+            v
+        })
+        .collect();
+    atvs.sort();
+    let mut out = vec![0x31];
+    out.extend((atvs.len() as u32).to_be_bytes());
+    for a in atvs {
+        out.extend(a);
     }
     out
 }
@@ -49,9 +51,20 @@ pub fn key_der(der: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Whether two names are the same name.
+/// Whether two names are the same name. RDN by RDN, stopping at the first difference:
+/// path validation asks this of every certificate (is it self-issued?), and most
+/// answers are "no" at the first RDN or by the count.
 pub fn equal(a: &Name<'_>, b: &Name<'_>) -> bool {
-    a.raw == b.raw || key(a) == key(b)
+    if a.raw == b.raw {
+        return true;
+    }
+    match (a.rdns(), b.rdns()) {
+        (Ok(x), Ok(y)) => {
+            x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| rdn_key(p) == rdn_key(q))
+        }
+        // A name that cannot be read is equal to its own bytes only.
+        _ => false,
+    }
 }
 
 /// String types whose decoding is one to one.
@@ -67,10 +80,11 @@ fn foldable(t: u8) -> bool {
     )
 }
 
-/// Lowercase with insignificant spaces removed.
+/// Lowercase with insignificant white space removed (leading, trailing, and runs of it
+/// made one space).
 fn fold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for word in s.split(' ').filter(|w| !w.is_empty()) {
+    for word in s.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
         }

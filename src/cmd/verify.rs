@@ -185,7 +185,7 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     // A trust anchor issues; a pinned self-signed certificate is one too. A roots file
     // of end-entity certificates issued by others is a mistake (the wrong file), not a
     // store to verify against.
-    if !roots.iter().any(|c| is_ca(c) || c.is_self_issued()) {
+    if !roots.iter().any(|c| c.is_ca() || c.is_self_issued()) {
         let files: Vec<String> = a.roots.iter().map(|p| p.display().to_string()).collect();
         return Err(CliError::parse(format!(
             "{}: no certificate in the trusted roots is a CA or self-issued",
@@ -612,19 +612,6 @@ fn read_roots(roots: &[PathBuf]) -> CliResult<Vec<(String, Vec<u8>)>> {
         }
     }
     Ok(out)
-}
-
-/// Whether `c`'s basicConstraints say cA.
-fn is_ca(c: &Certificate<'_>) -> bool {
-    use pkit::pki::ext::{decode, ExtensionValue};
-    c.extensions
-        .and_then(|x| {
-            x.find(&pkit::der::oid_registry::CE_BASIC_CONSTRAINTS)
-                .ok()
-                .flatten()
-        })
-        .and_then(|e| decode(e.oid, e.value, e.value_offset).ok())
-        .is_some_and(|v| matches!(v, ExtensionValue::BasicConstraints(b) if b.ca))
 }
 
 /// Parse `ders` into a pool; a certificate that does not parse names its file.

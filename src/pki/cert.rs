@@ -29,6 +29,7 @@ use crate::der::oid_registry as oids;
 use crate::der::primitives::BitString;
 use crate::der::{hex, integer, tag, Context, Error, ErrorKind, Reader, Result, Time};
 use crate::pki::algid::AlgId;
+use crate::pki::ext::basic_constraints::BasicConstraints;
 use crate::pki::extension::Extensions;
 use crate::pki::name::Name;
 use crate::pki::spki::Spki;
@@ -153,6 +154,22 @@ impl<'a> Certificate<'a> {
         let ext = self.extensions?.find(&oids::CE_SUBJECT_KEY_ID).ok()??;
         let mut r = Reader::new(ext.value);
         r.read_octet_string().ok().map(<[u8]>::to_vec)
+    }
+
+    /// The certificate's basicConstraints, or `None` when it has none or they do not
+    /// parse (callers that must tell those apart, like path validation, decode the
+    /// extension themselves and report where it broke).
+    pub fn basic_constraints(&self) -> Option<BasicConstraints> {
+        let ext = self.extensions?.find(&oids::CE_BASIC_CONSTRAINTS).ok()??;
+        let mut r = Reader::new(ext.value);
+        let bc = BasicConstraints::read(&mut r).ok()?;
+        r.finish().ok()?;
+        Some(bc)
+    }
+
+    /// Whether the certificate's basicConstraints say cA.
+    pub fn is_ca(&self) -> bool {
+        self.basic_constraints().is_some_and(|b| b.ca)
     }
 
     /// Serial number as lowercase hex of the unsigned magnitude (what `openssl x509 -serial`

@@ -6,11 +6,10 @@
 use super::profile::{self, ExtensionInputs, Profile};
 use super::store::CertRecord;
 use super::tbs::{self, TbsFields};
-use crate::der::{oid_registry as oids, Reader, Time, Writer};
+use crate::der::{Time, Writer};
 use crate::pki::alg::{Algorithm, SignatureScheme};
 use crate::pki::backend::{BackendError, PrivateKey, Signer};
 use crate::pki::cert::Certificate;
-use crate::pki::ext::basic_constraints::BasicConstraints;
 use crate::pki::ext::key_id::key_identifier;
 
 #[derive(Debug)]
@@ -105,7 +104,7 @@ impl Issuer {
         let key_id = c
             .subject_key_id()
             .unwrap_or_else(|| key_identifier(c.spki.key.bytes).to_vec());
-        let Some(bc) = basic_constraints(&c).filter(|b| b.ca) else {
+        let Some(bc) = c.basic_constraints().filter(|b| b.ca) else {
             return Err(CaError::Refused(
                 "ca.pem is not a CA certificate (its basicConstraints do not set cA)".into(),
             ));
@@ -253,9 +252,4 @@ pub fn self_signed(
     });
     let sig = key.sign(&tbs)?;
     Ok(tbs::assemble(&tbs, scheme, &sig))
-}
-
-fn basic_constraints(c: &Certificate<'_>) -> Option<BasicConstraints> {
-    let ext = c.extensions?.find(&oids::CE_BASIC_CONSTRAINTS).ok()??;
-    BasicConstraints::read(&mut Reader::new(ext.value)).ok()
 }

@@ -16,6 +16,7 @@ use crate::der::{ObjectId, Oid, Time};
 use crate::pki::backend::Backend;
 use crate::pki::cert::Certificate;
 use crate::pki::ext::{self, BasicConstraints, ExtensionValue, NamedBits};
+use crate::pki::extension::Extension;
 
 /// One check that passed or failed, for the report.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,13 +130,14 @@ fn run_checks<'a>(
     // pkit: a root that says "no intermediates" means it.
     let mut max_path_length = n;
     if n > 0 {
-        anchor_may_issue(&path[anchor_at], anchor_at)?;
-        if let Some(l) =
-            basic_constraints(&path[anchor_at], anchor_at)?.and_then(|b| b.path_len_constraint)
-        {
+        let exts = extensions(&path[anchor_at], anchor_at)?;
+        anchor_may_issue(&path[anchor_at], &exts, anchor_at)?;
+        if let Some(l) = basic_constraints(&exts, anchor_at)?.and_then(|b| b.path_len_constraint) {
             max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
         }
     }
+    // The target's extensions, kept from the loop for the checks after it.
+    let mut target_exts = Vec::new();
     // §6.1.3 and §6.1.4 for certificate i (1 = issued by the anchor, n = the target).
     for i in 1..=n {
         let at = n - i;
@@ -198,10 +200,13 @@ fn run_checks<'a>(
         policy
             .process(cert, i)
             .map_err(|e| Failure::new(Reason::Policy, Some(at), e.0))?;
-        critical_extensions(cert, at)?;
+        // Read once (where the first check that needs them stands, so failures keep
+        // their order): the checks below look up several extensions each.
+        let exts = extensions(cert, at)?;
+        critical_extensions(&exts, at)?;
         weak(cert, at, opts.rules)?;
         if !last {
-            let bc = basic_constraints(cert, at)?;
+            let bc = basic_constraints(&exts, at)?;
             if !bc.is_some_and(|b| b.ca) {
                 return Err(Failure::new(
                     Reason::NotACa,
@@ -222,7 +227,7 @@ fn run_checks<'a>(
             if let Some(l) = bc.and_then(|b| b.path_len_constraint) {
                 max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
             }
-            if let Some(ku) = key_usage(cert, at)? {
+            if let Some(ku) = key_usage(&exts, at)? {
                 if !ku.contains(KEY_CERT_SIGN) {
                     return Err(Failure::new(
                         Reason::KeyUsage,
@@ -235,7 +240,9 @@ fn run_checks<'a>(
                 .update(cert)
                 .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
             // OpenSSL also holds a CA's extendedKeyUsage, when it has one, to the purpose.
-            eku(cert, at, opts.purpose, false)?;
+            eku(&exts, at, opts.purpose, false)?;
+        } else {
+            target_exts = exts;
         }
     }
     ok(
@@ -253,7 +260,7 @@ fn run_checks<'a>(
             "policy",
             "the path is valid for the policies asked for".into(),
         );
-        eku(target, 0, opts.purpose, opts.rules == Rules::WebPki)?;
+        eku(&target_exts, 0, opts.purpose, opts.rules == Rules::WebPki)?;
     }
     if let Some(id) = &opts.identity {
         let fallback = opts.rules == Rules::Rfc5280;
@@ -291,16 +298,20 @@ fn run_checks<'a>(
 /// root has none and is taken as one) whose keyUsage, if present, allows keyCertSign.
 /// OpenSSL holds roots to the same; a pinned end-entity certificate vouches only for
 /// itself.
-fn anchor_may_issue(anchor: &Certificate<'_>, at: usize) -> Result<(), Failure> {
+fn anchor_may_issue(
+    anchor: &Certificate<'_>,
+    exts: &[Extension<'_>],
+    at: usize,
+) -> Result<(), Failure> {
     let v1_root = anchor.version == 0 && anchor.is_self_issued();
-    if !v1_root && !basic_constraints(anchor, at)?.is_some_and(|b| b.ca) {
+    if !v1_root && !basic_constraints(exts, at)?.is_some_and(|b| b.ca) {
         return Err(Failure::new(
             Reason::NotACa,
             Some(at),
             "the trust anchor is not a CA (basicConstraints does not say cA)",
         ));
     }
-    if key_usage(anchor, at)?.is_some_and(|k| !k.contains(KEY_CERT_SIGN)) {
+    if key_usage(exts, at)?.is_some_and(|k| !k.contains(KEY_CERT_SIGN)) {
         return Err(Failure::new(
             Reason::KeyUsage,
             Some(at),
@@ -341,33 +352,44 @@ fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<String, Failure
     Ok(format!("certificate {at}: {nb} to {na}"))
 }
 
-/// The decoded value of extension `oid` of `c`, if present.
+fn malformed(at: usize) -> impl Fn(crate::der::Error) -> Failure {
+    move |e| Failure::new(Reason::Malformed, Some(at), e.to_string())
+}
+
+/// Certificate `at`'s extensions (none for a v1 certificate).
+fn extensions<'a>(c: &Certificate<'a>, at: usize) -> Result<Vec<Extension<'a>>, Failure> {
+    match c.extensions {
+        Some(x) => x.list().map_err(malformed(at)),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The decoded value of extension `oid` among `exts`, if present.
 fn extension<'a>(
-    c: &Certificate<'a>,
+    exts: &[Extension<'a>],
     oid: &Oid,
     at: usize,
 ) -> Result<Option<ExtensionValue<'a>>, Failure> {
-    let malformed = |e: crate::der::Error| Failure::new(Reason::Malformed, Some(at), e.to_string());
-    let Some(exts) = c.extensions else {
-        return Ok(None);
-    };
-    match exts.find(oid).map_err(malformed)? {
+    match exts.iter().find(|e| e.oid == *oid) {
         Some(e) => ext::decode(e.oid, e.value, e.value_offset)
             .map(Some)
-            .map_err(malformed),
+            .map_err(malformed(at)),
         None => Ok(None),
     }
 }
 
-fn basic_constraints(c: &Certificate<'_>, at: usize) -> Result<Option<BasicConstraints>, Failure> {
-    Ok(match extension(c, &oids::CE_BASIC_CONSTRAINTS, at)? {
+fn basic_constraints(
+    exts: &[Extension<'_>],
+    at: usize,
+) -> Result<Option<BasicConstraints>, Failure> {
+    Ok(match extension(exts, &oids::CE_BASIC_CONSTRAINTS, at)? {
         Some(ExtensionValue::BasicConstraints(b)) => Some(b),
         _ => None,
     })
 }
 
-fn key_usage<'a>(c: &Certificate<'a>, at: usize) -> Result<Option<NamedBits<'a>>, Failure> {
-    Ok(match extension(c, &oids::CE_KEY_USAGE, at)? {
+fn key_usage<'a>(exts: &[Extension<'a>], at: usize) -> Result<Option<NamedBits<'a>>, Failure> {
+    Ok(match extension(exts, &oids::CE_KEY_USAGE, at)? {
         Some(ExtensionValue::KeyUsage(k)) => Some(k),
         _ => None,
     })
@@ -375,8 +397,8 @@ fn key_usage<'a>(c: &Certificate<'a>, at: usize) -> Result<Option<NamedBits<'a>>
 
 /// The certificate's extendedKeyUsage must allow `purpose` when it has one; under the
 /// `webpki` rules the target must have one.
-fn eku(c: &Certificate<'_>, at: usize, purpose: Purpose, required: bool) -> Result<(), Failure> {
-    let listed: Option<Vec<ObjectId<'_>>> = match extension(c, &oids::CE_EXT_KEY_USAGE, at)? {
+fn eku(exts: &[Extension<'_>], at: usize, purpose: Purpose, required: bool) -> Result<(), Failure> {
+    let listed: Option<Vec<ObjectId<'_>>> = match extension(exts, &oids::CE_EXT_KEY_USAGE, at)? {
         Some(ExtensionValue::ExtendedKeyUsage(v)) => Some(v),
         _ => None,
     };
@@ -409,14 +431,8 @@ fn eku(c: &Certificate<'_>, at: usize, purpose: Purpose, required: bool) -> Resu
 }
 
 /// §6.1.3 (o)-style: a critical extension this validation does not implement.
-fn critical_extensions(c: &Certificate<'_>, at: usize) -> Result<(), Failure> {
-    let Some(exts) = c.extensions else {
-        return Ok(());
-    };
-    let list = exts
-        .list()
-        .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
-    for e in list.iter().filter(|e| e.critical) {
+fn critical_extensions(exts: &[Extension<'_>], at: usize) -> Result<(), Failure> {
+    for e in exts.iter().filter(|e| e.critical) {
         if !UNDERSTOOD.iter().any(|o| e.oid == *o) {
             return Err(Failure::new(
                 Reason::UnknownCriticalExtension,

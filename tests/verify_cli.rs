@@ -63,6 +63,14 @@ impl Hierarchy {
         cert
     }
 
+    /// Revoke `cert` in the intermediate's database.
+    fn revoke(&self, cert: &Path, reason: &str) {
+        let (ca, c) = (s(&self.int), s(cert));
+        pk_ok(&[
+            "crl", "revoke", "--ca", &ca, "--cert", &c, "--reason", reason,
+        ]);
+    }
+
     /// The leaf followed by the intermediate, as a server sends them.
     fn bundle(&self, leaf: &Path) -> PathBuf {
         let mut text = std::fs::read_to_string(leaf).unwrap();
@@ -255,16 +263,7 @@ fn revocation_from_a_crl_and_from_the_ca_database() {
     let h = hierarchy("ecdsa-p256");
     let good = h.leaf("good", &["--subject", "CN=good"]);
     let bad = h.leaf("bad", &["--subject", "CN=bad"]);
-    pk_ok(&[
-        "crl",
-        "revoke",
-        "--ca",
-        &s(&h.int),
-        "--cert",
-        &s(&bad),
-        "--reason",
-        "keyCompromise",
-    ]);
+    h.revoke(&bad, "keyCompromise");
     let crl = h.dir.join("int.crl");
     pk_ok(&["crl", "gen", "--ca", &s(&h.int), "-o", &s(&crl)]);
     let (code, v) = verify(&h, &["--crl", &s(&crl), &s(&h.bundle(&bad))]);
@@ -874,7 +873,6 @@ fn pycas_verifier_agrees_on_server_chains() {
         "ml-dsa-87",
     ] {
         let h = hierarchy(alg);
-        let now = pkit::der::Time::now().unix;
         let web = h.leaf(
             "web",
             &[
@@ -900,6 +898,9 @@ fn pycas_verifier_agrees_on_server_chains() {
             ],
         );
         let (web, client) = (h.bundle(&web), h.bundle(&client));
+        // Taken once the leaves exist: pyca judges at this time, and a leaf's notBefore
+        // is the second it was issued (a slow ML-DSA-87 issuance can pass a second).
+        let now = pkit::der::Time::now().unix;
         let later = time_in_days(400);
         for (what, chain, host, at, at_text) in [
             ("valid", &web, "www.example.com", now, None),
@@ -967,16 +968,7 @@ fn revocation_from_ocsp_responses_agrees_with_openssl() {
     let h = hierarchy("ecdsa-p256");
     let good = h.leaf("good", &["--subject", "CN=good"]);
     let bad = h.leaf("bad", &["--subject", "CN=bad"]);
-    pk_ok(&[
-        "crl",
-        "revoke",
-        "--ca",
-        &s(&h.int),
-        "--cert",
-        &s(&bad),
-        "--reason",
-        "superseded",
-    ]);
+    h.revoke(&bad, "superseded");
     let good_resp = ocsp_response(&h, &good, "good");
     let bad_resp = ocsp_response(&h, &bad, "bad");
     let (code, v) = verify(
@@ -1073,16 +1065,7 @@ fn ocsp_asks_the_responder_the_certificate_names() {
     let server = common::Server::start(serve, h.dir.join("serve.log"), "\"listening\"");
     let (code, v) = verify(&h, &["--ocsp", &bundle]);
     assert_eq!(code, Some(0), "{v}");
-    pk_ok(&[
-        "crl",
-        "revoke",
-        "--ca",
-        &s(&h.int),
-        "--cert",
-        &s(&leaf),
-        "--reason",
-        "keyCompromise",
-    ]);
+    h.revoke(&leaf, "keyCompromise");
     let (code, v) = verify(&h, &["--ocsp", &bundle]);
     assert_eq!((code, reason(&v)), (Some(1), "revoked"), "{v}");
     drop(server);

@@ -40,7 +40,7 @@ pub fn tables(a: &X509Run, b: &X509Run, ops: &[String]) -> Vec<Table> {
                 format!("{} K", kps(ma.per_second())),
                 format!("{:.3}", mb.mean_ms()),
                 format!("{} K", kps(mb.per_second())),
-                format!("{ratio:.1}×"),
+                ratio_text(ratio),
             ]);
             json_rows.push(json!({
                 "batch": batch,
@@ -66,4 +66,28 @@ pub fn tables(a: &X509Run, b: &X509Run, ops: &[String]) -> Vec<Table> {
         });
     }
     out
+}
+
+/// B's time over A's: one decimal as the seed tables print it, but never rounded to
+/// "0.0×" — a ratio under 1 keeps two significant digits (0.014×).
+fn ratio_text(ratio: f64) -> String {
+    if ratio >= 1.0 || ratio <= 0.0 || !ratio.is_finite() {
+        return format!("{ratio:.1}×");
+    }
+    let decimals = (1.0 - ratio.log10().floor()) as usize;
+    format!("{ratio:.decimals$}×")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ratio_text;
+
+    #[test]
+    fn small_ratios_keep_two_significant_digits() {
+        assert_eq!(ratio_text(12.34), "12.3×");
+        assert_eq!(ratio_text(1.0), "1.0×");
+        assert_eq!(ratio_text(0.5), "0.50×");
+        assert_eq!(ratio_text(0.014), "0.014×");
+        assert_eq!(ratio_text(0.000_123), "0.00012×");
+    }
 }

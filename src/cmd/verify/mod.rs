@@ -8,11 +8,11 @@ use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm, Item};
 use super::output;
 use clap::{Args, ValueEnum};
-use pkit::der::{hex, Time};
+use pkit::der::Time;
 use pkit::pki::cert::Certificate;
 use pkit::pki::crl::Crl;
 use pkit::pki::ocsp::OcspResponse;
-use pkit::pki::verify::build::{Verdict, Verifier};
+use pkit::pki::verify::build::Verifier;
 use pkit::pki::verify::names::Identity;
 use pkit::pki::verify::options::{Budget, Options, Purpose, RevocationScope, Rules};
 use pkit::pki::verify::policy::PolicyInputs;
@@ -21,10 +21,11 @@ use pkit::pki::verify::revocation::CrlSet;
 use pkit::pki::verify::sources::{CaDatabase, Sources};
 use pkit::pki::verify::validate::RevocationSource;
 use rayon::prelude::*;
-use serde_json::{json, Value};
-use sha2::Digest as _;
+use report::{ChainEntries, Report};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+
+mod report;
 
 /// Where the system's trusted roots are when neither --roots nor SSL_CERT_FILE /
 /// SSL_CERT_DIR says otherwise (Debian and its derivatives).
@@ -249,55 +250,49 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     };
     let revocation: Option<&dyn RevocationSource> = any_source.then_some(&sources as _);
     let verifier = Verifier::new(backend, &roots, &untrusted, revocation);
-    let certs = ChainJson {
-        pools: [&roots, &untrusted],
-        known: Mutex::new(Default::default()),
-    };
+    let certs = ChainEntries::new(&roots, &untrusted);
     let bar = io::progress_bar(inputs.len() as u64, "certificates");
     // Each verdict is also rendered on the thread that made it (a JSON line or the text
     // lines), so that writing out ten thousand of them is only copying.
     let format = a.format;
-    let results: Vec<CliResult<(Value, String)>> = inputs
+    let results: Vec<CliResult<(Report, String)>> = inputs
         .par_iter()
         .map(|input| {
-            let out = verify_one(&verifier, input, &opts, &certs).map(|v| {
+            let out = verify_one(&verifier, input, &opts, &certs).map(|r| {
                 let line = match format {
-                    Format::Jsonl => output::json_line(&v),
-                    Format::Text => text_of(&v),
+                    Format::Jsonl => r.json_line(),
+                    Format::Text => r.text(),
                     Format::Json => String::new(),
                 };
-                (v, line)
+                (r, line)
             });
             bar.inc(1);
             out
         })
         .collect();
     bar.finish_and_clear();
-    let (items, lines): (Vec<Value>, Vec<String>) = results
+    let (reports, lines): (Vec<Report>, Vec<String>) = results
         .into_iter()
-        .collect::<CliResult<Vec<(Value, String)>>>()?
+        .collect::<CliResult<Vec<(Report, String)>>>()?
         .into_iter()
         .unzip();
-    let all_valid = items.iter().all(|v| v["valid"] == true);
-    if items.len() > 1 {
-        summary(&items);
+    let all_valid = reports.iter().all(Report::valid);
+    if reports.len() > 1 {
+        report::summary(&reports, io::stderr_is_terminal());
     }
+    use std::io::Write;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let failed = |e: std::io::Error| CliError::io_at("stdout", &e);
     match a.format {
-        Format::Json => {
-            let text = output::json_text(&output::envelope("verify", items));
-            io::write_text(None, false, &text)?;
-        }
+        Format::Json => output::write_envelope(&mut out, "verify", &reports).map_err(failed)?,
         Format::Jsonl | Format::Text => {
-            use std::io::Write;
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-            let failed = |e: std::io::Error| CliError::io_at("stdout", &e);
             for line in &lines {
                 out.write_all(line.as_bytes()).map_err(failed)?;
             }
-            out.flush().map_err(failed)?;
         }
     }
+    out.flush().map_err(failed)?;
     Ok(if all_valid { Exit::Ok } else { Exit::Negative })
 }
 
@@ -305,8 +300,8 @@ fn verify_one(
     verifier: &Verifier<'_, '_>,
     input: &Input,
     opts: &Options<'_>,
-    chain_json: &ChainJson<'_, '_>,
-) -> CliResult<Value> {
+    certs_out: &ChainEntries<'_, '_>,
+) -> CliResult<Report> {
     let certs = input
         .ders
         .iter()
@@ -326,123 +321,7 @@ fn verify_one(
         .split_first()
         .ok_or_else(|| CliError::parse(format!("{}: no certificate", input.name)))?;
     let verdict = verifier.verify(*target, extra, opts);
-    Ok(json_of(&input.name, &verdict, chain_json))
-}
-
-/// The JSON of certificates, remembered for those of the pools: a root and an
-/// intermediate stand in thousands of chains, and their names and fingerprint cost more
-/// to write out than a path costs to check.
-struct ChainJson<'p, 'a> {
-    pools: [&'p Pool<'a>; 2],
-    known: Mutex<std::collections::HashMap<usize, Value>>,
-}
-
-impl ChainJson<'_, '_> {
-    fn of(&self, c: &Certificate<'_>) -> Value {
-        let pooled = self.pools.iter().any(|p| p.owns(c));
-        let at = c.raw.as_ptr() as usize;
-        if pooled {
-            if let Some(v) = self
-                .known
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&at)
-            {
-                return v.clone();
-            }
-        }
-        let not_after = c
-            .validity()
-            .map(|(_, na)| na.to_string())
-            .unwrap_or_default();
-        let v = json!({
-            "subject": c.subject.to_rfc4514().unwrap_or_default(),
-            "issuer": c.issuer.to_rfc4514().unwrap_or_default(),
-            "serial_number": c.serial_hex(),
-            "sha256": hex(&sha2::Sha256::digest(c.raw)),
-            "not_after": not_after,
-        });
-        if pooled {
-            self.known
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(at, v.clone());
-        }
-        v
-    }
-}
-
-fn json_of(name: &str, v: &Verdict<'_>, certs: &ChainJson<'_, '_>) -> Value {
-    let chain: Vec<Value> = v.chain.iter().map(|c| certs.of(c)).collect();
-    match &v.result {
-        Ok(checks) => json!({
-            "input": name,
-            "valid": true,
-            "reason": Value::Null,
-            "chain": chain,
-            "checks": checks.iter().map(|c| json!({"name": c.name, "ok": c.ok, "detail": c.detail})).collect::<Vec<_>>(),
-        }),
-        Err(f) => json!({
-            "input": name,
-            "valid": false,
-            "reason": f.reason.code(),
-            "detail": f.detail,
-            "certificate": f.cert,
-            "chain": chain,
-            "checks": f
-                .passed
-                .iter()
-                .map(|c| json!({"name": c.name, "ok": c.ok, "detail": c.detail}))
-                .chain(std::iter::once(json!({"name": f.reason.code(), "ok": false, "detail": f.detail})))
-                .collect::<Vec<_>>(),
-        }),
-    }
-}
-
-fn text_of(v: &Value) -> String {
-    let name = v["input"].as_str().unwrap_or("");
-    let mut s = if v["valid"] == true {
-        format!("{name}: OK\n")
-    } else {
-        let at = v["certificate"]
-            .as_u64()
-            .map_or_else(String::new, |i| format!(" (certificate {i})"));
-        format!(
-            "{name}: FAILED {}{at}: {}\n",
-            v["reason"].as_str().unwrap_or(""),
-            v["detail"].as_str().unwrap_or("")
-        )
-    };
-    for (i, c) in v["chain"].as_array().into_iter().flatten().enumerate() {
-        s.push_str(&format!(
-            "  {i} {} (not after {})\n",
-            c["subject"].as_str().unwrap_or(""),
-            c["not_after"].as_str().unwrap_or("")
-        ));
-    }
-    s
-}
-
-/// Several inputs: the counts by outcome on stderr — one line a script can read, and on
-/// a terminal a table of valid and invalid inputs by reason.
-fn summary(items: &[Value]) {
-    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
-    for v in items {
-        let k = v["reason"].as_str().unwrap_or("valid").to_string();
-        *counts.entry(k).or_default() += 1;
-    }
-    let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    eprintln!("pkit: {} certificates: {}", items.len(), parts.join(", "));
-    if io::stderr_is_terminal() {
-        let mut t = comfy_table::Table::new();
-        t.set_header(vec!["outcome", "certificates"]);
-        let valid = counts.remove("valid").unwrap_or(0);
-        t.add_row(vec!["valid".to_string(), valid.to_string()]);
-        for (reason, n) in &counts {
-            t.add_row(vec![format!("invalid: {reason}"), n.to_string()]);
-        }
-        eprintln!("{t}");
-    }
+    Ok(Report::new(input.name.clone(), verdict, certs_out))
 }
 
 /// How long one OCSP exchange may take, connection included.

@@ -231,11 +231,34 @@ impl fmt::Display for Time {
     /// RFC 3339, UTC: `2026-01-02T03:04:05Z`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let c = self.civil();
-        write!(
-            f,
-            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
-            c.year, c.month, c.day, c.hour, c.minute, c.second
-        )
+        if !(0..=9999).contains(&c.year) {
+            return write!(
+                f,
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+                c.year, c.month, c.day, c.hour, c.minute, c.second
+            );
+        }
+        // Digits into a fixed buffer: verdicts and listings print thousands of times,
+        // and the padded `write!` costs several times the date arithmetic.
+        let mut b = *b"0000-00-00T00:00:00Z";
+        let y = c.year as u32;
+        for (i, d) in [y / 1000, y / 100 % 10, y / 10 % 10, y % 10]
+            .into_iter()
+            .enumerate()
+        {
+            b[i] = b'0' + d as u8;
+        }
+        for (at, v) in [
+            (5, c.month),
+            (8, c.day),
+            (11, c.hour),
+            (14, c.minute),
+            (17, c.second),
+        ] {
+            b[at] = b'0' + (v / 10) as u8;
+            b[at + 1] = b'0' + (v % 10) as u8;
+        }
+        f.pad(std::str::from_utf8(&b).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -453,6 +476,25 @@ mod tests {
         assert_eq!(
             Time::parse_rfc3339("2026-01-02").unwrap().to_string(),
             "2026-01-02T00:00:00Z"
+        );
+        assert_eq!(Time { unix: 0 }.to_string(), "1970-01-01T00:00:00Z");
+        assert_eq!(
+            Time {
+                unix: -62_135_596_800
+            }
+            .to_string(),
+            "0001-01-01T00:00:00Z"
+        );
+        assert_eq!(
+            Time {
+                unix: 253_402_300_800
+            }
+            .to_string(),
+            "10000-01-01T00:00:00Z"
+        );
+        assert_eq!(
+            format!("{:>22}", Time { unix: 0 }),
+            "  1970-01-01T00:00:00Z"
         );
         assert!(Time::parse_rfc3339("2026-13-02").is_none());
         assert!(Time::parse_rfc3339("yesterday").is_none());

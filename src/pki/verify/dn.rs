@@ -22,14 +22,9 @@ pub fn rdn_key(rdn: &[Attribute<'_>]) -> Vec<u8> {
         .iter()
         .map(|a| {
             let mut v = tagged(0x06, a.oid.as_bytes());
-            match a.text() {
-                // Folded only where decoding kept every character: a replacement
-                // character, or a T.61 family string (read as UTF-8 or Latin-1,
-                // whichever fits), could make two different values one.
-                Ok(t) if foldable(a.value_tag) && !t.contains('\u{FFFD}') => {
-                    v.extend(tagged(0x0c, fold(&t).as_bytes()))
-                }
-                _ => v.extend(tagged(0x04, a.value_raw)),
+            match folded_text(a) {
+                Some(t) => v.extend(tagged(0x0c, fold(&t).as_bytes())),
+                None => v.extend(tagged(0x04, a.value_raw)),
             }
             v
         })
@@ -59,12 +54,53 @@ pub fn equal(a: &Name<'_>, b: &Name<'_>) -> bool {
         return true;
     }
     match (a.rdns(), b.rdns()) {
-        (Ok(x), Ok(y)) => {
-            x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| rdn_key(p) == rdn_key(q))
-        }
+        (Ok(x), Ok(y)) => x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| rdn_equal(p, q)),
         // A name that cannot be read is equal to its own bytes only.
         _ => false,
     }
+}
+
+/// Whether two RDNs are the same, as their [`rdn_key`]s would say. A single-valued RDN
+/// (nearly all of them) is compared without building keys: same attribute type, then the
+/// folded strings (or the encodings) compared as they are produced.
+fn rdn_equal(p: &[Attribute<'_>], q: &[Attribute<'_>]) -> bool {
+    match (p, q) {
+        ([a], [b]) => {
+            if a.oid.as_bytes() != b.oid.as_bytes() {
+                return false;
+            }
+            if a.value_raw == b.value_raw {
+                return true;
+            }
+            // Values compared by their encoding differ: their bytes were not equal.
+            match (folded_text(a), folded_text(b)) {
+                (Some(s), Some(t)) => folded(&s).eq(folded(&t)),
+                _ => false,
+            }
+        }
+        _ => rdn_key(p) == rdn_key(q),
+    }
+}
+
+/// The value's text when it compares folded; `None` when it compares by its encoding.
+/// Folded only where decoding kept every character: a replacement character, or a T.61
+/// family string (read as UTF-8 or Latin-1, whichever fits), could make two different
+/// values one.
+fn folded_text(a: &Attribute<'_>) -> Option<String> {
+    match a.text() {
+        Ok(t) if foldable(a.value_tag) && !t.contains('\u{FFFD}') => Some(t),
+        _ => None,
+    }
+}
+
+/// The characters of [`fold`]`(s)`, without building it.
+fn folded(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.split_whitespace().enumerate().flat_map(|(i, word)| {
+        (i > 0)
+            .then_some(' ')
+            .into_iter()
+            .chain(word.chars().flat_map(char::to_lowercase))
+    })
 }
 
 /// String types whose decoding is one to one.
@@ -83,14 +119,7 @@ fn foldable(t: u8) -> bool {
 /// Lowercase with insignificant white space removed (leading, trailing, and runs of it
 /// made one space).
 fn fold(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for word in s.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.extend(word.chars().flat_map(char::to_lowercase));
-    }
-    out
+    folded(s).collect()
 }
 
 /// A length-prefixed piece, so that concatenated pieces cannot run into each other.
@@ -142,6 +171,55 @@ mod tests {
         let x = parse_subject("CN=A,O=B").unwrap();
         let y = parse_subject("O=B,CN=A").unwrap();
         assert!(!equal(&name(&x), &name(&y)));
+    }
+
+    #[test]
+    fn rdn_equal_agrees_with_rdn_keys() {
+        let t61 = |v: &[u8]| {
+            let mut w = Writer::new();
+            w.sequence(|w| {
+                w.set(|w| {
+                    w.sequence(|w| {
+                        w.oid(&crate::der::oid_registry::AT_COMMON_NAME);
+                        w.primitive(tag::TELETEX_STRING, v);
+                    });
+                });
+            });
+            w.finish()
+        };
+        let ders = [
+            parse_subject("CN=Bench Root").unwrap(),
+            parse_subject("CN=bench   root").unwrap(),
+            parse_subject("CN= Bench Root ").unwrap(),
+            parse_subject("CN=Bench Int").unwrap(),
+            parse_subject("O=Bench Root").unwrap(),
+            parse_subject("CN=A+O=B").unwrap(),
+            parse_subject("O=B+CN=A").unwrap(),
+            parse_subject("CN=Ünïcode").unwrap(),
+            parse_subject("CN=üNÏCODE").unwrap(),
+            t61(b"Bench Root"),
+            t61(b"bench root"),
+        ];
+        let names: Vec<Name<'_>> = ders.iter().map(|d| name(d)).collect();
+        for a in &names {
+            for b in &names {
+                let (x, y) = (a.rdns().unwrap(), b.rdns().unwrap());
+                assert_eq!(
+                    rdn_equal(&x[0], &y[0]),
+                    rdn_key(&x[0]) == rdn_key(&y[0]),
+                    "{:?} / {:?}",
+                    a.to_rfc4514(),
+                    b.to_rfc4514()
+                );
+            }
+        }
+        assert!(equal(&names[0], &names[1]) && equal(&names[0], &names[2]));
+        assert!(!equal(&names[0], &names[3]) && !equal(&names[0], &names[4]));
+        assert!(equal(&names[5], &names[6]) && equal(&names[7], &names[8]));
+        assert!(
+            !equal(&names[9], &names[10]),
+            "T.61 values compare by encoding"
+        );
     }
 
     #[test]

@@ -393,6 +393,15 @@ fn bad_inputs_are_refused_with_their_exit_codes() {
     refused(&r, 3, &["empty.pem"], "an empty roots file");
     let r = pk(&["verify", "--roots", &roots, &s(&h.dir.join("missing.pem"))]);
     refused(&r, 4, &["missing.pem"], "a missing file");
+    let r = pk(&["verify", "--roots", &roots, &s(&h.dir)]);
+    refused(&r, 2, &["is a directory", "-r"], "a directory without -r");
+    let r = pk(&["parse", &s(&h.dir)]);
+    refused(
+        &r,
+        2,
+        &["is a directory", "-r"],
+        "parse: a directory without -r",
+    );
     // Roots that are leaves issued by someone else: the wrong file.
     let r = pk(&["verify", "--roots", &s(&leaf), &s(&leaf)]);
     refused(&r, 3, &["x.pem", "CA"], "roots that are not CAs");

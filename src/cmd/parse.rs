@@ -157,6 +157,8 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
                 der: src.data,
             })),
             Ok(src) => items.extend(io::split_items(src, a.inform)),
+            // A directory without -r is the command line's mistake, not an input's.
+            Err(e) if e.exit == Exit::Usage => return Err(e),
             Err(e) => items.push(Err(e)),
         }
     }

@@ -363,15 +363,25 @@ impl<'a, 'p> Verifier<'a, 'p> {
     /// says whether the candidate is a trust anchor.
     fn candidates(&self, c: &Certificate<'a>, extra: &Pool<'a>) -> Vec<(Certificate<'a>, bool)> {
         let aki = authority_key_id(c);
-        let mut key = None;
-        let mut out: Vec<(Certificate<'a>, bool)> = Vec::new();
-        for (pool, anchor) in [
+        let pools = [
             (self.roots, true),
             (self.intermediates, false),
             (extra, false),
-        ] {
+        ];
+        // Issuers write their subject's bytes: a pool that holds them knows the canonical
+        // form, and only a name no pool has byte for byte is canonicalized here.
+        let computed;
+        let key = match pools.iter().find_map(|(p, _)| p.known_key(&c.issuer)) {
+            Some(k) => k,
+            None => {
+                computed = dn::key(&c.issuer);
+                &computed
+            }
+        };
+        let mut out: Vec<(Certificate<'a>, bool)> = Vec::new();
+        for (pool, anchor) in pools {
             let start = out.len();
-            for cand in pool.issuers_of(&c.issuer, &mut key) {
+            for cand in pool.with_subject_key(key) {
                 if anchor || !self.roots.contains(cand) {
                     out.push((*cand, anchor));
                 }

@@ -1,7 +1,7 @@
 //! Certificates indexed by subject name: the trust anchors, and the intermediates a path
 //! may go through. Path building asks "who could have issued this?" once per step, so the
-//! answer is a hash lookup — on the name's exact bytes first (what issuers write), and on
-//! its canonical form ([`super::dn::key`]) only when the bytes are not in the pool.
+//! answer is a hash lookup on the name's canonical form ([`super::dn::key`]), which is
+//! computed only when no pool holds a subject with the name's exact bytes.
 
 use super::dn;
 use crate::pki::cert::Certificate;
@@ -64,21 +64,11 @@ impl<'a> Pool<'a> {
         self.addresses.contains(&(c.raw.as_ptr() as usize)) && self.contains(c)
     }
 
-    /// The certificates whose subject is the name `issuer`. `key` computes the name's
-    /// canonical form when the exact bytes are not in the pool (the caller keeps it, so
-    /// it is computed once for several pools).
-    pub fn issuers_of<'s>(
-        &'s self,
-        issuer: &Name<'_>,
-        key: &mut Option<Vec<u8>>,
-    ) -> impl Iterator<Item = &'s Certificate<'a>> + 's {
-        let ids = match self.by_raw.get(issuer.raw).and_then(|ids| ids.first()) {
-            Some(&i) => self.by_key.get(&self.keys[i]),
-            None => self
-                .by_key
-                .get(key.get_or_insert_with(|| dn::key(issuer)).as_slice()),
-        };
-        ids.into_iter().flatten().map(|&i| &self.certs[i])
+    /// The canonical form of `name` when a certificate of this pool has exactly these
+    /// subject bytes: known without computing it.
+    pub fn known_key(&self, name: &Name<'_>) -> Option<&[u8]> {
+        let &i = self.by_raw.get(name.raw)?.first()?;
+        Some(&self.keys[i])
     }
 
     /// The certificates whose canonical subject is `key` (a [`dn::key`]).

@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 const KNOWN: &[&str] = &[
     "4.1.4 Valid DSA Signatures Test4",
     "4.1.5 Valid DSA Parameter Inheritance Test5",
-    "4.14.30 Valid cRLIssuer Test30",
 ];
 
 /// Inside every PKITS certificate's validity (2010–2030), so the vectors' own dates

@@ -303,7 +303,13 @@ impl<'a, 'p> Verifier<'a, 'p> {
         opts: &Options<'_>,
     ) -> Vec<Certificate<'a>> {
         let mut names = vec![dn::key(&c.issuer)];
-        for n in crl_issuer_names(c) {
+        let crl_issuers = crl_issuer_names(c);
+        // A CRL issuer's own certificate may send its status to the CRLs that issuer
+        // signs (PKITS 4.14.30: the indirect CRL covers the CRL issuer's certificate
+        // too). That certificate is the one whose path is being validated, so it is
+        // taken as a signer without validating its path a second time.
+        let names_itself = crl_issuers.contains(&dn::key(&c.subject));
+        for n in crl_issuers {
             if !names.contains(&n) {
                 names.push(n);
             }
@@ -348,7 +354,9 @@ impl<'a, 'p> Verifier<'a, 'p> {
                 if Some(cand.spki.raw) == issuer_key || out.iter().any(|o| o.raw == cand.raw) {
                     continue;
                 }
-                let trusted = cand.raw == anchor.raw || sub.verify(*cand, path, &plain).valid();
+                let trusted = cand.raw == anchor.raw
+                    || (names_itself && cand.raw == c.raw)
+                    || sub.verify(*cand, path, &plain).valid();
                 if trusted {
                     out.push(*cand);
                 }

@@ -1135,3 +1135,117 @@ fn indirect_crls_of_another_issuer() {
         "no CRL issued by CN=Issuing CA",
     );
 }
+
+/// A certificate issued by `ca` for `subject` with `profile` and extra extensions, with
+/// its key.
+fn issue_named(
+    ca: &Issuer,
+    subject: &str,
+    profile: Profile,
+    extra: Vec<(Vec<u8>, Vec<u8>)>,
+) -> (Vec<u8>, Box<dyn crate::pki::backend::PrivateKey>) {
+    let key = be().generate(Algorithm::Ed25519).unwrap();
+    let req = Request {
+        subject: parse_subject(subject).unwrap(),
+        spki: key.public_key_der().unwrap(),
+        key_alg: Some(Algorithm::Ed25519),
+        profile,
+        sans: Vec::new(),
+        not_before: NOW.plus_seconds(-DAY),
+        not_after: NOW.plus_seconds(30 * DAY),
+        path_len: None,
+        copied: extra,
+    };
+    let der = ca
+        .issue(ca.key.signer().unwrap().as_mut(), &req)
+        .unwrap()
+        .der;
+    (der, key)
+}
+
+/// cRLDistributionPoints with one point whose cRLIssuer is `crl_issuer`.
+fn dp_with_crl_issuer(point: &str, crl_issuer: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    extension(&oids::CE_CRL_DIST_POINTS, false, |w| {
+        w.sequence(|w| {
+            w.sequence(|w| {
+                dp_uri(w, point);
+                w.tlv(tag::implicit_constructed(2), |w| {
+                    w.explicit(4, |w| {
+                        w.raw(crl_issuer);
+                    });
+                });
+            });
+        });
+    })
+}
+
+/// PKITS 4.14.30's shape: a CRL issuer's certificate whose distribution point names the
+/// CRL issuer itself, so the indirect CRL it signs covers its own certificate. That
+/// counts; a revocation of it by its CA still wins.
+#[test]
+fn a_crl_issuer_may_vouch_for_itself_but_not_against_its_ca() {
+    use crate::pki::verify::build::Verifier;
+    use crate::pki::verify::options::{Options, RevocationScope};
+    use crate::pki::verify::pool::Pool;
+    use crate::pki::verify::sources::Sources;
+    let root = ca("CN=Self Root");
+    let (der, key) = issue_named(&root, "CN=Self CA", Profile::Ca, Vec::new());
+    let ca1 = Issuer::new(der, key).unwrap();
+    let point = "http://crl.example/self-indirect.crl";
+    let crl_issuer_name = parse_subject("CN=Self CRL Issuer").unwrap();
+    let (der, key) = issue_named(
+        &ca1,
+        "CN=Self CRL Issuer",
+        Profile::Ca,
+        vec![dp_with_crl_issuer(point, &crl_issuer_name)],
+    );
+    let crl_issuer = Issuer::new(der, key).unwrap();
+    let (leaf, _) = issue_named(
+        &ca1,
+        "CN=leaf",
+        Profile::Server,
+        vec![dp_with_crl_issuer(point, &crl_issuer_name)],
+    );
+    let mut idp_spec = spec(1, Vec::new());
+    idp_spec.extra.push(idp(true, |w| {
+        dp_uri(w, point);
+        w.primitive(0x84, &[0xff]);
+    }));
+    let indirect = crl(&crl_issuer, &idp_spec);
+    let root_crl = crl(&root, &spec(1, Vec::new()));
+    let verdict = |crls: &[&Vec<u8>]| {
+        let parsed: Vec<Crl<'_>> = crls.iter().map(|d| Crl::from_der(d).unwrap()).collect();
+        let sources = Sources {
+            crls: CrlSet::new(parsed),
+            ocsp: Vec::new(),
+            ca: None,
+            online: None,
+        };
+        let mut roots = Pool::new();
+        roots.add(Certificate::from_der(&root.cert_der).unwrap());
+        let mut pool = Pool::new();
+        pool.add(Certificate::from_der(&ca1.cert_der).unwrap());
+        pool.add(Certificate::from_der(&crl_issuer.cert_der).unwrap());
+        let verifier = Verifier::new(be(), &roots, &pool, Some(&sources));
+        let mut opts = Options::at(NOW);
+        opts.revocation = RevocationScope::Chain;
+        let v = verifier.verify(Certificate::from_der(&leaf).unwrap(), &[], &opts);
+        v.result.map(|_| ()).map_err(|f| (f.reason, f.detail))
+    };
+    assert_eq!(verdict(&[&root_crl, &indirect]), Ok(()));
+    // Its CA revokes the CRL issuer's certificate (on a CRL of CA certificates only, so
+    // that it says nothing of the leaf): the CRLs the CRL issuer signs count for nothing.
+    let mut ca_only = spec(1, vec![entry(&serial_of(&crl_issuer.cert_der), Some(1))]);
+    ca_only.extra.push(idp(true, |w| {
+        w.primitive(0x82, &[0xff]);
+    }));
+    let revoking = crl(&ca1, &ca_only);
+    let mut ca_only_good = spec(1, Vec::new());
+    ca_only_good.extra.push(idp(true, |w| {
+        w.primitive(0x82, &[0xff]);
+    }));
+    let not_revoking = crl(&ca1, &ca_only_good);
+    assert_eq!(verdict(&[&root_crl, &indirect, &not_revoking]), Ok(()));
+    let (reason, detail) = verdict(&[&root_crl, &indirect, &revoking]).unwrap_err();
+    assert_eq!(reason, Reason::RevocationUnknown, "{detail}");
+}

@@ -109,6 +109,8 @@ impl From<pkit::pki::backend::BackendError> for CliError {
             B::Unsupported(_) => Exit::Unsupported,
             B::BadKey(_) | B::BadPassword(_) => Exit::Parse,
             B::Crypto(_) => Exit::Negative,
+            B::Unavailable(_) => Exit::Io,
+            B::Usage(_) => Exit::Usage,
         };
         CliError::new(exit, e.to_string())
     }

@@ -13,6 +13,12 @@ pub enum BackendError {
     BadPassword(String),
     /// The library failed an operation that should have worked.
     Crypto(String),
+    /// What holds the key cannot be reached: a PKCS#11 module, token or key object
+    /// that is not there (exit 4, like a missing file).
+    Unavailable(String),
+    /// The request cannot be honoured as made: a malformed key URI, or one that matches
+    /// several tokens or keys (exit 2).
+    Usage(String),
 }
 
 impl fmt::Display for BackendError {
@@ -21,7 +27,9 @@ impl fmt::Display for BackendError {
             BackendError::Unsupported(m)
             | BackendError::BadKey(m)
             | BackendError::BadPassword(m)
-            | BackendError::Crypto(m) => f.write_str(m),
+            | BackendError::Crypto(m)
+            | BackendError::Unavailable(m)
+            | BackendError::Usage(m) => f.write_str(m),
         }
     }
 }

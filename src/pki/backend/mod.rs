@@ -10,6 +10,7 @@ mod api;
 mod error;
 pub mod openssl;
 pub mod pbe;
+pub mod pkcs11;
 
 pub use api::{Backend, PrivateKey, Signer, TlsStream};
 pub use error::{BackendError, Result};

@@ -17,6 +17,7 @@ pub mod load;
 pub mod ml_dsa;
 pub mod pbe;
 pub mod pkcs8;
+pub mod public;
 
 pub use encrypted::{encrypt_private_key, is_encrypted, EncryptedPrivateKeyInfo, KdfChoice};
 pub use inner::EcPrivateKey;

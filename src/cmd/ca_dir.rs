@@ -32,10 +32,11 @@ pub fn parse_time(flag: &str, s: &Option<String>) -> CliResult<Option<Time>> {
         .transpose()
 }
 
-/// Load `DIR/ca.pem` and `DIR/ca.key`.
-pub fn load_issuer(dir: &Path, passin: Option<&str>) -> CliResult<Issuer> {
+/// Load `DIR/ca.pem` and `DIR/ca.key` (a key file, or the URI of a key in a PKCS#11
+/// token, reached with `pin`).
+pub fn load_issuer(dir: &Path, passin: Option<&str>, pin: Option<&str>) -> CliResult<Issuer> {
     let cert = load_ca_cert(dir)?;
-    let key = load_private_key(&dir.join("ca.key"), passin)?;
+    let key = load_private_key(&dir.join("ca.key"), passin, pin)?;
     Ok(Issuer::new(cert, key)?)
 }
 
@@ -98,4 +99,51 @@ pub fn open_store(dir: &Path) -> CliResult<Box<dyn CaStore>> {
 /// A serial number argument: hex, optionally with colons (as OpenSSL prints them).
 pub fn parse_serial(s: &str) -> CliResult<Vec<u8>> {
     decode_hex(s).ok_or_else(|| CliError::usage(format!("{s}: expected a hex serial number")))
+}
+
+/// The key of a new CA (`issue ca`, `mtc ca new`) and what its directory keeps of it.
+pub struct NewCaKey {
+    pub key: Box<dyn pkit::pki::backend::PrivateKey>,
+    /// The text of the key file: the key as PEM PKCS#8, or, for a key in a PKCS#11
+    /// token, its URI (without any PIN).
+    pub file_text: String,
+}
+
+/// `--key FILE|URI` when given (its algorithm must agree with `--alg`, if that was
+/// given too), else a new key of `alg` (`default_alg` when neither says).
+pub fn new_ca_key(
+    key: Option<&str>,
+    alg: Option<pkit::pki::alg::Algorithm>,
+    default_alg: pkit::pki::alg::Algorithm,
+    passin: Option<&str>,
+    pin: Option<&str>,
+    passout: Option<&str>,
+) -> CliResult<NewCaKey> {
+    let Some(spec) = key else {
+        let key = super::request::generate(alg.unwrap_or(default_alg))?;
+        let file_text = super::request::key_pem(key.as_ref(), passout)?;
+        return Ok(NewCaKey { key, file_text });
+    };
+    let is_uri = super::token::is_pkcs11_uri(spec);
+    if is_uri && passout.is_some() {
+        return Err(CliError::usage(
+            "--passout: a key in a PKCS#11 token is protected by the token's PIN, not a password",
+        ));
+    }
+    let loaded = load_private_key(Path::new(spec), passin, pin)?;
+    if let Some(want) = alg.filter(|&a| a != loaded.algorithm()) {
+        return Err(CliError::usage(format!(
+            "--alg {want}: the key given with --key is {}",
+            loaded.algorithm()
+        )));
+    }
+    let file_text = if is_uri {
+        format!("{}\n", super::token::parse_uri(spec)?.without_pin())
+    } else {
+        super::request::key_pem(loaded.as_ref(), passout)?
+    };
+    Ok(NewCaKey {
+        key: loaded,
+        file_text,
+    })
 }

@@ -85,6 +85,10 @@ pub struct GenArgs {
     /// Password source for ca.key.
     #[arg(long, value_name = "SRC")]
     pub passin: Option<String>,
+    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
+    /// key URI's pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
     /// thisUpdate (RFC 3339) instead of now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
@@ -229,7 +233,7 @@ fn run_gen(a: GenArgs) -> CliResult<Exit> {
             )));
         }
     }
-    let issuer = load_issuer(&a.ca, a.passin.as_deref())?;
+    let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
     let mut store = open_store(&a.ca)?;
     let fields = CrlFields {
         this_update: now,

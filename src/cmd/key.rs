@@ -3,6 +3,7 @@
 
 use super::error::{CliError, CliResult, Exit, EXIT_CODES_HELP};
 use super::io::{self, InForm, OutputOpts};
+use super::token;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::pki::alg::Algorithm;
@@ -34,9 +35,16 @@ pub struct GenArgs {
     #[arg(short, long, value_name = "ALG", value_parser = AlgorithmParser)]
     pub alg: Algorithm,
 
-    /// Write the key to FILE (created with mode 0600) instead of stdout.
-    #[arg(short, long, value_name = "FILE")]
+    /// Write the key to FILE (created with mode 0600) instead of stdout. A PKCS#11 URI
+    /// (`pkcs11:token=…;object=LABEL?module-path=…`) generates the key in that token
+    /// instead (sensitive, never extractable) and prints its public key.
+    #[arg(short, long, value_name = "FILE|URI")]
     pub out: Option<PathBuf>,
+
+    /// PIN of the token for `-o pkcs11:…` (pass:, env:, file:, fd:); default: the URI's
+    /// pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
 
     /// Encrypt the key (PKCS#8 PBES2, AES-256-CBC) with the password from SRC:
     /// pass:TEXT, env:VAR, file:PATH (first line) or fd:N.
@@ -70,6 +78,10 @@ pub struct PubArgs {
     /// Password of an encrypted key: pass:TEXT, env:VAR, file:PATH (first line) or fd:N.
     #[arg(long, value_name = "SRC")]
     pub passin: Option<String>,
+    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
+    /// key URI's pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
 
     /// Write the public key to FILE instead of stdout.
     #[arg(short, long, value_name = "FILE")]
@@ -154,6 +166,14 @@ pub fn run(a: KeyArgs) -> CliResult<Exit> {
 }
 
 fn gen(a: GenArgs) -> CliResult<Exit> {
+    if let Some(uri) = a
+        .out
+        .as_deref()
+        .and_then(Path::to_str)
+        .filter(|o| token::is_pkcs11_uri(o))
+    {
+        return gen_in_token(&a, uri);
+    }
     let format = match (a.mldsa_key_format, a.alg.is_ml_dsa()) {
         (None, _) => MlDsaKeyFormat::default(),
         (Some(f), true) => match f {
@@ -198,8 +218,38 @@ fn gen(a: GenArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
+/// `key gen -o pkcs11:…`: the key is made in the token; its public key goes to stdout.
+fn gen_in_token(a: &GenArgs, uri: &str) -> CliResult<Exit> {
+    for (given, flag) in [
+        (a.passout.is_some(), "--passout"),
+        (a.mldsa_key_format.is_some(), "--mldsa-key-format"),
+    ] {
+        if given {
+            return Err(CliError::usage(format!(
+                "{flag} applies to key files; a key generated in a PKCS#11 token never leaves it"
+            )));
+        }
+    }
+    let key = token::generate_key(uri, a.alg, a.pin.as_deref())?;
+    write(
+        None,
+        false,
+        false,
+        a.outform,
+        "PUBLIC KEY",
+        key.public_key_der()?,
+    )?;
+    eprintln!(
+        "pkit: generated {} key in token {}: {}",
+        a.alg,
+        key.token().label,
+        token::shown(uri)
+    );
+    Ok(Exit::Ok)
+}
+
 fn public(a: PubArgs) -> CliResult<Exit> {
-    let key = load_private_key(&a.key, a.passin.as_deref())?;
+    let key = load_private_key(&a.key, a.passin.as_deref(), a.pin.as_deref())?;
     let spki = key.public_key_der()?;
     write(
         a.out.as_deref(),
@@ -256,8 +306,25 @@ const KEY_LABELS: [&str; 4] = [
 /// bundle), DER or base64; PKCS#8, encrypted PKCS#8, or traditional RSA/EC. `passin` is a
 /// password source (`pass:`, `env:`, `file:`, `fd:`). An encrypted key without `passin`
 /// is an error (exit 3): pkit never prompts. Errors are one line naming the file.
-pub fn load_private_key(path: &Path, passin: Option<&str>) -> CliResult<Box<dyn PrivateKey>> {
+///
+/// `path` may also be a PKCS#11 URI, or a file holding one (a CA directory's `ca.key`
+/// for a key in a token): the key is then the token's, reached with `pin`.
+pub fn load_private_key(
+    path: &Path,
+    passin: Option<&str>,
+    pin: Option<&str>,
+) -> CliResult<Box<dyn PrivateKey>> {
+    if let Some(text) = path.to_str().filter(|t| token::is_pkcs11_uri(t)) {
+        return token::load_key(text, pin);
+    }
     let src = io::read_source(path)?;
+    if let Some(text) = std::str::from_utf8(&src.data)
+        .ok()
+        .map(str::trim)
+        .filter(|t| token::is_pkcs11_uri(t))
+    {
+        return token::load_key(text, pin);
+    }
     let name = src.name.clone();
     let mut first_err = None;
     let mut found = None;

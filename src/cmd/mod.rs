@@ -22,6 +22,7 @@ pub mod output;
 pub mod parse;
 pub mod pem_block;
 pub mod request;
+pub mod token;
 pub mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};

@@ -33,6 +33,10 @@ pub struct BatchArgs {
     /// Password source for the CA key.
     #[arg(long, value_name = "SRC")]
     pub passin: Option<String>,
+    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
+    /// key URI's pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
     /// How many certificates (with --subject-template).
     #[arg(long, conflicts_with = "from", required_unless_present = "from")]
     pub count: Option<u64>,
@@ -224,7 +228,7 @@ impl Delivery for Files<'_> {
 pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let items = manifest_items(&a)?;
-    let issuer = load_issuer(&a.ca, a.passin.as_deref())?;
+    let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;
     let mut store = store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;

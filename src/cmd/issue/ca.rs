@@ -1,10 +1,10 @@
 //! `pkit issue ca`: a root CA, or an intermediate under `--parent`.
 
-use crate::cmd::ca_dir::{db_err, load_issuer, parse_time};
+use crate::cmd::ca_dir::{db_err, load_issuer, new_ca_key, parse_time, NewCaKey};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
-use crate::cmd::request::{dn_of, generate, key_pem, record, subject};
+use crate::cmd::request::{dn_of, record, subject};
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
@@ -21,9 +21,20 @@ pub struct CaArgs {
     /// Subject, RFC 4514 (`CN=Example Root,O=Example`) or OpenSSL's `/O=Example/CN=…`.
     #[arg(long)]
     pub subject: String,
-    /// Key algorithm.
-    #[arg(long, value_parser = AlgorithmParser, default_value = "ecdsa-p256")]
-    pub alg: Algorithm,
+    /// Key algorithm of a new key (default ecdsa-p256); with --key, the key's.
+    #[arg(long, value_parser = AlgorithmParser)]
+    pub alg: Option<Algorithm>,
+    /// The CA's key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token
+    /// (`pkcs11:token=…;object=…?module-path=…`), whose URI ca.key then holds.
+    #[arg(long, value_name = "FILE|URI")]
+    pub key: Option<String>,
+    /// Password source of the --key file.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// PIN of the token holding the --key (pass:, env:, file:, fd:); default: the URI's
+    /// pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
     /// Validity in days.
     #[arg(long, default_value_t = 3650)]
     pub days: u32,
@@ -33,6 +44,9 @@ pub struct CaArgs {
     /// Password source for the parent CA's key.
     #[arg(long, value_name = "SRC")]
     pub parent_passin: Option<String>,
+    /// PIN of the token holding the parent CA's key.
+    #[arg(long, value_name = "SRC")]
+    pub parent_pin: Option<String>,
     /// basicConstraints pathLenConstraint.
     #[arg(long)]
     pub path_len: Option<u32>,
@@ -59,17 +73,27 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
         }
     }
     let not_after = now.plus_seconds(i64::from(a.days) * 86_400);
-    let key = generate(a.alg)?;
-    let key_text = key_pem(key.as_ref(), a.passout.as_deref())?;
+    let NewCaKey {
+        key,
+        file_text: key_text,
+    } = new_ca_key(
+        a.key.as_deref(),
+        a.alg,
+        Algorithm::EcdsaP256,
+        a.passin.as_deref(),
+        a.pin.as_deref(),
+        a.passout.as_deref(),
+    )?;
+    let alg = key.algorithm();
     let cert_der = match &a.parent {
         None => issuer::self_signed(key.as_ref(), &subj, now, not_after, a.path_len)?,
         Some(parent) => {
-            let issuer = load_issuer(parent, a.parent_passin.as_deref())?;
+            let issuer = load_issuer(parent, a.parent_passin.as_deref(), a.parent_pin.as_deref())?;
             issuer.check_valid_at(now)?;
             let req = Request {
                 subject: subj.clone(),
                 spki: key.public_key_der()?,
-                key_alg: Some(a.alg),
+                key_alg: Some(alg),
                 profile: Profile::Ca,
                 sans: Vec::new(),
                 not_before: now,
@@ -81,7 +105,7 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
             let issued = issuer.issue(signer.as_mut(), &req)?;
             let mut store = store::open(&parent.join("ca.db")).map_err(db_err(parent))?;
             store
-                .insert_certificates(&[record(&issued, &a.subject, Profile::Ca, a.alg.name())])
+                .insert_certificates(&[record(&issued, &a.subject, Profile::Ca, alg.name())])
                 .map_err(db_err(parent))?;
             issued.der
         }
@@ -99,7 +123,7 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
     eprintln!(
         "pkit: created CA {} ({}) in {}",
         dn_of(&cert_der),
-        a.alg,
+        alg,
         a.dir.display()
     );
     Ok(Exit::Ok)

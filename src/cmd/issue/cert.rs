@@ -29,6 +29,10 @@ pub struct CertArgs {
     /// Password source for the CA key.
     #[arg(long, value_name = "SRC")]
     pub passin: Option<String>,
+    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
+    /// key URI's pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
     /// Certify the key and subject in this CSR (its signature is checked first).
     #[arg(long, conflicts_with_all = ["key_out", "alg"])]
     pub csr: Option<PathBuf>,
@@ -88,7 +92,7 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
             )));
         }
     }
-    let issuer = load_issuer(&a.ca, a.passin.as_deref())?;
+    let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
     issuer.check_valid_at(now)?;
     let (subj, spki, key, copied, key_alg) = match (&a.csr, &a.key_out) {
         (Some(csr_path), _) => {

@@ -16,6 +16,10 @@ pub struct CsrArgs {
     /// Password source for the key.
     #[arg(long, value_name = "SRC")]
     pub passin: Option<String>,
+    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
+    /// key URI's pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
     /// Subject (RFC 4514 or /-separated).
     #[arg(long, default_value = "")]
     pub subject: String,
@@ -31,7 +35,7 @@ pub struct CsrArgs {
 }
 
 pub fn run_csr(a: CsrArgs) -> CliResult<Exit> {
-    let key = load_private_key(&a.key, a.passin.as_deref())?;
+    let key = load_private_key(&a.key, a.passin.as_deref(), a.pin.as_deref())?;
     let subj = subject(&a.subject)?;
     let sans = sans(&a.san)?;
     if subj == [0x30, 0x00] && sans.is_empty() {

@@ -1,6 +1,7 @@
 //! `pkit mtc ca new`: create an MTC CA directory.
 
 use super::common::{emit, mtc_err, now_of, paths, Format};
+use crate::cmd::ca_dir::{new_ca_key, NewCaKey};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -31,9 +32,20 @@ pub struct NewArgs {
     /// The CA's trust anchor ID, a RELATIVE-OID under 1.3.6.1.4.1 (e.g. 32473.1).
     #[arg(long, value_name = "ID")]
     pub ca_id: String,
-    /// Cosigner key algorithm: ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87.
-    #[arg(long, value_parser = AlgorithmParser)]
-    pub alg: Algorithm,
+    /// Cosigner key algorithm: ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87
+    /// (with --key, the key's).
+    #[arg(long, value_parser = AlgorithmParser, required_unless_present = "key")]
+    pub alg: Option<Algorithm>,
+    /// The cosigner key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token
+    /// (`pkcs11:…`), whose URI cosigner.key then holds.
+    #[arg(long, value_name = "FILE|URI")]
+    pub key: Option<String>,
+    /// Password source of the --key file.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// PIN of the token holding the --key (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
     /// The issuance log number (1..65535).
     #[arg(long, default_value_t = 1)]
     pub log: u16,
@@ -49,10 +61,9 @@ pub struct NewArgs {
 }
 
 pub fn run_new(a: NewArgs) -> CliResult<Exit> {
-    if !COSIGNER_ALGORITHMS.contains(&a.alg) {
+    if let Some(alg) = a.alg.filter(|alg| !COSIGNER_ALGORITHMS.contains(alg)) {
         return Err(CliError::unsupported(format!(
-            "--alg {}: MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87",
-            a.alg
+            "--alg {alg}: MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87"
         )));
     }
     if a.log == 0 {
@@ -68,26 +79,38 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
             return Err(CliError::io(format!("{}: already exists", p.display())));
         }
     }
-    let key = crate::cmd::backend::backend().generate(a.alg)?;
+    let NewCaKey { key, file_text } = new_ca_key(
+        a.key.as_deref(),
+        a.alg,
+        Algorithm::EcdsaP256,
+        a.passin.as_deref(),
+        a.pin.as_deref(),
+        None,
+    )?;
+    let alg = key.algorithm();
+    if !COSIGNER_ALGORITHMS.contains(&alg) {
+        return Err(CliError::unsupported(format!(
+            "--key: a {alg} key; MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65              or ml-dsa-87"
+        )));
+    }
     let spki = key.public_key_der()?;
     let base = u64::from(a.log) << 48;
     let der = pkit::mtc::cert::ca_certificate(&pkit::mtc::cert::CaCertInput {
         ca_id: &ca_id,
         spki: &spki,
-        alg: a.alg,
+        alg,
         not_before: now,
         not_after: now.plus_seconds(i64::from(a.days) * 86_400),
         min_serial: base,
         max_serial: base | pkit::mtc::limits::UINT48_MAX,
     });
-    let key_text = crate::cmd::request::key_pem(key.as_ref(), None)?;
-    io::write_file_atomic(&key_path, key_text.as_bytes(), false, true)?;
+    io::write_file_atomic(&key_path, file_text.as_bytes(), false, true)?;
     let db_name = db_path.display().to_string();
     let mut store = pkit::mtc::store::open(&db_path).map_err(mtc_err(&db_name))?;
     for (k, v) in [
         ("ca_id", ca_id.dotted().to_string()),
         ("log", a.log.to_string()),
-        ("alg", a.alg.name().to_string()),
+        ("alg", alg.name().to_string()),
     ] {
         store.set_meta(k, &v).map_err(mtc_err(&db_name))?;
     }
@@ -103,7 +126,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
         "log": a.log,
         "log_origin": ca_id.log_id(a.log).note_name(),
         "cosigner_name": ca_id.note_name(),
-        "algorithm": a.alg.name(),
+        "algorithm": alg.name(),
         "min_serial": base,
         "max_serial": base | pkit::mtc::limits::UINT48_MAX,
     });
@@ -112,7 +135,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
         ca_id,
         a.log,
         ca_id.log_id(a.log).note_name(),
-        a.alg,
+        alg,
         a.dir.display()
     );
     emit(a.format, "mtc_ca", item, &text)?;

@@ -92,10 +92,15 @@ pub fn ca_meta(store: &dyn LogStore, name: &str) -> CliResult<(TrustAnchorId, u1
 }
 
 /// The CA with its cosigner key.
-pub fn load_ca(dir: &Path, store: &dyn LogStore, name: &str) -> CliResult<MtcCa> {
+pub fn load_ca(
+    dir: &Path,
+    store: &dyn LogStore,
+    name: &str,
+    pin: Option<&str>,
+) -> CliResult<MtcCa> {
     let (ca_id, log) = ca_meta(store, name)?;
     let (_, key_path, _) = paths(dir);
-    let key = load_private_key(&key_path, None)?;
+    let key = load_private_key(&key_path, None, pin)?;
     let cosigner =
         Cosigner::new(ca_id.clone(), key).map_err(mtc_err(&key_path.display().to_string()))?;
     Ok(MtcCa {

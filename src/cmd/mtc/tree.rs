@@ -22,6 +22,9 @@ pub struct CheckpointArgs {
     /// Signing time (RFC 3339), default now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
+    /// PIN of the PKCS#11 token holding the cosigner key (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
@@ -33,7 +36,7 @@ fn hashes_json(hs: &[Hash]) -> Vec<String> {
 pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
     let now = now_of(&a.now)?;
     let (mut store, name) = open_store(&a.dir)?;
-    let ca = load_ca(&a.dir, &*store, &name)?;
+    let ca = load_ca(&a.dir, &*store, &name, a.pin.as_deref())?;
     let r = checkpoint_store(&mut *store, &ca, unix(now)).map_err(mtc_err(&name))?;
     let item = json!({
         "origin": ca.log_id().note_name(),

@@ -29,6 +29,10 @@ pub struct SignerArgs {
     /// Password source for the signing key (the CA's or the responder's).
     #[arg(long, value_name = "SRC")]
     pub passin: Option<String>,
+    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
+    /// key URI's pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
     /// How long a response stands: nextUpdate = now + this (s, m, h, d).
     #[arg(long, value_name = "DURATION", default_value = "1h")]
     pub next_update: String,
@@ -39,14 +43,14 @@ pub struct SignerArgs {
 pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Box<dyn CaStore>, i64)> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
     let ca_der = load_ca_cert(&a.ca)?;
-    let passin = a.passin.as_deref();
+    let (passin, pin) = (a.passin.as_deref(), a.pin.as_deref());
     let (key, delegated) = match (&a.responder_cert, &a.responder_key) {
         (Some(cert), Some(key)) => {
             let item = read_item(cert)?;
             parse_cert(&item)?;
-            (load_private_key(key, passin)?, Some(item.der))
+            (load_private_key(key, passin, pin)?, Some(item.der))
         }
-        _ => (load_private_key(&a.ca.join("ca.key"), passin)?, None),
+        _ => (load_private_key(&a.ca.join("ca.key"), passin, pin)?, None),
     };
     let responder = Responder::new(crate::cmd::backend::backend(), &ca_der, key, delegated, now)
         .map_err(|e| {

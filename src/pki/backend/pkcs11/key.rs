@@ -119,8 +119,17 @@ impl TokenKey {
             Attribute::Sensitive(true),
             Attribute::Extractable(false),
             Attribute::Sign(true),
+            // A signing key only: modules default some of these to true.
+            Attribute::Decrypt(false),
+            Attribute::Unwrap(false),
+            Attribute::Derive(false),
         ];
-        public.extend([Attribute::Token(new.persist), Attribute::Verify(true)]);
+        public.extend([
+            Attribute::Token(new.persist),
+            Attribute::Verify(true),
+            Attribute::Encrypt(false),
+            Attribute::Wrap(false),
+        ]);
         for t in [&mut private, &mut public] {
             if let Some(l) = new.label {
                 t.push(Attribute::Label(l.as_bytes().to_vec()));

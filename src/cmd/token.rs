@@ -1,0 +1,181 @@
+//! Keys in PKCS#11 tokens, as the commands reach them: a `pkcs11:` URI (RFC 7512) where
+//! a key file would go, or in a CA directory's `ca.key`; the PIN from `--pin SRC`, else
+//! the URI's `pin-value`, else its `pin-source`. A PIN is never printed: messages show
+//! the URI without `pin-value`.
+
+use super::error::{CliError, CliResult};
+use super::io;
+use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::pkcs11::module::{NSS_SOFTOKEN_MODULE, SOFTHSM_MODULE};
+use pkit::pki::backend::pkcs11::{scratch, KeyUri, NewKey, Pkcs11Backend, TokenKey};
+use pkit::pki::backend::{Backend, BackendError, PrivateKey};
+
+pub use pkit::pki::backend::pkcs11::is_pkcs11_uri;
+
+/// Parse a key URI; a malformed one is a usage error naming it (without its PIN).
+pub fn parse_uri(text: &str) -> CliResult<KeyUri> {
+    KeyUri::parse(text.trim()).map_err(|e| CliError::usage(format!("{}: {e}", shown(text))))
+}
+
+/// A URI as messages may show it: parsed and printed without its PIN, or, when it does
+/// not parse, cut before its query (where a PIN would be).
+pub fn shown(text: &str) -> String {
+    match KeyUri::parse(text.trim()) {
+        Ok(u) => u.to_string(),
+        Err(_) => text.trim().split('?').next().unwrap_or("").to_string(),
+    }
+}
+
+/// The PIN for `uri`: `--pin`, else `pin-value`, else `pin-source` (a `--pin` form or
+/// a file path, as RFC 7512 §2.3 has it). `None` when nothing gives one.
+pub fn pin_for(uri: &KeyUri, pin: Option<&str>) -> CliResult<Option<Vec<u8>>> {
+    if let Some(spec) = pin {
+        return io::read_secret(spec)
+            .map(Some)
+            .map_err(|e| with_flag("--pin", e));
+    }
+    if let Some(v) = &uri.pin_value {
+        return Ok(Some(v.as_bytes().to_vec()));
+    }
+    if let Some(src) = &uri.pin_source {
+        let spec = if ["pass:", "env:", "file:", "fd:"]
+            .iter()
+            .any(|p| src.starts_with(p))
+        {
+            src.clone()
+        } else {
+            format!("file:{src}")
+        };
+        return io::read_secret(&spec).map(Some);
+    }
+    Ok(None)
+}
+
+fn with_flag(flag: &str, mut e: CliError) -> CliError {
+    e.message = format!(
+        "{flag}: {}",
+        e.message.replace("password source", "PIN source")
+    );
+    e
+}
+
+/// The backend on the token `uri` names, logged in.
+pub fn open(uri: &KeyUri, pin: Option<&str>) -> CliResult<Pkcs11Backend> {
+    let mut secret = pin_for(uri, pin)?;
+    let opened = Pkcs11Backend::open(uri, None, secret.as_deref(), super::backend::backend());
+    if let Some(s) = secret.as_mut() {
+        s.fill(0);
+    }
+    Ok(opened?)
+}
+
+/// The signing key a URI names.
+pub fn load_key(text: &str, pin: Option<&str>) -> CliResult<Box<dyn PrivateKey>> {
+    let uri = parse_uri(text)?;
+    let key = open(&uri, pin)?.find_key(&uri)?;
+    Ok(Box::new(key))
+}
+
+/// A new key pair in the token `text` names, kept there under its `object` label (and
+/// `id`, when given). A key already under that name is not replaced (exit 4, as for an
+/// output file that exists).
+pub fn generate_key(text: &str, alg: Algorithm, pin: Option<&str>) -> CliResult<TokenKey> {
+    let uri = parse_uri(text)?;
+    let Some(label) = uri.object.as_deref() else {
+        return Err(CliError::usage(format!(
+            "{uri}: name the new key with object=LABEL"
+        )));
+    };
+    let backend = open(&uri, pin)?;
+    match backend.find_key(&uri) {
+        Ok(_) | Err(BackendError::Usage(_)) => {
+            return Err(CliError::io(format!(
+                "{uri}: token {} already holds a private key by that name; refusing to add \
+                 another",
+                backend.token().label
+            )))
+        }
+        Err(BackendError::Unavailable(_)) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let new = NewKey {
+        label: Some(label),
+        id: uri.id.as_deref(),
+        persist: true,
+    };
+    Ok(backend.generate_named(alg, &new)?)
+}
+
+/// `--backend` of the benchmarks: software, or a PKCS#11 module on a scratch token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendChoice {
+    /// OpenSSL, linked in (the default).
+    Openssl,
+    /// NSS's softoken through PKCS#11 (a throwaway database unless --nss-db names one).
+    Nss,
+    /// SoftHSM2 through PKCS#11 (a throwaway token).
+    Softhsm,
+}
+
+impl BackendChoice {
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendChoice::Openssl => "OpenSSL",
+            BackendChoice::Nss => "NSS",
+            BackendChoice::Softhsm => "SoftHSM2",
+        }
+    }
+}
+
+/// A backend for a benchmark run. The token backends live on scratch tokens in `dir`
+/// (NSS: `nss_db` instead when given, logged into with `pin`).
+pub fn bench_backend(
+    choice: BackendChoice,
+    dir: &std::path::Path,
+    nss_db: Option<&std::path::Path>,
+    pin: Option<&str>,
+) -> CliResult<&'static dyn Backend> {
+    let soft = super::backend::backend();
+    let token = match choice {
+        BackendChoice::Openssl => return Ok(soft),
+        BackendChoice::Softhsm => {
+            require_module(SOFTHSM_MODULE, "softhsm2")?;
+            let conf = scratch::softhsm_config(&dir.join("softhsm"))?;
+            // SoftHSM2 reads its configuration at initialisation; no other thread runs yet.
+            std::env::set_var("SOFTHSM2_CONF", conf);
+            scratch::softhsm_token()?
+        }
+        BackendChoice::Nss => {
+            require_module(NSS_SOFTOKEN_MODULE, "libnss3")?;
+            match nss_db {
+                None => scratch::nss_token(&dir.join("nss"))?,
+                Some(db) => {
+                    let uri = KeyUri {
+                        token: Some(scratch::NSS_KEY_TOKEN.into()),
+                        module_path: Some(NSS_SOFTOKEN_MODULE.into()),
+                        nss_db: Some(db.display().to_string()),
+                        ..KeyUri::default()
+                    };
+                    let mut secret = pin.map(io::read_secret).transpose()?;
+                    let t = pkit::pki::backend::pkcs11::Token::open(&uri, None, secret.as_deref());
+                    if let Some(s) = secret.as_mut() {
+                        s.fill(0);
+                    }
+                    t?
+                }
+            }
+        }
+    };
+    // The benchmark's backend lives as long as the process.
+    Ok(Box::leak(Box::new(Pkcs11Backend::on(token, soft))))
+}
+
+fn require_module(path: &str, package: &str) -> CliResult {
+    if std::path::Path::new(path).is_file() {
+        Ok(())
+    } else {
+        Err(CliError::unsupported(format!(
+            "{path} is not installed (Debian package {package})"
+        )))
+    }
+}

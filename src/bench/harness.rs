@@ -39,8 +39,13 @@ impl Measurement {
 
 /// How cells are measured, and who hears about progress.
 pub struct Harness<'a> {
-    /// The backend under measurement: every key, signature and digest goes through it.
+    /// The backend under measurement: the CA's key, every signature, verification and
+    /// digest goes through it.
     pub backend: &'a dyn Backend,
+    /// Where subscriber keys are made. A subscriber's key is not the CA's token's: with a
+    /// PKCS#11 backend under measurement they still come from software, as they would in
+    /// a CA whose key alone is in an HSM.
+    pub subscriber_keys: &'a dyn Backend,
     pub min_time: Duration,
     /// Operation names to measure; the others run once, untimed, for their outputs.
     pub only: Option<Vec<String>>,
@@ -109,6 +114,7 @@ mod tests {
     fn repeats_until_the_minimum_time() {
         let h = Harness {
             backend: crate::pki::backend::openssl::backend(),
+            subscriber_keys: crate::pki::backend::openssl::backend(),
             min_time: Duration::from_millis(5),
             only: None,
             progress: &|_| {},

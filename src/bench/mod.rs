@@ -8,11 +8,12 @@
 //!
 //! Layout: [`harness`] times one cell (warm-up, repeat until the minimum time, mean / min
 //! / max) and carries the backend under measurement; [`machine`] describes where it ran; one file per bench ([`crypto`], [`parse`],
-//! [`x509`], [`verify`], [`compare`]); [`report`] holds the results and renders them as the seed
+//! [`x509`], [`verify`], [`compare`], [`backends`]); [`report`] holds the results and renders them as the seed
 //! documents' markdown tables, a terminal table, or JSON.
 
 #![forbid(unsafe_code)]
 
+pub mod backends;
 pub mod compare;
 pub mod crypto;
 pub mod harness;

@@ -30,7 +30,6 @@ use crate::mtc::subtree::{covering_subtrees, Subtree};
 use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use crate::pki::alg::Algorithm;
 use crate::pki::ca::subject::parse_subject;
-use crate::pki::key::{load_private, MlDsaKeyFormat};
 use rayon::prelude::*;
 
 /// The operations pkit measures, in the seed's table order, with notes.
@@ -130,12 +129,13 @@ fn one_batch(
 ) -> Result<()> {
     let now = Time::now();
     // ca_self_sign is the X.509 bench's; here the CA is only the means to cert_gen.
-    let (issuer, _) = x509::make_ca(rec, alg, now)?;
+    let (issuer, _, ca_key) = x509::make_ca(rec, alg, now)?;
     rec.cells.remove("ca_self_sign");
     let subject = parse_subject(x509::SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
     let mut issued = Vec::new();
     rec.stage("cert_gen", n, || {
-        let (d, v) = timed(|| x509::issue_batch(rec.h.backend, &issuer, alg, &subject, n, now))?;
+        let (d, v) =
+            timed(|| x509::issue_batch(rec.h.subscriber_keys, &issuer, alg, &subject, n, now))?;
         issued = v;
         Ok(d)
     })?;
@@ -213,9 +213,8 @@ fn one_batch(
         timed(|| Ok(inclusion_proof(&tree, mid, subtree_of(mid))?)).map(|(d, _)| d)
     })?;
 
-    let pkcs8 = issuer.key.to_pkcs8_der(MlDsaKeyFormat::default())?;
     let ca_id = TrustAnchorId::parse(CA_ID)?;
-    let cosigner = Cosigner::new(ca_id.clone(), load_private(rec.h.backend, &pkcs8, None)?)?;
+    let cosigner = Cosigner::new(ca_id.clone(), Box::new(ca_key))?;
     let ca = MtcCa {
         ca_id,
         log: LOG,

@@ -25,7 +25,17 @@ impl Scratch {
             .and_then(Path::parent)
             .filter(|p| !p.as_os_str().is_empty())
             .map_or_else(std::env::temp_dir, Path::to_path_buf);
-        let dir = base.join(format!(".pkit-bench-{}", std::process::id()));
+        Scratch::at(base.join(format!(".pkit-bench-{}", std::process::id())), db)
+    }
+
+    /// A scratch directory of its own for `what` (e.g. the throwaway tokens of a
+    /// PKCS#11 backend), in the temp directory.
+    pub fn named(what: &str) -> Result<Scratch> {
+        let dir = std::env::temp_dir().join(format!(".pkit-{what}-{}", std::process::id()));
+        Scratch::at(dir, None)
+    }
+
+    fn at(dir: PathBuf, db: Option<&Path>) -> Result<Scratch> {
         std::fs::create_dir_all(&dir)
             .map_err(|e| BenchError::Io(format!("{}: {e}", dir.display())))?;
         Ok(Scratch {

@@ -25,13 +25,13 @@ use crate::pki::ca::subject::parse_subject;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
 use crate::pki::crl_verify;
-use crate::pki::key::{load_private, MlDsaKeyFormat};
 use crate::pki::ocsp::{OcspRequest, OcspResponse};
 use crate::pki::ocsp_request::{encode_request, IssuerHashes};
 use crate::pki::ocsp_verify::{self, Expect};
 use crate::pki::signed::verify_signed;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The operations, in table order, with the seeds' notes.
@@ -176,15 +176,16 @@ pub fn run(h: &Harness<'_>, alg: Algorithm, batches: &[u64], scratch: &Scratch) 
     })
 }
 
-/// A CA and its keys: the issuer, and a second handle on the same key for the OCSP
-/// responder (loaded from PKCS#8, as `pkit ocsp respond` loads ca.key).
+/// A CA: its issuer, the OCSP responder signing with the same key, and a handle on that
+/// key for whatever else signs for the CA (the MTC cosigner). The key is shared, not
+/// copied: a key in a token cannot be exported.
 pub fn make_ca(
     rec: &mut Recorder<'_, '_>,
     alg: Algorithm,
     now: Time,
-) -> Result<(Issuer, Responder)> {
+) -> Result<(Issuer, Responder, Arc<dyn PrivateKey>)> {
     let backend = rec.h.backend;
-    let key = backend.generate(alg)?;
+    let key: Arc<dyn PrivateKey> = Arc::from(backend.generate(alg)?);
     let subject =
         parse_subject("CN=pkit bench CA").map_err(|e| BenchError::Check(e.to_string()))?;
     let later = now.plus_seconds(2 * i64::from(VALIDITY_DAYS) * 86_400);
@@ -194,10 +195,8 @@ pub fn make_ca(
         ca_der = der;
         Ok(d)
     })?;
-    let pkcs8 = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
-    let responder_key: Box<dyn PrivateKey> = load_private(backend, &pkcs8, None)?;
-    let responder = Responder::new(backend, &ca_der, responder_key, None, now)?;
-    Ok((Issuer::new(ca_der, key)?, responder))
+    let responder = Responder::new(backend, &ca_der, Box::new(key.clone()), None, now)?;
+    Ok((Issuer::new(ca_der, Box::new(key.clone()))?, responder, key))
 }
 
 fn one_batch(
@@ -208,13 +207,13 @@ fn one_batch(
     sizes: &mut Sizes,
 ) -> Result<()> {
     let now = Time::now();
-    let (issuer, responder) = make_ca(rec, alg, now)?;
+    let (issuer, responder, _) = make_ca(rec, alg, now)?;
     let subject = parse_subject(SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
 
     // Issuance: what `pkit issue batch` does per chunk, less the files.
     let mut issued: Vec<Issued> = Vec::new();
     rec.stage("cert_gen", n, || {
-        let (d, v) = timed(|| issue_batch(rec.h.backend, &issuer, alg, &subject, n, now))?;
+        let (d, v) = timed(|| issue_batch(rec.h.subscriber_keys, &issuer, alg, &subject, n, now))?;
         issued = v;
         Ok(d)
     })?;

@@ -6,6 +6,7 @@ use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::key::AlgorithmParser;
 use super::output;
+use super::token::BackendChoice;
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use pkit::bench::harness::Harness;
@@ -64,6 +65,16 @@ pub struct Common {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
+    /// The crypto backend under measurement: OpenSSL, or a PKCS#11 module on a
+    /// throwaway token (the CA's key, signatures and verification go through it).
+    #[arg(long, value_enum, default_value_t = BackendChoice::Openssl)]
+    pub backend: BackendChoice,
+    /// With --backend nss: this NSS database instead of a throwaway one.
+    #[arg(long, value_name = "DIR")]
+    pub nss_db: Option<PathBuf>,
+    /// With --nss-db: the database's password (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC", requires = "nss_db")]
+    pub pin: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -145,10 +156,16 @@ pub struct MtcArgs {
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {
-    /// The two algorithms: A (the baseline) and B.
+    /// The two algorithms: A (the baseline) and B. With --backends: one or more
+    /// algorithms, each run on both backends.
     #[arg(long, value_name = "A,B", value_delimiter = ',', num_args = 1,
           default_value = "ecdsa-p256,ml-dsa-65", value_parser = AlgorithmParser)]
     pub algos: Vec<Algorithm>,
+    /// Compare two backends instead of two algorithms (e.g. openssl,nss): the seeds'
+    /// "Backend Comparison" table at the largest of --sizes, and each token backend's
+    /// stages against its raw C_Sign / C_Verify rates.
+    #[arg(long, value_name = "A,B", value_delimiter = ',', value_enum)]
+    pub backends: Vec<BackendChoice>,
     /// Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify,
     /// db_insert_certs, db_read_certs).
     #[arg(long, value_name = "OP,…", value_delimiter = ',')]
@@ -206,6 +223,14 @@ pub fn run(a: BenchArgs) -> CliResult<Exit> {
         BenchCommand::Verify(c) => c.common.clone(),
         BenchCommand::Compare(c) => c.common.clone(),
     };
+    // Before any thread starts: a SoftHSM2 token is set up through the environment.
+    let tokens = Scratch::named("tokens")?;
+    let backend = super::token::bench_backend(
+        common.backend,
+        &tokens.path(""),
+        common.nss_db.as_deref(),
+        common.pin.as_deref(),
+    )?;
     let threads = common.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -214,12 +239,13 @@ pub fn run(a: BenchArgs) -> CliResult<Exit> {
     let bar = progress_bar();
     let progress = |label: &str| bar.set_message(label.to_string());
     let h = Harness {
-        backend: crate::cmd::backend::backend(),
+        backend,
+        subscriber_keys: crate::cmd::backend::backend(),
         min_time: common.min_time,
         only: None,
         progress: &progress,
     };
-    let report = pool.install(|| run_bench(&a.command, h))?;
+    let report = pool.install(|| run_bench(&a.command, h, &tokens))?;
     bar.finish_and_clear();
     let text = match common.format {
         Format::Markdown => report.markdown(),
@@ -244,7 +270,7 @@ fn progress_bar() -> ProgressBar {
     b
 }
 
-fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
+fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliResult<Report> {
     let threads = rayon::current_num_threads();
     let command = std::iter::once("pkit".to_string())
         .chain(std::env::args().skip(1))
@@ -253,7 +279,7 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
     let (bench, tables) = match cmd {
         BenchCommand::Crypto(a) => {
             let algs = if a.algos.is_empty() {
-                default_crypto_algos()
+                default_crypto_algos(h.backend)
             } else {
                 a.algos.clone()
             };
@@ -335,6 +361,9 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
             ];
             ("mtc", tables)
         }
+        BenchCommand::Compare(a) if !a.backends.is_empty() => {
+            ("compare", compare_backends(&h, a, tokens)?)
+        }
         BenchCommand::Compare(a) => {
             let [alg_a, alg_b] = a.algos[..] else {
                 return Err(CliError::usage(format!(
@@ -368,14 +397,93 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>) -> CliResult<Report> {
     Ok(Report {
         bench: bench.into(),
         command,
-        machine: Machine::detect(threads, crate::cmd::backend::backend()),
+        machine: Machine::detect(threads, h.backend),
         tables,
     })
 }
 
-/// Every algorithm this build supports, less the slow RSA sizes.
-fn default_crypto_algos() -> Vec<Algorithm> {
-    let backend = crate::cmd::backend::backend();
+/// `bench compare --backends A,B`: the X.509 pipeline's signing and verification stages
+/// for each of `--algos` on both backends, compared at the largest batch size; then
+/// each token backend's stages against its raw rates from the same run.
+fn compare_backends(
+    h: &Harness<'_>,
+    a: &CompareArgs,
+    tokens: &Scratch,
+) -> CliResult<Vec<pkit::bench::report::Table>> {
+    use pkit::bench::backends;
+    let [b_a, b_b] = a.backends[..] else {
+        return Err(CliError::usage(format!(
+            "--backends: expected two backends, found {}",
+            a.backends.len()
+        )));
+    };
+    if b_a == b_b {
+        return Err(CliError::usage("--backends: name two different backends"));
+    }
+    if !a.ops.is_empty() {
+        return Err(CliError::usage(
+            "--ops goes with two algorithms; --backends compares the signing and \
+             verification stages",
+        ));
+    }
+    let batch = a.pipeline.sizes.iter().copied().max().unwrap_or(1024);
+    let ops: Vec<String> = backends::OPS.iter().map(|s| s.to_string()).collect();
+    let scratch = Scratch::new(None)?;
+    let mut tables = Vec::new();
+    let mut sides = Vec::new();
+    for choice in [b_a, b_b] {
+        let backend = super::token::bench_backend(
+            choice,
+            &tokens.path(choice.name()),
+            a.common.nss_db.as_deref(),
+            a.common.pin.as_deref(),
+        )?;
+        let hb = Harness {
+            backend,
+            subscriber_keys: h.subscriber_keys,
+            min_time: h.min_time,
+            only: Some(ops.clone()),
+            progress: h.progress,
+        };
+        let mut runs = Vec::new();
+        let mut algs = Vec::new();
+        for &alg in &a.algos {
+            if !backend.supports(alg) {
+                // The seeds' NSS lacks Ed25519 and ML-DSA: those rows are left out, said.
+                eprintln!(
+                    "pkit: {} has no {alg}; its rows are left out",
+                    choice.name()
+                );
+                continue;
+            }
+            runs.push(x509::run(&hb, alg, &[batch], &scratch)?);
+            algs.push(alg);
+        }
+        let limits = if choice == BackendChoice::Openssl {
+            Vec::new()
+        } else {
+            crypto::run(&Harness { only: None, ..hb }, &algs)?
+        };
+        sides.push((choice, runs, limits));
+    }
+    let side = |i: usize| backends::BackendRuns {
+        name: sides[i].0.name(),
+        runs: &sides[i].1,
+    };
+    tables.push(backends::table(&side(0), &side(1), batch));
+    for (choice, runs, limits) in &sides {
+        if !limits.is_empty() {
+            tables.push(backends::against_raw(choice.name(), runs, limits, batch));
+            let mut raw = crypto::table(limits, rayon::current_num_threads());
+            raw.title = format!("{}: {}", choice.name(), raw.title);
+            tables.push(raw);
+        }
+    }
+    Ok(tables)
+}
+
+/// Every algorithm `backend` supports, less the slow RSA sizes.
+fn default_crypto_algos(backend: &dyn pkit::pki::backend::Backend) -> Vec<Algorithm> {
     Algorithm::ALL
         .into_iter()
         .filter(|a| !matches!(a, Algorithm::Rsa3072 | Algorithm::Rsa4096) && backend.supports(*a))

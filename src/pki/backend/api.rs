@@ -22,6 +22,23 @@ pub trait PrivateKey: Send + Sync + fmt::Debug {
     }
 }
 
+/// One key with several holders (a CA's issuer and its OCSP responder): a key in a token
+/// cannot be copied out, so holders share the handle instead.
+impl<K: PrivateKey + ?Sized> PrivateKey for std::sync::Arc<K> {
+    fn algorithm(&self) -> Algorithm {
+        (**self).algorithm()
+    }
+    fn public_key_der(&self) -> Result<Vec<u8>> {
+        (**self).public_key_der()
+    }
+    fn to_pkcs8_der(&self, format: MlDsaKeyFormat) -> Result<Vec<u8>> {
+        (**self).to_pkcs8_der(format)
+    }
+    fn signer(&self) -> Result<Box<dyn Signer>> {
+        (**self).signer()
+    }
+}
+
 /// A per-thread signing context: creating one costs more than a signature, so callers
 /// that sign many messages keep one per thread.
 pub trait Signer: Send {

@@ -37,6 +37,24 @@ pub fn issuance_limit(issuer: &Issuer, backend: &dyn Backend, algs: &[Algorithm]
     Ok(algs.len() as f64 / elapsed.as_secs_f64().max(1e-9))
 }
 
+/// Signatures per second the CA's key makes on the pool (one signer per worker) over
+/// `n` TBSCertificate-sized messages: for a key in a token, the token's raw C_Sign rate
+/// as the batch pipeline drives it.
+pub fn signing_limit(issuer: &Issuer, n: usize) -> Result<f64> {
+    let message = [0x5au8; MESSAGE_LEN];
+    let (elapsed, ()) = timed(|| {
+        (0..n).into_par_iter().try_for_each_init(
+            || issuer.key.signer(),
+            |signer, _| -> Result<()> {
+                let signer = signer.as_mut().map_err(|e| e.clone())?;
+                std::hint::black_box(signer.sign(&message)?);
+                Ok(())
+            },
+        )
+    })?;
+    Ok(n as f64 / elapsed.as_secs_f64().max(1e-9))
+}
+
 /// One row: an operation on one thread and on all of them.
 #[derive(Debug, Clone)]
 pub struct Limit {

@@ -488,7 +488,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__compare)
-            opts="-f -h --algos --ops --sizes --columns --min-time --threads --format --color --help"
+            opts="-f -h --algos --backends --ops --sizes --columns --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -496,6 +496,10 @@ _pkit() {
             case "${prev}" in
                 --algos)
                     COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa2048 rsa3072 rsa4096 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
+                    return 0
+                    ;;
+                --backends)
+                    COMPREPLY=($(compgen -W "openssl nss softhsm" -- "${cur}"))
                     return 0
                     ;;
                 --ops)
@@ -526,6 +530,18 @@ _pkit() {
                     COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
                     return 0
                     ;;
+                --backend)
+                    COMPREPLY=($(compgen -W "openssl nss softhsm" -- "${cur}"))
+                    return 0
+                    ;;
+                --nss-db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -538,7 +554,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__crypto)
-            opts="-f -h --algos --min-time --threads --format --color --help"
+            opts="-f -h --algos --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,6 +578,18 @@ _pkit() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --backend)
+                    COMPREPLY=($(compgen -W "openssl nss softhsm" -- "${cur}"))
+                    return 0
+                    ;;
+                --nss-db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -688,7 +716,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__mtc)
-            opts="-f -h --ca-key-algo --db --sizes --columns --min-time --threads --format --color --help"
+            opts="-f -h --ca-key-algo --db --sizes --columns --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -726,6 +754,18 @@ _pkit() {
                     COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
                     return 0
                     ;;
+                --backend)
+                    COMPREPLY=($(compgen -W "openssl nss softhsm" -- "${cur}"))
+                    return 0
+                    ;;
+                --nss-db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -738,7 +778,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__parse)
-            opts="-f -h --min-time --threads --format --color --help"
+            opts="-f -h --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -760,6 +800,18 @@ _pkit() {
                     COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
                     return 0
                     ;;
+                --backend)
+                    COMPREPLY=($(compgen -W "openssl nss softhsm" -- "${cur}"))
+                    return 0
+                    ;;
+                --nss-db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -772,7 +824,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__verify)
-            opts="-f -h --ca-key-algo --roots --sizes --columns --min-time --threads --format --color --help"
+            opts="-f -h --ca-key-algo --roots --sizes --columns --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -810,6 +862,18 @@ _pkit() {
                     COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
                     return 0
                     ;;
+                --backend)
+                    COMPREPLY=($(compgen -W "openssl nss softhsm" -- "${cur}"))
+                    return 0
+                    ;;
+                --nss-db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -822,7 +886,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__x509)
-            opts="-f -h --ca-key-algo --db --force --sizes --columns --min-time --threads --format --color --help"
+            opts="-f -h --ca-key-algo --db --force --sizes --columns --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -858,6 +922,18 @@ _pkit() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "markdown table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --backend)
+                    COMPREPLY=($(compgen -W "openssl nss softhsm" -- "${cur}"))
+                    return 0
+                    ;;
+                --nss-db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -934,7 +1010,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__crl__subcmd__gen)
-            opts="-o -h --ca --next-update --drop-expired --passin --now --outform --out --force --color --help"
+            opts="-o -h --ca --next-update --drop-expired --passin --pin --now --outform --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -949,6 +1025,10 @@ _pkit() {
                     return 0
                     ;;
                 --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1812,7 +1892,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__batch)
-            opts="-h --ca --passin --count --from --subject-template --alg --profile --days --out-dir --now --chunk --measure-limit --color --help"
+            opts="-h --ca --passin --pin --count --from --subject-template --alg --profile --days --out-dir --now --chunk --measure-limit --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1823,6 +1903,10 @@ _pkit() {
                     return 0
                     ;;
                 --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1874,7 +1958,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__ca)
-            opts="-h --dir --subject --alg --days --parent --parent-passin --path-len --passout --now --color --help"
+            opts="-h --dir --subject --alg --key --passin --pin --days --parent --parent-passin --parent-pin --path-len --passout --now --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1892,6 +1976,18 @@ _pkit() {
                     COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa2048 rsa3072 rsa4096 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
                     return 0
                     ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --days)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1901,6 +1997,10 @@ _pkit() {
                     return 0
                     ;;
                 --parent-passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parent-pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1928,7 +2028,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__cert)
-            opts="-o -h --ca --passin --csr --subject --key-out --alg --san --profile --days --not-after --not-before --copy-extensions --now --out --force --color --help"
+            opts="-o -h --ca --passin --pin --csr --subject --key-out --alg --san --profile --days --not-after --not-before --copy-extensions --now --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1939,6 +2039,10 @@ _pkit() {
                     return 0
                     ;;
                 --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2006,7 +2110,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__csr)
-            opts="-o -h --key --passin --subject --san --out --force --color --help"
+            opts="-o -h --key --passin --pin --subject --san --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2017,6 +2121,10 @@ _pkit() {
                     return 0
                     ;;
                 --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2238,7 +2346,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__key__subcmd__gen)
-            opts="-a -o -h --alg --out --passout --kdf --mldsa-key-format --outform --force --color --help"
+            opts="-a -o -h --alg --out --pin --passout --kdf --mldsa-key-format --outform --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2257,6 +2365,10 @@ _pkit() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2344,13 +2456,17 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__key__subcmd__pub)
-            opts="-o -h --passin --out --outform --force --color --help"
+            opts="-o -h --passin --pin --out --outform --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2518,7 +2634,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__ca__subcmd__new)
-            opts="-f -h --dir --ca-id --alg --log --days --now --format --color --help"
+            opts="-f -h --dir --ca-id --alg --key --passin --pin --log --days --now --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2534,6 +2650,18 @@ _pkit() {
                     ;;
                 --alg)
                     COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa2048 rsa3072 rsa4096 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --log)
@@ -2610,7 +2738,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__checkpoint)
-            opts="-f -h --dir --now --format --color --help"
+            opts="-f -h --dir --now --pin --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2621,6 +2749,10 @@ _pkit() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3274,7 +3406,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__respond)
-            opts="-o -h --ca --responder-cert --responder-key --passin --next-update --request --now --out --force --color --help"
+            opts="-o -h --ca --responder-cert --responder-key --passin --pin --next-update --request --now --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3293,6 +3425,10 @@ _pkit() {
                     return 0
                     ;;
                 --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3328,7 +3464,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__serve)
-            opts="-h --ca --responder-cert --responder-key --passin --next-update --listen --color --help"
+            opts="-h --ca --responder-cert --responder-key --passin --pin --next-update --listen --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3347,6 +3483,10 @@ _pkit() {
                     return 0
                     ;;
                 --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -81,7 +81,8 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -s o -l out -d 'Write the key to FILE (created with mode 0600) instead of stdout' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -s o -l out -d 'Write the key to FILE (created with mode 0600) instead of stdout. A PKCS#11 URI (`pkcs11:token=…;object=LABEL?module-path=…`) generates the key in that token instead (sensitive, never extractable) and prints its public key' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l pin -d 'PIN of the token for `-o pkcs11:…` (pass:, env:, file:, fd:); default: the URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l passout -d 'Encrypt the key (PKCS#8 PBES2, AES-256-CBC) with the password from SRC: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l kdf -d 'Password-based key derivation for --passout' -r -f -a "pbkdf2\t'PBKDF2 with HMAC-SHA256, 100000 iterations (readable by OpenSSL 1.1 and later)'
 scrypt\t'scrypt with N=2^14, r=8, p=1 (memory-hard; what `openssl pkcs8 -scrypt` writes)'"
@@ -96,6 +97,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -l passin -d 'Password of an encrypted key: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -s o -l out -d 'Write the public key to FILE instead of stdout' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -l outform -d 'Output encoding' -r -f -a "pem\t'PEM armour (text)'
 der\t'Binary DER (never written to a terminal)'"
@@ -120,7 +122,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_sub
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l dir -d 'The CA directory to create (ca.pem, ca.key, ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l subject -d 'Subject, RFC 4514 (`CN=Example Root,O=Example`) or OpenSSL\'s `/O=Example/CN=…`' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l alg -d 'Key algorithm' -r -f -a "ecdsa-p256\t''
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l alg -d 'Key algorithm of a new key (default ecdsa-p256); with --key, the key\'s' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''
 rsa2048\t''
@@ -129,9 +131,13 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l key -d 'The CA\'s key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token (`pkcs11:token=…;object=…?module-path=…`), whose URI ca.key then holds' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passin -d 'Password source of the --key file' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l pin -d 'PIN of the token holding the --key (pass:, env:, file:, fd:); default: the URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l days -d 'Validity in days' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent -d 'Make an intermediate signed by the CA in this directory (recorded in its ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent-passin -d 'Password source for the parent CA\'s key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent-pin -d 'PIN of the token holding the parent CA\'s key' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l path-len -d 'basicConstraints pathLenConstraint' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passout -d 'Encrypt ca.key with a password from SRC (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l now -d 'Start of validity (RFC 3339) instead of now' -r
@@ -141,6 +147,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l key -d 'The private key to sign the request with' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l passin -d 'Password source for the key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l subject -d 'Subject (RFC 4514 or /-separated)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l san -d 'Subject alternative name: DNS:a.example, IP:192.0.2.1, email:x@a.example, URI:…' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -s o -l out -d 'Output file (default stdout)' -r -F
@@ -151,6 +158,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l ca -d 'The issuing CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l passin -d 'Password source for the CA key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l csr -d 'Certify the key and subject in this CSR (its signature is checked first)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l subject -d 'Subject for a fresh key (with --key-out); overrides the CSR\'s subject with --csr' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l key-out -d 'Generate a key and write it here (mode 0600)' -r -F
@@ -179,6 +187,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l ca -d 'The issuing CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l passin -d 'Password source for the CA key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l count -d 'How many certificates (with --subject-template)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l from -d 'JSONL manifest: one {"subject","sans":[…],"profile","alg","days"} per line' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l subject-template -d 'Subject for --count; `{n}` is replaced by the certificate\'s number' -r
@@ -243,6 +252,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l next-update -d 'nextUpdate = thisUpdate + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l passin -d 'Password source for ca.key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l now -d 'thisUpdate (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l outform -d 'Output encoding' -r -f -a "pem\t''
 der\t''"
@@ -296,6 +306,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-cert -d 'Sign as a delegated responder with this certificate (issued by the CA with the OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-key -d 'The delegated responder\'s private key' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l passin -d 'Password source for the signing key (the CA\'s or the responder\'s)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l request -d 'The OCSP request (DER, PEM or base64)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l now -d 'Answer as of this time (RFC 3339) instead of now' -r
@@ -319,6 +330,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-cert -d 'Sign as a delegated responder with this certificate (issued by the CA with the OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-key -d 'The delegated responder\'s private key' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l passin -d 'Password source for the signing key (the CA\'s or the responder\'s)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
@@ -415,6 +427,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l dir -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l now -d 'Signing time (RFC 3339), default now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l pin -d 'PIN of the PKCS#11 token holding the cosigner key (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s f -l format -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
@@ -520,6 +533,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
 table\t'A table for the terminal'
 json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l backend -d 'The crypto backend under measurement: OpenSSL, or a PKCS#11 module on a throwaway token (the CA\'s key, signatures and verification go through it)' -r -f -a "openssl\t'OpenSSL, linked in (the default)'
+nss\t'NSS\'s softoken through PKCS#11 (a throwaway database unless --nss-db names one)'
+softhsm\t'SoftHSM2 through PKCS#11 (a throwaway token)'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l nss-db -d 'With --backend nss: this NSS database instead of a throwaway one' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l pin -d 'With --nss-db: the database\'s password (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -529,6 +547,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
 table\t'A table for the terminal'
 json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l backend -d 'The crypto backend under measurement: OpenSSL, or a PKCS#11 module on a throwaway token (the CA\'s key, signatures and verification go through it)' -r -f -a "openssl\t'OpenSSL, linked in (the default)'
+nss\t'NSS\'s softoken through PKCS#11 (a throwaway database unless --nss-db names one)'
+softhsm\t'SoftHSM2 through PKCS#11 (a throwaway token)'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l nss-db -d 'With --backend nss: this NSS database instead of a throwaway one' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l pin -d 'With --nss-db: the database\'s password (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -550,6 +573,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
 table\t'A table for the terminal'
 json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l backend -d 'The crypto backend under measurement: OpenSSL, or a PKCS#11 module on a throwaway token (the CA\'s key, signatures and verification go through it)' -r -f -a "openssl\t'OpenSSL, linked in (the default)'
+nss\t'NSS\'s softoken through PKCS#11 (a throwaway database unless --nss-db names one)'
+softhsm\t'SoftHSM2 through PKCS#11 (a throwaway token)'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l nss-db -d 'With --backend nss: this NSS database instead of a throwaway one' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l pin -d 'With --nss-db: the database\'s password (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -572,6 +600,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
 table\t'A table for the terminal'
 json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l backend -d 'The crypto backend under measurement: OpenSSL, or a PKCS#11 module on a throwaway token (the CA\'s key, signatures and verification go through it)' -r -f -a "openssl\t'OpenSSL, linked in (the default)'
+nss\t'NSS\'s softoken through PKCS#11 (a throwaway database unless --nss-db names one)'
+softhsm\t'SoftHSM2 through PKCS#11 (a throwaway token)'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l nss-db -d 'With --backend nss: this NSS database instead of a throwaway one' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l pin -d 'With --nss-db: the database\'s password (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from verify" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -593,11 +626,16 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
 table\t'A table for the terminal'
 json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l backend -d 'The crypto backend under measurement: OpenSSL, or a PKCS#11 module on a throwaway token (the CA\'s key, signatures and verification go through it)' -r -f -a "openssl\t'OpenSSL, linked in (the default)'
+nss\t'NSS\'s softoken through PKCS#11 (a throwaway database unless --nss-db names one)'
+softhsm\t'SoftHSM2 through PKCS#11 (a throwaway token)'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l nss-db -d 'With --backend nss: this NSS database instead of a throwaway one' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l pin -d 'With --nss-db: the database\'s password (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l algos -d 'The two algorithms: A (the baseline) and B' -r -f -a "ecdsa-p256\t''
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l algos -d 'The two algorithms: A (the baseline) and B. With --backends: one or more algorithms, each run on both backends' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''
 rsa2048\t''
@@ -606,6 +644,9 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l backends -d 'Compare two backends instead of two algorithms (e.g. openssl,nss): the seeds\' "Backend Comparison" table at the largest of --sizes, and each token backend\'s stages against its raw C_Sign / C_Verify rates' -r -f -a "openssl\t'OpenSSL, linked in (the default)'
+nss\t'NSS\'s softoken through PKCS#11 (a throwaway database unless --nss-db names one)'
+softhsm\t'SoftHSM2 through PKCS#11 (a throwaway token)'"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l ops -d 'Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify, db_insert_certs, db_read_certs)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l sizes -d 'Batch sizes, comma-separated' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
@@ -614,6 +655,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'
 table\t'A table for the terminal'
 json\t'{"schema":"pkit/v1","type":"bench","items":[…]}, every cell with mean, min, max and repetitions'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l backend -d 'The crypto backend under measurement: OpenSSL, or a PKCS#11 module on a throwaway token (the CA\'s key, signatures and verification go through it)' -r -f -a "openssl\t'OpenSSL, linked in (the default)'
+nss\t'NSS\'s softoken through PKCS#11 (a throwaway database unless --nss-db names one)'
+softhsm\t'SoftHSM2 through PKCS#11 (a throwaway token)'"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l nss-db -d 'With --backend nss: this NSS database instead of a throwaway one' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l pin -d 'With --nss-db: the database\'s password (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"

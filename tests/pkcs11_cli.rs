@@ -686,3 +686,118 @@ fn mtc_cosigner_key_in_a_token() {
         later,
     ]);
 }
+
+#[test]
+fn an_intermediate_and_an_ocsp_responder_under_a_token_ca() {
+    if !tools() {
+        return;
+    }
+    let h = SoftHsm::new("Serve");
+    let uri = h.uri("Serve", "root");
+    let pin = format!("pass:{PIN}");
+    let (root, int) = (h.dir.join("root"), h.dir.join("int"));
+    h.pk_ok(&[
+        "key",
+        "gen",
+        "--alg",
+        "ecdsa-p384",
+        "-o",
+        &uri,
+        "--pin",
+        &pin,
+    ]);
+    h.pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&root),
+        "--key",
+        &uri,
+        "--pin",
+        &pin,
+        "--subject",
+        "CN=Token Root",
+    ]);
+    // An intermediate with a key in software, signed by the token.
+    let r = h.pk(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&int),
+        "--parent",
+        &s(&root),
+        "--subject",
+        "CN=Int",
+    ]);
+    common::refused(
+        &r,
+        3,
+        &["needs a PIN", "--pin"],
+        "a parent in a token without --parent-pin",
+    );
+    assert!(!int.exists(), "nothing written without the parent's PIN");
+    h.pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&int),
+        "--parent",
+        &s(&root),
+        "--parent-pin",
+        &pin,
+        "--subject",
+        "CN=Int",
+    ]);
+    common::require_openssl();
+    let root_pem = s(&root.join("ca.pem"));
+    let (code, out) = ossl(&["verify", "-CAfile", &root_pem, &s(&int.join("ca.pem"))]);
+    assert_eq!(code, Some(0), "openssl verify of the intermediate: {out}");
+
+    // `ocsp serve` signing each answer in the token, asked by OpenSSL's client.
+    let leaf = h.dir.join("leaf.pem");
+    h.pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&root),
+        "--pin",
+        &pin,
+        "--subject",
+        "CN=leaf",
+        "--key-out",
+        &s(&h.dir.join("leaf.key")),
+        "-o",
+        &s(&leaf),
+    ]);
+    let port = common::free_port();
+    let mut cmd = h.cmd(common::pkit_bin().to_str().unwrap());
+    cmd.args([
+        "ocsp",
+        "serve",
+        "--ca",
+        &s(&root),
+        "--pin",
+        &pin,
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+    ]);
+    let _server = common::Server::start(cmd, h.dir.join("serve.log"), "\"listening\"");
+    let url = format!("http://127.0.0.1:{port}");
+    let (code, out) = ossl(&[
+        "ocsp",
+        "-url",
+        &url,
+        "-timeout",
+        "10",
+        "-issuer",
+        &root_pem,
+        "-cert",
+        &s(&leaf),
+        "-CAfile",
+        &root_pem,
+    ]);
+    assert!(
+        code == Some(0) && out.contains("Response verify OK") && out.contains(": good"),
+        "openssl ocsp: {out}"
+    );
+}

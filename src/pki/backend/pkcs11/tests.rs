@@ -132,6 +132,22 @@ fn softhsm_and_nss_sign_and_verify() {
             Algorithm::Rsa2048,
         ],
     );
+    // NSS keeps a token key as SoftHSM2 does: sensitive, never extractable.
+    let kept = nss
+        .generate_named(
+            Algorithm::EcdsaP256,
+            &NewKey {
+                label: Some("nss ca key"),
+                id: None,
+                persist: true,
+            },
+        )
+        .unwrap();
+    let p = kept.protection().unwrap();
+    assert!(
+        p.sensitive && !p.extractable && p.never_extractable && p.always_sensitive,
+        "{p:?}"
+    );
     let e = nss.generate(Algorithm::Ed25519).err().unwrap();
     assert!(
         matches!(&e, BackendError::Unsupported(m) if m.contains("CKM_EC_EDWARDS_KEY_PAIR_GEN") && m.contains("softokn3")),

@@ -131,7 +131,7 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l key -d 'The CA\'s key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token (`pkcs11:token=…;object=…?module-path=…`), whose URI ca.key then holds' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l key -d 'The key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token (`pkcs11:token=…;object=…?module-path=…`), whose URI the CA\'s key file then holds' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passin -d 'Password source of the --key file' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l pin -d 'PIN of the token holding the --key (pass:, env:, file:, fd:); default: the URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l days -d 'Validity in days' -r

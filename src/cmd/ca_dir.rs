@@ -101,6 +101,22 @@ pub fn parse_serial(s: &str) -> CliResult<Vec<u8>> {
     decode_hex(s).ok_or_else(|| CliError::usage(format!("{s}: expected a hex serial number")))
 }
 
+/// `--key`, `--passin`, `--pin`: an existing key for a new CA (`issue ca`, `mtc ca new`).
+#[derive(clap::Args, Debug)]
+pub struct ExistingKeyArgs {
+    /// The key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token
+    /// (`pkcs11:token=…;object=…?module-path=…`), whose URI the CA's key file then holds.
+    #[arg(long, value_name = "FILE|URI")]
+    pub key: Option<String>,
+    /// Password source of the --key file.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// PIN of the token holding the --key (pass:, env:, file:, fd:); default: the URI's
+    /// pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
+}
+
 /// The key of a new CA (`issue ca`, `mtc ca new`) and what its directory keeps of it.
 pub struct NewCaKey {
     pub key: Box<dyn pkit::pki::backend::PrivateKey>,
@@ -112,14 +128,13 @@ pub struct NewCaKey {
 /// `--key FILE|URI` when given (its algorithm must agree with `--alg`, if that was
 /// given too), else a new key of `alg` (`default_alg` when neither says).
 pub fn new_ca_key(
-    key: Option<&str>,
+    existing: &ExistingKeyArgs,
     alg: Option<pkit::pki::alg::Algorithm>,
     default_alg: pkit::pki::alg::Algorithm,
-    passin: Option<&str>,
-    pin: Option<&str>,
     passout: Option<&str>,
 ) -> CliResult<NewCaKey> {
-    let Some(spec) = key else {
+    let (passin, pin) = (existing.passin.as_deref(), existing.pin.as_deref());
+    let Some(spec) = existing.key.as_deref() else {
         let key = super::request::generate(alg.unwrap_or(default_alg))?;
         let file_text = super::request::key_pem(key.as_ref(), passout)?;
         return Ok(NewCaKey { key, file_text });

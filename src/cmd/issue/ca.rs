@@ -1,6 +1,6 @@
 //! `pkit issue ca`: a root CA, or an intermediate under `--parent`.
 
-use crate::cmd::ca_dir::{db_err, load_issuer, new_ca_key, parse_time, NewCaKey};
+use crate::cmd::ca_dir::{db_err, load_issuer, new_ca_key, parse_time, ExistingKeyArgs, NewCaKey};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -24,17 +24,8 @@ pub struct CaArgs {
     /// Key algorithm of a new key (default ecdsa-p256); with --key, the key's.
     #[arg(long, value_parser = AlgorithmParser)]
     pub alg: Option<Algorithm>,
-    /// The CA's key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token
-    /// (`pkcs11:token=…;object=…?module-path=…`), whose URI ca.key then holds.
-    #[arg(long, value_name = "FILE|URI")]
-    pub key: Option<String>,
-    /// Password source of the --key file.
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the token holding the --key (pass:, env:, file:, fd:); default: the URI's
-    /// pin-value or pin-source.
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
+    #[command(flatten)]
+    pub existing: ExistingKeyArgs,
     /// Validity in days.
     #[arg(long, default_value_t = 3650)]
     pub days: u32,
@@ -77,11 +68,9 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
         key,
         file_text: key_text,
     } = new_ca_key(
-        a.key.as_deref(),
+        &a.existing,
         a.alg,
         Algorithm::EcdsaP256,
-        a.passin.as_deref(),
-        a.pin.as_deref(),
         a.passout.as_deref(),
     )?;
     let alg = key.algorithm();

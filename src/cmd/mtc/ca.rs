@@ -1,7 +1,7 @@
 //! `pkit mtc ca new`: create an MTC CA directory.
 
 use super::common::{emit, mtc_err, now_of, paths, Format};
-use crate::cmd::ca_dir::{new_ca_key, NewCaKey};
+use crate::cmd::ca_dir::{new_ca_key, ExistingKeyArgs, NewCaKey};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -36,16 +36,8 @@ pub struct NewArgs {
     /// (with --key, the key's).
     #[arg(long, value_parser = AlgorithmParser, required_unless_present = "key")]
     pub alg: Option<Algorithm>,
-    /// The cosigner key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token
-    /// (`pkcs11:…`), whose URI cosigner.key then holds.
-    #[arg(long, value_name = "FILE|URI")]
-    pub key: Option<String>,
-    /// Password source of the --key file.
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the token holding the --key (pass:, env:, file:, fd:).
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
+    #[command(flatten)]
+    pub existing: ExistingKeyArgs,
     /// The issuance log number (1..65535).
     #[arg(long, default_value_t = 1)]
     pub log: u16,
@@ -79,14 +71,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
             return Err(CliError::io(format!("{}: already exists", p.display())));
         }
     }
-    let NewCaKey { key, file_text } = new_ca_key(
-        a.key.as_deref(),
-        a.alg,
-        Algorithm::EcdsaP256,
-        a.passin.as_deref(),
-        a.pin.as_deref(),
-        None,
-    )?;
+    let NewCaKey { key, file_text } = new_ca_key(&a.existing, a.alg, Algorithm::EcdsaP256, None)?;
     let alg = key.algorithm();
     if !COSIGNER_ALGORITHMS.contains(&alg) {
         return Err(CliError::unsupported(format!(

@@ -778,12 +778,24 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__parse)
-            opts="-f -h --min-time --threads --format --backend --nss-db --pin --color --help"
+            opts="-f -h --datasets --dataset-size --cache-dir --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --datasets)
+                    COMPREPLY=($(compgen -W "roots ccadb mldsa" -- "${cur}"))
+                    return 0
+                    ;;
+                --dataset-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --min-time)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

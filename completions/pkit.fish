@@ -542,6 +542,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcomm
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l datasets -d 'Datasets to measure besides FILEs: roots (the system root store), ccadb (a generated CCADB-shaped hierarchy), mldsa (the same with ML-DSA keys)' -r -f -a "roots\t''
+ccadb\t''
+mldsa\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l dataset-size -d 'Certificates in each generated set (the seed\'s CCADB extract has 9,898)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l cache-dir -d 'Where generated sets are cached (default: $XDG_CACHE_HOME/pkit/bench, else ~/.cache/pkit/bench)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -l threads -d 'Worker threads for the parallel stages (default: every logical CPU)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from parse" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'

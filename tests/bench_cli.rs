@@ -161,6 +161,77 @@ fn parse_reports_both_workloads() {
 }
 
 /// The x509 operation names in table order (CRL stages included once they run).
+/// The parse document's tables over a generated set: made once, cached, read again.
+#[test]
+fn parse_generates_caches_and_tabulates_datasets() {
+    let dir = tempdir();
+    let cache = s(&dir.path().join("cache"));
+    let args = [
+        "parse",
+        "--datasets",
+        "roots,ccadb,mldsa",
+        "--dataset-size",
+        "60",
+        "--cache-dir",
+        &cache,
+    ];
+    let mut all: Vec<&str> = vec!["bench"];
+    all.extend_from_slice(&args);
+    all.extend_from_slice(&FAST);
+    let first = pk_ok(&all);
+    assert!(
+        first
+            .stderr_str()
+            .contains("generated the CCADB-shaped set (60 certificates)"),
+        "{}",
+        first.describe()
+    );
+    assert!(
+        first.stderr_str().contains("cached at"),
+        "{}",
+        first.describe()
+    );
+    let md = first.stdout_str();
+    let rows = section_rows(&md, "Throughput Results");
+    for op in [
+        "parse_all",
+        "parse_and_access",
+        "parse_roots",
+        "parse_intermediates",
+        "build_trust_chain",
+        "build_dependency_tree",
+    ] {
+        let hits: Vec<_> = rows.iter().filter(|r| r[0] == format!("`{op}`")).collect();
+        let want = if op.starts_with("parse_r") || op.starts_with("parse_i") {
+            2
+        } else {
+            3
+        };
+        assert_eq!(hits.len(), want, "{op}: {rows:?}");
+        for r in hits {
+            assert!(number(&r[2]) > 0.0, "{r:?}");
+        }
+    }
+    let single = section_rows(&md, "Single-Certificate Performance");
+    assert_eq!(single.len(), 2 + 3, "{single:?}");
+    let fields = section_rows(&md, "Per-Field Access Latency");
+    assert_eq!(fields.len(), 2 + 10, "{fields:?}");
+    for r in &fields[2..] {
+        for c in &r[1..4] {
+            assert!(number(c) > 0.0, "{r:?}");
+        }
+    }
+    // Read from the cache the second time, with the same figures' shape in JSON.
+    all.extend_from_slice(&["-f", "json"]);
+    let again = pk_ok(&all);
+    assert!(
+        again.stderr_str().contains("read from"),
+        "{}",
+        again.describe()
+    );
+    all_positive(&Value::Array(json_tables(&again.stdout_str())));
+}
+
 fn x509_ops(md: &str, title: &str) -> Vec<String> {
     section_rows(md, title)
         .iter()

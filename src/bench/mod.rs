@@ -16,10 +16,12 @@
 pub mod backends;
 pub mod compare;
 pub mod crypto;
+pub mod datasets;
 pub mod harness;
 pub mod machine;
 pub mod mtc;
 pub mod parse;
+pub mod parse_tables;
 pub mod report;
 pub mod scratch;
 pub mod sizes;

@@ -89,11 +89,31 @@ pub struct CryptoArgs {
 
 #[derive(Args, Debug)]
 pub struct ParseArgs {
-    /// PEM bundles or DER certificates (default: /etc/ssl/certs/ca-certificates.crt).
+    /// PEM bundles or DER certificates, each a dataset. Without files (and without
+    /// --datasets): the system root store and the two generated sets.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Datasets to measure besides FILEs: roots (the system root store), ccadb (a
+    /// generated CCADB-shaped hierarchy), mldsa (the same with ML-DSA keys).
+    #[arg(long, value_name = "SET,…", value_delimiter = ',', value_enum)]
+    pub datasets: Vec<DatasetArg>,
+    /// Certificates in each generated set (the seed's CCADB extract has 9,898).
+    #[arg(long, value_name = "N", default_value_t = pkit::bench::datasets::CCADB_TOTAL as u64,
+          value_parser = clap::value_parser!(u64).range(1..=200_000))]
+    pub dataset_size: u64,
+    /// Where generated sets are cached (default: $XDG_CACHE_HOME/pkit/bench, else
+    /// ~/.cache/pkit/bench).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
     #[command(flatten)]
     pub common: Common,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DatasetArg {
+    Roots,
+    Ccadb,
+    Mldsa,
 }
 
 #[derive(Args, Debug)]
@@ -286,22 +306,7 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliRes
             let limits = crypto::run(&h, &algs)?;
             ("crypto", vec![crypto::table(&limits, threads)])
         }
-        BenchCommand::Parse(a) => {
-            let files = if a.files.is_empty() {
-                vec![PathBuf::from(parse::DEFAULT_STORE)]
-            } else {
-                a.files.clone()
-            };
-            let mut tables = Vec::new();
-            for f in &files {
-                let ders = parse::load(f)?;
-                let rows = parse::run(&h, &ders)?;
-                let bytes = ders.iter().map(Vec::len).sum();
-                let name = f.display().to_string();
-                tables.push(parse::table(&rows, &name, ders.len(), bytes, threads));
-            }
-            ("parse", tables)
-        }
+        BenchCommand::Parse(a) => ("parse", parse_tables(&h, a, threads)?),
         BenchCommand::X509(a) => {
             if let Some(db) = &a.db {
                 if db.exists() && !a.force {
@@ -400,6 +405,108 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliRes
         machine: Machine::detect(threads, h.backend),
         tables,
     })
+}
+
+/// `bench parse`: the datasets (files, the root store, the generated sets), then for
+/// each the one-thread and all-threads workloads, and the seed's tables over all of them.
+fn parse_tables(
+    h: &Harness<'_>,
+    a: &ParseArgs,
+    threads: usize,
+) -> CliResult<Vec<pkit::bench::report::Table>> {
+    use pkit::bench::datasets::{self, Dataset, Synthetic};
+    use pkit::bench::parse_tables as pt;
+    let wanted = if a.files.is_empty() && a.datasets.is_empty() {
+        vec![DatasetArg::Roots, DatasetArg::Ccadb, DatasetArg::Mldsa]
+    } else {
+        a.datasets.clone()
+    };
+    let mut sets: Vec<Dataset> = Vec::new();
+    for f in &a.files {
+        let certs = parse::load(f)?;
+        let roots = certs.len();
+        sets.push(Dataset {
+            name: f.display().to_string(),
+            certs,
+            roots,
+        });
+    }
+    let store = PathBuf::from(parse::DEFAULT_STORE);
+    let template = if wanted.is_empty() {
+        Vec::new()
+    } else {
+        parse::load(&store)?
+    };
+    let cache = a.cache_dir.clone().unwrap_or_else(default_cache_dir);
+    for d in &wanted {
+        let kind = match d {
+            DatasetArg::Roots => {
+                let roots = template.len();
+                sets.push(Dataset {
+                    name: "root store".into(),
+                    certs: template.clone(),
+                    roots,
+                });
+                continue;
+            }
+            DatasetArg::Ccadb => Synthetic::Ccadb,
+            DatasetArg::Mldsa => Synthetic::MlDsa,
+        };
+        let started = std::time::Instant::now();
+        let (set, made) = datasets::synthetic(
+            super::backend::backend(),
+            kind,
+            a.dataset_size as usize,
+            &template,
+            &cache,
+        )?;
+        let path = datasets::cache_path(&cache, kind, a.dataset_size as usize);
+        if made {
+            eprintln!(
+                "pkit: generated the {} set ({} certificates) in {:.1} s; cached at {}",
+                set.name,
+                set.certs.len(),
+                started.elapsed().as_secs_f64(),
+                path.display()
+            );
+        } else {
+            eprintln!("pkit: the {} set read from {}", set.name, path.display());
+        }
+        sets.push(set);
+    }
+    let mut tables = Vec::new();
+    for ds in &sets {
+        let rows = parse::run(h, &ds.certs)?;
+        let bytes = ds.certs.iter().map(Vec::len).sum();
+        tables.push(parse::table(
+            &rows,
+            &ds.name,
+            ds.certs.len(),
+            bytes,
+            threads,
+        ));
+    }
+    let mut through = Vec::new();
+    let mut singles = Vec::new();
+    for ds in &sets {
+        through.extend(pt::throughput(h, ds)?);
+        singles.push(pt::single(h, ds)?);
+    }
+    tables.push(pt::throughput_table(&through));
+    tables.push(pt::single_table(&singles));
+    let fields = pt::fields(h, &sets)?;
+    tables.push(pt::fields_table(&sets, &fields));
+    Ok(tables)
+}
+
+/// `$XDG_CACHE_HOME/pkit/bench`, else `~/.cache/pkit/bench`, else the temp directory.
+fn default_cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("pkit").join("bench")
 }
 
 /// `bench compare --backends A,B`: the X.509 pipeline's signing and verification stages

@@ -221,6 +221,27 @@ fn parse_generates_caches_and_tabulates_datasets() {
             assert!(number(c) > 0.0, "{r:?}");
         }
     }
+    let sizes = section_rows(&md, "Certificate Size Scalability");
+    assert_eq!(
+        sizes.len(),
+        2 + 4,
+        "small, medium, large, growth: {sizes:?}"
+    );
+    for r in &sizes[2..5] {
+        assert!(number(&r[1]) > 0.0 && number(&r[2]) > 0.0, "{r:?}");
+    }
+    let p7 = section_rows(&md, "PKCS#7 Certificate Extraction");
+    assert_eq!(p7.len(), 2 + 2, "{p7:?}");
+    assert!(p7.iter().skip(2).all(|r| number(&r[3]) > 0.0), "{p7:?}");
+    let prims = section_rows(&md, "ASN.1 Primitive Performance");
+    assert!(prims.len() >= 2 + 12, "{prims:?}");
+    assert!(
+        prims.iter().skip(2).all(|r| number(&r[1]) > 0.0),
+        "{prims:?}"
+    );
+    let mem = section_rows(&md, "Memory");
+    assert_eq!(mem.len(), 2 + 3, "{mem:?}");
+    assert!(md.contains("Peak resident set"), "{md}");
     // Read from the cache the second time, with the same figures' shape in JSON.
     all.extend_from_slice(&["-f", "json"]);
     let again = pk_ok(&all);

@@ -13,7 +13,9 @@
 
 #![forbid(unsafe_code)]
 
+pub mod asn1;
 pub mod backends;
+pub mod bundles;
 pub mod compare;
 pub mod crypto;
 pub mod datasets;

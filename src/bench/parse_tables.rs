@@ -362,3 +362,121 @@ pub fn fields_table(sets: &[Dataset], rows: &[(String, Vec<Measurement>)]) -> Ta
             "rows": rows.iter().map(|(n, ms)| json!({"field": n, "per_dataset": ms.iter().map(measurement_json).collect::<Vec<_>>()})).collect::<Vec<_>>()}),
     }
 }
+
+/// The smallest, median and largest certificate over `sets`.
+pub fn size_points(sets: &[Dataset]) -> Vec<(&'static str, &[u8])> {
+    let mut all: Vec<&[u8]> = sets
+        .iter()
+        .flat_map(|s| s.certs.iter().map(Vec::as_slice))
+        .collect();
+    all.sort_by_key(|d| d.len());
+    if all.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        ("Small", all[0]),
+        ("Medium", all[all.len() / 2]),
+        ("Large", all[all.len() - 1]),
+    ]
+}
+
+/// Certificate Size Scalability: parse and parse + access of the smallest, median and
+/// largest certificate of the sets, and the growth from small to large.
+pub fn scalability(h: &Harness<'_>, sets: &[Dataset]) -> Result<Table> {
+    let mut rows = Vec::new();
+    let mut json_rows = Vec::new();
+    let mut firsts: Option<(f64, f64)> = None;
+    let mut last = (0.0, 0.0);
+    for (label, der) in size_points(sets) {
+        let parse = hot(h, &format!("size {label} parse"), || {
+            black_box(
+                Certificate::from_der(black_box(der))
+                    .map_err(|e| BenchError::Parse(e.to_string()))?,
+            );
+            Ok(())
+        })?;
+        let access = hot(h, &format!("size {label} access"), || {
+            black_box(all_fields(black_box(der)).map_err(|e| BenchError::Parse(e.to_string()))?);
+            Ok(())
+        })?;
+        let (p, a) = (parse.ns_per_item(), access.ns_per_item());
+        firsts.get_or_insert((p, a));
+        last = (p, a);
+        rows.push(vec![
+            format!("{label} ({} B)", der.len()),
+            format!("{p:.0} ns"),
+            format!("{a:.0} ns"),
+        ]);
+        json_rows.push(json!({"size": label, "bytes": der.len(), "parse": measurement_json(&parse), "parse_and_access": measurement_json(&access)}));
+    }
+    if let Some((p0, a0)) = firsts {
+        let growth = |x: f64, x0: f64| format!("{:+.0}%", 100.0 * (x - x0) / x0.max(1e-9));
+        rows.push(vec![
+            "**Growth**".into(),
+            growth(last.0, p0),
+            growth(last.1, a0),
+        ]);
+    }
+    Ok(Table {
+        title: "Certificate Size Scalability".into(),
+        notes: vec!["The smallest, median and largest certificate of all the sets, parsed 10,000 times per run.".into()],
+        header: vec!["Size".into(), "Parse".into(), "Parse + access".into()],
+        rows,
+        text_columns: vec![0],
+        json: json!({"title": "size scalability", "rows": json_rows}),
+    })
+}
+
+/// Memory: what a parsed set takes besides its DER (pkit's certificates are spans into
+/// the DER, so the parsed form is a fixed size per certificate), and the process's peak
+/// resident set after parsing every set.
+pub fn memory(sets: &[Dataset]) -> Result<Table> {
+    let per = std::mem::size_of::<Certificate<'static>>();
+    let mut rows = Vec::new();
+    let mut json_rows = Vec::new();
+    for s in sets {
+        let parsed = parsed(&s.certs)?;
+        let der: usize = s.certs.iter().map(Vec::len).sum();
+        let bytes = parsed.len() * per;
+        rows.push(vec![
+            s.name.clone(),
+            s.certs.len().to_string(),
+            format!("{:.1} MiB", der as f64 / (1 << 20) as f64),
+            format!("{:.2} MiB", bytes as f64 / (1 << 20) as f64),
+            format!("{per} B"),
+        ]);
+        json_rows.push(json!({"dataset": s.name, "certs": s.certs.len(), "der_bytes": der, "parsed_bytes": bytes, "bytes_per_cert": per}));
+        black_box(parsed);
+    }
+    let peak = peak_rss_kib();
+    Ok(Table {
+        title: "Memory".into(),
+        notes: vec![format!(
+            "A parsed certificate borrows its DER: {per} bytes each, no heap allocation. \
+             Peak resident set of this process after every table above: {}.",
+            peak.map_or_else(
+                || "unknown".to_string(),
+                |k| format!("{:.1} MiB", k as f64 / 1024.0)
+            )
+        )],
+        header: vec![
+            "Dataset".into(),
+            "Certificates".into(),
+            "DER".into(),
+            "Parsed (besides the DER)".into(),
+            "Per certificate".into(),
+        ],
+        rows,
+        text_columns: vec![0],
+        json: json!({"title": "memory", "peak_rss_kib": peak, "rows": json_rows}),
+    })
+}
+
+/// VmHWM from /proc/self/status, in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+}

@@ -496,6 +496,12 @@ fn parse_tables(
     tables.push(pt::single_table(&singles));
     let fields = pt::fields(h, &sets)?;
     tables.push(pt::fields_table(&sets, &fields));
+    tables.push(pt::scalability(h, &sets)?);
+    if let Some(first) = sets.first() {
+        tables.push(pkit::bench::bundles::table(h, &first.certs)?);
+    }
+    tables.push(pkit::bench::asn1::table(h)?);
+    tables.push(pt::memory(&sets)?);
     Ok(tables)
 }
 

@@ -230,8 +230,8 @@ fn parse_generates_caches_and_tabulates_datasets() {
     for r in &sizes[2..5] {
         assert!(number(&r[1]) > 0.0 && number(&r[2]) > 0.0, "{r:?}");
     }
-    let p7 = section_rows(&md, "PKCS#7 Certificate Extraction");
-    assert_eq!(p7.len(), 2 + 2, "{p7:?}");
+    let p7 = section_rows(&md, "PKCS#7 and PKCS#12 Certificate Extraction");
+    assert_eq!(p7.len(), 2 + 4, "{p7:?}");
     assert!(p7.iter().skip(2).all(|r| number(&r[3]) > 0.0), "{p7:?}");
     let prims = section_rows(&md, "ASN.1 Primitive Performance");
     assert!(prims.len() >= 2 + 12, "{prims:?}");

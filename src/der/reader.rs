@@ -177,6 +177,9 @@ impl<'a> Reader<'a> {
     /// Read the next element of any tag.
     #[inline]
     pub fn read_tlv(&mut self) -> Result<Tlv<'a>> {
+        if let Some(tlv) = self.fast_tlv() {
+            return Ok(tlv);
+        }
         let tlv = self.parse_tlv(0)?;
         self.data = &self.data[tlv.total_len..];
         self.base += tlv.total_len;
@@ -194,6 +197,11 @@ impl<'a> Reader<'a> {
     /// the raw encoding).
     #[inline]
     pub fn read_expect(&mut self, expected: u8) -> Result<Tlv<'a>> {
+        if self.data.first() == Some(&expected) {
+            if let Some(tlv) = self.fast_tlv() {
+                return Ok(tlv);
+            }
+        }
         match self.data.first() {
             None => Err(Error::new(
                 self.base,
@@ -239,6 +247,40 @@ impl<'a> Reader<'a> {
         let start = self.data;
         let tlv = self.read_tlv()?;
         Ok(&start[..tlv.total_len])
+    }
+
+    /// The common case, read without a call: a low tag number and a definite, minimal
+    /// length of at most two octets — what nearly every element of a certificate is.
+    /// `None` (nothing consumed) for anything else, which [`Self::parse_tlv`] then
+    /// decides, errors included, exactly as it always has.
+    #[inline(always)]
+    fn fast_tlv(&mut self) -> Option<Tlv<'a>> {
+        let d = self.data;
+        if d.len() < 2 || d[0] & 0x1f == 0x1f {
+            return None;
+        }
+        let (header_len, len) = match d[1] {
+            l if l < 0x80 => (2, usize::from(l)),
+            0x81 if d.len() >= 3 && d[2] >= 0x80 => (3, usize::from(d[2])),
+            0x82 if d.len() >= 4 && d[2] != 0 => (4, usize::from(d[2]) << 8 | usize::from(d[3])),
+            _ => return None,
+        };
+        if len > d.len() - header_len {
+            return None;
+        }
+        let total_len = header_len + len;
+        let tlv = Tlv {
+            tag: d[0],
+            number: u32::from(d[0] & 0x1f),
+            offset: self.base,
+            header_len,
+            content: &d[header_len..total_len],
+            indefinite: false,
+            total_len,
+        };
+        self.data = &d[total_len..];
+        self.base += total_len;
+        Some(tlv)
     }
 
     /// Decode the header at the cursor without advancing. `depth` bounds the recursion

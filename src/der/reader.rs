@@ -175,11 +175,17 @@ impl<'a> Reader<'a> {
     }
 
     /// Read the next element of any tag.
-    #[inline]
+    #[inline(always)]
     pub fn read_tlv(&mut self) -> Result<Tlv<'a>> {
         if let Some(tlv) = self.fast_tlv() {
             return Ok(tlv);
         }
+        self.read_tlv_general()
+    }
+
+    /// [`Self::read_tlv`] past its fast path (see [`Self::read_expect_general`]).
+    #[inline(never)]
+    fn read_tlv_general(&mut self) -> Result<Tlv<'a>> {
         let tlv = self.parse_tlv(0)?;
         self.data = &self.data[tlv.total_len..];
         self.base += tlv.total_len;
@@ -195,13 +201,20 @@ impl<'a> Reader<'a> {
 
     /// As [`read`](Self::read) but returns the whole TLV (for callers that need offsets or
     /// the raw encoding).
-    #[inline]
+    #[inline(always)]
     pub fn read_expect(&mut self, expected: u8) -> Result<Tlv<'a>> {
         if self.data.first() == Some(&expected) {
             if let Some(tlv) = self.fast_tlv() {
                 return Ok(tlv);
             }
         }
+        self.read_expect_general(expected)
+    }
+
+    /// [`Self::read_expect`] past its fast path: long or non-minimal lengths, high tag
+    /// numbers, and every error. Kept out of line so the fast path inlines small.
+    #[inline(never)]
+    fn read_expect_general(&mut self, expected: u8) -> Result<Tlv<'a>> {
         match self.data.first() {
             None => Err(Error::new(
                 self.base,

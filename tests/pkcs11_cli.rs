@@ -543,6 +543,14 @@ fn token_failures_are_one_line_with_their_exit_codes_and_never_the_pin() {
     }
     let r = h.pk(&["key", "pub", &h.uri("Bad", "dup"), "--pin", &pin]);
     refused(&r, 2, &["2 private keys", "id="], "two objects match");
+    // A PIN typed without its `pass:` prefix, or kept in pin-source: refused, not echoed.
+    let r = h.pk(&["key", "pub", &good, "--pin", "4321"]);
+    refused(&r, 2, &["--pin", "pass:"], "a PIN without a source prefix");
+    let r = h.pk(&["key", "pub", &format!("{good}&pin-source=pass:4321")]);
+    refused(&r, 2, &["pin-source=pass:"], "a PIN in pin-source");
+    // A key path that is not ASCII is a file name like any other.
+    let r = h.pk(&["key", "pub", &s(&h.dir.join("ключ.pem"))]);
+    refused(&r, 4, &["ключ.pem"], "a missing file with a non-ASCII name");
     // A malformed URI.
     let r = h.pk(&["key", "pub", "pkcs11:tokn=Bad?pin-value=4321"]);
     refused(&r, 2, &["unknown path attribute 'tokn'"], "a malformed URI");
@@ -718,6 +726,24 @@ fn an_intermediate_and_an_ocsp_responder_under_a_token_ca() {
         "--subject",
         "CN=Token Root",
     ]);
+    // Another CA on the same token key, given by the first CA's ca.key file.
+    let twin = h.dir.join("twin");
+    h.pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&twin),
+        "--key",
+        &s(&root.join("ca.key")),
+        "--pin",
+        &pin,
+        "--subject",
+        "CN=Twin",
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(twin.join("ca.key")).unwrap(),
+        std::fs::read_to_string(root.join("ca.key")).unwrap()
+    );
     // An intermediate with a key in software, signed by the token.
     let r = h.pk(&[
         "issue",

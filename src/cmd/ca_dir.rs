@@ -139,7 +139,16 @@ pub fn new_ca_key(
         let file_text = super::request::key_pem(key.as_ref(), passout)?;
         return Ok(NewCaKey { key, file_text });
     };
-    let is_uri = super::token::is_pkcs11_uri(spec);
+    // A URI given as such, or held in the file given (another token CA's ca.key).
+    let uri_text = if super::token::is_pkcs11_uri(spec) {
+        Some(spec.to_string())
+    } else {
+        std::fs::read_to_string(spec)
+            .ok()
+            .map(|t| t.trim().to_string())
+            .filter(|t| super::token::is_pkcs11_uri(t))
+    };
+    let is_uri = uri_text.is_some();
     if is_uri && passout.is_some() {
         return Err(CliError::usage(
             "--passout: a key in a PKCS#11 token is protected by the token's PIN, not a password",
@@ -152,8 +161,8 @@ pub fn new_ca_key(
             loaded.algorithm()
         )));
     }
-    let file_text = if is_uri {
-        format!("{}\n", super::token::parse_uri(spec)?.without_pin())
+    let file_text = if let Some(text) = &uri_text {
+        format!("{}\n", super::token::parse_uri(text)?.without_pin())
     } else {
         super::request::key_pem(loaded.as_ref(), passout)?
     };

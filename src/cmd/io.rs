@@ -277,10 +277,13 @@ pub fn write_pem(w: &mut dyn Write, label: &str, der: &[u8]) -> std::io::Result<
 
 /// Read a secret from `pass:TEXT`, `env:VAR`, `file:PATH` (first line) or `fd:N`.
 pub fn read_secret(spec: &str) -> CliResult<Vec<u8>> {
+    // The source is never quoted back: a secret typed without its `pass:` prefix would
+    // otherwise end up on the screen.
     let (kind, rest) = spec.split_once(':').ok_or_else(|| {
-        CliError::usage(format!(
-            "password source '{spec}': expected pass:TEXT, env:VAR, file:PATH or fd:N"
-        ))
+        CliError::usage(
+            "password source: expected pass:TEXT, env:VAR, file:PATH or fd:N (the text given \
+             has no such prefix)",
+        )
     })?;
     let first_line = |s: String| -> Vec<u8> { s.lines().next().unwrap_or("").as_bytes().to_vec() };
     match kind {
@@ -301,9 +304,9 @@ pub fn read_secret(spec: &str) -> CliResult<Vec<u8>> {
                 .map_err(|e| CliError::io_at(&format!("fd:{fd}"), &e))?;
             Ok(first_line(s))
         }
-        _ => Err(CliError::usage(format!(
-            "password source '{spec}': expected pass:, env:, file: or fd:"
-        ))),
+        _ => Err(CliError::usage(
+            "password source: expected pass:, env:, file: or fd: before the first ':'",
+        )),
     }
 }
 

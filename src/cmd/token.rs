@@ -18,11 +18,11 @@ pub fn parse_uri(text: &str) -> CliResult<KeyUri> {
 }
 
 /// A URI as messages may show it: parsed and printed without its PIN, or, when it does
-/// not parse, cut before its query (where a PIN would be).
+/// not parse, not at all (a PIN could be anywhere in it).
 pub fn shown(text: &str) -> String {
     match KeyUri::parse(text.trim()) {
         Ok(u) => u.to_string(),
-        Err(_) => text.trim().split('?').next().unwrap_or("").to_string(),
+        Err(_) => "the pkcs11: URI given".to_string(),
     }
 }
 
@@ -141,7 +141,8 @@ pub fn bench_backend(
         BackendChoice::Softhsm => {
             require_module(SOFTHSM_MODULE, "softhsm2")?;
             let conf = scratch::softhsm_config(&dir.join("softhsm"))?;
-            // SoftHSM2 reads its configuration at initialisation; no other thread runs yet.
+            // SoftHSM2 reads its configuration at initialisation. The thread pool's
+            // workers are idle here and nothing else reads the environment meanwhile.
             std::env::set_var("SOFTHSM2_CONF", conf);
             scratch::softhsm_token()?
         }

@@ -144,11 +144,17 @@ impl TokenKey {
             .map_err(|e| failed(&token.module, "C_GenerateKeyPair", &e))?;
         let parts = public_parts(&token, &session, alg, handle, Some(pub_handle))?;
         if new.id.is_none() {
+            // Both halves get the CKA_ID or neither does (a module may refuse it): the
+            // public half is found again by the private half's ID and label.
             let id = soft.digest(Digest::Sha1, public_value(&parts));
-            for h in [handle, pub_handle] {
-                // Best effort: a module that refuses a new CKA_ID keeps the key usable
-                // by its label.
-                let _ = session.update_attributes(h, &[Attribute::Id(id.clone())]);
+            if session
+                .update_attributes(pub_handle, &[Attribute::Id(id.clone())])
+                .is_ok()
+                && session
+                    .update_attributes(handle, &[Attribute::Id(id)])
+                    .is_err()
+            {
+                let _ = session.update_attributes(pub_handle, &[Attribute::Id(Vec::new())]);
             }
         }
         let name = format!(
@@ -355,13 +361,25 @@ fn public_parts(
             let found = session
                 .find_objects(&template)
                 .map_err(|e| failed(&token.module, "C_FindObjects", &e))?;
-            *found.first().ok_or_else(|| {
-                BackendError::BadKey(format!(
-                    "token {}: the key's public half is not in the token (no public key \
-                     object with its CKA_ID and label)",
-                    token.label
-                ))
-            })?
+            match found.as_slice() {
+                [h] => *h,
+                [] => {
+                    return Err(BackendError::BadKey(format!(
+                        "token {}: the key's public half is not in the token (no public key \
+                         object with its CKA_ID and label)",
+                        token.label
+                    )))
+                }
+                // Taking one of several could put another key into a certificate.
+                many => {
+                    return Err(BackendError::Usage(format!(
+                        "token {}: {} public key objects have this key's CKA_ID and label; \
+                         remove the stale ones",
+                        token.label,
+                        many.len()
+                    )))
+                }
+            }
         }
     };
     let point = get(public, &[AttributeType::EcPoint])?
@@ -473,11 +491,19 @@ impl Signer for TokenSigner {
             .session
             .sign(&mechanism, self.handle, data)
             .map_err(|e| failed(&self.module, "C_Sign", &e))?;
-        Ok(if self.ecdsa {
-            ecdsa_raw_to_der(&sig)
-        } else {
-            sig
-        })
+        if !self.ecdsa {
+            return Ok(sig);
+        }
+        // CKM_ECDSA returns r || s, each as long as the curve's field.
+        if sig.len() != 2 * ec_field_len(self.alg) {
+            return Err(BackendError::Crypto(format!(
+                "PKCS#11 module {}: C_Sign returned {} bytes for a {} signature",
+                self.module,
+                sig.len(),
+                self.alg
+            )));
+        }
+        Ok(ecdsa_raw_to_der(&sig))
     }
 }
 

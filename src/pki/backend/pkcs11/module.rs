@@ -73,6 +73,14 @@ pub fn load(path: &str, init: Option<&str>) -> Result<Pkcs11> {
     if let Some(ctx) = loaded.get(&key) {
         return Ok(ctx.clone());
     }
+    // A module is initialised once per process: a second initialisation string (another
+    // NSS database) would be ignored and the first one's tokens used instead.
+    if loaded.keys().any(|(p, _)| p == path) {
+        return Err(BackendError::Usage(format!(
+            "PKCS#11 module {path} is already initialised with another database in this \
+             run; one command can use one database of it"
+        )));
+    }
     if !Path::new(path).is_file() {
         return Err(BackendError::Unavailable(format!(
             "PKCS#11 module {path}: no such file"
@@ -90,7 +98,7 @@ pub fn load(path: &str, init: Option<&str>) -> Result<Pkcs11> {
         Some(s) => {
             // The string must outlive C_Initialize only; softoken copies what it needs.
             let c = CString::new(s)
-                .map_err(|_| BackendError::BadKey("an init string with a NUL byte".into()))?;
+                .map_err(|_| BackendError::Usage("an init string with a NUL byte".into()))?;
             let reserved = std::ptr::NonNull::new(c.as_ptr() as *mut std::ffi::c_void)
                 .ok_or_else(|| BackendError::Crypto("a null init string".into()))?;
             // SAFETY: `reserved` points at a NUL-terminated string that lives until the

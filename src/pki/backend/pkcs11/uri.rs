@@ -16,7 +16,8 @@
 use std::fmt;
 
 /// A parsed PKCS#11 URI. Every field is optional: an absent one matches anything.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// `Debug` and `Display` leave the PIN out.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct KeyUri {
     pub token: Option<String>,
     pub manufacturer: Option<String>,
@@ -37,7 +38,14 @@ pub struct KeyUri {
     pub nss_db: Option<String>,
 }
 
-/// What is wrong with a URI, for a message that names the URI (without its PIN).
+impl fmt::Debug for KeyUri {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KeyUri({self})")
+    }
+}
+
+/// What is wrong with a URI, for a message that names the URI (without its PIN). It
+/// names attributes, never their values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UriError(pub String);
 
@@ -49,7 +57,9 @@ impl fmt::Display for UriError {
 
 /// Whether `s` is a PKCS#11 URI rather than a file name.
 pub fn is_pkcs11_uri(s: &str) -> bool {
-    s.len() >= 7 && s[..7].eq_ignore_ascii_case("pkcs11:")
+    s.as_bytes()
+        .get(..7)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"pkcs11:"))
 }
 
 impl KeyUri {
@@ -63,10 +73,11 @@ impl KeyUri {
             None => (rest, None),
         };
         let mut u = KeyUri::default();
-        for attr in path.split(';').filter(|a| !a.is_empty()) {
-            let (name, raw) = attr
-                .split_once('=')
-                .ok_or_else(|| UriError(format!("path attribute '{attr}': expected NAME=VALUE")))?;
+        for (i, attr) in path.split(';').filter(|a| !a.is_empty()).enumerate() {
+            // Named by position, not by text: the text could be a PIN typed in error.
+            let (name, raw) = attr.split_once('=').ok_or_else(|| {
+                UriError(format!("path attribute {}: expected NAME=VALUE", i + 1))
+            })?;
             let value = || decode_text(name, raw);
             let slot = match name {
                 "token" => &mut u.token,
@@ -75,26 +86,35 @@ impl KeyUri {
                 "model" => &mut u.model,
                 "object" => &mut u.object,
                 "type" => &mut u.object_type,
+                // The PIN attributes' older place (RFC 7512 has them in the query).
+                "pin-value" => &mut u.pin_value,
+                "pin-source" => &mut u.pin_source,
                 "id" => {
                     set_once(&mut u.id, name, decode(name, raw)?)?;
                     continue;
                 }
                 "slot-id" => {
-                    let n = value()?
-                        .parse()
-                        .map_err(|_| UriError(format!("slot-id '{raw}': expected a number")))?;
+                    let v = value()?;
+                    let n = v
+                        .bytes()
+                        .all(|b| b.is_ascii_digit())
+                        .then(|| v.parse().ok())
+                        .flatten()
+                        .ok_or_else(|| UriError("slot-id: expected a number".into()))?;
                     set_once(&mut u.slot_id, name, n)?;
                     continue;
                 }
-                // Library and slot descriptions select among modules and slots pkit
-                // is told of explicitly; they must still be well formed.
-                "library-manufacturer"
+                // pkit does not select by these: it refuses them rather than ignore a
+                // condition the URI sets.
+                n @ ("library-manufacturer"
                 | "library-description"
                 | "library-version"
                 | "slot-description"
-                | "slot-manufacturer" => {
-                    value()?;
-                    continue;
+                | "slot-manufacturer") => {
+                    return Err(UriError(format!(
+                        "path attribute '{n}' is not supported: name the module with \
+                         module-path and the token with token= or slot-id="
+                    )))
                 }
                 n if n.starts_with("x-") => {
                     value()?;
@@ -104,13 +124,14 @@ impl KeyUri {
             };
             set_once(slot, name, value()?)?;
         }
-        for attr in query
+        for (i, attr) in query
             .into_iter()
             .flat_map(|q| q.split('&'))
             .filter(|a| !a.is_empty())
+            .enumerate()
         {
             let (name, raw) = attr.split_once('=').ok_or_else(|| {
-                UriError(format!("query attribute '{attr}': expected NAME=VALUE"))
+                UriError(format!("query attribute {}: expected NAME=VALUE", i + 1))
             })?;
             let slot = match name {
                 "module-path" => &mut u.module_path,
@@ -122,6 +143,25 @@ impl KeyUri {
                 n => return Err(UriError(format!("unknown query attribute '{n}'"))),
             };
             set_once(slot, name, decode_text(name, raw)?)?;
+        }
+        if u.pin_source
+            .as_deref()
+            .is_some_and(|p| p.starts_with("pass:"))
+        {
+            return Err(UriError(
+                "pin-source=pass:… would keep the PIN where messages show the URI: give it \
+                 with --pin or pin-value, which pkit never prints"
+                    .into(),
+            ));
+        }
+        if u.nss_db
+            .as_deref()
+            .is_some_and(|d| d.contains(['\'', '\0']))
+        {
+            return Err(UriError(
+                "x-nss-db: a directory name with a quote or NUL cannot be passed to softoken"
+                    .into(),
+            ));
         }
         if let Some(t) = &u.object_type {
             if !matches!(
@@ -202,6 +242,7 @@ fn decode(name: &str, s: &str) -> Result<Vec<u8>, UriError> {
         if b[i] == b'%' {
             let hex = b
                 .get(i + 1..i + 3)
+                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
                 .and_then(|h| std::str::from_utf8(h).ok())
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
                 .ok_or_else(|| {
@@ -309,9 +350,27 @@ mod tests {
             ("pkcs11:type=secret", "type 'secret'"),
             ("pkcs11:slot-id=x", "slot-id"),
             ("pkcs11:?pin=1", "unknown query attribute 'pin'"),
+            ("pkcs11:id=%+F", "two hex digits"),
+            ("pkcs11:slot-id=+7", "slot-id"),
+            ("pkcs11:slot-description=x", "not supported"),
+            ("pkcs11:object=k?pin-source=pass:1234", "pin-source=pass:"),
+            ("pkcs11:?x-nss-db=/a'b", "x-nss-db"),
         ] {
             let e = KeyUri::parse(bad).unwrap_err();
             assert!(e.0.contains(why), "{bad}: {e}");
+            assert!(!e.0.contains("1234"), "{bad}: the PIN is in {e}");
         }
+        // Attributes without a value are named by position, not by their text.
+        let e = KeyUri::parse("pkcs11:token=a?1234").unwrap_err();
+        assert!(
+            !e.0.contains("1234") && e.0.contains("query attribute 1"),
+            "{e}"
+        );
+        // Non-ASCII text is no URI, and no panic.
+        assert!(!is_pkcs11_uri("ключ.pem") && !is_pkcs11_uri("pkcs11é") && !is_pkcs11_uri(""));
+        // The PIN in the path (the older form) is read, and shown nowhere.
+        let u = KeyUri::parse("pkcs11:token=CA;pin-value=1234").unwrap();
+        assert_eq!(u.pin_value.as_deref(), Some("1234"));
+        assert!(!u.to_string().contains("1234") && !format!("{u:?}").contains("1234"));
     }
 }

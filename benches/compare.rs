@@ -252,12 +252,7 @@ fn cell(v: Option<f64>) -> String {
 fn sets(size: usize) -> Vec<Dataset> {
     let store = PathBuf::from(pkit::bench::parse::DEFAULT_STORE);
     let template = pkit::bench::parse::load(&store).expect("the system root store");
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("pkit")
-        .join("bench");
+    let cache = datasets::default_cache_dir();
     let backend = pkit::pki::backend::openssl::backend();
     let mut out = vec![Dataset {
         name: "root store".into(),

@@ -171,25 +171,22 @@ fn subject(template: &[u8], n: usize) -> Vec<u8> {
 /// The template certificate's extensions (OID content, whole TLV), for an issued
 /// certificate to carry; the CA library skips those it sets itself.
 fn extensions(template: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
-    let Ok(c) = Certificate::from_der(template) else {
-        return Vec::new();
-    };
-    let Some(list) = c.extensions.and_then(|x| x.list().ok()) else {
-        return Vec::new();
-    };
-    list.iter()
-        .map(|e| {
-            let mut w = Writer::new();
-            w.sequence(|w| {
-                w.primitive(tag::OID, e.oid.as_bytes());
-                if e.critical {
-                    w.boolean(true);
-                }
-                w.primitive(tag::OCTET_STRING, e.value);
-            });
-            (e.oid.as_bytes().to_vec(), w.finish())
-        })
-        .collect()
+    Certificate::from_der(template)
+        .ok()
+        .and_then(|c| c.extensions)
+        .and_then(|x| x.raw_elements().ok())
+        .unwrap_or_default()
+}
+
+/// Where generated sets are cached: `$XDG_CACHE_HOME/pkit/bench`, else
+/// `~/.cache/pkit/bench`, else the temp directory.
+pub fn default_cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("pkit").join("bench")
 }
 
 fn generate(

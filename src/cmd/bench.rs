@@ -437,7 +437,10 @@ fn parse_tables(
     } else {
         parse::load(&store)?
     };
-    let cache = a.cache_dir.clone().unwrap_or_else(default_cache_dir);
+    let cache = a
+        .cache_dir
+        .clone()
+        .unwrap_or_else(datasets::default_cache_dir);
     for d in &wanted {
         let kind = match d {
             DatasetArg::Roots => {
@@ -503,16 +506,6 @@ fn parse_tables(
     tables.push(pkit::bench::asn1::table(h)?);
     tables.push(pt::memory(&sets)?);
     Ok(tables)
-}
-
-/// `$XDG_CACHE_HOME/pkit/bench`, else `~/.cache/pkit/bench`, else the temp directory.
-fn default_cache_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("pkit").join("bench")
 }
 
 /// `bench compare --backends A,B`: the X.509 pipeline's signing and verification stages

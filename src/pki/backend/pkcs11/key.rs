@@ -55,13 +55,15 @@ fn sign_mechanism(alg: Algorithm) -> Result<(Mechanism<'static>, Option<Prehash>
     })
 }
 
+/// CKA_EC_PARAMS for a named curve (or Ed25519): the OID's DER.
+pub(super) fn ec_params(oid: crate::der::Oid) -> Vec<u8> {
+    let mut w = crate::der::Writer::new();
+    w.oid(&oid);
+    w.finish()
+}
+
 /// The key-pair generation mechanism and the public template's algorithm attributes.
 fn keygen(alg: Algorithm) -> Result<(Mechanism<'static>, Vec<Attribute>)> {
-    let ec_params = |oid: crate::der::Oid| {
-        let mut w = crate::der::Writer::new();
-        w.oid(&oid);
-        w.finish()
-    };
     Ok(match alg {
         Algorithm::EcdsaP256 | Algorithm::EcdsaP384 => (
             Mechanism::EccKeyPairGen,
@@ -278,11 +280,7 @@ fn key_algorithm(token: &Token, session: &Session, handle: ObjectHandle) -> Resu
             _ => {}
         }
     }
-    let oid_is = |oid: crate::der::Oid| {
-        let mut w = crate::der::Writer::new();
-        w.oid(&oid);
-        params.as_deref() == Some(w.as_bytes())
-    };
+    let oid_is = |oid: crate::der::Oid| params.as_deref() == Some(ec_params(oid).as_slice());
     use crate::der::oid_registry as oids;
     match key_type {
         Some(KeyType::RSA) => Ok(Algorithm::Rsa2048),

@@ -2,6 +2,7 @@
 //! distinct SubjectPublicKeyInfo and kept for the run. Importing the key for every
 //! signature is what the seed documents blame for their slowest NSS rows.
 
+use super::key::ec_params;
 use super::token::{failed, Token};
 use crate::pki::alg::{Digest, SignatureScheme};
 use crate::pki::backend::{Backend, BackendError, Result};
@@ -12,6 +13,7 @@ use cryptoki::mechanism::rsa::{PkcsMgfType, PkcsPssParams};
 use cryptoki::mechanism::{Mechanism, MechanismType};
 use cryptoki::object::{Attribute, KeyType, ObjectClass, ObjectHandle};
 use cryptoki::session::Session;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -20,7 +22,7 @@ pub struct TokenVerifier {
     /// Idle sessions: a verification takes one and gives it back. They are never closed
     /// before the verifier, because the key objects they created live with them.
     sessions: Mutex<Vec<Session>>,
-    keys: Mutex<HashMap<Vec<u8>, ObjectHandle>>,
+    keys: Mutex<HashMap<Vec<u8>, (ObjectHandle, Arc<PublicParts>)>>,
 }
 
 impl TokenVerifier {
@@ -40,10 +42,28 @@ impl TokenVerifier {
         message: &[u8],
         signature: &[u8],
     ) -> Result<bool> {
-        let parts = PublicParts::of_spki(spki)?;
-        let mut sig = signature.to_vec();
-        let mut data = message.to_vec();
-        let mechanism = match (scheme, &parts) {
+        let session = self.take()?;
+        let result = self.verify_in(&session, soft, spki, scheme, message, signature);
+        self.sessions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(session);
+        result
+    }
+
+    fn verify_in(
+        &self,
+        session: &Session,
+        soft: &dyn Backend,
+        spki: &[u8],
+        scheme: SignatureScheme,
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<bool> {
+        let (key, parts) = self.key(session, spki)?;
+        let mut sig = Cow::Borrowed(signature);
+        let mut data = Cow::Borrowed(message);
+        let mechanism = match (scheme, &*parts) {
             (
                 SignatureScheme::EcdsaSha1
                 | SignatureScheme::EcdsaSha256
@@ -55,9 +75,9 @@ impl TokenVerifier {
                 let Some(raw) = ecdsa_der_to_raw(signature, ec_field_len(*alg)) else {
                     return Ok(false);
                 };
-                sig = raw;
+                sig = Cow::Owned(raw);
                 let d = scheme.digest().unwrap_or(Digest::Sha256);
-                data = soft.digest(d, message);
+                data = Cow::Owned(soft.digest(d, message));
                 Mechanism::Ecdsa
             }
             (SignatureScheme::Ed25519, PublicParts::Ed25519(_)) => {
@@ -97,21 +117,13 @@ impl TokenVerifier {
         };
         self.token
             .require(mechanism.mechanism_type(), "signature verification")?;
-        let session = self.take()?;
-        let result = self.key(&session, spki, &parts).and_then(|key| {
-            match session.verify(&mechanism, key, &data, &sig) {
-                Ok(()) => Ok(true),
-                Err(Error::Pkcs11(RvError::SignatureInvalid | RvError::SignatureLenRange, _)) => {
-                    Ok(false)
-                }
-                Err(e) => Err(failed(&self.token.module, "C_Verify", &e)),
+        match session.verify(&mechanism, key, &data, &sig) {
+            Ok(()) => Ok(true),
+            Err(Error::Pkcs11(RvError::SignatureInvalid | RvError::SignatureLenRange, _)) => {
+                Ok(false)
             }
-        });
-        self.sessions
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(session);
-        result
+            Err(e) => Err(failed(&self.token.module, "C_Verify", &e)),
+        }
     }
 
     fn take(&self) -> Result<Session> {
@@ -126,12 +138,15 @@ impl TokenVerifier {
         }
     }
 
-    /// The public key object for `spki`, made in `session` the first time.
-    fn key(&self, session: &Session, spki: &[u8], parts: &PublicParts) -> Result<ObjectHandle> {
+    /// The public key object for `spki` and the key's parts: made (in `session`) and
+    /// parsed the first time only, as a verification per certificate asks again and again
+    /// for the same CA key.
+    fn key(&self, session: &Session, spki: &[u8]) -> Result<(ObjectHandle, Arc<PublicParts>)> {
         let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&h) = keys.get(spki) {
-            return Ok(h);
+        if let Some((h, parts)) = keys.get(spki) {
+            return Ok((*h, parts.clone()));
         }
+        let parts = Arc::new(PublicParts::of_spki(spki)?);
         let mut template = vec![
             Attribute::Class(ObjectClass::PUBLIC_KEY),
             Attribute::Token(false),
@@ -142,12 +157,7 @@ impl TokenVerifier {
             w.octet_string(p);
             w.finish()
         };
-        let ec_params = |oid: crate::der::Oid| {
-            let mut w = crate::der::Writer::new();
-            w.oid(&oid);
-            w.finish()
-        };
-        match parts {
+        match &*parts {
             PublicParts::Ec { alg, point } => template.extend([
                 Attribute::KeyType(KeyType::EC),
                 Attribute::EcParams(ec_params(curve_oid(*alg))),
@@ -177,7 +187,7 @@ impl TokenVerifier {
             )),
             e => failed(&self.token.module, "C_CreateObject", &e),
         })?;
-        keys.insert(spki.to_vec(), h);
-        Ok(h)
+        keys.insert(spki.to_vec(), (h, parts.clone()));
+        Ok((h, parts))
     }
 }

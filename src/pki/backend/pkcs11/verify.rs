@@ -17,12 +17,15 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+/// A public key the token holds as an object, with its parts.
+type Known = (ObjectHandle, Arc<PublicParts>);
+
 pub struct TokenVerifier {
     token: Arc<Token>,
     /// Idle sessions: a verification takes one and gives it back. They are never closed
     /// before the verifier, because the key objects they created live with them.
     sessions: Mutex<Vec<Session>>,
-    keys: Mutex<HashMap<Vec<u8>, (ObjectHandle, Arc<PublicParts>)>>,
+    keys: Mutex<HashMap<Vec<u8>, Known>>,
 }
 
 impl TokenVerifier {
@@ -141,7 +144,7 @@ impl TokenVerifier {
     /// The public key object for `spki` and the key's parts: made (in `session`) and
     /// parsed the first time only, as a verification per certificate asks again and again
     /// for the same CA key.
-    fn key(&self, session: &Session, spki: &[u8]) -> Result<(ObjectHandle, Arc<PublicParts>)> {
+    fn key(&self, session: &Session, spki: &[u8]) -> Result<Known> {
         let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((h, parts)) = keys.get(spki) {
             return Ok((*h, parts.clone()));

@@ -359,6 +359,27 @@ fn nss_softoken_holds_ca_keys() {
     for alg in ["ecdsa-p256", "ecdsa-p384", "rsa2048"] {
         assert!(listing.contains(&format!("key-{alg}")), "{listing}");
     }
+    // The benchmarks run on this database too, logged into with its password.
+    let r = pk(&[
+        "bench",
+        "crypto",
+        "--backend",
+        "nss",
+        "--nss-db",
+        &s(&db),
+        "--pin",
+        &pin,
+        "--algos",
+        "ecdsa-p256",
+        "--min-time",
+        "0.02s",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(
+        r.stdout_str().contains("| ecdsa-p256 | sign |"),
+        "{}",
+        r.stdout_str()
+    );
     // Debian 12's NSS has no CKM_EDDSA: exit 5 naming the module and the mechanism.
     let r = pk(&[
         "key",

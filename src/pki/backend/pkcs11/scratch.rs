@@ -6,7 +6,9 @@ use super::module::{self, NSS_SOFTOKEN_MODULE, SOFTHSM_MODULE};
 use super::token::{failed, Token};
 use super::uri::KeyUri;
 use crate::pki::backend::{BackendError, Result};
+use cryptoki::context::Pkcs11;
 use cryptoki::session::UserType;
+use cryptoki::slot::Slot;
 use cryptoki::types::AuthPin;
 use std::path::Path;
 use std::sync::Arc;
@@ -52,21 +54,7 @@ pub fn softhsm_token() -> Result<Arc<Token>> {
     ctx.init_token(slot, &so, SCRATCH_LABEL)
         .map_err(|e| failed(SOFTHSM_MODULE, "C_InitToken", &e))?;
     // The slot is renumbered once its token is initialised: find it by its label.
-    let slot = ctx
-        .get_slots_with_token()
-        .map_err(|e| failed(SOFTHSM_MODULE, "C_GetSlotList", &e))?
-        .into_iter()
-        .find(|&s| {
-            ctx.get_token_info(s)
-                .is_ok_and(|t| t.label().trim_end() == SCRATCH_LABEL)
-        })
-        .ok_or_else(|| {
-            failed(
-                SOFTHSM_MODULE,
-                "C_InitToken",
-                &cryptoki::error::Error::NotSupported,
-            )
-        })?;
+    let slot = slot_labelled(&ctx, SOFTHSM_MODULE, SCRATCH_LABEL)?;
     let session = ctx
         .open_rw_session(slot)
         .map_err(|e| failed(SOFTHSM_MODULE, "C_OpenSession", &e))?;
@@ -84,6 +72,18 @@ pub fn softhsm_token() -> Result<Arc<Token>> {
     Token::open(&uri, None, Some(SCRATCH_PIN.as_bytes()))
 }
 
+/// The slot whose token is labelled `label` in the module at `path`.
+fn slot_labelled(ctx: &Pkcs11, path: &str, label: &str) -> Result<Slot> {
+    ctx.get_slots_with_token()
+        .map_err(|e| failed(path, "C_GetSlotList", &e))?
+        .into_iter()
+        .find(|&s| {
+            ctx.get_token_info(s)
+                .is_ok_and(|t| t.label().trim_end() == label)
+        })
+        .ok_or_else(|| BackendError::Unavailable(format!("{path}: no token labelled '{label}'")))
+}
+
 /// The token label of NSS softoken's key database.
 pub const NSS_KEY_TOKEN: &str = "NSS Certificate DB";
 
@@ -93,19 +93,7 @@ pub fn nss_token(db_dir: &Path) -> Result<Arc<Token>> {
     let db = db_dir.display().to_string();
     std::fs::create_dir_all(db_dir).map_err(|e| BackendError::Unavailable(format!("{db}: {e}")))?;
     let ctx = module::load(NSS_SOFTOKEN_MODULE, Some(&module::nss_init_string(&db)))?;
-    let slot = ctx
-        .get_slots_with_token()
-        .map_err(|e| failed(NSS_SOFTOKEN_MODULE, "C_GetSlotList", &e))?
-        .into_iter()
-        .find(|&s| {
-            ctx.get_token_info(s)
-                .is_ok_and(|t| t.label().trim_end() == NSS_KEY_TOKEN)
-        })
-        .ok_or_else(|| {
-            BackendError::Unavailable(format!(
-                "{NSS_SOFTOKEN_MODULE}: no '{NSS_KEY_TOKEN}' token for {db}"
-            ))
-        })?;
+    let slot = slot_labelled(&ctx, NSS_SOFTOKEN_MODULE, NSS_KEY_TOKEN)?;
     let info = ctx
         .get_token_info(slot)
         .map_err(|e| failed(NSS_SOFTOKEN_MODULE, "C_GetTokenInfo", &e))?;

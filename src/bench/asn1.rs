@@ -2,7 +2,7 @@
 //! header with a short and a long length, INTEGER encode and decode, OCTET STRING and
 //! SEQUENCE encode and decode.
 
-use super::harness::{timed, Harness, Measurement};
+use super::harness::{Harness, Measurement};
 use super::report::{measurement_json, Table};
 use super::{BenchError, Result};
 use crate::der::{tag, Reader, Writer};
@@ -12,10 +12,8 @@ use std::hint::black_box;
 /// Operations per measured run: each takes nanoseconds.
 const LOOP: u64 = 100_000;
 
-fn each(h: &Harness<'_>, label: &str, mut f: impl FnMut() -> Result<()>) -> Result<Measurement> {
-    h.measure(label, LOOP, || {
-        timed(|| (0..LOOP).try_for_each(|_| f())).map(|(d, ())| d)
-    })
+fn each(h: &Harness<'_>, label: &str, f: impl FnMut() -> Result<()>) -> Result<Measurement> {
+    h.repeat(label, LOOP, f)
 }
 
 fn bad(e: crate::der::Error) -> BenchError {

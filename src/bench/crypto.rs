@@ -22,31 +22,33 @@ pub const MESSAGE_LEN: usize = 400;
 /// ([`Backend::generate`], as [`run`] times it) and one signature by `issuer` over a
 /// TBSCertificate-sized message per entry of `algs`.
 pub fn issuance_limit(issuer: &Issuer, backend: &dyn Backend, algs: &[Algorithm]) -> Result<f64> {
-    let message = [0x5au8; MESSAGE_LEN];
-    let (elapsed, ()) = timed(|| {
-        algs.par_iter().try_for_each_init(
-            || issuer.key.signer(),
-            |signer, &alg| -> Result<()> {
-                let signer = signer.as_mut().map_err(|e| e.clone())?;
-                std::hint::black_box(backend.generate(alg)?);
-                std::hint::black_box(signer.sign(&message)?);
-                Ok(())
-            },
-        )
-    })?;
-    Ok(algs.len() as f64 / elapsed.as_secs_f64().max(1e-9))
+    signing_rate(issuer, algs.len(), |i| {
+        std::hint::black_box(backend.generate(algs[i])?);
+        Ok(())
+    })
 }
 
 /// Signatures per second the CA's key makes on the pool (one signer per worker) over
 /// `n` TBSCertificate-sized messages: for a key in a token, the token's raw C_Sign rate
 /// as the batch pipeline drives it.
 pub fn signing_limit(issuer: &Issuer, n: usize) -> Result<f64> {
+    signing_rate(issuer, n, |_| Ok(()))
+}
+
+/// Items per second on the pool when item `i` is `before(i)` and then one signature by
+/// `issuer` over a TBSCertificate-sized message, with one signer per worker.
+fn signing_rate(
+    issuer: &Issuer,
+    n: usize,
+    before: impl Fn(usize) -> Result<()> + Sync,
+) -> Result<f64> {
     let message = [0x5au8; MESSAGE_LEN];
     let (elapsed, ()) = timed(|| {
         (0..n).into_par_iter().try_for_each_init(
             || issuer.key.signer(),
-            |signer, _| -> Result<()> {
+            |signer, i| -> Result<()> {
                 let signer = signer.as_mut().map_err(|e| e.clone())?;
+                before(i)?;
                 std::hint::black_box(signer.sign(&message)?);
                 Ok(())
             },

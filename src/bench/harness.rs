@@ -59,6 +59,19 @@ impl Harness<'_> {
         self.only.as_ref().is_none_or(|o| o.iter().any(|x| x == op))
     }
 
+    /// Measure an operation of nanoseconds: each run calls `op` `n` times, and the
+    /// measurement is per call.
+    pub fn repeat(
+        &self,
+        label: &str,
+        n: u64,
+        mut op: impl FnMut() -> Result<()>,
+    ) -> Result<Measurement> {
+        self.measure(label, n, || {
+            timed(|| (0..n).try_for_each(|_| op())).map(|(d, ())| d)
+        })
+    }
+
     /// Measure `run` (which returns the time it measured). A warm-up run comes first; when
     /// that one alone lasts `min_time` (an RSA key generation batch, say) it is the
     /// measurement, as a second run would only double the wait for the same figure.

@@ -209,10 +209,8 @@ pub fn median_cert(ds: &Dataset) -> &[u8] {
 const HOT_LOOP: u64 = 10_000;
 
 /// Time `f` `HOT_LOOP` times per run: nanoseconds per call come from the mean.
-fn hot(h: &Harness<'_>, label: &str, mut f: impl FnMut() -> Result<()>) -> Result<Measurement> {
-    h.measure(label, HOT_LOOP, || {
-        timed(|| (0..HOT_LOOP).try_for_each(|_| f())).map(|(d, ())| d)
-    })
+fn hot(h: &Harness<'_>, label: &str, f: impl FnMut() -> Result<()>) -> Result<Measurement> {
+    h.repeat(label, HOT_LOOP, f)
 }
 
 /// One dataset's median certificate: parse, and parse + access, hot.

@@ -380,6 +380,22 @@ fn nss_softoken_holds_ca_keys() {
         "{}",
         r.stdout_str()
     );
+    let r = pk(&[
+        "bench",
+        "crypto",
+        "--backend",
+        "nss",
+        "--nss-db",
+        "/nonexistent/nssdb",
+        "--algos",
+        "ecdsa-p256",
+    ]);
+    common::refused(
+        &r,
+        4,
+        &["/nonexistent/nssdb", "no such directory"],
+        "a missing NSS database",
+    );
     // Debian 12's NSS has no CKM_EDDSA: exit 5 naming the module and the mechanism.
     let r = pk(&[
         "key",

@@ -59,6 +59,12 @@ impl Token {
     ) -> Result<Arc<Token>> {
         let path = module_path(uri, default_module)?;
         let init = match (&uri.nss_db, module::is_nss_softoken(&path)) {
+            // softoken's own report of a missing directory is an opaque vendor code.
+            (Some(db), _) if !std::path::Path::new(db).is_dir() => {
+                return Err(BackendError::Unavailable(format!(
+                    "{uri}: NSS database directory {db}: no such directory"
+                )))
+            }
             (Some(db), _) => Some(module::nss_init_string(db)),
             (None, true) => {
                 return Err(BackendError::Unavailable(format!(

@@ -554,7 +554,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__crypto)
-            opts="-f -h --algos --min-time --threads --format --backend --nss-db --pin --color --help"
+            opts="-f -h --algos --batch-sizes --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,6 +562,10 @@ _pkit() {
             case "${prev}" in
                 --algos)
                     COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa2048 rsa3072 rsa4096 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
+                    return 0
+                    ;;
+                --batch-sizes)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --min-time)

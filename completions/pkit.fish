@@ -528,6 +528,7 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l batch-sizes -d 'Batch sizes of the Ed25519 batch verification table (run when Ed25519 is among the algorithms)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -l threads -d 'Worker threads for the parallel stages (default: every logical CPU)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from crypto" -s f -l format -d 'Output format' -r -f -a "markdown\t'Markdown tables in the layout of the published benchmark documents'

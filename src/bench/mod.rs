@@ -19,6 +19,7 @@ pub mod bundles;
 pub mod compare;
 pub mod crypto;
 pub mod datasets;
+pub mod ed25519_batch;
 pub mod harness;
 pub mod machine;
 pub mod mtc;

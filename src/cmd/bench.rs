@@ -13,7 +13,7 @@ use pkit::bench::harness::Harness;
 use pkit::bench::machine::Machine;
 use pkit::bench::report::{pipeline_table, Report};
 use pkit::bench::scratch::Scratch;
-use pkit::bench::{compare, crypto, mtc, parse, sizes, verify, x509, BenchError};
+use pkit::bench::{compare, crypto, ed25519_batch, mtc, parse, sizes, verify, x509, BenchError};
 use pkit::pki::alg::Algorithm;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -83,6 +83,12 @@ pub struct CryptoArgs {
     /// takes seconds).
     #[arg(long, value_name = "ALG,…", value_delimiter = ',', value_parser = AlgorithmParser)]
     pub algos: Vec<Algorithm>,
+    /// Batch sizes of the Ed25519 batch verification table (run when Ed25519 is among
+    /// the algorithms).
+    #[arg(long, value_name = "N,…", value_delimiter = ',',
+          default_values_t = pkit::bench::ed25519_batch::SIZES,
+          value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u64).range(2..=65_536), |n| n as usize))]
+    pub batch_sizes: Vec<usize>,
     #[command(flatten)]
     pub common: Common,
 }
@@ -304,7 +310,12 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliRes
                 a.algos.clone()
             };
             let limits = crypto::run(&h, &algs)?;
-            ("crypto", vec![crypto::table(&limits, threads)])
+            let mut tables = vec![crypto::table(&limits, threads)];
+            if algs.contains(&Algorithm::Ed25519) {
+                let rows = ed25519_batch::run(&h, &a.batch_sizes)?;
+                tables.push(ed25519_batch::table(&rows, threads, h.backend));
+            }
+            ("crypto", tables)
         }
         BenchCommand::Parse(a) => ("parse", parse_tables(&h, a, threads)?),
         BenchCommand::X509(a) => {

@@ -94,6 +94,15 @@ pub trait Backend: Send + Sync {
         message: &[u8],
         signature: &[u8],
     ) -> Result<bool>;
+    /// One verdict per item, each what [`Backend::verify`] would answer for it. A backend
+    /// may check many signatures together for less (the OpenSSL backend: Ed25519 by one
+    /// multiscalar multiplication); by default each is verified on its own.
+    fn verify_batch(&self, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
+        items
+            .iter()
+            .map(|i| self.verify(i.spki_der, i.scheme, i.message, i.signature))
+            .collect()
+    }
     fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8>;
     /// A TLS client handshake over `stream` offering `server_name` (SNI): the
     /// certificates the server sent, leaf first, not judged (trust is `pki::verify`'s).
@@ -108,6 +117,15 @@ pub trait Backend: Send + Sync {
             self.version()
         )))
     }
+}
+
+/// One signature to check: what [`Backend::verify`] takes.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifyItem<'a> {
+    pub spki_der: &'a [u8],
+    pub scheme: SignatureScheme,
+    pub message: &'a [u8],
+    pub signature: &'a [u8],
 }
 
 /// A connection's bytes: what a TLS handshake reads and writes.

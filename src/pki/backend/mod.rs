@@ -9,8 +9,10 @@
 mod api;
 mod error;
 pub mod openssl;
+mod parallel;
 pub mod pbe;
 pub mod pkcs11;
 
-pub use api::{Backend, PrivateKey, Signer, TlsStream};
+pub use api::{Backend, PrivateKey, Signer, TlsStream, VerifyItem};
 pub use error::{BackendError, Result};
+pub use parallel::verify_batch_parallel;

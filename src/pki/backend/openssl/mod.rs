@@ -4,11 +4,11 @@
 //!
 //! This file is the backend value and its trait methods; the work is in the files beside
 //! it: `linked` (what the library offers), `key` (keys and their encodings), `ec_batch`
-//! (EC keys made together), `signers` (signing contexts reused across signatures),
+//! (EC keys made together), `ed25519_batch` (Ed25519 signatures checked together), `signers` (signing contexts reused across signatures),
 //! `verify`, `pbe` (password-based cryptography) and `ffi` (entry points native-ossl does
 //! not wrap). PKCS#8 structures are built and read in the key model (`pki::key`).
 
-use super::api::{Backend, PrivateKey, TlsStream};
+use super::api::{Backend, PrivateKey, TlsStream, VerifyItem};
 use super::error::Result;
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
 use key::OsslKey;
@@ -17,6 +17,7 @@ use native_ossl::params::ParamBuilder;
 use native_ossl::pkey::{KeygenCtx, Pkey, Private};
 
 mod ec_batch;
+mod ed25519_batch;
 mod ffi;
 mod key;
 mod linked;
@@ -124,6 +125,10 @@ impl Backend for OpensslBackend {
         signature: &[u8],
     ) -> Result<bool> {
         verify::verify(spki_der, scheme, message, signature)
+    }
+
+    fn verify_batch(&self, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
+        verify::verify_batch(items)
     }
 
     fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8> {

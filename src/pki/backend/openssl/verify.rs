@@ -1,9 +1,12 @@
 //! Signature verification with a public key from its SubjectPublicKeyInfo.
 
+use super::ed25519_batch;
 use super::linked::{crypto, digest_name, reason, require};
 use crate::pki::alg::{Algorithm, SignatureScheme};
+use crate::pki::backend::api::VerifyItem;
 use crate::pki::backend::error::{BackendError, Result};
 use crate::pki::key::kind::{spki_key_kind, KeyKind};
+use crate::pki::spki::Spki;
 use native_ossl::pkey::{Pkey, Public, SignInit, Verifier};
 
 /// `Backend::verify`: `Ok(false)` for a signature that does not verify, including one
@@ -63,6 +66,50 @@ pub(super) fn verify(
     // A malformed signature (bad DER in an ECDSA value, wrong length) is a signature
     // that does not verify, not a failure of the verifier.
     Ok(v.verify_oneshot(message, signature).unwrap_or(false))
+}
+
+/// `Backend::verify_batch`: Ed25519 signatures through [`ed25519_batch`], the rest —
+/// and any the batch leaves undecided — one by one through [`verify`].
+pub(super) fn verify_batch(items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
+    let mut at = Vec::new();
+    let mut ed = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        if let Some(e) = ed25519_item(it) {
+            at.push(i);
+            ed.push(e);
+        }
+    }
+    let mut decided = vec![None; items.len()];
+    for (i, v) in at.into_iter().zip(ed25519_batch::verify(&ed)) {
+        decided[i] = v;
+    }
+    items
+        .iter()
+        .zip(decided)
+        .map(|(it, d)| match d {
+            Some(v) => Ok(v),
+            None => verify(it.spki_der, it.scheme, it.message, it.signature),
+        })
+        .collect()
+}
+
+/// `it` as a batchable Ed25519 signature: an Ed25519 key under the Ed25519 scheme, with
+/// a 32-byte key and a 64-byte signature (anything else is for [`verify`] to judge).
+fn ed25519_item<'a>(it: &VerifyItem<'a>) -> Option<ed25519_batch::Item<'a>> {
+    if it.scheme != SignatureScheme::Ed25519
+        || spki_key_kind(it.spki_der).ok()? != KeyKind::Fixed(Algorithm::Ed25519)
+    {
+        return None;
+    }
+    let spki = Spki::from_der(it.spki_der).ok()?;
+    if spki.key.unused_bits != 0 {
+        return None;
+    }
+    Some(ed25519_batch::Item {
+        key: spki.key.bytes.try_into().ok()?,
+        message: it.message,
+        signature: it.signature.try_into().ok()?,
+    })
 }
 
 /// Decode an SPKI, remembering the last few per thread. OpenSSL's decoder takes 15-40 µs

@@ -124,7 +124,10 @@ fn crypto_reports_keygen_sign_verify_per_algorithm() {
             assert!(number(c) > 0.0, "{r:?}");
         }
     }
-    let json = bench(&["crypto", "--algos", "ed25519"], true);
+    let json = bench(
+        &["crypto", "--algos", "ed25519", "--batch-sizes", "8,16"],
+        true,
+    );
     let tables = json_tables(&json);
     all_positive(&Value::Array(tables.clone()));
     assert_eq!(
@@ -132,6 +135,57 @@ fn crypto_reports_keygen_sign_verify_per_algorithm() {
         4,
         "3 ops + sha256"
     );
+    // The playbook's table: single verify, then each size serial and parallel.
+    let batch = tables[1]["rows"].as_array().unwrap();
+    let shape: Vec<(u64, &str)> = batch
+        .iter()
+        .map(|r| (r["n"].as_u64().unwrap(), r["mode"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            (1, "single verify"),
+            (8, "verify_batch, serial"),
+            (8, "verify_batch, parallel"),
+            (16, "verify_batch, serial"),
+            (16, "verify_batch, parallel"),
+        ]
+    );
+}
+
+#[test]
+fn crypto_prints_the_ed25519_batch_table() {
+    let md = bench(
+        &["crypto", "--algos", "ed25519", "--batch-sizes", "4,8"],
+        false,
+    );
+    let rows = section_rows(&md, "Ed25519 batch verification");
+    assert_eq!(
+        rows[0],
+        [
+            "N",
+            "Mode",
+            "Batch time (µs)",
+            "Elements/s",
+            "µs/verify",
+            "× single verify"
+        ]
+    );
+    assert_eq!(
+        rows.len(),
+        2 + 5,
+        "header, rule, single + 2 sizes × 2 modes"
+    );
+    for r in &rows[2..] {
+        for c in [&r[0], &r[2], &r[3], &r[4], &r[5]] {
+            assert!(number(c) > 0.0, "{r:?}");
+        }
+    }
+    // Without Ed25519 among the algorithms there is no batch table.
+    let md = bench(&["crypto", "--algos", "ecdsa-p256"], false);
+    assert!(!md.contains("Ed25519 batch"), "{md}");
+    let bad = pk(&["bench", "crypto", "--batch-sizes", "1"]);
+    assert_eq!(bad.code, Some(2), "{}", bad.describe());
 }
 
 #[test]
@@ -401,6 +455,7 @@ fn mtc_has_every_measured_operation() {
             "db_insert_standalone",
             "proof_verify_one",
             "proof_verify_all",
+            "standalone_verify",
             "db_read_entries",
             "db_read_standalone",
         ]

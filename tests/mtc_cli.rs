@@ -206,6 +206,36 @@ fn tampering_fails_the_named_step() {
     );
 }
 
+/// Many certificates in one call have their cosignatures checked in one batch: a
+/// certificate whose cosignature was tampered with fails alone, at its step.
+#[test]
+fn a_bad_cosignature_among_many_is_named() {
+    let (t, note) = checkpointed("ed25519", 40);
+    let dir = t.path();
+    assert!(note.contains("\n40\n"), "{note}");
+    let all = cert(dir, 0, "all.pem", &["--count", "40"]);
+    let one = cert(dir, 7, "one.pem", &[]);
+    let mut bad = der_of(&one);
+    let last = bad.len() - 1;
+    bad[last] ^= 0x01;
+    let bad_pem = pem::encode(&pem::Pem::new("CERTIFICATE", bad));
+    let mut text = std::fs::read_to_string(&all).unwrap();
+    let at = text.match_indices("-----BEGIN").nth(20).unwrap().0;
+    text.insert_str(at, &bad_pem);
+    let mixed = write_file(dir, "mixed.pem", text.as_bytes());
+    let r = verify(dir, &mixed, &["-f", "json"]);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    let items = json_items(&r);
+    assert_eq!(items.len(), 41);
+    for (i, v) in items.iter().enumerate() {
+        if i == 20 {
+            assert_eq!(v["failed_step"], "cosignature", "{v}");
+        } else {
+            assert!(v["failed_step"].is_null(), "certificate {i}: {v}");
+        }
+    }
+}
+
 #[test]
 fn landmark_relative_certificates() {
     let t = tempdir();

@@ -330,6 +330,76 @@ fn many_inputs_get_one_verdict_each() {
     );
 }
 
+/// Ed25519 leaves are checked in one batch before path building; each keeps the verdict
+/// single verification gives, and openssl agrees leaf by leaf: a broken signature among
+/// good ones is named, not the whole batch.
+#[test]
+fn many_ed25519_leaves_are_batched_and_keep_their_own_verdicts() {
+    let h = hierarchy("ed25519");
+    let out = h.dir.join("leaves");
+    let (ca, o) = (s(&h.int), s(&out));
+    pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        &ca,
+        "--count",
+        "24",
+        "--out-dir",
+        &o,
+    ]);
+    let mut leaves: Vec<PathBuf> = (1..=24).map(|i| out.join(format!("{i}.pem"))).collect();
+    // Leaf 4: a bit of R flipped; leaf 11: a bit of s; leaf 18: a bit of the TBS (its
+    // validity's last digit), so the signature covers other bytes.
+    for (i, from_end) in [(3usize, 64usize), (10, 2), (17, 0)] {
+        let mut der = pem::parse(std::fs::read(&leaves[i]).unwrap())
+            .unwrap()
+            .contents()
+            .to_vec();
+        let at = if from_end == 0 {
+            // The notAfter GeneralizedTime/UTCTime ends with 'Z': the digit before it.
+            der.windows(2)
+                .rposition(|w| w[1] == b'Z' && w[0].is_ascii_digit())
+                .unwrap()
+        } else {
+            der.len() - from_end
+        };
+        der[at] ^= 0x01;
+        let p = out.join(format!("broken-{i}.pem"));
+        std::fs::write(&p, pem::encode(&pem::Pem::new("CERTIFICATE", der))).unwrap();
+        leaves[i] = p;
+    }
+    let roots = h.roots();
+    let int = s(&h.int.join("ca.pem"));
+    let mut args = vec![
+        "verify",
+        "--roots",
+        &roots,
+        "--untrusted",
+        &int,
+        "-f",
+        "jsonl",
+    ];
+    let names: Vec<String> = leaves.iter().map(|l| s(l)).collect();
+    args.extend(names.iter().map(String::as_str));
+    let r = pk(&args);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    let verdicts: Vec<Value> = r
+        .stdout_str()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 24);
+    for (i, (v, leaf)) in verdicts.iter().zip(&leaves).enumerate() {
+        let broken = [3, 10, 17].contains(&i);
+        assert_eq!(v["valid"], !broken, "leaf {i}: {v}");
+        if broken {
+            assert_eq!(reason(v), "signature-invalid", "leaf {i}: {v}");
+        }
+        assert_eq!(openssl_ok(&h, &[], leaf), !broken, "openssl on leaf {i}");
+    }
+}
+
 #[test]
 fn a_pool_of_look_alike_intermediates_ends_within_the_budget() {
     let h = hierarchy("ecdsa-p256");

@@ -5,7 +5,7 @@
 #![forbid(unsafe_code)]
 
 use crate::pki::algid::AlgId;
-use crate::pki::backend::{Backend, BackendError};
+use crate::pki::backend::{Backend, BackendError, VerifyItem};
 
 /// Why a signature could not be checked (as opposed to checked and found bad).
 #[derive(Debug)]
@@ -35,6 +35,26 @@ impl From<BackendError> for SignedError {
     }
 }
 
+/// The backend question [`verify_signed`] asks: `Err` for an algorithm pkit does not
+/// verify or a malformed one, as [`verify_signed`] reports it.
+pub fn verify_item<'a>(
+    signer_spki: &'a [u8],
+    alg: &AlgId<'_>,
+    tbs: &'a [u8],
+    signature: &'a [u8],
+) -> Result<VerifyItem<'a>, SignedError> {
+    let scheme = alg
+        .signature_scheme()
+        .map_err(|e| SignedError::BadAlgorithm(e.to_string()))?
+        .ok_or_else(|| SignedError::UnsupportedAlgorithm(alg.name()))?;
+    Ok(VerifyItem {
+        spki_der: signer_spki,
+        scheme,
+        message: tbs,
+        signature,
+    })
+}
+
 /// True when `signature` over `tbs` verifies under `signer_spki` (DER SPKI) with the
 /// scheme `alg` names, checked by `backend`. False also covers a key of the wrong type
 /// for the scheme.
@@ -45,9 +65,6 @@ pub fn verify_signed(
     tbs: &[u8],
     signature: &[u8],
 ) -> Result<bool, SignedError> {
-    let scheme = alg
-        .signature_scheme()
-        .map_err(|e| SignedError::BadAlgorithm(e.to_string()))?
-        .ok_or_else(|| SignedError::UnsupportedAlgorithm(alg.name()))?;
-    Ok(backend.verify(signer_spki, scheme, tbs, signature)?)
+    let q = verify_item(signer_spki, alg, tbs, signature)?;
+    Ok(backend.verify(q.spki_der, q.scheme, q.message, q.signature)?)
 }

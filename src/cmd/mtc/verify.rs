@@ -10,7 +10,7 @@ use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::{CosignerKey, COSIGNER_ALGORITHMS};
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::subtree::Subtree;
-use pkit::mtc::verify::{verify_certificate, Policy, TrustedSubtree, Verdict};
+use pkit::mtc::verify::{verify_certificates, Policy, TrustedSubtree, Verdict};
 use pkit::pki::alg::Algorithm;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -148,19 +148,23 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
         trusted,
         now: now_of(&a.now)?,
     };
-    let mut items = Vec::new();
-    let mut text = String::new();
-    let mut all_valid = true;
+    let mut certs = Vec::new();
     for path in &a.certs {
         let src = io::read_source(path)?;
         for item in io::split_items(src, InForm::Auto) {
-            let item = item?;
-            let v = verify_certificate(crate::cmd::backend::backend(), &item.der, &policy)
-                .map_err(mtc_err(&item.name))?;
-            text.push_str(&verdict_text(&item.name, &v));
-            all_valid &= v.failed.is_none();
-            items.push(verdict_json(&item.name, &v));
+            certs.push(item?);
         }
+    }
+    let ders: Vec<&[u8]> = certs.iter().map(|c| c.der.as_slice()).collect();
+    let verdicts = verify_certificates(crate::cmd::backend::backend(), &ders, &policy);
+    let mut items = Vec::new();
+    let mut text = String::new();
+    let mut all_valid = true;
+    for (item, v) in certs.iter().zip(verdicts) {
+        let v = v.map_err(mtc_err(&item.name))?;
+        text.push_str(&verdict_text(&item.name, &v));
+        all_valid &= v.failed.is_none();
+        items.push(verdict_json(&item.name, &v));
     }
     match a.format {
         Format::Text => io::write_text(None, false, &text)?,

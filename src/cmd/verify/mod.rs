@@ -9,6 +9,7 @@ use super::io::{self, InForm, Item};
 use super::output;
 use clap::{Args, ValueEnum};
 use pkit::der::Time;
+use pkit::pki::backend::{Backend, Prechecked};
 use pkit::pki::cert::Certificate;
 use pkit::pki::crl::Crl;
 use pkit::pki::ocsp::OcspResponse;
@@ -17,6 +18,7 @@ use pkit::pki::verify::names::Identity;
 use pkit::pki::verify::options::{Budget, Options, Purpose, RevocationScope, Rules};
 use pkit::pki::verify::policy::PolicyInputs;
 use pkit::pki::verify::pool::Pool;
+use pkit::pki::verify::prebatch;
 use pkit::pki::verify::revocation::CrlSet;
 use pkit::pki::verify::sources::{CaDatabase, Sources};
 use pkit::pki::verify::validate::RevocationSource;
@@ -249,6 +251,22 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
         budget: Budget::default(),
     };
     let revocation: Option<&dyn RevocationSource> = any_source.then_some(&sources as _);
+    // Many targets: their Ed25519 signatures under the pools' keys are checked in one
+    // batch before the searches, which then find them answered.
+    let prechecked;
+    let backend: &dyn Backend =
+        if inputs.len() > 1 && prebatch::worth_batching(&[&roots, &untrusted]) {
+            let targets: Vec<Certificate<'_>> = inputs
+                .par_iter()
+                .filter_map(|i| i.ders.first())
+                .filter_map(|d| Certificate::from_der(d).ok())
+                .collect();
+            let items = prebatch::likely_signatures(&[&roots, &untrusted], &targets);
+            prechecked = Prechecked::new(backend, &items);
+            &prechecked
+        } else {
+            backend
+        };
     let verifier = Verifier::new(backend, &roots, &untrusted, revocation);
     let certs = ChainEntries::new(&roots, &untrusted);
     let bar = io::progress_bar(inputs.len() as u64, "certificates");

@@ -12,7 +12,9 @@ pub mod openssl;
 mod parallel;
 pub mod pbe;
 pub mod pkcs11;
+mod prechecked;
 
 pub use api::{Backend, PrivateKey, Signer, TlsStream, VerifyItem};
 pub use error::{BackendError, Result};
 pub use parallel::verify_batch_parallel;
+pub use prechecked::{Prechecked, Question};

@@ -11,7 +11,8 @@
 //! - [`revocation`]: a certificate's status from CRLs and OCSP responses;
 //! - [`dn`]: name comparison for chaining; [`pool`]: certificates by subject;
 //! - [`options`]: what the relying party asks; [`validate`]: §6.1 over one path;
-//! - [`build`]: path building with backtracking and a work budget;
+//! - [`build`]: path building with backtracking and a work budget; [`prebatch`]: the
+//!   signatures it will check, found ahead for one batch;
 //! - [`sources`]: CRL files, OCSP responses and a CA database asked together.
 
 #![forbid(unsafe_code)]
@@ -23,6 +24,7 @@ pub mod names;
 pub mod options;
 pub mod policy;
 pub mod pool;
+pub mod prebatch;
 pub mod reason;
 pub mod revocation;
 pub mod sources;

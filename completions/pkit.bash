@@ -229,8 +229,14 @@ _pkit() {
             pkit__subcmd__help__subcmd__mtc,proof)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__proof"
                 ;;
+            pkit__subcmd__help__subcmd__mtc,serve)
+                cmd="pkit__subcmd__help__subcmd__mtc__subcmd__serve"
+                ;;
             pkit__subcmd__help__subcmd__mtc,size)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__size"
+                ;;
+            pkit__subcmd__help__subcmd__mtc,tiles)
+                cmd="pkit__subcmd__help__subcmd__mtc__subcmd__tiles"
                 ;;
             pkit__subcmd__help__subcmd__mtc,verify)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__verify"
@@ -340,8 +346,14 @@ _pkit() {
             pkit__subcmd__mtc,proof)
                 cmd="pkit__subcmd__mtc__subcmd__proof"
                 ;;
+            pkit__subcmd__mtc,serve)
+                cmd="pkit__subcmd__mtc__subcmd__serve"
+                ;;
             pkit__subcmd__mtc,size)
                 cmd="pkit__subcmd__mtc__subcmd__size"
+                ;;
+            pkit__subcmd__mtc,tiles)
+                cmd="pkit__subcmd__mtc__subcmd__tiles"
                 ;;
             pkit__subcmd__mtc,verify)
                 cmd="pkit__subcmd__mtc__subcmd__verify"
@@ -382,8 +394,14 @@ _pkit() {
             pkit__subcmd__mtc__subcmd__help,proof)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__proof"
                 ;;
+            pkit__subcmd__mtc__subcmd__help,serve)
+                cmd="pkit__subcmd__mtc__subcmd__help__subcmd__serve"
+                ;;
             pkit__subcmd__mtc__subcmd__help,size)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__size"
+                ;;
+            pkit__subcmd__mtc__subcmd__help,tiles)
+                cmd="pkit__subcmd__mtc__subcmd__help__subcmd__tiles"
                 ;;
             pkit__subcmd__mtc__subcmd__help,verify)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__verify"
@@ -1610,7 +1628,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__mtc)
-            opts="ca add checkpoint cert landmark proof consistency verify size"
+            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1763,7 +1781,35 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__help__subcmd__mtc__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__help__subcmd__mtc__subcmd__size)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__mtc__subcmd__tiles)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2510,7 +2556,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc)
-            opts="-h --color --help ca add checkpoint cert landmark proof consistency verify size help"
+            opts="-h --color --help ca add checkpoint cert landmark proof consistency verify size tiles serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2830,7 +2876,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__help)
-            opts="ca add checkpoint cert landmark proof consistency verify size help"
+            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2997,7 +3043,35 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__mtc__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__mtc__subcmd__help__subcmd__size)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__help__subcmd__tiles)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3205,6 +3279,40 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__mtc__subcmd__serve)
+            opts="-h --dir --listen --prefix --threads --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__mtc__subcmd__size)
             opts="-f -h --alg --proof-hashes --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -3217,6 +3325,40 @@ _pkit() {
                     return 0
                     ;;
                 --proof-hashes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__tiles)
+            opts="-f -h --dir --out-dir --no-entries --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

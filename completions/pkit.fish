@@ -381,20 +381,22 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-policy-mapp
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-any-policy -d 'Do not let anyPolicy stand for other policies (initial-any-policy-inhibit)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp -d 'Ask the OCSP responder each certificate names (authorityInfoAccess, http) about it'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "ca" -d 'Create an MTC CA'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "add" -d 'Append certificate requests to the issuance log'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry, and record it in mtc.db'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "landmark" -d 'Allocate and list landmarks'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "proof" -d 'Print the inclusion proof of an entry'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "ca" -d 'Create an MTC CA'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "add" -d 'Append certificate requests to the issuance log'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry, and record it in mtc.db'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "landmark" -d 'Allocate and list landmarks'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "proof" -d 'Print the inclusion proof of an entry'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "tiles" -d 'Write the log as static tlog-tiles files (checkpoint, landmarks, tiles, entry bundles), incrementally'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "serve" -d 'Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -498,6 +500,23 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l dir -d 'The MTC CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l out-dir -d 'Where to write the log\'s files (created if needed): `checkpoint`, `landmarks` and `tile/…`, to be served at the log\'s prefix URL' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l no-entries -d 'Leave out the entry bundles (`tile/entries/…`): hash tiles, checkpoint and landmarks only'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l dir -d 'The MTC CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l prefix -d 'The log\'s path on the server (mtc-tlog: the CA prefix URL\'s path and the log number, e.g. /mtc/1). Default: the root' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l threads -d 'Worker threads, each with its own database connection (default: twice the CPUs)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "ca" -d 'Create an MTC CA'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "add" -d 'Append certificate requests to the issuance log'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
@@ -507,6 +526,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "tiles" -d 'Write the log as static tlog-tiles files (checkpoint, landmarks, tiles, entry bundles), incrementally'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -721,6 +742,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "tiles" -d 'Write the log as static tlog-tiles files (checkpoint, landmarks, tiles, entry bundles), incrementally'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "serve" -d 'Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'

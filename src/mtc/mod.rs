@@ -49,6 +49,10 @@
 //!   implementation.
 //! - [`frontier`][frontier]: the right edge a log store appends through.
 //! - [`issuer`][issuer]: checkpointing, and per-index proofs and certificates from the store.
+//! - [`publish`][publish]: what a log serves, resource by resource, bounded by its latest
+//!   checkpoint (`pkit mtc serve` and `pkit mtc tiles`).
+//! - [`tiles`][tiles]: the log as tlog-tiles (c2sp.org/tlog-tiles, mtc-tlog): which tiles
+//!   a tree has, their paths, hash tiles and entry bundles.
 
 #![forbid(unsafe_code)]
 
@@ -64,8 +68,10 @@ pub mod issuer;
 pub mod landmark;
 pub mod limits;
 pub mod proof;
+pub mod publish;
 pub mod store;
 pub mod subtree;
+pub mod tiles;
 pub mod tree;
 pub mod verify;
 

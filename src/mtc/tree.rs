@@ -20,6 +20,11 @@ pub trait NodeSource {
     /// The complete node at `level`, `index` (covering `[index·2^level, (index+1)·2^level)`,
     /// which must end at or before `size()`).
     fn node(&self, level: u32, index: u64) -> Result<Hash>;
+    /// The complete nodes `[start, end)` of `level` (a tile's hashes): one read where
+    /// the source can do better than a node at a time.
+    fn nodes(&self, level: u32, start: u64, end: u64) -> Result<Vec<Hash>> {
+        (start..end).map(|i| self.node(level, i)).collect()
+    }
 }
 
 /// §4.2: the hash of a valid subtree `[start, end)` — MTH(D[start:end]).

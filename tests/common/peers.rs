@@ -31,14 +31,17 @@ pub enum Peer {
     CryptographyVectors,
     /// util-linux `script`, which runs a command on a pseudo-terminal.
     Script,
+    /// The Go toolchain, which builds tests/go programs on Go's own libraries.
+    Go,
 }
 
-const PEERS: [Peer; 5] = [
+const PEERS: [Peer; 6] = [
     Peer::Openssl,
     Peer::Python,
     Peer::PythonCryptography,
     Peer::CryptographyVectors,
     Peer::Script,
+    Peer::Go,
 ];
 
 impl Peer {
@@ -49,6 +52,7 @@ impl Peer {
             Peer::PythonCryptography => "Python's cryptography package with ML-DSA",
             Peer::CryptographyVectors => "the cryptography_vectors corpus",
             Peer::Script => "util-linux `script`",
+            Peer::Go => "the Go toolchain",
         }
     }
 
@@ -67,6 +71,7 @@ impl Peer {
                  directly)"
             }
             Peer::Script => "apt-get install util-linux (bsdutils on Debian)",
+            Peer::Go => "apt-get install golang-go (any Go >= 1.18; scripts/test installs it)",
         }
     }
 
@@ -91,6 +96,7 @@ impl Peer {
             ),
             Peer::CryptographyVectors => ("python3", &["-c", PY_VECTORS]),
             Peer::Script => ("script", &["--version"]),
+            Peer::Go => ("go", &["version"]),
         };
         let run = super::try_run_with(program, args, None, PROBE_LIMIT)
             .map_err(|e| format!("cannot run {program}: {e}"))?;

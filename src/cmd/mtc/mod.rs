@@ -5,6 +5,8 @@
 mod add;
 mod ca;
 mod common;
+mod serve;
+mod tiles;
 mod tree;
 mod verify;
 
@@ -40,6 +42,11 @@ pub enum MtcCommand {
     Verify(verify::VerifyArgs),
     /// Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate.
     Size(verify::SizeArgs),
+    /// Write the log as static tlog-tiles files (checkpoint, landmarks, tiles, entry
+    /// bundles), incrementally.
+    Tiles(tiles::TilesArgs),
+    /// Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles).
+    Serve(serve::ServeArgs),
 }
 
 impl MtcArgs {
@@ -55,6 +62,8 @@ impl MtcArgs {
             MtcCommand::Consistency(x) => x.format,
             MtcCommand::Verify(x) => x.format,
             MtcCommand::Size(x) => x.format,
+            MtcCommand::Tiles(x) => x.format,
+            MtcCommand::Serve(_) => Format::Text,
             MtcCommand::Cert(_) | MtcCommand::Landmark(_) => Format::Text,
         };
         f == Format::Json
@@ -74,5 +83,7 @@ pub fn run(a: MtcArgs) -> CliResult<Exit> {
         MtcCommand::Consistency(x) => tree::run_consistency(x),
         MtcCommand::Verify(x) => verify::run(x),
         MtcCommand::Size(x) => verify::run_size(x),
+        MtcCommand::Tiles(x) => tiles::run(x),
+        MtcCommand::Serve(x) => serve::run(x),
     }
 }

@@ -431,6 +431,33 @@ impl NodeSource for SqliteLogStore {
     fn node(&self, level: u32, index: u64) -> Result<Hash> {
         self.stored_node(level, index)
     }
+
+    fn nodes(&self, level: u32, start: u64, end: u64) -> Result<Vec<Hash>> {
+        let (from, to) = (to_i64(start)?, to_i64(end)?);
+        // Level 0 is the entries' leaf hashes; the levels above are the nodes table.
+        let (sql, args) = if level == 0 {
+            (
+                "SELECT leaf FROM entries WHERE idx >= ?1 AND idx < ?2 ORDER BY idx",
+                vec![from, to],
+            )
+        } else {
+            (
+                "SELECT hash FROM nodes WHERE level = ?3 AND idx >= ?1 AND idx < ?2 ORDER BY idx",
+                vec![from, to, i64::from(level)],
+            )
+        };
+        let mut st = self.conn.prepare_cached(sql)?;
+        let rows = st.query_map(rusqlite::params_from_iter(args), |r| r.get::<_, Vec<u8>>(0))?;
+        let hashes = rows
+            .map(|r| r.map_err(MtcError::from).and_then(blob_hash))
+            .collect::<Result<Vec<Hash>>>()?;
+        if hashes.len() as u64 != end - start {
+            return Err(MtcError::Store(format!(
+                "database: nodes ({level}, {start}..{end}) are missing"
+            )));
+        }
+        Ok(hashes)
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,249 @@
+//! `pkit mtc serve`: the issuance log over HTTP as a tiled transparency log
+//! (c2sp.org/tlog-tiles, with c2sp.org/mtc-tlog's landmark list): `checkpoint`,
+//! `landmarks`, `tile/<L>/<N>[.p/<W>]` and `tile/entries/<N>[.p/<W>]` under `--prefix`.
+//!
+//! Everything comes from `mtc.db` (no file is ever opened from a request's path) and is
+//! bounded by the latest checkpoint, read afresh per request: `pkit mtc add` and
+//! `pkit mtc checkpoint` may run in other processes meanwhile (SQLite's WAL lets readers
+//! and one writer work at once), and a client always finds the tiles that back the
+//! checkpoint it was given — tiles hold complete nodes only, which never change.
+//!
+//! Tiles and bundles are immutable (`Cache-Control: public, max-age=31536000,
+//! immutable`); the checkpoint may be cached for a few seconds and the landmark list for a
+//! minute. A path that is not a resource gets 404, a malformed tile path 400, a method
+//! other than GET or HEAD 405. Worker threads each hold a database connection; SIGINT or
+//! SIGTERM stops accepting, finishes the requests in hand and exits 0. Every request is
+//! logged as one JSON line on stderr.
+
+use super::common::{mtc_err, open_store};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use clap::Args;
+use pkit::der::Time;
+use pkit::mtc::publish::{self, Resource};
+use pkit::mtc::store::LogStore;
+use serde_json::json;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use tiny_http::{Header, Method, Response, Server};
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The MTC CA directory.
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Address to listen on, e.g. 127.0.0.1:8080.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: String,
+    /// The log's path on the server (mtc-tlog: the CA prefix URL's path and the log
+    /// number, e.g. /mtc/1). Default: the root.
+    #[arg(long, value_name = "PATH", default_value = "")]
+    pub prefix: String,
+    /// Worker threads, each with its own database connection (default: twice the CPUs).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=512))]
+    pub threads: Option<u16>,
+}
+
+/// `--prefix` as a path that requests start with: "" or "/a/b" (no trailing slash).
+fn normalize_prefix(p: &str) -> CliResult<String> {
+    let p = p.trim_end_matches('/');
+    if p.is_empty() {
+        return Ok(String::new());
+    }
+    let ok = p.starts_with('/')
+        && p.split('/')
+            .skip(1)
+            .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
+        && p.bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'?' && b != b'#');
+    if !ok {
+        return Err(CliError::usage(format!(
+            "--prefix {p}: a path such as /mtc/1 (segments of printable characters, no . or ..)"
+        )));
+    }
+    Ok(p.to_string())
+}
+
+/// What one request gets: status, body, and the resource's headers when found.
+struct Answer {
+    status: u16,
+    body: Vec<u8>,
+    resource: Option<Resource>,
+}
+
+impl Answer {
+    fn error(status: u16, why: &str) -> Answer {
+        Answer {
+            status,
+            body: format!("{why}\n").into_bytes(),
+            resource: None,
+        }
+    }
+}
+
+/// The answer to `method url` from `store`.
+fn answer(store: &dyn LogStore, prefix: &str, method: &Method, url: &str) -> Answer {
+    if !matches!(method, Method::Get | Method::Head) {
+        return Answer::error(405, "only GET and HEAD");
+    }
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    let Some(rest) = path.strip_prefix(prefix).and_then(|r| r.strip_prefix('/')) else {
+        return Answer::error(404, "not under this log's prefix");
+    };
+    let r = match Resource::parse(rest) {
+        Ok(r) => r,
+        Err(e) if rest.starts_with("tile/") => return Answer::error(400, &e.0),
+        Err(_) => return Answer::error(404, "no such resource"),
+    };
+    let now = u64::try_from(Time::now().unix).unwrap_or(0);
+    match publish::read(store, &r, now) {
+        Ok(Some(body)) => Answer {
+            status: 200,
+            body,
+            resource: Some(r),
+        },
+        Ok(None) => Answer::error(404, "not in the log's latest checkpoint"),
+        Err(e) => {
+            eprintln!(
+                "{}",
+                json!({"time": Time::now().to_string(), "event": "error", "path": path, "error": e.to_string()})
+            );
+            Answer::error(500, "the log could not be read")
+        }
+    }
+}
+
+fn header(name: &str, value: &str) -> Header {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
+}
+
+fn cache_control(r: &Resource) -> &'static str {
+    match r {
+        _ if r.immutable() => "public, max-age=31536000, immutable",
+        Resource::Checkpoint => "public, max-age=2",
+        _ => "public, max-age=60",
+    }
+}
+
+/// One worker: its own connection, requests until the server is unblocked.
+fn work(server: &Server, dir: &std::path::Path, prefix: &str) -> CliResult<()> {
+    let (store, _) = open_store(dir)?;
+    while let Ok(rq) = server.recv() {
+        let start = Instant::now();
+        let method = rq.method().clone();
+        let url = rq.url().to_string();
+        let peer = rq.remote_addr().map(|p| p.to_string());
+        let a = answer(store.as_ref(), prefix, &method, &url);
+        let len = a.body.len();
+        let mut resp = Response::from_data(if method == Method::Head {
+            Vec::new()
+        } else {
+            a.body
+        })
+        .with_status_code(a.status);
+        match &a.resource {
+            Some(r) => {
+                resp.add_header(header("Content-Type", r.content_type()));
+                resp.add_header(header("Cache-Control", cache_control(r)));
+            }
+            None => {
+                resp.add_header(header("Content-Type", "text/plain; charset=utf-8"));
+                resp.add_header(header("Cache-Control", "no-store"));
+            }
+        }
+        // A client that went away before reading its answer is its own problem.
+        let _ = rq.respond(resp);
+        eprintln!(
+            "{}",
+            json!({
+                "time": Time::now().to_string(),
+                "peer": peer,
+                "method": method.to_string(),
+                "path": url,
+                "http": a.status,
+                "bytes": len,
+                "us": start.elapsed().as_micros() as u64,
+            })
+        );
+    }
+    Ok(())
+}
+
+pub fn run(a: ServeArgs) -> CliResult<Exit> {
+    let prefix = normalize_prefix(&a.prefix)?;
+    // Opened once here so that a missing or foreign database is an error before listening.
+    let (store, name) = open_store(&a.dir)?;
+    let origin = publish::checkpoint(store.as_ref())
+        .map_err(mtc_err(&name))?
+        .and_then(|(_, note)| note.lines().next().map(str::to_string));
+    drop(store);
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(2, |n| n.get() * 2),
+        usize::from,
+    );
+    let server = Arc::new(
+        Server::http(&a.listen).map_err(|e| CliError::io(format!("--listen {}: {e}", a.listen)))?,
+    );
+    let mut signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+    ])
+    .map_err(|e| CliError::io(format!("installing signal handlers: {e}")))?;
+    let signal_handle = signals.handle();
+    let watcher = {
+        let server = Arc::clone(&server);
+        std::thread::spawn(move || {
+            let sig = signals.forever().next();
+            // One wake-up per worker blocked in recv.
+            for _ in 0..threads {
+                server.unblock();
+            }
+            sig
+        })
+    };
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .map_or_else(|| a.listen.clone(), |s| s.to_string());
+    eprintln!(
+        "{}",
+        json!({"time": Time::now().to_string(), "event": "listening", "listen": addr,
+               "prefix": if prefix.is_empty() { "/" } else { prefix.as_str() },
+               "origin": origin, "threads": threads})
+    );
+    let results: Vec<CliResult<()>> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| s.spawn(|| work(&server, &a.dir, &prefix)))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err(CliError::io("a worker thread failed")))
+            })
+            .collect()
+    });
+    signal_handle.close();
+    let sig = watcher.join().ok().flatten();
+    eprintln!(
+        "{}",
+        json!({"time": Time::now().to_string(), "event": "shutdown", "signal": sig})
+    );
+    results.into_iter().collect::<CliResult<Vec<()>>>()?;
+    Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(normalize_prefix("").unwrap(), "");
+        assert_eq!(normalize_prefix("/").unwrap(), "");
+        assert_eq!(normalize_prefix("/mtc/1/").unwrap(), "/mtc/1");
+        for bad in ["mtc", "/a/../b", "/a//b", "/a b", "/a?x", "/./a"] {
+            assert!(normalize_prefix(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! `pkit mtc tiles`: the log as static files (c2sp.org/tlog-tiles), for any web server or
+//! object store to serve at the log's prefix URL — the same bytes `pkit mtc serve`
+//! answers with.
+//!
+//! Incremental: the `checkpoint` file already in the directory says which tree the files
+//! there back, and only the tiles a larger tree adds are written (full tiles never
+//! change; partial tiles are named by their width). Tiles and bundles are written first,
+//! each whole or not at all, the landmark list next and the checkpoint last, so a run
+//! that is interrupted leaves the old checkpoint with every tile it needs, and the next
+//! run writes the rest.
+
+use super::common::{emit, mtc_err, open_store, Format};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use clap::Args;
+use pkit::der::Time;
+use pkit::mtc::checkpoint::Checkpoint;
+use pkit::mtc::publish::{self, Resource};
+use pkit::mtc::tiles::{tiles_between, Kind};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct TilesArgs {
+    /// The MTC CA directory.
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Where to write the log's files (created if needed): `checkpoint`, `landmarks` and
+    /// `tile/…`, to be served at the log's prefix URL.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: PathBuf,
+    /// Leave out the entry bundles (`tile/entries/…`): hash tiles, checkpoint and
+    /// landmarks only.
+    #[arg(long)]
+    pub no_entries: bool,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// The tree size the directory's files back, from its `checkpoint` (0 without one). A
+/// checkpoint of another log, or of a larger tree, means the directory is not this log's
+/// (or the log was rewritten): refused rather than mixed.
+fn published_size(out: &Path, origin: &str, size: u64) -> CliResult<u64> {
+    let path = out.join("checkpoint");
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(CliError::io_at(&name, &e)),
+    };
+    let (old, _) = Checkpoint::parse(&text).map_err(mtc_err(&name))?;
+    if old.origin != origin {
+        return Err(CliError::usage(format!(
+            "{name}: a checkpoint of {}, not of this log ({origin}); choose another --out-dir",
+            old.origin
+        )));
+    }
+    if old.size > size {
+        return Err(CliError::usage(format!(
+            "{name}: {} entries, more than the log's latest checkpoint ({size}); the files there are not this log's",
+            old.size
+        )));
+    }
+    Ok(old.size)
+}
+
+pub fn run(a: TilesArgs) -> CliResult<Exit> {
+    let (store, name) = open_store(&a.dir)?;
+    let (size, note) = publish::checkpoint(store.as_ref())
+        .map_err(mtc_err(&name))?
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "{name}: no checkpoint yet (run `pkit mtc checkpoint --dir {}`)",
+                a.dir.display()
+            ))
+        })?;
+    let (cp, _) = Checkpoint::parse(&note).map_err(mtc_err(&name))?;
+    std::fs::create_dir_all(&a.out_dir)
+        .map_err(|e| CliError::io_at(&a.out_dir.display().to_string(), &e))?;
+    let old = published_size(&a.out_dir, &cp.origin, size)?;
+    let tiles: Vec<_> = tiles_between(old, size)
+        .into_iter()
+        .filter(|t| !(a.no_entries && t.kind == Kind::Entries))
+        .collect();
+    let bar = io::progress_bar(tiles.len() as u64, "tiles");
+    let (mut hashes, mut bundles, mut bytes) = (0u64, 0u64, 0u64);
+    let mut made = std::collections::HashSet::new();
+    for t in &tiles {
+        let data = publish::read_tile(store.as_ref(), t, size)
+            .map_err(mtc_err(&name))?
+            .ok_or_else(|| CliError::io(format!("{name}: {} is missing", t.path())))?;
+        let path = a.out_dir.join(t.path());
+        if let Some(parent) = path.parent() {
+            if made.insert(parent.to_path_buf()) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| CliError::io_at(&parent.display().to_string(), &e))?;
+            }
+        }
+        io::write_file_fast(&path, &data, false)?;
+        match t.kind {
+            Kind::Entries => bundles += 1,
+            Kind::Hashes { .. } => hashes += 1,
+        }
+        bytes += data.len() as u64;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let now = u64::try_from(Time::now().unix).unwrap_or(0);
+    let landmarks = publish::read(store.as_ref(), &Resource::Landmarks, now)
+        .map_err(mtc_err(&name))?
+        .unwrap_or_default();
+    io::write_file_atomic(&a.out_dir.join("landmarks"), &landmarks, true, false)?;
+    // The checkpoint the tiles were chosen for (not one another process signed since),
+    // last and durably: it is what says the tiles are there.
+    io::write_file_atomic(&a.out_dir.join("checkpoint"), note.as_bytes(), true, false)?;
+    let text = format!(
+        "{}: tree size {size} (was {old}): {hashes} hash tiles and {bundles} entry bundles written, {bytes} bytes\n",
+        a.out_dir.display()
+    );
+    emit(
+        a.format,
+        "mtc_tiles",
+        json!({
+            "out_dir": a.out_dir.display().to_string(),
+            "tree_size": size,
+            "previous_size": old,
+            "hash_tiles": hashes,
+            "entry_bundles": bundles,
+            "bytes": bytes,
+        }),
+        &text,
+    )?;
+    Ok(Exit::Ok)
+}

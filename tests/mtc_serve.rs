@@ -1,0 +1,365 @@
+//! `pkit mtc tiles` and `pkit mtc serve`: the issuance log published as tlog-tiles, read
+//! back by Go's golang.org/x/mod/sumdb/tlog (tests/go/tlogcheck) on 127.0.0.1, served
+//! while the log grows, and refusing hostile paths.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+const NOW: &str = "2026-01-01T00:00:00Z";
+
+/// A CA (Ed25519 cosigner) in `dir` with `n` entries and a checkpoint.
+fn log_with(dir: &Path, n: usize) {
+    pk_ok(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(dir),
+        "--ca-id",
+        "32473.1",
+        "--alg",
+        "ed25519",
+    ]);
+    grow(dir, 0, n);
+}
+
+/// Append entries `first..first+n` and sign a checkpoint; its note.
+fn grow(dir: &Path, first: usize, n: usize) -> String {
+    let manifest: String = (first..first + n)
+        .map(|i| format!("{{\"subject\":\"CN=h{i}.example\",\"alg\":\"ed25519\"}}\n"))
+        .collect();
+    let m = write_file(dir, &format!("m{first}.jsonl"), manifest.as_bytes());
+    pk_ok(&[
+        "mtc",
+        "add",
+        "--dir",
+        &s(dir),
+        "--from",
+        &s(&m),
+        "--now",
+        NOW,
+    ]);
+    pk_ok(&["mtc", "checkpoint", "--dir", &s(dir)]).stdout_str()
+}
+
+/// Size and root (base64) of a checkpoint note.
+fn size_root(note: &str) -> (u64, String) {
+    let l: Vec<&str> = note.lines().collect();
+    (l[1].parse().unwrap(), l[2].to_string())
+}
+
+fn serve(dir: &Path, extra: &[&str]) -> (Server, String) {
+    let port = free_port();
+    let mut cmd = Command::new(pkit_bin());
+    let listen = format!("127.0.0.1:{port}");
+    cmd.args(["mtc", "serve", "--dir", &s(dir), "--listen", &listen]);
+    cmd.args(extra);
+    let server = Server::start(cmd, dir.join("serve.log"), "\"listening\"");
+    (server, format!("http://{listen}"))
+}
+
+/// An HTTP client that returns error statuses as answers, bounded in time.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(10)))
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// GET `url`: status and body.
+fn get(url: &str) -> (u16, Vec<u8>) {
+    let mut r = agent().get(url).call().expect("request");
+    let status = r.status().as_u16();
+    let body = r.body_mut().read_to_vec().unwrap_or_default();
+    (status, body)
+}
+
+/// tests/go/tlogcheck, built once; `None` (outside CI) without Go.
+fn tlogcheck() -> Option<&'static PathBuf> {
+    static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BIN.get_or_init(|| {
+        optional(Peer::Go, "reading the log with Go's sumdb/tlog")?;
+        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tlogcheck");
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/go/tlogcheck");
+        let r = Command::new("go")
+            .args(["build", "-o", &s(&out), "."])
+            .current_dir(&src)
+            .env("GOFLAGS", "-mod=readonly")
+            .output()
+            .expect("running go build");
+        if !r.status.success() {
+            missing(
+                "building tests/go/tlogcheck",
+                &String::from_utf8_lossy(&r.stderr),
+                "reach the Go module proxy (golang.org/x/mod is fetched from it)",
+            );
+            return None;
+        }
+        Some(out)
+    })
+    .as_ref()
+}
+
+/// Run tlogcheck against `url`; its JSON verdict.
+fn go_check(bin: &Path, url: &str, old: Option<(u64, &str)>) -> Value {
+    let mut cmd = Command::new(bin);
+    if let Some((size, root)) = old {
+        cmd.args(["-old-size", &size.to_string(), "-old-root", root]);
+    }
+    let r = cmd.arg(url).output().expect("running tlogcheck");
+    let v: Value = serde_json::from_slice(&r.stdout)
+        .unwrap_or_else(|_| panic!("tlogcheck: {}", String::from_utf8_lossy(&r.stderr)));
+    assert_eq!(v["ok"], true, "tlogcheck on {url}: {v}");
+    v
+}
+
+/// Every file `mtc tiles` wrote, by path under the directory.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            if e.path().is_dir() {
+                walk(&e.path(), out);
+            } else {
+                out.push(e.path());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, &mut out);
+    out.sort();
+    out
+}
+
+/// The log served and written as files is what Go's tlog computes from it: root from the
+/// tiles, entries hashing to their leaves, inclusion and consistency proofs; the files are
+/// byte for byte what the server answers.
+#[test]
+fn go_reads_the_served_and_the_written_log() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 1000);
+    let (mut server, url) = serve(&dir, &[]);
+    let (status, note) = get(&format!("{url}/checkpoint"));
+    assert_eq!(status, 200);
+    let (size0, root0) = size_root(&String::from_utf8(note).unwrap());
+    assert_eq!(size0, 1000);
+    if let Some(bin) = tlogcheck() {
+        let v = go_check(bin, &url, None);
+        assert_eq!(v["size"], 1000);
+        assert_eq!(v["entries_checked"], 16);
+    }
+    // The log grows while the server runs; the new checkpoint is consistent with the old.
+    let note = grow(&dir, 1000, 70_000 - 1000 + 123);
+    let (size1, root1) = size_root(&note);
+    assert_eq!(size1, 70_123);
+    let (_, served) = get(&format!("{url}/checkpoint"));
+    assert_eq!(String::from_utf8(served).unwrap(), note);
+    if let Some(bin) = tlogcheck() {
+        go_check(bin, &url, Some((size0, &root0)));
+    }
+    // The same log as files: byte for byte the server's answers.
+    let out = t.path().join("out");
+    let r = pk_ok(&[
+        "mtc",
+        "tiles",
+        "--dir",
+        &s(&dir),
+        "--out-dir",
+        &s(&out),
+        "-f",
+        "json",
+    ]);
+    let v = &json_items(&r)[0];
+    assert_eq!(v["tree_size"], 70_123);
+    assert_eq!(v["hash_tiles"], 273 + 1 + 2 + 1);
+    assert_eq!(v["entry_bundles"], 274);
+    let written = files(&out);
+    assert_eq!(written.len(), 277 + 274 + 2);
+    for f in &written {
+        let rel = f.strip_prefix(&out).unwrap().to_str().unwrap();
+        let (status, body) = get(&format!("{url}/{rel}"));
+        assert_eq!(status, 200, "{rel}");
+        assert_eq!(body, std::fs::read(f).unwrap(), "{rel}");
+    }
+    assert_eq!(
+        root1,
+        size_root(&std::fs::read_to_string(out.join("checkpoint")).unwrap()).1
+    );
+    assert_eq!(server.terminate(), Some(0), "{}", server.log_text());
+}
+
+/// Only what grew is written again; a directory of another log, or of a larger tree, is
+/// refused before anything is written.
+#[test]
+fn tiles_are_incremental_and_keep_to_their_log() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 300);
+    let out = t.path().join("out");
+    let tiles = |extra: &[&str]| {
+        let mut a = vec!["mtc", "tiles", "--dir", dir.to_str().unwrap()];
+        a.extend_from_slice(&["--out-dir", out.to_str().unwrap(), "-f", "json"]);
+        a.extend_from_slice(extra);
+        json_items(&pk_ok(&a))[0].clone()
+    };
+    let v = tiles(&[]);
+    assert_eq!(
+        (v["hash_tiles"].as_u64(), v["entry_bundles"].as_u64()),
+        (Some(3), Some(2))
+    );
+    let v = tiles(&[]);
+    assert_eq!(
+        (v["hash_tiles"].as_u64(), v["entry_bundles"].as_u64()),
+        (Some(0), Some(0))
+    );
+    grow(&dir, 300, 10);
+    let v = tiles(&["--no-entries"]);
+    assert_eq!(v["previous_size"], 300);
+    // Level 0: the partial tile of 54; level 1: still width 1 (not rewritten).
+    assert_eq!(
+        (v["hash_tiles"].as_u64(), v["entry_bundles"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert!(out.join("tile/0/001.p/54").is_file());
+    assert!(!out.join("tile/entries/001.p/54").exists());
+    // Another log's directory.
+    let other = t.path().join("other");
+    pk_ok(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(&other),
+        "--ca-id",
+        "32473.2",
+        "--alg",
+        "ed25519",
+    ]);
+    grow(&other, 0, 5);
+    let r = pk(&["mtc", "tiles", "--dir", &s(&other), "--out-dir", &s(&out)]);
+    refused(
+        &r,
+        2,
+        &["checkpoint", "32473.1.0.1", "not of this log"],
+        "foreign out-dir",
+    );
+    // A log with no checkpoint yet.
+    let empty = t.path().join("empty");
+    pk_ok(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(&empty),
+        "--ca-id",
+        "32473.3",
+        "--alg",
+        "ed25519",
+    ]);
+    let r = pk(&[
+        "mtc",
+        "tiles",
+        "--dir",
+        &s(&empty),
+        "--out-dir",
+        &s(&t.path().join("o2")),
+    ]);
+    refused(&r, 2, &["no checkpoint yet"], "no checkpoint");
+}
+
+/// Paths that are not resources get 404, malformed tile paths 400, other methods 405; a
+/// tile past the checkpoint is not served; `--prefix` mounts the log elsewhere.
+#[test]
+fn hostile_and_unknown_paths() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 300);
+    let (mut server, url) = serve(&dir, &["--prefix", "/mtc/1"]);
+    for (path, want) in [
+        ("/mtc/1/checkpoint", 200),
+        ("/mtc/1/landmarks", 200),
+        ("/mtc/1/tile/0/000", 200),
+        ("/mtc/1/tile/0/001.p/44", 200),
+        ("/mtc/1/tile/1/000.p/1", 200),
+        ("/mtc/1/tile/entries/001.p/44", 200),
+        ("/mtc/1/checkpoint?x=1", 200),
+        ("/checkpoint", 404),
+        ("/mtc/2/checkpoint", 404),
+        ("/mtc/1/", 404),
+        ("/mtc/1/etc/passwd", 404),
+        ("/mtc/1/../../etc/passwd", 404),
+        ("/mtc/1/tile/0/../../mtc.db", 400),
+        ("/mtc/1/tile/0/001", 404),
+        ("/mtc/1/tile/0/001.p/45", 404),
+        ("/mtc/1/tile/1/000", 404),
+        ("/mtc/1/tile/0/x999/x999/x999/x999/x999/999", 404),
+        ("/mtc/1/tile/0/x999/x999/x999/x999/x999/x999/999", 400),
+        ("/mtc/1/tile/0/x99999999999999999999/000", 400),
+        ("/mtc/1/tile/64/000", 400),
+        ("/mtc/1/tile/a/000", 400),
+        ("/mtc/1/tile/00/000", 400),
+        ("/mtc/1/tile/0/000.p/0", 400),
+        ("/mtc/1/tile/0/000.p/256", 400),
+        ("/mtc/1/tile/0/%2e%2e/000", 400),
+        ("/mtc/1/tile/entries/x000/000", 400),
+    ] {
+        let (status, _) = get(&format!("{url}{path}"));
+        assert_eq!(status, want, "{path}");
+    }
+    let agent = agent();
+    let r = agent
+        .post(&format!("{url}/mtc/1/checkpoint"))
+        .send(&b"x"[..])
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    let r = agent
+        .get(&format!("{url}/mtc/1/tile/0/000"))
+        .call()
+        .unwrap();
+    assert_eq!(
+        r.headers().get("cache-control").unwrap(),
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(
+        r.headers().get("content-type").unwrap(),
+        "application/octet-stream"
+    );
+    let r = agent
+        .get(&format!("{url}/mtc/1/checkpoint"))
+        .call()
+        .unwrap();
+    assert_eq!(
+        r.headers().get("cache-control").unwrap(),
+        "public, max-age=2"
+    );
+    assert_eq!(server.terminate(), Some(0), "{}", server.log_text());
+    assert!(!server.log_text().contains("panicked"));
+    // Bad arguments.
+    let r = pk(&[
+        "mtc",
+        "serve",
+        "--dir",
+        &s(&dir),
+        "--listen",
+        "127.0.0.1:1",
+        "--prefix",
+        "a/../b",
+    ]);
+    refused(&r, 2, &["--prefix"], "bad prefix");
+    let r = pk(&[
+        "mtc",
+        "serve",
+        "--dir",
+        &s(&t.path().join("none")),
+        "--listen",
+        "127.0.0.1:1",
+    ]);
+    refused(&r, 4, &["no MTC database"], "missing log");
+}

@@ -211,6 +211,9 @@ _pkit() {
             pkit__subcmd__help__subcmd__mtc,add)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__add"
                 ;;
+            pkit__subcmd__help__subcmd__mtc,audit)
+                cmd="pkit__subcmd__help__subcmd__mtc__subcmd__audit"
+                ;;
             pkit__subcmd__help__subcmd__mtc,ca)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__ca"
                 ;;
@@ -325,6 +328,9 @@ _pkit() {
             pkit__subcmd__mtc,add)
                 cmd="pkit__subcmd__mtc__subcmd__add"
                 ;;
+            pkit__subcmd__mtc,audit)
+                cmd="pkit__subcmd__mtc__subcmd__audit"
+                ;;
             pkit__subcmd__mtc,ca)
                 cmd="pkit__subcmd__mtc__subcmd__ca"
                 ;;
@@ -372,6 +378,9 @@ _pkit() {
                 ;;
             pkit__subcmd__mtc__subcmd__help,add)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__add"
+                ;;
+            pkit__subcmd__mtc__subcmd__help,audit)
+                cmd="pkit__subcmd__mtc__subcmd__help__subcmd__audit"
                 ;;
             pkit__subcmd__mtc__subcmd__help,ca)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__ca"
@@ -1628,7 +1637,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__mtc)
-            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve"
+            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1642,6 +1651,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__mtc__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__mtc__subcmd__audit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2556,7 +2579,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc)
-            opts="-h --color --help ca add checkpoint cert landmark proof consistency verify size tiles serve help"
+            opts="-h --color --help ca add checkpoint cert landmark proof consistency verify size tiles serve audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2613,6 +2636,48 @@ _pkit() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__audit)
+            opts="-f -h --url --ca --cosigner --state --entries --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cosigner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2876,7 +2941,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__help)
-            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve help"
+            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2890,6 +2955,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__help__subcmd__audit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -363,3 +363,152 @@ fn hostile_and_unknown_paths() {
     ]);
     refused(&r, 4, &["no MTC database"], "missing log");
 }
+
+/// `pkit mtc audit URL --ca … --state FILE`: its JSON item.
+fn audit(url: &str, ca: &Path, state: &Path) -> Run {
+    pk(&[
+        "mtc",
+        "audit",
+        "--url",
+        url,
+        "--ca",
+        &s(ca),
+        "--state",
+        &s(state),
+        "--entries",
+        "-f",
+        "json",
+    ])
+}
+
+/// A first audit, then one that fetches only what the log added; a log that was
+/// rewritten after the state was taken is a fork naming both trees, and the state stays.
+#[test]
+fn audits_follow_the_log_and_catch_a_fork() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 600);
+    // A copy of the CA (same key) whose log goes another way after 600 entries.
+    let copy = t.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db"] {
+        std::fs::copy(dir.join(f), copy.join(f)).unwrap();
+    }
+    let ca = dir.join("mtc-ca.pem");
+    let state = t.path().join("state.json");
+    let (mut server, url) = serve(&dir, &[]);
+    let r = audit(&url, &ca, &state);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = &json_items(&r)[0];
+    assert_eq!(v["size"], 600);
+    assert_eq!(v["previous_size"], Value::Null);
+    assert_eq!(v["tiles"], 3 + 1);
+    assert_eq!(v["entry_bundles"], 3);
+    grow(&dir, 600, 100);
+    let r = audit(&url, &ca, &state);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = &json_items(&r)[0];
+    assert_eq!(
+        (v["size"].as_u64(), v["previous_size"].as_u64()),
+        (Some(700), Some(600))
+    );
+    // Level 0 from tile 2 (entries 512..700) on; no level-8 node was completed.
+    assert_eq!(v["tiles"], 1);
+    let saved = std::fs::read(&state).unwrap();
+    server.terminate();
+    // The copy: 600 entries, then 150 others.
+    let note = grow(&copy, 10_000, 150);
+    let (size, root) = size_root(&note);
+    let (mut other, url2) = serve(&copy, &[]);
+    let r = audit(&url2, &ca, &state);
+    let line = r.stderr_str();
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    assert!(
+        line.contains(&format!(
+            "fork: the checkpoint of size {size} (root {root})"
+        )) && line.contains("the tree of size 700"),
+        "{line}"
+    );
+    assert_eq!(std::fs::read(&state).unwrap(), saved, "the state changed");
+    // Signed by a key that is not the CA's: another CA of the same ID.
+    let stranger = t.path().join("stranger");
+    pk_ok(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(&stranger),
+        "--ca-id",
+        "32473.1",
+        "--alg",
+        "ed25519",
+    ]);
+    let r = audit(
+        &url2,
+        &stranger.join("mtc-ca.pem"),
+        &t.path().join("s2.json"),
+    );
+    refused(&r, 1, &["not signed by the CA's key"], "unknown key");
+    other.terminate();
+    // Nothing listening.
+    let r = audit(&url2, &ca, &t.path().join("s3.json"));
+    assert_eq!(r.code, Some(4), "{}", r.describe());
+}
+
+/// A wrong hash in a tile, a truncated tile: the tile is named (exit 1).
+#[test]
+fn audits_name_damaged_tiles() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 66_000);
+    let ca = dir.join("mtc-ca.pem");
+    let out = t.path().join("out");
+    pk_ok(&["mtc", "tiles", "--dir", &s(&dir), "--out-dir", &s(&out)]);
+    // A level-8 node that is not the root of the tile below it.
+    {
+        let db = rusqlite::Connection::open(dir.join("mtc.db")).unwrap();
+        let n = db
+            .execute(
+                "UPDATE nodes SET hash = zeroblob(32) WHERE level = 8 AND idx = 3",
+                [],
+            )
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+    let (mut server, url) = serve(&dir, &[]);
+    let r = audit(&url, &ca, &t.path().join("a.json"));
+    refused(
+        &r,
+        1,
+        &["tile/1/000: hash 3 is not the root of tile/0/003"],
+        "wrong hash",
+    );
+    server.terminate();
+    // A truncated tile, served as a file.
+    let Some(_) = optional(Peer::Python, "serving damaged tile files") else {
+        return;
+    };
+    let tile = out.join("tile/0/005");
+    let bytes = std::fs::read(&tile).unwrap();
+    std::fs::write(&tile, &bytes[..100]).unwrap();
+    let port = free_port();
+    // http.server says it is ready on stdout; the helper watches stderr.
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        &format!("exec python3 -u -m http.server {port} --bind 127.0.0.1 1>&2"),
+    ]);
+    cmd.current_dir(&out);
+    let _files = Server::start(cmd, t.path().join("http.log"), "Serving HTTP");
+    let r = audit(
+        &format!("http://127.0.0.1:{port}"),
+        &ca,
+        &t.path().join("b.json"),
+    );
+    refused(
+        &r,
+        1,
+        &["tile/0/005: 100 bytes; a tile of width 256 has 8192"],
+        "truncated tile",
+    );
+}

@@ -12,6 +12,7 @@ pub mod connect;
 pub mod crl;
 pub mod describe;
 pub mod error;
+pub mod http;
 pub mod io;
 pub mod issue;
 pub mod key;

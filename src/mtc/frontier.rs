@@ -37,6 +37,40 @@ impl Frontier {
         self.size
     }
 
+    /// MTH of the tree so far: the waiting nodes folded from the lowest level up (the
+    /// empty tree's hash for no leaves).
+    pub fn root(&self) -> Hash {
+        let mut acc: Option<Hash> = None;
+        for h in self.waiting.iter().flatten() {
+            acc = Some(match acc {
+                None => *h,
+                Some(right) => node_hash(h, &right),
+            });
+        }
+        acc.unwrap_or_else(super::hash::empty_hash)
+    }
+
+    /// The waiting nodes by level (what [`Frontier::from_parts`] takes back), so that a
+    /// right edge can be kept between runs (`pkit mtc audit`'s state).
+    pub fn parts(&self) -> &[Option<Hash>] {
+        &self.waiting
+    }
+
+    /// A frontier of `size` leaves from its waiting nodes: one per set bit of `size`,
+    /// at that bit's level.
+    pub fn from_parts(size: u64, waiting: Vec<Option<Hash>>) -> Result<Frontier> {
+        let fits = (0..64).all(|l| {
+            let bit = size >> l & 1 == 1;
+            bit == waiting.get(l).is_some_and(Option::is_some)
+        }) && waiting.len() <= 64;
+        if !fits {
+            return Err(MtcError::Invalid(format!(
+                "a right edge that does not fit a tree of {size} leaves"
+            )));
+        }
+        Ok(Frontier { size, waiting })
+    }
+
     /// Append one leaf. `completed` is given each interior node the leaf completes
     /// (level ≥ 1, index, hash), bottom up, to store it; an error from it stops the
     /// append and leaves this frontier part-way, so callers append to a copy and keep
@@ -92,6 +126,19 @@ mod tests {
             .unwrap();
         }
         assert_eq!(f.size(), 23);
+        assert_eq!(f.root(), full.root());
+        let back = Frontier::from_parts(23, f.parts().to_vec()).unwrap();
+        assert_eq!(back.root(), full.root());
+        assert!(Frontier::from_parts(24, f.parts().to_vec()).is_err());
+        assert_eq!(Frontier::default().root(), MemTree::new().root());
+        for n in [1usize, 2, 3, 8, 9] {
+            let t = MemTree::from_leaves(leaves[..n].to_vec());
+            let mut g = Frontier::default();
+            for l in &leaves[..n] {
+                g.push(*l, |_, _, _| Ok(())).unwrap();
+            }
+            assert_eq!(g.root(), t.root(), "{n}");
+        }
         assert!(!nodes.is_empty());
         for (level, index, h) in nodes {
             assert_eq!(full.node(level, index).unwrap(), h, "({level}, {index})");

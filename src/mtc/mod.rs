@@ -49,6 +49,8 @@
 //!   implementation.
 //! - [`frontier`][frontier]: the right edge a log store appends through.
 //! - [`issuer`][issuer]: checkpointing, and per-index proofs and certificates from the store.
+//! - [`audit`][audit]: recomputing a tiled log's root from its tiles, checking each tile
+//!   level and the consistency with the tree seen before (`pkit mtc audit`).
 //! - [`publish`][publish]: what a log serves, resource by resource, bounded by its latest
 //!   checkpoint (`pkit mtc serve` and `pkit mtc tiles`).
 //! - [`tiles`][tiles]: the log as tlog-tiles (c2sp.org/tlog-tiles, mtc-tlog): which tiles
@@ -56,6 +58,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod cert;
 pub mod checkpoint;
 pub mod cosign;

@@ -3,6 +3,7 @@
 //! certificate, unsigned), `cosigner.key` (0600) and `mtc.db`.
 
 mod add;
+mod audit;
 mod ca;
 mod common;
 mod serve;
@@ -47,6 +48,9 @@ pub enum MtcCommand {
     Tiles(tiles::TilesArgs),
     /// Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles).
     Serve(serve::ServeArgs),
+    /// Audit a served log: signatures, the root from the tiles, consistency with the tree
+    /// seen before (exit 1 on a fork or a bad tile).
+    Audit(audit::AuditArgs),
 }
 
 impl MtcArgs {
@@ -63,6 +67,7 @@ impl MtcArgs {
             MtcCommand::Verify(x) => x.format,
             MtcCommand::Size(x) => x.format,
             MtcCommand::Tiles(x) => x.format,
+            MtcCommand::Audit(x) => x.format,
             MtcCommand::Serve(_) => Format::Text,
             MtcCommand::Cert(_) | MtcCommand::Landmark(_) => Format::Text,
         };
@@ -84,6 +89,7 @@ pub fn run(a: MtcArgs) -> CliResult<Exit> {
         MtcCommand::Verify(x) => verify::run(x),
         MtcCommand::Size(x) => verify::run_size(x),
         MtcCommand::Tiles(x) => tiles::run(x),
+        MtcCommand::Audit(x) => audit::run(x),
         MtcCommand::Serve(x) => serve::run(x),
     }
 }

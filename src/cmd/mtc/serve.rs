@@ -181,9 +181,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
         || std::thread::available_parallelism().map_or(2, |n| n.get() * 2),
         usize::from,
     );
-    let server = Arc::new(
-        Server::http(&a.listen).map_err(|e| CliError::io(format!("--listen {}: {e}", a.listen)))?,
-    );
+    let server = Arc::new(crate::cmd::http::server(&a.listen)?);
     let mut signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,

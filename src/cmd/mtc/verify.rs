@@ -39,7 +39,7 @@ pub struct VerifyArgs {
 }
 
 /// The first object of a file, as DER.
-fn read_der(path: &Path) -> CliResult<(String, Vec<u8>)> {
+pub(super) fn read_der(path: &Path) -> CliResult<(String, Vec<u8>)> {
     let src = io::read_source(path)?;
     let item = io::split_items(src, InForm::Auto)
         .into_iter()
@@ -54,7 +54,7 @@ fn read_der(path: &Path) -> CliResult<(String, Vec<u8>)> {
 }
 
 /// `ID=FILE`: the SPKI of a PUBLIC KEY or a certificate.
-fn cosigner_key(spec: &str) -> CliResult<CosignerKey> {
+pub(super) fn cosigner_key(spec: &str) -> CliResult<CosignerKey> {
     let (id, file) = spec
         .split_once('=')
         .ok_or_else(|| CliError::usage(format!("--cosigner {spec}: expected ID=KEY_OR_CERT")))?;

@@ -24,7 +24,7 @@ use serde_json::json;
 use std::io::Read;
 use std::sync::Arc;
 use std::time::Instant;
-use tiny_http::{Header, Method, Response, Server};
+use tiny_http::{Header, Method, Response};
 
 /// Requests are a few hundred bytes; anything far larger is not one.
 const MAX_REQUEST: u64 = 64 * 1024;
@@ -59,9 +59,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
         lifetime,
         cache: ResponseCache::new(CACHE_ENTRIES),
     };
-    let server = Arc::new(
-        Server::http(&a.listen).map_err(|e| CliError::io(format!("--listen {}: {e}", a.listen)))?,
-    );
+    let server = Arc::new(crate::cmd::http::server(&a.listen)?);
     let mut signals = signal_hook::iterator::Signals::new([
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,

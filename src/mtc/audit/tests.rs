@@ -1,0 +1,218 @@
+use super::*;
+use crate::mtc::tiles::{entry_bundle, hash_tile};
+use crate::mtc::tree::MemTree;
+
+/// A path whose bytes are changed, and how.
+type Damage<'a> = Option<(&'a str, fn(&mut Vec<u8>))>;
+
+/// A log in memory: entries, their tree, and tiles served from it, with an optional
+/// change to one path's bytes.
+struct Log {
+    entries: Vec<Vec<u8>>,
+    tree: MemTree,
+}
+
+impl Log {
+    fn new(n: usize, salt: u8) -> Log {
+        let entries: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                let mut e = format!("entry {i}").into_bytes();
+                if i == 5 {
+                    e.push(salt);
+                }
+                e
+            })
+            .collect();
+        let tree = MemTree::from_leaves(entries.iter().map(|e| leaf_hash(e)).collect());
+        Log { entries, tree }
+    }
+
+    fn size(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    fn fetcher<'a>(
+        &'a self,
+        damage: Damage<'a>,
+    ) -> impl Fn(&str) -> std::result::Result<Vec<u8>, String> + Sync + 'a {
+        move |path: &str| {
+            let t = Tile::parse(path).map_err(|e| e.0)?;
+            let mut bytes = match t.kind {
+                Kind::Hashes { .. } => hash_tile(&self.tree, &t).map_err(|e| e.to_string())?,
+                Kind::Entries => {
+                    let (a, b) = t.nodes().unwrap();
+                    entry_bundle(
+                        self.entries[a as usize..b as usize]
+                            .iter()
+                            .map(Vec::as_slice),
+                    )
+                    .unwrap()
+                }
+            };
+            if let Some((p, f)) = damage {
+                if p == path {
+                    f(&mut bytes);
+                }
+            }
+            Ok(bytes)
+        }
+    }
+}
+
+fn found(r: std::result::Result<(Seen, Audited), AuditError>) -> Finding {
+    match r {
+        Err(AuditError::Found(f)) => f,
+        Err(e) => panic!("not a finding: {e:?}"),
+        Ok(_) => panic!("passed"),
+    }
+}
+
+#[test]
+fn a_whole_log_and_then_what_it_added() {
+    let log = Log::new(70_123, 0);
+    let small = Log::new(1000, 0);
+    let (seen, a) = audit(&small.fetcher(None), 1000, small.tree.root(), None, true).unwrap();
+    assert_eq!((a.from, a.tiles, a.bundles), (0, 5, 4));
+    let (seen, a) = audit(
+        &log.fetcher(None),
+        log.size(),
+        log.tree.root(),
+        Some(&seen),
+        true,
+    )
+    .unwrap();
+    assert_eq!(seen.root, log.tree.root());
+    assert_eq!(a.from, 1000);
+    // Level 0 from tile 3 (which held entries 768..1000) on, plus levels 1 and 2.
+    assert_eq!(a.tiles, 274 - 3 + 2 + 1);
+    // Nothing new: nothing fetched but the check of the root.
+    let (_, a) = audit(
+        &log.fetcher(None),
+        log.size(),
+        log.tree.root(),
+        Some(&seen),
+        true,
+    )
+    .unwrap();
+    assert_eq!(a.tiles, 0);
+    let fresh = audit(&log.fetcher(None), log.size(), log.tree.root(), None, false).unwrap();
+    assert_eq!(fresh.0.frontier.parts(), seen.frontier.parts());
+}
+
+#[test]
+fn forks_are_named_with_both_trees() {
+    let a = Log::new(1000, 0);
+    let b = Log::new(2000, 1); // entry 5 differs
+    let (seen, _) = audit(&a.fetcher(None), 1000, a.tree.root(), None, false).unwrap();
+    let f = found(audit(
+        &b.fetcher(None),
+        2000,
+        b.tree.root(),
+        Some(&seen),
+        false,
+    ));
+    assert_eq!(
+        f,
+        Finding::Fork {
+            old_size: 1000,
+            old_root: a.tree.root(),
+            new_size: 2000,
+            new_root: b.tree.root()
+        }
+    );
+    assert!(
+        f.to_string()
+            .starts_with("fork: the checkpoint of size 2000"),
+        "{f}"
+    );
+    // A smaller tree, or the same size with another root.
+    let f = found(audit(&a.fetcher(None), 999, [0; 32], Some(&seen), false));
+    assert!(matches!(f, Finding::Fork { new_size: 999, .. }));
+    let f = found(audit(&a.fetcher(None), 1000, [0; 32], Some(&seen), false));
+    assert!(matches!(f, Finding::Fork { new_size: 1000, .. }));
+}
+
+#[test]
+fn damaged_tiles_are_named() {
+    let log = Log::new(70_123, 0);
+    let root = log.tree.root();
+    let flip: fn(&mut Vec<u8>) = |b| b[40] ^= 1;
+    // A leaf in a full level-0 tile: the level-1 tile disagrees with it.
+    let f = found(audit(
+        &log.fetcher(Some(("tile/0/007", flip))),
+        log.size(),
+        root,
+        None,
+        false,
+    ));
+    assert_eq!(
+        f,
+        Finding::BadTile {
+            path: "tile/1/000".into(),
+            why: "hash 7 is not the root of tile/0/007 below it (entries 1792 to 2047): one of the two is wrong".into()
+        }
+    );
+    // A hash in the level-1 tile itself: named the same way.
+    let f = found(audit(
+        &log.fetcher(Some(("tile/1/000", flip))),
+        log.size(),
+        root,
+        None,
+        false,
+    ));
+    assert!(
+        matches!(&f, Finding::BadTile { path, .. } if path == "tile/1/000"),
+        "{f}"
+    );
+    // The partial tile at the right edge: only the root can tell.
+    let f = found(audit(
+        &log.fetcher(Some(("tile/0/273.p/235", flip))),
+        log.size(),
+        root,
+        None,
+        false,
+    ));
+    assert!(matches!(f, Finding::Root { size: 70_123, .. }), "{f}");
+    // Truncated.
+    let cut: fn(&mut Vec<u8>) = |b| b.truncate(100);
+    let f = found(audit(
+        &log.fetcher(Some(("tile/0/002", cut))),
+        log.size(),
+        root,
+        None,
+        false,
+    ));
+    assert_eq!(
+        f.to_string(),
+        "tile/0/002: 100 bytes; a tile of width 256 has 8192"
+    );
+    // An entry that does not hash to its leaf.
+    let f = found(audit(
+        &log.fetcher(Some(("tile/entries/001", flip))),
+        log.size(),
+        root,
+        None,
+        true,
+    ));
+    assert!(
+        f.to_string().starts_with("tile/entries/001: entry 2"),
+        "{f}"
+    );
+    // A checkpoint with another root.
+    let f = found(audit(&log.fetcher(None), log.size(), [9; 32], None, false));
+    assert!(matches!(f, Finding::Root { .. }));
+}
+
+#[test]
+fn fetch_failures_are_not_findings() {
+    let failing = |p: &str| -> std::result::Result<Vec<u8>, String> {
+        Err(format!("{p}: connection refused"))
+    };
+    match audit(&failing, 300, [0; 32], None, false) {
+        Err(AuditError::Fetch { path, why }) => {
+            assert!(path.starts_with("tile/"), "{path}");
+            assert!(why.contains("refused"));
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -153,8 +153,9 @@ fn work(server: &Server, dir: &std::path::Path, prefix: &str) -> CliResult<()> {
         }
         // A client that went away before reading its answer is its own problem.
         let _ = rq.respond(resp);
-        eprintln!(
-            "{}",
+        // The whole line in one write: stderr is unbuffered, and workers share it.
+        let line = format!(
+            "{}\n",
             json!({
                 "time": Time::now().to_string(),
                 "peer": peer,
@@ -165,6 +166,7 @@ fn work(server: &Server, dir: &std::path::Path, prefix: &str) -> CliResult<()> {
                 "us": start.elapsed().as_micros() as u64,
             })
         );
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
     Ok(())
 }

@@ -3461,7 +3461,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__verify)
-            opts="-f -h --ca --cosigner --trusted-subtrees --now --format --color --help"
+            opts="-f -h --ca --cosigner --trusted-subtrees --url --now --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3476,6 +3476,10 @@ _pkit() {
                     return 0
                     ;;
                 --trusted-subtrees)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -478,6 +478,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l ca -d 'The MTC CA certificate (mtc-ca.pem)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l cosigner -d 'An extra trusted cosigner: its trust anchor ID and a public key or certificate file (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l trusted-subtrees -d 'Trusted (landmark) subtrees, one "LOG START END HEXHASH" per line, as `pkit mtc landmark list --subtrees` prints them' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l url -d 'The log\'s prefix URL (tlog-tiles): each certificate\'s subtree is looked up in the log\'s checkpoint (signed by the CA), its hash computed from the tiles and proven consistent with the checkpoint\'s root, and trusted as a landmark is. Certificates of subtrees the checkpoint does not hold yet rely on their cosignatures' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l now -d 'Verification time (RFC 3339), default now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -s f -l format -r -f -a "text\t''
 json\t''"

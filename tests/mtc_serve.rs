@@ -11,7 +11,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-const NOW: &str = "2026-01-01T00:00:00Z";
+const NOW: &str = "2026-11-01T00:00:00Z";
+const LATER: &str = "2026-11-02T00:00:00Z";
 
 /// A CA (Ed25519 cosigner) in `dir` with `n` entries and a checkpoint.
 fn log_with(dir: &Path, n: usize) {
@@ -511,4 +512,52 @@ fn audits_name_damaged_tiles() {
         &["tile/0/005: 100 bytes; a tile of width 256 has 8192"],
         "truncated tile",
     );
+}
+
+/// `pkit mtc verify --url`: the certificate's subtree, looked up in the served log and
+/// proven consistent with its signed checkpoint, is trusted without its cosignatures; a
+/// certificate of another history is refused at the trusted-subtree step.
+#[test]
+fn verify_looks_the_subtree_up_in_the_log() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 300);
+    let copy = t.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db"] {
+        std::fs::copy(dir.join(f), copy.join(f)).unwrap();
+    }
+    grow(&dir, 300, 40);
+    grow(&copy, 9_000, 40);
+    let cert = t.path().join("c.pem");
+    let (d, c) = (s(&dir), s(&cert));
+    pk_ok(&[
+        "mtc", "cert", "--dir", &d, "--index", "310", "-o", &c, "--now", LATER,
+    ]);
+    let ca = s(&dir.join("mtc-ca.pem"));
+    let verify = |url: &str| {
+        pk(&[
+            "mtc", "verify", &c, "--ca", &ca, "--url", url, "--now", LATER, "-f", "json",
+        ])
+    };
+    let (mut server, url) = serve(&dir, &[]);
+    let r = verify(&url);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = &json_items(&r)[0];
+    assert_eq!(v["trusted_subtree"], true, "{v}");
+    server.terminate();
+    // The same CA's other history: its tiles give another hash for that subtree.
+    let (mut other, url2) = serve(&copy, &[]);
+    let r = verify(&url2);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    assert_eq!(
+        json_items(&r)[0]["failed_step"],
+        "trusted-subtree",
+        "{}",
+        r.describe()
+    );
+    other.terminate();
+    // Nothing listening: an I/O error, not a verdict.
+    let r = verify(&url2);
+    assert_eq!(r.code, Some(4), "{}", r.describe());
 }

@@ -53,6 +53,8 @@
 //!   level and the consistency with the tree seen before (`pkit mtc audit`).
 //! - [`publish`][publish]: what a log serves, resource by resource, bounded by its latest
 //!   checkpoint (`pkit mtc serve` and `pkit mtc tiles`).
+//! - [`tile_source`][tile_source]: a served log's tree read from its tiles, for proofs
+//!   against a log known only by URL (`pkit mtc verify --url`).
 //! - [`tiles`][tiles]: the log as tlog-tiles (c2sp.org/tlog-tiles, mtc-tlog): which tiles
 //!   a tree has, their paths, hash tiles and entry bundles.
 
@@ -74,6 +76,7 @@ pub mod proof;
 pub mod publish;
 pub mod store;
 pub mod subtree;
+pub mod tile_source;
 pub mod tiles;
 pub mod tree;
 pub mod verify;

@@ -260,6 +260,19 @@ pub fn verify_certificate(backend: &dyn Backend, der: &[u8], policy: &Policy) ->
     })
 }
 
+/// The log number and subtree a certificate's MTCProof leads to, when it has one (what
+/// a relying party needs to look the subtree up before verifying; anything malformed is
+/// left for [`verify_certificate`] to name).
+pub fn proof_subtree(der: &[u8]) -> Option<(u16, Subtree)> {
+    let c = Certificate::from_der(der).ok()?;
+    let proof = MtcProof::decode(c.signature.bytes).ok()?;
+    if integer::is_negative(c.serial) {
+        return None;
+    }
+    let serial = integer::to_u64(c.serial, c.serial_offset).ok()?;
+    Some((split_serial(serial).0, proof.subtree))
+}
+
 /// [`verify_certificate`] for many certificates, in order, on the thread pool. Their
 /// cosignatures are checked together first: a dry run finds the distinct cosignatures
 /// the verifications ask for (certificates of one subtree carry the same ones), one

@@ -7,23 +7,20 @@
 //! tile path, and the state is left as it was; 4: the log could not be fetched.
 
 use super::common::{emit, mtc_err, Format};
+use super::remote::Remote;
 use super::verify::{cosigner_key, read_der};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine;
 use clap::Args;
-use pkit::mtc::audit::{audit, AuditError, Fetch, Seen};
+use pkit::mtc::audit::{audit, AuditError, Seen};
 use pkit::mtc::cert::CaInfo;
-use pkit::mtc::checkpoint::Checkpoint;
-use pkit::mtc::cosign::CosignerKey;
 use pkit::mtc::frontier::Frontier;
 use pkit::mtc::hash::Hash;
-use pkit::mtc::ids::TrustAnchorId;
 use serde_json::{json, Value};
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct AuditArgs {
@@ -47,40 +44,6 @@ pub struct AuditArgs {
     pub entries: bool,
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-}
-
-/// Resources are tiles (8 KiB) and entry bundles (256 entries of up to 64 KiB).
-const MAX_RESOURCE: u64 = 256 * 65_538;
-const TIMEOUT: Duration = Duration::from_secs(30);
-
-/// GETs under the log's prefix, over one connection pool.
-struct Http {
-    base: String,
-    agent: ureq::Agent,
-}
-
-impl Fetch for Http {
-    fn fetch(&self, path: &str) -> Result<Vec<u8>, String> {
-        let url = format!("{}/{path}", self.base);
-        let mut r = self
-            .agent
-            .get(&url)
-            .call()
-            .map_err(|e| format!("{url}: {e}"))?;
-        if r.status() != 200 {
-            return Err(format!("{url}: HTTP {}", r.status().as_u16()));
-        }
-        let mut out = Vec::new();
-        r.body_mut()
-            .as_reader()
-            .take(MAX_RESOURCE + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| format!("{url}: {e}"))?;
-        if out.len() as u64 > MAX_RESOURCE {
-            return Err(format!("{url}: larger than any tile or entry bundle"));
-        }
-        Ok(out)
-    }
 }
 
 /// The state file: the log's origin and the tree last verified, with its right edge.
@@ -143,92 +106,23 @@ fn write_state(path: &Path, origin: &str, seen: &Seen) -> CliResult {
     io::write_file_atomic(path, text.as_bytes(), true, false)
 }
 
-/// The log number `origin` names under the CA, if it is one of the CA's logs.
-fn log_of(ca: &TrustAnchorId, origin: &str) -> Option<u16> {
-    let n = origin.strip_prefix(&format!("{}.0.", ca.note_name()))?;
-    let log: u16 = n.parse().ok()?;
-    (log != 0 && n == log.to_string()).then_some(log)
-}
-
-/// Check the checkpoint's signatures: the CA's must be there and verify; any other known
-/// cosigner's that is there must verify. The names of those that did.
-fn check_signatures(
-    cp: &Checkpoint,
-    sigs: &[pkit::mtc::checkpoint::NoteSignature],
-    log: &TrustAnchorId,
-    ca: &CosignerKey,
-    others: &[CosignerKey],
-    url: &str,
-) -> CliResult<Vec<String>> {
-    let backend = crate::cmd::backend::backend();
-    let mut ok = Vec::new();
-    for key in std::iter::once(ca).chain(others) {
-        for s in sigs
-            .iter()
-            .filter(|s| s.name == key.id.note_name() && s.key_id == key.key_id())
-        {
-            if !cp.verify(backend, log, key, s).map_err(mtc_err(url))? {
-                return Err(CliError::negative(format!(
-                    "{url}/checkpoint: the signature by {} does not verify",
-                    s.name
-                )));
-            }
-            ok.push(s.name.clone());
-        }
-    }
-    if !ok.contains(&ca.id.note_name()) {
-        let by: Vec<&str> = sigs.iter().map(|s| s.name.as_str()).collect();
-        return Err(CliError::negative(format!(
-            "{url}/checkpoint: not signed by the CA's key ({}); signed by {}",
-            ca.id.note_name(),
-            by.join(", ")
-        )));
-    }
-    Ok(ok)
-}
-
 pub fn run(a: AuditArgs) -> CliResult<Exit> {
     let started = Instant::now();
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
-    let ca_key = CosignerKey::new(ca.ca_id.clone(), ca.spki.clone()).map_err(mtc_err(&ca_name))?;
     let others = a
         .cosigner
         .iter()
         .map(|s| cosigner_key(s))
         .collect::<CliResult<Vec<_>>>()?;
-    let base = a.url.trim_end_matches('/').to_string();
-    let http = Http {
-        base: base.clone(),
-        agent: ureq::Agent::config_builder()
-            .timeout_global(Some(TIMEOUT))
-            .http_status_as_error(false)
-            .build()
-            .into(),
-    };
-    let note_bytes = http.fetch("checkpoint").map_err(CliError::io)?;
-    let cp_name = format!("{base}/checkpoint");
-    let note = String::from_utf8(note_bytes)
-        .map_err(|_| CliError::negative(format!("{cp_name}: not UTF-8 text")))?;
-    let (cp, sigs) = Checkpoint::parse(&note).map_err(|e| {
-        CliError::negative(format!(
-            "{cp_name}: not a checkpoint: {}",
-            mtc_err(&cp_name)(e).message
-        ))
-    })?;
-    let log_number = log_of(&ca.ca_id, &cp.origin).ok_or_else(|| {
-        CliError::negative(format!(
-            "{cp_name}: origin {} is not a log of the CA {}",
-            cp.origin, ca.ca_id
-        ))
-    })?;
-    let log = ca.ca_id.log_id(log_number);
-    let signed = check_signatures(&cp, &sigs, &log, &ca_key, &others, &base)?;
+    let remote = Remote::new(&a.url);
+    let base = remote.base.clone();
+    let (cp, _, signed) = remote.signed_checkpoint(&ca, &others)?;
     let seen = match &a.state {
         Some(p) => read_state(p, &cp.origin)?,
         None => None,
     };
-    let (now_seen, done) = match audit(&http, cp.size, cp.root, seen.as_ref(), a.entries) {
+    let (now_seen, done) = match audit(&remote, cp.size, cp.root, seen.as_ref(), a.entries) {
         Ok(r) => r,
         Err(AuditError::Found(f)) => return Err(CliError::negative(format!("{base}: {f}"))),
         Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why)),

@@ -6,6 +6,7 @@ mod add;
 mod audit;
 mod ca;
 mod common;
+mod remote;
 mod serve;
 mod tiles;
 mod tree;

@@ -1,6 +1,7 @@
 //! `pkit mtc verify` (the draft §7.2 procedure) and `pkit mtc size`.
 
 use super::common::{emit, mtc_err, now_of, Format};
+use super::remote::Remote;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io::{self, InForm};
 use crate::cmd::key::AlgorithmParser;
@@ -10,7 +11,9 @@ use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::{CosignerKey, COSIGNER_ALGORITHMS};
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::subtree::Subtree;
-use pkit::mtc::verify::{verify_certificates, Policy, TrustedSubtree, Verdict};
+use pkit::mtc::tile_source::TileSource;
+use pkit::mtc::tree::{consistency_proof, subtree_hash, verify_consistency_proof};
+use pkit::mtc::verify::{proof_subtree, verify_certificates, Policy, TrustedSubtree, Verdict};
 use pkit::pki::alg::Algorithm;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -31,11 +34,55 @@ pub struct VerifyArgs {
     /// `pkit mtc landmark list --subtrees` prints them.
     #[arg(long, value_name = "FILE")]
     pub trusted_subtrees: Option<PathBuf>,
+    /// The log's prefix URL (tlog-tiles): each certificate's subtree is looked up in
+    /// the log's checkpoint (signed by the CA), its hash computed from the tiles and
+    /// proven consistent with the checkpoint's root, and trusted as a landmark is.
+    /// Certificates of subtrees the checkpoint does not hold yet rely on their
+    /// cosignatures.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
     /// Verification time (RFC 3339), default now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// The subtrees of `ders` that the log at `url` holds, with their hashes from its tiles,
+/// each proven consistent with its checkpoint's root (signed by the CA).
+fn subtrees_from_log(url: &str, policy: &Policy, ders: &[&[u8]]) -> CliResult<Vec<TrustedSubtree>> {
+    let remote = Remote::new(url);
+    let (cp, log, _) = remote.signed_checkpoint(&policy.ca, &policy.cosigners)?;
+    let src = TileSource::new(&remote, cp.size);
+    let mut wanted: Vec<Subtree> = ders
+        .iter()
+        .filter_map(|d| proof_subtree(d))
+        .filter(|(l, st)| *l == log && st.is_valid() && !st.is_empty() && st.end <= cp.size)
+        .map(|(_, st)| st)
+        .collect();
+    wanted.sort_by_key(|st| (st.start, st.end));
+    wanted.dedup();
+    let tiles = |e: pkit::mtc::MtcError| match e {
+        pkit::mtc::MtcError::Store(m) => CliError::io(m),
+        e => CliError::negative(format!("{}: {}", remote.base, mtc_err(url)(e).message)),
+    };
+    let mut out = Vec::new();
+    for st in wanted {
+        let hash = subtree_hash(&src, st).map_err(tiles)?;
+        let proof = consistency_proof(&src, st, cp.size).map_err(tiles)?;
+        if !verify_consistency_proof(st, cp.size, &hash, &cp.root, &proof) {
+            return Err(CliError::negative(format!(
+                "{}: the tiles' hash of {st} is not consistent with the checkpoint of size {}",
+                remote.base, cp.size
+            )));
+        }
+        out.push(TrustedSubtree {
+            log,
+            subtree: st,
+            hash,
+        });
+    }
+    Ok(out)
 }
 
 /// The first object of a file, as DER.
@@ -156,6 +203,11 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
         }
     }
     let ders: Vec<&[u8]> = certs.iter().map(|c| c.der.as_slice()).collect();
+    let mut policy = policy;
+    if let Some(url) = &a.url {
+        let from_log = subtrees_from_log(url, &policy, &ders)?;
+        policy.trusted.extend(from_log);
+    }
     let verdicts = verify_certificates(crate::cmd::backend::backend(), &ders, &policy);
     let mut items = Vec::new();
     let mut text = String::new();

@@ -1,0 +1,136 @@
+//! A served log seen from outside: its resources over HTTP, and its checkpoint, checked
+//! against the CA's key — what `pkit mtc audit` and `pkit mtc verify --url` start from.
+
+use super::common::mtc_err;
+use crate::cmd::error::{CliError, CliResult};
+use pkit::mtc::audit::Fetch;
+use pkit::mtc::cert::CaInfo;
+use pkit::mtc::checkpoint::{Checkpoint, NoteSignature};
+use pkit::mtc::cosign::CosignerKey;
+use pkit::mtc::ids::TrustAnchorId;
+use std::io::Read;
+use std::time::Duration;
+
+/// Resources are tiles (8 KiB) and entry bundles (256 entries of up to 64 KiB).
+const MAX_RESOURCE: u64 = 256 * 65_538;
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// GETs under the log's prefix, over one connection pool.
+pub struct Remote {
+    /// The log's prefix URL, without a trailing slash.
+    pub base: String,
+    agent: ureq::Agent,
+}
+
+impl Fetch for Remote {
+    fn fetch(&self, path: &str) -> Result<Vec<u8>, String> {
+        let url = format!("{}/{path}", self.base);
+        let mut r = self
+            .agent
+            .get(&url)
+            .call()
+            .map_err(|e| format!("{url}: {e}"))?;
+        if r.status() != 200 {
+            return Err(format!("{url}: HTTP {}", r.status().as_u16()));
+        }
+        let mut out = Vec::new();
+        r.body_mut()
+            .as_reader()
+            .take(MAX_RESOURCE + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| format!("{url}: {e}"))?;
+        if out.len() as u64 > MAX_RESOURCE {
+            return Err(format!("{url}: larger than any tile or entry bundle"));
+        }
+        Ok(out)
+    }
+}
+
+impl Remote {
+    pub fn new(url: &str) -> Remote {
+        Remote {
+            base: url.trim_end_matches('/').to_string(),
+            agent: ureq::Agent::config_builder()
+                .timeout_global(Some(TIMEOUT))
+                .http_status_as_error(false)
+                .build()
+                .into(),
+        }
+    }
+
+    /// The log's checkpoint, its origin a log of `ca` and signed by the CA's key (and by
+    /// each of `others` whose signature it carries): the checkpoint, its log number and
+    /// the names of the signers that verified. A checkpoint that is malformed or not so
+    /// signed is a finding (exit 1); one that cannot be fetched, an I/O error (exit 4).
+    pub fn signed_checkpoint(
+        &self,
+        ca: &CaInfo,
+        others: &[CosignerKey],
+    ) -> CliResult<(Checkpoint, u16, Vec<String>)> {
+        let ca_key =
+            CosignerKey::new(ca.ca_id.clone(), ca.spki.clone()).map_err(mtc_err("--ca"))?;
+        let bytes = self.fetch("checkpoint").map_err(CliError::io)?;
+        let name = format!("{}/checkpoint", self.base);
+        let note = String::from_utf8(bytes)
+            .map_err(|_| CliError::negative(format!("{name}: not UTF-8 text")))?;
+        let (cp, sigs) = Checkpoint::parse(&note).map_err(|e| {
+            CliError::negative(format!(
+                "{name}: not a checkpoint: {}",
+                mtc_err(&name)(e).message
+            ))
+        })?;
+        let log_number = log_of(&ca.ca_id, &cp.origin).ok_or_else(|| {
+            CliError::negative(format!(
+                "{name}: origin {} is not a log of the CA {}",
+                cp.origin, ca.ca_id
+            ))
+        })?;
+        let log = ca.ca_id.log_id(log_number);
+        let signed = check_signatures(&cp, &sigs, &log, &ca_key, others, &self.base)?;
+        Ok((cp, log_number, signed))
+    }
+}
+
+/// The log number `origin` names under the CA, if it is one of the CA's logs.
+fn log_of(ca: &TrustAnchorId, origin: &str) -> Option<u16> {
+    let n = origin.strip_prefix(&format!("{}.0.", ca.note_name()))?;
+    let log: u16 = n.parse().ok()?;
+    (log != 0 && n == log.to_string()).then_some(log)
+}
+
+/// Check the checkpoint's signatures: the CA's must be there and verify; any other known
+/// cosigner's that is there must verify. The names of those that did.
+fn check_signatures(
+    cp: &Checkpoint,
+    sigs: &[NoteSignature],
+    log: &TrustAnchorId,
+    ca: &CosignerKey,
+    others: &[CosignerKey],
+    url: &str,
+) -> CliResult<Vec<String>> {
+    let backend = crate::cmd::backend::backend();
+    let mut ok = Vec::new();
+    for key in std::iter::once(ca).chain(others) {
+        for s in sigs
+            .iter()
+            .filter(|s| s.name == key.id.note_name() && s.key_id == key.key_id())
+        {
+            if !cp.verify(backend, log, key, s).map_err(mtc_err(url))? {
+                return Err(CliError::negative(format!(
+                    "{url}/checkpoint: the signature by {} does not verify",
+                    s.name
+                )));
+            }
+            ok.push(s.name.clone());
+        }
+    }
+    if !ok.contains(&ca.id.note_name()) {
+        let by: Vec<&str> = sigs.iter().map(|s| s.name.as_str()).collect();
+        return Err(CliError::negative(format!(
+            "{url}/checkpoint: not signed by the CA's key ({}); signed by {}",
+            ca.id.note_name(),
+            by.join(", ")
+        )));
+    }
+    Ok(ok)
+}

@@ -56,10 +56,7 @@ impl<'f> TileSource<'f> {
             index,
             width: width as u16,
         };
-        let bytes = self
-            .fetch
-            .fetch(&t.path())
-            .map_err(|e| MtcError::Store(e))?;
+        let bytes = self.fetch.fetch(&t.path()).map_err(MtcError::Store)?;
         if bytes.len() as u64 != width * 32 {
             return Err(MtcError::Invalid(format!(
                 "{}: {} bytes; a tile of width {width} has {}",

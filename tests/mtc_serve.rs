@@ -109,8 +109,9 @@ fn tlogcheck() -> Option<&'static PathBuf> {
 }
 
 /// Run tlogcheck against `url`; its JSON verdict.
-fn go_check(bin: &Path, url: &str, old: Option<(u64, &str)>) -> Value {
+fn go_check(bin: &Path, url: &str, old: Option<(u64, &str)>, extra: &[&str]) -> Value {
     let mut cmd = Command::new(bin);
+    cmd.args(extra);
     if let Some((size, root)) = old {
         cmd.args(["-old-size", &size.to_string(), "-old-root", root]);
     }
@@ -151,10 +152,19 @@ fn go_reads_the_served_and_the_written_log() {
     assert_eq!(status, 200);
     let (size0, root0) = size_root(&String::from_utf8(note).unwrap());
     assert_eq!(size0, 1000);
+    // The CA's Ed25519 key, for Go's note package to check the checkpoint's
+    // cosignature/v1 signature.
+    let ca_pem = std::fs::read_to_string(dir.join("mtc-ca.pem")).unwrap();
+    let ca_der = pem::parse(ca_pem).unwrap().contents().to_vec();
+    let ca_cert = pkit::pki::cert::Certificate::from_der(&ca_der).unwrap();
+    use base64::Engine;
+    let key = base64::engine::general_purpose::STANDARD.encode(ca_cert.spki.key.bytes);
+    let signer = ["-key-name", "oid/1.3.6.1.4.1.32473.1", "-ed25519-key", &key];
     if let Some(bin) = tlogcheck() {
-        let v = go_check(bin, &url, None);
+        let v = go_check(bin, &url, None, &signer);
         assert_eq!(v["size"], 1000);
         assert_eq!(v["entries_checked"], 16);
+        assert_eq!(v["signed_by"][0], "oid/1.3.6.1.4.1.32473.1");
     }
     // The log grows while the server runs; the new checkpoint is consistent with the old.
     let note = grow(&dir, 1000, 70_000 - 1000 + 123);
@@ -163,7 +173,7 @@ fn go_reads_the_served_and_the_written_log() {
     let (_, served) = get(&format!("{url}/checkpoint"));
     assert_eq!(String::from_utf8(served).unwrap(), note);
     if let Some(bin) = tlogcheck() {
-        go_check(bin, &url, Some((size0, &root0)));
+        go_check(bin, &url, Some((size0, &root0)), &signer);
     }
     // The same log as files: byte for byte the server's answers.
     let out = t.path().join("out");

@@ -9,7 +9,10 @@
 //! — oid/1.3.6.1.4.1.32473.1 <base64(key_id[4] || u64be timestamp || signature)>
 //! ```
 //!
-//! The signed message is the CosignedSubtree `[0, size)` with the signing time.
+//! The signed message follows tlog-cosignature: for an Ed25519 key (type 0x04) the
+//! `cosignature/v1` text (`"cosignature/v1\ntime <timestamp>\n"` and the note body), for
+//! ML-DSA-44 (0x06) and pkit's other cosigner algorithms the CosignedSubtree
+//! (`subtree/v1`) of `[0, size)` with the signing time.
 
 use super::cosign::{cosigned_subtree, Cosigner, CosignerKey};
 use super::error::{MtcError, Result};
@@ -17,6 +20,7 @@ use super::hash::Hash;
 use super::ids::TrustAnchorId;
 use super::subtree::Subtree;
 use crate::der::tls;
+use crate::pki::alg::Algorithm;
 use crate::pki::backend::Backend;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
@@ -58,15 +62,34 @@ impl Checkpoint {
         )
     }
 
-    /// Sign and return the full note.
-    pub fn sign(&self, log: &TrustAnchorId, cosigner: &Cosigner, timestamp: u64) -> Result<String> {
-        let msg = cosigned_subtree(
-            &cosigner.public.id,
+    /// What `key` signs for this checkpoint at `timestamp` (tlog-cosignature): the
+    /// `cosignature/v1` text for Ed25519, the CosignedSubtree `[0, size)` otherwise.
+    pub fn signed_message(
+        &self,
+        log: &TrustAnchorId,
+        key: &CosignerKey,
+        timestamp: u64,
+    ) -> Result<Vec<u8>> {
+        if key.alg == Algorithm::Ed25519 {
+            return Ok(format!("cosignature/v1\ntime {timestamp}\n{}", self.body()).into_bytes());
+        }
+        cosigned_subtree(
+            &key.id,
             timestamp,
             log,
             Subtree::new(0, self.size),
             &self.root,
-        )?;
+        )
+    }
+
+    /// One signature line by `cosigner` at `timestamp` (without the final newline).
+    pub fn signature_line(
+        &self,
+        log: &TrustAnchorId,
+        cosigner: &Cosigner,
+        timestamp: u64,
+    ) -> Result<String> {
+        let msg = self.signed_message(log, &cosigner.public, timestamp)?;
         let mut signer = cosigner.signer()?;
         let sig = signer.sign(&msg)?;
         let mut blob = tls::Writer::with_capacity(12 + sig.len());
@@ -74,10 +97,18 @@ impl Checkpoint {
             .u64(timestamp)
             .bytes(&sig);
         Ok(format!(
-            "{}\n{SIG_PREFIX}{} {}\n",
-            self.body(),
+            "{SIG_PREFIX}{} {}",
             cosigner.public.id.note_name(),
             B64.encode(blob.finish())
+        ))
+    }
+
+    /// Sign and return the full note.
+    pub fn sign(&self, log: &TrustAnchorId, cosigner: &Cosigner, timestamp: u64) -> Result<String> {
+        Ok(format!(
+            "{}\n{}\n",
+            self.body(),
+            self.signature_line(log, cosigner, timestamp)?
         ))
     }
 
@@ -153,14 +184,8 @@ impl Checkpoint {
         {
             return Ok(false);
         }
-        key.verify_subtree(
-            backend,
-            sig.timestamp,
-            log,
-            Subtree::new(0, self.size),
-            &self.root,
-            &sig.signature,
-        )
+        let msg = self.signed_message(log, key, sig.timestamp)?;
+        key.verify_message(backend, &msg, &sig.signature)
     }
 }
 
@@ -195,5 +220,15 @@ mod tests {
             .verify(openssl::backend(), &log, &c.public, &sigs[0])
             .unwrap());
         assert!(Checkpoint::parse("x\n1\n").is_err());
+        // tlog-cosignature's Ed25519 message: verified here with the backend directly.
+        let msg = format!("cosignature/v1\ntime 1700000000\n{}", cp.body());
+        assert!(openssl::backend()
+            .verify(
+                &c.public.spki,
+                Algorithm::Ed25519.default_scheme(),
+                msg.as_bytes(),
+                &sigs[0].signature
+            )
+            .unwrap());
     }
 }

@@ -52,7 +52,7 @@ pub fn cosigned_subtree(
 /// The checkpoint key-ID type byte of a cosigner algorithm. C2SP assigns 0x04
 /// (Ed25519, cosignature/v1) and 0x06 (ML-DSA-44, the mtc-tlog profile's algorithm);
 /// for the other algorithms pkit uses bytes from the range C2SP leaves unassigned,
-/// a local extension documented in docs/mtc.md: 0x80 ECDSA P-256 (SHA-256, DER
+/// a local extension documented in docs/mtc-log.md: 0x80 ECDSA P-256 (SHA-256, DER
 /// signature), 0x81 ML-DSA-65, 0x82 ML-DSA-87.
 pub fn key_id_type(alg: Algorithm) -> Option<u8> {
     Some(match alg {
@@ -121,7 +121,17 @@ impl CosignerKey {
         signature: &[u8],
     ) -> Result<bool> {
         let m = cosigned_subtree(&self.id, timestamp, log, st, hash)?;
-        Ok(backend.verify(&self.spki, self.alg.default_scheme(), &m, signature)?)
+        self.verify_message(backend, &m, signature)
+    }
+
+    /// Check a signature over `message` with this key (its algorithm's scheme).
+    pub fn verify_message(
+        &self,
+        backend: &dyn Backend,
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<bool> {
+        Ok(backend.verify(&self.spki, self.alg.default_scheme(), message, signature)?)
     }
 }
 

@@ -14,6 +14,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -26,8 +28,37 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
 )
+
+// cosignatureV1 verifies tlog-cosignature's Ed25519 note signatures (key type 0x04),
+// which note's own verifiers (plain Ed25519, type 0x01) do not know: the signature is
+// an 8-byte timestamp and an Ed25519 signature over "cosignature/v1\ntime <t>\n" and
+// the note body.
+type cosignatureV1 struct {
+	name string
+	key  ed25519.PublicKey
+}
+
+func (v cosignatureV1) Name() string { return v.name }
+
+func (v cosignatureV1) KeyHash() uint32 {
+	h := sha256.New()
+	h.Write([]byte(v.name + "\n"))
+	h.Write([]byte{0x04})
+	h.Write(v.key)
+	return binary.BigEndian.Uint32(h.Sum(nil)[:4])
+}
+
+func (v cosignatureV1) Verify(msg, sig []byte) bool {
+	if len(sig) != 8+ed25519.SignatureSize {
+		return false
+	}
+	t := binary.BigEndian.Uint64(sig[:8])
+	m := append([]byte(fmt.Sprintf("cosignature/v1\ntime %d\n", t)), msg...)
+	return ed25519.Verify(v.key, m, sig[8:])
+}
 
 var client = &http.Client{Timeout: 10 * time.Second}
 
@@ -96,13 +127,29 @@ func main() {
 	oldSize := flag.Int64("old-size", 0, "an earlier checkpoint's tree size")
 	oldRoot := flag.String("old-root", "", "that checkpoint's root hash (base64)")
 	samples := flag.Int("samples", 16, "entries whose inclusion is checked")
+	keyName := flag.String("key-name", "", "a cosigner whose cosignature/v1 signature the checkpoint must carry")
+	keyB64 := flag.String("ed25519-key", "", "that cosigner's Ed25519 public key (base64)")
 	flag.Parse()
 	base := strings.TrimSuffix(flag.Arg(0), "/")
-	note, err := get(base + "/checkpoint")
+	noteText, err := get(base + "/checkpoint")
 	if err != nil {
 		fail("%v", err)
 	}
-	lines := strings.SplitN(string(note), "\n", 4)
+	signedBy := []string{}
+	if *keyName != "" {
+		pub, err := base64.StdEncoding.DecodeString(*keyB64)
+		if err != nil || len(pub) != ed25519.PublicKeySize {
+			fail("-ed25519-key: %v", err)
+		}
+		n, err := note.Open(noteText, note.VerifierList(cosignatureV1{*keyName, pub}))
+		if err != nil {
+			fail("checkpoint signature: %v", err)
+		}
+		for _, s := range n.Sigs {
+			signedBy = append(signedBy, s.Name)
+		}
+	}
+	lines := strings.SplitN(string(noteText), "\n", 4)
 	if len(lines) < 4 {
 		fail("checkpoint: too few lines")
 	}
@@ -200,6 +247,6 @@ func main() {
 	}
 	json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"ok": true, "size": size, "root": lines[2], "tiles_fetched": r.fetched,
-		"entries_checked": checked, "consistent_with_old": consistent,
+		"entries_checked": checked, "consistent_with_old": consistent, "signed_by": signedBy,
 	})
 }

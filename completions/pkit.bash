@@ -226,6 +226,9 @@ _pkit() {
             pkit__subcmd__help__subcmd__mtc,consistency)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__consistency"
                 ;;
+            pkit__subcmd__help__subcmd__mtc,cosign)
+                cmd="pkit__subcmd__help__subcmd__mtc__subcmd__cosign"
+                ;;
             pkit__subcmd__help__subcmd__mtc,landmark)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__landmark"
                 ;;
@@ -343,6 +346,9 @@ _pkit() {
             pkit__subcmd__mtc,consistency)
                 cmd="pkit__subcmd__mtc__subcmd__consistency"
                 ;;
+            pkit__subcmd__mtc,cosign)
+                cmd="pkit__subcmd__mtc__subcmd__cosign"
+                ;;
             pkit__subcmd__mtc,help)
                 cmd="pkit__subcmd__mtc__subcmd__help"
                 ;;
@@ -393,6 +399,9 @@ _pkit() {
                 ;;
             pkit__subcmd__mtc__subcmd__help,consistency)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__consistency"
+                ;;
+            pkit__subcmd__mtc__subcmd__help,cosign)
+                cmd="pkit__subcmd__mtc__subcmd__help__subcmd__cosign"
                 ;;
             pkit__subcmd__mtc__subcmd__help,help)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__help"
@@ -1637,7 +1646,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__mtc)
-            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit"
+            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1735,6 +1744,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__mtc__subcmd__consistency)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__mtc__subcmd__cosign)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2579,7 +2602,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc)
-            opts="-h --color --help ca add checkpoint cert landmark proof consistency verify size tiles serve audit help"
+            opts="-h --color --help ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2865,7 +2888,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__checkpoint)
-            opts="-f -h --dir --now --pin --format --color --help"
+            opts="-f -h --dir --now --pin --cosignature --cosigner --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2880,6 +2903,14 @@ _pkit() {
                     return 0
                     ;;
                 --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cosignature)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cosigner)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2940,8 +2971,74 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__mtc__subcmd__cosign)
+            opts="-o -f -h --url --ca --key --passin --pin --id --state --out --force --now --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__mtc__subcmd__help)
-            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit help"
+            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3039,6 +3136,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__help__subcmd__consistency)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__help__subcmd__cosign)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

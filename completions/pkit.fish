@@ -381,23 +381,24 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-policy-mapp
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-any-policy -d 'Do not let anyPolicy stand for other policies (initial-any-policy-inhibit)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp -d 'Ask the OCSP responder each certificate names (authorityInfoAccess, http) about it'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "ca" -d 'Create an MTC CA'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "add" -d 'Append certificate requests to the issuance log'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry, and record it in mtc.db'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "landmark" -d 'Allocate and list landmarks'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "proof" -d 'Print the inclusion proof of an entry'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "tiles" -d 'Write the log as static tlog-tiles files (checkpoint, landmarks, tiles, entry bundles), incrementally'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "serve" -d 'Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles)'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "audit" -d 'Audit a served log: signatures, the root from the tiles, consistency with the tree seen before (exit 1 on a fork or a bad tile)'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "ca" -d 'Create an MTC CA'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "add" -d 'Append certificate requests to the issuance log'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "cert" -d 'Write a standalone (default) or landmark-relative certificate for a log entry, and record it in mtc.db'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "landmark" -d 'Allocate and list landmarks'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "proof" -d 'Print the inclusion proof of an entry'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "consistency" -d 'Print the consistency proof between two tree sizes'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "verify" -d 'Verify an MTC certificate (draft §7.2): exit 0 valid, 1 invalid, 3 unparseable'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "size" -d 'Compare certificate sizes: standalone, landmark-relative, X.509 leaf + intermediate'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "tiles" -d 'Write the log as static tlog-tiles files (checkpoint, landmarks, tiles, entry bundles), incrementally'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "serve" -d 'Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "audit" -d 'Audit a served log: signatures, the root from the tiles, consistency with the tree seen before (exit 1 on a fork or a bad tile)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "cosign" -d 'Witness a served log: check its checkpoint and that it extends the one cosigned last, then print a cosignature line (tlog-cosignature)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -431,6 +432,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l dir -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l now -d 'Signing time (RFC 3339), default now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l pin -d 'PIN of the PKCS#11 token holding the cosigner key (pass:, env:, file:, fd:)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosignature -d 'Instead of signing a new checkpoint, add these witnesses\' cosignature lines (`pkit mtc cosign` output) to the latest one, each checked with its --cosigner key' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosigner -d 'A witness whose cosignatures are taken: its trust anchor ID and a public key or certificate file (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s f -l format -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
@@ -530,6 +533,22 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -l entries -d 'Fetch the entry bundles too and check that each entry hashes to its leaf'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l url -d 'The log\'s prefix URL' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l ca -d 'The MTC CA certificate (mtc-ca.pem) whose log this is' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l key -d 'The witness\'s private key: ML-DSA-44 or Ed25519 (a PKCS#8 file or a pkcs11: URI)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l passin -d 'Password source of the --key file' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l pin -d 'PIN of the token holding the --key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l id -d 'The witness\'s trust anchor ID (its signature lines are named oid/1.3.6.1.4.1.ID)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l state -d 'The tree this witness cosigned last (created if missing; updated after cosigning): the log must extend it' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -s o -l out -d 'Write the signature line here instead of stdout' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l now -d 'Signing time (RFC 3339), default now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -s f -l format -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l force -d 'Replace --out if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "ca" -d 'Create an MTC CA'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "add" -d 'Append certificate requests to the issuance log'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'
@@ -542,6 +561,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "tiles" -d 'Write the log as static tlog-tiles files (checkpoint, landmarks, tiles, entry bundles), incrementally'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "audit" -d 'Audit a served log: signatures, the root from the tiles, consistency with the tree seen before (exit 1 on a fork or a bad tile)'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "cosign" -d 'Witness a served log: check its checkpoint and that it extends the one cosigned last, then print a cosignature line (tlog-cosignature)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and not __fish_seen_subcommand_from crypto parse x509 verify mtc compare help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -759,6 +779,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "tiles" -d 'Write the log as static tlog-tiles files (checkpoint, landmarks, tiles, entry bundles), incrementally'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "serve" -d 'Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "audit" -d 'Audit a served log: signatures, the root from the tiles, consistency with the tree seen before (exit 1 on a fork or a bad tile)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "cosign" -d 'Witness a served log: check its checkpoint and that it extends the one cosigned last, then print a cosignature line (tlog-cosignature)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "crypto" -d 'Key generation, signing and verification per algorithm, and SHA-256, on one thread and on all: the raw limits the pipelines are judged against'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "parse" -d 'Certificate parsing (parse-only and parse+fields), one thread and all threads'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "x509" -d 'The X.509 pipeline: CA, issuance, store and OCSP, stage by stage'

@@ -571,3 +571,158 @@ fn verify_looks_the_subtree_up_in_the_log() {
     let r = verify(&url2);
     assert_eq!(r.code, Some(4), "{}", r.describe());
 }
+
+/// A witness key pair in `dir`: (private key file, public key file, raw public key
+/// base64 for Ed25519).
+fn witness(dir: &Path, name: &str, alg: &str) -> (PathBuf, PathBuf) {
+    let key = dir.join(format!("{name}.key"));
+    let public = dir.join(format!("{name}.pub"));
+    pk_ok(&["key", "gen", "--alg", alg, "-o", &s(&key)]);
+    pk_ok(&["key", "pub", &s(&key), "-o", &s(&public)]);
+    (key, public)
+}
+
+/// Witnesses cosign a checkpoint only when the log extends what they cosigned before;
+/// the CA adds their lines to its checkpoint, which then verifies with Go's note package
+/// (cosignature/v1) and with `pkit mtc audit --cosigner`.
+#[test]
+fn witnesses_cosign_consistent_checkpoints_only() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 300);
+    let copy = t.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db"] {
+        std::fs::copy(dir.join(f), copy.join(f)).unwrap();
+    }
+    let ca = dir.join("mtc-ca.pem");
+    let (w1, w1_pub) = witness(t.path(), "w1", "ed25519");
+    let (w2, w2_pub) = witness(t.path(), "w2", "ml-dsa-44");
+    let cosign = |url: &str, key: &Path, id: &str, state: &str| {
+        pk(&[
+            "mtc",
+            "cosign",
+            "--url",
+            url,
+            "--ca",
+            &s(&ca),
+            "--key",
+            &s(key),
+            "--id",
+            id,
+            "--state",
+            &s(&t.path().join(state)),
+            "-f",
+            "json",
+        ])
+    };
+    let (mut server, url) = serve(&dir, &[]);
+    let mut lines = Vec::new();
+    for (key, id, state) in [(&w1, "32473.50", "w1.json"), (&w2, "32473.51", "w2.json")] {
+        let r = cosign(&url, key, id, state);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
+        let v = &json_items(&r)[0];
+        assert_eq!(v["size"], 300);
+        let f = t.path().join(format!("{id}.sig"));
+        std::fs::write(&f, format!("{}\n", v["line"].as_str().unwrap())).unwrap();
+        lines.push(f);
+    }
+    // The CA takes both lines; a line from a witness it was not told about is refused.
+    let (w1c, w2c) = (
+        format!("32473.50={}", s(&w1_pub)),
+        format!("32473.51={}", s(&w2_pub)),
+    );
+    let d = s(&dir);
+    let r = pk(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "--cosignature",
+        &s(&lines[0]),
+        "--cosignature",
+        &s(&lines[1]),
+        "--cosigner",
+        &w1c,
+    ]);
+    refused(
+        &r,
+        1,
+        &["oid/1.3.6.1.4.1.32473.51", "not one of the --cosigner keys"],
+        "unknown witness",
+    );
+    let r = pk(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "--cosignature",
+        &s(&lines[0]),
+        "--cosignature",
+        &s(&lines[1]),
+        "--cosigner",
+        &w1c,
+        "--cosigner",
+        &w2c,
+        "-f",
+        "json",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let (_, note) = get(&format!("{url}/checkpoint"));
+    let note = String::from_utf8(note).unwrap();
+    assert_eq!(note.matches("\n\u{2014} ").count(), 3, "{note}");
+    // Go's note package checks the Ed25519 witness's cosignature/v1 line.
+    if let Some(bin) = tlogcheck() {
+        let der = pem::parse(std::fs::read(&w1_pub).unwrap())
+            .unwrap()
+            .contents()
+            .to_vec();
+        use base64::Engine;
+        let raw = base64::engine::general_purpose::STANDARD.encode(&der[der.len() - 32..]);
+        let v = go_check(
+            bin,
+            &url,
+            None,
+            &[
+                "-key-name",
+                "oid/1.3.6.1.4.1.32473.50",
+                "-ed25519-key",
+                &raw,
+            ],
+        );
+        assert_eq!(v["signed_by"][0], "oid/1.3.6.1.4.1.32473.50");
+    }
+    // pkit's auditor checks both witnesses' lines.
+    let r = pk(&[
+        "mtc",
+        "audit",
+        "--url",
+        &url,
+        "--ca",
+        &s(&ca),
+        "--cosigner",
+        &w1c,
+        "--cosigner",
+        &w2c,
+        "-f",
+        "json",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_eq!(json_items(&r)[0]["signed_by"].as_array().unwrap().len(), 3);
+    // The log grows; the witness follows. A second history of the same CA, as large,
+    // is a fork: no cosignature, the state kept.
+    grow(&dir, 300, 40);
+    assert_eq!(cosign(&url, &w1, "32473.50", "w1.json").code, Some(0));
+    server.terminate();
+    grow(&copy, 9_000, 40);
+    let (mut other, url2) = serve(&copy, &[]);
+    let before = std::fs::read(t.path().join("w1.json")).unwrap();
+    let r = cosign(&url2, &w1, "32473.50", "w1.json");
+    refused(&r, 1, &["not cosigned: fork", "size 340"], "fork");
+    assert_eq!(std::fs::read(t.path().join("w1.json")).unwrap(), before);
+    other.terminate();
+    // Witness keys are ML-DSA-44 or Ed25519.
+    let (ec, _) = witness(t.path(), "ec", "ecdsa-p256");
+    let r = cosign(&url2, &ec, "32473.52", "ec.json");
+    refused(&r, 2, &["ml-dsa-44 or ed25519"], "ECDSA witness");
+}

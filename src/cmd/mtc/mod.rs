@@ -6,8 +6,10 @@ mod add;
 mod audit;
 mod ca;
 mod common;
+mod cosign;
 mod remote;
 mod serve;
+mod state;
 mod tiles;
 mod tree;
 mod verify;
@@ -52,6 +54,9 @@ pub enum MtcCommand {
     /// Audit a served log: signatures, the root from the tiles, consistency with the tree
     /// seen before (exit 1 on a fork or a bad tile).
     Audit(audit::AuditArgs),
+    /// Witness a served log: check its checkpoint and that it extends the one cosigned
+    /// last, then print a cosignature line (tlog-cosignature).
+    Cosign(cosign::CosignArgs),
 }
 
 impl MtcArgs {
@@ -69,6 +74,7 @@ impl MtcArgs {
             MtcCommand::Size(x) => x.format,
             MtcCommand::Tiles(x) => x.format,
             MtcCommand::Audit(x) => x.format,
+            MtcCommand::Cosign(x) => x.format,
             MtcCommand::Serve(_) => Format::Text,
             MtcCommand::Cert(_) | MtcCommand::Landmark(_) => Format::Text,
         };
@@ -91,6 +97,7 @@ pub fn run(a: MtcArgs) -> CliResult<Exit> {
         MtcCommand::Size(x) => verify::run_size(x),
         MtcCommand::Tiles(x) => tiles::run(x),
         MtcCommand::Audit(x) => audit::run(x),
+        MtcCommand::Cosign(x) => cosign::run(x),
         MtcCommand::Serve(x) => serve::run(x),
     }
 }

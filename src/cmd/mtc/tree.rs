@@ -6,6 +6,7 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::{Args, Subcommand};
 use pkit::der::hex;
+use pkit::mtc::checkpoint::Checkpoint;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::issuer::{checkpoint_store, issue};
 use pkit::mtc::landmark::{format_list, landmark_subtrees, Landmark};
@@ -25,8 +26,90 @@ pub struct CheckpointArgs {
     /// PIN of the PKCS#11 token holding the cosigner key (pass:, env:, file:, fd:).
     #[arg(long, value_name = "SRC")]
     pub pin: Option<String>,
+    /// Instead of signing a new checkpoint, add these witnesses' cosignature lines
+    /// (`pkit mtc cosign` output) to the latest one, each checked with its --cosigner key.
+    #[arg(long, value_name = "FILE", requires = "cosigner")]
+    pub cosignature: Vec<PathBuf>,
+    /// A witness whose cosignatures are taken: its trust anchor ID and a public key or
+    /// certificate file (repeatable).
+    #[arg(long, value_name = "ID=KEY_OR_CERT")]
+    pub cosigner: Vec<String>,
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// `mtc checkpoint --cosignature`: the latest checkpoint's note with the witnesses'
+/// lines added, each verified against its witness key (a line from an unknown witness,
+/// or one that does not verify against this checkpoint, is refused: exit 1).
+fn add_cosignatures(a: &CheckpointArgs) -> CliResult<Exit> {
+    let (mut store, name) = open_store(&a.dir)?;
+    let (ca_id, log) = ca_meta(&*store, &name)?;
+    let log_id = ca_id.log_id(log);
+    let keys = a
+        .cosigner
+        .iter()
+        .map(|s| super::verify::cosigner_key(s))
+        .collect::<CliResult<Vec<_>>>()?;
+    let cp = store
+        .latest_checkpoint()
+        .map_err(mtc_err(&name))?
+        .ok_or_else(|| CliError::usage(format!("{name}: no checkpoint to add cosignatures to")))?;
+    let (body, _) = Checkpoint::parse(&cp.note).map_err(mtc_err(&name))?;
+    let mut lines: Vec<String> = cp
+        .note
+        .split_once("\n\n")
+        .map(|(_, sigs)| sigs.lines().map(str::to_string).collect())
+        .unwrap_or_default();
+    let mut added = Vec::new();
+    for f in &a.cosignature {
+        let fname = f.display().to_string();
+        let text = std::fs::read_to_string(f).map_err(|e| CliError::io_at(&fname, &e))?;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            // A note of one line parses the signature line on its own.
+            let (_, sig) = Checkpoint::parse(&format!("{}\n{line}\n", body.body()))
+                .map_err(mtc_err(&fname))?;
+            let s = &sig[0];
+            let key = keys
+                .iter()
+                .find(|k| k.id.note_name() == s.name && k.key_id() == s.key_id)
+                .ok_or_else(|| {
+                    CliError::negative(format!(
+                        "{fname}: a cosignature by {}, not one of the --cosigner keys",
+                        s.name
+                    ))
+                })?;
+            let backend = crate::cmd::backend::backend();
+            if !body
+                .verify(backend, &log_id, key, s)
+                .map_err(mtc_err(&fname))?
+            {
+                return Err(CliError::negative(format!(
+                    "{fname}: the cosignature by {} does not verify against the latest checkpoint (size {})",
+                    s.name, cp.size
+                )));
+            }
+            // One line per witness key: a newer cosignature replaces the older.
+            lines.retain(|l| {
+                Checkpoint::parse(&format!("{}\n{l}\n", body.body())).map_or(true, |(_, o)| {
+                    !(o[0].name == s.name && o[0].key_id == s.key_id)
+                })
+            });
+            lines.push(line.to_string());
+            added.push(s.name.clone());
+        }
+    }
+    let note = format!("{}\n{}\n", body.body(), lines.join("\n"));
+    store
+        .set_checkpoint_note(cp.size, &note)
+        .map_err(mtc_err(&name))?;
+    let item = json!({
+        "origin": body.origin,
+        "tree_size": cp.size,
+        "added": added,
+        "note": note,
+    });
+    emit(a.format, "mtc_checkpoint", item, &note)?;
+    Ok(Exit::Ok)
 }
 
 fn hashes_json(hs: &[Hash]) -> Vec<String> {
@@ -34,6 +117,9 @@ fn hashes_json(hs: &[Hash]) -> Vec<String> {
 }
 
 pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
+    if !a.cosignature.is_empty() {
+        return add_cosignatures(&a);
+    }
     let now = now_of(&a.now)?;
     let (mut store, name) = open_store(&a.dir)?;
     let ca = load_ca(&a.dir, &*store, &name, a.pin.as_deref())?;

@@ -112,6 +112,10 @@ pub trait LogStore: NodeSource + Send {
     /// The newest checkpoint, if any.
     fn latest_checkpoint(&self) -> Result<Option<StoredCheckpoint>>;
 
+    /// Replace the note of the stored checkpoint of `size` (the same checkpoint with more
+    /// signature lines: cosignatures witnesses sent back).
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()>;
+
     /// The smallest signed subtree containing `index` (the leftmost of equal size), with
     /// all its cosignatures.
     fn signed_subtree_for(&self, index: u64) -> Result<Option<SignedSubtree>>;

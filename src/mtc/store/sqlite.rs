@@ -267,6 +267,17 @@ impl LogStore for SqliteLogStore {
         .transpose()
     }
 
+    fn set_checkpoint_note(&mut self, size: u64, note: &str) -> Result<()> {
+        let n = self.conn.execute(
+            "UPDATE checkpoints SET note = ?1 WHERE size = ?2",
+            params![note, to_i64(size)?],
+        )?;
+        if n != 1 {
+            return Err(MtcError::Invalid(format!("no checkpoint of size {size}")));
+        }
+        Ok(())
+    }
+
     fn signed_subtree_for(&self, index: u64) -> Result<Option<SignedSubtree>> {
         let i = to_i64(index)?;
         let best: Option<(i64, i64)> = self

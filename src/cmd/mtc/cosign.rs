@@ -1,0 +1,113 @@
+//! `pkit mtc cosign`: an independent witness (c2sp.org/tlog-cosignature). It fetches a
+//! served log's checkpoint, checks the CA's signature on it, checks — from the tiles —
+//! that the log extends the tree it cosigned last (kept in `--state`), and only then
+//! prints its cosignature: one note signature line to add to the checkpoint.
+//!
+//! Keys: ML-DSA-44 (the `subtree/v1` message; what mtc-tlog requires of cosigners whose
+//! signatures go into certificates) or Ed25519 (`cosignature/v1`; witnesses that only
+//! cosign checkpoints). An inconsistent log is never cosigned: exit 1, the state kept.
+
+use super::common::{emit, mtc_err, now_of, unix, Format};
+use super::remote::Remote;
+use super::state::{read_state, write_state};
+use super::verify::read_der;
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::io;
+use crate::cmd::key::load_private_key;
+use clap::Args;
+use pkit::mtc::audit::{audit, AuditError};
+use pkit::mtc::cert::CaInfo;
+use pkit::mtc::cosign::Cosigner;
+use pkit::mtc::ids::TrustAnchorId;
+use pkit::pki::alg::Algorithm;
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CosignArgs {
+    /// The log's prefix URL.
+    #[arg(long)]
+    pub url: String,
+    /// The MTC CA certificate (mtc-ca.pem) whose log this is.
+    #[arg(long)]
+    pub ca: PathBuf,
+    /// The witness's private key: ML-DSA-44 or Ed25519 (a PKCS#8 file or a pkcs11: URI).
+    #[arg(long, value_name = "FILE|URI")]
+    pub key: PathBuf,
+    /// Password source of the --key file.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// PIN of the token holding the --key.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
+    /// The witness's trust anchor ID (its signature lines are named oid/1.3.6.1.4.1.ID).
+    #[arg(long, value_name = "ID")]
+    pub id: String,
+    /// The tree this witness cosigned last (created if missing; updated after cosigning):
+    /// the log must extend it.
+    #[arg(long, value_name = "FILE")]
+    pub state: PathBuf,
+    /// Write the signature line here instead of stdout.
+    #[arg(short, long)]
+    pub out: Option<PathBuf>,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Signing time (RFC 3339), default now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+pub fn run(a: CosignArgs) -> CliResult<Exit> {
+    let id = TrustAnchorId::parse(&a.id).map_err(mtc_err("--id"))?;
+    let key = load_private_key(&a.key, a.passin.as_deref(), a.pin.as_deref())?;
+    let alg = key.algorithm();
+    if !matches!(alg, Algorithm::MlDsa44 | Algorithm::Ed25519) {
+        return Err(CliError::usage(format!(
+            "--key {}: a {alg} key; a witness cosigns with ml-dsa-44 or ed25519 (tlog-cosignature)",
+            a.key.display()
+        )));
+    }
+    let cosigner = Cosigner::new(id, key).map_err(mtc_err(&a.key.display().to_string()))?;
+    let (ca_name, ca_der) = read_der(&a.ca)?;
+    let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
+    let remote = Remote::new(&a.url);
+    let (cp, log, _) = remote.signed_checkpoint(&ca, &[])?;
+    let seen = read_state(&a.state, &cp.origin)?;
+    let (now_seen, _) = match audit(&remote, cp.size, cp.root, seen.as_ref(), false) {
+        Ok(r) => r,
+        Err(AuditError::Found(f)) => {
+            return Err(CliError::negative(format!(
+                "{}: not cosigned: {f}",
+                remote.base
+            )))
+        }
+        Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why)),
+        Err(AuditError::Mtc(e)) => return Err(mtc_err(&remote.base)(e)),
+    };
+    let timestamp = unix(now_of(&a.now)?);
+    let line = cp
+        .signature_line(&ca.ca_id.log_id(log), &cosigner, timestamp)
+        .map_err(mtc_err(&a.key.display().to_string()))?;
+    if let Some(out) = &a.out {
+        io::write_file_atomic(out, format!("{line}\n").as_bytes(), a.force, false)?;
+    }
+    // Recorded only once the signature is out: a witness never cosigns a tree that does
+    // not extend the one in its state.
+    write_state(&a.state, &cp.origin, &now_seen)?;
+    let item = json!({
+        "origin": cp.origin,
+        "size": cp.size,
+        "cosigner": cosigner.public.id.note_name(),
+        "algorithm": alg.name(),
+        "timestamp": timestamp,
+        "previous_size": seen.as_ref().map(|s| s.size),
+        "line": line,
+    });
+    if a.out.is_none() || a.format == Format::Json {
+        emit(a.format, "mtc_cosign", item, &format!("{line}\n"))?;
+    }
+    Ok(Exit::Ok)
+}

@@ -159,7 +159,8 @@ fn go_reads_the_served_and_the_written_log() {
     let ca_cert = pkit::pki::cert::Certificate::from_der(&ca_der).unwrap();
     use base64::Engine;
     let key = base64::engine::general_purpose::STANDARD.encode(ca_cert.spki.key.bytes);
-    let signer = ["-key-name", "oid/1.3.6.1.4.1.32473.1", "-ed25519-key", &key];
+    let ca_signer = format!("oid/1.3.6.1.4.1.32473.1=ed25519:{key}");
+    let signer = ["-cosigner", ca_signer.as_str()];
     if let Some(bin) = tlogcheck() {
         let v = go_check(bin, &url, None, &signer);
         assert_eq!(v["size"], 1000);
@@ -672,25 +673,33 @@ fn witnesses_cosign_consistent_checkpoints_only() {
     let note = String::from_utf8(note).unwrap();
     assert_eq!(note.matches("\n\u{2014} ").count(), 3, "{note}");
     // Go's note package checks the Ed25519 witness's cosignature/v1 line.
+    // Go's note package checks the witnesses' lines: Ed25519 cosignature/v1 and ML-DSA-44
+    // subtree/v1 (circl's ML-DSA).
     if let Some(bin) = tlogcheck() {
-        let der = pem::parse(std::fs::read(&w1_pub).unwrap())
-            .unwrap()
-            .contents()
-            .to_vec();
-        use base64::Engine;
-        let raw = base64::engine::general_purpose::STANDARD.encode(&der[der.len() - 32..]);
+        let raw = |p: &Path, len: usize| {
+            let der = pem::parse(std::fs::read(p).unwrap())
+                .unwrap()
+                .contents()
+                .to_vec();
+            use base64::Engine;
+            base64::engine::general_purpose::STANDARD.encode(&der[der.len() - len..])
+        };
+        let w1_arg = format!("oid/1.3.6.1.4.1.32473.50=ed25519:{}", raw(&w1_pub, 32));
+        let w2_arg = format!("oid/1.3.6.1.4.1.32473.51=mldsa44:{}", raw(&w2_pub, 1312));
         let v = go_check(
             bin,
             &url,
             None,
-            &[
-                "-key-name",
-                "oid/1.3.6.1.4.1.32473.50",
-                "-ed25519-key",
-                &raw,
-            ],
+            &["-cosigner", &w1_arg, "-cosigner", &w2_arg],
         );
-        assert_eq!(v["signed_by"][0], "oid/1.3.6.1.4.1.32473.50");
+        let by: Vec<&str> = v["signed_by"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert_eq!(by.len(), 2, "{v}");
+        assert!(by.contains(&"oid/1.3.6.1.4.1.32473.51"), "{v}");
     }
     // pkit's auditor checks both witnesses' lines.
     let r = pk(&[

@@ -71,7 +71,7 @@ impl Peer {
                  directly)"
             }
             Peer::Script => "apt-get install util-linux (bsdutils on Debian)",
-            Peer::Go => "apt-get install golang-go (any Go >= 1.18; scripts/test installs it)",
+            Peer::Go => "Go >= 1.22 (apt-get install golang-go where Debian has it that recent)",
         }
     }
 

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -49,6 +50,86 @@ func (v cosignatureV1) KeyHash() uint32 {
 	h.Write([]byte{0x04})
 	h.Write(v.key)
 	return binary.BigEndian.Uint32(h.Sum(nil)[:4])
+}
+
+// subtreeV1 verifies tlog-cosignature's ML-DSA-44 note signatures (key type 0x06):
+// an 8-byte timestamp and an ML-DSA-44 signature (empty context) over the subtree/v1
+// message for [0, size) of the checkpoint in the note body.
+type subtreeV1 struct {
+	name string
+	key  *mldsa44.PublicKey
+	raw  []byte
+}
+
+func (v subtreeV1) Name() string { return v.name }
+
+func (v subtreeV1) KeyHash() uint32 {
+	h := sha256.New()
+	h.Write([]byte(v.name + "\n"))
+	h.Write([]byte{0x06})
+	h.Write(v.raw)
+	return binary.BigEndian.Uint32(h.Sum(nil)[:4])
+}
+
+func (v subtreeV1) Verify(msg, sig []byte) bool {
+	if len(sig) != 8+mldsa44.SignatureSize {
+		return false
+	}
+	lines := strings.Split(string(msg), "\n")
+	if len(lines) < 3 {
+		return false
+	}
+	size, err := strconv.ParseUint(lines[1], 10, 64)
+	if err != nil {
+		return false
+	}
+	root, err := base64.StdEncoding.DecodeString(lines[2])
+	if err != nil || len(root) != 32 {
+		return false
+	}
+	m := []byte("subtree/v1\n\x00")
+	m = append(m, byte(len(v.name)))
+	m = append(m, v.name...)
+	m = append(m, sig[:8]...)
+	m = append(m, byte(len(lines[0])))
+	m = append(m, lines[0]...)
+	m = binary.BigEndian.AppendUint64(m, 0)
+	m = binary.BigEndian.AppendUint64(m, size)
+	m = append(m, root...)
+	return mldsa44.Verify(v.key, m, nil, sig[8:])
+}
+
+// cosigners collects -cosigner NAME=TYPE:BASE64KEY flags (TYPE ed25519 or mldsa44).
+type cosigners []note.Verifier
+
+func (c *cosigners) String() string { return "" }
+
+func (c *cosigners) Set(s string) error {
+	name, rest, ok := strings.Cut(s, "=")
+	typ, b64, ok2 := strings.Cut(rest, ":")
+	if !ok || !ok2 {
+		return fmt.Errorf("want NAME=TYPE:BASE64KEY")
+	}
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case "ed25519":
+		if len(raw) != ed25519.PublicKeySize {
+			return fmt.Errorf("an Ed25519 key is 32 bytes")
+		}
+		*c = append(*c, cosignatureV1{name, raw})
+	case "mldsa44":
+		var pk mldsa44.PublicKey
+		if err := pk.UnmarshalBinary(raw); err != nil {
+			return err
+		}
+		*c = append(*c, subtreeV1{name, &pk, raw})
+	default:
+		return fmt.Errorf("unknown key type %q", typ)
+	}
+	return nil
 }
 
 func (v cosignatureV1) Verify(msg, sig []byte) bool {
@@ -127,8 +208,8 @@ func main() {
 	oldSize := flag.Int64("old-size", 0, "an earlier checkpoint's tree size")
 	oldRoot := flag.String("old-root", "", "that checkpoint's root hash (base64)")
 	samples := flag.Int("samples", 16, "entries whose inclusion is checked")
-	keyName := flag.String("key-name", "", "a cosigner whose cosignature/v1 signature the checkpoint must carry")
-	keyB64 := flag.String("ed25519-key", "", "that cosigner's Ed25519 public key (base64)")
+	var signers cosigners
+	flag.Var(&signers, "cosigner", "NAME=TYPE:BASE64KEY (ed25519 or mldsa44): a cosigner whose signature the checkpoint must carry (repeatable)")
 	flag.Parse()
 	base := strings.TrimSuffix(flag.Arg(0), "/")
 	noteText, err := get(base + "/checkpoint")
@@ -136,17 +217,16 @@ func main() {
 		fail("%v", err)
 	}
 	signedBy := []string{}
-	if *keyName != "" {
-		pub, err := base64.StdEncoding.DecodeString(*keyB64)
-		if err != nil || len(pub) != ed25519.PublicKeySize {
-			fail("-ed25519-key: %v", err)
-		}
-		n, err := note.Open(noteText, note.VerifierList(cosignatureV1{*keyName, pub}))
+	if len(signers) > 0 {
+		n, err := note.Open(noteText, note.VerifierList(signers...))
 		if err != nil {
 			fail("checkpoint signature: %v", err)
 		}
 		for _, s := range n.Sigs {
 			signedBy = append(signedBy, s.Name)
+		}
+		if len(n.Sigs) != len(signers) {
+			fail("checkpoint: %d of %d cosigners' signatures verified", len(n.Sigs), len(signers))
 		}
 	}
 	lines := strings.SplitN(string(noteText), "\n", 4)

@@ -343,6 +343,14 @@ fn hostile_and_unknown_paths() {
         r.headers().get("content-type").unwrap(),
         "application/octet-stream"
     );
+    // HEAD: GET's headers, no body.
+    let mut r = agent
+        .head(&format!("{url}/mtc/1/tile/0/000"))
+        .call()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(r.headers().get("content-length").unwrap(), "8192");
+    assert!(r.body_mut().read_to_vec().unwrap().is_empty());
     let r = agent
         .get(&format!("{url}/mtc/1/checkpoint"))
         .call()

@@ -20,7 +20,7 @@ impl Frontier {
     pub fn load(size: u64, node: impl Fn(u32, u64) -> Result<Hash>) -> Result<Frontier> {
         let mut waiting = Vec::new();
         let mut l = 0;
-        while (size >> l) > 0 {
+        while size.checked_shr(l).unwrap_or(0) > 0 {
             let count = size >> l;
             waiting.push(if count & 1 == 1 {
                 Some(node(l, count - 1)?)

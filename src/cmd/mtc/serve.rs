@@ -23,6 +23,7 @@ use pkit::mtc::publish::{self, Resource};
 use pkit::mtc::store::LogStore;
 use serde_json::json;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tiny_http::{Header, Method, Response, Server};
@@ -125,22 +126,56 @@ fn cache_control(r: &Resource) -> &'static str {
     }
 }
 
-/// One worker: its own connection, requests until the server is unblocked.
-fn work(server: &Server, dir: &std::path::Path, prefix: &str) -> CliResult<()> {
-    let (store, _) = open_store(dir)?;
-    while let Ok(rq) = server.recv() {
+/// Why the workers stop: a signal, or the server failing to accept connections.
+struct Stop {
+    requested: AtomicBool,
+    threads: usize,
+}
+
+impl Stop {
+    fn now(&self, server: &Server) {
+        self.requested.store(true, Ordering::SeqCst);
+        // One wake-up per worker blocked in recv.
+        for _ in 0..self.threads {
+            server.unblock();
+        }
+    }
+}
+
+/// One worker: its own connection, requests until the server is stopped. A failure to
+/// receive that no stop asked for (tiny_http's accept loop gives up when, say, file
+/// descriptors run out) stops every worker and is returned, so the process exits
+/// non-zero instead of staying up and serving nothing.
+fn work(server: &Server, stop: &Stop, dir: &std::path::Path, prefix: &str) -> CliResult<()> {
+    let store = match open_store(dir) {
+        Ok((store, _)) => store,
+        Err(e) => {
+            stop.now(server);
+            return Err(e);
+        }
+    };
+    loop {
+        let rq = match server.recv() {
+            Ok(rq) => rq,
+            Err(_) if stop.requested.load(Ordering::SeqCst) => return Ok(()),
+            Err(e) => {
+                eprintln!(
+                    "{}",
+                    json!({"time": Time::now().to_string(), "event": "error", "error": e.to_string()})
+                );
+                stop.now(server);
+                return Err(CliError::io(format!("receiving requests: {e}")));
+            }
+        };
         let start = Instant::now();
         let method = rq.method().clone();
         let url = rq.url().to_string();
         let peer = rq.remote_addr().map(|p| p.to_string());
         let a = answer(store.as_ref(), prefix, &method, &url);
         let len = a.body.len();
-        let mut resp = Response::from_data(if method == Method::Head {
-            Vec::new()
-        } else {
-            a.body
-        })
-        .with_status_code(a.status);
+        // For HEAD, tiny_http sends the headers GET would (Content-Length included) and
+        // leaves the body out itself.
+        let mut resp = Response::from_data(a.body).with_status_code(a.status);
         match &a.resource {
             Some(r) => {
                 resp.add_header(header("Content-Type", r.content_type()));
@@ -168,7 +203,6 @@ fn work(server: &Server, dir: &std::path::Path, prefix: &str) -> CliResult<()> {
         );
         let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
-    Ok(())
 }
 
 pub fn run(a: ServeArgs) -> CliResult<Exit> {
@@ -190,14 +224,15 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
     ])
     .map_err(|e| CliError::io(format!("installing signal handlers: {e}")))?;
     let signal_handle = signals.handle();
+    let stop = Arc::new(Stop {
+        requested: AtomicBool::new(false),
+        threads,
+    });
     let watcher = {
-        let server = Arc::clone(&server);
+        let (server, stop) = (Arc::clone(&server), Arc::clone(&stop));
         std::thread::spawn(move || {
             let sig = signals.forever().next();
-            // One wake-up per worker blocked in recv.
-            for _ in 0..threads {
-                server.unblock();
-            }
+            stop.now(&server);
             sig
         })
     };
@@ -213,7 +248,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
     );
     let results: Vec<CliResult<()>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| work(&server, &a.dir, &prefix)))
+            .map(|_| s.spawn(|| work(&server, &stop, &a.dir, &prefix)))
             .collect();
         workers
             .into_iter()

@@ -156,7 +156,7 @@ fn prepared_keys<'a>(items: &[Item<'a>]) -> HashMap<&'a [u8; 32], Option<Edwards
         if cache.len() + fresh.len() > PREPARED_MAX {
             cache.clear();
         }
-        cache.extend(fresh);
+        cache.extend(fresh.into_iter().take(PREPARED_MAX));
     }
     out
 }

@@ -102,7 +102,9 @@ fn ed25519_item<'a>(it: &VerifyItem<'a>) -> Option<ed25519_batch::Item<'a>> {
         return None;
     }
     let spki = Spki::from_der(it.spki_der).ok()?;
-    if spki.key.unused_bits != 0 {
+    // RFC 8410's form only (parameters absent, whole octets): OpenSSL refuses a key with
+    // parameters, so the batch must not decide it.
+    if spki.key.unused_bits != 0 || spki.algorithm.params.is_some() {
         return None;
     }
     Some(ed25519_batch::Item {

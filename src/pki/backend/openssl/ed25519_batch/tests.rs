@@ -258,3 +258,46 @@ fn vector_files_match_their_checksums() {
         assert_eq!(got, sum, "{name}");
     }
 }
+
+/// A key whose AlgorithmIdentifier carries parameters (a NULL): OpenSSL refuses it, and
+/// so must the batch — it is left to single verification, which reports the error.
+#[test]
+fn keys_with_parameters_are_not_batched() {
+    let cases = honest(4);
+    // SEQUENCE { SEQUENCE { OID 1.3.101.112, NULL }, BIT STRING { 00, key } }
+    let with_null = |key: &[u8]| {
+        let mut alg = vec![0x06, 0x03, 0x2b, 0x65, 0x70, 0x05, 0x00];
+        alg.splice(0..0, [0x30, alg.len() as u8]);
+        let mut bits = vec![0x03, 33, 0x00];
+        bits.extend_from_slice(key);
+        let mut body = alg;
+        body.extend(bits);
+        let mut der = vec![0x30, body.len() as u8];
+        der.extend(body);
+        der
+    };
+    let spkis: Vec<Vec<u8>> = cases.iter().map(|c| with_null(&c.key)).collect();
+    let items: Vec<VerifyItem<'_>> = cases
+        .iter()
+        .zip(&spkis)
+        .map(|(c, s)| VerifyItem {
+            spki_der: s,
+            scheme: SignatureScheme::Ed25519,
+            message: &c.message,
+            signature: &c.signature,
+        })
+        .collect();
+    let single = backend().verify(
+        items[0].spki_der,
+        items[0].scheme,
+        items[0].message,
+        items[0].signature,
+    );
+    assert!(
+        single.is_err(),
+        "OpenSSL took a key with parameters: {single:?}"
+    );
+    for v in backend().verify_batch(&items) {
+        assert!(v.is_err(), "the batch decided a key OpenSSL refuses: {v:?}");
+    }
+}

@@ -13,8 +13,9 @@
 
 use super::error::MtcError;
 use super::frontier::Frontier;
-use super::hash::{leaf_hash, Hash};
-use super::tiles::{Kind, Tile, WIDTH};
+use super::hash::{leaf_hash, node_hash, Hash};
+use super::limits::UINT48_MAX;
+use super::tiles::{Kind, Tile, HEIGHT, WIDTH};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -42,6 +43,8 @@ pub enum Finding {
     },
     /// A tile (or bundle) is malformed or disagrees with the rest of the tree.
     BadTile { path: String, why: String },
+    /// The checkpoint claims more entries than an MTC log can hold (indices are 48-bit).
+    TooLarge { size: u64 },
     /// The tiles give another root than the checkpoint states.
     Root {
         size: u64,
@@ -67,6 +70,10 @@ impl std::fmt::Display for Finding {
                 b64(old_root)
             ),
             Finding::BadTile { path, why } => write!(f, "{path}: {why}"),
+            Finding::TooLarge { size } => write!(
+                f,
+                "the checkpoint claims {size} entries, more than an MTC log holds (2^48 - 1)"
+            ),
             Finding::Root {
                 size,
                 checkpoint,
@@ -124,21 +131,6 @@ const ROUND: usize = 256;
 
 fn nodes_at(size: u64, level: u32) -> u64 {
     size.checked_shr(level * 8).unwrap_or(0)
-}
-
-/// The tiles of `kind` holding nodes `[from, to)` of their level in a tree with `nodes`
-/// such nodes.
-fn covering(kind: Kind, from: u64, to: u64, nodes: u64) -> Vec<Tile> {
-    if from >= to {
-        return Vec::new();
-    }
-    (from / WIDTH..to.div_ceil(WIDTH))
-        .map(|index| Tile {
-            kind,
-            index,
-            width: (nodes - index * WIDTH).min(WIDTH) as u16,
-        })
-        .collect()
 }
 
 fn get(fetch: &dyn Fetch, t: &Tile, a: &mut Audited) -> std::result::Result<Vec<u8>, AuditError> {
@@ -211,9 +203,118 @@ fn check_bundle(t: &Tile, bytes: &[u8], leaves: &[Hash]) -> std::result::Result<
     Ok(())
 }
 
+/// The Merkle hash of a power-of-two run of hashes.
+fn mth(hashes: &[Hash]) -> Hash {
+    let mut row = hashes.to_vec();
+    while row.len() > 1 {
+        row = row
+            .chunks_exact(2)
+            .map(|p| node_hash(&p[0], &p[1]))
+            .collect();
+    }
+    row[0]
+}
+
+/// The hashes of tile `t` (nodes of level `base`) below node `m` are the tree audited
+/// before: each run the right edge `seen` kept (one per set bit of `m` under 256) must
+/// be the Merkle hash of the tile's hashes it covers.
+fn check_prefix(
+    t: &Tile,
+    hashes: &[Hash],
+    m: u64,
+    base: u32,
+    seen: &Seen,
+) -> std::result::Result<(), Finding> {
+    let first = t.index * WIDTH;
+    for j in 0..HEIGHT {
+        if (m >> j) & 1 == 0 || m - first < (1 << j) {
+            continue;
+        }
+        let lo = ((m >> j) - 1) << j;
+        let off = (lo - first) as usize;
+        let Some(run) = hashes.get(off..off + (1usize << j)) else {
+            continue;
+        };
+        let want = seen
+            .frontier
+            .parts()
+            .get((base + j) as usize)
+            .copied()
+            .flatten();
+        if want != Some(mth(run)) {
+            return Err(Finding::BadTile {
+                path: t.path(),
+                why: format!(
+                    "hashes {} to {} are not those of the tree of size {} audited before",
+                    off,
+                    off + (1usize << j) - 1,
+                    seen.size
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The level-≥1 tiles an audit reads, one per level at a time, fetched when a new node
+/// of theirs is completed (or, for the first one at each level, checked against the
+/// tree seen before).
+struct Upper<'a> {
+    fetch: &'a dyn Fetch,
+    size: u64,
+    seen: Option<&'a Seen>,
+    current: HashMap<u32, (u64, Vec<Hash>)>,
+}
+
+impl Upper<'_> {
+    /// Node `index` of tile level `level` as its tile holds it.
+    fn hash(
+        &mut self,
+        level: u32,
+        index: u64,
+        a: &mut Audited,
+    ) -> std::result::Result<Hash, AuditError> {
+        let ti = index / WIDTH;
+        if self.current.get(&level).map(|(i, _)| *i) != Some(ti) {
+            let hashes = self.load(level, ti, a)?;
+            self.current.insert(level, (ti, hashes));
+        }
+        Ok(self.current[&level].1[(index % WIDTH) as usize])
+    }
+
+    fn load(
+        &self,
+        level: u32,
+        ti: u64,
+        a: &mut Audited,
+    ) -> std::result::Result<Vec<Hash>, AuditError> {
+        let nodes = nodes_at(self.size, level);
+        let t = Tile {
+            kind: Kind::Hashes { level: level as u8 },
+            index: ti,
+            width: (nodes - ti * WIDTH).min(WIDTH) as u16,
+        };
+        let bytes = get(self.fetch, &t, a)?;
+        a.tiles += 1;
+        let hashes = hashes(&t, &bytes).map_err(AuditError::Found)?;
+        if let Some(s) = self.seen {
+            let m = nodes_at(s.size, level);
+            if m / WIDTH == ti {
+                check_prefix(&t, &hashes, m, level * HEIGHT, s).map_err(AuditError::Found)?;
+            }
+        }
+        Ok(hashes)
+    }
+}
+
 /// Audit the tree of `size` entries and root `root` from its tiles, continuing from
 /// `seen` (the tree verified before, if any); with `entries`, the entry bundles too.
-/// Returns the new [`Seen`] to keep.
+/// Returns the new [`Seen`] to keep. Memory stays bounded whatever size a checkpoint
+/// claims: tiles are fetched a round at a time.
+///
+/// When continuing from `seen` finds something wrong, a fresh audit of the new
+/// checkpoint decides what: if its tiles are sound on their own, the log rewrote what
+/// was seen (a fork); otherwise the fresh audit's finding is the answer.
 pub fn audit(
     fetch: &dyn Fetch,
     size: u64,
@@ -221,7 +322,33 @@ pub fn audit(
     seen: Option<&Seen>,
     entries: bool,
 ) -> std::result::Result<(Seen, Audited), AuditError> {
+    match (audit_from(fetch, size, root, seen, entries), seen) {
+        (Err(AuditError::Found(Finding::BadTile { .. } | Finding::Root { .. })), Some(s)) => {
+            match audit_from(fetch, size, root, None, false) {
+                Ok(_) => Err(AuditError::Found(Finding::Fork {
+                    old_size: s.size,
+                    old_root: s.root,
+                    new_size: size,
+                    new_root: root,
+                })),
+                Err(e) => Err(e),
+            }
+        }
+        (r, _) => r,
+    }
+}
+
+fn audit_from(
+    fetch: &dyn Fetch,
+    size: u64,
+    root: Hash,
+    seen: Option<&Seen>,
+    entries: bool,
+) -> std::result::Result<(Seen, Audited), AuditError> {
     let found = |f: Finding| Err(AuditError::Found(f));
+    if size > UINT48_MAX {
+        return found(Finding::TooLarge { size });
+    }
     let start = seen.map_or(0, |s| s.size);
     if let Some(s) = seen {
         if size < s.size || (size == s.size && root != s.root) {
@@ -232,46 +359,40 @@ pub fn audit(
                 new_root: root,
             });
         }
+        if size == s.size {
+            // The same tree: nothing to fetch.
+            return Ok((
+                s.clone(),
+                Audited {
+                    from: start,
+                    ..Audited::default()
+                },
+            ));
+        }
     }
     let mut a = Audited {
         from: start,
         ..Audited::default()
     };
-    // The hashes of every tile of level ≥ 1 the new leaves complete nodes in.
-    let mut upper: HashMap<(u32, u64), Hash> = HashMap::new();
-    for level in 1..=63u32 {
-        let nodes = nodes_at(size, level);
-        if nodes == 0 {
-            break;
-        }
-        let tiles = covering(
-            Kind::Hashes { level: level as u8 },
-            nodes_at(start, level),
-            nodes,
-            nodes,
-        );
-        let got = tiles
-            .par_iter()
-            .map(|t| {
-                let mut a = Audited::default();
-                get(fetch, t, &mut a).map(|b| (*t, b))
-            })
-            .collect::<std::result::Result<Vec<_>, AuditError>>()?;
-        for (t, bytes) in got {
-            a.tiles += 1;
-            a.bytes += bytes.len() as u64;
-            for (i, h) in hashes(&t, &bytes)
-                .map_err(AuditError::Found)?
-                .into_iter()
-                .enumerate()
-            {
-                upper.insert((level, t.index * WIDTH + i as u64), h);
-            }
-        }
-    }
+    let mut upper = Upper {
+        fetch,
+        size,
+        seen,
+        current: HashMap::new(),
+    };
     let mut frontier = seen.map(|s| s.frontier.clone()).unwrap_or_default();
-    let tiles = covering(Kind::Hashes { level: 0 }, start, size, size);
-    for round in tiles.chunks(ROUND) {
+    let first_tile = start / WIDTH;
+    let end_tile = size.div_ceil(WIDTH);
+    let mut next = first_tile;
+    while next < end_tile {
+        let round: Vec<Tile> = (next..end_tile.min(next + ROUND as u64))
+            .map(|index| Tile {
+                kind: Kind::Hashes { level: 0 },
+                index,
+                width: (size - index * WIDTH).min(WIDTH) as u16,
+            })
+            .collect();
+        next += round.len() as u64;
         let got: Vec<_> = round
             .par_iter()
             .map(|t| {
@@ -301,66 +422,67 @@ pub fn audit(
                 };
                 check_bundle(&bt, &b, &leaves).map_err(AuditError::Found)?;
             }
-            // A partially seen first tile: its first leaves are in the frontier already.
+            // A partially seen first tile: its first leaves are in the frontier already,
+            // and must be the ones audited before.
             let skip = (frontier.size() - t.index * WIDTH) as usize;
+            if let (Some(s), true) = (seen, skip > 0) {
+                check_prefix(&t, &leaves, start, 0, s).map_err(AuditError::Found)?;
+            }
             for leaf in &leaves[skip..] {
-                let mut wrong = None;
+                let mut completed = Vec::new();
                 frontier.push(*leaf, |level, index, h| {
-                    if level % 8 == 0 {
-                        if let Some(want) = upper.get(&(level / 8, index)) {
-                            if want != h && wrong.is_none() {
-                                wrong = Some((level / 8, index));
-                            }
-                        }
+                    if level % HEIGHT == 0 {
+                        completed.push((level / HEIGHT, index, *h));
                     }
                     Ok(())
                 })?;
-                if let Some((l, index)) = wrong {
-                    // The hash at `index` of level l is the root of the full tile `index`
-                    // of level l − 1 (entries index·256^l up to (index+1)·256^l).
-                    let holder = Tile {
-                        kind: Kind::Hashes { level: l as u8 },
-                        index: index / WIDTH,
-                        width: (nodes_at(size, l) - index / WIDTH * WIDTH).min(WIDTH) as u16,
-                    };
-                    let below = Tile {
-                        kind: Kind::Hashes {
-                            level: (l - 1) as u8,
-                        },
-                        index,
-                        width: WIDTH as u16,
-                    };
-                    let span = 1u64 << (8 * l);
-                    return found(Finding::BadTile {
-                        path: holder.path(),
-                        why: format!(
-                            "hash {} is not the root of {} below it (entries {} to {}): one of the two is wrong",
-                            index % WIDTH,
-                            below.path(),
-                            index * span,
-                            (index + 1) * span - 1
-                        ),
-                    });
+                for (l, index, h) in completed {
+                    if upper.hash(l, index, &mut a)? != h {
+                        // The hash at `index` of level l is the root of the full tile
+                        // `index` of level l − 1.
+                        let holder = Tile {
+                            kind: Kind::Hashes { level: l as u8 },
+                            index: index / WIDTH,
+                            width: (nodes_at(size, l) - index / WIDTH * WIDTH).min(WIDTH) as u16,
+                        };
+                        let below = Tile {
+                            kind: Kind::Hashes {
+                                level: (l - 1) as u8,
+                            },
+                            index,
+                            width: WIDTH as u16,
+                        };
+                        let span = 1u64 << (8 * l);
+                        return found(Finding::BadTile {
+                            path: holder.path(),
+                            why: format!(
+                                "hash {} is not the root of {} below it (entries {} to {}): one of the two is wrong",
+                                index % WIDTH,
+                                below.path(),
+                                index * span,
+                                (index + 1) * span - 1
+                            ),
+                        });
+                    }
                 }
+            }
+        }
+    }
+    // Each level's tile the new checkpoint needs but no new node reached: still the
+    // tree seen before.
+    if let Some(s) = seen {
+        for level in 1..=7u32 {
+            let m = nodes_at(s.size, level);
+            if nodes_at(size, level) == 0 {
+                break;
+            }
+            if m % WIDTH != 0 && !upper.current.contains_key(&level) {
+                upper.load(level, m / WIDTH, &mut a)?;
             }
         }
     }
     let tiles_root = frontier.root();
     if tiles_root != root {
-        if let Some(s) = seen {
-            // Continuing from the tree seen before does not reach the new root. If the
-            // tiles alone do, the log rewrote what was seen: a fork. Otherwise the tiles
-            // (or the checkpoint) are wrong, which a fresh audit names.
-            return match audit(fetch, size, root, None, false) {
-                Ok(_) => found(Finding::Fork {
-                    old_size: s.size,
-                    old_root: s.root,
-                    new_size: size,
-                    new_root: root,
-                }),
-                Err(e) => Err(e),
-            };
-        }
         return found(Finding::Root {
             size,
             checkpoint: root,

@@ -216,3 +216,52 @@ fn fetch_failures_are_not_findings() {
         other => panic!("{other:?}"),
     }
 }
+
+/// An incremental audit still checks what it does not push: the first leaves of a
+/// partially seen tile, and the hashes of the first upper tile below the old size.
+#[test]
+fn what_was_seen_is_checked_again_in_the_first_tiles() {
+    let log = Log::new(1000, 0);
+    let small = Log::new(300, 0);
+    let (seen, _) = audit(&small.fetcher(None), 300, small.tree.root(), None, false).unwrap();
+    let flip: fn(&mut Vec<u8>) = |b| b[0] ^= 1;
+    for path in ["tile/0/001", "tile/1/000.p/3"] {
+        let f = found(audit(
+            &log.fetcher(Some((path, flip))),
+            1000,
+            log.tree.root(),
+            Some(&seen),
+            false,
+        ));
+        // Named by the fresh audit that decides between a fork and a bad tile.
+        assert!(matches!(&f, Finding::BadTile { .. }), "{f}");
+        assert!(f.to_string().contains(path), "{f}");
+    }
+    // A level whose tile gained no node is checked too (300 → 310: tile/1/000.p/1).
+    let more = Log::new(310, 0);
+    let f = found(audit(
+        &more.fetcher(Some(("tile/1/000.p/1", flip))),
+        310,
+        more.tree.root(),
+        Some(&seen),
+        false,
+    ));
+    assert!(
+        matches!(&f, Finding::BadTile { path, .. } if path == "tile/1/000.p/1"),
+        "{f}"
+    );
+}
+
+/// A checkpoint claiming more entries than a log holds is a finding, found without
+/// allocating for them; a huge but possible size fails on the first missing tile.
+#[test]
+fn huge_sizes_stay_bounded() {
+    let log = Log::new(1000, 0);
+    let f = found(audit(&log.fetcher(None), 1 << 56, [0; 32], None, false));
+    assert_eq!(f, Finding::TooLarge { size: 1 << 56 });
+    match audit(&log.fetcher(None), (1 << 48) - 1, [0; 32], None, false) {
+        Err(AuditError::Fetch { path, .. }) => assert!(path.starts_with("tile/"), "{path}"),
+        Err(AuditError::Found(f)) => assert!(matches!(f, Finding::BadTile { .. }), "{f}"),
+        other => panic!("{other:?}"),
+    };
+}

@@ -49,6 +49,15 @@ fn grow(dir: &Path, first: usize, n: usize) -> String {
     pk_ok(&["mtc", "checkpoint", "--dir", &s(dir)]).stdout_str()
 }
 
+/// A copy of the CA directory (same key, same log so far) at `to`: a second history.
+fn copy_ca(dir: &Path, to: &Path) -> PathBuf {
+    std::fs::create_dir(to).unwrap();
+    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db"] {
+        std::fs::copy(dir.join(f), to.join(f)).unwrap();
+    }
+    to.to_path_buf()
+}
+
 /// Size and root (base64) of a checkpoint note.
 fn size_root(note: &str) -> (u64, String) {
     let l: Vec<&str> = note.lines().collect();
@@ -409,11 +418,7 @@ fn audits_follow_the_log_and_catch_a_fork() {
     let dir = t.path().join("ca");
     log_with(&dir, 600);
     // A copy of the CA (same key) whose log goes another way after 600 entries.
-    let copy = t.path().join("copy");
-    std::fs::create_dir(&copy).unwrap();
-    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db"] {
-        std::fs::copy(dir.join(f), copy.join(f)).unwrap();
-    }
+    let copy = copy_ca(&dir, &t.path().join("copy"));
     let ca = dir.join("mtc-ca.pem");
     let state = t.path().join("state.json");
     let (mut server, url) = serve(&dir, &[]);
@@ -542,11 +547,7 @@ fn verify_looks_the_subtree_up_in_the_log() {
     let t = tempdir();
     let dir = t.path().join("ca");
     log_with(&dir, 300);
-    let copy = t.path().join("copy");
-    std::fs::create_dir(&copy).unwrap();
-    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db"] {
-        std::fs::copy(dir.join(f), copy.join(f)).unwrap();
-    }
+    let copy = copy_ca(&dir, &t.path().join("copy"));
     grow(&dir, 300, 40);
     grow(&copy, 9_000, 40);
     let cert = t.path().join("c.pem");
@@ -600,11 +601,7 @@ fn witnesses_cosign_consistent_checkpoints_only() {
     let t = tempdir();
     let dir = t.path().join("ca");
     log_with(&dir, 300);
-    let copy = t.path().join("copy");
-    std::fs::create_dir(&copy).unwrap();
-    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db"] {
-        std::fs::copy(dir.join(f), copy.join(f)).unwrap();
-    }
+    let copy = copy_ca(&dir, &t.path().join("copy"));
     let ca = dir.join("mtc-ca.pem");
     let (w1, w1_pub) = witness(t.path(), "w1", "ed25519");
     let (w2, w2_pub) = witness(t.path(), "w2", "ml-dsa-44");

@@ -218,23 +218,13 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
         usize::from,
     );
     let server = Arc::new(crate::cmd::http::server(&a.listen)?);
-    let mut signals = signal_hook::iterator::Signals::new([
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-    ])
-    .map_err(|e| CliError::io(format!("installing signal handlers: {e}")))?;
-    let signal_handle = signals.handle();
     let stop = Arc::new(Stop {
         requested: AtomicBool::new(false),
         threads,
     });
-    let watcher = {
+    let watch = {
         let (server, stop) = (Arc::clone(&server), Arc::clone(&stop));
-        std::thread::spawn(move || {
-            let sig = signals.forever().next();
-            stop.now(&server);
-            sig
-        })
+        crate::cmd::http::SignalWatch::start(move || stop.now(&server))?
     };
     let addr = server
         .server_addr()
@@ -258,8 +248,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
             })
             .collect()
     });
-    signal_handle.close();
-    let sig = watcher.join().ok().flatten();
+    let sig = watch.finish();
     eprintln!(
         "{}",
         json!({"time": Time::now().to_string(), "event": "shutdown", "signal": sig})

@@ -60,22 +60,9 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
         cache: ResponseCache::new(CACHE_ENTRIES),
     };
     let server = Arc::new(crate::cmd::http::server(&a.listen)?);
-    let mut signals = signal_hook::iterator::Signals::new([
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-    ])
-    .map_err(|e| CliError::io(format!("installing signal handlers: {e}")))?;
-    let signal_handle = signals.handle();
-    let watcher = {
+    let watch = {
         let server = Arc::clone(&server);
-        std::thread::spawn(move || {
-            if let Some(sig) = signals.forever().next() {
-                server.unblock();
-                Some(sig)
-            } else {
-                None
-            }
-        })
+        crate::cmd::http::SignalWatch::start(move || server.unblock())?
     };
     let addr = server
         .server_addr()
@@ -113,8 +100,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
             })
         );
     }
-    signal_handle.close();
-    let sig = watcher.join().ok().flatten();
+    let sig = watch.finish();
     eprintln!(
         "{}",
         json!({"time": Time::now().to_string(), "event": "shutdown", "signal": sig})

@@ -92,19 +92,24 @@ fn honest(n: usize) -> Vec<Case> {
         .collect()
 }
 
-/// `Backend::verify_batch` over `cases` gives, case for case, OpenSSL's single verdict.
-fn batch_agrees(cases: &[Case]) {
-    let spkis: Vec<Vec<u8>> = cases.iter().map(|c| spki(&c.key)).collect();
-    let items: Vec<VerifyItem<'_>> = cases
+/// The cases as backend questions, each key in the SPKI beside it.
+fn questions<'a>(cases: &'a [Case], spkis: &'a [Vec<u8>]) -> Vec<VerifyItem<'a>> {
+    cases
         .iter()
-        .zip(&spkis)
+        .zip(spkis)
         .map(|(c, s)| VerifyItem {
             spki_der: s,
             scheme: SignatureScheme::Ed25519,
             message: &c.message,
             signature: &c.signature,
         })
-        .collect();
+        .collect()
+}
+
+/// `Backend::verify_batch` over `cases` gives, case for case, OpenSSL's single verdict.
+fn batch_agrees(cases: &[Case]) {
+    let spkis: Vec<Vec<u8>> = cases.iter().map(|c| spki(&c.key)).collect();
+    let items = questions(cases, &spkis);
     let got = backend().verify_batch(&items);
     for ((c, s), g) in cases.iter().zip(&spkis).zip(got) {
         assert_eq!(
@@ -277,16 +282,7 @@ fn keys_with_parameters_are_not_batched() {
         der
     };
     let spkis: Vec<Vec<u8>> = cases.iter().map(|c| with_null(&c.key)).collect();
-    let items: Vec<VerifyItem<'_>> = cases
-        .iter()
-        .zip(&spkis)
-        .map(|(c, s)| VerifyItem {
-            spki_der: s,
-            scheme: SignatureScheme::Ed25519,
-            message: &c.message,
-            signature: &c.signature,
-        })
-        .collect();
+    let items = questions(&cases, &spkis);
     let single = backend().verify(
         items[0].spki_der,
         items[0].scheme,

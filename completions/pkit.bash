@@ -2888,7 +2888,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__checkpoint)
-            opts="-f -h --dir --now --pin --cosignature --cosigner --format --color --help"
+            opts="-f -h --dir --now --pin --cosignature --subtree-cosignature --cosigner --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2907,6 +2907,10 @@ _pkit() {
                     return 0
                     ;;
                 --cosignature)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --subtree-cosignature)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2972,7 +2976,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__cosign)
-            opts="-o -f -h --url --ca --key --passin --pin --id --state --out --force --now --format --color --help"
+            opts="-o -f -h --url --ca --key --passin --pin --id --state --out --subtrees --force --now --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3011,6 +3015,10 @@ _pkit() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --subtrees)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -433,6 +433,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l now -d 'Signing time (RFC 3339), default now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l pin -d 'PIN of the PKCS#11 token holding the cosigner key (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosignature -d 'Instead of signing a new checkpoint, add these witnesses\' cosignature lines (`pkit mtc cosign` output) to the latest one, each checked with its --cosigner key' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l subtree-cosignature -d 'Instead of signing a new checkpoint, take these witnesses\' subtree cosignatures (`pkit mtc cosign --subtrees` output) for subtrees the CA has signed, each checked with its --cosigner key: standalone certificates then carry them' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosigner -d 'A witness whose cosignatures are taken: its trust anchor ID and a public key or certificate file (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s f -l format -r -f -a "text\t''
 json\t''"
@@ -541,6 +542,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l id -d 'The witness\'s trust anchor ID (its signature lines are named oid/1.3.6.1.4.1.ID)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l state -d 'The tree this witness cosigned last (created if missing; updated after cosigning): the log must extend it' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -s o -l out -d 'Write the signature line here instead of stdout' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l subtrees -d 'Also sign the covering subtrees of what the log added since the state\'s tree (the subtrees the CA signs for its new certificates; ML-DSA-44 keys only), one JSON line each, for `pkit mtc checkpoint --subtree-cosignature`: standalone certificates then carry this witness\'s cosignature' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l now -d 'Signing time (RFC 3339), default now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -s f -l format -r -f -a "text\t''
 json\t''"

@@ -741,3 +741,144 @@ fn witnesses_cosign_consistent_checkpoints_only() {
     let r = cosign(&url2, &ec, "32473.52", "ec.json");
     refused(&r, 2, &["ml-dsa-44 or ed25519"], "ECDSA witness");
 }
+
+/// An ML-DSA-44 witness also signs the subtrees the CA signed for its certificates; the
+/// CA takes those cosignatures, and standalone certificates then carry the witness's
+/// cosignature beside the CA's.
+#[test]
+fn witness_subtree_cosignatures_go_into_certificates() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 300);
+    let ca = s(&dir.join("mtc-ca.pem"));
+    let (w, w_pub) = witness(t.path(), "w", "ml-dsa-44");
+    let (e, _) = witness(t.path(), "e", "ed25519");
+    let witness_arg = format!("32473.51={}", s(&w_pub));
+    let (mut server, url) = serve(&dir, &[]);
+    let d = s(&dir);
+    let state = s(&t.path().join("w.json"));
+    // One round: cosign (with subtrees), the CA takes them, a certificate carries them.
+    let round = |n: usize, index: &str| {
+        let subtrees = t.path().join(format!("w{n}.subtrees"));
+        let r = pk(&[
+            "mtc",
+            "cosign",
+            "--url",
+            &url,
+            "--ca",
+            &ca,
+            "--key",
+            &s(&w),
+            "--id",
+            "32473.51",
+            "--state",
+            &state,
+            "--subtrees",
+            &s(&subtrees),
+            "-f",
+            "json",
+        ]);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
+        let r = pk(&[
+            "mtc",
+            "checkpoint",
+            "--dir",
+            &d,
+            "--subtree-cosignature",
+            &s(&subtrees),
+            "--cosigner",
+            &witness_arg,
+            "-f",
+            "json",
+        ]);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
+        assert!(!json_items(&r)[0]["subtree_cosignatures"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+        let cert = t.path().join(format!("c{n}.pem"));
+        pk_ok(&[
+            "mtc",
+            "cert",
+            "--dir",
+            &d,
+            "--index",
+            index,
+            "-o",
+            &s(&cert),
+            "--now",
+            LATER,
+        ]);
+        let r = pk(&[
+            "mtc",
+            "verify",
+            &s(&cert),
+            "--ca",
+            &ca,
+            "--cosigner",
+            &witness_arg,
+            "--now",
+            LATER,
+            "-f",
+            "json",
+        ]);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
+        let v = &json_items(&r)[0];
+        assert_eq!(
+            v["cosigners"],
+            serde_json::json!(["32473.1", "32473.51"]),
+            "{v}"
+        );
+        assert_eq!(
+            v["verified_cosigners"],
+            serde_json::json!(["32473.1", "32473.51"]),
+            "{v}"
+        );
+        subtrees
+    };
+    let first = round(0, "5");
+    grow(&dir, 300, 40);
+    round(1, "310");
+    // A subtree the CA never signed is refused.
+    let text = std::fs::read_to_string(&first).unwrap();
+    let line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let mut forged = line.clone();
+    forged["start"] = 0.into();
+    forged["end"] = 128.into();
+    let f = write_file(t.path(), "forged.jsonl", format!("{forged}\n").as_bytes());
+    let r = pk(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "--subtree-cosignature",
+        &s(&f),
+        "--cosigner",
+        &witness_arg,
+    ]);
+    refused(
+        &r,
+        1,
+        &["[0, 128)", "not a subtree the CA has signed"],
+        "unsigned subtree",
+    );
+    // Subtree cosignatures go into certificates: ML-DSA-44 only.
+    let r = pk(&[
+        "mtc",
+        "cosign",
+        "--url",
+        &url,
+        "--ca",
+        &ca,
+        "--key",
+        &s(&e),
+        "--id",
+        "32473.52",
+        "--state",
+        &s(&t.path().join("e.json")),
+        "--subtrees",
+        &s(&t.path().join("e.sub")),
+    ]);
+    refused(&r, 2, &["ML-DSA-44"], "Ed25519 subtree cosigner");
+    server.terminate();
+}

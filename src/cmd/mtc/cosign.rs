@@ -8,17 +8,21 @@
 //! cosign checkpoints). An inconsistent log is never cosigned: exit 1, the state kept.
 
 use super::common::{emit, mtc_err, now_of, unix, Format};
-use super::remote::Remote;
+use super::remote::{proven_subtree, Remote};
 use super::state::{read_state, write_state};
 use super::verify::read_der;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::load_private_key;
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine;
 use clap::Args;
 use pkit::mtc::audit::{audit, AuditError};
 use pkit::mtc::cert::CaInfo;
-use pkit::mtc::cosign::Cosigner;
+use pkit::mtc::cosign::{cosigned_subtree, Cosigner};
 use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::subtree::covering_subtrees;
+use pkit::mtc::tile_source::TileSource;
 use pkit::pki::alg::Algorithm;
 use serde_json::json;
 use std::path::PathBuf;
@@ -50,6 +54,12 @@ pub struct CosignArgs {
     /// Write the signature line here instead of stdout.
     #[arg(short, long)]
     pub out: Option<PathBuf>,
+    /// Also sign the covering subtrees of what the log added since the state's tree (the
+    /// subtrees the CA signs for its new certificates; ML-DSA-44 keys only), one JSON
+    /// line each, for `pkit mtc checkpoint --subtree-cosignature`: standalone
+    /// certificates then carry this witness's cosignature.
+    #[arg(long, value_name = "FILE")]
+    pub subtrees: Option<PathBuf>,
     /// Replace --out if it exists.
     #[arg(long)]
     pub force: bool,
@@ -67,6 +77,12 @@ pub fn run(a: CosignArgs) -> CliResult<Exit> {
     if !matches!(alg, Algorithm::MlDsa44 | Algorithm::Ed25519) {
         return Err(CliError::usage(format!(
             "--key {}: a {alg} key; a witness cosigns with ml-dsa-44 or ed25519 (tlog-cosignature)",
+            a.key.display()
+        )));
+    }
+    if a.subtrees.is_some() && alg != Algorithm::MlDsa44 {
+        return Err(CliError::usage(format!(
+            "--subtrees: cosignatures that go into certificates are ML-DSA-44 (mtc-tlog); --key {} is {alg}",
             a.key.display()
         )));
     }
@@ -91,6 +107,33 @@ pub fn run(a: CosignArgs) -> CliResult<Exit> {
     let line = cp
         .signature_line(&ca.ca_id.log_id(log), &cosigner, timestamp)
         .map_err(mtc_err(&a.key.display().to_string()))?;
+    if let Some(path) = &a.subtrees {
+        let old = seen.as_ref().map_or(0, |s| s.size);
+        let log_id = ca.ca_id.log_id(log);
+        let src = TileSource::new(&remote, cp.size);
+        let (x, y) = covering_subtrees(old, cp.size);
+        let mut text = String::new();
+        let mut signer = cosigner
+            .signer()
+            .map_err(mtc_err(&a.key.display().to_string()))?;
+        for st in [x, y].into_iter().filter(|s| !s.is_empty()) {
+            let hash = proven_subtree(&remote.base, &src, &cp, st)?;
+            let msg = cosigned_subtree(&cosigner.public.id, 0, &log_id, st, &hash)
+                .map_err(mtc_err(&remote.base))?;
+            let sig = signer.sign(&msg)?;
+            text.push_str(&format!(
+                "{}\n",
+                json!({
+                    "cosigner": cosigner.public.id.to_string(),
+                    "start": st.start,
+                    "end": st.end,
+                    "hash": B64.encode(hash),
+                    "signature": B64.encode(sig),
+                })
+            ));
+        }
+        io::write_file_atomic(path, text.as_bytes(), a.force, false)?;
+    }
     if let Some(out) = &a.out {
         io::write_file_atomic(out, format!("{line}\n").as_bytes(), a.force, false)?;
     }

@@ -7,7 +7,11 @@ use pkit::mtc::audit::Fetch;
 use pkit::mtc::cert::CaInfo;
 use pkit::mtc::checkpoint::{Checkpoint, NoteSignature};
 use pkit::mtc::cosign::CosignerKey;
+use pkit::mtc::hash::Hash;
 use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::subtree::Subtree;
+use pkit::mtc::tile_source::TileSource;
+use pkit::mtc::tree::{consistency_proof, subtree_hash, verify_consistency_proof};
 use std::io::Read;
 use std::time::Duration;
 
@@ -133,4 +137,29 @@ fn check_signatures(
         )));
     }
     Ok(ok)
+}
+
+/// The hash of subtree `st` of the log behind `src`, computed from its tiles and proven
+/// by a subtree consistency proof (§4.4) against `cp`'s root — the tiles alone are not
+/// trusted. A tile that cannot be fetched is an I/O error (exit 4); tiles that do not
+/// prove it, a finding (exit 1).
+pub fn proven_subtree(
+    base: &str,
+    src: &TileSource<'_>,
+    cp: &Checkpoint,
+    st: Subtree,
+) -> CliResult<Hash> {
+    let tiles = |e: pkit::mtc::MtcError| match e {
+        pkit::mtc::MtcError::Store(m) => CliError::io(m),
+        e => CliError::negative(format!("{base}: {}", mtc_err(base)(e).message)),
+    };
+    let hash = subtree_hash(src, st).map_err(tiles)?;
+    let proof = consistency_proof(src, st, cp.size).map_err(tiles)?;
+    if !verify_consistency_proof(st, cp.size, &hash, &cp.root, &proof) {
+        return Err(CliError::negative(format!(
+            "{base}: the tiles' hash of {st} is not consistent with the checkpoint of size {}",
+            cp.size
+        )));
+    }
+    Ok(hash)
 }

@@ -4,13 +4,17 @@ use super::common::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, F
 use crate::cmd::ca_dir::parse_duration;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine;
 use clap::{Args, Subcommand};
 use pkit::der::hex;
 use pkit::mtc::checkpoint::Checkpoint;
+use pkit::mtc::cosign::CosignerKey;
 use pkit::mtc::hash::Hash;
+use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::{checkpoint_store, issue};
 use pkit::mtc::landmark::{format_list, landmark_subtrees, Landmark};
-use pkit::mtc::store::{CertKind, LogStore};
+use pkit::mtc::store::{CertKind, LogStore, SubtreeSignature};
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash};
 use serde_json::json;
@@ -30,12 +34,90 @@ pub struct CheckpointArgs {
     /// (`pkit mtc cosign` output) to the latest one, each checked with its --cosigner key.
     #[arg(long, value_name = "FILE", requires = "cosigner")]
     pub cosignature: Vec<PathBuf>,
+    /// Instead of signing a new checkpoint, take these witnesses' subtree cosignatures
+    /// (`pkit mtc cosign --subtrees` output) for subtrees the CA has signed, each checked
+    /// with its --cosigner key: standalone certificates then carry them.
+    #[arg(long, value_name = "FILE", requires = "cosigner")]
+    pub subtree_cosignature: Vec<PathBuf>,
     /// A witness whose cosignatures are taken: its trust anchor ID and a public key or
     /// certificate file (repeatable).
     #[arg(long, value_name = "ID=KEY_OR_CERT")]
     pub cosigner: Vec<String>,
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+}
+
+/// The witnesses' subtree cosignatures of `--subtree-cosignature`: each for a subtree
+/// the CA signed (so certificates keep the CA's cosignature), over the log's own hash of
+/// it, verified with its witness's key.
+fn subtree_cosignatures(
+    a: &CheckpointArgs,
+    store: &dyn LogStore,
+    keys: &[CosignerKey],
+    ca_id: &TrustAnchorId,
+    log_id: &TrustAnchorId,
+) -> CliResult<Vec<SubtreeSignature>> {
+    let backend = crate::cmd::backend::backend();
+    let mut out = Vec::new();
+    for f in &a.subtree_cosignature {
+        let fname = f.display().to_string();
+        let text = std::fs::read_to_string(f).map_err(|e| CliError::io_at(&fname, &e))?;
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let at = |what: &str| CliError::parse(format!("{fname}: line {}: {what}", n + 1));
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| at(&format!("not JSON ({e})")))?;
+            let id = v["cosigner"]
+                .as_str()
+                .and_then(|s| TrustAnchorId::parse(s).ok())
+                .ok_or_else(|| at("no cosigner ID"))?;
+            let (start, end) = (v["start"].as_u64(), v["end"].as_u64());
+            let st = match (start, end) {
+                (Some(s), Some(e)) if Subtree::new(s, e).is_valid() => Subtree::new(s, e),
+                _ => return Err(at("no valid subtree [start, end)")),
+            };
+            let sig = v["signature"]
+                .as_str()
+                .and_then(|s| B64.decode(s).ok())
+                .ok_or_else(|| at("no base64 signature"))?;
+            let key = keys.iter().find(|k| k.id == id).ok_or_else(|| {
+                CliError::negative(format!(
+                    "{fname}: line {}: a cosignature by {id}, not one of the --cosigner keys",
+                    n + 1
+                ))
+            })?;
+            let signed_by_ca = store
+                .subtree_signatures(st)
+                .map_err(mtc_err(&fname))?
+                .into_iter()
+                .find(|x| x.cosigner == ca_id.binary());
+            let Some(SubtreeSignature { hash, .. }) = signed_by_ca else {
+                return Err(CliError::negative(format!(
+                    "{fname}: line {}: {st} is not a subtree the CA has signed",
+                    n + 1
+                )));
+            };
+            if !key
+                .verify_subtree(backend, 0, log_id, st, &hash, &sig)
+                .map_err(mtc_err(&fname))?
+            {
+                return Err(CliError::negative(format!(
+                    "{fname}: line {}: the cosignature by {id} over {st} does not verify against the log's hash of it",
+                    n + 1
+                )));
+            }
+            out.push(SubtreeSignature {
+                subtree: st,
+                cosigner: id.binary().to_vec(),
+                hash,
+                signature: sig,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// `mtc checkpoint --cosignature`: the latest checkpoint's note with the witnesses'
@@ -99,13 +181,23 @@ fn add_cosignatures(a: &CheckpointArgs) -> CliResult<Exit> {
         }
     }
     let note = format!("{}\n{}\n", body.body(), lines.join("\n"));
+    let subtrees = subtree_cosignatures(a, &*store, &keys, &ca_id, &log_id)?;
     store
-        .set_checkpoint_note(cp.size, &note)
+        .insert_subtree_signatures(&subtrees)
         .map_err(mtc_err(&name))?;
+    if !a.cosignature.is_empty() {
+        store
+            .set_checkpoint_note(cp.size, &note)
+            .map_err(mtc_err(&name))?;
+    }
     let item = json!({
         "origin": body.origin,
         "tree_size": cp.size,
         "added": added,
+        "subtree_cosignatures": subtrees.iter().map(|s| json!({
+            "start": s.subtree.start, "end": s.subtree.end,
+            "cosigner": TrustAnchorId::from_binary(&s.cosigner, 0).map_or_else(|_| hex(&s.cosigner), |i| i.to_string()),
+        })).collect::<Vec<_>>(),
         "note": note,
     });
     emit(a.format, "mtc_checkpoint", item, &note)?;
@@ -117,7 +209,7 @@ fn hashes_json(hs: &[Hash]) -> Vec<String> {
 }
 
 pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
-    if !a.cosignature.is_empty() {
+    if !a.cosignature.is_empty() || !a.subtree_cosignature.is_empty() {
         return add_cosignatures(&a);
     }
     let now = now_of(&a.now)?;

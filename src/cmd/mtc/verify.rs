@@ -1,7 +1,7 @@
 //! `pkit mtc verify` (the draft §7.2 procedure) and `pkit mtc size`.
 
 use super::common::{emit, mtc_err, now_of, Format};
-use super::remote::Remote;
+use super::remote::{proven_subtree, Remote};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io::{self, InForm};
 use crate::cmd::key::AlgorithmParser;
@@ -12,7 +12,6 @@ use pkit::mtc::cosign::{CosignerKey, COSIGNER_ALGORITHMS};
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tile_source::TileSource;
-use pkit::mtc::tree::{consistency_proof, subtree_hash, verify_consistency_proof};
 use pkit::mtc::verify::{proof_subtree, verify_certificates, Policy, TrustedSubtree, Verdict};
 use pkit::pki::alg::Algorithm;
 use serde_json::json;
@@ -62,20 +61,9 @@ fn subtrees_from_log(url: &str, policy: &Policy, ders: &[&[u8]]) -> CliResult<Ve
         .collect();
     wanted.sort_by_key(|st| (st.start, st.end));
     wanted.dedup();
-    let tiles = |e: pkit::mtc::MtcError| match e {
-        pkit::mtc::MtcError::Store(m) => CliError::io(m),
-        e => CliError::negative(format!("{}: {}", remote.base, mtc_err(url)(e).message)),
-    };
     let mut out = Vec::new();
     for st in wanted {
-        let hash = subtree_hash(&src, st).map_err(tiles)?;
-        let proof = consistency_proof(&src, st, cp.size).map_err(tiles)?;
-        if !verify_consistency_proof(st, cp.size, &hash, &cp.root, &proof) {
-            return Err(CliError::negative(format!(
-                "{}: the tiles' hash of {st} is not consistent with the checkpoint of size {}",
-                remote.base, cp.size
-            )));
-        }
+        let hash = proven_subtree(&remote.base, &src, &cp, st)?;
         out.push(TrustedSubtree {
             log,
             subtree: st,

@@ -109,6 +109,13 @@ pub trait LogStore: NodeSource + Send {
     fn insert_checkpoint(&mut self, cp: &StoredCheckpoint, sigs: &[SubtreeSignature])
         -> Result<()>;
 
+    /// Every cosignature stored over exactly `st`.
+    fn subtree_signatures(&self, st: Subtree) -> Result<Vec<SubtreeSignature>>;
+
+    /// Record cosignatures over subtrees already signed (a witness's, taken by the CA),
+    /// in one transaction; one of the same subtree and cosigner is replaced.
+    fn insert_subtree_signatures(&mut self, sigs: &[SubtreeSignature]) -> Result<()>;
+
     /// The newest checkpoint, if any.
     fn latest_checkpoint(&self) -> Result<Option<StoredCheckpoint>>;
 

@@ -136,6 +136,24 @@ impl SqliteLogStore {
     }
 }
 
+/// Store cosignatures over subtrees, replacing one of the same subtree and cosigner.
+fn put_subtree_signatures(tx: &Connection, sigs: &[SubtreeSignature]) -> Result<()> {
+    let mut st = tx.prepare_cached(
+        "INSERT OR REPLACE INTO subtree_signatures (start, end, cosigner, hash, signature)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for s in sigs {
+        st.execute(params![
+            to_i64(s.subtree.start)?,
+            to_i64(s.subtree.end)?,
+            s.cosigner,
+            &s.hash[..],
+            s.signature
+        ])?;
+    }
+    Ok(())
+}
+
 impl LogStore for SqliteLogStore {
     fn set_meta(&mut self, key: &str, value: &str) -> Result<()> {
         self.conn.execute(
@@ -230,21 +248,12 @@ impl LogStore for SqliteLogStore {
                 "INSERT INTO checkpoints (size, root, note, created) VALUES (?1, ?2, ?3, ?4)",
                 params![to_i64(cp.size)?, &cp.root[..], cp.note, cp.created],
             )?;
-            let mut st = tx.prepare_cached(
-                "INSERT OR REPLACE INTO subtree_signatures (start, end, cosigner, hash, signature)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for s in sigs {
-                st.execute(params![
-                    to_i64(s.subtree.start)?,
-                    to_i64(s.subtree.end)?,
-                    s.cosigner,
-                    &s.hash[..],
-                    s.signature
-                ])?;
-            }
-            Ok(())
+            put_subtree_signatures(tx, sigs)
         })
+    }
+
+    fn insert_subtree_signatures(&mut self, sigs: &[SubtreeSignature]) -> Result<()> {
+        self.in_transaction(|tx| put_subtree_signatures(tx, sigs))
     }
 
     fn latest_checkpoint(&self) -> Result<Option<StoredCheckpoint>> {
@@ -293,25 +302,28 @@ impl LogStore for SqliteLogStore {
             return Ok(None);
         };
         let st = Subtree::new(s as u64, e as u64);
+        let sigs = self.subtree_signatures(st)?;
+        let hash = sigs.first().map(|s| s.hash).unwrap_or_default();
+        Ok(Some((st, hash, sigs)))
+    }
+
+    fn subtree_signatures(&self, st: Subtree) -> Result<Vec<SubtreeSignature>> {
         let mut q = self.conn.prepare_cached(
             "SELECT cosigner, hash, signature FROM subtree_signatures WHERE start = ?1 AND end = ?2",
         )?;
-        let sigs = q
-            .query_map([s, e], |r| {
-                Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Vec<u8>>(1)?, r.get(2)?))
-            })?
-            .map(|r| {
-                let (cosigner, hash, signature) = r?;
-                Ok(SubtreeSignature {
-                    subtree: st,
-                    cosigner,
-                    hash: blob_hash(hash)?,
-                    signature,
-                })
+        let rows = q.query_map([to_i64(st.start)?, to_i64(st.end)?], |r| {
+            Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Vec<u8>>(1)?, r.get(2)?))
+        })?;
+        rows.map(|r| {
+            let (cosigner, hash, signature) = r?;
+            Ok(SubtreeSignature {
+                subtree: st,
+                cosigner,
+                hash: blob_hash(hash)?,
+                signature,
             })
-            .collect::<Result<Vec<_>>>()?;
-        let hash = sigs.first().map(|s| s.hash).unwrap_or_default();
-        Ok(Some((st, hash, sigs)))
+        })
+        .collect()
     }
 
     fn landmarks(&self) -> Result<Vec<Landmark>> {

@@ -183,7 +183,39 @@ fn go_reads_the_served_and_the_written_log() {
     let (_, served) = get(&format!("{url}/checkpoint"));
     assert_eq!(String::from_utf8(served).unwrap(), note);
     if let Some(bin) = tlogcheck() {
-        go_check(bin, &url, Some((size0, &root0)), &signer);
+        // pkit's own proofs, checked by Go against the tiles it fetched.
+        let d = s(&dir);
+        let inc = pk_ok(&[
+            "mtc",
+            "proof",
+            "--dir",
+            &d,
+            "--index",
+            "12345",
+            "--subtree",
+            "0:70123",
+            "-f",
+            "json",
+        ]);
+        let inc_file = write_file(t.path(), "inclusion.json", inc.stdout_str().as_bytes());
+        let con = pk_ok(&[
+            "mtc",
+            "consistency",
+            "--dir",
+            &d,
+            "--old",
+            "1000",
+            "--new",
+            "70123",
+            "-f",
+            "json",
+        ]);
+        let con_file = write_file(t.path(), "consistency.json", con.stdout_str().as_bytes());
+        let (i, c) = (s(&inc_file), s(&con_file));
+        let mut args = signer.to_vec();
+        args.extend(["-inclusion", i.as_str(), "-consistency", c.as_str()]);
+        let v = go_check(bin, &url, Some((size0, &root0)), &args);
+        assert_eq!(v["pkit_proofs_checked"], 2, "{v}");
     }
     // The same log as files: byte for byte the server's answers.
     let out = t.path().join("out");

@@ -18,6 +18,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -199,6 +200,28 @@ func (r *reader) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
 
 func (r *reader) SaveTiles([]tlog.Tile, [][]byte) {}
 
+func readJSON(path string, v any) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		fail("%v", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		fail("%s: %v", path, err)
+	}
+}
+
+func hexHashes(hs []string) []tlog.Hash {
+	out := make([]tlog.Hash, len(hs))
+	for i, h := range hs {
+		b, err := hex.DecodeString(h)
+		if err != nil || len(b) != 32 {
+			fail("not a hex SHA-256 hash: %q", h)
+		}
+		copy(out[i][:], b)
+	}
+	return out
+}
+
 func fail(format string, a ...any) {
 	json.NewEncoder(os.Stdout).Encode(map[string]any{"ok": false, "error": fmt.Sprintf(format, a...)})
 	os.Exit(1)
@@ -208,6 +231,8 @@ func main() {
 	oldSize := flag.Int64("old-size", 0, "an earlier checkpoint's tree size")
 	oldRoot := flag.String("old-root", "", "that checkpoint's root hash (base64)")
 	samples := flag.Int("samples", 16, "entries whose inclusion is checked")
+	inclusion := flag.String("inclusion", "", "a `pkit mtc proof -f json` file: its inclusion proof is checked against the tiles and root")
+	consistency := flag.String("consistency", "", "a `pkit mtc consistency -f json` file: its proof is checked against the tiles and root")
 	var signers cosigners
 	flag.Var(&signers, "cosigner", "NAME=TYPE:BASE64KEY (ed25519 or mldsa44): a cosigner whose signature the checkpoint must carry (repeatable)")
 	flag.Parse()
@@ -308,6 +333,56 @@ func main() {
 		}
 		checked++
 	}
+	pkitProofs := 0
+	if *inclusion != "" {
+		var doc struct {
+			Items []struct {
+				Index int64    `json:"index"`
+				Start int64    `json:"start"`
+				End   int64    `json:"end"`
+				Proof []string `json:"proof"`
+			} `json:"items"`
+		}
+		readJSON(*inclusion, &doc)
+		it := doc.Items[0]
+		if it.Start != 0 || it.End != size {
+			fail("-inclusion: a proof in [%d, %d), not in the tree of %d", it.Start, it.End, size)
+		}
+		leaf, err := hr.ReadHashes([]int64{tlog.StoredHashIndex(0, it.Index)})
+		if err != nil {
+			fail("leaf %d: %v", it.Index, err)
+		}
+		if err := tlog.CheckRecord(hexHashes(it.Proof), size, root, it.Index, leaf[0]); err != nil {
+			fail("pkit's inclusion proof of %d: %v", it.Index, err)
+		}
+		pkitProofs++
+	}
+	if *consistency != "" {
+		var doc struct {
+			Items []struct {
+				Old     int64    `json:"old"`
+				New     int64    `json:"new"`
+				OldRoot string   `json:"old_root"`
+				Proof   []string `json:"proof"`
+			} `json:"items"`
+		}
+		readJSON(*consistency, &doc)
+		it := doc.Items[0]
+		if it.New != size {
+			fail("-consistency: a proof to size %d, not %d", it.New, size)
+		}
+		oldRoot, err := tlog.TreeHash(it.Old, hr)
+		if err != nil {
+			fail("root of size %d from the tiles: %v", it.Old, err)
+		}
+		if hexHashes([]string{it.OldRoot})[0] != oldRoot {
+			fail("pkit's root of size %d differs from the tiles'", it.Old)
+		}
+		if err := tlog.CheckTree(hexHashes(it.Proof), size, root, it.Old, oldRoot); err != nil {
+			fail("pkit's consistency proof %d -> %d: %v", it.Old, size, err)
+		}
+		pkitProofs++
+	}
 	consistent := false
 	if *oldSize > 0 {
 		ob, err := base64.StdEncoding.DecodeString(*oldRoot)
@@ -328,5 +403,6 @@ func main() {
 	json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"ok": true, "size": size, "root": lines[2], "tiles_fetched": r.fetched,
 		"entries_checked": checked, "consistent_with_old": consistent, "signed_by": signedBy,
+		"pkit_proofs_checked": pkitProofs,
 	})
 }

@@ -914,3 +914,53 @@ fn witness_subtree_cosignatures_go_into_certificates() {
     refused(&r, 2, &["ML-DSA-44"], "Ed25519 subtree cosigner");
     server.terminate();
 }
+
+/// `mtc verify --url` and a landmark-relative certificate: its subtree is trusted when
+/// the log's landmark list has it as an active landmark's (today's time throughout, as
+/// the served list is today's).
+#[test]
+fn verify_takes_landmarks_from_the_log() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    let d = s(&dir);
+    pk_ok(&[
+        "mtc", "ca", "new", "--dir", &d, "--ca-id", "32473.1", "--alg", "ed25519",
+    ]);
+    let manifest: String = (0..300)
+        .map(|i| format!("{{\"subject\":\"CN=h{i}.example\",\"alg\":\"ed25519\"}}\n"))
+        .collect();
+    let m = write_file(t.path(), "m.jsonl", manifest.as_bytes());
+    pk_ok(&["mtc", "add", "--dir", &d, "--from", &s(&m)]);
+    pk_ok(&["mtc", "checkpoint", "--dir", &d]);
+    pk_ok(&["mtc", "landmark", "--dir", &d, "allocate"]);
+    let relative = s(&t.path().join("r.pem"));
+    pk_ok(&[
+        "mtc",
+        "cert",
+        "--dir",
+        &d,
+        "--index",
+        "17",
+        "--landmark",
+        "-o",
+        &relative,
+    ]);
+    let ca = s(&dir.join("mtc-ca.pem"));
+    let (mut server, url) = serve(&dir, &[]);
+    let (_, list) = get(&format!("{url}/landmarks"));
+    assert!(String::from_utf8(list).unwrap().ends_with("\n0 0\n"));
+    let r = pk(&[
+        "mtc", "verify", &relative, "--ca", &ca, "--url", &url, "-f", "json",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = &json_items(&r)[0];
+    assert_eq!(
+        (&v["trusted_subtree"], &v["landmark_relative"]),
+        (&Value::Bool(true), &Value::Bool(true)),
+        "{v}"
+    );
+    server.terminate();
+    // Without the log, the landmark-relative certificate has nothing to stand on.
+    let r = pk(&["mtc", "verify", &relative, "--ca", &ca]);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+}

@@ -66,8 +66,14 @@ pub fn format_list(landmarks: &[Landmark], now: u64) -> String {
     for l in landmarks.iter().rev() {
         out.push_str(&format!("{} {}\n", l.tree_size, l.expiry));
         if !l.is_active(now) {
-            break;
+            return out;
         }
+    }
+    // Every listed landmark is active: landmark 0 (size 0, expired from the start) ends
+    // the list, which must hold an expired one to bound the oldest active landmark's
+    // subtrees — unless the store already listed it.
+    if landmarks.first().is_none_or(|l| l.tree_size != 0) {
+        out.push_str("0 0\n");
     }
     out
 }
@@ -148,5 +154,11 @@ mod tests {
         assert_eq!(parse_list(&t).unwrap(), (2, vec![(13, 200), (5, 100)]));
         assert!(parse_list("2\n5 1\n13 2\n").is_err());
         assert!(parse_list("02\n5 1\n").is_err());
+        // All active: landmark 0 closes the list.
+        let t = format_list(&list(), 50);
+        assert_eq!(t, "2\n13 200\n5 100\n0 0\n");
+        assert_eq!(parse_list(&t).unwrap().1.len(), 3);
+        // The same from a store that does not keep landmark 0.
+        assert_eq!(format_list(&list()[1..], 50), t);
     }
 }

@@ -260,17 +260,22 @@ pub fn verify_certificate(backend: &dyn Backend, der: &[u8], policy: &Policy) ->
     })
 }
 
-/// The log number and subtree a certificate's MTCProof leads to, when it has one (what
-/// a relying party needs to look the subtree up before verifying; anything malformed is
-/// left for [`verify_certificate`] to name).
-pub fn proof_subtree(der: &[u8]) -> Option<(u16, Subtree)> {
+/// The log number and subtree a certificate's MTCProof leads to, and whether it is
+/// landmark-relative (carries no cosignatures), when it has one — what a relying party
+/// needs to look the subtree up before verifying; anything malformed is left for
+/// [`verify_certificate`] to name.
+pub fn proof_subtree(der: &[u8]) -> Option<(u16, Subtree, bool)> {
     let c = Certificate::from_der(der).ok()?;
     let proof = MtcProof::decode(c.signature.bytes).ok()?;
     if integer::is_negative(c.serial) {
         return None;
     }
     let serial = integer::to_u64(c.serial, c.serial_offset).ok()?;
-    Some((split_serial(serial).0, proof.subtree))
+    Some((
+        split_serial(serial).0,
+        proof.subtree,
+        proof.signatures.is_empty(),
+    ))
 }
 
 /// [`verify_certificate`] for many certificates, in order, on the thread pool. Their

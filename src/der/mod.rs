@@ -25,6 +25,9 @@ pub mod tls;
 pub mod tree;
 pub mod writer;
 
+#[cfg(test)]
+mod properties;
+
 pub use error::{Context, Error, ErrorKind, Result};
 pub use hex::hex;
 pub use oid::{ObjectId, Oid};

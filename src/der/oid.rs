@@ -111,12 +111,18 @@ impl<'a> ObjectId<'a> {
         }
         let mut start = true;
         let mut groups = 0;
+        let mut lead = 0u8;
         for (i, &b) in content.iter().enumerate() {
-            if start && b == 0x80 {
-                return Err(Error::new(offset + i, ErrorKind::InvalidOid));
+            if start {
+                if b == 0x80 {
+                    return Err(Error::new(offset + i, ErrorKind::InvalidOid));
+                }
+                lead = b;
             }
             groups += 1;
-            if groups > 9 {
+            // 64 bits are ten groups of seven, the first holding one bit: an arc of ten
+            // groups must lead with 0x81 to fit u64.
+            if groups > 10 || (groups == 10 && lead != 0x81) {
                 return Err(Error::new(offset + i, ErrorKind::InvalidOid));
             }
             start = b & 0x80 == 0;

@@ -81,4 +81,7 @@ pub mod tiles;
 pub mod tree;
 pub mod verify;
 
+#[cfg(test)]
+mod tree_properties;
+
 pub use error::{MtcError, Result};

@@ -33,24 +33,9 @@ fn new_ca(dir: &Path, alg: &str) {
     assert_eq!(r.code, Some(0), "mtc ca new: {}", r.describe());
 }
 
-/// `n` manifest lines with subjects `CN=host{i}.example`.
+/// `n` entries with subjects `CN=host{i}.example`, added at NOW.
 fn add_many(dir: &Path, first: usize, n: usize) {
-    let manifest: String = (first..first + n)
-        .map(|i| {
-            format!("{{\"subject\":\"CN=host{i}.example\",\"sans\":[\"DNS:host{i}.example\"]}}\n")
-        })
-        .collect();
-    let m = write_file(dir, &format!("manifest-{first}.jsonl"), manifest.as_bytes());
-    pk_ok(&[
-        "mtc",
-        "add",
-        "--dir",
-        &s(dir),
-        "--from",
-        &s(&m),
-        "--now",
-        NOW,
-    ]);
+    mtc_add(dir, first, n, None, Some(NOW));
 }
 
 /// A CA in a fresh directory with `n` entries checkpointed; the checkpoint's note.

@@ -32,20 +32,7 @@ fn log_with(dir: &Path, n: usize) {
 
 /// Append entries `first..first+n` and sign a checkpoint; its note.
 fn grow(dir: &Path, first: usize, n: usize) -> String {
-    let manifest: String = (first..first + n)
-        .map(|i| format!("{{\"subject\":\"CN=h{i}.example\",\"alg\":\"ed25519\"}}\n"))
-        .collect();
-    let m = write_file(dir, &format!("m{first}.jsonl"), manifest.as_bytes());
-    pk_ok(&[
-        "mtc",
-        "add",
-        "--dir",
-        &s(dir),
-        "--from",
-        &s(&m),
-        "--now",
-        NOW,
-    ]);
+    mtc_add(dir, first, n, Some("ed25519"), Some(NOW));
     pk_ok(&["mtc", "checkpoint", "--dir", &s(dir)]).stdout_str()
 }
 
@@ -926,11 +913,7 @@ fn verify_takes_landmarks_from_the_log() {
     pk_ok(&[
         "mtc", "ca", "new", "--dir", &d, "--ca-id", "32473.1", "--alg", "ed25519",
     ]);
-    let manifest: String = (0..300)
-        .map(|i| format!("{{\"subject\":\"CN=h{i}.example\",\"alg\":\"ed25519\"}}\n"))
-        .collect();
-    let m = write_file(t.path(), "m.jsonl", manifest.as_bytes());
-    pk_ok(&["mtc", "add", "--dir", &d, "--from", &s(&m)]);
+    mtc_add(&dir, 0, 300, Some("ed25519"), None);
     pk_ok(&["mtc", "checkpoint", "--dir", &d]);
     pk_ok(&["mtc", "landmark", "--dir", &d, "allocate"]);
     let relative = s(&t.path().join("r.pem"));

@@ -307,6 +307,26 @@ pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
+/// `pkit mtc add --dir DIR --from M [--now NOW]` with entries `first..first+n`
+/// (`CN=host{i}.example`, a DNS SAN, a fresh `alg` key each when given).
+pub fn mtc_add(dir: &Path, first: usize, n: usize, alg: Option<&str>, now: Option<&str>) {
+    let alg = alg.map_or(String::new(), |a| format!(",\"alg\":\"{a}\""));
+    let manifest: String = (first..first + n)
+        .map(|i| {
+            format!(
+                "{{\"subject\":\"CN=host{i}.example\",\"sans\":[\"DNS:host{i}.example\"]{alg}}}\n"
+            )
+        })
+        .collect();
+    let m = write_file(dir, &format!("manifest-{first}.jsonl"), manifest.as_bytes());
+    let (d, m) = (s(dir), s(&m));
+    let mut args = vec!["mtc", "add", "--dir", &d, "--from", &m];
+    if let Some(now) = now {
+        args.extend(["--now", now]);
+    }
+    pk_ok(&args);
+}
+
 /// Assert what every failed parse must look like: exit 3, no panic, no hang, and an error
 /// line on stderr naming `name` and a byte offset.
 pub fn assert_parse_failure(run: &Run, name: &str, what: &str) {

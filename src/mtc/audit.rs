@@ -13,9 +13,9 @@
 
 use super::error::MtcError;
 use super::frontier::Frontier;
-use super::hash::{leaf_hash, node_hash, Hash};
+use super::hash::{leaf_hash, perfect_root, Hash};
 use super::limits::UINT48_MAX;
-use super::tiles::{Kind, Tile, HEIGHT, WIDTH};
+use super::tiles::{tile_hashes, Kind, Tile, HEIGHT, WIDTH};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -145,21 +145,10 @@ fn get(fetch: &dyn Fetch, t: &Tile, a: &mut Audited) -> std::result::Result<Vec<
 
 /// A hash tile's hashes, its length checked.
 fn hashes(t: &Tile, bytes: &[u8]) -> std::result::Result<Vec<Hash>, Finding> {
-    if bytes.len() != usize::from(t.width) * 32 {
-        return Err(Finding::BadTile {
-            path: t.path(),
-            why: format!(
-                "{} bytes; a tile of width {} has {}",
-                bytes.len(),
-                t.width,
-                usize::from(t.width) * 32
-            ),
-        });
-    }
-    Ok(bytes
-        .chunks_exact(32)
-        .map(|c| c.try_into().expect("32 bytes"))
-        .collect())
+    tile_hashes(t, bytes).map_err(|why| Finding::BadTile {
+        path: t.path(),
+        why,
+    })
 }
 
 /// An entry bundle's entries hashed to leaves, checked against the level-0 tile's.
@@ -203,18 +192,6 @@ fn check_bundle(t: &Tile, bytes: &[u8], leaves: &[Hash]) -> std::result::Result<
     Ok(())
 }
 
-/// The Merkle hash of a power-of-two run of hashes.
-fn mth(hashes: &[Hash]) -> Hash {
-    let mut row = hashes.to_vec();
-    while row.len() > 1 {
-        row = row
-            .chunks_exact(2)
-            .map(|p| node_hash(&p[0], &p[1]))
-            .collect();
-    }
-    row[0]
-}
-
 /// The hashes of tile `t` (nodes of level `base`) below node `m` are the tree audited
 /// before: each run the right edge `seen` kept (one per set bit of `m` under 256) must
 /// be the Merkle hash of the tile's hashes it covers.
@@ -241,7 +218,7 @@ fn check_prefix(
             .get((base + j) as usize)
             .copied()
             .flatten();
-        if want != Some(mth(run)) {
+        if want != Some(perfect_root(run)) {
             return Err(Finding::BadTile {
                 path: t.path(),
                 why: format!(

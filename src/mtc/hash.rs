@@ -33,6 +33,22 @@ pub fn node_hash(left: &Hash, right: &Hash) -> Hash {
     Sha256::digest(buf).into()
 }
 
+/// MTH of a power-of-two run of hashes (the nodes of one level under a complete
+/// subtree); the empty tree's hash for none.
+pub fn perfect_root(hashes: &[Hash]) -> Hash {
+    if hashes.is_empty() {
+        return empty_hash();
+    }
+    let mut row = hashes.to_vec();
+    while row.len() > 1 {
+        row = row
+            .chunks_exact(2)
+            .map(|p| node_hash(&p[0], &p[1]))
+            .collect();
+    }
+    row[0]
+}
+
 /// `HASH()`: the hash of the empty tree.
 pub fn empty_hash() -> Hash {
     Sha256::digest([]).into()

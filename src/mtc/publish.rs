@@ -37,21 +37,6 @@ impl Resource {
             Resource::Tile(t) => t.path(),
         }
     }
-
-    /// tlog-tiles: the checkpoint is text, tiles and bundles octets; mtc-tlog's landmark
-    /// list is text.
-    pub fn content_type(&self) -> &'static str {
-        match self {
-            Resource::Checkpoint | Resource::Landmarks => "text/plain; charset=utf-8",
-            Resource::Tile(_) => "application/octet-stream",
-        }
-    }
-
-    /// Whether its bytes never change: every tile and bundle (a partial one is named by
-    /// its width). The checkpoint and the landmark list change.
-    pub fn immutable(&self) -> bool {
-        matches!(self, Resource::Tile(_))
-    }
 }
 
 /// The latest checkpoint's tree size and note, if the log has one.
@@ -75,13 +60,12 @@ pub fn read(store: &dyn LogStore, r: &Resource, now: u64) -> Result<Option<Vec<u
 
 /// A tile or bundle of the tree of `size` entries (`None` if that tree lacks it).
 pub fn read_tile(store: &dyn LogStore, t: &Tile, size: u64) -> Result<Option<Vec<u8>>> {
-    if !has_tile(size, t) {
+    let Some((first, end)) = t.nodes().filter(|_| has_tile(size, t)) else {
         return Ok(None);
-    }
+    };
     let bytes = match t.kind {
         Kind::Hashes { .. } => hash_tile(store, t)?,
         Kind::Entries => {
-            let (first, end) = t.nodes().expect("has_tile checked the range");
             let entries = store.entries(first, end)?;
             entry_bundle(entries.iter().map(|(e, _)| e.as_slice()))?
         }

@@ -8,16 +8,20 @@
 
 use super::audit::Fetch;
 use super::error::{MtcError, Result};
-use super::hash::{node_hash, Hash};
-use super::tiles::{Kind, Tile, HEIGHT, WIDTH};
+use super::hash::{perfect_root, Hash};
+use super::tiles::{tile_hashes, Kind, Tile, HEIGHT, WIDTH};
 use super::tree::NodeSource;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+/// A hash tile by level and index.
+type TileKey = (u8, u64);
 
 pub struct TileSource<'f> {
     fetch: &'f dyn Fetch,
     size: u64,
-    tiles: Mutex<HashMap<(u8, u64), Vec<Hash>>>,
+    /// Tiles fetched so far, shared out without copying.
+    tiles: Mutex<HashMap<TileKey, Arc<[Hash]>>>,
 }
 
 impl<'f> TileSource<'f> {
@@ -31,14 +35,14 @@ impl<'f> TileSource<'f> {
     }
 
     /// The hashes of level-`level` tile `index`, as wide as the tree makes it.
-    fn tile(&self, level: u8, index: u64) -> Result<Vec<Hash>> {
+    fn tile(&self, level: u8, index: u64) -> Result<Arc<[Hash]>> {
         if let Some(t) = self
             .tiles
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(&(level, index))
         {
-            return Ok(t.clone());
+            return Ok(Arc::clone(t));
         }
         let nodes = self
             .size
@@ -57,22 +61,13 @@ impl<'f> TileSource<'f> {
             width: width as u16,
         };
         let bytes = self.fetch.fetch(&t.path()).map_err(MtcError::Store)?;
-        if bytes.len() as u64 != width * 32 {
-            return Err(MtcError::Invalid(format!(
-                "{}: {} bytes; a tile of width {width} has {}",
-                t.path(),
-                bytes.len(),
-                width * 32
-            )));
-        }
-        let hashes: Vec<Hash> = bytes
-            .chunks_exact(32)
-            .map(|c| c.try_into().expect("32 bytes"))
-            .collect();
+        let hashes: Arc<[Hash]> = tile_hashes(&t, &bytes)
+            .map_err(|why| MtcError::Invalid(format!("{}: {why}", t.path())))?
+            .into();
         self.tiles
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert((level, index), hashes.clone());
+            .insert((level, index), Arc::clone(&hashes));
         Ok(hashes)
     }
 }
@@ -90,21 +85,12 @@ impl NodeSource for TileSource<'_> {
             .ok_or_else(|| MtcError::Invalid(format!("node ({level}, {index}) past any tree")))?;
         let hashes = self.tile(tile_level as u8, first / WIDTH)?;
         let at = (first % WIDTH) as usize;
-        let mut row: Vec<Hash> = hashes
-            .get(at..at + count as usize)
-            .ok_or_else(|| {
-                MtcError::Invalid(format!(
-                    "node ({level}, {index}) is not complete in the tiles"
-                ))
-            })?
-            .to_vec();
-        while row.len() > 1 {
-            row = row
-                .chunks_exact(2)
-                .map(|p| node_hash(&p[0], &p[1]))
-                .collect();
-        }
-        Ok(row[0])
+        let run = hashes.get(at..at + count as usize).ok_or_else(|| {
+            MtcError::Invalid(format!(
+                "node ({level}, {index}) is not complete in the tiles"
+            ))
+        })?;
+        Ok(perfect_root(run))
     }
 }
 

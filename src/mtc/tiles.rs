@@ -10,6 +10,7 @@
 //! read at any moment agrees with every checkpoint of a size that needs it.
 
 use super::error::{MtcError, Result};
+use super::hash::Hash;
 use super::tree::NodeSource;
 
 /// Hashes in a full tile (tlog-tiles: tiles of height 8).
@@ -242,6 +243,26 @@ pub fn hash_tile<S: NodeSource + ?Sized>(src: &S, tile: &Tile) -> Result<Vec<u8>
         .ok_or_else(|| MtcError::Invalid(format!("{}: past any tree", tile.path())))?;
     let hashes = src.nodes(tile.node_level(), first, end)?;
     Ok(hashes.concat())
+}
+
+/// A hash tile's bytes as its hashes: exactly `t.width` of them, else what is wrong.
+pub fn tile_hashes(t: &Tile, bytes: &[u8]) -> std::result::Result<Vec<Hash>, String> {
+    let want = usize::from(t.width) * 32;
+    if bytes.len() != want {
+        return Err(format!(
+            "{} bytes; a tile of width {} has {want}",
+            bytes.len(),
+            t.width
+        ));
+    }
+    Ok(bytes
+        .chunks_exact(32)
+        .map(|c| {
+            let mut h = [0u8; 32];
+            h.copy_from_slice(c);
+            h
+        })
+        .collect())
 }
 
 /// An entry bundle's bytes: each entry as a big-endian uint16 length and its bytes.

@@ -9,6 +9,7 @@ use pkit::mtc::checkpoint::{Checkpoint, NoteSignature};
 use pkit::mtc::cosign::CosignerKey;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::publish::Resource;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tile_source::TileSource;
 use pkit::mtc::tree::{consistency_proof, subtree_hash, verify_consistency_proof};
@@ -73,7 +74,9 @@ impl Remote {
     ) -> CliResult<(Checkpoint, u16, Vec<String>)> {
         let ca_key =
             CosignerKey::new(ca.ca_id.clone(), ca.spki.clone()).map_err(mtc_err("--ca"))?;
-        let bytes = self.fetch("checkpoint").map_err(CliError::io)?;
+        let bytes = self
+            .fetch(&Resource::Checkpoint.path())
+            .map_err(CliError::io)?;
         let name = format!("{}/checkpoint", self.base);
         let note = String::from_utf8(bytes)
             .map_err(|_| CliError::negative(format!("{name}: not UTF-8 text")))?;

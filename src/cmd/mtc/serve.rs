@@ -114,15 +114,42 @@ fn answer(store: &dyn LogStore, prefix: &str, method: &Method, url: &str) -> Ans
     }
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("ASCII header")
+/// The response headers, built (and checked) once, not per request: tlog-tiles wants the
+/// checkpoint as text and tiles and bundles as octets (mtc-tlog's landmark list is
+/// text); every tile and bundle is immutable (a partial one is named by its width).
+struct Headers {
+    text: Header,
+    octets: Header,
+    immutable: Header,
+    checkpoint: Header,
+    landmarks: Header,
+    no_store: Header,
 }
 
-fn cache_control(r: &Resource) -> &'static str {
-    match r {
-        _ if r.immutable() => "public, max-age=31536000, immutable",
-        Resource::Checkpoint => "public, max-age=2",
-        _ => "public, max-age=60",
+impl Headers {
+    fn new() -> CliResult<Headers> {
+        let h = |name: &str, value: &str| {
+            Header::from_bytes(name.as_bytes(), value.as_bytes())
+                .map_err(|()| CliError::io(format!("building the {name} header")))
+        };
+        Ok(Headers {
+            text: h("Content-Type", "text/plain; charset=utf-8")?,
+            octets: h("Content-Type", "application/octet-stream")?,
+            immutable: h("Cache-Control", "public, max-age=31536000, immutable")?,
+            checkpoint: h("Cache-Control", "public, max-age=2")?,
+            landmarks: h("Cache-Control", "public, max-age=60")?,
+            no_store: h("Cache-Control", "no-store")?,
+        })
+    }
+
+    /// Content-Type and Cache-Control of an answer: the resource's, or an error's.
+    fn of(&self, r: Option<&Resource>) -> [Header; 2] {
+        match r {
+            Some(Resource::Tile(_)) => [self.octets.clone(), self.immutable.clone()],
+            Some(Resource::Checkpoint) => [self.text.clone(), self.checkpoint.clone()],
+            Some(Resource::Landmarks) => [self.text.clone(), self.landmarks.clone()],
+            None => [self.text.clone(), self.no_store.clone()],
+        }
     }
 }
 
@@ -146,7 +173,13 @@ impl Stop {
 /// receive that no stop asked for (tiny_http's accept loop gives up when, say, file
 /// descriptors run out) stops every worker and is returned, so the process exits
 /// non-zero instead of staying up and serving nothing.
-fn work(server: &Server, stop: &Stop, dir: &std::path::Path, prefix: &str) -> CliResult<()> {
+fn work(
+    server: &Server,
+    stop: &Stop,
+    headers: &Headers,
+    dir: &std::path::Path,
+    prefix: &str,
+) -> CliResult<()> {
     let store = match open_store(dir) {
         Ok((store, _)) => store,
         Err(e) => {
@@ -176,15 +209,8 @@ fn work(server: &Server, stop: &Stop, dir: &std::path::Path, prefix: &str) -> Cl
         // For HEAD, tiny_http sends the headers GET would (Content-Length included) and
         // leaves the body out itself.
         let mut resp = Response::from_data(a.body).with_status_code(a.status);
-        match &a.resource {
-            Some(r) => {
-                resp.add_header(header("Content-Type", r.content_type()));
-                resp.add_header(header("Cache-Control", cache_control(r)));
-            }
-            None => {
-                resp.add_header(header("Content-Type", "text/plain; charset=utf-8"));
-                resp.add_header(header("Cache-Control", "no-store"));
-            }
+        for h in headers.of(a.resource.as_ref()) {
+            resp.add_header(h);
         }
         // A client that went away before reading its answer is its own problem.
         let _ = rq.respond(resp);
@@ -217,6 +243,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
         || std::thread::available_parallelism().map_or(2, |n| n.get() * 2),
         usize::from,
     );
+    let headers = Headers::new()?;
     let server = Arc::new(crate::cmd::http::server(&a.listen)?);
     let stop = Arc::new(Stop {
         requested: AtomicBool::new(false),
@@ -238,7 +265,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
     );
     let results: Vec<CliResult<()>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| work(&server, &stop, &a.dir, &prefix)))
+            .map(|_| s.spawn(|| work(&server, &stop, &headers, &a.dir, &prefix)))
             .collect();
         workers
             .into_iter()

@@ -41,7 +41,7 @@ pub struct TilesArgs {
 /// checkpoint of another log, or of a larger tree, means the directory is not this log's
 /// (or the log was rewritten): refused rather than mixed.
 fn published_size(out: &Path, origin: &str, size: u64) -> CliResult<u64> {
-    let path = out.join("checkpoint");
+    let path = out.join(Resource::Checkpoint.path());
     let name = path.display().to_string();
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
@@ -109,10 +109,20 @@ pub fn run(a: TilesArgs) -> CliResult<Exit> {
     let landmarks = publish::read(store.as_ref(), &Resource::Landmarks, now)
         .map_err(mtc_err(&name))?
         .unwrap_or_default();
-    io::write_file_atomic(&a.out_dir.join("landmarks"), &landmarks, true, false)?;
+    io::write_file_atomic(
+        &a.out_dir.join(Resource::Landmarks.path()),
+        &landmarks,
+        true,
+        false,
+    )?;
     // The checkpoint the tiles were chosen for (not one another process signed since),
     // last and durably: it is what says the tiles are there.
-    io::write_file_atomic(&a.out_dir.join("checkpoint"), note.as_bytes(), true, false)?;
+    io::write_file_atomic(
+        &a.out_dir.join(Resource::Checkpoint.path()),
+        note.as_bytes(),
+        true,
+        false,
+    )?;
     let text = format!(
         "{}: tree size {size} (was {old}): {hashes} hash tiles and {bundles} entry bundles written, {bytes} bytes\n",
         a.out_dir.display()

@@ -13,6 +13,7 @@ use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::{CosignerKey, COSIGNER_ALGORITHMS};
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::landmark::parse_list;
+use pkit::mtc::publish::Resource;
 use pkit::mtc::subtree::covering_subtrees;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tile_source::TileSource;
@@ -56,7 +57,7 @@ pub struct VerifyArgs {
 /// (mtc-tlog's `landmarks`): the covering subtrees between each active landmark and the
 /// one before it. A log without a list has none.
 fn active_landmark_subtrees(remote: &Remote, now: u64) -> CliResult<Vec<Subtree>> {
-    let text = match remote.fetch("landmarks") {
+    let text = match remote.fetch(&Resource::Landmarks.path()) {
         Ok(b) => String::from_utf8(b)
             .map_err(|_| CliError::negative(format!("{}/landmarks: not text", remote.base)))?,
         Err(e) if e.ends_with("HTTP 404") => return Ok(Vec::new()),

@@ -11,7 +11,7 @@
 //! the question that was asked.
 
 use super::api::{Backend, PrivateKey, TlsStream, VerifyItem};
-use super::error::Result;
+use super::error::{BackendError, Result};
 use super::parallel::verify_batch_parallel;
 use super::pbe::Pbe;
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
@@ -187,7 +187,11 @@ impl Backend for Prechecked<'_> {
             .into_iter()
             .map(|k| match k {
                 Some(v) => Ok(v),
-                None => rest.next().expect("one verdict per item asked"),
+                None => rest.next().unwrap_or_else(|| {
+                    Err(BackendError::Crypto(
+                        "the backend gave fewer verdicts than signatures asked".into(),
+                    ))
+                }),
             })
             .collect()
     }

@@ -110,7 +110,7 @@ fn equation_holds(terms: &[Term], keys: &[EdwardsPoint]) -> bool {
     let mut key_scalars = vec![Scalar::ZERO; keys.len()];
     let mut scalars = Vec::with_capacity(terms.len() + keys.len() + 1);
     for (t, z) in terms.iter().zip(random.chunks_exact(16)) {
-        let z = Scalar::from(u128::from_le_bytes(z.try_into().expect("16 bytes")));
+        let z = Scalar::from(u128::from_le_bytes(std::array::from_fn(|i| z[i])));
         b += z * t.s;
         key_scalars[t.key] += z * t.h;
         scalars.push(z);
@@ -163,10 +163,10 @@ fn prepared_keys<'a>(items: &[Item<'a>]) -> HashMap<&'a [u8; 32], Option<Edwards
 
 /// R and s when s < L and R is canonical and torsion-free.
 fn batchable_signature(sig: &[u8; 64]) -> Option<(EdwardsPoint, Scalar)> {
-    let (r, s) = sig.split_at(32);
-    let s: [u8; 32] = s.try_into().expect("32 of 64 bytes");
+    let r: [u8; 32] = std::array::from_fn(|i| sig[i]);
+    let s: [u8; 32] = std::array::from_fn(|i| sig[32 + i]);
     let s = Option::<Scalar>::from(Scalar::from_canonical_bytes(s))?;
-    let r = torsion_free_point(r.try_into().expect("32 of 64 bytes"))?;
+    let r = torsion_free_point(&r)?;
     Some((r, s))
 }
 

@@ -2,6 +2,7 @@
 
 use super::ed25519_batch;
 use super::linked::{crypto, digest_name, reason, require};
+use crate::der::oid_registry as oids;
 use crate::pki::alg::{Algorithm, SignatureScheme};
 use crate::pki::backend::api::VerifyItem;
 use crate::pki::backend::error::{BackendError, Result};
@@ -96,15 +97,16 @@ pub(super) fn verify_batch(items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
 /// `it` as a batchable Ed25519 signature: an Ed25519 key under the Ed25519 scheme, with
 /// a 32-byte key and a 64-byte signature (anything else is for [`verify`] to judge).
 fn ed25519_item<'a>(it: &VerifyItem<'a>) -> Option<ed25519_batch::Item<'a>> {
-    if it.scheme != SignatureScheme::Ed25519
-        || spki_key_kind(it.spki_der).ok()? != KeyKind::Fixed(Algorithm::Ed25519)
-    {
+    if it.scheme != SignatureScheme::Ed25519 {
         return None;
     }
+    // One parse: RFC 8410's form only (the Ed25519 OID, parameters absent, whole
+    // octets). OpenSSL refuses a key with parameters, so the batch must not decide it.
     let spki = Spki::from_der(it.spki_der).ok()?;
-    // RFC 8410's form only (parameters absent, whole octets): OpenSSL refuses a key with
-    // parameters, so the batch must not decide it.
-    if spki.key.unused_bits != 0 || spki.algorithm.params.is_some() {
+    if spki.algorithm.oid != oids::ED25519
+        || spki.algorithm.params.is_some()
+        || spki.key.unused_bits != 0
+    {
         return None;
     }
     Some(ed25519_batch::Item {

@@ -947,3 +947,89 @@ fn verify_takes_landmarks_from_the_log() {
     let r = pk(&["mtc", "verify", &relative, "--ca", &ca]);
     assert_eq!(r.code, Some(1), "{}", r.describe());
 }
+
+/// Bad input to the log commands: one line naming it, a documented exit code, nothing
+/// written.
+#[test]
+fn bad_inputs_to_the_log_commands() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    log_with(&dir, 10);
+    let ca = s(&dir.join("mtc-ca.pem"));
+    let d = s(&dir);
+    for url in ["https://ca.example/mtc/1", "ftp://x", "ca.example"] {
+        let r = pk(&["mtc", "audit", "--url", url, "--ca", &ca]);
+        refused(&r, 2, &["--url", url], "not an http:// URL");
+    }
+    let (mut server, url) = serve(&dir, &[]);
+    let not_state = write_file(t.path(), "m.json", b"{\"subject\":\"CN=a\"}");
+    let r = pk(&[
+        "mtc",
+        "audit",
+        "--url",
+        &url,
+        "--ca",
+        &ca,
+        "--state",
+        &s(&not_state),
+    ]);
+    refused(
+        &r,
+        3,
+        &["m.json", "not an audit or witness state"],
+        "foreign state file",
+    );
+    let state = t.path().join("w.json");
+    let r = pk(&[
+        "mtc",
+        "cosign",
+        "--url",
+        &url,
+        "--ca",
+        &ca,
+        "--key",
+        &s(&dir.join("cosigner.key")),
+        "--id",
+        "32473.5",
+        "--state",
+        &s(&state),
+        "-o",
+        "/nonexistent/dir/x.sig",
+    ]);
+    refused(&r, 4, &["/nonexistent/dir/x.sig"], "unwritable --out");
+    assert!(
+        !state.exists(),
+        "the witness recorded a tree it did not hand a signature for"
+    );
+    server.terminate();
+    let bad = write_file(t.path(), "bad.sig", b"\n\ngarbage\n");
+    let w = format!("32473.5={ca}");
+    let r = pk(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "--cosignature",
+        &s(&bad),
+        "--cosigner",
+        &w,
+    ]);
+    refused(
+        &r,
+        3,
+        &["bad.sig: line 3", "signature line"],
+        "not a signature line",
+    );
+    let bad = write_file(t.path(), "bad.jsonl", b"{\"cosigner\":\"32473.5\"}\n");
+    let r = pk(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "--subtree-cosignature",
+        &s(&bad),
+        "--cosigner",
+        &w,
+    ]);
+    refused(&r, 3, &["bad.jsonl: line 1", "subtree"], "no subtree");
+}

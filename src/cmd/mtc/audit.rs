@@ -53,7 +53,7 @@ pub fn run(a: AuditArgs) -> CliResult<Exit> {
         .iter()
         .map(|s| cosigner_key(s))
         .collect::<CliResult<Vec<_>>>()?;
-    let remote = Remote::new(&a.url);
+    let remote = Remote::new(&a.url)?;
     let base = remote.base.clone();
     let (cp, _, signed) = remote.signed_checkpoint(&ca, &others)?;
     let seen = match &a.state {

@@ -89,7 +89,7 @@ pub fn run(a: CosignArgs) -> CliResult<Exit> {
     let cosigner = Cosigner::new(id, key).map_err(mtc_err(&a.key.display().to_string()))?;
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
-    let remote = Remote::new(&a.url);
+    let remote = Remote::new(&a.url)?;
     let (cp, log, _) = remote.signed_checkpoint(&ca, &[])?;
     let seen = read_state(&a.state, &cp.origin)?;
     let (now_seen, _) = match audit(&remote, cp.size, cp.root, seen.as_ref(), false) {

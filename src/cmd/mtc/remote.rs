@@ -52,15 +52,27 @@ impl Fetch for Remote {
 }
 
 impl Remote {
-    pub fn new(url: &str) -> Remote {
-        Remote {
+    /// A log at `url`, which must be an http:// URL: pkit's HTTP client is built without
+    /// TLS (an https:// log is read through a mirror or proxy on http://).
+    pub fn new(url: &str) -> CliResult<Remote> {
+        if url.starts_with("https://") {
+            return Err(CliError::usage(format!(
+                "--url {url}: https:// is not supported yet (pkit's HTTP client has no TLS); read the log over http://"
+            )));
+        }
+        if !url.starts_with("http://") || url.len() == "http://".len() {
+            return Err(CliError::usage(format!(
+                "--url {url}: expected an http:// URL, the log's prefix"
+            )));
+        }
+        Ok(Remote {
             base: url.trim_end_matches('/').to_string(),
             agent: ureq::Agent::config_builder()
                 .timeout_global(Some(TIMEOUT))
                 .http_status_as_error(false)
                 .build()
                 .into(),
-        }
+        })
     }
 
     /// The log's checkpoint, its origin a log of `ca` and signed by the CA's key (and by

@@ -23,18 +23,20 @@ pub fn read_state(path: &Path, origin: &str) -> CliResult<Option<Seen>> {
     };
     let bad = |what: &str| CliError::parse(format!("{name}: {what}"));
     let v: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON ({e})")))?;
-    if v["origin"] != origin {
+    let Some(seen_origin) = v["origin"].as_str() else {
+        return Err(bad("not an audit or witness state (no origin)"));
+    };
+    if seen_origin != origin {
         return Err(CliError::usage(format!(
-            "{name}: the state of {}, not of {origin}; use another --state file",
-            v["origin"]
+            "{name}: the state of {seen_origin}, not of {origin}; use another --state file"
         )));
     }
     let hash = |s: &Value| -> Option<Hash> { B64.decode(s.as_str()?).ok()?.try_into().ok() };
-    let size = v["size"].as_u64().ok_or_else(|| bad("no size"))?;
-    let root = hash(&v["root"]).ok_or_else(|| bad("no root"))?;
+    let size = v["size"].as_u64().ok_or_else(|| bad("no tree size"))?;
+    let root = hash(&v["root"]).ok_or_else(|| bad("no root (base64 of 32 bytes)"))?;
     let parts = v["frontier"]
         .as_array()
-        .ok_or_else(|| bad("no frontier"))?
+        .ok_or_else(|| bad("no frontier (the right edge's hashes)"))?
         .iter()
         .map(|p| {
             if p.is_null() {

@@ -146,17 +146,27 @@ fn add_cosignatures(a: &CheckpointArgs) -> CliResult<Exit> {
     for f in &a.cosignature {
         let fname = f.display().to_string();
         let text = std::fs::read_to_string(f).map_err(|e| CliError::io_at(&fname, &e))?;
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             // A note of one line parses the signature line on its own.
-            let (_, sig) = Checkpoint::parse(&format!("{}\n{line}\n", body.body()))
-                .map_err(mtc_err(&fname))?;
+            let (_, sig) =
+                Checkpoint::parse(&format!("{}\n{line}\n", body.body())).map_err(|_| {
+                    CliError::parse(format!(
+                        "{fname}: line {}: expected a signature line \"\u{2014} NAME BASE64\"",
+                        n + 1
+                    ))
+                })?;
             let s = &sig[0];
             let key = keys
                 .iter()
                 .find(|k| k.id.note_name() == s.name && k.key_id() == s.key_id)
                 .ok_or_else(|| {
                     CliError::negative(format!(
-                        "{fname}: a cosignature by {}, not one of the --cosigner keys",
+                        "{fname}: line {}: a cosignature by {}, not one of the --cosigner keys",
+                        n + 1,
                         s.name
                     ))
                 })?;

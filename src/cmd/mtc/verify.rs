@@ -81,7 +81,7 @@ fn active_landmark_subtrees(remote: &Remote, now: u64) -> CliResult<Vec<Subtree>
 /// The subtrees of `ders` that the log at `url` holds, with their hashes from its tiles,
 /// each proven consistent with its checkpoint's root (signed by the CA).
 fn subtrees_from_log(url: &str, policy: &Policy, ders: &[&[u8]]) -> CliResult<Vec<TrustedSubtree>> {
-    let remote = Remote::new(url);
+    let remote = Remote::new(url)?;
     let (cp, log, _) = remote.signed_checkpoint(&policy.ca, &policy.cosigners)?;
     let src = TileSource::new(&remote, cp.size);
     let landmark_subtrees = active_landmark_subtrees(&remote, unix(policy.now))?;

@@ -415,21 +415,6 @@ pub fn write_file_fast(path: &Path, bytes: &[u8], private: bool) -> CliResult {
     })
 }
 
-/// Remove temporary files an interrupted run left in `dir` (their names start with
-/// `.pkit-tmp-`; they never held a finished file).
-pub fn remove_stale_temp_files(dir: &Path) {
-    if let Ok(entries) = fs::read_dir(dir) {
-        for e in entries.flatten() {
-            if e.file_name()
-                .to_string_lossy()
-                .starts_with(atomic_file::TEMP_PREFIX)
-            {
-                let _ = fs::remove_file(e.path());
-            }
-        }
-    }
-}
-
 /// A progress bar on stderr when it is a terminal, hidden otherwise.
 pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     use indicatif::{ProgressBar, ProgressStyle};

@@ -24,6 +24,7 @@ pub mod parse;
 pub mod pem_block;
 pub mod request;
 pub mod token;
+pub mod undelivered;
 pub mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};

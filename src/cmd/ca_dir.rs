@@ -122,7 +122,7 @@ pub struct NewCaKey {
     pub key: Box<dyn pkit::pki::backend::PrivateKey>,
     /// The text of the key file: the key as PEM PKCS#8, or, for a key in a PKCS#11
     /// token, its URI (without any PIN).
-    pub file_text: String,
+    pub file_text: super::request::SecretText,
 }
 
 /// `--key FILE|URI` when given (its algorithm must agree with `--alg`, if that was
@@ -162,7 +162,10 @@ pub fn new_ca_key(
         )));
     }
     let file_text = if let Some(text) = &uri_text {
-        format!("{}\n", super::token::parse_uri(text)?.without_pin())
+        super::request::SecretText::new(format!(
+            "{}\n",
+            super::token::parse_uri(text)?.without_pin()
+        ))
     } else {
         super::request::key_pem(loaded.as_ref(), passout)?
     };

@@ -8,7 +8,7 @@ use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
 use crate::cmd::outdir::OutDir;
 use crate::cmd::output;
-use crate::cmd::request::{key_pem, profile, subject};
+use crate::cmd::request::{key_pem, profile, subject, SecretText};
 use crate::cmd::undelivered;
 use clap::Args;
 use pkit::der::hex;
@@ -156,7 +156,7 @@ fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
 
 /// One certificate of a batch, ready to be written.
 struct BatchOutput {
-    key_pem: String,
+    key_pem: SecretText,
     cert_pem: String,
     key_name: String,
     cert_name: String,

@@ -92,7 +92,7 @@ pub fn pkcs12(data: &[u8]) {
         if let Some(mac) = &pfx.mac_data {
             fields::algid(&mac.digest_algorithm);
             if let Ok(scheme) = mac.scheme() {
-                fields::show(&scheme);
+                fields::show(scheme);
                 let ok = mac.verify(
                     openssl::backend(),
                     &allowance,

@@ -33,9 +33,12 @@ pub use ocsp::{ocsp_request, ocsp_response};
 pub use verify::verify_pool;
 pub use x509::{certificate, crl, csr, pkcs7};
 
+/// A target's body: the fuzzer's bytes in, nothing out.
+pub type Target = fn(&[u8]);
+
 /// Every target by the name of its file in `fuzz/fuzz_targets/` and of its corpus
 /// directory `fuzz/corpus/<name>/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("der_strict", der_strict),
     ("der_lenient", der_lenient),
     ("detect", detect),

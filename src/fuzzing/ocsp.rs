@@ -57,7 +57,7 @@ pub fn ocsp_response(data: &[u8]) {
         black_box((b.version, b.produced_at));
         for s in b.responses()? {
             cert_id(&s.cert_id);
-            fields::show(&s.cert_status);
+            fields::show(s.cert_status);
             black_box((s.this_update, s.next_update));
             fields::extensions(&mode, s.single_extensions.as_ref())?;
         }

@@ -21,7 +21,6 @@ pub mod ocsp;
 pub mod outdir;
 pub mod output;
 pub mod parse;
-pub mod pem_block;
 pub mod request;
 pub mod token;
 pub mod undelivered;

@@ -44,6 +44,11 @@ impl Server {
         server
     }
 
+    /// The process id, for reading /proc.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }

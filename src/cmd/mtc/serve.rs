@@ -11,38 +11,31 @@
 //! Tiles and bundles are immutable (`Cache-Control: public, max-age=31536000,
 //! immutable`); the checkpoint may be cached for a few seconds and the landmark list for a
 //! minute. A path that is not a resource gets 404, a malformed tile path 400, a method
-//! other than GET or HEAD 405. Worker threads each hold a database connection; SIGINT or
-//! SIGTERM stops accepting, finishes the requests in hand and exits 0. Every request is
-//! logged as one JSON line on stderr.
+//! other than GET or HEAD 405, a request body over 64 KiB 413. Worker threads (`cmd/http`)
+//! each hold a database connection. Every request is logged as one JSON line on stderr.
 
 use super::common::{mtc_err, open_store};
 use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::http::{self, Body, HttpArgs, Method, Reply, Request};
 use clap::Args;
 use pkit::der::Time;
 use pkit::mtc::publish::{self, Resource};
 use pkit::mtc::store::LogStore;
 use serde_json::json;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Instant;
-use tiny_http::{Header, Method, Response, Server};
 
 #[derive(Args, Debug)]
+#[command(after_long_help = http::BEHAVIOUR_HELP)]
 pub struct ServeArgs {
     /// The MTC CA directory.
     #[arg(long)]
     pub dir: PathBuf,
-    /// Address to listen on, e.g. 127.0.0.1:8080.
-    #[arg(long, value_name = "ADDR:PORT")]
-    pub listen: String,
     /// The log's path on the server (mtc-tlog: the CA prefix URL's path and the log
     /// number, e.g. /mtc/1). Default: the root.
     #[arg(long, value_name = "PATH", default_value = "")]
     pub prefix: String,
-    /// Worker threads, each with its own database connection (default: twice the CPUs).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=512))]
-    pub threads: Option<u16>,
+    #[command(flatten)]
+    pub http: HttpArgs,
 }
 
 /// `--prefix` as a path that requests start with: "" or "/a/b" (no trailing slash).
@@ -84,7 +77,7 @@ impl Answer {
 
 /// The answer to `method url` from `store`.
 fn answer(store: &dyn LogStore, prefix: &str, method: &Method, url: &str) -> Answer {
-    if !matches!(method, Method::Get | Method::Head) {
+    if !matches!(*method, Method::GET | Method::HEAD) {
         return Answer::error(405, "only GET and HEAD");
     }
     let r = match publish::route(prefix, url) {
@@ -100,182 +93,99 @@ fn answer(store: &dyn LogStore, prefix: &str, method: &Method, url: &str) -> Ans
         },
         Ok(None) => Answer::error(404, "not in the log's latest checkpoint"),
         Err(e) => {
-            eprintln!(
-                "{}",
-                json!({"time": Time::now().to_string(), "event": "error", "path": r.path(), "error": e.to_string()})
-            );
+            http::log_line(&json!({"time": Time::now().to_string(), "event": "error",
+                                   "path": r.path(), "error": e.to_string()}));
             Answer::error(500, "the log could not be read")
         }
     }
 }
 
-/// The response headers, built (and checked) once, not per request: tlog-tiles wants the
-/// checkpoint as text and tiles and bundles as octets (mtc-tlog's landmark list is
-/// text); every tile and bundle is immutable (a partial one is named by its width).
-struct Headers {
-    text: Header,
-    octets: Header,
-    immutable: Header,
-    checkpoint: Header,
-    landmarks: Header,
-    no_store: Header,
+/// Content-Type and the other headers of an answer: tlog-tiles wants the checkpoint as
+/// text and tiles and bundles as octets (mtc-tlog's landmark list is text); every tile
+/// and bundle is immutable (a partial one is named by its width).
+fn headers_of(
+    status: u16,
+    r: Option<&Resource>,
+) -> (&'static str, &'static [(&'static str, &'static str)]) {
+    const TEXT: &str = "text/plain; charset=utf-8";
+    match r {
+        Some(Resource::Tile(_)) => (
+            "application/octet-stream",
+            &[("cache-control", "public, max-age=31536000, immutable")],
+        ),
+        Some(Resource::Checkpoint) => (TEXT, &[("cache-control", "public, max-age=2")]),
+        Some(Resource::Landmarks) => (TEXT, &[("cache-control", "public, max-age=60")]),
+        None if status == 405 => (
+            TEXT,
+            &[("cache-control", "no-store"), ("allow", "GET, HEAD")],
+        ),
+        None => (TEXT, &[("cache-control", "no-store")]),
+    }
 }
 
-impl Headers {
-    fn new() -> CliResult<Headers> {
-        let h = |name: &str, value: &str| {
-            Header::from_bytes(name.as_bytes(), value.as_bytes())
-                .map_err(|()| CliError::io(format!("building the {name} header")))
+/// One worker: its own connection to the log.
+struct Worker {
+    store: Box<dyn LogStore>,
+    prefix: String,
+}
+
+impl http::Handler for Worker {
+    fn handle(&mut self, rq: Request<'_>) -> Reply {
+        let a = match rq.body {
+            Body::TooLarge => Answer::error(413, "request bodies are limited to 64 KiB"),
+            Body::TooSlow => Answer::error(408, "the request body came too slowly"),
+            Body::Broken => Answer::error(400, "the request body was cut short"),
+            Body::Read(_) => answer(self.store.as_ref(), &self.prefix, rq.method, rq.target),
         };
-        Ok(Headers {
-            text: h("Content-Type", "text/plain; charset=utf-8")?,
-            octets: h("Content-Type", "application/octet-stream")?,
-            immutable: h("Cache-Control", "public, max-age=31536000, immutable")?,
-            checkpoint: h("Cache-Control", "public, max-age=2")?,
-            landmarks: h("Cache-Control", "public, max-age=60")?,
-            no_store: h("Cache-Control", "no-store")?,
-        })
-    }
-
-    /// Content-Type and Cache-Control of an answer: the resource's, or an error's.
-    fn of(&self, r: Option<&Resource>) -> [Header; 2] {
-        match r {
-            Some(Resource::Tile(_)) => [self.octets.clone(), self.immutable.clone()],
-            Some(Resource::Checkpoint) => [self.text.clone(), self.checkpoint.clone()],
-            Some(Resource::Landmarks) => [self.text.clone(), self.landmarks.clone()],
-            None => [self.text.clone(), self.no_store.clone()],
-        }
-    }
-}
-
-/// Why the workers stop: a signal, or the server failing to accept connections.
-struct Stop {
-    requested: AtomicBool,
-    threads: usize,
-}
-
-impl Stop {
-    fn now(&self, server: &Server) {
-        self.requested.store(true, Ordering::SeqCst);
-        // One wake-up per worker blocked in recv.
-        for _ in 0..self.threads {
-            server.unblock();
-        }
-    }
-}
-
-/// One worker: its own connection, requests until the server is stopped. A failure to
-/// receive that no stop asked for (tiny_http's accept loop gives up when, say, file
-/// descriptors run out) stops every worker and is returned, so the process exits
-/// non-zero instead of staying up and serving nothing.
-fn work(
-    server: &Server,
-    stop: &Stop,
-    headers: &Headers,
-    dir: &std::path::Path,
-    prefix: &str,
-) -> CliResult<()> {
-    let store = match open_store(dir) {
-        Ok((store, _)) => store,
-        Err(e) => {
-            stop.now(server);
-            return Err(e);
-        }
-    };
-    loop {
-        let rq = match server.recv() {
-            Ok(rq) => rq,
-            Err(_) if stop.requested.load(Ordering::SeqCst) => return Ok(()),
-            Err(e) => {
-                eprintln!(
-                    "{}",
-                    json!({"time": Time::now().to_string(), "event": "error", "error": e.to_string()})
-                );
-                stop.now(server);
-                return Err(CliError::io(format!("receiving requests: {e}")));
-            }
-        };
-        let start = Instant::now();
-        let method = rq.method().clone();
-        let url = rq.url().to_string();
-        let peer = rq.remote_addr().map(|p| p.to_string());
-        let a = answer(store.as_ref(), prefix, &method, &url);
-        let len = a.body.len();
-        // For HEAD, tiny_http sends the headers GET would (Content-Length included) and
+        http::log_line(&json!({
+            "time": Time::now().to_string(),
+            "peer": rq.peer.to_string(),
+            "method": rq.method.as_str(),
+            "path": rq.target,
+            "http": a.status,
+            "bytes": a.body.len(),
+            "us": rq.received.elapsed().as_micros() as u64,
+        }));
+        // For HEAD, the server sends the headers GET would (Content-Length included) and
         // leaves the body out itself.
-        let mut resp = Response::from_data(a.body).with_status_code(a.status);
-        for h in headers.of(a.resource.as_ref()) {
-            resp.add_header(h);
+        let (content_type, headers) = headers_of(a.status, a.resource.as_ref());
+        Reply {
+            status: a.status,
+            content_type,
+            headers,
+            body: a.body,
         }
-        // A client that went away before reading its answer is its own problem.
-        let _ = rq.respond(resp);
-        // The whole line in one write: stderr is unbuffered, and workers share it.
-        let line = format!(
-            "{}\n",
-            json!({
-                "time": Time::now().to_string(),
-                "peer": peer,
-                "method": method.to_string(),
-                "path": url,
-                "http": a.status,
-                "bytes": len,
-                "us": start.elapsed().as_micros() as u64,
-            })
-        );
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     }
 }
 
 pub fn run(a: ServeArgs) -> CliResult<Exit> {
     let prefix = normalize_prefix(&a.prefix)?;
-    // Opened once here so that a missing or foreign database is an error before listening.
+    // Opened here first so that a missing or foreign database is an error before
+    // listening; that connection serves the first worker.
     let (store, name) = open_store(&a.dir)?;
     let origin = publish::checkpoint(store.as_ref())
         .map_err(mtc_err(&name))?
         .and_then(|(_, note)| note.lines().next().map(str::to_string));
-    drop(store);
-    let threads = a.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(2, |n| n.get() * 2),
-        usize::from,
-    );
-    let headers = Headers::new()?;
-    let server = Arc::new(crate::cmd::http::server(&a.listen)?);
-    let stop = Arc::new(Stop {
-        requested: AtomicBool::new(false),
-        threads,
-    });
-    let watch = {
-        let (server, stop) = (Arc::clone(&server), Arc::clone(&stop));
-        crate::cmd::http::SignalWatch::start(move || stop.now(&server))?
+    let mut first = Some(store);
+    let make = || {
+        let store = match first.take() {
+            Some(s) => s,
+            None => open_store(&a.dir)?.0,
+        };
+        Ok(Worker {
+            store,
+            prefix: prefix.clone(),
+        })
     };
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .map_or_else(|| a.listen.clone(), |s| s.to_string());
-    eprintln!(
-        "{}",
-        json!({"time": Time::now().to_string(), "event": "listening", "listen": addr,
+    let sig = http::serve(&a.http, make, |l| {
+        http::log_line(
+            &json!({"time": Time::now().to_string(), "event": "listening",
+               "listen": l.addr.to_string(),
                "prefix": if prefix.is_empty() { "/" } else { prefix.as_str() },
-               "origin": origin, "threads": threads})
-    );
-    let results: Vec<CliResult<()>> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| work(&server, &stop, &headers, &a.dir, &prefix)))
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| Err(CliError::io("a worker thread failed")))
-            })
-            .collect()
-    });
-    let sig = watch.finish();
-    eprintln!(
-        "{}",
-        json!({"time": Time::now().to_string(), "event": "shutdown", "signal": sig})
-    );
-    results.into_iter().collect::<CliResult<Vec<()>>>()?;
+               "origin": origin, "threads": l.threads}),
+        );
+    })?;
+    http::log_line(&json!({"time": Time::now().to_string(), "event": "shutdown", "signal": sig}));
     Ok(Exit::Ok)
 }
 

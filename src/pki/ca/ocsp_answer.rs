@@ -74,7 +74,7 @@ pub fn answer(
     req: &OcspRequest<'_>,
     now: Time,
     lifetime: i64,
-    cache: Option<&mut ResponseCache>,
+    cache: Option<&ResponseCache>,
 ) -> Result<Answered, AnswerError> {
     let (cert_ids, statuses, nonce) = match ask(responder, store, req)? {
         Question::Foreign => {
@@ -105,7 +105,7 @@ pub fn answer(
     let cache = cache.filter(|_| cacheable);
     if let (Some(c), Some(id), Some(status)) = (&cache, cert_ids.first(), statuses.first()) {
         if let Some(der) = c.get(id.raw, status, now) {
-            answered.der = der.to_vec();
+            answered.der = der;
             answered.cached = true;
             return Ok(answered);
         }

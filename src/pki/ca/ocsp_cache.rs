@@ -8,10 +8,15 @@
 //! thisUpdate..nextUpdate window has passed, so a client always receives at least half a
 //! lifetime of validity. Requests carrying a nonce cannot be served from here: the nonce
 //! is inside the signed data.
+//!
+//! One cache serves every thread of a responder (behind a mutex held for a look-up or an
+//! insert, never while signing), so a certificate's response is signed once, not once
+//! per thread.
 
 use super::store::CertStatus;
 use crate::der::Time;
 use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
 
 struct Entry {
     status: CertStatus,
@@ -22,7 +27,7 @@ struct Entry {
 
 /// Responses by the CertID DER they answer.
 pub struct ResponseCache {
-    entries: HashMap<Vec<u8>, Entry>,
+    entries: Mutex<HashMap<Vec<u8>, Entry>>,
     capacity: usize,
 }
 
@@ -31,34 +36,43 @@ impl ResponseCache {
     /// memory against clients asking about endless made-up serials.
     pub fn new(capacity: usize) -> ResponseCache {
         ResponseCache {
-            entries: HashMap::new(),
+            entries: Mutex::new(HashMap::new()),
             capacity,
         }
     }
 
-    /// The cached response for `cert_id` if it was signed for `status` and is not due
-    /// for refresh at `now`.
-    pub fn get(&self, cert_id: &[u8], status: &CertStatus, now: Time) -> Option<&[u8]> {
-        self.entries
+    /// The map, or `None` if a thread panicked while holding it (then the cache is left
+    /// alone: answers are signed afresh).
+    fn entries(&self) -> Option<MutexGuard<'_, HashMap<Vec<u8>, Entry>>> {
+        self.entries.lock().ok()
+    }
+
+    /// A copy of the cached response for `cert_id` if it was signed for `status` and is
+    /// not due for refresh at `now`.
+    pub fn get(&self, cert_id: &[u8], status: &CertStatus, now: Time) -> Option<Vec<u8>> {
+        self.entries()?
             .get(cert_id)
             .filter(|e| e.status == *status && now < e.refresh_at)
-            .map(|e| e.der.as_slice())
+            .map(|e| e.der.clone())
     }
 
     /// Keep `der`, signed at `this_update` for `status`, valid until `next_update`.
     pub fn put(
-        &mut self,
+        &self,
         cert_id: &[u8],
         status: CertStatus,
         der: Vec<u8>,
         this_update: Time,
         next_update: Time,
     ) {
-        if self.entries.len() >= self.capacity && !self.entries.contains_key(cert_id) {
-            self.entries.clear();
+        let Some(mut entries) = self.entries() else {
+            return;
+        };
+        if entries.len() >= self.capacity && !entries.contains_key(cert_id) {
+            entries.clear();
         }
         let half = (next_update.unix - this_update.unix) / 2;
-        self.entries.insert(
+        entries.insert(
             cert_id.to_vec(),
             Entry {
                 status,
@@ -69,11 +83,11 @@ impl ResponseCache {
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries().map_or(0, |e| e.len())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 }
 
@@ -84,13 +98,13 @@ mod tests {
 
     #[test]
     fn serves_until_status_changes_or_half_life() {
-        let mut c = ResponseCache::new(2);
+        let c = ResponseCache::new(2);
         let t0 = Time { unix: 1_000 };
         c.put(b"id1", CertStatus::Good, vec![1], t0, t0.plus_seconds(3600));
-        assert_eq!(c.get(b"id1", &CertStatus::Good, t0), Some(&[1u8][..]));
+        assert_eq!(c.get(b"id1", &CertStatus::Good, t0), Some(vec![1u8]));
         assert_eq!(
             c.get(b"id1", &CertStatus::Good, t0.plus_seconds(1799)),
-            Some(&[1u8][..])
+            Some(vec![1u8])
         );
         assert_eq!(
             c.get(b"id1", &CertStatus::Good, t0.plus_seconds(1800)),

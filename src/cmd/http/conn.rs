@@ -1,0 +1,242 @@
+//! One worker's accept loop and its connections: HTTP/1.x from hyper, and the limits that
+//! keep hostile clients from starving the others.
+//!
+//! Why hyper, not tiny_http (which these servers used first): tiny_http 0.12 answered an
+//! HTTP/1.0 request carrying `Connection: keep-alive` without saying `Connection:
+//! keep-alive` and then kept the socket open, so a client that took HTTP/1.0 at its word
+//! (ab -k) waited for a close that never came; it gave every connection a thread of its
+//! own with no upper bound (500 connections that never finished their header: 497
+//! threads, none ever reclaimed), had no header timeout, and read a header line of any
+//! length into memory (one 100 MiB line: 326 MB resident). hyper keeps both HTTP
+//! versions' persistent connections right and has a header timeout, header size and
+//! count limits and a bounded read buffer; tokio gives connections that cost no thread.
+//! What is ours is the policy: how many connections, how long, how large a body.
+
+use super::{log_line, Body, Handler, Reply, Request};
+use crate::cmd::error::{CliError, CliResult};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use hyper::body::{Body as _, Bytes, Incoming};
+use hyper::header::{HeaderName, HeaderValue, CONNECTION, CONTENT_TYPE};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::StatusCode;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use pkit::der::Time;
+use serde_json::json;
+use std::cell::RefCell;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::pin::pin;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+
+/// A request header (request line included) past this gets 431: pkit's requests are a
+/// line and a few headers, and a GET carrying an OCSP request in its path is a few
+/// hundred bytes.
+const MAX_HEADER: usize = 16 * 1024;
+
+/// hyper's read buffer per connection (its floor is 8 KiB; its default, about 400 KiB,
+/// times the connection limit would be a lot of memory for nothing).
+const READ_BUFFER: usize = 2 * MAX_HEADER;
+
+/// After a stop, how long connections have to finish the answers in hand.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// After a failed accept (file descriptors or memory ran out), how long to wait before
+/// the next, so that the failure is not retried in a busy loop.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+pub struct Limits {
+    pub header_timeout: Duration,
+    pub max_body: usize,
+}
+
+/// Run one worker on this thread until `stopped` says stop: accept, serve, then give the
+/// connections in hand [`GRACE`] to finish.
+pub fn worker<H: Handler>(
+    listener: std::net::TcpListener,
+    handler: H,
+    limits: &Limits,
+    permits: Arc<Semaphore>,
+    stopped: watch::Receiver<bool>,
+) -> CliResult<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| CliError::io(format!("starting a worker: {e}")))?;
+    let local = tokio::task::LocalSet::new();
+    let shared = Rc::new(Shared {
+        handler: RefCell::new(handler),
+        builder: builder(limits.header_timeout),
+        header_timeout: limits.header_timeout,
+        max_body: limits.max_body,
+    });
+    local.block_on(&rt, async {
+        let listener = TcpListener::from_std(listener)
+            .map_err(|e| CliError::io(format!("registering the listening socket: {e}")))?;
+        accept_loop(listener, shared, permits, stopped).await;
+        Ok::<(), CliError>(())
+    })?;
+    // The connections were told to stop with the accept loop; `local` completes when the
+    // last of them has.
+    rt.block_on(async {
+        let _ = tokio::time::timeout(GRACE, local).await;
+    });
+    Ok(())
+}
+
+/// What a worker's connections share.
+struct Shared<H> {
+    handler: RefCell<H>,
+    builder: http1::Builder,
+    header_timeout: Duration,
+    max_body: usize,
+}
+
+fn builder(header_timeout: Duration) -> http1::Builder {
+    let mut b = http1::Builder::new();
+    b.timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .max_header_size(MAX_HEADER)
+        .max_buf_size(READ_BUFFER);
+    b
+}
+
+async fn accept_loop<H: Handler>(
+    listener: TcpListener,
+    shared: Rc<Shared<H>>,
+    permits: Arc<Semaphore>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    loop {
+        // A permit first: at the limit, clients wait in the kernel's accept queue, costing
+        // this process nothing.
+        let permit = tokio::select! {
+            biased;
+            _ = stopped.changed() => return,
+            p = Arc::clone(&permits).acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => return,
+            },
+        };
+        let accepted = tokio::select! {
+            biased;
+            _ = stopped.changed() => return,
+            a = listener.accept() => a,
+        };
+        match accepted {
+            Ok((sock, peer)) => {
+                tokio::task::spawn_local(connection(
+                    sock,
+                    peer,
+                    Rc::clone(&shared),
+                    permit,
+                    stopped.clone(),
+                ));
+            }
+            Err(e) => {
+                log_line(&json!({"time": Time::now().to_string(), "event": "error",
+                                 "error": format!("accepting a connection: {e}")}));
+                tokio::time::sleep(ACCEPT_BACKOFF).await;
+            }
+        }
+    }
+}
+
+/// Serve one connection until the client closes it, a limit closes it, or a stop.
+async fn connection<H: Handler>(
+    sock: TcpStream,
+    peer: SocketAddr,
+    shared: Rc<Shared<H>>,
+    permit: OwnedSemaphorePermit,
+    mut stopped: watch::Receiver<bool>,
+) {
+    // Each answer goes out in one write; without this a client's delayed acknowledgement
+    // could hold the next answer on a persistent connection (Nagle).
+    let _ = sock.set_nodelay(true);
+    let service = {
+        let shared = Rc::clone(&shared);
+        service_fn(move |rq| {
+            let shared = Rc::clone(&shared);
+            async move { Ok::<_, Infallible>(exchange(&shared, rq, peer).await) }
+        })
+    };
+    let mut conn = pin!(shared.builder.serve_connection(TokioIo::new(sock), service));
+    tokio::select! {
+        // A connection that fails (a timeout, a client gone) is simply closed.
+        _ = conn.as_mut() => {}
+        _ = stopped.changed() => {
+            conn.as_mut().graceful_shutdown();
+            let _ = conn.await;
+        }
+    }
+    drop(permit);
+}
+
+/// One request: its body read within the limits, then the handler's answer.
+async fn exchange<H: Handler>(
+    shared: &Shared<H>,
+    rq: hyper::Request<Incoming>,
+    peer: SocketAddr,
+) -> hyper::Response<Full<Bytes>> {
+    let received = Instant::now();
+    let (parts, body) = rq.into_parts();
+    let body = read_body(body, shared.max_body, shared.header_timeout).await;
+    // Whatever the client sent after a body that was not read whole cannot be trusted to
+    // start a request.
+    let close = !matches!(body, Body::Read(_));
+    let reply = {
+        // No await while the handler is borrowed, so no second borrow can come.
+        let mut handler = shared.handler.borrow_mut();
+        handler.handle(Request {
+            method: &parts.method,
+            target: parts.uri.path_and_query().map_or("/", |p| p.as_str()),
+            content_type: parts
+                .headers
+                .get(CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok()),
+            peer,
+            body,
+            received,
+        })
+    };
+    response(reply, close)
+}
+
+/// The body, at most `max` bytes within `timeout`: refused unread when its Content-Length
+/// says it is longer.
+async fn read_body(body: Incoming, max: usize, timeout: Duration) -> Body {
+    if body.is_end_stream() {
+        return Body::Read(Bytes::new());
+    }
+    if body.size_hint().lower() > max as u64 {
+        return Body::TooLarge;
+    }
+    match tokio::time::timeout(timeout, Limited::new(body, max).collect()).await {
+        Err(_) => Body::TooSlow,
+        Ok(Ok(collected)) => Body::Read(collected.to_bytes()),
+        Ok(Err(e)) if e.is::<LengthLimitError>() => Body::TooLarge,
+        Ok(Err(_)) => Body::Broken,
+    }
+}
+
+fn response(reply: Reply, close: bool) -> hyper::Response<Full<Bytes>> {
+    let mut r = hyper::Response::new(Full::new(Bytes::from(reply.body)));
+    *r.status_mut() =
+        StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let h = r.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(reply.content_type));
+    for (name, value) in reply.headers {
+        if let Ok(name) = HeaderName::from_bytes(name.as_bytes()) {
+            h.insert(name, HeaderValue::from_static(value));
+        }
+    }
+    if close {
+        h.insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+    r
+}

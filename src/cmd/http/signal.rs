@@ -1,0 +1,37 @@
+//! SIGINT and SIGTERM while a server runs: the first one runs a stop function (the
+//! server stops accepting and finishes what it has in hand).
+
+use crate::cmd::error::{CliError, CliResult};
+use std::thread::JoinHandle;
+
+/// Watches for SIGINT and SIGTERM: on the first, `stop` runs.
+/// [`SignalWatch::finish`] ends the watch and says which signal came, if one did.
+pub struct SignalWatch {
+    handle: signal_hook::iterator::Handle,
+    thread: JoinHandle<Option<i32>>,
+}
+
+impl SignalWatch {
+    pub fn start(stop: impl FnOnce() + Send + 'static) -> CliResult<SignalWatch> {
+        let mut signals = signal_hook::iterator::Signals::new([
+            signal_hook::consts::SIGINT,
+            signal_hook::consts::SIGTERM,
+        ])
+        .map_err(|e| CliError::io(format!("installing signal handlers: {e}")))?;
+        let handle = signals.handle();
+        let thread = std::thread::spawn(move || {
+            let sig = signals.forever().next();
+            if sig.is_some() {
+                stop();
+            }
+            sig
+        });
+        Ok(SignalWatch { handle, thread })
+    }
+
+    /// Stop watching; the signal that stopped the server, if any.
+    pub fn finish(self) -> Option<i32> {
+        self.handle.close();
+        self.thread.join().ok().flatten()
+    }
+}

@@ -12,7 +12,7 @@
 //! count limits and a bounded read buffer; tokio gives connections that cost no thread.
 //! What is ours is the policy: how many connections, how long, how large a body.
 
-use super::{log_line, Body, Handler, Reply, Request};
+use super::{log, log_line, Body, Handler, Reply, Request};
 use crate::cmd::error::{CliError, CliResult};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Body as _, Bytes, Incoming};
@@ -63,9 +63,11 @@ pub fn worker<H: Handler>(
     permits: Arc<Semaphore>,
     stopped: watch::Receiver<bool>,
 ) -> CliResult<()> {
+    log::gather();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
+        .on_thread_park(log::flush)
         .build()
         .map_err(|e| CliError::io(format!("starting a worker: {e}")))?;
     let local = tokio::task::LocalSet::new();
@@ -86,6 +88,7 @@ pub fn worker<H: Handler>(
     rt.block_on(async {
         let _ = tokio::time::timeout(GRACE, local).await;
     });
+    log::flush();
     Ok(())
 }
 

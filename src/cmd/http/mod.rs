@@ -13,6 +13,7 @@
 //! HTTP/1.0 and 1.1 themselves are hyper's (see `conn.rs` for why, and for the limits).
 
 mod conn;
+mod log;
 mod signal;
 
 use super::ca_dir::parse_duration;
@@ -21,9 +22,8 @@ use clap::Args;
 use conn::Limits;
 use hyper::body::Bytes;
 pub use hyper::Method;
-use serde::Serialize;
+pub use log::log_line;
 use signal::SignalWatch;
-use std::io::Write;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,12 +40,14 @@ pub struct HttpArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=512))]
     pub threads: Option<u16>,
     /// Connections open at once; further clients wait in the kernel's accept queue
-    /// until one closes. Each costs at most about 100 KiB, so this bounds memory.
+    /// until one closes. This bounds memory: a connection holds at most a 32 KiB read
+    /// buffer, a 64 KiB request body and the answer it is sending.
     #[arg(long, value_name = "N", default_value_t = 512,
           value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub max_connections: u32,
-    /// How long a client has to send a request's header once it starts one, or once
-    /// its connection is idle (and again as long for the body): then it is closed.
+    /// How long a client has to send a whole request header, counted from the
+    /// connection's opening or from the previous answer (and as long again for the
+    /// body); past it the connection is closed.
     #[arg(long, value_name = "DURATION", default_value = "10s")]
     pub header_timeout: String,
 }
@@ -185,16 +187,4 @@ fn bind(listen: &str) -> CliResult<TcpListener> {
     let listener = TcpListener::bind(listen).map_err(failed)?;
     listener.set_nonblocking(true).map_err(failed)?;
     Ok(listener)
-}
-
-/// One JSON log line on stderr, in one write: stderr is unbuffered (a line written piece
-/// by piece costs a system call per piece) and workers share it.
-pub fn log_line(line: &impl Serialize) {
-    let mut buf = match serde_json::to_vec(line) {
-        Ok(b) => b,
-        Err(_) => return,
-    };
-    buf.push(b'\n');
-    // A log that cannot be written must not stop the answers.
-    let _ = std::io::stderr().write_all(&buf);
 }

@@ -3478,7 +3478,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__serve)
-            opts="-h --dir --listen --prefix --threads --color --help"
+            opts="-h --dir --prefix --listen --threads --max-connections --header-timeout --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3488,15 +3488,23 @@ _pkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --listen)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --prefix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3824,7 +3832,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__serve)
-            opts="-h --ca --responder-cert --responder-key --passin --pin --next-update --listen --color --help"
+            opts="-h --ca --responder-cert --responder-key --passin --pin --next-update --listen --threads --max-connections --header-timeout --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3855,6 +3863,18 @@ _pkit() {
                     return 0
                     ;;
                 --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

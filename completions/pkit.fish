@@ -333,10 +333,13 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l threads -d 'Worker threads, each with its own database connection (and, for `ocsp serve`, its own signer); connections are spread over them (default: one per CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l max-connections -d 'Connections open at once; further clients wait in the kernel\'s accept queue until one closes. This bounds memory: a connection holds at most a 32 KiB read buffer, a 64 KiB request body and the answer it is sending' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l header-timeout -d 'How long a client has to send a whole request header, counted from the connection\'s opening or from the previous answer (and as long again for the body); past it the connection is closed' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
@@ -516,13 +519,15 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l no-entries -d 'Leave out the entry bundles (`tile/entries/…`): hash tiles, checkpoint and landmarks only'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l dir -d 'The MTC CA directory' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l prefix -d 'The log\'s path on the server (mtc-tlog: the CA prefix URL\'s path and the log number, e.g. /mtc/1). Default: the root' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l threads -d 'Worker threads, each with its own database connection (default: twice the CPUs)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l threads -d 'Worker threads, each with its own database connection (and, for `ocsp serve`, its own signer); connections are spread over them (default: one per CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l max-connections -d 'Connections open at once; further clients wait in the kernel\'s accept queue until one closes. This bounds memory: a connection holds at most a 32 KiB read buffer, a 64 KiB request body and the answer it is sending' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l header-timeout -d 'How long a client has to send a whole request header, counted from the connection\'s opening or from the previous answer (and as long again for the body); past it the connection is closed' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -l url -d 'The log\'s prefix URL (e.g. http://127.0.0.1:8080 or https://ca.example/mtc/1)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -l ca -d 'The MTC CA certificate (mtc-ca.pem): whose log it is, and the key its checkpoints must be signed with' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -l cosigner -d 'Another cosigner whose signatures on the checkpoint are checked when present: its trust anchor ID and a public key or certificate file (repeatable)' -r

@@ -12,7 +12,8 @@
 //! count limits and a bounded read buffer; tokio gives connections that cost no thread.
 //! What is ours is the policy: how many connections, how long, how large a body.
 
-use super::{log, log_line, Body, Handler, Reply, Request};
+use super::api::{Body, Handler, Limits, Reply, Request};
+use super::log::{self, log_line};
 use crate::cmd::error::{CliError, CliResult};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Body as _, Bytes, Incoming};
@@ -48,11 +49,6 @@ const GRACE: Duration = Duration::from_secs(5);
 /// After a failed accept (file descriptors or memory ran out), how long to wait before
 /// the next, so that the failure is not retried in a busy loop.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
-
-pub struct Limits {
-    pub header_timeout: Duration,
-    pub max_body: usize,
-}
 
 /// Run one worker on this thread until `stopped` says stop: accept, serve, then give the
 /// connections in hand [`GRACE`] to finish.

@@ -12,21 +12,22 @@
 //!
 //! HTTP/1.0 and 1.1 themselves are hyper's (see `conn.rs` for why, and for the limits).
 
+mod api;
 mod conn;
 mod log;
 mod signal;
 
 use super::ca_dir::parse_duration;
 use super::error::{CliError, CliResult};
+use api::Limits;
+pub use api::{Body, Handler, Reply, Request, MAX_BODY};
 use clap::Args;
-use conn::Limits;
-use hyper::body::Bytes;
 pub use hyper::Method;
 pub use log::log_line;
 use signal::SignalWatch;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
 
 /// The server options both servers take.
@@ -64,48 +65,6 @@ closed; an unparsable request line or header gets 400 and the connection is clos
 most --max-connections connections are open at once, more wait in the kernel's queue. \
 SIGINT or SIGTERM stops accepting, finishes the answers in hand (waiting at most 5 s) \
 and exits 0.";
-
-/// Bodies past this are refused (413): an OCSP request is a few hundred bytes, and the
-/// log serves GETs only.
-pub const MAX_BODY: usize = 64 * 1024;
-
-/// One request, its body read (or refused) already.
-pub struct Request<'a> {
-    pub method: &'a Method,
-    /// The request target as sent: path and query.
-    pub target: &'a str,
-    /// The Content-Type header, when present and readable.
-    pub content_type: Option<&'a str>,
-    pub peer: SocketAddr,
-    pub body: Body,
-    /// When the header had arrived, for the log's timings.
-    pub received: Instant,
-}
-
-/// A request's body, or why there is none to read.
-pub enum Body {
-    Read(Bytes),
-    /// Longer than [`MAX_BODY`], by its Content-Length or once read that far.
-    TooLarge,
-    /// Not all there within the header timeout.
-    TooSlow,
-    /// Broken off, or broken chunked framing.
-    Broken,
-}
-
-/// What a handler answers.
-pub struct Reply {
-    pub status: u16,
-    pub content_type: &'static str,
-    /// More headers, by lower-case name (Cache-Control, Allow …).
-    pub headers: &'static [(&'static str, &'static str)],
-    pub body: Vec<u8>,
-}
-
-/// One server's requests to answers: one per worker thread, so `&mut self` is its own.
-pub trait Handler: 'static {
-    fn handle(&mut self, rq: Request<'_>) -> Reply;
-}
 
 /// Where a server listens, and with how many workers, for its `listening` line.
 pub struct Listening {

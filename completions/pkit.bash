@@ -1196,7 +1196,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__crl__subcmd__revoke)
-            opts="-h --ca --cert --reason --at --color --help"
+            opts="-h --ca --cert --undelivered --reason --at --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2264,7 +2264,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__export)
-            opts="-o -h --ca --out --force --color --help"
+            opts="-o -h --ca --out --force --undelivered --out-dir --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2279,6 +2279,10 @@ _pkit() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2406,7 +2410,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__list)
-            opts="-f -h --ca --format --color --help"
+            opts="-f -h --ca --format --undelivered --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -217,13 +217,16 @@ jsonl\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l undelivered -d 'Only the certificates a batch committed but never delivered (killed or failed before writing their files), with what their output directory holds for each: `pkit issue export --undelivered` writes their certificate files, `pkit crl revoke --undelivered` revokes them'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l ca -d 'The CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -s o -l out -d 'Output file (default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l out-dir -d 'With --undelivered: write the files here instead of the batch\'s output directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l undelivered -d 'Write the certificate file `<n>.pem` of every certificate a batch committed but never delivered (see `pkit issue list --undelivered`), into the batch\'s output directory or --out-dir, and print a report line for each. A certificate whose key file is in place is delivered by this; one whose key is gone stays undelivered until revoked (`pkit crl revoke --undelivered`)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
@@ -248,6 +251,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l undelivered -d 'Revoke every certificate a batch committed but never delivered (see `pkit issue list --undelivered`): nobody received them, and keys whose files were never written are gone'
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l next-update -d 'nextUpdate = thisUpdate + this (s, m, h, d)' -r

@@ -7,6 +7,8 @@
 
 pub mod bench;
 pub mod der;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod mtc;
 pub mod pki;
 pub mod store;

@@ -345,6 +345,7 @@ pub fn issue_batch(
         issuer,
         backend,
         now,
+        stop: None,
     };
     batch.sign(&items, |_, _, cert| Ok(cert))
 }

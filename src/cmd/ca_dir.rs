@@ -122,7 +122,7 @@ pub struct NewCaKey {
     pub key: Box<dyn pkit::pki::backend::PrivateKey>,
     /// The text of the key file: the key as PEM PKCS#8, or, for a key in a PKCS#11
     /// token, its URI (without any PIN).
-    pub file_text: String,
+    pub file_text: super::request::SecretText,
 }
 
 /// `--key FILE|URI` when given (its algorithm must agree with `--alg`, if that was
@@ -162,7 +162,10 @@ pub fn new_ca_key(
         )));
     }
     let file_text = if let Some(text) = &uri_text {
-        format!("{}\n", super::token::parse_uri(text)?.without_pin())
+        super::request::SecretText::new(format!(
+            "{}\n",
+            super::token::parse_uri(text)?.without_pin()
+        ))
     } else {
         super::request::key_pem(loaded.as_ref(), passout)?
     };
@@ -170,4 +173,21 @@ pub fn new_ca_key(
         key: loaded,
         file_text,
     })
+}
+
+/// Create a new CA directory, readable by its owner only (0700: it holds the CA's key and
+/// database); one that exists already is used as it is.
+pub fn create_ca_dir(dir: &Path) -> CliResult {
+    use std::os::unix::fs::DirBuilderExt;
+    if dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| CliError::io_at(&parent.display().to_string(), &e))?;
+    }
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(dir)
+        .map_err(|e| CliError::io_at(&dir.display().to_string(), &e))
 }

@@ -6,6 +6,7 @@ use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
 use super::output;
+use super::undelivered;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::hex;
 use pkit::der::{integer, Time};
@@ -50,11 +51,16 @@ pub struct RevokeArgs {
     #[arg(long)]
     pub ca: PathBuf,
     /// Serial number in hex (colons allowed), as `pkit issue list` shows it.
-    #[arg(required_unless_present = "cert", conflicts_with = "cert")]
+    #[arg(required_unless_present_any = ["cert", "undelivered"], conflicts_with_all = ["cert", "undelivered"])]
     pub serial: Option<String>,
     /// Revoke this certificate (issued by the CA) instead of naming its serial.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "undelivered")]
     pub cert: Option<PathBuf>,
+    /// Revoke every certificate a batch committed but never delivered (see `pkit issue
+    /// list --undelivered`): nobody received them, and keys whose files were never
+    /// written are gone.
+    #[arg(long)]
+    pub undelivered: bool,
     /// CRLReason (RFC 5280 §5.3.1): keyCompromise, cACompromise, affiliationChanged,
     /// superseded, cessationOfOperation, certificateHold, privilegeWithdrawn,
     /// aACompromise, unspecified.
@@ -173,6 +179,9 @@ fn reason_name(code: Option<u8>) -> Option<&'static str> {
 fn run_revoke(a: RevokeArgs) -> CliResult<Exit> {
     let reason = a.reason.as_deref().map(parse_reason).transpose()?;
     let at = parse_time("--at", &a.at)?.unwrap_or_else(Time::now);
+    if a.undelivered {
+        return revoke_undelivered(&a.ca, at, reason);
+    }
     let serial = match (&a.serial, &a.cert) {
         (_, Some(path)) => {
             let item = read_item(path)?;
@@ -219,6 +228,55 @@ fn run_revoke(a: RevokeArgs) -> CliResult<Exit> {
             a.ca.display()
         ))),
     }
+}
+
+/// `crl revoke --undelivered`: each revoked, then forgotten as undelivered.
+fn revoke_undelivered(ca: &std::path::Path, at: Time, reason: Option<u8>) -> CliResult<Exit> {
+    let mut store = open_store(ca)?;
+    let survey = undelivered::survey(store.as_ref(), ca)?;
+    // Ended deliveries first become certificates found undelivered, so that a revocation
+    // cut short leaves the rest listed.
+    survey.save(store.as_mut(), ca, &[])?;
+    let mut settled = Vec::new();
+    for f in &survey.found {
+        let outcome = store
+            .revoke(&f.item.cert.serial, at.unix, reason)
+            .map_err(db_err(ca))?;
+        let was = match outcome {
+            RevokeOutcome::Revoked => "revoked",
+            RevokeOutcome::AlreadyRevoked(_) => "already revoked",
+            RevokeOutcome::Unknown => "not found",
+        };
+        eprintln!(
+            "pkit: serial {}: {was} (certificate {} of a batch into {})",
+            hex(&f.item.cert.serial),
+            f.item.n,
+            f.item.destination
+        );
+        settled.push(f.item.id);
+        if settled.len() % 1024 == 0 {
+            store
+                .settle_deliveries(&[], &[], &settled)
+                .map_err(db_err(ca))?;
+            settled.clear();
+        }
+    }
+    store
+        .settle_deliveries(&[], &[], &settled)
+        .map_err(db_err(ca))?;
+    eprintln!(
+        "pkit: revoked {} undelivered certificates{}; publish it with `pkit crl gen --ca {}`",
+        survey.found.len(),
+        reason_name(reason).map_or(String::new(), |r| format!(" ({r})")),
+        ca.display()
+    );
+    if survey.in_flight > 0 {
+        eprintln!(
+            "pkit: {} more certificates are being delivered by a batch still running; left alone",
+            survey.in_flight
+        );
+    }
+    Ok(Exit::Ok)
 }
 
 fn run_gen(a: GenArgs) -> CliResult<Exit> {

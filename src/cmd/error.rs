@@ -18,12 +18,15 @@ pub enum Exit {
     Io = 4,
     /// Algorithm or feature not supported in this build.
     Unsupported = 5,
+    /// Stopped by SIGINT or SIGTERM before finishing; what was done is committed.
+    Interrupted = 6,
 }
 
 /// The text for `--help` and man pages.
 pub const EXIT_CODES_HELP: &str = "Exit codes: 0 success · 1 a check came back negative \
 (signature invalid, revoked, proof fails) · 2 usage error · 3 input could not be parsed or \
-decrypted · 4 I/O failure · 5 algorithm or feature unsupported in this build.";
+decrypted · 4 I/O failure · 5 algorithm or feature unsupported in this build · 6 stopped \
+by SIGINT or SIGTERM (what was done is committed).";
 
 /// An error on its way to stderr and the exit code.
 #[derive(Debug)]

@@ -3,7 +3,8 @@
 //! temporary file and a rename, never over an existing file without `--force`.
 
 use super::error::{CliError, CliResult};
-use base64::Engine;
+pub use pkit::pki::pem::{encode as pem_encode, write as write_pem};
+use pkit::pki::split::{self, Form};
 use pkit::store::atomic_file;
 use std::fs;
 use std::io::{IsTerminal, Read, Write};
@@ -104,175 +105,34 @@ pub fn read_source(path: &Path) -> CliResult<Source> {
     Ok(Source { name, data })
 }
 
-/// Split a source into items. PEM blocks are decoded one by one, so one damaged block
-/// does not hide the others: its error comes back in its place.
+/// Split a source into items (`pkit::pki::split` does the work; here each item gets its
+/// name, and each error the source's name).
 pub fn split_items(src: Source, form: InForm) -> Vec<CliResult<Item>> {
-    if src.data.trim_ascii().is_empty() {
-        return vec![Err(CliError::parse(format!(
-            "{}: offset 0: expected data, found an empty input",
-            src.name
-        )))];
-    }
     let form = match form {
-        InForm::Auto => detect_form(&src.data),
-        f => f,
+        InForm::Auto => Form::Auto,
+        InForm::Pem => Form::Pem,
+        InForm::Der => Form::Der,
+        InForm::Base64 => Form::Base64,
     };
-    match form {
-        // DER moves through without a copy (inputs can be large).
-        InForm::Der | InForm::Auto => vec![Ok(Item {
-            name: src.name,
-            label: None,
-            der: src.data,
-        })],
-        InForm::Base64 => {
-            let text: Vec<u8> = src
-                .data
-                .iter()
-                .copied()
-                .filter(|b| !b.is_ascii_whitespace())
-                .collect();
-            vec![base64::engine::general_purpose::STANDARD
-                .decode(&text)
-                .map(|der| Item {
-                    name: src.name.clone(),
-                    label: None,
-                    der,
-                })
-                .map_err(|e| {
-                    CliError::parse(format!("{}: offset 0: expected base64: {e}", src.name))
-                })]
-        }
-        InForm::Pem => split_pem(&src),
-    }
-}
-
-/// PEM if a `-----BEGIN ` line is present; base64 if the text is only base64 characters;
-/// otherwise DER.
-pub fn detect_form(data: &[u8]) -> InForm {
-    // DER starts with a tag octet, never with text: a quick look spares scanning a large
-    // binary file for a PEM header.
-    if data.first() == Some(&0x30) && find(&data[..data.len().min(4096)], b"-----BEGIN ").is_none()
-    {
-        return InForm::Der;
-    }
-    if find(data, b"-----BEGIN ").is_some() {
-        return InForm::Pem;
-    }
-    let trimmed = data.trim_ascii();
-    if trimmed.len() >= 4
-        && trimmed
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || b"+/=\r\n \t".contains(b))
-    {
-        return InForm::Base64;
-    }
-    InForm::Der
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(hay, needle)
-}
-
-fn split_pem(src: &Source) -> Vec<CliResult<Item>> {
-    let mut items = Vec::new();
-    let mut pos = 0;
-    let data = &src.data;
-    let mut blocks = Vec::new();
-    while let Some(rel) = find(&data[pos..], b"-----BEGIN ") {
-        let start = pos + rel;
-        let end_marker = find(&data[start..], b"-----END ").map(|e| start + e);
-        let Some(end) = end_marker else {
-            blocks.push(Err((start, "a matching -----END line")));
-            break;
-        };
-        // The END line runs to the next newline (or the end of data).
-        let line_end = data[end..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(data.len(), |n| end + n + 1);
-        blocks.push(Ok((start, &data[start..line_end])));
-        pos = line_end;
-    }
-    let multi = blocks.len() > 1;
-    for (i, b) in blocks.into_iter().enumerate() {
-        let name = if multi {
-            format!("{}#{}", src.name, i + 1)
-        } else {
-            src.name.clone()
-        };
-        items.push(match b {
-            Err((off, what)) => Err(CliError::parse(format!(
-                "{name}: offset {off}: expected {what}"
-            ))),
-            Ok((off, block)) => match super::pem_block::decode(block) {
-                Some(Ok(b)) => Ok(Item {
-                    name,
-                    label: Some(b.label),
-                    der: b.der,
-                }),
-                Some(Err((at, what))) => Err(CliError::parse(format!(
-                    "{name}: offset {}: expected {what}",
-                    off + at
-                ))),
-                None => pem_with_headers(name, off, block),
-            },
-        });
-    }
+    let items = split::split(src.data, form);
+    let multi = items.len() > 1;
     items
-}
-
-/// A block with RFC 1421 headers, read by the `pem` crate: legacy encrypted keys are
-/// named as such, anything else is read as usual.
-fn pem_with_headers(name: String, off: usize, block: &[u8]) -> CliResult<Item> {
-    match pem::parse(block) {
-        Ok(p)
-            if p.headers()
-                .get("Proc-Type")
-                .is_some_and(|v| v.contains("ENCRYPTED")) =>
-        {
-            Err(CliError::parse(format!(
-                "{name}: offset {off}: the block uses legacy PEM encryption \
-                         (Proc-Type: 4,ENCRYPTED), which pkit does not read; convert it with \
-                         `openssl pkcs8 -topk8`"
-            )))
-        }
-        Ok(p) => Ok(Item {
-            name,
-            label: Some(p.tag().to_string()),
-            der: p.into_contents(),
-        }),
-        Err(e) => Err(CliError::parse(format!(
-            "{name}: offset {off}: expected a valid PEM block: {e}"
-        ))),
-    }
-}
-
-/// PEM-encode with 64-column lines and `\n` endings (RFC 7468 §2).
-pub fn pem_encode(label: &str, der: &[u8]) -> String {
-    let mut out = Vec::with_capacity(der.len() / 48 * 65 + 2 * label.len() + 64);
-    // Writing into a Vec cannot fail, and the text is ASCII.
-    let _ = write_pem(&mut out, label, der);
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// [`pem_encode`] straight into `w`, a block of lines at a time: a 53 MB CRL never exists
-/// as one 71 MB string. Written here rather than through the `pem` crate, which wants its
-/// own copy of the contents.
-pub fn write_pem(w: &mut dyn Write, label: &str, der: &[u8]) -> std::io::Result<()> {
-    use base64::Engine;
-    const LINES_PER_WRITE: usize = 1024;
-    let engine = &base64::engine::general_purpose::STANDARD;
-    writeln!(w, "-----BEGIN {label}-----")?;
-    let mut text = String::with_capacity(LINES_PER_WRITE * 65);
-    for block in der.chunks(48 * LINES_PER_WRITE) {
-        text.clear();
-        for line in block.chunks(48) {
-            engine.encode_string(line, &mut text);
-            text.push('\n');
-        }
-        w.write_all(text.as_bytes())?;
-    }
-    writeln!(w, "-----END {label}-----")
+        .into_iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let name = if multi {
+                format!("{}#{}", src.name, i + 1)
+            } else {
+                src.name.clone()
+            };
+            it.map(|it| Item {
+                name: name.clone(),
+                label: it.label,
+                der: it.der,
+            })
+            .map_err(|e| CliError::parse(format!("{name}: offset {}: {}", e.offset, e.message)))
+        })
+        .collect()
 }
 
 /// Read a secret from `pass:TEXT`, `env:VAR`, `file:PATH` (first line) or `fd:N`.
@@ -415,21 +275,6 @@ pub fn write_file_fast(path: &Path, bytes: &[u8], private: bool) -> CliResult {
     })
 }
 
-/// Remove temporary files an interrupted run left in `dir` (their names start with
-/// `.pkit-tmp-`; they never held a finished file).
-pub fn remove_stale_temp_files(dir: &Path) {
-    if let Ok(entries) = fs::read_dir(dir) {
-        for e in entries.flatten() {
-            if e.file_name()
-                .to_string_lossy()
-                .starts_with(atomic_file::TEMP_PREFIX)
-            {
-                let _ = fs::remove_file(e.path());
-            }
-        }
-    }
-}
-
 /// A progress bar on stderr when it is a terminal, hidden otherwise.
 pub fn progress_bar(len: u64, what: &str) -> indicatif::ProgressBar {
     use indicatif::{ProgressBar, ProgressStyle};
@@ -473,46 +318,6 @@ pub fn parse_cert(item: &Item) -> CliResult<pkit::pki::cert::Certificate<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn detects_forms() {
-        assert_eq!(detect_form(b"-----BEGIN CERTIFICATE-----\n"), InForm::Pem);
-        assert_eq!(detect_form(b"MIIB\nAAAA\n"), InForm::Base64);
-        assert_eq!(detect_form(&[0x30, 0x03, 0x02, 0x01, 0x00]), InForm::Der);
-    }
-
-    #[test]
-    fn pem_encoding_matches_the_pem_crate() {
-        for len in [0, 1, 47, 48, 49, 96, 1000] {
-            let der: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
-            let theirs = pem::encode_config(
-                &pem::Pem::new("X509 CRL", der.clone()),
-                pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
-            );
-            assert_eq!(pem_encode("X509 CRL", &der), theirs, "{len} bytes");
-        }
-    }
-
-    #[test]
-    fn splits_pem_bundles_and_reports_bad_blocks() {
-        let good = pem_encode("CERTIFICATE", &[0x30, 0x00]);
-        let bad = "-----BEGIN CERTIFICATE-----\n!!!!\n-----END CERTIFICATE-----\n";
-        let data = format!("junk\n{good}{bad}{good}");
-        let src = Source {
-            name: "b.pem".into(),
-            data: data.into_bytes(),
-        };
-        let items = split_items(src, InForm::Auto);
-        assert_eq!(items.len(), 3);
-        assert_eq!(items[0].as_ref().unwrap().name, "b.pem#1");
-        assert_eq!(items[0].as_ref().unwrap().der, [0x30, 0x00]);
-        assert!(items[1]
-            .as_ref()
-            .unwrap_err()
-            .message
-            .starts_with("b.pem#2: offset"));
-        assert!(items[2].is_ok());
-    }
 
     #[test]
     fn secrets() {

@@ -373,9 +373,29 @@ pub fn load_private_key(
     if let Some(pw) = password.as_mut() {
         pw.fill(0);
     }
-    loaded.map_err(|e| {
+    let key = loaded.map_err(|e| {
         let mut err = CliError::from(e);
         err.message = format!("{}: {}", item.name, err.message);
         err
-    })
+    })?;
+    warn_if_readable_by_others(path);
+    Ok(key)
+}
+
+/// A private key file that other users can read is one they may have copied: say so,
+/// naming it (as ssh does), and go on.
+fn warn_if_readable_by_others(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return;
+    };
+    let mode = meta.permissions().mode();
+    if meta.is_file() && mode & 0o044 != 0 {
+        eprintln!(
+            "pkit: warning: {}: the private key is readable by other users (mode {:03o}); \
+             chmod 600 it",
+            path.display(),
+            mode & 0o777
+        );
+    }
 }

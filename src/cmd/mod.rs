@@ -21,9 +21,9 @@ pub mod ocsp;
 pub mod outdir;
 pub mod output;
 pub mod parse;
-pub mod pem_block;
 pub mod request;
 pub mod token;
+pub mod undelivered;
 pub mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -100,6 +100,7 @@ pub fn main() -> i32 {
         }
     };
     output::set_color(cli.color);
+    file_size_limit_is_an_error();
     let json_errors = wants_json_errors(&cli);
     match run(cli) {
         Ok(exit) => exit as i32,
@@ -163,4 +164,15 @@ pub fn version_text() -> String {
         ));
     }
     s
+}
+
+/// Under a file size limit (`ulimit -f`), a write past it raises SIGXFSZ, whose default
+/// action kills the process mid-way with a core dump. Caught instead, the write fails
+/// with EFBIG ("File too large"), which every output path already reports as one line
+/// with exit 4, after rolling back what it had begun.
+fn file_size_limit_is_an_error() {
+    let _ = signal_hook::flag::register(
+        signal_hook::consts::SIGXFSZ,
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    );
 }

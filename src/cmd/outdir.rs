@@ -32,7 +32,7 @@ impl OutDir {
     pub fn open(path: &Path) -> CliResult<OutDir> {
         std::fs::create_dir_all(path)
             .map_err(|e| CliError::io_at(&path.display().to_string(), &e))?;
-        io::remove_stale_temp_files(path);
+        pkit::store::atomic_file::remove_stale_temp_files(path);
         #[cfg(target_os = "linux")]
         {
             use rustix::fs::{openat, Mode, OFlags, CWD};

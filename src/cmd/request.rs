@@ -34,8 +34,33 @@ pub fn sans(list: &[String]) -> CliResult<Vec<Vec<u8>>> {
         .collect()
 }
 
-pub fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String> {
-    Ok(match passout {
+/// Text holding a private key (its PEM): overwritten with zeros when dropped, so that the
+/// plaintext does not linger in freed memory.
+pub struct SecretText(String);
+
+impl SecretText {
+    pub fn new(text: String) -> SecretText {
+        SecretText(text)
+    }
+}
+
+impl std::ops::Deref for SecretText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Drop for SecretText {
+    fn drop(&mut self) {
+        // The String's own buffer, taken without a copy, cleared before it is freed.
+        std::mem::take(&mut self.0).into_bytes().fill(0);
+    }
+}
+
+/// `key` as PEM: PKCS#8, or encrypted PKCS#8 with a password from `passout`.
+pub fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<SecretText> {
+    Ok(SecretText(match passout {
         Some(spec) => {
             let mut pw = io::read_secret(spec)?;
             let der = encrypt_private_key(
@@ -48,8 +73,13 @@ pub fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<String>
             pw.fill(0);
             io::pem_encode("ENCRYPTED PRIVATE KEY", &der?)
         }
-        None => io::pem_encode("PRIVATE KEY", &key.to_pkcs8_der(MlDsaKeyFormat::default())?),
-    })
+        None => {
+            let mut der = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
+            let pem = io::pem_encode("PRIVATE KEY", &der);
+            der.fill(0);
+            pem
+        }
+    }))
 }
 
 pub fn generate(alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {

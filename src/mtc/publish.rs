@@ -39,6 +39,36 @@ impl Resource {
     }
 }
 
+/// Why a request names no resource of the log: the HTTP status to answer with and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub status: u16,
+    pub why: String,
+}
+
+/// The resource an HTTP request for `url` names, for a log published under `prefix`
+/// ("" or "/a/b", no trailing slash): the query and fragment are dropped, the prefix
+/// must lead the path. A malformed tile path is a bad request (400); any other path
+/// under the prefix that names nothing is not found (404).
+pub fn route(prefix: &str, url: &str) -> std::result::Result<Resource, Refused> {
+    let refused = |status, why: &str| Refused {
+        status,
+        why: why.to_string(),
+    };
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    let Some(rest) = path.strip_prefix(prefix).and_then(|r| r.strip_prefix('/')) else {
+        return Err(refused(404, "not under this log's prefix"));
+    };
+    match Resource::parse(rest) {
+        Ok(r) => Ok(r),
+        Err(e) if rest.starts_with("tile/") => Err(Refused {
+            status: 400,
+            why: e.0,
+        }),
+        Err(_) => Err(refused(404, "no such resource")),
+    }
+}
+
 /// The latest checkpoint's tree size and note, if the log has one.
 pub fn checkpoint(store: &dyn LogStore) -> Result<Option<(u64, String)>> {
     Ok(store.latest_checkpoint()?.map(|c| (c.size, c.note)))
@@ -71,4 +101,22 @@ pub fn read_tile(store: &dyn LogStore, t: &Tile, size: u64) -> Result<Option<Vec
         }
     };
     Ok(Some(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_paths_under_the_prefix() {
+        assert_eq!(route("", "/checkpoint?x#y"), Ok(Resource::Checkpoint));
+        assert_eq!(route("/mtc/1", "/mtc/1/landmarks"), Ok(Resource::Landmarks));
+        assert_eq!(
+            route("/mtc/1", "/checkpoint").map_err(|e| e.status),
+            Err(404)
+        );
+        assert_eq!(route("", "/tile/x").map_err(|e| e.status), Err(400));
+        assert_eq!(route("", "/nothing").map_err(|e| e.status), Err(404));
+        assert!(matches!(route("", "/tile/0/000"), Ok(Resource::Tile(_))));
+    }
 }

@@ -209,6 +209,7 @@ impl<'a> MacData<'a> {
     pub fn verify(
         &self,
         backend: &dyn Backend,
+        allowance: &cost::Allowance,
         scheme: &MacScheme<'_>,
         password: Option<&[u8]>,
         content: &[u8],
@@ -217,6 +218,7 @@ impl<'a> MacData<'a> {
             MacScheme::Pkcs12 { hash } => {
                 let key = cost::pkcs12_kdf(
                     backend,
+                    allowance,
                     &cost::bmp_password(password)?,
                     self.mac_salt,
                     self.iterations,
@@ -255,7 +257,7 @@ impl<'a> MacData<'a> {
                         ))
                     }
                 };
-                let key = kdf.derive(backend, password.unwrap_or_default(), len)?;
+                let key = kdf.derive(backend, allowance, password.unwrap_or_default(), len)?;
                 backend.pbe().hmac(hash, &key, content)?
             }
             MacScheme::Unknown => {
@@ -585,8 +587,17 @@ mod tests {
         let salt = [5u8; 8];
         let b = openssl_backend();
         let pw = cost::bmp_password(Some(b"pw")).unwrap();
-        let key =
-            cost::pkcs12_kdf(b, &pw, &salt, 2048, Hash::Sha256, Pkcs12Purpose::Mac, 32).unwrap();
+        let key = cost::pkcs12_kdf(
+            b,
+            &cost::Allowance::new(),
+            &pw,
+            &salt,
+            2048,
+            Hash::Sha256,
+            Pkcs12Purpose::Mac,
+            32,
+        )
+        .unwrap();
         let mac = b.pbe().hmac(Hash::Sha256, &key, &auth).unwrap();
         let mut w = Writer::new();
         w.sequence(|w| {
@@ -625,13 +636,31 @@ mod tests {
         assert_eq!(m.iterations, 2048);
         let scheme = m.scheme().unwrap();
         assert!(m
-            .verify(openssl_backend(), &scheme, Some(b"pw"), &content.bytes)
+            .verify(
+                openssl_backend(),
+                &cost::Allowance::new(),
+                &scheme,
+                Some(b"pw"),
+                &content.bytes
+            )
             .unwrap());
         assert!(!m
-            .verify(openssl_backend(), &scheme, None, &content.bytes)
+            .verify(
+                openssl_backend(),
+                &cost::Allowance::new(),
+                &scheme,
+                None,
+                &content.bytes
+            )
             .unwrap());
         assert!(!m
-            .verify(openssl_backend(), &scheme, Some(b"nope"), &content.bytes)
+            .verify(
+                openssl_backend(),
+                &cost::Allowance::new(),
+                &scheme,
+                Some(b"nope"),
+                &content.bytes
+            )
             .unwrap());
 
         let safes = authenticated_safe(content.reader(p.mode())).unwrap();

@@ -3,6 +3,7 @@
 //! crash or a kill -9 at any point leaves either no file or the finished one (plus at
 //! most a `.pkit-tmp-*` file, which [`TEMP_PREFIX`] lets a later run recognise).
 
+use super::process;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -29,6 +30,7 @@ pub fn create(
     produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let dir = parent_dir(path);
+    remove_stale_temp_files(&dir);
     let (tmp, file) = tempfile_in(&dir, private)?;
     let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
     let placed = produce(&mut w)
@@ -47,6 +49,24 @@ pub fn create(
     placed?;
     // The new name is durable only once the directory is.
     fs::File::open(&dir).and_then(|d| d.sync_all())
+}
+
+/// Remove the temporary files in `dir` whose writers are gone (killed mid-write: they
+/// never held a finished file). Another running process's are left alone.
+pub fn remove_stale_temp_files(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)) else {
+            continue;
+        };
+        let writer = rest.split('-').next().and_then(|p| p.parse::<u32>().ok());
+        if writer.is_some_and(|pid| !process::pid_alive(pid)) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
 }
 
 /// A new, empty temporary file in `dir`.

@@ -2,10 +2,11 @@
 //! and the commands' output files share: opening an SQLite database with pkit's settings
 //! and its forward-only migrations ([`sqlite`]), WAL checkpoints from a second connection
 //! for bulk appends ([`wal_checkpoint`]), and files that appear whole or not at all
-//! ([`atomic_file`]). The stores' own tables and queries live with them.
+//! ([`atomic_file`]), and which process owns half-done work ([`process`]). The stores' own tables and queries live with them.
 
 #![forbid(unsafe_code)]
 
 pub mod atomic_file;
+pub mod process;
 pub mod sqlite;
 pub mod wal_checkpoint;

@@ -36,13 +36,23 @@ impl From<rusqlite::Error> for OpenError {
     }
 }
 
+/// How long a write waits for another process's write lock before failing with
+/// "database is locked": 60 s, or `PKIT_DB_BUSY_TIMEOUT_MS` (for scripts that would
+/// rather fail fast, and for the fault tests).
+fn busy_timeout() -> Duration {
+    std::env::var("PKIT_DB_BUSY_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(Duration::from_secs(60), Duration::from_millis)
+}
+
 /// Open (creating if needed) the database at `path`: WAL, then the forward `migrations`
 /// not yet applied, counted in `PRAGMA user_version` (index i takes the schema from
 /// version i to i + 1), in one immediate transaction. A busy timeout lets concurrent pkit
 /// processes queue for the write lock instead of failing with "database is locked".
 pub fn open_versioned(path: &Path, migrations: &[&str]) -> Result<Connection, OpenError> {
     let mut conn = Connection::open(path)?;
-    conn.busy_timeout(Duration::from_secs(60))?;
+    conn.busy_timeout(busy_timeout())?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     // In WAL mode NORMAL loses no committed transaction on a process crash (kill -9);
     // only an OS crash can roll back the last commits, and never corrupts.

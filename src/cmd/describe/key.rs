@@ -68,9 +68,12 @@ pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Describe
         );
         m.insert("pem".into(), super::pem_json(Kind::EncryptedPkcs8, e.raw));
         let plain = match &ctx.password {
-            Some(pw) => {
-                Some(scheme.decrypt(crate::cmd::backend::backend(), Some(pw), e.encrypted_data)?)
-            }
+            Some(pw) => Some(scheme.decrypt(
+                crate::cmd::backend::backend(),
+                &pkit::pki::key::cost::Allowance::new(),
+                Some(pw),
+                e.encrypted_data,
+            )?),
             None => None,
         };
         warnings.extend(log.take());

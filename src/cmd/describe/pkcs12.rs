@@ -14,6 +14,7 @@ use pkit::der::oid_registry as oids;
 use pkit::der::{Context, Deviations, Reader};
 use pkit::pki::backend::BackendError;
 use pkit::pki::detect::Kind;
+use pkit::pki::key::cost::Allowance;
 use pkit::pki::key::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
 use pkit::pki::pkcs12::{
     authenticated_safe, safe_contents, BagKind, EncryptedData, MacData, MacScheme, Pfx, SafeBag,
@@ -33,6 +34,9 @@ struct Password {
     known: Option<Option<Vec<u8>>>,
     /// Whether `--passin` gave it (then failures are errors, not guesses).
     given: bool,
+    /// The key-derivation work left for this file: every guess and every safe and key
+    /// spends from one allowance.
+    allowance: Allowance,
 }
 
 impl Password {
@@ -63,6 +67,7 @@ pub fn describe(der: &[u8], ctx: &Ctx) -> Out<Described> {
     let mut pw = Password {
         known: ctx.password.clone().map(Some),
         given: ctx.password.is_some(),
+        allowance: Allowance::new(),
     };
     if let Some(mac) = &pfx.mac_data {
         m.insert("mac_data".into(), mac_json(mac, &content.bytes, &mut pw)?);
@@ -93,7 +98,13 @@ fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password) -> Out<Value> 
     m.insert("iterations".into(), mac.iterations.into());
     let verified = if pw.given {
         let p = pw.candidates().first().copied().flatten();
-        match mac.verify(crate::cmd::backend::backend(), &scheme, p, content) {
+        match mac.verify(
+            crate::cmd::backend::backend(),
+            &pw.allowance,
+            &scheme,
+            p,
+            content,
+        ) {
             Ok(true) => Some(true),
             Ok(false) => {
                 return Err(BackendError::BadPassword(
@@ -115,7 +126,13 @@ fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password) -> Out<Value> 
             .into_iter()
             .find(|p| {
                 matches!(
-                    mac.verify(crate::cmd::backend::backend(), &scheme, *p, content),
+                    mac.verify(
+                        crate::cmd::backend::backend(),
+                        &pw.allowance,
+                        &scheme,
+                        *p,
+                        content,
+                    ),
                     Ok(true)
                 )
             })
@@ -174,7 +191,7 @@ fn safe_json<'a>(
         let mut plain = None;
         let mut last = None;
         for p in pw.candidates() {
-            match scheme.decrypt(crate::cmd::backend::backend(), p, &ct.bytes) {
+            match scheme.decrypt(crate::cmd::backend::backend(), &pw.allowance, p, &ct.bytes) {
                 Ok(x) => {
                     let log = Deviations::new();
                     let r = Reader::lenient(&[], &log).with_base(&x, ct.offset);
@@ -295,7 +312,12 @@ fn bag_json(
             );
             let mut opened = None;
             for p in pw.candidates() {
-                match scheme.decrypt(crate::cmd::backend::backend(), p, e.encrypted_data) {
+                match scheme.decrypt(
+                    crate::cmd::backend::backend(),
+                    &pw.allowance,
+                    p,
+                    e.encrypted_data,
+                ) {
                     // A guess that unpads by chance yields bytes that are not a key.
                     Ok(x) if !pw.given && PrivateKeyInfo::parse(Reader::new(&x)).is_err() => {}
                     Ok(x) => {

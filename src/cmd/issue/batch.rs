@@ -2,13 +2,14 @@
 //! [`pkit::pki::ca::batch`]); this file reads the manifest and delivers the files and the
 //! report.
 
-use crate::cmd::ca_dir::{db_err, load_issuer, parse_time};
+use crate::cmd::ca_dir::{db_err, load_issuer, open_store, parse_time};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
 use crate::cmd::outdir::OutDir;
 use crate::cmd::output;
-use crate::cmd::request::{key_pem, profile, subject};
+use crate::cmd::request::{key_pem, profile, subject, SecretText};
+use crate::cmd::undelivered;
 use clap::Args;
 use pkit::der::hex;
 use pkit::der::Time;
@@ -18,12 +19,14 @@ use pkit::pki::ca::batch::{Batch, BatchError, BatchItem, Delivery};
 use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::san::parse_san;
-use pkit::pki::ca::store::{self};
+use pkit::pki::ca::store::{self, DeliveryNote};
 use pkit::pki::ca::subject::parse_subject;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::io::BufRead;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub struct BatchArgs {
@@ -153,7 +156,7 @@ fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
 
 /// One certificate of a batch, ready to be written.
 struct BatchOutput {
-    key_pem: String,
+    key_pem: SecretText,
     cert_pem: String,
     key_name: String,
     cert_name: String,
@@ -169,6 +172,10 @@ struct Files<'a> {
     /// The first failure to write the report: the batch still delivers its files, and
     /// exits non-zero at the end.
     report_error: std::sync::Mutex<Option<std::io::Error>>,
+    /// The output directory as recorded with each chunk until its files are written.
+    destination: String,
+    /// This process, as the deliveries' owner.
+    owner: String,
 }
 
 impl Delivery for Files<'_> {
@@ -223,6 +230,14 @@ impl Delivery for Files<'_> {
         self.bar.inc(chunk.len() as u64);
         Ok(())
     }
+
+    fn note(&self, first: &BatchItem) -> Option<DeliveryNote> {
+        Some(DeliveryNote {
+            destination: self.destination.clone(),
+            owner: self.owner.clone(),
+            first_n: first.n,
+        })
+    }
 }
 
 pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
@@ -231,27 +246,44 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;
-    let mut store = store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    let mut store = open_store(&a.ca)?;
+    warn_undelivered(store.as_mut(), &a.ca)?;
     store.checkpoint_in_background().map_err(db_err(&a.ca))?;
+    let stop = stop_on_signals()?;
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
     let files = Files {
         out_dir: &out_dir,
         bar: &bar,
         report_error: std::sync::Mutex::new(None),
+        destination: std::path::absolute(out_dir.path())
+            .unwrap_or_else(|_| out_dir.path().to_path_buf())
+            .display()
+            .to_string(),
+        owner: pkit::store::process::this_process(),
     };
     let batch = Batch {
         issuer: &issuer,
         backend: crate::cmd::backend::backend(),
         now,
+        stop: Some(&stop),
     };
-    batch
+    let finished = batch
         .run(&items, a.chunk, store.as_mut(), &files)
         .map_err(|e| match e {
             BatchError::Store(e) => db_err(&a.ca)(e),
             BatchError::Other(e) => e,
         })?;
     bar.finish_and_clear();
+    if finished.stopped {
+        eprintln!(
+            "pkit: stopped by a signal after issuing {} of {} certificates (each committed \
+             and its files written); the rest were not issued",
+            finished.issued,
+            items.len()
+        );
+        return Ok(Exit::Interrupted);
+    }
     if let Some(e) = files
         .report_error
         .into_inner()
@@ -291,4 +323,40 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
         );
     }
     Ok(Exit::Ok)
+}
+
+/// Tell the user about certificates an earlier batch on this CA committed but did not
+/// deliver (recording what is found, so the next look starts from it).
+fn warn_undelivered(store: &mut dyn store::CaStore, ca: &std::path::Path) -> CliResult {
+    let survey = undelivered::survey(store, ca)?;
+    survey.save(store, ca, &[])?;
+    if !survey.found.is_empty() {
+        eprintln!(
+            "pkit: warning: {} certificates an earlier batch issued from {} were never \
+             delivered (their files are missing); list them with `pkit issue list --ca {} \
+             --undelivered`",
+            survey.found.len(),
+            ca.display(),
+            ca.display()
+        );
+    }
+    Ok(())
+}
+
+/// A flag SIGINT and SIGTERM set: the batch then stops at the next chunk boundary,
+/// having committed and delivered what it signed, instead of dying mid-chunk.
+fn stop_on_signals() -> CliResult<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // A second signal does not wait for the chunk: the process ends at once (a kill
+        // loses nothing committed; the chunk's note names what it did not deliver).
+        signal_hook::flag::register_conditional_shutdown(
+            sig,
+            Exit::Interrupted as i32,
+            Arc::clone(&stop),
+        )
+        .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&stop)))
+        .map_err(|e| CliError::io(format!("installing signal handlers: {e}")))?;
+    }
+    Ok(stop)
 }

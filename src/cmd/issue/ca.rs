@@ -99,8 +99,7 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
             issued.der
         }
     };
-    std::fs::create_dir_all(&a.dir)
-        .map_err(|e| CliError::io_at(&a.dir.display().to_string(), &e))?;
+    crate::cmd::ca_dir::create_ca_dir(&a.dir)?;
     store::open(&a.dir.join("ca.db")).map_err(db_err(&a.dir))?;
     io::write_file_atomic(&a.dir.join("ca.key"), key_text.as_bytes(), false, true)?;
     io::write_file_atomic(

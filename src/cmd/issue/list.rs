@@ -4,9 +4,11 @@ use crate::cmd::ca_dir::{db_err, open_store, parse_serial};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::output;
+use crate::cmd::undelivered::{self, FileState, Found};
 use clap::{Args, ValueEnum};
 use pkit::der::hex;
 use pkit::der::Time;
+use pkit::pki::ca::store::CaStore;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -18,6 +20,12 @@ pub struct ListArgs {
     /// text (a table) or json.
     #[arg(short, long, value_enum, default_value_t = ListFormat::Text)]
     pub format: ListFormat,
+    /// Only the certificates a batch committed but never delivered (killed or failed
+    /// before writing their files), with what their output directory holds for each:
+    /// `pkit issue export --undelivered` writes their certificate files, `pkit crl revoke
+    /// --undelivered` revokes them.
+    #[arg(long)]
+    pub undelivered: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -33,13 +41,27 @@ pub struct ExportArgs {
     #[arg(long)]
     pub ca: PathBuf,
     /// Serial number, hex.
-    pub serial: String,
+    #[arg(
+        required_unless_present = "undelivered",
+        conflicts_with = "undelivered"
+    )]
+    pub serial: Option<String>,
     /// Output file (default stdout).
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "undelivered")]
     pub out: Option<PathBuf>,
     /// Overwrite the output file if it exists.
     #[arg(long)]
     pub force: bool,
+    /// Write the certificate file `<n>.pem` of every certificate a batch committed but
+    /// never delivered (see `pkit issue list --undelivered`), into the batch's output
+    /// directory or --out-dir, and print a report line for each. A certificate whose key
+    /// file is in place is delivered by this; one whose key is gone stays undelivered
+    /// until revoked (`pkit crl revoke --undelivered`).
+    #[arg(long)]
+    pub undelivered: bool,
+    /// With --undelivered: write the files here instead of the batch's output directory.
+    #[arg(long, value_name = "DIR", requires = "undelivered")]
+    pub out_dir: Option<PathBuf>,
 }
 
 pub fn run_list(a: ListArgs) -> CliResult<Exit> {
@@ -50,6 +72,9 @@ pub fn run_list(a: ListArgs) -> CliResult<Exit> {
         )));
     }
     let store = open_store(&a.ca)?;
+    if a.undelivered {
+        return list_undelivered(store.as_ref(), &a);
+    }
     let rows = store.list().map_err(db_err(&a.ca))?;
     let items: Vec<Value> = rows
         .iter()
@@ -65,31 +90,41 @@ pub fn run_list(a: ListArgs) -> CliResult<Exit> {
             })
         })
         .collect();
-    let text = match a.format {
-        ListFormat::Json => output::json_text(&output::envelope("issued", items)),
+    print_list(
+        a.format,
+        "issued",
+        &items,
+        &[
+            ("serial", "serial_number"),
+            ("subject", "subject"),
+            ("not after", "not_after"),
+            ("profile", "profile"),
+            ("key", "key_algorithm"),
+            ("status", "status"),
+        ],
+    )
+}
+
+/// `items` as a table (`columns`: header and JSON field), a JSON envelope of `kind`, or
+/// JSON lines.
+fn print_list(
+    format: ListFormat,
+    kind: &str,
+    items: &[Value],
+    columns: &[(&str, &str)],
+) -> CliResult<Exit> {
+    let text = match format {
+        ListFormat::Json => output::json_text(&output::envelope(kind, items.to_vec())),
         ListFormat::Jsonl => items.iter().map(output::json_line).collect(),
         ListFormat::Text => {
             let mut t = comfy_table::Table::new();
-            t.set_header(vec![
-                "serial",
-                "subject",
-                "not after",
-                "profile",
-                "key",
-                "status",
-            ]);
-            for i in &items {
-                t.add_row(
-                    [
-                        "serial_number",
-                        "subject",
-                        "not_after",
-                        "profile",
-                        "key_algorithm",
-                        "status",
-                    ]
-                    .map(|k| i[k].as_str().unwrap_or("").to_string()),
-                );
+            t.set_header(columns.iter().map(|c| c.0));
+            for i in items {
+                t.add_row(columns.iter().map(|c| match &i[c.1] {
+                    Value::String(s) => s.clone(),
+                    Value::Null => String::new(),
+                    v => v.to_string(),
+                }));
             }
             format!("{t}\n")
         }
@@ -98,16 +133,129 @@ pub fn run_list(a: ListArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
+fn undelivered_json(f: &Found) -> Value {
+    json!({
+        "serial_number": hex(&f.item.cert.serial),
+        "n": f.item.n,
+        "subject": f.item.cert.subject,
+        "not_after": Time { unix: f.item.cert.not_after }.to_string(),
+        "status": f.item.cert.status,
+        "key": f.key.name(),
+        "key_file": f.key_path(),
+        "certificate": f.cert.name(),
+        "cert_file": f.cert_path(),
+    })
+}
+
+fn list_undelivered(store: &dyn CaStore, a: &ListArgs) -> CliResult<Exit> {
+    let survey = undelivered::survey(store, &a.ca)?;
+    note_in_flight(&survey);
+    let items: Vec<Value> = survey.found.iter().map(undelivered_json).collect();
+    print_list(
+        a.format,
+        "undelivered",
+        &items,
+        &[
+            ("serial", "serial_number"),
+            ("n", "n"),
+            ("subject", "subject"),
+            ("status", "status"),
+            ("key", "key"),
+            ("certificate", "certificate"),
+            ("certificate file", "cert_file"),
+        ],
+    )
+}
+
+fn note_in_flight(survey: &undelivered::Survey) {
+    if survey.in_flight > 0 {
+        eprintln!(
+            "pkit: {} more certificates are being delivered by a batch still running",
+            survey.in_flight
+        );
+    }
+}
+
 pub fn run_export(a: ExportArgs) -> CliResult<Exit> {
-    let serial = parse_serial(&a.serial)?;
-    let store = open_store(&a.ca)?;
+    let mut store = open_store(&a.ca)?;
+    let Some(shown) = &a.serial else {
+        return export_undelivered(store.as_mut(), &a);
+    };
+    let serial = parse_serial(shown)?;
     let rec = store.get(&serial).map_err(db_err(&a.ca))?.ok_or_else(|| {
-        CliError::negative(format!("serial {} is not in {}", a.serial, a.ca.display()))
+        CliError::negative(format!("serial {shown} is not in {}", a.ca.display()))
     })?;
     io::write_text(
         a.out.as_deref(),
         a.force,
         &io::pem_encode("CERTIFICATE", &rec.der),
     )?;
+    Ok(Exit::Ok)
+}
+
+/// `issue export --undelivered`: every undelivered certificate's file written again.
+fn export_undelivered(store: &mut dyn CaStore, a: &ExportArgs) -> CliResult<Exit> {
+    let survey = undelivered::survey(store, &a.ca)?;
+    note_in_flight(&survey);
+    let mut delivered = Vec::new();
+    let mut out = std::io::stdout().lock();
+    let mut written = 0;
+    for f in &survey.found {
+        let dir = match &a.out_dir {
+            Some(d) => d.clone(),
+            // Files of the same names from another run are theirs: neither replaced nor
+            // given a certificate that does not go with them.
+            None if f.key == FileState::Replaced || f.cert == FileState::Replaced => {
+                eprintln!(
+                    "pkit: serial {}: {} holds another run's files of that name; not \
+                     touched (write it elsewhere with --out-dir)",
+                    hex(&f.item.cert.serial),
+                    f.item.destination
+                );
+                continue;
+            }
+            None => PathBuf::from(&f.item.destination),
+        };
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| CliError::io_at(&dir.display().to_string(), &e))?;
+        let path = dir.join(format!("{}.pem", f.item.n));
+        io::write_file_atomic(
+            &path,
+            io::pem_encode("CERTIFICATE", &f.item.cert.der).as_bytes(),
+            a.out_dir.is_none() || a.force,
+            false,
+        )?;
+        written += 1;
+        // Its key in place beside it: this certificate is delivered now.
+        let in_place = a.out_dir.is_none() && f.key == FileState::Present;
+        if in_place {
+            delivered.push(f.item.id);
+        }
+        let line = json!({
+            "n": f.item.n,
+            "serial_number": hex(&f.item.cert.serial),
+            "subject": f.item.cert.subject,
+            "cert": path,
+            "key": in_place.then(|| f.key_path()),
+        });
+        std::io::Write::write_all(&mut out, output::json_line(&line).as_bytes())
+            .map_err(|e| CliError::io_at("stdout", &e))?;
+    }
+    survey.save(store, &a.ca, &delivered)?;
+    let keyless = written - delivered.len();
+    eprintln!(
+        "pkit: wrote {written} certificate files; {} of them are delivered now (their keys \
+         are in place){}",
+        delivered.len(),
+        if keyless > 0 {
+            format!(
+                "; {keyless} have no key: revoke them with `pkit crl revoke --ca {} \
+                 --undelivered`",
+                a.ca.display()
+            )
+        } else {
+            String::new()
+        }
+    );
     Ok(Exit::Ok)
 }

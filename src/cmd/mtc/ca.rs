@@ -63,8 +63,7 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
     }
     let ca_id = TrustAnchorId::parse(&a.ca_id).map_err(mtc_err("--ca-id"))?;
     let now = now_of(&a.now)?;
-    std::fs::create_dir_all(&a.dir)
-        .map_err(|e| CliError::io_at(&a.dir.display().to_string(), &e))?;
+    crate::cmd::ca_dir::create_ca_dir(&a.dir)?;
     let (pem_path, key_path, db_path) = paths(&a.dir);
     for p in [&pem_path, &key_path, &db_path] {
         if p.exists() {

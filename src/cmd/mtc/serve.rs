@@ -80,14 +80,9 @@ fn answer(store: &dyn LogStore, prefix: &str, method: &Method, url: &str) -> Ans
     if !matches!(*method, Method::GET | Method::HEAD) {
         return Answer::error(405, "only GET and HEAD");
     }
-    let path = url.split(['?', '#']).next().unwrap_or("");
-    let Some(rest) = path.strip_prefix(prefix).and_then(|r| r.strip_prefix('/')) else {
-        return Answer::error(404, "not under this log's prefix");
-    };
-    let r = match Resource::parse(rest) {
+    let r = match publish::route(prefix, url) {
         Ok(r) => r,
-        Err(e) if rest.starts_with("tile/") => return Answer::error(400, &e.0),
-        Err(_) => return Answer::error(404, "no such resource"),
+        Err(e) => return Answer::error(e.status, &e.why),
     };
     let now = u64::try_from(Time::now().unix).unwrap_or(0);
     match publish::read(store, &r, now) {
@@ -99,7 +94,7 @@ fn answer(store: &dyn LogStore, prefix: &str, method: &Method, url: &str) -> Ans
         Ok(None) => Answer::error(404, "not in the log's latest checkpoint"),
         Err(e) => {
             http::log_line(&json!({"time": Time::now().to_string(), "event": "error",
-                                   "path": path, "error": e.to_string()}));
+                                   "path": r.path(), "error": e.to_string()}));
             Answer::error(500, "the log could not be read")
         }
     }

@@ -15,7 +15,6 @@
 use super::responder::{load_responder, serial_json, SignerArgs};
 use crate::cmd::error::{CliResult, Exit};
 use crate::cmd::http::{self, Body, HttpArgs, Reply, Request};
-use base64::Engine;
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Signer;
@@ -23,7 +22,7 @@ use pkit::pki::ca::ocsp::{error_response, Responder};
 use pkit::pki::ca::ocsp_answer::{answer, AnswerError, Answered};
 use pkit::pki::ca::ocsp_cache::ResponseCache;
 use pkit::pki::ca::store::CaStore;
-use pkit::pki::ocsp::{OcspRequest, ResponseStatus};
+use pkit::pki::ocsp::{decode_get_path, OcspRequest, ResponseStatus};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -165,39 +164,6 @@ fn failed(status: ResponseStatus) -> Answered {
         cached: false,
     }
 }
-
-/// RFC 6960 A.1: `GET {url}/{url-encoding of base64 encoding of the DER OCSPRequest}`.
-/// The responder answers at the root, so the whole path after the leading `/` is the
-/// request (base64 may contain `/`, escaped or not); padding is optional.
-fn decode_get_path(url: &str) -> Option<Vec<u8>> {
-    let path = url.split('?').next().unwrap_or("");
-    let text = percent_decode(path.strip_prefix('/')?)?;
-    let engine = base64::engine::general_purpose::GeneralPurpose::new(
-        &base64::alphabet::STANDARD,
-        base64::engine::general_purpose::GeneralPurposeConfig::new()
-            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
-    );
-    engine.decode(text.trim()).ok().filter(|d| !d.is_empty())
-}
-
-/// `%XX` escapes to bytes; anything else passes through.
-fn percent_decode(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let h = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(h, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,15 +185,5 @@ mod tests {
         ] {
             assert!(!is_request_type(bad), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn get_paths_decode() {
-        assert_eq!(decode_get_path("/MAMCAQE%3D"), Some(vec![0x30, 3, 2, 1, 1]));
-        assert_eq!(decode_get_path("/MAMCAQE="), Some(vec![0x30, 3, 2, 1, 1]));
-        assert_eq!(decode_get_path("/MAMCAQE"), Some(vec![0x30, 3, 2, 1, 1]));
-        assert_eq!(decode_get_path("/"), None);
-        assert_eq!(decode_get_path("/%zz"), None);
-        assert_eq!(decode_get_path("/!!!"), None);
     }
 }

@@ -11,11 +11,12 @@
 
 use super::issuer::{CaError, Issued, Issuer, Request};
 use super::profile::Profile;
-use super::store::{CaStore, CertRecord, StoreError};
+use super::store::{CaStore, CertRecord, DeliveryNote, StoreError};
 use crate::der::Time;
 use crate::pki::alg::Algorithm;
 use crate::pki::backend::{Backend, BackendError, PrivateKey};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One certificate a batch will issue.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,6 +53,22 @@ pub trait Delivery: Sync {
     /// Hand out one chunk, in batch order, once it is committed. May run beside the
     /// signing of the next chunk.
     fn deliver(&self, chunk: &[Self::Output]) -> Result<(), Self::Error>;
+    /// Where the chunk starting with `first` is delivered, to be recorded with its
+    /// certificates until [`Delivery::deliver`] returns (see
+    /// the deliveries in [`crate::pki::ca::store::api`]); `None` records nothing.
+    fn note(&self, first: &BatchItem) -> Option<DeliveryNote> {
+        let _ = first;
+        None
+    }
+}
+
+/// How a batch ended without an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finished {
+    /// Certificates committed and delivered.
+    pub issued: usize,
+    /// Whether [`Batch::stop`] ended it before every item was issued.
+    pub stopped: bool,
 }
 
 /// Why a batch stopped: its store refused a commit, or signing or delivering failed.
@@ -73,6 +90,9 @@ pub struct Batch<'a> {
     pub issuer: &'a Issuer,
     pub backend: &'a dyn Backend,
     pub now: Time,
+    /// Set (by a signal handler) to stop at the next chunk boundary: the chunk in hand is
+    /// committed and delivered, no further chunk is signed.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// How many keys one parallel job of a batch generates together: enough to share the
@@ -117,17 +137,22 @@ impl Batch<'_> {
     }
 
     /// The whole batch: `items` in chunks of `chunk` certificates, each chunk signed,
-    /// committed to `store` in one transaction, then handed to `delivery`. Stops at the
-    /// first error; chunks committed before it stay committed (and were delivered, unless
-    /// delivering is what failed).
+    /// committed to `store` in one transaction (with the delivery's note, if it keeps
+    /// one), then handed to `delivery`. Stops at the first error; chunks committed before
+    /// it stay committed (and were delivered, unless delivering is what failed: their
+    /// notes then say so).
     pub fn run<D: Delivery>(
         &self,
         items: &[BatchItem],
         chunk: usize,
         store: &mut dyn CaStore,
         delivery: &D,
-    ) -> Result<(), BatchError<D::Error>> {
-        type Signed<O> = (Vec<CertRecord>, Vec<O>);
+    ) -> Result<Finished, BatchError<D::Error>> {
+        struct Signed<O> {
+            note: Option<DeliveryNote>,
+            records: Vec<CertRecord>,
+            outputs: Vec<O>,
+        }
         let sign_chunk = |c: &[BatchItem]| -> Result<Signed<D::Output>, D::Error> {
             let signed = self.sign(c, |it, key, cert| -> Result<_, D::Error> {
                 let out = delivery.prepare(it, key, &cert)?;
@@ -136,28 +161,52 @@ impl Batch<'_> {
                     out,
                 ))
             })?;
-            Ok(signed.into_iter().unzip())
+            let (records, outputs) = signed.into_iter().unzip();
+            Ok(Signed {
+                note: c.first().and_then(|first| delivery.note(first)),
+                records,
+                outputs,
+            })
         };
-        let mut commit_and_deliver =
-            |(records, outputs): &Signed<D::Output>| -> Result<(), BatchError<D::Error>> {
+        let mut commit_and_deliver = |s: &Signed<D::Output>| -> Result<(), BatchError<D::Error>> {
+            let Some(note) = &s.note else {
                 store
-                    .insert_certificates(records)
+                    .insert_certificates(&s.records)
                     .map_err(BatchError::Store)?;
-                Ok(delivery.deliver(outputs)?)
+                return Ok(delivery.deliver(&s.outputs)?);
             };
+            let id = store
+                .insert_for_delivery(&s.records, note)
+                .map_err(BatchError::Store)?;
+            delivery.deliver(&s.outputs)?;
+            store.delivered(id).map_err(BatchError::Store)
+        };
+        let stopping = || self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let mut chunks = items.chunks(chunk.max(1));
+        let mut issued = 0;
         let Some(first) = chunks.next() else {
-            return Ok(());
+            return Ok(Finished {
+                issued,
+                stopped: false,
+            });
         };
         let mut pending = sign_chunk(first).map_err(BatchError::Other)?;
         loop {
-            let next = chunks.next();
+            // A stop asked for while this chunk was signed: it is committed and
+            // delivered, and the next is not started.
+            let next = if stopping() { None } else { chunks.next() };
             let (done, signed) =
                 rayon::join(|| commit_and_deliver(&pending), || next.map(&sign_chunk));
             done?;
+            issued += pending.records.len();
             match signed.transpose().map_err(BatchError::Other)? {
                 Some(p) => pending = p,
-                None => return Ok(()),
+                None => {
+                    return Ok(Finished {
+                        issued,
+                        stopped: issued < items.len(),
+                    })
+                }
             }
         }
     }

@@ -206,7 +206,14 @@ mod tests {
                 other => panic!("{other:?}"),
             }
             assert_eq!(
-                scheme.decrypt(b, Some(b"pw"), e.encrypted_data).unwrap(),
+                scheme
+                    .decrypt(
+                        b,
+                        &crate::pki::key::cost::Allowance::new(),
+                        Some(b"pw"),
+                        e.encrypted_data
+                    )
+                    .unwrap(),
                 plain
             );
             // Fresh salt and IV each time.

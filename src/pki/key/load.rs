@@ -94,7 +94,12 @@ fn decrypt(backend: &dyn Backend, der: &[u8], password: &[u8]) -> Result<Vec<u8>
     if let Some(name) = unimplemented(&scheme) {
         return backend.pbe().decrypt_other_pkcs8(der, password, &name);
     }
-    match scheme.decrypt(backend, Some(password), epki.encrypted_data) {
+    match scheme.decrypt(
+        backend,
+        &crate::pki::key::cost::Allowance::new(),
+        Some(password),
+        epki.encrypted_data,
+    ) {
         Err(BackendError::BadPassword(_)) => Err(BadPasswordKind::Wrong.into()),
         r => r,
     }

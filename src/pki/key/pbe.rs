@@ -291,7 +291,8 @@ impl<'a> PbeScheme<'a> {
             ));
         };
         let (cipher, iv) = supported_pbes2(&encryption_scheme, cipher, iv)?;
-        let mut key = kdf.derive(backend, password, cipher.key_len())?;
+        // Its own parameters: an allowance of its own.
+        let mut key = kdf.derive(backend, &cost::Allowance::new(), password, cipher.key_len())?;
         let out = backend.pbe().encrypt(cipher, &key, iv, plain);
         key.fill(0);
         out
@@ -304,6 +305,7 @@ impl<'a> PbeScheme<'a> {
     pub fn decrypt(
         &self,
         backend: &dyn Backend,
+        allowance: &cost::Allowance,
         password: Option<&[u8]>,
         data: &[u8],
     ) -> backend::Result<Vec<u8>> {
@@ -316,7 +318,7 @@ impl<'a> PbeScheme<'a> {
             } => {
                 let (cipher, iv) = supported_pbes2(&encryption_scheme, cipher, iv)?;
                 let len = cipher.key_len();
-                let mut key = kdf.derive(backend, password.unwrap_or_default(), len)?;
+                let mut key = kdf.derive(backend, allowance, password.unwrap_or_default(), len)?;
                 let plain = backend.pbe().decrypt(cipher, &key, iv, data);
                 key.fill(0);
                 plain
@@ -330,6 +332,7 @@ impl<'a> PbeScheme<'a> {
                 let password = cost::bmp_password(password)?;
                 let mut key = cost::pkcs12_kdf(
                     backend,
+                    allowance,
                     &password,
                     salt,
                     iterations,
@@ -340,6 +343,7 @@ impl<'a> PbeScheme<'a> {
                 let iv = if cipher.iv_len() > 0 {
                     cost::pkcs12_kdf(
                         backend,
+                        allowance,
                         &password,
                         salt,
                         iterations,
@@ -443,6 +447,7 @@ impl<'a> Kdf<'a> {
     pub fn derive(
         &self,
         backend: &dyn Backend,
+        allowance: &cost::Allowance,
         password: &[u8],
         len: usize,
     ) -> backend::Result<Vec<u8>> {
@@ -469,7 +474,7 @@ impl<'a> Kdf<'a> {
                         prf.map_or_else(String::new, |p| p.oid.name_or_dotted())
                     ))
                 })?;
-                cost::pbkdf2(backend, password, salt, iterations, hash, len)
+                cost::pbkdf2(backend, allowance, password, salt, iterations, hash, len)
             }
             Kdf::Scrypt {
                 salt,
@@ -481,6 +486,7 @@ impl<'a> Kdf<'a> {
                 check_len(key_length)?;
                 cost::scrypt(
                     backend,
+                    allowance,
                     password,
                     salt,
                     cost,
@@ -521,7 +527,16 @@ mod tests {
         let salt = [3u8; 16];
         let iv = [4u8; 16];
         let b = openssl_backend();
-        let key = cost::pbkdf2(b, password, &salt, 1000, Hash::Sha256, 32).unwrap();
+        let key = cost::pbkdf2(
+            b,
+            &cost::Allowance::new(),
+            password,
+            &salt,
+            1000,
+            Hash::Sha256,
+            32,
+        )
+        .unwrap();
         let ct = b
             .pbe()
             .encrypt(PbeCipher::Aes256Cbc, &key, &iv, plain)
@@ -574,11 +589,21 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(
-            s.decrypt(openssl_backend(), Some(b"pw"), e.encrypted_data)
-                .unwrap(),
+            s.decrypt(
+                openssl_backend(),
+                &cost::Allowance::new(),
+                Some(b"pw"),
+                e.encrypted_data
+            )
+            .unwrap(),
             plain
         );
-        match s.decrypt(openssl_backend(), Some(b"wrong"), e.encrypted_data) {
+        match s.decrypt(
+            openssl_backend(),
+            &cost::Allowance::new(),
+            Some(b"wrong"),
+            e.encrypted_data,
+        ) {
             Err(BackendError::BadPassword(_)) => {}
             Ok(p) => assert_ne!(p, plain),
             Err(e) => panic!("{e}"),
@@ -636,7 +661,12 @@ mod tests {
         let s = e.scheme().unwrap();
         assert!(matches!(s, PbeScheme::Unknown(_)));
         assert!(matches!(
-            s.decrypt(openssl_backend(), Some(b"x"), e.encrypted_data),
+            s.decrypt(
+                openssl_backend(),
+                &cost::Allowance::new(),
+                Some(b"x"),
+                e.encrypted_data
+            ),
             Err(BackendError::Unsupported(_))
         ));
     }

@@ -15,10 +15,12 @@
 
 mod cert_id;
 mod fields;
+pub mod get;
 mod request;
 mod response;
 
 pub use cert_id::CertId;
+pub use get::decode_get_path;
 pub use request::{OcspRequest, OcspSignature, Request};
 pub use response::{
     BasicOcspResponse, CertStatus, OcspResponse, ResponderId, ResponseBytes, ResponseStatus,

@@ -108,6 +108,24 @@ pub trait CaStore: Send {
     fn checkpoint_in_background(&mut self) -> Result<()>;
     /// Insert certificates in one transaction. Fails as a whole on a duplicate serial.
     fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()>;
+    /// Insert a batch chunk's certificates (in batch order) and `note` in one
+    /// transaction; the returned id is for [`CaStore::delivered`].
+    fn insert_for_delivery(&mut self, certs: &[CertRecord], note: &DeliveryNote) -> Result<i64>;
+    /// The chunk's files are written: forget its note.
+    fn delivered(&mut self, chunk: i64) -> Result<()>;
+    /// Every certificate whose delivery never finished: those of chunks still noted (in
+    /// batch order), then those found undelivered before.
+    fn undelivered(&self) -> Result<Vec<Undelivered>>;
+    /// In one transaction: drop the notes of `chunks` (their deliveries ended; a note
+    /// already gone is skipped with its certificates), keeping `still` of their
+    /// certificates as found undelivered; and forget `settled` (ids of certificates
+    /// now delivered or revoked).
+    fn settle_deliveries(
+        &mut self,
+        chunks: &[i64],
+        still: &[&Undelivered],
+        settled: &[i64],
+    ) -> Result<()>;
     /// Every issued certificate, in the order issued.
     fn list(&self) -> Result<Vec<CertRecord>>;
     fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>>;
@@ -135,4 +153,47 @@ pub trait CaStore: Send {
     fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()>;
     /// Every stored OCSP response, in serial order.
     fn ocsp_responses(&self) -> Result<Vec<OcspRecord>>;
+}
+
+// Deliveries. A batch commits each chunk of certificates before it writes their key and
+// certificate files (a certificate handed out must be on record). A chunk is committed
+// together with a [`DeliveryNote`] naming where its files go and which process writes
+// them, and the note is dropped once the files are written. A process killed in between
+// leaves the note behind: its certificates were issued, but nobody may have received
+// them. `pkit issue list --undelivered` finds them, `pkit issue export --undelivered`
+// writes their certificate files again, and `pkit crl revoke --undelivered` revokes them.
+
+/// Where one chunk's files are being written, recorded with its certificates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryNote {
+    /// The output directory.
+    pub destination: String,
+    /// The process writing them, in a form only the caller interprets (pkit: its process
+    /// id and start time), so that a later process can tell a crashed delivery from one
+    /// still under way.
+    pub owner: String,
+    /// The batch number of the chunk's first certificate; the others follow in order.
+    pub first_n: u64,
+}
+
+/// Where an undelivered certificate is known from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pending {
+    /// A chunk whose delivery never finished, with its [`DeliveryNote::owner`]: maybe
+    /// still under way.
+    Chunk { id: i64, owner: String },
+    /// A certificate already found undelivered by an earlier look.
+    Found,
+}
+
+/// A certificate committed whose files are not known to have been delivered.
+#[derive(Debug, Clone)]
+pub struct Undelivered {
+    /// The store's own id for the certificate.
+    pub id: i64,
+    /// Its number in its batch: its files are `<n>.key` and `<n>.pem`.
+    pub n: u64,
+    pub destination: String,
+    pub pending: Pending,
+    pub cert: CertRecord,
 }

@@ -7,12 +7,14 @@
 
 pub mod api;
 pub mod sqlite;
+mod sqlite_delivery;
+mod sqlite_rows;
 
 use std::path::Path;
 
 pub use api::{
-    CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord, Result, RevokeOutcome, Revoked,
-    StoreError, CRL_DIR,
+    CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord, Pending, Result,
+    RevokeOutcome, Revoked, StoreError, Undelivered, CRL_DIR,
 };
 pub use sqlite::SqliteCaStore;
 

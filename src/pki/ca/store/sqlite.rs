@@ -8,9 +8,11 @@ use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 
 use super::api::{
-    CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord, Result, RevokeOutcome, Revoked,
-    StoreError, CRL_DIR,
+    CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord, Result, RevokeOutcome,
+    Revoked, StoreError, Undelivered, CRL_DIR,
 };
+use super::sqlite_delivery;
+use super::sqlite_rows::{insert_rows, row_to_record};
 
 /// Forward migrations; index i takes the schema from version i to i + 1.
 const MIGRATIONS: &[&str] = &[
@@ -71,6 +73,23 @@ const MIGRATIONS: &[&str] = &[
         SELECT number, this_update, next_update, length(der), der FROM crls;
     DROP TABLE crls;
     ALTER TABLE crls_v5 RENAME TO crls;",
+    // v6: deliveries (see the deliveries in `api.rs`). A batch chunk's note goes in with its
+    // certificates and leaves when their files are written: one row per chunk, so the
+    // bookkeeping costs two row writes per thousand certificates. Certificates found
+    // undelivered after a crash are kept one row each until exported or revoked.
+    "CREATE TABLE pending_deliveries (
+        id          INTEGER PRIMARY KEY,
+        destination TEXT NOT NULL,
+        owner       TEXT NOT NULL,
+        first_n     INTEGER NOT NULL,
+        first_cert  INTEGER NOT NULL,
+        last_cert   INTEGER NOT NULL
+    );
+    CREATE TABLE undelivered (
+        cert        INTEGER PRIMARY KEY REFERENCES certificates(id),
+        destination TEXT NOT NULL,
+        n           INTEGER NOT NULL
+    );",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -109,6 +128,15 @@ impl SqliteCaStore {
     }
 }
 
+impl SqliteCaStore {
+    /// A transaction adding certificates committed: the background checkpointer may run.
+    fn committed(&mut self) {
+        if let Some(c) = &mut self.checkpoints {
+            c.committed();
+        }
+    }
+}
+
 impl CaStore for SqliteCaStore {
     /// For a batch: checkpoint the WAL from a background thread while chunks go in (see
     /// [`BackgroundCheckpoints`]), until the store is dropped.
@@ -125,30 +153,33 @@ impl CaStore for SqliteCaStore {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        {
-            let mut st = tx.prepare_cached(
-                "INSERT INTO certificates (serial, subject, not_before, not_after, profile,
-                 key_algorithm, status, issued_at, der) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
-            )?;
-            for c in certs {
-                st.execute(params![
-                    c.serial,
-                    c.subject,
-                    c.not_before,
-                    c.not_after,
-                    c.profile,
-                    c.key_algorithm,
-                    c.status,
-                    c.issued_at,
-                    c.der
-                ])?;
-            }
-        }
+        insert_rows(&tx, certs)?;
         tx.commit()?;
-        if let Some(c) = &mut self.checkpoints {
-            c.committed();
-        }
+        self.committed();
         Ok(())
+    }
+
+    fn insert_for_delivery(&mut self, certs: &[CertRecord], note: &DeliveryNote) -> Result<i64> {
+        let id = sqlite_delivery::insert(&mut self.conn, certs, note)?;
+        self.committed();
+        Ok(id)
+    }
+
+    fn delivered(&mut self, chunk: i64) -> Result<()> {
+        sqlite_delivery::delivered(&self.conn, chunk)
+    }
+
+    fn undelivered(&self) -> Result<Vec<Undelivered>> {
+        sqlite_delivery::undelivered(&self.conn)
+    }
+
+    fn settle_deliveries(
+        &mut self,
+        chunks: &[i64],
+        still: &[&Undelivered],
+        settled: &[i64],
+    ) -> Result<()> {
+        sqlite_delivery::settle(&mut self.conn, chunks, still, settled)
     }
 
     fn list(&self) -> Result<Vec<CertRecord>> {
@@ -407,20 +438,6 @@ fn revocation_row(conn: &Connection, serial: &[u8]) -> rusqlite::Result<Option<R
     )?
     .query_row([serial], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
     .optional()
-}
-
-fn row_to_record(r: &rusqlite::Row<'_>) -> rusqlite::Result<CertRecord> {
-    Ok(CertRecord {
-        serial: r.get(0)?,
-        subject: r.get(1)?,
-        not_before: r.get(2)?,
-        not_after: r.get(3)?,
-        profile: r.get(4)?,
-        key_algorithm: r.get(5)?,
-        status: r.get(6)?,
-        issued_at: r.get(7)?,
-        der: r.get(8)?,
-    })
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Decoding one PEM block (RFC 7468 §2) without headers, fast enough for a 70 MB CRL.
+//! PEM (RFC 7468 §2): decoding one block without headers, fast enough for a 70 MB CRL,
+//! and writing blocks with 64-column lines.
 //!
 //! The `pem` crate matches and copies character by character: 0.7 s for the PEM form of a
 //! million-entry CRL, against 0.16 s for everything else `pkit crl check` does. Blocks
@@ -7,7 +8,10 @@
 //! with headers (`Proc-Type: …`) return `None` and go to the `pem` crate, which keeps
 //! reading them.
 
+#![forbid(unsafe_code)]
+
 use base64::Engine;
+use std::io::Write;
 
 /// Base64 characters decoded per call.
 const CHUNK: usize = 64 * 1024;
@@ -88,6 +92,33 @@ fn boundary<'a>(line: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
         .strip_suffix(b"-----")
 }
 
+/// PEM-encode with 64-column lines and `\n` endings (RFC 7468 §2).
+pub fn encode(label: &str, der: &[u8]) -> String {
+    let mut out = Vec::with_capacity(der.len() / 48 * 65 + 2 * label.len() + 64);
+    // Writing into a Vec cannot fail, and the text is ASCII.
+    let _ = write(&mut out, label, der);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`encode`] straight into `w`, a block of lines at a time: a 53 MB CRL never exists
+/// as one 71 MB string. Written here rather than through the `pem` crate, which wants its
+/// own copy of the contents.
+pub fn write(w: &mut dyn Write, label: &str, der: &[u8]) -> std::io::Result<()> {
+    const LINES_PER_WRITE: usize = 1024;
+    let engine = &base64::engine::general_purpose::STANDARD;
+    writeln!(w, "-----BEGIN {label}-----")?;
+    let mut text = String::with_capacity(LINES_PER_WRITE * 65);
+    for block in der.chunks(48 * LINES_PER_WRITE) {
+        text.clear();
+        for line in block.chunks(48) {
+            engine.encode_string(line, &mut text);
+            text.push('\n');
+        }
+        w.write_all(text.as_bytes())?;
+    }
+    writeln!(w, "-----END {label}-----")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +135,18 @@ mod tests {
         assert_eq!(got.der, [0, 1, 2, 3, 4, 5]);
         // Same bytes as the pem crate.
         assert_eq!(pem::parse(&b).unwrap().contents(), got.der.as_slice());
+    }
+
+    #[test]
+    fn encoding_matches_the_pem_crate() {
+        for len in [0, 1, 47, 48, 49, 96, 1000] {
+            let der: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+            let theirs = pem::encode_config(
+                &pem::Pem::new("X509 CRL", der.clone()),
+                pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
+            );
+            assert_eq!(encode("X509 CRL", &der), theirs, "{len} bytes");
+        }
     }
 
     #[test]

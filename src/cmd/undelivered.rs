@@ -1,0 +1,146 @@
+//! Certificates a batch committed but never delivered (see
+//! the deliveries in [`pkit::pki::ca::store::api`]): finding them, for `pkit issue list|export
+//! --undelivered`, `pkit crl revoke --undelivered` and the warning `pkit issue batch`
+//! prints.
+//!
+//! The store knows which chunks were being delivered when their process stopped; the
+//! files tell the rest. A certificate counts as delivered when `<n>.key` in its output
+//! directory holds its key and `<n>.pem` holds it: the files are written whole or not at
+//! all, but the directory may also hold files of the same names from another run, which
+//! is why the key is checked against the certificate and not just looked for.
+
+use super::ca_dir::db_err;
+use super::error::CliResult;
+use super::io;
+use super::key::load_private_key;
+use pkit::pki::ca::store::{CaStore, Pending, Undelivered};
+use pkit::pki::cert::Certificate;
+use pkit::store::process;
+use std::path::{Path, PathBuf};
+
+/// What an expected file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileState {
+    /// It is there and belongs to the certificate.
+    Present,
+    /// No such file.
+    Missing,
+    /// A file of that name holds something else (another run's), or cannot be read.
+    Replaced,
+}
+
+impl FileState {
+    pub fn name(self) -> &'static str {
+        match self {
+            FileState::Present => "present",
+            FileState::Missing => "missing",
+            FileState::Replaced => "replaced",
+        }
+    }
+}
+
+/// One undelivered certificate and what its output directory holds for it.
+#[derive(Debug)]
+pub struct Found {
+    pub item: Undelivered,
+    pub key: FileState,
+    pub cert: FileState,
+}
+
+impl Found {
+    pub fn key_path(&self) -> PathBuf {
+        Path::new(&self.item.destination).join(format!("{}.key", self.item.n))
+    }
+    pub fn cert_path(&self) -> PathBuf {
+        Path::new(&self.item.destination).join(format!("{}.pem", self.item.n))
+    }
+}
+
+/// What the store and the files say.
+pub struct Survey {
+    /// Certificates not delivered, in batch order.
+    pub found: Vec<Found>,
+    /// Certificates a running batch is delivering right now.
+    pub in_flight: usize,
+    /// Notes of deliveries that ended (their processes are gone).
+    ended_chunks: Vec<i64>,
+    /// Certificates recorded as undelivered that turn out delivered.
+    now_delivered: Vec<i64>,
+}
+
+/// Look at the CA's undelivered certificates and their files. Reads only; see
+/// [`Survey::save`].
+pub fn survey(store: &dyn CaStore, ca: &Path) -> CliResult<Survey> {
+    let mut s = Survey {
+        found: Vec::new(),
+        in_flight: 0,
+        ended_chunks: Vec::new(),
+        now_delivered: Vec::new(),
+    };
+    for item in store.undelivered().map_err(db_err(ca))? {
+        if let Pending::Chunk { id, owner } = &item.pending {
+            if process::owner_alive(owner) {
+                s.in_flight += 1;
+                continue;
+            }
+            if s.ended_chunks.last() != Some(id) {
+                s.ended_chunks.push(*id);
+            }
+        }
+        let found = inspect(item);
+        if found.key == FileState::Present && found.cert == FileState::Present {
+            if found.item.pending == Pending::Found {
+                s.now_delivered.push(found.item.id);
+            }
+        } else {
+            s.found.push(found);
+        }
+    }
+    Ok(s)
+}
+
+impl Survey {
+    /// Record what was found: ended deliveries become the certificates still undelivered,
+    /// and those delivered since are forgotten. Plus `settled`: ids of certificates just
+    /// delivered or revoked.
+    pub fn save(&self, store: &mut dyn CaStore, ca: &Path, settled: &[i64]) -> CliResult {
+        if self.ended_chunks.is_empty() && self.now_delivered.is_empty() && settled.is_empty() {
+            return Ok(());
+        }
+        let still: Vec<&Undelivered> = self.found.iter().map(|f| &f.item).collect();
+        let forget: Vec<i64> = self.now_delivered.iter().chain(settled).copied().collect();
+        store
+            .settle_deliveries(&self.ended_chunks, &still, &forget)
+            .map_err(db_err(ca))
+    }
+}
+
+fn inspect(item: Undelivered) -> Found {
+    let mut f = Found {
+        item,
+        key: FileState::Missing,
+        cert: FileState::Missing,
+    };
+    f.cert = file_state(&f.cert_path(), |path| {
+        let item = io::read_item(path).ok()?;
+        Some(item.der == f.item.cert.der)
+    });
+    f.key = file_state(&f.key_path(), |path| {
+        let cert = Certificate::from_der(&f.item.cert.der).ok()?;
+        let key = load_private_key(path, None, None).ok()?;
+        Some(key.public_key_der().ok()? == cert.spki.raw)
+    });
+    f
+}
+
+/// Missing when `path` does not exist; Present when `belongs` says it holds the
+/// certificate's own; Replaced otherwise.
+fn file_state(path: &Path, belongs: impl FnOnce(&Path) -> Option<bool>) -> FileState {
+    if !path.exists() {
+        return FileState::Missing;
+    }
+    match belongs(path) {
+        Some(true) => FileState::Present,
+        _ => FileState::Replaced,
+    }
+}

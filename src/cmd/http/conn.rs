@@ -12,7 +12,8 @@
 //! count limits and a bounded read buffer; tokio gives connections that cost no thread.
 //! What is ours is the policy: how many connections, how long, how large a body.
 
-use super::{log_line, Body, Handler, Reply, Request};
+use super::api::{Body, Handler, Limits, Reply, Request};
+use super::log::{self, log_line};
 use crate::cmd::error::{CliError, CliResult};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Body as _, Bytes, Incoming};
@@ -49,11 +50,6 @@ const GRACE: Duration = Duration::from_secs(5);
 /// the next, so that the failure is not retried in a busy loop.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
-pub struct Limits {
-    pub header_timeout: Duration,
-    pub max_body: usize,
-}
-
 /// Run one worker on this thread until `stopped` says stop: accept, serve, then give the
 /// connections in hand [`GRACE`] to finish.
 pub fn worker<H: Handler>(
@@ -63,9 +59,11 @@ pub fn worker<H: Handler>(
     permits: Arc<Semaphore>,
     stopped: watch::Receiver<bool>,
 ) -> CliResult<()> {
+    log::gather();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
+        .on_thread_park(log::flush)
         .build()
         .map_err(|e| CliError::io(format!("starting a worker: {e}")))?;
     let local = tokio::task::LocalSet::new();
@@ -86,6 +84,7 @@ pub fn worker<H: Handler>(
     rt.block_on(async {
         let _ = tokio::time::timeout(GRACE, local).await;
     });
+    log::flush();
     Ok(())
 }
 

@@ -12,21 +12,22 @@
 //!
 //! HTTP/1.0 and 1.1 themselves are hyper's (see `conn.rs` for why, and for the limits).
 
+mod api;
 mod conn;
+mod log;
 mod signal;
 
 use super::ca_dir::parse_duration;
 use super::error::{CliError, CliResult};
+use api::Limits;
+pub use api::{Body, Handler, Reply, Request, MAX_BODY};
 use clap::Args;
-use conn::Limits;
-use hyper::body::Bytes;
 pub use hyper::Method;
-use serde::Serialize;
+pub use log::log_line;
 use signal::SignalWatch;
-use std::io::Write;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
 
 /// The server options both servers take.
@@ -40,12 +41,14 @@ pub struct HttpArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=512))]
     pub threads: Option<u16>,
     /// Connections open at once; further clients wait in the kernel's accept queue
-    /// until one closes. Each costs at most about 100 KiB, so this bounds memory.
+    /// until one closes. This bounds memory: a connection holds at most a 32 KiB read
+    /// buffer, a 64 KiB request body and the answer it is sending.
     #[arg(long, value_name = "N", default_value_t = 512,
           value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub max_connections: u32,
-    /// How long a client has to send a request's header once it starts one, or once
-    /// its connection is idle (and again as long for the body): then it is closed.
+    /// How long a client has to send a whole request header, counted from the
+    /// connection's opening or from the previous answer (and as long again for the
+    /// body); past it the connection is closed.
     #[arg(long, value_name = "DURATION", default_value = "10s")]
     pub header_timeout: String,
 }
@@ -62,48 +65,6 @@ closed; an unparsable request line or header gets 400 and the connection is clos
 most --max-connections connections are open at once, more wait in the kernel's queue. \
 SIGINT or SIGTERM stops accepting, finishes the answers in hand (waiting at most 5 s) \
 and exits 0.";
-
-/// Bodies past this are refused (413): an OCSP request is a few hundred bytes, and the
-/// log serves GETs only.
-pub const MAX_BODY: usize = 64 * 1024;
-
-/// One request, its body read (or refused) already.
-pub struct Request<'a> {
-    pub method: &'a Method,
-    /// The request target as sent: path and query.
-    pub target: &'a str,
-    /// The Content-Type header, when present and readable.
-    pub content_type: Option<&'a str>,
-    pub peer: SocketAddr,
-    pub body: Body,
-    /// When the header had arrived, for the log's timings.
-    pub received: Instant,
-}
-
-/// A request's body, or why there is none to read.
-pub enum Body {
-    Read(Bytes),
-    /// Longer than [`MAX_BODY`], by its Content-Length or once read that far.
-    TooLarge,
-    /// Not all there within the header timeout.
-    TooSlow,
-    /// Broken off, or broken chunked framing.
-    Broken,
-}
-
-/// What a handler answers.
-pub struct Reply {
-    pub status: u16,
-    pub content_type: &'static str,
-    /// More headers, by lower-case name (Cache-Control, Allow …).
-    pub headers: &'static [(&'static str, &'static str)],
-    pub body: Vec<u8>,
-}
-
-/// One server's requests to answers: one per worker thread, so `&mut self` is its own.
-pub trait Handler: 'static {
-    fn handle(&mut self, rq: Request<'_>) -> Reply;
-}
 
 /// Where a server listens, and with how many workers, for its `listening` line.
 pub struct Listening {
@@ -185,16 +146,4 @@ fn bind(listen: &str) -> CliResult<TcpListener> {
     let listener = TcpListener::bind(listen).map_err(failed)?;
     listener.set_nonblocking(true).map_err(failed)?;
     Ok(listener)
-}
-
-/// One JSON log line on stderr, in one write: stderr is unbuffered (a line written piece
-/// by piece costs a system call per piece) and workers share it.
-pub fn log_line(line: &impl Serialize) {
-    let mut buf = match serde_json::to_vec(line) {
-        Ok(b) => b,
-        Err(_) => return,
-    };
-    buf.push(b'\n');
-    // A log that cannot be written must not stop the answers.
-    let _ = std::io::stderr().write_all(&buf);
 }

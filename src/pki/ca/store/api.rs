@@ -1,7 +1,7 @@
 //! What the CA logic and the commands see of a CA store: the [`CaStore`] trait, the
 //! records it keeps and its errors. Implementations live beside this file.
 
-use crate::store::sqlite::OpenError;
+use crate::store::open_error::OpenError;
 
 /// Where CRLs are kept, beside ca.db.
 pub const CRL_DIR: &str = "crls";
@@ -9,6 +9,8 @@ pub const CRL_DIR: &str = "crls";
 #[derive(Debug)]
 pub enum StoreError {
     Sqlite(rusqlite::Error),
+    /// A PostgreSQL server refused a statement, or the connection to it broke.
+    Postgres(postgres::Error),
     /// The database could not be opened, or was written by a newer pkit.
     Open(OpenError),
     /// A file the database refers to (a CRL in `crls/`) could not be written or read, or
@@ -20,6 +22,9 @@ impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StoreError::Sqlite(e) => write!(f, "database: {e}"),
+            StoreError::Postgres(e) => {
+                write!(f, "database: {}", crate::store::pg_error::one_line(e))
+            }
             StoreError::Open(e) => write!(f, "{e}"),
             StoreError::File(m) => f.write_str(m),
         }
@@ -35,6 +40,25 @@ impl From<OpenError> for StoreError {
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
         StoreError::Sqlite(e)
+    }
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> Self {
+        StoreError::Postgres(e)
+    }
+}
+
+impl StoreError {
+    /// Whether the error came from a database server (whose URL, not a file, names it).
+    pub fn is_server(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Postgres(_)
+                | StoreError::Open(
+                    OpenError::Postgres(_) | OpenError::Foreign(_) | OpenError::Location(_)
+                )
+        )
     }
 }
 
@@ -196,4 +220,11 @@ pub struct Undelivered {
     pub destination: String,
     pub pending: Pending,
     pub cert: CertRecord,
+}
+
+impl Undelivered {
+    /// Whether it is known from the still-noted chunk `chunk`.
+    pub fn in_chunk(&self, chunk: i64) -> bool {
+        matches!(self.pending, Pending::Chunk { id, .. } if id == chunk)
+    }
 }

@@ -2,10 +2,14 @@
 //! it), revocations, CRL numbers and signed CRLs, pre-signed OCSP responses.
 //!
 //! [`CaStore`] is what the CA logic and the commands use; [`sqlite::SqliteCaStore`]
-//! (`ca.db`) implements it, and [`open`] picks the implementation for a location, so a
-//! database server can be added beside SQLite without touching its callers.
+//! (`ca.db`, the default) and [`pg::PgCaStore`] (a PostgreSQL database, for a CA shared by
+//! several hosts) implement it; [`open`] opens a `ca.db` and [`open_url`] a database
+//! server, and callers see only the trait.
 
 pub mod api;
+pub mod pg;
+mod pg_delivery;
+mod pg_rows;
 pub mod sqlite;
 mod sqlite_delivery;
 mod sqlite_rows;
@@ -21,4 +25,10 @@ pub use sqlite::SqliteCaStore;
 /// Open (creating if needed) and migrate the CA store at `path` (a `ca.db` file).
 pub fn open(path: &Path) -> Result<Box<dyn CaStore>> {
     Ok(Box::new(SqliteCaStore::open(path)?))
+}
+
+/// Open (creating its tables if the database is empty) and migrate the CA store in the
+/// PostgreSQL database `url` names, with `password` when given.
+pub fn open_url(url: &str, password: Option<&[u8]>) -> Result<Box<dyn CaStore>> {
+    Ok(Box::new(pg::PgCaStore::open(url, password)?))
 }

@@ -93,14 +93,12 @@ pub(super) fn settle(
             if drop_note.execute([chunk])? == 0 {
                 continue;
             }
-            for u in still {
-                if matches!(u.pending, Pending::Chunk { id, .. } if id == chunk) {
-                    keep.execute(params![
-                        u.id,
-                        u.destination,
-                        i64::try_from(u.n).unwrap_or(i64::MAX)
-                    ])?;
-                }
+            for u in still.iter().filter(|u| u.in_chunk(chunk)) {
+                keep.execute(params![
+                    u.id,
+                    u.destination,
+                    i64::try_from(u.n).unwrap_or(i64::MAX)
+                ])?;
             }
         }
         let mut forget = tx.prepare("DELETE FROM undelivered WHERE cert = ?1")?;

@@ -1,0 +1,390 @@
+//! The CA store on a PostgreSQL server, for a CA that outgrows one machine: several
+//! issuing hosts and OCSP responders share one database. The tables and columns are
+//! SQLite's (`certificates.serial` …), versioned in `pkit_schema` with forward-only
+//! migrations (`crate::store::postgres`).
+//!
+//! Two things differ from `ca.db`, both because many processes on many hosts write at
+//! once. Signed CRLs live in the `crls` table, not in files beside the database: a CRL
+//! written on one issuing host must be readable by `crl gen`'s successor and by OCSP
+//! responders on others, and the database is the one place they all reach (the DER is
+//! stored uncompressed out of line, `STORAGE EXTERNAL`: a CRL does not compress, and it is
+//! written once). And certificate ids are reserved a chunk at a time (`pg_rows.rs`), so
+//! that a delivery note's id range holds only its own chunk's certificates.
+
+use super::api::{
+    CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord, Result, RevokeOutcome,
+    Revoked, StoreError, Undelivered,
+};
+use super::pg_delivery;
+use super::pg_rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
+use crate::store::postgres::{connect, open_versioned};
+use postgres::error::SqlState;
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::{Client, Statement};
+use sha2::Digest as _;
+use std::cell::{RefCell, RefMut};
+
+/// Forward migrations; index i takes the schema from version i to i + 1. Version 1 is
+/// `ca.db`'s schema at its version 6, in PostgreSQL's types.
+const MIGRATIONS: &[&str] = &[
+    // v1: issued certificates (serials UNIQUE: two issuers can never record one twice),
+    // revocations with the covering index CRL generation walks, CRL numbers in `meta`,
+    // signed CRLs, pre-signed OCSP responses, and deliveries.
+    "CREATE SEQUENCE certificates_id;
+    CREATE TABLE certificates (
+        id          BIGINT PRIMARY KEY,
+        serial      BYTEA NOT NULL UNIQUE,
+        subject     TEXT NOT NULL,
+        not_before  BIGINT NOT NULL,
+        not_after   BIGINT NOT NULL,
+        profile     TEXT NOT NULL,
+        key_algorithm TEXT NOT NULL,
+        status      TEXT NOT NULL DEFAULT 'valid',
+        issued_at   BIGINT NOT NULL,
+        der         BYTEA NOT NULL,
+        revoked_at  BIGINT,
+        revocation_reason SMALLINT
+    );
+    CREATE INDEX certificates_revoked ON certificates (serial)
+        INCLUDE (revoked_at, revocation_reason, not_after) WHERE revoked_at IS NOT NULL;
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE crls (
+        number      BIGINT PRIMARY KEY,
+        this_update BIGINT NOT NULL,
+        next_update BIGINT NOT NULL,
+        size        BIGINT NOT NULL,
+        sha256      BYTEA,
+        der         BYTEA
+    );
+    ALTER TABLE crls ALTER COLUMN der SET STORAGE EXTERNAL;
+    CREATE TABLE ocsp_responses (
+        serial      BYTEA PRIMARY KEY,
+        produced_at BIGINT NOT NULL,
+        next_update BIGINT NOT NULL,
+        der         BYTEA NOT NULL
+    );
+    CREATE TABLE pending_deliveries (
+        id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        destination TEXT NOT NULL,
+        owner       TEXT NOT NULL,
+        first_n     BIGINT NOT NULL,
+        first_cert  BIGINT NOT NULL,
+        last_cert   BIGINT NOT NULL
+    );
+    CREATE TABLE undelivered (
+        cert        BIGINT PRIMARY KEY REFERENCES certificates(id),
+        destination TEXT NOT NULL,
+        n           BIGINT NOT NULL
+    );",
+];
+
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The name under which the CA's schema version is kept in `pkit_schema`.
+const STORE: &str = "ca";
+
+/// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
+const CERTIFICATE_HOLD: i16 = 6;
+
+/// The CA store in a PostgreSQL database.
+pub struct PgCaStore {
+    /// The trait reads through `&self`; the client needs `&mut` for every statement. The
+    /// store is used by one thread at a time (`CaStore` is `Send`, not `Sync`).
+    client: RefCell<Client>,
+    /// An OCSP responder asks this on every request: prepared once per connection.
+    status: Statement,
+}
+
+impl PgCaStore {
+    /// Connect to `url` (with `password`, when given), check that the database is empty
+    /// or pkit's, and migrate it.
+    pub fn open(url: &str, password: Option<&[u8]>) -> Result<PgCaStore> {
+        let mut client = connect(url, password)?;
+        open_versioned(&mut client, STORE, MIGRATIONS)?;
+        let status = client.prepare(
+            "SELECT revoked_at, revocation_reason, not_after FROM certificates WHERE serial = $1",
+        )?;
+        Ok(PgCaStore {
+            client: RefCell::new(client),
+            status,
+        })
+    }
+
+    fn client(&self) -> Result<RefMut<'_, Client>> {
+        self.client.try_borrow_mut().map_err(|_| {
+            StoreError::File("the database connection is already in use by this store".into())
+        })
+    }
+}
+
+/// A revocation reason as stored (SMALLINT) and as the CRL wants it (a CRLReason code).
+fn reason_of(v: Option<i16>) -> Option<u8> {
+    v.and_then(|r| u8::try_from(r).ok())
+}
+
+impl CaStore for PgCaStore {
+    /// Nothing to do: the server flushes its own log.
+    fn checkpoint_in_background(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    /// Insert certificates in one transaction with binary COPY. Fails as a whole on a
+    /// duplicate serial.
+    fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()> {
+        let mut client = self.client()?;
+        let mut tx = client.transaction()?;
+        insert_rows(&mut tx, certs)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn insert_for_delivery(&mut self, certs: &[CertRecord], note: &DeliveryNote) -> Result<i64> {
+        pg_delivery::insert(&mut *self.client()?, certs, note)
+    }
+
+    fn delivered(&mut self, chunk: i64) -> Result<()> {
+        pg_delivery::delivered(&mut *self.client()?, chunk)
+    }
+
+    fn undelivered(&self) -> Result<Vec<Undelivered>> {
+        pg_delivery::undelivered(&mut *self.client()?)
+    }
+
+    fn settle_deliveries(
+        &mut self,
+        chunks: &[i64],
+        still: &[&Undelivered],
+        settled: &[i64],
+    ) -> Result<()> {
+        pg_delivery::settle(&mut *self.client()?, chunks, still, settled)
+    }
+
+    fn list(&self) -> Result<Vec<CertRecord>> {
+        self.client()?
+            .query(
+                &format!("SELECT {RECORD_COLUMNS} FROM certificates ORDER BY id"),
+                &[],
+            )?
+            .iter()
+            .map(|r| row_to_record_at(r, 0))
+            .collect()
+    }
+
+    fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>> {
+        self.client()?
+            .query_opt(
+                &format!("SELECT {RECORD_COLUMNS} FROM certificates WHERE serial = $1"),
+                &[&serial],
+            )?
+            .map(|r| row_to_record_at(&r, 0))
+            .transpose()
+    }
+
+    fn count(&self) -> Result<i64> {
+        Ok(self
+            .client()?
+            .query_one("SELECT count(*) FROM certificates", &[])?
+            .try_get(0)?)
+    }
+
+    /// Record a revocation: the row is locked from the read to the update, so two
+    /// revokers of one serial never interleave.
+    fn revoke(&mut self, serial: &[u8], at: i64, reason: Option<u8>) -> Result<RevokeOutcome> {
+        let mut client = self.client()?;
+        let mut tx = client.transaction()?;
+        let row = tx.query_opt(
+            "SELECT revoked_at, revocation_reason, not_after FROM certificates
+             WHERE serial = $1 FOR UPDATE",
+            &[&serial],
+        )?;
+        let reason_code = reason.map(i16::from);
+        let outcome = match row {
+            None => RevokeOutcome::Unknown,
+            Some(r) => {
+                let prev_at: Option<i64> = r.try_get(0)?;
+                let prev_reason: Option<i16> = r.try_get(1)?;
+                let not_after: i64 = r.try_get(2)?;
+                match prev_at {
+                    Some(prev_at)
+                        if prev_reason != Some(CERTIFICATE_HOLD)
+                            || reason_code == Some(CERTIFICATE_HOLD) =>
+                    {
+                        RevokeOutcome::AlreadyRevoked(Revoked {
+                            serial: serial.to_vec(),
+                            revoked_at: prev_at,
+                            reason: reason_of(prev_reason),
+                            not_after,
+                        })
+                    }
+                    _ => {
+                        tx.execute(
+                            "UPDATE certificates SET status = 'revoked', revoked_at = $2,
+                             revocation_reason = $3 WHERE serial = $1",
+                            &[&serial, &at, &reason_code],
+                        )?;
+                        RevokeOutcome::Revoked
+                    }
+                }
+            }
+        };
+        tx.commit()?;
+        Ok(outcome)
+    }
+
+    /// Every revoked certificate in ascending serial order (bytea compares bytewise),
+    /// streamed from the server to `f` as rows arrive.
+    fn for_each_revoked(&self, f: &mut dyn FnMut(Revoked)) -> Result<()> {
+        let mut client = self.client()?;
+        let mut rows = client.query_raw(
+            "SELECT serial, revoked_at, revocation_reason, not_after FROM certificates
+             WHERE revoked_at IS NOT NULL ORDER BY serial",
+            std::iter::empty::<i64>(),
+        )?;
+        while let Some(r) = rows.next()? {
+            f(Revoked {
+                serial: r.try_get(0)?,
+                revoked_at: r.try_get(1)?,
+                reason: reason_of(r.try_get(2)?),
+                not_after: r.try_get(3)?,
+            });
+        }
+        Ok(())
+    }
+
+    fn revoked_count(&self) -> Result<usize> {
+        let n: i64 = self
+            .client()?
+            .query_one(
+                "SELECT count(*) FROM certificates WHERE revoked_at IS NOT NULL",
+                &[],
+            )?
+            .try_get(0)?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    fn status(&self, serial: &[u8]) -> Result<CertStatus> {
+        let row = self.client()?.query_opt(&self.status, &[&serial])?;
+        let Some(r) = row else {
+            return Ok(CertStatus::Unknown);
+        };
+        Ok(match r.try_get::<_, Option<i64>>(0)? {
+            None => CertStatus::Good,
+            Some(revoked_at) => CertStatus::Revoked(Revoked {
+                serial: serial.to_vec(),
+                revoked_at,
+                reason: reason_of(r.try_get(1)?),
+                not_after: r.try_get(2)?,
+            }),
+        })
+    }
+
+    /// Take the next CRL number in one statement: the upsert locks `meta`'s row until it
+    /// commits, so concurrent processes queue and each gets its own number.
+    fn next_crl_number(&mut self) -> Result<u64> {
+        let value: String = self
+            .client()?
+            .query_one(
+                "INSERT INTO meta (key, value) VALUES ('crl_number', '1')
+                 ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text
+                 RETURNING value",
+                &[],
+            )?
+            .try_get(0)?;
+        value
+            .parse()
+            .map_err(|_| StoreError::File(format!("meta.crl_number is not a number: {value:?}")))
+    }
+
+    /// Keep a signed CRL, its DER in the row. A CRL number is never reused: the primary
+    /// key refuses a second insert and leaves the first alone.
+    fn insert_crl(&mut self, crl: &CrlRecord) -> Result<()> {
+        let n = i64::try_from(crl.number).unwrap_or(i64::MAX);
+        let size = i64::try_from(crl.der.len()).unwrap_or(i64::MAX);
+        let digest = sha2::Sha256::digest(&crl.der).to_vec();
+        let inserted = self.client()?.execute(
+            "INSERT INTO crls (number, this_update, next_update, size, sha256, der)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            &[
+                &n,
+                &crl.this_update,
+                &crl.next_update,
+                &size,
+                &digest,
+                &crl.der,
+            ],
+        );
+        match inserted {
+            Ok(_) => Ok(()),
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(StoreError::File(
+                format!("CRL number {} is already recorded", crl.number),
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The CRL with the highest number, if any was stored; it must match its recorded
+    /// digest.
+    fn latest_crl(&self) -> Result<Option<CrlRecord>> {
+        let row = self.client()?.query_opt(
+            "SELECT number, this_update, next_update, sha256, der FROM crls
+             ORDER BY number DESC LIMIT 1",
+            &[],
+        )?;
+        let Some(r) = row else {
+            return Ok(None);
+        };
+        let number = u64::try_from(r.try_get::<_, i64>(0)?).unwrap_or(0);
+        let sha256: Option<Vec<u8>> = r.try_get(3)?;
+        let der: Option<Vec<u8>> = r.try_get(4)?;
+        let der = der
+            .filter(|d| sha256.as_deref() == Some(&sha2::Sha256::digest(d)[..]))
+            .ok_or_else(|| {
+                StoreError::File(format!(
+                    "CRL {number}: its DER does not match the SHA-256 recorded with it"
+                ))
+            })?;
+        Ok(Some(CrlRecord {
+            number,
+            this_update: r.try_get(1)?,
+            next_update: r.try_get(2)?,
+            der,
+        }))
+    }
+
+    /// Keep pre-signed OCSP responses in one transaction, replacing older ones for the
+    /// same serials.
+    fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()> {
+        let mut client = self.client()?;
+        let mut tx = client.transaction()?;
+        let st = tx.prepare(
+            "INSERT INTO ocsp_responses (serial, produced_at, next_update, der)
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT (serial) DO UPDATE SET produced_at = excluded.produced_at,
+               next_update = excluded.next_update, der = excluded.der",
+        )?;
+        for o in responses {
+            tx.execute(&st, &[&o.serial, &o.produced_at, &o.next_update, &o.der])?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn ocsp_responses(&self) -> Result<Vec<OcspRecord>> {
+        self.client()?
+            .query(
+                "SELECT serial, produced_at, next_update, der FROM ocsp_responses
+                 ORDER BY serial",
+                &[],
+            )?
+            .iter()
+            .map(|r| {
+                Ok(OcspRecord {
+                    serial: r.try_get(0)?,
+                    produced_at: r.try_get(1)?,
+                    next_update: r.try_get(2)?,
+                    der: r.try_get(3)?,
+                })
+            })
+            .collect()
+    }
+}

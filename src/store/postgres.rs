@@ -1,0 +1,193 @@
+//! Connecting to a PostgreSQL server the way pkit's stores use one: a URL whose password
+//! is never shown, a bounded connect time, and a schema version per store in
+//! `pkit_schema` moved forward by migrations (what `PRAGMA user_version` is to SQLite).
+//!
+//! One store per database, in its default schema. A database that already holds tables
+//! but no `pkit_schema` row for the store is someone else's: pkit refuses it rather than
+//! add its tables beside theirs.
+
+use super::open_error::OpenError;
+use super::pg_error::one_line;
+use postgres::{Client, Config, NoTls};
+use std::time::Duration;
+
+/// How long a connection attempt may take when the URL does not say (`connect_timeout`):
+/// an unreachable server is an error after this, not a hang.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The advisory lock key that serialises schema checks and migrations between processes
+/// opening the same database at once ("pkit" in ASCII).
+const SCHEMA_LOCK: i64 = 0x706b_6974;
+
+/// Whether `s` names a PostgreSQL database (rather than a file).
+pub fn is_url(s: &str) -> bool {
+    s.starts_with("postgres://") || s.starts_with("postgresql://")
+}
+
+/// `url` as it may be shown: without a password in its user part or its query.
+pub fn without_password(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let (head, rest) = url.split_at(scheme_end);
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(authority_end);
+    let authority = match authority.rfind('@') {
+        Some(at) => {
+            let (user, host) = authority.split_at(at);
+            format!("{}{host}", user.split(':').next().unwrap_or(""))
+        }
+        None => authority.to_string(),
+    };
+    let tail = match tail.split_once('?') {
+        Some((path, query)) => {
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|kv| !kv.starts_with("password="))
+                .collect();
+            if kept.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}?{}", kept.join("&"))
+            }
+        }
+        None => tail.to_string(),
+    };
+    format!("{head}{authority}{tail}")
+}
+
+/// Connect to the database `url` names, with `password` when given (else the URL's own,
+/// or none for a server that trusts the connection).
+pub fn connect(url: &str, password: Option<&[u8]>) -> Result<Client, OpenError> {
+    let mut config: Config = url.parse().map_err(|e: postgres::Error| {
+        OpenError::Location(format!(
+            "{}: not a PostgreSQL URL: {}",
+            without_password(url),
+            one_line(&e)
+        ))
+    })?;
+    if let Some(p) = password {
+        config.password(p);
+    }
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("pkit");
+    }
+    Ok(config.connect(NoTls)?)
+}
+
+/// Bring the store `store`'s tables to the newest schema: the `migrations` not yet applied
+/// (index i takes the schema from version i to i + 1), in one transaction under an
+/// advisory lock, so that processes opening a new database at once create it once.
+pub fn open_versioned(
+    client: &mut Client,
+    store: &str,
+    migrations: &[&str],
+) -> Result<(), OpenError> {
+    let known = migrations.len() as i64;
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])?;
+    let versioned: bool = tx
+        .query_one("SELECT to_regclass('pkit_schema') IS NOT NULL", &[])?
+        .try_get(0)?;
+    let found: Option<i64> = if versioned {
+        match tx.query_opt(
+            "SELECT version::bigint FROM pkit_schema WHERE store = $1",
+            &[&store],
+        ) {
+            Ok(row) => row.map(|r| r.try_get(0)).transpose()?,
+            // A `pkit_schema` of another shape is not ours either.
+            Err(e) if e.as_db_error().is_some() => {
+                return Err(OpenError::Foreign(format!(
+                    "not a pkit database: its pkit_schema table is not pkit's ({})",
+                    one_line(&e)
+                )))
+            }
+            Err(e) => return Err(e.into()),
+        }
+    } else {
+        None
+    };
+    let found = match found {
+        Some(v) => v,
+        None => {
+            let tables: Vec<String> = tx
+                .query(
+                    "SELECT tablename::text FROM pg_catalog.pg_tables
+                     WHERE schemaname = current_schema() AND tablename <> 'pkit_schema'
+                     ORDER BY tablename LIMIT 3",
+                    &[],
+                )?
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?;
+            if !tables.is_empty() {
+                // Three names are enough to recognise whose database it is.
+                let more = if tables.len() == 3 { ", …" } else { "" };
+                return Err(OpenError::Foreign(format!(
+                    "not a pkit {store} database: it holds other tables ({}{more}) and no \
+                     pkit schema version; give pkit an empty database",
+                    tables.join(", ")
+                )));
+            }
+            tx.batch_execute(
+                "CREATE TABLE IF NOT EXISTS pkit_schema (
+                    store   TEXT PRIMARY KEY,
+                    version BIGINT NOT NULL
+                )",
+            )?;
+            tx.execute(
+                "INSERT INTO pkit_schema (store, version) VALUES ($1, 0)",
+                &[&store],
+            )?;
+            0
+        }
+    };
+    if found > known {
+        return Err(OpenError::TooNew { found, known });
+    }
+    for m in migrations.iter().skip(usize::try_from(found).unwrap_or(0)) {
+        tx.batch_execute(m)?;
+    }
+    if found < known {
+        tx.execute(
+            "UPDATE pkit_schema SET version = $2 WHERE store = $1",
+            &[&store, &known],
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_never_shown() {
+        assert_eq!(
+            without_password("postgres://ca:s3cret@db.example:5433/pkit"),
+            "postgres://ca@db.example:5433/pkit"
+        );
+        assert_eq!(
+            without_password("postgresql://ca@h/pkit?password=x&sslmode=require"),
+            "postgresql://ca@h/pkit?sslmode=require"
+        );
+        assert_eq!(
+            without_password("postgres://h/pkit?password=x"),
+            "postgres://h/pkit"
+        );
+        assert_eq!(without_password("postgres://a:b:c@h"), "postgres://a@h");
+        assert!(is_url("postgresql://h/db") && !is_url("ca/ca.db"));
+    }
+
+    #[test]
+    fn a_bad_url_is_an_error_naming_it_without_its_password() {
+        let e = connect("postgres://u:pw@h:notaport/db", None).err();
+        let text = e.map(|e| e.to_string()).unwrap_or_default();
+        assert!(text.contains("postgres://u@h:notaport/db"), "{text}");
+        assert!(!text.contains("pw"), "{text}");
+    }
+}

@@ -1062,13 +1062,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__crl__subcmd__gen)
-            opts="-o -h --ca --next-update --drop-expired --passin --pin --now --outform --out --force --color --help"
+            opts="-o -h --ca --db --db-passin --next-update --drop-expired --passin --pin --now --outform --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1196,13 +1204,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__crl__subcmd__revoke)
-            opts="-h --ca --cert --undelivered --reason --at --color --help"
+            opts="-h --ca --db --db-passin --cert --undelivered --reason --at --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2000,13 +2016,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__batch)
-            opts="-h --ca --passin --pin --count --from --subject-template --alg --profile --days --out-dir --now --chunk --measure-limit --color --help"
+            opts="-h --ca --db --db-passin --passin --pin --count --from --subject-template --alg --profile --days --out-dir --now --chunk --measure-limit --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2066,7 +2090,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__ca)
-            opts="-h --dir --subject --alg --key --passin --pin --days --parent --parent-passin --parent-pin --path-len --passout --now --color --help"
+            opts="-h --dir --subject --alg --key --passin --pin --db --db-passin --days --parent --parent-passin --parent-pin --path-len --passout --now --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2093,6 +2117,14 @@ _pkit() {
                     return 0
                     ;;
                 --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2136,13 +2168,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__cert)
-            opts="-o -h --ca --passin --pin --csr --subject --key-out --alg --san --profile --days --not-after --not-before --copy-extensions --now --out --force --color --help"
+            opts="-o -h --ca --db --db-passin --passin --pin --csr --subject --key-out --alg --san --profile --days --not-after --not-before --copy-extensions --now --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2264,13 +2304,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__export)
-            opts="-o -h --ca --out --force --undelivered --out-dir --color --help"
+            opts="-o -h --ca --db --db-passin --out --force --undelivered --out-dir --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2410,13 +2458,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__list)
-            opts="-f -h --ca --format --undelivered --color --help"
+            opts="-f -h --ca --db --db-passin --format --undelivered --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3778,13 +3834,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__respond)
-            opts="-o -h --ca --responder-cert --responder-key --passin --pin --next-update --request --now --out --force --color --help"
+            opts="-o -h --ca --db --db-passin --responder-cert --responder-key --passin --pin --next-update --request --now --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3836,13 +3900,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__serve)
-            opts="-h --ca --responder-cert --responder-key --passin --pin --next-update --listen --threads --max-connections --header-timeout --color --help"
+            opts="-h --ca --db --db-passin --responder-cert --responder-key --passin --pin --next-update --listen --threads --max-connections --header-timeout --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3990,7 +4062,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__verify)
-            opts="-r -f -h --connect --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --ocsp-response --ocsp --check-revocation --revocation-policy --expires-within --format --color --help"
+            opts="-r -f -h --connect --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --db --db-passin --ocsp-response --ocsp --check-revocation --revocation-policy --expires-within --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4045,6 +4117,14 @@ _pkit() {
                     return 0
                     ;;
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,12 +1,12 @@
 //! A CA directory as every subcommand that acts for a CA sees it: `DIR/ca.pem`,
-//! `DIR/ca.key` and `DIR/ca.db`, plus the argument forms they share (times, serials).
+//! `DIR/ca.key` and `DIR/ca.db` (or where `ca_db.rs` finds its records), plus the argument forms they share (times, serials).
 
 use super::error::{CliError, CliResult};
 use super::io::{self, InForm};
 use super::key::load_private_key;
 use pkit::der::Time;
 use pkit::pki::ca::issuer::{CaError, Issuer};
-use pkit::pki::ca::store::{self, CaStore, StoreError};
+use pkit::pki::ca::store::StoreError;
 use std::path::Path;
 
 impl From<CaError> for CliError {
@@ -19,8 +19,16 @@ impl From<CaError> for CliError {
     }
 }
 
+/// A store error as one line naming what failed: `DIR/ca.db`, or for a CA whose records
+/// are on a database server (whose URL was named when it was opened), the CA directory.
 pub fn db_err(dir: &Path) -> impl Fn(StoreError) -> CliError + '_ {
-    move |e| CliError::io(format!("{}: {e}", dir.join("ca.db").display()))
+    move |e| {
+        if e.is_server() {
+            CliError::io(format!("{}: {e}", dir.display()))
+        } else {
+            CliError::io(format!("{}: {e}", dir.join("ca.db").display()))
+        }
+    }
 }
 
 pub fn parse_time(flag: &str, s: &Option<String>) -> CliResult<Option<Time>> {
@@ -80,20 +88,6 @@ fn decode_hex(s: &str) -> Option<Vec<u8>> {
         .step_by(2)
         .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
         .collect()
-}
-
-/// Open `DIR/ca.db`, which must already exist: a typo in `--ca` is an error, not a new
-/// empty CA database.
-pub fn open_store(dir: &Path) -> CliResult<Box<dyn CaStore>> {
-    let path = dir.join("ca.db");
-    if !path.is_file() {
-        return Err(CliError::io(format!(
-            "{}: no CA database (create the CA with `pkit issue ca --dir {}`)",
-            path.display(),
-            dir.display()
-        )));
-    }
-    store::open(&path).map_err(db_err(dir))
 }
 
 /// A serial number argument: hex, optionally with colons (as OpenSSL prints them).

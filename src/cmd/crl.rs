@@ -1,7 +1,8 @@
 //! `pkit crl`: revoke certificates in a CA's ca.db, generate and sign CRLs from it, verify
 //! a CRL against its CA, and look serials up in a CRL.
 
-use super::ca_dir::{db_err, load_issuer, open_store, parse_duration, parse_serial, parse_time};
+use super::ca_db::{open_store, DbArgs};
+use super::ca_dir::{db_err, load_issuer, parse_duration, parse_serial, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
@@ -50,6 +51,8 @@ pub struct RevokeArgs {
     /// The CA directory (ca.pem, ca.key, ca.db).
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// Serial number in hex (colons allowed), as `pkit issue list` shows it.
     #[arg(required_unless_present_any = ["cert", "undelivered"], conflicts_with_all = ["cert", "undelivered"])]
     pub serial: Option<String>,
@@ -82,6 +85,8 @@ pub struct GenArgs {
     /// The CA directory (ca.pem, ca.key, ca.db).
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// nextUpdate = thisUpdate + this (s, m, h, d).
     #[arg(long, value_name = "DURATION", default_value = "7d")]
     pub next_update: String,
@@ -180,7 +185,7 @@ fn run_revoke(a: RevokeArgs) -> CliResult<Exit> {
     let reason = a.reason.as_deref().map(parse_reason).transpose()?;
     let at = parse_time("--at", &a.at)?.unwrap_or_else(Time::now);
     if a.undelivered {
-        return revoke_undelivered(&a.ca, at, reason);
+        return revoke_undelivered(&a.ca, &a.db, at, reason);
     }
     let serial = match (&a.serial, &a.cert) {
         (_, Some(path)) => {
@@ -202,7 +207,7 @@ fn run_revoke(a: RevokeArgs) -> CliResult<Exit> {
         (Some(s), None) => parse_serial(s)?,
         (None, None) => return Err(CliError::usage("give a SERIAL or --cert FILE")),
     };
-    let mut store = open_store(&a.ca)?;
+    let mut store = open_store(&a.ca, &a.db)?;
     let shown = hex(&serial);
     match store
         .revoke(&serial, at.unix, reason)
@@ -231,8 +236,13 @@ fn run_revoke(a: RevokeArgs) -> CliResult<Exit> {
 }
 
 /// `crl revoke --undelivered`: each revoked, then forgotten as undelivered.
-fn revoke_undelivered(ca: &std::path::Path, at: Time, reason: Option<u8>) -> CliResult<Exit> {
-    let mut store = open_store(ca)?;
+fn revoke_undelivered(
+    ca: &std::path::Path,
+    db: &DbArgs,
+    at: Time,
+    reason: Option<u8>,
+) -> CliResult<Exit> {
+    let mut store = open_store(ca, db)?;
     let survey = undelivered::survey(store.as_ref(), ca)?;
     // Ended deliveries first become certificates found undelivered, so that a revocation
     // cut short leaves the rest listed.
@@ -292,7 +302,7 @@ fn run_gen(a: GenArgs) -> CliResult<Exit> {
         }
     }
     let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
-    let mut store = open_store(&a.ca)?;
+    let mut store = open_store(&a.ca, &a.db)?;
     let fields = CrlFields {
         this_update: now,
         next_update: now.plus_seconds(lifetime),

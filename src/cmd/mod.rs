@@ -6,6 +6,7 @@
 
 pub mod backend;
 pub mod bench;
+pub mod ca_db;
 pub mod ca_dir;
 pub mod completions;
 pub mod connect;

@@ -2,7 +2,8 @@
 //! [`pkit::pki::ca::batch`]); this file reads the manifest and delivers the files and the
 //! report.
 
-use crate::cmd::ca_dir::{db_err, load_issuer, open_store, parse_time};
+use crate::cmd::ca_db::open_store;
+use crate::cmd::ca_dir::{db_err, load_issuer, parse_time};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -33,6 +34,8 @@ pub struct BatchArgs {
     /// The issuing CA directory.
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// Password source for the CA key.
     #[arg(long, value_name = "SRC")]
     pub passin: Option<String>,
@@ -246,7 +249,7 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;
-    let mut store = open_store(&a.ca)?;
+    let mut store = open_store(&a.ca, &a.db)?;
     warn_undelivered(store.as_mut(), &a.ca)?;
     store.checkpoint_in_background().map_err(db_err(&a.ca))?;
     let stop = stop_on_signals()?;

@@ -1,5 +1,6 @@
 //! `pkit issue ca`: a root CA, or an intermediate under `--parent`.
 
+use crate::cmd::ca_db::{self, DbArgs};
 use crate::cmd::ca_dir::{db_err, load_issuer, new_ca_key, parse_time, ExistingKeyArgs, NewCaKey};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
@@ -26,6 +27,8 @@ pub struct CaArgs {
     pub alg: Option<Algorithm>,
     #[command(flatten)]
     pub existing: ExistingKeyArgs,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Validity in days.
     #[arg(long, default_value_t = 3650)]
     pub days: u32,
@@ -55,7 +58,7 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
     if subj == [0x30, 0x00] {
         return Err(CliError::usage("--subject: a CA needs a non-empty subject"));
     }
-    for f in ["ca.pem", "ca.key", "ca.db"] {
+    for f in ["ca.pem", "ca.key", "ca.db", ca_db::URL_FILE] {
         if a.dir.join(f).exists() {
             return Err(CliError::io(format!(
                 "{}: already exists; refusing to replace a CA",
@@ -63,6 +66,7 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
             )));
         }
     }
+    let server = ca_db::check_new_server(&a.dir, &a.db)?;
     let not_after = now.plus_seconds(i64::from(a.days) * 86_400);
     let NewCaKey {
         key,
@@ -92,7 +96,13 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
             };
             let mut signer = issuer.key.signer()?;
             let issued = issuer.issue(signer.as_mut(), &req)?;
-            let mut store = store::open(&parent.join("ca.db")).map_err(db_err(parent))?;
+            // The parent's records are where its directory says (its db.url, else its
+            // ca.db), reached with the same --db-passin.
+            let parent_db = DbArgs {
+                db: None,
+                db_passin: a.db.db_passin.clone(),
+            };
+            let mut store = ca_db::open_store(parent, &parent_db)?;
             store
                 .insert_certificates(&[record(&issued, &a.subject, Profile::Ca, alg.name())])
                 .map_err(db_err(parent))?;
@@ -100,7 +110,10 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
         }
     };
     crate::cmd::ca_dir::create_ca_dir(&a.dir)?;
-    store::open(&a.dir.join("ca.db")).map_err(db_err(&a.dir))?;
+    match &server {
+        Some(url) => ca_db::record_url(&a.dir, url)?,
+        None => drop(store::open(&a.dir.join("ca.db")).map_err(db_err(&a.dir))?),
+    }
     io::write_file_atomic(&a.dir.join("ca.key"), key_text.as_bytes(), false, true)?;
     io::write_file_atomic(
         &a.dir.join("ca.pem"),

@@ -10,7 +10,6 @@ use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::ca::issuer::Request;
-use pkit::pki::ca::store::{self};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -26,6 +25,8 @@ pub struct CertArgs {
     /// The issuing CA directory.
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// Password source for the CA key.
     #[arg(long, value_name = "SRC")]
     pub passin: Option<String>,
@@ -151,7 +152,7 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
     let issued = issuer.issue(signer.as_mut(), &req)?;
     let dn = dn_of(&issued.der);
     let alg_name = key_alg.map_or("other", Algorithm::name);
-    let mut store = store::open(&a.ca.join("ca.db")).map_err(db_err(&a.ca))?;
+    let mut store = crate::cmd::ca_db::open_store(&a.ca, &a.db)?;
     store
         .insert_certificates(&[record(&issued, &dn, prof, alg_name)])
         .map_err(db_err(&a.ca))?;

@@ -1,6 +1,7 @@
 //! `pkit issue list` and `pkit issue export`: what a CA has issued.
 
-use crate::cmd::ca_dir::{db_err, open_store, parse_serial};
+use crate::cmd::ca_db::open_store;
+use crate::cmd::ca_dir::{db_err, parse_serial};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::output;
@@ -17,6 +18,8 @@ pub struct ListArgs {
     /// The CA directory.
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// text (a table) or json.
     #[arg(short, long, value_enum, default_value_t = ListFormat::Text)]
     pub format: ListFormat,
@@ -40,6 +43,8 @@ pub struct ExportArgs {
     /// The CA directory.
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// Serial number, hex.
     #[arg(
         required_unless_present = "undelivered",
@@ -65,13 +70,7 @@ pub struct ExportArgs {
 }
 
 pub fn run_list(a: ListArgs) -> CliResult<Exit> {
-    if !a.ca.join("ca.db").exists() {
-        return Err(CliError::io(format!(
-            "{}: not a CA directory (no ca.db)",
-            a.ca.display()
-        )));
-    }
-    let store = open_store(&a.ca)?;
+    let store = open_store(&a.ca, &a.db)?;
     if a.undelivered {
         return list_undelivered(store.as_ref(), &a);
     }
@@ -177,7 +176,7 @@ fn note_in_flight(survey: &undelivered::Survey) {
 }
 
 pub fn run_export(a: ExportArgs) -> CliResult<Exit> {
-    let mut store = open_store(&a.ca)?;
+    let mut store = open_store(&a.ca, &a.db)?;
     let Some(shown) = &a.serial else {
         return export_undelivered(store.as_mut(), &a);
     };

@@ -2,7 +2,8 @@
 //! delegated responder), loading that responder with the CA's store, and how serials are
 //! reported.
 
-use crate::cmd::ca_dir::{load_ca_cert, open_store, parse_duration};
+use crate::cmd::ca_db::open_store;
+use crate::cmd::ca_dir::{load_ca_cert, parse_duration};
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::io::{parse_cert, read_item};
 use crate::cmd::key::load_private_key;
@@ -19,6 +20,8 @@ pub struct SignerArgs {
     /// The CA directory (ca.pem, ca.key, ca.db).
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// Sign as a delegated responder with this certificate (issued by the CA with the
     /// OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`).
     #[arg(long, value_name = "FILE", requires = "responder_key")]
@@ -61,7 +64,7 @@ pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Box<dy
             let e = CliError::from(e);
             CliError::new(e.exit, format!("{what}: {}", e.message))
         })?;
-    let store = open_store(&a.ca)?;
+    let store = open_store(&a.ca, &a.db)?;
     Ok((responder, store, lifetime))
 }
 

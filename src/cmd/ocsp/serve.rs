@@ -60,7 +60,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
     let make = || {
         let store = match first.take() {
             Some(s) => s,
-            None => crate::cmd::ca_dir::open_store(&a.signer.ca)?,
+            None => crate::cmd::ca_db::open_store(&a.signer.ca, &a.signer.db)?,
         };
         Ok(Worker {
             responder: Arc::clone(&responder),

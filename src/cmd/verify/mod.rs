@@ -3,7 +3,8 @@
 //! trust anchor is built and validated (`pkit::pki::verify`), and one verdict per input
 //! is printed. Exit 0 when every input is valid, 1 when any is not.
 
-use super::ca_dir::{load_ca_cert, open_store, parse_duration, parse_time};
+use super::ca_db::{open_store, DbArgs};
+use super::ca_dir::{load_ca_cert, parse_duration, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm, Item};
 use super::output;
@@ -105,6 +106,8 @@ pub struct VerifyArgs {
     /// A pkit CA directory whose ca.db answers for the certificates it issued.
     #[arg(long, value_name = "DIR")]
     pub ca: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// An OCSP response to check revocation against (repeatable).
     #[arg(long, value_name = "FILE")]
     pub ocsp_response: Vec<PathBuf>,
@@ -208,7 +211,7 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
         (Some(dir), Some(der)) => Some(CaDatabase {
             cert: Certificate::from_der(der)
                 .map_err(|e| CliError::der(&dir.join("ca.pem").display().to_string(), &e))?,
-            store: Mutex::new(open_store(dir)?),
+            store: Mutex::new(open_store(dir, &a.db)?),
         }),
         _ => None,
     };

@@ -1,0 +1,116 @@
+//! Where a CA's records are: `DIR/ca.db` (SQLite, the default), or a PostgreSQL database
+//! named by `--db URL` (or `PKIT_DATABASE_URL`) or recorded in `DIR/db.url` by
+//! `pkit issue ca --db`, so that later commands find it without repeating it. Every
+//! command that opens a CA's records takes the same [`DbArgs`].
+
+use super::ca_dir::db_err;
+use super::error::{CliError, CliResult};
+use super::io;
+use pkit::pki::ca::store::{self, CaStore};
+use pkit::store::postgres::{is_url, without_password};
+use std::path::{Path, PathBuf};
+
+/// The file in a CA directory that records its database's URL (without a password).
+pub const URL_FILE: &str = "db.url";
+
+/// `--db`, `--db-passin`: the CA's records on a PostgreSQL server.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct DbArgs {
+    /// The CA's records in a PostgreSQL database instead of DIR/ca.db:
+    /// postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a
+    /// password) in DIR/db.url, which later commands use when --db is not given.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "PKIT_DATABASE_URL",
+        hide_env_values = true
+    )]
+    pub db: Option<String>,
+    /// Password source for the --db server (pass:, env:, file:, fd:); default: the URL's
+    /// own, else none.
+    #[arg(long, value_name = "SRC")]
+    pub db_passin: Option<String>,
+}
+
+/// A CA's records: a file, or a database on a server.
+enum Location {
+    File(PathBuf),
+    Server(String),
+}
+
+/// `--db` (or its variable) when given, else the URL in `DIR/db.url`, else `DIR/ca.db`.
+fn locate(dir: &Path, db: &DbArgs) -> CliResult<Location> {
+    if let Some(url) = db.db.as_deref().filter(|u| !u.is_empty()) {
+        if !is_url(url) {
+            return Err(CliError::usage(format!(
+                "--db {}: expected a postgres:// URL",
+                without_password(url)
+            )));
+        }
+        return Ok(Location::Server(url.to_string()));
+    }
+    let recorded = dir.join(URL_FILE);
+    match std::fs::read_to_string(&recorded) {
+        Ok(text) => {
+            let url = text.trim();
+            if !is_url(url) {
+                return Err(CliError::io(format!(
+                    "{}: expected a postgres:// URL",
+                    recorded.display()
+                )));
+            }
+            Ok(Location::Server(url.to_string()))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Location::File(dir.join("ca.db"))),
+        Err(e) => Err(CliError::io_at(&recorded.display().to_string(), &e)),
+    }
+}
+
+fn open_server(url: &str, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
+    let password = db.db_passin.as_deref().map(io::read_secret).transpose()?;
+    store::open_url(url, password.as_deref())
+        .map_err(|e| CliError::io(format!("{}: {e}", without_password(url))))
+}
+
+/// Open the CA's records, which must already exist: a typo in `--ca` is an error, not a
+/// new empty CA database.
+pub fn open_store(dir: &Path, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
+    match locate(dir, db)? {
+        Location::Server(url) => open_server(&url, db),
+        Location::File(path) => {
+            if !path.is_file() {
+                return Err(CliError::io(format!(
+                    "{}: no CA database (create the CA with `pkit issue ca --dir {}`)",
+                    path.display(),
+                    dir.display()
+                )));
+            }
+            store::open(&path).map_err(db_err(dir))
+        }
+    }
+}
+
+/// For a new CA in `dir` whose records go to a database server: open it (creating its
+/// tables) before anything is written, so that a wrong URL or password changes nothing,
+/// and check that it holds no other CA's certificates (one CA per database). The URL,
+/// or `None` when the records go to `DIR/ca.db`.
+pub fn check_new_server(dir: &Path, db: &DbArgs) -> CliResult<Option<String>> {
+    let Location::Server(url) = locate(dir, db)? else {
+        return Ok(None);
+    };
+    let s = open_server(&url, db)?;
+    let issued = s.count().map_err(db_err(dir))?;
+    if issued > 0 {
+        return Err(CliError::io(format!(
+            "{}: already holds another CA's {issued} certificates (one CA per database)",
+            without_password(&url)
+        )));
+    }
+    Ok(Some(url))
+}
+
+/// Record a new CA's database URL (without its password) in `DIR/db.url`.
+pub fn record_url(dir: &Path, url: &str) -> CliResult {
+    let text = format!("{}\n", without_password(url));
+    io::write_file_atomic(&dir.join(URL_FILE), text.as_bytes(), false, false)
+}

@@ -2,9 +2,12 @@
 #![allow(dead_code)] // each test crate uses its own subset
 
 mod peers;
+mod pg;
 mod server;
 
 pub use peers::*;
+#[allow(unused_imports)] // only the tests that use a database server
+pub use pg::{pg_database, PgDb};
 #[allow(unused_imports)] // only the tests that start servers use them
 pub use server::{free_port, Server};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,412 @@
+//! The CA on PostgreSQL through the real binary, against a throwaway server
+//! (`tests/common/pg.rs`). Each scenario runs twice, on `ca.db` and on a PostgreSQL
+//! database, with the same commands and the same checks: only where the records are
+//! differs. Then what only a server has: many issuing processes at once, a URL recorded
+//! in the CA directory or given by `PKIT_DATABASE_URL`, and the faults (wrong password,
+//! unreachable server, a database of a newer schema or not pkit's), each one line, exit
+//! 4, nothing changed.
+
+mod common;
+
+use common::{json_items, ossl, pg_database, pk, pkit_run, refused, s, PgDb, Run};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// A CA under test: its directory, and its database when not `DIR/ca.db`.
+struct Ca {
+    dir: PathBuf,
+    db: Option<PgDb>,
+}
+
+impl Ca {
+    /// `pkit issue ca` in `t/ca`, on `db` when given.
+    fn new(t: &Path, db: Option<PgDb>) -> Ca {
+        let dir = t.join("ca");
+        let mut args = vec![
+            "issue",
+            "ca",
+            "--dir",
+            &s(&dir),
+            "--subject",
+            "CN=Shared CA",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+        if let Some(db) = &db {
+            args.extend(db.args());
+        }
+        ok(&args);
+        Ca { dir, db }
+    }
+
+    /// `pkit ARGS… --ca DIR` (and the database's password: its URL is recorded in the
+    /// directory, so later commands are not told it).
+    fn run(&self, args: &[&str]) -> Run {
+        let mut a: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        a.extend(["--ca".into(), s(&self.dir)]);
+        if let Some(db) = &self.db {
+            a.extend(["--db-passin".into(), format!("pass:{}", db.password)]);
+        }
+        pkit_run(&a)
+    }
+
+    fn ok(&self, args: &[&str]) -> Run {
+        let r = self.run(args);
+        assert_eq!(r.code, Some(0), "pkit {}: {}", args.join(" "), r.describe());
+        r
+    }
+
+    fn listed(&self, extra: &[&str]) -> Vec<serde_json::Value> {
+        json_items(&self.ok(&[&["issue", "list", "-f", "json"], extra].concat()))
+    }
+
+    fn serials(&self) -> BTreeSet<String> {
+        self.listed(&[])
+            .iter()
+            .map(|v| v["serial_number"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// `crl gen`, checked by OpenSSL against ca.pem: its text.
+    fn crl(&self, out: &Path) -> String {
+        self.ok(&["crl", "gen", "-o", &s(out), "--force"]);
+        let (code, text) = ossl(&[
+            "crl",
+            "-in",
+            &s(out),
+            "-CAfile",
+            &s(&self.dir.join("ca.pem")),
+            "-noout",
+            "-text",
+        ]);
+        assert!(
+            code == Some(0) && text.contains("verify OK"),
+            "openssl crl: {text}"
+        );
+        text.to_uppercase()
+    }
+}
+
+fn ok(args: &[String]) -> Run {
+    let r = pkit_run(args);
+    assert_eq!(r.code, Some(0), "pkit {}: {}", args.join(" "), r.describe());
+    r
+}
+
+/// The database for `test` on PostgreSQL, or `None` when the scenario runs on SQLite.
+/// `Err(())` when PostgreSQL is missing outside CI (skipped, with a note).
+fn backend(test: &str, on_server: bool) -> Result<Option<PgDb>, ()> {
+    if !on_server {
+        return Ok(None);
+    }
+    pg_database(test).map(Some).ok_or(())
+}
+
+/// Issue, list, export, revoke (by serial and by certificate), CRLs numbered in turn and
+/// checked by OpenSSL, OCSP answers for a good and a revoked certificate.
+fn lifecycle(test: &str, on_server: bool) {
+    let Ok(db) = backend(test, on_server) else {
+        return;
+    };
+    let t = common::tempdir();
+    let ca = Ca::new(t.path(), db);
+    let leaf = t.path().join("leaf.pem");
+    ca.ok(&[
+        "issue",
+        "cert",
+        "--subject",
+        "CN=one.example",
+        "--san",
+        "dns:one.example",
+        "--key-out",
+        &s(&t.path().join("leaf.key")),
+        "-o",
+        &s(&leaf),
+    ]);
+    let out = t.path().join("out");
+    ca.ok(&["issue", "batch", "--count", "20", "--out-dir", &s(&out)]);
+    let serials = ca.serials();
+    assert_eq!(serials.len(), 21, "{serials:?}");
+    let first = ca.listed(&[])[1]["serial_number"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let exported = t.path().join("exported.pem");
+    ca.ok(&["issue", "export", &first, "-o", &s(&exported)]);
+    assert_eq!(
+        std::fs::read(&exported).unwrap(),
+        std::fs::read(out.join("1.pem")).unwrap(),
+        "export gives back the certificate the batch wrote"
+    );
+
+    ca.ok(&["crl", "revoke", &first, "--reason", "keyCompromise"]);
+    ca.ok(&["crl", "revoke", "--cert", &s(&leaf)]);
+    let again = ca.run(&["crl", "revoke", &first]);
+    assert_eq!(again.code, Some(0), "{}", again.describe());
+    let text = ca.crl(&t.path().join("1.crl"));
+    assert!(text.contains(&first.to_uppercase()), "{text}");
+    assert_eq!(text.matches("SERIAL NUMBER:").count(), 2, "{text}");
+    let text = ca.crl(&t.path().join("2.crl"));
+    assert!(text.contains("CRL NUMBER: \n                2"), "{text}");
+
+    // OCSP: the revoked leaf and a good batch certificate.
+    for (cert, want) in [(leaf.clone(), "revoked"), (out.join("2.pem"), "good")] {
+        let req = t.path().join("req.der");
+        let resp = t.path().join("resp.der");
+        let ca_pem = s(&ca.dir.join("ca.pem"));
+        let r = pk(&[
+            "ocsp",
+            "request",
+            "--cert",
+            &s(&cert),
+            "--issuer",
+            &ca_pem,
+            "-o",
+            &s(&req),
+            "--force",
+        ]);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
+        ca.ok(&[
+            "ocsp",
+            "respond",
+            "--request",
+            &s(&req),
+            "-o",
+            &s(&resp),
+            "--force",
+        ]);
+        let r = pk(&[
+            "ocsp",
+            "verify",
+            &s(&resp),
+            "--issuer",
+            &ca_pem,
+            "--cert",
+            &s(&cert),
+            "-f",
+            "json",
+        ]);
+        let items = json_items(&r);
+        assert_eq!(items[0]["status"], want, "{:?}", items);
+    }
+}
+
+#[test]
+fn lifecycle_on_sqlite() {
+    lifecycle("lifecycle", false);
+}
+
+#[test]
+fn lifecycle_on_postgres() {
+    lifecycle("lifecycle", true);
+}
+
+/// A batch whose delivery fails part-way leaves its chunk's certificates listed as
+/// undelivered; `crl revoke --undelivered` revokes those without keys, and the CRL says so.
+fn undelivered(test: &str, on_server: bool) {
+    let Ok(db) = backend(test, on_server) else {
+        return;
+    };
+    let t = common::tempdir();
+    let ca = Ca::new(t.path(), db);
+    let out = t.path().join("out");
+    // A directory where the third certificate's file goes: its delivery fails.
+    std::fs::create_dir_all(out.join("3.pem")).unwrap();
+    let r = ca.run(&["issue", "batch", "--count", "10", "--out-dir", &s(&out)]);
+    assert_eq!(r.code, Some(4), "{}", r.describe());
+    // The chunk that held the third certificate, from it on (chunk sizes vary).
+    let left = ca.listed(&["--undelivered"]);
+    let numbers: Vec<u64> = left.iter().filter_map(|v| v["n"].as_u64()).collect();
+    assert!(
+        !numbers.is_empty() && numbers.iter().all(|n| (3..=10).contains(n)),
+        "{left:?}"
+    );
+    std::fs::remove_dir(out.join("3.pem")).unwrap();
+    ca.ok(&["crl", "revoke", "--undelivered"]);
+    assert!(ca.listed(&["--undelivered"]).is_empty());
+    let text = ca.crl(&t.path().join("u.crl"));
+    let revoked = text.matches("SERIAL NUMBER:").count();
+    // Those whose keys were never written, at least: all but the third, whose key is in
+    // place (and whose certificate file was in the way).
+    assert!(
+        (numbers.len() - 1..=numbers.len()).contains(&revoked),
+        "{numbers:?}: {text}"
+    );
+    assert_eq!(ca.serials().len(), 10, "no certificate lost or added");
+}
+
+#[test]
+fn undelivered_on_sqlite() {
+    undelivered("undelivered", false);
+}
+
+#[test]
+fn undelivered_on_postgres() {
+    undelivered("undelivered", true);
+}
+
+/// Eight processes issue 1,000 certificates each against one database at once: 8,000
+/// distinct serials, none lost; a ninth process revokes some and a tenth signs a CRL that
+/// lists exactly those.
+#[test]
+fn many_issuers_share_one_database() {
+    let Some(db) = pg_database("many_issuers") else {
+        return;
+    };
+    let t = common::tempdir();
+    let ca = Ca::new(t.path(), Some(db.clone()));
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            let out = t.path().join(format!("out{i}"));
+            std::process::Command::new(common::pkit_bin())
+                .args(["issue", "batch", "--ca", &s(&ca.dir), "--count", "1000"])
+                .args(["--out-dir", &s(&out)])
+                // One signing thread each: eight processes share the machine's cores.
+                .env("RAYON_NUM_THREADS", "1")
+                .args(["--db-passin", &format!("pass:{}", db.password)])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("starting pkit issue batch")
+        })
+        .collect();
+    for c in children {
+        let o = c.wait_with_output().expect("waiting for pkit");
+        assert!(
+            o.status.success(),
+            "issue batch: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let serials = ca.serials();
+    assert_eq!(serials.len(), 8000, "distinct serials");
+    assert_eq!(db.psql("SELECT count(*) FROM certificates"), "8000");
+    let some: Vec<&String> = serials.iter().step_by(1000).collect();
+    for sn in &some {
+        ca.ok(&["crl", "revoke", sn]);
+    }
+    let text = ca.crl(&t.path().join("m.crl"));
+    assert_eq!(text.matches("SERIAL NUMBER:").count(), some.len(), "{text}");
+    for sn in some {
+        assert!(text.contains(&sn.to_uppercase()), "{sn} missing: {text}");
+    }
+}
+
+/// `PKIT_DATABASE_URL` stands for `--db`, and the URL recorded in the CA directory has no
+/// password in it.
+#[test]
+fn the_url_comes_from_the_environment_and_is_recorded_without_its_password() {
+    let Some(db) = pg_database("env_url") else {
+        return;
+    };
+    let t = common::tempdir();
+    let dir = t.path().join("ca");
+    let with_password = db
+        .url
+        .replacen("pkit@", &format!("pkit:{}@", db.password), 1);
+    let o = std::process::Command::new(common::pkit_bin())
+        .args(["issue", "ca", "--dir", &s(&dir), "--subject", "CN=Env CA"])
+        .env("PKIT_DATABASE_URL", &with_password)
+        .output()
+        .expect("running pkit");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recorded = std::fs::read_to_string(dir.join("db.url")).unwrap();
+    assert_eq!(recorded.trim(), db.url);
+    assert!(!dir.join("ca.db").exists(), "no ca.db beside a server's CA");
+    assert_eq!(
+        db.psql("SELECT version FROM pkit_schema WHERE store = 'ca'"),
+        "1"
+    );
+}
+
+/// Each fault: one line naming the database, exit 4, and nothing changed.
+#[test]
+fn faults_are_one_line_exit_4_and_change_nothing() {
+    let Some(db) = pg_database("faults") else {
+        return;
+    };
+    let t = common::tempdir();
+    let ca = Ca::new(t.path(), Some(db.clone()));
+    ca.ok(&[
+        "issue",
+        "batch",
+        "--count",
+        "3",
+        "--out-dir",
+        &s(&t.path().join("o")),
+    ]);
+    let cert = |extra: &[String]| {
+        let mut a: Vec<String> = ["issue", "cert", "--ca", &s(&ca.dir), "--subject", "CN=f"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        a.extend(["--key-out".into(), s(&t.path().join("f.key"))]);
+        a.extend(["-o".into(), s(&t.path().join("f.pem")), "--force".into()]);
+        a.extend(extra.iter().cloned());
+        pkit_run(&a)
+    };
+    let count = || db.psql("SELECT count(*) FROM certificates");
+
+    let r = cert(&["--db-passin".into(), "pass:wrong".into()]);
+    refused(
+        &r,
+        4,
+        &[&db.url, "password authentication failed"],
+        "a wrong password",
+    );
+    assert!(!r.stderr_str().contains(&db.password));
+
+    let gone = db.url_on_port(common::free_port());
+    let r = cert(&[
+        "--db".into(),
+        gone.clone(),
+        "--db-passin".into(),
+        "pass:x".into(),
+    ]);
+    refused(&r, 4, &[&gone, "connect"], "an unreachable server");
+
+    db.psql("UPDATE pkit_schema SET version = 99");
+    let r = ca.run(&["issue", "list"]);
+    refused(&r, 4, &[&db.url, "schema version 99"], "a newer schema");
+    db.psql("UPDATE pkit_schema SET version = 1");
+
+    let other = pg_database("faults_foreign").expect("a second database");
+    other.psql("CREATE TABLE customers (id integer)");
+    let r = pkit_run(
+        &[
+            vec!["issue".to_string(), "ca".into(), "--dir".into()],
+            vec![s(&t.path().join("ca2")), "--subject".into(), "CN=x".into()],
+            other.args(),
+        ]
+        .concat(),
+    );
+    refused(
+        &r,
+        4,
+        &[&other.url, "not a pkit", "customers"],
+        "not pkit's",
+    );
+    assert!(!t.path().join("ca2").exists(), "nothing written");
+    assert_eq!(
+        other.psql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"),
+        "1",
+        "no table added"
+    );
+
+    // A second CA in the same database is refused: one CA per database.
+    let r = pkit_run(
+        &[
+            vec!["issue".to_string(), "ca".into(), "--dir".into()],
+            vec![s(&t.path().join("ca3")), "--subject".into(), "CN=y".into()],
+            db.args(),
+        ]
+        .concat(),
+    );
+    refused(&r, 4, &["one CA per database"], "a second CA");
+
+    assert_eq!(count(), "3", "no fault added or removed a row");
+    let r = cert(&["--db-passin".into(), format!("pass:{}", db.password)]);
+    assert_eq!(r.code, Some(0), "the CA still issues: {}", r.describe());
+    assert_eq!(count(), "4");
+}

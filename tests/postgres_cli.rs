@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{json_items, ossl, pg_database, pk, pkit_run, refused, s, PgDb, Run};
+use common::{json_items, ossl, pg_database, pk, pkit_run, refused, s, PgCluster, PgDb, Run};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -409,4 +409,65 @@ fn faults_are_one_line_exit_4_and_change_nothing() {
     let r = cert(&["--db-passin".into(), format!("pass:{}", db.password)]);
     assert_eq!(r.code, Some(0), "the CA still issues: {}", r.describe());
     assert_eq!(count(), "4");
+}
+
+/// The server restarts in the middle of a batch: the batch ends with exit 4 and one line
+/// naming the database; every recorded certificate was delivered whole or is listed as
+/// undelivered (no chunk half-recorded), no serial is recorded twice, and the CA issues
+/// again once the server is back.
+#[test]
+fn a_server_restart_mid_batch_loses_and_duplicates_nothing() {
+    let Some(cluster) = PgCluster::start("restart_mid_batch") else {
+        return;
+    };
+    let db = cluster.database("restart_mid_batch");
+    let t = common::tempdir();
+    let ca = Ca::new(t.path(), Some(db.clone()));
+    let out = t.path().join("out");
+    let child = std::process::Command::new(common::pkit_bin())
+        .args(["issue", "batch", "--ca", &s(&ca.dir), "--count", "200000"])
+        .args(["--chunk", "256", "--out-dir", &s(&out)])
+        .args(["--db-passin", &format!("pass:{}", db.password)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starting pkit issue batch");
+    // Restart once some chunks are in (bounded: the hang limit).
+    let deadline = std::time::Instant::now() + common::HANG;
+    while db.psql("SELECT count(*) FROM certificates") == "0" {
+        assert!(std::time::Instant::now() < deadline, "no chunk committed");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    cluster.restart();
+    let o = child.wait_with_output().expect("waiting for pkit");
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.contains("database"), "{err}");
+
+    let recorded = db.psql("SELECT count(*) FROM certificates");
+    assert_eq!(
+        recorded,
+        db.psql("SELECT count(DISTINCT serial) FROM certificates")
+    );
+    let delivered = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "pem"))
+        .count();
+    let undelivered = ca.listed(&["--undelivered"]).len();
+    assert_eq!(
+        recorded.parse::<usize>().unwrap(),
+        delivered + undelivered,
+        "every recorded certificate is delivered or listed as undelivered"
+    );
+    ca.ok(&[
+        "issue",
+        "batch",
+        "--count",
+        "5",
+        "--out-dir",
+        &s(&t.path().join("o2")),
+    ]);
 }

@@ -66,6 +66,13 @@ pub fn connect(url: &str, password: Option<&[u8]>) -> Result<Client, OpenError> 
             one_line(&e)
         ))
     })?;
+    if config.get_ssl_mode() == postgres::config::SslMode::Require {
+        return Err(OpenError::Location(format!(
+            "{}: sslmode=require: this build does not speak TLS to a database server yet; \
+             reach it over a unix socket, the loopback interface or a tunnel",
+            without_password(url)
+        )));
+    }
     if let Some(p) = password {
         config.password(p);
     }
@@ -189,5 +196,15 @@ mod tests {
         let text = e.map(|e| e.to_string()).unwrap_or_default();
         assert!(text.contains("postgres://u@h:notaport/db"), "{text}");
         assert!(!text.contains("pw"), "{text}");
+    }
+
+    #[test]
+    fn tls_is_refused_plainly_until_it_is_built_in() {
+        let e = connect("postgres://u:pw@h/db?sslmode=require", None).err();
+        let text = e.map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            text.contains("sslmode=require") && !text.contains("pw"),
+            "{text}"
+        );
     }
 }

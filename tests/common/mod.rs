@@ -7,7 +7,7 @@ mod server;
 
 pub use peers::*;
 #[allow(unused_imports)] // only the tests that use a database server
-pub use pg::{pg_database, PgDb};
+pub use pg::{pg_database, PgCluster, PgDb};
 #[allow(unused_imports)] // only the tests that start servers use them
 pub use server::{free_port, Server};
 use std::path::{Path, PathBuf};

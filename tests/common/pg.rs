@@ -1,6 +1,7 @@
 //! A PostgreSQL server for the CLI tests: one throwaway cluster per test process
 //! (`scripts/pg-cluster`, which runs the server as an unprivileged user and stops it once
-//! this process has exited), and a fresh, empty database per test.
+//! this process has exited), and a fresh, empty database per test; a cluster of its own
+//! for a test that restarts the server.
 
 use super::{in_ci, missing};
 use std::path::{Path, PathBuf};
@@ -33,17 +34,8 @@ impl PgDb {
     /// Run `sql` in this database as the cluster's superuser; its output (unaligned,
     /// tuples only).
     pub fn psql(&self, sql: &str) -> String {
-        let out = Command::new(script())
-            .args(["psql", &self.cluster.to_string_lossy(), "-d", &self.name])
-            .args(["-A", "-t", "-c", sql])
-            .output()
-            .expect("running scripts/pg-cluster psql");
-        assert!(
-            out.status.success(),
-            "psql {sql}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+        let dir = self.cluster.to_string_lossy();
+        cluster_script(&["psql", &dir, "-d", &self.name, "-A", "-t", "-c", sql])
     }
 
     /// A URL for this database on `port` instead (a server that is not there).
@@ -67,40 +59,48 @@ fn installed() -> bool {
         .unwrap_or(false)
 }
 
-/// The cluster's directory, started on first use; `None` when PostgreSQL is missing.
+/// `scripts/pg-cluster ARGS…`, which must succeed: its stdout.
+fn cluster_script(args: &[&str]) -> String {
+    let out = Command::new(script())
+        .args(args)
+        .output()
+        .expect("running scripts/pg-cluster");
+    assert!(
+        out.status.success(),
+        "scripts/pg-cluster {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Start a cluster, stopped once this process has exited.
+fn start_cluster() -> PathBuf {
+    let pid = std::process::id().to_string();
+    PathBuf::from(cluster_script(&["start", "--watch", &pid]))
+}
+
+/// The shared cluster's directory, started on first use; `None` when PostgreSQL is
+/// missing.
 fn cluster() -> Option<&'static PathBuf> {
     static CLUSTER: OnceLock<Option<PathBuf>> = OnceLock::new();
     CLUSTER
-        .get_or_init(|| {
-            if !installed() {
-                return None;
-            }
-            let out = Command::new(script())
-                .args(["start", "--watch", &std::process::id().to_string()])
-                .output()
-                .expect("running scripts/pg-cluster start");
-            assert!(
-                out.status.success(),
-                "scripts/pg-cluster start: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-        })
+        .get_or_init(|| installed().then(start_cluster))
         .as_ref()
 }
 
-/// A fresh database for the test `test`, or `None` (after a note) when PostgreSQL is not
-/// installed; with `CI=true` its absence fails the test instead.
-pub fn pg_database(test: &str) -> Option<PgDb> {
-    let Some(dir) = cluster() else {
-        missing(
-            test,
-            "PostgreSQL is not installed",
-            "apt-get install postgresql (scripts/test does it when run as root)",
-        );
-        assert!(!in_ci());
-        return None;
-    };
+/// PostgreSQL is missing: a note, or with `CI=true` a failure.
+fn not_installed(test: &str) {
+    missing(
+        test,
+        "PostgreSQL is not installed",
+        "apt-get install postgresql (scripts/test does it when run as root)",
+    );
+    assert!(!in_ci());
+}
+
+/// A fresh database named for `test` in the cluster in `dir`.
+fn create_database(dir: &Path, test: &str) -> PgDb {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let name = format!("t{}_{}", NEXT.fetch_add(1, Ordering::Relaxed), test);
     let name: String = name
@@ -108,21 +108,59 @@ pub fn pg_database(test: &str) -> Option<PgDb> {
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .take(60)
         .collect();
-    let out = Command::new(script())
-        .args(["createdb", &dir.to_string_lossy(), &name])
-        .output()
-        .expect("running scripts/pg-cluster createdb");
-    assert!(
-        out.status.success(),
-        "createdb {name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    cluster_script(&["createdb", &dir.to_string_lossy(), &name]);
     let port = std::fs::read_to_string(dir.join("port")).expect("the cluster's port");
     let password = std::fs::read_to_string(dir.join("password")).expect("its password");
-    Some(PgDb {
+    PgDb {
         url: format!("postgres://pkit@127.0.0.1:{}/{name}", port.trim()),
         password: password.trim().to_string(),
-        cluster: dir.clone(),
+        cluster: dir.to_path_buf(),
         name,
-    })
+    }
+}
+
+/// A fresh database for the test `test` in the shared cluster, or `None` (after a note)
+/// when PostgreSQL is not installed; with `CI=true` its absence fails the test instead.
+pub fn pg_database(test: &str) -> Option<PgDb> {
+    let Some(dir) = cluster() else {
+        not_installed(test);
+        return None;
+    };
+    Some(create_database(dir, test))
+}
+
+/// A cluster of one test's own, for trials that stop or restart the server; stopped
+/// when dropped.
+pub struct PgCluster {
+    dir: PathBuf,
+}
+
+impl PgCluster {
+    /// `None` (after a note; a failure with `CI=true`) when PostgreSQL is not installed.
+    pub fn start(test: &str) -> Option<PgCluster> {
+        if !installed() {
+            not_installed(test);
+            return None;
+        }
+        Some(PgCluster {
+            dir: start_cluster(),
+        })
+    }
+
+    pub fn database(&self, test: &str) -> PgDb {
+        create_database(&self.dir, test)
+    }
+
+    /// Stop the server, cutting its connections, and start it again.
+    pub fn restart(&self) {
+        cluster_script(&["restart", &self.dir.to_string_lossy()]);
+    }
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        let _ = Command::new(script())
+            .args(["stop", &self.dir.to_string_lossy()])
+            .output();
+    }
 }

@@ -106,9 +106,12 @@ fn backend(test: &str, on_server: bool) -> Result<Option<PgDb>, ()> {
 /// Issue, list, export, revoke (by serial and by certificate), CRLs numbered in turn and
 /// checked by OpenSSL, OCSP answers for a good and a revoked certificate.
 fn lifecycle(test: &str, on_server: bool) {
-    let Ok(db) = backend(test, on_server) else {
-        return;
-    };
+    if let Ok(db) = backend(test, on_server) {
+        lifecycle_on(db);
+    }
+}
+
+fn lifecycle_on(db: Option<PgDb>) {
     let t = common::tempdir();
     let ca = Ca::new(t.path(), db);
     let leaf = t.path().join("leaf.pem");
@@ -470,4 +473,33 @@ fn a_server_restart_mid_batch_loses_and_duplicates_nothing() {
         "--out-dir",
         &s(&t.path().join("o2")),
     ]);
+}
+
+/// `sslmode=require`: the same scenario over TLS (on the OpenSSL pkit links) to a server
+/// that takes TCP connections over TLS only; a plain-text connection to it is refused in
+/// one line.
+#[test]
+fn tls_to_the_server() {
+    let Some(cluster) = PgCluster::start_tls("tls") else {
+        return;
+    };
+    let mut db = cluster.database("tls");
+    let t = common::tempdir();
+    let plain = pkit_run(
+        &[
+            vec!["issue".to_string(), "ca".into(), "--dir".into()],
+            vec![s(&t.path().join("ca")), "--subject".into(), "CN=x".into()],
+            vec!["--db".into(), format!("{}?sslmode=disable", db.url)],
+            vec!["--db-passin".into(), format!("pass:{}", db.password)],
+        ]
+        .concat(),
+    );
+    refused(
+        &plain,
+        4,
+        &["no encryption"],
+        "plain text to a TLS-only server",
+    );
+    db.url.push_str("?sslmode=require");
+    lifecycle_on(Some(db));
 }

@@ -8,7 +8,7 @@
 
 use super::open_error::OpenError;
 use super::pg_error::one_line;
-use postgres::{Client, Config, NoTls};
+use postgres::{Client, Config};
 use std::time::Duration;
 
 /// How long a connection attempt may take when the URL does not say (`connect_timeout`):
@@ -56,9 +56,23 @@ pub fn without_password(url: &str) -> String {
     format!("{head}{authority}{tail}")
 }
 
+/// How a connection is made once its configuration is complete: the caller chooses the
+/// TLS it speaks (`store` knows no cryptography; pkit's commands pass
+/// `pki::backend::openssl::pg_tls::connect`, on the OpenSSL pkit links).
+pub type Connector = dyn Fn(&Config) -> Result<Client, postgres::Error>;
+
+/// In plain text only (`NoTls`): for tests, and servers reached over a unix socket.
+pub fn plain(config: &Config) -> Result<Client, postgres::Error> {
+    config.connect(postgres::NoTls)
+}
+
 /// Connect to the database `url` names, with `password` when given (else the URL's own,
-/// or none for a server that trusts the connection).
-pub fn connect(url: &str, password: Option<&[u8]>) -> Result<Client, OpenError> {
+/// or none for a server that trusts the connection), through `connector`.
+pub fn connect(
+    url: &str,
+    password: Option<&[u8]>,
+    connector: &Connector,
+) -> Result<Client, OpenError> {
     let mut config: Config = url.parse().map_err(|e: postgres::Error| {
         OpenError::Location(format!(
             "{}: not a PostgreSQL URL: {}",
@@ -66,13 +80,6 @@ pub fn connect(url: &str, password: Option<&[u8]>) -> Result<Client, OpenError> 
             one_line(&e)
         ))
     })?;
-    if config.get_ssl_mode() == postgres::config::SslMode::Require {
-        return Err(OpenError::Location(format!(
-            "{}: sslmode=require: this build does not speak TLS to a database server yet; \
-             reach it over a unix socket, the loopback interface or a tunnel",
-            without_password(url)
-        )));
-    }
     if let Some(p) = password {
         config.password(p);
     }
@@ -82,7 +89,7 @@ pub fn connect(url: &str, password: Option<&[u8]>) -> Result<Client, OpenError> 
     if config.get_application_name().is_none() {
         config.application_name("pkit");
     }
-    Ok(config.connect(NoTls)?)
+    Ok(connector(&config)?)
 }
 
 /// Bring the store `store`'s tables to the newest schema: the `migrations` not yet applied
@@ -192,19 +199,9 @@ mod tests {
 
     #[test]
     fn a_bad_url_is_an_error_naming_it_without_its_password() {
-        let e = connect("postgres://u:pw@h:notaport/db", None).err();
+        let e = connect("postgres://u:pw@h:notaport/db", None, &plain).err();
         let text = e.map(|e| e.to_string()).unwrap_or_default();
         assert!(text.contains("postgres://u@h:notaport/db"), "{text}");
         assert!(!text.contains("pw"), "{text}");
-    }
-
-    #[test]
-    fn tls_is_refused_plainly_until_it_is_built_in() {
-        let e = connect("postgres://u:pw@h/db?sslmode=require", None).err();
-        let text = e.map(|e| e.to_string()).unwrap_or_default();
-        assert!(
-            text.contains("sslmode=require") && !text.contains("pw"),
-            "{text}"
-        );
     }
 }

@@ -74,10 +74,13 @@ fn cluster_script(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
-/// Start a cluster, stopped once this process has exited.
-fn start_cluster() -> PathBuf {
+/// Start a cluster (with `extra` options of `scripts/pg-cluster start`), stopped once
+/// this process has exited.
+fn start_cluster(extra: &[&str]) -> PathBuf {
     let pid = std::process::id().to_string();
-    PathBuf::from(cluster_script(&["start", "--watch", &pid]))
+    PathBuf::from(cluster_script(
+        &[&["start", "--watch", &pid], extra].concat(),
+    ))
 }
 
 /// The shared cluster's directory, started on first use; `None` when PostgreSQL is
@@ -85,7 +88,7 @@ fn start_cluster() -> PathBuf {
 fn cluster() -> Option<&'static PathBuf> {
     static CLUSTER: OnceLock<Option<PathBuf>> = OnceLock::new();
     CLUSTER
-        .get_or_init(|| installed().then(start_cluster))
+        .get_or_init(|| installed().then(|| start_cluster(&[])))
         .as_ref()
 }
 
@@ -138,12 +141,21 @@ pub struct PgCluster {
 impl PgCluster {
     /// `None` (after a note; a failure with `CI=true`) when PostgreSQL is not installed.
     pub fn start(test: &str) -> Option<PgCluster> {
+        Self::start_with(test, &[])
+    }
+
+    /// A cluster that accepts TCP connections over TLS only (a self-signed certificate).
+    pub fn start_tls(test: &str) -> Option<PgCluster> {
+        Self::start_with(test, &["--tls"])
+    }
+
+    fn start_with(test: &str, extra: &[&str]) -> Option<PgCluster> {
         if !installed() {
             not_installed(test);
             return None;
         }
         Some(PgCluster {
-            dir: start_cluster(),
+            dir: start_cluster(extra),
         })
     }
 

@@ -5,7 +5,7 @@
 //! This file is the backend value and its trait methods; the work is in the files beside
 //! it: `linked` (what the library offers), `key` (keys and their encodings), `ec_batch`
 //! (EC keys made together), `ed25519_batch` (Ed25519 signatures checked together), `signers` (signing contexts reused across signatures),
-//! `verify`, `pbe` (password-based cryptography) and `ffi` (entry points native-ossl does
+//! `verify`, `pbe` (password-based cryptography), `pg_tls` (TLS to a PostgreSQL server) and `ffi` (entry points native-ossl does
 //! not wrap). PKCS#8 structures are built and read in the key model (`pki::key`).
 
 use super::api::{Backend, PrivateKey, TlsStream, VerifyItem};
@@ -22,6 +22,7 @@ mod ffi;
 mod key;
 mod linked;
 mod pbe;
+pub mod pg_tls;
 mod signers;
 mod tls;
 mod verify;

@@ -28,7 +28,12 @@ pub fn open(path: &Path) -> Result<Box<dyn CaStore>> {
 }
 
 /// Open (creating its tables if the database is empty) and migrate the CA store in the
-/// PostgreSQL database `url` names, with `password` when given.
-pub fn open_url(url: &str, password: Option<&[u8]>) -> Result<Box<dyn CaStore>> {
-    Ok(Box::new(pg::PgCaStore::open(url, password)?))
+/// PostgreSQL database `url` names, with `password` when given, connecting through
+/// `connector` (which speaks TLS or not).
+pub fn open_url(
+    url: &str,
+    password: Option<&[u8]>,
+    connector: &crate::store::postgres::Connector,
+) -> Result<Box<dyn CaStore>> {
+    Ok(Box::new(pg::PgCaStore::open(url, password, connector)?))
 }

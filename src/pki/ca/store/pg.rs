@@ -17,7 +17,7 @@ use super::api::{
 };
 use super::pg_delivery;
 use super::pg_rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
-use crate::store::postgres::{connect, open_versioned};
+use crate::store::postgres::{connect, open_versioned, Connector};
 use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, Statement};
@@ -96,10 +96,10 @@ pub struct PgCaStore {
 }
 
 impl PgCaStore {
-    /// Connect to `url` (with `password`, when given), check that the database is empty
-    /// or pkit's, and migrate it.
-    pub fn open(url: &str, password: Option<&[u8]>) -> Result<PgCaStore> {
-        let mut client = connect(url, password)?;
+    /// Connect to `url` (with `password`, when given, through `connector`), check that
+    /// the database is empty or pkit's, and migrate it.
+    pub fn open(url: &str, password: Option<&[u8]>, connector: &Connector) -> Result<PgCaStore> {
+        let mut client = connect(url, password, connector)?;
         open_versioned(&mut client, STORE, MIGRATIONS)?;
         let status = client.prepare(
             "SELECT revoked_at, revocation_reason, not_after FROM certificates WHERE serial = $1",

@@ -408,6 +408,20 @@ fn faults_are_one_line_exit_4_and_change_nothing() {
     );
     refused(&r, 4, &["one CA per database"], "a second CA");
 
+    // A CA on ca.db is not moved by a URL in the environment.
+    let local = Ca::new(&t.path().join("local"), None);
+    let o = std::process::Command::new(common::pkit_bin())
+        .args(["issue", "list", "--ca", &s(&local.dir)])
+        .env("PKIT_DATABASE_URL", &db.url)
+        .output()
+        .expect("running pkit");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("ca.db") && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+
     assert_eq!(count(), "3", "no fault added or removed a row");
     let r = cert(&["--db-passin".into(), format!("pass:{}", db.password)]);
     assert_eq!(r.code, Some(0), "the CA still issues: {}", r.describe());

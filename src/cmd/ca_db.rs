@@ -39,12 +39,23 @@ enum Location {
 }
 
 /// `--db` (or its variable) when given, else the URL in `DIR/db.url`, else `DIR/ca.db`.
+/// A URL given for a CA that has a `ca.db` is refused.
 fn locate(dir: &Path, db: &DbArgs) -> CliResult<Location> {
     if let Some(url) = db.db.as_deref().filter(|u| !u.is_empty()) {
         if !is_url(url) {
             return Err(CliError::usage(format!(
                 "--db {}: expected a postgres:// URL",
                 without_password(url)
+            )));
+        }
+        // A CA whose records are in its ca.db is not moved by a URL (least of all one
+        // left in the environment for another CA): its certificates are not there.
+        let own = dir.join("ca.db");
+        if own.is_file() {
+            return Err(CliError::usage(format!(
+                "{}: this CA keeps its records there; --db (or PKIT_DATABASE_URL) names \
+                 another database",
+                own.display()
             )));
         }
         return Ok(Location::Server(url.to_string()));

@@ -517,3 +517,58 @@ fn tls_to_the_server() {
     db.url.push_str("?sslmode=require");
     lifecycle_on(Some(db));
 }
+
+/// `ocsp serve` keeps answering across a server restart: its workers connect again and
+/// ask once more, and a revocation made meanwhile by another process shows in the next
+/// answers (asked with `openssl ocsp`).
+#[test]
+fn ocsp_serve_outlives_a_server_restart() {
+    let Some(cluster) = PgCluster::start("ocsp_restart") else {
+        return;
+    };
+    let db = cluster.database("ocsp_restart");
+    let t = common::tempdir();
+    let ca = Ca::new(t.path(), Some(db.clone()));
+    let leaf = t.path().join("leaf.pem");
+    ca.ok(&[
+        "issue",
+        "cert",
+        "--subject",
+        "CN=o.example",
+        "--key-out",
+        &s(&t.path().join("leaf.key")),
+        "-o",
+        &s(&leaf),
+    ]);
+    let port = common::free_port();
+    let mut cmd = std::process::Command::new(common::pkit_bin());
+    cmd.args(["ocsp", "serve", "--ca", &s(&ca.dir)])
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .args(["--db-passin", &format!("pass:{}", db.password)]);
+    let _server = common::Server::start(cmd, t.path().join("serve.log"), "\"listening\"");
+    let ca_pem = s(&ca.dir.join("ca.pem"));
+    let ask = || {
+        ossl(&[
+            "ocsp",
+            "-issuer",
+            &ca_pem,
+            "-cert",
+            &s(&leaf),
+            "-url",
+            &format!("http://127.0.0.1:{port}"),
+            "-CAfile",
+            &ca_pem,
+            "-no_nonce",
+        ])
+        .1
+    };
+    assert!(ask().contains(": good"), "{}", ask());
+    cluster.restart();
+    ca.ok(&["crl", "revoke", "--cert", &s(&leaf)]);
+    // Each worker's connection was cut: it connects again and asks once more.
+    let answers: Vec<String> = (0..5).map(|_| ask()).collect();
+    assert!(
+        answers.iter().all(|a| a.contains(": revoked")),
+        "{answers:?}"
+    );
+}

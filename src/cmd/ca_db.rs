@@ -80,9 +80,12 @@ fn locate(dir: &Path, db: &DbArgs) -> CliResult<Location> {
 fn open_server(url: &str, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
     let password = db.db_passin.as_deref().map(io::read_secret).transpose()?;
     // TLS, when the URL asks for it or the server offers it, on the OpenSSL pkit links.
-    let connector = pkit::pki::backend::openssl::pg_tls::connect;
-    store::open_url(url, password.as_deref(), &connector)
-        .map_err(|e| CliError::io(format!("{}: {e}", without_password(url))))
+    store::open_url(
+        url,
+        password.as_deref(),
+        pkit::pki::backend::openssl::pg_tls::connect,
+    )
+    .map_err(|e| CliError::io(format!("{}: {e}", without_password(url))))
 }
 
 /// Open the CA's records, which must already exist: a typo in `--ca` is an error, not a

@@ -59,20 +59,16 @@ pub fn without_password(url: &str) -> String {
 /// How a connection is made once its configuration is complete: the caller chooses the
 /// TLS it speaks (`store` knows no cryptography; pkit's commands pass
 /// `pki::backend::openssl::pg_tls::connect`, on the OpenSSL pkit links).
-pub type Connector = dyn Fn(&Config) -> Result<Client, postgres::Error>;
+pub type Connector = fn(&Config) -> Result<Client, postgres::Error>;
 
 /// In plain text only (`NoTls`): for tests, and servers reached over a unix socket.
 pub fn plain(config: &Config) -> Result<Client, postgres::Error> {
     config.connect(postgres::NoTls)
 }
 
-/// Connect to the database `url` names, with `password` when given (else the URL's own,
-/// or none for a server that trusts the connection), through `connector`.
-pub fn connect(
-    url: &str,
-    password: Option<&[u8]>,
-    connector: &Connector,
-) -> Result<Client, OpenError> {
+/// How to reach the database `url` names, with `password` when given (else the URL's
+/// own, or none for a server that trusts the connection).
+pub fn config(url: &str, password: Option<&[u8]>) -> Result<Config, OpenError> {
     let mut config: Config = url.parse().map_err(|e: postgres::Error| {
         OpenError::Location(format!(
             "{}: not a PostgreSQL URL: {}",
@@ -89,7 +85,7 @@ pub fn connect(
     if config.get_application_name().is_none() {
         config.application_name("pkit");
     }
-    Ok(connector(&config)?)
+    Ok(config)
 }
 
 /// Bring the store `store`'s tables to the newest schema: the `migrations` not yet applied
@@ -199,7 +195,7 @@ mod tests {
 
     #[test]
     fn a_bad_url_is_an_error_naming_it_without_its_password() {
-        let e = connect("postgres://u:pw@h:notaport/db", None, &plain).err();
+        let e = config("postgres://u:pw@h:notaport/db", None).err();
         let text = e.map(|e| e.to_string()).unwrap_or_default();
         assert!(text.contains("postgres://u@h:notaport/db"), "{text}");
         assert!(!text.contains("pw"), "{text}");

@@ -33,7 +33,7 @@ pub fn open(path: &Path) -> Result<Box<dyn CaStore>> {
 pub fn open_url(
     url: &str,
     password: Option<&[u8]>,
-    connector: &crate::store::postgres::Connector,
+    connector: crate::store::postgres::Connector,
 ) -> Result<Box<dyn CaStore>> {
     Ok(Box::new(pg::PgCaStore::open(url, password, connector)?))
 }

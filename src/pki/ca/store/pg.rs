@@ -157,15 +157,20 @@ impl PgCaStore {
         })
     }
 
-    /// Run `f` on the live connection (see [`off_runtime`]).
-    fn call<T: Send>(&self, f: impl FnOnce(&mut Conn) -> Result<T> + Send) -> Result<T> {
+    /// Run `f` on the connection, on this thread.
+    fn here<T>(&self, f: impl FnOnce(&mut Conn) -> Result<T>) -> Result<T> {
         let mut guard = self.conn.try_borrow_mut().map_err(|_| {
             StoreError::File("the database connection is already in use by this store".into())
         })?;
         let conn = guard
             .as_mut()
             .ok_or_else(|| StoreError::File("the database connection is closed".into()))?;
-        off_runtime(move || f(conn.live()?))
+        f(conn)
+    }
+
+    /// Run `f` on the live connection (see [`off_runtime`]).
+    fn call<T: Send>(&self, f: impl FnOnce(&mut Conn) -> Result<T> + Send) -> Result<T> {
+        self.here(|conn| off_runtime(move || f(conn.live()?)))
     }
 
     /// [`PgCaStore::call`] for a read, asked once more on a new connection when the
@@ -344,13 +349,7 @@ impl CaStore for PgCaStore {
             all.into_iter().for_each(f);
             return Ok(());
         }
-        let mut guard = self.conn.try_borrow_mut().map_err(|_| {
-            StoreError::File("the database connection is already in use by this store".into())
-        })?;
-        let conn = guard
-            .as_mut()
-            .ok_or_else(|| StoreError::File("the database connection is closed".into()))?;
-        stream_revoked(&mut conn.live()?.client, f)
+        self.here(|c| stream_revoked(&mut c.live()?.client, f))
     }
 
     fn revoked_count(&self) -> Result<usize> {

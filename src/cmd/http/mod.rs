@@ -63,8 +63,8 @@ answer; a header over 16 KiB gets 431; a body over 64 KiB gets 413 — from Cont
 before any of it is read, or once a chunked body passes the limit — and the connection is \
 closed; an unparsable request line or header gets 400 and the connection is closed; at \
 most --max-connections connections are open at once, more wait in the kernel's queue. \
-SIGINT or SIGTERM stops accepting, finishes the answers in hand (waiting at most 5 s) \
-and exits 0.";
+SIGINT or SIGTERM stops accepting, finishes the answers in hand (waiting at most 5 s), \
+closes the connections with none and exits 0.";
 
 /// Where a server listens, and with how many workers, for its `listening` line.
 pub struct Listening {

@@ -148,7 +148,7 @@ pub fn ocsp_http(data: &[u8]) {
         &req,
         NOW,
         3600,
-        Some(&mut f.cache),
+        Some(&f.cache),
     );
     if let Ok(a) = a {
         black_box((a.der, a.status, a.serials));

@@ -17,6 +17,9 @@ pub mod store;
 pub mod subject;
 pub mod tbs;
 
+#[cfg(test)]
+mod properties;
+
 /// Fill `buf` from the operating system's CSPRNG.
 pub fn random_bytes(buf: &mut [u8]) -> std::io::Result<()> {
     getrandom::fill(buf).map_err(|e| std::io::Error::other(e.to_string()))

@@ -25,7 +25,7 @@ struct Atv {
 
 /// Parse a subject string into Name DER. The empty string is the empty Name.
 pub fn parse_subject(s: &str) -> Result<Vec<u8>, SubjectError> {
-    let s = s.trim();
+    let s = trim_unescaped(s);
     let rdns: Vec<Vec<Atv>> = if s.is_empty() {
         Vec::new()
     } else if let Some(rest) = s.strip_prefix('/') {
@@ -68,6 +68,25 @@ pub fn parse_subject(s: &str) -> Result<Vec<u8>, SubjectError> {
     Ok(w.finish())
 }
 
+/// `s` without the white space around it, except a space escaped with a backslash:
+/// RFC 4514 §2.4 writes a value's trailing space as `\ `, which must survive.
+fn trim_unescaped(s: &str) -> &str {
+    let s = s.trim_start();
+    let mut end = s.len();
+    while let Some(c) = s[..end].chars().next_back().filter(|c| c.is_whitespace()) {
+        let backslashes = s[..end - c.len_utf8()]
+            .bytes()
+            .rev()
+            .take_while(|b| *b == b'\\')
+            .count();
+        if backslashes % 2 == 1 {
+            break;
+        }
+        end -= c.len_utf8();
+    }
+    &s[..end]
+}
+
 /// Split on `sep` where it is not escaped with a backslash.
 fn split_unescaped(s: &str, sep: char) -> Vec<String> {
     let mut out = Vec::new();
@@ -92,7 +111,7 @@ fn split_unescaped(s: &str, sep: char) -> Vec<String> {
 fn parse_rdn(rdn: &str) -> Result<Vec<Atv>, SubjectError> {
     split_unescaped(rdn, '+')
         .iter()
-        .map(|atv| parse_atv(atv.trim()))
+        .map(|atv| parse_atv(trim_unescaped(atv)))
         .collect()
 }
 
@@ -179,7 +198,7 @@ fn printable(c: u8) -> bool {
 
 /// RFC 4514 §3 unescaping: `\` followed by a special character or two hex digits.
 fn unescape(v: &str) -> Option<String> {
-    let b = v.trim().as_bytes();
+    let b = trim_unescaped(v).as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
@@ -218,6 +237,18 @@ mod tests {
     fn round(s: &str) -> String {
         let der = parse_subject(s).unwrap();
         Name::from_der(&der, 0).unwrap().to_rfc4514().unwrap()
+    }
+
+    /// Found by the property test: a value ending in a space is written `\ ` (RFC 4514
+    /// §2.4), and trimming the RDN before unescaping left a dangling backslash.
+    #[test]
+    fn escaped_spaces_at_the_ends_survive() {
+        let der = parse_subject("CN=\\ lead and trail\\ ").unwrap();
+        let name = crate::pki::name::Name::from_der(&der, 0).unwrap();
+        assert_eq!(name.attributes().unwrap()[0].text().unwrap(), " lead and trail ");
+        assert_eq!(name.to_rfc4514().unwrap(), "CN=\\ lead and trail\\ ");
+        assert_eq!(trim_unescaped("  a\\\\  "), "a\\\\");
+        assert_eq!(trim_unescaped(" a\\  "), "a\\ ");
     }
 
     #[test]

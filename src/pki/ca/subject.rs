@@ -245,7 +245,10 @@ mod tests {
     fn escaped_spaces_at_the_ends_survive() {
         let der = parse_subject("CN=\\ lead and trail\\ ").unwrap();
         let name = crate::pki::name::Name::from_der(&der, 0).unwrap();
-        assert_eq!(name.attributes().unwrap()[0].text().unwrap(), " lead and trail ");
+        assert_eq!(
+            name.attributes().unwrap()[0].text().unwrap(),
+            " lead and trail "
+        );
         assert_eq!(name.to_rfc4514().unwrap(), "CN=\\ lead and trail\\ ");
         assert_eq!(trim_unescaped("  a\\\\  "), "a\\\\");
         assert_eq!(trim_unescaped(" a\\  "), "a\\ ");

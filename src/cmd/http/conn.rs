@@ -33,6 +33,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tokio_io_timeout::TimeoutStream;
 
 /// A request header (request line included) past this gets 431: pkit's requests are a
 /// line and a few headers, and a GET carrying an OCSP request in its path is a few
@@ -175,7 +176,12 @@ async fn connection<H: Handler>(
             }
         })
     };
-    let mut conn = pin!(shared.builder.serve_connection(TokioIo::new(sock), service));
+    // hyper times a request's header but not its own writes: a client that sends requests
+    // and never reads the answers would hold its connection forever.
+    let mut io = TimeoutStream::new(sock);
+    io.set_write_timeout(Some(shared.header_timeout));
+    let io = TokioIo::new(Box::pin(io));
+    let mut conn = pin!(shared.builder.serve_connection(io, service));
     tokio::select! {
         // A connection that fails (a timeout, a client gone) is simply closed.
         _ = conn.as_mut() => {}

@@ -113,6 +113,16 @@ fn duration_of(args: &[String]) -> Duration {
     d[1]
 }
 
+/// The kill window after a trial: when the command finished before its kill (the machine
+/// got faster, or its run time varies), the next kills come sooner.
+fn shrink_unless(killed: bool, window: Duration) -> Duration {
+    if killed {
+        window
+    } else {
+        window * 2 / 3
+    }
+}
+
 fn args(xs: &[&str]) -> Vec<String> {
     xs.iter().map(|x| x.to_string()).collect()
 }
@@ -230,12 +240,13 @@ fn killed_batches_leave_nothing_unknown() {
             &s(out),
         ])
     };
-    let full = duration_of(&batch(&t.path().join("calibration")));
+    let mut full = duration_of(&batch(&t.path().join("calibration")));
     let mut seen = serials(&list_json(&ca, false));
     for i in 0..trials() {
         let out = t.path().join(format!("out-{i}"));
         let k = kill_after(&batch(&out), m.delay(full), &[]);
         killed += usize::from(k.killed);
+        full = shrink_unless(k.killed, full);
         assert_intact(&ca.join("ca.db"));
         let all = list_json(&ca, false);
         let now = serials(&all);
@@ -303,7 +314,7 @@ fn killed_revocations_and_crls_reuse_nothing() {
     let mut m = Moments::new("killed_revocations_and_crls_reuse_nothing");
     let (mut killed_revokes, mut killed_gens) = (0, 0);
     let mut numbers: Vec<u64> = Vec::new();
-    let revoke_time = duration_of(&args(&[
+    let mut revoke_time = duration_of(&args(&[
         "crl",
         "revoke",
         "--ca",
@@ -311,7 +322,7 @@ fn killed_revocations_and_crls_reuse_nothing() {
         &all[all.len() - 1],
     ]));
     let first = s(&t.path().join("first.pem"));
-    let gen_time = duration_of(&args(&[
+    let mut gen_time = duration_of(&args(&[
         "crl",
         "gen",
         "--ca",
@@ -337,6 +348,7 @@ fn killed_revocations_and_crls_reuse_nothing() {
             &[],
         );
         killed_revokes += usize::from(k.killed);
+        revoke_time = shrink_unless(k.killed, revoke_time);
         assert_intact(&ca.join("ca.db"));
         pk_ok(&[
             "crl",
@@ -356,6 +368,7 @@ fn killed_revocations_and_crls_reuse_nothing() {
             &[],
         );
         killed_gens += usize::from(k.killed);
+        gen_time = shrink_unless(k.killed, gen_time);
         assert_intact(&ca.join("ca.db"));
         if out.exists() {
             let (code, text) = common::ossl(&["crl", "-in", &s(&out), "-noout", "-crlnumber"]);
@@ -492,11 +505,11 @@ fn killed_log_appends_lose_no_entry() {
     let m_path = common::write_file(t.path(), "manifest.jsonl", manifest.as_bytes());
     let mut m = Moments::new("killed_log_appends_lose_no_entry");
     let add = args(&["mtc", "add", "--dir", &s(&dir), "--from", &s(&m_path)]);
-    let add_time = duration_of(&add);
+    let mut add_time = duration_of(&add);
     let cp = args(&["mtc", "checkpoint", "--dir", &s(&dir)]);
     let mut seen: Vec<(u64, String)> = checkpoint(&dir).into_iter().collect();
     pk_ok(&["mtc", "add", "--dir", &s(&dir), "--from", &s(&m_path)]);
-    let cp_time = {
+    let mut cp_time = {
         let start = std::time::Instant::now();
         seen.extend(checkpoint(&dir));
         start.elapsed()
@@ -505,6 +518,7 @@ fn killed_log_appends_lose_no_entry() {
     for _ in 0..trials() {
         let k = kill_after(&add, m.delay(add_time), &[]);
         killed_adds += usize::from(k.killed);
+        add_time = shrink_unless(k.killed, add_time);
         assert_intact(&dir.join("mtc.db"));
         // `a..b` lines: entries committed before the kill.
         let reported = k
@@ -517,6 +531,7 @@ fn killed_log_appends_lose_no_entry() {
             .max();
         let k = kill_after(&cp, m.delay(cp_time), &[2]);
         killed_checkpoints += usize::from(k.killed);
+        cp_time = shrink_unless(k.killed, cp_time);
         assert_intact(&dir.join("mtc.db"));
         let Some((size, root)) = checkpoint(&dir) else {
             continue;
@@ -578,12 +593,13 @@ fn killed_key_generation_leaves_no_partial_file() {
     let mut killed = 0;
     let gen = |out: &Path| args(&["key", "gen", "--alg", "rsa3072", "-o", &s(out), "--force"]);
     let calibration = t.path().join("calibration.pem");
-    let full = duration_of(&gen(&calibration));
+    let mut full = duration_of(&gen(&calibration));
     std::fs::remove_file(&calibration).unwrap();
     for i in 0..trials() {
         let out = t.path().join(format!("k{i}.pem"));
         let k = kill_after(&gen(&out), m.delay(full), &[]);
         killed += usize::from(k.killed && !out.exists());
+        full = shrink_unless(k.killed && !out.exists(), full);
         if out.exists() {
             let (code, text) = common::ossl(&["pkey", "-in", &s(&out), "-noout"]);
             assert_eq!(

@@ -164,8 +164,12 @@ impl Target {
         assert!(a.body == self.expected, "a different answer: {a:?}");
     }
 
-    /// SIGTERM: a clean exit, and no panic in the log.
+    /// SIGTERM: a clean exit, and no panic in the log. A connection halfway through a
+    /// header and an idle one are attached: they must not hold the exit up.
     fn stop(mut self) -> String {
+        let mut half = connect(self.port);
+        half.write_all(b"GET / HTTP/1.1\r\nHost").unwrap();
+        let _idle = connect(self.port);
         assert_eq!(
             self.server.terminate(),
             Some(0),
@@ -676,6 +680,36 @@ fn mtc_serve_refuses_hostile_requests() {
     c.write_all(&t.good).unwrap();
     let a = read_answer(&mut r, false).unwrap();
     assert!(a.body == t.expected);
+    t.stop();
+}
+
+/// A client that sends requests and never reads the answers: once the server's writes
+/// have made no progress for the timeout, the connection is closed, not held for good.
+#[test]
+fn mtc_serve_drops_a_client_that_never_reads() {
+    let dir = tempdir();
+    let t = mtc_target(dir.path());
+    let (a, _) = exchange(t.port, &get("/tile/entries/000", "HTTP/1.1", ""));
+    assert_eq!(a.status, 200);
+    // Far more answer bytes than the sockets' buffers hold.
+    let n = (64 << 20) / a.body.len() + 1;
+    let mut c = connect(t.port);
+    c.set_write_timeout(Some(HANG)).unwrap();
+    c.write_all(&get("/tile/entries/000", "HTTP/1.1", "").repeat(n))
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(HEADER_TIMEOUT_S + 2));
+    // What the sockets held when the server gave up, then the close (or a reset); were
+    // the connection still served, every answer would come.
+    let mut got = Vec::new();
+    match c.read_to_end(&mut got) {
+        Ok(_) => {}
+        Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "{e}"),
+    }
+    assert!(
+        got.len() < n * a.body.len(),
+        "all {n} answers came: the stalled connection was kept"
+    );
+    t.answered();
     t.stop();
 }
 

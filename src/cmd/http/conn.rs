@@ -24,7 +24,7 @@ use hyper::StatusCode;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use pkit::der::Time;
 use serde_json::json;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::pin::pin;
@@ -33,6 +33,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use tokio_io_timeout::TimeoutStream;
 
 /// A request header (request line included) past this gets 431: pkit's requests are a
 /// line and a few headers, and a GET carrying an OCSP request in its path is a few
@@ -45,6 +46,10 @@ const READ_BUFFER: usize = 2 * MAX_HEADER;
 
 /// After a stop, how long connections have to finish the answers in hand.
 const GRACE: Duration = Duration::from_secs(5);
+
+/// After a stop, how long a connection with no request in hand has to finish sending the
+/// answer it may just have made.
+const LAST_WRITE: Duration = Duration::from_millis(250);
 
 /// After a failed accept (file descriptors or memory ran out), how long to wait before
 /// the next, so that the failure is not retried in a busy loop.
@@ -157,20 +162,40 @@ async fn connection<H: Handler>(
     // Each answer goes out in one write; without this a client's delayed acknowledgement
     // could hold the next answer on a persistent connection (Nagle).
     let _ = sock.set_nodelay(true);
+    // Whether a request is being read or answered, for a stop to wait for it.
+    let in_hand = Rc::new(Cell::new(false));
     let service = {
-        let shared = Rc::clone(&shared);
+        let (shared, in_hand) = (Rc::clone(&shared), Rc::clone(&in_hand));
         service_fn(move |rq| {
-            let shared = Rc::clone(&shared);
-            async move { Ok::<_, Infallible>(exchange(&shared, rq, peer).await) }
+            let (shared, in_hand) = (Rc::clone(&shared), Rc::clone(&in_hand));
+            in_hand.set(true);
+            async move {
+                let r = exchange(&shared, rq, peer).await;
+                in_hand.set(false);
+                Ok::<_, Infallible>(r)
+            }
         })
     };
-    let mut conn = pin!(shared.builder.serve_connection(TokioIo::new(sock), service));
+    // hyper times a request's header but not its own writes: a client that sends requests
+    // and never reads the answers would hold its connection forever.
+    let mut io = TimeoutStream::new(sock);
+    io.set_write_timeout(Some(shared.header_timeout));
+    let io = TokioIo::new(Box::pin(io));
+    let mut conn = pin!(shared.builder.serve_connection(io, service));
     tokio::select! {
         // A connection that fails (a timeout, a client gone) is simply closed.
         _ = conn.as_mut() => {}
         _ = stopped.changed() => {
+            // Answer what is in hand and close. hyper closes an idle persistent
+            // connection at once but would go on reading a header that has not ended (or
+            // not begun) until the header timeout: such a connection gets only the time to
+            // send an answer already made.
             conn.as_mut().graceful_shutdown();
-            let _ = conn.await;
+            if in_hand.get() {
+                let _ = conn.await;
+            } else {
+                let _ = tokio::time::timeout(LAST_WRITE, conn).await;
+            }
         }
     }
     drop(permit);

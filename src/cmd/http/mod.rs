@@ -48,7 +48,8 @@ pub struct HttpArgs {
     pub max_connections: u32,
     /// How long a client has to send a whole request header, counted from the
     /// connection's opening or from the previous answer (and as long again for the
-    /// body); past it the connection is closed.
+    /// body), and how long an answer may wait for a client that does not read it; past
+    /// it the connection is closed.
     #[arg(long, value_name = "DURATION", default_value = "10s")]
     pub header_timeout: String,
 }
@@ -59,12 +60,13 @@ for both (HTTP/1.0 with `Connection: keep-alive`, as `ab -k` sends it, is answer
 `Connection: keep-alive` and a Content-Length). Limits against hostile clients: a request \
 header must arrive within --header-timeout of the connection opening or of the previous \
 answer (and its body within as long again), else the connection is closed without an \
-answer; a header over 16 KiB gets 431; a body over 64 KiB gets 413 — from Content-Length \
+answer, and so is one whose answers have not been read for as long; a header over 16 KiB \
+gets 431; a body over 64 KiB gets 413 — from Content-Length \
 before any of it is read, or once a chunked body passes the limit — and the connection is \
 closed; an unparsable request line or header gets 400 and the connection is closed; at \
 most --max-connections connections are open at once, more wait in the kernel's queue. \
-SIGINT or SIGTERM stops accepting, finishes the answers in hand (waiting at most 5 s) \
-and exits 0.";
+SIGINT or SIGTERM stops accepting, finishes the answers in hand (waiting at most 5 s), \
+closes the connections with none and exits 0.";
 
 /// Where a server listens, and with how many workers, for its `listening` line.
 pub struct Listening {

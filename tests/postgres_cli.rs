@@ -408,6 +408,25 @@ fn faults_are_one_line_exit_4_and_change_nothing() {
     );
     refused(&r, 4, &["one CA per database"], "a second CA");
 
+    // An id sequence set near its end by hand: the chunk is refused, not wrapped.
+    db.psql("SELECT setval('certificates_id', 9223372036854775800)");
+    let r = ca.run(&[
+        "issue",
+        "batch",
+        "--count",
+        "20",
+        "--out-dir",
+        &s(&t.path().join("x")),
+    ]);
+    refused(
+        &r,
+        4,
+        &["sequence is exhausted"],
+        "an exhausted id sequence",
+    );
+    assert!(!r.stderr_str().contains("ca.db"), "{}", r.describe());
+    db.psql("SELECT setval('certificates_id', (SELECT max(id) FROM certificates))");
+
     // A CA on ca.db is not moved by a URL in the environment.
     let local = Ca::new(&t.path().join("local"), None);
     let o = std::process::Command::new(common::pkit_bin())

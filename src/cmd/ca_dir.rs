@@ -23,7 +23,7 @@ impl From<CaError> for CliError {
 /// are on a database server (whose URL was named when it was opened), the CA directory.
 pub fn db_err(dir: &Path) -> impl Fn(StoreError) -> CliError + '_ {
     move |e| {
-        if e.is_server() {
+        if e.is_server() || dir.join(super::ca_db::URL_FILE).is_file() {
             CliError::io(format!("{}: {e}", dir.display()))
         } else {
             CliError::io(format!("{}: {e}", dir.join("ca.db").display()))

@@ -1,7 +1,7 @@
 //! Certificate rows of a CA database on PostgreSQL as its store and its deliveries both
 //! read and write them: ids reserved as one block, rows sent with binary COPY.
 
-use super::api::{CertRecord, Result};
+use super::api::{CertRecord, Result, StoreError};
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::Type;
 use postgres::{Row, Transaction};
@@ -37,11 +37,20 @@ fn reserve_ids(tx: &mut Transaction<'_>, n: i64) -> Result<i64> {
         .query_one("SELECT nextval('certificates_id')", &[])
         .and_then(|r| r.try_get::<_, i64>(0))
         .and_then(|first| {
-            tx.execute("SELECT setval('certificates_id', $1)", &[&(first + n - 1)])?;
-            Ok(first)
+            // A sequence set near its end by hand (pkit's never gets there) cuts the
+            // block short: refused below, never wrapped.
+            let last = first.saturating_add(n - 1);
+            tx.execute("SELECT setval('certificates_id', $1)", &[&last])?;
+            Ok((first, last))
         });
     tx.execute("SELECT pg_advisory_unlock($1)", &[&ID_LOCK])?;
-    Ok(reserved?)
+    let (first, last) = reserved?;
+    if last - first != n - 1 {
+        return Err(StoreError::File(
+            "the certificate id sequence is exhausted".into(),
+        ));
+    }
+    Ok(first)
 }
 
 /// Insert `certs` in order with binary COPY (a round trip per chunk, not per row); the ids
@@ -56,7 +65,7 @@ pub(super) fn insert_rows(tx: &mut Transaction<'_>, certs: &[CertRecord]) -> Res
         "COPY certificates ({COPY_COLUMNS}) FROM STDIN (FORMAT binary)"
     ))?;
     let mut w = BinaryCopyInWriter::new(sink, &COPY_TYPES);
-    for (id, c) in (first..).zip(certs) {
+    for (id, c) in (first..=first + (n - 1)).zip(certs) {
         w.write(&[
             &id,
             &c.serial,

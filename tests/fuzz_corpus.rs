@@ -49,13 +49,16 @@ fn corpora_and_regressions_replay() {
     std::thread::scope(|s| {
         for (name, f) in pkit::fuzzing::TARGETS {
             s.spawn(move || {
+                let mut replayed = 0;
                 for sub in ["corpus", "regressions"] {
                     for p in files(&fuzz_dir().join(sub).join(name)) {
                         let data = std::fs::read(&p).unwrap();
                         let r = std::panic::catch_unwind(|| f(&data));
                         assert!(r.is_ok(), "{name}: {} panics", p.display());
+                        replayed += 1;
                     }
                 }
+                assert!(replayed > 0, "{name}: nothing to replay");
             });
         }
     });

@@ -3,10 +3,9 @@
 //! `pkit issue ca --db`, so that later commands find it without repeating it. Every
 //! command that opens a CA's records takes the same [`DbArgs`].
 
-use super::ca_dir::db_err;
 use super::error::{CliError, CliResult};
 use super::io;
-use pkit::pki::ca::store::{self, CaStore};
+use pkit::pki::ca::store::{self, CaStore, StoreError};
 use pkit::store::postgres::{is_url, without_password};
 use std::path::{Path, PathBuf};
 
@@ -129,4 +128,16 @@ pub fn check_new_server(dir: &Path, db: &DbArgs) -> CliResult<Option<String>> {
 pub fn record_url(dir: &Path, url: &str) -> CliResult {
     let text = format!("{}\n", without_password(url));
     io::write_file_atomic(&dir.join(URL_FILE), text.as_bytes(), false, false)
+}
+
+/// A store error as one line naming what failed: `DIR/ca.db`, or for a CA whose records
+/// are on a database server (whose URL was named when it was opened), the CA directory.
+pub fn db_err(dir: &Path) -> impl Fn(StoreError) -> CliError + '_ {
+    move |e| {
+        if e.is_server() || dir.join(URL_FILE).is_file() {
+            CliError::io(format!("{}: {e}", dir.display()))
+        } else {
+            CliError::io(format!("{}: {e}", dir.join("ca.db").display()))
+        }
+    }
 }

@@ -127,31 +127,6 @@ fn args(xs: &[&str]) -> Vec<String> {
     xs.iter().map(|x| x.to_string()).collect()
 }
 
-/// Python with `cryptography` (an independent judge): stdout, failing the test on error.
-fn python(script: &str, argv: &[String]) -> String {
-    let r = common::run_with(
-        "python3",
-        &[
-            &["-c", script][..],
-            &argv.iter().map(String::as_str).collect::<Vec<_>>(),
-        ]
-        .concat(),
-        None,
-        common::HANG,
-    );
-    assert_eq!(r.code, Some(0), "python: {}", r.describe());
-    r.stdout_str()
-}
-
-/// SQLite's integrity check of `db`, by Python's sqlite3.
-fn assert_intact(db: &Path) {
-    let out = python(
-        "import sys, sqlite3\nprint(sqlite3.connect(sys.argv[1]).execute('pragma integrity_check').fetchone()[0])",
-        &[s(db)],
-    );
-    assert_eq!(out.trim(), "ok", "{}: {out}", db.display());
-}
-
 /// Enough trials must have been killed mid-way: a trial that finished first proves
 /// nothing.
 fn assert_enough_kills(what: &str, killed: usize) {
@@ -197,7 +172,7 @@ fn delivered_serials(dir: &Path) -> BTreeSet<String> {
     if !dir.exists() {
         return BTreeSet::new();
     }
-    let out = python(
+    let out = common::python_ok(
         "import sys, os\nfrom cryptography import x509\n\
          from cryptography.hazmat.primitives import serialization as s\n\
          def spki(k): return k.public_bytes(s.Encoding.DER, s.PublicFormat.SubjectPublicKeyInfo)\n\
@@ -214,7 +189,7 @@ fn delivered_serials(dir: &Path) -> BTreeSet<String> {
          \x20   k = os.path.join(d, stem + '.key')\n\
          \x20   if os.path.exists(k) and spki(s.load_pem_private_key(open(k, 'rb').read(), None).public_key()) == spki(c.public_key()):\n\
          \x20       print('%040x' % c.serial_number)",
-        &[s(dir)],
+        &[&s(dir)],
     );
     out.lines().map(str::to_string).collect()
 }
@@ -247,7 +222,7 @@ fn killed_batches_leave_nothing_unknown() {
         let k = kill_after(&batch(&out), m.delay(full), &[]);
         killed += usize::from(k.killed);
         full = shrink_unless(k.killed, full);
-        assert_intact(&ca.join("ca.db"));
+        common::assert_db_intact(&ca.join("ca.db"));
         let all = list_json(&ca, false);
         let now = serials(&all);
         assert_eq!(now.len(), all.len(), "a serial number twice in ca.db");
@@ -349,7 +324,7 @@ fn killed_revocations_and_crls_reuse_nothing() {
         );
         killed_revokes += usize::from(k.killed);
         revoke_time = shrink_unless(k.killed, revoke_time);
-        assert_intact(&ca.join("ca.db"));
+        common::assert_db_intact(&ca.join("ca.db"));
         pk_ok(&[
             "crl",
             "revoke",
@@ -369,7 +344,7 @@ fn killed_revocations_and_crls_reuse_nothing() {
         );
         killed_gens += usize::from(k.killed);
         gen_time = shrink_unless(k.killed, gen_time);
-        assert_intact(&ca.join("ca.db"));
+        common::assert_db_intact(&ca.join("ca.db"));
         if out.exists() {
             let (code, text) = common::ossl(&["crl", "-in", &s(&out), "-noout", "-crlnumber"]);
             assert_eq!(
@@ -488,17 +463,7 @@ fn checkpoint(dir: &Path) -> Option<(u64, String)> {
 fn killed_log_appends_lose_no_entry() {
     let t = common::tempdir();
     let dir = t.path().join("mtc");
-    pk_ok(&[
-        "mtc",
-        "ca",
-        "new",
-        "--dir",
-        &s(&dir),
-        "--ca-id",
-        "32473.1",
-        "--alg",
-        "ed25519",
-    ]);
+    common::new_mtc_ca(&dir);
     let manifest: String = (0..3000)
         .map(|i| format!("{{\"subject\":\"CN=host{i}.example\"}}\n"))
         .collect();
@@ -519,7 +484,7 @@ fn killed_log_appends_lose_no_entry() {
         let k = kill_after(&add, m.delay(add_time), &[]);
         killed_adds += usize::from(k.killed);
         add_time = shrink_unless(k.killed, add_time);
-        assert_intact(&dir.join("mtc.db"));
+        common::assert_db_intact(&dir.join("mtc.db"));
         // `a..b` lines: entries committed before the kill.
         let reported = k
             .stdout
@@ -532,7 +497,7 @@ fn killed_log_appends_lose_no_entry() {
         let k = kill_after(&cp, m.delay(cp_time), &[2]);
         killed_checkpoints += usize::from(k.killed);
         cp_time = shrink_unless(k.killed, cp_time);
-        assert_intact(&dir.join("mtc.db"));
+        common::assert_db_intact(&dir.join("mtc.db"));
         let Some((size, root)) = checkpoint(&dir) else {
             continue;
         };

@@ -35,25 +35,6 @@ fn sh(script: &str, env: &[(&str, &str)]) -> Run {
     }
 }
 
-fn python(script: &str, argv: &[&str]) -> String {
-    let r = common::run_with(
-        "python3",
-        &[&["-c", script][..], argv].concat(),
-        None,
-        common::HANG,
-    );
-    assert_eq!(r.code, Some(0), "python: {}", r.describe());
-    r.stdout_str()
-}
-
-fn assert_intact(db: &Path) {
-    let out = python(
-        "import sys, sqlite3\nprint(sqlite3.connect(sys.argv[1]).execute('pragma integrity_check').fetchone()[0])",
-        &[&s(db)],
-    );
-    assert_eq!(out.trim(), "ok", "{}: {out}", db.display());
-}
-
 fn count(ca: &Path) -> usize {
     common::json_items(&pk_ok(&["issue", "list", "--ca", &s(ca), "-f", "json"])).len()
 }
@@ -99,7 +80,7 @@ fn a_full_disk_fails_cleanly_and_damages_nothing() {
         &[],
     );
     common::refused(&r, 4, &["ca.db"], "issue batch on a full disk");
-    assert_intact(&ca.join("ca.db"));
+    common::assert_db_intact(&ca.join("ca.db"));
     assert_eq!(count(&ca), 0, "a refused commit left rows");
     assert_still_works(&ca, &out);
 
@@ -116,7 +97,7 @@ fn a_full_disk_fails_cleanly_and_damages_nothing() {
     assert_eq!(r.code, Some(4), "crl gen on a full disk: {}", r.describe());
     assert!(!r.stderr_str().contains("panicked"), "{}", r.describe());
     assert!(!crl.exists(), "a partial CRL file was left");
-    assert_intact(&ca.join("ca.db"));
+    common::assert_db_intact(&ca.join("ca.db"));
     pk_ok(&["crl", "gen", "--ca", &s(&ca), "-o", &s(&crl)]);
 }
 
@@ -156,7 +137,7 @@ fn a_read_only_ca_directory_is_refused_cleanly() {
     );
     common::refused(&r, 4, &["ca"], "crl gen in a read-only CA directory");
     sh(&format!("chmod 0700 '{}'", s(&ca)), &[]);
-    assert_intact(&ca.join("ca.db"));
+    common::assert_db_intact(&ca.join("ca.db"));
     assert_eq!(count(&ca), 0);
     assert_still_works(&ca, &out);
 }
@@ -202,7 +183,7 @@ fn a_locked_database_fails_after_the_busy_timeout() {
     common::refused(&r, 4, &["ca.db", "locked"], "issue batch on a locked ca.db");
     let _ = holder.kill();
     holder.wait().unwrap();
-    assert_intact(&ca.join("ca.db"));
+    common::assert_db_intact(&ca.join("ca.db"));
     assert_still_works(&ca, &out);
 }
 
@@ -229,7 +210,7 @@ fn corrupted_databases_are_named_not_trusted() {
         &s(&t.path().join("out")),
     ]);
     // Fold the write-ahead log into the file, so that the damage is where SQLite reads.
-    python(
+    common::python_ok(
         "import sys, sqlite3\nsqlite3.connect(sys.argv[1]).execute('pragma wal_checkpoint(truncate)')",
         &[&s(&ca.join("ca.db"))],
     );
@@ -253,17 +234,7 @@ fn corrupted_databases_are_named_not_trusted() {
     );
 
     let mtc = t.path().join("mtc");
-    pk_ok(&[
-        "mtc",
-        "ca",
-        "new",
-        "--dir",
-        &s(&mtc),
-        "--ca-id",
-        "32473.1",
-        "--alg",
-        "ed25519",
-    ]);
+    common::new_mtc_ca(&mtc);
     common::mtc_add(&mtc, 0, 50, None, None);
     scribble(&mtc.join("mtc.db"), 0, 100);
     let r = common::pk(&["mtc", "checkpoint", "--dir", &s(&mtc)]);
@@ -321,7 +292,7 @@ fn sigterm_mid_batch_finishes_the_chunk_and_says_so() {
         "{err}"
     );
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2 * reported);
-    assert_intact(&ca.join("ca.db"));
+    common::assert_db_intact(&ca.join("ca.db"));
     assert_still_works(&ca, &t.path().join("out2"));
 }
 
@@ -336,17 +307,7 @@ fn key_material_stays_private() {
     assert_eq!(mode(&ca), 0o700, "CA directory");
     assert_eq!(mode(&ca.join("ca.key")), 0o600, "CA key");
     let mtc = t.path().join("mtc");
-    pk_ok(&[
-        "mtc",
-        "ca",
-        "new",
-        "--dir",
-        &s(&mtc),
-        "--ca-id",
-        "32473.1",
-        "--alg",
-        "ed25519",
-    ]);
+    common::new_mtc_ca(&mtc);
     assert_eq!(mode(&mtc), 0o700, "MTC CA directory");
     assert_eq!(mode(&mtc.join("cosigner.key")), 0o600, "MTC cosigner key");
     let key = t.path().join("k.pem");

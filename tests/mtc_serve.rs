@@ -16,17 +16,7 @@ const LATER: &str = "2026-11-02T00:00:00Z";
 
 /// A CA (Ed25519 cosigner) in `dir` with `n` entries and a checkpoint.
 fn log_with(dir: &Path, n: usize) {
-    pk_ok(&[
-        "mtc",
-        "ca",
-        "new",
-        "--dir",
-        &s(dir),
-        "--ca-id",
-        "32473.1",
-        "--alg",
-        "ed25519",
-    ]);
+    common::new_mtc_ca(dir);
     grow(dir, 0, n);
 }
 

@@ -445,3 +445,34 @@ pub fn refused(r: &Run, code: i32, needles: &[&str], what: &str) {
         r.stdout_str()
     );
 }
+
+/// `python3 -c SCRIPT ARGV…`: its stdout, failing the test when it fails.
+pub fn python_ok(script: &str, argv: &[&str]) -> String {
+    let r = run_with("python3", &[&["-c", script][..], argv].concat(), None, HANG);
+    assert_eq!(r.code, Some(0), "python: {}", r.describe());
+    r.stdout_str()
+}
+
+/// SQLite's own integrity check of `db`, by Python's sqlite3 (an independent judge).
+pub fn assert_db_intact(db: &Path) {
+    let out = python_ok(
+        "import sys, sqlite3\nprint(sqlite3.connect(sys.argv[1]).execute('pragma integrity_check').fetchone()[0])",
+        &[&s(db)],
+    );
+    assert_eq!(out.trim(), "ok", "{}: {out}", db.display());
+}
+
+/// A new MTC CA with an Ed25519 cosigner in `dir`.
+pub fn new_mtc_ca(dir: &Path) {
+    pk_ok(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(dir),
+        "--ca-id",
+        "32473.1",
+        "--alg",
+        "ed25519",
+    ]);
+}

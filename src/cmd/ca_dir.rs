@@ -6,7 +6,6 @@ use super::io::{self, InForm};
 use super::key::load_private_key;
 use pkit::der::Time;
 use pkit::pki::ca::issuer::{CaError, Issuer};
-use pkit::pki::ca::store::StoreError;
 use std::path::Path;
 
 impl From<CaError> for CliError {
@@ -15,18 +14,6 @@ impl From<CaError> for CliError {
             CaError::Parse(m) => CliError::parse(m),
             CaError::Backend(b) => b.into(),
             CaError::Refused(m) => CliError::negative(m),
-        }
-    }
-}
-
-/// A store error as one line naming what failed: `DIR/ca.db`, or for a CA whose records
-/// are on a database server (whose URL was named when it was opened), the CA directory.
-pub fn db_err(dir: &Path) -> impl Fn(StoreError) -> CliError + '_ {
-    move |e| {
-        if e.is_server() || dir.join(super::ca_db::URL_FILE).is_file() {
-            CliError::io(format!("{}: {e}", dir.display()))
-        } else {
-            CliError::io(format!("{}: {e}", dir.join("ca.db").display()))
         }
     }
 }

@@ -1,8 +1,9 @@
 //! `pkit crl`: revoke certificates in a CA's ca.db, generate and sign CRLs from it, verify
 //! a CRL against its CA, and look serials up in a CRL.
 
+use super::ca_db::db_err;
 use super::ca_db::{open_store, DbArgs};
-use super::ca_dir::{db_err, load_issuer, parse_duration, parse_serial, parse_time};
+use super::ca_dir::{load_issuer, parse_duration, parse_serial, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};

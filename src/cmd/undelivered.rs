@@ -9,7 +9,7 @@
 //! all, but the directory may also hold files of the same names from another run, which
 //! is why the key is checked against the certificate and not just looked for.
 
-use super::ca_dir::db_err;
+use super::ca_db::db_err;
 use super::error::CliResult;
 use super::io;
 use super::key::load_private_key;

@@ -2,8 +2,9 @@
 //! [`pkit::pki::ca::batch`]); this file reads the manifest and delivers the files and the
 //! report.
 
+use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::open_store;
-use crate::cmd::ca_dir::{db_err, load_issuer, parse_time};
+use crate::cmd::ca_dir::{load_issuer, parse_time};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;

@@ -1,7 +1,8 @@
 //! `pkit issue ca`: a root CA, or an intermediate under `--parent`.
 
+use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::{self, DbArgs};
-use crate::cmd::ca_dir::{db_err, load_issuer, new_ca_key, parse_time, ExistingKeyArgs, NewCaKey};
+use crate::cmd::ca_dir::{load_issuer, new_ca_key, parse_time, ExistingKeyArgs, NewCaKey};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;

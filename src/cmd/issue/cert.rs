@@ -1,6 +1,7 @@
 //! `pkit issue cert`: one certificate, for a new key or from a CSR.
 
-use crate::cmd::ca_dir::{db_err, load_issuer, parse_time};
+use crate::cmd::ca_db::db_err;
+use crate::cmd::ca_dir::{load_issuer, parse_time};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;

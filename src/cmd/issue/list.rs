@@ -1,7 +1,8 @@
 //! `pkit issue list` and `pkit issue export`: what a CA has issued.
 
+use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::open_store;
-use crate::cmd::ca_dir::{db_err, parse_serial};
+use crate::cmd::ca_dir::parse_serial;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::output;

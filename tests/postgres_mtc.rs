@@ -215,9 +215,40 @@ fn many_adders_one_sequence() {
         db.psql("SELECT count(*) FROM nodes").trim(),
         (total - total.count_ones() as usize).to_string()
     );
+    // Two checkpoints at once: one leader signs the tree; the other, after it, finds
+    // nothing new (exit 2), never a second tree over the same previous checkpoint.
     let d = s(&dir);
-    let note = ok(&db, &["mtc", "checkpoint", "--dir", &d, "--now", NOW]).stdout_str();
+    let pass = format!("pass:{}", db.password);
+    let both: Vec<_> = (0..2)
+        .map(|_| {
+            std::process::Command::new(pkit_bin())
+                .args([
+                    "mtc",
+                    "checkpoint",
+                    "--dir",
+                    &d,
+                    "--now",
+                    NOW,
+                    "--db-passin",
+                    &pass,
+                ])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut outs: Vec<_> = both
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    outs.sort_by_key(|o| o.status.code());
+    assert_eq!(outs[0].status.code(), Some(0), "{outs:?}");
+    assert_eq!(outs[1].status.code(), Some(2), "{outs:?}");
+    assert!(String::from_utf8_lossy(&outs[1].stderr).contains("nothing to checkpoint"));
+    let note = String::from_utf8_lossy(&outs[0].stdout).to_string();
     assert!(note.contains(&format!("\n{total}\n")), "{note}");
+    assert_eq!(db.psql("SELECT count(*) FROM checkpoints").trim(), "1");
     for index in ["0", "777", &(total - 1).to_string()] {
         cert_verifies(&db, &dir, index, &t.path().join(format!("c{index}.pem")));
     }
@@ -271,6 +302,35 @@ fn faults_are_one_line_exit_4() {
         "not pkit's",
     );
     assert!(!dir.join("cosigner.key").exists() && !dir.join("db.url").exists());
+
+    // A URL given for an MTC CA whose log is its mtc.db is refused: its entries are not
+    // there.
+    let local = t.path().join("local");
+    let r = pk(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(&local),
+        "--ca-id",
+        "32473.2",
+        "--alg",
+        "ed25519",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let mut a = vec![
+        "mtc".to_string(),
+        "checkpoint".into(),
+        "--dir".into(),
+        s(&local),
+    ];
+    a.extend(other.args());
+    refused(
+        &common::pkit_run(&a),
+        2,
+        &["mtc.db", "--db"],
+        "a URL for a CA with mtc.db",
+    );
 
     // A database holding another MTC CA's log is refused for a new one.
     let r = new_ca(&t.path().join("second"), &db_fresh_schema(&db));

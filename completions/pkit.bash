@@ -2680,13 +2680,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__add)
-            opts="-f -h --dir --csr --subject --san --key-out --alg --days --from --force --now --format --color --help"
+            opts="-f -h --dir --db --db-passin --csr --subject --san --key-out --alg --days --from --force --now --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2844,13 +2852,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__ca__subcmd__new)
-            opts="-f -h --dir --ca-id --alg --key --passin --pin --log --days --now --format --color --help"
+            opts="-f -h --dir --db --db-passin --ca-id --alg --key --passin --pin --log --days --now --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2906,13 +2922,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__cert)
-            opts="-o -h --dir --index --count --landmark --stored --out --force --now --color --help"
+            opts="-o -h --dir --db --db-passin --index --count --landmark --stored --out --force --now --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2948,13 +2972,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__checkpoint)
-            opts="-f -h --dir --now --pin --cosignature --subtree-cosignature --cosigner --format --color --help"
+            opts="-f -h --dir --db --db-passin --now --pin --cosignature --subtree-cosignature --cosigner --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2998,13 +3030,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__consistency)
-            opts="-f -h --dir --old --new --format --color --help"
+            opts="-f -h --dir --db --db-passin --old --new --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3358,13 +3398,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__landmark)
-            opts="-h --dir --color --help allocate list help"
+            opts="-h --dir --db --db-passin --color --help allocate list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3500,13 +3548,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__proof)
-            opts="-f -h --dir --index --subtree --format --color --help"
+            opts="-f -h --dir --db --db-passin --index --subtree --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3538,13 +3594,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__serve)
-            opts="-h --dir --prefix --listen --threads --max-connections --header-timeout --color --help"
+            opts="-h --dir --db --db-passin --prefix --listen --threads --max-connections --header-timeout --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3614,13 +3678,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__tiles)
-            opts="-f -h --dir --out-dir --no-entries --format --color --help"
+            opts="-f -h --dir --db --db-passin --out-dir --no-entries --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -134,7 +134,7 @@ ml-dsa-87\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l key -d 'The key instead of a new one: a PKCS#8 file, or a key in a PKCS#11 token (`pkcs11:token=…;object=…?module-path=…`), whose URI the CA\'s key file then holds' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passin -d 'Password source of the --key file' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l pin -d 'PIN of the token holding the --key (pass:, env:, file:, fd:); default: the URI\'s pin-value or pin-source' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l days -d 'Validity in days' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent -d 'Make an intermediate signed by the CA in this directory (recorded in its ca.db)' -r -F
@@ -159,7 +159,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l ca -d 'The issuing CA directory' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l passin -d 'Password source for the CA key' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
@@ -190,7 +190,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l force -d 'Overwrite output files if they exist'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l ca -d 'The issuing CA directory' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l passin -d 'Password source for the CA key' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
@@ -217,7 +217,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l measure-limit -d 'Afterwards, time the raw limit on the same threads (one key generation plus one CA signature per certificate, in memory) and print it beside the batch\'s rate'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l ca -d 'The CA directory' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -s f -l format -d 'text (a table) or json' -r -f -a "text\t''
 json\t''
@@ -228,7 +228,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l undelivered -d 'Only the certificates a batch committed but never delivered (killed or failed before writing their files), with what their output directory holds for each: `pkit issue export --undelivered` writes their certificate files, `pkit crl revoke --undelivered` revokes them'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l ca -d 'The CA directory' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -s o -l out -d 'Output file (default stdout)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from export" -l out-dir -d 'With --undelivered: write the files here instead of the batch\'s output directory' -r -F
@@ -255,7 +255,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subco
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -f -a "check" -d 'Look serial numbers up in a CRL (exit 1 when any is listed)'
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and not __fish_seen_subcommand_from revoke gen verify check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l cert -d 'Revoke this certificate (issued by the CA) instead of naming its serial' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l reason -d 'CRLReason (RFC 5280 §5.3.1): keyCompromise, cACompromise, affiliationChanged, superseded, cessationOfOperation, certificateHold, privilegeWithdrawn, aACompromise, unspecified' -r
@@ -266,7 +266,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l undelivered -d 'Revoke every certificate a batch committed but never delivered (see `pkit issue list --undelivered`): nobody received them, and keys whose files were never written are gone'
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l next-update -d 'nextUpdate = thisUpdate + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l passin -d 'Password source for ca.key' -r
@@ -321,7 +321,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-cert -d 'Sign as a delegated responder with this certificate (issued by the CA with the OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-key -d 'The delegated responder\'s private key' -r -F
@@ -347,7 +347,7 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-cert -d 'Sign as a delegated responder with this certificate (issued by the CA with the OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-key -d 'The delegated responder\'s private key' -r -F
@@ -387,7 +387,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l rules -d 'RFC 5280 
 webpki\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl -d 'A CRL to check revocation against (repeatable; a file may hold several)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ca -d 'A pkit CA directory whose ca.db answers for the certificates it issued' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db: postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url, which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp-response -d 'An OCSP response to check revocation against (repeatable)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l check-revocation -d 'Which certificates to check for revocation. Default: leaf when a CRL, --ca, an OCSP response or --ocsp is given, else none' -r -f -a "none\t''
@@ -430,9 +430,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -f -a "new" -d 'Create DIR/mtc-ca.pem, DIR/cosigner.key and DIR/mtc.db'
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -f -a "new" -d 'Create DIR/mtc-ca.pem, DIR/cosigner.key and DIR/mtc.db (with --db, DIR/db.url and the log in that database)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from ca" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l dir -d 'The CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l csr -d 'A PKCS#10 request: its subject, key and requested extensions' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l subject -d 'Subject DN, e.g. "CN=a.example,O=Example"' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l san -d 'Subject alternative name: DNS:, IP:, email:, URI: (repeatable)' -r
@@ -457,6 +459,8 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l force -d 'Overwrite --key-out'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l now -d 'Signing time (RFC 3339), default now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l pin -d 'PIN of the PKCS#11 token holding the cosigner key (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosignature -d 'Instead of signing a new checkpoint, add these witnesses\' cosignature lines (`pkit mtc cosign` output) to the latest one, each checked with its --cosigner key' -r -F
@@ -469,6 +473,8 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l index -d 'The log index of the entry' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l count -d 'Write the certificates of `COUNT` consecutive entries from --index, as one PEM bundle' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -s o -l out -d 'Output file (PEM); stdout when absent' -r -F
@@ -481,6 +487,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l force
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -489,6 +497,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -f -a "list" -d 'Print the landmark list (-07 text format), or the trusted subtrees with --subtrees (the file `pkit mtc verify --trusted-subtrees` reads)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l index -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l subtree -d 'The subtree START:END (default: the signed subtree holding the index, else the whole tree)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -s f -l format -r -f -a "text\t''
@@ -498,6 +508,8 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l old -d 'The older tree size' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l new -d 'The newer tree size' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -s f -l format -r -f -a "text\t''
@@ -534,6 +546,8 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l dir -d 'The MTC CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l out-dir -d 'Where to write the log\'s files (created if needed): `checkpoint`, `landmarks` and `tile/…`, to be served at the log\'s prefix URL' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -s f -l format -r -f -a "text\t''
 json\t''"
@@ -543,6 +557,8 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l no-entries -d 'Leave out the entry bundles (`tile/entries/…`): hash tiles, checkpoint and landmarks only'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l dir -d 'The MTC CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l prefix -d 'The log\'s path on the server (mtc-tlog: the CA prefix URL\'s path and the log number, e.g. /mtc/1). Default: the root' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from serve" -l threads -d 'Worker threads, each with its own database connection (and, for `ocsp serve`, its own signer); connections are spread over them (default: one per CPU)' -r

@@ -1,7 +1,8 @@
 //! Where a CA's records are: `DIR/ca.db` (SQLite, the default), or a PostgreSQL database
 //! named by `--db URL` (or `PKIT_DATABASE_URL`) or recorded in `DIR/db.url` by
 //! `pkit issue ca --db`, so that later commands find it without repeating it. Every
-//! command that opens a CA's records takes the same [`DbArgs`].
+//! command that opens a CA's records takes the same [`DbArgs`]; an MTC CA's log
+//! (`DIR/mtc.db`) is found the same way ([`server_url`]).
 
 use super::error::{CliError, CliResult};
 use super::io;
@@ -12,12 +13,26 @@ use std::path::{Path, PathBuf};
 /// The file in a CA directory that records its database's URL (without a password).
 pub const URL_FILE: &str = "db.url";
 
+/// A store error as one line naming what failed: `DIR/ca.db`, or for a CA whose records
+/// are on a database server (whose URL was named when it was opened), the CA directory.
+pub fn db_err(dir: &Path) -> impl Fn(StoreError) -> CliError + '_ {
+    move |e| {
+        if e.is_server() || dir.join(URL_FILE).is_file() {
+            CliError::io(format!("{}: {e}", dir.display()))
+        } else {
+            CliError::io(format!("{}: {e}", dir.join("ca.db").display()))
+        }
+    }
+}
+
 /// `--db`, `--db-passin`: the CA's records on a PostgreSQL server.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct DbArgs {
-    /// The CA's records in a PostgreSQL database instead of DIR/ca.db:
+    /// The CA's records in a PostgreSQL database instead of DIR/ca.db (an MTC CA's
+    /// DIR/mtc.db):
     /// postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a
-    /// password) in DIR/db.url, which later commands use when --db is not given.
+    /// password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when
+    /// --db is not given.
     #[arg(
         long,
         value_name = "URL",
@@ -40,6 +55,25 @@ enum Location {
 /// `--db` (or its variable) when given, else the URL in `DIR/db.url`, else `DIR/ca.db`.
 /// A URL given for a CA that has a `ca.db` is refused.
 fn locate(dir: &Path, db: &DbArgs) -> CliResult<Location> {
+    locate_file(dir, "ca.db", db)
+}
+
+/// The database server that holds the records of the CA in `dir` whose own file would
+/// be `file` (`mtc.db`), or `None` when they are in that file.
+pub fn server_url(dir: &Path, file: &str, db: &DbArgs) -> CliResult<Option<String>> {
+    Ok(match locate_file(dir, file, db)? {
+        Location::Server(url) => Some(url),
+        Location::File(_) => None,
+    })
+}
+
+/// The password `--db-passin` gives, if any.
+pub fn password(db: &DbArgs) -> CliResult<Option<Vec<u8>>> {
+    db.db_passin.as_deref().map(io::read_secret).transpose()
+}
+
+/// [`locate`] for a CA whose own file is `file`.
+fn locate_file(dir: &Path, file: &str, db: &DbArgs) -> CliResult<Location> {
     if let Some(url) = db.db.as_deref().filter(|u| !u.is_empty()) {
         if !is_url(url) {
             return Err(CliError::usage(format!(
@@ -49,7 +83,7 @@ fn locate(dir: &Path, db: &DbArgs) -> CliResult<Location> {
         }
         // A CA whose records are in its ca.db is not moved by a URL (least of all one
         // left in the environment for another CA): its certificates are not there.
-        let own = dir.join("ca.db");
+        let own = dir.join(file);
         if own.is_file() {
             return Err(CliError::usage(format!(
                 "{}: this CA keeps its records there; --db (or PKIT_DATABASE_URL) names \
@@ -71,13 +105,13 @@ fn locate(dir: &Path, db: &DbArgs) -> CliResult<Location> {
             }
             Ok(Location::Server(url.to_string()))
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Location::File(dir.join("ca.db"))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Location::File(dir.join(file))),
         Err(e) => Err(CliError::io_at(&recorded.display().to_string(), &e)),
     }
 }
 
 fn open_server(url: &str, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
-    let password = db.db_passin.as_deref().map(io::read_secret).transpose()?;
+    let password = password(db)?;
     // TLS, when the URL asks for it or the server offers it, on the OpenSSL pkit links.
     store::open_url(
         url,

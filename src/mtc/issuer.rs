@@ -99,9 +99,18 @@ pub fn checkpoint_store(
     ca: &MtcCa,
     now: u64,
 ) -> Result<CheckpointResult> {
-    let prev = store.latest_checkpoint()?.map_or(0, |c| c.size);
-    let r = create_checkpoint(&*store, prev, ca, now)?;
-    store.insert_checkpoint(&r.checkpoint, &r.signatures)?;
+    // One leader at a time, or two would sign different trees over the same previous
+    // checkpoint.
+    store.lead_checkpoint()?;
+    let made = (|| -> Result<CheckpointResult> {
+        let prev = store.latest_checkpoint()?.map_or(0, |c| c.size);
+        let r = create_checkpoint(&*store, prev, ca, now)?;
+        store.insert_checkpoint(&r.checkpoint, &r.signatures)?;
+        Ok(r)
+    })();
+    let ended = store.end_checkpoint();
+    let r = made?;
+    ended?;
     Ok(r)
 }
 

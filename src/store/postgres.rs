@@ -88,6 +88,20 @@ pub fn config(url: &str, password: Option<&[u8]>) -> Result<Config, OpenError> {
     Ok(config)
 }
 
+/// Run `f` where the sync client may block. The client drives its own runtime and cannot
+/// do so inside another (it panics): called from a thread that runs one (`ocsp serve`'s
+/// and `mtc serve`'s workers answer from theirs), `f` runs on a thread of its own for the
+/// call, and `died` names the failure should that thread end abnormally.
+pub fn off_runtime<T: Send, E: Send>(
+    f: impl FnOnce() -> Result<T, E> + Send,
+    died: impl FnOnce() -> E,
+) -> Result<T, E> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|s| s.spawn(f).join()).unwrap_or_else(|_| Err(died()))
+}
+
 /// Bring the store `store`'s tables to the newest schema: the `migrations` not yet applied
 /// (index i takes the schema from version i to i + 1), in one transaction under an
 /// advisory lock, so that processes opening a new database at once create it once.

@@ -27,6 +27,8 @@ pub struct AddArgs {
     /// The CA directory.
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// A PKCS#10 request: its subject, key and requested extensions.
     #[arg(long, conflicts_with_all = ["key_out", "alg", "from"])]
     pub csr: Option<PathBuf>,
@@ -88,7 +90,7 @@ fn convert(issuer: &[u8], now: Time, r: &Request) -> pkit::mtc::Result<NewEntry>
 
 pub fn run(a: AddArgs) -> CliResult<Exit> {
     let now = now_of(&a.now)?;
-    let (mut store, name) = open_store(&a.dir)?;
+    let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (ca_id, _) = ca_meta(&*store, &name)?;
     let issuer = ca_id.to_name_der();
     if let Some(path) = &a.from {

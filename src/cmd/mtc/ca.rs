@@ -1,6 +1,7 @@
 //! `pkit mtc ca new`: create an MTC CA directory.
 
-use super::common::{emit, mtc_err, now_of, paths, Format};
+use super::common::{emit, mtc_err, now_of, open_server, paths, Format};
+use crate::cmd::ca_db::{record_url, server_url};
 use crate::cmd::ca_dir::{new_ca_key, ExistingKeyArgs, NewCaKey};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
@@ -9,6 +10,7 @@ use clap::{Args, Subcommand};
 use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::pki::alg::Algorithm;
+use pkit::store::postgres::without_password;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -20,7 +22,8 @@ pub struct CaArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum CaCommand {
-    /// Create DIR/mtc-ca.pem, DIR/cosigner.key and DIR/mtc.db.
+    /// Create DIR/mtc-ca.pem, DIR/cosigner.key and DIR/mtc.db (with --db, DIR/db.url and
+    /// the log in that database).
     New(NewArgs),
 }
 
@@ -29,6 +32,8 @@ pub struct NewArgs {
     /// The CA directory (created if missing).
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// The CA's trust anchor ID, a RELATIVE-OID under 1.3.6.1.4.1 (e.g. 32473.1).
     #[arg(long, value_name = "ID")]
     pub ca_id: String,
@@ -88,9 +93,33 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
         min_serial: base,
         max_serial: base | pkit::mtc::limits::UINT48_MAX,
     });
-    io::write_file_atomic(&key_path, file_text.as_bytes(), false, true)?;
-    let db_name = db_path.display().to_string();
-    let mut store = pkit::mtc::store::open(&db_path).map_err(mtc_err(&db_name))?;
+    // A log on a database server is reached before anything is written, so that a wrong
+    // URL or password, or a database holding another log, changes nothing.
+    let server = server_url(&a.dir, "mtc.db", &a.db)?;
+    let (mut store, db_name) = match &server {
+        Some(url) => {
+            let name = without_password(url);
+            let store = open_server(url, &a.db, &name)?;
+            if store.meta("ca_id").map_err(mtc_err(&name))?.is_some() || store.size() > 0 {
+                return Err(CliError::io(format!(
+                    "{name}: already holds another MTC CA's log (one log per database)"
+                )));
+            }
+            (store, name)
+        }
+        None => {
+            let name = db_path.display().to_string();
+            io::write_file_atomic(&key_path, file_text.as_bytes(), false, true)?;
+            (
+                pkit::mtc::store::open(&db_path).map_err(mtc_err(&name))?,
+                name,
+            )
+        }
+    };
+    if let Some(url) = &server {
+        io::write_file_atomic(&key_path, file_text.as_bytes(), false, true)?;
+        record_url(&a.dir, url)?;
+    }
     for (k, v) in [
         ("ca_id", ca_id.dotted().to_string()),
         ("log", a.log.to_string()),

@@ -1,6 +1,7 @@
 //! What the `pkit mtc` subcommands share: the CA directory's files, opening `mtc.db`,
 //! loading the CA with its cosigner key, the `-f text|json` choice and error mapping.
 
+use crate::cmd::ca_db::{password, server_url, DbArgs};
 use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
@@ -12,6 +13,7 @@ use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::MtcCa;
 use pkit::mtc::store::{self, LogStore};
 use pkit::mtc::MtcError;
+use pkit::store::postgres::without_password;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -62,8 +64,14 @@ pub fn paths(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     )
 }
 
-/// Open `DIR/mtc.db`, which must exist.
-pub fn open_store(dir: &Path) -> CliResult<(Box<dyn LogStore>, String)> {
+/// Open the CA's log, which must exist: `DIR/mtc.db`, or the PostgreSQL database
+/// `--db` names or `DIR/db.url` records. With the name its messages carry.
+pub fn open_store(dir: &Path, args: &DbArgs) -> CliResult<(Box<dyn LogStore>, String)> {
+    if let Some(url) = server_url(dir, "mtc.db", args)? {
+        let name = without_password(&url);
+        let s = open_server(&url, args, &name)?;
+        return Ok((s, name));
+    }
     let (_, _, db) = paths(dir);
     let name = db.display().to_string();
     if !db.is_file() {
@@ -74,6 +82,18 @@ pub fn open_store(dir: &Path) -> CliResult<(Box<dyn LogStore>, String)> {
     }
     let s = store::open(&db).map_err(mtc_err(&name))?;
     Ok((s, name))
+}
+
+/// The log in the PostgreSQL database `url`, created if the database is empty, over TLS
+/// when the URL asks for it or the server offers it.
+pub fn open_server(url: &str, args: &DbArgs, name: &str) -> CliResult<Box<dyn LogStore>> {
+    let password = password(args)?;
+    store::open_url(
+        url,
+        password.as_deref(),
+        pkit::pki::backend::openssl::pg_tls::connect,
+    )
+    .map_err(mtc_err(name))
 }
 
 /// The CA's ID and log number from `mtc.db`.

@@ -30,6 +30,8 @@ pub struct ServeArgs {
     /// The MTC CA directory.
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// The log's path on the server (mtc-tlog: the CA prefix URL's path and the log
     /// number, e.g. /mtc/1). Default: the root.
     #[arg(long, value_name = "PATH", default_value = "")]
@@ -162,7 +164,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
     let prefix = normalize_prefix(&a.prefix)?;
     // Opened here first so that a missing or foreign database is an error before
     // listening; that connection serves the first worker.
-    let (store, name) = open_store(&a.dir)?;
+    let (store, name) = open_store(&a.dir, &a.db)?;
     let origin = publish::checkpoint(store.as_ref())
         .map_err(mtc_err(&name))?
         .and_then(|(_, note)| note.lines().next().map(str::to_string));
@@ -170,7 +172,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
     let make = || {
         let store = match first.take() {
             Some(s) => s,
-            None => open_store(&a.dir)?.0,
+            None => open_store(&a.dir, &a.db)?.0,
         };
         Ok(Worker {
             store,

@@ -25,6 +25,8 @@ pub struct TilesArgs {
     /// The MTC CA directory.
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// Where to write the log's files (created if needed): `checkpoint`, `landmarks` and
     /// `tile/…`, to be served at the log's prefix URL.
     #[arg(long, value_name = "DIR")]
@@ -65,7 +67,7 @@ fn published_size(out: &Path, origin: &str, size: u64) -> CliResult<u64> {
 }
 
 pub fn run(a: TilesArgs) -> CliResult<Exit> {
-    let (store, name) = open_store(&a.dir)?;
+    let (store, name) = open_store(&a.dir, &a.db)?;
     let (size, note) = publish::checkpoint(store.as_ref())
         .map_err(mtc_err(&name))?
         .ok_or_else(|| {

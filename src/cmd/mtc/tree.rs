@@ -24,6 +24,8 @@ use std::path::PathBuf;
 pub struct CheckpointArgs {
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// Signing time (RFC 3339), default now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
@@ -124,7 +126,7 @@ fn subtree_cosignatures(
 /// lines added, each verified against its witness key (a line from an unknown witness,
 /// or one that does not verify against this checkpoint, is refused: exit 1).
 fn add_cosignatures(a: &CheckpointArgs) -> CliResult<Exit> {
-    let (mut store, name) = open_store(&a.dir)?;
+    let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (ca_id, log) = ca_meta(&*store, &name)?;
     let log_id = ca_id.log_id(log);
     let keys = a
@@ -223,7 +225,7 @@ pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
         return add_cosignatures(&a);
     }
     let now = now_of(&a.now)?;
-    let (mut store, name) = open_store(&a.dir)?;
+    let (mut store, name) = open_store(&a.dir, &a.db)?;
     let ca = load_ca(&a.dir, &*store, &name, a.pin.as_deref())?;
     let r = checkpoint_store(&mut *store, &ca, unix(now)).map_err(mtc_err(&name))?;
     let item = json!({
@@ -244,6 +246,8 @@ pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
 pub struct CertArgs {
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// The log index of the entry.
     #[arg(long)]
     pub index: u64,
@@ -278,7 +282,7 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
         }
     }
     let now = now_of(&a.now)?;
-    let (mut store, name) = open_store(&a.dir)?;
+    let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (_, log) = ca_meta(&*store, &name)?;
     let kind = if a.landmark {
         CertKind::Landmark
@@ -344,6 +348,8 @@ fn stored_certificates(
 pub struct LandmarkArgs {
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     #[command(subcommand)]
     pub command: LandmarkCommand,
 }
@@ -373,7 +379,7 @@ pub enum LandmarkCommand {
 }
 
 pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
-    let (mut store, name) = open_store(&a.dir)?;
+    let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (_, log) = ca_meta(&*store, &name)?;
     let landmarks = store.landmarks().map_err(mtc_err(&name))?;
     match a.command {
@@ -452,6 +458,8 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
 pub struct ProofArgs {
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     #[arg(long)]
     pub index: u64,
     /// The subtree START:END (default: the signed subtree holding the index, else the
@@ -463,7 +471,7 @@ pub struct ProofArgs {
 }
 
 pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
-    let (store, name) = open_store(&a.dir)?;
+    let (store, name) = open_store(&a.dir, &a.db)?;
     let st = match &a.subtree {
         Some(s) => {
             let (x, y) = s
@@ -499,6 +507,8 @@ pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
 pub struct ConsistencyArgs {
     #[arg(long)]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub db: crate::cmd::ca_db::DbArgs,
     /// The older tree size.
     #[arg(long)]
     pub old: u64,
@@ -510,7 +520,7 @@ pub struct ConsistencyArgs {
 }
 
 pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
-    let (store, name) = open_store(&a.dir)?;
+    let (store, name) = open_store(&a.dir, &a.db)?;
     if a.old > a.new {
         return Err(CliError::usage(format!(
             "--old {} is larger than --new {}",

@@ -109,6 +109,18 @@ pub trait LogStore: NodeSource + Send {
     fn insert_checkpoint(&mut self, cp: &StoredCheckpoint, sigs: &[SubtreeSignature])
         -> Result<()>;
 
+    /// Become the one process that makes checkpoints until [`LogStore::end_checkpoint`]
+    /// (waiting for another that is), and see the log as it is now. By default nothing
+    /// changes: a store one process writes has no other leader to wait for.
+    fn lead_checkpoint(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    /// Let the next checkpoint leader go ahead.
+    fn end_checkpoint(&mut self) -> Result<()> {
+        Ok(())
+    }
+
     /// Every cosignature stored over exactly `st`.
     fn subtree_signatures(&self, st: Subtree) -> Result<Vec<SubtreeSignature>>;
 

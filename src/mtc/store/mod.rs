@@ -1,8 +1,7 @@
 //! The MTC issuance log's storage, behind [`LogStore`] ([`api`]): what issuance
 //! (`mtc::issuer`), the `pkit mtc` commands and the benches read and write, with no
-//! database in sight. [`sqlite`] keeps it in `mtc.db`; another database implements the
-//! same trait and is chosen in [`open`], so neither the MTC logic nor the commands
-//! change.
+//! database in sight. [`sqlite`] keeps it in `mtc.db` ([`open`]), [`pg`] in a PostgreSQL
+//! database ([`open_url`]), so neither the MTC logic nor the commands change.
 //!
 //! A log holds the entries (the MTCLogEntry bytes, the subject's SPKI and the leaf hash,
 //! by index), the complete interior nodes of its tree (read through the
@@ -13,7 +12,9 @@
 //! a cache that issuance reads back.
 
 pub mod api;
+pub mod pg;
 pub mod sqlite;
+mod values;
 
 use super::error::Result;
 use std::path::Path;
@@ -27,4 +28,15 @@ pub use sqlite::SqliteLogStore;
 /// Open (creating if needed, and migrating) the log at `path`: `mtc.db`, in SQLite.
 pub fn open(path: &Path) -> Result<Box<dyn LogStore>> {
     Ok(Box::new(SqliteLogStore::open(path)?))
+}
+
+/// Open (creating its tables if the database is empty) and migrate the log in the
+/// PostgreSQL database `url` names, with `password` when given, connecting through
+/// `connector` (which speaks TLS or not).
+pub fn open_url(
+    url: &str,
+    password: Option<&[u8]>,
+    connector: crate::store::postgres::Connector,
+) -> Result<Box<dyn LogStore>> {
+    Ok(Box::new(pg::PgLogStore::open(url, password, connector)?))
 }

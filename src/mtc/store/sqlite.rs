@@ -21,6 +21,7 @@ use super::api::{
     CertKind, LogStore, NewEntry, SignedSubtree, StoredCertificate, StoredCheckpoint, StoredProof,
     SubtreeSignature,
 };
+use super::values::{blob_hash, to_i64};
 use crate::mtc::error::{MtcError, Result};
 use crate::mtc::frontier::Frontier;
 use crate::mtc::hash::Hash;
@@ -77,15 +78,6 @@ impl From<rusqlite::Error> for MtcError {
     }
 }
 
-fn to_i64(v: u64) -> Result<i64> {
-    i64::try_from(v).map_err(|_| MtcError::Invalid(format!("{v} exceeds the database range")))
-}
-
-fn blob_hash(v: Vec<u8>) -> Result<Hash> {
-    v.try_into()
-        .map_err(|_| MtcError::Store("database: a stored hash is not 32 bytes".into()))
-}
-
 impl SqliteLogStore {
     /// Open (creating if needed) and migrate.
     pub fn open(path: &Path) -> Result<SqliteLogStore> {
@@ -130,7 +122,7 @@ impl SqliteLogStore {
                 .query_row(params![i64::from(level), to_i64(index)?], |r| r.get(0))
                 .optional()?
         };
-        blob_hash(h.ok_or_else(|| {
+        blob_hash(&h.ok_or_else(|| {
             MtcError::Store(format!("database: node ({level}, {index}) is missing"))
         })?)
     }
@@ -233,7 +225,7 @@ impl LogStore for SqliteLogStore {
             .prepare_cached("SELECT leaf FROM entries ORDER BY idx")?;
         let leaves = st
             .query_map([], |r| r.get::<_, Vec<u8>>(0))?
-            .map(|r| r.map_err(MtcError::from).and_then(blob_hash))
+            .map(|r| r.map_err(MtcError::from).and_then(|v| blob_hash(&v)))
             .collect::<Result<Vec<Hash>>>()?;
         Ok(MemTree::from_leaves(leaves))
     }
@@ -268,7 +260,7 @@ impl LogStore for SqliteLogStore {
         row.map(|(size, root, note, created)| {
             Ok(StoredCheckpoint {
                 size: size as u64,
-                root: blob_hash(root)?,
+                root: blob_hash(&root)?,
                 note,
                 created,
             })
@@ -319,7 +311,7 @@ impl LogStore for SqliteLogStore {
             Ok(SubtreeSignature {
                 subtree: st,
                 cosigner,
-                hash: blob_hash(hash)?,
+                hash: blob_hash(&hash)?,
                 signature,
             })
         })

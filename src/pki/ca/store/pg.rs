@@ -113,17 +113,10 @@ impl Conn {
     }
 }
 
-/// Run `f` where the sync client may block. The client drives its own runtime and cannot
-/// do so inside another (it panics): called from a thread that runs one (`ocsp serve`'s
-/// workers answer from theirs), `f` runs on a thread of its own for the call.
+/// [`crate::store::postgres::off_runtime`] with the CA store's error.
 fn off_runtime<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    if tokio::runtime::Handle::try_current().is_err() {
-        return f();
-    }
-    std::thread::scope(|s| s.spawn(f).join()).unwrap_or_else(|_| {
-        Err(StoreError::File(
-            "a database call ended abnormally on its thread".into(),
-        ))
+    crate::store::postgres::off_runtime(f, || {
+        StoreError::File("a database call ended abnormally on its thread".into())
     })
 }
 

@@ -163,15 +163,3 @@ pub fn record_url(dir: &Path, url: &str) -> CliResult {
     let text = format!("{}\n", without_password(url));
     io::write_file_atomic(&dir.join(URL_FILE), text.as_bytes(), false, false)
 }
-
-/// A store error as one line naming what failed: `DIR/ca.db`, or for a CA whose records
-/// are on a database server (whose URL was named when it was opened), the CA directory.
-pub fn db_err(dir: &Path) -> impl Fn(StoreError) -> CliError + '_ {
-    move |e| {
-        if e.is_server() || dir.join(URL_FILE).is_file() {
-            CliError::io(format!("{}: {e}", dir.display()))
-        } else {
-            CliError::io(format!("{}: {e}", dir.join("ca.db").display()))
-        }
-    }
-}

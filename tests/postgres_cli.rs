@@ -296,6 +296,84 @@ fn many_issuers_share_one_database() {
     }
 }
 
+/// One issuer killed with SIGKILL while three others go on: theirs are all there, the
+/// killed one's committed certificates are delivered or listed as undelivered (and then
+/// revoked), and no serial appears twice.
+#[test]
+fn a_killed_issuer_costs_the_others_nothing() {
+    use std::io::BufRead;
+    let Some(db) = pg_database("killed_issuer") else {
+        return;
+    };
+    let t = common::tempdir();
+    let ca = Ca::new(t.path(), Some(db.clone()));
+    let batch = |out: &Path, count: &str| {
+        let mut c = std::process::Command::new(common::pkit_bin());
+        c.args(["issue", "batch", "--ca", &s(&ca.dir), "--count", count])
+            .args(["--out-dir", &s(out), "--chunk", "64"])
+            .args(["--db-passin", &format!("pass:{}", db.password)])
+            .env("RAYON_NUM_THREADS", "1")
+            .stdin(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        c
+    };
+    let mut victim = batch(&t.path().join("victim"), "1000000")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("starting the victim");
+    let others: Vec<_> = (0..3)
+        .map(|i| {
+            batch(&t.path().join(format!("out{i}")), "1000")
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("starting pkit issue batch")
+        })
+        .collect();
+    // Killed once it has committed and reported a chunk, while the others run.
+    let mut first = String::new();
+    std::io::BufReader::new(victim.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    victim.kill().unwrap();
+    victim.wait().unwrap();
+    for c in others {
+        let o = c.wait_with_output().expect("waiting for pkit");
+        assert!(
+            o.status.success(),
+            "issue batch: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let rows = ca.listed(&[]);
+    let serials = ca.serials();
+    assert_eq!(serials.len(), rows.len(), "a serial twice");
+    let from_victim = rows.len() - 3000;
+    assert!(from_victim >= 64, "the victim committed {from_victim}");
+    assert!(from_victim < 1_000_000, "the victim was not killed mid-way");
+    let delivered = std::fs::read_dir(t.path().join("victim"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".pem"))
+        })
+        .count();
+    let undelivered = ca.listed(&["--undelivered"]).len();
+    assert!(
+        delivered + undelivered >= from_victim,
+        "{from_victim} committed by the killed issuer, {delivered} delivered, {undelivered} \
+         listed as undelivered"
+    );
+    ca.ok(&["crl", "revoke", "--undelivered"]);
+    assert!(ca.listed(&["--undelivered"]).is_empty());
+    let revoked = ca
+        .listed(&[])
+        .iter()
+        .filter(|v| v["status"] == "revoked")
+        .count();
+    assert_eq!(revoked, undelivered);
+}
+
 /// `PKIT_DATABASE_URL` stands for `--db`, and the URL recorded in the CA directory has no
 /// password in it.
 #[test]

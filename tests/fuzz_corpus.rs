@@ -64,18 +64,25 @@ fn corpora_and_regressions_replay() {
     });
 }
 
-/// Writes the inputs that reach the fixtures of `ocsp_http` and `mtc_http` (requests
-/// for the fixture CA's certificates, the fixture log's paths) into
-/// `$PKIT_FUZZ_SEEDS/<target>/`; `fuzz/seed.sh` runs it.
+/// The inputs that reach the fixtures of `ocsp_http` and `mtc_http` (requests for the
+/// fixture CA's certificates, the fixture log's paths): each is for a known target and
+/// goes through it. With `PKIT_FUZZ_SEEDS` set (as `fuzz/seed.sh` sets it) they are also
+/// written into `$PKIT_FUZZ_SEEDS/<target>/` as seeds.
 #[test]
-#[ignore = "writes seed files; run by fuzz/seed.sh"]
-fn write_fixture_seeds() {
-    let Some(out) = std::env::var_os("PKIT_FUZZ_SEEDS") else {
-        panic!("set PKIT_FUZZ_SEEDS to the seed directory");
-    };
-    for (i, (target, data)) in pkit::fuzzing::fixture_seeds().into_iter().enumerate() {
-        let dir = Path::new(&out).join(target);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(format!("fixture-{i:02}")), data).unwrap();
+fn fixture_seeds_replay_and_are_written() {
+    let seeds = pkit::fuzzing::fixture_seeds();
+    assert!(!seeds.is_empty(), "no fixture seeds");
+    let out = std::env::var_os("PKIT_FUZZ_SEEDS");
+    for (i, (target, data)) in seeds.into_iter().enumerate() {
+        let (_, f) = pkit::fuzzing::TARGETS
+            .iter()
+            .find(|(n, _)| *n == target)
+            .unwrap_or_else(|| panic!("fixture seed for unknown target {target}"));
+        f(&data);
+        if let Some(out) = &out {
+            let dir = Path::new(out).join(target);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(format!("fixture-{i:02}")), data).unwrap();
+        }
     }
 }

@@ -62,13 +62,9 @@ fn subtree_cosignatures(
     let backend = crate::cmd::backend::backend();
     let mut out = Vec::new();
     for f in &a.subtree_cosignature {
-        let fname = f.display().to_string();
-        let text = std::fs::read_to_string(f).map_err(|e| CliError::io_at(&fname, &e))?;
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
+        let (fname, lines) = nonblank_lines(f)?;
+        for (n, line) in lines {
+            let line = line.as_str();
             let at = |what: &str| CliError::parse(format!("{fname}: line {}: {what}", n + 1));
             let v: serde_json::Value =
                 serde_json::from_str(line).map_err(|e| at(&format!("not JSON ({e})")))?;
@@ -146,13 +142,9 @@ fn add_cosignatures(a: &CheckpointArgs) -> CliResult<Exit> {
         .unwrap_or_default();
     let mut added = Vec::new();
     for f in &a.cosignature {
-        let fname = f.display().to_string();
-        let text = std::fs::read_to_string(f).map_err(|e| CliError::io_at(&fname, &e))?;
-        for (n, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
+        let (fname, file_lines) = nonblank_lines(f)?;
+        for (n, line) in file_lines {
+            let line = line.as_str();
             // A note of one line parses the signature line on its own.
             let (_, sig) =
                 Checkpoint::parse(&format!("{}\n{line}\n", body.body())).map_err(|_| {
@@ -545,4 +537,18 @@ pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
         "new_root": hex(&new_root), "proof": hashes_json(&proof)});
     emit(a.format, "mtc_consistency", item, &text)?;
     Ok(Exit::Ok)
+}
+
+/// A cosignature file's name and its non-blank lines, each with its index from 0 (error
+/// messages say `line n + 1`).
+fn nonblank_lines(path: &std::path::Path) -> CliResult<(String, Vec<(usize, String)>)> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| (n, l.to_string()))
+        .collect();
+    Ok((name, lines))
 }

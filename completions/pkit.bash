@@ -756,7 +756,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__mtc)
-            opts="-f -h --ca-key-algo --db --sizes --columns --min-time --threads --format --backend --nss-db --pin --color --help"
+            opts="-f -h --ca-key-algo --db --db-passin --sizes --columns --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -767,6 +767,10 @@ _pkit() {
                     return 0
                     ;;
                 --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -938,7 +942,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__bench__subcmd__x509)
-            opts="-f -h --ca-key-algo --db --force --sizes --columns --min-time --threads --format --backend --nss-db --pin --color --help"
+            opts="-f -h --ca-key-algo --db --db-passin --force --sizes --columns --min-time --threads --format --backend --nss-db --pin --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -949,6 +953,10 @@ _pkit() {
                     return 0
                     ;;
                 --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

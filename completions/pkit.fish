@@ -673,7 +673,8 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l db -d 'Keep the CA database here (recreated for each batch size; it ends holding the largest batch). Default: a temporary file' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l db -d 'A FILE: keep the CA database there (recreated for each batch size; it ends holding the largest batch; default: a temporary file). A postgres://USER@HOST/DB URL: run every db_ stage on that server too, in schemas of the bench\'s own (pkit_bench_*, dropped at the end), with SQLite\'s figures (db_…_sqlite) beside' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l db-passin -d 'Password source for a --db server (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l sizes -d 'Batch sizes, comma-separated' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r
@@ -726,7 +727,8 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l db -d 'Keep the scratch databases beside this file (default: the temporary directory)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l db -d 'A FILE: keep the scratch databases beside it (default: the temporary directory). A postgres://USER@HOST/DB URL: run every db_ stage on that server too, in schemas of the bench\'s own (pkit_bench_*, dropped at the end), with SQLite\'s figures (db_…_sqlite) beside' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l db-passin -d 'Password source for a --db server (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l sizes -d 'Batch sizes, comma-separated' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r

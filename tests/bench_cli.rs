@@ -514,3 +514,151 @@ fn verify_has_chain_signature_and_index_rows() {
         }
     }
 }
+
+/// `--db postgres://…`: every database stage runs on the server under its own name with
+/// SQLite's twin (`…_sqlite`) right below it, in schemas of the bench's own that are gone
+/// afterwards; a CA already in that database is not touched.
+#[test]
+fn x509_and_mtc_on_postgres_put_sqlite_beside() {
+    let Some(db) = pg_database("bench") else {
+        return;
+    };
+    let t = tempdir();
+    let ca = t.path().join("ca");
+    let pass = format!("pass:{}", db.password);
+    let mut args = vec![
+        "issue",
+        "ca",
+        "--dir",
+        ca.to_str().unwrap(),
+        "--subject",
+        "CN=Kept",
+    ];
+    let db_args = db.args();
+    args.extend(db_args.iter().map(String::as_str));
+    pk_ok(&args);
+    let ca_arg = ca.to_str().unwrap();
+    let out = t.path().join("out");
+    pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        ca_arg,
+        "--db-passin",
+        &pass,
+        "--count",
+        "3",
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]);
+
+    let md = bench(
+        &[
+            "x509",
+            "--sizes",
+            "1,4",
+            "--db",
+            &db.url,
+            "--db-passin",
+            &pass,
+        ],
+        false,
+    );
+    let want: Vec<String> = pkit_x509_ops()
+        .into_iter()
+        .flat_map(|op| {
+            let mut v = vec![op.to_string()];
+            if op.starts_with("db_") {
+                v.push(format!("{op}_sqlite"));
+            }
+            v
+        })
+        .collect();
+    assert_eq!(x509_ops(&md, "Results: ecdsa-p256"), want, "{md}");
+    let rows = section_rows(&md, "Results: ecdsa-p256");
+    for r in rows.iter().skip(2) {
+        for c in &r[1..5] {
+            assert!(number(c) > 0.0, "{r:?}");
+        }
+        let notes = &r[5];
+        if r[0].starts_with("`db_") {
+            let on = if r[0].ends_with("_sqlite`") {
+                "SQLite"
+            } else {
+                "PostgreSQL"
+            };
+            assert!(notes.starts_with(on), "{r:?}");
+        }
+    }
+    assert!(md.contains(&format!("PostgreSQL at {}", db.url)), "{md}");
+    assert!(!md.contains(&db.password), "the password is never shown");
+
+    let tables = json_tables(&bench(
+        &["mtc", "--sizes", "4", "--db", &db.url, "--db-passin", &pass],
+        true,
+    ));
+    all_positive(&Value::Array(tables.clone()));
+    let ops: Vec<&str> = tables[0]["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["operation"].as_str().unwrap())
+        .collect();
+    for op in [
+        "db_insert_entries",
+        "db_insert_proofs",
+        "db_read_standalone",
+    ] {
+        let at = ops.iter().position(|o| *o == op).expect(op);
+        assert_eq!(ops[at + 1], format!("{op}_sqlite"), "{ops:?}");
+    }
+
+    let left = db.psql("SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'pkit_bench%'");
+    assert_eq!(left.trim(), "0", "the bench's schemas are dropped");
+    let listed = pk_ok(&[
+        "issue",
+        "list",
+        "--ca",
+        ca_arg,
+        "--db-passin",
+        &pass,
+        "-f",
+        "json",
+    ]);
+    assert_eq!(
+        json_items(&listed).len(),
+        3,
+        "the CA in the database is untouched"
+    );
+
+    // A server that is not there: one line naming it, exit 4. A password source for a
+    // file: a usage error.
+    let gone = pk(&[
+        "bench",
+        "x509",
+        "--sizes",
+        "1",
+        "--min-time",
+        "0.05s",
+        "--db",
+        &db.url_on_port(free_port()),
+    ]);
+    assert_eq!(gone.code, Some(4), "{}", gone.describe());
+    assert!(
+        gone.stderr_str().contains("127.0.0.1:"),
+        "{}",
+        gone.describe()
+    );
+    let f = t.path().join("b.db");
+    let usage = pk(&[
+        "bench",
+        "mtc",
+        "--sizes",
+        "1",
+        "--db",
+        f.to_str().unwrap(),
+        "--db-passin",
+        "pass:x",
+    ]);
+    assert_eq!(usage.code, Some(2), "{}", usage.describe());
+}

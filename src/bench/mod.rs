@@ -15,6 +15,7 @@
 
 pub mod asn1;
 pub mod backends;
+pub mod beside;
 pub mod bundles;
 pub mod compare;
 pub mod crypto;

@@ -12,7 +12,7 @@
 
 use super::harness::timed;
 use super::report::OpRow;
-use super::scratch::Scratch;
+use super::scratch::{Db, Scratch};
 use super::x509::{self, insert_stage, mean_len, Recorder};
 use super::{BenchError, Result};
 use crate::der::Time;
@@ -23,9 +23,7 @@ use crate::mtc::hash::{leaf_hash, Hash};
 use crate::mtc::ids::TrustAnchorId;
 use crate::mtc::issuer::{create_checkpoint, issue, MtcCa};
 use crate::mtc::proof::{Cosignature, MtcProof};
-use crate::mtc::store::{
-    open as open_log, CertKind, LogStore, NewEntry, SqliteLogStore, StoredCertificate, StoredProof,
-};
+use crate::mtc::store::{CertKind, LogStore, NewEntry, StoredCertificate, StoredProof};
 use crate::mtc::subtree::{covering_subtrees, Subtree};
 use crate::mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use crate::mtc::verify::{verify_certificates, Policy};
@@ -95,13 +93,10 @@ pub fn run(
     scratch: &Scratch,
 ) -> Result<MtcRun> {
     let mut sizes = MtcSizes::default();
-    let rows = Recorder::run_batches(
-        h,
-        format!("mtc {}", alg.name()),
-        batches,
-        &OPERATIONS,
-        |rec, n| one_batch(rec, alg, n, scratch, &mut sizes),
-    )?;
+    let ops = scratch.operations(&OPERATIONS);
+    let rows = Recorder::run_batches(h, format!("mtc {}", alg.name()), batches, &ops, |rec, n| {
+        one_batch(rec, alg, n, scratch, &mut sizes)
+    })?;
     Ok(MtcRun {
         algorithm: alg,
         rows,
@@ -178,13 +173,18 @@ fn one_batch(
         })
         .collect();
     // Appending is what a log does, so repetitions append to one scratch log.
-    let mut log = open_log(&scratch.path(&format!("mtc-{}-{n}.db", alg.name())))?;
-    rec.stage("db_insert_entries", n, || {
-        timed(|| Ok(log.append_entries(&new_entries)?)).map(|(d, _)| d)
-    })?;
-    drop(log);
-    let mut store = open_log(&scratch.path(&format!("mtc-{}-{n}-log.db", alg.name())))?;
-    store.append_entries(&new_entries)?;
+    let name = format!("mtc-{}-{n}", alg.name());
+    let mut stores: Vec<(Db, Box<dyn LogStore>)> = Vec::new();
+    for db in scratch.dbs() {
+        let mut log: Box<dyn LogStore> = scratch.store(db, &name)?;
+        rec.stage(scratch.row(db, "db_insert_entries"), n, || {
+            timed(|| Ok(log.append_entries(&new_entries)?)).map(|(d, _)| d)
+        })?;
+        drop(log);
+        let mut store: Box<dyn LogStore> = scratch.store(db, &format!("{name}-log"))?;
+        store.append_entries(&new_entries)?;
+        stores.push((db, store));
+    }
 
     let mut tree = MemTree::new();
     rec.stage("tree_build", n, || {
@@ -235,21 +235,23 @@ fn one_batch(
         Ok(d)
     })?;
     let cp = checkpoint.ok_or_else(|| BenchError::Check("no checkpoint".into()))?;
-    let mut rep = 0u64;
-    let mut cp_log = open_log(&scratch.path(&format!("mtc-{}-{n}-cp.db", alg.name())))?;
-    rec.stage("db_insert_checkpoint", 1, || {
-        // Each repetition records a checkpoint of its own size and subtree (the keys of
-        // the tables), with this checkpoint's bytes.
-        rep += 1;
-        let mut c = cp.checkpoint.clone();
-        c.size = rep;
-        let mut sigs = cp.signatures.clone();
-        for s in &mut sigs {
-            s.subtree = Subtree::new(rep - 1, rep);
-        }
-        timed(|| Ok(cp_log.insert_checkpoint(&c, &sigs)?)).map(|(d, ())| d)
-    })?;
-    store.insert_checkpoint(&cp.checkpoint, &cp.signatures)?;
+    for (db, store) in &mut stores {
+        let mut rep = 0u64;
+        let mut cp_log: Box<dyn LogStore> = scratch.store(*db, &format!("{name}-cp"))?;
+        rec.stage(scratch.row(*db, "db_insert_checkpoint"), 1, || {
+            // Each repetition records a checkpoint of its own size and subtree (the keys
+            // of the tables), with this checkpoint's bytes.
+            rep += 1;
+            let mut c = cp.checkpoint.clone();
+            c.size = rep;
+            let mut sigs = cp.signatures.clone();
+            for s in &mut sigs {
+                s.subtree = Subtree::new(rep - 1, rep);
+            }
+            timed(|| Ok(cp_log.insert_checkpoint(&c, &sigs)?)).map(|(d, ())| d)
+        })?;
+        store.insert_checkpoint(&cp.checkpoint, &cp.signatures)?;
+    }
 
     // Each signed subtree's cosignatures, as a standalone proof carries them.
     let signatures = |st: Subtree| -> Vec<Cosignature> {
@@ -304,7 +306,7 @@ fn one_batch(
         scratch,
         &proof_rows,
         reindex(n, |p: &mut StoredProof| (&mut p.index, p.proof.len())),
-        |s: &mut SqliteLogStore, rows| Ok(s.insert_proofs(rows)?),
+        |s: &mut Box<dyn LogStore>, rows| Ok(s.insert_proofs(rows)?),
     )?;
 
     let mut tbs: Vec<Vec<u8>> = Vec::new();
@@ -354,17 +356,19 @@ fn one_batch(
         scratch,
         &cert_rows,
         reindex(n, |c: &mut StoredCertificate| (&mut c.index, c.der.len())),
-        |s: &mut SqliteLogStore, rows| Ok(s.insert_certificates(rows)?),
+        |s: &mut Box<dyn LogStore>, rows| Ok(s.insert_certificates(rows)?),
     )?;
     // The batch's log records them as `pkit mtc cert` does, which issues the same bytes.
-    store.record_issued(&proof_rows, &cert_rows)?;
-    for i in [0, mid, n - 1] {
-        let cli = issue(&*store, LOG, i, CertKind::Standalone, stamp)?;
-        let ours = (&proof_rows[i as usize], &cert_rows[i as usize]);
-        if (&cli.proof, &cli.certificate) != ours {
-            return Err(BenchError::Check(format!(
-                "entry {i}: the benchmark's certificate differs from pkit mtc cert's"
-            )));
+    for (_, store) in &mut stores {
+        store.record_issued(&proof_rows, &cert_rows)?;
+        for i in [0, mid, n - 1] {
+            let cli = issue(&**store, LOG, i, CertKind::Standalone, stamp)?;
+            let ours = (&proof_rows[i as usize], &cert_rows[i as usize]);
+            if (&cli.proof, &cli.certificate) != ours {
+                return Err(BenchError::Check(format!(
+                    "entry {i}: the benchmark's certificate differs from pkit mtc cert's"
+                )));
+            }
         }
     }
 
@@ -412,25 +416,29 @@ fn one_batch(
         }
         Ok(d)
     })?;
-    rec.stage("db_read_entries", n, || {
-        let (d, rows) = timed(|| Ok(store.entries(0, n)?))?;
-        if rows.len() as u64 != n {
-            return Err(BenchError::Check(format!(
-                "read {} of {n} entries",
-                rows.len()
-            )));
-        }
-        Ok(d)
-    })?;
-    rec.stage("db_read_standalone", n, || {
-        let (d, rows) = timed(|| Ok(store.stored_certificates(0, n, CertKind::Standalone)?))?;
-        if rows != cert_rows {
-            return Err(BenchError::Check(format!(
-                "read {} of {n} certificates, or other bytes",
-                rows.len()
-            )));
-        }
-        Ok(d)
-    })?;
+    for (db, store) in &stores {
+        rec.stage(scratch.row(*db, "db_read_entries"), n, || {
+            let (d, rows) = timed(|| Ok(store.entries(0, n)?))?;
+            if rows.len() as u64 != n {
+                return Err(BenchError::Check(format!(
+                    "read {} of {n} entries",
+                    rows.len()
+                )));
+            }
+            Ok(d)
+        })?;
+    }
+    for (db, store) in &stores {
+        rec.stage(scratch.row(*db, "db_read_standalone"), n, || {
+            let (d, rows) = timed(|| Ok(store.stored_certificates(0, n, CertKind::Standalone)?))?;
+            if rows != cert_rows {
+                return Err(BenchError::Check(format!(
+                    "read {} of {n} certificates, or other bytes",
+                    rows.len()
+                )));
+            }
+            Ok(d)
+        })?;
+    }
     Ok(())
 }

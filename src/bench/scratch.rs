@@ -1,21 +1,53 @@
-//! Database files for the pipeline benches. Insert repetitions write into a scratch
-//! database, each under keys of its own (so UNIQUE serials and indices never collide), and a fresh
-//! scratch file is started once the previous one holds [`SCRATCH_BYTES`] — creating a file
-//! per repetition would measure file creation and fsync instead of the insert. The reads
-//! run against the batch's CA database, which is `--db FILE` when given.
+//! The databases the pipeline benches' `db_` stages write and read. SQLite always: insert
+//! repetitions write into a scratch database, each under keys of its own (so UNIQUE
+//! serials and indices never collide), and a fresh scratch file is started once the
+//! previous one holds [`SCRATCH_BYTES`] — creating a file per repetition would measure
+//! file creation and fsync instead of the insert. The reads run against the batch's CA
+//! database, which is `--db FILE` when given.
+//!
+//! With `--db postgres://…` every database stage also runs on that server, first, under
+//! its own name (see [`super::beside`]). There a database stands where SQLite has a file:
+//! a schema of the bench's own (`pkit_bench_…`, selected by the connection's
+//! `search_path`), created fresh and dropped at the end, so that a CA or a log already in
+//! the database is never touched and one database holds all the stores a run needs.
 
 use super::{BenchError, Result};
-use crate::mtc::store::SqliteLogStore;
-use crate::pki::ca::store::SqliteCaStore;
+use crate::mtc::store::{self as log_store, LogStore};
+use crate::pki::backend::openssl::pg_tls;
+use crate::pki::ca::store::{self as ca_store, CaStore};
+use crate::store::postgres::{config, without_password};
+use postgres::Client;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
-/// A directory removed (with its files) when dropped.
+/// Which database a stage runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Db {
+    /// The `--db postgres://…` server.
+    Server,
+    Sqlite,
+}
+
+/// A directory removed (with its files) when dropped, and the server's schemas, dropped
+/// with it.
 pub struct Scratch {
     dir: PathBuf,
-    next: AtomicU64,
+    /// The next scratch store's number, per [`Db`].
+    next: [AtomicU64; 2],
     /// The CA database path the user asked for, kept after the run.
     db: Option<PathBuf>,
+    server: Option<Server>,
+}
+
+/// A PostgreSQL database the database stages also run on.
+struct Server {
+    url: String,
+    password: Option<Vec<u8>>,
+    /// Creates and drops the bench's schemas.
+    admin: Mutex<Client>,
+    /// The schemas made so far, dropped at the end.
+    schemas: Mutex<Vec<String>>,
 }
 
 impl Scratch {
@@ -26,6 +58,24 @@ impl Scratch {
             .filter(|p| !p.as_os_str().is_empty())
             .map_or_else(std::env::temp_dir, Path::to_path_buf);
         Scratch::at(base.join(format!(".pkit-bench-{}", std::process::id())), db)
+    }
+
+    /// Scratch files in the temp directory, and every database stage also run on the
+    /// PostgreSQL database `url` names (with `password` when given).
+    pub fn with_server(url: &str, password: Option<&[u8]>) -> Result<Scratch> {
+        let shown = without_password(url);
+        let fail = |e: &dyn std::fmt::Display| BenchError::Io(format!("{shown}: {e}"));
+        let cfg = config(url, password).map_err(|e| fail(&e))?;
+        let admin =
+            pg_tls::connect(&cfg).map_err(|e| fail(&crate::store::pg_error::one_line(&e)))?;
+        let mut scratch = Scratch::new(None)?;
+        scratch.server = Some(Server {
+            url: url.to_string(),
+            password: password.map(<[u8]>::to_vec),
+            admin: Mutex::new(admin),
+            schemas: Mutex::new(Vec::new()),
+        });
+        Ok(scratch)
     }
 
     /// A scratch directory of its own for `what` (e.g. the throwaway tokens of a
@@ -40,18 +90,81 @@ impl Scratch {
             .map_err(|e| BenchError::Io(format!("{}: {e}", dir.display())))?;
         Ok(Scratch {
             dir,
-            next: AtomicU64::new(0),
+            next: [AtomicU64::new(0), AtomicU64::new(0)],
             db: db.map(Path::to_path_buf),
+            server: None,
         })
     }
 
-    /// A fresh, empty database in the scratch directory (the previous one is removed).
-    pub fn fresh_store<S: ScratchDb>(&self) -> Result<S> {
-        let n = self.next.fetch_add(1, Ordering::Relaxed);
-        if n > 0 {
-            remove_db(&self.dir.join(format!("rep-{}.db", n - 1)));
+    /// The databases each database stage runs on, the server's first.
+    pub fn dbs(&self) -> Vec<Db> {
+        match self.server {
+            Some(_) => vec![Db::Server, Db::Sqlite],
+            None => vec![Db::Sqlite],
         }
-        S::open(&self.dir.join(format!("rep-{n}.db")))
+    }
+
+    /// Whether the database stages also run on a server.
+    pub fn has_server(&self) -> bool {
+        self.server.is_some()
+    }
+
+    /// The server's URL as it may be shown, if there is one.
+    pub fn server_shown(&self) -> Option<String> {
+        self.server.as_ref().map(|s| without_password(&s.url))
+    }
+
+    /// A pipeline's operations table: `ops`, with each database stage's SQLite twin
+    /// below it when a server is measured.
+    pub fn operations(
+        &self,
+        ops: &[(&'static str, &'static str)],
+    ) -> Vec<(&'static str, &'static str)> {
+        if self.has_server() {
+            super::beside::operations(ops)
+        } else {
+            ops.to_vec()
+        }
+    }
+
+    /// The row name of database stage `op` run on `db`.
+    pub fn row(&self, db: Db, op: &'static str) -> &'static str {
+        super::beside::row_name(op, db, self.has_server())
+    }
+
+    /// A fresh, empty database on `db` (the previous one is removed).
+    pub fn fresh_store<S: ScratchDb>(&self, db: Db) -> Result<S> {
+        let n = self.next[db as usize].fetch_add(1, Ordering::Relaxed);
+        if n > 0 {
+            self.remove(db, &format!("rep-{}", n - 1))?;
+        }
+        self.store(db, &format!("rep-{n}"))
+    }
+
+    /// The store `name` on `db`, new and empty: `NAME.db` in the scratch directory, or
+    /// the server's schema for it.
+    pub fn store<S: ScratchDb>(&self, db: Db, name: &str) -> Result<S> {
+        match (db, &self.server) {
+            (Db::Server, Some(server)) => {
+                let url = server.fresh_schema(name)?;
+                S::open_url(&url, server.password.as_deref())
+            }
+            _ => {
+                let path = self.dir.join(format!("{name}.db"));
+                remove_db(&path);
+                S::open_file(&path)
+            }
+        }
+    }
+
+    fn remove(&self, db: Db, name: &str) -> Result<()> {
+        match (db, &self.server) {
+            (Db::Server, Some(server)) => server.drop_schema(&schema_name(name)),
+            _ => {
+                remove_db(&self.dir.join(format!("{name}.db")));
+                Ok(())
+            }
+        }
     }
 
     /// A path in the scratch directory.
@@ -59,30 +172,95 @@ impl Scratch {
         self.dir.join(name)
     }
 
-    /// The database of a batch's CA: `--db FILE` (recreated for every batch, so it ends
-    /// holding the last batch), or a scratch file.
-    pub fn ca_store(&self) -> Result<SqliteCaStore> {
-        let path = self.db.clone().unwrap_or_else(|| self.dir.join("ca.db"));
-        remove_db(&path);
-        Ok(SqliteCaStore::open(&path)?)
+    /// The database of a batch's CA on `db`: for SQLite `--db FILE` (recreated for every
+    /// batch, so it ends holding the last batch), or a scratch file.
+    pub fn ca_store(&self, db: Db) -> Result<Box<dyn CaStore>> {
+        match (db, &self.db) {
+            (Db::Sqlite, Some(path)) => {
+                remove_db(path);
+                Ok(ca_store::open(path)?)
+            }
+            _ => self.store(db, "ca"),
+        }
     }
+}
+
+impl Server {
+    /// Drop and create the schema for `name`; the URL of a connection that works in it.
+    fn fresh_schema(&self, name: &str) -> Result<String> {
+        let schema = schema_name(name);
+        self.drop_schema(&schema)?;
+        self.admin_sql(&format!("CREATE SCHEMA {schema}"))?;
+        if let Ok(mut made) = self.schemas.lock() {
+            made.push(schema.clone());
+        }
+        // `options` is a libpq parameter the client passes to the server at connect
+        // time: the store's unqualified table names then resolve in this schema.
+        let sep = if self.url.contains('?') { '&' } else { '?' };
+        Ok(format!(
+            "{}{sep}options=-c%20search_path%3D{schema}",
+            self.url
+        ))
+    }
+
+    fn drop_schema(&self, schema: &str) -> Result<()> {
+        self.admin_sql(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+    }
+
+    fn admin_sql(&self, sql: &str) -> Result<()> {
+        let mut client = self
+            .admin
+            .lock()
+            .map_err(|_| BenchError::Io("the database connection was poisoned".into()))?;
+        client.batch_execute(sql).map_err(|e| {
+            BenchError::Io(format!(
+                "{}: {}",
+                without_password(&self.url),
+                crate::store::pg_error::one_line(&e)
+            ))
+        })
+    }
+}
+
+/// The bench's schema for store `name`: a plain identifier (letters, digits, `_`), so it
+/// needs no quoting.
+fn schema_name(name: &str) -> String {
+    let tail: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("pkit_bench_{tail}")
 }
 
 /// A database kind insert stages write into: the CA's `ca.db` or the MTC log's `mtc.db`.
 pub trait ScratchDb: Sized {
     /// Open (creating and migrating) the database at `path`.
-    fn open(path: &Path) -> Result<Self>;
+    fn open_file(path: &Path) -> Result<Self>;
+    /// Open (creating its tables) the database `url` names.
+    fn open_url(url: &str, password: Option<&[u8]>) -> Result<Self>;
 }
 
-impl ScratchDb for SqliteCaStore {
-    fn open(path: &Path) -> Result<Self> {
-        Ok(SqliteCaStore::open(path)?)
+impl ScratchDb for Box<dyn CaStore> {
+    fn open_file(path: &Path) -> Result<Self> {
+        Ok(ca_store::open(path)?)
+    }
+    fn open_url(url: &str, password: Option<&[u8]>) -> Result<Self> {
+        Ok(ca_store::open_url(url, password, pg_tls::connect)?)
     }
 }
 
-impl ScratchDb for SqliteLogStore {
-    fn open(path: &Path) -> Result<Self> {
-        Ok(SqliteLogStore::open(path)?)
+impl ScratchDb for Box<dyn LogStore> {
+    fn open_file(path: &Path) -> Result<Self> {
+        Ok(log_store::open(path)?)
+    }
+    fn open_url(url: &str, password: Option<&[u8]>) -> Result<Self> {
+        Ok(log_store::open_url(url, password, pg_tls::connect)?)
     }
 }
 
@@ -92,15 +270,17 @@ pub const SCRATCH_BYTES: usize = 64 << 20;
 /// Where an insert stage's repetitions go.
 pub struct InsertTarget<'a, S> {
     scratch: &'a Scratch,
+    db: Db,
     store: Option<S>,
     bytes: usize,
     rep: u64,
 }
 
 impl<'a, S: ScratchDb> InsertTarget<'a, S> {
-    pub fn new(scratch: &'a Scratch) -> Self {
+    pub fn new(scratch: &'a Scratch, db: Db) -> Self {
         InsertTarget {
             scratch,
+            db,
             store: None,
             bytes: 0,
             rep: 0,
@@ -115,7 +295,9 @@ impl<'a, S: ScratchDb> InsertTarget<'a, S> {
     /// The store for the next repetition, which writes about `bytes`.
     pub fn next(&mut self, bytes: usize) -> Result<&mut S> {
         if self.store.is_none() || self.bytes + bytes > SCRATCH_BYTES {
-            self.store = Some(self.scratch.fresh_store()?);
+            // The previous store is closed before its database is removed.
+            self.store = None;
+            self.store = Some(self.scratch.fresh_store(self.db)?);
             self.bytes = 0;
         }
         self.bytes += bytes;
@@ -138,6 +320,12 @@ pub fn rep_serial(rep: u64, index: usize) -> Vec<u8> {
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(server) = &self.server {
+            let made = server.schemas.lock().map(|m| m.clone()).unwrap_or_default();
+            for schema in made {
+                let _ = server.drop_schema(&schema);
+            }
+        }
     }
 }
 
@@ -147,5 +335,29 @@ fn remove_db(path: &Path) {
         let mut p = path.as_os_str().to_owned();
         p.push(suffix);
         let _ = std::fs::remove_file(PathBuf::from(p));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_names_are_plain_identifiers() {
+        assert_eq!(
+            schema_name("mtc-ml-dsa-44-1024-log"),
+            "pkit_bench_mtc_ml_dsa_44_1024_log"
+        );
+        assert_eq!(schema_name("rep-3"), "pkit_bench_rep_3");
+    }
+
+    #[test]
+    fn sqlite_alone_without_a_server() {
+        let s = Scratch::named("scratch-test").unwrap();
+        assert_eq!(s.dbs(), vec![Db::Sqlite]);
+        assert_eq!(s.row(Db::Sqlite, "db_read_certs"), "db_read_certs");
+        let mut st: Box<dyn CaStore> = s.store(Db::Server, "x").unwrap();
+        assert_eq!(st.count().unwrap(), 0, "no server: the file stands in");
+        st.next_crl_number().unwrap();
     }
 }

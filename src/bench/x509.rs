@@ -7,7 +7,7 @@
 
 use super::harness::{timed, Harness, Measurement};
 use super::report::OpRow;
-use super::scratch::{rep_serial, InsertTarget, Scratch, ScratchDb};
+use super::scratch::{rep_serial, Db, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::{Algorithm, Digest};
@@ -18,9 +18,7 @@ use crate::pki::ca::issuer::{self_signed, Issued, Issuer};
 use crate::pki::ca::ocsp::Responder;
 use crate::pki::ca::ocsp_answer::{ask, Question};
 use crate::pki::ca::profile::Profile;
-use crate::pki::ca::store::{
-    CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord, SqliteCaStore,
-};
+use crate::pki::ca::store::{CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord};
 use crate::pki::ca::subject::parse_subject;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::Crl;
@@ -178,7 +176,8 @@ fn verify_certs(backend: &dyn Backend, ders: &[&[u8]], ca_spki: &[u8]) -> Result
 /// Run every batch size for `alg`.
 pub fn run(h: &Harness<'_>, alg: Algorithm, batches: &[u64], scratch: &Scratch) -> Result<X509Run> {
     let mut sizes = Sizes::default();
-    let rows = Recorder::run_batches(h, alg.name().to_string(), batches, &OPERATIONS, |rec, n| {
+    let ops = scratch.operations(&OPERATIONS);
+    let rows = Recorder::run_batches(h, alg.name().to_string(), batches, &ops, |rec, n| {
         one_batch(rec, alg, n, scratch, &mut sizes)
     })?;
     Ok(X509Run {
@@ -242,10 +241,14 @@ fn one_batch(
         scratch,
         &records,
         reserial(|r: &mut CertRecord| (&mut r.serial, r.der.len())),
-        |s: &mut SqliteCaStore, rows| Ok(s.insert_certificates(rows)?),
+        |s: &mut Box<dyn CaStore>, rows| Ok(s.insert_certificates(rows)?),
     )?;
-    let mut store = scratch.ca_store()?;
-    store.insert_certificates(&records)?;
+    let mut stores = Vec::new();
+    for db in scratch.dbs() {
+        let mut store = scratch.ca_store(db)?;
+        store.insert_certificates(&records)?;
+        stores.push((db, store));
+    }
 
     let ca =
         Certificate::from_der(&issuer.cert_der).map_err(|e| BenchError::Parse(e.to_string()))?;
@@ -253,20 +256,22 @@ fn one_batch(
     rec.stage("cert_verify", n, || {
         timed(|| verify_certs(rec.h.backend, &ders, ca.spki.raw)).map(|(d, ())| d)
     })?;
-    rec.stage("db_read_certs", n, || {
-        let (d, rows) = timed(|| Ok(store.list()?))?;
-        check(rows.len() as u64 == n, || {
-            format!("read {} of {n} certificates", rows.len())
+    for (db, store) in &stores {
+        rec.stage(scratch.row(*db, "db_read_certs"), n, || {
+            let (d, rows) = timed(|| Ok(store.list()?))?;
+            check(rows.len() as u64 == n, || {
+                format!("read {} of {n} certificates", rows.len())
+            })?;
+            Ok(d)
         })?;
-        Ok(d)
-    })?;
+    }
 
     // Nothing is revoked yet: the common OCSP answer is "good". Then every certificate
     // is revoked and one CRL covers them all (table order follows the seeds, not this).
     let mut batch = Batch {
         ca: &ca,
         issued: &issued,
-        store: &mut store,
+        stores: &mut stores,
         scratch,
         now,
     };
@@ -275,18 +280,18 @@ fn one_batch(
 }
 
 /// What the revocation stages share: the batch's CA certificate and issued certificates,
-/// the CA database holding them, the scratch directory and the time.
+/// the CA databases holding them (one per [`Db`]), the scratch directory and the time.
 struct Batch<'a, 'c> {
     ca: &'a Certificate<'c>,
     issued: &'a [Issued],
-    store: &'a mut SqliteCaStore,
+    stores: &'a mut [(Db, Box<dyn CaStore>)],
     scratch: &'a Scratch,
     now: Time,
 }
 
-/// An insert stage: each repetition inserts `records` into a scratch database under keys
-/// of its own: `rekey(row, repetition, position)` gives the row its key and returns its
-/// size in bytes.
+/// An insert stage, on each of the scratch's databases: each repetition inserts `records`
+/// into a scratch database under keys of its own: `rekey(row, repetition, position)`
+/// gives the row its key and returns its size in bytes.
 pub fn insert_stage<S: ScratchDb, T: Clone>(
     rec: &mut Recorder<'_, '_>,
     op: &'static str,
@@ -295,18 +300,21 @@ pub fn insert_stage<S: ScratchDb, T: Clone>(
     rekey: impl Fn(&mut T, u64, usize) -> usize,
     mut insert: impl FnMut(&mut S, &[T]) -> Result<()>,
 ) -> Result<()> {
-    let mut target = InsertTarget::new(scratch);
-    rec.stage(op, records.len() as u64, || {
-        let mut rows = records.to_vec();
-        let rep = target.rep();
-        let bytes = rows
-            .iter_mut()
-            .enumerate()
-            .map(|(i, r)| rekey(r, rep, i))
-            .sum();
-        let store = target.next(bytes)?;
-        timed(|| insert(store, &rows)).map(|(d, ())| d)
-    })
+    for db in scratch.dbs() {
+        let mut target = InsertTarget::new(scratch, db);
+        rec.stage(scratch.row(db, op), records.len() as u64, || {
+            let mut rows = records.to_vec();
+            let rep = target.rep();
+            let bytes = rows
+                .iter_mut()
+                .enumerate()
+                .map(|(i, r)| rekey(r, rep, i))
+                .sum();
+            let store = target.next(bytes)?;
+            timed(|| insert(store, &rows)).map(|(d, ())| d)
+        })?;
+    }
+    Ok(())
 }
 
 /// `rekey` for rows keyed by serial: a serial unique to the repetition and position.
@@ -382,7 +390,7 @@ fn ocsp(
     let mut ids = Vec::with_capacity(reqs.len());
     let mut statuses: Vec<CertStatus> = Vec::with_capacity(reqs.len());
     for r in &reqs {
-        match ask(responder, &*b.store, r).map_err(|e| BenchError::Parse(format!("{e:?}")))? {
+        match ask(responder, &*b.stores[0].1, r).map_err(|e| BenchError::Parse(format!("{e:?}")))? {
             Question::Ours {
                 cert_ids,
                 statuses: st,
@@ -441,9 +449,11 @@ fn ocsp(
         b.scratch,
         &records,
         reserial(|r: &mut OcspRecord| (&mut r.serial, r.der.len())),
-        |s: &mut SqliteCaStore, rows| Ok(s.put_ocsp_responses(rows)?),
+        |s: &mut Box<dyn CaStore>, rows| Ok(s.put_ocsp_responses(rows)?),
     )?;
-    b.store.put_ocsp_responses(&records)?;
+    for (_, store) in b.stores.iter_mut() {
+        store.put_ocsp_responses(&records)?;
+    }
 
     rec.stage("ocsp_verify", n, || {
         timed(|| {
@@ -492,13 +502,15 @@ fn ocsp(
         })
         .map(|(d, ())| d)
     })?;
-    rec.stage("db_read_ocsp", n, || {
-        let (d, rows) = timed(|| Ok(b.store.ocsp_responses()?))?;
-        check(rows.len() as u64 == n, || {
-            format!("read {} of {n} OCSP responses", rows.len())
+    for (db, store) in b.stores.iter() {
+        rec.stage(b.scratch.row(*db, "db_read_ocsp"), n, || {
+            let (d, rows) = timed(|| Ok(store.ocsp_responses()?))?;
+            check(rows.len() as u64 == n, || {
+                format!("read {} of {n} OCSP responses", rows.len())
+            })?;
+            Ok(d)
         })?;
-        Ok(d)
-    })?;
+    }
     Ok(())
 }
 
@@ -513,11 +525,19 @@ fn crl_stages(
 ) -> Result<()> {
     let (ca, issued, now) = (b.ca, b.issued, b.now);
     let n = issued.len();
-    for c in issued {
-        b.store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
-    }
+    // Every database records the revocations and hands out the CRL number; the CRL is
+    // built from the first one's rows.
     let mut revoked = Vec::with_capacity(n);
-    b.store.for_each_revoked(&mut |r| revoked.push(r))?;
+    let mut number = 0;
+    for (i, (_, store)) in b.stores.iter_mut().enumerate() {
+        for c in issued {
+            store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
+        }
+        if i == 0 {
+            store.for_each_revoked(&mut |r| revoked.push(r))?;
+        }
+        number = number.max(store.next_crl_number()?);
+    }
     check(revoked.len() == n, || {
         format!("{} of {n} revoked", revoked.len())
     })?;
@@ -525,7 +545,7 @@ fn crl_stages(
     let fields = CrlFields {
         this_update: now,
         next_update: now.plus_seconds(CRL_LIFETIME),
-        number: b.store.next_crl_number()?,
+        number,
     };
     let mut tbs = Vec::new();
     rec.stage("crl_build", 1, || {
@@ -569,9 +589,11 @@ fn crl_stages(
             r.number = rep + 1;
             r.der.len()
         },
-        |s: &mut SqliteCaStore, rows| rows.iter().try_for_each(|r| Ok(s.insert_crl(r)?)),
+        |s: &mut Box<dyn CaStore>, rows| rows.iter().try_for_each(|r| Ok(s.insert_crl(r)?)),
     )?;
-    b.store.insert_crl(&record)?;
+    for (_, store) in b.stores.iter_mut() {
+        store.insert_crl(&record)?;
+    }
 
     rec.stage("crl_verify", 1, || {
         timed(|| {
@@ -584,12 +606,14 @@ fn crl_stages(
         })
         .map(|(d, ())| d)
     })?;
-    rec.stage("db_read_crl", 1, || {
-        let (d, got) = timed(|| Ok(b.store.latest_crl()?))?;
-        check(got.is_some_and(|r| r.der == crl), || {
-            "the stored CRL differs".into()
+    for (db, store) in b.stores.iter() {
+        rec.stage(b.scratch.row(*db, "db_read_crl"), 1, || {
+            let (d, got) = timed(|| Ok(store.latest_crl()?))?;
+            check(got.is_some_and(|r| r.der == crl), || {
+                "the stored CRL differs".into()
+            })?;
+            Ok(d)
         })?;
-        Ok(d)
-    })?;
+    }
     Ok(())
 }

@@ -139,10 +139,15 @@ pub struct X509Args {
     /// CA and subscriber key algorithm.
     #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
     pub ca_key_algo: Algorithm,
-    /// Keep the CA database here (recreated for each batch size; it ends holding the
-    /// largest batch). Default: a temporary file.
-    #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    /// A FILE: keep the CA database there (recreated for each batch size; it ends
+    /// holding the largest batch; default: a temporary file). A postgres://USER@HOST/DB
+    /// URL: run every db_ stage on that server too, in schemas of the bench's own
+    /// (pkit_bench_*, dropped at the end), with SQLite's figures (db_…_sqlite) beside.
+    #[arg(long, value_name = "FILE|URL")]
+    pub db: Option<String>,
+    /// Password source for a --db server (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC", requires = "db")]
+    pub db_passin: Option<String>,
     /// Replace an existing --db file.
     #[arg(long)]
     pub force: bool,
@@ -171,9 +176,15 @@ pub struct MtcArgs {
     /// CA (issuer and cosigner) and subscriber key algorithm.
     #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
     pub ca_key_algo: Algorithm,
-    /// Keep the scratch databases beside this file (default: the temporary directory).
-    #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    /// A FILE: keep the scratch databases beside it (default: the temporary directory).
+    /// A postgres://USER@HOST/DB URL: run every db_ stage on that server too, in schemas
+    /// of the bench's own (pkit_bench_*, dropped at the end), with SQLite's figures
+    /// (db_…_sqlite) beside.
+    #[arg(long, value_name = "FILE|URL")]
+    pub db: Option<String>,
+    /// Password source for a --db server (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC", requires = "db")]
+    pub db_passin: Option<String>,
     #[command(flatten)]
     pub pipeline: PipelineOpts,
     #[command(flatten)]
@@ -298,10 +309,7 @@ fn progress_bar() -> ProgressBar {
 
 fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliResult<Report> {
     let threads = rayon::current_num_threads();
-    let command = std::iter::once("pkit".to_string())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = shown_command(std::env::args().skip(1));
     let (bench, tables) = match cmd {
         BenchCommand::Crypto(a) => {
             let algs = if a.algos.is_empty() {
@@ -319,22 +327,15 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliRes
         }
         BenchCommand::Parse(a) => ("parse", parse_tables(&h, a, threads)?),
         BenchCommand::X509(a) => {
-            if let Some(db) = &a.db {
-                if db.exists() && !a.force {
-                    return Err(CliError::io(format!(
-                        "{}: exists; use --force to replace it",
-                        db.display()
-                    )));
-                }
-            }
-            let scratch = Scratch::new(a.db.as_deref())?;
+            let scratch = scratch_for(a.db.as_deref(), a.db_passin.as_deref(), a.force)?;
             let run = x509::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
             let columns = columns(&a.pipeline)?;
             let title = format!("Results: {}", a.ca_key_algo.name());
-            let notes = vec![format!(
+            let mut notes = vec![format!(
                 "Configuration: {} for both CA and subscriber keys; {threads} threads.",
                 a.ca_key_algo.name()
             )];
+            notes.extend(server_note(&scratch));
             let tables = vec![
                 pipeline_table(title, notes, &run.rows, &columns),
                 sizes::table(&[&run]),
@@ -359,10 +360,10 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliRes
             )
         }
         BenchCommand::Mtc(a) => {
-            let scratch = Scratch::new(a.db.as_deref())?;
+            let scratch = scratch_for(a.db.as_deref(), a.db_passin.as_deref(), true)?;
             let run = mtc::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
             let title = format!("Results: {}", a.ca_key_algo.name());
-            let notes = vec![format!(
+            let mut notes = vec![format!(
                 "Configuration: SHA-256 Merkle hash; {} CA and subscriber keys; {threads} \
                  threads. Proofs are standalone certificates': each leads to the covering \
                  subtree of [0, N) that holds its entry and carries that subtree's \
@@ -370,6 +371,7 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliRes
                  cert does.",
                 a.ca_key_algo.name()
             )];
+            notes.extend(server_note(&scratch));
             let columns = columns(&a.pipeline)?;
             let tables = vec![
                 pipeline_table(title, notes, &run.rows, &columns),
@@ -608,6 +610,63 @@ fn default_crypto_algos(backend: &dyn pkit::pki::backend::Backend) -> Vec<Algori
 }
 
 /// `--columns`, each one of `--sizes`; every size when not given.
+/// The command line as the report shows it: a password given inline (`pass:…`) or in a
+/// database URL is left out, since reports are pasted into issues and documents.
+fn shown_command(args: impl Iterator<Item = String>) -> String {
+    let shown = args.map(|a| {
+        if pkit::store::postgres::is_url(&a) {
+            pkit::store::postgres::without_password(&a)
+        } else if let Some(i) = a.find("pass:") {
+            if i == 0 || a[..i].ends_with('=') {
+                format!("{}pass:…", &a[..i])
+            } else {
+                a
+            }
+        } else {
+            a
+        }
+    });
+    std::iter::once("pkit".to_string())
+        .chain(shown)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Where a pipeline's database stages run: `--db FILE` (refused when it exists, unless
+/// `replace`), or SQLite scratch files and the server a `postgres://` URL names.
+fn scratch_for(db: Option<&str>, passin: Option<&str>, replace: bool) -> CliResult<Scratch> {
+    let Some(db) = db else {
+        return Ok(Scratch::new(None)?);
+    };
+    if pkit::store::postgres::is_url(db) {
+        let password = passin.map(io::read_secret).transpose()?;
+        return Ok(Scratch::with_server(db, password.as_deref())?);
+    }
+    if passin.is_some() {
+        return Err(CliError::usage(format!(
+            "--db-passin: {db} is a file, not a database server"
+        )));
+    }
+    let path = PathBuf::from(db);
+    if path.exists() && !replace {
+        return Err(CliError::io(format!(
+            "{}: exists; use --force to replace it",
+            path.display()
+        )));
+    }
+    Ok(Scratch::new(Some(&path))?)
+}
+
+/// The table note that says which server the db_ rows measured.
+fn server_note(scratch: &Scratch) -> Option<String> {
+    scratch.server_shown().map(|url| {
+        format!(
+            "db_ rows: PostgreSQL at {url}, schemas pkit_bench_*; db_…_sqlite rows: the \
+             same stages and rows on SQLite (WAL), in the same run."
+        )
+    })
+}
+
 fn columns(p: &PipelineOpts) -> CliResult<Vec<u64>> {
     if p.columns.is_empty() {
         return Ok(p.sizes.clone());
@@ -617,5 +676,30 @@ fn columns(p: &PipelineOpts) -> CliResult<Vec<u64>> {
             "--columns {c}: not one of --sizes"
         ))),
         None => Ok(p.columns.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_show_no_password() {
+        let args = [
+            "bench",
+            "x509",
+            "--db",
+            "postgres://u:secret@h/db",
+            "--db-passin",
+            "pass:hunter2",
+            "--pin=pass:1234",
+            "--db-passin",
+            "env:PW",
+        ];
+        assert_eq!(
+            shown_command(args.iter().map(|a| a.to_string())),
+            "pkit bench x509 --db postgres://u@h/db --db-passin pass:… --pin=pass:… \
+             --db-passin env:PW"
+        );
     }
 }

@@ -27,9 +27,9 @@ use crate::mtc::hash::Hash;
 use crate::mtc::landmark::Landmark;
 use crate::mtc::subtree::Subtree;
 use crate::mtc::tree::{MemTree, NodeSource};
+use crate::store::pg_copy::{copy_in, copy_upsert};
 use crate::store::pg_error::one_line;
 use crate::store::postgres::{config, off_runtime, open_versioned, Connector};
-use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::{ToSql, Type};
 use postgres::{Client, Config, GenericClient, Row, Transaction};
 use std::cell::RefCell;
@@ -213,27 +213,6 @@ fn load_frontier(c: &mut impl GenericClient) -> Result<Frontier> {
     })
 }
 
-/// Write `rows` (each in `types`' order) into `table (columns)` with binary COPY.
-fn copy_in(
-    tx: &mut Transaction<'_>,
-    table: &str,
-    columns: &str,
-    types: &[Type],
-    rows: impl Iterator<Item = Result<Vec<Box<dyn ToSql + Sync>>>>,
-) -> Result<()> {
-    let sink = tx.copy_in(&format!(
-        "COPY {table} ({columns}) FROM STDIN (FORMAT binary)"
-    ))?;
-    let mut w = BinaryCopyInWriter::new(sink, types);
-    for row in rows {
-        let row = row?;
-        let refs: Vec<&(dyn ToSql + Sync)> = row.iter().map(|v| &**v).collect();
-        w.write(&refs)?;
-    }
-    w.finish()?;
-    Ok(())
-}
-
 /// Store cosignatures over subtrees, replacing one of the same subtree and cosigner.
 fn put_subtree_signatures(tx: &mut Transaction<'_>, sigs: &[SubtreeSignature]) -> Result<()> {
     let st = tx.prepare(
@@ -257,15 +236,11 @@ fn put_subtree_signatures(tx: &mut Transaction<'_>, sigs: &[SubtreeSignature]) -
     Ok(())
 }
 
-/// Record proofs, replacing rows of the same index and kind: COPY into a temporary table,
-/// then one upsert from it.
+/// Record proofs, replacing rows of the same index and kind.
 fn write_proofs(tx: &mut Transaction<'_>, proofs: &[StoredProof]) -> Result<()> {
     if proofs.is_empty() {
         return Ok(());
     }
-    tx.batch_execute(
-        "CREATE TEMP TABLE IF NOT EXISTS proofs_in (LIKE proofs) ON COMMIT DELETE ROWS",
-    )?;
     let rows = proofs.iter().map(|p| {
         Ok(vec![
             Box::new(to_i64(p.index)?) as Box<dyn ToSql + Sync>,
@@ -275,31 +250,24 @@ fn write_proofs(tx: &mut Transaction<'_>, proofs: &[StoredProof]) -> Result<()> 
             Box::new(p.proof.clone()),
         ])
     });
-    copy_in(
+    copy_upsert::<MtcError>(
         tx,
-        "proofs_in",
+        "proofs",
         "idx, kind, start, \"end\", proof",
         &[Type::INT8, Type::TEXT, Type::INT8, Type::INT8, Type::BYTEA],
+        (
+            "idx, kind",
+            "start = excluded.start, \"end\" = excluded.\"end\", proof = excluded.proof",
+        ),
         rows,
-    )?;
-    tx.batch_execute(
-        "INSERT INTO proofs SELECT * FROM proofs_in
-         ON CONFLICT (idx, kind) DO UPDATE
-         SET start = excluded.start, \"end\" = excluded.\"end\", proof = excluded.proof;
-         TRUNCATE proofs_in",
-    )?;
-    Ok(())
+    )
 }
 
-/// Record certificates, replacing rows of the same index and kind (as [`write_proofs`]).
+/// Record certificates, replacing rows of the same index and kind.
 fn write_certificates(tx: &mut Transaction<'_>, certs: &[StoredCertificate]) -> Result<()> {
     if certs.is_empty() {
         return Ok(());
     }
-    tx.batch_execute(
-        "CREATE TEMP TABLE IF NOT EXISTS certificates_in (LIKE certificates)
-         ON COMMIT DELETE ROWS",
-    )?;
     let rows = certs.iter().map(|c| {
         Ok(vec![
             Box::new(to_i64(c.index)?) as Box<dyn ToSql + Sync>,
@@ -308,19 +276,17 @@ fn write_certificates(tx: &mut Transaction<'_>, certs: &[StoredCertificate]) -> 
             Box::new(c.created),
         ])
     });
-    copy_in(
+    copy_upsert::<MtcError>(
         tx,
-        "certificates_in",
+        "certificates",
         "idx, kind, der, created",
         &[Type::INT8, Type::TEXT, Type::BYTEA, Type::INT8],
+        (
+            "idx, kind",
+            "der = excluded.der, created = excluded.created",
+        ),
         rows,
-    )?;
-    tx.batch_execute(
-        "INSERT INTO certificates SELECT * FROM certificates_in
-         ON CONFLICT (idx, kind) DO UPDATE SET der = excluded.der, created = excluded.created;
-         TRUNCATE certificates_in",
-    )?;
-    Ok(())
+    )
 }
 
 fn checkpoint_of(r: &Row) -> Result<StoredCheckpoint> {
@@ -388,7 +354,7 @@ impl LogStore for PgLogStore {
                     Box::new(e.leaf.to_vec()),
                 ])
             });
-            copy_in(
+            copy_in::<MtcError>(
                 &mut tx,
                 "entries",
                 "idx, entry, spki, leaf",
@@ -402,7 +368,7 @@ impl LogStore for PgLogStore {
                     Box::new(h.to_vec()),
                 ])
             });
-            copy_in(
+            copy_in::<MtcError>(
                 &mut tx,
                 "nodes",
                 "level, idx, hash",

@@ -17,9 +17,11 @@ use super::api::{
 };
 use super::pg_delivery;
 use super::pg_rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
+use crate::store::pg_copy::{copy_upsert, CopyRow};
 use crate::store::postgres::{config, open_versioned, Connector};
 use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::Type;
 use postgres::{Client, Config, Statement};
 use sha2::Digest as _;
 use std::cell::RefCell;
@@ -458,20 +460,31 @@ impl CaStore for PgCaStore {
     }
 
     /// Keep pre-signed OCSP responses in one transaction, replacing older ones for the
-    /// same serials.
+    /// same serials (binary COPY: `ocsp presign` stores one per certificate).
     fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()> {
         self.call(|c| {
             let client = &mut c.client;
             let mut tx = client.transaction()?;
-            let st = tx.prepare(
-                "INSERT INTO ocsp_responses (serial, produced_at, next_update, der)
-                 VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (serial) DO UPDATE SET produced_at = excluded.produced_at,
-                   next_update = excluded.next_update, der = excluded.der",
+            let rows = responses.iter().map(|o| -> Result<CopyRow> {
+                Ok(vec![
+                    Box::new(o.serial.clone()),
+                    Box::new(o.produced_at),
+                    Box::new(o.next_update),
+                    Box::new(o.der.clone()),
+                ])
+            });
+            copy_upsert(
+                &mut tx,
+                "ocsp_responses",
+                "serial, produced_at, next_update, der",
+                &[Type::BYTEA, Type::INT8, Type::INT8, Type::BYTEA],
+                (
+                    "serial",
+                    "produced_at = excluded.produced_at, next_update = excluded.next_update, \
+                     der = excluded.der",
+                ),
+                rows,
             )?;
-            for o in responses {
-                tx.execute(&st, &[&o.serial, &o.produced_at, &o.next_update, &o.der])?;
-            }
             tx.commit()?;
             Ok(())
         })

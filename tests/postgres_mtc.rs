@@ -12,6 +12,10 @@ use std::path::Path;
 const NOW: &str = "2026-11-01T00:00:00Z";
 const LATER: &str = "2026-11-02T00:00:00Z";
 
+/// The advisory lock key a checkpoint leader holds ("pklc", as pkit's PostgreSQL log
+/// store defines it).
+const CHECKPOINT_LOCK: i64 = 0x706b_6c63;
+
 /// `pkit ARGS… --db-passin pass:…` (the URL is recorded in the directory).
 fn run(db: &PgDb, args: &[&str]) -> Run {
     let pass = format!("pass:{}", db.password);
@@ -216,10 +220,13 @@ fn many_adders_one_sequence() {
         (total - total.count_ones() as usize).to_string()
     );
     // Two checkpoints at once: one leader signs the tree; the other, after it, finds
-    // nothing new (exit 2), never a second tree over the same previous checkpoint.
+    // nothing new (exit 2), never a second tree over the same previous checkpoint. The
+    // leader's lock is held from outside while both start, so that they do overlap:
+    // both wait for it, then go one after the other.
     let d = s(&dir);
     let pass = format!("pass:{}", db.password);
-    let both: Vec<_> = (0..2)
+    let held = db.hold_advisory_lock(CHECKPOINT_LOCK);
+    let mut both: Vec<_> = (0..2)
         .map(|_| {
             std::process::Command::new(pkit_bin())
                 .args([
@@ -238,6 +245,14 @@ fn many_adders_one_sequence() {
                 .unwrap()
         })
         .collect();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    for c in &mut both {
+        assert!(
+            c.try_wait().unwrap().is_none(),
+            "mtc checkpoint went on while another held the leader's lock"
+        );
+    }
+    drop(held);
     let mut outs: Vec<_> = both
         .into_iter()
         .map(|c| c.wait_with_output().unwrap())

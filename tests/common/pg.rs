@@ -38,9 +38,48 @@ impl PgDb {
         cluster_script(&["psql", &dir, "-d", &self.name, "-A", "-t", "-c", sql])
     }
 
+    /// Take the session advisory lock `key` in a psql session of its own and keep it
+    /// until the holder is dropped: a pkit process that needs the lock waits meanwhile.
+    pub fn hold_advisory_lock(&self, key: i64) -> LockHolder {
+        use std::io::{BufRead, Write};
+        let dir = self.cluster.to_string_lossy();
+        let mut psql = Command::new(script())
+            .args(["psql", &dir, "-d", &self.name, "-A", "-t", "-q"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("psql");
+        let mut stdin = psql.stdin.take().expect("psql's stdin");
+        writeln!(stdin, "SELECT 'locked', pg_advisory_lock({key});").expect("to psql");
+        stdin.flush().expect("to psql");
+        // Held once psql has answered.
+        let mut out = std::io::BufReader::new(psql.stdout.take().expect("psql's stdout"));
+        let mut line = String::new();
+        while !line.contains("locked") {
+            line.clear();
+            assert!(out.read_line(&mut line).expect("psql's answer") > 0, "psql ended");
+        }
+        LockHolder { psql, stdin }
+    }
+
     /// A URL for this database on `port` instead (a server that is not there).
     pub fn url_on_port(&self, port: u16) -> String {
         format!("postgres://pkit@127.0.0.1:{port}/{}", self.name)
+    }
+}
+
+/// A psql session holding an advisory lock; the lock goes when it is dropped.
+pub struct LockHolder {
+    psql: std::process::Child,
+    stdin: std::process::ChildStdin,
+}
+
+impl Drop for LockHolder {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = writeln!(self.stdin, "\\q");
+        let _ = self.stdin.flush();
+        let _ = self.psql.wait();
     }
 }
 

@@ -322,8 +322,14 @@ fn issued_certificates_are_recorded() {
     // The rows in mtc.db: each certificate's DER ends with its recorded MTCProof, whose
     // subtree is the signed one holding the entry.
     {
-        use pkit::mtc::store::{CertKind, LogStore, SqliteLogStore as Store};
-        let store = Store::open(&dir.join("mtc.db")).unwrap();
+        use pkit::mtc::store::{open, open_url, CertKind, LogStore};
+        // The log's own store, wherever the CA keeps it.
+        let store: Box<dyn LogStore> = if common::on_postgres() {
+            let url = std::fs::read_to_string(dir.join("db.url")).unwrap();
+            open_url(url.trim(), None, pkit::store::postgres::plain).unwrap()
+        } else {
+            open(&dir.join("mtc.db")).unwrap()
+        };
         let certs = store
             .stored_certificates(0, 6, CertKind::Standalone)
             .unwrap();

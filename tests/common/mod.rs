@@ -7,7 +7,7 @@ mod server;
 
 pub use peers::*;
 #[allow(unused_imports)] // only the tests that use a database server
-pub use pg::{pg_database, PgCluster, PgDb};
+pub use pg::{pg_database, psql_for_ca, PgCluster, PgDb};
 #[allow(unused_imports)] // only the tests that start servers use them
 pub use server::{free_port, Server};
 use std::path::{Path, PathBuf};
@@ -177,12 +177,26 @@ pub fn try_run_with(
 
 /// Run pkit with arguments, no stdin, and the hang limit.
 pub fn pkit_run(args: &[impl AsRef<std::ffi::OsStr>]) -> Run {
-    run_with(pkit_bin(), args, None, HANG)
+    pkit_with(args, None)
 }
 
 /// Run pkit with `stdin` as its standard input.
 pub fn pkit_stdin(args: &[impl AsRef<std::ffi::OsStr>], stdin: &[u8]) -> Run {
-    run_with(pkit_bin(), args, Some(stdin), HANG)
+    pkit_with(args, Some(stdin))
+}
+
+/// Run pkit; a new CA's records go to PostgreSQL when the tests run on it
+/// ([`pg::on_test_database`]).
+fn pkit_with(args: &[impl AsRef<std::ffi::OsStr>], stdin: Option<&[u8]>) -> Run {
+    let args: Vec<std::ffi::OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
+    let args = pg::on_test_database(&args).unwrap_or(args);
+    run_with(pkit_bin(), &args, stdin, HANG)
+}
+
+/// Whether the CLI tests' CAs keep their records on PostgreSQL this run
+/// (`PKIT_TEST_DATABASE=postgres`): a test of `ca.db` itself has nothing to look at then.
+pub fn on_postgres() -> bool {
+    std::env::var("PKIT_TEST_DATABASE").is_ok_and(|v| v == "postgres")
 }
 
 /// Parse a `-f json` envelope and return its items.

@@ -57,7 +57,10 @@ impl PgDb {
         let mut line = String::new();
         while !line.contains("locked") {
             line.clear();
-            assert!(out.read_line(&mut line).expect("psql's answer") > 0, "psql ended");
+            assert!(
+                out.read_line(&mut line).expect("psql's answer") > 0,
+                "psql ended"
+            );
         }
         LockHolder { psql, stdin }
     }
@@ -139,6 +142,52 @@ fn not_installed(test: &str) {
         "apt-get install postgresql (scripts/test does it when run as root)",
     );
     assert!(!in_ci());
+}
+
+/// When `PKIT_TEST_DATABASE=postgres`, the CLI tests' CAs keep their records on
+/// PostgreSQL: `args` that create a CA (`issue ca`, `mtc ca new`) get `--db` with a fresh
+/// database of the shared cluster, reached over its unix socket (trusted, so later
+/// commands need no password: they find the URL the CA directory records). `None` for
+/// every other command, or when the variable is not set.
+pub fn on_test_database(args: &[std::ffi::OsString]) -> Option<Vec<std::ffi::OsString>> {
+    if std::env::var("PKIT_TEST_DATABASE").ok()? != "postgres" {
+        return None;
+    }
+    let words: Vec<&str> = args.iter().filter_map(|a| a.to_str()).collect();
+    let creates = words.starts_with(&["issue", "ca"]) || words.starts_with(&["mtc", "ca", "new"]);
+    let asked = words
+        .iter()
+        .any(|w| *w == "--db" || w.starts_with("--db=") || *w == "--help" || *w == "-h");
+    if !creates || asked {
+        return None;
+    }
+    let dir = cluster().expect("PKIT_TEST_DATABASE=postgres needs PostgreSQL installed");
+    let db = create_database(dir, "cli");
+    let port = std::fs::read_to_string(dir.join("port")).expect("the cluster's port");
+    let socket_dir = dir.to_string_lossy().replace('/', "%2F");
+    let url = format!("postgres://pkit@{socket_dir}:{}/{}", port.trim(), db.name);
+    let mut out = args.to_vec();
+    out.extend(["--db".into(), url.into()]);
+    Some(out)
+}
+
+/// Run `sql` (as the cluster's superuser, through psql) in the database whose URL the
+/// CA directory `ca` records: what PostgreSQL itself says, not pkit.
+pub fn psql_for_ca(ca: &Path, sql: &str) -> String {
+    let url = std::fs::read_to_string(ca.join("db.url")).expect("the CA's db.url");
+    let name = url.trim().rsplit('/').next().unwrap_or_default();
+    let name = name.split('?').next().unwrap_or_default();
+    let dir = cluster().expect("PostgreSQL");
+    cluster_script(&[
+        "psql",
+        &dir.to_string_lossy(),
+        "-d",
+        name,
+        "-A",
+        "-t",
+        "-c",
+        sql,
+    ])
 }
 
 /// A fresh database named for `test` in the cluster in `dir`.

@@ -22,6 +22,7 @@ pub mod ocsp;
 pub mod outdir;
 pub mod output;
 pub mod parse;
+pub mod pg_connect;
 pub mod request;
 pub mod token;
 pub mod undelivered;

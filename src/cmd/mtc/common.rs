@@ -88,12 +88,8 @@ pub fn open_store(dir: &Path, args: &DbArgs) -> CliResult<(Box<dyn LogStore>, St
 /// when the URL asks for it or the server offers it.
 pub fn open_server(url: &str, args: &DbArgs, name: &str) -> CliResult<Box<dyn LogStore>> {
     let password = password(args)?;
-    store::open_url(
-        url,
-        password.as_deref(),
-        pkit::pki::backend::openssl::pg_tls::connect,
-    )
-    .map_err(mtc_err(name))
+    store::open_url(url, password.as_deref(), crate::cmd::pg_connect::connect)
+        .map_err(mtc_err(name))
 }
 
 /// The CA's ID and log number from `mtc.db`.

@@ -2,9 +2,10 @@
 //! (`tests/common/pg.rs`). Each scenario runs twice, on `ca.db` and on a PostgreSQL
 //! database, with the same commands and the same checks: only where the records are
 //! differs. Then what only a server has: many issuing processes at once, a URL recorded
-//! in the CA directory or given by `PKIT_DATABASE_URL`, and the faults (wrong password,
+//! in the CA directory or given by `PKIT_DATABASE_URL`, the faults (wrong password,
 //! unreachable server, a database of a newer schema or not pkit's), each one line, exit
-//! 4, nothing changed.
+//! 4, nothing changed, and TLS: encrypted (`require`), and the server authenticated
+//! (`verify-ca`, `verify-full`) or refused in one line.
 
 mod common;
 

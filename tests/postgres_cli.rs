@@ -2,9 +2,10 @@
 //! (`tests/common/pg.rs`). Each scenario runs twice, on `ca.db` and on a PostgreSQL
 //! database, with the same commands and the same checks: only where the records are
 //! differs. Then what only a server has: many issuing processes at once, a URL recorded
-//! in the CA directory or given by `PKIT_DATABASE_URL`, and the faults (wrong password,
+//! in the CA directory or given by `PKIT_DATABASE_URL`, the faults (wrong password,
 //! unreachable server, a database of a newer schema or not pkit's), each one line, exit
-//! 4, nothing changed.
+//! 4, nothing changed, and TLS: encrypted (`require`), and the server authenticated
+//! (`verify-ca`, `verify-full`) or refused in one line.
 
 mod common;
 
@@ -639,6 +640,171 @@ fn tls_to_the_server() {
     );
     db.url.push_str("?sslmode=require");
     lifecycle_on(Some(db));
+}
+
+/// libpq's `verify-ca` and `verify-full` against a server whose certificate a test CA
+/// issued for 127.0.0.1 only: the right roots and name connect (the URL recorded with its
+/// `sslrootcert`, `~/.postgresql/root.crt` when none is named); a wrong root, a name the
+/// certificate lacks, a missing root file and an unknown `sslmode` are each one line
+/// naming the URL and why, exit 4, with no CA changed.
+#[test]
+fn the_server_is_authenticated() {
+    let Some(cluster) = PgCluster::start_tls("verify") else {
+        return;
+    };
+    let db = cluster.database("verify");
+    let t = common::tempdir();
+    let root = s(&db.root_cert());
+    let url =
+        |host: &str, params: &str| format!("{}?{params}", db.url.replacen("127.0.0.1", host, 1));
+    let full = url(
+        "127.0.0.1",
+        &format!("sslmode=verify-full&sslrootcert={root}"),
+    );
+    let ca = Ca::new(
+        t.path(),
+        Some(PgDb {
+            url: full.clone(),
+            ..db.clone()
+        }),
+    );
+    assert_eq!(
+        std::fs::read_to_string(ca.dir.join("db.url"))
+            .unwrap()
+            .trim(),
+        full,
+        "the URL is recorded with its TLS parameters"
+    );
+    ca.ok(&[
+        "issue",
+        "cert",
+        "--subject",
+        "CN=v.example",
+        "--key-out",
+        &s(&t.path().join("v.key")),
+        "-o",
+        &s(&t.path().join("v.pem")),
+    ]);
+    assert_eq!(ca.listed(&[]).len(), 1);
+
+    // Another CA's certificate as the root.
+    let other = t.path().join("other.crt");
+    let (code, text) = ossl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=Other CA",
+        "-keyout",
+        &s(&t.path().join("other.key")),
+        "-out",
+        &s(&other),
+    ]);
+    assert_eq!(code, Some(0), "openssl req: {text}");
+    let count = || db.psql("SELECT count(*) FROM certificates");
+    let out = t.path().join("refused.pem");
+    let cert = |url: &str| {
+        ca.run(&[
+            "issue",
+            "cert",
+            "--subject",
+            "CN=r.example",
+            "--key-out",
+            &s(&t.path().join("refused.key")),
+            "-o",
+            &s(&out),
+            "--db",
+            url,
+        ])
+    };
+    let wrong_root = url(
+        "127.0.0.1",
+        &format!("sslmode=verify-full&sslrootcert={}", s(&other)),
+    );
+    let missing = s(&t.path().join("missing.crt"));
+    // (URL, why, what the case is)
+    let refusals = [
+        (
+            wrong_root.clone(),
+            format!("the server's certificate does not verify to {}", s(&other)),
+            "verify-full with another CA's root",
+        ),
+        (
+            url(
+                "localhost",
+                &format!("sslmode=verify-full&sslrootcert={root}"),
+            ),
+            "the server's certificate is for 127.0.0.1, not localhost".into(),
+            "verify-full with a name the certificate lacks",
+        ),
+        (
+            url(
+                "127.0.0.1",
+                &format!("sslmode=verify-ca&sslrootcert={missing}"),
+            ),
+            format!("sslrootcert {missing}: no such file"),
+            "a missing root file",
+        ),
+        (
+            url("127.0.0.1", "sslmode=verify"),
+            "sslmode \"verify\": expected".into(),
+            "an unknown sslmode",
+        ),
+        (
+            url("127.0.0.1", "sslrootcert=system"),
+            "does not verify to the system's trusted certificates".into(),
+            "the system's roots, which do not hold the test CA",
+        ),
+    ];
+    for (u, why, what) in &refusals {
+        refused(&cert(u), 4, &[u, why], what);
+    }
+    assert!(!out.exists(), "no certificate delivered");
+    let r = pkit_run(
+        &[
+            vec!["issue".to_string(), "ca".into(), "--dir".into()],
+            vec![s(&t.path().join("ca2")), "--subject".into(), "CN=y".into()],
+            vec!["--db".into(), wrong_root.clone()],
+            vec!["--db-passin".into(), format!("pass:{}", db.password)],
+        ]
+        .concat(),
+    );
+    refused(
+        &r,
+        4,
+        &["does not verify to"],
+        "a new CA on an unverified server",
+    );
+    assert!(!t.path().join("ca2").exists(), "nothing written");
+    assert_eq!(count(), "1", "no refusal added a row");
+
+    // verify-ca checks the chain, not the name.
+    let ca_only = url(
+        "localhost",
+        &format!("sslmode=verify-ca&sslrootcert={root}"),
+    );
+    let r = ca.ok(&["issue", "list", "-f", "json", "--db", &ca_only]);
+    assert_eq!(json_items(&r).len(), 1);
+
+    // No sslrootcert: ~/.postgresql/root.crt.
+    let home = t.path().join("home");
+    std::fs::create_dir_all(home.join(".postgresql")).unwrap();
+    std::fs::copy(db.root_cert(), home.join(".postgresql/root.crt")).unwrap();
+    let o = std::process::Command::new(common::pkit_bin())
+        .args(["issue", "list", "--ca", &s(&ca.dir)])
+        .args(["--db", &url("127.0.0.1", "sslmode=verify-full")])
+        .args(["--db-passin", &format!("pass:{}", db.password)])
+        .env("HOME", &home)
+        .output()
+        .expect("running pkit");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("CN=v.example"));
 }
 
 /// `ocsp serve` keeps answering across a server restart: its workers connect again and

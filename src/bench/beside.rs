@@ -2,7 +2,13 @@
 //! its own name, then on SQLite as `<name>_sqlite` in the row right below, so that the two
 //! databases' figures, from the same run and the same rows, stand side by side.
 
-use super::scratch::Db;
+/// Which database a stage runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Db {
+    /// The `--db postgres://…` server.
+    Server,
+    Sqlite,
+}
 
 /// Each database stage: its name, its SQLite twin's, and what the server's row measures.
 const STAGES: [(&str, &str, &str); 12] = [

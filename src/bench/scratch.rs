@@ -11,23 +11,16 @@
 //! `search_path`), created fresh and dropped at the end, so that a CA or a log already in
 //! the database is never touched and one database holds all the stores a run needs.
 
+pub use super::beside::Db;
 use super::{BenchError, Result};
 use crate::mtc::store::{self as log_store, LogStore};
-use crate::pki::backend::openssl::pg_tls;
+use crate::pki::ca::store::pg_connect::connect;
 use crate::pki::ca::store::{self as ca_store, CaStore};
-use crate::store::postgres::{config, without_password};
+use crate::store::postgres::{server, without_password};
 use postgres::Client;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-
-/// Which database a stage runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Db {
-    /// The `--db postgres://…` server.
-    Server,
-    Sqlite,
-}
 
 /// A directory removed (with its files) when dropped, and the server's schemas, dropped
 /// with it.
@@ -65,9 +58,8 @@ impl Scratch {
     pub fn with_server(url: &str, password: Option<&[u8]>) -> Result<Scratch> {
         let shown = without_password(url);
         let fail = |e: &dyn std::fmt::Display| BenchError::Io(format!("{shown}: {e}"));
-        let cfg = config(url, password).map_err(|e| fail(&e))?;
-        let admin =
-            pg_tls::connect(&cfg).map_err(|e| fail(&crate::store::pg_error::one_line(&e)))?;
+        let target = server(url, password).map_err(|e| fail(&e))?;
+        let admin = connect(&target).map_err(|e| fail(&crate::store::pg_error::one_line(&e)))?;
         let mut scratch = Scratch::new(None)?;
         scratch.server = Some(Server {
             url: url.to_string(),
@@ -251,7 +243,7 @@ impl ScratchDb for Box<dyn CaStore> {
         Ok(ca_store::open(path)?)
     }
     fn open_url(url: &str, password: Option<&[u8]>) -> Result<Self> {
-        Ok(ca_store::open_url(url, password, pg_tls::connect)?)
+        Ok(ca_store::open_url(url, password, connect)?)
     }
 }
 
@@ -260,7 +252,7 @@ impl ScratchDb for Box<dyn LogStore> {
         Ok(log_store::open(path)?)
     }
     fn open_url(url: &str, password: Option<&[u8]>) -> Result<Self> {
-        Ok(log_store::open_url(url, password, pg_tls::connect)?)
+        Ok(log_store::open_url(url, password, connect)?)
     }
 }
 

@@ -30,9 +30,11 @@ pub fn db_err(dir: &Path) -> impl Fn(StoreError) -> CliError + '_ {
 pub struct DbArgs {
     /// The CA's records in a PostgreSQL database instead of DIR/ca.db (an MTC CA's
     /// DIR/mtc.db):
-    /// postgres://USER@HOST[:PORT]/DB[?sslmode=…]. `issue ca --db` records it (without a
-    /// password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when
-    /// --db is not given.
+    /// postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full
+    /// (or verify-ca) authenticates the server with the CA certificates in FILE (default
+    /// ~/.postgresql/root.crt; `system`: the system's). `issue ca --db` records it
+    /// (without a password) in DIR/db.url (so does `mtc ca new --db`), which later
+    /// commands use when --db is not given.
     #[arg(
         long,
         value_name = "URL",
@@ -116,7 +118,7 @@ fn open_server(url: &str, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
     store::open_url(
         url,
         password.as_deref(),
-        pkit::pki::backend::openssl::pg_tls::connect,
+        pkit::pki::ca::store::pg_connect::connect,
     )
     .map_err(|e| CliError::io(format!("{}: {e}", without_password(url))))
 }

@@ -1,6 +1,8 @@
 //! Connecting to a PostgreSQL server the way pkit's stores use one: a URL whose password
 //! is never shown, a bounded connect time, and a schema version per store in
 //! `pkit_schema` moved forward by migrations (what `PRAGMA user_version` is to SQLite).
+//! libpq's `sslmode=verify-ca|verify-full` and `sslrootcert`, which the client's URL
+//! parser does not know, are taken out of the URL first ([`super::pg_ssl`]).
 //!
 //! One store per database, in its default schema. A database that already holds tables
 //! but no `pkit_schema` row for the store is someone else's: pkit refuses it rather than
@@ -8,7 +10,9 @@
 
 use super::open_error::OpenError;
 use super::pg_error::one_line;
+use super::pg_ssl::{take_tls_params, ServerCheck};
 use postgres::{Client, Config};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How long a connection attempt may take when the URL does not say (`connect_timeout`):
@@ -56,25 +60,36 @@ pub fn without_password(url: &str) -> String {
     format!("{head}{authority}{tail}")
 }
 
+/// A database server to connect to: the client's configuration, and what its TLS must
+/// check of the server (`None`: nothing, libpq's `require`).
+#[derive(Debug, Clone)]
+pub struct Server {
+    pub config: Config,
+    pub check: Option<ServerCheck>,
+}
+
 /// How a connection is made once its configuration is complete: the caller chooses the
-/// TLS it speaks (`store` knows no cryptography; pkit's commands pass
-/// `pki::backend::openssl::pg_tls::connect`, on the OpenSSL pkit links).
-pub type Connector = fn(&Config) -> Result<Client, postgres::Error>;
+/// TLS it speaks and does the [`ServerCheck`] (`store` knows no cryptography; pkit's
+/// commands pass theirs, which runs `pki::backend::openssl::pg_tls` on the OpenSSL pkit
+/// links).
+pub type Connector = fn(&Server) -> Result<Client, postgres::Error>;
 
 /// In plain text only (`NoTls`): for tests, and servers reached over a unix socket.
-pub fn plain(config: &Config) -> Result<Client, postgres::Error> {
-    config.connect(postgres::NoTls)
+pub fn plain(server: &Server) -> Result<Client, postgres::Error> {
+    server.config.connect(postgres::NoTls)
 }
 
 /// How to reach the database `url` names, with `password` when given (else the URL's
-/// own, or none for a server that trusts the connection).
-pub fn config(url: &str, password: Option<&[u8]>) -> Result<Config, OpenError> {
+/// own, or none for a server that trusts the connection). An error is one line that
+/// does not repeat the URL: the caller names it.
+pub fn server(url: &str, password: Option<&[u8]>) -> Result<Server, OpenError> {
+    // libpq looks for ~/.postgresql/root.crt in the home directory $HOME names.
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let (url, check) = take_tls_params(url, home.as_deref()).map_err(OpenError::Location)?;
     let mut config: Config = url.parse().map_err(|e: postgres::Error| {
-        OpenError::Location(format!(
-            "{}: not a PostgreSQL URL: {}",
-            without_password(url),
-            one_line(&e)
-        ))
+        OpenError::Location(format!("not a PostgreSQL URL: {}", one_line(&e)))
     })?;
     if let Some(p) = password {
         config.password(p);
@@ -85,7 +100,7 @@ pub fn config(url: &str, password: Option<&[u8]>) -> Result<Config, OpenError> {
     if config.get_application_name().is_none() {
         config.application_name("pkit");
     }
-    Ok(config)
+    Ok(Server { config, check })
 }
 
 /// Run `f` where the sync client may block. The client drives its own runtime and cannot
@@ -208,10 +223,28 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_url_is_an_error_naming_it_without_its_password() {
-        let e = config("postgres://u:pw@h:notaport/db", None).err();
-        let text = e.map(|e| e.to_string()).unwrap_or_default();
-        assert!(text.contains("postgres://u@h:notaport/db"), "{text}");
-        assert!(!text.contains("pw"), "{text}");
+    fn a_bad_url_is_one_line_without_its_password() {
+        // The caller names the URL (without its password); the error says only why.
+        for url in [
+            "postgres://u:pw@h:notaport/db",
+            "postgres://u:pw@h/db?sslmode=verify-all",
+            "postgres://u:pw@h/db?sslrootcert=/nonexistent/root.crt&sslmode=verify-full",
+        ] {
+            let text = server(url, None).err().map(|e| e.to_string());
+            let text = text.unwrap_or_default();
+            assert!(!text.is_empty() && !text.contains("pw"), "{url}: {text}");
+            assert!(!text.contains("postgres://"), "{url}: {text}");
+            assert_eq!(text.lines().count(), 1, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_client_gets_the_url_without_the_tls_parameters() {
+        let s = server(
+            "postgres://u@h/db?sslrootcert=system&connect_timeout=3",
+            None,
+        );
+        let s = s.ok().map(|s| (s.config.get_ssl_mode(), s.check.is_some()));
+        assert_eq!(s, Some((postgres::config::SslMode::Require, true)));
     }
 }

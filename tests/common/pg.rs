@@ -65,6 +65,12 @@ impl PgDb {
         LockHolder { psql, stdin }
     }
 
+    /// The test CA certificate that issued the server's of a TLS cluster
+    /// ([`PgCluster::start_tls`]): what `sslrootcert` names for verify-ca and verify-full.
+    pub fn root_cert(&self) -> PathBuf {
+        self.cluster.join("root.crt")
+    }
+
     /// A URL for this database on `port` instead (a server that is not there).
     pub fn url_on_port(&self, port: u16) -> String {
         format!("postgres://pkit@127.0.0.1:{port}/{}", self.name)
@@ -232,7 +238,9 @@ impl PgCluster {
         Self::start_with(test, &[])
     }
 
-    /// A cluster that accepts TCP connections over TLS only (a self-signed certificate).
+    /// A cluster that accepts TCP connections over TLS only, with a certificate for
+    /// 127.0.0.1 (an iPAddress subjectAltName, no host name) from a test CA
+    /// ([`PgDb::root_cert`]).
     pub fn start_tls(test: &str) -> Option<PgCluster> {
         Self::start_with(test, &["--tls"])
     }

@@ -91,7 +91,7 @@ pub fn open_server(url: &str, args: &DbArgs, name: &str) -> CliResult<Box<dyn Lo
     store::open_url(
         url,
         password.as_deref(),
-        pkit::pki::backend::openssl::pg_tls::connect,
+        pkit::pki::ca::store::pg_connect::connect,
     )
     .map_err(mtc_err(name))
 }

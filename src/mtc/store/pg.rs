@@ -29,9 +29,9 @@ use crate::mtc::subtree::Subtree;
 use crate::mtc::tree::{MemTree, NodeSource};
 use crate::store::pg_copy::{copy_in, copy_upsert};
 use crate::store::pg_error::one_line;
-use crate::store::postgres::{config, off_runtime, open_versioned, Connector};
+use crate::store::postgres::{off_runtime, open_versioned, server, Connector, Server};
 use postgres::types::{ToSql, Type};
-use postgres::{Client, Config, GenericClient, Row, Transaction};
+use postgres::{Client, GenericClient, Row, Transaction};
 use std::cell::RefCell;
 
 /// Forward migrations; index i takes the schema from version i to i + 1. They are
@@ -90,7 +90,7 @@ fn off<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
 /// A connection and what it needs to be made again.
 struct Conn {
     client: Client,
-    config: Config,
+    server: Server,
     connector: Connector,
 }
 
@@ -99,7 +99,7 @@ impl Conn {
     /// outlives a server restart, failing only the calls under way).
     fn live(&mut self) -> Result<&mut Client> {
         if self.client.is_closed() {
-            self.client = (self.connector)(&self.config)?;
+            self.client = (self.connector)(&self.server)?;
         }
         Ok(&mut self.client)
     }
@@ -120,9 +120,9 @@ impl PgLogStore {
     /// the database is empty or pkit's log, and migrate it.
     pub fn open(url: &str, password: Option<&[u8]>, connector: Connector) -> Result<PgLogStore> {
         let open_err = |e: crate::store::open_error::OpenError| MtcError::Store(e.to_string());
-        let config = config(url, password).map_err(open_err)?;
+        let server = server(url, password).map_err(open_err)?;
         let (conn, frontier) = off(move || {
-            let mut client = connector(&config)
+            let mut client = connector(&server)
                 .map_err(crate::store::open_error::OpenError::from)
                 .map_err(open_err)?;
             open_versioned(&mut client, STORE, MIGRATIONS).map_err(open_err)?;
@@ -130,7 +130,7 @@ impl PgLogStore {
             Ok((
                 Conn {
                     client,
-                    config,
+                    server,
                     connector,
                 },
                 frontier,

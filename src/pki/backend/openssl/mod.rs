@@ -4,8 +4,10 @@
 //!
 //! This file is the backend value and its trait methods; the work is in the files beside
 //! it: `linked` (what the library offers), `key` (keys and their encodings), `ec_batch`
-//! (EC keys made together), `ed25519_batch` (Ed25519 signatures checked together), `signers` (signing contexts reused across signatures),
-//! `verify`, `pbe` (password-based cryptography), `pg_tls` (TLS to a PostgreSQL server) and `ffi` (entry points native-ossl does
+//! (EC keys made together), `ed25519_batch` (Ed25519 signatures checked together),
+//! `signers` (signing contexts reused across signatures), `verify`, `pbe` (password-based
+//! cryptography), `pg_tls` (TLS to a PostgreSQL server), `pg_verify` (what that server
+//! must prove: libpq's verify-ca and verify-full) and `ffi` (entry points native-ossl does
 //! not wrap). PKCS#8 structures are built and read in the key model (`pki::key`).
 
 use super::api::{Backend, PrivateKey, TlsStream, VerifyItem};
@@ -23,6 +25,7 @@ mod key;
 mod linked;
 mod pbe;
 pub mod pg_tls;
+pub mod pg_verify;
 mod signers;
 mod tls;
 mod verify;

@@ -6,11 +6,15 @@
 //! between the pair and the client's socket, here without blocking: each poll feeds what
 //! the socket delivered, lets OpenSSL work, and sends what it produced.
 //!
-//! `sslmode=require` semantics, as libpq's: the connection is encrypted, the server's
-//! certificate is not checked (the `postgres` URL parser knows no `verify-full` or
-//! `sslrootcert`). `sslmode=prefer`, the default, falls back to plain text when the
-//! server offers no TLS.
+//! Without a [`Verify`], libpq's `sslmode=require`: the connection is encrypted and the
+//! server's certificate is not checked. With one (libpq's `verify-ca`/`verify-full`, taken
+//! out of the URL by `store::pg_ssl` and handed over by the caller), OpenSSL refuses
+//! during the handshake a server whose chain does not verify to the roots or whose
+//! certificate does not name the host (`pg_verify`), before the client has sent it a
+//! password or a query; the refusal is one line saying why. `sslmode=prefer`, the
+//! default, falls back to plain text when the server offers no TLS.
 
+use super::pg_verify::{Trust, Verify};
 use native_ossl::bio::Bio;
 use native_ossl::ssl::{Ssl, SslCtx, SslIoError, SslVerifyMode};
 use postgres::config::SslMode;
@@ -31,17 +35,23 @@ const MAX_QUEUED: usize = 4 * CHUNK;
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Connect as `config` says: in plain text for `sslmode=disable`, else over TLS on the
-/// linked OpenSSL (falling back to plain text under `prefer` when the server has none).
-pub fn connect(config: &Config) -> Result<Client, postgres::Error> {
+/// linked OpenSSL (falling back to plain text under `prefer` when the server has none),
+/// checking the server as `verify` says.
+pub fn connect(config: &Config, verify: Option<&Verify>) -> Result<Client, postgres::Error> {
     match config.get_ssl_mode() {
         SslMode::Disable => config.connect(NoTls),
-        _ => config.connect(MakeOpensslTls),
+        _ => config.connect(MakeOpensslTls {
+            verify: verify.cloned(),
+        }),
     }
 }
 
-/// Makes a TLS connector per connection, offering the host name as SNI.
-#[derive(Debug, Clone, Copy)]
-struct MakeOpensslTls;
+/// Makes a TLS connector per connection, offering the host name as SNI and loading the
+/// roots a [`Verify`] names.
+#[derive(Debug, Clone)]
+struct MakeOpensslTls {
+    verify: Option<Verify>,
+}
 
 impl MakeTlsConnect<Socket> for MakeOpensslTls {
     type Stream = OpensslTlsStream;
@@ -49,14 +59,30 @@ impl MakeTlsConnect<Socket> for MakeOpensslTls {
     type Error = BoxError;
 
     fn make_tls_connect(&mut self, domain: &str) -> Result<OpensslTlsConnect, BoxError> {
+        let (ctx, trust) = match &self.verify {
+            Some(v) => {
+                let (ctx, trust) = v.context(domain)?;
+                (ctx, Some(trust))
+            }
+            None => {
+                let ctx = SslCtx::new_client().map_err(|e| tls_error("context", e))?;
+                ctx.set_verify(SslVerifyMode::NONE);
+                (ctx, None)
+            }
+        };
         Ok(OpensslTlsConnect {
             domain: domain.to_string(),
+            ctx,
+            trust,
         })
     }
 }
 
 struct OpensslTlsConnect {
     domain: String,
+    ctx: SslCtx,
+    /// What the server must prove, when anything.
+    trust: Option<Trust>,
 }
 
 impl TlsConnect<Socket> for OpensslTlsConnect {
@@ -66,8 +92,18 @@ impl TlsConnect<Socket> for OpensslTlsConnect {
 
     fn connect(self, socket: Socket) -> Self::Future {
         Box::pin(async move {
-            let mut stream = OpensslTlsStream::new(socket, &self.domain)?;
-            let done = std::future::poll_fn(|cx| stream.poll_ssl(cx, Ssl::connect)).await?;
+            let mut stream = OpensslTlsStream::new(socket, &self.ctx, &self.domain)?;
+            if let Some(t) = &self.trust {
+                t.expect_name(&mut stream.ssl)?;
+            }
+            let done = match std::future::poll_fn(|cx| stream.poll_ssl(cx, Ssl::connect)).await {
+                Ok(done) => done,
+                // A refused certificate says why, not only "certificate verify failed".
+                Err(e) => {
+                    let why = self.trust.as_ref().and_then(|t| t.explain(&stream.ssl));
+                    return Err(why.unwrap_or_else(|| e.to_string()).into());
+                }
+            };
             if done.is_none() {
                 return Err("TLS handshake: the server closed the connection".into());
             }
@@ -95,9 +131,7 @@ fn tls_error(what: &str, e: impl std::fmt::Display) -> io::Error {
 }
 
 impl OpensslTlsStream {
-    fn new(socket: Socket, domain: &str) -> Result<OpensslTlsStream, BoxError> {
-        let ctx = SslCtx::new_client().map_err(|e| tls_error("context", e))?;
-        ctx.set_verify(SslVerifyMode::NONE);
+    fn new(socket: Socket, ctx: &SslCtx, domain: &str) -> Result<OpensslTlsStream, BoxError> {
         let mut ssl = ctx.new_ssl().map_err(|e| tls_error("session", e))?;
         // SNI names a host, not an address or a socket directory.
         if !domain.is_empty()

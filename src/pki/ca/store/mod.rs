@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod pg;
+pub mod pg_connect;
 mod pg_delivery;
 mod pg_rows;
 pub mod sqlite;

@@ -18,11 +18,11 @@ use super::api::{
 use super::pg_delivery;
 use super::pg_rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
 use crate::store::pg_copy::{copy_upsert, CopyRow};
-use crate::store::postgres::{config, open_versioned, Connector};
+use crate::store::postgres::{open_versioned, server, Connector, Server};
 use postgres::error::SqlState;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::Type;
-use postgres::{Client, Config, Statement};
+use postgres::{Client, Statement};
 use sha2::Digest as _;
 use std::cell::RefCell;
 
@@ -97,7 +97,7 @@ struct Conn {
     client: Client,
     /// [`STATUS`] on `client`.
     status: Statement,
-    config: Config,
+    server: Server,
     connector: Connector,
 }
 
@@ -107,7 +107,7 @@ impl Conn {
     /// under way.
     fn live(&mut self) -> Result<&mut Conn> {
         if self.client.is_closed() {
-            let mut fresh = (self.connector)(&self.config)?;
+            let mut fresh = (self.connector)(&self.server)?;
             self.status = fresh.prepare(STATUS)?;
             self.client = fresh;
         }
@@ -134,16 +134,16 @@ impl PgCaStore {
     /// Connect to `url` (with `password`, when given, through `connector`), check that
     /// the database is empty or pkit's, and migrate it.
     pub fn open(url: &str, password: Option<&[u8]>, connector: Connector) -> Result<PgCaStore> {
-        let config = config(url, password)?;
+        let server = server(url, password)?;
         let conn = off_runtime(move || {
             let mut client =
-                connector(&config).map_err(crate::store::open_error::OpenError::from)?;
+                connector(&server).map_err(crate::store::open_error::OpenError::from)?;
             open_versioned(&mut client, STORE, MIGRATIONS)?;
             let status = client.prepare(STATUS)?;
             Ok(Conn {
                 client,
                 status,
-                config,
+                server,
                 connector,
             })
         })?;

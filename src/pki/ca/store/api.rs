@@ -88,6 +88,15 @@ pub struct Revoked {
     pub not_after: i64,
 }
 
+/// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
+pub const CERTIFICATE_HOLD: u8 = 6;
+
+/// Whether an earlier revocation (with reason `earlier`) stands against a new one with
+/// `reason`: always, except a hold that a final reason now replaces.
+pub fn revocation_stands(earlier: Option<u8>, reason: Option<u8>) -> bool {
+    earlier != Some(CERTIFICATE_HOLD) || reason == Some(CERTIFICATE_HOLD)
+}
+
 /// What `revoke` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RevokeOutcome {

@@ -12,8 +12,8 @@
 //! that a delivery note's id range holds only its own chunk's certificates.
 
 use super::api::{
-    CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord, Result, RevokeOutcome,
-    Revoked, StoreError, Undelivered,
+    revocation_stands, CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord,
+    Result, RevokeOutcome, Revoked, StoreError, Undelivered,
 };
 use super::pg_delivery;
 use super::pg_rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
@@ -84,9 +84,6 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// The name under which the CA's schema version is kept in `pkit_schema`.
 const STORE: &str = "ca";
-
-/// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
-const CERTIFICATE_HOLD: i16 = 6;
 
 /// The look-up an OCSP responder makes on every request, prepared once per connection.
 const STATUS: &str =
@@ -303,17 +300,14 @@ impl CaStore for PgCaStore {
                 None => RevokeOutcome::Unknown,
                 Some(r) => {
                     let prev_at: Option<i64> = r.try_get(0)?;
-                    let prev_reason: Option<i16> = r.try_get(1)?;
+                    let prev_reason = reason_of(r.try_get(1)?);
                     let not_after: i64 = r.try_get(2)?;
                     match prev_at {
-                        Some(prev_at)
-                            if prev_reason != Some(CERTIFICATE_HOLD)
-                                || reason_code == Some(CERTIFICATE_HOLD) =>
-                        {
+                        Some(prev_at) if revocation_stands(prev_reason, reason) => {
                             RevokeOutcome::AlreadyRevoked(Revoked {
                                 serial: serial.to_vec(),
                                 revoked_at: prev_at,
-                                reason: reason_of(prev_reason),
+                                reason: prev_reason,
                                 not_after,
                             })
                         }

@@ -8,8 +8,8 @@ use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 
 use super::api::{
-    CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord, Result, RevokeOutcome,
-    Revoked, StoreError, Undelivered, CRL_DIR,
+    revocation_stands, CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord,
+    Result, RevokeOutcome, Revoked, StoreError, Undelivered, CRL_DIR,
 };
 use super::sqlite_delivery;
 use super::sqlite_rows::{insert_rows, row_to_record};
@@ -93,9 +93,6 @@ const MIGRATIONS: &[&str] = &[
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
-
-/// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
-const CERTIFICATE_HOLD: u8 = 6;
 
 fn crl_file(number: u64) -> String {
     format!("{number}.crl")
@@ -218,7 +215,7 @@ impl CaStore for SqliteCaStore {
         let outcome = match row {
             None => RevokeOutcome::Unknown,
             Some((Some(prev_at), prev_reason, not_after))
-                if prev_reason != Some(CERTIFICATE_HOLD) || reason == Some(CERTIFICATE_HOLD) =>
+                if revocation_stands(prev_reason, reason) =>
             {
                 RevokeOutcome::AlreadyRevoked(Revoked {
                     serial: serial.to_vec(),
@@ -443,6 +440,7 @@ fn revocation_row(conn: &Connection, serial: &[u8]) -> rusqlite::Result<Option<R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::ca::store::api::CERTIFICATE_HOLD;
     use crate::pki::ca::store::CaStore;
 
     fn rec(serial: u8) -> CertRecord {

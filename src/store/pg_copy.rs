@@ -6,16 +6,17 @@ use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::{ToSql, Type};
 use postgres::Transaction;
 
-/// One row's values, in the order of the COPY's columns.
-pub type CopyRow = Vec<Box<dyn ToSql + Sync>>;
+/// One row's values, in the order of the COPY's columns (bytes by reference: a row's DER
+/// is not copied to be sent).
+pub type CopyRow<'a> = Vec<Box<dyn ToSql + Sync + 'a>>;
 
 /// Write `rows` (each in `types`' order) into `table (columns)` with binary COPY.
-pub fn copy_in<E: From<postgres::Error>>(
+pub fn copy_in<'a, E: From<postgres::Error>>(
     tx: &mut Transaction<'_>,
     table: &str,
     columns: &str,
     types: &[Type],
-    rows: impl Iterator<Item = Result<CopyRow, E>>,
+    rows: impl Iterator<Item = Result<CopyRow<'a>, E>>,
 ) -> Result<(), E> {
     let sink = tx.copy_in(&format!(
         "COPY {table} ({columns}) FROM STDIN (FORMAT binary)"
@@ -33,13 +34,13 @@ pub fn copy_in<E: From<postgres::Error>>(
 /// Write `rows` into `table (columns)`, a row whose `key` columns match an existing one
 /// replacing it (`update`: the `SET` list): COPY into a temporary table shaped like
 /// `table`, emptied at commit, then one `INSERT … ON CONFLICT (key) DO UPDATE`.
-pub fn copy_upsert<E: From<postgres::Error>>(
+pub fn copy_upsert<'a, E: From<postgres::Error>>(
     tx: &mut Transaction<'_>,
     table: &str,
     columns: &str,
     types: &[Type],
     (key, update): (&str, &str),
-    rows: impl Iterator<Item = Result<CopyRow, E>>,
+    rows: impl Iterator<Item = Result<CopyRow<'a>, E>>,
 ) -> Result<(), E> {
     let staging = format!("{table}_in");
     tx.batch_execute(&format!(

@@ -243,11 +243,11 @@ fn write_proofs(tx: &mut Transaction<'_>, proofs: &[StoredProof]) -> Result<()> 
     }
     let rows = proofs.iter().map(|p| {
         Ok(vec![
-            Box::new(to_i64(p.index)?) as Box<dyn ToSql + Sync>,
+            Box::new(to_i64(p.index)?) as Box<dyn ToSql + Sync + '_>,
             Box::new(p.kind.as_str()),
             Box::new(to_i64(p.subtree.start)?),
             Box::new(to_i64(p.subtree.end)?),
-            Box::new(p.proof.clone()),
+            Box::new(&p.proof),
         ])
     });
     copy_upsert::<MtcError>(
@@ -270,9 +270,9 @@ fn write_certificates(tx: &mut Transaction<'_>, certs: &[StoredCertificate]) -> 
     }
     let rows = certs.iter().map(|c| {
         Ok(vec![
-            Box::new(to_i64(c.index)?) as Box<dyn ToSql + Sync>,
+            Box::new(to_i64(c.index)?) as Box<dyn ToSql + Sync + '_>,
             Box::new(c.kind.as_str()),
-            Box::new(c.der.clone()),
+            Box::new(&c.der),
             Box::new(c.created),
         ])
     });
@@ -348,9 +348,9 @@ impl LogStore for PgLogStore {
             }
             let rows = entries.iter().zip(first..).map(|(e, i)| {
                 Ok(vec![
-                    Box::new(to_i64(i)?) as Box<dyn ToSql + Sync>,
-                    Box::new(e.entry.clone()),
-                    Box::new(e.spki.clone()),
+                    Box::new(to_i64(i)?) as Box<dyn ToSql + Sync + '_>,
+                    Box::new(&e.entry),
+                    Box::new(&e.spki),
                     Box::new(e.leaf.to_vec()),
                 ])
             });

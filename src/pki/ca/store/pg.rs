@@ -459,12 +459,12 @@ impl CaStore for PgCaStore {
         self.call(|c| {
             let client = &mut c.client;
             let mut tx = client.transaction()?;
-            let rows = responses.iter().map(|o| -> Result<CopyRow> {
+            let rows = responses.iter().map(|o| -> Result<CopyRow<'_>> {
                 Ok(vec![
-                    Box::new(o.serial.clone()),
+                    Box::new(&o.serial),
                     Box::new(o.produced_at),
                     Box::new(o.next_update),
-                    Box::new(o.der.clone()),
+                    Box::new(&o.der),
                 ])
             });
             copy_upsert(

@@ -1,6 +1,22 @@
-//! Checking a CRL against the CA that should have issued it (RFC 5280 §6.3.3): issuer
-//! name, authority key identifier, signature, and the thisUpdate..nextUpdate window. Each
-//! check is reported by name, as OCSP verification reports its own.
+//! The one rule set a CRL is held to (RFC 5280 §5, §6.3.3), whoever asks: `pkit crl
+//! verify` reports it check by check ([`verify`]), and `pkit verify --crl` applies the
+//! same rules before a CRL may say anything about a certificate
+//! (`pki::verify::revocation` calls the functions below). The rules:
+//!
+//! - the CRL's issuer name is the CA's subject, and its authorityKeyIdentifier (when
+//!   both have one) the CA's subjectKeyIdentifier;
+//! - the CA's keyUsage, when it has one, allows cRLSign (§4.2.1.3: a key without it
+//!   "MUST NOT be used to verify signatures on CRLs");
+//! - the signature algorithm inside the TBS is the one outside it, and the signature
+//!   verifies under the CA's key;
+//! - a cRLNumber is present and not critical (§5.2.3: "conforming CRL issuers MUST
+//!   include this extension in all CRLs and MUST mark this extension as non-critical");
+//! - thisUpdate is at most [`SKEW_SECONDS`] in the future (the issuer's clock may run
+//!   ahead of ours), and nextUpdate is present (§5.1.2.5: "Conforming CRL issuers MUST
+//!   include the nextUpdate time") and not passed.
+//!
+//! `pkit verify` adds what only a status lookup needs (scope, delta CRLs, a complete CRL
+//! past its nextUpdate brought up to date by a current delta, §6.3.3 (a)(1)(i)).
 
 #![forbid(unsafe_code)]
 
@@ -10,11 +26,103 @@ use crate::der::{Reader, Time};
 use crate::pki::cert::Certificate;
 use crate::pki::crl::{Crl, RevokedCert};
 use crate::pki::ext::key_id::AuthorityKeyIdentifier;
+use crate::pki::ext::key_usage::ku;
+use crate::pki::ext::{self, ExtensionValue};
 
 use crate::pki::backend::Backend;
-use crate::pki::ocsp_verify::{Check, VerifyError, SKEW_SECONDS};
+pub use crate::pki::ocsp_verify::SKEW_SECONDS;
+use crate::pki::ocsp_verify::{Check, VerifyError};
 use crate::pki::signed::verify_signed;
 use std::cmp::Ordering;
+
+/// §5.2.3: a cRLNumber, not critical.
+pub fn check_number(crl: &Crl<'_>) -> Result<(), String> {
+    let found = match &crl.extensions {
+        Some(x) => x
+            .find(&oids::CE_CRL_NUMBER)
+            .map_err(|e| format!("its extensions do not decode: {e}"))?,
+        None => None,
+    };
+    match found {
+        None => Err("it has no cRLNumber (RFC 5280 §5.2.3: MUST be present)".into()),
+        Some(e) if e.critical => {
+            Err("its cRLNumber is critical (RFC 5280 §5.2.3: MUST be non-critical)".into())
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// §4.2.1.3: the issuer's keyUsage, when present, allows cRLSign.
+pub fn check_issuer_may_sign(issuer: &Certificate<'_>) -> Result<(), String> {
+    let found = issuer
+        .extensions
+        .map(|x| x.find(&oids::CE_KEY_USAGE))
+        .transpose()
+        .map_err(|e| format!("the issuer's extensions do not decode: {e}"))?
+        .flatten();
+    let Some(x) = found else {
+        return Ok(());
+    };
+    match ext::decode(x.oid, x.value, x.value_offset) {
+        Ok(ExtensionValue::KeyUsage(bits)) if bits.contains(ku::CRL_SIGN) => Ok(()),
+        Ok(_) => Err(
+            "the issuer's keyUsage does not allow cRLSign, so no CRL signed by its key can be \
+             used (RFC 5280 §4.2.1.3)"
+                .into(),
+        ),
+        Err(e) => Err(format!("the issuer's keyUsage does not decode: {e}")),
+    }
+}
+
+/// thisUpdate no more than [`SKEW_SECONDS`] after `now`.
+pub fn check_this_update(crl: &Crl<'_>, now: Time) -> Result<(), String> {
+    if crl.this_update > now.plus_seconds(SKEW_SECONDS) {
+        Err(format!(
+            "its thisUpdate {} is in the future",
+            crl.this_update
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// How a CRL's nextUpdate stands at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NextUpdate {
+    /// Present and not passed.
+    Current(Time),
+    /// Present and passed: the CRL is stale.
+    Passed(Time),
+    /// Absent, which §5.1.2.5 forbids.
+    Missing,
+}
+
+impl NextUpdate {
+    pub fn of(crl: &Crl<'_>, now: Time) -> NextUpdate {
+        match crl.next_update {
+            // At nextUpdate itself the next CRL is due: this one is stale.
+            Some(t) if t > now => NextUpdate::Current(t),
+            Some(t) => NextUpdate::Passed(t),
+            None => NextUpdate::Missing,
+        }
+    }
+
+    /// Why the CRL cannot be used on its own, if it cannot.
+    pub fn problem(self) -> Option<String> {
+        match self {
+            NextUpdate::Current(_) => None,
+            NextUpdate::Passed(t) => Some(format!("stale: its nextUpdate {t} has passed")),
+            NextUpdate::Missing => {
+                Some("it has no nextUpdate (RFC 5280 §5.1.2.5: MUST be present)".into())
+            }
+        }
+    }
+}
+
+/// Whether `crl` is within its validity window at `now` by the rules above.
+pub fn is_current(crl: &Crl<'_>, now: Time) -> bool {
+    check_this_update(crl, now).is_ok() && NextUpdate::of(crl, now).problem().is_none()
+}
 
 /// Every check made on `crl` as issued by `issuer` at `now`; valid when all pass.
 pub fn verify(
@@ -25,16 +133,21 @@ pub fn verify(
 ) -> Result<Vec<Check>, VerifyError> {
     let mut checks = Vec::new();
     let mut add = |name, ok, detail: String| checks.push(Check { name, ok, detail });
+    let mut rule = |name, r: Result<(), String>, good: String| match r {
+        Ok(()) => add(name, true, good),
+        Err(why) => add(name, false, why),
+    };
     let issuer_dn = issuer.subject.to_rfc4514().unwrap_or_default();
     let crl_dn = crl.issuer.to_rfc4514().unwrap_or_default();
-    add(
+    let same_name = crl.issuer.raw == issuer.subject.raw;
+    rule(
         "issuer_name",
-        crl.issuer.raw == issuer.subject.raw,
-        if crl.issuer.raw == issuer.subject.raw {
-            issuer_dn.clone()
+        if same_name {
+            Ok(())
         } else {
-            format!("the CRL names {crl_dn}, the CA is {issuer_dn}")
+            Err(format!("the CRL names {crl_dn}, the CA is {issuer_dn}"))
         },
+        issuer_dn.clone(),
     );
     let aki = match &crl.extensions {
         Some(x) => match x.find(&oids::CE_AUTHORITY_KEY_ID)? {
@@ -44,16 +157,30 @@ pub fn verify(
         None => None,
     };
     if let (Some(aki), Some(ski)) = (aki, issuer.subject_key_id()) {
-        add(
+        rule(
             "authority_key_id",
-            aki == ski.as_slice(),
             if aki == ski.as_slice() {
-                hex(aki)
+                Ok(())
             } else {
-                format!("{} is not the CA's key identifier {}", hex(aki), hex(&ski))
+                Err(format!(
+                    "{} is not the CA's key identifier {}",
+                    hex(aki),
+                    hex(&ski)
+                ))
             },
+            hex(aki),
         );
     }
+    rule(
+        "key_usage",
+        check_issuer_may_sign(issuer),
+        "the CA may sign CRLs".into(),
+    );
+    rule(
+        "crl_number",
+        check_number(crl),
+        "present, not critical".into(),
+    );
     crl.check_signature_algorithms_match()?;
     let ok = verify_signed(
         backend,
@@ -63,41 +190,26 @@ pub fn verify(
         crl.signature.bytes,
     )
     .map_err(VerifyError::Signed)?;
-    add(
+    rule(
         "signature",
-        ok,
         if ok {
-            format!("{} by the CA", crl.signature_algorithm.name())
+            Ok(())
         } else {
-            "does not verify with the CA's public key".into()
+            Err("does not verify with the CA's public key".into())
         },
+        format!("{} by the CA", crl.signature_algorithm.name()),
     );
-    let early = crl.this_update > now.plus_seconds(SKEW_SECONDS);
-    add(
+    rule(
         "this_update",
-        !early,
-        if early {
-            format!("{} is in the future", crl.this_update)
-        } else {
-            crl.this_update.to_string()
-        },
+        check_this_update(crl, now),
+        crl.this_update.to_string(),
     );
-    match crl.next_update {
-        Some(t) => add(
-            "next_update",
-            t >= now,
-            if t >= now {
-                t.to_string()
-            } else {
-                format!("{t} has passed: the CRL is stale")
-            },
-        ),
-        None => add(
-            "next_update",
-            false,
-            "absent (RFC 5280 §5.1.2.5 requires it)".into(),
-        ),
-    }
+    let next = NextUpdate::of(crl, now);
+    rule(
+        "next_update",
+        next.problem().map_or(Ok(()), Err),
+        crl.next_update.map(|t| t.to_string()).unwrap_or_default(),
+    );
     Ok(checks)
 }
 

@@ -43,7 +43,19 @@ read.\n\nReason codes (JSON `reason`): expired, not-yet-valid, signature-invalid
 unknown-issuer, not-a-ca, path-length-exceeded, key-usage, eku-mismatch, name-constraints, \
 policy, unknown-critical-extension, hostname-mismatch, revoked, revocation-unknown, \
 depth-exceeded, budget-exceeded, malformed, weak-algorithm, unsupported-algorithm, \
-expires-soon.";
+expires-soon, key-identifier, invalid-name, invalid-serial, invalid-extension.\n\nThe trust \
+anchor's own nameConstraints, policyConstraints, pathLenConstraint and critical extensions \
+bind the path below it. Both rule sets: key identifiers (AKI below the anchor, SKI in CAs, \
+neither critical), nameConstraints only in CAs and valid in form, at most 250,000 \
+name-to-subtree comparisons per certificate. --rules webpki adds: no SHA-1; RSA of 2048 \
+bits or more in whole octets, EC on P-256/P-384/P-521, no DSA; serials positive, non-zero, \
+at most 20 octets; critical basicConstraints in CAs, critical policyConstraints, \
+non-critical well-formed authorityInfoAccess; a SAN critical exactly when the subject is \
+empty, no CA with an empty subject; on the leaf: an extendedKeyUsage, not critical and \
+without anyExtendedKeyUsage, no cA or keyCertSign, DNS SANs without underscores or \
+wildcards over a public suffix, each CN byte for byte a SAN; no extendedKeyUsage in the \
+anchor; no CN fallback for names, DNS constraints never applied to the CN; dNSName \
+constraints without wildcards or a leading period. Details: docs/verify.md.";
 
 #[derive(Args, Debug)]
 #[command(after_help = AFTER_HELP)]
@@ -97,7 +109,7 @@ pub struct VerifyArgs {
     /// Do not let anyPolicy stand for other policies (initial-any-policy-inhibit).
     #[arg(long)]
     pub inhibit_any_policy: bool,
-    /// RFC 5280 alone, or with the CA/Browser Forum rules browsers enforce.
+    /// RFC 5280 alone, or with the CA/Browser Forum rules browsers enforce (see below).
     #[arg(long, value_enum, default_value_t = RulesArg::Rfc5280)]
     pub rules: RulesArg,
     /// A CRL to check revocation against (repeatable; a file may hold several).

@@ -15,6 +15,7 @@
 //! constrains one of them makes every name of that form fail, rather than pass
 //! unchecked.
 
+use super::options::Rules;
 use super::{dn, names};
 use crate::der::oid_registry as oids;
 use crate::der::{string, Error};
@@ -137,6 +138,33 @@ struct PermittedSet {
     ca: String,
 }
 
+/// Name-to-subtree comparisons one certificate may cost (Go's verifier stops at the
+/// same number): a leaf with thousands of names under a CA with thousands of subtrees
+/// is refused at once rather than compared for minutes.
+pub const MAX_COMPARISONS: usize = 250_000;
+
+/// Why a certificate's names could not be checked, or its constraints not taken in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NcError {
+    /// The nameConstraints extension does not decode.
+    Malformed(Error),
+    /// The constraints decode but are not valid ones (a bad IP mask, a wildcard, …).
+    Invalid(String),
+    /// A name broke a constraint, or could not be compared with one.
+    Violation(String),
+    /// Checking would cost more than [`MAX_COMPARISONS`].
+    Budget(String),
+}
+
+impl fmt::Display for NcError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NcError::Malformed(e) => write!(f, "{e}"),
+            NcError::Invalid(s) | NcError::Violation(s) | NcError::Budget(s) => f.write_str(s),
+        }
+    }
+}
+
 /// permitted_subtrees and excluded_subtrees of §6.1.2 (b)(c).
 #[derive(Debug, Clone, Default)]
 pub struct NameConstraintState {
@@ -168,25 +196,52 @@ impl NameConstraintState {
     /// dNSName too, as OpenSSL does, so a host name in the CN cannot slip past a
     /// constraint that a verifier matching CNs would then honour.
     ///
+    /// Under `webpki`, and under `rfc5280` whenever the certificate has a subjectAltName,
+    /// the commonName is not a name constraints apply to (RFC 5280 §4.2.1.10 constrains
+    /// the names in subjectAltName; RFC 9525 matches those alone).
+    ///
     /// The error names the offending name and the constraint it broke.
-    pub fn check(&self, cert: &Certificate<'_>) -> Result<(), String> {
+    pub fn check(&self, cert: &Certificate<'_>, rules: Rules) -> Result<(), NcError> {
         if self.is_unconstrained() {
             return Ok(());
         }
+        let names = self.names_of(cert, rules).map_err(NcError::Violation)?;
+        let subtrees =
+            self.permitted.iter().map(|s| s.bases.len()).sum::<usize>() + self.excluded.len();
+        if names.len().saturating_mul(subtrees) > MAX_COMPARISONS {
+            return Err(NcError::Budget(format!(
+                "{} names against {subtrees} constraint subtrees is over the {MAX_COMPARISONS} \
+                 comparisons allowed",
+                names.len()
+            )));
+        }
+        for (place, n) in &names {
+            self.check_name(n)
+                .map_err(|why| NcError::Violation(format!("{place} {}: {why}", describe(n))))?;
+        }
+        Ok(())
+    }
+
+    /// Every name of `cert` that constraints apply to, with where it was found.
+    fn names_of<'c>(
+        &self,
+        cert: &Certificate<'c>,
+        rules: Rules,
+    ) -> Result<Vec<(&'static str, GeneralName<'c>)>, String> {
         let sans = names::subject_alt_names(cert).map_err(|e| format!("{e}"))?;
-        let mut all: Vec<(&str, GeneralName<'_>)> = Vec::new();
+        let cn_as_dns = rules == Rules::Rfc5280 && sans.is_empty();
+        let mut all: Vec<(&'static str, GeneralName<'c>)> = Vec::new();
         if !cert.subject.is_empty() {
             all.push(("subject", GeneralName::DirectoryName(cert.subject)));
             let attrs = cert
                 .subject
                 .attributes()
                 .map_err(|e| format!("subject: {e}"))?;
-            let has_dns = sans.iter().any(|n| matches!(n, GeneralName::DnsName(_)));
             for a in &attrs {
                 if a.oid == oids::AT_EMAIL {
                     let text = a.text().map_err(|e| format!("subject emailAddress: {e}"))?;
                     all.push(("subject emailAddress", GeneralName::Rfc822Name(text.into())));
-                } else if a.oid == oids::AT_COMMON_NAME && !has_dns {
+                } else if a.oid == oids::AT_COMMON_NAME && cn_as_dns {
                     if let Some(host) = cn_as_host_name(a) {
                         all.push(("subject commonName", GeneralName::DnsName(host.into())));
                     }
@@ -208,11 +263,7 @@ impl NameConstraintState {
             }
         }
         all.extend(sans.into_iter().map(|n| ("subjectAltName", n)));
-        for (place, n) in &all {
-            self.check_name(n)
-                .map_err(|why| format!("{place} {}: {why}", describe(n)))?;
-        }
-        Ok(())
+        Ok(all)
     }
 
     fn check_name(&self, n: &GeneralName<'_>) -> Result<(), String> {
@@ -249,22 +300,28 @@ impl NameConstraintState {
     /// maximum (§4.2.1.10: "Within this profile, the minimum and maximum fields are not
     /// used with any name forms, thus, the minimum MUST be zero, and maximum MUST be
     /// absent"), since the distance they would set has no meaning for these forms.
-    pub fn update(&mut self, cert: &Certificate<'_>) -> Result<(), Error> {
+    ///
+    /// Subtrees are checked as they are taken in (see `valid_base`): a constraint that is
+    /// not a valid one of its form is refused, not read as something it does not say.
+    pub fn update(&mut self, cert: &Certificate<'_>, rules: Rules) -> Result<(), NcError> {
         let Some(exts) = cert.extensions else {
             return Ok(());
         };
-        let Some(e) = exts.find(&oids::CE_NAME_CONSTRAINTS)? else {
+        let Some(e) = exts
+            .find(&oids::CE_NAME_CONSTRAINTS)
+            .map_err(NcError::Malformed)?
+        else {
             return Ok(());
         };
         let nc = match ext::decode(e.oid, e.value, e.value_offset)
-            .map_err(|x| x.at("nameConstraints"))?
+            .map_err(|x| NcError::Malformed(x.at("nameConstraints")))?
         {
             ExtensionValue::NameConstraints(nc) => nc,
             _ => {
-                return Err(Error::invalid(
+                return Err(NcError::Malformed(Error::invalid(
                     e.value_offset,
                     "expected a nameConstraints value",
-                ))
+                )))
             }
         };
         let ca = cert
@@ -275,18 +332,25 @@ impl NameConstraintState {
             let mut out = Vec::new();
             for (i, s) in subtrees.iter().flatten().enumerate() {
                 if s.minimum != 0 || s.maximum.is_some() {
-                    return Err(Error::invalid(
-                        e.value_offset,
-                        format!(
-                            "expected minimum 0 and no maximum (RFC 5280 §4.2.1.10), \
+                    return Err(NcError::Malformed(
+                        Error::invalid(
+                            e.value_offset,
+                            format!(
+                                "expected minimum 0 and no maximum (RFC 5280 §4.2.1.10), \
                              found minimum {} and maximum {:?}",
-                            s.minimum, s.maximum
-                        ),
-                    )
-                    .at(&format!("{field}[{i}]"))
-                    .at("nameConstraints"));
+                                s.minimum, s.maximum
+                            ),
+                        )
+                        .at(&format!("{field}[{i}]"))
+                        .at("nameConstraints"),
+                    ));
                 }
-                out.extend(Base::from_general_name(&s.base, e.critical));
+                if let Some(base) = Base::from_general_name(&s.base, e.critical) {
+                    valid_base(&base, rules).map_err(|why| {
+                        NcError::Invalid(format!("nameConstraints {field}[{i}] {base}: {why}"))
+                    })?;
+                    out.push(base);
+                }
             }
             Ok(out)
         };
@@ -309,6 +373,65 @@ impl NameConstraintState {
         self.excluded
             .extend(excluded.into_iter().map(|b| (b, ca.clone())));
         Ok(())
+    }
+}
+
+/// Whether a subtree is a valid constraint of its form (RFC 5280 §4.2.1.10):
+///
+/// - iPAddress: an IPv4 or IPv6 address and a mask of 8 or 32 octets in all, the mask a
+///   run of ones then zeros (CIDR), the address with no bit set outside it;
+/// - rfc822Name: a mailbox, a host or a `.domain`, each of host-name syntax;
+/// - dNSName, under `webpki`: a host name, with no wildcard and no leading period (the
+///   Web PKI verifiers refuse both; under `rfc5280` a leading period means "below
+///   this domain only", as in the URI form, and an empty constraint covers every name).
+fn valid_base(base: &Base, rules: Rules) -> Result<(), String> {
+    match base {
+        Base::Ip(b) => {
+            if b.len() != 8 && b.len() != 32 {
+                return Err(format!(
+                    "is {} octets, not an address and mask of 8 (IPv4) or 32 (IPv6)",
+                    b.len()
+                ));
+            }
+            let (net, mask) = b.split_at(b.len() / 2);
+            let bits = mask
+                .iter()
+                .flat_map(|m| (0..8).rev().map(move |i| m >> i & 1));
+            let mut seen_zero = false;
+            for bit in bits {
+                if bit == 1 && seen_zero {
+                    return Err("has a mask that is not a prefix (CIDR) mask".into());
+                }
+                seen_zero |= bit == 0;
+            }
+            if net.iter().zip(mask).any(|(n, m)| n & !m != 0) {
+                return Err("has address bits set outside its mask".into());
+            }
+            Ok(())
+        }
+        Base::Email(c) => {
+            let host = match c.rsplit_once('@') {
+                Some((local, host)) if !local.is_empty() && !local.contains('@') => host,
+                Some(_) => return Err("is not a mailbox, a host or a domain".into()),
+                None => c.strip_prefix('.').unwrap_or(c),
+            };
+            names::check_host_name(host.strip_suffix('.').unwrap_or(host))
+                .map_err(|why| format!("does not name a host: it {why}"))
+        }
+        Base::Dns(c) if rules == Rules::WebPki => {
+            if c.contains('*') {
+                return Err("has a wildcard, which a constraint cannot".into());
+            }
+            if c.starts_with('.') {
+                return Err("starts with a period, which the Web PKI does not allow".into());
+            }
+            if c.is_empty() {
+                return Ok(());
+            }
+            names::check_host_name(c.strip_suffix('.').unwrap_or(c))
+                .map_err(|why| format!("is not a domain name: it {why}"))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -524,7 +647,8 @@ mod tests {
 
     fn add(s: &mut NameConstraintState, ca: &str, permitted: &[Vec<u8>], excluded: &[Vec<u8>]) {
         let der = cert(&cn(ca), &[name_constraints(permitted, excluded)]);
-        s.update(&Certificate::from_der(&der).unwrap()).unwrap();
+        s.update(&Certificate::from_der(&der).unwrap(), Rules::Rfc5280)
+            .unwrap();
     }
 
     /// Check a leaf with this subject and these SANs.
@@ -535,7 +659,8 @@ mod tests {
             vec![san(sans)]
         };
         let der = cert(subject, &exts);
-        s.check(&Certificate::from_der(&der).unwrap())
+        s.check(&Certificate::from_der(&der).unwrap(), Rules::Rfc5280)
+            .map_err(|e| e.to_string())
     }
 
     /// A leaf with an empty subject and one SAN.
@@ -567,7 +692,8 @@ mod tests {
         // A CA without the extension changes nothing.
         let mut s = NameConstraintState::new();
         let der = cert(&cn("CA"), &[]);
-        s.update(&Certificate::from_der(&der).unwrap()).unwrap();
+        s.update(&Certificate::from_der(&der).unwrap(), Rules::Rfc5280)
+            .unwrap();
         assert!(s.is_unconstrained());
     }
 
@@ -904,6 +1030,65 @@ mod tests {
         assert!(leaf(&s, &cn("localhost"), &[]).is_ok());
         // With a dNSName in the SAN, the CN is not read as one.
         assert!(leaf(&s, &cn("www.evil.example"), &[dns("www.example.com")]).is_ok());
+        // Nor with a SAN of any other form: an IP-only leaf is not judged by its CN.
+        let s = state(&[], &[dns("localhost")]);
+        assert!(leaf(&s, &cn("test.localhost"), &[ip(&[127, 0, 0, 1])]).is_ok());
+        // And never under webpki.
+        let s = state(&[dns("example.com")], &[]);
+        let der = cert(&cn("www.evil.example"), &[]);
+        assert!(s
+            .check(&Certificate::from_der(&der).unwrap(), Rules::WebPki)
+            .is_ok());
+    }
+
+    /// The error `update` gives for a CA with these subtrees under `rules`.
+    fn refused(permitted: &[Vec<u8>], excluded: &[Vec<u8>], rules: Rules) -> Option<NcError> {
+        let der = cert(&cn("CA"), &[name_constraints(permitted, excluded)]);
+        NameConstraintState::new()
+            .update(&Certificate::from_der(&der).unwrap(), rules)
+            .err()
+    }
+
+    #[test]
+    fn invalid_constraints_are_refused() {
+        let invalid =
+            |p: &[Vec<u8>], e: &[Vec<u8>], r| matches!(refused(p, e, r), Some(NcError::Invalid(_)));
+        // IP: non-contiguous mask, bits past the mask, a wrong length.
+        assert!(invalid(
+            &[],
+            &[ip(&[192, 0, 2, 0, 255, 0, 255, 0])],
+            Rules::Rfc5280
+        ));
+        assert!(invalid(
+            &[ip(&[192, 0, 2, 1, 255, 255, 255, 0])],
+            &[],
+            Rules::Rfc5280
+        ));
+        assert!(refused(&[ip(&[192, 0, 2, 0, 255])], &[], Rules::Rfc5280).is_some());
+        assert!(refused(&[ip(&[192, 0, 2, 0, 255, 255, 255, 0])], &[], Rules::WebPki).is_none());
+        // Email: not a mailbox, host or domain.
+        assert!(invalid(&[email("a@b@example.com")], &[], Rules::Rfc5280));
+        assert!(invalid(&[email("exa mple.com")], &[], Rules::Rfc5280));
+        assert!(refused(&[email(".example.com")], &[], Rules::Rfc5280).is_none());
+        // DNS: wildcards and leading periods are refused under webpki only.
+        assert!(invalid(&[dns("*.example.com")], &[], Rules::WebPki));
+        assert!(invalid(&[], &[dns(".example.com")], Rules::WebPki));
+        assert!(refused(&[dns(".example.com")], &[], Rules::Rfc5280).is_none());
+        assert!(refused(&[dns("example.com")], &[], Rules::WebPki).is_none());
+    }
+
+    #[test]
+    fn comparisons_are_bounded() {
+        let subtrees: Vec<Vec<u8>> = (0..600).map(|i| dns(&format!("n{i}.example"))).collect();
+        let s = state(&subtrees, &[]);
+        let sans: Vec<Vec<u8>> = (0..600).map(|i| dns(&format!("h{i}.example"))).collect();
+        let der = cert(&name(&[]), &[san(&sans)]);
+        let started = std::time::Instant::now();
+        let err = s
+            .check(&Certificate::from_der(&der).unwrap(), Rules::Rfc5280)
+            .unwrap_err();
+        assert!(matches!(err, NcError::Budget(_)), "{err}");
+        assert!(started.elapsed().as_secs() < 1);
     }
 
     #[test]
@@ -924,7 +1109,8 @@ mod tests {
         let ext = raw_name_constraints(&[subtree.finish()], &[], false);
         let der = cert(&cn("CA"), &[ext]);
         let mut s = NameConstraintState::new();
-        s.update(&Certificate::from_der(&der).unwrap()).unwrap();
+        s.update(&Certificate::from_der(&der).unwrap(), Rules::Rfc5280)
+            .unwrap();
         assert!(s.is_unconstrained());
         assert!(one(&s, other_name()).is_ok());
     }
@@ -946,9 +1132,11 @@ mod tests {
         for extra in [&[0x80, 0x01, 0x01][..], &[0x81, 0x01, 0x00]] {
             let ext = raw_name_constraints(&[], &[subtree(extra)], true);
             let der = cert(&cn("CA"), &[ext]);
-            let err = NameConstraintState::new()
-                .update(&Certificate::from_der(&der).unwrap())
-                .unwrap_err();
+            let Err(NcError::Malformed(err)) = NameConstraintState::new()
+                .update(&Certificate::from_der(&der).unwrap(), Rules::Rfc5280)
+            else {
+                panic!("a minimum or maximum was taken in");
+            };
             assert_eq!(err.path_string(), "nameConstraints.excludedSubtrees[0]");
             assert!(err.message().contains("minimum 0"), "{err}");
         }
@@ -962,12 +1150,17 @@ mod tests {
             &[(oids::CE_NAME_CONSTRAINTS, true, vec![0x30, 0x00])],
         );
         let c = Certificate::from_der(&der).unwrap();
-        assert!(NameConstraintState::new().update(&c).is_err());
+        assert!(NameConstraintState::new()
+            .update(&c, Rules::Rfc5280)
+            .is_err());
         // A broken SAN under a constraint fails the check.
         let s = state(&[dns("example.com")], &[]);
         let (oid, _, _) = san(&[]);
         let der = cert(&cn("x"), &[(oid, false, vec![0x30, 0x02, 0x89, 0x00])]);
-        let err = s.check(&Certificate::from_der(&der).unwrap()).unwrap_err();
+        let err = s
+            .check(&Certificate::from_der(&der).unwrap(), Rules::Rfc5280)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("subjectAltName"), "{err}");
     }
 }

@@ -11,6 +11,8 @@
 //! - [`revocation`]: a certificate's status from CRLs and OCSP responses;
 //! - [`dn`]: name comparison for chaining; [`pool`]: certificates by subject;
 //! - [`options`]: what the relying party asks; [`validate`]: §6.1 over one path;
+//! - `keyid`: key identifier rules (both rule sets); `webpki`: the `webpki` rule set's
+//!   profile checks per certificate; `role`: leaf, intermediate or trust anchor;
 //! - [`build`]: path building with backtracking and a work budget; [`prebatch`]: the
 //!   signatures it will check, found ahead for one batch;
 //! - [`sources`]: CRL files, OCSP responses and a CA database asked together.
@@ -20,6 +22,7 @@
 pub mod build;
 pub mod constraints;
 pub mod dn;
+mod keyid;
 pub mod names;
 pub mod options;
 pub mod policy;
@@ -27,8 +30,10 @@ pub mod pool;
 pub mod prebatch;
 pub mod reason;
 pub mod revocation;
+mod role;
 pub mod sources;
 pub mod validate;
+mod webpki;
 
 #[cfg(test)]
 mod testcert;

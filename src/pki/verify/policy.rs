@@ -218,6 +218,27 @@ impl PolicyState {
         }
     }
 
+    /// The trust anchor's own policyConstraints and inhibitAnyPolicy, applied to the
+    /// path below it as §6.1.4 (i) and (j) apply a CA's (pkit's choice where §6.1.1
+    /// leaves the anchor's constraints to the implementation; RFC 5937 §3 allows it):
+    /// a root that requires explicit policy, or inhibits mapping or anyPolicy, holds
+    /// every path under it to that. Called once, before certificate 1.
+    pub fn anchor(&mut self, anchor: &Certificate<'_>) -> Result<(), PolicyError> {
+        let ext = CertPolicies::read(anchor, 0)?;
+        if let Some(c) = ext.constraints {
+            if let Some(v) = c.require_explicit_policy.map(skip_certs) {
+                self.explicit_policy = self.explicit_policy.min(v);
+            }
+            if let Some(v) = c.inhibit_policy_mapping.map(skip_certs) {
+                self.policy_mapping = self.policy_mapping.min(v);
+            }
+        }
+        if let Some(v) = ext.inhibit_any.map(skip_certs) {
+            self.inhibit_any_policy = self.inhibit_any_policy.min(v);
+        }
+        Ok(())
+    }
+
     /// Process certificate `i` (1..=n, 1 = issued by the trust anchor, n = the target):
     /// §6.1.3 (d),(e),(f) for every certificate, and §6.1.4 (a),(b),(h),(i),(j) when
     /// i < n. Certificates must come in order, each once; after an error every later

@@ -25,10 +25,14 @@ pub enum Reason {
     WeakAlgorithm,
     UnsupportedAlgorithm,
     ExpiresSoon,
+    KeyIdentifier,
+    InvalidName,
+    InvalidSerial,
+    InvalidExtension,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 20] = [
+    pub const ALL: [Reason; 24] = [
         Reason::Expired,
         Reason::NotYetValid,
         Reason::SignatureInvalid,
@@ -49,6 +53,10 @@ impl Reason {
         Reason::WeakAlgorithm,
         Reason::UnsupportedAlgorithm,
         Reason::ExpiresSoon,
+        Reason::KeyIdentifier,
+        Reason::InvalidName,
+        Reason::InvalidSerial,
+        Reason::InvalidExtension,
     ];
 
     /// The code as printed: lowercase words joined by `-`.
@@ -74,6 +82,10 @@ impl Reason {
             Reason::WeakAlgorithm => "weak-algorithm",
             Reason::UnsupportedAlgorithm => "unsupported-algorithm",
             Reason::ExpiresSoon => "expires-soon",
+            Reason::KeyIdentifier => "key-identifier",
+            Reason::InvalidName => "invalid-name",
+            Reason::InvalidSerial => "invalid-serial",
+            Reason::InvalidExtension => "invalid-extension",
         }
     }
 

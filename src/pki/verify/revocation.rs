@@ -21,10 +21,8 @@ use crate::pki::backend::Backend;
 use crate::pki::ca::store::CertStatus as StoreStatus;
 use crate::pki::cert::Certificate;
 use crate::pki::crl::{Crl, RevokedCert};
-use crate::pki::crl_verify::RevokedIndex;
+use crate::pki::crl_verify::{self, NextUpdate, RevokedIndex};
 use crate::pki::ext::crl::CrlReason;
-use crate::pki::ext::key_usage::ku;
-use crate::pki::ext::{self, ExtensionValue};
 use crate::pki::ocsp::{CertStatus, OcspResponse};
 use crate::pki::ocsp_verify::{self, Expect, VerifyError};
 use crate::pki::signed::verify_signed;
@@ -208,34 +206,6 @@ fn check_signature(
     }
 }
 
-/// §4.2.1.3: a key whose keyUsage leaves out cRLSign "MUST NOT be used to verify
-/// signatures on CRLs" (§6.3.3 (f)).
-fn may_sign_crls(issuer: &Certificate<'_>) -> Result<(), String> {
-    let found = issuer
-        .extensions
-        .map(|x| x.find(&oids::CE_KEY_USAGE))
-        .transpose()
-        .map_err(|e| format!("the issuer's extensions do not decode: {e}"))?
-        .flatten();
-    let Some(x) = found else {
-        return Ok(());
-    };
-    match ext::decode(x.oid, x.value, x.value_offset) {
-        Ok(ExtensionValue::KeyUsage(bits)) if bits.contains(ku::CRL_SIGN) => Ok(()),
-        Ok(_) => Err(
-            "the issuer's keyUsage does not allow cRLSign, so no CRL signed by its key can be \
-             used (RFC 5280 §4.2.1.3)"
-                .into(),
-        ),
-        Err(e) => Err(format!("the issuer's keyUsage does not decode: {e}")),
-    }
-}
-
-/// thisUpdate reached and nextUpdate (when given) still ahead (§6.3.3 (a)).
-fn current(crl: &Crl<'_>, now: Time) -> bool {
-    crl.this_update <= now && crl.next_update.is_none_or(|t| t > now)
-}
-
 /// What one complete CRL (with its delta, if any) says.
 struct Answer<'s> {
     /// The CRL issuer's name and the IDP: one answer per such pair is kept, the newest.
@@ -287,7 +257,7 @@ fn newest_delta<'a>(
             let applies = dm.scope == m.scope
                 && number_cmp(b, number).is_le()
                 && number_cmp(n, number).is_gt()
-                && current(&d.crl, now);
+                && crl_verify::is_current(&d.crl, now);
             if !applies || d.signed_by(backend, signer).is_err() {
                 return None;
             }
@@ -305,7 +275,7 @@ fn pick_signer<'c, 'x>(
 ) -> Result<&'c Certificate<'x>, String> {
     let mut why = Vec::new();
     for &s in signers {
-        match may_sign_crls(s).and_then(|()| c.signed_by(backend, s)) {
+        match crl_verify::check_issuer_may_sign(s).and_then(|()| c.signed_by(backend, s)) {
             Ok(()) => return Ok(s),
             Err(e) => why.push(e),
         }
@@ -335,22 +305,17 @@ fn consult<'s, 'a>(
         return Err("a delta CRL, which only updates a complete CRL (RFC 5280 §5.2.4)".into());
     }
     let covers = coverage(subject, cert, &c.crl, m)?;
-    if c.crl.this_update > now {
-        return Err(format!(
-            "not valid before its thisUpdate {}",
-            c.crl.this_update
-        ));
-    }
+    crl_verify::check_this_update(&c.crl, now)?;
     let signer = pick_signer(backend, c, signers)?;
     let target = cert.issuer.raw;
     let index = c.index(target)?;
     // §6.3.3 (a)(1)(i): a complete CRL past its nextUpdate still serves when a current
     // delta CRL brings it up to date.
     let delta = newest_delta(backend, set, c, m, signer, target, now);
-    if let Some(t) = c.crl.next_update.filter(|&t| t <= now) {
-        if delta.is_none() {
-            return Err(format!("stale: its nextUpdate {t} has passed"));
-        }
+    match NextUpdate::of(&c.crl, now) {
+        NextUpdate::Current(_) => {}
+        NextUpdate::Passed(_) if delta.is_some() => {}
+        stale_or_missing => return Err(stale_or_missing.problem().unwrap_or_default()),
     }
     // An entry in the delta supersedes the complete CRL's (§5.2.4).
     let entry = delta

@@ -4,13 +4,15 @@
 //! target (purpose, name, the `webpki` rules, the renewal window). Signatures were
 //! checked while the path was built ([`super::build`]).
 
-use super::constraints::NameConstraintState;
+use super::constraints::{NameConstraintState, NcError};
 use super::dn;
 use super::names;
 use super::options::{Options, Purpose, RevocationScope, Rules};
 use super::policy::PolicyState;
 use super::reason::Reason;
 use super::revocation::Status;
+use super::role::Role;
+use super::{keyid, webpki};
 use crate::der::oid_registry as oids;
 use crate::der::{ObjectId, Oid, Time};
 use crate::pki::backend::Backend;
@@ -125,16 +127,26 @@ fn run_checks<'a>(
     ok("validity", validity(&path[anchor_at], anchor_at, opts.now)?);
     let mut names = NameConstraintState::new();
     let mut policy = PolicyState::new(&opts.policy, n);
-    // RFC 5280 leaves the anchor's own constraints to the relying party (RFC 5937 lets
-    // it apply them); OpenSSL and Go hold a root to its pathLenConstraint, and so does
-    // pkit: a root that says "no intermediates" means it.
+    // RFC 5280 §6.1.1 leaves the anchor's own constraints to the relying party (RFC
+    // 5937 lets it apply them). pkit applies them all, as the Web PKI verifiers do: a
+    // root that says "no intermediates", "only .internal", "explicit policy" or carries
+    // a critical extension pkit does not understand means it for every path below it.
     let mut max_path_length = n;
     if n > 0 {
-        let exts = extensions(&path[anchor_at], anchor_at)?;
-        anchor_may_issue(&path[anchor_at], &exts, anchor_at)?;
+        let anchor = &path[anchor_at];
+        let exts = extensions(anchor, anchor_at)?;
+        anchor_may_issue(anchor, &exts, anchor_at)?;
+        critical_extensions(&exts, anchor_at)?;
+        profile(anchor, &exts, Role::Anchor, opts.rules, anchor_at)?;
         if let Some(l) = basic_constraints(&exts, anchor_at)?.and_then(|b| b.path_len_constraint) {
             max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
         }
+        names
+            .update(anchor, opts.rules)
+            .map_err(|e| nc_failure(e, anchor_at))?;
+        policy
+            .anchor(anchor)
+            .map_err(|e| Failure::new(Reason::Policy, Some(anchor_at), e.0))?;
     }
     // The target's extensions, kept from the loop for the checks after it.
     let mut target_exts = Vec::new();
@@ -194,8 +206,8 @@ fn run_checks<'a>(
         }
         if !self_issued || last {
             names
-                .check(cert)
-                .map_err(|d| Failure::new(Reason::NameConstraints, Some(at), d))?;
+                .check(cert, opts.rules)
+                .map_err(|e| nc_failure(e, at))?;
         }
         policy
             .process(cert, i)
@@ -205,6 +217,7 @@ fn run_checks<'a>(
         let exts = extensions(cert, at)?;
         critical_extensions(&exts, at)?;
         weak(cert, at, opts.rules)?;
+        profile(cert, &exts, Role::of(at, anchor_at), opts.rules, at)?;
         if !last {
             let bc = basic_constraints(&exts, at)?;
             if !bc.is_some_and(|b| b.ca) {
@@ -237,11 +250,21 @@ fn run_checks<'a>(
                 }
             }
             names
-                .update(cert)
-                .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
+                .update(cert, opts.rules)
+                .map_err(|e| nc_failure(e, at))?;
             // OpenSSL also holds a CA's extendedKeyUsage, when it has one, to the purpose.
             eku(&exts, at, opts.purpose, false)?;
         } else {
+            // §4.2.1.10: nameConstraints "MUST be used only in a CA certificate"; in a
+            // leaf it would constrain nothing, so it says the issuer erred.
+            if exts.iter().any(|e| e.oid == oids::CE_NAME_CONSTRAINTS) && !cert.is_ca() {
+                return Err(Failure::new(
+                    Reason::NameConstraints,
+                    Some(at),
+                    "an end-entity certificate with nameConstraints (RFC 5280 §4.2.1.10: \
+                     CA certificates only)",
+                ));
+            }
             target_exts = exts;
         }
     }
@@ -292,6 +315,34 @@ fn run_checks<'a>(
         }
     }
     Ok(())
+}
+
+/// The profile rules certificate `at` is held to in its `role`: key identifiers under
+/// both rule sets, and the `webpki` rule set's own.
+fn profile(
+    cert: &Certificate<'_>,
+    exts: &[Extension<'_>],
+    role: Role,
+    rules: Rules,
+    at: usize,
+) -> Result<(), Failure> {
+    keyid::check(cert, exts, role, rules, at)?;
+    if rules == Rules::WebPki {
+        webpki::check(cert, exts, role, at)?;
+    }
+    Ok(())
+}
+
+/// A name constraints error as the failure it is: a violation or invalid constraints
+/// are `name-constraints`, an undecodable extension `malformed`, too much work
+/// `budget-exceeded`.
+fn nc_failure(e: NcError, at: usize) -> Failure {
+    let reason = match &e {
+        NcError::Malformed(_) => Reason::Malformed,
+        NcError::Invalid(_) | NcError::Violation(_) => Reason::NameConstraints,
+        NcError::Budget(_) => Reason::BudgetExceeded,
+    };
+    Failure::new(reason, Some(at), e.to_string())
 }
 
 /// A trust anchor that issues must be allowed to: a CA by its basicConstraints (a v1
@@ -447,7 +498,7 @@ fn critical_extensions(exts: &[Extension<'_>], at: usize) -> Result<(), Failure>
     Ok(())
 }
 
-/// The `webpki` rules on algorithms: no SHA-1 signatures, no RSA key under 2048 bits.
+/// The `webpki` rule on signatures: no SHA-1 (keys are [`webpki`]'s to judge).
 fn weak(c: &Certificate<'_>, at: usize, rules: Rules) -> Result<(), Failure> {
     if rules != Rules::WebPki {
         return Ok(());
@@ -471,15 +522,6 @@ fn weak(c: &Certificate<'_>, at: usize, rules: Rules) -> Result<(), Failure> {
             Some(at),
             format!("signed with {}", alg.name_or_dotted()),
         ));
-    }
-    if let Ok(k) = c.spki.key_info() {
-        if k.family == "RSA" && k.bits.is_some_and(|b| b < 2048) {
-            return Err(Failure::new(
-                Reason::WeakAlgorithm,
-                Some(at),
-                format!("RSA key of {} bits", k.bits.unwrap_or(0)),
-            ));
-        }
     }
     Ok(())
 }

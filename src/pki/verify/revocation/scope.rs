@@ -40,6 +40,9 @@ pub(super) struct Meta<'a> {
 /// CRL contains a critical extension that the application cannot process, then the
 /// application MUST NOT use that CRL to determine the status of certificates".
 pub(super) fn read_meta<'a>(crl: &Crl<'a>) -> Result<Meta<'a>, String> {
+    // §5.2.3, §5.2.4: every CRL, complete or delta, carries a non-critical cRLNumber
+    // (a delta without one could not be ordered against the CRL it updates).
+    crate::pki::crl_verify::check_number(crl)?;
     let mut m = Meta {
         number: None,
         base: None,
@@ -80,11 +83,6 @@ pub(super) fn read_meta<'a>(crl: &Crl<'a>) -> Result<Meta<'a>, String> {
             }
             _ => {}
         }
-    }
-    // §5.2.4: a delta CRL carries its own cRLNumber; without one it cannot be ordered
-    // against the complete CRL it updates.
-    if m.base.is_some() && m.number.is_none() {
-        return Err("it is a delta CRL without a cRLNumber (RFC 5280 §5.2.4)".into());
     }
     Ok(m)
 }

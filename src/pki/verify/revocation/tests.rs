@@ -317,17 +317,42 @@ fn stale_and_not_yet_valid_crls() {
     // nextUpdate equal to now is already stale.
     s.next = Some(NOW);
     unknown_with(&status(&ca, &cert, &[crl(&ca, &s)]), "stale");
-    // Without nextUpdate nothing goes stale.
+    // Without nextUpdate the CRL is not one (RFC 5280 §5.1.2.5), as `pkit crl verify`
+    // says too.
     s.next = None;
-    assert_eq!(status(&ca, &cert, &[crl(&ca, &s)]), Status::Good);
+    unknown_with(&status(&ca, &cert, &[crl(&ca, &s)]), "no nextUpdate");
+    // A thisUpdate within the clock skew allowance is taken; past it, not yet.
     let mut s = spec(1, vec![]);
     s.this = NOW.plus_seconds(60);
-    unknown_with(&status(&ca, &cert, &[crl(&ca, &s)]), "not valid before");
+    assert_eq!(status(&ca, &cert, &[crl(&ca, &s)]), Status::Good);
+    s.this = NOW.plus_seconds(600);
+    unknown_with(&status(&ca, &cert, &[crl(&ca, &s)]), "in the future");
     // The same CRL is fine once its time comes.
     let list = crl(&ca, &s);
     assert_eq!(
-        status_at(&ca, &cert, &[list], NOW.plus_seconds(120)),
+        status_at(&ca, &cert, &[list], NOW.plus_seconds(700)),
         Status::Good
+    );
+}
+
+#[test]
+fn a_crl_without_a_plain_crl_number_is_not_used() {
+    let ca = ca("CN=Rev CA");
+    let cert = leaf(&ca);
+    let mut s = spec(1, vec![]);
+    s.number = None;
+    unknown_with(&status(&ca, &cert, &[crl(&ca, &s)]), "no cRLNumber");
+    let mut s = spec(1, vec![]);
+    s.number = None;
+    s.extra.push(
+        extension(&oids::CE_CRL_NUMBER, true, |w| {
+            w.integer_u64(1);
+        })
+        .1,
+    );
+    unknown_with(
+        &status(&ca, &cert, &[crl(&ca, &s)]),
+        "cRLNumber is critical",
     );
 }
 

@@ -1,0 +1,3 @@
+module pkit.test/x509verify
+
+go 1.22.0

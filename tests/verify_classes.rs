@@ -1,0 +1,177 @@
+//! `pkit verify` on one chain per class of certificate the Web PKI rejects (and the few
+//! RFC 5280 says to accept), built by `tests/peers/make_chains.py` with pyca/cryptography
+//! and openssl: the trust anchor's own constraints, name constraints in every form, key
+//! identifiers, the webpki rules on names, keys, usages and serials.
+//!
+//! Each chain gets pkit's verdict under both rule sets, checked against the one the
+//! manifest expects; then Go's `crypto/x509` (tests/go/x509verify) and pyca's Web PKI
+//! verifier (tests/peers/pyca_verify.py) judge the same files. Where pkit's webpki
+//! verdict differs from both, the case must say why (`differs`, listed in
+//! docs/verify.md); a note that is no longer true fails the test too.
+
+mod common;
+
+use common::{optional, pk, require, s, Peer};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn peers_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers")
+}
+
+/// Build the chains into `dir` at `now`; the manifest.
+fn make_chains(dir: &Path, now: i64) -> Value {
+    common::require_python_cryptography();
+    common::require_openssl();
+    let script = peers_dir().join("make_chains.py");
+    let r = common::run_with(
+        "python3",
+        &[s(&script), s(dir), now.to_string()],
+        None,
+        common::HANG,
+    );
+    assert_eq!(r.code, Some(0), "make_chains.py: {}", r.describe());
+    serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+/// pkit's verdict on `case` under `rules`: `valid` or the reason code.
+fn pkit_verdict(dir: &Path, case: &Value, rules: &str, now: &str) -> String {
+    let at = |k: &str| s(&dir.join(case[k].as_str().unwrap()));
+    let mut args = vec![
+        "verify".to_string(),
+        "-f".into(),
+        "json".into(),
+        "--now".into(),
+        now.into(),
+        "--rules".into(),
+        rules.into(),
+        "--roots".into(),
+        at("root"),
+    ];
+    for i in case["intermediates"].as_array().unwrap() {
+        args.extend(["--untrusted".into(), s(&dir.join(i.as_str().unwrap()))]);
+    }
+    if rules == "webpki" {
+        args.extend(["--purpose".into(), "server".into()]);
+    }
+    if let Some(h) = case["hostname"].as_str() {
+        args.extend(["--hostname".into(), h.into()]);
+    }
+    if let Some(ip) = case["ip"].as_str() {
+        args.extend(["--ip".into(), ip.into()]);
+    }
+    args.push(at("leaf"));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = pk(&argv);
+    match r.code {
+        Some(0) | Some(1) => {
+            let v = common::json_items(&r).remove(0);
+            if v["valid"].as_bool() == Some(true) {
+                "valid".into()
+            } else {
+                v["reason"].as_str().unwrap_or("?").into()
+            }
+        }
+        other => format!("exit {other:?}: {}", r.stderr_str().trim()),
+    }
+}
+
+/// A peer's verdicts, by case id, from its JSON lines.
+fn verdicts(out: &str) -> BTreeMap<String, (bool, String)> {
+    out.lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (
+                v["id"].as_str().unwrap().to_string(),
+                (
+                    v["ok"].as_bool().unwrap(),
+                    v["error"].as_str().unwrap_or("").to_string(),
+                ),
+            )
+        })
+        .collect()
+}
+
+fn go_verdicts(dir: &Path) -> Option<BTreeMap<String, (bool, String)>> {
+    optional(Peer::Go, "comparing with Go's crypto/x509")?;
+    let bin = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("x509verify");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/go/x509verify");
+    let b = Command::new("go")
+        .args(["build", "-o", &s(&bin), "."])
+        .current_dir(&src)
+        .env("GOFLAGS", "-mod=readonly")
+        .output()
+        .expect("running go build");
+    assert!(
+        b.status.success(),
+        "go build: {}",
+        String::from_utf8_lossy(&b.stderr)
+    );
+    let r = common::run_with(&s(&bin), &[s(dir)], None, common::HANG);
+    assert_eq!(r.code, Some(0), "x509verify: {}", r.describe());
+    Some(verdicts(&r.stdout_str()))
+}
+
+fn pyca_verdicts(dir: &Path) -> BTreeMap<String, (bool, String)> {
+    require(Peer::PythonCryptography);
+    let script = peers_dir().join("pyca_verify.py");
+    let r = common::run_with("python3", &[s(&script), s(dir)], None, common::HANG);
+    assert_eq!(r.code, Some(0), "pyca_verify.py: {}", r.describe());
+    verdicts(&r.stdout_str())
+}
+
+#[test]
+fn every_class_gets_its_verdict_and_the_peers_judge_the_same_chains() {
+    let t = common::tempdir();
+    let dir = t.path();
+    let now = pkit::der::Time::now();
+    let manifest = make_chains(dir, now.unix);
+    let now_text = now.to_string();
+    let cases = manifest["cases"].as_array().unwrap();
+    assert!(cases.len() >= 50, "{} cases", cases.len());
+
+    let mut wrong = Vec::new();
+    for case in cases {
+        let id = case["id"].as_str().unwrap();
+        for rules in ["rfc5280", "webpki"] {
+            let want = case["expect"][rules].as_str().unwrap();
+            let got = pkit_verdict(dir, case, rules, &now_text);
+            if got != want {
+                wrong.push(format!("{id} ({rules}): pkit says {got}, expected {want}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "pkit's verdicts:\n{}", wrong.join("\n"));
+
+    let pyca = pyca_verdicts(dir);
+    let Some(go) = go_verdicts(dir) else {
+        return;
+    };
+    let mut unexplained = Vec::new();
+    for case in cases {
+        let id = case["id"].as_str().unwrap();
+        let ours = case["expect"]["webpki"] == "valid";
+        let (g, g_err) = &go[id];
+        let (p, p_err) = &pyca[id];
+        let differs = case.get("differs").and_then(Value::as_str);
+        match (ours != *g && ours != *p, differs) {
+            (true, None) => unexplained.push(format!(
+                "{id}: pkit {} but Go ({g_err}) and pyca ({p_err}) both {}",
+                if ours { "accepts" } else { "rejects" },
+                if *g { "accept" } else { "reject" },
+            )),
+            (false, Some(why)) => unexplained.push(format!(
+                "{id}: noted as differing from both peers ({why}), but Go says {g}, pyca {p}"
+            )),
+            _ => {}
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "against Go and pyca:\n{}",
+        unexplained.join("\n")
+    );
+}

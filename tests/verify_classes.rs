@@ -36,6 +36,13 @@ fn make_chains(dir: &Path, now: i64) -> Value {
     serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap()
 }
 
+/// The time every verifier judges the chains at (the manifest's, a minute after they
+/// were made), as `--now` takes it.
+fn verify_time(manifest: &Value) -> String {
+    let unix = manifest["time"].as_i64().unwrap();
+    pkit::der::Time { unix }.to_string()
+}
+
 /// pkit's verdict on `case` under `rules`: `valid` or the reason code.
 fn pkit_verdict(dir: &Path, case: &Value, rules: &str, now: &str) -> String {
     let at = |k: &str| s(&dir.join(case[k].as_str().unwrap()));
@@ -129,7 +136,7 @@ fn every_class_gets_its_verdict_and_the_peers_judge_the_same_chains() {
     let dir = t.path();
     let now = pkit::der::Time::now();
     let manifest = make_chains(dir, now.unix);
-    let now_text = now.to_string();
+    let now_text = verify_time(&manifest);
     let cases = manifest["cases"].as_array().unwrap();
     assert!(cases.len() >= 50, "{} cases", cases.len());
 
@@ -174,4 +181,56 @@ fn every_class_gets_its_verdict_and_the_peers_judge_the_same_chains() {
         "against Go and pyca:\n{}",
         unexplained.join("\n")
     );
+}
+
+/// `pkit crl verify` and `pkit verify --crl` hold a CRL to one rule set: a CRL without
+/// cRLNumber or with a critical one is refused by both, and one by the rules is taken by
+/// both.
+#[test]
+fn crl_verify_and_verify_crl_apply_the_same_rules() {
+    let t = common::tempdir();
+    let dir = t.path();
+    let now = pkit::der::Time::now();
+    let manifest = make_chains(dir, now.unix);
+    let now_text = verify_time(&manifest);
+    let int = s(&dir.join("int.pem"));
+    for (id, file) in manifest["crls"].as_object().unwrap() {
+        let crl = s(&dir.join(file.as_str().unwrap()));
+        let good = id == "crl_good";
+        let r = pk(&[
+            "crl", "verify", &crl, "--issuer", &int, "--now", &now_text, "-f", "json",
+        ]);
+        assert_eq!(
+            r.code,
+            Some(if good { 0 } else { 1 }),
+            "crl verify {id}: {}",
+            r.describe()
+        );
+        let v = common::json_items(&r).remove(0);
+        assert_eq!(v["valid"].as_bool(), Some(good), "{id}: {v}");
+        let r = pk(&[
+            "verify",
+            "--roots",
+            &s(&dir.join("root.pem")),
+            "--untrusted",
+            &int,
+            "--crl",
+            &crl,
+            "--now",
+            &now_text,
+            "-f",
+            "json",
+            &s(&dir.join("good.pem")),
+        ]);
+        let v = common::json_items(&r).remove(0);
+        if good {
+            assert_eq!(r.code, Some(0), "verify --crl {id}: {}", r.describe());
+        } else {
+            assert_eq!(
+                (r.code, v["reason"].as_str()),
+                (Some(1), Some("revocation-unknown")),
+                "verify --crl {id}: {v}"
+            );
+        }
+    }
 }

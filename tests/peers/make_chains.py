@@ -500,11 +500,34 @@ def main():
     case("no_eku", "an end entity without extendedKeyUsage", root, [inter], l,
          "valid", "eku-mismatch", hostname=H)
 
+    # 4. CRLs, all by the intermediate about `good.pem`: one by the rules, one without
+    # cRLNumber, one with a critical cRLNumber (pyca writes no CRL without nextUpdate:
+    # the unit tests of pki::verify::revocation cover that one).
+    crls = {}
+    for cid, number, critical, next_update in [
+        ("crl_good", 1, False, True),
+        ("crl_no_number", None, False, True),
+        ("crl_critical_number", 2, True, True),
+    ]:
+        b = x509.CertificateRevocationListBuilder().issuer_name(inter.cert.subject)
+        b = b.last_update(NOW - DAY)
+        if next_update:
+            b = b.next_update(NOW + 7 * DAY)
+        b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
+        if number is not None:
+            b = b.add_extension(x509.CRLNumber(number), critical)
+        crl = b.sign(ik, hashes.SHA256())
+        with open(os.path.join(OUT, cid + ".pem"), "wb") as f:
+            f.write(crl.public_bytes(serialization.Encoding.PEM))
+        crls[cid] = cid + ".pem"
+
     for c in CASES:
         if c["id"] in DIFFERS and "differs" not in c:
             c["differs"] = DIFFERS[c["id"]]
     with open(os.path.join(OUT, "manifest.json"), "w") as f:
-        json.dump({"time": int(NOW.timestamp()), "cases": CASES}, f, indent=1)
+        # Verified a minute after NOW: the openssl-made leaves start the second openssl
+        # ran (its x509 command of 3.0 cannot backdate notBefore), the rest a day before.
+        json.dump({"time": int(NOW.timestamp()) + 60, "cases": CASES, "crls": crls}, f, indent=1)
 
 
 main()

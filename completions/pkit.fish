@@ -383,7 +383,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l hostname -d 'The DN
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ip -d 'The IP address the certificate must be valid for' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l email -d 'The email address the certificate must be valid for' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l policy -d 'An acceptable certificate policy OID (repeatable; default: any policy)' -r
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -l rules -d 'RFC 5280 alone, or with the CA/Browser Forum rules browsers enforce' -r -f -a "rfc5280\t''
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l rules -d 'RFC 5280 alone, or with the CA/Browser Forum rules browsers enforce (see below)' -r -f -a "rfc5280\t''
 webpki\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl -d 'A CRL to check revocation against (repeatable; a file may hold several)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ca -d 'A pkit CA directory whose ca.db answers for the certificates it issued' -r -F

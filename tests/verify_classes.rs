@@ -117,7 +117,7 @@ fn go_verdicts(dir: &Path) -> Option<BTreeMap<String, (bool, String)>> {
         "go build: {}",
         String::from_utf8_lossy(&b.stderr)
     );
-    let r = common::run_with(&s(&bin), &[s(dir)], None, common::HANG);
+    let r = common::run_with(s(&bin), &[s(dir)], None, common::HANG);
     assert_eq!(r.code, Some(0), "x509verify: {}", r.describe());
     Some(verdicts(&r.stdout_str()))
 }

@@ -225,7 +225,14 @@ impl PolicyState {
     /// every path under it to that. Called once, before certificate 1.
     pub fn anchor(&mut self, anchor: &Certificate<'_>) -> Result<(), PolicyError> {
         let ext = CertPolicies::read(anchor, 0)?;
-        if let Some(c) = ext.constraints {
+        self.constrain(&ext);
+        Ok(())
+    }
+
+    /// §6.1.4 (i) and (j): a CA's policyConstraints and inhibitAnyPolicy lower the
+    /// counters.
+    fn constrain(&mut self, ext: &CertPolicies<'_>) {
+        if let Some(c) = &ext.constraints {
             if let Some(v) = c.require_explicit_policy.map(skip_certs) {
                 self.explicit_policy = self.explicit_policy.min(v);
             }
@@ -236,7 +243,6 @@ impl PolicyState {
         if let Some(v) = ext.inhibit_any.map(skip_certs) {
             self.inhibit_any_policy = self.inhibit_any_policy.min(v);
         }
-        Ok(())
     }
 
     /// Process certificate `i` (1..=n, 1 = issued by the trust anchor, n = the target):
@@ -342,19 +348,8 @@ impl PolicyState {
             self.policy_mapping = self.policy_mapping.saturating_sub(1);
             self.inhibit_any_policy = self.inhibit_any_policy.saturating_sub(1);
         }
-        // (i)
-        if let Some(c) = ext.constraints {
-            if let Some(v) = c.require_explicit_policy.map(skip_certs) {
-                self.explicit_policy = self.explicit_policy.min(v);
-            }
-            if let Some(v) = c.inhibit_policy_mapping.map(skip_certs) {
-                self.policy_mapping = self.policy_mapping.min(v);
-            }
-        }
-        // (j)
-        if let Some(v) = ext.inhibit_any.map(skip_certs) {
-            self.inhibit_any_policy = self.inhibit_any_policy.min(v);
-        }
+        // (i), (j)
+        self.constrain(ext);
         Ok(())
     }
 

@@ -241,7 +241,7 @@ fn leaf_names(cert: &Certificate<'_>, at: usize) -> Result<(), Failure> {
         let cn = a
             .text()
             .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
-        if !texts.iter().any(|t| *t == cn) {
+        if !texts.contains(&cn) {
             return Err(invalid(format!(
                 "the commonName {cn:?} is not one of the subjectAltName values, byte for \
                  byte (BR §7.1.4.3)"

@@ -234,3 +234,99 @@ fn crl_verify_and_verify_crl_apply_the_same_rules() {
         }
     }
 }
+
+/// The name constraints suite of Netflix BetterTLS, its 7,290 distinct chains rebuilt
+/// by `tests/peers/nc_matrix.py`: under `rfc5280` every case the suite expects to pass
+/// passes and every case it expects to fail fails (its soft cases, which it tolerates
+/// either way, are not judged). Under `webpki` the same, except that a leaf whose CN is
+/// not one of its SAN values fails with `invalid-name` (BR §7.1.4.3), where the suite
+/// expects a pass.
+#[test]
+fn the_bettertls_name_constraints_matrix_gets_the_suites_verdicts() {
+    common::require_python_cryptography();
+    let t = common::tempdir();
+    let dir = t.path();
+    let script = peers_dir().join("nc_matrix.py");
+    let now = pkit::der::Time::now().unix;
+    let r = common::run_with(
+        "python3",
+        &[s(&script), s(dir), now.to_string()],
+        None,
+        std::time::Duration::from_secs(120),
+    );
+    assert_eq!(r.code, Some(0), "nc_matrix.py: {}", r.describe());
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+    let cases = manifest["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 7290);
+    let mut files: Vec<String> = cases
+        .iter()
+        .map(|c| c["file"].as_str().unwrap().to_string())
+        .collect();
+    files.sort();
+    files.dedup();
+    let at = pkit::der::Time {
+        unix: manifest["time"].as_i64().unwrap(),
+    }
+    .to_string();
+    for rules in ["rfc5280", "webpki"] {
+        // One run per name asked for, every chain at once.
+        let mut verdicts: BTreeMap<(String, String), Value> = BTreeMap::new();
+        for (host, flag) in [("dns", "--hostname"), ("ip", "--ip")] {
+            let name = manifest["hosts"][host].as_str().unwrap();
+            let mut args: Vec<String> = [
+                "verify", "--rules", rules, "--roots", "root.pem", "--now", &at, flag, name, "-f",
+                "jsonl",
+            ]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+            if rules == "webpki" {
+                args.extend(["--purpose".into(), "server".into()]);
+            }
+            args.extend(files.iter().cloned());
+            let out = common::run_in(dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+            assert!(matches!(out.status.code(), Some(0) | Some(1)), "{out:?}");
+            for line in String::from_utf8_lossy(&out.stdout).lines() {
+                let v: Value = serde_json::from_str(line).unwrap();
+                let input = v["input"].as_str().unwrap().to_string();
+                verdicts.insert((host.to_string(), input), v);
+            }
+        }
+        let mut wrong = Vec::new();
+        let mut judged = 0;
+        for c in cases {
+            let key = (
+                c["host"].as_str().unwrap().to_string(),
+                c["file"].as_str().unwrap().to_string(),
+            );
+            let v = &verdicts[&key];
+            let valid = v["valid"].as_bool() == Some(true);
+            let want = match (c["expected"].as_str().unwrap(), rules) {
+                ("PASS", "webpki") if c["cn_outside_sans"] == true => "invalid-name",
+                ("PASS", _) => "valid",
+                ("FAIL", _) => "rejected",
+                _ => continue,
+            };
+            judged += 1;
+            let ok = match want {
+                "valid" => valid,
+                "rejected" => !valid,
+                reason => v["reason"] == reason,
+            };
+            if !ok {
+                wrong.push(format!(
+                    "{} ({}, {rules}): expected {want}, pkit: {} {}",
+                    key.1, key.0, v["reason"], v["detail"]
+                ));
+            }
+        }
+        assert!(judged > 6000, "{judged} cases judged");
+        assert!(
+            wrong.is_empty(),
+            "{} of {judged} cases disagree with the suite:\n{}",
+            wrong.len(),
+            wrong[..wrong.len().min(20)].join("\n")
+        );
+    }
+}

@@ -147,9 +147,12 @@ pub fn subject_alt_names<'a>(cert: &Certificate<'a>) -> Result<Vec<GeneralName<'
 
 /// Whether `cert` is valid for `id`.
 ///
-/// `cn_fallback`: when the certificate has no subjectAltName entry of the identity's
-/// type at all, a host name may match a commonName of the subject, and a mailbox an
-/// emailAddress attribute of it (RFC 5280 practice and what OpenSSL does by default).
+/// `cn_fallback`: when the certificate has no subjectAltName at all, a host name may
+/// match a commonName of the subject; when it has no rfc822Name, a mailbox may match an
+/// emailAddress attribute of it (RFC 5280 practice). A certificate with any SAN is not
+/// matched by its CN: name constraints read the CN as a dNSName only then
+/// ([`super::constraints`]), so a CN beside, say, an IP SAN would name a host no
+/// constraint checked (BetterTLS's name constraints suite has such chains).
 /// RFC 9525 and the Web PKI rules drop this: pass false for them. An IP address never
 /// matches anything but an iPAddress entry.
 ///
@@ -176,7 +179,7 @@ pub fn matches(
                     }
                 }
             }
-            if any || !cn_fallback {
+            if any || !cn_fallback || !sans.is_empty() {
                 return Ok(false);
             }
             subject_text_matches(cert, &oids::AT_COMMON_NAME, |cn| dns_matches(cn, reference))
@@ -434,15 +437,16 @@ mod tests {
     }
 
     #[test]
-    fn cn_fallback_only_without_dns_sans() {
+    fn cn_fallback_only_without_sans() {
         let id = Identity::Dns("www.example.com");
         // No SAN at all: the CN counts only with the fallback.
         assert!(check(&[], "www.example.com", id, true));
         assert!(!check(&[], "www.example.com", id, false));
         assert!(check(&[], "*.example.com", id, true));
         assert!(!check(&[], "example.com", id, true));
-        // SANs of other types do not stop the fallback.
-        assert!(check(&[ip(&[192, 0, 2, 1])], "www.example.com", id, true));
+        // SANs of other types stop the fallback too: the CN would escape name
+        // constraints, which read it only when there is no SAN.
+        assert!(!check(&[ip(&[192, 0, 2, 1])], "www.example.com", id, true));
         // A DNS SAN does, even when it does not match.
         assert!(!check(
             &[dns("other.example.com")],

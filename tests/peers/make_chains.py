@@ -319,6 +319,9 @@ def main():
     l = make("nc_self.pem", "NC Int", p256(), issuer=c_dns, sans=dns("self.example.org"))
     case("nc_self_issued_leaf", "a self-issued leaf is checked too", root, [c_dns], l,
          "name-constraints", "name-constraints", hostname="self.example.org")
+    l = make("nc_invalid_san.pem", H, p256(), issuer=c_dns, sans=dns(H, "bad..example.com"))
+    case("nc_permits_invalid_san", "a malformed DNS SAN is never within a permitted subtree",
+         root, [c_dns], l, "name-constraints", "name-constraints", hostname=H)
     c_v4 = make("nc_v4.pem", "NC v4 Int", p256(), issuer=root, ca=True,
                 extra=[(nc(permitted=[x509.IPAddress(ipaddress.ip_network("10.0.0.0/8"))]), True)])
     l = make("nc_v4_ok.pem", "10.1.2.3", p256(), issuer=c_v4, sans=ipn("10.1.2.3"))
@@ -430,6 +433,11 @@ def main():
     l = leaf("san_empty_subject.pem", cn=None, san_critical=False)
     case("san_noncritical_empty_subject", "a non-critical SAN with an empty subject",
          root, [inter], l, "valid", "invalid-name", hostname=H)
+    i = make("ca_empty.pem", x509.Name([]), p256(), issuer=root, ca=True,
+             sans=dns("ca.example.com"), san_critical=True)
+    l = leaf("ca_empty_leaf.pem", issuer=i)
+    case("ca_empty_subject", "an intermediate with an empty subject", root, [i], l,
+         "valid", "invalid-name", hostname=H)
     aia_bad = x509.UnrecognizedExtension(AIA_OID, b"\x30\x03\x02\x01\x00")
     l = leaf("aia_bad.pem", extra=[(aia_bad, False)])
     case("aia_malformed", "an authorityInfoAccess that does not decode", root, [inter], l,

@@ -12,10 +12,10 @@
 //! A version 1 certificate has no extensions at all; under `rfc5280` it is exempt from
 //! the presence rules (RFC 5280 profiles version 3 certificates), under `webpki` not.
 
+use super::failure::Failure;
 use super::options::Rules;
 use super::reason::Reason;
 use super::role::Role;
-use super::validate::Failure;
 use crate::der::oid_registry as oids;
 use crate::der::{hex, Reader};
 use crate::pki::cert::Certificate;

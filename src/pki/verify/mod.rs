@@ -11,6 +11,7 @@
 //! - [`revocation`]: a certificate's status from CRLs and OCSP responses;
 //! - [`dn`]: name comparison for chaining; [`pool`]: certificates by subject;
 //! - [`options`]: what the relying party asks; [`validate`]: §6.1 over one path;
+//! - `failure`: a check and a failure, as [`validate`] reports them;
 //! - `keyid`: key identifier rules (both rule sets); `webpki`: the `webpki` rule set's
 //!   profile checks per certificate; `role`: leaf, intermediate or trust anchor;
 //! - [`build`]: path building with backtracking and a work budget; [`prebatch`]: the
@@ -22,6 +23,7 @@
 pub mod build;
 pub mod constraints;
 pub mod dn;
+mod failure;
 mod keyid;
 pub mod names;
 pub mod options;

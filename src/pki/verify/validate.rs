@@ -20,35 +20,7 @@ use crate::pki::cert::Certificate;
 use crate::pki::ext::{self, BasicConstraints, ExtensionValue, NamedBits};
 use crate::pki::extension::Extension;
 
-/// One check that passed or failed, for the report.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Check {
-    pub name: &'static str,
-    pub ok: bool,
-    pub detail: String,
-}
-
-/// Why a path is not valid: the reason code, what was wrong, and which certificate
-/// (0 = the target, counting up towards the anchor) it concerns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
-    pub reason: Reason,
-    pub detail: String,
-    pub cert: Option<usize>,
-    /// The checks that passed before this one failed.
-    pub passed: Vec<Check>,
-}
-
-impl Failure {
-    pub fn new(reason: Reason, cert: Option<usize>, detail: impl Into<String>) -> Failure {
-        Failure {
-            reason,
-            detail: detail.into(),
-            cert,
-            passed: Vec::new(),
-        }
-    }
-}
+pub use super::failure::{Check, Failure};
 
 /// Where revocation statuses come from (CRLs, OCSP responses, a CA's database).
 pub trait RevocationSource: Sync {

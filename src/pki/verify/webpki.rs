@@ -18,10 +18,10 @@
 //!   extendedKeyUsage is neither critical nor anyExtendedKeyUsage; the trust anchor has
 //!   no extendedKeyUsage (BR §7.1.2.1).
 
+use super::failure::Failure;
 use super::names;
 use super::reason::Reason;
 use super::role::Role;
-use super::validate::Failure;
 use crate::der::oid_registry as oids;
 use crate::pki::cert::Certificate;
 use crate::pki::ext::{self, ExtensionValue, GeneralName};

@@ -1,0 +1,34 @@
+//! A validation's outcome, check by check: what passed, and the failure with its stable
+//! reason code and the certificate it concerns.
+
+use super::reason::Reason;
+
+/// One check that passed or failed, for the report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub name: &'static str,
+    pub ok: bool,
+    pub detail: String,
+}
+
+/// Why a path is not valid: the reason code, what was wrong, and which certificate
+/// (0 = the target, counting up towards the anchor) it concerns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub reason: Reason,
+    pub detail: String,
+    pub cert: Option<usize>,
+    /// The checks that passed before this one failed.
+    pub passed: Vec<Check>,
+}
+
+impl Failure {
+    pub fn new(reason: Reason, cert: Option<usize>, detail: impl Into<String>) -> Failure {
+        Failure {
+            reason,
+            detail: detail.into(),
+            cert,
+            passed: Vec::new(),
+        }
+    }
+}

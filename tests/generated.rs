@@ -95,3 +95,27 @@ fn man_pages_and_completions_are_fresh() {
         problems.join("\n  ")
     );
 }
+
+/// A reader that stops early (`pkit completions bash | head -1`) ends the output, not
+/// pkit: no panic, exit 0.
+#[test]
+fn completions_into_a_closed_pipe_end_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pkit"))
+        .args(["completions", "bash"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running pkit");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The pipe's reading end is closed here, before pkit has written everything.
+    let out = child.wait_with_output().unwrap();
+    assert!(first.starts_with("_pkit()"), "{first}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}

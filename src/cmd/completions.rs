@@ -3,6 +3,7 @@
 //! are refreshed with `pkit gen-docs .` and a test fails when they are stale.
 
 use super::error::{CliError, CliResult, Exit};
+use super::io::write_text;
 use clap::Args;
 use clap_complete::Shell;
 use std::path::PathBuf;
@@ -23,7 +24,12 @@ pub struct GenDocsArgs {
 /// Completions for `root`, pkit's whole command tree (handed in by the dispatcher, which
 /// is what knows it).
 pub fn run(a: CompletionsArgs, mut root: clap::Command) -> CliResult<Exit> {
-    clap_complete::generate(a.shell, &mut root, "pkit", &mut std::io::stdout());
+    // Generated into memory and written like any other output: clap_complete panics on a
+    // write error, and `pkit completions bash | head -1` closes the pipe early.
+    let mut buf = Vec::new();
+    clap_complete::generate(a.shell, &mut root, "pkit", &mut buf);
+    let text = String::from_utf8(buf).map_err(|e| CliError::internal(e.to_string()))?;
+    write_text(None, false, &text)?;
     Ok(Exit::Ok)
 }
 

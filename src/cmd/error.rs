@@ -20,13 +20,17 @@ pub enum Exit {
     Unsupported = 5,
     /// Stopped by SIGINT or SIGTERM before finishing; what was done is committed.
     Interrupted = 6,
+    /// An internal failure: the crypto library failed an operation on valid input, or
+    /// pkit hit a state it should never reach. Not a verdict about the input (that is 1).
+    Internal = 7,
 }
 
 /// The text for `--help` and man pages.
 pub const EXIT_CODES_HELP: &str = "Exit codes: 0 success · 1 a check came back negative \
 (signature invalid, revoked, proof fails) · 2 usage error · 3 input could not be parsed or \
 decrypted · 4 I/O failure · 5 algorithm or feature unsupported in this build · 6 stopped \
-by SIGINT or SIGTERM (what was done is committed).";
+by SIGINT or SIGTERM (what was done is committed) · 7 internal or crypto-library failure (a \
+bug to report, not a verdict on the input).";
 
 /// An error on its way to stderr and the exit code.
 #[derive(Debug)]
@@ -62,6 +66,9 @@ impl CliError {
     }
     pub fn unsupported(m: impl Into<String>) -> Self {
         Self::new(Exit::Unsupported, m)
+    }
+    pub fn internal(m: impl Into<String>) -> Self {
+        Self::new(Exit::Internal, m)
     }
 
     /// A DER error in the input named `source`: `source: offset N: path: expected …`.
@@ -111,7 +118,7 @@ impl From<pkit::pki::backend::BackendError> for CliError {
         let exit = match &e {
             B::Unsupported(_) => Exit::Unsupported,
             B::BadKey(_) | B::BadPassword(_) => Exit::Parse,
-            B::Crypto(_) => Exit::Negative,
+            B::Crypto(_) => Exit::Internal,
             B::Unavailable(_) => Exit::Io,
             B::Usage(_) => Exit::Usage,
         };

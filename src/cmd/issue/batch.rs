@@ -50,7 +50,10 @@ pub struct BatchArgs {
     /// JSONL manifest: one {"subject","sans":[…],"profile","alg","days"} per line.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
-    /// Subject for --count; `{n}` is replaced by the certificate's number.
+    // The help cannot spell the placeholder: clap turns `{n}` in help text into a line
+    // break. The default shows it.
+    /// Subject for --count: the certificate's number stands in for each n in braces, as in
+    /// the default.
     #[arg(long, default_value = "CN=host-{n}.example")]
     pub subject_template: String,
     /// Key algorithm (manifest lines may override).

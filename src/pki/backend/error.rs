@@ -11,7 +11,7 @@ pub enum BackendError {
     BadKey(String),
     /// Decryption of a private key failed: wrong or missing password (exit 3).
     BadPassword(String),
-    /// The library failed an operation that should have worked.
+    /// The library failed an operation that should have worked (exit 7: internal).
     Crypto(String),
     /// What holds the key cannot be reached: a PKCS#11 module, token or key object
     /// that is not there (exit 4, like a missing file).

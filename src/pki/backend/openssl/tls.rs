@@ -33,7 +33,10 @@ pub fn peer_chain(stream: &mut dyn TlsStream, server_name: Option<&str>) -> Resu
     let (inner, mut net) = Bio::new_pair().map_err(|e| tls("buffers", &e))?;
     ssl.set_bio_duplex(inner);
     ssl.set_connect_state();
-    let io = |e: std::io::Error| BackendError::Crypto(format!("TLS connection: {e}"));
+    // What the server did (hung up, spoke no TLS, failed the handshake) is a chain that
+    // could not be had, like an unreachable server (exit 4); OpenSSL failing its own
+    // steps stays a library failure.
+    let io = |e: std::io::Error| BackendError::Unavailable(format!("TLS connection: {e}"));
     let mut buf = vec![0u8; 16 * 1024];
     // Bytes read from the stream that the pair has not taken yet.
     let mut inbound: Vec<u8> = Vec::new();
@@ -62,17 +65,17 @@ pub fn peer_chain(stream: &mut dyn TlsStream, server_name: Option<&str>) -> Resu
             Err(SslIoError::WantRead) if inbound.is_empty() => {
                 let n = stream.read(&mut buf).map_err(io)?;
                 if n == 0 {
-                    return Err(BackendError::Crypto(
+                    return Err(BackendError::Unavailable(
                         "TLS handshake: the server closed the connection".into(),
                     ));
                 }
                 inbound.extend_from_slice(&buf[..n]);
             }
             Err(SslIoError::WantRead | SslIoError::WantWrite) => {}
-            Err(e) => return Err(tls("handshake", &e)),
+            Err(e) => return Err(BackendError::Unavailable(format!("TLS handshake: {e}"))),
         }
     }
-    Err(BackendError::Crypto(format!(
+    Err(BackendError::Unavailable(format!(
         "TLS handshake: not done after {MAX_ROUNDS} round trips"
     )))
 }

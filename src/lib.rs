@@ -6,7 +6,8 @@
 //! `tests/architecture.rs` holds the code to it.
 
 pub mod bench;
-pub mod der;
+/// The DER engine (crates/der), under its old path so `pkit::der::…` stays valid.
+pub use pkit_der as der;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod mtc;

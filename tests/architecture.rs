@@ -2,7 +2,8 @@
 //!
 //! - imports point one way: `cmd → bench → mtc → pki → der`, with `store` beside `pki`
 //!   (used by `pki/ca`, `mtc`, `bench` and `cmd`) and `fuzzing` (the fuzz targets'
-//!   bodies) beside `bench`; `der` imports nothing else of ours;
+//!   bodies) beside `bench`; `der` is the crate `crates/der` (re-exported as
+//!   `pkit::der`), which depends on nothing of ours: the compiler holds that edge;
 //! - no two modules import each other, directly or around a longer cycle;
 //! - nothing under `der`, `pki`, `store`, `mtc`, `bench` or `fuzzing` prints, exits or knows clap
 //!   (that is the command line's job, in `cmd`);

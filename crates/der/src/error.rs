@@ -136,8 +136,8 @@ impl fmt::Display for ErrorKind {
             UnexpectedTag { expected, found } => write!(
                 f,
                 "expected {} (tag 0x{expected:02x}), found {} (tag 0x{found:02x})",
-                crate::der::tag::describe(*expected),
-                crate::der::tag::describe(*found)
+                crate::tag::describe(*expected),
+                crate::tag::describe(*found)
             ),
             LengthOverrun { length, available } => write!(
                 f,

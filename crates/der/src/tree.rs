@@ -186,7 +186,7 @@ pub fn hex_preview(c: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::reader::Deviations;
+    use crate::reader::Deviations;
 
     #[test]
     fn walks_and_expands_encapsulated() {
@@ -230,7 +230,7 @@ mod tests {
         // Build a definite-length 10,000-deep SEQUENCE from the inside out.
         let mut inner: Vec<u8> = Vec::new();
         for _ in 0..depth {
-            let mut w = crate::der::writer::Writer::new();
+            let mut w = crate::writer::Writer::new();
             w.primitive(0x30, &inner);
             inner = w.finish();
         }

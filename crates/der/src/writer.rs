@@ -264,7 +264,7 @@ pub fn push_length(buf: &mut Vec<u8>, len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::reader::{parse_single, Reader};
+    use crate::reader::{parse_single, Reader};
 
     #[test]
     fn back_patches_short_and_long_lengths() {

@@ -116,7 +116,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::reader::Deviations;
+    use crate::reader::Deviations;
 
     #[test]
     fn booleans() {

@@ -14,7 +14,7 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// The bytes a hex string spells (upper or lower case, no separators), for test vectors
 /// written as RFCs print them.
-#[cfg(test)]
+#[cfg(any(test, feature = "test-util"))]
 pub fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)

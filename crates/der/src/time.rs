@@ -398,7 +398,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::reader::Deviations;
+    use crate::reader::Deviations;
 
     fn utc(s: &str) -> Result<Time> {
         parse_utc_time(&Reader::new(&[]), s.as_bytes(), 0)

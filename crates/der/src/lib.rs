@@ -8,6 +8,30 @@
 //!   integers) that SCTs and MTC structures are written in, with the same errors;
 //! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`hex()`]: bytes as
 //!   lowercase hex.
+//!
+//! Write a value, then read it back; a reader borrows the input and fails with the byte
+//! offset and field path of what it expected:
+//!
+//! ```
+//! use pkit_der::{integer, oid_registry as oids, Reader, Writer};
+//!
+//! let mut w = Writer::new();
+//! w.sequence(|w| {
+//!     w.integer_u64(42);
+//!     w.oid(&oids::AT_COMMON_NAME);
+//! });
+//! let der = w.finish();
+//! assert_eq!(der[0], 0x30);
+//!
+//! let mut seq = Reader::new(&der).read_sequence()?;
+//! assert_eq!(integer::to_u64(seq.read_integer()?, 0)?, 42);
+//! assert!(seq.read_oid()? == oids::AT_COMMON_NAME);
+//!
+//! // Truncated input: an error at the offset where the length overruns.
+//! let err = Reader::new(&der[..4]).read_sequence().unwrap_err();
+//! assert_eq!(err.offset, 1);
+//! # Ok::<(), pkit_der::Error>(())
+//! ```
 
 #![forbid(unsafe_code)]
 
@@ -35,5 +59,5 @@ pub use reader::{Deviations, Reader};
 pub use time::Time;
 pub use writer::Writer;
 
-#[cfg(test)]
+#[cfg(any(test, feature = "test-util"))]
 pub use hex::unhex;

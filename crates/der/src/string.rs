@@ -146,7 +146,7 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::reader::Deviations;
+    use crate::reader::Deviations;
 
     fn dec(t: u8, c: &[u8]) -> Result<Cow<'_, str>> {
         decode(&Reader::new(&[]), t, c, 0)

@@ -184,8 +184,9 @@ fn every_class_gets_its_verdict_and_the_peers_judge_the_same_chains() {
 }
 
 /// `pkit crl verify` and `pkit verify --crl` hold a CRL to one rule set: a CRL without
-/// cRLNumber or with a critical one is refused by both, and one by the rules is taken by
-/// both.
+/// cRLNumber or with a critical one, with a critical extension pkit does not process, or
+/// whose authorityKeyIdentifier is not the CA's key is refused by both, and one by the
+/// rules is taken by both.
 #[test]
 fn crl_verify_and_verify_crl_apply_the_same_rules() {
     let t = common::tempdir();
@@ -329,4 +330,55 @@ fn the_bettertls_name_constraints_matrix_gets_the_suites_verdicts() {
             wrong[..wrong.len().min(20)].join("\n")
         );
     }
+}
+
+/// A pinned certificate (the target is itself a trust anchor) is still held to the rules
+/// asked for: under webpki a self-signed RSA-1024 leaf fails, under rfc5280 it is valid.
+#[test]
+fn a_pinned_certificate_is_held_to_the_rules() {
+    common::require_openssl();
+    let t = common::tempdir();
+    let d = t.path();
+    let key = d.join("weak.key");
+    let cert = d.join("weak.pem");
+    let (c, out) = common::ossl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:1024",
+        "-nodes",
+        "-keyout",
+        &s(&key),
+        "-subj",
+        "/CN=pinned.example",
+        "-addext",
+        "subjectAltName=DNS:pinned.example",
+        "-addext",
+        "extendedKeyUsage=serverAuth",
+        "-days",
+        "30",
+        "-out",
+        &s(&cert),
+    ]);
+    assert_eq!(c, Some(0), "{out}");
+    let run = |rules: &str| {
+        let r = pk(&[
+            "verify",
+            "--rules",
+            rules,
+            "--purpose",
+            "server",
+            "--roots",
+            &s(&cert),
+            "--hostname",
+            "pinned.example",
+            "-f",
+            "json",
+            &s(&cert),
+        ]);
+        let v = common::json_items(&r).remove(0);
+        (r.code, v["reason"].as_str().map(str::to_string))
+    };
+    assert_eq!(run("rfc5280"), (Some(0), None));
+    assert_eq!(run("webpki"), (Some(1), Some("weak-algorithm".to_string())));
 }

@@ -3,14 +3,17 @@
 //! same rules before a CRL may say anything about a certificate
 //! (`pki::verify::revocation` calls the functions below). The rules:
 //!
-//! - the CRL's issuer name is the CA's subject, and its authorityKeyIdentifier (when
-//!   both have one) the CA's subjectKeyIdentifier;
+//! - the CRL's issuer name is the CA's subject (compared as RFC 5280 §7.1 compares
+//!   names), and its authorityKeyIdentifier (when both have one) the CA's
+//!   subjectKeyIdentifier;
 //! - the CA's keyUsage, when it has one, allows cRLSign (§4.2.1.3: a key without it
 //!   "MUST NOT be used to verify signatures on CRLs");
 //! - the signature algorithm inside the TBS is the one outside it, and the signature
 //!   verifies under the CA's key;
 //! - a cRLNumber is present and not critical (§5.2.3: "conforming CRL issuers MUST
 //!   include this extension in all CRLs and MUST mark this extension as non-critical");
+//! - no critical CRL or entry extension pkit does not process (§5.2, §5.3: such a CRL
+//!   MUST NOT be used to determine the status of certificates);
 //! - thisUpdate is at most [`SKEW_SECONDS`] in the future (the issuer's clock may run
 //!   ahead of ours), and nextUpdate is present (§5.1.2.5: "Conforming CRL issuers MUST
 //!   include the nextUpdate time") and not passed.
@@ -28,12 +31,113 @@ use crate::pki::crl::{Crl, RevokedCert};
 use crate::pki::ext::key_id::AuthorityKeyIdentifier;
 use crate::pki::ext::key_usage::ku;
 use crate::pki::ext::{self, ExtensionValue};
+use crate::pki::extension::Extension;
+use crate::pki::verify::dn;
 
 use crate::pki::backend::Backend;
 pub use crate::pki::ocsp_verify::SKEW_SECONDS;
 use crate::pki::ocsp_verify::{Check, VerifyError};
 use crate::pki::signed::verify_signed;
 use std::cmp::Ordering;
+
+/// CRL extensions pkit processes (§5.2.1–§5.2.7, and authorityInfoAccess, RFC 5280
+/// §5.2.7): a critical one outside these makes the CRL unusable.
+const CRL_EXTENSIONS: [crate::der::Oid; 7] = [
+    oids::CE_AUTHORITY_KEY_ID,
+    oids::CE_ISSUER_ALT_NAME,
+    oids::CE_CRL_NUMBER,
+    oids::CE_DELTA_CRL_INDICATOR,
+    oids::CE_ISSUING_DIST_POINT,
+    oids::CE_FRESHEST_CRL,
+    oids::PE_AUTHORITY_INFO_ACCESS,
+];
+
+/// CRL entry extensions pkit processes (§5.3.1–§5.3.3), and holdInstructionCode
+/// (2.5.29.23, RFC 3280 §5.3.2, dropped from RFC 5280), which only says how to treat a
+/// hold and so never stops a CRL from being used.
+const ENTRY_EXTENSIONS: [crate::der::Oid; 4] = [
+    oids::CE_CRL_REASON,
+    oids::CE_INVALIDITY_DATE,
+    oids::CE_CERTIFICATE_ISSUER,
+    crate::der::Oid::new("2.5.29.23"),
+];
+
+/// §5.2: a critical CRL extension pkit does not process makes the CRL unusable.
+pub fn check_crl_extension(e: &Extension<'_>) -> Result<(), String> {
+    if e.critical && !CRL_EXTENSIONS.iter().any(|o| e.oid == *o) {
+        return Err(format!(
+            "it has a critical {} extension that pkit does not process (RFC 5280 §5.2)",
+            e.oid.name_or_dotted()
+        ));
+    }
+    Ok(())
+}
+
+/// §5.3: likewise for an extension of entry `i`.
+pub fn check_entry_extension(i: usize, e: &Extension<'_>) -> Result<(), String> {
+    if e.critical && !ENTRY_EXTENSIONS.iter().any(|o| e.oid == *o) {
+        return Err(format!(
+            "its entry {i} has a critical {} extension that pkit does not process (RFC 5280 \
+             §5.3)",
+            e.oid.name_or_dotted()
+        ));
+    }
+    Ok(())
+}
+
+/// Every CRL and entry extension by [`check_crl_extension`] and
+/// [`check_entry_extension`]; the number of entries.
+pub fn check_extensions(crl: &Crl<'_>) -> Result<usize, String> {
+    if let Some(x) = &crl.extensions {
+        for e in x
+            .list()
+            .map_err(|e| format!("its extensions do not decode: {e}"))?
+        {
+            check_crl_extension(&e)?;
+        }
+    }
+    let mut n = 0;
+    for (i, entry) in crl.revoked().enumerate() {
+        let entry = entry.map_err(|err| format!("its entry {i} does not decode: {err}"))?;
+        if let Some(x) = entry.extensions {
+            let list = x
+                .list()
+                .map_err(|err| format!("the extensions of its entry {i} do not decode: {err}"))?;
+            for e in list {
+                check_entry_extension(i, &e)?;
+            }
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// The CRL's authorityKeyIdentifier, when it has one with a keyIdentifier, is the
+/// issuer's subjectKeyIdentifier (when that has one).
+pub fn check_authority_key_id(crl: &Crl<'_>, issuer: &Certificate<'_>) -> Result<(), String> {
+    let aki = match &crl.extensions {
+        Some(x) => match x
+            .find(&oids::CE_AUTHORITY_KEY_ID)
+            .map_err(|e| e.to_string())?
+        {
+            Some(e) => {
+                AuthorityKeyIdentifier::read(&mut Reader::new(e.value))
+                    .map_err(|e| format!("its authorityKeyIdentifier does not decode: {e}"))?
+                    .key_identifier
+            }
+            None => None,
+        },
+        None => None,
+    };
+    match (aki, issuer.subject_key_id()) {
+        (Some(aki), Some(ski)) if aki != ski.as_slice() => Err(format!(
+            "its authority key identifier {} is not the issuer's key identifier {}",
+            hex(aki),
+            hex(&ski)
+        )),
+        _ => Ok(()),
+    }
+}
 
 /// §5.2.3: a cRLNumber, not critical.
 pub fn check_number(crl: &Crl<'_>) -> Result<(), String> {
@@ -139,36 +243,24 @@ pub fn verify(
     };
     let issuer_dn = issuer.subject.to_rfc4514().unwrap_or_default();
     let crl_dn = crl.issuer.to_rfc4514().unwrap_or_default();
-    let same_name = crl.issuer.raw == issuer.subject.raw;
     rule(
         "issuer_name",
-        if same_name {
+        if dn::equal(&crl.issuer, &issuer.subject) {
             Ok(())
         } else {
             Err(format!("the CRL names {crl_dn}, the CA is {issuer_dn}"))
         },
         issuer_dn.clone(),
     );
-    let aki = match &crl.extensions {
-        Some(x) => match x.find(&oids::CE_AUTHORITY_KEY_ID)? {
-            Some(e) => AuthorityKeyIdentifier::read(&mut Reader::new(e.value))?.key_identifier,
-            None => None,
-        },
-        None => None,
+    let has_aki = match &crl.extensions {
+        Some(x) => x.find(&oids::CE_AUTHORITY_KEY_ID)?.is_some(),
+        None => false,
     };
-    if let (Some(aki), Some(ski)) = (aki, issuer.subject_key_id()) {
+    if has_aki && issuer.subject_key_id().is_some() {
         rule(
             "authority_key_id",
-            if aki == ski.as_slice() {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{} is not the CA's key identifier {}",
-                    hex(aki),
-                    hex(&ski)
-                ))
-            },
-            hex(aki),
+            check_authority_key_id(crl, issuer),
+            issuer.subject_key_id().map(|k| hex(&k)).unwrap_or_default(),
         );
     }
     rule(
@@ -180,6 +272,11 @@ pub fn verify(
         "crl_number",
         check_number(crl),
         "present, not critical".into(),
+    );
+    rule(
+        "extensions",
+        check_extensions(crl).map(|_| ()),
+        "no critical extension pkit does not process".into(),
     );
     crl.check_signature_algorithms_match()?;
     let ok = verify_signed(

@@ -477,6 +477,11 @@ def main():
     l = make("root_eku_leaf.pem", H, p256(), issuer=r, sans=dns(H))
     case("root_with_eku", "a root with an extendedKeyUsage", r, [], l,
          "valid", "invalid-extension", hostname=H)
+    i_eku = make("int_eku.pem", "Int with serverAuth", p256(), issuer=root, ca=True,
+                 extra=[(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), False)])
+    l = leaf("int_eku_leaf.pem", issuer=i_eku)
+    case("intermediate_anchor_with_eku", "an intermediate with an EKU trusted as the anchor",
+         i_eku, [], l, "valid", "valid", hostname=H)
     i = make("int_polc.pem", "Int with non-critical policyConstraints", p256(), issuer=root, ca=True,
              extra=[(x509.PolicyConstraints(require_explicit_policy=None, inhibit_policy_mapping=0), False)])
     l = leaf("int_polc_leaf.pem", issuer=i)
@@ -509,21 +514,29 @@ def main():
          "valid", "eku-mismatch", hostname=H)
 
     # 4. CRLs, all by the intermediate about `good.pem`: one by the rules, one without
-    # cRLNumber, one with a critical cRLNumber (pyca writes no CRL without nextUpdate:
-    # the unit tests of pki::verify::revocation cover that one).
+    # cRLNumber, one with a critical cRLNumber, one with an unknown critical extension,
+    # one whose AKI is another key's (pyca writes no CRL without nextUpdate: the unit
+    # tests of pki::verify::revocation cover that one).
     crls = {}
     for cid, number, critical, next_update in [
         ("crl_good", 1, False, True),
         ("crl_no_number", None, False, True),
         ("crl_critical_number", 2, True, True),
+        ("crl_unknown_critical", 3, False, True),
+        ("crl_foreign_aki", 4, False, True),
     ]:
         b = x509.CertificateRevocationListBuilder().issuer_name(inter.cert.subject)
         b = b.last_update(NOW - DAY)
         if next_update:
             b = b.next_update(NOW + 7 * DAY)
-        b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
+        if cid == "crl_foreign_aki":
+            b = b.add_extension(x509.AuthorityKeyIdentifier(b"\x01" * 20, None, None), False)
+        else:
+            b = b.add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ik.public_key()), False)
         if number is not None:
             b = b.add_extension(x509.CRLNumber(number), critical)
+        if cid == "crl_unknown_critical":
+            b = b.add_extension(x509.UnrecognizedExtension(UNKNOWN, b"\x05\x00"), True)
         crl = b.sign(ik, hashes.SHA256())
         with open(os.path.join(OUT, cid + ".pem"), "wb") as f:
             f.write(crl.public_bytes(serialization.Encoding.PEM))

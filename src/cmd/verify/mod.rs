@@ -51,10 +51,10 @@ name-to-subtree comparisons per certificate. --rules webpki adds: no SHA-1; RSA 
 bits or more in whole octets, EC on P-256/P-384/P-521, no DSA; serials positive, non-zero, \
 at most 20 octets; critical basicConstraints in CAs, critical policyConstraints, \
 non-critical well-formed authorityInfoAccess; a SAN critical exactly when the subject is \
-empty, no CA with an empty subject; on the leaf: an extendedKeyUsage, not critical and \
-without anyExtendedKeyUsage, no cA or keyCertSign, DNS SANs without underscores or \
+empty, no CA with an empty subject; on the leaf: an extendedKeyUsage allowing --purpose \
+(unless it is any), not critical and without anyExtendedKeyUsage, no cA or keyCertSign, DNS SANs without underscores or \
 wildcards over a public suffix, each CN byte for byte a SAN; no extendedKeyUsage in the \
-anchor; no CN fallback for names, DNS constraints never applied to the CN; dNSName \
+root; no CN fallback for names, DNS constraints never applied to the CN; dNSName \
 constraints without wildcards or a leading period. Details: docs/verify.md.";
 
 #[derive(Args, Debug)]

@@ -206,12 +206,15 @@ impl NameConstraintState {
             return Ok(());
         }
         let names = self.names_of(cert, rules).map_err(NcError::Violation)?;
-        let subtrees =
-            self.permitted.iter().map(|s| s.bases.len()).sum::<usize>() + self.excluded.len();
-        if names.len().saturating_mul(subtrees) > MAX_COMPARISONS {
+        // Each name is compared with the subtrees of its own form only.
+        let cost: usize = names
+            .iter()
+            .map(|(_, n)| self.subtrees_of(Form::of(n)))
+            .fold(0, usize::saturating_add);
+        if cost > MAX_COMPARISONS {
             return Err(NcError::Budget(format!(
-                "{} names against {subtrees} constraint subtrees is over the {MAX_COMPARISONS} \
-                 comparisons allowed",
+                "{} names would take {cost} comparisons with the constraint subtrees, over \
+                 the {MAX_COMPARISONS} allowed",
                 names.len()
             )));
         }
@@ -264,6 +267,22 @@ impl NameConstraintState {
         }
         all.extend(sans.into_iter().map(|n| ("subjectAltName", n)));
         Ok(all)
+    }
+
+    /// How many subtrees a name of `form` is compared with.
+    fn subtrees_of(&self, form: Form) -> usize {
+        let permitted: usize = self
+            .permitted
+            .iter()
+            .filter(|s| s.form == form)
+            .map(|s| s.bases.len())
+            .sum();
+        permitted
+            + self
+                .excluded
+                .iter()
+                .filter(|(b, _)| b.form() == form)
+                .count()
     }
 
     fn check_name(&self, n: &GeneralName<'_>) -> Result<(), String> {
@@ -380,10 +399,11 @@ impl NameConstraintState {
 ///
 /// - iPAddress: an IPv4 or IPv6 address and a mask of 8 or 32 octets in all, the mask a
 ///   run of ones then zeros (CIDR), the address with no bit set outside it;
-/// - rfc822Name: a mailbox, a host or a `.domain`, each of host-name syntax;
-/// - dNSName, under `webpki`: a host name, with no wildcard and no leading period (the
-///   Web PKI verifiers refuse both; under `rfc5280` a leading period means "below
-///   this domain only", as in the URI form, and an empty constraint covers every name).
+/// - rfc822Name: a mailbox, a host or a `.domain`; uniformResourceIdentifier: a host or
+///   a `.domain`; dNSName: a domain, and under `rfc5280` also a `.domain` ("below this
+///   domain only", as in the URI form; `webpki` refuses it, as pyca and rustls-webpki
+///   do). Each in host-name syntax without a wildcard; an empty one covers every name.
+///   A malformed excluded subtree would otherwise exclude nothing.
 fn valid_base(base: &Base, rules: Rules) -> Result<(), String> {
     match base {
         Base::Ip(b) => {
@@ -409,30 +429,41 @@ fn valid_base(base: &Base, rules: Rules) -> Result<(), String> {
             }
             Ok(())
         }
-        Base::Email(c) => {
-            let host = match c.rsplit_once('@') {
-                Some((local, host)) if !local.is_empty() && !local.contains('@') => host,
-                Some(_) => return Err("is not a mailbox, a host or a domain".into()),
-                None => c.strip_prefix('.').unwrap_or(c),
-            };
-            names::check_host_name(host.strip_suffix('.').unwrap_or(host))
-                .map_err(|why| format!("does not name a host: it {why}"))
-        }
-        Base::Dns(c) if rules == Rules::WebPki => {
-            if c.contains('*') {
-                return Err("has a wildcard, which a constraint cannot".into());
+        Base::Email(c) => match c.rsplit_once('@') {
+            Some((local, host)) if !local.is_empty() && !local.contains('@') => {
+                host_or_domain(host, false)
             }
-            if c.starts_with('.') {
-                return Err("starts with a period, which the Web PKI does not allow".into());
-            }
-            if c.is_empty() {
-                return Ok(());
-            }
-            names::check_host_name(c.strip_suffix('.').unwrap_or(c))
-                .map_err(|why| format!("is not a domain name: it {why}"))
-        }
-        _ => Ok(()),
+            Some(_) => Err("is not a mailbox, a host or a domain".into()),
+            None => host_or_domain(c, true),
+        },
+        Base::Dns(c) => host_or_domain(c, rules == Rules::Rfc5280),
+        Base::Uri(c) => host_or_domain(c, true),
+        Base::Directory(_) | Base::Unsupported(_) => Ok(()),
     }
+}
+
+/// A host name, or with `leading_period` also a `.domain` (below it only), in host-name
+/// syntax without wildcards; empty (or `.`, the root) covers every name.
+fn host_or_domain(c: &str, leading_period: bool) -> Result<(), String> {
+    let c = c.strip_suffix('.').unwrap_or(c);
+    if c.is_empty() {
+        return Ok(());
+    }
+    let bare = match c.strip_prefix('.') {
+        Some(rest) if leading_period => rest,
+        Some(_) => {
+            return Err(
+                "starts with a period, which the webpki rules refuse in a dNSName \
+                        constraint (as pyca and rustls-webpki do)"
+                    .into(),
+            )
+        }
+        None => c,
+    };
+    if bare.contains('*') {
+        return Err("has a wildcard, which a constraint cannot".into());
+    }
+    names::check_host_name(bare).map_err(|why| format!("is not a domain name: it {why}"))
 }
 
 /// A name for messages: its form and value, control characters escaped.
@@ -454,10 +485,7 @@ fn cn_as_host_name(a: &Attribute<'_>) -> Option<String> {
         return None;
     }
     let text = a.text().ok()?;
-    let bare = text.strip_suffix('.').unwrap_or(&text);
-    let labels = bare.strip_prefix("*.").unwrap_or(bare);
-    let host = bare.contains('.') && names::check_host_name(labels).is_ok();
-    host.then_some(text)
+    names::cn_is_host_name(&text).then_some(text)
 }
 
 /// Whether `n` lies within `base` (same form, which the caller has made sure of).
@@ -769,9 +797,11 @@ mod tests {
             let long = format!("{}.example.com", "a".repeat(100_000));
             assert!(one(&s, dns(&long)).is_err());
         }
-        // Hostile constraint values match nothing and do not panic.
-        let s = state(&[dns("\0"), dns(".."), dns("*.."), dns("\x7f")], &[]);
-        assert!(one(&s, dns("example.com")).is_err());
+        // Hostile constraint values are refused as constraints, without a panic.
+        for bad in ["\0", "..", "*..", "\x7f"] {
+            let r = refused(&[dns(bad)], &[], Rules::Rfc5280);
+            assert!(matches!(r, Some(NcError::Invalid(_))), "{bad:?}: {r:?}");
+        }
         // "." is the root, and like the empty constraint covers every name.
         let s = state(&[], &[dns(".")]);
         assert!(one(&s, dns("example.com")).is_err());
@@ -1075,6 +1105,16 @@ mod tests {
         assert!(invalid(&[], &[dns(".example.com")], Rules::WebPki));
         assert!(refused(&[dns(".example.com")], &[], Rules::Rfc5280).is_none());
         assert!(refused(&[dns("example.com")], &[], Rules::WebPki).is_none());
+        // Under rfc5280 too, a malformed DNS or URI subtree is refused rather than read
+        // as excluding nothing.
+        assert!(invalid(&[], &[dns("*.evil.example")], Rules::Rfc5280));
+        assert!(invalid(&[], &[dns("evil .example")], Rules::Rfc5280));
+        assert!(invalid(&[], &[uri("http://evil.example")], Rules::Rfc5280));
+        assert!(refused(&[uri(".example.com")], &[], Rules::Rfc5280).is_none());
+        // Empty constraints cover every name of their form.
+        for empty in [dns(""), email(""), uri("")] {
+            assert!(refused(&[empty], &[], Rules::WebPki).is_none());
+        }
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //!   a keyIdentifier equal to its subjectKeyIdentifier and no authorityCertIssuer or
 //!   authorityCertSerialNumber (CA/Browser Forum BR §7.1.2.1.3).
 //!
-//! A version 1 certificate has no extensions at all; under `rfc5280` it is exempt from
-//! the presence rules (RFC 5280 profiles version 3 certificates), under `webpki` not.
+//! A version 1 or 2 certificate has no extensions at all; under `rfc5280` it is exempt
+//! from the presence rules (RFC 5280 profiles version 3 certificates), under `webpki`
+//! not.
 
 use super::failure::Failure;
 use super::options::Rules;
@@ -47,7 +48,8 @@ pub(super) fn check(
             ));
         }
     }
-    let exempt = cert.version == 0 && rules == Rules::Rfc5280;
+    // Version 1 and 2 certificates predate extensions (the field holds version - 1).
+    let exempt = cert.version < 2 && rules == Rules::Rfc5280;
     if !exempt {
         if role != Role::Anchor && aki.is_none() {
             return Err(fail(

@@ -124,6 +124,16 @@ pub(crate) fn check_host_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether a commonName reads as a host name: host-name syntax (a leading `*.` allowed)
+/// with at least two labels. Only such a CN names a host in the `rfc5280` fallback, and
+/// only such a CN is held to dNSName constraints ([`super::constraints`]): the two must
+/// agree, or a CN could name a host no constraint checked.
+pub(crate) fn cn_is_host_name(text: &str) -> bool {
+    let bare = text.strip_suffix('.').unwrap_or(text);
+    let labels = bare.strip_prefix("*.").unwrap_or(bare);
+    bare.contains('.') && check_host_name(labels).is_ok()
+}
+
 /// The subjectAltName entries of `cert` (none when it has no such extension). The value
 /// is decoded strictly: a malformed one is an error, not an empty list, so that a
 /// certificate cannot escape name checks by mangling its names.
@@ -182,7 +192,9 @@ pub fn matches(
             if any || !cn_fallback || !sans.is_empty() {
                 return Ok(false);
             }
-            subject_text_matches(cert, &oids::AT_COMMON_NAME, |cn| dns_matches(cn, reference))
+            subject_text_matches(cert, &oids::AT_COMMON_NAME, |cn| {
+                cn_is_host_name(cn) && dns_matches(cn, reference)
+            })
         }
         Identity::Ip(ip) => {
             let want = match ip {
@@ -454,6 +466,8 @@ mod tests {
             id,
             true
         ));
+        // A single-label CN names no host (name constraints would not read it as one).
+        assert!(!check(&[], "localhost", Identity::Dns("localhost"), true));
         // Every CN is tried.
         let subject = utf8_name(&[
             (oids::AT_COMMON_NAME, "Example Server"),

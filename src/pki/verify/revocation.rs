@@ -275,7 +275,10 @@ fn pick_signer<'c, 'x>(
 ) -> Result<&'c Certificate<'x>, String> {
     let mut why = Vec::new();
     for &s in signers {
-        match crl_verify::check_issuer_may_sign(s).and_then(|()| c.signed_by(backend, s)) {
+        let fits = crl_verify::check_issuer_may_sign(s)
+            .and_then(|()| crl_verify::check_authority_key_id(&c.crl, s))
+            .and_then(|()| c.signed_by(backend, s));
+        match fits {
             Ok(()) => return Ok(s),
             Err(e) => why.push(e),
         }

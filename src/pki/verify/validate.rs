@@ -256,6 +256,22 @@ fn run_checks<'a>(
             "the path is valid for the policies asked for".into(),
         );
         eku(&target_exts, 0, opts.purpose, opts.rules == Rules::WebPki)?;
+    } else {
+        // A pinned certificate is trusted as itself, but it is still what the rules
+        // and the name are asked of: its critical extensions must be understood, and
+        // under webpki it is held to the profile of what it is (a leaf, or a root).
+        let exts = extensions(target, 0)?;
+        critical_extensions(&exts, 0)?;
+        if opts.rules == Rules::WebPki {
+            weak(target, 0, opts.rules)?;
+            let role = if basic_constraints(&exts, 0)?.is_some_and(|b| b.ca) {
+                Role::Anchor
+            } else {
+                eku(&exts, 0, opts.purpose, true)?;
+                Role::Leaf
+            };
+            webpki::check(target, &exts, role, 0)?;
+        }
     }
     if let Some(id) = &opts.identity {
         let fallback = opts.rules == Rules::Rfc5280;

@@ -15,8 +15,11 @@
 //!   (`*.co.uk`, from the Public Suffix List), and each commonName byte for byte one of
 //!   the subjectAltName values (BR §7.1.4.3);
 //! - usages: the leaf is no CA (basicConstraints cA, keyUsage keyCertSign) and its
-//!   extendedKeyUsage is neither critical nor anyExtendedKeyUsage; the trust anchor has
-//!   no extendedKeyUsage (BR §7.1.2.1).
+//!   extendedKeyUsage is neither critical nor anyExtendedKeyUsage; a root (a self-issued
+//!   trust anchor) has no extendedKeyUsage (BR §7.1.2.1).
+//!
+//! Keys of the other algorithms pkit signs with (Ed25519, ML-DSA) are let through: the
+//! BRs predate them, and pyca's Web PKI policy takes ML-DSA too.
 
 use super::failure::Failure;
 use super::names;
@@ -50,7 +53,8 @@ pub(super) fn check(
             leaf_usages(exts, at)?;
             leaf_names(cert, at)?;
         }
-        Role::Anchor => {
+        // A root, that is: an intermediate trusted as an anchor may well carry an EKU.
+        Role::Anchor if cert.is_self_issued() => {
             if exts.iter().any(|e| e.oid == oids::CE_EXT_KEY_USAGE) {
                 return Err(Failure::new(
                     Reason::InvalidExtension,
@@ -59,7 +63,7 @@ pub(super) fn check(
                 ));
             }
         }
-        Role::Intermediate => {}
+        Role::Anchor | Role::Intermediate => {}
     }
     Ok(())
 }

@@ -75,13 +75,7 @@ pub(super) fn read_meta<'a>(crl: &Crl<'a>) -> Result<Meta<'a>, String> {
             | ExtensionValue::IssuerAltName(_)
             | ExtensionValue::FreshestCrl(_)
             | ExtensionValue::AuthorityInfoAccess(_) => {}
-            _ if e.critical => {
-                return Err(format!(
-                    "it has a critical {} extension that pkit does not process (RFC 5280 §5.2)",
-                    e.oid.name_or_dotted()
-                ))
-            }
-            _ => {}
+            _ => crate::pki::crl_verify::check_crl_extension(&e)?,
         }
     }
     Ok(m)
@@ -310,10 +304,6 @@ pub(super) fn other_crl_issuer(subject: &Subject<'_>, cert: &Certificate<'_>) ->
         })
 }
 
-/// holdInstructionCode (2.5.29.23, RFC 3280 §5.3.2, dropped from RFC 5280): an entry
-/// extension that only says how to treat a hold, so it never stops a CRL from being used.
-const HOLD_INSTRUCTION_CODE: &[u8] = &[0x55, 0x1d, 0x17];
-
 /// The entries that concern certificates issued by `target`. §5.3.3: in an indirect CRL
 /// an entry's certificateIssuer names the issuer of that entry and of the entries after
 /// it up to the next certificateIssuer; before the first one, the CRL issuer is meant.
@@ -340,16 +330,7 @@ pub(super) fn entries_for<'a>(crl: &Crl<'a>, target: &[u8]) -> Result<RevokedInd
                             .iter()
                             .any(|n| matches!(n, GeneralName::DirectoryName(d) if dn::key(d) == dn::key_der(target)));
                     }
-                    ExtensionValue::CrlReason(_) | ExtensionValue::InvalidityDate(_) => {}
-                    _ if x.oid.as_bytes() == HOLD_INSTRUCTION_CODE => {}
-                    _ if x.critical => {
-                        return Err(format!(
-                            "its entry {i} has a critical {} extension that pkit does not \
-                             process (RFC 5280 §5.3)",
-                            name()
-                        ))
-                    }
-                    _ => {}
+                    _ => crate::pki::crl_verify::check_entry_extension(i, &x)?,
                 }
             }
         }

@@ -2,8 +2,9 @@
 //!
 //! - imports point one way: `cmd → bench → mtc → pki → der`, with `store` beside `pki`
 //!   (used by `pki/ca`, `mtc`, `bench` and `cmd`) and `fuzzing` (the fuzz targets'
-//!   bodies) beside `bench`; `der` is the crate `crates/der` (re-exported as
-//!   `pkit::der`), which depends on nothing of ours: the compiler holds that edge;
+//!   bodies) beside `bench`; `der` and `store` are the crates `crates/der` and
+//!   `crates/store` (re-exported as `pkit::der`, `pkit::store`), which depend on nothing
+//!   of ours: the compiler holds those edges;
 //! - no two modules import each other, directly or around a longer cycle;
 //! - nothing under `der`, `pki`, `store`, `mtc`, `bench` or `fuzzing` prints, exits or knows clap
 //!   (that is the command line's job, in `cmd`);

@@ -110,7 +110,7 @@ pub fn universal_name(number: u32) -> Option<&'static str> {
     })
 }
 
-/// Human description of a single-octet tag, e.g. "SEQUENCE" or "[0] constructed".
+/// Human description of a single-octet tag, e.g. "SEQUENCE" or "\[0\] constructed".
 pub fn describe(tag: u8) -> String {
     let number = u32::from(tag & 0x1f);
     let constructed = tag & CONSTRUCTED != 0;

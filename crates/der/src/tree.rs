@@ -18,7 +18,7 @@ pub struct Node {
     pub constructed: bool,
     pub number: u32,
     pub indefinite: bool,
-    /// The tag's display name: "SEQUENCE", "[0]", "application [3]".
+    /// The tag's display name: "SEQUENCE", "\[0\]", "application \[3\]".
     pub label: String,
     /// A decoded primitive value, when there is one to show.
     pub value: Option<String>,

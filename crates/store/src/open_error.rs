@@ -6,6 +6,7 @@ use std::fmt;
 
 /// Why a database could not be opened.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum OpenError {
     Sqlite(rusqlite::Error),
     /// Connecting to or migrating a PostgreSQL database failed.
@@ -33,6 +34,16 @@ impl fmt::Display for OpenError {
                 "database schema version {found} is newer than this pkit understands ({known})"
             ),
             OpenError::Foreign(m) | OpenError::Location(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OpenError::Sqlite(e) => Some(e),
+            OpenError::Postgres(e) => Some(e),
+            OpenError::TooNew { .. } | OpenError::Foreign(_) | OpenError::Location(_) => None,
         }
     }
 }

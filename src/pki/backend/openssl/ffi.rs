@@ -2,7 +2,7 @@
 //! `<openssl/evp.h>` and `<openssl/x509.h>` (unchanged since OpenSSL 3.0). libcrypto is
 //! linked by native-ossl-sys.
 
-use std::ffi::{c_char, c_int, c_long, c_void};
+use std::ffi::{c_char, c_int, c_void};
 
 pub const OPENSSL_VERSION: c_int = 0;
 
@@ -38,5 +38,4 @@ extern "C" {
     ) -> c_int;
     pub fn BN_bn2binpad(a: *const c_void, to: *mut u8, tolen: c_int) -> c_int;
     pub fn BN_clear_free(a: *mut c_void);
-    pub fn X509_verify_cert_error_string(n: c_long) -> *const c_char;
 }

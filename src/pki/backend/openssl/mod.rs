@@ -6,12 +6,12 @@
 //! it: `linked` (what the library offers), `key` (keys and their encodings), `ec_batch`
 //! (EC keys made together), `ed25519_batch` (Ed25519 signatures checked together),
 //! `signers` (signing contexts reused across signatures), `verify`, `pbe` (password-based
-//! cryptography), `pg_tls` (TLS to a PostgreSQL server), `pg_verify` (what that server
-//! must prove: libpq's verify-ca and verify-full) and `ffi` (entry points native-ossl does
-//! not wrap). PKCS#8 structures are built and read in the key model (`pki::key`).
+//! cryptography) and `ffi` (entry points native-ossl does not wrap). TLS (the handshake
+//! of `verify --connect`, the PostgreSQL connector) is the crate `pkit-tls`, on the same
+//! OpenSSL. PKCS#8 structures are built and read in the key model (`pki::key`).
 
 use super::api::{Backend, PrivateKey, TlsStream, VerifyItem};
-use super::error::Result;
+use super::error::{BackendError, Result};
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
 use key::OsslKey;
 use linked::{crypto, keymgmt_name, openssl_version};
@@ -24,10 +24,7 @@ mod ffi;
 mod key;
 mod linked;
 mod pbe;
-pub mod pg_tls;
-pub mod pg_verify;
 mod signers;
-mod tls;
 mod verify;
 
 pub struct OpensslBackend;
@@ -144,7 +141,12 @@ impl Backend for OpensslBackend {
         stream: &mut dyn TlsStream,
         server_name: Option<&str>,
     ) -> Result<Vec<Vec<u8>>> {
-        tls::peer_chain(stream, server_name)
+        use pkit_tls::client::{peer_chain, ClientError};
+        peer_chain(stream, server_name).map_err(|e| match e {
+            ClientError::Peer(m) => BackendError::Unavailable(m),
+            ClientError::BadName(m) => BackendError::BadKey(m),
+            other => BackendError::Crypto(other.to_string()),
+        })
     }
 }
 

@@ -1,12 +1,12 @@
 //! The connector pkit hands a store on a PostgreSQL server (the CA's, and the MTC log's,
 //! for the commands and the benchmark's database stages): the check its URL
 //! asks for (`store::pg_ssl`, which knows no cryptography) done by the TLS on the OpenSSL
-//! pkit links (`pki::backend::openssl::pg_tls`, which knows no URLs).
+//! pkit links (the crate `pkit-tls`, which knows no URLs).
 
-use crate::pki::backend::openssl::pg_tls;
-use crate::pki::backend::openssl::pg_verify::{Roots, Verify};
 use crate::store::pg_ssl;
 use crate::store::postgres::Server;
+use pkit_tls::pg as pg_tls;
+use pkit_tls::pg_verify::{Roots, Verify};
 
 /// Connect to `server`, over TLS when its configuration asks for it or the server offers
 /// it, checking the server's certificate as its URL says.

@@ -6,7 +6,7 @@
 //! the roots in the context (so the TLS server purpose applies), and the host or IP
 //! address handed to `SSL_set1_host`, whose check is OpenSSL's (subjectAltName dNSName or
 //! iPAddress); pkit matches no name itself. A refused handshake only says "certificate
-//! verify failed", so [`Trust::explain`] asks `X509_verify_cert` again about the chain
+//! verify failed", so `Trust::explain` asks `X509_verify_cert` again about the chain
 //! the server sent, with the same roots — the chain alone first, then the name — to say
 //! in one line which failed and why.
 

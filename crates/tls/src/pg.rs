@@ -2,17 +2,19 @@
 //! `postgres` client), instead of `postgres-openssl`, which would link the system's
 //! OpenSSL beside the static one.
 //!
-//! As in `tls.rs`, OpenSSL runs over a memory BIO pair and this file moves the bytes
+//! As in `client.rs`, OpenSSL runs over a memory BIO pair and this file moves the bytes
 //! between the pair and the client's socket, here without blocking: each poll feeds what
 //! the socket delivered, lets OpenSSL work, and sends what it produced.
 //!
 //! Without a [`Verify`], libpq's `sslmode=require`: the connection is encrypted and the
 //! server's certificate is not checked. With one (libpq's `verify-ca`/`verify-full`, taken
-//! out of the URL by `store::pg_ssl` and handed over by the caller), OpenSSL refuses
+//! out of the URL by `pkit::store::pg_ssl` and handed over by the caller), OpenSSL refuses
 //! during the handshake a server whose chain does not verify to the roots or whose
 //! certificate does not name the host (`pg_verify`), before the client has sent it a
 //! password or a query; the refusal is one line saying why. `sslmode=prefer`, the
 //! default, falls back to plain text when the server offers no TLS.
+
+#![forbid(unsafe_code)]
 
 use super::pg_verify::{Trust, Verify};
 use native_ossl::bio::Bio;

@@ -1,5 +1,5 @@
-//! Link libssl beside the libcrypto that native-ossl-sys links: `pkit verify --connect`
-//! makes a TLS handshake through the linked OpenSSL. With the static OpenSSL build the
+//! Link libssl beside the libcrypto that native-ossl-sys links: this crate's handshakes
+//! (`pkit verify --connect`, TLS to PostgreSQL) run through the linked OpenSSL. With the static OpenSSL build the
 //! xtask provides (NATIVE_OSSL_OPENSSL_SOURCES), libssl.a is in that build's lib/.
 
 fn main() {

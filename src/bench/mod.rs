@@ -40,6 +40,7 @@ use std::fmt;
 /// Why a bench stopped. A stage whose output fails its own check (a signature that does not
 /// verify, a row count that does not match) is a `Check` failure: the figures would be
 /// meaningless.
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum BenchError {
     Backend(BackendError),
@@ -61,6 +62,18 @@ impl fmt::Display for BenchError {
             BenchError::Store(e) => write!(f, "{e}"),
             BenchError::Io(m) | BenchError::Parse(m) | BenchError::Check(m) => f.write_str(m),
             BenchError::Mtc(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for BenchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BenchError::Backend(e) => Some(e),
+            BenchError::Ca(e) => Some(e),
+            BenchError::Store(e) => Some(e),
+            BenchError::Mtc(e) => Some(e),
+            BenchError::Io(_) | BenchError::Parse(_) | BenchError::Check(_) => None,
         }
     }
 }

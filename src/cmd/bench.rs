@@ -245,8 +245,11 @@ impl From<BenchError> for CliError {
                     M::Malformed { .. } => CliError::parse(m.to_string()),
                     M::Invalid(_) => CliError::negative(m.to_string()),
                     M::Store(_) => CliError::io(m.to_string()),
+                    other => CliError::internal(other.to_string()),
                 }
             }
+            // A kind this binary does not know yet: not the input's fault.
+            other => CliError::internal(other.to_string()),
         }
     }
 }

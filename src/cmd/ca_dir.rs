@@ -14,6 +14,7 @@ impl From<CaError> for CliError {
             CaError::Parse(m) => CliError::parse(m),
             CaError::Backend(b) => b.into(),
             CaError::Refused(m) => CliError::negative(m),
+            other => CliError::internal(other.to_string()),
         }
     }
 }

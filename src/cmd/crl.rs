@@ -382,6 +382,7 @@ fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
                 ))
             }
             VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", crl_item.name)),
+            other => CliError::internal(format!("{}: {other}", crl_item.name)),
         },
     )?;
     let valid = checks.iter().all(|c| c.ok);

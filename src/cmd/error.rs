@@ -115,12 +115,22 @@ impl fmt::Display for CliError {
 impl From<pkit::pki::backend::BackendError> for CliError {
     fn from(e: pkit::pki::backend::BackendError) -> Self {
         use pkit::pki::backend::BackendError as B;
+        if let B::PinNeeded(m) = &e {
+            return CliError::new(
+                Exit::Parse,
+                format!(
+                    "{m}: give --pin SRC (pass:, env:, file: or fd:) or pin-source= in the URI"
+                ),
+            );
+        }
         let exit = match &e {
             B::Unsupported(_) => Exit::Unsupported,
-            B::BadKey(_) | B::BadPassword(_) => Exit::Parse,
+            B::BadKey(_) | B::BadPassword(_) | B::PinNeeded(_) => Exit::Parse,
             B::Crypto(_) => Exit::Internal,
             B::Unavailable(_) => Exit::Io,
             B::Usage(_) => Exit::Usage,
+            // A kind this binary does not know yet: not the input's fault.
+            _ => Exit::Internal,
         };
         CliError::new(exit, e.to_string())
     }

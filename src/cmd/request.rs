@@ -30,7 +30,11 @@ pub fn subject(s: &str) -> CliResult<Vec<u8>> {
 
 pub fn sans(list: &[String]) -> CliResult<Vec<Vec<u8>>> {
     list.iter()
-        .map(|s| parse_san(s).map(|x| x.der).map_err(CliError::usage))
+        .map(|s| {
+            parse_san(s)
+                .map(|x| x.der)
+                .map_err(|e| CliError::usage(format!("--san {e}")))
+        })
         .collect()
 }
 

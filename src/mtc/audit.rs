@@ -89,6 +89,7 @@ impl std::fmt::Display for Finding {
 }
 
 /// Why an audit could not finish.
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum AuditError {
     /// Something wrong with the log: the verdict.
@@ -99,6 +100,25 @@ pub enum AuditError {
         why: String,
     },
     Mtc(MtcError),
+}
+
+impl std::fmt::Display for AuditError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AuditError::Found(x) => write!(f, "{x}"),
+            AuditError::Fetch { path, why } => write!(f, "{path}: {why}"),
+            AuditError::Mtc(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for AuditError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AuditError::Mtc(e) => Some(e),
+            AuditError::Found(_) | AuditError::Fetch { .. } => None,
+        }
+    }
 }
 
 impl From<MtcError> for AuditError {

@@ -3,6 +3,7 @@
 use crate::der;
 use std::fmt;
 
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MtcError {
     /// Malformed input bytes: the byte offset and what was expected there (exit 3).
@@ -64,7 +65,14 @@ impl fmt::Display for MtcError {
     }
 }
 
-impl std::error::Error for MtcError {}
+impl std::error::Error for MtcError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MtcError::Backend(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<crate::pki::backend::BackendError> for MtcError {
     fn from(e: crate::pki::backend::BackendError) -> Self {

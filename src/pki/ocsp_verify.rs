@@ -55,12 +55,31 @@ impl Verdict {
 }
 
 /// Why a response could not be checked at all.
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum VerifyError {
     /// A part of the response (or request) does not decode.
     Der(Error),
     /// The signature algorithm is unsupported or malformed.
     Signed(SignedError),
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VerifyError::Der(e) => write!(f, "{e}"),
+            VerifyError::Signed(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for VerifyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            VerifyError::Der(e) => Some(e),
+            VerifyError::Signed(e) => Some(e),
+        }
+    }
 }
 
 impl From<Error> for VerifyError {

@@ -8,6 +8,7 @@ use crate::pki::algid::AlgId;
 use crate::pki::backend::{Backend, BackendError, VerifyItem};
 
 /// Why a signature could not be checked (as opposed to checked and found bad).
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum SignedError {
     /// The signature algorithm is not one pkit verifies (exit 5).
@@ -25,6 +26,15 @@ impl std::fmt::Display for SignedError {
             }
             SignedError::BadAlgorithm(m) => write!(f, "signature algorithm: {m}"),
             SignedError::Backend(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SignedError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SignedError::Backend(e) => Some(e),
+            SignedError::UnsupportedAlgorithm(_) | SignedError::BadAlgorithm(_) => None,
         }
     }
 }

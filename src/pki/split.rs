@@ -35,6 +35,14 @@ pub struct SplitError {
     pub message: String,
 }
 
+impl std::fmt::Display for SplitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "offset {}: {}", self.offset, self.message)
+    }
+}
+
+impl std::error::Error for SplitError {}
+
 impl SplitError {
     fn expected(offset: usize, what: impl std::fmt::Display) -> SplitError {
         SplitError {

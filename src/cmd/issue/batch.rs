@@ -280,6 +280,7 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
         .map_err(|e| match e {
             BatchError::Store(e) => db_err(&a.ca)(e),
             BatchError::Other(e) => e,
+            other => CliError::internal(other.to_string()),
         })?;
     bar.finish_and_clear();
     if finished.stopped {

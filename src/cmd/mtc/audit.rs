@@ -65,6 +65,7 @@ pub fn run(a: AuditArgs) -> CliResult<Exit> {
         Err(AuditError::Found(f)) => return Err(CliError::negative(format!("{base}: {f}"))),
         Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why)),
         Err(AuditError::Mtc(e)) => return Err(mtc_err(&base)(e)),
+        Err(other) => return Err(CliError::internal(other.to_string())),
     };
     if let Some(p) = &a.state {
         write_state(p, &cp.origin, &now_seen)?;

@@ -35,6 +35,7 @@ pub fn mtc_err(source: &str) -> impl Fn(MtcError) -> CliError + '_ {
         MtcError::Invalid(m) => CliError::usage(format!("{source}: {m}")),
         MtcError::Store(m) => CliError::io(format!("{source}: {m}")),
         MtcError::Backend(b) => b.into(),
+        other => CliError::internal(format!("{source}: {other}")),
     }
 }
 

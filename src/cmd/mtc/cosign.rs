@@ -102,6 +102,7 @@ pub fn run(a: CosignArgs) -> CliResult<Exit> {
         }
         Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why)),
         Err(AuditError::Mtc(e)) => return Err(mtc_err(&remote.base)(e)),
+        Err(other) => return Err(CliError::internal(other.to_string())),
     };
     let timestamp = unix(now_of(&a.now)?);
     let line = cp

@@ -197,6 +197,7 @@ fn run_respond(a: RespondArgs) -> CliResult<Exit> {
         Ok(x) => x,
         Err(AnswerError::Malformed(e)) => return Err(CliError::der(&item.name, &e)),
         Err(AnswerError::Internal(m)) => return Err(CliError::io(m)),
+        Err(other) => return Err(CliError::internal(other.to_string())),
     };
     if answered.serials.is_empty() {
         eprintln!(
@@ -252,6 +253,7 @@ fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
             ))
         }
         VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", resp_item.name)),
+        other => CliError::internal(format!("{}: {other}", resp_item.name)),
     })?;
     let text = match a.format {
         VerifyFormat::Json => output::json_text(&output::envelope(

@@ -137,7 +137,8 @@ impl Worker {
         ) {
             Ok(a) => (200, a),
             Err(AnswerError::Malformed(_)) => (400, failed(ResponseStatus::MalformedRequest)),
-            Err(AnswerError::Internal(m)) => {
+            Err(e) => {
+                let m = e.to_string();
                 http::log_line(&json!({"time": now.to_string(), "event": "error", "message": m}));
                 (200, failed(ResponseStatus::InternalError))
             }

@@ -3,6 +3,7 @@
 use std::fmt;
 
 /// Backend failures, sorted by what the user should do about them.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BackendError {
     /// The algorithm or feature is not available in this build (exit 5).
@@ -11,6 +12,9 @@ pub enum BackendError {
     BadKey(String),
     /// Decryption of a private key failed: wrong or missing password (exit 3).
     BadPassword(String),
+    /// A token needs a PIN to log in and none was given (exit 3); the message names the
+    /// token, the caller says how to give one.
+    PinNeeded(String),
     /// The library failed an operation that should have worked (exit 7: internal).
     Crypto(String),
     /// What holds the key cannot be reached: a PKCS#11 module, token or key object
@@ -27,6 +31,7 @@ impl fmt::Display for BackendError {
             BackendError::Unsupported(m)
             | BackendError::BadKey(m)
             | BackendError::BadPassword(m)
+            | BackendError::PinNeeded(m)
             | BackendError::Crypto(m)
             | BackendError::Unavailable(m)
             | BackendError::Usage(m) => f.write_str(m),

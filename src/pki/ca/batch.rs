@@ -72,10 +72,29 @@ pub struct Finished {
 }
 
 /// Why a batch stopped: its store refused a commit, or signing or delivering failed.
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum BatchError<E> {
     Store(StoreError),
     Other(E),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for BatchError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Store(e) => write!(f, "{e}"),
+            BatchError::Other(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for BatchError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BatchError::Store(e) => Some(e),
+            BatchError::Other(e) => Some(e),
+        }
+    }
 }
 
 impl<E> From<E> for BatchError<E> {

@@ -12,6 +12,7 @@ use crate::pki::backend::{BackendError, PrivateKey, Signer};
 use crate::pki::cert::Certificate;
 use crate::pki::ext::key_id::key_identifier;
 
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum CaError {
     /// The CA certificate or a request could not be decoded.
@@ -26,6 +27,15 @@ impl std::fmt::Display for CaError {
         match self {
             CaError::Parse(m) | CaError::Refused(m) => f.write_str(m),
             CaError::Backend(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CaError::Backend(e) => Some(e),
+            CaError::Parse(_) | CaError::Refused(_) => None,
         }
     }
 }

@@ -35,11 +35,30 @@ pub struct Answered {
 }
 
 /// Why a request got no successful answer.
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum AnswerError {
     Malformed(crate::der::Error),
     /// The store or the signer failed.
     Internal(String),
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnswerError::Malformed(e) => write!(f, "malformed request: {e}"),
+            AnswerError::Internal(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AnswerError::Malformed(e) => Some(e),
+            AnswerError::Internal(_) => None,
+        }
+    }
 }
 
 /// Read `req` against `responder`'s CA and look each certificate up in `store`.

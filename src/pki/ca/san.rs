@@ -25,13 +25,13 @@ pub struct San {
 pub fn parse_san(s: &str) -> Result<San, String> {
     let (ty, value) = s
         .split_once(':')
-        .ok_or_else(|| format!("--san {s}: expected TYPE:VALUE (DNS:, IP:, email:, URI:)"))?;
+        .ok_or_else(|| format!("{s}: expected TYPE:VALUE (DNS:, IP:, email:, URI:)"))?;
     let mut w = Writer::new();
     let kind = match ty.to_ascii_lowercase().as_str() {
         "dns" => {
             if value.is_empty() || !value.is_ascii() || value.contains(char::is_whitespace) {
                 return Err(format!(
-                    "--san {s}: expected an ASCII DNS name (use punycode for IDNs)"
+                    "{s}: expected an ASCII DNS name (use punycode for IDNs)"
                 ));
             }
             w.primitive(tag::implicit(2), value.as_bytes());
@@ -40,7 +40,7 @@ pub fn parse_san(s: &str) -> Result<San, String> {
         "ip" => {
             let ip: IpAddr = value
                 .parse()
-                .map_err(|_| format!("--san {s}: expected an IPv4 or IPv6 address"))?;
+                .map_err(|_| format!("{s}: expected an IPv4 or IPv6 address"))?;
             match ip {
                 IpAddr::V4(a) => w.primitive(tag::implicit(7), &a.octets()),
                 IpAddr::V6(a) => w.primitive(tag::implicit(7), &a.octets()),
@@ -49,21 +49,21 @@ pub fn parse_san(s: &str) -> Result<San, String> {
         }
         "email" | "rfc822" | "rfc822name" => {
             if !value.is_ascii() || !value.contains('@') {
-                return Err(format!("--san {s}: expected an ASCII email address"));
+                return Err(format!("{s}: expected an ASCII email address"));
             }
             w.primitive(tag::implicit(1), value.as_bytes());
             "email"
         }
         "uri" | "url" => {
             if !value.is_ascii() || !value.contains(':') {
-                return Err(format!("--san {s}: expected an absolute ASCII URI"));
+                return Err(format!("{s}: expected an absolute ASCII URI"));
             }
             w.primitive(tag::implicit(6), value.as_bytes());
             "uri"
         }
         other => {
             return Err(format!(
-                "--san {s}: unknown SAN type '{other}' (expected DNS, IP, email or URI)"
+                "{s}: unknown SAN type '{other}' (expected DNS, IP, email or URI)"
             ))
         }
     };

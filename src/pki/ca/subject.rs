@@ -17,6 +17,8 @@ impl std::fmt::Display for SubjectError {
     }
 }
 
+impl std::error::Error for SubjectError {}
+
 struct Atv {
     oid: Vec<u8>,
     /// Already-encoded value TLV.

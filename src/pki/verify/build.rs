@@ -245,7 +245,8 @@ impl<'a, 'p> Verifier<'a, 'p> {
                             Reason::DepthExceeded,
                             None,
                             format!(
-                                "{intermediates} intermediate(s), more than --max-depth allows"
+                                "{intermediates} intermediate(s), more than the {} allowed",
+                                s.opts.max_depth.unwrap_or(0)
                             ),
                         ),
                     );

@@ -144,6 +144,7 @@ struct PermittedSet {
 pub const MAX_COMPARISONS: usize = 250_000;
 
 /// Why a certificate's names could not be checked, or its constraints not taken in.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NcError {
     /// The nameConstraints extension does not decode.
@@ -161,6 +162,15 @@ impl fmt::Display for NcError {
         match self {
             NcError::Malformed(e) => write!(f, "{e}"),
             NcError::Invalid(s) | NcError::Violation(s) | NcError::Budget(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for NcError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NcError::Malformed(e) => Some(e),
+            NcError::Invalid(_) | NcError::Violation(_) | NcError::Budget(_) => None,
         }
     }
 }

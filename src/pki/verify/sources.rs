@@ -148,7 +148,7 @@ fn database_status(
 ) -> Status {
     // The database answers only for what this CA signed: same name, same key.
     if issuer.spki.raw != ca.cert.spki.raw || issuer.subject.raw != ca.cert.subject.raw {
-        return Status::Unknown("not issued by the --ca CA".into());
+        return Status::Unknown("not issued by the CA whose database was given".into());
     }
     let store = ca.store.lock().unwrap_or_else(|e| e.into_inner());
     match store.status(integer::unsigned_bytes(cert.serial)) {

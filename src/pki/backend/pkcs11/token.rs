@@ -146,9 +146,8 @@ impl Token {
                 }
             }
             None if login_required => {
-                return Err(BackendError::BadPassword(format!(
-                    "{uri}: token {label} needs a PIN: give --pin SRC (pass:, env:, file: \
-                     or fd:) or pin-source= in the URI"
+                return Err(BackendError::PinNeeded(format!(
+                    "{uri}: token {label} needs a PIN"
                 )))
             }
             None => None,

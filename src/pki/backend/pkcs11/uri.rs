@@ -55,6 +55,8 @@ impl fmt::Display for UriError {
     }
 }
 
+impl std::error::Error for UriError {}
+
 /// Whether `s` is a PKCS#11 URI rather than a file name.
 pub fn is_pkcs11_uri(s: &str) -> bool {
     s.as_bytes()

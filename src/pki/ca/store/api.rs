@@ -6,6 +6,7 @@ use crate::store::open_error::OpenError;
 /// Where CRLs are kept, beside ca.db.
 pub const CRL_DIR: &str = "crls";
 
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum StoreError {
     Sqlite(rusqlite::Error),
@@ -27,6 +28,17 @@ impl std::fmt::Display for StoreError {
             }
             StoreError::Open(e) => write!(f, "{e}"),
             StoreError::File(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StoreError::Sqlite(e) => Some(e),
+            StoreError::Postgres(e) => Some(e),
+            StoreError::Open(e) => Some(e),
+            StoreError::File(_) => None,
         }
     }
 }

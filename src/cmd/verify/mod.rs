@@ -10,16 +10,14 @@ use super::io::{self, InForm, Item};
 use super::output;
 use clap::{Args, ValueEnum};
 use pkit::der::Time;
-use pkit::pki::backend::{Backend, Prechecked};
 use pkit::pki::cert::Certificate;
 use pkit::pki::crl::Crl;
 use pkit::pki::ocsp::OcspResponse;
-use pkit::pki::verify::build::Verifier;
+use pkit::pki::verify::many::{verify_many, Chain as CertChain};
 use pkit::pki::verify::names::Identity;
 use pkit::pki::verify::options::{Budget, Options, Purpose, RevocationScope, Rules};
 use pkit::pki::verify::policy::PolicyInputs;
 use pkit::pki::verify::pool::Pool;
-use pkit::pki::verify::prebatch;
 use pkit::pki::verify::revocation::CrlSet;
 use pkit::pki::verify::sources::{CaDatabase, Sources};
 use pkit::pki::verify::validate::RevocationSource;
@@ -266,32 +264,22 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
         budget: Budget::default(),
     };
     let revocation: Option<&dyn RevocationSource> = any_source.then_some(&sources as _);
-    // Many targets: their Ed25519 signatures under the pools' keys are checked in one
-    // batch before the searches, which then find them answered.
-    let prechecked;
-    let backend: &dyn Backend =
-        if inputs.len() > 1 && prebatch::worth_batching(&[&roots, &untrusted]) {
-            let targets: Vec<Certificate<'_>> = inputs
-                .par_iter()
-                .filter_map(|i| i.ders.first())
-                .filter_map(|d| Certificate::from_der(d).ok())
-                .collect();
-            let items = prebatch::likely_signatures(&[&roots, &untrusted], &targets);
-            prechecked = Prechecked::new(backend, &items);
-            &prechecked
-        } else {
-            backend
-        };
-    let verifier = Verifier::new(backend, &roots, &untrusted, revocation);
     let certs = ChainEntries::new(&roots, &untrusted);
     let bar = io::progress_bar(inputs.len() as u64, "certificates");
     // Each verdict is also rendered on the thread that made it (a JSON line or the text
     // lines), so that writing out ten thousand of them is only copying.
     let format = a.format;
-    let results: Vec<CliResult<(Report, String)>> = inputs
-        .par_iter()
-        .map(|input| {
-            let out = verify_one(&verifier, input, &opts, &certs).map(|r| {
+    let results: Vec<CliResult<(Report, String)>> = verify_many(
+        backend,
+        &roots,
+        &untrusted,
+        revocation,
+        &opts,
+        &inputs,
+        chain_of,
+        |input, verdict| {
+            let out = verdict.map(|v| {
+                let r = Report::new(input.name.clone(), v, &certs);
                 let line = match format {
                     Format::Jsonl => r.json_line(),
                     Format::Text => r.text(),
@@ -301,8 +289,8 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
             });
             bar.inc(1);
             out
-        })
-        .collect();
+        },
+    );
     bar.finish_and_clear();
     let (reports, lines): (Vec<Report>, Vec<String>) = results
         .into_iter()
@@ -329,13 +317,9 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     Ok(if all_valid { Exit::Ok } else { Exit::Negative })
 }
 
-fn verify_one(
-    verifier: &Verifier<'_, '_>,
-    input: &Input,
-    opts: &Options<'_>,
-    certs_out: &ChainEntries<'_, '_>,
-) -> CliResult<Report> {
-    let certs = input
+/// An input's certificates: the first is verified, the others came with it.
+fn chain_of(input: &Input) -> CliResult<CertChain<'_>> {
+    let mut certs = input
         .ders
         .iter()
         .enumerate()
@@ -350,11 +334,11 @@ fn verify_one(
             })
         })
         .collect::<CliResult<Vec<_>>>()?;
-    let (target, extra) = certs
-        .split_first()
-        .ok_or_else(|| CliError::parse(format!("{}: no certificate", input.name)))?;
-    let verdict = verifier.verify(*target, extra, opts);
-    Ok(Report::new(input.name.clone(), verdict, certs_out))
+    if certs.is_empty() {
+        return Err(CliError::parse(format!("{}: no certificate", input.name)));
+    }
+    let target = certs.remove(0);
+    Ok((target, certs))
 }
 
 /// How long one OCSP exchange may take, connection included.

@@ -15,7 +15,8 @@
 //! - `keyid`: key identifier rules (both rule sets); `webpki`: the `webpki` rule set's
 //!   profile checks per certificate; `role`: leaf, intermediate or trust anchor;
 //! - [`build`]: path building with backtracking and a work budget; [`prebatch`]: the
-//!   signatures it will check, found ahead for one batch;
+//!   signatures it will check, found ahead for one batch; [`many`]: many targets at
+//!   once, as `pkit verify` and its benchmark run them;
 //! - [`sources`]: CRL files, OCSP responses and a CA database asked together.
 
 #![forbid(unsafe_code)]
@@ -25,6 +26,7 @@ pub mod constraints;
 pub mod dn;
 mod failure;
 mod keyid;
+pub mod many;
 pub mod names;
 pub mod options;
 pub mod policy;

@@ -26,6 +26,7 @@ pub mod machine;
 pub mod mtc;
 pub mod parse;
 pub mod parse_tables;
+pub mod recorder;
 pub mod report;
 pub mod scratch;
 pub mod sizes;

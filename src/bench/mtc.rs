@@ -11,9 +11,10 @@
 //! the batch's certificates with what `pkit mtc cert` issues from that log.
 
 use super::harness::timed;
+use super::recorder::Recorder;
 use super::report::OpRow;
 use super::scratch::{Db, Scratch};
-use super::x509::{self, insert_stage, mean_len, Recorder};
+use super::x509::{self, insert_stage, mean_len};
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::mtc::cert::{assemble, build_tbs, entry_from_certificate, serial_number, CaInfo};

@@ -5,8 +5,9 @@
 //! document: indexing a root store by subject.
 
 use super::harness::timed;
+use super::recorder::Recorder;
 use super::report::OpRow;
-use super::x509::{issue_batch, Recorder};
+use super::x509::issue_batch;
 use super::{BenchError, Result};
 use crate::der::Time;
 use crate::pki::alg::Algorithm;

@@ -13,6 +13,7 @@
 
 pub mod api;
 pub mod pg;
+mod pg_rows;
 pub mod sqlite;
 mod values;
 

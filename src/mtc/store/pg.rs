@@ -20,6 +20,10 @@ use super::api::{
     CertKind, LogStore, NewEntry, SignedSubtree, StoredCertificate, StoredCheckpoint, StoredProof,
     SubtreeSignature,
 };
+use super::pg_rows::{
+    checkpoint_of, load_frontier, put_subtree_signatures, stored_node, stored_size,
+    write_certificates, write_proofs,
+};
 use super::values::{blob_hash, to_i64, to_u64};
 use crate::mtc::error::{MtcError, Result};
 use crate::mtc::frontier::Frontier;
@@ -27,11 +31,11 @@ use crate::mtc::hash::Hash;
 use crate::mtc::landmark::Landmark;
 use crate::mtc::subtree::Subtree;
 use crate::mtc::tree::{MemTree, NodeSource};
-use crate::store::pg_copy::{copy_in, copy_upsert};
+use crate::store::pg_copy::copy_in;
 use crate::store::pg_error::one_line;
 use crate::store::postgres::{off_runtime, open_versioned, server, Connector, Server};
 use postgres::types::{ToSql, Type};
-use postgres::{Client, GenericClient, Row, Transaction};
+use postgres::{Client, Transaction};
 use std::cell::RefCell;
 
 /// Forward migrations; index i takes the schema from version i to i + 1. They are
@@ -177,125 +181,6 @@ impl Drop for PgLogStore {
             });
         }
     }
-}
-
-/// The number of entries: one past the highest index (read from the primary key's end).
-fn stored_size(c: &mut impl GenericClient) -> Result<u64> {
-    let n: i64 = c
-        .query_one("SELECT COALESCE(max(idx) + 1, 0) FROM entries", &[])?
-        .try_get(0)?;
-    to_u64(n)
-}
-
-/// The stored node at `level`, `index` (level 0: a leaf hash).
-fn stored_node(c: &mut impl GenericClient, level: u32, index: u64) -> Result<Hash> {
-    let i = to_i64(index)?;
-    let row = if level == 0 {
-        c.query_opt("SELECT leaf FROM entries WHERE idx = $1", &[&i])?
-    } else {
-        let l = i32::try_from(level).unwrap_or(i32::MAX);
-        c.query_opt(
-            "SELECT hash FROM nodes WHERE level = $1 AND idx = $2",
-            &[&l, &i],
-        )?
-    };
-    let row = row
-        .ok_or_else(|| MtcError::Store(format!("database: node ({level}, {index}) is missing")))?;
-    blob_hash(row.try_get(0)?)
-}
-
-/// The right edge of the tree as stored now.
-fn load_frontier(c: &mut impl GenericClient) -> Result<Frontier> {
-    let size = stored_size(c)?;
-    let c = RefCell::new(c);
-    Frontier::load(size, |level, index| {
-        stored_node(&mut **c.borrow_mut(), level, index)
-    })
-}
-
-/// Store cosignatures over subtrees, replacing one of the same subtree and cosigner.
-fn put_subtree_signatures(tx: &mut Transaction<'_>, sigs: &[SubtreeSignature]) -> Result<()> {
-    let st = tx.prepare(
-        "INSERT INTO subtree_signatures (start, \"end\", cosigner, hash, signature)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (start, \"end\", cosigner) DO UPDATE
-         SET hash = excluded.hash, signature = excluded.signature",
-    )?;
-    for s in sigs {
-        tx.execute(
-            &st,
-            &[
-                &to_i64(s.subtree.start)?,
-                &to_i64(s.subtree.end)?,
-                &s.cosigner,
-                &&s.hash[..],
-                &s.signature,
-            ],
-        )?;
-    }
-    Ok(())
-}
-
-/// Record proofs, replacing rows of the same index and kind.
-fn write_proofs(tx: &mut Transaction<'_>, proofs: &[StoredProof]) -> Result<()> {
-    if proofs.is_empty() {
-        return Ok(());
-    }
-    let rows = proofs.iter().map(|p| {
-        Ok(vec![
-            Box::new(to_i64(p.index)?) as Box<dyn ToSql + Sync + '_>,
-            Box::new(p.kind.as_str()),
-            Box::new(to_i64(p.subtree.start)?),
-            Box::new(to_i64(p.subtree.end)?),
-            Box::new(&p.proof),
-        ])
-    });
-    copy_upsert::<MtcError>(
-        tx,
-        "proofs",
-        "idx, kind, start, \"end\", proof",
-        &[Type::INT8, Type::TEXT, Type::INT8, Type::INT8, Type::BYTEA],
-        (
-            "idx, kind",
-            "start = excluded.start, \"end\" = excluded.\"end\", proof = excluded.proof",
-        ),
-        rows,
-    )
-}
-
-/// Record certificates, replacing rows of the same index and kind.
-fn write_certificates(tx: &mut Transaction<'_>, certs: &[StoredCertificate]) -> Result<()> {
-    if certs.is_empty() {
-        return Ok(());
-    }
-    let rows = certs.iter().map(|c| {
-        Ok(vec![
-            Box::new(to_i64(c.index)?) as Box<dyn ToSql + Sync + '_>,
-            Box::new(c.kind.as_str()),
-            Box::new(&c.der),
-            Box::new(c.created),
-        ])
-    });
-    copy_upsert::<MtcError>(
-        tx,
-        "certificates",
-        "idx, kind, der, created",
-        &[Type::INT8, Type::TEXT, Type::BYTEA, Type::INT8],
-        (
-            "idx, kind",
-            "der = excluded.der, created = excluded.created",
-        ),
-        rows,
-    )
-}
-
-fn checkpoint_of(r: &Row) -> Result<StoredCheckpoint> {
-    Ok(StoredCheckpoint {
-        size: to_u64(r.try_get(0)?)?,
-        root: blob_hash(r.try_get(1)?)?,
-        note: r.try_get(2)?,
-        created: r.try_get(3)?,
-    })
 }
 
 impl LogStore for PgLogStore {

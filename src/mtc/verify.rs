@@ -86,19 +86,23 @@ pub struct Report {
 
 /// The verdict: `failed` is `None` for a valid certificate.
 #[derive(Debug, Clone)]
-pub struct Verdict {
+pub struct MtcVerdict {
     pub report: Report,
     pub failed: Option<(Step, String)>,
 }
 
 /// Parse and verify a certificate. `Err` only for bytes that are not a certificate
 /// (exit 3); an MTC proof that does not decode fails step 1.
-pub fn verify_certificate(backend: &dyn Backend, der: &[u8], policy: &Policy) -> Result<Verdict> {
+pub fn verify_certificate(
+    backend: &dyn Backend,
+    der: &[u8],
+    policy: &Policy,
+) -> Result<MtcVerdict> {
     let c = Certificate::from_der(der)
         .map_err(|e| MtcError::malformed(e.offset, format!("an X.509 certificate ({e})")))?;
     let mut report = Report::default();
-    let fail = |report: Report, step: Step, msg: String| -> Result<Verdict> {
-        Ok(Verdict {
+    let fail = |report: Report, step: Step, msg: String| -> Result<MtcVerdict> {
+        Ok(MtcVerdict {
             report,
             failed: Some((step, msg)),
         })
@@ -254,7 +258,7 @@ pub fn verify_certificate(backend: &dyn Backend, der: &[u8], policy: &Policy) ->
             format!("not valid at {} (valid {} to {})", policy.now, nb, na),
         );
     }
-    Ok(Verdict {
+    Ok(MtcVerdict {
         report,
         failed: None,
     })
@@ -287,7 +291,7 @@ pub fn verify_certificates(
     backend: &dyn Backend,
     ders: &[&[u8]],
     policy: &Policy,
-) -> Vec<Result<Verdict>> {
+) -> Vec<Result<MtcVerdict>> {
     use crate::pki::backend::{Prechecked, Question, VerifyItem};
     use rayon::prelude::*;
     let dry = Prechecked::dry_run(backend);

@@ -33,12 +33,12 @@ pub struct Check {
 
 /// Every check made, and the certificate's status when a SingleResponse was found.
 #[derive(Debug, Clone)]
-pub struct Verdict {
+pub struct OcspVerdict {
     pub status: Option<CertStatus>,
     pub checks: Vec<Check>,
 }
 
-impl Verdict {
+impl OcspVerdict {
     /// Valid and good: every check passed (the status check among them).
     pub fn valid(&self) -> bool {
         !self.checks.is_empty() && self.checks.iter().all(|c| c.ok)
@@ -103,8 +103,8 @@ pub struct Expect<'a, 'b> {
 }
 
 /// Check `resp` against `want`.
-pub fn verify(resp: &OcspResponse<'_>, want: &Expect<'_, '_>) -> Result<Verdict, VerifyError> {
-    let mut v = Verdict {
+pub fn verify(resp: &OcspResponse<'_>, want: &Expect<'_, '_>) -> Result<OcspVerdict, VerifyError> {
+    let mut v = OcspVerdict {
         status: None,
         checks: Vec::new(),
     };
@@ -170,7 +170,7 @@ pub fn verify(resp: &OcspResponse<'_>, want: &Expect<'_, '_>) -> Result<Verdict,
 /// The signer is the CA (ResponderID names its key or subject) or a certificate in
 /// `certs` the ResponderID names, which must be a delegated signer of this CA.
 fn check_signature(
-    v: &mut Verdict,
+    v: &mut OcspVerdict,
     basic: &BasicOcspResponse<'_>,
     want: &Expect<'_, '_>,
 ) -> Result<(), VerifyError> {
@@ -295,7 +295,7 @@ fn find_single<'a, 'r>(
 
 /// RFC 8954: when the request carried a nonce, the response must carry the same one.
 fn check_nonce(
-    v: &mut Verdict,
+    v: &mut OcspVerdict,
     basic: &BasicOcspResponse<'_>,
     request: Option<&OcspRequest<'_>>,
 ) -> Result<(), VerifyError> {
@@ -322,7 +322,7 @@ fn check_nonce(
 }
 
 /// thisUpdate not in the future (beyond the skew), nextUpdate (when set) not passed.
-fn check_freshness(v: &mut Verdict, s: &SingleResponse<'_>, now: Time) {
+fn check_freshness(v: &mut OcspVerdict, s: &SingleResponse<'_>, now: Time) {
     let this = s.this_update;
     v.add(
         "this_update",

@@ -17,7 +17,7 @@ use pkit::mtc::publish::Resource;
 use pkit::mtc::subtree::covering_subtrees;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tile_source::TileSource;
-use pkit::mtc::verify::{proof_subtree, verify_certificates, Policy, TrustedSubtree, Verdict};
+use pkit::mtc::verify::{proof_subtree, verify_certificates, MtcVerdict, Policy, TrustedSubtree};
 use pkit::pki::alg::Algorithm;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -178,7 +178,7 @@ fn trusted_subtrees(path: &Path) -> CliResult<Vec<TrustedSubtree>> {
     Ok(out)
 }
 
-fn verdict_json(source: &str, v: &Verdict) -> serde_json::Value {
+fn verdict_json(source: &str, v: &MtcVerdict) -> serde_json::Value {
     let r = &v.report;
     json!({
         "source": source,
@@ -250,7 +250,7 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     Ok(if all_valid { Exit::Ok } else { Exit::Negative })
 }
 
-fn verdict_text(name: &str, v: &Verdict) -> String {
+fn verdict_text(name: &str, v: &MtcVerdict) -> String {
     match &v.failed {
         None => {
             let r = &v.report;

@@ -15,7 +15,7 @@ use pkit::pki::alg::Digest;
 use pkit::pki::ca::ocsp_answer::{answer, AnswerError};
 use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse};
 use pkit::pki::ocsp_request::{encode_request, find_nonce, IssuerHashes, NONCE_LEN};
-use pkit::pki::ocsp_verify::{self, Expect, Verdict, VerifyError};
+use pkit::pki::ocsp_verify::{self, Expect, OcspVerdict, VerifyError};
 use pkit::pki::signed::SignedError;
 use responder::{load_responder, SignerArgs};
 use serde_json::{json, Value};
@@ -271,7 +271,7 @@ fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
 }
 
 /// The envelope's one item: `{"source","valid","status","revocation_time","reason","checks"}`.
-fn verdict_json(source: &str, v: &Verdict) -> Value {
+fn verdict_json(source: &str, v: &OcspVerdict) -> Value {
     let (status, time, reason) = status_parts(v.status.as_ref());
     json!({
         "source": source,
@@ -305,7 +305,7 @@ fn status_parts(s: Option<&CertStatus>) -> (Value, Value, Value) {
     }
 }
 
-fn verdict_text(name: &str, v: &Verdict) -> String {
+fn verdict_text(name: &str, v: &OcspVerdict) -> String {
     let status = v
         .status
         .as_ref()

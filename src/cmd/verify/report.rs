@@ -4,7 +4,7 @@
 
 use pkit::der::hex;
 use pkit::pki::cert::Certificate;
-use pkit::pki::verify::build::Verdict;
+use pkit::pki::verify::build::PathVerdict;
 use pkit::pki::verify::pool::Pool;
 use pkit::pki::verify::validate::{Check, Failure};
 use serde::ser::{SerializeMap, Serializer};
@@ -31,7 +31,7 @@ pub struct ChainEntry {
 }
 
 impl Report {
-    pub fn new(input: String, verdict: Verdict<'_>, certs: &ChainEntries<'_, '_>) -> Report {
+    pub fn new(input: String, verdict: PathVerdict<'_>, certs: &ChainEntries<'_, '_>) -> Report {
         Report {
             input,
             chain: verdict.chain.iter().map(|c| certs.of(c)).collect(),

@@ -27,13 +27,13 @@ const MAX_PATH: usize = 32;
 /// The result for one target: the path that validated, or the most informative path
 /// tried and why it failed.
 #[derive(Debug, Clone)]
-pub struct Verdict<'a> {
+pub struct PathVerdict<'a> {
     /// Target first; ends at the trust anchor when a complete path was found.
     pub chain: Vec<Certificate<'a>>,
     pub result: Result<Vec<Check>, Failure>,
 }
 
-impl Verdict<'_> {
+impl PathVerdict<'_> {
     pub fn valid(&self) -> bool {
         self.result.is_ok()
     }
@@ -107,7 +107,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
         target: Certificate<'a>,
         extra: &[Certificate<'a>],
         opts: &Options<'_>,
-    ) -> Verdict<'a> {
+    ) -> PathVerdict<'a> {
         let mut pool = Pool::new();
         for c in extra {
             pool.add(*c);
@@ -121,7 +121,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
             best: None,
         };
         if let Err(e) = target.check_signature_algorithms_match() {
-            return Verdict {
+            return PathVerdict {
                 chain: vec![target],
                 result: Err(Failure::new(Reason::Malformed, Some(0), e.to_string())),
             };
@@ -131,7 +131,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
             // The target is itself trusted.
             match self.validate(&path, opts) {
                 Ok(checks) => {
-                    return Verdict {
+                    return PathVerdict {
                         chain: path,
                         result: Ok(checks),
                     }
@@ -140,7 +140,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
             }
         }
         if let Some(checks) = self.search(&mut path, &mut s) {
-            return Verdict {
+            return PathVerdict {
                 chain: path,
                 result: Ok(checks),
             };
@@ -163,7 +163,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
                 Failure::new(Reason::UnknownIssuer, Some(0), "no issuer found"),
             ),
         };
-        Verdict {
+        PathVerdict {
             chain,
             result: Err(failure),
         }

@@ -5,7 +5,7 @@
 //! then every target is verified in parallel by one [`Verifier`], its verdict handed to
 //! the caller's function on the thread that made it (so a caller can render there).
 
-use super::build::{Verdict, Verifier};
+use super::build::{PathVerdict, Verifier};
 use super::options::Options;
 use super::pool::Pool;
 use super::prebatch;
@@ -30,7 +30,7 @@ pub fn verify_many<'a, T, E, R>(
     opts: &Options<'_>,
     items: &'a [T],
     chain: impl Fn(&'a T) -> Result<Chain<'a>, E> + Sync,
-    each: impl Fn(&'a T, Result<Verdict<'a>, E>) -> R + Sync,
+    each: impl Fn(&'a T, Result<PathVerdict<'a>, E>) -> R + Sync,
 ) -> Vec<R>
 where
     T: Sync,

@@ -13,7 +13,7 @@
 
 #![forbid(unsafe_code)]
 
-mod tree;
+mod valid_policy_tree;
 
 use crate::der::oid_registry as oids;
 use crate::der::{hex, Deviations, ObjectId, Oid, Reader};
@@ -21,9 +21,9 @@ use crate::pki::cert::Certificate;
 use crate::pki::ext::{self, ExtensionValue, PolicyConstraints, PolicyInformation, PolicyMapping};
 use crate::pki::extension::Extension;
 use std::fmt;
-use tree::{is_any, Tree, TreeFull};
+use valid_policy_tree::{is_any, Tree, TreeFull};
 
-pub use tree::{MAX_EXPECTED, MAX_NODES};
+pub use valid_policy_tree::{MAX_EXPECTED, MAX_NODES};
 
 /// The §6.1.1 inputs (c) user-initial-policy-set (an empty vec stands for {anyPolicy}),
 /// (e) initial-policy-mapping-inhibit, (f) initial-explicit-policy and
@@ -291,7 +291,7 @@ impl PolicyState {
         match (&ext.policies, self.tree.as_mut()) {
             (Some(policies), Some(tree)) => {
                 let any_allowed = self.inhibit_any_policy > 0 || (i < self.n && self_issued);
-                let kept = tree::grow(tree, policies, i, any_allowed)
+                let kept = valid_policy_tree::grow(tree, policies, i, any_allowed)
                     .map_err(|TreeFull| full(i, "§6.1.3 (d)"))?;
                 if !kept {
                     self.tree = None;
@@ -331,11 +331,11 @@ impl PolicyState {
             // (b)
             if let Some(tree) = self.tree.as_mut() {
                 let keep = if self.policy_mapping > 0 {
-                    tree::map_policies(tree, mappings, i)
+                    valid_policy_tree::map_policies(tree, mappings, i)
                         .map_err(|TreeFull| full(i, "§6.1.4 (b)(1)"))?;
                     true
                 } else {
-                    tree::delete_mapped(tree, mappings, i)
+                    valid_policy_tree::delete_mapped(tree, mappings, i)
                 };
                 if !keep {
                     self.tree = None;
@@ -387,13 +387,14 @@ impl PolicyState {
         }
         // (g)
         if let (Some(tree), Some(user)) = (self.tree.as_mut(), &self.user_policies) {
-            let kept = tree::intersect(tree, user, n).map_err(|TreeFull| full(n, "§6.1.5 (g)"))?;
+            let kept = valid_policy_tree::intersect(tree, user, n)
+                .map_err(|TreeFull| full(n, "§6.1.5 (g)"))?;
             if !kept {
                 self.tree = None;
             }
         }
         match self.tree {
-            Some(tree) => Ok(tree::authorities_policies(&tree, n)),
+            Some(tree) => Ok(valid_policy_tree::authorities_policies(&tree, n)),
             None if self.explicit_policy > 0 => Ok(Vec::new()),
             None => fail(
                 n,

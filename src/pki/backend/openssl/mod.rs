@@ -5,7 +5,7 @@
 //! This file is the backend value and its trait methods; the work is in the files beside
 //! it: `linked` (what the library offers), `key` (keys and their encodings), `ec_batch`
 //! (EC keys made together), `ed25519_batch` (Ed25519 signatures checked together),
-//! `signers` (signing contexts reused across signatures), `verify`, `pbe` (password-based
+//! `signers` (signing contexts reused across signatures), `verify_signature`, `pbe` (password-based
 //! cryptography) and `ffi` (entry points native-ossl does not wrap). TLS (the handshake
 //! of `verify --connect`, the PostgreSQL connector) is the crate `pkit-tls`, on the same
 //! OpenSSL. PKCS#8 structures are built and read in the key model (`pki::key`).
@@ -25,7 +25,7 @@ mod key;
 mod linked;
 mod pbe;
 mod signers;
-mod verify;
+mod verify_signature;
 
 pub struct OpensslBackend;
 
@@ -125,11 +125,11 @@ impl Backend for OpensslBackend {
         message: &[u8],
         signature: &[u8],
     ) -> Result<bool> {
-        verify::verify(spki_der, scheme, message, signature)
+        verify_signature::verify(spki_der, scheme, message, signature)
     }
 
     fn verify_batch(&self, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
-        verify::verify_batch(items)
+        verify_signature::verify_batch(items)
     }
 
     fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8> {

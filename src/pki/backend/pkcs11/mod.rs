@@ -2,7 +2,7 @@
 //! softoken — and never leave it. Keys are named by RFC 7512 URIs (`uri`), a module is
 //! loaded and initialised once per process (`module`), a token is found and logged into
 //! once (`token`), each signing thread gets its own session (`key`), and verification
-//! runs in the token under public key objects made once per key (`verify`). `scratch`
+//! runs in the token under public key objects made once per key (`verify_signature`). `scratch`
 //! makes throwaway tokens for benchmarks.
 //!
 //! What a token does not do — hashing for fingerprints, password-based encryption of key
@@ -19,7 +19,7 @@ pub mod module;
 pub mod scratch;
 mod token;
 pub mod uri;
-mod verify;
+mod verify_signature;
 
 pub use key::{KeyProtection, NewKey, TokenKey};
 pub use token::Token;
@@ -27,7 +27,7 @@ pub use uri::{is_pkcs11_uri, KeyUri};
 
 pub struct Pkcs11Backend {
     token: Arc<Token>,
-    verifier: verify::TokenVerifier,
+    verifier: verify_signature::TokenVerifier,
     soft: &'static dyn Backend,
 }
 
@@ -48,7 +48,7 @@ impl Pkcs11Backend {
 
     pub fn on(token: Arc<Token>, soft: &'static dyn Backend) -> Pkcs11Backend {
         Pkcs11Backend {
-            verifier: verify::TokenVerifier::new(token.clone()),
+            verifier: verify_signature::TokenVerifier::new(token.clone()),
             token,
             soft,
         }

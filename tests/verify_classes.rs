@@ -382,3 +382,51 @@ fn a_pinned_certificate_is_held_to_the_rules() {
     assert_eq!(run("rfc5280"), (Some(0), None));
     assert_eq!(run("webpki"), (Some(1), Some("weak-algorithm".to_string())));
 }
+
+/// The roots of the system store, each trusted as itself under webpki, fail no profile
+/// rule: real roots have serial 0 (Go Daddy G2), a non-critical basicConstraints (Go
+/// Daddy Class 2) or no subjectKeyIdentifier (TWCA Global Root CA), and pkit must not
+/// reject every chain under them. (Expired ones may say so.)
+#[test]
+fn the_system_roots_pass_the_webpki_rules_for_anchors() {
+    let bundle = Path::new("/etc/ssl/certs/ca-certificates.crt");
+    let trusted = std::fs::read_to_string(bundle).expect("the system bundle");
+    // The store's roots: files whose certificate is in the bundle (a local snakeoil
+    // certificate beside them is not one).
+    let roots: Vec<PathBuf> = std::fs::read_dir("/etc/ssl/certs")
+        .expect("/etc/ssl/certs")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pem"))
+        .filter(|p| {
+            std::fs::read_to_string(p).is_ok_and(|text| {
+                let body: String = text.lines().filter(|l| !l.starts_with("-----")).collect();
+                !body.is_empty() && trusted.replace('\n', "").contains(&body)
+            })
+        })
+        .collect();
+    assert!(roots.len() > 100, "{} roots", roots.len());
+    let mut args = vec![
+        "verify".to_string(),
+        "--rules".into(),
+        "webpki".into(),
+        "--roots".into(),
+        s(bundle),
+        "-f".into(),
+        "jsonl".into(),
+    ];
+    args.extend(roots.iter().map(|p| s(p)));
+    let r = pk(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(matches!(r.code, Some(0) | Some(1)), "{}", r.describe());
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for line in r.stdout_str().lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        seen += 1;
+        let reason = v["reason"].as_str().unwrap_or("");
+        if v["valid"] != true && !matches!(reason, "expired" | "not-yet-valid") {
+            wrong.push(format!("{}: {reason} {}", v["input"], v["detail"]));
+        }
+    }
+    assert_eq!(seen, roots.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -227,8 +227,6 @@ DIFFERS = {
                  "exceed 250,000 comparisons; Go and pyca compared all 1,048,576",
     "kid_int_no_aki": "RFC 5280 §4.2.1.1: authorityKeyIdentifier MUST be present below "
                       "the anchor; Go and pyca do not require it of intermediates",
-    "kid_root_no_ski": "RFC 5280 §4.2.1.2: subjectKeyIdentifier MUST be in every CA "
-                       "certificate; Go and pyca do not require it of roots",
     "kid_root_aki_mismatch": "BR §7.1.2.1.3: a root's AKI, if present, is its own SKI",
     "kid_root_aki_issuer": "BR §7.1.2.1.3: a root's AKI holds a keyIdentifier only",
     "cn_case": BR_CN,
@@ -296,8 +294,12 @@ def main():
     k = p256()
     r_bc = make("r_bc.pem", "Root with non-critical BC", k, ca=True, bc_critical=False)
     l = make("r_bc_leaf.pem", H, p256(), issuer=r_bc, sans=dns(H))
-    case("anchor_bc_noncritical", "the root's basicConstraints not critical", r_bc, [], l,
-         "valid", "invalid-extension", hostname=H)
+    case("anchor_bc_noncritical", "the root's basicConstraints not critical (read all the same)",
+         r_bc, [], l, "valid", "valid", hostname=H)
+    i = make("int_bc.pem", "Int with non-critical BC", p256(), issuer=root, ca=True, bc_critical=False)
+    l = leaf("int_bc_leaf.pem", issuer=i)
+    case("intermediate_bc_noncritical", "an intermediate's basicConstraints not critical",
+         root, [i], l, "valid", "invalid-extension", hostname=H)
     k = p256()
     r_pol = make("r_pol.pem", "Root requiring explicit policy", k, ca=True,
                  extra=[(x509.PolicyConstraints(require_explicit_policy=0, inhibit_policy_mapping=None), True)])
@@ -379,8 +381,11 @@ def main():
     r = make("kid_root_noski.pem", "Root without SKI", k, ca=True, ski=False, aki=False)
     l = make("kid_root_noski_leaf.pem", H, p256(), issuer=r, sans=dns(H),
              aki_value=x509.AuthorityKeyIdentifier(ski_of(k).digest, None, None))
-    case("kid_root_no_ski", "a root without subjectKeyIdentifier", r, [], l,
-         "key-identifier", "key-identifier", hostname=H)
+    case("kid_root_no_ski", "a root without subjectKeyIdentifier (as two in Mozilla's store)",
+         r, [], l, "valid", "valid", hostname=H)
+    l = make("kid_root_noski_leaf_noaki.pem", H, p256(), issuer=r, sans=dns(H), aki=False)
+    case("kid_no_aki_under_root_without_ski", "no AKI where the issuer has no SKI to name",
+         r, [], l, "valid", "valid", hostname=H)
     l = leaf("kid_crit.pem", aki_critical=True)
     case("kid_critical_aki", "a critical authorityKeyIdentifier", root, [inter], l,
          "key-identifier", "key-identifier", hostname=H)

@@ -43,11 +43,12 @@ policy, unknown-critical-extension, hostname-mismatch, revoked, revocation-unkno
 depth-exceeded, budget-exceeded, malformed, weak-algorithm, unsupported-algorithm, \
 expires-soon, key-identifier, invalid-name, invalid-serial, invalid-extension.\n\nThe trust \
 anchor's own nameConstraints, policyConstraints, pathLenConstraint and critical extensions \
-bind the path below it. Both rule sets: key identifiers (AKI below the anchor, SKI in CAs, \
-neither critical), nameConstraints only in CAs and valid in form, at most 250,000 \
+bind the path below it. Both rule sets: key identifiers (AKI below the anchor, SKI in \
+intermediates, neither critical), nameConstraints only in CAs and valid in form, at most 250,000 \
 name-to-subtree comparisons per certificate. --rules webpki adds: no SHA-1; RSA of 2048 \
 bits or more in whole octets, EC on P-256/P-384/P-521, no DSA; serials positive, non-zero, \
-at most 20 octets; critical basicConstraints in CAs, critical policyConstraints, \
+at most 20 octets (below the anchor); critical basicConstraints in intermediates, critical \
+policyConstraints, \
 non-critical well-formed authorityInfoAccess; a SAN critical exactly when the subject is \
 empty, no CA with an empty subject; on the leaf: an extendedKeyUsage allowing --purpose \
 (unless it is any), not critical and without anyExtendedKeyUsage, no cA or keyCertSign, DNS SANs without underscores or \

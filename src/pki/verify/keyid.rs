@@ -1,13 +1,19 @@
 //! Key identifiers along a path (RFC 5280 §4.2.1.1, §4.2.1.2): what each certificate
 //! must carry so that paths can be built by key, under both rule sets.
 //!
-//! - every certificate below the trust anchor carries an authorityKeyIdentifier, every
-//!   CA certificate (the anchor included) a subjectKeyIdentifier;
+//! - every certificate below the trust anchor carries an authorityKeyIdentifier (unless
+//!   its issuer has no subjectKeyIdentifier for it to name), every intermediate a
+//!   subjectKeyIdentifier;
 //! - neither extension is critical ("Conforming CAs MUST mark this extension as
 //!   non-critical");
 //! - under `webpki`, a self-issued anchor's authorityKeyIdentifier, when present, holds
 //!   a keyIdentifier equal to its subjectKeyIdentifier and no authorityCertIssuer or
 //!   authorityCertSerialNumber (CA/Browser Forum BR §7.1.2.1.3).
+//!
+//! The trust anchor is not required to have a subjectKeyIdentifier: it is the relying
+//! party's own choice, and roots the browsers trust lack one (Hongkong Post Root CA 1,
+//! TWCA Global Root CA in Mozilla's store); RFC 5280 §6.1.1 takes an anchor as a name
+//! and a key.
 //!
 //! A version 1 or 2 certificate has no extensions at all; under `rfc5280` it is exempt
 //! from the presence rules (RFC 5280 profiles version 3 certificates), under `webpki`
@@ -30,6 +36,7 @@ fn fail(at: usize, detail: impl Into<String>) -> Failure {
 /// Certificate `at` of the path, in `role`, with its extensions `exts`.
 pub(super) fn check(
     cert: &Certificate<'_>,
+    issuer: Option<&Certificate<'_>>,
     exts: &[Extension<'_>],
     role: Role,
     rules: Rules,
@@ -51,14 +58,17 @@ pub(super) fn check(
     // Version 1 and 2 certificates predate extensions (the field holds version - 1).
     let exempt = cert.version < 2 && rules == Rules::Rfc5280;
     if !exempt {
-        if role != Role::Anchor && aki.is_none() {
+        // An issuer without a key identifier leaves nothing to name (§4.2.1.1's other
+        // form, issuer and serial, is not required either).
+        let nameable = issuer.is_some_and(|i| i.subject_key_id().is_some());
+        if role != Role::Anchor && aki.is_none() && nameable {
             return Err(fail(
                 at,
                 "no authorityKeyIdentifier (RFC 5280 §4.2.1.1: MUST be present below the \
                  trust anchor)",
             ));
         }
-        if role != Role::Leaf && ski.is_none() {
+        if role == Role::Intermediate && ski.is_none() {
             return Err(fail(
                 at,
                 "a CA certificate without subjectKeyIdentifier (RFC 5280 §4.2.1.2)",

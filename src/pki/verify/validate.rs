@@ -109,7 +109,7 @@ fn run_checks<'a>(
         let exts = extensions(anchor, anchor_at)?;
         anchor_may_issue(anchor, &exts, anchor_at)?;
         critical_extensions(&exts, anchor_at)?;
-        profile(anchor, &exts, Role::Anchor, opts.rules, anchor_at)?;
+        profile(anchor, None, &exts, Role::Anchor, opts.rules, anchor_at)?;
         if let Some(l) = basic_constraints(&exts, anchor_at)?.and_then(|b| b.path_len_constraint) {
             max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
         }
@@ -189,7 +189,14 @@ fn run_checks<'a>(
         let exts = extensions(cert, at)?;
         critical_extensions(&exts, at)?;
         weak(cert, at, opts.rules)?;
-        profile(cert, &exts, Role::of(at, anchor_at), opts.rules, at)?;
+        profile(
+            cert,
+            Some(issuer),
+            &exts,
+            Role::of(at, anchor_at),
+            opts.rules,
+            at,
+        )?;
         if !last {
             let bc = basic_constraints(&exts, at)?;
             if !bc.is_some_and(|b| b.ca) {
@@ -263,7 +270,8 @@ fn run_checks<'a>(
         let exts = extensions(target, 0)?;
         critical_extensions(&exts, 0)?;
         if opts.rules == Rules::WebPki {
-            weak(target, 0, opts.rules)?;
+            // Its signature is never checked (it is trusted as itself), so SHA-1 in it
+            // says nothing; a leaf's key and names still do.
             let role = if basic_constraints(&exts, 0)?.is_some_and(|b| b.ca) {
                 Role::Anchor
             } else {
@@ -309,12 +317,13 @@ fn run_checks<'a>(
 /// both rule sets, and the `webpki` rule set's own.
 fn profile(
     cert: &Certificate<'_>,
+    issuer: Option<&Certificate<'_>>,
     exts: &[Extension<'_>],
     role: Role,
     rules: Rules,
     at: usize,
 ) -> Result<(), Failure> {
-    keyid::check(cert, exts, role, rules, at)?;
+    keyid::check(cert, issuer, exts, role, rules, at)?;
     if rules == Rules::WebPki {
         webpki::check(cert, exts, role, at)?;
     }

@@ -3,10 +3,11 @@
 //! Web PKI verifiers (Chrome, Go's `crypto/x509`, pyca `cryptography`, rustls-webpki)
 //! enforce, beyond the path processing of RFC 5280 §6.1.
 //!
-//! - serial numbers: positive, not zero, at most 20 octets (RFC 5280 §4.1.2.2);
+//! - serial numbers below the trust anchor: positive, not zero, at most 20 octets (RFC
+//!   5280 §4.1.2.2);
 //! - keys: RSA of at least 2048 bits with a modulus a whole number of octets, EC on
 //!   P-256, P-384 or P-521, no DSA (BR §6.1.5);
-//! - criticality: basicConstraints critical in a CA, policyConstraints critical,
+//! - criticality: basicConstraints critical in an intermediate, policyConstraints critical,
 //!   authorityInfoAccess not critical and well formed (RFC 5280 §4.2.1.9, §4.2.1.11,
 //!   §4.2.2.1);
 //! - names: a subjectAltName critical exactly when the subject is empty (§4.2.1.6), no
@@ -44,7 +45,13 @@ pub(super) fn check(
     role: Role,
     at: usize,
 ) -> Result<(), Failure> {
-    serial(cert, at)?;
+    // A trust anchor is the relying party's own choice, trusted as configured: roots
+    // Mozilla's and Chrome's stores carry have serial 0 (Go Daddy and Starfield G2,
+    // HARICA 2015), so the serial rule applies below the anchor only. Its key is held
+    // to the rules like every other (a weak root key weakens every path).
+    if role != Role::Anchor {
+        serial(cert, at)?;
+    }
     key(cert, at)?;
     criticality(exts, role, at)?;
     subject_and_san(cert, exts, role, at)?;
@@ -120,7 +127,10 @@ fn key(cert: &Certificate<'_>, at: usize) -> Result<(), Failure> {
 fn criticality(exts: &[Extension<'_>], role: Role, at: usize) -> Result<(), Failure> {
     let invalid = |why: &str| Failure::new(Reason::InvalidExtension, Some(at), why.to_string());
     for e in exts {
-        if e.oid == oids::CE_BASIC_CONSTRAINTS && role.is_ca() && !e.critical {
+        // Below the anchor only: roots in the browsers' stores (Go Daddy and Starfield
+        // Class 2, ePKI) carry a non-critical basicConstraints, which pkit still reads
+        // and applies (cA, pathLenConstraint) as it does a critical one.
+        if e.oid == oids::CE_BASIC_CONSTRAINTS && role == Role::Intermediate && !e.critical {
             return Err(invalid(
                 "basicConstraints of a CA is not critical (RFC 5280 §4.2.1.9)",
             ));

@@ -6,7 +6,7 @@
 //! [`Prechecked`] backend: its `verify` answers from the batch's verdicts and passes
 //! anything else to the backend behind it. Where the questions are only known by asking
 //! (an MTC certificate's cosignatures follow from its proof), a dry run
-//! ([`Prechecked::dry_run`]) collects them first. The verdicts are keyed by a SHA-256 of the
+//! (`Prechecked::dry_run`) collects them first. The verdicts are keyed by a SHA-256 of the
 //! whole question (scheme, key, message, signature), so an answer is only ever given to
 //! the question that was asked.
 
@@ -22,7 +22,7 @@ use std::sync::Mutex;
 pub struct Prechecked<'b> {
     inner: &'b dyn Backend,
     verdicts: HashMap<[u8; 32], bool>,
-    /// A dry run's questions ([`Prechecked::dry_run`]), each distinct one once.
+    /// A dry run's questions (`Prechecked::dry_run`), each distinct one once.
     asked: Option<Mutex<Asked>>,
 }
 
@@ -89,8 +89,9 @@ impl<'b> Prechecked<'b> {
     /// A dry run: every signature is answered "valid" and the question kept, so a
     /// caller learns which signatures its verifications ask for (as far as each gets
     /// when all pass) and can check them in one batch with [`Prechecked::new`]. Its
-    /// verdicts mean nothing.
-    pub fn dry_run(inner: &'b dyn Backend) -> Prechecked<'b> {
+    /// verdicts mean nothing, so it is not public: a library user holding one could
+    /// mistake it for a backend.
+    pub(crate) fn dry_run(inner: &'b dyn Backend) -> Prechecked<'b> {
         Prechecked {
             inner,
             verdicts: HashMap::new(),
@@ -99,7 +100,7 @@ impl<'b> Prechecked<'b> {
     }
 
     /// The distinct questions a dry run was asked, in the order first asked.
-    pub fn asked(self) -> Vec<Question> {
+    pub(crate) fn asked(self) -> Vec<Question> {
         self.asked
             .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()).1)
             .unwrap_or_default()

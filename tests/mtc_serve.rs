@@ -72,24 +72,11 @@ fn get(url: &str) -> (u16, Vec<u8>) {
 fn tlogcheck() -> Option<&'static PathBuf> {
     static BIN: OnceLock<Option<PathBuf>> = OnceLock::new();
     BIN.get_or_init(|| {
-        optional(Peer::Go, "reading the log with Go's sumdb/tlog")?;
-        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tlogcheck");
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/go/tlogcheck");
-        let r = Command::new("go")
-            .args(["build", "-o", &s(&out), "."])
-            .current_dir(&src)
-            .env("GOFLAGS", "-mod=readonly")
-            .output()
-            .expect("running go build");
-        if !r.status.success() {
-            missing(
-                "building tests/go/tlogcheck",
-                &String::from_utf8_lossy(&r.stderr),
-                "reach the Go module proxy (golang.org/x/mod is fetched from it)",
-            );
-            return None;
-        }
-        Some(out)
+        common::go_program(
+            "tlogcheck",
+            "reading the log with Go's sumdb/tlog",
+            "reach the Go module proxy (golang.org/x/mod is fetched from it)",
+        )
     })
     .as_ref()
 }

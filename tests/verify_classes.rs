@@ -11,11 +11,10 @@
 
 mod common;
 
-use common::{optional, pk, require, s, Peer};
+use common::{pk, require, s, Peer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn peers_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers")
@@ -103,20 +102,11 @@ fn verdicts(out: &str) -> BTreeMap<String, (bool, String)> {
 }
 
 fn go_verdicts(dir: &Path) -> Option<BTreeMap<String, (bool, String)>> {
-    optional(Peer::Go, "comparing with Go's crypto/x509")?;
-    let bin = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("x509verify");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/go/x509verify");
-    let b = Command::new("go")
-        .args(["build", "-o", &s(&bin), "."])
-        .current_dir(&src)
-        .env("GOFLAGS", "-mod=readonly")
-        .output()
-        .expect("running go build");
-    assert!(
-        b.status.success(),
-        "go build: {}",
-        String::from_utf8_lossy(&b.stderr)
-    );
+    let bin = common::go_program(
+        "x509verify",
+        "comparing with Go's crypto/x509",
+        "install Go (the program uses the standard library only)",
+    )?;
     let r = common::run_with(s(&bin), &[s(dir)], None, common::HANG);
     assert_eq!(r.code, Some(0), "x509verify: {}", r.describe());
     Some(verdicts(&r.stdout_str()))

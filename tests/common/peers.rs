@@ -188,3 +188,32 @@ pub fn note(line: &str) {
 pub fn cryptography_vectors() -> PathBuf {
     PathBuf::from(require(Peer::CryptographyVectors))
 }
+
+/// Build the Go program `tests/go/NAME` into the test target's scratch directory; its
+/// path, or `None` (outside CI) without Go or when its modules cannot be fetched. `what`
+/// names the checks that need it, `remedy` how to make the build work.
+pub fn go_program(name: &str, what: &str, remedy: &str) -> Option<PathBuf> {
+    optional(Peer::Go, what)?;
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/go")
+        .join(name);
+    let r = std::process::Command::new("go")
+        .arg("build")
+        .arg("-o")
+        .arg(&out)
+        .arg(".")
+        .current_dir(&src)
+        .env("GOFLAGS", "-mod=readonly")
+        .output()
+        .expect("running go build");
+    if !r.status.success() {
+        missing(
+            &format!("building tests/go/{name}"),
+            &String::from_utf8_lossy(&r.stderr),
+            remedy,
+        );
+        return None;
+    }
+    Some(out)
+}

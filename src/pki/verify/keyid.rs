@@ -60,8 +60,13 @@ pub(super) fn check(
     if !exempt {
         // An issuer without a key identifier leaves nothing to name (§4.2.1.1's other
         // form, issuer and serial, is not required either).
-        let nameable = issuer.is_some_and(|i| i.subject_key_id().is_some());
-        if role != Role::Anchor && aki.is_none() && nameable {
+        let nameable = || {
+            issuer
+                .and_then(|i| i.extensions)
+                .and_then(|x| x.find(&oids::CE_SUBJECT_KEY_ID).ok().flatten())
+                .is_some()
+        };
+        if role != Role::Anchor && aki.is_none() && nameable() {
             return Err(fail(
                 at,
                 "no authorityKeyIdentifier (RFC 5280 §4.2.1.1: MUST be present below the \

@@ -34,14 +34,17 @@ pub fn verify_many<'a, T, E, R>(
 ) -> Vec<R>
 where
     T: Sync,
+    E: Send,
     R: Send,
 {
+    // Each item's certificates are read once, for the batch and for its search.
+    let chains: Vec<Result<Chain<'a>, E>> = items.par_iter().map(&chain).collect();
     let prechecked;
     let backend: &dyn Backend = if items.len() > 1 && prebatch::worth_batching(&[roots, untrusted])
     {
-        let targets: Vec<Certificate<'a>> = items
-            .par_iter()
-            .filter_map(|i| chain(i).ok().map(|(t, _)| t))
+        let targets: Vec<Certificate<'a>> = chains
+            .iter()
+            .filter_map(|c| c.as_ref().ok().map(|(t, _)| *t))
             .collect();
         let likely = prebatch::likely_signatures(&[roots, untrusted], &targets);
         prechecked = Prechecked::new(backend, &likely);
@@ -52,8 +55,9 @@ where
     let verifier = Verifier::new(backend, roots, untrusted, revocation);
     items
         .par_iter()
-        .map(|item| {
-            let verdict = chain(item).map(|(target, extra)| verifier.verify(target, &extra, opts));
+        .zip(chains)
+        .map(|(item, chain)| {
+            let verdict = chain.map(|(target, extra)| verifier.verify(target, &extra, opts));
             each(item, verdict)
         })
         .collect()

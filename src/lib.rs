@@ -1,11 +1,13 @@
 //! pkit: a PKI toolkit. The library holds everything but argument parsing and printing:
 //! `der` (bytes and tags) ← `pki` (X.509, CRL, OCSP, PKCS, keys, the crypto backend, the
-//! CA) ← `mtc` (Merkle Tree Certificates) ← `bench` (timed pipelines), with `store` (SQLite
+//! CA) ← `mtc` (Merkle Tree Certificates) ← `describe` (the `parse` model) ← `bench` (timed
+//! pipelines), with `store` (SQLite
 //! machinery, atomic files) beside `pki`. The binary's `cmd` module turns arguments into
 //! calls and results into text or JSON. `docs/architecture.md` is the map;
 //! `tests/architecture.rs` holds the code to it.
 
 pub mod bench;
+pub mod describe;
 /// The DER engine (crates/der), under its old path so `pkit::der::…` stays valid.
 pub use pkit_der as der;
 #[doc(hidden)]

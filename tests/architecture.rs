@@ -25,10 +25,21 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("store", &["der", "store"]),
     ("pki", &["der", "pki", "store"]),
     ("mtc", &["der", "pki", "store", "mtc"]),
-    ("bench", &["der", "pki", "store", "mtc", "bench"]),
+    // The `parse` model: every object, MTC proofs and checkpoints included.
+    ("describe", &["der", "pki", "store", "mtc", "describe"]),
+    (
+        "bench",
+        &["der", "pki", "store", "mtc", "describe", "bench"],
+    ),
     // The fuzz targets' bodies: beside `bench`, calling what the commands call.
-    ("fuzzing", &["der", "pki", "store", "mtc", "fuzzing"]),
-    ("cmd", &["der", "pki", "store", "mtc", "bench", "cmd"]),
+    (
+        "fuzzing",
+        &["der", "pki", "store", "mtc", "describe", "fuzzing"],
+    ),
+    (
+        "cmd",
+        &["der", "pki", "store", "mtc", "describe", "bench", "cmd"],
+    ),
 ];
 
 /// Within `pki`, only the CA keeps state, so only it may use `store`.

@@ -11,7 +11,6 @@ pub mod ca_dir;
 pub mod completions;
 pub mod connect;
 pub mod crl;
-pub mod describe;
 pub mod error;
 pub mod http;
 pub mod io;

@@ -5,13 +5,13 @@
 //! line on stderr (`FILE#N: offset N: what was expected`); the others still print; the exit
 //! code is 3 if any item failed.
 
-use super::describe::{self, CertFacts, Ctx, Described};
 use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm, Item, OutputOpts};
 use super::output;
 use clap::Args;
 use pkit::der::reader::Deviation;
 use pkit::der::{tree, Time};
+use pkit::describe::{self, CertFacts, Ctx, Described};
 use pkit::pki::detect::{self, Kind};
 use rayon::prelude::*;
 use serde_json::{json, Value};
@@ -127,6 +127,7 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
         show_private: a.show_private,
         password: a.passin.as_deref().map(io::read_secret).transpose()?,
         lenient: a.lenient,
+        backend: super::backend::backend(),
     };
     if a.format == Format::Table && !a.summary {
         return Err(CliError::usage("-f table goes with --summary"));
@@ -253,36 +254,22 @@ fn describe_item(item: &Item, forced: Option<Kind>, ctx: &Ctx) -> Result<Describ
     let kind = forced
         .or_else(|| item.label.as_deref().and_then(detect::from_pem_label))
         .unwrap_or_else(|| detect::sniff(&item.der));
-    let der = &item.der;
-    let result = match kind {
-        Kind::Certificate => describe::cert::describe(der, ctx).map_err(Into::into),
-        Kind::Asn1 => return asn1_as_item(item, ctx),
-        other => describe::other(other, der, ctx),
-    };
-    let mut d = result.map_err(|e: describe::Failure| e.into_cli(&item.name))?;
-    if let Value::Object(m) = &mut d.json {
-        m.insert("source".into(), item.name.clone().into());
-    }
+    let mut d = describe::describe(kind, &item.der, ctx).map_err(|e| failure(e, &item.name))?;
+    d.set_source(&item.name);
     Ok(d)
 }
 
-/// Unknown objects are shown as their ASN.1 tree, in every format.
-fn asn1_as_item(item: &Item, ctx: &Ctx) -> Result<Described, CliError> {
-    let (nodes, warnings) = walk(item, ctx)?;
-    let json_nodes: Vec<Value> = nodes
-        .iter()
-        .map(|n| {
-            json!({
-                "depth": n.depth, "offset": n.offset, "header_length": n.header_len,
-                "length": n.content_len, "tag": n.label, "constructed": n.constructed,
-                "value": n.value,
-            })
-        })
-        .collect();
-    let json = json!({"type": "asn1", "source": item.name, "nodes": json_nodes});
-    let mut d = Described::new(Kind::Asn1, json, &item.der);
-    d.warnings = warnings;
-    Ok(d)
+/// The CLI error for an object of the input named `source` that could not be described.
+fn failure(f: describe::Failure, source: &str) -> CliError {
+    match f {
+        describe::Failure::Der(e) => CliError::der(source, &e),
+        describe::Failure::Backend(e) => {
+            let mut c = CliError::from(e);
+            c.message = format!("{source}: {}", c.message);
+            c
+        }
+        _ => CliError::internal(format!("{source}: {f}")),
+    }
 }
 
 /// The item's ASN.1 tree, and the BER deviations a lenient walk accepted.

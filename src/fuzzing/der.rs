@@ -2,7 +2,7 @@
 //! (every element, primitives decoded, OCTET and BIT STRINGs opened when they hold DER),
 //! over a strict reader and over a lenient one that logs each BER deviation.
 
-use super::fields::show;
+use super::objects::show;
 use crate::der::{tree, Deviations, Reader};
 
 pub fn der_strict(data: &[u8]) {

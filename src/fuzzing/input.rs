@@ -2,7 +2,7 @@
 //! (PEM blocks, DER, base64) and each item's kind told from its label or its shape.
 //! A PEM block pkit writes back must read the same: that is asserted.
 
-use super::fields::show;
+use super::objects::show;
 use crate::pki::detect::{from_pem_label, sniff};
 use crate::pki::pem;
 use crate::pki::split::{split, Form, Item};

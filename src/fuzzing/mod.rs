@@ -1,6 +1,6 @@
 //! The bodies of the fuzz targets under `fuzz/fuzz_targets/`, one function per target,
 //! each taking the fuzzer's bytes and doing with them what pkit does with such input:
-//! parse, then walk every field the way `pkit parse` describes it, decrypt with a fixed
+//! describe it with the function `pkit parse` calls, decrypt with a fixed
 //! password, build paths, answer HTTP requests. They live in the library, not in the
 //! fuzz crate, so that `tests/fuzz_corpus.rs` replays every stored corpus file through
 //! the same code on the stable toolchain (that is how CI runs the corpora), and so that
@@ -15,23 +15,18 @@
 #![doc(hidden)]
 
 mod der;
-mod fields;
 mod http;
 mod input;
-mod keys;
 mod mtc;
-mod ocsp;
+mod objects;
 mod verify;
-mod x509;
 
 pub use der::{der_lenient, der_strict};
 pub use http::{fixture_seeds, mtc_http, ocsp_http};
 pub use input::detect;
-pub use keys::{pkcs12, pkcs8, spki};
 pub use mtc::{mtc_cert, mtc_checkpoint, mtc_proof, mtc_tile};
-pub use ocsp::{ocsp_request, ocsp_response};
+pub use objects::{certificate, crl, csr, ocsp_request, ocsp_response, pkcs12, pkcs7, pkcs8, spki};
 pub use verify::verify_pool;
-pub use x509::{certificate, crl, csr, pkcs7};
 
 /// A target's body: the fuzzer's bytes in, nothing out.
 pub type Target = fn(&[u8]);

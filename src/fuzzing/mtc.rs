@@ -4,7 +4,7 @@
 //! signatures checked, tiles and entry bundles audited as `pkit mtc audit` reads a log,
 //! and cosignature lines read as `pkit mtc checkpoint --cosignature` reads them.
 
-use super::fields::show;
+use super::objects::show;
 use crate::der::Time;
 use crate::mtc::audit::audit;
 use crate::mtc::cert::CaInfo;

@@ -5,7 +5,7 @@
 //! policies, path length limits, self-issued key rollovers, a DSA CA) with a few bytes
 //! changed, or raw bytes; and the options `verify` takes (time, purpose, depth, host).
 
-use super::fields::show;
+use super::objects::show;
 use crate::der::Time;
 use crate::pki::backend::openssl;
 use crate::pki::cert::Certificate;

@@ -7,9 +7,9 @@ use super::{
     algid_json, b64, dn, fingerprints_json, name_attributes_json, pem_json, time_json, Ctx,
     Deferred, Described,
 };
-use pkit::der::{Context, Reader, Result};
-use pkit::pki::crl::Crl;
-use pkit::pki::detect::Kind;
+use crate::der::{Context, Reader, Result};
+use crate::pki::crl::Crl;
+use crate::pki::detect::Kind;
 use serde_json::{Map, Value};
 
 pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {

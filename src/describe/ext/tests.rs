@@ -1,8 +1,8 @@
 //! Unit tests of `ext.rs`.
 
 use super::*;
-use pkit::der::oid_registry as oids;
-use pkit::der::{Oid, Writer};
+use crate::der::oid_registry as oids;
+use crate::der::{Oid, Writer};
 
 fn der(f: impl FnOnce(&mut Writer)) -> Vec<u8> {
     let mut w = Writer::new();

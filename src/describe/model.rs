@@ -3,9 +3,9 @@
 //! failed.
 
 use super::crl_entries;
-use pkit::der::reader::Deviation;
-use pkit::der::Time;
-use pkit::pki::detect::Kind;
+use crate::der::reader::Deviation;
+use crate::der::Time;
+use crate::pki::detect::Kind;
 use serde_json::Value;
 
 /// Facts about one certificate, for `--summary`.
@@ -88,7 +88,7 @@ impl Described {
     }
 
     /// Put the deferred list into `json`, for the formats that render from values.
-    pub fn fill_deferred(&mut self) -> pkit::der::Result<()> {
+    pub fn fill_deferred(&mut self) -> crate::der::Result<()> {
         let Some(def) = self.deferred.take() else {
             return Ok(());
         };
@@ -106,32 +106,51 @@ impl Described {
 /// Why an object could not be described: its bytes (exit 3), or a password that is
 /// missing or wrong (exit 3), or an algorithm this build lacks (exit 5).
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Failure {
-    Der(pkit::der::Error),
-    Backend(pkit::pki::backend::BackendError),
+    Der(crate::der::Error),
+    Backend(crate::pki::backend::BackendError),
 }
 
-impl From<pkit::der::Error> for Failure {
-    fn from(e: pkit::der::Error) -> Self {
+impl From<crate::der::Error> for Failure {
+    fn from(e: crate::der::Error) -> Self {
         Failure::Der(e)
     }
 }
 
-impl From<pkit::pki::backend::BackendError> for Failure {
-    fn from(e: pkit::pki::backend::BackendError) -> Self {
+impl From<crate::pki::backend::BackendError> for Failure {
+    fn from(e: crate::pki::backend::BackendError) -> Self {
         Failure::Backend(e)
     }
 }
 
-impl Failure {
-    /// The CLI error for the input named `source`.
-    pub fn into_cli(self, source: &str) -> crate::cmd::error::CliError {
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failure::Der(e) => crate::cmd::error::CliError::der(source, &e),
-            Failure::Backend(e) => {
-                let mut c = crate::cmd::error::CliError::from(e);
-                c.message = format!("{source}: {}", c.message);
-                c
+            Failure::Der(e) => e.fmt(f),
+            Failure::Backend(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Failure::Der(e) => Some(e),
+            Failure::Backend(e) => Some(e),
+        }
+    }
+}
+
+impl Described {
+    /// Name the input the object came from (`"source"` in the JSON): after the type for
+    /// an ASN.1 tree, whose long node list comes last; at the end for the others.
+    pub fn set_source(&mut self, name: &str) {
+        if let Value::Object(m) = &mut self.json {
+            if self.kind == Kind::Asn1 {
+                m.shift_insert(1, "source".into(), name.into());
+            } else {
+                m.insert("source".into(), name.into());
             }
         }
     }

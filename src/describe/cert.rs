@@ -4,9 +4,9 @@ use super::{
     algid_json, b64, dn, fingerprints_json, key_label, name_attributes_json, pem_json, spki_json,
     time_json, CertFacts, Ctx, Described,
 };
-use pkit::der::{Context, Result};
-use pkit::pki::cert::Certificate;
-use pkit::pki::detect::Kind;
+use crate::der::{Context, Result};
+use crate::pki::cert::Certificate;
+use crate::pki::detect::Kind;
 use serde_json::{Map, Value};
 
 pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {

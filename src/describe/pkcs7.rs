@@ -7,12 +7,12 @@
 
 use super::cert::cert_json;
 use super::{algid_json, b64, dn, oid_json, Ctx, Described};
-use pkit::der::hex;
-use pkit::der::oid_registry as oids;
-use pkit::der::{Context, Deviations, Reader, Result};
-use pkit::pki::cert::Certificate;
-use pkit::pki::detect::Kind;
-use pkit::pki::pkcs7::{ContentInfo, EncapContent, SignedData, SignerId};
+use crate::der::hex;
+use crate::der::oid_registry as oids;
+use crate::der::{Context, Deviations, Reader, Result};
+use crate::pki::cert::Certificate;
+use crate::pki::detect::Kind;
+use crate::pki::pkcs7::{ContentInfo, EncapContent, SignedData, SignerId};
 use serde_json::{json, Map, Value};
 
 pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
@@ -88,7 +88,7 @@ fn signed_data_json(sd: &SignedData<'_>, ctx: &Ctx, d: &mut Described) -> Result
                 // PKCS#7 v1.5 content that is not an OCTET STRING (e.g. Authenticode).
                 m.insert(
                     "encap_content_tag".into(),
-                    pkit::der::tag::describe(t.tag).into(),
+                    crate::der::tag::describe(t.tag).into(),
                 );
             }
         }
@@ -133,7 +133,7 @@ fn signed_data_json(sd: &SignedData<'_>, ctx: &Ctx, d: &mut Described) -> Result
         let sid = match &s.sid {
             SignerId::IssuerAndSerialNumber { issuer, serial } => json!({
                 "issuer_dn": at(dn(issuer).map(Value::from))?,
-                "serial_number": hex(pkit::der::integer::unsigned_bytes(serial)),
+                "serial_number": hex(crate::der::integer::unsigned_bytes(serial)),
             }),
             SignerId::SubjectKeyIdentifier(k) => json!({ "subject_key_identifier": hex(k) }),
         };
@@ -160,7 +160,7 @@ fn signed_data_json(sd: &SignedData<'_>, ctx: &Ctx, d: &mut Described) -> Result
     Ok(Value::Object(m))
 }
 
-fn attributes_json(a: Option<&pkit::pki::csr::Attributes<'_>>) -> Result<Value> {
+fn attributes_json(a: Option<&crate::pki::csr::Attributes<'_>>) -> Result<Value> {
     let Some(a) = a else {
         return Ok(Value::Array(Vec::new()));
     };

@@ -10,16 +10,16 @@
 use super::key::{decrypted_key_json, pbe_json, private_key_fields};
 use super::pkcs7::{contained_cert, contained_crl};
 use super::{b64, oid_json, Ctx, Described, Failure};
-use pkit::der::oid_registry as oids;
-use pkit::der::{Context, Deviations, Reader};
-use pkit::pki::backend::BackendError;
-use pkit::pki::detect::Kind;
-use pkit::pki::key::cost::Allowance;
-use pkit::pki::key::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
-use pkit::pki::pkcs12::{
+use crate::der::oid_registry as oids;
+use crate::der::{Context, Deviations, Reader};
+use crate::pki::backend::{Backend, BackendError};
+use crate::pki::detect::Kind;
+use crate::pki::key::cost::Allowance;
+use crate::pki::key::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
+use crate::pki::pkcs12::{
     authenticated_safe, safe_contents, BagKind, EncryptedData, MacData, MacScheme, Pfx, SafeBag,
 };
-use pkit::pki::pkcs7::ContentInfo;
+use crate::pki::pkcs7::ContentInfo;
 use serde_json::{Map, Value};
 
 /// SafeContentsBag nesting allowed (RFC 7292 allows recursion; real files use none).
@@ -70,7 +70,10 @@ pub fn describe(der: &[u8], ctx: &Ctx) -> Out<Described> {
         allowance: Allowance::new(),
     };
     if let Some(mac) = &pfx.mac_data {
-        m.insert("mac_data".into(), mac_json(mac, &content.bytes, &mut pw)?);
+        m.insert(
+            "mac_data".into(),
+            mac_json(mac, &content.bytes, &mut pw, ctx.backend)?,
+        );
     }
     let safes = authenticated_safe(content.reader(pfx.mode()))?;
     let mut out = Vec::with_capacity(safes.len());
@@ -83,7 +86,12 @@ pub fn describe(der: &[u8], ctx: &Ctx) -> Out<Described> {
     Ok(d)
 }
 
-fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password) -> Out<Value> {
+fn mac_json(
+    mac: &MacData<'_>,
+    content: &[u8],
+    pw: &mut Password,
+    backend: &dyn Backend,
+) -> Out<Value> {
     let scheme = mac.scheme()?;
     let mut m = Map::new();
     m.insert(
@@ -98,13 +106,7 @@ fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password) -> Out<Value> 
     m.insert("iterations".into(), mac.iterations.into());
     let verified = if pw.given {
         let p = pw.candidates().first().copied().flatten();
-        match mac.verify(
-            crate::cmd::backend::backend(),
-            &pw.allowance,
-            &scheme,
-            p,
-            content,
-        ) {
+        match mac.verify(backend, &pw.allowance, &scheme, p, content) {
             Ok(true) => Some(true),
             Ok(false) => {
                 return Err(BackendError::BadPassword(
@@ -126,13 +128,7 @@ fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password) -> Out<Value> 
             .into_iter()
             .find(|p| {
                 matches!(
-                    mac.verify(
-                        crate::cmd::backend::backend(),
-                        &pw.allowance,
-                        &scheme,
-                        *p,
-                        content,
-                    ),
+                    mac.verify(backend, &pw.allowance, &scheme, *p, content,),
                     Ok(true)
                 )
             })
@@ -191,7 +187,7 @@ fn safe_json<'a>(
         let mut plain = None;
         let mut last = None;
         for p in pw.candidates() {
-            match scheme.decrypt(crate::cmd::backend::backend(), &pw.allowance, p, &ct.bytes) {
+            match scheme.decrypt(ctx.backend, &pw.allowance, p, &ct.bytes) {
                 Ok(x) => {
                     let log = Deviations::new();
                     let r = Reader::lenient(&[], &log).with_base(&x, ct.offset);
@@ -312,12 +308,7 @@ fn bag_json(
             );
             let mut opened = None;
             for p in pw.candidates() {
-                match scheme.decrypt(
-                    crate::cmd::backend::backend(),
-                    &pw.allowance,
-                    p,
-                    e.encrypted_data,
-                ) {
+                match scheme.decrypt(ctx.backend, &pw.allowance, p, e.encrypted_data) {
                     // A guess that unpads by chance yields bytes that are not a key.
                     Ok(x) if !pw.given && PrivateKeyInfo::parse(Reader::new(&x)).is_err() => {}
                     Ok(x) => {
@@ -348,7 +339,7 @@ fn bag_json(
         }
         BagKind::SafeContents => {
             if depth >= MAX_BAG_DEPTH {
-                return Err(pkit::der::Error::invalid(
+                return Err(crate::der::Error::invalid(
                     bag.offset,
                     format!("expected SafeContents nested at most {MAX_BAG_DEPTH} deep"),
                 )

@@ -2,14 +2,14 @@
 //! times, fingerprints, PEM, extensions, and readers strict or lenient.
 
 use super::ctx::Ctx;
+use crate::der::hex;
+use crate::der::reader::Deviation;
+use crate::der::{Deviations, ObjectId, Reader, Time};
+use crate::pki::algid::AlgId;
+use crate::pki::detect::Kind;
+use crate::pki::name::Name;
+use crate::pki::spki::Spki;
 use base64::Engine;
-use pkit::der::hex;
-use pkit::der::reader::Deviation;
-use pkit::der::{Deviations, ObjectId, Reader, Time};
-use pkit::pki::algid::AlgId;
-use pkit::pki::detect::Kind;
-use pkit::pki::name::Name;
-use pkit::pki::spki::Spki;
 use serde_json::{json, Map, Value};
 use sha2::Digest as _;
 
@@ -17,8 +17,8 @@ use sha2::Digest as _;
 pub fn with_reader<T>(
     der: &[u8],
     ctx: &Ctx,
-    f: impl FnOnce(Reader<'_>) -> pkit::der::Result<T>,
-) -> pkit::der::Result<(T, Vec<Deviation>)> {
+    f: impl FnOnce(Reader<'_>) -> crate::der::Result<T>,
+) -> crate::der::Result<(T, Vec<Deviation>)> {
     with_reader_mode(der, ctx.lenient, f)
 }
 
@@ -65,12 +65,12 @@ pub fn time_json(t: Time) -> Value {
 }
 
 /// A Name as its RFC 4514 string.
-pub fn dn(n: &Name<'_>) -> pkit::der::Result<String> {
+pub fn dn(n: &Name<'_>) -> crate::der::Result<String> {
     n.to_rfc4514()
 }
 
 /// A Name as a list of attributes, RDN order as encoded.
-pub fn name_attributes_json(n: &Name<'_>) -> pkit::der::Result<Value> {
+pub fn name_attributes_json(n: &Name<'_>) -> crate::der::Result<Value> {
     let mut out = Vec::new();
     for rdn in n.rdns()? {
         for a in rdn {
@@ -85,7 +85,7 @@ pub fn name_attributes_json(n: &Name<'_>) -> pkit::der::Result<Value> {
 
 /// SubjectPublicKeyInfo: algorithm, family, size, key bytes, and the SHA-256 of the SPKI
 /// (what pinning and MTC use).
-pub fn spki_json(s: &Spki<'_>) -> pkit::der::Result<Value> {
+pub fn spki_json(s: &Spki<'_>) -> crate::der::Result<Value> {
     let info = s.key_info()?;
     let mut m = Map::new();
     m.insert("algorithm".into(), algid_json(&s.algorithm));
@@ -121,5 +121,5 @@ pub fn fingerprints_json(der: &[u8]) -> Value {
 
 /// The PEM text of an object.
 pub fn pem_json(kind: Kind, der: &[u8]) -> Value {
-    Value::String(crate::cmd::io::pem_encode(kind.pem_label(), der))
+    Value::String(crate::pki::pem::encode(kind.pem_label(), der))
 }

@@ -2,16 +2,16 @@
 //! (draft-ietf-plants-merkle-tree-certs-07 §6.2) and checkpoint notes.
 
 use super::{Described, Failure};
-use pkit::der::hex;
-use pkit::der::oid_registry as oids;
-use pkit::der::{integer, Error};
-use pkit::mtc::cert::split_serial;
-use pkit::mtc::checkpoint::Checkpoint;
-use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::proof::MtcProof;
-use pkit::mtc::MtcError;
-use pkit::pki::cert::Certificate;
-use pkit::pki::detect::Kind;
+use crate::der::hex;
+use crate::der::oid_registry as oids;
+use crate::der::{integer, Error};
+use crate::mtc::cert::split_serial;
+use crate::mtc::checkpoint::Checkpoint;
+use crate::mtc::ids::TrustAnchorId;
+use crate::mtc::proof::MtcProof;
+use crate::mtc::MtcError;
+use crate::pki::cert::Certificate;
+use crate::pki::detect::Kind;
 use serde_json::{json, Value};
 
 fn cosigner_name(id: &[u8]) -> String {

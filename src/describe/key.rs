@@ -6,12 +6,12 @@
 //! size, public key, ML-DSA form) is shown always.
 
 use super::{algid_json, b64, oid_json, spki_json, Ctx, Described, Failure};
-use pkit::der::hex;
-use pkit::der::{Context, Reader, Result};
-use pkit::pki::backend::BackendError;
-use pkit::pki::detect::Kind;
-use pkit::pki::key::{EncryptedPrivateKeyInfo, Kdf, MlDsaPrivateKey, PbeScheme, PrivateKeyInfo};
-use pkit::pki::spki::Spki;
+use crate::der::hex;
+use crate::der::{Context, Reader, Result};
+use crate::pki::backend::BackendError;
+use crate::pki::detect::Kind;
+use crate::pki::key::{EncryptedPrivateKeyInfo, Kdf, MlDsaPrivateKey, PbeScheme, PrivateKeyInfo};
+use crate::pki::spki::Spki;
 use serde_json::{Map, Value};
 
 /// `public_key`: a bare SubjectPublicKeyInfo.
@@ -51,7 +51,7 @@ pub fn describe_pkcs8(der: &[u8], ctx: &Ctx) -> Result<Described> {
 pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Described, Failure> {
     let mut warnings = Vec::new();
     let (json, plain) = {
-        let log = pkit::der::Deviations::new();
+        let log = crate::der::Deviations::new();
         let r = if ctx.lenient {
             Reader::lenient(der, &log)
         } else {
@@ -69,8 +69,8 @@ pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Describe
         m.insert("pem".into(), super::pem_json(Kind::EncryptedPkcs8, e.raw));
         let plain = match &ctx.password {
             Some(pw) => Some(scheme.decrypt(
-                crate::cmd::backend::backend(),
-                &pkit::pki::key::cost::Allowance::new(),
+                ctx.backend,
+                &crate::pki::key::cost::Allowance::new(),
                 Some(pw),
                 e.encrypted_data,
             )?),
@@ -173,7 +173,7 @@ pub fn pbe_json(s: &PbeScheme<'_>) -> Value {
         } => {
             m.insert(
                 "oid".into(),
-                pkit::der::oid_registry::PBES2.id().to_string().into(),
+                crate::der::oid_registry::PBES2.id().to_string().into(),
             );
             m.insert("name".into(), "PBES2".into());
             m.insert("kdf".into(), kdf_json(kdf));
@@ -220,7 +220,7 @@ pub fn kdf_json(k: &Kdf<'_>) -> Value {
         } => {
             m.insert(
                 "oid".into(),
-                pkit::der::oid_registry::PBKDF2.id().to_string().into(),
+                crate::der::oid_registry::PBKDF2.id().to_string().into(),
             );
             m.insert("name".into(), "PBKDF2".into());
             match salt {
@@ -233,7 +233,7 @@ pub fn kdf_json(k: &Kdf<'_>) -> Value {
             }
             let prf = match prf {
                 Some(p) => algid_json(p),
-                None => oid_json(pkit::der::oid_registry::HMAC_SHA1.id()),
+                None => oid_json(crate::der::oid_registry::HMAC_SHA1.id()),
             };
             m.insert("prf".into(), prf);
         }
@@ -246,7 +246,7 @@ pub fn kdf_json(k: &Kdf<'_>) -> Value {
         } => {
             m.insert(
                 "oid".into(),
-                pkit::der::oid_registry::SCRYPT.id().to_string().into(),
+                crate::der::oid_registry::SCRYPT.id().to_string().into(),
             );
             m.insert("name".into(), "id-scrypt".into());
             m.insert("salt_length".into(), salt.len().into());

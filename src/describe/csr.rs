@@ -5,12 +5,12 @@ use super::{
     algid_json, b64, dn, fingerprints_json, name_attributes_json, oid_json, pem_json, spki_json,
     time_json, Ctx, Described,
 };
-use pkit::der::hex;
-use pkit::der::oid_registry as oids;
-use pkit::der::{string, tag, Context, Result};
-use pkit::pki::csr::{Attribute, Csr};
-use pkit::pki::detect::Kind;
-use pkit::pki::extension::Extensions;
+use crate::der::hex;
+use crate::der::oid_registry as oids;
+use crate::der::{string, tag, Context, Result};
+use crate::pki::csr::{Attribute, Csr};
+use crate::pki::detect::Kind;
+use crate::pki::extension::Extensions;
 use serde_json::{Map, Value};
 
 pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
@@ -113,7 +113,7 @@ pub fn attribute_json(a: &Attribute<'_>) -> Result<Value> {
                 .into()
         } else if v.tag == tag::OID {
             oid_json(
-                pkit::der::ObjectId::from_content(v.content, v.content_offset())
+                crate::der::ObjectId::from_content(v.content, v.content_offset())
                     .at_index(i)
                     .at("values")?,
             )
@@ -123,9 +123,9 @@ pub fn attribute_json(a: &Attribute<'_>) -> Result<Value> {
             hex(v.content).into()
         } else if v.tag == tag::UTC_TIME || v.tag == tag::GENERALIZED_TIME {
             let t = if v.tag == tag::UTC_TIME {
-                pkit::der::time::parse_utc_time(&mode, v.content, v.content_offset())
+                crate::der::time::parse_utc_time(&mode, v.content, v.content_offset())
             } else {
-                pkit::der::time::parse_generalized_time(&mode, v.content, v.content_offset())
+                crate::der::time::parse_generalized_time(&mode, v.content, v.content_offset())
             }
             .at_index(i)
             .at("values")?;
@@ -145,7 +145,7 @@ pub fn attribute_json(a: &Attribute<'_>) -> Result<Value> {
 }
 
 /// A value's whole TLV (header included), re-read from the attribute's value span.
-fn value_der<'a>(mode: &pkit::der::Reader<'a>, v: &pkit::der::reader::Tlv<'a>) -> Vec<u8> {
+fn value_der<'a>(mode: &crate::der::Reader<'a>, v: &crate::der::reader::Tlv<'a>) -> Vec<u8> {
     let start = v.offset - mode.offset();
     mode.remaining()
         .get(start..start + v.total_len)

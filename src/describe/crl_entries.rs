@@ -3,9 +3,9 @@
 
 use super::ext::json_of as extension_json;
 use super::json::with_reader_mode;
-use pkit::der::{Context, Result, Time};
-use pkit::pki::crl::{Crl, RevokedCert};
-use pkit::pki::extension::Extension;
+use crate::der::{Context, Result, Time};
+use crate::pki::crl::{Crl, RevokedCert};
+use crate::pki::extension::Extension;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -81,7 +81,7 @@ pub struct EntriesJson<'a> {
 impl serde::Serialize for EntriesJson<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         use serde::ser::{Error as _, SerializeSeq};
-        let fail = |e: pkit::der::Error| S::Error::custom(e.to_string());
+        let fail = |e: crate::der::Error| S::Error::custom(e.to_string());
         let (out, _) = with_reader_mode(self.der, self.lenient, |r| {
             let c = Crl::parse(r).map_err(fail)?;
             let mut seq = s.serialize_seq(c.revoked_count().ok())?;

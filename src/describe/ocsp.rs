@@ -3,12 +3,12 @@
 
 use super::cert::cert_json;
 use super::{algid_json, b64, dn, pem_json, time_json, CertFacts, Ctx, Described};
-use pkit::der::hex;
-use pkit::der::{Context, Result};
-use pkit::pki::cert::Certificate;
-use pkit::pki::detect::Kind;
-use pkit::pki::extension::Extensions;
-use pkit::pki::ocsp::{CertId, CertStatus, OcspRequest, OcspResponse, ResponderId};
+use crate::der::hex;
+use crate::der::{Context, Result};
+use crate::pki::cert::Certificate;
+use crate::pki::detect::Kind;
+use crate::pki::extension::Extensions;
+use crate::pki::ocsp::{CertId, CertStatus, OcspRequest, OcspResponse, ResponderId};
 use serde_json::{json, Map, Value};
 
 pub fn describe_request(der: &[u8], ctx: &Ctx) -> Result<Described> {

@@ -14,5 +14,6 @@ pub use pkit_der as der;
 pub mod fuzzing;
 pub mod mtc;
 pub mod pki;
+pub mod serve;
 /// What the stores share (crates/store), under its old path.
 pub use pkit_store as store;

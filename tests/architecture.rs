@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Top-level modules, and which of them each may import.
+#[rustfmt::skip]
 const ALLOWED: &[(&str, &[&str])] = &[
     ("der", &["der"]),
     ("store", &["der", "store"]),
@@ -27,19 +28,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("mtc", &["der", "pki", "store", "mtc"]),
     // The `parse` model: every object, MTC proofs and checkpoints included.
     ("describe", &["der", "pki", "store", "mtc", "describe"]),
-    (
-        "bench",
-        &["der", "pki", "store", "mtc", "describe", "bench"],
-    ),
+    // The HTTP services: the layer under the servers and each server's answers.
+    ("serve", &["der", "pki", "store", "mtc", "serve"]),
+    ("bench", &["der", "pki", "store", "mtc", "describe", "bench"]),
     // The fuzz targets' bodies: beside `bench`, calling what the commands call.
-    (
-        "fuzzing",
-        &["der", "pki", "store", "mtc", "describe", "fuzzing"],
-    ),
-    (
-        "cmd",
-        &["der", "pki", "store", "mtc", "describe", "bench", "cmd"],
-    ),
+    ("fuzzing", &["der", "pki", "store", "mtc", "describe", "serve", "fuzzing"]),
+    ("cmd", &["der", "pki", "store", "mtc", "describe", "serve", "bench", "cmd"]),
 ];
 
 /// Within `pki`, only the CA keeps state, so only it may use `store`.

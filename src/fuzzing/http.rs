@@ -1,36 +1,36 @@
-//! Targets for the HTTP servers' request paths, without the sockets: what `pkit ocsp
-//! serve` and `pkit mtc serve` do with a request's method, URL and body once tiny_http
-//! has read them. Each runs against a small fixture built once per process: a CA with
-//! a fixed Ed25519 key and a store that knows one good and one revoked certificate; a
-//! log of 300 entries with a checkpoint and a landmark, in an in-memory database.
+//! Targets for the HTTP servers' request handling, without the sockets: the handlers
+//! `pkit ocsp serve` and `pkit mtc serve` run (`serve::ocsp_http::OcspHandler`,
+//! `serve::mtc_http::MtcHandler`), given a request as the HTTP layer hands it over. Each
+//! runs against a small fixture built once per process: a CA with a fixed Ed25519 key
+//! and a store that knows one good and one revoked certificate; a log of 300 entries
+//! with a checkpoint and a landmark, in an in-memory database.
 //!
-//! The input's first byte is the method (0: GET, 1: POST, 2: HEAD, other: another
-//! method); the rest is the URL, and for POST the bytes after the first newline are the
-//! body. [`fixture_seeds`] gives inputs that reach the answers.
+//! The input's first byte is what the HTTP layer saw: 0 GET, 1 POST, 2 HEAD, 3 a POST
+//! with another Content-Type, 4 a body over the limit, 5 a body that came too slowly, 6 a
+//! body cut short, other: PUT. The rest is the request target up to the first newline;
+//! after it, the body. [`fixture_seeds`] gives inputs that reach the answers.
 
 use crate::der::Time;
 use crate::mtc::hash::leaf_hash;
 use crate::mtc::landmark::Landmark;
-use crate::mtc::publish;
 use crate::mtc::store::{LogStore, NewEntry, SqliteLogStore, StoredCheckpoint};
 use crate::pki::alg::{Algorithm, Digest};
 use crate::pki::backend::openssl;
-use crate::pki::backend::Signer;
 use crate::pki::ca::issuer::self_signed;
 use crate::pki::ca::ocsp::Responder;
-use crate::pki::ca::ocsp_answer::answer;
 use crate::pki::ca::ocsp_cache::ResponseCache;
 use crate::pki::ca::store::{CaStore, CertRecord, SqliteCaStore};
 use crate::pki::ca::subject::parse_subject;
 use crate::pki::cert::Certificate;
-use crate::pki::ocsp::{decode_get_path, OcspRequest};
 use crate::pki::ocsp_request::{encode_request, IssuerHashes};
+use crate::serve::http::{Body, Clock, Handler, Method, Reply, Request};
+use crate::serve::mtc_http::MtcHandler;
+use crate::serve::ocsp_http::OcspHandler;
+use hyper::body::Bytes;
 use std::hint::black_box;
 use std::path::Path;
-use std::sync::{Mutex, OnceLock};
-
-/// As `pkit ocsp serve` bounds a POST body.
-const MAX_REQUEST: usize = 64 * 1024;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 
 /// The fixed time the fixtures live at (2027-01-15).
 const NOW: Time = Time {
@@ -40,40 +40,56 @@ const NOW: Time = Time {
 const GOOD: [u8; 3] = [0x01, 0x02, 0x03];
 const REVOKED: [u8; 3] = [0x04, 0x05, 0x06];
 
-enum Method<'a> {
-    Get(&'a str),
-    Post(&'a [u8]),
-    Head(&'a str),
-    Other,
+/// The request the input stands for, handed to `handler` as the HTTP layer would.
+fn handle(handler: &mut dyn Handler, data: &[u8]) {
+    let Some((m, rest)) = data.split_first() else {
+        return;
+    };
+    let (target, body) = match rest.iter().position(|&b| b == b'\n') {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => (rest, &[][..]),
+    };
+    let Ok(target) = std::str::from_utf8(target) else {
+        return;
+    };
+    let (method, content_type, body) = match m {
+        0 => (Method::GET, None, Body::Read(Bytes::new())),
+        1 => (
+            Method::POST,
+            Some("application/ocsp-request"),
+            Body::Read(Bytes::copy_from_slice(body)),
+        ),
+        2 => (Method::HEAD, None, Body::Read(Bytes::new())),
+        3 => (
+            Method::POST,
+            Some("text/plain"),
+            Body::Read(Bytes::copy_from_slice(body)),
+        ),
+        4 => (Method::POST, None, Body::TooLarge),
+        5 => (Method::POST, None, Body::TooSlow),
+        6 => (Method::POST, None, Body::Broken),
+        _ => (Method::PUT, None, Body::Read(Bytes::copy_from_slice(body))),
+    };
+    let reply: Reply = handler.handle(Request {
+        method: &method,
+        target,
+        content_type,
+        peer: ([127, 0, 0, 1], 0).into(),
+        body,
+        received: Instant::now(),
+    });
+    black_box((
+        reply.status,
+        reply.body,
+        serde_json::to_string(&reply.log).ok(),
+    ));
 }
 
-fn request(data: &[u8]) -> Option<Method<'_>> {
-    let (m, rest) = data.split_first()?;
-    let url = std::str::from_utf8(rest).ok();
-    Some(match m {
-        0 => Method::Get(url?),
-        1 => {
-            let body = rest
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(&[][..], |i| &rest[i + 1..]);
-            Method::Post(body)
-        }
-        2 => Method::Head(url?),
-        _ => Method::Other,
-    })
-}
+/// The OCSP fixture: the CA certificate (for the seeds' requests) and the handler.
+type OcspFixture = Mutex<(Vec<u8>, OcspHandler)>;
 
-struct Ocsp {
-    ca_der: Vec<u8>,
-    responder: Responder,
-    signer: Box<dyn Signer>,
-    store: Box<dyn CaStore>,
-    cache: ResponseCache,
-}
-
-fn ocsp_fixture() -> Option<&'static Mutex<Ocsp>> {
-    static F: OnceLock<Option<Mutex<Ocsp>>> = OnceLock::new();
+fn ocsp_fixture() -> Option<&'static OcspFixture> {
+    static F: OnceLock<Option<OcspFixture>> = OnceLock::new();
     F.get_or_init(|| {
         let be = openssl::backend();
         // RFC 8032 §7.1 TEST 1's private key, as PKCS#8 (RFC 8410 §7).
@@ -115,48 +131,30 @@ fn ocsp_fixture() -> Option<&'static Mutex<Ocsp>> {
             .insert_certificates(&[record(&GOOD), record(&REVOKED)])
             .ok()?;
         store.revoke(&REVOKED, NOW.unix - 3600, Some(1)).ok()?;
-        Some(Mutex::new(Ocsp {
-            ca_der,
-            responder,
+        let handler = OcspHandler {
+            responder: Arc::new(responder),
             signer,
             store,
-            cache: ResponseCache::new(16),
-        }))
+            lifetime: 3600,
+            cache: Arc::new(ResponseCache::new(16)),
+            clock: Clock::Fixed(NOW),
+        };
+        Some(Mutex::new((ca_der, handler)))
     })
     .as_ref()
 }
 
 /// `pkit ocsp serve`'s handling of one request: the DER request from the POST body or
-/// the GET path, parsed, answered from the store (cached or signed now).
+/// the GET path, parsed, answered from the store (cached or signed now), or the error
+/// status and OCSP error response for what cannot be answered.
 pub fn ocsp_http(data: &[u8]) {
-    let der = match request(data) {
-        Some(Method::Get(url)) => decode_get_path(url),
-        Some(Method::Post(body)) if body.len() <= MAX_REQUEST => Some(body.to_vec()),
-        _ => None,
-    };
-    let Some(der) = der else { return };
-    let Ok(req) = OcspRequest::from_der(&der) else {
-        return;
-    };
     let Some(f) = ocsp_fixture() else { return };
     let mut f = f.lock().unwrap_or_else(|e| e.into_inner());
-    let f = &mut *f;
-    let a = answer(
-        &f.responder,
-        f.signer.as_mut(),
-        &*f.store,
-        &req,
-        NOW,
-        3600,
-        Some(&f.cache),
-    );
-    if let Ok(a) = a {
-        black_box((a.der, a.status, a.serials));
-    }
+    handle(&mut f.1, data);
 }
 
-fn log_fixture() -> Option<&'static Mutex<Box<dyn LogStore>>> {
-    static F: OnceLock<Option<Mutex<Box<dyn LogStore>>>> = OnceLock::new();
+fn log_fixture() -> Option<&'static Mutex<MtcHandler>> {
+    static F: OnceLock<Option<Mutex<MtcHandler>>> = OnceLock::new();
     F.get_or_init(|| {
         let mut store: Box<dyn LogStore> =
             Box::new(SqliteLogStore::open(Path::new(":memory:")).ok()?);
@@ -186,7 +184,11 @@ fn log_fixture() -> Option<&'static Mutex<Box<dyn LogStore>>> {
                 expiry: u64::MAX,
             })
             .ok()?;
-        Some(Mutex::new(store))
+        Some(Mutex::new(MtcHandler {
+            store,
+            prefix: "/log".into(),
+            clock: Clock::Fixed(NOW),
+        }))
     })
     .as_ref()
 }
@@ -194,19 +196,9 @@ fn log_fixture() -> Option<&'static Mutex<Box<dyn LogStore>>> {
 /// `pkit mtc serve`'s handling of one request: the path mapped to a resource under the
 /// prefix `/log`, and the resource read from the log.
 pub fn mtc_http(data: &[u8]) {
-    let url = match request(data) {
-        Some(Method::Get(u) | Method::Head(u)) => u,
-        _ => return,
-    };
-    let Ok(r) = publish::route("/log", url) else {
-        return;
-    };
-    black_box(r.path());
-    let Some(store) = log_fixture() else { return };
-    let store = store.lock().unwrap_or_else(|e| e.into_inner());
-    if let Ok(body) = publish::read(store.as_ref(), &r, NOW.unix as u64) {
-        black_box(body);
-    }
+    let Some(f) = log_fixture() else { return };
+    let mut f = f.lock().unwrap_or_else(|e| e.into_inner());
+    handle(&mut *f, data);
 }
 
 /// Inputs that reach the fixtures' answers, for the corpora (`fuzz/seed.sh` writes
@@ -216,7 +208,7 @@ pub fn fixture_seeds() -> Vec<(&'static str, Vec<u8>)> {
     let mut out = Vec::new();
     if let Some(f) = ocsp_fixture() {
         let f = f.lock().unwrap_or_else(|e| e.into_inner());
-        if let Ok(ca) = Certificate::from_der(&f.ca_der) {
+        if let Ok(ca) = Certificate::from_der(&f.0) {
             for (digest, serial, nonce) in [
                 (Digest::Sha1, &GOOD[..], None),
                 (Digest::Sha256, &REVOKED[..], Some(&[9u8; 16][..])),

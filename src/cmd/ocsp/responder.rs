@@ -1,6 +1,5 @@
 //! What `pkit ocsp respond` and `pkit ocsp serve` share: who signs (`--ca`, or a
-//! delegated responder), loading that responder with the CA's store, and how serials are
-//! reported.
+//! delegated responder), loading that responder with the CA's store.
 
 use crate::cmd::ca_db::open_store;
 use crate::cmd::ca_dir::{load_ca_cert, parse_duration};
@@ -11,7 +10,6 @@ use clap::Args;
 use pkit::der::Time;
 use pkit::pki::ca::ocsp::Responder;
 use pkit::pki::ca::store::CaStore;
-use serde_json::Value;
 use std::path::PathBuf;
 
 /// Who signs responses: the CA, or a delegated OCSP signer, and for how long they stand.
@@ -66,13 +64,4 @@ pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Box<dy
         })?;
     let store = open_store(&a.ca, &a.db)?;
     Ok((responder, store, lifetime))
-}
-
-/// Serial numbers as the logs print them: one string, an array, or null.
-pub fn serial_json(serials: &[String]) -> Value {
-    match serials {
-        [] => Value::Null,
-        [one] => one.clone().into(),
-        many => many.iter().map(|s| Value::from(s.as_str())).collect(),
-    }
 }

@@ -1,8 +1,10 @@
 //! What a server and the HTTP layer under it exchange: a [`Request`] with its body read,
 //! a [`Reply`], the [`Handler`] that turns one into the other, and the limits.
 
+use crate::der::Time;
 use hyper::body::Bytes;
 use hyper::Method;
+use serde_json::Value;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -41,6 +43,26 @@ pub struct Reply {
     /// More headers, by lower-case name (Cache-Control, Allow …).
     pub headers: &'static [(&'static str, &'static str)],
     pub body: Vec<u8>,
+    /// The JSON lines the server's log gets for this request, in order (the HTTP layer
+    /// writes them, so a handler does no I/O of its own).
+    pub log: Vec<Value>,
+}
+
+/// Where a handler's "now" comes from: the system clock, or a fixed instant (the fuzz
+/// targets, so that an input replays alike whatever the date).
+#[derive(Debug, Clone, Copy)]
+pub enum Clock {
+    System,
+    Fixed(Time),
+}
+
+impl Clock {
+    pub fn now(self) -> Time {
+        match self {
+            Clock::System => Time::now(),
+            Clock::Fixed(t) => t,
+        }
+    }
 }
 
 /// One server's requests to answers: one per worker thread, so `&mut self` is its own.
@@ -49,7 +71,7 @@ pub trait Handler: 'static {
 }
 
 /// The limits a worker holds its connections to.
-pub struct Limits {
+pub(crate) struct Limits {
     pub header_timeout: Duration,
     pub max_body: usize,
 }

@@ -1,23 +1,23 @@
 //! SIGINT and SIGTERM while a server runs: the first one runs a stop function (the
 //! server stops accepting and finishes what it has in hand).
 
-use crate::cmd::error::{CliError, CliResult};
+use super::error::ServeError;
 use std::thread::JoinHandle;
 
 /// Watches for SIGINT and SIGTERM: on the first, `stop` runs.
 /// [`SignalWatch::finish`] ends the watch and says which signal came, if one did.
-pub struct SignalWatch {
+pub(crate) struct SignalWatch {
     handle: signal_hook::iterator::Handle,
     thread: JoinHandle<Option<i32>>,
 }
 
 impl SignalWatch {
-    pub fn start(stop: impl FnOnce() + Send + 'static) -> CliResult<SignalWatch> {
+    pub fn start(stop: impl FnOnce() + Send + 'static) -> Result<SignalWatch, ServeError> {
         let mut signals = signal_hook::iterator::Signals::new([
             signal_hook::consts::SIGINT,
             signal_hook::consts::SIGTERM,
         ])
-        .map_err(|e| CliError::io(format!("installing signal handlers: {e}")))?;
+        .map_err(|e| ServeError::io("installing signal handlers", e))?;
         let handle = signals.handle();
         let thread = std::thread::spawn(move || {
             let sig = signals.forever().next();

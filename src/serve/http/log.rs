@@ -44,7 +44,7 @@ pub fn log_line(line: &impl Serialize) {
 }
 
 /// From now on, gather this thread's lines (see the module doc).
-pub fn gather() {
+pub(crate) fn gather() {
     PENDING.with(|p| {
         if let Ok(mut p) = p.try_borrow_mut() {
             p.get_or_insert_with(|| Vec::with_capacity(FLUSH_AT + 1024));
@@ -53,7 +53,7 @@ pub fn gather() {
 }
 
 /// Write what this thread has gathered.
-pub fn flush() {
+pub(crate) fn flush() {
     PENDING.with(|p| {
         if let Ok(Some(buf)) = p.try_borrow_mut().as_deref_mut() {
             if !buf.is_empty() {

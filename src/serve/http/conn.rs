@@ -13,8 +13,9 @@
 //! What is ours is the policy: how many connections, how long, how large a body.
 
 use super::api::{Body, Handler, Limits, Reply, Request};
+use super::error::ServeError;
 use super::log::{self, log_line};
-use crate::cmd::error::{CliError, CliResult};
+use crate::der::Time;
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Body as _, Bytes, Incoming};
 use hyper::header::{HeaderName, HeaderValue, CONNECTION, CONTENT_TYPE};
@@ -22,7 +23,6 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::StatusCode;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use pkit::der::Time;
 use serde_json::json;
 use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
@@ -57,20 +57,20 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Run one worker on this thread until `stopped` says stop: accept, serve, then give the
 /// connections in hand [`GRACE`] to finish.
-pub fn worker<H: Handler>(
+pub(crate) fn worker<H: Handler>(
     listener: std::net::TcpListener,
     handler: H,
     limits: &Limits,
     permits: Arc<Semaphore>,
     stopped: watch::Receiver<bool>,
-) -> CliResult<()> {
+) -> Result<(), ServeError> {
     log::gather();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
         .on_thread_park(log::flush)
         .build()
-        .map_err(|e| CliError::io(format!("starting a worker: {e}")))?;
+        .map_err(|e| ServeError::io("starting a worker", e))?;
     let local = tokio::task::LocalSet::new();
     let shared = Rc::new(Shared {
         handler: RefCell::new(handler),
@@ -80,9 +80,9 @@ pub fn worker<H: Handler>(
     });
     local.block_on(&rt, async {
         let listener = TcpListener::from_std(listener)
-            .map_err(|e| CliError::io(format!("registering the listening socket: {e}")))?;
+            .map_err(|e| ServeError::io("registering the listening socket", e))?;
         accept_loop(listener, shared, permits, stopped).await;
-        Ok::<(), CliError>(())
+        Ok::<(), ServeError>(())
     })?;
     // The connections were told to stop with the accept loop; `local` completes when the
     // last of them has.
@@ -228,6 +228,9 @@ async fn exchange<H: Handler>(
             received,
         })
     };
+    for line in &reply.log {
+        log_line(line);
+    }
     response(reply, close)
 }
 

@@ -1,0 +1,158 @@
+//! `pkit ocsp serve`'s answers: an OCSP responder over HTTP (RFC 6960 Appendix A).
+//!
+//! POST with an `application/ocsp-request` body, or GET with the base64 request
+//! (URL-encoded) as the path; the answer is `application/ocsp-response`. Whatever cannot
+//! be answered gets an HTTP error status with an OCSPResponse of the matching
+//! responseStatus as its body (malformedRequest, but internalError for a store or
+//! signing failure), so clients that look at either the HTTP status or the OCSP status see
+//! the same thing, and the server keeps going. Every request gets one JSON log line.
+//!
+//! Each worker thread holds its own [`OcspHandler`]: its own signer and database
+//! connection; the responder and the cache of signed responses are shared, so a
+//! certificate's response is signed once whichever worker is asked.
+
+use super::http::{Body, Clock, Handler, Method, Reply, Request};
+use crate::pki::backend::Signer;
+use crate::pki::ca::ocsp::{error_response, Responder};
+use crate::pki::ca::ocsp_answer::{answer, AnswerError, Answered};
+use crate::pki::ca::ocsp_cache::ResponseCache;
+use crate::pki::ca::store::CaStore;
+use crate::pki::ocsp::{decode_get_path, OcspRequest, ResponseStatus};
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// The media types of RFC 6960 Appendix A.
+const REQUEST_TYPE: &str = "application/ocsp-request";
+const RESPONSE_TYPE: &str = "application/ocsp-response";
+
+/// One worker's responder: the shared parts, and its own signer and store.
+pub struct OcspHandler {
+    pub responder: Arc<Responder>,
+    pub signer: Box<dyn Signer>,
+    pub store: Box<dyn CaStore>,
+    /// How long a response stands, in seconds (nextUpdate = now + this).
+    pub lifetime: i64,
+    pub cache: Arc<ResponseCache>,
+    pub clock: Clock,
+}
+
+impl Handler for OcspHandler {
+    fn handle(&mut self, rq: Request<'_>) -> Reply {
+        let mut log = Vec::new();
+        let (code, answered) = self.answer(&rq, &mut log);
+        log.push(json!({
+            "time": self.clock.now().to_string(),
+            "peer": rq.peer.to_string(),
+            "method": rq.method.as_str(),
+            "serial": serial_json(&answered.serials),
+            "status": answered.status,
+            "http": code,
+            "cached": answered.cached,
+            "us": rq.received.elapsed().as_micros() as u64,
+        }));
+        Reply {
+            status: code,
+            content_type: RESPONSE_TYPE,
+            headers: if code == 405 {
+                &[("allow", "GET, POST")]
+            } else {
+                &[]
+            },
+            body: answered.der,
+            log,
+        }
+    }
+}
+
+impl OcspHandler {
+    /// The HTTP status and the OCSP answer for one HTTP request.
+    fn answer(&mut self, rq: &Request<'_>, log: &mut Vec<Value>) -> (u16, Answered) {
+        let der = match (rq.method, &rq.body) {
+            (_, Body::TooLarge) => Err(413),
+            (_, Body::TooSlow) => Err(408),
+            (_, Body::Broken) => Err(400),
+            (&Method::POST, Body::Read(_)) if !is_request_type(rq.content_type) => Err(415),
+            (&Method::POST, Body::Read(b)) => Ok(b.to_vec()),
+            (&Method::GET, _) => decode_get_path(rq.target).ok_or(400),
+            _ => Err(405),
+        };
+        let der = match der {
+            Ok(d) => d,
+            Err(code) => return (code, failed(ResponseStatus::MalformedRequest)),
+        };
+        let Ok(req) = OcspRequest::from_der(&der) else {
+            return (400, failed(ResponseStatus::MalformedRequest));
+        };
+        let now = self.clock.now();
+        match answer(
+            &self.responder,
+            self.signer.as_mut(),
+            &*self.store,
+            &req,
+            now,
+            self.lifetime,
+            Some(&self.cache),
+        ) {
+            Ok(a) => (200, a),
+            Err(AnswerError::Malformed(_)) => (400, failed(ResponseStatus::MalformedRequest)),
+            Err(e) => {
+                let m = e.to_string();
+                log.push(json!({"time": now.to_string(), "event": "error", "message": m}));
+                (200, failed(ResponseStatus::InternalError))
+            }
+        }
+    }
+}
+
+/// Serial numbers as the logs print them: one string, an array, or null.
+pub fn serial_json(serials: &[String]) -> Value {
+    match serials {
+        [] => Value::Null,
+        [one] => one.clone().into(),
+        many => many.iter().map(|s| Value::from(s.as_str())).collect(),
+    }
+}
+
+/// A POST's Content-Type: `application/ocsp-request` (parameters and case aside), or
+/// none at all (RFC 9110 §8.3 lets the recipient look at the data then); anything else is
+/// a client posting something that is not an OCSP request.
+fn is_request_type(content_type: Option<&str>) -> bool {
+    content_type.is_none_or(|t| {
+        t.split(';')
+            .next()
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case(REQUEST_TYPE))
+    })
+}
+
+fn failed(status: ResponseStatus) -> Answered {
+    Answered {
+        der: error_response(status),
+        serials: Vec::new(),
+        status: status.name().unwrap_or("error").to_string(),
+        cached: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_types() {
+        for ok in [
+            None,
+            Some("application/ocsp-request"),
+            Some("Application/OCSP-Request; charset=binary"),
+        ] {
+            assert!(is_request_type(ok), "{ok:?}");
+        }
+        for bad in [
+            Some(""),
+            Some("application/x-www-form-urlencoded"),
+            Some("application/ocsp-response"),
+            Some("application/ocsp-requests"),
+        ] {
+            assert!(!is_request_type(bad), "{bad:?}");
+        }
+    }
+}

@@ -17,6 +17,7 @@ use super::scratch::{Db, Scratch};
 use super::x509::{self, insert_stage, mean_len};
 use super::{BenchError, Result};
 use crate::der::Time;
+use crate::mtc::add::append_bulk;
 use crate::mtc::cert::{assemble, build_tbs, entry_from_certificate, serial_number, CaInfo};
 use crate::mtc::cosign::Cosigner;
 use crate::mtc::entry::parse_entry;
@@ -179,11 +180,12 @@ fn one_batch(
     for db in scratch.dbs() {
         let mut log: Box<dyn LogStore> = scratch.store(db, &name)?;
         rec.stage(scratch.row(db, "db_insert_entries"), n, || {
-            timed(|| Ok(log.append_entries(&new_entries)?)).map(|(d, _)| d)
+            // What `pkit mtc add --from` runs: chunks, with the bulk-load hint.
+            timed(|| Ok(append_bulk(log.as_mut(), &new_entries)?)).map(|(d, _)| d)
         })?;
         drop(log);
         let mut store: Box<dyn LogStore> = scratch.store(db, &format!("{name}-log"))?;
-        store.append_entries(&new_entries)?;
+        append_bulk(store.as_mut(), &new_entries)?;
         stores.push((db, store));
     }
 

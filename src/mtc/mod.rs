@@ -60,6 +60,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod add;
 pub mod audit;
 pub mod cert;
 pub mod checkpoint;

@@ -1,0 +1,175 @@
+//! `pkit mtc add`'s pipeline: requests turned into log entries (the TBSCertificateLogEntry
+//! of draft-07 §5.3 under the CA's name, its MerkleTreeCertEntry and leaf hash), a
+//! manifest of JSON lines converted in parallel before anything is stored, and the
+//! entries appended in chunks with the store told a bulk load is coming. The command line
+//! and `pkit bench mtc` call these functions.
+
+use super::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInput};
+use super::hash::leaf_hash;
+use super::store::{LogStore, NewEntry};
+use crate::der::Time;
+use crate::pki::alg::Algorithm;
+use crate::pki::backend::Backend;
+use crate::pki::ca::san::parse_san;
+use crate::pki::ca::subject::parse_subject;
+use base64::Engine as _;
+use rayon::prelude::*;
+use serde_json::Value;
+
+/// Entries appended per store call (and so per transaction): large enough that the
+/// per-call cost vanishes, small enough that memory for one call stays modest.
+pub const CHUNK: usize = 10_000;
+
+/// What one entry asserts: its subject and key, its SANs, extensions copied from a CSR,
+/// and how many days it stands.
+#[derive(Debug, Clone)]
+pub struct EntryRequest {
+    /// The subject Name's DER (`30 00` when empty).
+    pub subject: Vec<u8>,
+    /// The SubjectPublicKeyInfo's DER.
+    pub spki: Vec<u8>,
+    /// Each SAN as a GeneralName TLV.
+    pub sans: Vec<Vec<u8>>,
+    /// Extensions copied whole (from a CSR's extensionRequest), concatenated.
+    pub copied: Vec<u8>,
+    pub days: u32,
+}
+
+impl EntryRequest {
+    /// An entry names someone: a subject, or at least one SAN.
+    pub fn names_someone(&self) -> bool {
+        self.subject != [0x30, 0x00] || !self.sans.is_empty()
+    }
+}
+
+/// The log entry for `r`, issued by `issuer` (the CA's Name DER) at `now`.
+pub fn new_entry(issuer: &[u8], now: Time, r: &EntryRequest) -> super::Result<NewEntry> {
+    let ext = leaf_extensions(&r.sans, r.subject == [0x30, 0x00], &r.copied);
+    let tbs = encode_tbs_entry(&TbsEntryInput {
+        issuer,
+        not_before: now,
+        not_after: now.plus_seconds(i64::from(r.days) * 86_400),
+        subject: &r.subject,
+        spki: &r.spki,
+        extensions: &ext,
+    })?;
+    let entry = encode_entry(&[], &tbs)?;
+    Ok(NewEntry {
+        leaf: leaf_hash(&entry),
+        entry,
+        spki: r.spki.clone(),
+    })
+}
+
+/// What a manifest line may leave out.
+#[derive(Clone, Copy)]
+pub struct ManifestDefaults<'a> {
+    pub days: u32,
+    /// The algorithm of the fresh key made for a line without `spki`.
+    pub alg: Algorithm,
+    /// What makes those keys.
+    pub backend: &'a dyn Backend,
+}
+
+/// A manifest line that could not be turned into an entry: its number (from 1) and why.
+#[derive(Debug)]
+pub struct ManifestError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+/// One manifest line — `{"subject": …, "sans": […], "days": N, "spki": BASE64 | "alg":
+/// NAME}` — as a request; a line without `spki` gets a fresh key's.
+pub fn manifest_request(v: &Value, d: &ManifestDefaults<'_>) -> Result<EntryRequest, String> {
+    let subject_text = v["subject"].as_str().unwrap_or("");
+    let subject = parse_subject(subject_text).map_err(|e| e.0)?;
+    let sans = match &v["sans"] {
+        Value::Null => Vec::new(),
+        Value::Array(xs) => xs
+            .iter()
+            .map(|x| {
+                let s = x.as_str().ok_or("sans must be strings")?;
+                parse_san(s).map(|s| s.der)
+            })
+            .collect::<Result<Vec<_>, String>>()?,
+        _ => return Err("sans must be an array".into()),
+    };
+    if subject == [0x30, 0x00] && sans.is_empty() {
+        return Err("needs a subject or sans".into());
+    }
+    let days = match &v["days"] {
+        Value::Null => d.days,
+        n => n
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or("days must be a positive integer")?,
+    };
+    let spki = match v["spki"].as_str() {
+        Some(b) => base64::engine::general_purpose::STANDARD
+            .decode(b)
+            .map_err(|e| format!("spki: bad base64: {e}"))?,
+        None => {
+            let alg = match v["alg"].as_str() {
+                Some(s) => Algorithm::from_name(s).ok_or(format!("unknown alg '{s}'"))?,
+                None => d.alg,
+            };
+            d.backend
+                .generate(alg)
+                .and_then(|k| k.public_key_der())
+                .map_err(|e| e.to_string())?
+        }
+    };
+    Ok(EntryRequest {
+        subject,
+        spki,
+        sans,
+        copied: Vec::new(),
+        days,
+    })
+}
+
+/// Every line of a manifest (its number and text; blank lines left out by the caller)
+/// turned into an entry, in parallel, before anything is stored: one bad line and there
+/// are none. `done` is called once per entry made (a progress bar).
+pub fn manifest_entries(
+    lines: &[(usize, String)],
+    defaults: &ManifestDefaults<'_>,
+    issuer: &[u8],
+    now: Time,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<NewEntry>, ManifestError> {
+    lines
+        .par_iter()
+        .map(|(n, line)| {
+            let at = |message: String| ManifestError { line: *n, message };
+            let v: Value = serde_json::from_str(line).map_err(|e| at(format!("bad JSON: {e}")))?;
+            let req = manifest_request(&v, defaults).map_err(at)?;
+            let e = new_entry(issuer, now, &req).map_err(|e| at(e.to_string()))?;
+            done();
+            Ok(e)
+        })
+        .collect()
+}
+
+/// Append `entries` to the log in chunks of [`CHUNK`], the store told first that a bulk
+/// load is coming; the index of the first (the log's size when there are none).
+pub fn append_bulk(store: &mut dyn LogStore, entries: &[NewEntry]) -> super::Result<u64> {
+    if entries.is_empty() {
+        return Ok(store.size());
+    }
+    store.prepare_bulk_append()?;
+    let mut first = None;
+    for chunk in entries.chunks(CHUNK) {
+        let i = store.append_entries(chunk)?;
+        first.get_or_insert(i);
+    }
+    Ok(first.unwrap_or(0))
+}

@@ -21,7 +21,7 @@ pub const MESSAGE_LEN: usize = 400;
 /// the most `pkit issue batch --measure-limit` could reach: one fresh key
 /// ([`Backend::generate`], as [`run`] times it) and one signature by `issuer` over a
 /// TBSCertificate-sized message per entry of `algs`.
-pub fn issuance_limit(issuer: &Issuer, backend: &dyn Backend, algs: &[Algorithm]) -> Result<f64> {
+pub fn issuance_limit(issuer: &Issuer, backend: &Backend, algs: &[Algorithm]) -> Result<f64> {
     signing_rate(issuer, algs.len(), |i| {
         std::hint::black_box(backend.generate(algs[i])?);
         Ok(())

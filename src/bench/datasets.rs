@@ -94,7 +94,7 @@ pub fn cache_path(dir: &Path, kind: Synthetic, total: usize) -> PathBuf {
 /// sound, else made from `template` (certificates whose subjects and extensions it
 /// borrows) and cached. The flag says whether it was made now.
 pub fn synthetic(
-    backend: &dyn Backend,
+    backend: &Backend,
     kind: Synthetic,
     total: usize,
     template: &[Vec<u8>],
@@ -190,7 +190,7 @@ pub fn default_cache_dir() -> PathBuf {
 }
 
 fn generate(
-    backend: &dyn Backend,
+    backend: &Backend,
     kind: Synthetic,
     counts: &[usize],
     template: &[Vec<u8>],

@@ -52,7 +52,7 @@ struct Signed {
 }
 
 impl Signed {
-    fn new(backend: &dyn Backend, n: usize) -> Result<Signed> {
+    fn new(backend: &Backend, n: usize) -> Result<Signed> {
         let keys = (0..KEYS.min(n))
             .map(|_| backend.generate(Algorithm::Ed25519))
             .collect::<std::result::Result<Vec<_>, _>>()?;
@@ -151,7 +151,7 @@ pub fn run(h: &Harness<'_>, sizes: &[usize]) -> Result<Vec<Row>> {
 }
 
 /// `| N | Mode | Batch time | Elements/s | µs/verify | × single |`.
-pub fn table(rows: &[Row], threads: usize, backend: &dyn Backend) -> Table {
+pub fn table(rows: &[Row], threads: usize, backend: &Backend) -> Table {
     let single_ns = rows
         .iter()
         .find(|r| r.mode == Mode::Single)

@@ -41,11 +41,11 @@ impl Measurement {
 pub struct Harness<'a> {
     /// The backend under measurement: the CA's key, every signature, verification and
     /// digest goes through it.
-    pub backend: &'a dyn Backend,
+    pub backend: &'a Backend,
     /// Where subscriber keys are made. A subscriber's key is not the CA's token's: with a
     /// PKCS#11 backend under measurement they still come from software, as they would in
     /// a CA whose key alone is in an HSM.
-    pub subscriber_keys: &'a dyn Backend,
+    pub subscriber_keys: &'a Backend,
     pub min_time: Duration,
     /// Operation names to measure; the others run once, untimed, for their outputs.
     pub only: Option<Vec<String>>,

@@ -22,7 +22,7 @@ pub struct Machine {
 
 impl Machine {
     /// Describe this machine; `threads` is the size of the pool the bench runs in.
-    pub fn detect(threads: usize, backend: &dyn Backend) -> Machine {
+    pub fn detect(threads: usize, backend: &Backend) -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
         let cpu = field(&cpuinfo, "model name")
             .or_else(|| field(&cpuinfo, "Model"))

@@ -92,7 +92,7 @@ fn check(ok: bool, what: impl FnOnce() -> String) -> Result<()> {
 /// Parse certificates and check their signatures under the CA's key, as verification
 /// does: parsed in parallel, then checked in one batch chunked over the threads
 /// (Ed25519 by one multiscalar multiplication per chunk).
-fn verify_certs(backend: &dyn Backend, ders: &[&[u8]], ca_spki: &[u8]) -> Result<()> {
+fn verify_certs(backend: &Backend, ders: &[&[u8]], ca_spki: &[u8]) -> Result<()> {
     let certs = ders
         .par_iter()
         .map(|d| Certificate::from_der(d).map_err(|e| BenchError::Parse(e.to_string())))
@@ -273,7 +273,7 @@ fn reserial<T>(
 /// `cert_gen`: `n` subscriber keys and certificates, in parallel with one CA signer per
 /// worker: the signing stage of `pkit issue batch` ([`batch::Batch::sign`]), without the files.
 pub fn issue_batch(
-    backend: &dyn Backend,
+    backend: &Backend,
     issuer: &Issuer,
     alg: Algorithm,
     subject: &[u8],
@@ -426,7 +426,7 @@ fn ocsp(
                     .ok()
                 })
                 .collect();
-            let backend = Prechecked::new(rec.h.backend, &items);
+            let backend = Prechecked::over(rec.h.backend, &items);
             parsed.par_iter().try_for_each(|(resp, req)| {
                 let want = Expect {
                     backend: &backend,

@@ -13,6 +13,7 @@ use pkit::bench::report::{pipeline_table, Report};
 use pkit::bench::scratch::Scratch;
 use pkit::bench::{compare, crypto, ed25519_batch, mtc, parse, sizes, verify, x509, BenchError};
 use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::Backend;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -41,7 +42,7 @@ impl From<BenchError> for CliError {
     }
 }
 
-pub fn run(a: BenchArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
     let common = match &a.command {
         BenchCommand::Crypto(c) => c.common.clone(),
         BenchCommand::Parse(c) => c.common.clone(),
@@ -66,13 +67,13 @@ pub fn run(a: BenchArgs) -> CliResult<Exit> {
     let bar = progress_bar();
     let progress = |label: &str| bar.set_message(label.to_string());
     let h = Harness {
-        backend,
-        subscriber_keys: crate::cmd::backend::backend(),
+        backend: &backend,
+        subscriber_keys: be,
         min_time: common.min_time,
         only: None,
         progress: &progress,
     };
-    let report = pool.install(|| run_bench(&a.command, h, &tokens))?;
+    let report = pool.install(|| run_bench(be, &a.command, h, &tokens))?;
     bar.finish_and_clear();
     let text = match common.format {
         Format::Markdown => report.markdown(),
@@ -97,7 +98,12 @@ fn progress_bar() -> ProgressBar {
     b
 }
 
-fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliResult<Report> {
+fn run_bench(
+    be: &Backend,
+    cmd: &BenchCommand,
+    mut h: Harness<'_>,
+    tokens: &Scratch,
+) -> CliResult<Report> {
     let threads = rayon::current_num_threads();
     let command = shown_command(std::env::args().skip(1));
     let (bench, tables) = match cmd {
@@ -115,7 +121,7 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliRes
             }
             ("crypto", tables)
         }
-        BenchCommand::Parse(a) => ("parse", parse_tables(&h, a, threads)?),
+        BenchCommand::Parse(a) => ("parse", parse_tables(be, &h, a, threads)?),
         BenchCommand::X509(a) => {
             let scratch = scratch_for(a.db.as_deref(), a.db_passin.as_deref(), a.force)?;
             let run = x509::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
@@ -213,6 +219,7 @@ fn run_bench(cmd: &BenchCommand, mut h: Harness<'_>, tokens: &Scratch) -> CliRes
 /// `bench parse`: the datasets (files, the root store, the generated sets), then for
 /// each the one-thread and all-threads workloads, and the seed's tables over all of them.
 fn parse_tables(
+    be: &Backend,
     h: &Harness<'_>,
     a: &ParseArgs,
     threads: usize,
@@ -259,13 +266,8 @@ fn parse_tables(
             DatasetArg::Mldsa => Synthetic::MlDsa,
         };
         let started = std::time::Instant::now();
-        let (set, made) = datasets::synthetic(
-            super::backend::backend(),
-            kind,
-            a.dataset_size as usize,
-            &template,
-            &cache,
-        )?;
+        let (set, made) =
+            datasets::synthetic(be, kind, a.dataset_size as usize, &template, &cache)?;
         let path = datasets::cache_path(&cache, kind, a.dataset_size as usize);
         if made {
             eprintln!(
@@ -348,7 +350,7 @@ fn compare_backends(
             a.common.pin.as_deref(),
         )?;
         let hb = Harness {
-            backend,
+            backend: &backend,
             subscriber_keys: h.subscriber_keys,
             min_time: h.min_time,
             only: Some(ops.clone()),
@@ -392,7 +394,7 @@ fn compare_backends(
 }
 
 /// Every algorithm `backend` supports, less the slow RSA sizes.
-fn default_crypto_algos(backend: &dyn pkit::pki::backend::Backend) -> Vec<Algorithm> {
+fn default_crypto_algos(backend: &pkit::pki::backend::Backend) -> Vec<Algorithm> {
     Algorithm::ALL
         .into_iter()
         .filter(|a| !matches!(a, Algorithm::Rsa3072 | Algorithm::Rsa4096) && backend.supports(*a))

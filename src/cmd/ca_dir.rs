@@ -5,6 +5,7 @@ use super::error::{CliError, CliResult};
 use super::io::{self, InForm};
 use super::key::load_private_key;
 use pkit::der::Time;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::issuer::{CaError, Issuer};
 use std::path::Path;
 
@@ -30,9 +31,14 @@ pub fn parse_time(flag: &str, s: &Option<String>) -> CliResult<Option<Time>> {
 
 /// Load `DIR/ca.pem` and `DIR/ca.key` (a key file, or the URI of a key in a PKCS#11
 /// token, reached with `pin`).
-pub fn load_issuer(dir: &Path, passin: Option<&str>, pin: Option<&str>) -> CliResult<Issuer> {
+pub fn load_issuer(
+    be: &Backend,
+    dir: &Path,
+    passin: Option<&str>,
+    pin: Option<&str>,
+) -> CliResult<Issuer> {
     let cert = load_ca_cert(dir)?;
-    let key = load_private_key(&dir.join("ca.key"), passin, pin)?;
+    let key = load_private_key(be, &dir.join("ca.key"), passin, pin)?;
     Ok(Issuer::new(cert, key)?)
 }
 
@@ -110,6 +116,7 @@ pub struct NewCaKey {
 /// `--key FILE|URI` when given (its algorithm must agree with `--alg`, if that was
 /// given too), else a new key of `alg` (`default_alg` when neither says).
 pub fn new_ca_key(
+    be: &Backend,
     existing: &ExistingKeyArgs,
     alg: Option<pkit::pki::alg::Algorithm>,
     default_alg: pkit::pki::alg::Algorithm,
@@ -117,8 +124,8 @@ pub fn new_ca_key(
 ) -> CliResult<NewCaKey> {
     let (passin, pin) = (existing.passin.as_deref(), existing.pin.as_deref());
     let Some(spec) = existing.key.as_deref() else {
-        let key = super::request::generate(alg.unwrap_or(default_alg))?;
-        let file_text = super::request::key_pem(key.as_ref(), passout)?;
+        let key = super::request::generate(be, alg.unwrap_or(default_alg))?;
+        let file_text = super::request::key_pem(be, key.as_ref(), passout)?;
         return Ok(NewCaKey { key, file_text });
     };
     // A URI given as such, or held in the file given (another token CA's ca.key).
@@ -136,7 +143,7 @@ pub fn new_ca_key(
             "--passout: a key in a PKCS#11 token is protected by the token's PIN, not a password",
         ));
     }
-    let loaded = load_private_key(Path::new(spec), passin, pin)?;
+    let loaded = load_private_key(be, Path::new(spec), passin, pin)?;
     if let Some(want) = alg.filter(|&a| a != loaded.algorithm()) {
         return Err(CliError::usage(format!(
             "--alg {want}: the key given with --key is {}",
@@ -149,7 +156,7 @@ pub fn new_ca_key(
             super::token::parse_uri(text)?.without_pin()
         ))
     } else {
-        super::request::key_pem(loaded.as_ref(), passout)?
+        super::request::key_pem(be, loaded.as_ref(), passout)?
     };
     Ok(NewCaKey {
         key: loaded,

@@ -29,7 +29,7 @@ pub fn host_port(target: &str) -> CliResult<(&str, u16)> {
 
 /// The certificates a TLS server presents (leaf first), and `HOST:PORT` to name them.
 pub fn peer_chain(
-    backend: &dyn pkit::pki::backend::Backend,
+    backend: &pkit::pki::backend::Backend,
     target: &str,
 ) -> CliResult<(String, Vec<Vec<u8>>)> {
     use std::net::{IpAddr, TcpStream, ToSocketAddrs};

@@ -12,6 +12,7 @@ use super::undelivered;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::hex;
 use pkit::der::{integer, Time};
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
 use pkit::pki::ca::store::{CrlRecord, RevokeOutcome};
 use pkit::pki::crl::Crl;
@@ -140,11 +141,11 @@ pub struct CheckArgs {
     pub format: Format,
 }
 
-pub fn run(a: CrlArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: CrlArgs) -> CliResult<Exit> {
     match a.command {
-        CrlCommand::Revoke(a) => run_revoke(a),
-        CrlCommand::Gen(a) => run_gen(a),
-        CrlCommand::Verify(a) => run_verify(a),
+        CrlCommand::Revoke(a) => run_revoke(be, a),
+        CrlCommand::Gen(a) => run_gen(be, a),
+        CrlCommand::Verify(a) => run_verify(be, a),
         CrlCommand::Check(a) => run_check(a),
     }
 }
@@ -182,11 +183,11 @@ fn reason_name(code: Option<u8>) -> Option<&'static str> {
         .and_then(CrlReason::name)
 }
 
-fn run_revoke(a: RevokeArgs) -> CliResult<Exit> {
+fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
     let reason = a.reason.as_deref().map(parse_reason).transpose()?;
     let at = parse_time("--at", &a.at)?.unwrap_or_else(Time::now);
     if a.undelivered {
-        return revoke_undelivered(&a.ca, &a.db, at, reason);
+        return revoke_undelivered(be, &a.ca, &a.db, at, reason);
     }
     let serial = match (&a.serial, &a.cert) {
         (_, Some(path)) => {
@@ -238,13 +239,14 @@ fn run_revoke(a: RevokeArgs) -> CliResult<Exit> {
 
 /// `crl revoke --undelivered`: each revoked, then forgotten as undelivered.
 fn revoke_undelivered(
+    be: &Backend,
     ca: &std::path::Path,
     db: &DbArgs,
     at: Time,
     reason: Option<u8>,
 ) -> CliResult<Exit> {
     let mut store = open_store(ca, db)?;
-    let survey = undelivered::survey(store.as_ref(), ca)?;
+    let survey = undelivered::survey(be, store.as_ref(), ca)?;
     // Ended deliveries first become certificates found undelivered, so that a revocation
     // cut short leaves the rest listed.
     survey.save(store.as_mut(), ca, &[])?;
@@ -290,7 +292,7 @@ fn revoke_undelivered(
     Ok(Exit::Ok)
 }
 
-fn run_gen(a: GenArgs) -> CliResult<Exit> {
+fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     if let Some(out) = &a.out {
@@ -302,7 +304,7 @@ fn run_gen(a: GenArgs) -> CliResult<Exit> {
             )));
         }
     }
-    let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
+    let issuer = load_issuer(be, &a.ca, a.passin.as_deref(), a.pin.as_deref())?;
     let mut store = open_store(&a.ca, &a.db)?;
     let fields = CrlFields {
         this_update: now,
@@ -366,25 +368,23 @@ fn run_gen(a: GenArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
-fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
+fn run_verify(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let crl_item = read_item(&a.crl)?;
     let crl = Crl::from_der(&crl_item.der).map_err(|e| CliError::der(&crl_item.name, &e))?;
     let issuer_item = read_item(&a.issuer)?;
     let issuer = parse_cert(&issuer_item)?;
-    let checks = crl_verify::verify(crate::cmd::backend::backend(), &crl, &issuer, now).map_err(
-        |e| match e {
-            VerifyError::Der(e) => CliError::der(&crl_item.name, &e),
-            VerifyError::Signed(SignedError::UnsupportedAlgorithm(n)) => {
-                CliError::unsupported(format!(
-                    "{}: signature algorithm {n} is not supported",
-                    crl_item.name
-                ))
-            }
-            VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", crl_item.name)),
-            other => CliError::internal(format!("{}: {other}", crl_item.name)),
-        },
-    )?;
+    let checks = crl_verify::verify(be, &crl, &issuer, now).map_err(|e| match e {
+        VerifyError::Der(e) => CliError::der(&crl_item.name, &e),
+        VerifyError::Signed(SignedError::UnsupportedAlgorithm(n)) => {
+            CliError::unsupported(format!(
+                "{}: signature algorithm {n} is not supported",
+                crl_item.name
+            ))
+        }
+        VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", crl_item.name)),
+        other => CliError::internal(format!("{}: {other}", crl_item.name)),
+    })?;
     let valid = checks.iter().all(|c| c.ok);
     let entries = crl
         .revoked_count()

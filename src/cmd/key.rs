@@ -7,7 +7,7 @@ use super::token;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::PrivateKey;
+use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::key::{self, KdfChoice, MlDsaKeyFormat};
 use std::path::{Path, PathBuf};
 
@@ -158,14 +158,14 @@ impl TypedValueParser for AlgorithmParser {
     }
 }
 
-pub fn run(a: KeyArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: KeyArgs) -> CliResult<Exit> {
     match a.command {
-        KeyCommand::Gen(g) => gen(g),
-        KeyCommand::Pub(p) => public(p),
+        KeyCommand::Gen(g) => gen(be, g),
+        KeyCommand::Pub(p) => public(be, p),
     }
 }
 
-fn gen(a: GenArgs) -> CliResult<Exit> {
+fn gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     if let Some(uri) = a
         .out
         .as_deref()
@@ -200,15 +200,14 @@ fn gen(a: GenArgs) -> CliResult<Exit> {
         }
         None => None,
     };
-    let key = crate::cmd::backend::backend().generate(a.alg)?;
+    let key = be.generate(a.alg)?;
     let (der, label) = match password {
         Some(mut pw) => {
             let kdf = match a.kdf {
                 KdfArg::Pbkdf2 => KdfChoice::Pbkdf2,
                 KdfArg::Scrypt => KdfChoice::Scrypt,
             };
-            let der =
-                key::encrypt_private_key(crate::cmd::backend::backend(), &*key, &pw, kdf, format);
+            let der = key::encrypt_private_key(be, &*key, &pw, kdf, format);
             pw.fill(0);
             (der?, "ENCRYPTED PRIVATE KEY")
         }
@@ -248,8 +247,8 @@ fn gen_in_token(a: &GenArgs, uri: &str) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
-fn public(a: PubArgs) -> CliResult<Exit> {
-    let key = load_private_key(&a.key, a.passin.as_deref(), a.pin.as_deref())?;
+fn public(be: &Backend, a: PubArgs) -> CliResult<Exit> {
+    let key = load_private_key(be, &a.key, a.passin.as_deref(), a.pin.as_deref())?;
     let spki = key.public_key_der()?;
     write(
         a.out.as_deref(),
@@ -310,6 +309,7 @@ const KEY_LABELS: [&str; 4] = [
 /// `path` may also be a PKCS#11 URI, or a file holding one (a CA directory's `ca.key`
 /// for a key in a token): the key is then the token's, reached with `pin`.
 pub fn load_private_key(
+    be: &Backend,
     path: &Path,
     passin: Option<&str>,
     pin: Option<&str>,
@@ -365,11 +365,7 @@ pub fn load_private_key(
         }
         None => None,
     };
-    let loaded = key::load_private(
-        crate::cmd::backend::backend(),
-        &item.der,
-        password.as_deref(),
-    );
+    let loaded = key::load_private(be, &item.der, password.as_deref());
     if let Some(pw) = password.as_mut() {
         pw.fill(0);
     }

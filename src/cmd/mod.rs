@@ -4,7 +4,6 @@
 
 #![forbid(unsafe_code)]
 
-pub mod backend;
 pub mod bench;
 pub mod ca_db;
 pub mod ca_dir;
@@ -28,6 +27,7 @@ pub mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use error::{CliError, Exit};
+use pkit::pki::backend::Backend;
 
 const ABOUT: &str = "pkit: a PKI toolkit — parse, keys, issuance, revocation, OCSP and Merkle \
 Tree Certificates, with ML-DSA";
@@ -125,19 +125,22 @@ fn wants_json_errors(cli: &Cli) -> bool {
 }
 
 fn run(cli: Cli) -> Result<Exit, CliError> {
+    // The crypto backend, chosen once and handed down: OpenSSL (a key in a PKCS#11 token
+    // brings its token's backend with it, and `bench --backend` picks its own).
+    let backend = pkit::pki::backend::openssl::backend();
     if cli.version {
-        print!("{}", version_text());
+        print!("{}", version_text(backend));
         return Ok(Exit::Ok);
     }
     match cli.command {
-        Some(Command::Parse(a)) => parse::run(a),
-        Some(Command::Key(a)) => key::run(a),
-        Some(Command::Issue(a)) => issue::run(a),
-        Some(Command::Crl(a)) => crl::run(a),
-        Some(Command::Ocsp(a)) => ocsp::run(a),
-        Some(Command::Verify(a)) => verify::run(a),
-        Some(Command::Mtc(a)) => mtc::run(a),
-        Some(Command::Bench(a)) => bench::run(a),
+        Some(Command::Parse(a)) => parse::run(backend, a),
+        Some(Command::Key(a)) => key::run(backend, a),
+        Some(Command::Issue(a)) => issue::run(backend, a),
+        Some(Command::Crl(a)) => crl::run(backend, a),
+        Some(Command::Ocsp(a)) => ocsp::run(backend, a),
+        Some(Command::Verify(a)) => verify::run(backend, a),
+        Some(Command::Mtc(a)) => mtc::run(backend, a),
+        Some(Command::Bench(a)) => bench::run(backend, a),
         Some(Command::Completions(a)) => completions::run(a, command()),
         Some(Command::GenDocs(a)) => completions::gen_docs(a, command()),
         None => Err(CliError::usage("no command given; see pkit --help")),
@@ -145,9 +148,8 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
 }
 
 /// `pkit --version`: pkit, the backend library, and which algorithms work in this build.
-pub fn version_text() -> String {
+pub fn version_text(backend: &Backend) -> String {
     use pkit::pki::alg::Algorithm;
-    let backend = crate::cmd::backend::backend();
     let (yes, no): (Vec<Algorithm>, Vec<Algorithm>) =
         Algorithm::ALL.iter().partition(|a| backend.supports(**a));
     let names = |v: &[Algorithm]| v.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ");

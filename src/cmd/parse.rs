@@ -12,6 +12,7 @@ use clap::Args;
 use pkit::der::reader::Deviation;
 use pkit::der::{tree, Time};
 use pkit::describe::{self, CertFacts, Ctx, Described};
+use pkit::pki::backend::Backend;
 use pkit::pki::detect::{self, Kind};
 use rayon::prelude::*;
 use serde_json::{json, Value};
@@ -107,7 +108,7 @@ struct Outcome {
     result: Result<Described, CliError>,
 }
 
-pub fn run(a: ParseArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
     let now = match &a.now {
         Some(s) => Time::parse_rfc3339(s)
             .ok_or_else(|| CliError::usage(format!("--now {s}: expected an RFC 3339 time")))?,
@@ -127,7 +128,7 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
         show_private: a.show_private,
         password: a.passin.as_deref().map(io::read_secret).transpose()?,
         lenient: a.lenient,
-        backend: super::backend::backend(),
+        backend: be,
     };
     if a.format == Format::Table && !a.summary {
         return Err(CliError::usage("-f table goes with --summary"));
@@ -140,7 +141,7 @@ pub fn run(a: ParseArgs) -> CliResult<Exit> {
     // Read every source; an unreadable file is an item-level failure like a bad parse.
     let mut items: Vec<Result<Item, CliError>> = Vec::new();
     if let Some(target) = &a.connect {
-        let (name, ders) = super::connect::peer_chain(super::backend::backend(), target)?;
+        let (name, ders) = super::connect::peer_chain(be, target)?;
         items.extend(ders.into_iter().enumerate().map(|(i, der)| {
             Ok(Item {
                 name: format!("{name}#{}", i + 1),

@@ -5,7 +5,7 @@
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::io::{self, InForm};
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::PrivateKey;
+use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::san::parse_san;
@@ -63,12 +63,12 @@ impl Drop for SecretText {
 }
 
 /// `key` as PEM: PKCS#8, or encrypted PKCS#8 with a password from `passout`.
-pub fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<SecretText> {
+pub fn key_pem(be: &Backend, key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<SecretText> {
     Ok(SecretText(match passout {
         Some(spec) => {
             let mut pw = io::read_secret(spec)?;
             let der = encrypt_private_key(
-                crate::cmd::backend::backend(),
+                be,
                 key,
                 &pw,
                 KdfChoice::default(),
@@ -86,8 +86,8 @@ pub fn key_pem(key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<SecretT
     }))
 }
 
-pub fn generate(alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {
-    Ok(crate::cmd::backend::backend().generate(alg)?)
+pub fn generate(be: &Backend, alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {
+    Ok(be.generate(alg)?)
 }
 
 pub fn record(issued: &Issued, subject: &str, profile: Profile, key_alg: &str) -> CertRecord {
@@ -108,7 +108,7 @@ pub(crate) struct FromCsr {
     pub(crate) extensions: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
-pub fn read_csr(path: &Path) -> CliResult<FromCsr> {
+pub fn read_csr(be: &Backend, path: &Path) -> CliResult<FromCsr> {
     let src = io::read_source(path)?;
     let item = io::split_items(src, InForm::Auto)
         .into_iter()
@@ -126,12 +126,7 @@ pub fn read_csr(path: &Path) -> CliResult<FromCsr> {
                 csr.signature_algorithm.name()
             ))
         })?;
-    let ok = crate::cmd::backend::backend().verify(
-        csr.spki.raw,
-        scheme,
-        csr.tbs_raw(),
-        csr.signature.bytes,
-    )?;
+    let ok = be.verify(csr.spki.raw, scheme, csr.tbs_raw(), csr.signature.bytes)?;
     if !ok {
         return Err(CliError::negative(format!(
             "{}: the CSR's signature does not verify with its own key",

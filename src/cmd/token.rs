@@ -8,7 +8,7 @@ use super::io;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::pkcs11::module::{NSS_SOFTOKEN_MODULE, SOFTHSM_MODULE};
 use pkit::pki::backend::pkcs11::{scratch, KeyUri, NewKey, Pkcs11Backend, TokenKey};
-use pkit::pki::backend::{Backend, BackendError, PrivateKey};
+use pkit::pki::backend::{openssl, Backend, BackendError, PrivateKey};
 
 pub use pkit::pki::backend::pkcs11::is_pkcs11_uri;
 
@@ -62,7 +62,7 @@ fn with_flag(flag: &str, mut e: CliError) -> CliError {
 /// The backend on the token `uri` names, logged in.
 pub fn open(uri: &KeyUri, pin: Option<&str>) -> CliResult<Pkcs11Backend> {
     let mut secret = pin_for(uri, pin)?;
-    let opened = Pkcs11Backend::open(uri, None, secret.as_deref(), super::backend::backend());
+    let opened = Pkcs11Backend::open(uri, None, secret.as_deref(), openssl::backend());
     if let Some(s) = secret.as_mut() {
         s.fill(0);
     }
@@ -134,10 +134,10 @@ pub fn bench_backend(
     dir: &std::path::Path,
     nss_db: Option<&std::path::Path>,
     pin: Option<&str>,
-) -> CliResult<&'static dyn Backend> {
-    let soft = super::backend::backend();
+) -> CliResult<Backend> {
+    let soft = openssl::backend();
     let token = match choice {
-        BackendChoice::Openssl => return Ok(soft),
+        BackendChoice::Openssl => return Ok(soft.clone()),
         BackendChoice::Softhsm => {
             require_module(SOFTHSM_MODULE, "softhsm2")?;
             let conf = scratch::softhsm_config(&dir.join("softhsm"))?;
@@ -157,13 +157,12 @@ pub fn bench_backend(
                         nss_db: Some(db.display().to_string()),
                         ..KeyUri::default()
                     };
-                    return Ok(Box::leak(Box::new(open(&uri, pin)?)));
+                    return Ok(open(&uri, pin)?.into_backend());
                 }
             }
         }
     };
-    // The benchmark's backend lives as long as the process.
-    Ok(Box::leak(Box::new(Pkcs11Backend::on(token, soft))))
+    Ok(Pkcs11Backend::on(token, soft).into_backend())
 }
 
 fn require_module(path: &str, package: &str) -> CliResult {

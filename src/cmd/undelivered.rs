@@ -13,6 +13,7 @@ use super::ca_db::db_err;
 use super::error::CliResult;
 use super::io;
 use super::key::load_private_key;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::store::{CaStore, Pending, Undelivered};
 use pkit::pki::cert::Certificate;
 use pkit::store::process;
@@ -70,7 +71,7 @@ pub struct Survey {
 
 /// Look at the CA's undelivered certificates and their files. Reads only; see
 /// [`Survey::save`].
-pub fn survey(store: &dyn CaStore, ca: &Path) -> CliResult<Survey> {
+pub fn survey(be: &Backend, store: &dyn CaStore, ca: &Path) -> CliResult<Survey> {
     let mut s = Survey {
         found: Vec::new(),
         in_flight: 0,
@@ -87,7 +88,7 @@ pub fn survey(store: &dyn CaStore, ca: &Path) -> CliResult<Survey> {
                 s.ended_chunks.push(*id);
             }
         }
-        let found = inspect(item);
+        let found = inspect(be, item);
         if found.key == FileState::Present && found.cert == FileState::Present {
             if found.item.pending == Pending::Found {
                 s.now_delivered.push(found.item.id);
@@ -115,7 +116,7 @@ impl Survey {
     }
 }
 
-fn inspect(item: Undelivered) -> Found {
+fn inspect(be: &Backend, item: Undelivered) -> Found {
     let mut f = Found {
         item,
         key: FileState::Missing,
@@ -127,7 +128,7 @@ fn inspect(item: Undelivered) -> Found {
     });
     f.key = file_state(&f.key_path(), |path| {
         let cert = Certificate::from_der(&f.item.cert.der).ok()?;
-        let key = load_private_key(path, None, None).ok()?;
+        let key = load_private_key(be, path, None, None).ok()?;
         Some(key.public_key_der().ok()? == cert.spki.raw)
     });
     f

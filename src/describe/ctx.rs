@@ -15,7 +15,7 @@ pub struct Ctx<'a> {
     /// Read BER, reporting deviations as warnings.
     pub lenient: bool,
     /// What decrypts keys and PKCS#12 safes and checks their MACs.
-    pub backend: &'a dyn Backend,
+    pub backend: &'a Backend,
 }
 
 impl std::fmt::Debug for Ctx<'_> {

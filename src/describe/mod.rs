@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use pkit::describe::{describe, Ctx};
-//! use pkit::pki::backend::openssl::OpensslBackend;
+//! use pkit::pki::backend::openssl;
 //! use pkit::pki::detect::{self, Kind};
 //!
 //! // NIST PKITS's trust anchor, a DER file.
@@ -18,7 +18,7 @@
 //!     show_private: false,
 //!     password: None,
 //!     lenient: false,
-//!     backend: &OpensslBackend,
+//!     backend: openssl::backend(),
 //! };
 //! let d = describe(Kind::Certificate, &der, &ctx).unwrap();
 //! assert_eq!(d.json["subject_dn"], "CN=Trust Anchor,O=Test Certificates 2011,C=US");

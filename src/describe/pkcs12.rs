@@ -86,12 +86,7 @@ pub fn describe(der: &[u8], ctx: &Ctx) -> Out<Described> {
     Ok(d)
 }
 
-fn mac_json(
-    mac: &MacData<'_>,
-    content: &[u8],
-    pw: &mut Password,
-    backend: &dyn Backend,
-) -> Out<Value> {
+fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password, backend: &Backend) -> Out<Value> {
     let scheme = mac.scheme()?;
     let mut m = Map::new();
     m.insert(

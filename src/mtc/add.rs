@@ -68,7 +68,7 @@ pub struct ManifestDefaults<'a> {
     /// The algorithm of the fresh key made for a line without `spki`.
     pub alg: Algorithm,
     /// What makes those keys.
-    pub backend: &'a dyn Backend,
+    pub backend: &'a Backend,
 }
 
 /// A manifest line that could not be turned into an entry: its number (from 1) and why.

@@ -173,7 +173,7 @@ impl Checkpoint {
     /// Check one signature line with a cosigner key (matching name and key ID).
     pub fn verify(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         log: &TrustAnchorId,
         key: &CosignerKey,
         sig: &NoteSignature,

@@ -113,7 +113,7 @@ impl CosignerKey {
     /// Check a signature over a CosignedSubtree with `backend`.
     pub fn verify_subtree(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         timestamp: u64,
         log: &TrustAnchorId,
         st: Subtree,
@@ -127,7 +127,7 @@ impl CosignerKey {
     /// Check a signature over `message` with this key (its algorithm's scheme).
     pub fn verify_message(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         message: &[u8],
         signature: &[u8],
     ) -> Result<bool> {

@@ -93,11 +93,7 @@ pub struct MtcVerdict {
 
 /// Parse and verify a certificate. `Err` only for bytes that are not a certificate
 /// (exit 3); an MTC proof that does not decode fails step 1.
-pub fn verify_certificate(
-    backend: &dyn Backend,
-    der: &[u8],
-    policy: &Policy,
-) -> Result<MtcVerdict> {
+pub fn verify_certificate(backend: &Backend, der: &[u8], policy: &Policy) -> Result<MtcVerdict> {
     let c = Certificate::from_der(der)
         .map_err(|e| MtcError::malformed(e.offset, format!("an X.509 certificate ({e})")))?;
     let mut report = Report::default();
@@ -288,19 +284,19 @@ pub fn proof_subtree(der: &[u8]) -> Option<(u16, Subtree, bool)> {
 /// batch checks them (Ed25519 by one multiscalar multiplication), and the
 /// verifications then find them answered.
 pub fn verify_certificates(
-    backend: &dyn Backend,
+    backend: &Backend,
     ders: &[&[u8]],
     policy: &Policy,
 ) -> Vec<Result<MtcVerdict>> {
     use crate::pki::backend::{Prechecked, Question, VerifyItem};
     use rayon::prelude::*;
-    let dry = Prechecked::dry_run(backend);
+    let (dry_backend, dry) = Prechecked::dry_run(backend);
     ders.par_iter().for_each(|d| {
-        let _ = verify_certificate(&dry, d, policy);
+        let _ = verify_certificate(&dry_backend, d, policy);
     });
     let asked = dry.asked();
     let items: Vec<VerifyItem<'_>> = asked.iter().map(Question::item).collect();
-    let checked = Prechecked::new(backend, &items);
+    let checked = Prechecked::over(backend, &items);
     ders.par_iter()
         .map(|d| verify_certificate(&checked, d, policy))
         .collect()

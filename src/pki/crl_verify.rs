@@ -230,7 +230,7 @@ pub fn is_current(crl: &Crl<'_>, now: Time) -> bool {
 
 /// Every check made on `crl` as issued by `issuer` at `now`; valid when all pass.
 pub fn verify(
-    backend: &dyn Backend,
+    backend: &Backend,
     crl: &Crl<'_>,
     issuer: &Certificate<'_>,
     now: Time,

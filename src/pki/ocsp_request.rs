@@ -42,7 +42,7 @@ pub struct IssuerHashes {
 }
 
 impl IssuerHashes {
-    pub fn of(b: &dyn Backend, issuer: &Certificate<'_>, digest: Digest) -> IssuerHashes {
+    pub fn of(b: &Backend, issuer: &Certificate<'_>, digest: Digest) -> IssuerHashes {
         IssuerHashes {
             digest,
             name_hash: b.digest(digest, issuer.subject.raw),
@@ -76,7 +76,7 @@ impl IssuerHashes {
 
 /// True when `id` names `cert`, as issued by `issuer`, under the CertID's own digest.
 pub fn cert_id_matches(
-    backend: &dyn Backend,
+    backend: &Backend,
     id: &CertId<'_>,
     issuer: &Certificate<'_>,
     cert: &Certificate<'_>,
@@ -131,7 +131,7 @@ pub fn write_nonce_extension(w: &mut Writer, nonce: &[u8]) {
 
 /// ResponderID byKey (RFC 6960 §4.2.1): the SHA-1 of the responder's subjectPublicKey
 /// BIT STRING value, whatever hash the CertIDs use.
-pub fn responder_key_hash(backend: &dyn Backend, cert: &Certificate<'_>) -> Vec<u8> {
+pub fn responder_key_hash(backend: &Backend, cert: &Certificate<'_>) -> Vec<u8> {
     backend.digest(Digest::Sha1, cert.spki.key.bytes)
 }
 

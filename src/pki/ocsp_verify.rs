@@ -91,7 +91,7 @@ impl From<Error> for VerifyError {
 /// What the response is checked against.
 pub struct Expect<'a, 'b> {
     /// The backend that checks signatures and computes CertID hashes.
-    pub backend: &'b dyn Backend,
+    pub backend: &'b Backend,
     /// The CA that issued the certificate in question.
     pub issuer: &'b Certificate<'a>,
     /// The certificate in question (its serial picks the SingleResponse).
@@ -232,7 +232,7 @@ fn check_signature(
 /// RFC 6960 §4.2.2.2: a delegated responder's certificate is issued directly by the CA
 /// and carries id-kp-OCSPSigning; it must also be valid now.
 pub fn check_delegated_signer(
-    backend: &dyn Backend,
+    backend: &Backend,
     ca: &Certificate<'_>,
     signer: &Certificate<'_>,
     now: Time,
@@ -281,7 +281,7 @@ pub fn check_delegated_signer(
 /// of `issuer` when no serial is given. Hashes are recomputed with each CertID's own
 /// digest.
 fn find_single<'a, 'r>(
-    backend: &dyn Backend,
+    backend: &Backend,
     responses: &'r [SingleResponse<'a>],
     issuer: &Certificate<'_>,
     serial: Option<&[u8]>,

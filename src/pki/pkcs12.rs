@@ -208,7 +208,7 @@ impl<'a> MacData<'a> {
     /// altered content.
     pub fn verify(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         allowance: &cost::Allowance,
         scheme: &MacScheme<'_>,
         password: Option<&[u8]>,

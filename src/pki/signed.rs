@@ -69,7 +69,7 @@ pub fn verify_item<'a>(
 /// scheme `alg` names, checked by `backend`. False also covers a key of the wrong type
 /// for the scheme.
 pub fn verify_signed(
-    backend: &dyn Backend,
+    backend: &Backend,
     signer_spki: &[u8],
     alg: &AlgId<'_>,
     tbs: &[u8],

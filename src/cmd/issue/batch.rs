@@ -16,6 +16,7 @@ use clap::Args;
 use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::Backend;
 use pkit::pki::backend::PrivateKey;
 use pkit::pki::ca::batch::{Batch, BatchError, BatchItem, Delivery};
 use pkit::pki::ca::issuer::Issued;
@@ -174,6 +175,8 @@ struct BatchOutput {
 /// How `pkit issue batch` delivers: a key file and a certificate file per certificate in
 /// the output directory, a report line on stdout, and the progress bar.
 struct Files<'a> {
+    /// What writes the keys (encrypted, when asked).
+    backend: &'a Backend,
     out_dir: &'a OutDir,
     bar: &'a indicatif::ProgressBar,
     /// The first failure to write the report: the batch still delivers its files, and
@@ -204,7 +207,7 @@ impl Delivery for Files<'_> {
             "key": self.out_dir.path().join(&key_name),
         }));
         Ok(BatchOutput {
-            key_pem: key_pem(key, None)?,
+            key_pem: key_pem(self.backend, key, None)?,
             cert_pem: io::pem_encode("CERTIFICATE", &cert.der),
             key_name,
             cert_name,
@@ -247,19 +250,20 @@ impl Delivery for Files<'_> {
     }
 }
 
-pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
+pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let items = manifest_items(&a)?;
-    let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
+    let issuer = load_issuer(be, &a.ca, a.passin.as_deref(), a.pin.as_deref())?;
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;
     let mut store = open_store(&a.ca, &a.db)?;
-    warn_undelivered(store.as_mut(), &a.ca)?;
+    warn_undelivered(be, store.as_mut(), &a.ca)?;
     store.checkpoint_in_background().map_err(db_err(&a.ca))?;
     let stop = stop_on_signals()?;
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
     let files = Files {
+        backend: be,
         out_dir: &out_dir,
         bar: &bar,
         report_error: std::sync::Mutex::new(None),
@@ -271,7 +275,7 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     };
     let batch = Batch {
         issuer: &issuer,
-        backend: crate::cmd::backend::backend(),
+        backend: be,
         now,
         stop: Some(&stop),
     };
@@ -315,8 +319,7 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
     );
     if a.measure_limit {
         let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();
-        let limit =
-            pkit::bench::crypto::issuance_limit(&issuer, crate::cmd::backend::backend(), &algs)?;
+        let limit = pkit::bench::crypto::issuance_limit(&issuer, be, &algs)?;
         let signing = pkit::bench::crypto::signing_limit(&issuer, algs.len())?;
         let rate = items.len() as f64 / secs;
         eprintln!(
@@ -335,8 +338,12 @@ pub fn run_batch(a: BatchArgs) -> CliResult<Exit> {
 
 /// Tell the user about certificates an earlier batch on this CA committed but did not
 /// deliver (recording what is found, so the next look starts from it).
-fn warn_undelivered(store: &mut dyn store::CaStore, ca: &std::path::Path) -> CliResult {
-    let survey = undelivered::survey(store, ca)?;
+fn warn_undelivered(
+    be: &Backend,
+    store: &mut dyn store::CaStore,
+    ca: &std::path::Path,
+) -> CliResult {
+    let survey = undelivered::survey(be, store, ca)?;
     survey.save(store, ca, &[])?;
     if !survey.found.is_empty() {
         eprintln!(

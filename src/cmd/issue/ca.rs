@@ -10,6 +10,7 @@ use crate::cmd::request::{dn_of, record, subject};
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::issuer::{self, Request};
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::store::{self};
@@ -53,7 +54,7 @@ pub struct CaArgs {
     pub now: Option<String>,
 }
 
-pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
+pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let subj = subject(&a.subject)?;
     if subj == [0x30, 0x00] {
@@ -73,6 +74,7 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
         key,
         file_text: key_text,
     } = new_ca_key(
+        be,
         &a.existing,
         a.alg,
         Algorithm::EcdsaP256,
@@ -82,7 +84,12 @@ pub fn run_ca(a: CaArgs) -> CliResult<Exit> {
     let cert_der = match &a.parent {
         None => issuer::self_signed(key.as_ref(), &subj, now, not_after, a.path_len)?,
         Some(parent) => {
-            let issuer = load_issuer(parent, a.parent_passin.as_deref(), a.parent_pin.as_deref())?;
+            let issuer = load_issuer(
+                be,
+                parent,
+                a.parent_passin.as_deref(),
+                a.parent_pin.as_deref(),
+            )?;
             issuer.check_valid_at(now)?;
             let req = Request {
                 subject: subj.clone(),

@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::issuer::Request;
 use std::path::PathBuf;
 
@@ -76,7 +77,7 @@ pub struct CertArgs {
     pub force: bool,
 }
 
-pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
+pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let not_before = parse_time("--not-before", &a.not_before)?.unwrap_or(now);
     let not_after = match parse_time("--not-after", &a.not_after)? {
@@ -94,11 +95,11 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
             )));
         }
     }
-    let issuer = load_issuer(&a.ca, a.passin.as_deref(), a.pin.as_deref())?;
+    let issuer = load_issuer(be, &a.ca, a.passin.as_deref(), a.pin.as_deref())?;
     issuer.check_valid_at(now)?;
     let (subj, spki, key, copied, key_alg) = match (&a.csr, &a.key_out) {
         (Some(csr_path), _) => {
-            let c = read_csr(csr_path)?;
+            let c = read_csr(be, csr_path)?;
             let subj = match &a.subject {
                 Some(s) => subject(s)?,
                 None => c.subject,
@@ -112,7 +113,7 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
         }
         (None, Some(_)) => {
             let alg = a.alg.unwrap_or(Algorithm::EcdsaP256);
-            let key = generate(alg)?;
+            let key = generate(be, alg)?;
             let subj = subject(a.subject.as_deref().unwrap_or(""))?;
             (
                 subj,
@@ -158,7 +159,12 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
         .insert_certificates(&[record(&issued, &dn, prof, alg_name)])
         .map_err(db_err(&a.ca))?;
     if let (Some(path), Some(key)) = (&a.key_out, &key) {
-        io::write_file_atomic(path, key_pem(key.as_ref(), None)?.as_bytes(), a.force, true)?;
+        io::write_file_atomic(
+            path,
+            key_pem(be, key.as_ref(), None)?.as_bytes(),
+            a.force,
+            true,
+        )?;
     }
     io::write_text(
         a.out.as_deref(),

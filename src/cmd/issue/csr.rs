@@ -5,6 +5,7 @@ use crate::cmd::io;
 use crate::cmd::key::load_private_key;
 use crate::cmd::request::{sans, subject};
 use clap::Args;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::request::encode_csr;
 use std::path::PathBuf;
 
@@ -34,8 +35,8 @@ pub struct CsrArgs {
     pub force: bool,
 }
 
-pub fn run_csr(a: CsrArgs) -> CliResult<Exit> {
-    let key = load_private_key(&a.key, a.passin.as_deref(), a.pin.as_deref())?;
+pub fn run_csr(be: &Backend, a: CsrArgs) -> CliResult<Exit> {
+    let key = load_private_key(be, &a.key, a.passin.as_deref(), a.pin.as_deref())?;
     let subj = subject(&a.subject)?;
     let sans = sans(&a.san)?;
     if subj == [0x30, 0x00] && sans.is_empty() {

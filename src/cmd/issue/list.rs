@@ -10,6 +10,7 @@ use crate::cmd::undelivered::{self, FileState, Found};
 use clap::{Args, ValueEnum};
 use pkit::der::hex;
 use pkit::der::Time;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::store::CaStore;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -70,10 +71,10 @@ pub struct ExportArgs {
     pub out_dir: Option<PathBuf>,
 }
 
-pub fn run_list(a: ListArgs) -> CliResult<Exit> {
+pub fn run_list(be: &Backend, a: ListArgs) -> CliResult<Exit> {
     let store = open_store(&a.ca, &a.db)?;
     if a.undelivered {
-        return list_undelivered(store.as_ref(), &a);
+        return list_undelivered(be, store.as_ref(), &a);
     }
     let rows = store.list().map_err(db_err(&a.ca))?;
     let items: Vec<Value> = rows
@@ -147,8 +148,8 @@ fn undelivered_json(f: &Found) -> Value {
     })
 }
 
-fn list_undelivered(store: &dyn CaStore, a: &ListArgs) -> CliResult<Exit> {
-    let survey = undelivered::survey(store, &a.ca)?;
+fn list_undelivered(be: &Backend, store: &dyn CaStore, a: &ListArgs) -> CliResult<Exit> {
+    let survey = undelivered::survey(be, store, &a.ca)?;
     note_in_flight(&survey);
     let items: Vec<Value> = survey.found.iter().map(undelivered_json).collect();
     print_list(
@@ -176,10 +177,10 @@ fn note_in_flight(survey: &undelivered::Survey) {
     }
 }
 
-pub fn run_export(a: ExportArgs) -> CliResult<Exit> {
+pub fn run_export(be: &Backend, a: ExportArgs) -> CliResult<Exit> {
     let mut store = open_store(&a.ca, &a.db)?;
     let Some(shown) = &a.serial else {
-        return export_undelivered(store.as_mut(), &a);
+        return export_undelivered(be, store.as_mut(), &a);
     };
     let serial = parse_serial(shown)?;
     let rec = store.get(&serial).map_err(db_err(&a.ca))?.ok_or_else(|| {
@@ -194,8 +195,8 @@ pub fn run_export(a: ExportArgs) -> CliResult<Exit> {
 }
 
 /// `issue export --undelivered`: every undelivered certificate's file written again.
-fn export_undelivered(store: &mut dyn CaStore, a: &ExportArgs) -> CliResult<Exit> {
-    let survey = undelivered::survey(store, &a.ca)?;
+fn export_undelivered(be: &Backend, store: &mut dyn CaStore, a: &ExportArgs) -> CliResult<Exit> {
+    let survey = undelivered::survey(be, store, &a.ca)?;
     note_in_flight(&survey);
     let mut delivered = Vec::new();
     let mut out = std::io::stdout().lock();

@@ -14,6 +14,7 @@ mod list;
 
 use super::error::{CliResult, Exit};
 use clap::{Args, Subcommand};
+use pkit::pki::backend::Backend;
 
 pub use batch::BatchArgs;
 pub use ca::CaArgs;
@@ -44,13 +45,13 @@ pub enum IssueCommand {
     Export(ExportArgs),
 }
 
-pub fn run(a: IssueArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: IssueArgs) -> CliResult<Exit> {
     match a.command {
-        IssueCommand::Ca(a) => ca::run_ca(a),
-        IssueCommand::Csr(a) => csr::run_csr(a),
-        IssueCommand::Cert(a) => cert::run_cert(a),
-        IssueCommand::Batch(a) => batch::run_batch(a),
-        IssueCommand::List(a) => list::run_list(a),
-        IssueCommand::Export(a) => list::run_export(a),
+        IssueCommand::Ca(a) => ca::run_ca(be, a),
+        IssueCommand::Csr(a) => csr::run_csr(be, a),
+        IssueCommand::Cert(a) => cert::run_cert(be, a),
+        IssueCommand::Batch(a) => batch::run_batch(be, a),
+        IssueCommand::List(a) => list::run_list(be, a),
+        IssueCommand::Export(a) => list::run_export(be, a),
     }
 }

@@ -12,6 +12,7 @@ use pkit::der::Time;
 use pkit::mtc::add::{append_bulk, manifest_entries, new_entry, EntryRequest, ManifestDefaults};
 use pkit::mtc::store::LogStore;
 use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::io::BufRead as _;
 use std::path::PathBuf;
@@ -55,13 +56,13 @@ pub struct AddArgs {
     pub format: Format,
 }
 
-pub fn run(a: AddArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: AddArgs) -> CliResult<Exit> {
     let now = now_of(&a.now)?;
     let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (ca_id, _) = ca_meta(&*store, &name)?;
     let issuer = ca_id.to_name_der();
     if let Some(path) = &a.from {
-        return run_manifest(&a, path, &mut *store, &name, &issuer, now);
+        return run_manifest(be, &a, path, &mut *store, &name, &issuer, now);
     }
     if let Some(p) = &a.key_out {
         if !a.force && p.exists() {
@@ -75,7 +76,7 @@ pub fn run(a: AddArgs) -> CliResult<Exit> {
     let (req, key) =
         match (&a.csr, &a.key_out) {
             (Some(csr), _) => {
-                let c = read_csr(csr)?;
+                let c = read_csr(be, csr)?;
                 let subj = match &a.subject {
                     Some(s) => subject(s)?,
                     None => c.subject,
@@ -93,7 +94,7 @@ pub fn run(a: AddArgs) -> CliResult<Exit> {
                 )
             }
             (None, Some(_)) => {
-                let key = generate(a.alg.unwrap_or(Algorithm::EcdsaP256))?;
+                let key = generate(be, a.alg.unwrap_or(Algorithm::EcdsaP256))?;
                 let subj = subject(a.subject.as_deref().unwrap_or(""))?;
                 let spki = key.public_key_der()?;
                 (
@@ -119,7 +120,12 @@ pub fn run(a: AddArgs) -> CliResult<Exit> {
     let e = new_entry(&issuer, now, &req).map_err(mtc_err(&name))?;
     let index = store.append_entries(&[e]).map_err(mtc_err(&name))?;
     if let (Some(path), Some(key)) = (&a.key_out, &key) {
-        io::write_file_atomic(path, key_pem(key.as_ref(), None)?.as_bytes(), a.force, true)?;
+        io::write_file_atomic(
+            path,
+            key_pem(be, key.as_ref(), None)?.as_bytes(),
+            a.force,
+            true,
+        )?;
     }
     emit(
         a.format,
@@ -131,6 +137,7 @@ pub fn run(a: AddArgs) -> CliResult<Exit> {
 }
 
 fn run_manifest(
+    be: &Backend,
     a: &AddArgs,
     path: &std::path::Path,
     store: &mut dyn LogStore,
@@ -150,7 +157,7 @@ fn run_manifest(
     let defaults = ManifestDefaults {
         days: a.days,
         alg: a.alg.unwrap_or(Algorithm::EcdsaP256),
-        backend: crate::cmd::backend::backend(),
+        backend: be,
     };
     let bar = io::progress_bar(lines.len() as u64, "entries");
     let entries = manifest_entries(&lines, &defaults, issuer, now, &|| bar.inc(1))

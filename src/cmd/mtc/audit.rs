@@ -16,6 +16,7 @@ use base64::Engine;
 use clap::Args;
 use pkit::mtc::audit::{audit, AuditError};
 use pkit::mtc::cert::CaInfo;
+use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -44,7 +45,7 @@ pub struct AuditArgs {
     pub format: Format,
 }
 
-pub fn run(a: AuditArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: AuditArgs) -> CliResult<Exit> {
     let started = Instant::now();
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
@@ -55,7 +56,7 @@ pub fn run(a: AuditArgs) -> CliResult<Exit> {
         .collect::<CliResult<Vec<_>>>()?;
     let remote = Remote::new(&a.url)?;
     let base = remote.base.clone();
-    let (cp, _, signed) = remote.signed_checkpoint(&ca, &others)?;
+    let (cp, _, signed) = remote.signed_checkpoint(be, &ca, &others)?;
     let seen = match &a.state {
         Some(p) => read_state(p, &cp.origin)?,
         None => None,

@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::Backend;
 use pkit::store::postgres::without_password;
 use serde_json::json;
 use std::path::PathBuf;
@@ -57,7 +58,7 @@ pub struct NewArgs {
     pub format: Format,
 }
 
-pub fn run_new(a: NewArgs) -> CliResult<Exit> {
+pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
     if let Some(alg) = a.alg.filter(|alg| !COSIGNER_ALGORITHMS.contains(alg)) {
         return Err(CliError::unsupported(format!(
             "--alg {alg}: MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87"
@@ -75,7 +76,8 @@ pub fn run_new(a: NewArgs) -> CliResult<Exit> {
             return Err(CliError::io(format!("{}: already exists", p.display())));
         }
     }
-    let NewCaKey { key, file_text } = new_ca_key(&a.existing, a.alg, Algorithm::EcdsaP256, None)?;
+    let NewCaKey { key, file_text } =
+        new_ca_key(be, &a.existing, a.alg, Algorithm::EcdsaP256, None)?;
     let alg = key.algorithm();
     if !COSIGNER_ALGORITHMS.contains(&alg) {
         return Err(CliError::unsupported(format!(

@@ -13,6 +13,7 @@ use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::MtcCa;
 use pkit::mtc::store::{self, LogStore};
 use pkit::mtc::MtcError;
+use pkit::pki::backend::Backend;
 use pkit::store::postgres::without_password;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -114,6 +115,7 @@ pub fn ca_meta(store: &dyn LogStore, name: &str) -> CliResult<(TrustAnchorId, u1
 
 /// The CA with its cosigner key.
 pub fn load_ca(
+    be: &Backend,
     dir: &Path,
     store: &dyn LogStore,
     name: &str,
@@ -121,7 +123,7 @@ pub fn load_ca(
 ) -> CliResult<MtcCa> {
     let (ca_id, log) = ca_meta(store, name)?;
     let (_, key_path, _) = paths(dir);
-    let key = load_private_key(&key_path, None, pin)?;
+    let key = load_private_key(be, &key_path, None, pin)?;
     let cosigner =
         Cosigner::new(ca_id.clone(), key).map_err(mtc_err(&key_path.display().to_string()))?;
     Ok(MtcCa {

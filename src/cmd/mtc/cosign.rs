@@ -24,6 +24,7 @@ use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::subtree::covering_subtrees;
 use pkit::mtc::tile_source::TileSource;
 use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -70,9 +71,9 @@ pub struct CosignArgs {
     pub format: Format,
 }
 
-pub fn run(a: CosignArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
     let id = TrustAnchorId::parse(&a.id).map_err(mtc_err("--id"))?;
-    let key = load_private_key(&a.key, a.passin.as_deref(), a.pin.as_deref())?;
+    let key = load_private_key(be, &a.key, a.passin.as_deref(), a.pin.as_deref())?;
     let alg = key.algorithm();
     if !matches!(alg, Algorithm::MlDsa44 | Algorithm::Ed25519) {
         return Err(CliError::usage(format!(
@@ -90,7 +91,7 @@ pub fn run(a: CosignArgs) -> CliResult<Exit> {
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
     let remote = Remote::new(&a.url)?;
-    let (cp, log, _) = remote.signed_checkpoint(&ca, &[])?;
+    let (cp, log, _) = remote.signed_checkpoint(be, &ca, &[])?;
     let seen = read_state(&a.state, &cp.origin)?;
     let (now_seen, _) = match audit(&remote, cp.size, cp.root, seen.as_ref(), false) {
         Ok(r) => r,

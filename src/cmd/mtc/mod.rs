@@ -18,6 +18,7 @@ use super::error::{CliResult, Exit};
 use ca::{CaArgs, CaCommand};
 use clap::{Args, Subcommand};
 use common::Format;
+use pkit::pki::backend::Backend;
 
 #[derive(Args, Debug)]
 pub struct MtcArgs {
@@ -87,22 +88,22 @@ impl MtcArgs {
     }
 }
 
-pub fn run(a: MtcArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: MtcArgs) -> CliResult<Exit> {
     match a.command {
         MtcCommand::Ca(CaArgs {
             command: CaCommand::New(n),
-        }) => ca::run_new(n),
-        MtcCommand::Add(x) => add::run(x),
-        MtcCommand::Checkpoint(x) => tree::run_checkpoint(x),
+        }) => ca::run_new(be, n),
+        MtcCommand::Add(x) => add::run(be, x),
+        MtcCommand::Checkpoint(x) => tree::run_checkpoint(be, x),
         MtcCommand::Cert(x) => tree::run_cert(x),
         MtcCommand::Landmark(x) => tree::run_landmark(x),
         MtcCommand::Proof(x) => tree::run_proof(x),
         MtcCommand::Consistency(x) => tree::run_consistency(x),
-        MtcCommand::Verify(x) => verify::run(x),
-        MtcCommand::Size(x) => verify::run_size(x),
+        MtcCommand::Verify(x) => verify::run(be, x),
+        MtcCommand::Size(x) => verify::run_size(be, x),
         MtcCommand::Tiles(x) => tiles::run(x),
-        MtcCommand::Audit(x) => audit::run(x),
-        MtcCommand::Cosign(x) => cosign::run(x),
+        MtcCommand::Audit(x) => audit::run(be, x),
+        MtcCommand::Cosign(x) => cosign::run(be, x),
         MtcCommand::Serve(x) => serve::run(x),
     }
 }

@@ -13,6 +13,7 @@ use pkit::mtc::publish::Resource;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tile_source::TileSource;
 use pkit::mtc::tree::{consistency_proof, subtree_hash, verify_consistency_proof};
+use pkit::pki::backend::Backend;
 use std::io::Read;
 use std::time::Duration;
 
@@ -81,6 +82,7 @@ impl Remote {
     /// signed is a finding (exit 1); one that cannot be fetched, an I/O error (exit 4).
     pub fn signed_checkpoint(
         &self,
+        be: &Backend,
         ca: &CaInfo,
         others: &[CosignerKey],
     ) -> CliResult<(Checkpoint, u16, Vec<String>)> {
@@ -105,7 +107,7 @@ impl Remote {
             ))
         })?;
         let log = ca.ca_id.log_id(log_number);
-        let signed = check_signatures(&cp, &sigs, &log, &ca_key, others, &self.base)?;
+        let signed = check_signatures(be, &cp, &sigs, &log, &ca_key, others, &self.base)?;
         Ok((cp, log_number, signed))
     }
 }
@@ -120,6 +122,7 @@ fn log_of(ca: &TrustAnchorId, origin: &str) -> Option<u16> {
 /// Check the checkpoint's signatures: the CA's must be there and verify; any other known
 /// cosigner's that is there must verify. The names of those that did.
 fn check_signatures(
+    be: &Backend,
     cp: &Checkpoint,
     sigs: &[NoteSignature],
     log: &TrustAnchorId,
@@ -127,14 +130,13 @@ fn check_signatures(
     others: &[CosignerKey],
     url: &str,
 ) -> CliResult<Vec<String>> {
-    let backend = crate::cmd::backend::backend();
     let mut ok = Vec::new();
     for key in std::iter::once(ca).chain(others) {
         for s in sigs
             .iter()
             .filter(|s| s.name == key.id.note_name() && s.key_id == key.key_id())
         {
-            if !cp.verify(backend, log, key, s).map_err(mtc_err(url))? {
+            if !cp.verify(be, log, key, s).map_err(mtc_err(url))? {
                 return Err(CliError::negative(format!(
                     "{url}/checkpoint: the signature by {} does not verify",
                     s.name

@@ -17,6 +17,7 @@ use pkit::mtc::landmark::{format_list, landmark_subtrees, Landmark};
 use pkit::mtc::store::{CertKind, LogStore, SubtreeSignature};
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash};
+use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -53,13 +54,14 @@ pub struct CheckpointArgs {
 /// the CA signed (so certificates keep the CA's cosignature), over the log's own hash of
 /// it, verified with its witness's key.
 fn subtree_cosignatures(
+    be: &Backend,
     a: &CheckpointArgs,
     store: &dyn LogStore,
     keys: &[CosignerKey],
     ca_id: &TrustAnchorId,
     log_id: &TrustAnchorId,
 ) -> CliResult<Vec<SubtreeSignature>> {
-    let backend = crate::cmd::backend::backend();
+    let backend = be;
     let mut out = Vec::new();
     for f in &a.subtree_cosignature {
         let (fname, lines) = nonblank_lines(f)?;
@@ -121,7 +123,7 @@ fn subtree_cosignatures(
 /// `mtc checkpoint --cosignature`: the latest checkpoint's note with the witnesses'
 /// lines added, each verified against its witness key (a line from an unknown witness,
 /// or one that does not verify against this checkpoint, is refused: exit 1).
-fn add_cosignatures(a: &CheckpointArgs) -> CliResult<Exit> {
+fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
     let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (ca_id, log) = ca_meta(&*store, &name)?;
     let log_id = ca_id.log_id(log);
@@ -164,7 +166,7 @@ fn add_cosignatures(a: &CheckpointArgs) -> CliResult<Exit> {
                         s.name
                     ))
                 })?;
-            let backend = crate::cmd::backend::backend();
+            let backend = be;
             if !body
                 .verify(backend, &log_id, key, s)
                 .map_err(mtc_err(&fname))?
@@ -185,7 +187,7 @@ fn add_cosignatures(a: &CheckpointArgs) -> CliResult<Exit> {
         }
     }
     let note = format!("{}\n{}\n", body.body(), lines.join("\n"));
-    let subtrees = subtree_cosignatures(a, &*store, &keys, &ca_id, &log_id)?;
+    let subtrees = subtree_cosignatures(be, a, &*store, &keys, &ca_id, &log_id)?;
     store
         .insert_subtree_signatures(&subtrees)
         .map_err(mtc_err(&name))?;
@@ -212,13 +214,13 @@ fn hashes_json(hs: &[Hash]) -> Vec<String> {
     hs.iter().map(|h| hex(h)).collect()
 }
 
-pub fn run_checkpoint(a: CheckpointArgs) -> CliResult<Exit> {
+pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
     if !a.cosignature.is_empty() || !a.subtree_cosignature.is_empty() {
-        return add_cosignatures(&a);
+        return add_cosignatures(be, &a);
     }
     let now = now_of(&a.now)?;
     let (mut store, name) = open_store(&a.dir, &a.db)?;
-    let ca = load_ca(&a.dir, &*store, &name, a.pin.as_deref())?;
+    let ca = load_ca(be, &a.dir, &*store, &name, a.pin.as_deref())?;
     let r = checkpoint_store(&mut *store, &ca, unix(now)).map_err(mtc_err(&name))?;
     let item = json!({
         "origin": ca.log_id().note_name(),

@@ -19,6 +19,7 @@ use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tile_source::TileSource;
 use pkit::mtc::verify::{proof_subtree, verify_certificates, MtcVerdict, Policy, TrustedSubtree};
 use pkit::pki::alg::Algorithm;
+use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -80,9 +81,14 @@ fn active_landmark_subtrees(remote: &Remote, now: u64) -> CliResult<Vec<Subtree>
 
 /// The subtrees of `ders` that the log at `url` holds, with their hashes from its tiles,
 /// each proven consistent with its checkpoint's root (signed by the CA).
-fn subtrees_from_log(url: &str, policy: &Policy, ders: &[&[u8]]) -> CliResult<Vec<TrustedSubtree>> {
+fn subtrees_from_log(
+    be: &Backend,
+    url: &str,
+    policy: &Policy,
+    ders: &[&[u8]],
+) -> CliResult<Vec<TrustedSubtree>> {
     let remote = Remote::new(url)?;
-    let (cp, log, _) = remote.signed_checkpoint(&policy.ca, &policy.cosigners)?;
+    let (cp, log, _) = remote.signed_checkpoint(be, &policy.ca, &policy.cosigners)?;
     let src = TileSource::new(&remote, cp.size);
     let landmark_subtrees = active_landmark_subtrees(&remote, unix(policy.now))?;
     let mut wanted: Vec<Subtree> = ders
@@ -198,7 +204,7 @@ fn verdict_json(source: &str, v: &MtcVerdict) -> serde_json::Value {
     })
 }
 
-pub fn run(a: VerifyArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
     let cosigners = a
@@ -226,10 +232,10 @@ pub fn run(a: VerifyArgs) -> CliResult<Exit> {
     let ders: Vec<&[u8]> = certs.iter().map(|c| c.der.as_slice()).collect();
     let mut policy = policy;
     if let Some(url) = &a.url {
-        let from_log = subtrees_from_log(url, &policy, &ders)?;
+        let from_log = subtrees_from_log(be, url, &policy, &ders)?;
         policy.trusted.extend(from_log);
     }
-    let verdicts = verify_certificates(crate::cmd::backend::backend(), &ders, &policy);
+    let verdicts = verify_certificates(be, &ders, &policy);
     let mut items = Vec::new();
     let mut text = String::new();
     let mut all_valid = true;
@@ -288,7 +294,7 @@ pub struct SizeArgs {
     pub format: Format,
 }
 
-pub fn run_size(a: SizeArgs) -> CliResult<Exit> {
+pub fn run_size(be: &Backend, a: SizeArgs) -> CliResult<Exit> {
     use pkit::mtc::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInput};
     use pkit::mtc::proof::{Cosignature, MtcProof};
     if !COSIGNER_ALGORITHMS.contains(&a.alg) {
@@ -297,7 +303,6 @@ pub fn run_size(a: SizeArgs) -> CliResult<Exit> {
             a.alg
         )));
     }
-    let be = crate::cmd::backend::backend();
     let now = pkit::der::Time::now();
     let later = now.plus_seconds(7 * 86_400);
     let subject = pkit::pki::ca::subject::parse_subject("CN=www.example.com")

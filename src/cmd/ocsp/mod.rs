@@ -12,6 +12,7 @@ use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::alg::Digest;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::ocsp_answer::{answer, AnswerError};
 use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse};
 use pkit::pki::ocsp_request::{encode_request, find_nonce, IssuerHashes, NONCE_LEN};
@@ -123,16 +124,16 @@ pub struct VerifyArgs {
     pub format: VerifyFormat,
 }
 
-pub fn run(a: OcspArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: OcspArgs) -> CliResult<Exit> {
     match a.command {
-        OcspCommand::Request(a) => run_request(a),
-        OcspCommand::Respond(a) => run_respond(a),
-        OcspCommand::Verify(a) => run_verify(a),
-        OcspCommand::Serve(a) => serve::run(a),
+        OcspCommand::Request(a) => run_request(be, a),
+        OcspCommand::Respond(a) => run_respond(be, a),
+        OcspCommand::Verify(a) => run_verify(be, a),
+        OcspCommand::Serve(a) => serve::run(be, a),
     }
 }
 
-fn run_request(a: RequestArgs) -> CliResult<Exit> {
+fn run_request(be: &Backend, a: RequestArgs) -> CliResult<Exit> {
     let leaf_item = read_item(&a.cert)?;
     let issuer_item = read_item(&a.issuer)?;
     let leaf = parse_cert(&leaf_item)?;
@@ -159,7 +160,7 @@ fn run_request(a: RequestArgs) -> CliResult<Exit> {
         None
     };
     let der = encode_request(
-        &IssuerHashes::of(crate::cmd::backend::backend(), &issuer, digest),
+        &IssuerHashes::of(be, &issuer, digest),
         leaf.serial,
         nonce.as_ref().map(|n| n.as_slice()),
     );
@@ -179,11 +180,11 @@ fn write_der(out: Option<&Path>, force: bool, der: &[u8]) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
-fn run_respond(a: RespondArgs) -> CliResult<Exit> {
+fn run_respond(be: &Backend, a: RespondArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let item = read_item(&a.request)?;
     let req = OcspRequest::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))?;
-    let (responder, store, lifetime) = load_responder(&a.signer, now)?;
+    let (responder, store, lifetime) = load_responder(be, &a.signer, now)?;
     let mut signer = responder.signer()?;
     let answered = match answer(
         &responder,
@@ -214,7 +215,7 @@ fn run_respond(a: RespondArgs) -> CliResult<Exit> {
     write_der(a.out.as_deref(), a.force, &answered.der)
 }
 
-fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
+fn run_verify(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let resp_item = read_item(&a.response)?;
     let resp =
@@ -237,7 +238,7 @@ fn run_verify(a: VerifyArgs) -> CliResult<Exit> {
     let verdict = ocsp_verify::verify(
         &resp,
         &Expect {
-            backend: crate::cmd::backend::backend(),
+            backend: be,
             issuer: &issuer,
             cert: cert.as_ref(),
             request: req.as_ref(),

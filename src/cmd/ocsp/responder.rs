@@ -8,6 +8,7 @@ use crate::cmd::io::{parse_cert, read_item};
 use crate::cmd::key::load_private_key;
 use clap::Args;
 use pkit::der::Time;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::ocsp::Responder;
 use pkit::pki::ca::store::CaStore;
 use std::path::PathBuf;
@@ -41,7 +42,11 @@ pub struct SignerArgs {
 
 /// The responder for `--ca` (signing with ca.key, or the delegated responder's key) and
 /// the CA's store, as `respond` and `serve` both need them.
-pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Box<dyn CaStore>, i64)> {
+pub fn load_responder(
+    be: &Backend,
+    a: &SignerArgs,
+    now: Time,
+) -> CliResult<(Responder, Box<dyn CaStore>, i64)> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
     let ca_der = load_ca_cert(&a.ca)?;
     let (passin, pin) = (a.passin.as_deref(), a.pin.as_deref());
@@ -49,19 +54,21 @@ pub fn load_responder(a: &SignerArgs, now: Time) -> CliResult<(Responder, Box<dy
         (Some(cert), Some(key)) => {
             let item = read_item(cert)?;
             parse_cert(&item)?;
-            (load_private_key(key, passin, pin)?, Some(item.der))
+            (load_private_key(be, key, passin, pin)?, Some(item.der))
         }
-        _ => (load_private_key(&a.ca.join("ca.key"), passin, pin)?, None),
+        _ => (
+            load_private_key(be, &a.ca.join("ca.key"), passin, pin)?,
+            None,
+        ),
     };
-    let responder = Responder::new(crate::cmd::backend::backend(), &ca_der, key, delegated, now)
-        .map_err(|e| {
-            let what = a
-                .responder_cert
-                .as_ref()
-                .map_or_else(|| a.ca.display().to_string(), |p| p.display().to_string());
-            let e = CliError::from(e);
-            CliError::new(e.exit, format!("{what}: {}", e.message))
-        })?;
+    let responder = Responder::new(be, &ca_der, key, delegated, now).map_err(|e| {
+        let what = a
+            .responder_cert
+            .as_ref()
+            .map_or_else(|| a.ca.display().to_string(), |p| p.display().to_string());
+        let e = CliError::from(e);
+        CliError::new(e.exit, format!("{what}: {}", e.message))
+    })?;
     let store = open_store(&a.ca, &a.db)?;
     Ok((responder, store, lifetime))
 }

@@ -7,6 +7,7 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
 use pkit::der::Time;
+use pkit::pki::backend::Backend;
 use pkit::pki::ca::ocsp_cache::ResponseCache;
 use pkit::serve::http::{self, log_line, Clock};
 use pkit::serve::ocsp_http::OcspHandler;
@@ -25,9 +26,9 @@ pub struct ServeArgs {
     pub http: HttpArgs,
 }
 
-pub fn run(a: ServeArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: ServeArgs) -> CliResult<Exit> {
     let opts = a.http.options()?;
-    let (responder, store, lifetime) = load_responder(&a.signer, Time::now())?;
+    let (responder, store, lifetime) = load_responder(be, &a.signer, Time::now())?;
     let responder = Arc::new(responder);
     let cache = Arc::new(ResponseCache::new(CACHE_ENTRIES));
     // The store opened with the responder serves the first worker; the others open theirs.

@@ -10,6 +10,7 @@ use super::io::{self, InForm, Item};
 use super::output;
 use clap::{Args, ValueEnum};
 use pkit::der::Time;
+use pkit::pki::backend::Backend;
 use pkit::pki::cert::Certificate;
 use pkit::pki::crl::Crl;
 use pkit::pki::ocsp::OcspResponse;
@@ -178,9 +179,9 @@ struct Input {
     ders: Vec<Vec<u8>>,
 }
 
-pub fn run(a: VerifyArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    let backend = super::backend::backend();
+    let backend = be;
     // Everything is read and checked before any verdict, so a bad roots file is an
     // error, not a row of failures.
     let inputs = match &a.connect {

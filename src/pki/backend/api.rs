@@ -1,8 +1,8 @@
-//! The backend's traits: what a backend offers, a private key it holds, and a signing
+//! The backend's capabilities — making keys, checking signatures, hashing, TLS (with
+//! `pbe.rs`'s password-based cryptography) — and a private key one holds, and a signing
 //! context. They speak DER and the enums of `pki::alg`.
 
 use super::error::{BackendError, Result};
-use super::pbe::Pbe;
 use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
 use crate::pki::key::ml_dsa::MlDsaKeyFormat;
 use std::fmt;
@@ -46,25 +46,19 @@ pub trait Signer: Send {
     fn sign(&mut self, message: &[u8]) -> Result<Vec<u8>>;
 }
 
-/// What a backend offers.
-pub trait Backend: Send + Sync {
-    /// e.g. "OpenSSL 3.5.5 27 Jan 2026".
-    fn version(&self) -> String;
+/// Makes private keys and loads them: the capability a CA, `pkit key` and the
+/// benchmarks' key generation use. OpenSSL makes keys in memory, a PKCS#11 token in the
+/// token.
+pub trait KeyProvider: Send + Sync {
+    /// What provides the keys, e.g. "OpenSSL 3.5.5 27 Jan 2026" or a token's description.
+    fn description(&self) -> String;
     fn supports(&self, alg: Algorithm) -> bool;
     fn generate(&self, alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
-    /// `n` new keys of `alg`. A backend may make them together for less than `n` calls
-    /// of [`Backend::generate`] cost (OpenSSL: one field inversion for a batch of EC keys).
+    /// `n` new keys of `alg`. A provider may make them together for less than `n` calls
+    /// of [`KeyProvider::generate`] cost (OpenSSL: one field inversion for a batch of EC
+    /// keys).
     fn generate_many(&self, alg: Algorithm, n: usize) -> Result<Vec<Box<dyn PrivateKey>>> {
         (0..n).map(|_| self.generate(alg)).collect()
-    }
-    /// One new key per entry of `algs`, runs of one algorithm made by
-    /// [`Backend::generate_many`].
-    fn generate_each(&self, algs: &[Algorithm]) -> Result<Vec<Box<dyn PrivateKey>>> {
-        let mut keys = Vec::with_capacity(algs.len());
-        for run in algs.chunk_by(|a, b| a == b) {
-            keys.extend(self.generate_many(run[0], run.len())?);
-        }
-        Ok(keys)
     }
     /// `Ok` when `alg` is available, else `Unsupported` saying why.
     fn require(&self, alg: Algorithm) -> Result<()> {
@@ -73,53 +67,48 @@ pub trait Backend: Send + Sync {
         } else {
             Err(BackendError::Unsupported(format!(
                 "{alg} is not available in {}",
-                self.version()
+                self.description()
             )))
         }
     }
     /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load_private`)
     /// has read and found to be an `alg` key (an ML-DSA key's form already checked).
     fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
-    /// Password-based cryptography: the KDFs, ciphers and MACs of encrypted keys and
-    /// PKCS#12 files.
-    fn pbe(&self) -> &dyn Pbe;
-    /// Verify `signature` over `message` with the key in `spki_der` under `scheme`.
-    /// `Ok(false)` for a signature that does not verify, including one under a scheme this
-    /// key's type cannot make; `Err` when the key cannot be decoded or the algorithm is
-    /// unavailable.
-    fn verify(
-        &self,
-        spki_der: &[u8],
-        scheme: SignatureScheme,
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<bool>;
-    /// One verdict per item, each what [`Backend::verify`] would answer for it. A backend
-    /// may check many signatures together for less (the OpenSSL backend: Ed25519 by one
+}
+
+/// Checks signatures: path validation, CRLs, OCSP, MTC cosignatures.
+pub trait SignatureVerifier: Send + Sync {
+    /// Whether `item.signature` is valid over `item.message` with the key in
+    /// `item.spki_der` under `item.scheme`. `Ok(false)` for a signature that does not
+    /// verify, including one under a scheme this key's type cannot make; `Err` when the key
+    /// cannot be decoded or the algorithm is unavailable.
+    fn verify(&self, item: &VerifyItem<'_>) -> Result<bool>;
+    /// One verdict per item, each what [`SignatureVerifier::verify`] would answer for it.
+    /// A verifier may check many signatures together for less (OpenSSL's: Ed25519 by one
     /// multiscalar multiplication); by default each is verified on its own.
     fn verify_batch(&self, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
-        items
-            .iter()
-            .map(|i| self.verify(i.spki_der, i.scheme, i.message, i.signature))
-            .collect()
-    }
-    fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8>;
-    /// A TLS client handshake over `stream` offering `server_name` (SNI): the
-    /// certificates the server sent, leaf first, not judged (trust is `pki::verify`'s).
-    fn tls_peer_chain(
-        &self,
-        stream: &mut dyn TlsStream,
-        server_name: Option<&str>,
-    ) -> Result<Vec<Vec<u8>>> {
-        let _ = (stream, server_name);
-        Err(BackendError::Unsupported(format!(
-            "TLS is not available in {}",
-            self.version()
-        )))
+        items.iter().map(|i| self.verify(i)).collect()
     }
 }
 
-/// One signature to check: what [`Backend::verify`] takes.
+/// Message digests: fingerprints, key identifiers, OCSP CertIDs, signatures made in two
+/// steps.
+pub trait Hasher: Send + Sync {
+    fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8>;
+}
+
+/// TLS as a client, for reading a server's certificates.
+pub trait TlsClient: Send + Sync {
+    /// A TLS client handshake over `stream` offering `server_name` (SNI): the
+    /// certificates the server sent, leaf first, not judged (trust is `pki::verify`'s).
+    fn peer_chain(
+        &self,
+        stream: &mut dyn TlsStream,
+        server_name: Option<&str>,
+    ) -> Result<Vec<Vec<u8>>>;
+}
+
+/// One signature to check: what [`SignatureVerifier::verify`] takes.
 #[derive(Debug, Clone, Copy)]
 pub struct VerifyItem<'a> {
     pub spki_der: &'a [u8],

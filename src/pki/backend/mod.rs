@@ -1,5 +1,6 @@
-//! The crypto backend boundary (the rustls `CryptoProvider` model): a plain trait that
-//! speaks DER and the enums of [`crate::pki::alg`]. Certificate, CRL, OCSP and MTC code
+//! The crypto backend boundary (the rustls `CryptoProvider` model): a [`Backend`] value
+//! made of small capabilities — [`KeyProvider`], [`SignatureVerifier`], [`Hasher`],
+//! [`pbe::Pbe`], [`TlsClient`] — that speak DER and the enums of [`crate::pki::alg`]. Certificate, CRL, OCSP and MTC code
 //! never names OpenSSL; a PKCS#11 or pure-Rust backend can be added beside [`openssl`].
 //!
 //! There is no default backend: the caller chooses one (the commands do it in
@@ -13,8 +14,12 @@ mod parallel;
 pub mod pbe;
 pub mod pkcs11;
 mod prechecked;
+mod provider;
 
-pub use api::{Backend, PrivateKey, Signer, TlsStream, VerifyItem};
+pub use api::{
+    Hasher, KeyProvider, PrivateKey, SignatureVerifier, Signer, TlsClient, TlsStream, VerifyItem,
+};
 pub use error::{BackendError, Result};
 pub use parallel::verify_batch_parallel;
 pub use prechecked::{Prechecked, Question};
+pub use provider::Backend;

@@ -1,15 +1,16 @@
 //! Many signatures over the thread pool: the items cut into one chunk per worker (none
 //! smaller than [`MIN_CHUNK`]), each chunk one [`Backend::verify_batch`].
 
-use super::api::{Backend, VerifyItem};
+use super::api::VerifyItem;
 use super::error::Result;
+use super::provider::Backend;
 use rayon::prelude::*;
 
 /// Below this a chunk's batch saves too little to be worth a thread of its own.
 pub const MIN_CHUNK: usize = 8;
 
 /// One verdict per item, in order, as [`Backend::verify`] would answer each.
-pub fn verify_batch_parallel(backend: &dyn Backend, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
+pub fn verify_batch_parallel(backend: &Backend, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
     let chunk = items
         .len()
         .div_ceil(rayon::current_num_threads())

@@ -2,25 +2,26 @@
 //!
 //! Path building, OCSP and MTC verification check one signature per call, deep inside
 //! their logic; batch verification wants them all at once. A caller that knows which
-//! signatures are coming checks them in one parallel batch and hands that code a
-//! [`Prechecked`] backend: its `verify` answers from the batch's verdicts and passes
-//! anything else to the backend behind it. Where the questions are only known by asking
+//! signatures are coming checks them in one parallel batch and hands that code its
+//! backend with a [`Prechecked`] verifier ([`Prechecked::over`]): it answers from the
+//! batch's verdicts and passes anything else to the verifier it replaced. Where the questions are only known by asking
 //! (an MTC certificate's cosignatures follow from its proof), a dry run
 //! (`Prechecked::dry_run`) collects them first. The verdicts are keyed by a SHA-256 of the
 //! whole question (scheme, key, message, signature), so an answer is only ever given to
 //! the question that was asked.
 
-use super::api::{Backend, PrivateKey, TlsStream, VerifyItem};
+use super::api::{SignatureVerifier, VerifyItem};
 use super::error::{BackendError, Result};
 use super::parallel::verify_batch_parallel;
-use super::pbe::Pbe;
-use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
+use super::provider::Backend;
+use crate::pki::alg::SignatureScheme;
 use sha2::{Digest as _, Sha256};
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-pub struct Prechecked<'b> {
-    inner: &'b dyn Backend,
+/// A verifier that answers from verdicts found ahead of time.
+pub struct Prechecked {
+    inner: Arc<dyn SignatureVerifier>,
     verdicts: HashMap<[u8; 32], bool>,
     /// A dry run's questions (`Prechecked::dry_run`), each distinct one once.
     asked: Option<Mutex<Asked>>,
@@ -61,9 +62,10 @@ fn question(item: &VerifyItem<'_>) -> [u8; 32] {
     h.finalize().into()
 }
 
-impl<'b> Prechecked<'b> {
-    /// Check `items` (each distinct question once) in one parallel batch on `inner`.
-    pub fn new(inner: &'b dyn Backend, items: &[VerifyItem<'_>]) -> Prechecked<'b> {
+impl Prechecked {
+    /// `backend` with its verifier answering `items` (each distinct question once) from
+    /// one parallel batch checked now.
+    pub fn over(backend: &Backend, items: &[VerifyItem<'_>]) -> Backend {
         let mut seen = HashMap::with_capacity(items.len());
         let mut unique = Vec::with_capacity(items.len());
         for it in items {
@@ -75,103 +77,63 @@ impl<'b> Prechecked<'b> {
         let batch: Vec<VerifyItem<'_>> = unique.iter().map(|(_, it)| *it).collect();
         let verdicts = unique
             .iter()
-            .zip(verify_batch_parallel(inner, &batch))
+            .zip(verify_batch_parallel(backend, &batch))
             // An error is not remembered: asked again, the backend gives it again.
             .filter_map(|((q, _), v)| v.ok().map(|v| (*q, v)))
             .collect();
-        Prechecked {
-            inner,
+        backend.with_verifier(Arc::new(Prechecked {
+            inner: backend.verifier.clone(),
             verdicts,
             asked: None,
-        }
+        }))
     }
 
-    /// A dry run: every signature is answered "valid" and the question kept, so a
-    /// caller learns which signatures its verifications ask for (as far as each gets
-    /// when all pass) and can check them in one batch with [`Prechecked::new`]. Its
-    /// verdicts mean nothing, so it is not public: a library user holding one could
-    /// mistake it for a backend.
-    pub(crate) fn dry_run(inner: &'b dyn Backend) -> Prechecked<'b> {
-        Prechecked {
-            inner,
+    /// A dry run: `backend` with a verifier that answers every signature "valid" and
+    /// keeps the question, so a caller learns which signatures its verifications ask
+    /// for (as far as each gets when all pass) and can check them in one batch with
+    /// [`Prechecked::over`]; the second value gives the questions. Its verdicts mean
+    /// nothing, so it is not public: a library user holding one could mistake it for a
+    /// backend.
+    pub(crate) fn dry_run(backend: &Backend) -> (Backend, Arc<Prechecked>) {
+        let dry = Arc::new(Prechecked {
+            inner: backend.verifier.clone(),
             verdicts: HashMap::new(),
             asked: Some(Mutex::new((HashSet::new(), Vec::new()))),
-        }
+        });
+        (backend.with_verifier(dry.clone()), dry)
     }
 
     /// The distinct questions a dry run was asked, in the order first asked.
-    pub(crate) fn asked(self) -> Vec<Question> {
-        self.asked
-            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()).1)
-            .unwrap_or_default()
-    }
-
-    /// How many questions have an answer ready.
-    pub fn len(&self) -> usize {
-        self.verdicts.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.verdicts.is_empty()
+    pub(crate) fn asked(&self) -> Vec<Question> {
+        self.asked.as_ref().map_or_else(Vec::new, |m| {
+            std::mem::take(&mut m.lock().unwrap_or_else(|e| e.into_inner()).1)
+        })
     }
 }
 
-impl Backend for Prechecked<'_> {
-    fn version(&self) -> String {
-        self.inner.version()
-    }
-    fn supports(&self, alg: Algorithm) -> bool {
-        self.inner.supports(alg)
-    }
-    fn generate(&self, alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
-        self.inner.generate(alg)
-    }
-    fn generate_many(&self, alg: Algorithm, n: usize) -> Result<Vec<Box<dyn PrivateKey>>> {
-        self.inner.generate_many(alg, n)
-    }
-    fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
-        self.inner.private_key_from_pkcs8(pkcs8, alg)
-    }
-    fn pbe(&self) -> &dyn Pbe {
-        self.inner.pbe()
-    }
-    fn verify(
-        &self,
-        spki_der: &[u8],
-        scheme: SignatureScheme,
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<bool> {
-        let item = VerifyItem {
-            spki_der,
-            scheme,
-            message,
-            signature,
-        };
-        let q = question(&item);
+impl SignatureVerifier for Prechecked {
+    fn verify(&self, item: &VerifyItem<'_>) -> Result<bool> {
+        let q = question(item);
         if let Some(asked) = &self.asked {
             let mut asked = asked.lock().unwrap_or_else(|e| e.into_inner());
             if asked.0.insert(q) {
                 asked.1.push(Question {
-                    spki_der: spki_der.to_vec(),
-                    scheme,
-                    message: message.to_vec(),
-                    signature: signature.to_vec(),
+                    spki_der: item.spki_der.to_vec(),
+                    scheme: item.scheme,
+                    message: item.message.to_vec(),
+                    signature: item.signature.to_vec(),
                 });
             }
             return Ok(true);
         }
         match self.verdicts.get(&q) {
             Some(v) => Ok(*v),
-            None => self.inner.verify(spki_der, scheme, message, signature),
+            None => self.inner.verify(item),
         }
     }
     fn verify_batch(&self, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
         if self.asked.is_some() {
-            return items
-                .iter()
-                .map(|i| self.verify(i.spki_der, i.scheme, i.message, i.signature))
-                .collect();
+            return items.iter().map(|i| self.verify(i)).collect();
         }
         let known: Vec<Option<bool>> = items
             .iter()
@@ -196,21 +158,12 @@ impl Backend for Prechecked<'_> {
             })
             .collect()
     }
-    fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8> {
-        self.inner.digest(alg, data)
-    }
-    fn tls_peer_chain(
-        &self,
-        stream: &mut dyn TlsStream,
-        server_name: Option<&str>,
-    ) -> Result<Vec<Vec<u8>>> {
-        self.inner.tls_peer_chain(stream, server_name)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pki::alg::Algorithm;
     use crate::pki::backend::openssl;
 
     /// Answers come from the batch for the questions it was given, from the backend
@@ -234,8 +187,7 @@ mod tests {
                 signature: s,
             })
             .collect();
-        let p = Prechecked::new(b, &items);
-        assert_eq!(p.len(), 4);
+        let p = Prechecked::over(b, &items);
         let ed = SignatureScheme::Ed25519;
         assert!(p.verify(&spki, ed, &msgs[0].clone(), &sigs[0]).unwrap());
         assert!(!p.verify(&spki, ed, &msgs[1], &sigs[0]).unwrap());
@@ -261,15 +213,15 @@ mod tests {
         let k = b.generate(Algorithm::Ed25519).unwrap();
         let spki = k.public_key_der().unwrap();
         let sig = k.sign(b"m").unwrap();
-        let d = Prechecked::dry_run(b);
+        let (d, dry) = Prechecked::dry_run(b);
         let ed = SignatureScheme::Ed25519;
         assert!(d.verify(&spki, ed, b"m", &sig).unwrap());
         assert!(d.verify(&spki, ed, b"m", &sig).unwrap());
         assert!(d.verify(&spki, ed, b"other", &sig).unwrap());
-        let asked = d.asked();
+        let asked = dry.asked();
         assert_eq!(asked.len(), 2);
         let items: Vec<VerifyItem<'_>> = asked.iter().map(Question::item).collect();
-        let p = Prechecked::new(b, &items);
+        let p = Prechecked::over(b, &items);
         assert!(p.verify(&spki, ed, b"m", &sig).unwrap());
         assert!(!p.verify(&spki, ed, b"other", &sig).unwrap());
     }

@@ -107,7 +107,7 @@ impl<E> From<E> for BatchError<E> {
 /// the time every certificate starts at.
 pub struct Batch<'a> {
     pub issuer: &'a Issuer,
-    pub backend: &'a dyn Backend,
+    pub backend: &'a Backend,
     pub now: Time,
     /// Set (by a signal handler) to stop at the next chunk boundary: the chunk in hand is
     /// committed and delivered, no further chunk is signed.

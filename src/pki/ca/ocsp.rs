@@ -58,7 +58,7 @@ impl Responder {
     /// be issued by this CA, carry id-kp-OCSPSigning, be valid at `now` and match `key`.
     /// `backend` checks the delegated certificate and hashes the CA for CertIDs.
     pub fn new(
-        backend: &dyn Backend,
+        backend: &Backend,
         ca_der: &[u8],
         key: Box<dyn PrivateKey>,
         delegated: Option<Vec<u8>>,

@@ -80,7 +80,7 @@ fn iterations(n: u64, what: &str) -> Result<u32> {
 
 /// PBKDF2 (RFC 8018 §5.2) with HMAC over `prf`.
 pub fn pbkdf2(
-    backend: &dyn Backend,
+    backend: &Backend,
     allowance: &Allowance,
     password: &[u8],
     salt: &[u8],
@@ -96,7 +96,7 @@ pub fn pbkdf2(
 /// scrypt (RFC 7914 §6).
 #[allow(clippy::too_many_arguments)]
 pub fn scrypt(
-    backend: &dyn Backend,
+    backend: &Backend,
     allowance: &Allowance,
     password: &[u8],
     salt: &[u8],
@@ -142,7 +142,7 @@ pub fn bmp_password(password: Option<&[u8]>) -> Result<Vec<u8>> {
 /// [`bmp_password`] makes.
 #[allow(clippy::too_many_arguments)]
 pub fn pkcs12_kdf(
-    backend: &dyn Backend,
+    backend: &Backend,
     allowance: &Allowance,
     bmp_password: &[u8],
     salt: &[u8],

@@ -91,7 +91,7 @@ impl<'a> EncryptedPrivateKeyInfo<'a> {
 /// `key` as encrypted PKCS#8 under `password`. The plain encoding is cleared afterwards,
 /// whatever the outcome.
 pub fn encrypt_private_key(
-    backend: &dyn Backend,
+    backend: &Backend,
     key: &dyn PrivateKey,
     password: &[u8],
     kdf: KdfChoice,
@@ -105,7 +105,7 @@ pub fn encrypt_private_key(
 
 /// PBES2 with AES-256-CBC and the chosen KDF (RFC 8018 §6.2), random salt and IV.
 pub fn encrypt(
-    backend: &dyn Backend,
+    backend: &Backend,
     plain: &[u8],
     password: &[u8],
     kdf: KdfChoice,

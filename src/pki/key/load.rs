@@ -19,7 +19,7 @@ use crate::pki::backend::{Backend, BackendError, PrivateKey, Result};
 /// `RSAPrivateKey` or `ECPrivateKey`, or `EncryptedPrivateKeyInfo` when a password is
 /// given. ML-DSA keys in seed, expanded or both forms.
 pub fn load_private(
-    backend: &dyn Backend,
+    backend: &Backend,
     der: &[u8],
     password: Option<&[u8]>,
 ) -> Result<Box<dyn PrivateKey>> {
@@ -41,7 +41,7 @@ pub fn load_private(
 }
 
 /// An unencrypted key, PKCS#8 or traditional.
-fn load_plain(backend: &dyn Backend, der: &[u8]) -> Result<Box<dyn PrivateKey>> {
+fn load_plain(backend: &Backend, der: &[u8]) -> Result<Box<dyn PrivateKey>> {
     match PrivateKeyInfo::from_der(der) {
         Ok(info) => load_pkcs8(backend, &info),
         Err(e) => {
@@ -60,7 +60,7 @@ fn load_plain(backend: &dyn Backend, der: &[u8]) -> Result<Box<dyn PrivateKey>> 
     }
 }
 
-fn load_pkcs8(backend: &dyn Backend, info: &PrivateKeyInfo<'_>) -> Result<Box<dyn PrivateKey>> {
+fn load_pkcs8(backend: &Backend, info: &PrivateKeyInfo<'_>) -> Result<Box<dyn PrivateKey>> {
     let mut algid = Reader::new(info.algorithm.raw);
     let mut content = algid.read_sequence().map_err(bad_key)?;
     let alg = match key_kind(&mut content)? {
@@ -87,7 +87,7 @@ fn load_pkcs8(backend: &dyn Backend, info: &PrivateKeyInfo<'_>) -> Result<Box<dy
 }
 
 /// Decrypt an `EncryptedPrivateKeyInfo` to its `OneAsymmetricKey` DER.
-fn decrypt(backend: &dyn Backend, der: &[u8], password: &[u8]) -> Result<Vec<u8>> {
+fn decrypt(backend: &Backend, der: &[u8], password: &[u8]) -> Result<Vec<u8>> {
     let invalid = |e| BackendError::BadKey(format!("not a valid encrypted private key: {e}"));
     let epki = EncryptedPrivateKeyInfo::from_der(der).map_err(invalid)?;
     let scheme = epki.scheme().map_err(invalid)?;

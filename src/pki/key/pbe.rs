@@ -275,7 +275,7 @@ impl<'a> PbeScheme<'a> {
     /// Encrypt `plain` under PBES2, the one scheme pkit writes; `password` as typed.
     pub fn encrypt(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         password: &[u8],
         plain: &[u8],
     ) -> backend::Result<Vec<u8>> {
@@ -304,7 +304,7 @@ impl<'a> PbeScheme<'a> {
     /// the PKCS#12 PBEs use the BMPString form (RFC 7292 Appendix B.1).
     pub fn decrypt(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         allowance: &cost::Allowance,
         password: Option<&[u8]>,
         data: &[u8],
@@ -446,7 +446,7 @@ impl<'a> Kdf<'a> {
     /// Derive `len` key bytes.
     pub fn derive(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         allowance: &cost::Allowance,
         password: &[u8],
         len: usize,

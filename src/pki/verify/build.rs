@@ -41,7 +41,7 @@ impl PathVerdict<'_> {
 
 /// The trust anchors, the intermediates on offer, and what the run shares.
 pub struct Verifier<'a, 'p> {
-    pub backend: &'p dyn Backend,
+    pub backend: &'p Backend,
     pub roots: &'p Pool<'a>,
     pub intermediates: &'p Pool<'a>,
     pub revocation: Option<&'p dyn RevocationSource>,
@@ -85,7 +85,7 @@ const RANK_VALIDATION: u8 = 3;
 
 impl<'a, 'p> Verifier<'a, 'p> {
     pub fn new(
-        backend: &'p dyn Backend,
+        backend: &'p Backend,
         roots: &'p Pool<'a>,
         intermediates: &'p Pool<'a>,
         revocation: Option<&'p dyn RevocationSource>,

@@ -23,7 +23,7 @@ pub type Chain<'a> = (Certificate<'a>, Vec<Certificate<'a>>);
 /// `each` turns the verdict (or the item's own error) into the caller's result.
 #[allow(clippy::too_many_arguments)]
 pub fn verify_many<'a, T, E, R>(
-    backend: &dyn Backend,
+    backend: &Backend,
     roots: &Pool<'a>,
     untrusted: &Pool<'a>,
     revocation: Option<&dyn RevocationSource>,
@@ -40,14 +40,13 @@ where
     // Each item's certificates are read once, for the batch and for its search.
     let chains: Vec<Result<Chain<'a>, E>> = items.par_iter().map(&chain).collect();
     let prechecked;
-    let backend: &dyn Backend = if items.len() > 1 && prebatch::worth_batching(&[roots, untrusted])
-    {
+    let backend: &Backend = if items.len() > 1 && prebatch::worth_batching(&[roots, untrusted]) {
         let targets: Vec<Certificate<'a>> = chains
             .iter()
             .filter_map(|c| c.as_ref().ok().map(|(t, _)| *t))
             .collect();
         let likely = prebatch::likely_signatures(&[roots, untrusted], &targets);
-        prechecked = Prechecked::new(backend, &likely);
+        prechecked = Prechecked::over(backend, &likely);
         &prechecked
     } else {
         backend

@@ -157,7 +157,7 @@ impl<'a> Listed<'a> {
         r
     }
 
-    fn signed_by(&self, backend: &dyn Backend, issuer: &Certificate<'_>) -> Result<(), String> {
+    fn signed_by(&self, backend: &Backend, issuer: &Certificate<'_>) -> Result<(), String> {
         let spki = issuer.spki.raw;
         let known = lock(&self.signed)
             .iter()
@@ -187,7 +187,7 @@ impl<'a> Listed<'a> {
 }
 
 fn check_signature(
-    backend: &dyn Backend,
+    backend: &Backend,
     crl: &Crl<'_>,
     issuer: &Certificate<'_>,
 ) -> Result<(), String> {
@@ -241,7 +241,7 @@ fn listing(e: &RevokedCert<'_>) -> Option<(Option<CrlReason>, Time)> {
 /// the complete CRL still answers alone. Any delta at hand that fits is used, whether or
 /// not a freshestCRL extension (§4.2.1.15, §5.2.6) pointed to it.
 fn newest_delta<'a>(
-    backend: &dyn Backend,
+    backend: &Backend,
     set: &CrlSet<'a>,
     base: &Listed<'a>,
     m: &Meta<'a>,
@@ -269,7 +269,7 @@ fn newest_delta<'a>(
 
 /// The first of `signers` that may sign CRLs (keyUsage) and under whose key `c` verifies.
 fn pick_signer<'c, 'x>(
-    backend: &dyn Backend,
+    backend: &Backend,
     c: &Listed<'_>,
     signers: &[&'c Certificate<'x>],
 ) -> Result<&'c Certificate<'x>, String> {
@@ -295,7 +295,7 @@ fn pick_signer<'c, 'x>(
 
 /// Consult one complete CRL for `cert`, with the certificates that may have signed it.
 fn consult<'s, 'a>(
-    backend: &dyn Backend,
+    backend: &Backend,
     set: &'s CrlSet<'a>,
     c: &'s Listed<'a>,
     subject: &Subject<'_>,
@@ -353,7 +353,7 @@ fn consult<'s, 'a>(
 ///   here unless a CRL of its own issuer covers it;
 /// - an unknown critical CRL or entry extension makes that CRL unusable (§5.2, §5.3).
 pub fn crl_status(
-    backend: &dyn Backend,
+    backend: &Backend,
     set: &CrlSet<'_>,
     cert: &Certificate<'_>,
     issuer: &Certificate<'_>,
@@ -373,7 +373,7 @@ pub fn crl_status(
 ///   of such a point answer for `cert`, through the entries whose certificateIssuer
 ///   names `cert`'s issuer (§5.3.3, §6.3.3 (b)(1)).
 pub fn crl_status_with(
-    backend: &dyn Backend,
+    backend: &Backend,
     set: &CrlSet<'_>,
     cert: &Certificate<'_>,
     issuer: &Certificate<'_>,
@@ -458,7 +458,7 @@ pub fn crl_status_with(
 /// not passed). Any usable `revoked` answer wins over `good`; `unknown` from the
 /// responder and unusable responses leave the status Unknown with the reasons.
 pub fn ocsp_status(
-    backend: &dyn Backend,
+    backend: &Backend,
     responses: &[OcspResponse<'_>],
     cert: &Certificate<'_>,
     issuer: &Certificate<'_>,

@@ -40,7 +40,7 @@ pub struct Sources<'a> {
 impl RevocationSource for Sources<'_> {
     fn status(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         cert: &Certificate<'_>,
         issuer: &Certificate<'_>,
         crl_signers: &[Certificate<'_>],
@@ -71,7 +71,7 @@ impl RevocationSource for Sources<'_> {
 /// Ask each OCSP responder `cert`'s authorityInfoAccess names (http only; RFC 6960
 /// Appendix A.1) about it, and read the answers as response files are read.
 fn online_status(
-    backend: &dyn Backend,
+    backend: &Backend,
     fetch: Fetch<'_>,
     cert: &Certificate<'_>,
     issuer: &Certificate<'_>,

@@ -29,7 +29,7 @@ pub trait RevocationSource: Sync {
     /// validated to a trust anchor (RFC 5280 §6.3.3 (f)).
     fn status(
         &self,
-        backend: &dyn Backend,
+        backend: &Backend,
         cert: &Certificate<'_>,
         issuer: &Certificate<'_>,
         crl_signers: &[Certificate<'_>],
@@ -63,7 +63,7 @@ const KEY_CERT_SIGN: usize = 5;
 /// Validate `path` (target first, trust anchor last). Ok with the checks that passed;
 /// Err with the first failure.
 pub fn validate<'a>(
-    backend: &dyn Backend,
+    backend: &Backend,
     path: &[Certificate<'a>],
     opts: &Options<'_>,
     revocation: Option<(&dyn RevocationSource, CrlSigners<'_, 'a>)>,
@@ -80,7 +80,7 @@ pub fn validate<'a>(
 
 /// The checks of [`validate`], each that passes added to `checks`.
 fn run_checks<'a>(
-    backend: &dyn Backend,
+    backend: &Backend,
     path: &[Certificate<'a>],
     opts: &Options<'_>,
     revocation: Option<(&dyn RevocationSource, CrlSigners<'_, 'a>)>,

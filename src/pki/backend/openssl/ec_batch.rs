@@ -335,8 +335,7 @@ impl PrivateKey for EcKeyPair {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::backend::api::Backend as _;
-    use crate::pki::backend::openssl::OpensslBackend;
+    use crate::pki::backend::openssl::backend;
     use crate::pki::key::{encrypt_private_key, load_private, KdfChoice};
 
     /// Every key of a batch is a valid pair: OpenSSL loads its PKCS#8 (checking the point
@@ -355,24 +354,22 @@ mod tests {
             for k in &keys {
                 assert_eq!(k.algorithm(), alg);
                 let der = k.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap();
-                let loaded = load_private(&OpensslBackend, &der, None).unwrap();
+                let loaded = load_private(backend(), &der, None).unwrap();
                 let spki = k.public_key_der().unwrap();
                 assert_eq!(spki, loaded.public_key_der().unwrap(), "{alg}");
                 assert_eq!(der, loaded.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap());
                 let sig = k.sign(b"batch").unwrap();
                 let scheme = alg.default_scheme();
-                assert!(OpensslBackend
-                    .verify(&spki, scheme, b"batch", &sig)
-                    .unwrap());
+                assert!(backend().verify(&spki, scheme, b"batch", &sig).unwrap());
                 let enc = encrypt_private_key(
-                    &OpensslBackend,
+                    backend(),
                     &**k,
                     b"pw",
                     KdfChoice::default(),
                     MlDsaKeyFormat::default(),
                 )
                 .unwrap();
-                let back = load_private(&OpensslBackend, &enc, Some(b"pw")).unwrap();
+                let back = load_private(backend(), &enc, Some(b"pw")).unwrap();
                 assert_eq!(back.public_key_der().unwrap(), spki, "{alg} encrypted");
                 assert!(spkis.insert(spki), "a repeated key");
             }

@@ -10,9 +10,12 @@
 //! of `verify --connect`, the PostgreSQL connector) is the crate `pkit-tls`, on the same
 //! OpenSSL. PKCS#8 structures are built and read in the key model (`pki::key`).
 
-use super::api::{Backend, PrivateKey, TlsStream, VerifyItem};
+use super::api::{
+    Hasher, KeyProvider, PrivateKey, SignatureVerifier, TlsClient, TlsStream, VerifyItem,
+};
 use super::error::{BackendError, Result};
-use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
+use super::provider::Backend;
+use crate::pki::alg::{Algorithm, Digest};
 use key::OsslKey;
 use linked::{crypto, keymgmt_name, openssl_version};
 use native_ossl::params::ParamBuilder;
@@ -27,11 +30,21 @@ mod pbe;
 mod signers;
 mod verify_signature;
 
+/// OpenSSL as each capability of a [`Backend`].
 pub struct OpensslBackend;
 
-static BACKEND: OpensslBackend = OpensslBackend;
-
-pub fn backend() -> &'static dyn Backend {
+/// OpenSSL for everything, made once per process.
+pub fn backend() -> &'static Backend {
+    static BACKEND: std::sync::LazyLock<Backend> = std::sync::LazyLock::new(|| {
+        let this = std::sync::Arc::new(OpensslBackend);
+        Backend {
+            keys: this.clone(),
+            verifier: this.clone(),
+            pbe: std::sync::Arc::new(pbe::OsslPbe),
+            hasher: this.clone(),
+            tls: this,
+        }
+    });
     &BACKEND
 }
 
@@ -67,8 +80,8 @@ fn keygen_ctx(alg: Algorithm) -> Result<KeygenCtx> {
     Ok(ctx)
 }
 
-impl Backend for OpensslBackend {
-    fn version(&self) -> String {
+impl KeyProvider for OpensslBackend {
+    fn description(&self) -> String {
         openssl_version().to_owned()
     }
 
@@ -113,30 +126,26 @@ impl Backend for OpensslBackend {
     fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
         Ok(Box::new(OsslKey::load(pkcs8, alg)?))
     }
+}
 
-    fn pbe(&self) -> &dyn super::pbe::Pbe {
-        &pbe::OsslPbe
-    }
-
-    fn verify(
-        &self,
-        spki_der: &[u8],
-        scheme: SignatureScheme,
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<bool> {
-        verify_signature::verify(spki_der, scheme, message, signature)
+impl SignatureVerifier for OpensslBackend {
+    fn verify(&self, i: &VerifyItem<'_>) -> Result<bool> {
+        verify_signature::verify(i.spki_der, i.scheme, i.message, i.signature)
     }
 
     fn verify_batch(&self, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {
         verify_signature::verify_batch(items)
     }
+}
 
+impl Hasher for OpensslBackend {
     fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8> {
         linked::digest(alg, data)
     }
+}
 
-    fn tls_peer_chain(
+impl TlsClient for OpensslBackend {
+    fn peer_chain(
         &self,
         stream: &mut dyn TlsStream,
         server_name: Option<&str>,

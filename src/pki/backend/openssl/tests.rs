@@ -5,6 +5,7 @@ use super::key::ml_dsa_oid;
 use super::linked::digest_name;
 use super::signers::OneShotSigner;
 use super::*;
+use crate::pki::alg::SignatureScheme;
 use crate::pki::backend::api::Signer as _;
 use crate::pki::backend::error::BackendError;
 use crate::pki::backend::pbe::{Hash, PbeCipher};
@@ -41,8 +42,8 @@ fn own_key_encodings_match_openssl() {
 #[test]
 fn a_reused_keygen_context_gives_fresh_keys() {
     for alg in [Algorithm::EcdsaP256, Algorithm::Ed25519, Algorithm::MlDsa44] {
-        let a = BACKEND.generate(alg).unwrap().public_key_der().unwrap();
-        let b = BACKEND.generate(alg).unwrap().public_key_der().unwrap();
+        let a = backend().generate(alg).unwrap().public_key_der().unwrap();
+        let b = backend().generate(alg).unwrap().public_key_der().unwrap();
         assert_ne!(a, b, "{alg}");
     }
 }
@@ -54,7 +55,7 @@ fn keys() -> &'static [Box<dyn PrivateKey>] {
         Algorithm::ALL
             .into_iter()
             .filter(|a| {
-                let ok = BACKEND.supports(*a);
+                let ok = backend().supports(*a);
                 // CI builds with OpenSSL >= 3.5 (the xtask provides it): there, an
                 // algorithm missing is a broken build, not a reason to test less.
                 assert!(
@@ -67,7 +68,7 @@ fn keys() -> &'static [Box<dyn PrivateKey>] {
                 }
                 ok
             })
-            .map(|a| BACKEND.generate(a).unwrap())
+            .map(|a| backend().generate(a).unwrap())
             .collect()
     })
 }
@@ -81,17 +82,17 @@ fn flip(v: &[u8], i: usize) -> Vec<u8> {
 #[test]
 fn version_and_probe() {
     assert!(
-        BACKEND.version().starts_with("OpenSSL 3."),
+        backend().version().starts_with("OpenSSL 3."),
         "{}",
-        BACKEND.version()
+        backend().version()
     );
     for a in [Algorithm::EcdsaP256, Algorithm::Ed25519, Algorithm::Rsa2048] {
-        assert!(BACKEND.supports(a));
+        assert!(backend().supports(a));
     }
-    let ml_dsa = !BACKEND.version().starts_with("OpenSSL 3.0");
-    assert_eq!(BACKEND.supports(Algorithm::MlDsa65), ml_dsa);
+    let ml_dsa = !backend().version().starts_with("OpenSSL 3.0");
+    assert_eq!(backend().supports(Algorithm::MlDsa65), ml_dsa);
     if !ml_dsa {
-        match BACKEND.generate(Algorithm::MlDsa65) {
+        match backend().generate(Algorithm::MlDsa65) {
             Err(BackendError::Unsupported(m)) => {
                 assert!(m.contains("cargo xtask build"), "{m}")
             }
@@ -112,26 +113,30 @@ fn sign_verify_and_tamper() {
         for msg in [&b"first message"[..], b"second", b"", &[0x5a; 3000]] {
             let sig = signer.sign(msg).unwrap();
             assert!(
-                BACKEND.verify(&spki, scheme, msg, &sig).unwrap(),
+                backend().verify(&spki, scheme, msg, &sig).unwrap(),
                 "{}",
                 key.algorithm()
             );
             if !msg.is_empty() {
-                let bad = BACKEND.verify(&spki, scheme, &flip(msg, 0), &sig).unwrap();
+                let bad = backend()
+                    .verify(&spki, scheme, &flip(msg, 0), &sig)
+                    .unwrap();
                 assert!(!bad, "{}: tampered message verified", key.algorithm());
             }
             for i in [0, sig.len() / 2, sig.len() - 1] {
-                let bad = BACKEND.verify(&spki, scheme, msg, &flip(&sig, i)).unwrap();
+                let bad = backend()
+                    .verify(&spki, scheme, msg, &flip(&sig, i))
+                    .unwrap();
                 assert!(
                     !bad,
                     "{}: tampered signature byte {i} verified",
                     key.algorithm()
                 );
             }
-            assert!(!BACKEND.verify(&spki, scheme, msg, &[]).unwrap());
+            assert!(!backend().verify(&spki, scheme, msg, &[]).unwrap());
         }
         let sig = key.sign(b"one-off").unwrap();
-        assert!(BACKEND.verify(&spki, scheme, b"one-off", &sig).unwrap());
+        assert!(backend().verify(&spki, scheme, b"one-off", &sig).unwrap());
     }
 }
 
@@ -147,7 +152,7 @@ fn signers_are_independent_across_threads() {
                 for i in 0..20u8 {
                     let msg = [t, i];
                     let sig = signer.sign(&msg).unwrap();
-                    assert!(BACKEND.verify(spki, signer.scheme(), &msg, &sig).unwrap());
+                    assert!(backend().verify(spki, signer.scheme(), &msg, &sig).unwrap());
                 }
             });
         }
@@ -203,10 +208,10 @@ fn verify_other_schemes() {
                 .sign_oneshot(msg)
                 .unwrap();
             assert!(
-                BACKEND.verify(spki, scheme, msg, &sig).unwrap(),
+                backend().verify(spki, scheme, msg, &sig).unwrap(),
                 "{scheme:?}"
             );
-            assert!(!BACKEND.verify(spki, scheme, b"other", &sig).unwrap());
+            assert!(!backend().verify(spki, scheme, b"other", &sig).unwrap());
         }
         let pss = SignatureScheme::RsaPss {
             digest: d,
@@ -219,17 +224,17 @@ fn verify_other_schemes() {
                 .sign_oneshot(msg)
                 .unwrap();
         assert!(
-            BACKEND.verify(&rsa_spki, pss, msg, &sig).unwrap(),
+            backend().verify(&rsa_spki, pss, msg, &sig).unwrap(),
             "{pss:?}"
         );
-        assert!(!BACKEND.verify(&rsa_spki, rsa_scheme, msg, &sig).unwrap());
+        assert!(!backend().verify(&rsa_spki, rsa_scheme, msg, &sig).unwrap());
     }
     // A key that does not fit the scheme made no such signature: a negative answer.
-    assert!(!BACKEND
+    assert!(!backend()
         .verify(&ec_spki, SignatureScheme::RsaPkcs1Sha256, b"m", &[0; 64])
         .unwrap());
     assert!(matches!(
-        BACKEND.verify(b"garbage", SignatureScheme::EcdsaSha256, b"m", &[0; 64]),
+        backend().verify(b"garbage", SignatureScheme::EcdsaSha256, b"m", &[0; 64]),
         Err(BackendError::BadKey(_))
     ));
 }
@@ -238,7 +243,7 @@ fn verify_other_schemes() {
 fn pkcs8_round_trip() {
     for key in keys() {
         let der = key.to_pkcs8_der(MlDsaKeyFormat::default()).unwrap();
-        let back = load_private(&BACKEND, &der, None).unwrap();
+        let back = load_private(backend(), &der, None).unwrap();
         assert_eq!(back.algorithm(), key.algorithm());
         assert_eq!(
             back.public_key_der().unwrap(),
@@ -247,7 +252,7 @@ fn pkcs8_round_trip() {
         // A loaded key signs for the original public key.
         let sig = back.sign(b"m").unwrap();
         let spki = key.public_key_der().unwrap();
-        assert!(BACKEND
+        assert!(backend()
             .verify(&spki, key.algorithm().default_scheme(), b"m", &sig)
             .unwrap());
     }
@@ -258,28 +263,28 @@ fn encrypted_round_trip_and_wrong_password() {
     for key in keys() {
         for kdf in [KdfChoice::Pbkdf2, KdfChoice::Scrypt] {
             let der =
-                encrypt_private_key(&BACKEND, &**key, b"s3cret", kdf, MlDsaKeyFormat::default())
+                encrypt_private_key(backend(), &**key, b"s3cret", kdf, MlDsaKeyFormat::default())
                     .unwrap();
             assert!(is_encrypted(&der));
-            let back = load_private(&BACKEND, &der, Some(b"s3cret")).unwrap();
+            let back = load_private(backend(), &der, Some(b"s3cret")).unwrap();
             assert_eq!(back.algorithm(), key.algorithm());
             assert_eq!(
                 back.public_key_der().unwrap(),
                 key.public_key_der().unwrap()
             );
             assert!(matches!(
-                load_private(&BACKEND, &der, Some(b"wrong")),
+                load_private(backend(), &der, Some(b"wrong")),
                 Err(BackendError::BadPassword(_))
             ));
             assert!(matches!(
-                load_private(&BACKEND, &der, None),
+                load_private(backend(), &der, None),
                 Err(BackendError::BadPassword(_))
             ));
         }
     }
     let key = keys().first().unwrap();
     for kdf in [KdfChoice::Pbkdf2, KdfChoice::Scrypt] {
-        let der = encrypt_private_key(&BACKEND, &**key, b"pw", kdf, MlDsaKeyFormat::Seed).unwrap();
+        let der = encrypt_private_key(backend(), &**key, b"pw", kdf, MlDsaKeyFormat::Seed).unwrap();
         let e = EncryptedPrivateKeyInfo::from_der(&der).unwrap();
         match e.scheme().unwrap() {
             PbeScheme::Pbes2 { kdf: k, cipher, .. } => {
@@ -318,7 +323,7 @@ fn encrypted_round_trip_and_wrong_password() {
             }
             other => panic!("{other:?}"),
         }
-        assert!(load_private(&BACKEND, &der, Some(b"pw")).is_ok());
+        assert!(load_private(backend(), &der, Some(b"pw")).is_ok());
     }
 }
 
@@ -333,13 +338,13 @@ fn openssl_written_encrypted_keys_load() {
     let aes = CipherAlg::fetch(c"AES-128-CBC", None).unwrap();
     let pem = k.to_pem_encrypted(&aes, b"pw").unwrap();
     let der = pem::parse(&pem).unwrap().into_contents();
-    let back = load_private(&BACKEND, &der, Some(b"pw")).unwrap();
+    let back = load_private(backend(), &der, Some(b"pw")).unwrap();
     assert_eq!(
         back.public_key_der().unwrap(),
         key.public_key_der().unwrap()
     );
     assert!(matches!(
-        load_private(&BACKEND, &der, Some(b"nope")),
+        load_private(backend(), &der, Some(b"nope")),
         Err(BackendError::BadPassword(_))
     ));
 }
@@ -349,7 +354,7 @@ fn garbage_and_foreign_keys() {
     for junk in [&b""[..], b"garbage", &[0x30, 0x03, 0x02, 0x01, 0x00]] {
         assert!(
             matches!(
-                load_private(&BACKEND, junk, None),
+                load_private(backend(), junk, None),
                 Err(BackendError::BadKey(_))
             ),
             "{junk:?}"
@@ -357,7 +362,7 @@ fn garbage_and_foreign_keys() {
     }
     // An Ed448 key: a real key type, but not one of pkit's nine.
     let ed448 = KeygenCtx::new(c"ED448").unwrap().generate().unwrap();
-    match load_private(&BACKEND, &ed448.to_pkcs8_der().unwrap(), None) {
+    match load_private(backend(), &ed448.to_pkcs8_der().unwrap(), None) {
         Err(BackendError::Unsupported(m)) => assert!(m.contains("1.3.101.113"), "{m}"),
         other => panic!("{other:?}"),
     }
@@ -372,7 +377,7 @@ fn garbage_and_foreign_keys() {
     ctx.set_params(&p).unwrap();
     let rsa1024 = ctx.generate().unwrap().to_pkcs8_der().unwrap();
     assert!(matches!(
-        load_private(&BACKEND, &rsa1024, None),
+        load_private(backend(), &rsa1024, None),
         Err(BackendError::Unsupported(_))
     ));
 }
@@ -383,7 +388,7 @@ fn traditional_keys_load() {
         let key = keys().iter().find(|k| k.algorithm() == alg).unwrap();
         let k =
             Pkey::<Private>::from_der(&key.to_pkcs8_der(MlDsaKeyFormat::Seed).unwrap()).unwrap();
-        let back = load_private(&BACKEND, &k.to_der_legacy().unwrap(), None).unwrap();
+        let back = load_private(backend(), &k.to_der_legacy().unwrap(), None).unwrap();
         assert_eq!(back.algorithm(), alg);
         assert_eq!(
             back.public_key_der().unwrap(),
@@ -423,11 +428,11 @@ fn ml_dsa_formats() {
                 }
                 other => panic!("{other:?}"),
             }
-            let back = load_private(&BACKEND, &der, None).unwrap();
+            let back = load_private(backend(), &der, None).unwrap();
             assert_eq!(back.algorithm(), alg);
             assert_eq!(back.public_key_der().unwrap(), spki);
             let sig = back.sign(b"m").unwrap();
-            assert!(BACKEND
+            assert!(backend()
                 .verify(&spki, alg.default_scheme(), b"m", &sig)
                 .unwrap());
             // A key read without its seed can be written only in expanded form.
@@ -453,7 +458,7 @@ fn one_shot_contexts_are_re_armed_not_rebuilt() {
         for msg in [&b"a"[..], b"b", b"", &[7; 500]] {
             let sig = s.sign(msg).unwrap();
             // A re-armed context signs each message on its own.
-            assert!(BACKEND
+            assert!(backend()
                 .verify(&spki, alg.default_scheme(), msg, &sig)
                 .unwrap());
         }
@@ -471,7 +476,7 @@ fn ml_dsa_both_form_must_agree() {
         let last = der.len() - 1;
         der[last] ^= 1;
         assert!(
-            load_private(&BACKEND, &der, None).is_err(),
+            load_private(backend(), &der, None).is_err(),
             "{}: a seed and an expanded key that disagree were accepted",
             key.algorithm()
         );
@@ -482,13 +487,13 @@ fn ml_dsa_both_form_must_agree() {
 fn digests() {
     let hex = |v: Vec<u8>| v.iter().map(|b| format!("{b:02x}")).collect::<String>();
     assert_eq!(
-        hex(BACKEND.digest(Digest::Sha1, b"abc")),
+        hex(backend().digest(Digest::Sha1, b"abc")),
         "a9993e364706816aba3e25717850c26c9cd0d89d"
     );
     assert_eq!(
-        hex(BACKEND.digest(Digest::Sha256, b"abc")),
+        hex(backend().digest(Digest::Sha256, b"abc")),
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     );
-    assert_eq!(BACKEND.digest(Digest::Sha384, b"").len(), 48);
-    assert_eq!(BACKEND.digest(Digest::Sha512, b"").len(), 64);
+    assert_eq!(backend().digest(Digest::Sha384, b"").len(), 48);
+    assert_eq!(backend().digest(Digest::Sha512, b"").len(), 64);
 }

@@ -107,7 +107,7 @@ impl TokenKey {
         token: Arc<Token>,
         alg: Algorithm,
         new: &NewKey<'_>,
-        soft: &dyn crate::pki::backend::Backend,
+        soft: &crate::pki::backend::Backend,
     ) -> Result<TokenKey> {
         let (mechanism, mut public) = keygen(alg)?;
         token.require(mechanism.mechanism_type(), &format!("{alg} key generation"))?;

@@ -8,10 +8,10 @@
 //! What a token does not do — hashing for fingerprints, password-based encryption of key
 //! files, TLS — the backend hands to the software backend it is given.
 
-use super::api::{Backend, PrivateKey, TlsStream};
+use super::api::{KeyProvider, PrivateKey, SignatureVerifier, VerifyItem};
 use super::error::{BackendError, Result};
-use super::pbe::Pbe;
-use crate::pki::alg::{Algorithm, Digest, SignatureScheme};
+use super::provider::Backend;
+use crate::pki::alg::Algorithm;
 use std::sync::Arc;
 
 mod key;
@@ -28,7 +28,7 @@ pub use uri::{is_pkcs11_uri, KeyUri};
 pub struct Pkcs11Backend {
     token: Arc<Token>,
     verifier: verify_signature::TokenVerifier,
-    soft: &'static dyn Backend,
+    soft: &'static Backend,
 }
 
 impl Pkcs11Backend {
@@ -38,7 +38,7 @@ impl Pkcs11Backend {
         uri: &KeyUri,
         default_module: Option<&str>,
         pin: Option<&[u8]>,
-        soft: &'static dyn Backend,
+        soft: &'static Backend,
     ) -> Result<Pkcs11Backend> {
         Ok(Pkcs11Backend::on(
             Token::open(uri, default_module, pin)?,
@@ -46,12 +46,19 @@ impl Pkcs11Backend {
         ))
     }
 
-    pub fn on(token: Arc<Token>, soft: &'static dyn Backend) -> Pkcs11Backend {
+    pub fn on(token: Arc<Token>, soft: &'static Backend) -> Pkcs11Backend {
         Pkcs11Backend {
             verifier: verify_signature::TokenVerifier::new(token.clone()),
             token,
             soft,
         }
+    }
+
+    /// The backend with this token's keys and verifier, and `soft`'s hashing,
+    /// password-based cryptography and TLS.
+    pub fn into_backend(self) -> Backend {
+        let this = Arc::new(self);
+        this.soft.with_keys(this.clone()).with_verifier(this)
     }
 
     pub fn token(&self) -> &Arc<Token> {
@@ -69,8 +76,8 @@ impl Pkcs11Backend {
     }
 }
 
-impl Backend for Pkcs11Backend {
-    fn version(&self) -> String {
+impl KeyProvider for Pkcs11Backend {
+    fn description(&self) -> String {
         self.token.description.clone()
     }
 
@@ -100,32 +107,12 @@ impl Backend for Pkcs11Backend {
     fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
         self.soft.private_key_from_pkcs8(pkcs8, alg)
     }
+}
 
-    fn pbe(&self) -> &dyn Pbe {
-        self.soft.pbe()
-    }
-
-    fn verify(
-        &self,
-        spki_der: &[u8],
-        scheme: SignatureScheme,
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<bool> {
+impl SignatureVerifier for Pkcs11Backend {
+    fn verify(&self, i: &VerifyItem<'_>) -> Result<bool> {
         self.verifier
-            .verify(self.soft, spki_der, scheme, message, signature)
-    }
-
-    fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8> {
-        self.soft.digest(alg, data)
-    }
-
-    fn tls_peer_chain(
-        &self,
-        stream: &mut dyn TlsStream,
-        server_name: Option<&str>,
-    ) -> Result<Vec<Vec<u8>>> {
-        self.soft.tls_peer_chain(stream, server_name)
+            .verify(self.soft, i.spki_der, i.scheme, i.message, i.signature)
     }
 }
 

@@ -39,7 +39,7 @@ impl TokenVerifier {
 
     pub fn verify(
         &self,
-        soft: &dyn Backend,
+        soft: &Backend,
         spki: &[u8],
         scheme: SignatureScheme,
         message: &[u8],
@@ -57,7 +57,7 @@ impl TokenVerifier {
     fn verify_in(
         &self,
         session: &Session,
-        soft: &dyn Backend,
+        soft: &Backend,
         spki: &[u8],
         scheme: SignatureScheme,
         message: &[u8],

@@ -22,7 +22,7 @@ const NOW: Time = Time {
 };
 const DAY: i64 = 86_400;
 
-fn be() -> &'static dyn Backend {
+fn be() -> &'static Backend {
     openssl::backend()
 }
 

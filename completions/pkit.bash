@@ -1070,7 +1070,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__crl__subcmd__gen)
-            opts="-o -h --ca --db --db-passin --next-update --drop-expired --passin --pin --now --outform --out --force --color --help"
+            opts="-o -h --ca --db --db-passin --passin --pin --next-update --drop-expired --now --outform --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1088,15 +1088,15 @@ _pkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --next-update)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --next-update)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -148,7 +148,7 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l key -d 'The private key to sign the request with' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l passin -d 'Password source for the key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l subject -d 'Subject (RFC 4514 or /-separated)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l san -d 'Subject alternative name: DNS:a.example, IP:192.0.2.1, email:x@a.example, URI:…' -r
@@ -158,10 +158,10 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l ca -d 'The issuing CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l ca -d 'The issuing CA directory (ca.pem, ca.key, ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l passin -d 'Password source for the CA key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l csr -d 'Certify the key and subject in this CSR (its signature is checked first)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l subject -d 'Subject for a fresh key (with --key-out); overrides the CSR\'s subject with --csr' -r
@@ -183,16 +183,16 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l copy-extensions -d 'Whether to copy the CSR\'s requested extensions' -r -f -a "none\t'Ignore the CSR\'s requested extensions'
 copy\t'Copy the CSR\'s requested extensions (the profile\'s own win)'"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l now -d 'Judge the CA\'s validity at this time (RFC 3339) instead of now' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s o -l out -d 'Output file for the certificate (default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s o -l out -d 'Output file (default stdout)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l force -d 'Overwrite output files if they exist'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l ca -d 'The issuing CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l ca -d 'The issuing CA directory (ca.pem, ca.key, ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l passin -d 'Password source for the CA key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l count -d 'How many certificates (with --subject-template)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l from -d 'JSONL manifest: one {"subject","sans":[…],"profile","alg","days"} per line' -r -F
@@ -265,12 +265,12 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l undelivered -d 'Revoke every certificate a batch committed but never delivered (see `pkit issue list --undelivered`): nobody received them, and keys whose files were never written are gone'
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l ca -d 'The CA directory (ca.pem, ca.key, ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l ca -d 'The issuing CA directory (ca.pem, ca.key, ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
-complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l next-update -d 'nextUpdate = thisUpdate + this (s, m, h, d)' -r
-complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l passin -d 'Password source for ca.key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l next-update -d 'nextUpdate = thisUpdate + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l now -d 'thisUpdate (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l outform -d 'Output encoding' -r -f -a "pem\t''
 der\t''"
@@ -313,7 +313,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l issuer -d 'The certificate of the CA that issued it' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l hash -d 'Hash for the CertID (responders expect sha1)' -r -f -a "sha1\t''
 sha256\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -s o -l out -d 'Output file (DER; default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -s o -l out -d 'Output file (default stdout)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -325,12 +325,12 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-cert -d 'Sign as a delegated responder with this certificate (issued by the CA with the OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-key -d 'The delegated responder\'s private key' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l passin -d 'Password source for the signing key (the CA\'s or the responder\'s)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l request -d 'The OCSP request (DER, PEM or base64)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l now -d 'Answer as of this time (RFC 3339) instead of now' -r
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -s o -l out -d 'Output file (DER; default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -s o -l out -d 'Output file (default stdout)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -351,7 +351,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-cert -d 'Sign as a delegated responder with this certificate (issued by the CA with the OCSPSigning EKU, e.g. `pkit issue cert --profile ocsp-signer`)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-key -d 'The delegated responder\'s private key' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l passin -d 'Password source for the signing key (the CA\'s or the responder\'s)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r

@@ -3,7 +3,7 @@
 
 use super::ca_db::db_err;
 use super::ca_db::{open_store, DbArgs};
-use super::ca_dir::{load_issuer, parse_duration, parse_serial, parse_time};
+use super::ca_dir::{parse_duration, parse_serial, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
@@ -84,36 +84,22 @@ pub enum OutForm {
 
 #[derive(Args, Debug)]
 pub struct GenArgs {
-    /// The CA directory (ca.pem, ca.key, ca.db).
-    #[arg(long)]
-    pub ca: PathBuf,
     #[command(flatten)]
-    pub db: crate::cmd::ca_db::DbArgs,
+    pub issuer: crate::cmd::flags::IssuingCaArgs,
     /// nextUpdate = thisUpdate + this (s, m, h, d).
     #[arg(long, value_name = "DURATION", default_value = "7d")]
     pub next_update: String,
     /// Leave out certificates that expired before thisUpdate (RFC 5280 §3.3 allows it).
     #[arg(long)]
     pub drop_expired: bool,
-    /// Password source for ca.key.
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
-    /// key URI's pin-value or pin-source.
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
     /// thisUpdate (RFC 3339) instead of now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
     /// Output encoding.
     #[arg(long, value_enum, default_value_t = OutForm::Pem)]
     pub outform: OutForm,
-    /// Output file (default stdout).
-    #[arg(short, long)]
-    pub out: Option<PathBuf>,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub output: crate::cmd::flags::OutputArgs,
 }
 
 #[derive(Args, Debug)]
@@ -295,25 +281,25 @@ fn revoke_undelivered(
 fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    if let Some(out) = &a.out {
+    if let Some(out) = &a.output.out {
         // Refuse before a CRL number is spent.
-        if out.exists() && !a.force {
+        if out.exists() && !a.output.force {
             return Err(CliError::io(format!(
                 "{}: already exists (use --force to overwrite)",
                 out.display()
             )));
         }
     }
-    let issuer = load_issuer(be, &a.ca, a.passin.as_deref(), a.pin.as_deref())?;
-    let mut store = open_store(&a.ca, &a.db)?;
+    let issuer = a.issuer.load(be)?;
+    let mut store = open_store(&a.issuer.ca, &a.issuer.db)?;
     let fields = CrlFields {
         this_update: now,
         next_update: now.plus_seconds(lifetime),
-        number: store.next_crl_number().map_err(db_err(&a.ca))?,
+        number: store.next_crl_number().map_err(db_err(&a.issuer.ca))?,
     };
     let crl_issuer = issuer.crl_issuer();
     // Sizing the buffer up front spares a million-entry CRL its reallocations.
-    let expected = store.revoked_count().map_err(db_err(&a.ca))?;
+    let expected = store.revoked_count().map_err(db_err(&a.issuer.ca))?;
     let mut builder = TbsCrlBuilder::begin(&crl_issuer, &fields, expected);
     store
         .for_each_revoked(&mut |r| {
@@ -321,7 +307,7 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
                 builder.push_revoked(&r);
             }
         })
-        .map_err(db_err(&a.ca))?;
+        .map_err(db_err(&a.issuer.ca))?;
     let entries = builder.entries();
     let tbs = builder.finish();
     let der = sign_crl(&tbs, issuer.key.signer()?.as_mut())?;
@@ -333,15 +319,15 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         der,
     };
     let opts = io::OutputOpts {
-        path: a.out.as_deref(),
-        force: a.force,
+        path: a.output.out.as_deref(),
+        force: a.output.force,
         private: false,
         binary: a.outform == OutForm::Der,
     };
     // Recording the CRL (a flushed file under crls/ and a row) and writing the output
     // both wait mostly on the disk: they run side by side.
     let (stored, written) = rayon::join(
-        || store.insert_crl(&record).map_err(db_err(&a.ca)),
+        || store.insert_crl(&record).map_err(db_err(&a.issuer.ca)),
         || {
             io::write_output_with(&opts, |w| match a.outform {
                 OutForm::Der => w.write_all(&record.der),
@@ -351,7 +337,7 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     );
     if let Err(e) = stored {
         // No output for a CRL that is not on record.
-        if let (Ok(()), Some(p)) = (&written, &a.out) {
+        if let (Ok(()), Some(p)) = (&written, &a.output.out) {
             if p.as_os_str() != "-" {
                 let _ = std::fs::remove_file(p);
             }

@@ -11,6 +11,7 @@ pub mod completions;
 pub mod connect;
 pub mod crl;
 pub mod error;
+pub mod flags;
 pub mod io;
 pub mod issue;
 pub mod key;

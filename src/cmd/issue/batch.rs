@@ -4,7 +4,7 @@
 
 use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::open_store;
-use crate::cmd::ca_dir::{load_issuer, parse_time};
+use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -33,18 +33,8 @@ use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub struct BatchArgs {
-    /// The issuing CA directory.
-    #[arg(long)]
-    pub ca: PathBuf,
     #[command(flatten)]
-    pub db: crate::cmd::ca_db::DbArgs,
-    /// Password source for the CA key.
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
-    /// key URI's pin-value or pin-source.
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
+    pub issuer: crate::cmd::flags::IssuingCaArgs,
     /// How many certificates (with --subject-template).
     #[arg(long, conflicts_with = "from", required_unless_present = "from")]
     pub count: Option<u64>,
@@ -253,12 +243,14 @@ impl Delivery for Files<'_> {
 pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let items = manifest_items(&a)?;
-    let issuer = load_issuer(be, &a.ca, a.passin.as_deref(), a.pin.as_deref())?;
+    let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;
-    let mut store = open_store(&a.ca, &a.db)?;
-    warn_undelivered(be, store.as_mut(), &a.ca)?;
-    store.checkpoint_in_background().map_err(db_err(&a.ca))?;
+    let mut store = open_store(&a.issuer.ca, &a.issuer.db)?;
+    warn_undelivered(be, store.as_mut(), &a.issuer.ca)?;
+    store
+        .checkpoint_in_background()
+        .map_err(db_err(&a.issuer.ca))?;
     let stop = stop_on_signals()?;
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
@@ -282,7 +274,7 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     let finished = batch
         .run(&items, a.chunk, store.as_mut(), &files)
         .map_err(|e| match e {
-            BatchError::Store(e) => db_err(&a.ca)(e),
+            BatchError::Store(e) => db_err(&a.issuer.ca)(e),
             BatchError::Other(e) => e,
             other => CliError::internal(other.to_string()),
         })?;

@@ -1,7 +1,7 @@
 //! `pkit issue cert`: one certificate, for a new key or from a CSR.
 
 use crate::cmd::ca_db::db_err;
-use crate::cmd::ca_dir::{load_issuer, parse_time};
+use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -24,18 +24,8 @@ pub enum CopyExtensions {
 
 #[derive(Args, Debug)]
 pub struct CertArgs {
-    /// The issuing CA directory.
-    #[arg(long)]
-    pub ca: PathBuf,
     #[command(flatten)]
-    pub db: crate::cmd::ca_db::DbArgs,
-    /// Password source for the CA key.
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
-    /// key URI's pin-value or pin-source.
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
+    pub issuer: crate::cmd::flags::IssuingCaArgs,
     /// Certify the key and subject in this CSR (its signature is checked first).
     #[arg(long, conflicts_with_all = ["key_out", "alg"])]
     pub csr: Option<PathBuf>,
@@ -69,12 +59,8 @@ pub struct CertArgs {
     /// Judge the CA's validity at this time (RFC 3339) instead of now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    /// Output file for the certificate (default stdout).
-    #[arg(short, long)]
-    pub out: Option<PathBuf>,
-    /// Overwrite output files if they exist.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub output: crate::cmd::flags::OutputArgs,
 }
 
 pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
@@ -87,15 +73,18 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let prof = profile(&a.profile)?;
     let sans = sans(&a.san)?;
     // Fail on existing outputs before doing any work.
-    for p in [a.out.as_ref(), a.key_out.as_ref()].into_iter().flatten() {
-        if !a.force && p.exists() && p.as_os_str() != "-" {
+    for p in [a.output.out.as_ref(), a.key_out.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        if !a.output.force && p.exists() && p.as_os_str() != "-" {
             return Err(CliError::io(format!(
                 "{}: already exists (use --force to overwrite)",
                 p.display()
             )));
         }
     }
-    let issuer = load_issuer(be, &a.ca, a.passin.as_deref(), a.pin.as_deref())?;
+    let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
     let (subj, spki, key, copied, key_alg) = match (&a.csr, &a.key_out) {
         (Some(csr_path), _) => {
@@ -154,21 +143,21 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let issued = issuer.issue(signer.as_mut(), &req)?;
     let dn = dn_of(&issued.der);
     let alg_name = key_alg.map_or("other", Algorithm::name);
-    let mut store = crate::cmd::ca_db::open_store(&a.ca, &a.db)?;
+    let mut store = crate::cmd::ca_db::open_store(&a.issuer.ca, &a.issuer.db)?;
     store
         .insert_certificates(&[record(&issued, &dn, prof, alg_name)])
-        .map_err(db_err(&a.ca))?;
+        .map_err(db_err(&a.issuer.ca))?;
     if let (Some(path), Some(key)) = (&a.key_out, &key) {
         io::write_file_atomic(
             path,
             key_pem(be, key.as_ref(), None)?.as_bytes(),
-            a.force,
+            a.output.force,
             true,
         )?;
     }
     io::write_text(
-        a.out.as_deref(),
-        a.force,
+        a.output.out.as_deref(),
+        a.output.force,
         &io::pem_encode("CERTIFICATE", &issued.der),
     )?;
     eprintln!("pkit: issued serial {} for {dn}", hex(&issued.serial));

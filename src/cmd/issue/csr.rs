@@ -14,29 +14,20 @@ pub struct CsrArgs {
     /// The private key to sign the request with.
     #[arg(long)]
     pub key: PathBuf,
-    /// Password source for the key.
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
-    /// key URI's pin-value or pin-source.
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
+    #[command(flatten)]
+    pub secrets: crate::cmd::flags::KeySecretArgs,
     /// Subject (RFC 4514 or /-separated).
     #[arg(long, default_value = "")]
     pub subject: String,
     /// Subject alternative name: DNS:a.example, IP:192.0.2.1, email:x@a.example, URI:…
     #[arg(long)]
     pub san: Vec<String>,
-    /// Output file (default stdout).
-    #[arg(short, long)]
-    pub out: Option<PathBuf>,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub output: crate::cmd::flags::OutputArgs,
 }
 
 pub fn run_csr(be: &Backend, a: CsrArgs) -> CliResult<Exit> {
-    let key = load_private_key(be, &a.key, a.passin.as_deref(), a.pin.as_deref())?;
+    let key = load_private_key(be, &a.key, a.secrets.passin(), a.secrets.pin())?;
     let subj = subject(&a.subject)?;
     let sans = sans(&a.san)?;
     if subj == [0x30, 0x00] && sans.is_empty() {
@@ -46,8 +37,8 @@ pub fn run_csr(be: &Backend, a: CsrArgs) -> CliResult<Exit> {
     }
     let der = encode_csr(key.as_ref(), &subj, &sans)?;
     io::write_text(
-        a.out.as_deref(),
-        a.force,
+        a.output.out.as_deref(),
+        a.output.force,
         &io::pem_encode("CERTIFICATE REQUEST", &der),
     )?;
     Ok(Exit::Ok)

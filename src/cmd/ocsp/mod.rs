@@ -72,12 +72,8 @@ pub struct RequestArgs {
     /// Add a 32-byte random nonce (RFC 8954).
     #[arg(long)]
     pub nonce: bool,
-    /// Output file (DER; default stdout).
-    #[arg(short, long)]
-    pub out: Option<PathBuf>,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub output: crate::cmd::flags::OutputArgs,
 }
 
 #[derive(Args, Debug)]
@@ -90,12 +86,8 @@ pub struct RespondArgs {
     /// Answer as of this time (RFC 3339) instead of now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    /// Output file (DER; default stdout).
-    #[arg(short, long)]
-    pub out: Option<PathBuf>,
-    /// Overwrite the output file if it exists.
-    #[arg(long)]
-    pub force: bool,
+    #[command(flatten)]
+    pub output: crate::cmd::flags::OutputArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -164,7 +156,7 @@ fn run_request(be: &Backend, a: RequestArgs) -> CliResult<Exit> {
         leaf.serial,
         nonce.as_ref().map(|n| n.as_slice()),
     );
-    write_der(a.out.as_deref(), a.force, &der)
+    write_der(a.output.out.as_deref(), a.output.force, &der)
 }
 
 fn write_der(out: Option<&Path>, force: bool, der: &[u8]) -> CliResult<Exit> {
@@ -212,7 +204,7 @@ fn run_respond(be: &Backend, a: RespondArgs) -> CliResult<Exit> {
             answered.status
         );
     }
-    write_der(a.out.as_deref(), a.force, &answered.der)
+    write_der(a.output.out.as_deref(), a.output.force, &answered.der)
 }
 
 fn run_verify(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {

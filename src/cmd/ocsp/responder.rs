@@ -28,13 +28,8 @@ pub struct SignerArgs {
     /// The delegated responder's private key.
     #[arg(long, value_name = "FILE", requires = "responder_cert")]
     pub responder_key: Option<PathBuf>,
-    /// Password source for the signing key (the CA's or the responder's).
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the
-    /// key URI's pin-value or pin-source.
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
+    #[command(flatten)]
+    pub secrets: crate::cmd::flags::KeySecretArgs,
     /// How long a response stands: nextUpdate = now + this (s, m, h, d).
     #[arg(long, value_name = "DURATION", default_value = "1h")]
     pub next_update: String,
@@ -49,7 +44,7 @@ pub fn load_responder(
 ) -> CliResult<(Responder, Box<dyn CaStore>, i64)> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
     let ca_der = load_ca_cert(&a.ca)?;
-    let (passin, pin) = (a.passin.as_deref(), a.pin.as_deref());
+    let (passin, pin) = (a.secrets.passin(), a.secrets.pin());
     let (key, delegated) = match (&a.responder_cert, &a.responder_key) {
         (Some(cert), Some(key)) => {
             let item = read_item(cert)?;

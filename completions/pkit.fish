@@ -472,7 +472,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l dir -d 'The MTC CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l index -d 'The log index of the entry' -r
@@ -496,10 +496,10 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -f -a "allocate" -d 'Make the latest checkpoint\'s tree size the next landmark'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -f -a "list" -d 'Print the landmark list (-07 text format), or the trusted subtrees with --subtrees (the file `pkit mtc verify --trusted-subtrees` reads)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from landmark" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l dir -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l dir -d 'The MTC CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l index -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l index -d 'The log index of the entry' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l subtree -d 'The subtree START:END (default: the signed subtree holding the index, else the whole tree)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -s f -l format -r -f -a "text\t''
 json\t''"
@@ -673,7 +673,7 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l db -d 'A FILE: keep the CA database there (recreated for each batch size; it ends holding the largest batch; default: a temporary file). A postgres://USER@HOST/DB URL: run every db_ stage on that server too, in schemas of the bench\'s own (pkit_bench_*, dropped at the end), with SQLite\'s figures (db_…_sqlite) beside' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l db -d 'A FILE: keep the stages\' SQLite databases there (x509: the CA database, made again for each batch size, so that it ends holding the largest batch; mtc: the logs, beside it); default: a temporary directory. A postgres://USER@HOST/DB URL: run every db_ stage on that server too, in schemas of the bench\'s own (pkit_bench_*, dropped at the end), with SQLite\'s figures (db_…_sqlite) beside' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l db-passin -d 'Password source for a --db server (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l sizes -d 'Batch sizes, comma-separated' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from x509" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
@@ -727,7 +727,7 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l db -d 'A FILE: keep the scratch databases beside it (default: the temporary directory). A postgres://USER@HOST/DB URL: run every db_ stage on that server too, in schemas of the bench\'s own (pkit_bench_*, dropped at the end), with SQLite\'s figures (db_…_sqlite) beside' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l db -d 'A FILE: keep the stages\' SQLite databases there (x509: the CA database, made again for each batch size, so that it ends holding the largest batch; mtc: the logs, beside it); default: a temporary directory. A postgres://USER@HOST/DB URL: run every db_ stage on that server too, in schemas of the bench\'s own (pkit_bench_*, dropped at the end), with SQLite\'s figures (db_…_sqlite) beside' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l db-passin -d 'Password source for a --db server (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l sizes -d 'Batch sizes, comma-separated' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from mtc" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r

@@ -305,14 +305,17 @@ mod tests {
         )
         .unwrap()];
         let dir = tempfile::tempdir().unwrap();
-        let (set, made) = synthetic(
-            openssl::backend(),
-            Synthetic::Ccadb,
-            60,
-            &template,
-            dir.path(),
-        )
-        .unwrap();
+        let make = || {
+            synthetic(
+                openssl::backend(),
+                Synthetic::Ccadb,
+                60,
+                &template,
+                dir.path(),
+            )
+            .unwrap()
+        };
+        let (set, made) = make();
         assert!(made);
         assert_eq!(set.certs.len(), 60);
         let by_subject: std::collections::HashMap<&[u8], &[u8]> = set
@@ -337,26 +340,12 @@ mod tests {
             )
             .unwrap());
         }
-        let (again, made) = synthetic(
-            openssl::backend(),
-            Synthetic::Ccadb,
-            60,
-            &template,
-            dir.path(),
-        )
-        .unwrap();
+        let (again, made) = make();
         assert!(!made, "read from the cache");
         assert_eq!(again.certs, set.certs);
         // A damaged cache is made again.
         std::fs::write(cache_path(dir.path(), Synthetic::Ccadb, 60), b"junk").unwrap();
-        let (_, made) = synthetic(
-            openssl::backend(),
-            Synthetic::Ccadb,
-            60,
-            &template,
-            dir.path(),
-        )
-        .unwrap();
+        let (_, made) = make();
         assert!(made);
     }
 }

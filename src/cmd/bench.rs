@@ -123,7 +123,11 @@ fn run_bench(
         }
         BenchCommand::Parse(a) => ("parse", parse_tables(be, &h, a, threads)?),
         BenchCommand::X509(a) => {
-            let scratch = scratch_for(a.db.as_deref(), a.db_passin.as_deref(), a.force)?;
+            let scratch = scratch_for(
+                a.scratch_db.db.as_deref(),
+                a.scratch_db.db_passin.as_deref(),
+                a.force,
+            )?;
             let run = x509::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
             let columns = columns(&a.pipeline)?;
             let title = format!("Results: {}", a.ca_key_algo.name());
@@ -156,7 +160,11 @@ fn run_bench(
             )
         }
         BenchCommand::Mtc(a) => {
-            let scratch = scratch_for(a.db.as_deref(), a.db_passin.as_deref(), true)?;
+            let scratch = scratch_for(
+                a.scratch_db.db.as_deref(),
+                a.scratch_db.db_passin.as_deref(),
+                true,
+            )?;
             let run = mtc::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
             let title = format!("Results: {}", a.ca_key_algo.name());
             let mut notes = vec![format!(

@@ -123,20 +123,28 @@ pub struct PipelineOpts {
     pub columns: Vec<u64>,
 }
 
+/// `--db`, `--db-passin`: where the database stages keep their databases.
 #[derive(Args, Debug)]
-pub struct X509Args {
-    /// CA and subscriber key algorithm.
-    #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
-    pub ca_key_algo: Algorithm,
-    /// A FILE: keep the CA database there (recreated for each batch size; it ends
-    /// holding the largest batch; default: a temporary file). A postgres://USER@HOST/DB
-    /// URL: run every db_ stage on that server too, in schemas of the bench's own
+pub struct ScratchDbArgs {
+    /// A FILE: keep the stages' SQLite databases there (x509: the CA database, made
+    /// again for each batch size, so that it ends holding the largest batch; mtc: the
+    /// logs, beside it); default: a temporary directory. A postgres://USER@HOST/DB URL:
+    /// run every db_ stage on that server too, in schemas of the bench's own
     /// (pkit_bench_*, dropped at the end), with SQLite's figures (db_…_sqlite) beside.
     #[arg(long, value_name = "FILE|URL")]
     pub db: Option<String>,
     /// Password source for a --db server (pass:, env:, file:, fd:).
     #[arg(long, value_name = "SRC", requires = "db")]
     pub db_passin: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct X509Args {
+    /// CA and subscriber key algorithm.
+    #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
+    pub ca_key_algo: Algorithm,
+    #[command(flatten)]
+    pub scratch_db: ScratchDbArgs,
     /// Replace an existing --db file.
     #[arg(long)]
     pub force: bool,
@@ -165,15 +173,8 @@ pub struct MtcArgs {
     /// CA (issuer and cosigner) and subscriber key algorithm.
     #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
     pub ca_key_algo: Algorithm,
-    /// A FILE: keep the scratch databases beside it (default: the temporary directory).
-    /// A postgres://USER@HOST/DB URL: run every db_ stage on that server too, in schemas
-    /// of the bench's own (pkit_bench_*, dropped at the end), with SQLite's figures
-    /// (db_…_sqlite) beside.
-    #[arg(long, value_name = "FILE|URL")]
-    pub db: Option<String>,
-    /// Password source for a --db server (pass:, env:, file:, fd:).
-    #[arg(long, value_name = "SRC", requires = "db")]
-    pub db_passin: Option<String>,
+    #[command(flatten)]
+    pub scratch_db: ScratchDbArgs,
     #[command(flatten)]
     pub pipeline: PipelineOpts,
     #[command(flatten)]

@@ -236,8 +236,10 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
+/// `--dir`, `--db`, `--index`: one entry of an MTC CA's log.
 #[derive(Args, Debug)]
-pub struct CertArgs {
+pub struct EntryArgs {
+    /// The MTC CA directory.
     #[arg(long)]
     pub dir: PathBuf,
     #[command(flatten)]
@@ -245,6 +247,12 @@ pub struct CertArgs {
     /// The log index of the entry.
     #[arg(long)]
     pub index: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct CertArgs {
+    #[command(flatten)]
+    pub entry: EntryArgs,
     /// Write the certificates of `COUNT` consecutive entries from --index, as one PEM
     /// bundle.
     #[arg(long, default_value_t = 1)]
@@ -276,23 +284,23 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
         }
     }
     let now = now_of(&a.now)?;
-    let (mut store, name) = open_store(&a.dir, &a.db)?;
+    let (mut store, name) = open_store(&a.entry.dir, &a.entry.db)?;
     let (_, log) = ca_meta(&*store, &name)?;
     let kind = if a.landmark {
         CertKind::Landmark
     } else {
         CertKind::Standalone
     };
-    let end = a.index.saturating_add(a.count);
+    let end = a.entry.index.saturating_add(a.count);
     let ders = if a.stored {
-        stored_certificates(&*store, &name, a.index, end, kind)?
+        stored_certificates(&*store, &name, a.entry.index, end, kind)?
     } else {
         // Each certificate is derived from the log as it is now, then all are recorded
         // in one transaction (replacing earlier issues of the same index and kind)
         // before anything is written out.
         let mut proofs = Vec::new();
         let mut certs = Vec::new();
-        for index in a.index..end {
+        for index in a.entry.index..end {
             let i = issue(&*store, log, index, kind, unix(now)).map_err(mtc_err(&name))?;
             proofs.push(i.proof);
             certs.push(i.certificate);
@@ -450,12 +458,8 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
 
 #[derive(Args, Debug)]
 pub struct ProofArgs {
-    #[arg(long)]
-    pub dir: PathBuf,
     #[command(flatten)]
-    pub db: crate::cmd::ca_db::DbArgs,
-    #[arg(long)]
-    pub index: u64,
+    pub entry: EntryArgs,
     /// The subtree START:END (default: the signed subtree holding the index, else the
     /// whole tree).
     #[arg(long, value_name = "START:END")]
@@ -465,7 +469,7 @@ pub struct ProofArgs {
 }
 
 pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
-    let (store, name) = open_store(&a.dir, &a.db)?;
+    let (store, name) = open_store(&a.entry.dir, &a.entry.db)?;
     let st = match &a.subtree {
         Some(s) => {
             let (x, y) = s
@@ -474,24 +478,27 @@ pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
                 .ok_or_else(|| CliError::usage(format!("--subtree {s}: expected START:END")))?;
             Subtree::new(x, y)
         }
-        None => match store.signed_subtree_for(a.index).map_err(mtc_err(&name))? {
+        None => match store
+            .signed_subtree_for(a.entry.index)
+            .map_err(mtc_err(&name))?
+        {
             Some((st, _, _)) => st,
             None => Subtree::new(0, store.size()),
         },
     };
-    let proof = inclusion_proof(&*store, a.index, st).map_err(mtc_err(&name))?;
+    let proof = inclusion_proof(&*store, a.entry.index, st).map_err(mtc_err(&name))?;
     let hash = subtree_hash(&*store, st).map_err(mtc_err(&name))?;
-    let leaf = store.node(0, a.index).map_err(mtc_err(&name))?;
+    let leaf = store.node(0, a.entry.index).map_err(mtc_err(&name))?;
     let mut text = format!(
         "index {} in {st}\nentry hash {}\nsubtree hash {}\n",
-        a.index,
+        a.entry.index,
         hex(&leaf),
         hex(&hash)
     );
     for h in &proof {
         text.push_str(&format!("  {}\n", hex(h)));
     }
-    let item = json!({"index": a.index, "start": st.start, "end": st.end, "entry_hash": hex(&leaf),
+    let item = json!({"index": a.entry.index, "start": st.start, "end": st.end, "entry_hash": hex(&leaf),
         "subtree_hash": hex(&hash), "proof": hashes_json(&proof)});
     emit(a.format, "mtc_proof", item, &text)?;
     Ok(Exit::Ok)

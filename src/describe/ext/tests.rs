@@ -16,28 +16,7 @@ fn value(o: &Oid, v: &[u8]) -> Value {
 
 #[test]
 fn envelope_and_san() {
-    let v = der(|w| {
-        w.sequence(|w| {
-            w.primitive(0x82, b"a.example");
-            w.primitive(0x87, &[192, 0, 2, 1]);
-            w.tlv(0xa4, |w| {
-                w.sequence(|w| {
-                    w.set(|w| {
-                        w.sequence(|w| {
-                            w.oid(&oids::AT_COMMON_NAME);
-                            w.utf8_string("Example CA");
-                        });
-                    });
-                });
-            });
-            w.tlv(0xa0, |w| {
-                w.oid(&oids::ON_MS_UPN);
-                w.explicit(0, |w| {
-                    w.utf8_string("u@example.com");
-                });
-            });
-        });
-    });
+    let v = crate::pki::ext::tests::sample(&oids::CE_SUBJECT_ALT_NAME);
     let j = extension_json(oids::CE_SUBJECT_ALT_NAME.id(), true, &v, 10);
     assert_eq!(
         j,
@@ -46,9 +25,9 @@ fn envelope_and_san() {
             "name": "subjectAltName",
             "critical": true,
             "value": [
-                {"type": "dns", "value": "a.example"},
+                {"type": "dns", "value": "www.example.com"},
                 {"type": "ip", "value": "192.0.2.1"},
-                {"type": "directory_name", "value": "CN=Example CA"},
+                {"type": "directory_name", "value": "CN=Example"},
                 {"type": "other_name",
                  "type_id": {"oid": "1.3.6.1.4.1.311.20.2.3", "name": "msUPN"},
                  "value": "u@example.com"},
@@ -181,42 +160,18 @@ fn certificate_extensions() {
 
 #[test]
 fn policies_and_constraints() {
-    let p = der(|w| {
-        w.sequence(|w| {
-            w.sequence(|w| {
-                w.oid(&oids::CABF_DV);
-                w.sequence(|w| {
-                    w.sequence(|w| {
-                        w.oid(&oids::QT_CPS);
-                        w.ia5_string("https://cps.example");
-                    });
-                    w.sequence(|w| {
-                        w.oid(&oids::QT_UNOTICE);
-                        w.sequence(|w| {
-                            w.sequence(|w| {
-                                w.utf8_string("Org");
-                                w.sequence(|w| {
-                                    w.integer_u64(3);
-                                });
-                            });
-                            w.utf8_string("Text");
-                        });
-                    });
-                });
-            });
-        });
-    });
+    let p = crate::pki::ext::tests::sample(&oids::CE_CERT_POLICIES);
     assert_eq!(
         value(&oids::CE_CERT_POLICIES, &p),
         json!([{
-            "policy_identifier": {"oid": "2.23.140.1.2.1", "name": "CABF domain-validated"},
+            "policy_identifier": {"oid": "2.23.140.1.2.2", "name": "CABF organization-validated"},
             "policy_qualifiers": [
                 {"policy_qualifier_id": {"oid": "1.3.6.1.5.5.7.2.1", "name": "cps"},
-                 "cps_uri": "https://cps.example"},
+                 "cps_uri": "https://cps.example.com"},
                 {"policy_qualifier_id": {"oid": "1.3.6.1.5.5.7.2.2", "name": "userNotice"},
                  "user_notice": {
-                    "notice_ref": {"organization": "Org", "notice_numbers": [3]},
-                    "explicit_text": "Text"}}
+                    "notice_ref": {"organization": "Org", "notice_numbers": [1]},
+                    "explicit_text": "Notice"}}
             ]
         }])
     );
@@ -309,25 +264,15 @@ fn crl_and_ocsp_extensions() {
         json!({"nonce": "0a0bff"})
     );
     assert_eq!(value(&oids::PKIX_OCSP_NOCHECK, &[0x05, 0x00]), Value::Null);
-    let psa = der(|w| {
-        w.sequence(|w| {
-            w.sequence(|w| {
-                w.sequence(|w| {
-                    w.oid(&oids::ECDSA_WITH_SHA256);
-                });
-                w.sequence(|w| {
-                    w.oid(&oids::EC_PUBLIC_KEY);
-                    w.oid(&oids::SECP256R1);
-                });
-            });
-        });
-    });
+    let psa = crate::pki::ext::tests::sample(&oids::PKIX_OCSP_PREF_SIG_ALGS);
     assert_eq!(
         value(&oids::PKIX_OCSP_PREF_SIG_ALGS, &psa),
         json!([{
             "sig_identifier": {"oid": "1.2.840.10045.4.3.2", "name": "ecdsa-with-SHA256"},
             "pub_key_alg_identifier": {"oid": "1.2.840.10045.2.1", "name": "id-ecPublicKey",
                                        "parameters_b64": "BggqhkjOPQMBBw=="}
+        }, {
+            "sig_identifier": {"oid": "2.16.840.1.101.3.4.3.18", "name": "ML-DSA-65"}
         }])
     );
 }

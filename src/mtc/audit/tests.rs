@@ -59,6 +59,35 @@ impl Log {
     }
 }
 
+impl Log {
+    /// An audit of the whole log as it is, after `seen`.
+    fn audit(
+        &self,
+        seen: Option<&Seen>,
+        entries: bool,
+    ) -> std::result::Result<(Seen, Audited), AuditError> {
+        audit(
+            &self.fetcher(None),
+            self.size(),
+            self.tree.root(),
+            seen,
+            entries,
+        )
+    }
+
+    /// What a fresh audit of the whole log finds when the tile at `path` is damaged by
+    /// `how` (`entries`: the entry bundles are checked too).
+    fn damaged(&self, path: &str, how: fn(&mut Vec<u8>), entries: bool) -> Finding {
+        found(audit(
+            &self.fetcher(Some((path, how))),
+            self.size(),
+            self.tree.root(),
+            None,
+            entries,
+        ))
+    }
+}
+
 fn found(r: std::result::Result<(Seen, Audited), AuditError>) -> Finding {
     match r {
         Err(AuditError::Found(f)) => f,
@@ -73,29 +102,15 @@ fn a_whole_log_and_then_what_it_added() {
     let small = Log::new(1000, 0);
     let (seen, a) = audit(&small.fetcher(None), 1000, small.tree.root(), None, true).unwrap();
     assert_eq!((a.from, a.tiles, a.bundles), (0, 5, 4));
-    let (seen, a) = audit(
-        &log.fetcher(None),
-        log.size(),
-        log.tree.root(),
-        Some(&seen),
-        true,
-    )
-    .unwrap();
+    let (seen, a) = log.audit(Some(&seen), true).unwrap();
     assert_eq!(seen.root, log.tree.root());
     assert_eq!(a.from, 1000);
     // Level 0 from tile 3 (which held entries 768..1000) on, plus levels 1 and 2.
     assert_eq!(a.tiles, 274 - 3 + 2 + 1);
     // Nothing new: nothing fetched but the check of the root.
-    let (_, a) = audit(
-        &log.fetcher(None),
-        log.size(),
-        log.tree.root(),
-        Some(&seen),
-        true,
-    )
-    .unwrap();
+    let (_, a) = log.audit(Some(&seen), true).unwrap();
     assert_eq!(a.tiles, 0);
-    let fresh = audit(&log.fetcher(None), log.size(), log.tree.root(), None, false).unwrap();
+    let fresh = log.audit(None, false).unwrap();
     assert_eq!(fresh.0.frontier.parts(), seen.frontier.parts());
 }
 
@@ -135,16 +150,9 @@ fn forks_are_named_with_both_trees() {
 #[test]
 fn damaged_tiles_are_named() {
     let log = Log::new(70_123, 0);
-    let root = log.tree.root();
     let flip: fn(&mut Vec<u8>) = |b| b[40] ^= 1;
     // A leaf in a full level-0 tile: the level-1 tile disagrees with it.
-    let f = found(audit(
-        &log.fetcher(Some(("tile/0/007", flip))),
-        log.size(),
-        root,
-        None,
-        false,
-    ));
+    let f = log.damaged("tile/0/007", flip, false);
     assert_eq!(
         f,
         Finding::BadTile {
@@ -153,47 +161,23 @@ fn damaged_tiles_are_named() {
         }
     );
     // A hash in the level-1 tile itself: named the same way.
-    let f = found(audit(
-        &log.fetcher(Some(("tile/1/000", flip))),
-        log.size(),
-        root,
-        None,
-        false,
-    ));
+    let f = log.damaged("tile/1/000", flip, false);
     assert!(
         matches!(&f, Finding::BadTile { path, .. } if path == "tile/1/000"),
         "{f}"
     );
     // The partial tile at the right edge: only the root can tell.
-    let f = found(audit(
-        &log.fetcher(Some(("tile/0/273.p/235", flip))),
-        log.size(),
-        root,
-        None,
-        false,
-    ));
+    let f = log.damaged("tile/0/273.p/235", flip, false);
     assert!(matches!(f, Finding::Root { size: 70_123, .. }), "{f}");
     // Truncated.
     let cut: fn(&mut Vec<u8>) = |b| b.truncate(100);
-    let f = found(audit(
-        &log.fetcher(Some(("tile/0/002", cut))),
-        log.size(),
-        root,
-        None,
-        false,
-    ));
+    let f = log.damaged("tile/0/002", cut, false);
     assert_eq!(
         f.to_string(),
         "tile/0/002: 100 bytes; a tile of width 256 has 8192"
     );
     // An entry that does not hash to its leaf.
-    let f = found(audit(
-        &log.fetcher(Some(("tile/entries/001", flip))),
-        log.size(),
-        root,
-        None,
-        true,
-    ));
+    let f = log.damaged("tile/entries/001", flip, true);
     assert!(
         f.to_string().starts_with("tile/entries/001: entry 2"),
         "{f}"

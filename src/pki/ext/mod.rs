@@ -278,4 +278,4 @@ pub fn decode_with<'a>(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

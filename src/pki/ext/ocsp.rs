@@ -95,24 +95,7 @@ mod tests {
 
     #[test]
     fn preferred_signature_algorithms() {
-        let mut w = Writer::new();
-        w.sequence(|w| {
-            w.sequence(|w| {
-                w.sequence(|w| {
-                    w.oid(&oids::ECDSA_WITH_SHA256);
-                });
-                w.sequence(|w| {
-                    w.oid(&oids::EC_PUBLIC_KEY);
-                    w.oid(&oids::SECP256R1);
-                });
-            });
-            w.sequence(|w| {
-                w.sequence(|w| {
-                    w.oid(&oids::ML_DSA_65);
-                });
-            });
-        });
-        let der = w.finish();
+        let der = crate::pki::ext::tests::sample(&oids::PKIX_OCSP_PREF_SIG_ALGS);
         let v = read_preferred_signature_algorithms(&mut Reader::new(&der)).unwrap();
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].sig_identifier.oid, oids::ECDSA_WITH_SHA256);

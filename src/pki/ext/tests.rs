@@ -7,6 +7,16 @@ use crate::der::primitives::BitString;
 use crate::der::reader::Deviations;
 use crate::der::{tag, ErrorKind, Writer};
 
+/// The valid value [`samples`] has for `oid`, for the decoders' own tests and the JSON
+/// model's.
+pub(crate) fn sample(oid: &Oid) -> Vec<u8> {
+    samples()
+        .into_iter()
+        .find(|(o, _)| o.id() == *oid)
+        .map(|(_, der)| der)
+        .unwrap_or_else(|| panic!("no sample for {oid:?}"))
+}
+
 /// A valid value for every OID in [`DECODERS`].
 pub(crate) fn samples() -> Vec<(Oid, Vec<u8>)> {
     let w = |f: &dyn Fn(&mut Writer)| {
@@ -196,6 +206,12 @@ pub(crate) fn samples() -> Vec<(Oid, Vec<u8>)> {
                         w.sequence(|w| {
                             w.oid(&oids::EC_PUBLIC_KEY);
                             w.oid(&oids::SECP256R1);
+                        });
+                    });
+                    // No pubKeyAlgIdentifier.
+                    w.sequence(|w| {
+                        w.sequence(|w| {
+                            w.oid(&oids::ML_DSA_65);
                         });
                     });
                 });

@@ -123,33 +123,19 @@ fn walks_the_layers_and_verifies_the_mac() {
     let m = p.mac_data.unwrap();
     assert_eq!(m.iterations, 2048);
     let scheme = m.scheme().unwrap();
-    assert!(m
-        .verify(
+    let verifies = |pw: Option<&[u8]>| {
+        m.verify(
             openssl_backend(),
             &cost::Allowance::new(),
             &scheme,
-            Some(b"pw"),
-            &content.bytes
+            pw,
+            &content.bytes,
         )
-        .unwrap());
-    assert!(!m
-        .verify(
-            openssl_backend(),
-            &cost::Allowance::new(),
-            &scheme,
-            None,
-            &content.bytes
-        )
-        .unwrap());
-    assert!(!m
-        .verify(
-            openssl_backend(),
-            &cost::Allowance::new(),
-            &scheme,
-            Some(b"nope"),
-            &content.bytes
-        )
-        .unwrap());
+        .unwrap()
+    };
+    assert!(verifies(Some(b"pw")));
+    assert!(!verifies(None));
+    assert!(!verifies(Some(b"nope")));
 
     let safes = authenticated_safe(content.reader(p.mode())).unwrap();
     assert_eq!(safes.len(), 1);

@@ -111,8 +111,7 @@ impl KeyProvider for Pkcs11Backend {
 
 impl SignatureVerifier for Pkcs11Backend {
     fn verify(&self, i: &VerifyItem<'_>) -> Result<bool> {
-        self.verifier
-            .verify(self.soft, i.spki_der, i.scheme, i.message, i.signature)
+        self.verifier.verify(self.soft, i)
     }
 }
 

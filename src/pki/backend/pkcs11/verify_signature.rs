@@ -5,7 +5,7 @@
 use super::key::ec_params;
 use super::token::{failed, Token};
 use crate::pki::alg::{Digest, SignatureScheme};
-use crate::pki::backend::{Backend, BackendError, Result};
+use crate::pki::backend::{Backend, BackendError, Result, VerifyItem};
 use crate::pki::key::public::{curve_oid, ec_field_len, ecdsa_der_to_raw, PublicParts};
 use cryptoki::error::{Error, RvError};
 use cryptoki::mechanism::eddsa::{EddsaParams, EddsaSignatureScheme};
@@ -37,16 +37,11 @@ impl TokenVerifier {
         }
     }
 
-    pub fn verify(
-        &self,
-        soft: &Backend,
-        spki: &[u8],
-        scheme: SignatureScheme,
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<bool> {
+    /// What the token says of `item` (`soft` hashes what the token's mechanism wants
+    /// hashed first).
+    pub fn verify(&self, soft: &Backend, item: &VerifyItem<'_>) -> Result<bool> {
         let session = self.take()?;
-        let result = self.verify_in(&session, soft, spki, scheme, message, signature);
+        let result = self.verify_in(&session, soft, item);
         self.sessions
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -54,16 +49,9 @@ impl TokenVerifier {
         result
     }
 
-    fn verify_in(
-        &self,
-        session: &Session,
-        soft: &Backend,
-        spki: &[u8],
-        scheme: SignatureScheme,
-        message: &[u8],
-        signature: &[u8],
-    ) -> Result<bool> {
-        let (key, parts) = self.key(session, spki)?;
+    fn verify_in(&self, session: &Session, soft: &Backend, item: &VerifyItem<'_>) -> Result<bool> {
+        let (scheme, message, signature) = (item.scheme, item.message, item.signature);
+        let (key, parts) = self.key(session, item.spki_der)?;
         let mut sig = Cow::Borrowed(signature);
         let mut data = Cow::Borrowed(message);
         let mechanism = match (scheme, &*parts) {

@@ -290,11 +290,11 @@ pub fn verify_certificates(
 ) -> Vec<Result<MtcVerdict>> {
     use crate::pki::backend::{Prechecked, Question, VerifyItem};
     use rayon::prelude::*;
-    let (dry_backend, dry) = Prechecked::dry_run(backend);
-    ders.par_iter().for_each(|d| {
-        let _ = verify_certificate(&dry_backend, d, policy);
+    let asked = Prechecked::questions_asked(backend, |dry| {
+        ders.par_iter().for_each(|d| {
+            let _ = verify_certificate(dry, d, policy);
+        });
     });
-    let asked = dry.asked();
     let items: Vec<VerifyItem<'_>> = asked.iter().map(Question::item).collect();
     let checked = Prechecked::over(backend, &items);
     ders.par_iter()

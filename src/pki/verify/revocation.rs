@@ -481,7 +481,7 @@ pub fn ocsp_status(
                 why.push(format!("response {n} does not decode: {e}"));
                 continue;
             }
-            Err(VerifyError::Signed(e)) => {
+            Err(e) => {
                 why.push(format!("response {n}: {e}"));
                 continue;
             }

@@ -1,0 +1,233 @@
+//! X.509 certificates (RFC 5280 §4.1) as a zero-copy view: parsing walks the structure
+//! once and keeps spans; names, times, keys and extensions decode only when asked, so the
+//! parse cost does not grow with ML-DSA's multi-kilobyte keys and signatures.
+//!
+//! ```asn1
+//! Certificate  ::=  SEQUENCE  {
+//!      tbsCertificate       TBSCertificate,
+//!      signatureAlgorithm   AlgorithmIdentifier,
+//!      signatureValue       BIT STRING  }
+//!
+//! TBSCertificate  ::=  SEQUENCE  {
+//!      version         [0]  EXPLICIT Version DEFAULT v1,
+//!      serialNumber         CertificateSerialNumber,
+//!      signature            AlgorithmIdentifier,
+//!      issuer               Name,
+//!      validity             Validity,
+//!      subject              Name,
+//!      subjectPublicKeyInfo SubjectPublicKeyInfo,
+//!      issuerUniqueID  [1]  IMPLICIT UniqueIdentifier OPTIONAL,
+//!      subjectUniqueID [2]  IMPLICIT UniqueIdentifier OPTIONAL,
+//!      extensions      [3]  EXPLICIT Extensions OPTIONAL }
+//!
+//! Validity ::= SEQUENCE { notBefore Time, notAfter Time }
+//! ```
+
+#![forbid(unsafe_code)]
+
+use crate::algid::AlgId;
+use crate::der::oid_registry as oids;
+use crate::der::primitives::BitString;
+use crate::der::{hex, integer, tag, Context, Error, ErrorKind, Reader, Result, Time};
+use crate::ext::basic_constraints::BasicConstraints;
+use crate::extension::Extensions;
+use crate::name::Name;
+use crate::spki::Spki;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Certificate<'a> {
+    /// The whole certificate DER.
+    pub raw: &'a [u8],
+    /// The TBSCertificate TLV: the bytes the signature covers.
+    pub tbs_raw: &'a [u8],
+    /// 0 = v1, 1 = v2, 2 = v3.
+    pub version: u8,
+    /// serialNumber INTEGER content octets (sign included).
+    pub serial: &'a [u8],
+    pub serial_offset: usize,
+    pub tbs_signature: AlgId<'a>,
+    pub issuer: Name<'a>,
+    validity: Reader<'a>,
+    pub subject: Name<'a>,
+    pub spki: Spki<'a>,
+    pub issuer_unique_id: Option<BitString<'a>>,
+    pub subject_unique_id: Option<BitString<'a>>,
+    pub extensions: Option<Extensions<'a>>,
+    pub signature_algorithm: AlgId<'a>,
+    pub signature: BitString<'a>,
+}
+
+impl<'a> Certificate<'a> {
+    /// Parse one certificate spanning all of `der` (strict DER).
+    pub fn from_der(der: &'a [u8]) -> Result<Self> {
+        Self::parse(Reader::new(der))
+    }
+
+    /// Parse with a reader (strict or lenient); trailing bytes are an error.
+    pub fn parse(mut r: Reader<'a>) -> Result<Self> {
+        let raw = r.remaining();
+        let cert = r.read_sequence().at("certificate")?;
+        let cert_len = raw.len() - r.remaining().len();
+        r.finish()?;
+        let mut c = cert;
+        let tbs_start = c.remaining();
+        let tbs = c.read_sequence().at("tbsCertificate")?;
+        let tbs_raw = &tbs_start[..tbs_start.len() - c.remaining().len()];
+        let signature_algorithm = AlgId::read(&mut c).at("signatureAlgorithm")?;
+        let signature = c.read_bit_string().at("signatureValue")?;
+        c.finish().at("certificate")?;
+        let mut t = tbs;
+        let version = read_version(&mut t).at("tbsCertificate.version")?;
+        let serial_offset = t.offset();
+        let serial = t.read_integer().at("tbsCertificate.serialNumber")?;
+        let tbs_signature = AlgId::read(&mut t).at("tbsCertificate.signature")?;
+        let issuer = Name::read(&mut t).at("tbsCertificate.issuer")?;
+        let validity = t.read_sequence().at("tbsCertificate.validity")?;
+        let subject = Name::read(&mut t).at("tbsCertificate.subject")?;
+        let spki = Spki::read(&mut t).at("tbsCertificate.subjectPublicKeyInfo")?;
+        let issuer_unique_id = match t.peek_tag() {
+            Some(x) if x == tag::implicit(1) => Some(
+                t.read_bit_string_tagged(x)
+                    .at("tbsCertificate.issuerUniqueID")?,
+            ),
+            _ => None,
+        };
+        let subject_unique_id = match t.peek_tag() {
+            Some(x) if x == tag::implicit(2) => Some(
+                t.read_bit_string_tagged(x)
+                    .at("tbsCertificate.subjectUniqueID")?,
+            ),
+            _ => None,
+        };
+        let extensions = match t.read_optional(tag::explicit(3))? {
+            Some(tlv) => {
+                let mut e = t.with_base(tlv.content, tlv.content_offset());
+                let exts = Extensions::read(&mut e).at("tbsCertificate.extensions")?;
+                e.finish().at("tbsCertificate.extensions")?;
+                Some(exts)
+            }
+            None => None,
+        };
+        t.finish().at("tbsCertificate")?;
+        if (issuer_unique_id.is_some() || subject_unique_id.is_some()) && version == 0 {
+            return Err(
+                Error::invalid(serial_offset, "unique identifiers require version 2 or 3")
+                    .at("tbsCertificate"),
+            );
+        }
+        if extensions.is_some() && version != 2 {
+            return Err(
+                Error::invalid(serial_offset, "extensions require version 3").at("tbsCertificate"),
+            );
+        }
+        Ok(Certificate {
+            raw: &raw[..cert_len],
+            tbs_raw,
+            version,
+            serial,
+            serial_offset,
+            tbs_signature,
+            issuer,
+            validity,
+            subject,
+            spki,
+            issuer_unique_id,
+            subject_unique_id,
+            extensions,
+            signature_algorithm,
+            signature,
+        })
+    }
+
+    /// notBefore and notAfter.
+    pub fn validity(&self) -> Result<(Time, Time)> {
+        let mut v = self.validity;
+        let nb = v.read_time().at("tbsCertificate.validity.notBefore")?;
+        let na = v.read_time().at("tbsCertificate.validity.notAfter")?;
+        v.finish().at("tbsCertificate.validity")?;
+        Ok((nb, na))
+    }
+
+    /// The keyIdentifier in a certificate's subjectKeyIdentifier extension (any length: the
+    /// AKI of what it issues must repeat it exactly).
+    pub fn subject_key_id(&self) -> Option<Vec<u8>> {
+        let ext = self.extensions?.find(&oids::CE_SUBJECT_KEY_ID).ok()??;
+        let mut r = Reader::new(ext.value);
+        r.read_octet_string().ok().map(<[u8]>::to_vec)
+    }
+
+    /// The certificate's basicConstraints, or `None` when it has none or they do not
+    /// parse (callers that must tell those apart, like path validation, decode the
+    /// extension themselves and report where it broke).
+    pub fn basic_constraints(&self) -> Option<BasicConstraints> {
+        let ext = self.extensions?.find(&oids::CE_BASIC_CONSTRAINTS).ok()??;
+        let mut r = Reader::new(ext.value);
+        let bc = BasicConstraints::read(&mut r).ok()?;
+        r.finish().ok()?;
+        Some(bc)
+    }
+
+    /// Whether the certificate's basicConstraints say cA.
+    pub fn is_ca(&self) -> bool {
+        self.basic_constraints().is_some_and(|b| b.ca)
+    }
+
+    /// Serial number as lowercase hex of the unsigned magnitude (what `openssl x509 -serial`
+    /// shows, lowercased). Negative serials (seen in the wild) print as their two's
+    /// complement bytes with a leading `-`-free form; check `serial_is_negative`.
+    pub fn serial_hex(&self) -> String {
+        hex(integer::unsigned_bytes(self.serial))
+    }
+
+    pub fn serial_is_negative(&self) -> bool {
+        integer::is_negative(self.serial)
+    }
+
+    /// True when the certificate names itself as issuer (a self-issued certificate).
+    pub fn is_self_issued(&self) -> bool {
+        self.issuer.raw == self.subject.raw
+    }
+
+    /// The outer and inner signature algorithms must match (RFC 5280 §4.1.1.2).
+    pub fn check_signature_algorithms_match(&self) -> Result<()> {
+        if self.tbs_signature.raw == self.signature_algorithm.raw {
+            Ok(())
+        } else {
+            Err(Error::invalid(
+                self.signature_algorithm.offset,
+                "expected signatureAlgorithm to equal tbsCertificate.signature",
+            ))
+        }
+    }
+}
+
+/// `[0] EXPLICIT Version DEFAULT v1`: DER omits v1, so an explicit 0 is a deviation.
+fn read_version(t: &mut Reader<'_>) -> Result<u8> {
+    let Some(tlv) = t.read_optional(tag::explicit(0))? else {
+        return Ok(0);
+    };
+    let mut v = t.with_base(tlv.content, tlv.content_offset());
+    let n = v.read_u64()?;
+    v.finish()?;
+    match n {
+        0 => {
+            t.deviate(
+                tlv.offset,
+                ErrorKind::Invalid("expected DEFAULT version v1 to be omitted".into()),
+            )?;
+            Ok(0)
+        }
+        1 | 2 => Ok(n as u8),
+        // Lenient: read with the v3 layout, which has every optional field.
+        _ => {
+            t.deviate(
+                tlv.content_offset(),
+                ErrorKind::Invalid(format!(
+                    "expected version 1, 2 or 3, found {}",
+                    n.saturating_add(1)
+                )),
+            )?;
+            Ok(2)
+        }
+    }
+}

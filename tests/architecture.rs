@@ -12,8 +12,9 @@
 //!   `backend/openssl/` and the crate `pkit-pkcs11`) and in `src/main.rs` (the allocator
 //!   hooks), and every other module carries `#![forbid(unsafe_code)]`.
 //!
-//! The crates `pkit-x509` and `pkit-pkcs11` are read as the modules `pki` and
-//! `pki::backend::pkcs11` they are re-exported as (see [`crates_as_modules`]); a finding
+//! The crates `pkit-x509`, `pkit-pkcs11`, `pkit-ca` and `pkit-verify` are read as the
+//! modules `pki`, `pki::backend::pkcs11`, `pki::ca` and `pki::verify` they are
+//! re-exported as (see [`crates_as_modules`]); a finding
 //! in them is named by that module path.
 //!
 //! The checker reads `src/` as text: `use` trees and paths (`crate::`, `pkit::`,
@@ -630,8 +631,9 @@ fn read_tree(root: &Path) -> Vec<(String, String)> {
     out
 }
 
-/// The crates `pkit-x509` and `pkit-pkcs11` as the modules `pki` and
-/// `pki::backend::pkcs11` they were, and still are under `pkit::pki`: their paths
+/// The crates `pkit-x509`, `pkit-pkcs11`, `pkit-ca` and `pkit-verify` as the modules
+/// `pki`, `pki::backend::pkcs11`, `pki::ca` and `pki::verify` (with `pki::crl_verify`)
+/// they were, and still are under `pkit::pki`: their paths
 /// (`crate::cert`, `pkit_x509::backend`) written as `crate::pki::…`, so that the same
 /// rules hold inside them and between them and the rest.
 fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
@@ -653,6 +655,9 @@ fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
         }
         out.push_str(rest);
         out.replace("pkit_x509::", "crate::pki::")
+            .replace("pkit_ca::", "crate::pki::ca::")
+            .replace("pkit_verify::", "crate::pki::verify::")
+            .replace("pkit_store::", "crate::store::")
     }
     let mut out = Vec::new();
     for (dir, module, own) in [

@@ -1,8 +1,8 @@
-//! PKI over the DER engine. The objects, keys and the crypto backend are the crate
-//! `pkit-x509` (crates/x509) and the PKCS#11 backend the crate `pkit-pkcs11`
-//! (crates/pkcs11), re-exported here under their old paths (`pkit::pki::cert`,
-//! `pkit::pki::backend::pkcs11`, …); path validation and revocation (`verify`,
-//! `crl_verify`) and the CA (`ca`) are still modules of this crate.
+//! PKI under the paths pkit has always had (`pkit::pki::cert`, `pkit::pki::verify`,
+//! `pkit::pki::backend::pkcs11`, …), each a crate of its own: the objects, keys and
+//! the crypto backend are `pkit-x509` (crates/x509), the PKCS#11 backend `pkit-pkcs11`
+//! (crates/pkcs11), the CA `pkit-ca` (crates/ca), path validation and revocation
+//! `pkit-verify` (crates/verify).
 
 pub use pkit_x509::{
     alg, algid, cert, crl, csr, detect, ext, extension, key, name, ocsp, ocsp_request, ocsp_verify,
@@ -15,6 +15,6 @@ pub mod backend {
     pub use pkit_x509::backend::*;
 }
 
-pub mod ca;
-pub mod crl_verify;
-pub mod verify;
+pub use pkit_ca as ca;
+pub use pkit_verify as verify;
+pub use pkit_verify::crl_verify;

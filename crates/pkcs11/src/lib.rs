@@ -7,6 +7,28 @@
 //!
 //! What a token does not do — hashing for fingerprints, password-based encryption of key
 //! files, TLS — the backend hands to the software backend it is given.
+//!
+//! A key made in a token signs; OpenSSL checks the signature:
+//!
+//! ```
+//! use pkit_pkcs11::{scratch, Pkcs11Backend};
+//! use pkit_x509::alg::Algorithm;
+//! use pkit_x509::backend::{openssl, PrivateKey as _};
+//!
+//! // A throwaway SoftHSM2 token (scripts/test installs SoftHSM2).
+//! let dir = tempfile::tempdir().unwrap();
+//! std::env::set_var("SOFTHSM2_CONF", scratch::softhsm_config(dir.path()).unwrap());
+//! let token = scratch::softhsm_token().unwrap();
+//! let backend = Pkcs11Backend::on(token, openssl::backend()).into_backend();
+//!
+//! let key = backend.generate(Algorithm::EcdsaP256).unwrap();
+//! let signature = key.sign(b"hello").unwrap();
+//! let spki = key.public_key_der().unwrap();
+//! let scheme = Algorithm::EcdsaP256.default_scheme();
+//! assert!(openssl::backend().verify(&spki, scheme, b"hello", &signature).unwrap());
+//! // The token's own verifier agrees.
+//! assert!(backend.verify(&spki, scheme, b"hello", &signature).unwrap());
+//! ```
 
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::{

@@ -1,0 +1,246 @@
+//! Issuing many certificates at once: the pipeline behind `pkit issue batch`, whose
+//! signing stage `pkit bench x509` times as `cert_gen`.
+//!
+//! Keys are made a job at a time (a backend makes a run of EC keys for less than one
+//! key's cost each) and signed on every core with one CA signer per worker thread. Chunks
+//! go through in turn: chunk k is committed to the CA store and then delivered (files,
+//! report lines: the caller's [`Delivery`]) while chunk k+1 is being signed, so the commit
+//! and the file system calls overlap the cryptography instead of leaving cores idle. A
+//! chunk is always committed before any of it is delivered: a certificate the caller
+//! hands out is one the CA has on record.
+
+use super::issuer::{CaError, Issued, Issuer, Request};
+use super::profile::Profile;
+use super::store::{CaStore, CertRecord, DeliveryNote, StoreError};
+use crate::der::Time;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::backend::{Backend, BackendError, PrivateKey};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// One certificate a batch will issue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchItem {
+    /// Its place in the batch, from 1.
+    pub n: u64,
+    /// The subject as the user wrote it, for the CA's record.
+    pub subject_text: String,
+    /// The subject Name DER.
+    pub subject: Vec<u8>,
+    /// Encoded GeneralName TLVs.
+    pub sans: Vec<Vec<u8>>,
+    pub profile: Profile,
+    /// The new key's algorithm.
+    pub alg: Algorithm,
+    /// Validity in days from the batch's time.
+    pub days: u32,
+}
+
+/// What the caller does with each certificate of a batch.
+pub trait Delivery: Sync {
+    /// What [`Delivery::prepare`] makes of one certificate (for the CLI: the PEM of the
+    /// key and certificate and the report line).
+    type Output: Send + Sync;
+    type Error: From<CaError> + From<BackendError> + Send;
+    /// On the signing thread, right after `cert` was signed for `item` over the new `key`:
+    /// whatever costs CPU in delivering it.
+    fn prepare(
+        &self,
+        item: &BatchItem,
+        key: &dyn PrivateKey,
+        cert: &Issued,
+    ) -> Result<Self::Output, Self::Error>;
+    /// Hand out one chunk, in batch order, once it is committed. May run beside the
+    /// signing of the next chunk.
+    fn deliver(&self, chunk: &[Self::Output]) -> Result<(), Self::Error>;
+    /// Where the chunk starting with `first` is delivered, to be recorded with its
+    /// certificates until [`Delivery::deliver`] returns (see
+    /// the deliveries in [`crate::store::api`]); `None` records nothing.
+    fn note(&self, first: &BatchItem) -> Option<DeliveryNote> {
+        let _ = first;
+        None
+    }
+}
+
+/// How a batch ended without an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finished {
+    /// Certificates committed and delivered.
+    pub issued: usize,
+    /// Whether [`Batch::stop`] ended it before every item was issued.
+    pub stopped: bool,
+}
+
+/// Why a batch stopped: its store refused a commit, or signing or delivering failed.
+#[non_exhaustive]
+#[derive(Debug)]
+pub enum BatchError<E> {
+    Store(StoreError),
+    Other(E),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for BatchError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Store(e) => write!(f, "{e}"),
+            BatchError::Other(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for BatchError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BatchError::Store(e) => Some(e),
+            BatchError::Other(e) => Some(e),
+        }
+    }
+}
+
+impl<E> From<E> for BatchError<E> {
+    fn from(e: E) -> Self {
+        BatchError::Other(e)
+    }
+}
+
+/// A batch's signing context: the CA, the backend that makes the subscribers' keys, and
+/// the time every certificate starts at.
+pub struct Batch<'a> {
+    pub issuer: &'a Issuer,
+    pub backend: &'a Backend,
+    pub now: Time,
+    /// Set (by a signal handler) to stop at the next chunk boundary: the chunk in hand is
+    /// committed and delivered, no further chunk is signed.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// How many keys one parallel job of a batch generates together: enough to share the
+/// cost [`Backend::generate_many`] saves (beyond 64 EC keys it is under 2%), few enough
+/// that every thread of the pool gets several jobs.
+pub fn keys_per_job(batch: usize) -> usize {
+    (batch / (4 * rayon::current_num_threads())).clamp(1, 64)
+}
+
+impl Batch<'_> {
+    /// New keys and certificates for `items` on the rayon pool, in the order of `items`;
+    /// `make` turns each into the caller's value on the thread that signed it.
+    pub fn sign<T, E>(
+        &self,
+        items: &[BatchItem],
+        make: impl Fn(&BatchItem, &dyn PrivateKey, Issued) -> Result<T, E> + Sync,
+    ) -> Result<Vec<T>, E>
+    where
+        T: Send,
+        E: From<CaError> + From<BackendError> + Send,
+    {
+        let jobs = items
+            .par_chunks(keys_per_job(items.len()))
+            .map_init(
+                || self.issuer.key.signer(),
+                |signer, job| -> Result<Vec<T>, E> {
+                    let signer = signer.as_mut().map_err(|e| E::from(e.clone()))?;
+                    let algs: Vec<Algorithm> = job.iter().map(|it| it.alg).collect();
+                    let keys = self.backend.generate_each(&algs)?;
+                    job.iter()
+                        .zip(keys)
+                        .map(|(it, key)| {
+                            let req = self.request(it, key.as_ref())?;
+                            let cert = self.issuer.issue(signer.as_mut(), &req)?;
+                            make(it, key.as_ref(), cert)
+                        })
+                        .collect()
+                },
+            )
+            .collect::<Result<Vec<_>, E>>()?;
+        Ok(jobs.into_iter().flatten().collect())
+    }
+
+    /// The whole batch: `items` in chunks of `chunk` certificates, each chunk signed,
+    /// committed to `store` in one transaction (with the delivery's note, if it keeps
+    /// one), then handed to `delivery`. Stops at the first error; chunks committed before
+    /// it stay committed (and were delivered, unless delivering is what failed: their
+    /// notes then say so).
+    pub fn run<D: Delivery>(
+        &self,
+        items: &[BatchItem],
+        chunk: usize,
+        store: &mut dyn CaStore,
+        delivery: &D,
+    ) -> Result<Finished, BatchError<D::Error>> {
+        struct Signed<O> {
+            note: Option<DeliveryNote>,
+            records: Vec<CertRecord>,
+            outputs: Vec<O>,
+        }
+        let sign_chunk = |c: &[BatchItem]| -> Result<Signed<D::Output>, D::Error> {
+            let signed = self.sign(c, |it, key, cert| -> Result<_, D::Error> {
+                let out = delivery.prepare(it, key, &cert)?;
+                Ok((
+                    cert.record(&it.subject_text, it.profile, it.alg.name()),
+                    out,
+                ))
+            })?;
+            let (records, outputs) = signed.into_iter().unzip();
+            Ok(Signed {
+                note: c.first().and_then(|first| delivery.note(first)),
+                records,
+                outputs,
+            })
+        };
+        let mut commit_and_deliver = |s: &Signed<D::Output>| -> Result<(), BatchError<D::Error>> {
+            let Some(note) = &s.note else {
+                store
+                    .insert_certificates(&s.records)
+                    .map_err(BatchError::Store)?;
+                return Ok(delivery.deliver(&s.outputs)?);
+            };
+            let id = store
+                .insert_for_delivery(&s.records, note)
+                .map_err(BatchError::Store)?;
+            delivery.deliver(&s.outputs)?;
+            store.delivered(id).map_err(BatchError::Store)
+        };
+        let stopping = || self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+        let mut chunks = items.chunks(chunk.max(1));
+        let mut issued = 0;
+        let Some(first) = chunks.next() else {
+            return Ok(Finished {
+                issued,
+                stopped: false,
+            });
+        };
+        let mut pending = sign_chunk(first).map_err(BatchError::Other)?;
+        loop {
+            // A stop asked for while this chunk was signed: it is committed and
+            // delivered, and the next is not started.
+            let next = if stopping() { None } else { chunks.next() };
+            let (done, signed) =
+                rayon::join(|| commit_and_deliver(&pending), || next.map(&sign_chunk));
+            done?;
+            issued += pending.records.len();
+            match signed.transpose().map_err(BatchError::Other)? {
+                Some(p) => pending = p,
+                None => {
+                    return Ok(Finished {
+                        issued,
+                        stopped: issued < items.len(),
+                    })
+                }
+            }
+        }
+    }
+
+    fn request(&self, it: &BatchItem, key: &dyn PrivateKey) -> Result<Request, BackendError> {
+        Ok(Request {
+            subject: it.subject.clone(),
+            spki: key.public_key_der()?,
+            key_alg: Some(it.alg),
+            profile: it.profile,
+            sans: it.sans.clone(),
+            not_before: self.now,
+            not_after: self.now.plus_seconds(i64::from(it.days) * 86_400),
+            path_len: None,
+            copied: Vec::new(),
+        })
+    }
+}

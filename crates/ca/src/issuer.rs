@@ -1,0 +1,265 @@
+//! A certificate authority on disk: `DIR/ca.pem` (its certificate), `DIR/ca.key` (PKCS#8,
+//! mode 0600, optionally encrypted), `DIR/ca.db` (the store). Issuing builds the TBS once,
+//! signs it with a per-thread signer, and returns the certificate; recording and writing
+//! files is the caller's (so batches can commit per chunk).
+
+use super::profile::{self, ExtensionInputs, Profile};
+use super::store::CertRecord;
+use super::tbs::{self, TbsFields};
+use crate::der::{Time, Writer};
+use pkit_x509::alg::{Algorithm, SignatureScheme};
+use pkit_x509::backend::{BackendError, PrivateKey, Signer};
+use pkit_x509::cert::Certificate;
+use pkit_x509::ext::key_id::key_identifier;
+
+#[non_exhaustive]
+#[derive(Debug)]
+pub enum CaError {
+    /// The CA certificate or a request could not be decoded.
+    Parse(String),
+    Backend(BackendError),
+    /// The CA cannot issue now (expired, not yet valid, not a CA).
+    Refused(String),
+}
+
+impl std::fmt::Display for CaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CaError::Parse(m) | CaError::Refused(m) => f.write_str(m),
+            CaError::Backend(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CaError::Backend(e) => Some(e),
+            CaError::Parse(_) | CaError::Refused(_) => None,
+        }
+    }
+}
+
+impl From<BackendError> for CaError {
+    fn from(e: BackendError) -> Self {
+        CaError::Backend(e)
+    }
+}
+
+/// The issuing side: certificate fields copied once, the key shared across threads.
+pub struct Issuer {
+    pub cert_der: Vec<u8>,
+    pub key: Box<dyn PrivateKey>,
+    pub subject: Vec<u8>,
+    pub key_id: Vec<u8>,
+    pub not_before: Time,
+    pub not_after: Time,
+    pub scheme: SignatureScheme,
+    /// The CA certificate's own pathLenConstraint: how many CAs may still follow it.
+    pub path_len: Option<u64>,
+}
+
+/// What to put in one certificate.
+pub struct Request {
+    pub subject: Vec<u8>,
+    pub spki: Vec<u8>,
+    pub key_alg: Option<Algorithm>,
+    pub profile: Profile,
+    pub sans: Vec<Vec<u8>>,
+    pub not_before: Time,
+    pub not_after: Time,
+    pub path_len: Option<u32>,
+    /// (OID content, full Extension TLV) copied from a CSR.
+    pub copied: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// One issued certificate.
+pub struct Issued {
+    pub serial: [u8; 20],
+    pub der: Vec<u8>,
+    pub not_before: Time,
+    pub not_after: Time,
+}
+
+impl Issued {
+    /// The store row for this certificate, issued now and valid.
+    pub fn record(&self, subject: &str, profile: Profile, key_alg: &str) -> CertRecord {
+        CertRecord {
+            serial: self.serial.to_vec(),
+            subject: subject.to_string(),
+            not_before: self.not_before.unix,
+            not_after: self.not_after.unix,
+            profile: profile.name().to_string(),
+            key_algorithm: key_alg.to_string(),
+            status: "valid".into(),
+            issued_at: Time::now().unix,
+            der: self.der.clone(),
+        }
+    }
+}
+
+impl Issuer {
+    /// Wrap a loaded CA certificate and key, checking they belong together.
+    pub fn new(cert_der: Vec<u8>, key: Box<dyn PrivateKey>) -> Result<Issuer, CaError> {
+        let c =
+            Certificate::from_der(&cert_der).map_err(|e| CaError::Parse(format!("ca.pem: {e}")))?;
+        let (not_before, not_after) = c
+            .validity()
+            .map_err(|e| CaError::Parse(format!("ca.pem: {e}")))?;
+        if key.public_key_der()? != c.spki.raw {
+            return Err(CaError::Refused(
+                "ca.key does not match the public key in ca.pem".into(),
+            ));
+        }
+        let key_id = c
+            .subject_key_id()
+            .unwrap_or_else(|| key_identifier(c.spki.key.bytes).to_vec());
+        let Some(bc) = c.basic_constraints().filter(|b| b.ca) else {
+            return Err(CaError::Refused(
+                "ca.pem is not a CA certificate (its basicConstraints do not set cA)".into(),
+            ));
+        };
+        let path_len = bc.path_len_constraint;
+        Ok(Issuer {
+            path_len,
+            subject: c.subject.raw.to_vec(),
+            key_id,
+            not_before,
+            not_after,
+            scheme: key.algorithm().default_scheme(),
+            key,
+            cert_der,
+        })
+    }
+
+    /// Refuse to issue from a CA outside its validity.
+    pub fn check_valid_at(&self, now: Time) -> Result<(), CaError> {
+        if now > self.not_after {
+            return Err(CaError::Refused(format!(
+                "the CA certificate expired at {}",
+                self.not_after
+            )));
+        }
+        if now < self.not_before {
+            return Err(CaError::Refused(format!(
+                "the CA certificate is not valid before {}",
+                self.not_before
+            )));
+        }
+        Ok(())
+    }
+
+    /// The pathLenConstraint a CA certificate issued by this CA gets: what was asked for, or
+    /// by default one less than ours. RFC 5280 6.1.4 (l)-(m): a chain through a CA with
+    /// pathLenConstraint 0 to another CA does not validate, so issuing one only produces an
+    /// unusable certificate — refuse instead.
+    pub fn sub_ca_path_len(&self, requested: Option<u32>) -> Result<Option<u32>, CaError> {
+        let Some(ours) = self.path_len else {
+            return Ok(requested);
+        };
+        if ours == 0 {
+            return Err(CaError::Refused(
+                "this CA's pathLenConstraint is 0: it may not certify another CA".into(),
+            ));
+        }
+        let most = u32::try_from(ours - 1).unwrap_or(u32::MAX);
+        match requested {
+            None => Ok(Some(most)),
+            Some(n) if n <= most => Ok(Some(n)),
+            Some(n) => Err(CaError::Refused(format!(
+                "path length {n} exceeds what this CA allows below it ({most})"
+            ))),
+        }
+    }
+
+    /// Build, sign and assemble one certificate. Validity is clipped to the issuer's.
+    pub fn issue(&self, signer: &mut dyn Signer, req: &Request) -> Result<Issued, CaError> {
+        let path_len = match req.profile {
+            Profile::Ca => self.sub_ca_path_len(req.path_len)?,
+            _ => req.path_len,
+        };
+        let mut serial = [0u8; 20];
+        super::random_bytes(&mut serial)
+            .map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
+        let serial = tbs::random_serial(|s| *s = serial);
+        let not_before = req.not_before.max(self.not_before);
+        let not_after = req.not_after.min(self.not_after);
+        if not_after <= not_before {
+            return Err(CaError::Refused(format!(
+                "the validity {} .. {} lies outside the CA's",
+                req.not_before, req.not_after
+            )));
+        }
+        let spki = pkit_x509::spki::Spki::from_der(&req.spki)
+            .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
+        let subject_key_id = key_identifier(spki.key.bytes);
+        let subject_empty = req.subject == [0x30, 0x00];
+        let inputs = ExtensionInputs {
+            profile: req.profile,
+            key_alg: req.key_alg,
+            subject_key_id,
+            authority_key_id: Some(&self.key_id),
+            path_len,
+            sans: &req.sans,
+            subject_empty,
+            copied: &req.copied,
+        };
+        let tbs = tbs::encode_tbs(&TbsFields {
+            serial: &serial,
+            scheme: self.scheme,
+            issuer: &self.subject,
+            not_before,
+            not_after,
+            subject: &req.subject,
+            spki: &req.spki,
+            extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
+        });
+        let sig = signer.sign(&tbs)?;
+        Ok(Issued {
+            serial,
+            der: tbs::assemble(&tbs, signer.scheme(), &sig),
+            not_before,
+            not_after,
+        })
+    }
+}
+
+/// A self-signed CA certificate for `key`.
+pub fn self_signed(
+    key: &dyn PrivateKey,
+    subject: &[u8],
+    not_before: Time,
+    not_after: Time,
+    path_len: Option<u32>,
+) -> Result<Vec<u8>, CaError> {
+    let spki_der = key.public_key_der()?;
+    let spki = pkit_x509::spki::Spki::from_der(&spki_der)
+        .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
+    let key_id = key_identifier(spki.key.bytes);
+    let mut serial = [0u8; 20];
+    super::random_bytes(&mut serial).map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
+    let serial = tbs::random_serial(|s| *s = serial);
+    let inputs = ExtensionInputs {
+        profile: Profile::Ca,
+        key_alg: Some(key.algorithm()),
+        subject_key_id: key_id,
+        authority_key_id: None,
+        path_len,
+        sans: &[],
+        subject_empty: false,
+        copied: &[],
+    };
+    let scheme = key.algorithm().default_scheme();
+    let tbs = tbs::encode_tbs(&TbsFields {
+        serial: &serial,
+        scheme,
+        issuer: subject,
+        not_before,
+        not_after,
+        subject,
+        spki: &spki_der,
+        extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
+    });
+    let sig = key.sign(&tbs)?;
+    Ok(tbs::assemble(&tbs, scheme, &sig))
+}

@@ -1,0 +1,69 @@
+//! The CA as a library: subject strings, SANs, profiles, TBS encoding, issuance, CRL
+//! signing, the OCSP responder and its cache, and the CA's state (`ca.db`) that issuance
+//! records into.
+//!
+//! Make a CA and issue a server certificate from it, checked by OpenSSL:
+//!
+//! ```
+//! use pkit_ca::issuer::{self_signed, Issuer, Request};
+//! use pkit_ca::profile::Profile;
+//! use pkit_ca::{san::parse_san, subject::parse_subject};
+//! use pkit_x509::alg::Algorithm;
+//! use pkit_x509::backend::openssl;
+//! use pkit_x509::cert::Certificate;
+//! use pkit_x509::der::Time;
+//! use pkit_x509::signed::verify_signed;
+//!
+//! let be = openssl::backend();
+//! let now = Time::now();
+//! let ca_key = be.generate(Algorithm::EcdsaP256).unwrap();
+//! let ca_name = parse_subject("CN=Example CA").unwrap();
+//! let ca_der = self_signed(&*ca_key, &ca_name, now, now.plus_seconds(86_400 * 365), None).unwrap();
+//! let issuer = Issuer::new(ca_der, ca_key).unwrap();
+//!
+//! let leaf_key = be.generate(Algorithm::Ed25519).unwrap();
+//! let request = Request {
+//!     subject: parse_subject("CN=www.example.com").unwrap(),
+//!     spki: leaf_key.public_key_der().unwrap(),
+//!     key_alg: Some(Algorithm::Ed25519),
+//!     profile: Profile::Server,
+//!     sans: vec![parse_san("DNS:www.example.com").unwrap().der],
+//!     not_before: now,
+//!     not_after: now.plus_seconds(86_400 * 90),
+//!     path_len: None,
+//!     copied: Vec::new(),
+//! };
+//! let issued = issuer.issue(issuer.key.signer().unwrap().as_mut(), &request).unwrap();
+//!
+//! let cert = Certificate::from_der(&issued.der).unwrap();
+//! assert_eq!(cert.issuer.to_rfc4514().unwrap(), "CN=Example CA");
+//! let ca = Certificate::from_der(&issuer.cert_der).unwrap();
+//! let ok = verify_signed(be, ca.spki.raw, &cert.signature_algorithm, cert.tbs_raw, cert.signature.bytes);
+//! assert!(ok.unwrap());
+//! ```
+
+#![forbid(unsafe_code)]
+
+/// The DER engine, under the path the modules use.
+use pkit_der as der;
+
+pub mod batch;
+pub mod crl;
+pub mod issuer;
+pub mod ocsp;
+pub mod ocsp_answer;
+pub mod ocsp_cache;
+pub mod profile;
+pub mod request;
+pub mod san;
+pub mod store;
+pub mod subject;
+pub mod tbs;
+
+#[cfg(test)]
+mod properties;
+
+/// Fill `buf` from the operating system's CSPRNG.
+pub fn random_bytes(buf: &mut [u8]) -> std::io::Result<()> {
+    getrandom::fill(buf).map_err(|e| std::io::Error::other(e.to_string()))
+}

@@ -1,0 +1,152 @@
+//! Certificate profiles: which extensions a certificate gets, by its role and key type
+//! (RFC 5280 §4.2.1.3 keyUsage, §4.2.1.9 basicConstraints, §4.2.1.12 extKeyUsage).
+//! The AKI of a certificate is its issuer's SKI ([`pkit_x509::ext::key_id::key_identifier`]).
+
+use crate::der::oid_registry as oids;
+use crate::der::{Oid, Writer};
+use pkit_x509::alg::Algorithm;
+use pkit_x509::ext::key_usage::ku;
+use pkit_x509::ext::write::ext;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Server,
+    Client,
+    ServerClient,
+    CodeSigning,
+    OcspSigner,
+    Ca,
+}
+
+impl Profile {
+    pub fn from_name(s: &str) -> Option<Profile> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "server" | "tls-server" => Profile::Server,
+            "client" | "tls-client" => Profile::Client,
+            "server-client" | "serverclient" => Profile::ServerClient,
+            "code-signing" | "codesigning" => Profile::CodeSigning,
+            "ocsp-signer" | "ocsp" => Profile::OcspSigner,
+            "ca" => Profile::Ca,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Server => "server",
+            Profile::Client => "client",
+            Profile::ServerClient => "server-client",
+            Profile::CodeSigning => "code-signing",
+            Profile::OcspSigner => "ocsp-signer",
+            Profile::Ca => "ca",
+        }
+    }
+
+    fn ekus(self) -> &'static [Oid] {
+        match self {
+            Profile::Server => &[oids::KP_SERVER_AUTH],
+            Profile::Client => &[oids::KP_CLIENT_AUTH],
+            Profile::ServerClient => &[oids::KP_SERVER_AUTH, oids::KP_CLIENT_AUTH],
+            Profile::CodeSigning => &[oids::KP_CODE_SIGNING],
+            Profile::OcspSigner => &[oids::KP_OCSP_SIGNING],
+            Profile::Ca => &[],
+        }
+    }
+}
+
+/// What the extensions depend on besides the profile.
+pub struct ExtensionInputs<'a> {
+    pub profile: Profile,
+    /// The subject key's algorithm; `None` when it is not one pkit generates (a CSR's key).
+    pub key_alg: Option<Algorithm>,
+    pub subject_key_id: [u8; 20],
+    /// The issuer's SKI (absent for a self-signed root, whose AKI equals its SKI).
+    pub authority_key_id: Option<&'a [u8]>,
+    pub path_len: Option<u32>,
+    /// Encoded GeneralName TLVs.
+    pub sans: &'a [Vec<u8>],
+    /// True when the subject Name is empty: the SAN must then be critical.
+    pub subject_empty: bool,
+    /// Extensions copied from a CSR (full Extension TLVs), placed after pkit's own; any
+    /// OID pkit sets itself is skipped there.
+    pub copied: &'a [(Vec<u8>, Vec<u8>)],
+}
+
+/// Write the extension list (the elements of `Extensions`, without the outer SEQUENCE).
+pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
+    let is_ca = x.profile == Profile::Ca;
+    ext(w, &oids::CE_BASIC_CONSTRAINTS, true, |w| {
+        w.sequence(|w| {
+            if is_ca {
+                w.boolean(true);
+                if let Some(n) = x.path_len {
+                    w.integer_u64(u64::from(n));
+                }
+            }
+        });
+    });
+    let mut bits = Vec::new();
+    if is_ca {
+        bits.extend([ku::DIGITAL_SIGNATURE, ku::KEY_CERT_SIGN, ku::CRL_SIGN]);
+    } else {
+        bits.push(ku::DIGITAL_SIGNATURE);
+        // keyEncipherment only makes sense for RSA key transport (TLS 1.2 RSA kx).
+        let rsa = x.key_alg.is_some_and(Algorithm::is_rsa);
+        if rsa && matches!(x.profile, Profile::Server | Profile::ServerClient) {
+            bits.push(ku::KEY_ENCIPHERMENT);
+        }
+    }
+    ext(w, &oids::CE_KEY_USAGE, true, |w| {
+        w.named_bits(&bits);
+    });
+    let ekus = x.profile.ekus();
+    if !ekus.is_empty() {
+        ext(w, &oids::CE_EXT_KEY_USAGE, false, |w| {
+            w.sequence(|w| {
+                for o in ekus {
+                    w.oid(o);
+                }
+            });
+        });
+    }
+    if x.profile == Profile::OcspSigner {
+        // RFC 6960 §4.2.2.2.1: responders' certificates need not be checked for revocation.
+        ext(w, &oids::PKIX_OCSP_NOCHECK, false, |w| {
+            w.null();
+        });
+    }
+    ext(w, &oids::CE_SUBJECT_KEY_ID, false, |w| {
+        w.octet_string(&x.subject_key_id);
+    });
+    let aki = x.authority_key_id.unwrap_or(&x.subject_key_id);
+    ext(w, &oids::CE_AUTHORITY_KEY_ID, false, |w| {
+        w.sequence(|w| {
+            w.primitive(crate::der::tag::implicit(0), aki);
+        });
+    });
+    if !x.sans.is_empty() {
+        ext(w, &oids::CE_SUBJECT_ALT_NAME, x.subject_empty, |w| {
+            w.sequence(|w| {
+                for s in x.sans {
+                    w.raw(s);
+                }
+            });
+        });
+    }
+    // The profile decides these; a CSR's SAN is kept unless --san replaced it.
+    let own: [&Oid; 6] = [
+        &oids::CE_BASIC_CONSTRAINTS,
+        &oids::CE_KEY_USAGE,
+        &oids::CE_EXT_KEY_USAGE,
+        &oids::CE_SUBJECT_KEY_ID,
+        &oids::CE_AUTHORITY_KEY_ID,
+        &oids::PKIX_OCSP_NOCHECK,
+    ];
+    for (oid, raw) in x.copied {
+        let replaced_san =
+            !x.sans.is_empty() && oids::CE_SUBJECT_ALT_NAME.as_bytes() == oid.as_slice();
+        if !replaced_san && !own.iter().any(|o| o.as_bytes() == oid.as_slice()) {
+            w.raw(raw);
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! What the CA logic and the commands see of a CA store: the [`CaStore`] trait, the
+//! records it keeps and its errors. Implementations live beside this file.
+
+use pkit_store::open_error::OpenError;
+
+/// Where CRLs are kept, beside ca.db.
+pub const CRL_DIR: &str = "crls";
+
+#[non_exhaustive]
+#[derive(Debug)]
+pub enum StoreError {
+    Sqlite(rusqlite::Error),
+    /// A PostgreSQL server refused a statement, or the connection to it broke.
+    Postgres(postgres::Error),
+    /// The database could not be opened, or was written by a newer pkit.
+    Open(OpenError),
+    /// A file the database refers to (a CRL in `crls/`) could not be written or read, or
+    /// does not match its recorded digest.
+    File(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Sqlite(e) => write!(f, "database: {e}"),
+            StoreError::Postgres(e) => {
+                write!(f, "database: {}", pkit_store::pg_error::one_line(e))
+            }
+            StoreError::Open(e) => write!(f, "{e}"),
+            StoreError::File(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StoreError::Sqlite(e) => Some(e),
+            StoreError::Postgres(e) => Some(e),
+            StoreError::Open(e) => Some(e),
+            StoreError::File(_) => None,
+        }
+    }
+}
+
+impl From<OpenError> for StoreError {
+    fn from(e: OpenError) -> Self {
+        StoreError::Open(e)
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sqlite(e)
+    }
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> Self {
+        StoreError::Postgres(e)
+    }
+}
+
+impl StoreError {
+    /// Whether the error came from a database server (whose URL, not a file, names it).
+    pub fn is_server(&self) -> bool {
+        matches!(
+            self,
+            StoreError::Postgres(_)
+                | StoreError::Open(
+                    OpenError::Postgres(_) | OpenError::Foreign(_) | OpenError::Location(_)
+                )
+        )
+    }
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// One issued certificate as stored.
+#[derive(Debug, Clone)]
+pub struct CertRecord {
+    pub serial: Vec<u8>,
+    pub subject: String,
+    pub not_before: i64,
+    pub not_after: i64,
+    pub profile: String,
+    pub key_algorithm: String,
+    pub status: String,
+    pub issued_at: i64,
+    pub der: Vec<u8>,
+}
+
+/// A revoked certificate as a CRL or an OCSP response needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revoked {
+    pub serial: Vec<u8>,
+    pub revoked_at: i64,
+    /// CRLReason code (RFC 5280 5.3.1); None when no reason was given.
+    pub reason: Option<u8>,
+    pub not_after: i64,
+}
+
+/// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
+pub const CERTIFICATE_HOLD: u8 = 6;
+
+/// Whether an earlier revocation (with reason `earlier`) stands against a new one with
+/// `reason`: always, except a hold that a final reason now replaces.
+pub fn revocation_stands(earlier: Option<u8>, reason: Option<u8>) -> bool {
+    earlier != Some(CERTIFICATE_HOLD) || reason == Some(CERTIFICATE_HOLD)
+}
+
+/// What `revoke` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RevokeOutcome {
+    Revoked,
+    /// The serial was already revoked; the earlier record stands (unless it was
+    /// certificateHold, which a final reason replaces).
+    AlreadyRevoked(Revoked),
+    /// No certificate with that serial was issued by this CA.
+    Unknown,
+}
+
+/// A serial's state for an OCSP answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CertStatus {
+    Good,
+    Revoked(Revoked),
+    Unknown,
+}
+
+/// One signed CRL as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrlRecord {
+    pub number: u64,
+    pub this_update: i64,
+    pub next_update: i64,
+    pub der: Vec<u8>,
+}
+
+/// One signed OCSP response (for a single serial) as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OcspRecord {
+    pub serial: Vec<u8>,
+    pub produced_at: i64,
+    pub next_update: i64,
+    pub der: Vec<u8>,
+}
+
+/// A CA's records. Writes are atomic: each call commits all of its rows or none.
+pub trait CaStore: Send {
+    /// For a batch: make the commits that follow cheap to flush (SQLite checkpoints its
+    /// WAL from a background thread) until the store is dropped.
+    fn checkpoint_in_background(&mut self) -> Result<()>;
+    /// Insert certificates in one transaction. Fails as a whole on a duplicate serial.
+    fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()>;
+    /// Insert a batch chunk's certificates (in batch order) and `note` in one
+    /// transaction; the returned id is for [`CaStore::delivered`].
+    fn insert_for_delivery(&mut self, certs: &[CertRecord], note: &DeliveryNote) -> Result<i64>;
+    /// The chunk's files are written: forget its note.
+    fn delivered(&mut self, chunk: i64) -> Result<()>;
+    /// Every certificate whose delivery never finished: those of chunks still noted (in
+    /// batch order), then those found undelivered before.
+    fn undelivered(&self) -> Result<Vec<Undelivered>>;
+    /// In one transaction: drop the notes of `chunks` (their deliveries ended; a note
+    /// already gone is skipped with its certificates), keeping `still` of their
+    /// certificates as found undelivered; and forget `settled` (ids of certificates
+    /// now delivered or revoked).
+    fn settle_deliveries(
+        &mut self,
+        chunks: &[i64],
+        still: &[&Undelivered],
+        settled: &[i64],
+    ) -> Result<()>;
+    /// Every issued certificate, in the order issued.
+    fn list(&self) -> Result<Vec<CertRecord>>;
+    fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>>;
+    fn count(&self) -> Result<i64>;
+    /// Record a revocation; two revokers never interleave.
+    fn revoke(&mut self, serial: &[u8], at: i64, reason: Option<u8>) -> Result<RevokeOutcome>;
+    /// Every revoked certificate in ascending serial order (byte order, which for these
+    /// equal-length positive serials is numeric order), streamed to `f`.
+    fn for_each_revoked(&self, f: &mut dyn FnMut(Revoked)) -> Result<()>;
+    /// How many certificates are revoked.
+    fn revoked_count(&self) -> Result<usize>;
+    /// The status of one serial, for OCSP.
+    fn status(&self, serial: &[u8]) -> Result<CertStatus>;
+    /// Take the next CRL number: strictly increasing, starting at 1, committed before the
+    /// CRL is written so that no two CRLs ever share one.
+    fn next_crl_number(&mut self) -> Result<u64>;
+    /// Keep a signed CRL. A CRL number is never reused: a second insert of the same
+    /// number fails and leaves the first alone.
+    fn insert_crl(&mut self, crl: &CrlRecord) -> Result<()>;
+    /// The CRL with the highest number, if any was stored, checked against its recorded
+    /// digest.
+    fn latest_crl(&self) -> Result<Option<CrlRecord>>;
+    /// Keep pre-signed OCSP responses in one transaction, replacing older ones for the
+    /// same serials.
+    fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()>;
+    /// Every stored OCSP response, in serial order.
+    fn ocsp_responses(&self) -> Result<Vec<OcspRecord>>;
+}
+
+// Deliveries. A batch commits each chunk of certificates before it writes their key and
+// certificate files (a certificate handed out must be on record). A chunk is committed
+// together with a [`DeliveryNote`] naming where its files go and which process writes
+// them, and the note is dropped once the files are written. A process killed in between
+// leaves the note behind: its certificates were issued, but nobody may have received
+// them. `pkit issue list --undelivered` finds them, `pkit issue export --undelivered`
+// writes their certificate files again, and `pkit crl revoke --undelivered` revokes them.
+
+/// Where one chunk's files are being written, recorded with its certificates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryNote {
+    /// The output directory.
+    pub destination: String,
+    /// The process writing them, in a form only the caller interprets (pkit: its process
+    /// id and start time), so that a later process can tell a crashed delivery from one
+    /// still under way.
+    pub owner: String,
+    /// The batch number of the chunk's first certificate; the others follow in order.
+    pub first_n: u64,
+}
+
+/// Where an undelivered certificate is known from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pending {
+    /// A chunk whose delivery never finished, with its [`DeliveryNote::owner`]: maybe
+    /// still under way.
+    Chunk { id: i64, owner: String },
+    /// A certificate already found undelivered by an earlier look.
+    Found,
+}
+
+/// A certificate committed whose files are not known to have been delivered.
+#[derive(Debug, Clone)]
+pub struct Undelivered {
+    /// The store's own id for the certificate.
+    pub id: i64,
+    /// Its number in its batch: its files are `<n>.key` and `<n>.pem`.
+    pub n: u64,
+    pub destination: String,
+    pub pending: Pending,
+    pub cert: CertRecord,
+}
+
+impl Undelivered {
+    /// Whether it is known from the still-noted chunk `chunk`.
+    pub fn in_chunk(&self, chunk: i64) -> bool {
+        matches!(self.pending, Pending::Chunk { id, .. } if id == chunk)
+    }
+}

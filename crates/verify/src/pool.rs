@@ -1,0 +1,82 @@
+//! Certificates indexed by subject name: the trust anchors, and the intermediates a path
+//! may go through. Path building asks "who could have issued this?" once per step, so the
+//! answer is a hash lookup on the name's canonical form ([`super::dn::key`]), which is
+//! computed only when no pool holds a subject with the name's exact bytes.
+
+use super::dn;
+use pkit_x509::cert::Certificate;
+use pkit_x509::name::Name;
+use std::collections::{HashMap, HashSet};
+
+#[derive(Debug, Default)]
+pub struct Pool<'a> {
+    certs: Vec<Certificate<'a>>,
+    /// Each certificate's canonical subject.
+    keys: Vec<Vec<u8>>,
+    by_key: HashMap<Vec<u8>, Vec<usize>>,
+    by_raw: HashMap<&'a [u8], Vec<usize>>,
+    /// Where each certificate's DER lives: these certificates outlive a run, so their
+    /// addresses name them (for caches).
+    addresses: HashSet<usize>,
+}
+
+impl<'a> Pool<'a> {
+    pub fn new() -> Pool<'a> {
+        Pool::default()
+    }
+
+    /// Add a certificate; one already in the pool (same DER) is not added twice.
+    pub fn add(&mut self, c: Certificate<'a>) {
+        if self.contains(&c) {
+            return;
+        }
+        let key = dn::key(&c.subject);
+        let i = self.certs.len();
+        self.by_key.entry(key.clone()).or_default().push(i);
+        self.by_raw.entry(c.subject.raw).or_default().push(i);
+        self.addresses.insert(c.raw.as_ptr() as usize);
+        self.keys.push(key);
+        self.certs.push(c);
+    }
+
+    pub fn len(&self) -> usize {
+        self.certs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.certs.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Certificate<'a>> {
+        self.certs.iter()
+    }
+
+    /// Whether `c` itself (the same DER) is in the pool. The same DER has the same
+    /// subject bytes, so the exact-bytes index answers.
+    pub fn contains(&self, c: &Certificate<'_>) -> bool {
+        self.by_raw
+            .get(c.subject.raw)
+            .is_some_and(|ids| ids.iter().any(|&i| self.certs[i].raw == c.raw))
+    }
+
+    /// Whether `c` is this pool's own copy (not only an equal certificate elsewhere).
+    pub fn owns(&self, c: &Certificate<'_>) -> bool {
+        self.addresses.contains(&(c.raw.as_ptr() as usize)) && self.contains(c)
+    }
+
+    /// The canonical form of `name` when a certificate of this pool has exactly these
+    /// subject bytes: known without computing it.
+    pub fn known_key(&self, name: &Name<'_>) -> Option<&[u8]> {
+        let &i = self.by_raw.get(name.raw)?.first()?;
+        Some(&self.keys[i])
+    }
+
+    /// The certificates whose canonical subject is `key` (a [`dn::key`]).
+    pub fn with_subject_key(&self, key: &[u8]) -> impl Iterator<Item = &Certificate<'a>> {
+        self.by_key
+            .get(key)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.certs[i])
+    }
+}

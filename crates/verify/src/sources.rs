@@ -1,0 +1,163 @@
+//! The revocation sources one run of `pkit verify` is given — CRL files, OCSP response
+//! files, a pkit CA's database — asked together. A revocation from any source stands;
+//! otherwise one source that vouches for the certificate is enough; otherwise the
+//! answer is unknown, with every source's reason.
+
+use super::revocation::{crl_status_with, ocsp_status, CrlSet, Status};
+use super::validate::RevocationSource;
+use crate::der::oid_registry as oids;
+use crate::der::{integer, Time};
+use pkit_ca::store::{CaStore, CertStatus};
+use pkit_x509::alg::Digest;
+use pkit_x509::backend::Backend;
+use pkit_x509::cert::Certificate;
+use pkit_x509::ext::CrlReason;
+use pkit_x509::ext::{self as ext, ExtensionValue, GeneralName};
+use pkit_x509::ocsp::OcspResponse;
+use pkit_x509::ocsp_request::{encode_request, IssuerHashes};
+use std::sync::Mutex;
+
+/// A pkit CA directory: its certificate and its database, which knows the status of
+/// every certificate that CA issued.
+pub struct CaDatabase<'a> {
+    pub cert: Certificate<'a>,
+    /// A database connection serves one thread at a time.
+    pub store: Mutex<Box<dyn CaStore>>,
+}
+
+/// Sends an OCSP request (DER) to a responder URL and returns the response's DER: the
+/// caller's transport (the library does no network I/O of its own).
+pub type Fetch<'a> = &'a (dyn Fn(&str, &[u8]) -> Result<Vec<u8>, String> + Sync);
+
+pub struct Sources<'a> {
+    pub crls: CrlSet<'a>,
+    pub ocsp: Vec<OcspResponse<'a>>,
+    pub ca: Option<CaDatabase<'a>>,
+    /// Ask the OCSP responders certificates name in their authorityInfoAccess.
+    pub online: Option<Fetch<'a>>,
+}
+
+impl RevocationSource for Sources<'_> {
+    fn status(
+        &self,
+        backend: &Backend,
+        cert: &Certificate<'_>,
+        issuer: &Certificate<'_>,
+        crl_signers: &[Certificate<'_>],
+        now: Time,
+    ) -> Status {
+        let mut answers = Vec::with_capacity(3);
+        if let Some(ca) = &self.ca {
+            answers.push(database_status(ca, cert, issuer));
+        }
+        if !self.ocsp.is_empty() {
+            answers.push(ocsp_status(backend, &self.ocsp, cert, issuer, now));
+        }
+        if let Some(fetch) = self.online {
+            answers.push(online_status(backend, fetch, cert, issuer, now));
+        }
+        answers.push(crl_status_with(
+            backend,
+            &self.crls,
+            cert,
+            issuer,
+            crl_signers,
+            now,
+        ));
+        combine(answers)
+    }
+}
+
+/// Ask each OCSP responder `cert`'s authorityInfoAccess names (http only; RFC 6960
+/// Appendix A.1) about it, and read the answers as response files are read.
+fn online_status(
+    backend: &Backend,
+    fetch: Fetch<'_>,
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+    now: Time,
+) -> Status {
+    let urls = responder_urls(cert);
+    if urls.is_empty() {
+        return Status::Unknown("its authorityInfoAccess names no http OCSP responder".into());
+    }
+    let request = encode_request(
+        &IssuerHashes::of(backend, issuer, Digest::Sha1),
+        cert.serial,
+        None,
+    );
+    let mut answers = Vec::with_capacity(urls.len());
+    for url in urls {
+        let answer = fetch(&url, &request).and_then(|der| {
+            OcspResponse::from_der(&der)
+                .map(|r| ocsp_status(backend, &[r], cert, issuer, now))
+                .map_err(|e| format!("{url}: the response does not parse: {e}"))
+        });
+        answers.push(answer.unwrap_or_else(Status::Unknown));
+    }
+    combine(answers)
+}
+
+/// The http URLs of the OCSP responders in `cert`'s authorityInfoAccess.
+fn responder_urls(cert: &Certificate<'_>) -> Vec<String> {
+    let Some(e) = cert
+        .extensions
+        .and_then(|x| x.find(&oids::PE_AUTHORITY_INFO_ACCESS).ok().flatten())
+    else {
+        return Vec::new();
+    };
+    let Ok(ExtensionValue::AuthorityInfoAccess(list)) = ext::decode(e.oid, e.value, e.value_offset)
+    else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter(|a| a.access_method == oids::AD_OCSP)
+        .filter_map(|a| match &a.access_location {
+            GeneralName::Uri(u) if u.starts_with("http://") => Some(u.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Revoked beats good beats unknown.
+fn combine(answers: Vec<Status>) -> Status {
+    if let Some(r) = answers.iter().find(|s| matches!(s, Status::Revoked { .. })) {
+        return r.clone();
+    }
+    if answers.contains(&Status::Good) {
+        return Status::Good;
+    }
+    let why: Vec<String> = answers
+        .into_iter()
+        .filter_map(|s| match s {
+            Status::Unknown(w) => Some(w),
+            _ => None,
+        })
+        .collect();
+    Status::Unknown(if why.is_empty() {
+        "no revocation source covers it".into()
+    } else {
+        why.join("; ")
+    })
+}
+
+fn database_status(
+    ca: &CaDatabase<'_>,
+    cert: &Certificate<'_>,
+    issuer: &Certificate<'_>,
+) -> Status {
+    // The database answers only for what this CA signed: same name, same key.
+    if issuer.spki.raw != ca.cert.spki.raw || issuer.subject.raw != ca.cert.subject.raw {
+        return Status::Unknown("not issued by the CA whose database was given".into());
+    }
+    let store = ca.store.lock().unwrap_or_else(|e| e.into_inner());
+    match store.status(integer::unsigned_bytes(cert.serial)) {
+        Ok(CertStatus::Good) => Status::Good,
+        Ok(CertStatus::Revoked(r)) => Status::Revoked {
+            reason: r.reason.and_then(|c| CrlReason::from_code(i64::from(c))),
+            at: Time { unix: r.revoked_at },
+        },
+        Ok(CertStatus::Unknown) => Status::Unknown("not in the CA's database".into()),
+        Err(e) => Status::Unknown(format!("the CA's database: {e}")),
+    }
+}

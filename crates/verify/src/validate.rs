@@ -1,0 +1,524 @@
+//! RFC 5280 §6.1 over one complete path, trust anchor first: validity, revocation, name
+//! chaining, name constraints, policies, basicConstraints and pathLenConstraint,
+//! keyUsage, unknown critical extensions; then what the relying party asked of the
+//! target (purpose, name, the `webpki` rules, the renewal window). Signatures were
+//! checked while the path was built ([`super::build`]).
+
+use super::constraints::{NameConstraintState, NcError};
+use super::dn;
+use super::names;
+use super::options::{Options, Purpose, RevocationScope, Rules};
+use super::policy::PolicyState;
+use super::reason::Reason;
+use super::revocation::Status;
+use super::role::Role;
+use super::{keyid, webpki};
+use crate::der::oid_registry as oids;
+use crate::der::{ObjectId, Oid, Time};
+use pkit_x509::backend::Backend;
+use pkit_x509::cert::Certificate;
+use pkit_x509::ext::{self, BasicConstraints, ExtensionValue, NamedBits};
+use pkit_x509::extension::Extension;
+
+pub use super::failure::{Check, Failure};
+
+/// Where revocation statuses come from (CRLs, OCSP responses, a CA's database).
+pub trait RevocationSource: Sync {
+    /// The status of `cert`, issued by `issuer`. `crl_signers`: other certificates that
+    /// may sign its CRLs (the CA's other keys, indirect CRL issuers), each already
+    /// validated to a trust anchor (RFC 5280 §6.3.3 (f)).
+    fn status(
+        &self,
+        backend: &Backend,
+        cert: &Certificate<'_>,
+        issuer: &Certificate<'_>,
+        crl_signers: &[Certificate<'_>],
+        now: Time,
+    ) -> Status;
+}
+
+/// Finds, for a certificate on the path, the validated certificates that may sign its
+/// CRLs besides its issuer.
+pub type CrlSigners<'f, 'a> = &'f dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>;
+
+/// Extensions whose meaning this validation implements; a critical extension outside
+/// this list fails the path (§6.1.3 (o)... §6.1.5 (b)... RFC 5280 §4.2).
+const UNDERSTOOD: [Oid; 11] = [
+    oids::CE_BASIC_CONSTRAINTS,
+    oids::CE_KEY_USAGE,
+    oids::CE_EXT_KEY_USAGE,
+    oids::CE_SUBJECT_ALT_NAME,
+    oids::CE_NAME_CONSTRAINTS,
+    oids::CE_CERT_POLICIES,
+    oids::CE_POLICY_MAPPINGS,
+    oids::CE_POLICY_CONSTRAINTS,
+    oids::CE_INHIBIT_ANY_POLICY,
+    oids::CE_SUBJECT_KEY_ID,
+    oids::CE_AUTHORITY_KEY_ID,
+];
+
+/// keyUsage bit 5 (RFC 5280 §4.2.1.3).
+const KEY_CERT_SIGN: usize = 5;
+
+/// Validate `path` (target first, trust anchor last). Ok with the checks that passed;
+/// Err with the first failure.
+pub fn validate<'a>(
+    backend: &Backend,
+    path: &[Certificate<'a>],
+    opts: &Options<'_>,
+    revocation: Option<(&dyn RevocationSource, CrlSigners<'_, 'a>)>,
+) -> Result<Vec<Check>, Failure> {
+    let mut checks = Vec::new();
+    match run_checks(backend, path, opts, revocation, &mut checks) {
+        Ok(()) => Ok(checks),
+        Err(mut f) => {
+            f.passed = checks;
+            Err(f)
+        }
+    }
+}
+
+/// The checks of [`validate`], each that passes added to `checks`.
+fn run_checks<'a>(
+    backend: &Backend,
+    path: &[Certificate<'a>],
+    opts: &Options<'_>,
+    revocation: Option<(&dyn RevocationSource, CrlSigners<'_, 'a>)>,
+    checks: &mut Vec<Check>,
+) -> Result<(), Failure> {
+    let mut ok = |name: &'static str, detail: String| {
+        checks.push(Check {
+            name,
+            ok: true,
+            detail,
+        })
+    };
+    let (anchor_at, n) = (path.len() - 1, path.len() - 1);
+    // OpenSSL and most verifiers also hold the anchor to its validity period; RFC 5280
+    // leaves it to the relying party. A root past its notAfter is not trusted here.
+    ok("validity", validity(&path[anchor_at], anchor_at, opts.now)?);
+    let mut names = NameConstraintState::new();
+    let mut policy = PolicyState::new(&opts.policy, n);
+    // RFC 5280 §6.1.1 leaves the anchor's own constraints to the relying party (RFC
+    // 5937 lets it apply them). pkit applies them all, as the Web PKI verifiers do: a
+    // root that says "no intermediates", "only .internal", "explicit policy" or carries
+    // a critical extension pkit does not understand means it for every path below it.
+    let mut max_path_length = n;
+    if n > 0 {
+        let anchor = &path[anchor_at];
+        let exts = extensions(anchor, anchor_at)?;
+        anchor_may_issue(anchor, &exts, anchor_at)?;
+        critical_extensions(&exts, anchor_at)?;
+        profile(anchor, None, &exts, Role::Anchor, opts.rules, anchor_at)?;
+        if let Some(l) = basic_constraints(&exts, anchor_at)?.and_then(|b| b.path_len_constraint) {
+            max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
+        }
+        names
+            .update(anchor, opts.rules)
+            .map_err(|e| nc_failure(e, anchor_at))?;
+        policy
+            .anchor(anchor)
+            .map_err(|e| Failure::new(Reason::Policy, Some(anchor_at), e.0))?;
+    }
+    // The target's extensions, kept from the loop for the checks after it.
+    let mut target_exts = Vec::new();
+    // §6.1.3 and §6.1.4 for certificate i (1 = issued by the anchor, n = the target).
+    for i in 1..=n {
+        let at = n - i;
+        let cert = &path[at];
+        let issuer = &path[at + 1];
+        let last = i == n;
+        let self_issued = dn::equal(&cert.subject, &cert.issuer);
+        ok("validity", validity(cert, at, opts.now)?);
+        ok(
+            "signature",
+            format!(
+                "certificate {at}: {} by certificate {}",
+                cert.signature_algorithm.name(),
+                at + 1
+            ),
+        );
+        if !dn::equal(&cert.issuer, &issuer.subject) {
+            return Err(Failure::new(
+                Reason::UnknownIssuer,
+                Some(at),
+                "the issuer name is not the subject of the next certificate up",
+            ));
+        }
+        let wanted = match opts.revocation {
+            RevocationScope::None => false,
+            RevocationScope::Leaf => last,
+            RevocationScope::Chain => true,
+        };
+        if wanted {
+            let status = match revocation {
+                Some((source, signers)) => {
+                    source.status(backend, cert, issuer, &signers(cert), opts.now)
+                }
+                // Asked for and nothing to ask: not known, which hard-fail rejects.
+                None => Status::Unknown("no revocation source was given".into()),
+            };
+            match status {
+                Status::Good => ok("revocation", format!("certificate {at}: good")),
+                Status::Revoked { reason, at: when } => {
+                    let why = reason
+                        .and_then(|r| r.name())
+                        .map_or_else(String::new, |n| format!(" ({n})"));
+                    return Err(Failure::new(
+                        Reason::Revoked,
+                        Some(at),
+                        format!("revoked at {when}{why}"),
+                    ));
+                }
+                Status::Unknown(why) if opts.hard_fail => {
+                    return Err(Failure::new(Reason::RevocationUnknown, Some(at), why));
+                }
+                Status::Unknown(why) => ok("revocation", format!("certificate {at}: {why}")),
+            }
+        }
+        if !self_issued || last {
+            names
+                .check(cert, opts.rules)
+                .map_err(|e| nc_failure(e, at))?;
+        }
+        policy
+            .process(cert, i)
+            .map_err(|e| Failure::new(Reason::Policy, Some(at), e.0))?;
+        // Read once (where the first check that needs them stands, so failures keep
+        // their order): the checks below look up several extensions each.
+        let exts = extensions(cert, at)?;
+        critical_extensions(&exts, at)?;
+        weak(cert, at, opts.rules)?;
+        profile(
+            cert,
+            Some(issuer),
+            &exts,
+            Role::of(at, anchor_at),
+            opts.rules,
+            at,
+        )?;
+        if !last {
+            let bc = basic_constraints(&exts, at)?;
+            if !bc.is_some_and(|b| b.ca) {
+                return Err(Failure::new(
+                    Reason::NotACa,
+                    Some(at),
+                    "basicConstraints does not say cA",
+                ));
+            }
+            if !self_issued {
+                if max_path_length == 0 {
+                    return Err(Failure::new(
+                        Reason::PathLengthExceeded,
+                        Some(at),
+                        "more CA certificates than a pathLenConstraint above allows",
+                    ));
+                }
+                max_path_length -= 1;
+            }
+            if let Some(l) = bc.and_then(|b| b.path_len_constraint) {
+                max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
+            }
+            if let Some(ku) = key_usage(&exts, at)? {
+                if !ku.contains(KEY_CERT_SIGN) {
+                    return Err(Failure::new(
+                        Reason::KeyUsage,
+                        Some(at),
+                        "keyUsage lacks keyCertSign",
+                    ));
+                }
+            }
+            names
+                .update(cert, opts.rules)
+                .map_err(|e| nc_failure(e, at))?;
+            // OpenSSL also holds a CA's extendedKeyUsage, when it has one, to the purpose.
+            eku(&exts, at, opts.purpose, false)?;
+        } else {
+            // §4.2.1.10: nameConstraints "MUST be used only in a CA certificate"; in a
+            // leaf it would constrain nothing, so it says the issuer erred.
+            if exts.iter().any(|e| e.oid == oids::CE_NAME_CONSTRAINTS) && !cert.is_ca() {
+                return Err(Failure::new(
+                    Reason::NameConstraints,
+                    Some(at),
+                    "an end-entity certificate with nameConstraints (RFC 5280 §4.2.1.10: \
+                     CA certificates only)",
+                ));
+            }
+            target_exts = exts;
+        }
+    }
+    ok(
+        "path",
+        format!("{n} certificate(s) chain to a trust anchor"),
+    );
+    let target = &path[0];
+    // A target that is itself a trust anchor (n = 0) is trusted as it is: there is no
+    // path to process policies or key usages on.
+    if n > 0 {
+        policy
+            .finish(target)
+            .map_err(|e| Failure::new(Reason::Policy, Some(0), e.0))?;
+        ok(
+            "policy",
+            "the path is valid for the policies asked for".into(),
+        );
+        eku(&target_exts, 0, opts.purpose, opts.rules == Rules::WebPki)?;
+    } else {
+        // A pinned certificate is trusted as itself, but it is still what the rules
+        // and the name are asked of: its critical extensions must be understood, and
+        // under webpki it is held to the profile of what it is (a leaf, or a root).
+        let exts = extensions(target, 0)?;
+        critical_extensions(&exts, 0)?;
+        if opts.rules == Rules::WebPki {
+            // Its signature is never checked (it is trusted as itself), so SHA-1 in it
+            // says nothing; a leaf's key and names still do.
+            let role = if basic_constraints(&exts, 0)?.is_some_and(|b| b.ca) {
+                Role::Anchor
+            } else {
+                eku(&exts, 0, opts.purpose, true)?;
+                Role::Leaf
+            };
+            webpki::check(target, &exts, role, 0)?;
+        }
+    }
+    if let Some(id) = &opts.identity {
+        let fallback = opts.rules == Rules::Rfc5280;
+        match names::matches(target, id, fallback) {
+            Ok(true) => ok("name", format!("{} matches", describe(id))),
+            Ok(false) => {
+                return Err(Failure::new(
+                    Reason::HostnameMismatch,
+                    Some(0),
+                    format!("the certificate is not valid for {}", describe(id)),
+                ))
+            }
+            Err(e) => return Err(Failure::new(Reason::Malformed, Some(0), e.to_string())),
+        }
+    }
+    if let Some(window) = opts.expires_within {
+        let limit = opts.now.plus_seconds(window);
+        for (at, c) in path.iter().enumerate() {
+            let (_, not_after) = c
+                .validity()
+                .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
+            if not_after.unix < limit.unix {
+                return Err(Failure::new(
+                    Reason::ExpiresSoon,
+                    Some(at),
+                    format!("expires {not_after}, within the window"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The profile rules certificate `at` is held to in its `role`: key identifiers under
+/// both rule sets, and the `webpki` rule set's own.
+fn profile(
+    cert: &Certificate<'_>,
+    issuer: Option<&Certificate<'_>>,
+    exts: &[Extension<'_>],
+    role: Role,
+    rules: Rules,
+    at: usize,
+) -> Result<(), Failure> {
+    keyid::check(cert, issuer, exts, role, rules, at)?;
+    if rules == Rules::WebPki {
+        webpki::check(cert, exts, role, at)?;
+    }
+    Ok(())
+}
+
+/// A name constraints error as the failure it is: a violation or invalid constraints
+/// are `name-constraints`, an undecodable extension `malformed`, too much work
+/// `budget-exceeded`.
+fn nc_failure(e: NcError, at: usize) -> Failure {
+    let reason = match &e {
+        NcError::Malformed(_) => Reason::Malformed,
+        NcError::Invalid(_) | NcError::Violation(_) => Reason::NameConstraints,
+        NcError::Budget(_) => Reason::BudgetExceeded,
+    };
+    Failure::new(reason, Some(at), e.to_string())
+}
+
+/// A trust anchor that issues must be allowed to: a CA by its basicConstraints (a v1
+/// root has none and is taken as one) whose keyUsage, if present, allows keyCertSign.
+/// OpenSSL holds roots to the same; a pinned end-entity certificate vouches only for
+/// itself.
+fn anchor_may_issue(
+    anchor: &Certificate<'_>,
+    exts: &[Extension<'_>],
+    at: usize,
+) -> Result<(), Failure> {
+    let v1_root = anchor.version == 0 && anchor.is_self_issued();
+    if !v1_root && !basic_constraints(exts, at)?.is_some_and(|b| b.ca) {
+        return Err(Failure::new(
+            Reason::NotACa,
+            Some(at),
+            "the trust anchor is not a CA (basicConstraints does not say cA)",
+        ));
+    }
+    if key_usage(exts, at)?.is_some_and(|k| !k.contains(KEY_CERT_SIGN)) {
+        return Err(Failure::new(
+            Reason::KeyUsage,
+            Some(at),
+            "the trust anchor's keyUsage lacks keyCertSign",
+        ));
+    }
+    Ok(())
+}
+
+/// The identity as the user would write it.
+fn describe(id: &names::Identity<'_>) -> String {
+    match id {
+        names::Identity::Dns(d) => d.to_string(),
+        names::Identity::Ip(ip) => ip.to_string(),
+        names::Identity::Email(e) => e.to_string(),
+    }
+}
+
+/// `c` is valid at `now`: what the check says when it is.
+fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<String, Failure> {
+    let (nb, na) = c
+        .validity()
+        .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
+    if now.unix < nb.unix {
+        return Err(Failure::new(
+            Reason::NotYetValid,
+            Some(at),
+            format!("not valid before {nb}"),
+        ));
+    }
+    if now.unix > na.unix {
+        return Err(Failure::new(
+            Reason::Expired,
+            Some(at),
+            format!("expired {na}"),
+        ));
+    }
+    Ok(format!("certificate {at}: {nb} to {na}"))
+}
+
+fn malformed(at: usize) -> impl Fn(crate::der::Error) -> Failure {
+    move |e| Failure::new(Reason::Malformed, Some(at), e.to_string())
+}
+
+/// Certificate `at`'s extensions (none for a v1 certificate).
+fn extensions<'a>(c: &Certificate<'a>, at: usize) -> Result<Vec<Extension<'a>>, Failure> {
+    match c.extensions {
+        Some(x) => x.list().map_err(malformed(at)),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The decoded value of extension `oid` among `exts`, if present.
+fn extension<'a>(
+    exts: &[Extension<'a>],
+    oid: &Oid,
+    at: usize,
+) -> Result<Option<ExtensionValue<'a>>, Failure> {
+    match exts.iter().find(|e| e.oid == *oid) {
+        Some(e) => ext::decode(e.oid, e.value, e.value_offset)
+            .map(Some)
+            .map_err(malformed(at)),
+        None => Ok(None),
+    }
+}
+
+fn basic_constraints(
+    exts: &[Extension<'_>],
+    at: usize,
+) -> Result<Option<BasicConstraints>, Failure> {
+    Ok(match extension(exts, &oids::CE_BASIC_CONSTRAINTS, at)? {
+        Some(ExtensionValue::BasicConstraints(b)) => Some(b),
+        _ => None,
+    })
+}
+
+fn key_usage<'a>(exts: &[Extension<'a>], at: usize) -> Result<Option<NamedBits<'a>>, Failure> {
+    Ok(match extension(exts, &oids::CE_KEY_USAGE, at)? {
+        Some(ExtensionValue::KeyUsage(k)) => Some(k),
+        _ => None,
+    })
+}
+
+/// The certificate's extendedKeyUsage must allow `purpose` when it has one; under the
+/// `webpki` rules the target must have one.
+fn eku(exts: &[Extension<'_>], at: usize, purpose: Purpose, required: bool) -> Result<(), Failure> {
+    let listed: Option<Vec<ObjectId<'_>>> = match extension(exts, &oids::CE_EXT_KEY_USAGE, at)? {
+        Some(ExtensionValue::ExtendedKeyUsage(v)) => Some(v),
+        _ => None,
+    };
+    let Some(listed) = listed else {
+        return if required && purpose != Purpose::Any {
+            Err(Failure::new(
+                Reason::EkuMismatch,
+                Some(at),
+                "no extendedKeyUsage (the webpki rules require one)",
+            ))
+        } else {
+            Ok(())
+        };
+    };
+    let Some(want) = purpose.eku() else {
+        return Ok(());
+    };
+    if listed.iter().any(|o| *o == want || *o == oids::KP_ANY) {
+        Ok(())
+    } else {
+        Err(Failure::new(
+            Reason::EkuMismatch,
+            Some(at),
+            format!(
+                "extendedKeyUsage does not allow {}",
+                want.id().name_or_dotted()
+            ),
+        ))
+    }
+}
+
+/// §6.1.3 (o)-style: a critical extension this validation does not implement.
+fn critical_extensions(exts: &[Extension<'_>], at: usize) -> Result<(), Failure> {
+    for e in exts.iter().filter(|e| e.critical) {
+        if !UNDERSTOOD.iter().any(|o| e.oid == *o) {
+            return Err(Failure::new(
+                Reason::UnknownCriticalExtension,
+                Some(at),
+                format!(
+                    "critical extension {} is not understood",
+                    e.oid.name_or_dotted()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The `webpki` rule on signatures: no SHA-1 (keys are [`webpki`]'s to judge).
+fn weak(c: &Certificate<'_>, at: usize, rules: Rules) -> Result<(), Failure> {
+    if rules != Rules::WebPki {
+        return Ok(());
+    }
+    let alg = c.signature_algorithm.oid;
+    // RSASSA-PSS names its hash in parameters (SHA-1 when they are absent).
+    let sha1_scheme = c
+        .signature_algorithm
+        .signature_scheme()
+        .ok()
+        .flatten()
+        .and_then(|s| s.digest())
+        .is_some_and(|d| d == pkit_x509::alg::Digest::Sha1);
+    if sha1_scheme
+        || alg == oids::SHA1_WITH_RSA
+        || alg == oids::ECDSA_WITH_SHA1
+        || alg == oids::DSA_WITH_SHA1
+    {
+        return Err(Failure::new(
+            Reason::WeakAlgorithm,
+            Some(at),
+            format!("signed with {}", alg.name_or_dotted()),
+        ));
+    }
+    Ok(())
+}

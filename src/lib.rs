@@ -12,7 +12,8 @@ pub mod describe;
 pub use pkit_der as der;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod mtc;
+/// Merkle Tree Certificates (crates/mtc), under its old path.
+pub use pkit_mtc as mtc;
 pub mod pki;
 pub mod serve;
 /// What the stores share (crates/store), under its old path.

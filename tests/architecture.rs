@@ -12,9 +12,9 @@
 //!   `backend/openssl/` and the crate `pkit-pkcs11`) and in `src/main.rs` (the allocator
 //!   hooks), and every other module carries `#![forbid(unsafe_code)]`.
 //!
-//! The crates `pkit-x509`, `pkit-pkcs11`, `pkit-ca` and `pkit-verify` are read as the
-//! modules `pki`, `pki::backend::pkcs11`, `pki::ca` and `pki::verify` they are
-//! re-exported as (see [`crates_as_modules`]); a finding
+//! The crates `pkit-x509`, `pkit-pkcs11`, `pkit-ca`, `pkit-verify` and `pkit-mtc` are
+//! read as the modules `pki`, `pki::backend::pkcs11`, `pki::ca`, `pki::verify` and `mtc`
+//! they are re-exported as (see [`crates_as_modules`]); a finding
 //! in them is named by that module path.
 //!
 //! The checker reads `src/` as text: `use` trees and paths (`crate::`, `pkit::`,
@@ -631,9 +631,9 @@ fn read_tree(root: &Path) -> Vec<(String, String)> {
     out
 }
 
-/// The crates `pkit-x509`, `pkit-pkcs11`, `pkit-ca` and `pkit-verify` as the modules
-/// `pki`, `pki::backend::pkcs11`, `pki::ca` and `pki::verify` (with `pki::crl_verify`)
-/// they were, and still are under `pkit::pki`: their paths
+/// The crates `pkit-x509`, `pkit-pkcs11`, `pkit-ca`, `pkit-verify` and `pkit-mtc` as
+/// the modules `pki`, `pki::backend::pkcs11`, `pki::ca`, `pki::verify` (with
+/// `pki::crl_verify`) and `mtc` they were, and still are under `pkit::pki`: their paths
 /// (`crate::cert`, `pkit_x509::backend`) written as `crate::pki::…`, so that the same
 /// rules hold inside them and between them and the rest.
 fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
@@ -657,6 +657,7 @@ fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
         out.replace("pkit_x509::", "crate::pki::")
             .replace("pkit_ca::", "crate::pki::ca::")
             .replace("pkit_verify::", "crate::pki::verify::")
+            .replace("pkit_mtc::", "crate::mtc::")
             .replace("pkit_store::", "crate::store::")
     }
     let mut out = Vec::new();

@@ -1,6 +1,6 @@
 //! The MTC issuance log ([`LogStore`]) on a PostgreSQL server: the tables and columns of
 //! `mtc.db` in PostgreSQL's types, versioned in `pkit_schema` with forward-only migrations
-//! (`crate::store::postgres`), for a log that several issuing processes and hosts append
+//! (`pkit_store::postgres`), for a log that several issuing processes and hosts append
 //! to and several `mtc serve` instances publish.
 //!
 //! Many writers, one sequence of indices: an append takes a transaction-scoped advisory
@@ -25,15 +25,15 @@ use super::pg_rows::{
     write_certificates, write_proofs,
 };
 use super::values::{blob_hash, to_i64, to_u64};
-use crate::mtc::error::{MtcError, Result};
-use crate::mtc::frontier::Frontier;
-use crate::mtc::hash::Hash;
-use crate::mtc::landmark::Landmark;
-use crate::mtc::subtree::Subtree;
-use crate::mtc::tree::{MemTree, NodeSource};
-use crate::store::pg_copy::copy_in;
-use crate::store::pg_error::one_line;
-use crate::store::postgres::{off_runtime, open_versioned, server, Connector, Server};
+use crate::error::{MtcError, Result};
+use crate::frontier::Frontier;
+use crate::hash::Hash;
+use crate::landmark::Landmark;
+use crate::subtree::Subtree;
+use crate::tree::{MemTree, NodeSource};
+use pkit_store::pg_copy::copy_in;
+use pkit_store::pg_error::one_line;
+use pkit_store::postgres::{off_runtime, open_versioned, server, Connector, Server};
 use postgres::types::{ToSql, Type};
 use postgres::{Client, Transaction};
 use std::cell::RefCell;
@@ -123,11 +123,11 @@ impl PgLogStore {
     /// Connect to `url` (with `password`, when given, through `connector`), check that
     /// the database is empty or pkit's log, and migrate it.
     pub fn open(url: &str, password: Option<&[u8]>, connector: Connector) -> Result<PgLogStore> {
-        let open_err = |e: crate::store::open_error::OpenError| MtcError::Store(e.to_string());
+        let open_err = |e: pkit_store::open_error::OpenError| MtcError::Store(e.to_string());
         let server = server(url, password).map_err(open_err)?;
         let (conn, frontier) = off(move || {
             let mut client = connector(&server)
-                .map_err(crate::store::open_error::OpenError::from)
+                .map_err(pkit_store::open_error::OpenError::from)
                 .map_err(open_err)?;
             open_versioned(&mut client, STORE, MIGRATIONS).map_err(open_err)?;
             let frontier = load_frontier(&mut client)?;

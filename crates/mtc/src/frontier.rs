@@ -107,8 +107,8 @@ impl Frontier {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mtc::hash::leaf_hash;
-    use crate::mtc::tree::{MemTree, NodeSource};
+    use crate::hash::leaf_hash;
+    use crate::tree::{MemTree, NodeSource};
 
     #[test]
     fn completes_the_nodes_a_tree_holds() {

@@ -20,10 +20,10 @@ use super::hash::Hash;
 use super::ids::TrustAnchorId;
 use super::subtree::Subtree;
 use crate::der::tls;
-use crate::pki::alg::Algorithm;
-use crate::pki::backend::Backend;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::backend::Backend;
 
 /// The signature line marker: an em dash and a space.
 pub const SIG_PREFIX: &str = "\u{2014} ";
@@ -192,8 +192,8 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::alg::Algorithm;
-    use crate::pki::backend::openssl;
+    use pkit_x509::alg::Algorithm;
+    use pkit_x509::backend::openssl;
 
     #[test]
     fn sign_parse_verify() {

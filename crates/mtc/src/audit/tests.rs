@@ -1,6 +1,6 @@
 use super::*;
-use crate::mtc::tiles::{entry_bundle, hash_tile};
-use crate::mtc::tree::MemTree;
+use crate::tiles::{entry_bundle, hash_tile};
+use crate::tree::MemTree;
 
 /// A path whose bytes are changed, and how.
 type Damage<'a> = Option<(&'a str, fn(&mut Vec<u8>))>;

@@ -97,10 +97,10 @@ impl NodeSource for TileSource<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mtc::hash::leaf_hash;
-    use crate::mtc::subtree::Subtree;
-    use crate::mtc::tiles::hash_tile;
-    use crate::mtc::tree::{
+    use crate::hash::leaf_hash;
+    use crate::subtree::Subtree;
+    use crate::tiles::hash_tile;
+    use crate::tree::{
         consistency_proof, inclusion_proof, subtree_hash, verify_consistency_proof, MemTree,
     };
 

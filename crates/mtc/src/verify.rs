@@ -19,8 +19,8 @@ use super::subtree::Subtree;
 use super::tree::evaluate_inclusion_proof;
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Time};
-use crate::pki::backend::Backend;
-use crate::pki::cert::Certificate;
+use pkit_x509::backend::Backend;
+use pkit_x509::cert::Certificate;
 
 /// The §7.2 steps, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,7 +288,7 @@ pub fn verify_certificates(
     ders: &[&[u8]],
     policy: &Policy,
 ) -> Vec<Result<MtcVerdict>> {
-    use crate::pki::backend::{Prechecked, Question, VerifyItem};
+    use pkit_x509::backend::{Prechecked, Question, VerifyItem};
     use rayon::prelude::*;
     let asked = Prechecked::questions_asked(backend, |dry| {
         ders.par_iter().for_each(|d| {
@@ -305,14 +305,14 @@ pub fn verify_certificates(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mtc::cert::{build_certificate, ca_certificate, CaCertInput};
-    use crate::mtc::cosign::Cosigner;
-    use crate::mtc::entry::{encode_tbs_entry, leaf_extensions, TbsEntryInput};
-    use crate::mtc::limits::UINT48_MAX;
-    use crate::mtc::proof::Cosignature;
-    use crate::mtc::tree::{inclusion_proof, subtree_hash, MemTree};
-    use crate::pki::alg::Algorithm;
-    use crate::pki::backend::openssl;
+    use crate::cert::{build_certificate, ca_certificate, CaCertInput};
+    use crate::cosign::Cosigner;
+    use crate::entry::{encode_tbs_entry, leaf_extensions, TbsEntryInput};
+    use crate::limits::UINT48_MAX;
+    use crate::proof::Cosignature;
+    use crate::tree::{inclusion_proof, subtree_hash, MemTree};
+    use pkit_x509::alg::Algorithm;
+    use pkit_x509::backend::openssl;
 
     /// A CA cosigner, a second cosigner, and the certificate of entry 2 of 5 carrying
     /// both cosignatures over `[0, 5)`.
@@ -343,7 +343,7 @@ mod tests {
         let entries: Vec<(Vec<u8>, Vec<u8>)> = (0..5u8)
             .map(|i| {
                 let subject = [0x30, 0x00];
-                let san = crate::pki::ca::san::parse_san(&format!("DNS:h{i}.example"))
+                let san = pkit_ca::san::parse_san(&format!("DNS:h{i}.example"))
                     .unwrap()
                     .der;
                 let tbs = encode_tbs_entry(&TbsEntryInput {

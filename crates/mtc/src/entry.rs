@@ -32,8 +32,8 @@ use super::error::{MtcError, Result};
 use super::hash::{sha256, Hash};
 use crate::der::oid_registry as oids;
 use crate::der::{tag, tls, Reader, Time, Writer};
-use crate::pki::ext::key_usage::ku;
-use crate::pki::ext::write::ext;
+use pkit_x509::ext::key_usage::ku;
+use pkit_x509::ext::write::ext;
 
 /// `tbs_cert_entry(1)`.
 pub const TBS_CERT_ENTRY: u16 = 1;
@@ -98,7 +98,7 @@ pub fn leaf_extensions(sans: &[Vec<u8>], subject_empty: bool, copied: &[u8]) -> 
 
 /// The contents octets of the TBSCertificateLogEntry (v3 when there are extensions).
 pub fn encode_tbs_entry(x: &TbsEntryInput<'_>) -> Result<Vec<u8>> {
-    let spki = crate::pki::spki::Spki::from_der(x.spki)
+    let spki = pkit_x509::spki::Spki::from_der(x.spki)
         .map_err(|e| MtcError::malformed(e.offset, "a SubjectPublicKeyInfo"))?;
     let mut w = Writer::with_capacity(x.issuer.len() + x.subject.len() + x.extensions.len() + 96);
     if !x.extensions.is_empty() {
@@ -257,7 +257,7 @@ mod tests {
 
     #[test]
     fn entry_wire_prefix() {
-        let id = crate::mtc::ids::TrustAnchorId::parse("32473.1").unwrap();
+        let id = crate::ids::TrustAnchorId::parse("32473.1").unwrap();
         let issuer = id.to_name_der();
         // An Ed25519 SPKI with an all-zero key.
         let mut key = vec![

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::der::hex;
-use crate::mtc::hash::{leaf_hash, sha256};
-use crate::mtc::subtree::covering_subtrees;
+use crate::hash::{leaf_hash, sha256};
+use crate::subtree::covering_subtrees;
 
 const N: u64 = 130;
 
@@ -178,7 +178,7 @@ fn hash(v: &serde_json::Value, k: &str) -> Hash {
 
 #[test]
 fn large_inclusion_vectors() {
-    let text = include_str!("../../tests/data/mtc/large_inclusion_proofs.json");
+    let text = include_str!("../../../tests/data/mtc/large_inclusion_proofs.json");
     let all: Vec<serde_json::Value> = serde_json::from_str(text).unwrap();
     assert!(!all.is_empty());
     for v in &all {
@@ -199,7 +199,7 @@ fn large_inclusion_vectors() {
 
 #[test]
 fn large_consistency_vectors() {
-    let text = include_str!("../../tests/data/mtc/large_consistency_proofs.json");
+    let text = include_str!("../../../tests/data/mtc/large_consistency_proofs.json");
     let all: Vec<serde_json::Value> = serde_json::from_str(text).unwrap();
     assert!(!all.is_empty());
     for v in &all {

@@ -1,6 +1,25 @@
 //! Merkle Tree Certificates (draft-ietf-plants-merkle-tree-certs-07) with C2SP
 //! checkpoints.
 //!
+//! Build a tree of entries, prove one, and check the proof against the root:
+//!
+//! ```
+//! use pkit_mtc::hash::leaf_hash;
+//! use pkit_mtc::subtree::Subtree;
+//! use pkit_mtc::tree::{evaluate_inclusion_proof, inclusion_proof, MemTree};
+//!
+//! let entries: Vec<Vec<u8>> = (0..1000u32).map(|i| i.to_be_bytes().to_vec()).collect();
+//! let tree = MemTree::from_leaves(entries.iter().map(|e| leaf_hash(e)).collect());
+//! let whole = Subtree::new(0, 1000);
+//! let proof = inclusion_proof(&tree, 617, whole).unwrap();
+//! assert_eq!(proof.len(), 10);
+//! let root = evaluate_inclusion_proof(617, whole, &leaf_hash(&entries[617]), &proof).unwrap();
+//! assert_eq!(root, tree.root());
+//! // Another entry at that index does not lead to the root.
+//! let other = evaluate_inclusion_proof(617, whole, &leaf_hash(b"forged"), &proof).unwrap();
+//! assert_ne!(other, tree.root());
+//! ```
+//!
 //! # Public API, by pipeline stage
 //!
 //! Each stage of issuing and checking MTC certificates is a separate public function, so
@@ -8,7 +27,7 @@
 //!
 //! | stage | call |
 //! |---|---|
-//! | `cert_gen` | ordinary X.509 issuance ([`crate::pki::ca`]); MTC input is its TBS |
+//! | `cert_gen` | ordinary X.509 issuance ([`pkit_x509::ca`]); MTC input is its TBS |
 //! | `entry_convert` | [`cert::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
 //! | `leaf_hash` | [`hash::leaf_hash`] |
 //! | `db_insert_entries` | [`store::LogStore::append_entries`] (one transaction per call) |
@@ -59,6 +78,9 @@
 //!   a tree has, their paths, hash tiles and entry bundles.
 
 #![forbid(unsafe_code)]
+
+/// The DER engine, under the path the modules use.
+use pkit_der as der;
 
 pub mod add;
 pub mod audit;

@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Certificates carry cosignatures with timestamp 0; checkpoints sign `[0, size)` with the
-//! signing time. Signatures go through the crypto backend ([`crate::pki::backend`]):
+//! signing time. Signatures go through the crypto backend ([`pkit_x509::backend`]):
 //! ECDSA over SHA-256 (DER-encoded), Ed25519, ML-DSA with an empty context. Signing many
 //! subtrees uses one [`Signer`] per thread ([`Cosigner::signer`]).
 
@@ -20,9 +20,9 @@ use super::hash::{sha256, Hash};
 use super::ids::TrustAnchorId;
 use super::subtree::Subtree;
 use crate::der::tls;
-use crate::pki::alg::Algorithm;
-use crate::pki::backend::{Backend, PrivateKey, Signer};
-use crate::pki::spki::Spki;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::backend::{Backend, PrivateKey, Signer};
+use pkit_x509::spki::Spki;
 
 /// `"subtree/v1\n\0"`.
 pub const SUBTREE_LABEL: &[u8; 12] = b"subtree/v1\n\0";
@@ -170,7 +170,7 @@ impl Cosigner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::backend::openssl;
+    use pkit_x509::backend::openssl;
 
     #[test]
     fn message_layout() {

@@ -17,9 +17,9 @@ use super::limits::UINT48_MAX;
 use super::proof::MtcProof;
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Reader, Time, Writer};
-use crate::pki::alg::Algorithm;
-use crate::pki::ext::key_usage::ku;
-use crate::pki::ext::write::ext;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::ext::key_usage::ku;
+use pkit_x509::ext::write::ext;
 
 /// `(log_number << 48) | index`; log numbers are 1..65535, indices at most 2^48 − 2.
 pub fn serial_number(log: u16, index: u64) -> Result<u64> {
@@ -71,7 +71,7 @@ pub fn build_tbs(tbs_entry: &[u8], spki: &[u8], serial: u64) -> Result<Vec<u8>> 
 }
 
 fn spki_algorithm_matches(spki: &[u8], alg: &[u8]) -> bool {
-    crate::pki::spki::Spki::from_der(spki).is_ok_and(|s| s.algorithm.raw == alg)
+    pkit_x509::spki::Spki::from_der(spki).is_ok_and(|s| s.algorithm.raw == alg)
 }
 
 /// `Certificate { tbs, id-alg-mtcProof, BIT STRING (0 unused bits) MTCProof }`.
@@ -143,7 +143,7 @@ pub fn split_tbs(tbs: &[u8]) -> Result<TbsCertFields<'_>> {
 
 /// §7.2 step 3: the TBSCertificateLogEntry contents a certificate stands for.
 pub fn tbs_entry_of(f: &TbsCertFields<'_>) -> Result<Vec<u8>> {
-    let spki = crate::pki::spki::Spki::from_der(f.spki)
+    let spki = pkit_x509::spki::Spki::from_der(f.spki)
         .map_err(|e| MtcError::malformed(e.offset, "a SubjectPublicKeyInfo"))?;
     let mut w = Writer::with_capacity(f.issuer.len() + f.subject.len() + f.rest.len() + 96);
     if let Some(v) = f.version {
@@ -161,7 +161,7 @@ pub fn tbs_entry_of(f: &TbsCertFields<'_>) -> Result<Vec<u8>> {
 /// `entry_convert`: the MTCLogEntry (without entry extensions) and SPKI of an X.509
 /// certificate issued by the CA, its TBS fields copied byte for byte.
 pub fn entry_from_certificate(cert_der: &[u8]) -> Result<(Vec<u8>, Vec<u8>)> {
-    let c = crate::pki::cert::Certificate::from_der(cert_der)
+    let c = pkit_x509::cert::Certificate::from_der(cert_der)
         .map_err(|e| MtcError::malformed(e.offset, "an X.509 certificate"))?;
     let f = split_tbs(c.tbs_raw)?;
     let entry = encode_entry(&[], &tbs_entry_of(&f)?)?;
@@ -258,7 +258,7 @@ pub struct CaInfo {
 impl CaInfo {
     /// Read a §5.5 CA certificate.
     pub fn from_certificate(der: &[u8]) -> Result<CaInfo> {
-        let c = crate::pki::cert::Certificate::from_der(der)
+        let c = pkit_x509::cert::Certificate::from_der(der)
             .map_err(|e| MtcError::malformed(e.offset, "an X.509 CA certificate"))?;
         let ca_id = TrustAnchorId::from_name_der(c.subject.raw).ok_or_else(|| {
             MtcError::malformed(c.subject.offset, "a subject Name holding a trustAnchorID")

@@ -1,6 +1,6 @@
 use super::*;
-use crate::mtc::hash::leaf_hash;
-use crate::mtc::tree::MemTree;
+use crate::hash::leaf_hash;
+use crate::tree::MemTree;
 
 #[test]
 fn index_paths_follow_tlog_tiles() {

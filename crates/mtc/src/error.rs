@@ -14,7 +14,7 @@ pub enum MtcError {
     /// The database failed (exit 4).
     Store(String),
     /// The crypto backend failed or lacks the algorithm.
-    Backend(crate::pki::backend::BackendError),
+    Backend(pkit_x509::backend::BackendError),
 }
 
 impl MtcError {
@@ -74,8 +74,8 @@ impl std::error::Error for MtcError {
     }
 }
 
-impl From<crate::pki::backend::BackendError> for MtcError {
-    fn from(e: crate::pki::backend::BackendError) -> Self {
+impl From<pkit_x509::backend::BackendError> for MtcError {
+    fn from(e: pkit_x509::backend::BackendError) -> Self {
         MtcError::Backend(e)
     }
 }

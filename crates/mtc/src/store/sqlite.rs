@@ -1,5 +1,5 @@
 //! `mtc.db`: the issuance log ([`LogStore`]) in SQLite, opened and migrated like the CA
-//! database ([`crate::store::sqlite::open_versioned`]: WAL, `PRAGMA user_version`).
+//! database ([`pkit_store::sqlite::open_versioned`]: WAL, `PRAGMA user_version`).
 //!
 //! Tables: `entries` (the MTCLogEntry bytes, the subject's SPKI and the leaf hash, by
 //! index: level 0 of the tree), `nodes` (complete interior nodes by level ≥ 1 and index),
@@ -22,14 +22,14 @@ use super::api::{
     SubtreeSignature,
 };
 use super::values::{blob_hash, to_i64};
-use crate::mtc::error::{MtcError, Result};
-use crate::mtc::frontier::Frontier;
-use crate::mtc::hash::Hash;
-use crate::mtc::landmark::Landmark;
-use crate::mtc::subtree::Subtree;
-use crate::mtc::tree::{MemTree, NodeSource};
-use crate::store::sqlite::open_versioned;
-use crate::store::wal_checkpoint::BackgroundCheckpoints;
+use crate::error::{MtcError, Result};
+use crate::frontier::Frontier;
+use crate::hash::Hash;
+use crate::landmark::Landmark;
+use crate::subtree::Subtree;
+use crate::tree::{MemTree, NodeSource};
+use pkit_store::sqlite::open_versioned;
+use pkit_store::wal_checkpoint::BackgroundCheckpoints;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 

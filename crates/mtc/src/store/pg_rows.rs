@@ -5,10 +5,10 @@
 
 use super::api::{StoredCertificate, StoredCheckpoint, StoredProof, SubtreeSignature};
 use super::values::{blob_hash, to_i64, to_u64};
-use crate::mtc::error::{MtcError, Result};
-use crate::mtc::frontier::Frontier;
-use crate::mtc::hash::Hash;
-use crate::store::pg_copy::copy_upsert;
+use crate::error::{MtcError, Result};
+use crate::frontier::Frontier;
+use crate::hash::Hash;
+use pkit_store::pg_copy::copy_upsert;
 use postgres::types::{ToSql, Type};
 use postgres::{GenericClient, Row, Transaction};
 use std::cell::RefCell;

@@ -8,11 +8,11 @@ use super::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInpu
 use super::hash::leaf_hash;
 use super::store::{LogStore, NewEntry};
 use crate::der::Time;
-use crate::pki::alg::Algorithm;
-use crate::pki::backend::Backend;
-use crate::pki::ca::san::parse_san;
-use crate::pki::ca::subject::parse_subject;
 use base64::Engine as _;
+use pkit_ca::san::parse_san;
+use pkit_ca::subject::parse_subject;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::backend::Backend;
 use rayon::prelude::*;
 use serde_json::Value;
 

@@ -1,11 +1,11 @@
 //! What issuance, the `pkit mtc` commands and the benches see of an MTC log store: the
 //! [`LogStore`] trait and the rows it keeps. Implementations live beside this file.
 
-use crate::mtc::error::Result;
-use crate::mtc::hash::Hash;
-use crate::mtc::landmark::Landmark;
-use crate::mtc::subtree::Subtree;
-use crate::mtc::tree::{MemTree, NodeSource};
+use crate::error::Result;
+use crate::hash::Hash;
+use crate::landmark::Landmark;
+use crate::subtree::Subtree;
+use crate::tree::{MemTree, NodeSource};
 
 /// One entry to append: its MTCLogEntry bytes, the subject SPKI and the leaf hash.
 #[derive(Debug, Clone)]

@@ -3,8 +3,8 @@
 //! are 32-byte blobs. A stored value that does not fit is the database's fault (exit 4);
 //! an index past the database's range is the caller's (exit 2).
 
-use crate::mtc::error::{MtcError, Result};
-use crate::mtc::hash::Hash;
+use crate::error::{MtcError, Result};
+use crate::hash::Hash;
 
 /// An index or size as the databases store it.
 pub(super) fn to_i64(v: u64) -> Result<i64> {

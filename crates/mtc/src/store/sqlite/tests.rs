@@ -1,8 +1,8 @@
 //! Unit tests of `sqlite.rs`.
 
 use super::*;
-use crate::mtc::hash::leaf_hash;
-use crate::mtc::tree::{inclusion_proof, subtree_hash};
+use crate::hash::leaf_hash;
+use crate::tree::{inclusion_proof, subtree_hash};
 
 #[test]
 fn stored_tree_matches_memory() {

@@ -5,7 +5,7 @@
 //!
 //! A log holds the entries (the MTCLogEntry bytes, the subject's SPKI and the leaf hash,
 //! by index), the complete interior nodes of its tree (read through the
-//! [`crate::mtc::tree::NodeSource`] every log store is), signed checkpoints with the cosignatures over
+//! [`crate::tree::NodeSource`] every log store is), signed checkpoints with the cosignatures over
 //! the covering subtrees they added, landmarks, a few `meta` values (the CA ID, the log
 //! number), and a record of what was handed out: the MTCProof and the certificate of
 //! the latest issue of each entry index and [`CertKind`]. Those rows are a record, never
@@ -37,7 +37,7 @@ pub fn open(path: &Path) -> Result<Box<dyn LogStore>> {
 pub fn open_url(
     url: &str,
     password: Option<&[u8]>,
-    connector: crate::store::postgres::Connector,
+    connector: pkit_store::postgres::Connector,
 ) -> Result<Box<dyn LogStore>> {
     Ok(Box::new(pg::PgLogStore::open(url, password, connector)?))
 }

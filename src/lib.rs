@@ -7,14 +7,16 @@
 //! `tests/architecture.rs` holds the code to it.
 
 pub mod bench;
-pub mod describe;
 /// The DER engine (crates/der), under its old path so `pkit::der::…` stays valid.
 pub use pkit_der as der;
+/// The `parse` model (crates/describe).
+pub use pkit_describe as describe;
 #[doc(hidden)]
 pub mod fuzzing;
 /// Merkle Tree Certificates (crates/mtc), under its old path.
 pub use pkit_mtc as mtc;
 pub mod pki;
-pub mod serve;
+/// The HTTP services (crates/serve).
+pub use pkit_serve as serve;
 /// What the stores share (crates/store), under its old path.
 pub use pkit_store as store;

@@ -12,9 +12,8 @@
 //!   `backend/openssl/` and the crate `pkit-pkcs11`) and in `src/main.rs` (the allocator
 //!   hooks), and every other module carries `#![forbid(unsafe_code)]`.
 //!
-//! The crates `pkit-x509`, `pkit-pkcs11`, `pkit-ca`, `pkit-verify` and `pkit-mtc` are
-//! read as the modules `pki`, `pki::backend::pkcs11`, `pki::ca`, `pki::verify` and `mtc`
-//! they are re-exported as (see [`crates_as_modules`]); a finding
+//! The library crates under `crates/` (but `der`, `store` and `tls`, which depend on
+//! nothing of ours) are read as the modules of `pkit` they are re-exported as (see [`crates_as_modules`]); a finding
 //! in them is named by that module path.
 //!
 //! The checker reads `src/` as text: `use` trees and paths (`crate::`, `pkit::`,
@@ -631,9 +630,10 @@ fn read_tree(root: &Path) -> Vec<(String, String)> {
     out
 }
 
-/// The crates `pkit-x509`, `pkit-pkcs11`, `pkit-ca`, `pkit-verify` and `pkit-mtc` as
-/// the modules `pki`, `pki::backend::pkcs11`, `pki::ca`, `pki::verify` (with
-/// `pki::crl_verify`) and `mtc` they were, and still are under `pkit::pki`: their paths
+/// The library crates as the modules of `pkit` they were, and still are through its
+/// re-exports: `pkit-x509` as `pki`, `pkit-pkcs11` as `pki::backend::pkcs11`, `pkit-ca`
+/// as `pki::ca`, `pkit-verify` as `pki::verify` (with `pki::crl_verify`), `pkit-mtc`,
+/// `pkit-describe` and `pkit-serve` as `mtc`, `describe` and `serve`, and still are under `pkit::pki`: their paths
 /// (`crate::cert`, `pkit_x509::backend`) written as `crate::pki::…`, so that the same
 /// rules hold inside them and between them and the rest.
 fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
@@ -658,6 +658,8 @@ fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
             .replace("pkit_ca::", "crate::pki::ca::")
             .replace("pkit_verify::", "crate::pki::verify::")
             .replace("pkit_mtc::", "crate::mtc::")
+            .replace("pkit_describe::", "crate::describe::")
+            .replace("pkit_serve::", "crate::serve::")
             .replace("pkit_store::", "crate::store::")
     }
     let mut out = Vec::new();

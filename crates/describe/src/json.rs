@@ -5,11 +5,11 @@ use super::ctx::Ctx;
 use crate::der::hex;
 use crate::der::reader::Deviation;
 use crate::der::{Deviations, ObjectId, Reader, Time};
-use crate::pki::algid::AlgId;
-use crate::pki::detect::Kind;
-use crate::pki::name::Name;
-use crate::pki::spki::Spki;
 use base64::Engine;
+use pkit_x509::algid::AlgId;
+use pkit_x509::detect::Kind;
+use pkit_x509::name::Name;
+use pkit_x509::spki::Spki;
 use serde_json::{json, Map, Value};
 use sha2::Digest as _;
 
@@ -121,5 +121,5 @@ pub fn fingerprints_json(der: &[u8]) -> Value {
 
 /// The PEM text of an object.
 pub fn pem_json(kind: Kind, der: &[u8]) -> Value {
-    Value::String(crate::pki::pem::encode(kind.pem_label(), der))
+    Value::String(pkit_x509::pem::encode(kind.pem_label(), der))
 }

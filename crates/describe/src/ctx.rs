@@ -1,7 +1,7 @@
 //! Options that change what is described, and the backend that decrypts and checks MACs.
 
 use crate::der::Time;
-use crate::pki::backend::Backend;
+use pkit_x509::backend::Backend;
 
 /// Options that change what is described.
 #[derive(Clone)]

@@ -12,14 +12,14 @@ use super::pkcs7::{contained_cert, contained_crl};
 use super::{b64, oid_json, Ctx, Described, Failure};
 use crate::der::oid_registry as oids;
 use crate::der::{Context, Deviations, Reader};
-use crate::pki::backend::{Backend, BackendError};
-use crate::pki::detect::Kind;
-use crate::pki::key::cost::Allowance;
-use crate::pki::key::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
-use crate::pki::pkcs12::{
+use pkit_x509::backend::{Backend, BackendError};
+use pkit_x509::detect::Kind;
+use pkit_x509::key::cost::Allowance;
+use pkit_x509::key::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
+use pkit_x509::pkcs12::{
     authenticated_safe, safe_contents, BagKind, EncryptedData, MacData, MacScheme, Pfx, SafeBag,
 };
-use crate::pki::pkcs7::ContentInfo;
+use pkit_x509::pkcs7::ContentInfo;
 use serde_json::{Map, Value};
 
 /// SafeContentsBag nesting allowed (RFC 7292 allows recursion; real files use none).

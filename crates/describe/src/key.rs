@@ -8,10 +8,10 @@
 use super::{algid_json, b64, oid_json, spki_json, Ctx, Described, Failure};
 use crate::der::hex;
 use crate::der::{Context, Reader, Result};
-use crate::pki::backend::BackendError;
-use crate::pki::detect::Kind;
-use crate::pki::key::{EncryptedPrivateKeyInfo, Kdf, MlDsaPrivateKey, PbeScheme, PrivateKeyInfo};
-use crate::pki::spki::Spki;
+use pkit_x509::backend::BackendError;
+use pkit_x509::detect::Kind;
+use pkit_x509::key::{EncryptedPrivateKeyInfo, Kdf, MlDsaPrivateKey, PbeScheme, PrivateKeyInfo};
+use pkit_x509::spki::Spki;
 use serde_json::{Map, Value};
 
 /// `public_key`: a bare SubjectPublicKeyInfo.
@@ -70,7 +70,7 @@ pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Describe
         let plain = match &ctx.password {
             Some(pw) => Some(scheme.decrypt(
                 ctx.backend,
-                &crate::pki::key::cost::Allowance::new(),
+                &pkit_x509::key::cost::Allowance::new(),
                 Some(pw),
                 e.encrypted_data,
             )?),

@@ -8,9 +8,9 @@ use super::{
 use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{string, tag, Context, Result};
-use crate::pki::csr::{Attribute, Csr};
-use crate::pki::detect::Kind;
-use crate::pki::extension::Extensions;
+use pkit_x509::csr::{Attribute, Csr};
+use pkit_x509::detect::Kind;
+use pkit_x509::extension::Extensions;
 use serde_json::{Map, Value};
 
 pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {

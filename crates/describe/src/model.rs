@@ -5,7 +5,7 @@
 use super::crl_entries;
 use crate::der::reader::Deviation;
 use crate::der::Time;
-use crate::pki::detect::Kind;
+use pkit_x509::detect::Kind;
 use serde_json::Value;
 
 /// Facts about one certificate, for `--summary`.
@@ -109,7 +109,7 @@ impl Described {
 #[non_exhaustive]
 pub enum Failure {
     Der(crate::der::Error),
-    Backend(crate::pki::backend::BackendError),
+    Backend(pkit_x509::backend::BackendError),
 }
 
 impl From<crate::der::Error> for Failure {
@@ -118,8 +118,8 @@ impl From<crate::der::Error> for Failure {
     }
 }
 
-impl From<crate::pki::backend::BackendError> for Failure {
-    fn from(e: crate::pki::backend::BackendError) -> Self {
+impl From<pkit_x509::backend::BackendError> for Failure {
+    fn from(e: pkit_x509::backend::BackendError) -> Self {
         Failure::Backend(e)
     }
 }

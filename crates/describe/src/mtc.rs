@@ -5,13 +5,13 @@ use super::{Described, Failure};
 use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Error};
-use crate::mtc::cert::split_serial;
-use crate::mtc::checkpoint::Checkpoint;
-use crate::mtc::ids::TrustAnchorId;
-use crate::mtc::proof::MtcProof;
-use crate::mtc::MtcError;
-use crate::pki::cert::Certificate;
-use crate::pki::detect::Kind;
+use pkit_mtc::cert::split_serial;
+use pkit_mtc::checkpoint::Checkpoint;
+use pkit_mtc::ids::TrustAnchorId;
+use pkit_mtc::proof::MtcProof;
+use pkit_mtc::MtcError;
+use pkit_x509::cert::Certificate;
+use pkit_x509::detect::Kind;
 use serde_json::{json, Value};
 
 fn cosigner_name(id: &[u8]) -> String {

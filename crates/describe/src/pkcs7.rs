@@ -10,9 +10,9 @@ use super::{algid_json, b64, dn, oid_json, Ctx, Described};
 use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{Context, Deviations, Reader, Result};
-use crate::pki::cert::Certificate;
-use crate::pki::detect::Kind;
-use crate::pki::pkcs7::{ContentInfo, EncapContent, SignedData, SignerId};
+use pkit_x509::cert::Certificate;
+use pkit_x509::detect::Kind;
+use pkit_x509::pkcs7::{ContentInfo, EncapContent, SignedData, SignerId};
 use serde_json::{json, Map, Value};
 
 pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
@@ -160,7 +160,7 @@ fn signed_data_json(sd: &SignedData<'_>, ctx: &Ctx, d: &mut Described) -> Result
     Ok(Value::Object(m))
 }
 
-fn attributes_json(a: Option<&crate::pki::csr::Attributes<'_>>) -> Result<Value> {
+fn attributes_json(a: Option<&pkit_x509::csr::Attributes<'_>>) -> Result<Value> {
     let Some(a) = a else {
         return Ok(Value::Array(Vec::new()));
     };

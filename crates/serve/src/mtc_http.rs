@@ -16,8 +16,8 @@
 //! one JSON log line.
 
 use super::http::{Body, Clock, Handler, Method, Reply, Request};
-use crate::mtc::publish::{self, Resource};
-use crate::mtc::store::LogStore;
+use pkit_mtc::publish::{self, Resource};
+use pkit_mtc::store::LogStore;
 use serde_json::{json, Value};
 
 /// A prefix as requests start with it: "" or "/a/b" (no trailing slash); `None` when it

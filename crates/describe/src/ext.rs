@@ -15,15 +15,15 @@ use super::{algid_json as alg, b64, oid_json as oid};
 use crate::der::hex;
 use crate::der::reader::Reader;
 use crate::der::{ObjectId, Result, Time};
-use crate::pki::ext::crl_dp::RelativeName;
-use crate::pki::ext::general_name::GeneralName;
-use crate::pki::ext::policies::{notice_number_u64, PolicyQualifier};
-use crate::pki::ext::{self, DistributionPointName, ExtensionValue, GeneralSubtree, NamedBits};
+use pkit_x509::ext::crl_dp::RelativeName;
+use pkit_x509::ext::general_name::GeneralName;
+use pkit_x509::ext::policies::{notice_number_u64, PolicyQualifier};
+use pkit_x509::ext::{self, DistributionPointName, ExtensionValue, GeneralSubtree, NamedBits};
 use serde_json::{json, Map, Value};
 
 /// One extension's JSON: `{oid, name, critical, value}`, the value decoded by
-/// `crate::pki::ext` (unknown extensions show their DER).
-pub fn json_of(x: &crate::pki::extension::Extension<'_>) -> Value {
+/// `pkit_x509::ext` (unknown extensions show their DER).
+pub fn json_of(x: &pkit_x509::extension::Extension<'_>) -> Value {
     extension_json(x.oid, x.critical, x.value, x.value_offset)
 }
 

@@ -12,12 +12,12 @@
 //! certificate's response is signed once whichever worker is asked.
 
 use super::http::{Body, Clock, Handler, Method, Reply, Request};
-use crate::pki::backend::Signer;
-use crate::pki::ca::ocsp::{error_response, Responder};
-use crate::pki::ca::ocsp_answer::{answer, AnswerError, Answered};
-use crate::pki::ca::ocsp_cache::ResponseCache;
-use crate::pki::ca::store::CaStore;
-use crate::pki::ocsp::{decode_get_path, OcspRequest, ResponseStatus};
+use pkit_ca::ocsp::{error_response, Responder};
+use pkit_ca::ocsp_answer::{answer, AnswerError, Answered};
+use pkit_ca::ocsp_cache::ResponseCache;
+use pkit_ca::store::CaStore;
+use pkit_x509::backend::Signer;
+use pkit_x509::ocsp::{decode_get_path, OcspRequest, ResponseStatus};
 use serde_json::{json, Value};
 use std::sync::Arc;
 

@@ -8,8 +8,8 @@ use super::{
     Deferred, Described,
 };
 use crate::der::{Context, Reader, Result};
-use crate::pki::crl::Crl;
-use crate::pki::detect::Kind;
+use pkit_x509::crl::Crl;
+use pkit_x509::detect::Kind;
 use serde_json::{Map, Value};
 
 pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {

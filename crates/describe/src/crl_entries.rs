@@ -4,8 +4,8 @@
 use super::ext::json_of as extension_json;
 use super::json::with_reader_mode;
 use crate::der::{Context, Result, Time};
-use crate::pki::crl::{Crl, RevokedCert};
-use crate::pki::extension::Extension;
+use pkit_x509::crl::{Crl, RevokedCert};
+use pkit_x509::extension::Extension;
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -5,10 +5,10 @@ use super::cert::cert_json;
 use super::{algid_json, b64, dn, pem_json, time_json, CertFacts, Ctx, Described};
 use crate::der::hex;
 use crate::der::{Context, Result};
-use crate::pki::cert::Certificate;
-use crate::pki::detect::Kind;
-use crate::pki::extension::Extensions;
-use crate::pki::ocsp::{CertId, CertStatus, OcspRequest, OcspResponse, ResponderId};
+use pkit_x509::cert::Certificate;
+use pkit_x509::detect::Kind;
+use pkit_x509::extension::Extensions;
+use pkit_x509::ocsp::{CertId, CertStatus, OcspRequest, OcspResponse, ResponderId};
 use serde_json::{json, Map, Value};
 
 pub fn describe_request(der: &[u8], ctx: &Ctx) -> Result<Described> {

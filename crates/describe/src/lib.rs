@@ -6,15 +6,15 @@
 //! common JSON pieces).
 //!
 //! ```
-//! use pkit::describe::{describe, Ctx};
-//! use pkit::pki::backend::openssl;
-//! use pkit::pki::detect::{self, Kind};
+//! use pkit_describe::{describe, Ctx};
+//! use pkit_x509::backend::openssl;
+//! use pkit_x509::detect::{self, Kind};
 //!
 //! // NIST PKITS's trust anchor, a DER file.
-//! let der = std::fs::read("tests/data/pkits/certs/TrustAnchorRootCertificate.crt").unwrap();
+//! let der = std::fs::read("../../tests/data/pkits/certs/TrustAnchorRootCertificate.crt").unwrap();
 //! assert_eq!(detect::sniff(&der), Kind::Certificate);
 //! let ctx = Ctx {
-//!     now: pkit::der::Time::now(),
+//!     now: pkit_der::Time::now(),
 //!     show_private: false,
 //!     password: None,
 //!     lenient: false,
@@ -25,6 +25,9 @@
 //! ```
 
 #![forbid(unsafe_code)]
+
+/// The DER engine, under the path the modules use.
+use pkit_der as der;
 
 pub mod cert;
 pub mod crl;
@@ -40,7 +43,7 @@ pub mod ocsp;
 pub mod pkcs12;
 pub mod pkcs7;
 
-use crate::pki::detect::Kind;
+use pkit_x509::detect::Kind;
 use serde_json::{json, Value};
 
 pub use ctx::Ctx;

@@ -5,8 +5,8 @@ use super::{
     time_json, CertFacts, Ctx, Described,
 };
 use crate::der::{Context, Result};
-use crate::pki::cert::Certificate;
-use crate::pki::detect::Kind;
+use pkit_x509::cert::Certificate;
+use pkit_x509::detect::Kind;
 use serde_json::{Map, Value};
 
 pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {

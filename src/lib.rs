@@ -6,7 +6,8 @@
 //! calls and results into text or JSON. `docs/architecture.md` is the map;
 //! `tests/architecture.rs` holds the code to it.
 
-pub mod bench;
+/// `pkit bench` (crates/bench).
+pub use pkit_bench as bench;
 /// The DER engine (crates/der), under its old path so `pkit::der::…` stays valid.
 pub use pkit_der as der;
 /// The `parse` model (crates/describe).

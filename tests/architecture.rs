@@ -633,7 +633,8 @@ fn read_tree(root: &Path) -> Vec<(String, String)> {
 /// The library crates as the modules of `pkit` they were, and still are through its
 /// re-exports: `pkit-x509` as `pki`, `pkit-pkcs11` as `pki::backend::pkcs11`, `pkit-ca`
 /// as `pki::ca`, `pkit-verify` as `pki::verify` (with `pki::crl_verify`), `pkit-mtc`,
-/// `pkit-describe` and `pkit-serve` as `mtc`, `describe` and `serve`, and still are under `pkit::pki`: their paths
+/// `pkit-describe`, `pkit-serve` and `pkit-bench` as `mtc`, `describe`, `serve` and
+/// `bench`, and still are under `pkit::pki`: their paths
 /// (`crate::cert`, `pkit_x509::backend`) written as `crate::pki::…`, so that the same
 /// rules hold inside them and between them and the rest.
 fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
@@ -656,10 +657,12 @@ fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
         out.push_str(rest);
         out.replace("pkit_x509::", "crate::pki::")
             .replace("pkit_ca::", "crate::pki::ca::")
+            .replace("pkit_verify::crl_verify", "crate::pki::crl_verify")
             .replace("pkit_verify::", "crate::pki::verify::")
             .replace("pkit_mtc::", "crate::mtc::")
             .replace("pkit_describe::", "crate::describe::")
             .replace("pkit_serve::", "crate::serve::")
+            .replace("pkit_bench::", "crate::bench::")
             .replace("pkit_store::", "crate::store::")
     }
     let mut out = Vec::new();

@@ -4,7 +4,7 @@
 //! database file, say — stays outside the figure.
 
 use super::Result;
-use crate::pki::backend::Backend;
+use pkit_x509::backend::Backend;
 use std::time::{Duration, Instant};
 
 /// One measured cell: `items` processed per repetition.
@@ -126,8 +126,8 @@ mod tests {
     #[test]
     fn repeats_until_the_minimum_time() {
         let h = Harness {
-            backend: crate::pki::backend::openssl::backend(),
-            subscriber_keys: crate::pki::backend::openssl::backend(),
+            backend: pkit_x509::backend::openssl::backend(),
+            subscriber_keys: pkit_x509::backend::openssl::backend(),
             min_time: Duration::from_millis(5),
             only: None,
             progress: &|_| {},

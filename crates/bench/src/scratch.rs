@@ -13,10 +13,10 @@
 
 pub use super::beside::Db;
 use super::{BenchError, Result};
-use crate::mtc::store::{self as log_store, LogStore};
-use crate::pki::ca::store::pg_connect::connect;
-use crate::pki::ca::store::{self as ca_store, CaStore};
-use crate::store::postgres::{server, without_password};
+use pkit_ca::store::pg_connect::connect;
+use pkit_ca::store::{self as ca_store, CaStore};
+use pkit_mtc::store::{self as log_store, LogStore};
+use pkit_store::postgres::{server, without_password};
 use postgres::Client;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -59,7 +59,7 @@ impl Scratch {
         let shown = without_password(url);
         let fail = |e: &dyn std::fmt::Display| BenchError::Io(format!("{shown}: {e}"));
         let target = server(url, password).map_err(|e| fail(&e))?;
-        let admin = connect(&target).map_err(|e| fail(&crate::store::pg_error::one_line(&e)))?;
+        let admin = connect(&target).map_err(|e| fail(&pkit_store::pg_error::one_line(&e)))?;
         let mut scratch = Scratch::new(None)?;
         scratch.server = Some(Server {
             url: url.to_string(),
@@ -208,7 +208,7 @@ impl Server {
             BenchError::Io(format!(
                 "{}: {}",
                 without_password(&self.url),
-                crate::store::pg_error::one_line(&e)
+                pkit_store::pg_error::one_line(&e)
             ))
         })
     }

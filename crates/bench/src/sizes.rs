@@ -4,7 +4,7 @@
 use super::mtc::MtcRun;
 use super::report::Table;
 use super::x509::X509Run;
-use crate::pki::alg::Algorithm;
+use pkit_x509::alg::Algorithm;
 use serde_json::{json, Map, Value};
 
 /// One column of a sizes table: its header, its JSON key, the value and its decimals.

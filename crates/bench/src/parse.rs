@@ -9,7 +9,7 @@ use super::harness::{timed, Harness, Measurement};
 use super::report::{group, measurement_json, Table};
 use super::{BenchError, Result};
 use crate::der::Result as DerResult;
-use crate::pki::cert::Certificate;
+use pkit_x509::cert::Certificate;
 use rayon::prelude::*;
 use serde_json::json;
 use std::hint::black_box;

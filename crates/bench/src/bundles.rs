@@ -7,9 +7,9 @@ use super::harness::{timed, Harness};
 use super::report::{measurement_json, Table};
 use super::{BenchError, Result};
 use crate::der::{oid_registry as oids, tag, Reader, Writer};
-use crate::pki::cert::Certificate;
-use crate::pki::pkcs12::{authenticated_safe, safe_contents, BagKind, Pfx};
-use crate::pki::pkcs7::ContentInfo;
+use pkit_x509::cert::Certificate;
+use pkit_x509::pkcs12::{authenticated_safe, safe_contents, BagKind, Pfx};
+use pkit_x509::pkcs7::ContentInfo;
 use serde_json::json;
 use std::hint::black_box;
 
@@ -181,8 +181,7 @@ mod tests {
 
     #[test]
     fn a_bundle_gives_back_its_certificates() {
-        let store =
-            crate::bench::parse::load(std::path::Path::new(crate::bench::parse::DEFAULT_STORE));
+        let store = crate::parse::load(std::path::Path::new(crate::parse::DEFAULT_STORE));
         let Ok(certs) = store else { return };
         let picked: Vec<&[u8]> = certs.iter().take(5).map(Vec::as_slice).collect();
         let bundle = pkcs7_bundle(&picked);
@@ -206,8 +205,7 @@ mod tests {
     /// OpenSSL reads both bundles and finds the same certificates.
     #[test]
     fn openssl_reads_the_bundles() {
-        let Ok(certs) =
-            crate::bench::parse::load(std::path::Path::new(crate::bench::parse::DEFAULT_STORE))
+        let Ok(certs) = crate::parse::load(std::path::Path::new(crate::parse::DEFAULT_STORE))
         else {
             return;
         };

@@ -10,11 +10,11 @@
 
 use super::{BenchError, Result};
 use crate::der::{oid_registry as oids, tag, Reader, Time, Writer};
-use crate::pki::alg::Algorithm;
-use crate::pki::backend::{Backend, PrivateKey};
-use crate::pki::ca::issuer::{self_signed, Issuer, Request};
-use crate::pki::ca::profile::Profile;
-use crate::pki::cert::Certificate;
+use pkit_ca::issuer::{self_signed, Issuer, Request};
+use pkit_ca::profile::Profile;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::backend::{Backend, PrivateKey};
+use pkit_x509::cert::Certificate;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -139,7 +139,7 @@ fn write_cache(path: &Path, certs: &[Vec<u8>]) -> Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
-    crate::store::atomic_file::create(path, true, false, |w| {
+    pkit_store::atomic_file::create(path, true, false, |w| {
         for c in certs {
             let block = pem::encode(&pem::Pem::new("CERTIFICATE", c.clone()));
             w.write_all(block.as_bytes())?;
@@ -275,7 +275,7 @@ fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pki::backend::openssl;
+    use pkit_x509::backend::openssl;
 
     #[test]
     fn depths_follow_the_seed_and_sum_to_the_total() {
@@ -294,7 +294,7 @@ mod tests {
                 .generate(Algorithm::EcdsaP256)
                 .unwrap()
                 .as_ref(),
-            &crate::pki::ca::subject::parse_subject("CN=Template,O=pkit").unwrap(),
+            &pkit_ca::subject::parse_subject("CN=Template,O=pkit").unwrap(),
             Time {
                 unix: 1_767_225_600,
             },
@@ -331,7 +331,7 @@ mod tests {
         for d in &set.certs[set.roots..] {
             let c = Certificate::from_der(d).unwrap();
             let parent = Certificate::from_der(by_subject[c.issuer.raw]).unwrap();
-            assert!(crate::pki::signed::verify_signed(
+            assert!(pkit_x509::signed::verify_signed(
                 openssl::backend(),
                 parent.spki.raw,
                 &c.signature_algorithm,

@@ -8,7 +8,7 @@ use super::harness::{timed, Harness, Measurement};
 use super::parse::all_fields;
 use super::report::{kps, measurement_json, ms, Table};
 use super::{BenchError, Result};
-use crate::pki::cert::Certificate;
+use pkit_x509::cert::Certificate;
 use serde_json::{json, Value};
 use sha2::Digest as _;
 use std::collections::HashMap;

@@ -7,8 +7,8 @@ use super::crypto::MESSAGE_LEN;
 use super::harness::{timed, Harness, Measurement};
 use super::report::{group, measurement_json, Table};
 use super::{BenchError, Result};
-use crate::pki::alg::{Algorithm, SignatureScheme};
-use crate::pki::backend::{verify_batch_parallel, Backend, VerifyItem};
+use pkit_x509::alg::{Algorithm, SignatureScheme};
+use pkit_x509::backend::{verify_batch_parallel, Backend, VerifyItem};
 use serde_json::{json, Value};
 
 /// The playbook's batch sizes.
@@ -91,7 +91,7 @@ impl Signed {
     }
 }
 
-fn all_valid(verdicts: Vec<crate::pki::backend::Result<bool>>) -> Result<()> {
+fn all_valid(verdicts: Vec<pkit_x509::backend::Result<bool>>) -> Result<()> {
     for v in verdicts {
         if !v? {
             return Err(BenchError::Check(

@@ -6,10 +6,10 @@
 use super::harness::{timed, Harness, Measurement};
 use super::report::{group, measurement_json, Table};
 use super::Result;
-use crate::mtc::hash::node_hash;
-use crate::pki::alg::Algorithm;
-use crate::pki::backend::Backend;
-use crate::pki::ca::issuer::Issuer;
+use pkit_ca::issuer::Issuer;
+use pkit_mtc::hash::node_hash;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::backend::Backend;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 

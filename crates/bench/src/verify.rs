@@ -1,6 +1,6 @@
 //! `pkit bench verify`: chain validation as `pkit verify` does it — a leaf, its
 //! intermediate and a trusted root, the path built and validated by
-//! [`crate::pki::verify::build::Verifier`] — next to the raw limit it is judged against
+//! [`pkit_verify::build::Verifier`] — next to the raw limit it is judged against
 //! (one signature verification per leaf), and the "trust hierarchy" row of the parse
 //! document: indexing a root store by subject.
 
@@ -10,15 +10,15 @@ use super::report::OpRow;
 use super::x509::issue_batch;
 use super::{BenchError, Result};
 use crate::der::Time;
-use crate::pki::alg::Algorithm;
-use crate::pki::ca::issuer::{self_signed, Issuer, Request};
-use crate::pki::ca::profile::Profile;
-use crate::pki::ca::subject::parse_subject;
-use crate::pki::cert::Certificate;
-use crate::pki::signed::verify_signed;
-use crate::pki::verify::many::verify_many;
-use crate::pki::verify::options::Options;
-use crate::pki::verify::pool::Pool;
+use pkit_ca::issuer::{self_signed, Issuer, Request};
+use pkit_ca::profile::Profile;
+use pkit_ca::subject::parse_subject;
+use pkit_verify::many::verify_many;
+use pkit_verify::options::Options;
+use pkit_verify::pool::Pool;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::cert::Certificate;
+use pkit_x509::signed::verify_signed;
 use rayon::prelude::*;
 
 /// The operations, in table order, with their notes.

@@ -10,8 +10,32 @@
 //! / max) and carries the backend under measurement; [`machine`] describes where it ran; one file per bench ([`crypto`], [`parse`],
 //! [`x509`], [`verify`], [`compare`], [`backends`]); [`report`] holds the results and renders them as the seed
 //! documents' markdown tables, a terminal table, or JSON.
+//!
+//! Time the DER primitives (the `asn1` bench) for a few milliseconds a cell and print
+//! the seed documents' table:
+//!
+//! ```
+//! use pkit_bench::harness::Harness;
+//! use pkit_x509::backend::openssl;
+//! use std::time::Duration;
+//!
+//! let h = Harness {
+//!     backend: openssl::backend(),
+//!     subscriber_keys: openssl::backend(),
+//!     min_time: Duration::from_millis(2),
+//!     only: None,
+//!     progress: &|_| {},
+//! };
+//! let table = pkit_bench::asn1::table(&h).unwrap();
+//! assert_eq!(table.title, "ASN.1 Primitive Performance");
+//! assert_eq!(table.rows[0][0], "Tag/length, short length (1 byte)");
+//! assert_eq!(table.json["rows"].as_array().unwrap().len(), table.rows.len());
+//! ```
 
 #![forbid(unsafe_code)]
+
+/// The DER engine, under the path the modules use.
+use pkit_der as der;
 
 pub mod asn1;
 pub mod backends;
@@ -33,9 +57,9 @@ pub mod sizes;
 pub mod verify;
 pub mod x509;
 
-use crate::pki::backend::BackendError;
-use crate::pki::ca::issuer::CaError;
-use crate::pki::ca::store::StoreError;
+use pkit_ca::issuer::CaError;
+use pkit_ca::store::StoreError;
+use pkit_x509::backend::BackendError;
 use std::fmt;
 
 /// Why a bench stopped. A stage whose output fails its own check (a signature that does not
@@ -52,7 +76,7 @@ pub enum BenchError {
     /// Input (a certificate file) that does not parse.
     Parse(String),
     Check(String),
-    Mtc(crate::mtc::MtcError),
+    Mtc(pkit_mtc::MtcError),
 }
 
 impl fmt::Display for BenchError {
@@ -97,8 +121,8 @@ impl From<StoreError> for BenchError {
     }
 }
 
-impl From<crate::mtc::MtcError> for BenchError {
-    fn from(e: crate::mtc::MtcError) -> Self {
+impl From<pkit_mtc::MtcError> for BenchError {
+    fn from(e: pkit_mtc::MtcError) -> Self {
         BenchError::Mtc(e)
     }
 }

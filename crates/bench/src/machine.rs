@@ -3,7 +3,7 @@
 //! are never compared blind.
 
 use crate::der::Time;
-use crate::pki::backend::Backend;
+use pkit_x509::backend::Backend;
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone)]

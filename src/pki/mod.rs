@@ -11,6 +11,7 @@ pub use pkit_x509::{
 
 /// The crypto backend (`pkit_x509::backend`), with the PKCS#11 one beside OpenSSL.
 pub mod backend {
+    #[cfg(feature = "pkcs11")]
     pub use pkit_pkcs11 as pkcs11;
     pub use pkit_x509::backend::*;
 }

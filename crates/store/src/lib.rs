@@ -37,9 +37,13 @@
 
 pub mod atomic_file;
 pub mod open_error;
+#[cfg(feature = "postgres")]
 pub mod pg_copy;
+#[cfg(feature = "postgres")]
 pub mod pg_error;
+#[cfg(feature = "postgres")]
 pub mod pg_ssl;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod process;
 pub mod sqlite;

@@ -10,6 +10,7 @@ use std::fmt;
 pub enum OpenError {
     Sqlite(rusqlite::Error),
     /// Connecting to or migrating a PostgreSQL database failed.
+    #[cfg(feature = "postgres")]
     Postgres(postgres::Error),
     /// The database was written by a newer pkit: its schema version, and the newest this
     /// build knows.
@@ -28,6 +29,7 @@ impl fmt::Display for OpenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OpenError::Sqlite(e) => write!(f, "database: {e}"),
+            #[cfg(feature = "postgres")]
             OpenError::Postgres(e) => write!(f, "database: {}", super::pg_error::one_line(e)),
             OpenError::TooNew { found, known } => write!(
                 f,
@@ -42,6 +44,7 @@ impl std::error::Error for OpenError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             OpenError::Sqlite(e) => Some(e),
+            #[cfg(feature = "postgres")]
             OpenError::Postgres(e) => Some(e),
             OpenError::TooNew { .. } | OpenError::Foreign(_) | OpenError::Location(_) => None,
         }
@@ -54,6 +57,7 @@ impl From<rusqlite::Error> for OpenError {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl From<postgres::Error> for OpenError {
     fn from(e: postgres::Error) -> Self {
         OpenError::Postgres(e)

@@ -32,5 +32,7 @@
 
 pub mod client;
 pub mod ffi;
+#[cfg(feature = "postgres")]
 pub mod pg;
+#[cfg(feature = "postgres")]
 pub mod pg_verify;

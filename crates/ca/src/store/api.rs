@@ -11,6 +11,7 @@ pub const CRL_DIR: &str = "crls";
 pub enum StoreError {
     Sqlite(rusqlite::Error),
     /// A PostgreSQL server refused a statement, or the connection to it broke.
+    #[cfg(feature = "postgres")]
     Postgres(postgres::Error),
     /// The database could not be opened, or was written by a newer pkit.
     Open(OpenError),
@@ -23,6 +24,7 @@ impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             StoreError::Sqlite(e) => write!(f, "database: {e}"),
+            #[cfg(feature = "postgres")]
             StoreError::Postgres(e) => {
                 write!(f, "database: {}", pkit_store::pg_error::one_line(e))
             }
@@ -36,6 +38,7 @@ impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             StoreError::Sqlite(e) => Some(e),
+            #[cfg(feature = "postgres")]
             StoreError::Postgres(e) => Some(e),
             StoreError::Open(e) => Some(e),
             StoreError::File(_) => None,
@@ -55,6 +58,7 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
+#[cfg(feature = "postgres")]
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> Self {
         StoreError::Postgres(e)
@@ -64,13 +68,12 @@ impl From<postgres::Error> for StoreError {
 impl StoreError {
     /// Whether the error came from a database server (whose URL, not a file, names it).
     pub fn is_server(&self) -> bool {
-        matches!(
-            self,
-            StoreError::Postgres(_)
-                | StoreError::Open(
-                    OpenError::Postgres(_) | OpenError::Foreign(_) | OpenError::Location(_)
-                )
-        )
+        match self {
+            #[cfg(feature = "postgres")]
+            StoreError::Postgres(_) | StoreError::Open(OpenError::Postgres(_)) => true,
+            StoreError::Open(OpenError::Foreign(_) | OpenError::Location(_)) => true,
+            _ => false,
+        }
     }
 }
 

@@ -7,9 +7,13 @@
 //! server, and callers see only the trait.
 
 pub mod api;
+#[cfg(feature = "postgres")]
 pub mod pg;
+#[cfg(feature = "postgres")]
 pub mod pg_connect;
+#[cfg(feature = "postgres")]
 mod pg_delivery;
+#[cfg(feature = "postgres")]
 mod pg_rows;
 pub mod sqlite;
 mod sqlite_delivery;
@@ -28,6 +32,7 @@ pub fn open(path: &Path) -> Result<Box<dyn CaStore>> {
     Ok(Box::new(SqliteCaStore::open(path)?))
 }
 
+#[cfg(feature = "postgres")]
 /// Open (creating its tables if the database is empty) and migrate the CA store in the
 /// PostgreSQL database `url` names, with `password` when given, connecting through
 /// `connector` (which speaks TLS or not).

@@ -12,7 +12,9 @@
 //! a cache that issuance reads back.
 
 pub mod api;
+#[cfg(feature = "postgres")]
 pub mod pg;
+#[cfg(feature = "postgres")]
 mod pg_rows;
 pub mod sqlite;
 mod values;
@@ -31,6 +33,7 @@ pub fn open(path: &Path) -> Result<Box<dyn LogStore>> {
     Ok(Box::new(SqliteLogStore::open(path)?))
 }
 
+#[cfg(feature = "postgres")]
 /// Open (creating its tables if the database is empty) and migrate the log in the
 /// PostgreSQL database `url` names, with `password` when given, connecting through
 /// `connector` (which speaks TLS or not).

@@ -12,6 +12,7 @@ pub(super) fn to_i64(v: u64) -> Result<i64> {
 }
 
 /// A stored index or size: never negative in pkit's rows.
+#[cfg(feature = "postgres")]
 pub(super) fn to_u64(v: i64) -> Result<u64> {
     u64::try_from(v)
         .map_err(|_| MtcError::Store(format!("database: a stored index is negative ({v})")))

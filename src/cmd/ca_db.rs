@@ -6,12 +6,12 @@
 
 use super::error::{CliError, CliResult};
 use super::io;
+use pkit::pki::ca::dir::{self as ca_dir, LocateError, Records};
 use pkit::pki::ca::store::{self, CaStore, StoreError};
-use pkit::store::postgres::{is_url, without_password};
-use std::path::{Path, PathBuf};
+use pkit::store::postgres::without_password;
+use std::path::Path;
 
-/// The file in a CA directory that records its database's URL (without a password).
-pub const URL_FILE: &str = "db.url";
+pub use pkit::pki::ca::dir::URL_FILE;
 
 /// A store error as one line naming what failed: `DIR/ca.db`, or for a CA whose records
 /// are on a database server (whose URL was named when it was opened), the CA directory.
@@ -48,15 +48,9 @@ pub struct DbArgs {
     pub db_passin: Option<String>,
 }
 
-/// A CA's records: a file, or a database on a server.
-enum Location {
-    File(PathBuf),
-    Server(String),
-}
-
 /// `--db` (or its variable) when given, else the URL in `DIR/db.url`, else `DIR/ca.db`.
 /// A URL given for a CA that has a `ca.db` is refused.
-fn locate(dir: &Path, db: &DbArgs) -> CliResult<Location> {
+fn locate(dir: &Path, db: &DbArgs) -> CliResult<Records> {
     locate_file(dir, "ca.db", db)
 }
 
@@ -64,8 +58,8 @@ fn locate(dir: &Path, db: &DbArgs) -> CliResult<Location> {
 /// be `file` (`mtc.db`), or `None` when they are in that file.
 pub fn server_url(dir: &Path, file: &str, db: &DbArgs) -> CliResult<Option<String>> {
     Ok(match locate_file(dir, file, db)? {
-        Location::Server(url) => Some(url),
-        Location::File(_) => None,
+        Records::Server(url) => Some(url),
+        Records::File(_) => None,
     })
 }
 
@@ -74,42 +68,26 @@ pub fn password(db: &DbArgs) -> CliResult<Option<Vec<u8>>> {
     db.db_passin.as_deref().map(io::read_secret).transpose()
 }
 
-/// [`locate`] for a CA whose own file is `file`.
-fn locate_file(dir: &Path, file: &str, db: &DbArgs) -> CliResult<Location> {
-    if let Some(url) = db.db.as_deref().filter(|u| !u.is_empty()) {
-        if !is_url(url) {
-            return Err(CliError::usage(format!(
-                "--db {}: expected a postgres:// URL",
-                without_password(url)
-            )));
+/// [`locate`] for a CA whose own file is `file` (`pkit::pki::ca::dir::locate`), its
+/// refusals named by the flag that asked.
+fn locate_file(dir: &Path, file: &str, db: &DbArgs) -> CliResult<Records> {
+    ca_dir::locate(dir, file, db.db.as_deref()).map_err(|e| match e {
+        LocateError::NotAUrl(shown) => {
+            CliError::usage(format!("--db {shown}: expected a postgres:// URL"))
         }
         // A CA whose records are in its ca.db is not moved by a URL (least of all one
         // left in the environment for another CA): its certificates are not there.
-        let own = dir.join(file);
-        if own.is_file() {
-            return Err(CliError::usage(format!(
-                "{}: this CA keeps its records there; --db (or PKIT_DATABASE_URL) names \
-                 another database",
-                own.display()
-            )));
+        LocateError::OwnFile(own) => CliError::usage(format!(
+            "{}: this CA keeps its records there; --db (or PKIT_DATABASE_URL) names \
+             another database",
+            own.display()
+        )),
+        LocateError::BadRecordedUrl(path) => {
+            CliError::io(format!("{}: expected a postgres:// URL", path.display()))
         }
-        return Ok(Location::Server(url.to_string()));
-    }
-    let recorded = dir.join(URL_FILE);
-    match std::fs::read_to_string(&recorded) {
-        Ok(text) => {
-            let url = text.trim();
-            if !is_url(url) {
-                return Err(CliError::io(format!(
-                    "{}: expected a postgres:// URL",
-                    recorded.display()
-                )));
-            }
-            Ok(Location::Server(url.to_string()))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Location::File(dir.join(file))),
-        Err(e) => Err(CliError::io_at(&recorded.display().to_string(), &e)),
-    }
+        LocateError::Io(path, e) => CliError::io_at(&path.display().to_string(), &e),
+        other => CliError::io(other.to_string()),
+    })
 }
 
 fn open_server(url: &str, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
@@ -127,8 +105,8 @@ fn open_server(url: &str, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
 /// new empty CA database.
 pub fn open_store(dir: &Path, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
     match locate(dir, db)? {
-        Location::Server(url) => open_server(&url, db),
-        Location::File(path) => {
+        Records::Server(url) => open_server(&url, db),
+        Records::File(path) => {
             if !path.is_file() {
                 return Err(CliError::io(format!(
                     "{}: no CA database (create the CA with `pkit issue ca --dir {}`)",
@@ -146,7 +124,7 @@ pub fn open_store(dir: &Path, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
 /// and check that it holds no other CA's certificates (one CA per database). The URL,
 /// or `None` when the records go to `DIR/ca.db`.
 pub fn check_new_server(dir: &Path, db: &DbArgs) -> CliResult<Option<String>> {
-    let Location::Server(url) = locate(dir, db)? else {
+    let Records::Server(url) = locate(dir, db)? else {
         return Ok(None);
     };
     let s = open_server(&url, db)?;
@@ -162,6 +140,6 @@ pub fn check_new_server(dir: &Path, db: &DbArgs) -> CliResult<Option<String>> {
 
 /// Record a new CA's database URL (without its password) in `DIR/db.url`.
 pub fn record_url(dir: &Path, url: &str) -> CliResult {
-    let text = format!("{}\n", without_password(url));
+    let text = ca_dir::url_file_text(url);
     io::write_file_atomic(&dir.join(URL_FILE), text.as_bytes(), false, false)
 }

@@ -165,18 +165,7 @@ pub fn new_ca_key(
 }
 
 /// Create a new CA directory, readable by its owner only (0700: it holds the CA's key and
-/// database); one that exists already is used as it is.
+/// database); one that exists already is used as it is (`pkit::pki::ca::dir::create`).
 pub fn create_ca_dir(dir: &Path) -> CliResult {
-    use std::os::unix::fs::DirBuilderExt;
-    if dir.is_dir() {
-        return Ok(());
-    }
-    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| CliError::io_at(&parent.display().to_string(), &e))?;
-    }
-    std::fs::DirBuilder::new()
-        .mode(0o700)
-        .create(dir)
-        .map_err(|e| CliError::io_at(&dir.display().to_string(), &e))
+    pkit::pki::ca::dir::create(dir).map_err(|e| CliError::io_at(&dir.display().to_string(), &e))
 }

@@ -8,13 +8,13 @@ use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
 use super::output;
-use super::undelivered;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::hex;
 use pkit::der::{integer, Time};
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
 use pkit::pki::ca::store::{CrlRecord, RevokeOutcome};
+use pkit::pki::ca::undelivered;
 use pkit::pki::crl::Crl;
 use pkit::pki::crl_verify::{self, RevokedIndex};
 use pkit::pki::ext::crl::CrlReason;
@@ -232,10 +232,10 @@ fn revoke_undelivered(
     reason: Option<u8>,
 ) -> CliResult<Exit> {
     let mut store = open_store(ca, db)?;
-    let survey = undelivered::survey(be, store.as_ref(), ca)?;
+    let survey = undelivered::survey(be, store.as_ref()).map_err(db_err(ca))?;
     // Ended deliveries first become certificates found undelivered, so that a revocation
     // cut short leaves the rest listed.
-    survey.save(store.as_mut(), ca, &[])?;
+    survey.save(store.as_mut(), &[]).map_err(db_err(ca))?;
     let mut settled = Vec::new();
     for f in &survey.found {
         let outcome = store

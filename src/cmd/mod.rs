@@ -23,7 +23,6 @@ pub mod parse;
 pub mod request;
 pub mod serve_args;
 pub mod token;
-pub mod undelivered;
 pub mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};

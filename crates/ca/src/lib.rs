@@ -49,6 +49,7 @@ use pkit_der as der;
 
 pub mod batch;
 pub mod crl;
+pub mod dir;
 pub mod issuer;
 pub mod ocsp;
 pub mod ocsp_answer;
@@ -59,6 +60,7 @@ pub mod san;
 pub mod store;
 pub mod subject;
 pub mod tbs;
+pub mod undelivered;
 
 #[cfg(test)]
 mod properties;

@@ -47,4 +47,5 @@ pub mod pg_ssl;
 pub mod postgres;
 pub mod process;
 pub mod sqlite;
+pub mod url;
 pub mod wal_checkpoint;

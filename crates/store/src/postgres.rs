@@ -23,42 +23,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// opening the same database at once ("pkit" in ASCII).
 const SCHEMA_LOCK: i64 = 0x706b_6974;
 
-/// Whether `s` names a PostgreSQL database (rather than a file).
-pub fn is_url(s: &str) -> bool {
-    s.starts_with("postgres://") || s.starts_with("postgresql://")
-}
-
-/// `url` as it may be shown: without a password in its user part or its query.
-pub fn without_password(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_string();
-    };
-    let (head, rest) = url.split_at(scheme_end);
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(authority_end);
-    let authority = match authority.rfind('@') {
-        Some(at) => {
-            let (user, host) = authority.split_at(at);
-            format!("{}{host}", user.split(':').next().unwrap_or(""))
-        }
-        None => authority.to_string(),
-    };
-    let tail = match tail.split_once('?') {
-        Some((path, query)) => {
-            let kept: Vec<&str> = query
-                .split('&')
-                .filter(|kv| !kv.starts_with("password="))
-                .collect();
-            if kept.is_empty() {
-                path.to_string()
-            } else {
-                format!("{path}?{}", kept.join("&"))
-            }
-        }
-        None => tail.to_string(),
-    };
-    format!("{head}{authority}{tail}")
-}
+pub use super::url::{is_url, without_password};
 
 /// A database server to connect to: the client's configuration, and what its TLS must
 /// check of the server (`None`: nothing, libpq's `require`).

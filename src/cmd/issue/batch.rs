@@ -11,7 +11,6 @@ use crate::cmd::key::AlgorithmParser;
 use crate::cmd::outdir::OutDir;
 use crate::cmd::output;
 use crate::cmd::request::{key_pem, profile, subject, SecretText};
-use crate::cmd::undelivered;
 use clap::Args;
 use pkit::der::hex;
 use pkit::der::Time;
@@ -24,6 +23,7 @@ use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::san::parse_san;
 use pkit::pki::ca::store::{self, DeliveryNote};
 use pkit::pki::ca::subject::parse_subject;
+use pkit::pki::ca::undelivered;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::io::BufRead;
@@ -335,8 +335,8 @@ fn warn_undelivered(
     store: &mut dyn store::CaStore,
     ca: &std::path::Path,
 ) -> CliResult {
-    let survey = undelivered::survey(be, store, ca)?;
-    survey.save(store, ca, &[])?;
+    let survey = undelivered::survey(be, store).map_err(db_err(ca))?;
+    survey.save(store, &[]).map_err(db_err(ca))?;
     if !survey.found.is_empty() {
         eprintln!(
             "pkit: warning: {} certificates an earlier batch issued from {} were never \

@@ -6,12 +6,12 @@ use crate::cmd::ca_dir::parse_serial;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::output;
-use crate::cmd::undelivered::{self, FileState, Found};
 use clap::{Args, ValueEnum};
 use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::store::CaStore;
+use pkit::pki::ca::undelivered::{self, FileState, Found};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -149,7 +149,7 @@ fn undelivered_json(f: &Found) -> Value {
 }
 
 fn list_undelivered(be: &Backend, store: &dyn CaStore, a: &ListArgs) -> CliResult<Exit> {
-    let survey = undelivered::survey(be, store, &a.ca)?;
+    let survey = undelivered::survey(be, store).map_err(db_err(&a.ca))?;
     note_in_flight(&survey);
     let items: Vec<Value> = survey.found.iter().map(undelivered_json).collect();
     print_list(
@@ -196,7 +196,7 @@ pub fn run_export(be: &Backend, a: ExportArgs) -> CliResult<Exit> {
 
 /// `issue export --undelivered`: every undelivered certificate's file written again.
 fn export_undelivered(be: &Backend, store: &mut dyn CaStore, a: &ExportArgs) -> CliResult<Exit> {
-    let survey = undelivered::survey(be, store, &a.ca)?;
+    let survey = undelivered::survey(be, store).map_err(db_err(&a.ca))?;
     note_in_flight(&survey);
     let mut delivered = Vec::new();
     let mut out = std::io::stdout().lock();
@@ -242,7 +242,7 @@ fn export_undelivered(be: &Backend, store: &mut dyn CaStore, a: &ExportArgs) -> 
         std::io::Write::write_all(&mut out, output::json_line(&line).as_bytes())
             .map_err(|e| CliError::io_at("stdout", &e))?;
     }
-    survey.save(store, &a.ca, &delivered)?;
+    survey.save(store, &delivered).map_err(db_err(&a.ca))?;
     let keyless = written - delivered.len();
     eprintln!(
         "pkit: wrote {written} certificate files; {} of them are delivered now (their keys \

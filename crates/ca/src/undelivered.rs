@@ -1,7 +1,6 @@
-//! Certificates a batch committed but never delivered (see
-//! the deliveries in [`pkit::pki::ca::store::api`]): finding them, for `pkit issue list|export
-//! --undelivered`, `pkit crl revoke --undelivered` and the warning `pkit issue batch`
-//! prints.
+//! Certificates a batch committed but never delivered (see the deliveries in
+//! [`crate::store::api`]): finding them, for `pkit issue list|export --undelivered`,
+//! `pkit crl revoke --undelivered` and the warning `pkit issue batch` prints.
 //!
 //! The store knows which chunks were being delivered when their process stopped; the
 //! files tell the rest. A certificate counts as delivered when `<n>.key` in its output
@@ -9,14 +8,14 @@
 //! all, but the directory may also hold files of the same names from another run, which
 //! is why the key is checked against the certificate and not just looked for.
 
-use super::ca_db::db_err;
-use super::error::CliResult;
-use super::io;
-use super::key::load_private_key;
-use pkit::pki::backend::Backend;
-use pkit::pki::ca::store::{CaStore, Pending, Undelivered};
-use pkit::pki::cert::Certificate;
-use pkit::store::process;
+#![forbid(unsafe_code)]
+
+use crate::store::{CaStore, Pending, Result, Undelivered};
+use pkit_store::process;
+use pkit_x509::backend::Backend;
+use pkit_x509::cert::Certificate;
+use pkit_x509::key::load_private;
+use pkit_x509::split::{split, Form, Item};
 use std::path::{Path, PathBuf};
 
 /// What an expected file holds.
@@ -71,14 +70,14 @@ pub struct Survey {
 
 /// Look at the CA's undelivered certificates and their files. Reads only; see
 /// [`Survey::save`].
-pub fn survey(be: &Backend, store: &dyn CaStore, ca: &Path) -> CliResult<Survey> {
+pub fn survey(be: &Backend, store: &dyn CaStore) -> Result<Survey> {
     let mut s = Survey {
         found: Vec::new(),
         in_flight: 0,
         ended_chunks: Vec::new(),
         now_delivered: Vec::new(),
     };
-    for item in store.undelivered().map_err(db_err(ca))? {
+    for item in store.undelivered()? {
         if let Pending::Chunk { id, owner } = &item.pending {
             if process::owner_alive(owner) {
                 s.in_flight += 1;
@@ -104,15 +103,13 @@ impl Survey {
     /// Record what was found: ended deliveries become the certificates still undelivered,
     /// and those delivered since are forgotten. Plus `settled`: ids of certificates just
     /// delivered or revoked.
-    pub fn save(&self, store: &mut dyn CaStore, ca: &Path, settled: &[i64]) -> CliResult {
+    pub fn save(&self, store: &mut dyn CaStore, settled: &[i64]) -> Result<()> {
         if self.ended_chunks.is_empty() && self.now_delivered.is_empty() && settled.is_empty() {
             return Ok(());
         }
         let still: Vec<&Undelivered> = self.found.iter().map(|f| &f.item).collect();
         let forget: Vec<i64> = self.now_delivered.iter().chain(settled).copied().collect();
-        store
-            .settle_deliveries(&self.ended_chunks, &still, &forget)
-            .map_err(db_err(ca))
+        store.settle_deliveries(&self.ended_chunks, &still, &forget)
     }
 }
 
@@ -123,15 +120,20 @@ fn inspect(be: &Backend, item: Undelivered) -> Found {
         cert: FileState::Missing,
     };
     f.cert = file_state(&f.cert_path(), |path| {
-        let item = io::read_item(path).ok()?;
-        Some(item.der == f.item.cert.der)
+        Some(first_item(path)?.der == f.item.cert.der)
     });
     f.key = file_state(&f.key_path(), |path| {
         let cert = Certificate::from_der(&f.item.cert.der).ok()?;
-        let key = load_private_key(be, path, None, None).ok()?;
+        let key = load_private(be, &first_item(path)?.der, None).ok()?;
         Some(key.public_key_der().ok()? == cert.spki.raw)
     });
     f
+}
+
+/// The first object in the file at `path` (PEM, DER or base64), as the batch wrote it.
+fn first_item(path: &Path) -> Option<Item> {
+    let data = std::fs::read(path).ok()?;
+    split(data, Form::Auto).into_iter().next()?.ok()
 }
 
 /// Missing when `path` does not exist; Present when `belongs` says it holds the

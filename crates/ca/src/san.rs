@@ -20,9 +20,31 @@ pub struct San {
     pub der: Vec<u8>,
 }
 
+/// Why a SAN argument is not one: what was given and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SanError(pub String);
+
+impl std::fmt::Display for SanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SanError {}
+
+impl From<SanError> for String {
+    fn from(e: SanError) -> String {
+        e.0
+    }
+}
+
 /// Parse `DNS:a.example`, `IP:192.0.2.1`, `email:x@a.example`, `URI:https://…`
 /// (type names case-insensitive). Errors say which types exist.
-pub fn parse_san(s: &str) -> Result<San, String> {
+pub fn parse_san(s: &str) -> Result<San, SanError> {
+    parse_san_text(s).map_err(SanError)
+}
+
+fn parse_san_text(s: &str) -> Result<San, String> {
     let (ty, value) = s
         .split_once(':')
         .ok_or_else(|| format!("{s}: expected TYPE:VALUE (DNS:, IP:, email:, URI:)"))?;
@@ -97,6 +119,7 @@ mod tests {
     fn rejects_bad_input() {
         assert!(parse_san("foo:bar")
             .unwrap_err()
+            .0
             .contains("unknown SAN type 'foo'"));
         assert!(parse_san("IP:300.1.1.1").is_err());
         assert!(parse_san("nocolon").is_err());

@@ -88,7 +88,7 @@ impl std::error::Error for ManifestError {}
 
 /// One manifest line — `{"subject": …, "sans": […], "days": N, "spki": BASE64 | "alg":
 /// NAME}` — as a request; a line without `spki` gets a fresh key's.
-pub fn manifest_request(v: &Value, d: &ManifestDefaults<'_>) -> Result<EntryRequest, String> {
+fn manifest_request(v: &Value, d: &ManifestDefaults<'_>) -> Result<EntryRequest, String> {
     let subject_text = v["subject"].as_str().unwrap_or("");
     let subject = parse_subject(subject_text).map_err(|e| e.0)?;
     let sans = match &v["sans"] {
@@ -97,7 +97,7 @@ pub fn manifest_request(v: &Value, d: &ManifestDefaults<'_>) -> Result<EntryRequ
             .iter()
             .map(|x| {
                 let s = x.as_str().ok_or("sans must be strings")?;
-                parse_san(s).map(|s| s.der)
+                parse_san(s).map(|s| s.der).map_err(String::from)
             })
             .collect::<Result<Vec<_>, String>>()?,
         _ => return Err("sans must be an array".into()),

@@ -63,7 +63,7 @@ const ENTRY_EXTENSIONS: [crate::der::Oid; 4] = [
 ];
 
 /// §5.2: a critical CRL extension pkit does not process makes the CRL unusable.
-pub fn check_crl_extension(e: &Extension<'_>) -> Result<(), String> {
+pub(crate) fn check_crl_extension(e: &Extension<'_>) -> Result<(), String> {
     if e.critical && !CRL_EXTENSIONS.iter().any(|o| e.oid == *o) {
         return Err(format!(
             "it has a critical {} extension that pkit does not process (RFC 5280 §5.2)",
@@ -74,7 +74,7 @@ pub fn check_crl_extension(e: &Extension<'_>) -> Result<(), String> {
 }
 
 /// §5.3: likewise for an extension of entry `i`.
-pub fn check_entry_extension(i: usize, e: &Extension<'_>) -> Result<(), String> {
+pub(crate) fn check_entry_extension(i: usize, e: &Extension<'_>) -> Result<(), String> {
     if e.critical && !ENTRY_EXTENSIONS.iter().any(|o| e.oid == *o) {
         return Err(format!(
             "its entry {i} has a critical {} extension that pkit does not process (RFC 5280 \
@@ -87,7 +87,7 @@ pub fn check_entry_extension(i: usize, e: &Extension<'_>) -> Result<(), String> 
 
 /// Every CRL and entry extension by [`check_crl_extension`] and
 /// [`check_entry_extension`]; the number of entries.
-pub fn check_extensions(crl: &Crl<'_>) -> Result<usize, String> {
+pub(crate) fn check_extensions(crl: &Crl<'_>) -> Result<usize, String> {
     if let Some(x) = &crl.extensions {
         for e in x
             .list()
@@ -114,7 +114,7 @@ pub fn check_extensions(crl: &Crl<'_>) -> Result<usize, String> {
 
 /// The CRL's authorityKeyIdentifier, when it has one with a keyIdentifier, is the
 /// issuer's subjectKeyIdentifier (when that has one).
-pub fn check_authority_key_id(crl: &Crl<'_>, issuer: &Certificate<'_>) -> Result<(), String> {
+pub(crate) fn check_authority_key_id(crl: &Crl<'_>, issuer: &Certificate<'_>) -> Result<(), String> {
     let aki = match &crl.extensions {
         Some(x) => match x
             .find(&oids::CE_AUTHORITY_KEY_ID)
@@ -140,7 +140,7 @@ pub fn check_authority_key_id(crl: &Crl<'_>, issuer: &Certificate<'_>) -> Result
 }
 
 /// §5.2.3: a cRLNumber, not critical.
-pub fn check_number(crl: &Crl<'_>) -> Result<(), String> {
+pub(crate) fn check_number(crl: &Crl<'_>) -> Result<(), String> {
     let found = match &crl.extensions {
         Some(x) => x
             .find(&oids::CE_CRL_NUMBER)
@@ -157,7 +157,7 @@ pub fn check_number(crl: &Crl<'_>) -> Result<(), String> {
 }
 
 /// §4.2.1.3: the issuer's keyUsage, when present, allows cRLSign.
-pub fn check_issuer_may_sign(issuer: &Certificate<'_>) -> Result<(), String> {
+pub(crate) fn check_issuer_may_sign(issuer: &Certificate<'_>) -> Result<(), String> {
     let found = issuer
         .extensions
         .map(|x| x.find(&oids::CE_KEY_USAGE))
@@ -179,7 +179,7 @@ pub fn check_issuer_may_sign(issuer: &Certificate<'_>) -> Result<(), String> {
 }
 
 /// thisUpdate no more than [`SKEW_SECONDS`] after `now`.
-pub fn check_this_update(crl: &Crl<'_>, now: Time) -> Result<(), String> {
+pub(crate) fn check_this_update(crl: &Crl<'_>, now: Time) -> Result<(), String> {
     if crl.this_update > now.plus_seconds(SKEW_SECONDS) {
         Err(format!(
             "its thisUpdate {} is in the future",

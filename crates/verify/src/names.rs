@@ -33,24 +33,44 @@ pub enum Identity<'a> {
     Email(&'a str),
 }
 
+/// Why a name given to match against is not one: what was given and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidIdentity(pub String);
+
+impl std::fmt::Display for InvalidIdentity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for InvalidIdentity {}
+
 impl<'a> Identity<'a> {
     /// What a user typed: an IP address when it reads as one (IPv6 optionally in
     /// brackets), a mailbox when it holds an `@`, else a host name.
-    pub fn parse(s: &'a str) -> Result<Self, String> {
-        if let Ok(ip) = Self::parse_ip(s) {
+    pub fn parse(s: &'a str) -> Result<Self, InvalidIdentity> {
+        Self::parse_text(s).map_err(InvalidIdentity)
+    }
+
+    fn parse_text(s: &'a str) -> Result<Self, String> {
+        if let Ok(ip) = Self::parse_ip_text(s) {
             return Ok(ip);
         }
         if s.contains('@') {
-            return Self::parse_email(s);
+            return Self::parse_email_text(s);
         }
-        Self::parse_dns(s)
+        Self::parse_dns_text(s)
     }
 
     /// A host name: letters, digits, `-` and `_` in labels of 1 to 63 octets, at most
     /// 253 octets in all; one trailing dot is dropped. A dotted-quad IPv4 address is
     /// refused here, since matching it as a host name would compare it with dNSName
     /// entries (use [`Identity::parse_ip`]).
-    pub fn parse_dns(s: &'a str) -> Result<Self, String> {
+    pub fn parse_dns(s: &'a str) -> Result<Self, InvalidIdentity> {
+        Self::parse_dns_text(s).map_err(InvalidIdentity)
+    }
+
+    fn parse_dns_text(s: &'a str) -> Result<Self, String> {
         let name = s.strip_suffix('.').unwrap_or(s);
         check_host_name(name).map_err(|why| format!("host name {s:?}: {why}"))?;
         if name.parse::<Ipv4Addr>().is_ok() {
@@ -62,7 +82,11 @@ impl<'a> Identity<'a> {
     }
 
     /// An IPv4 or IPv6 address; an IPv6 address may be written in brackets.
-    pub fn parse_ip(s: &str) -> Result<Self, String> {
+    pub fn parse_ip(s: &str) -> Result<Self, InvalidIdentity> {
+        Self::parse_ip_text(s).map_err(InvalidIdentity)
+    }
+
+    fn parse_ip_text(s: &str) -> Result<Self, String> {
         let bare = s
             .strip_prefix('[')
             .and_then(|x| x.strip_suffix(']'))
@@ -75,7 +99,11 @@ impl<'a> Identity<'a> {
     /// A mailbox `local@domain`: the local part printable ASCII without spaces (the
     /// part after the last `@` is the domain), the domain a host name (trailing dot
     /// dropped). Internationalised local parts (RFC 6531) are not accepted.
-    pub fn parse_email(s: &'a str) -> Result<Self, String> {
+    pub fn parse_email(s: &'a str) -> Result<Self, InvalidIdentity> {
+        Self::parse_email_text(s).map_err(InvalidIdentity)
+    }
+
+    fn parse_email_text(s: &'a str) -> Result<Self, String> {
         let trimmed = s.strip_suffix('.').unwrap_or(s);
         let Some((local, domain)) = trimmed.rsplit_once('@') else {
             return Err(format!("email address {s:?}: expected local@domain"));

@@ -134,7 +134,7 @@ fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
         let subj = parse_subject(&subject_text).map_err(|e| at(e.0))?;
         let sans = san_list
             .iter()
-            .map(|s| parse_san(s).map(|x| x.der).map_err(at))
+            .map(|s| parse_san(s).map(|x| x.der).map_err(|e| at(e.0)))
             .collect::<CliResult<Vec<_>>>()?;
         if subj == [0x30, 0x00] && sans.is_empty() {
             return Err(at("needs a subject or sans".into()));

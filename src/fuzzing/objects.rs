@@ -1,7 +1,7 @@
 //! Targets for the objects `pkit parse` reads — certificates, CSRs, CRLs, OCSP messages,
 //! PKCS#7 / CMS, PKCS#12, SubjectPublicKeyInfo and PKCS#8 — each run through
 //! [`crate::describe::describe`], the very function `parse` calls, strictly and then
-//! leniently (`parse --lenient`), with [`PASSWORD`] for what is encrypted (`--passin`),
+//! leniently (`parse --lenient`), with `PASSWORD` for what is encrypted (`--passin`),
 //! and the JSON written out (so lists `parse` writes while printing, a CRL's entries, are
 //! read too). Every field `parse` decodes meets the fuzzer's bytes; nothing here imitates
 //! it.
@@ -72,7 +72,7 @@ pub fn ocsp_response(data: &[u8]) {
     both_modes(Kind::OcspResponse, data);
 }
 
-/// A PFX: the MAC checked with [`PASSWORD`], every safe opened and every bag described.
+/// A PFX: the MAC checked with `PASSWORD`, every safe opened and every bag described.
 pub fn pkcs12(data: &[u8]) {
     both_modes(Kind::Pkcs12, data);
 }
@@ -81,7 +81,7 @@ pub fn spki(data: &[u8]) {
     both_modes(Kind::Spki, data);
 }
 
-/// A PKCS#8 key, plain or else encrypted (then decrypted with [`PASSWORD`]).
+/// A PKCS#8 key, plain or else encrypted (then decrypted with `PASSWORD`).
 pub fn pkcs8(data: &[u8]) {
     if !both_modes(Kind::Pkcs8, data) {
         both_modes(Kind::EncryptedPkcs8, data);

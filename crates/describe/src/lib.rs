@@ -2,7 +2,7 @@
 //! prints and `-f text` renders, with its warnings, the objects it holds and the facts
 //! `--summary` counts. [`describe`] is the one entry point the command line, the fuzz
 //! targets and the benchmarks call. One file per object type; what they share: [`ctx`]
-//! (the options and the backend), [`model`] (what describing gives), [`json`] (the
+//! (the options and the backend), [`model`] (what describing gives), [`json`](mod@json) (the
 //! common JSON pieces).
 //!
 //! ```

@@ -2,7 +2,7 @@
 //! uses it:
 //!
 //! > MTH({d(0)}) = HASH(0x00 || d(0))
-//! > MTH(D[n]) = HASH(0x01 || MTH(D[0:k]) || MTH(D[k:n]))
+//! > MTH(D\[n\]) = HASH(0x01 || MTH(D\[0:k\]) || MTH(D\[k:n\]))
 //! > The hash of an empty list is the hash of an empty string: MTH({}) = HASH().
 //!
 //! The `sha2` crate is used directly rather than the backend: a per-call backend digest

@@ -27,7 +27,7 @@
 //!
 //! | stage | call |
 //! |---|---|
-//! | `cert_gen` | ordinary X.509 issuance ([`pkit_x509::ca`]); MTC input is its TBS |
+//! | `cert_gen` | ordinary X.509 issuance (`pkit_ca`); MTC input is its TBS |
 //! | `entry_convert` | [`cert::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
 //! | `leaf_hash` | [`hash::leaf_hash`] |
 //! | `db_insert_entries` | [`store::LogStore::append_entries`] (one transaction per call) |
@@ -51,30 +51,30 @@
 //!
 //! # Modules
 //!
-//! - [`hash`][hash]: leaf and node hashing (SHA-256 through `sha2`).
-//! - [`subtree`][subtree]: `[start, end)` validity and covering subtrees, overflow-safe.
-//! - [`tree`][tree]: complete nodes by level, subtree hashes, inclusion and consistency proofs
+//! - [`hash`]: leaf and node hashing (SHA-256 through `sha2`).
+//! - [`subtree`]: `[start, end)` validity and covering subtrees, overflow-safe.
+//! - [`tree`]: complete nodes by level, subtree hashes, inclusion and consistency proofs
 //!   and their evaluation, over any [`tree::NodeSource`].
-//! - [`ids`][ids]: trust anchor IDs (binary, dotted, note name, X.509 Name).
-//! - [`entry`][entry]: TBSCertificateLogEntry / MTCLogEntry encoding.
-//! - [`cosign`][cosign]: CosignedSubtree, cosigner keys, key IDs.
-//! - [`checkpoint`][checkpoint]: the C2SP signed-note checkpoint.
-//! - [`proof`][proof]: MTCProof TLS encoding.
-//! - [`cert`][cert]: certificate assembly, serials, the §5.5 CA certificate.
-//! - [`verify`][verify]: the §7.2 relying-party procedure, naming the failed step.
-//! - [`landmark`][landmark]: landmarks and the landmark list text.
-//! - [`limits`][limits]: the wire format's integer bounds (uint48).
-//! - [`store`][store]: the log store ([`store::LogStore`]) and `mtc.db`, its SQLite
+//! - [`ids`]: trust anchor IDs (binary, dotted, note name, X.509 Name).
+//! - [`entry`]: TBSCertificateLogEntry / MTCLogEntry encoding.
+//! - [`cosign`]: CosignedSubtree, cosigner keys, key IDs.
+//! - [`checkpoint`]: the C2SP signed-note checkpoint.
+//! - [`proof`]: MTCProof TLS encoding.
+//! - [`cert`]: certificate assembly, serials, the §5.5 CA certificate.
+//! - [`verify`]: the §7.2 relying-party procedure, naming the failed step.
+//! - [`landmark`]: landmarks and the landmark list text.
+//! - [`limits`]: the wire format's integer bounds (uint48).
+//! - [`store`]: the log store ([`store::LogStore`]) and `mtc.db`, its SQLite
 //!   implementation.
-//! - [`frontier`][frontier]: the right edge a log store appends through.
-//! - [`issuer`][issuer]: checkpointing, and per-index proofs and certificates from the store.
-//! - [`audit`][audit]: recomputing a tiled log's root from its tiles, checking each tile
+//! - [`frontier`]: the right edge a log store appends through.
+//! - [`issuer`]: checkpointing, and per-index proofs and certificates from the store.
+//! - [`audit`]: recomputing a tiled log's root from its tiles, checking each tile
 //!   level and the consistency with the tree seen before (`pkit mtc audit`).
-//! - [`publish`][publish]: what a log serves, resource by resource, bounded by its latest
+//! - [`publish`]: what a log serves, resource by resource, bounded by its latest
 //!   checkpoint (`pkit mtc serve` and `pkit mtc tiles`).
-//! - [`tile_source`][tile_source]: a served log's tree read from its tiles, for proofs
+//! - [`tile_source`]: a served log's tree read from its tiles, for proofs
 //!   against a log known only by URL (`pkit mtc verify --url`).
-//! - [`tiles`][tiles]: the log as tlog-tiles (c2sp.org/tlog-tiles, mtc-tlog): which tiles
+//! - [`tiles`]: the log as tlog-tiles (c2sp.org/tlog-tiles, mtc-tlog): which tiles
 //!   a tree has, their paths, hash tiles and entry bundles.
 
 #![forbid(unsafe_code)]

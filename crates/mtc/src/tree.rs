@@ -27,7 +27,7 @@ pub trait NodeSource {
     }
 }
 
-/// §4.2: the hash of a valid subtree `[start, end)` — MTH(D[start:end]).
+/// §4.2: the hash of a valid subtree `[start, end)` — MTH(D\[start:end\]).
 pub fn subtree_hash<S: NodeSource + ?Sized>(src: &S, st: Subtree) -> Result<Hash> {
     check_subtree(src, st)?;
     range_hash(src, st.start, st.end)

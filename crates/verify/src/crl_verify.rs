@@ -114,7 +114,10 @@ pub(crate) fn check_extensions(crl: &Crl<'_>) -> Result<usize, String> {
 
 /// The CRL's authorityKeyIdentifier, when it has one with a keyIdentifier, is the
 /// issuer's subjectKeyIdentifier (when that has one).
-pub(crate) fn check_authority_key_id(crl: &Crl<'_>, issuer: &Certificate<'_>) -> Result<(), String> {
+pub(crate) fn check_authority_key_id(
+    crl: &Crl<'_>,
+    issuer: &Certificate<'_>,
+) -> Result<(), String> {
     let aki = match &crl.extensions {
         Some(x) => match x
             .find(&oids::CE_AUTHORITY_KEY_ID)

@@ -4,13 +4,13 @@
 //! to and several `mtc serve` instances publish.
 //!
 //! Many writers, one sequence of indices: an append takes a transaction-scoped advisory
-//! lock ([`APPEND_LOCK`]), reads the log's size, brings its in-memory right edge
+//! lock (`APPEND_LOCK`), reads the log's size, brings its in-memory right edge
 //! ([`Frontier`]) up to that size when another process appended meanwhile, and commits
 //! the entries and the nodes they complete before the lock goes. So entries get
 //! consecutive indices, none lost or shared, and every node is computed once from the
 //! nodes below it. `mtc add --from` holds the same lock for the whole run (session
 //! scope), so one manifest's entries are one range. A checkpoint is made by one leader at
-//! a time ([`CHECKPOINT_LOCK`]), over the size the log has once the leader holds it.
+//! a time (`CHECKPOINT_LOCK`), over the size the log has once the leader holds it.
 //!
 //! Bulk rows go in with binary COPY: entries and their nodes per chunk, and issued
 //! proofs and certificates through a temporary table, since a row of the same index and

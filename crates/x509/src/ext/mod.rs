@@ -11,7 +11,7 @@
 //! [`key_usage`], [`key_id`], [`basic_constraints`], [`policies`], [`crl_dp`] (CRL
 //! distribution points and the issuing distribution point), [`crl`] (CRL and CRL entry
 //! extensions), [`aia`], [`name_constraints`], [`sct`] (Certificate Transparency),
-//! [`ocsp`] and [`misc`]; [`write`] wraps extension values that pkit writes.
+//! [`ocsp`] and [`misc`]; [`write`](mod@write) wraps extension values that pkit writes.
 
 #![forbid(unsafe_code)]
 

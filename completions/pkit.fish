@@ -451,7 +451,7 @@ ml-dsa-87\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l days -d 'Validity in days' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l from -d 'JSONL manifest, one {"subject","sans":[…],"days","alg"|"spki"} per line ("spki": base64 DER; without it a fresh key of "alg" is made and not kept)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l now -d 'notBefore (RFC 3339), default now' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from add" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -466,7 +466,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosignature -d 'Instead of signing a new checkpoint, add these witnesses\' cosignature lines (`pkit mtc cosign` output) to the latest one, each checked with its --cosigner key' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l subtree-cosignature -d 'Instead of signing a new checkpoint, take these witnesses\' subtree cosignatures (`pkit mtc cosign --subtrees` output) for subtrees the CA has signed, each checked with its --cosigner key: standalone certificates then carry them' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosigner -d 'A witness whose cosignatures are taken: its trust anchor ID and a public key or certificate file (repeatable)' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -501,7 +501,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l index -d 'The log index of the entry' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l subtree -d 'The subtree START:END (default: the signed subtree holding the index, else the whole tree)' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from proof" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -512,7 +512,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l old -d 'The older tree size' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l new -d 'The newer tree size' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from consistency" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -523,7 +523,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l trusted-subtrees -d 'Trusted (landmark) subtrees, one "LOG START END HEXHASH" per line, as `pkit mtc landmark list --subtrees` prints them' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l url -d 'The log\'s prefix URL (tlog-tiles): each certificate\'s subtree is looked up in the log\'s checkpoint (signed by the CA), its hash computed from the tiles and proven consistent with the checkpoint\'s root, and trusted as a landmark is — for a landmark-relative certificate, only when the log\'s landmark list has an active landmark for that subtree. Certificates of subtrees the checkpoint does not hold yet rely on their cosignatures' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l now -d 'Verification time (RFC 3339), default now' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from verify" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -539,7 +539,7 @@ ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -l proof-hashes -d 'Inclusion proof length in hashes (a batch subtree of 2^N entries)' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -549,7 +549,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l out-dir -d 'Where to write the log\'s files (created if needed): `checkpoint`, `landmarks` and `tile/…`, to be served at the log\'s prefix URL' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from tiles" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -572,7 +572,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -l ca -d 'The MTC CA certificate (mtc-ca.pem): whose log it is, and the key its checkpoints must be signed with' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -l cosigner -d 'Another cosigner whose signatures on the checkpoint are checked when present: its trust anchor ID and a public key or certificate file (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -l state -d 'The tree verified last time (created if missing, updated after a clean audit): only tiles past it are fetched, and the log must extend it' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -589,7 +589,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -s o -l out -d 'Write the signature line here instead of stdout' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l subtrees -d 'Also sign the covering subtrees of what the log added since the state\'s tree (the subtrees the CA signs for its new certificates; ML-DSA-44 keys only), one JSON line each, for `pkit mtc checkpoint --subtree-cosignature`: standalone certificates then carry this witness\'s cosignature' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l now -d 'Signing time (RFC 3339), default now' -r
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -s f -l format -r -f -a "text\t''
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''

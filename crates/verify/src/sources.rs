@@ -4,7 +4,7 @@
 //! answer is unknown, with every source's reason.
 
 use super::revocation::{crl_status_with, ocsp_status, CrlSet, Status};
-use super::validate::RevocationSource;
+use super::validate::{RevocationSource, StatusQuery};
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Time};
 use pkit_ca::store::{CaStore, CertStatus};
@@ -38,14 +38,8 @@ pub struct Sources<'a> {
 }
 
 impl RevocationSource for Sources<'_> {
-    fn status(
-        &self,
-        backend: &Backend,
-        cert: &Certificate<'_>,
-        issuer: &Certificate<'_>,
-        crl_signers: &[Certificate<'_>],
-        now: Time,
-    ) -> Status {
+    fn status(&self, backend: &Backend, q: &StatusQuery<'_, '_>) -> Status {
+        let (cert, issuer, crl_signers, now) = (q.cert, q.issuer, q.crl_signers, q.now);
         let mut answers = Vec::with_capacity(3);
         if let Some(ca) = &self.ca {
             answers.push(database_status(ca, cert, issuer));

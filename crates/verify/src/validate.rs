@@ -22,19 +22,20 @@ use pkit_x509::extension::Extension;
 
 pub use super::failure::{Check, Failure};
 
+/// What a revocation source is asked: the status of `cert`, issued by `issuer`, at
+/// `now`. `crl_signers`: other certificates that may sign its CRLs (the CA's other keys,
+/// indirect CRL issuers), each already validated to a trust anchor (RFC 5280 §6.3.3 (f)).
+pub struct StatusQuery<'q, 'a> {
+    pub cert: &'q Certificate<'a>,
+    pub issuer: &'q Certificate<'a>,
+    pub crl_signers: &'q [Certificate<'a>],
+    pub now: Time,
+}
+
 /// Where revocation statuses come from (CRLs, OCSP responses, a CA's database).
 pub trait RevocationSource: Sync {
-    /// The status of `cert`, issued by `issuer`. `crl_signers`: other certificates that
-    /// may sign its CRLs (the CA's other keys, indirect CRL issuers), each already
-    /// validated to a trust anchor (RFC 5280 §6.3.3 (f)).
-    fn status(
-        &self,
-        backend: &Backend,
-        cert: &Certificate<'_>,
-        issuer: &Certificate<'_>,
-        crl_signers: &[Certificate<'_>],
-        now: Time,
-    ) -> Status;
+    /// The answer to `q`, checked with `backend`.
+    fn status(&self, backend: &Backend, q: &StatusQuery<'_, '_>) -> Status;
 }
 
 /// Finds, for a certificate on the path, the validated certificates that may sign its
@@ -152,9 +153,15 @@ fn run_checks<'a>(
         };
         if wanted {
             let status = match revocation {
-                Some((source, signers)) => {
-                    source.status(backend, cert, issuer, &signers(cert), opts.now)
-                }
+                Some((source, signers)) => source.status(
+                    backend,
+                    &StatusQuery {
+                        cert,
+                        issuer,
+                        crl_signers: &signers(cert),
+                        now: opts.now,
+                    },
+                ),
                 // Asked for and nothing to ask: not known, which hard-fail rejects.
                 None => Status::Unknown("no revocation source was given".into()),
             };

@@ -2,7 +2,7 @@
 //! arguments or many from a JSONL manifest (converted and hashed in parallel, stored one
 //! transaction per chunk).
 
-use super::common::{ca_meta, emit, mtc_err, now_of, open_store, Format};
+use super::common::{ca_meta, emit, mtc_err, now_of, open_store, FormatArg};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -52,8 +52,8 @@ pub struct AddArgs {
     /// notBefore (RFC 3339), default now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 pub fn run(be: &Backend, a: AddArgs) -> CliResult<Exit> {
@@ -128,7 +128,7 @@ pub fn run(be: &Backend, a: AddArgs) -> CliResult<Exit> {
         )?;
     }
     emit(
-        a.format,
+        a.output.format,
         "mtc_add",
         json!({"first_index": index, "count": 1}),
         &format!("{index}\n"),
@@ -171,7 +171,7 @@ fn run_manifest(
         format!("{first}..{}\n", first + count - 1)
     };
     emit(
-        a.format,
+        a.output.format,
         "mtc_add",
         json!({"first_index": first, "count": count}),
         &text,

@@ -6,7 +6,7 @@
 //! signature that does not verify), in one line naming the two sizes and roots or the
 //! tile path, and the state is left as it was; 4: the log could not be fetched.
 
-use super::common::{emit, mtc_err, Format};
+use super::common::{emit, mtc_err, FormatArg};
 use super::remote::Remote;
 use super::state::{read_state, write_state};
 use super::verify::{cosigner_key, read_der};
@@ -41,8 +41,8 @@ pub struct AuditArgs {
     /// Fetch the entry bundles too and check that each entry hashes to its leaf.
     #[arg(long)]
     pub entries: bool,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 pub fn run(be: &Backend, a: AuditArgs) -> CliResult<Exit> {
@@ -87,7 +87,7 @@ pub fn run(be: &Backend, a: AuditArgs) -> CliResult<Exit> {
         done.bytes,
     );
     emit(
-        a.format,
+        a.output.format,
         "mtc_audit",
         json!({
             "url": base,

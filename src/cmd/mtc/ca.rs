@@ -1,6 +1,6 @@
 //! `pkit mtc ca new`: create an MTC CA directory.
 
-use super::common::{emit, mtc_err, now_of, open_server, paths, Format};
+use super::common::{emit, mtc_err, now_of, open_server, paths, FormatArg};
 use crate::cmd::ca_db::{record_url, server_url};
 use crate::cmd::ca_dir::{new_ca_key, ExistingKeyArgs, NewCaKey};
 use crate::cmd::error::{CliError, CliResult, Exit};
@@ -54,8 +54,8 @@ pub struct NewArgs {
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
     /// Output format.
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
@@ -153,6 +153,6 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         alg,
         a.dir.display()
     );
-    emit(a.format, "mtc_ca", item, &text)?;
+    emit(a.output.format, "mtc_ca", item, &text)?;
     Ok(Exit::Ok)
 }

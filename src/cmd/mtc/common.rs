@@ -24,6 +24,14 @@ pub enum Format {
     Json,
 }
 
+/// `-f/--format`, which every `mtc` subcommand takes.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct FormatArg {
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
 /// Map a library error to the shared exit codes, naming the input.
 pub fn mtc_err(source: &str) -> impl Fn(MtcError) -> CliError + '_ {
     move |e| match e {

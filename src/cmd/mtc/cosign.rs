@@ -7,7 +7,7 @@
 //! signatures go into certificates) or Ed25519 (`cosignature/v1`; witnesses that only
 //! cosign checkpoints). An inconsistent log is never cosigned: exit 1, the state kept.
 
-use super::common::{emit, mtc_err, now_of, unix, Format};
+use super::common::{emit, mtc_err, now_of, unix, Format, FormatArg};
 use super::remote::{proven_subtree, Remote};
 use super::state::{read_state, write_state};
 use super::verify::read_der;
@@ -67,8 +67,8 @@ pub struct CosignArgs {
     /// Signing time (RFC 3339), default now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
@@ -151,8 +151,8 @@ pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
         "previous_size": seen.as_ref().map(|s| s.size),
         "line": line,
     });
-    if a.out.is_none() || a.format == Format::Json {
-        emit(a.format, "mtc_cosign", item, &format!("{line}\n"))?;
+    if a.out.is_none() || a.output.format == Format::Json {
+        emit(a.output.format, "mtc_cosign", item, &format!("{line}\n"))?;
     }
     Ok(Exit::Ok)
 }

@@ -9,7 +9,7 @@
 //! that is interrupted leaves the old checkpoint with every tile it needs, and the next
 //! run writes the rest.
 
-use super::common::{emit, mtc_err, open_store, Format};
+use super::common::{emit, mtc_err, open_store, FormatArg};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::Args;
@@ -35,8 +35,8 @@ pub struct TilesArgs {
     /// landmarks only.
     #[arg(long)]
     pub no_entries: bool,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 /// The tree size the directory's files back, from its `checkpoint` (0 without one). A
@@ -130,7 +130,7 @@ pub fn run(a: TilesArgs) -> CliResult<Exit> {
         a.out_dir.display()
     );
     emit(
-        a.format,
+        a.output.format,
         "mtc_tiles",
         json!({
             "out_dir": a.out_dir.display().to_string(),

@@ -1,6 +1,6 @@
 //! `pkit mtc checkpoint | cert | landmark | proof | consistency`: the tree side of the CA.
 
-use super::common::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, Format};
+use super::common::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, Format, FormatArg};
 use crate::cmd::ca_dir::parse_duration;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
@@ -46,8 +46,8 @@ pub struct CheckpointArgs {
     /// certificate file (repeatable).
     #[arg(long, value_name = "ID=KEY_OR_CERT")]
     pub cosigner: Vec<String>,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 /// The witnesses' subtree cosignatures of `--subtree-cosignature`: each for a subtree
@@ -206,7 +206,7 @@ fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
         })).collect::<Vec<_>>(),
         "note": note,
     });
-    emit(a.format, "mtc_checkpoint", item, &note)?;
+    emit(a.output.format, "mtc_checkpoint", item, &note)?;
     Ok(Exit::Ok)
 }
 
@@ -232,7 +232,7 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
             "start": s.start, "end": s.end, "hash": hex(h)})).collect::<Vec<_>>(),
         "note": r.checkpoint.note,
     });
-    emit(a.format, "mtc_checkpoint", item, &r.checkpoint.note)?;
+    emit(a.output.format, "mtc_checkpoint", item, &r.checkpoint.note)?;
     Ok(Exit::Ok)
 }
 
@@ -464,8 +464,8 @@ pub struct ProofArgs {
     /// whole tree).
     #[arg(long, value_name = "START:END")]
     pub subtree: Option<String>,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
@@ -500,7 +500,7 @@ pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
     }
     let item = json!({"index": a.entry.index, "start": st.start, "end": st.end, "entry_hash": hex(&leaf),
         "subtree_hash": hex(&hash), "proof": hashes_json(&proof)});
-    emit(a.format, "mtc_proof", item, &text)?;
+    emit(a.output.format, "mtc_proof", item, &text)?;
     Ok(Exit::Ok)
 }
 
@@ -516,8 +516,8 @@ pub struct ConsistencyArgs {
     /// The newer tree size.
     #[arg(long)]
     pub new: u64,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
@@ -544,7 +544,7 @@ pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
     }
     let item = json!({"old": a.old, "new": a.new, "old_root": hex(&old_root),
         "new_root": hex(&new_root), "proof": hashes_json(&proof)});
-    emit(a.format, "mtc_consistency", item, &text)?;
+    emit(a.output.format, "mtc_consistency", item, &text)?;
     Ok(Exit::Ok)
 }
 

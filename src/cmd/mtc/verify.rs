@@ -1,7 +1,7 @@
 //! `pkit mtc verify` (the draft §7.2 procedure) and `pkit mtc size`.
 
 use super::common::unix;
-use super::common::{emit, mtc_err, now_of, Format};
+use super::common::{emit, mtc_err, now_of, Format, FormatArg};
 use super::remote::{proven_subtree, Remote};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io::{self, InForm};
@@ -50,8 +50,8 @@ pub struct VerifyArgs {
     /// Verification time (RFC 3339), default now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 /// The subtrees landmark-relative certificates may use, from the log's landmark list
@@ -245,7 +245,7 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         all_valid &= v.failed.is_none();
         items.push(verdict_json(&item.name, &v));
     }
-    match a.format {
+    match a.output.format {
         Format::Text => io::write_text(None, false, &text)?,
         Format::Json => io::write_text(
             None,
@@ -290,8 +290,8 @@ pub struct SizeArgs {
     /// Inclusion proof length in hashes (a batch subtree of 2^N entries).
     #[arg(long, default_value_t = 20)]
     pub proof_hashes: usize,
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: FormatArg,
 }
 
 pub fn run_size(be: &Backend, a: SizeArgs) -> CliResult<Exit> {
@@ -387,6 +387,6 @@ pub fn run_size(be: &Backend, a: SizeArgs) -> CliResult<Exit> {
         leaf.der.len(),
         inter.len()
     );
-    emit(a.format, "mtc_size", item, &text)?;
+    emit(a.output.format, "mtc_size", item, &text)?;
     Ok(Exit::Ok)
 }

@@ -125,21 +125,8 @@ fn certificate_extensions() {
             "access_location": {"type": "uri", "value": "http://ocsp.example"}
         }])
     );
-    let dp = der(|w| {
-        w.sequence(|w| {
-            w.sequence(|w| {
-                w.explicit(0, |w| {
-                    w.tlv(0xa1, |w| {
-                        w.sequence(|w| {
-                            w.oid(&oids::AT_COMMON_NAME);
-                            w.printable_string("CRL1");
-                        });
-                    });
-                });
-                w.primitive(0x81, &[0x06, 0x40]);
-            });
-        });
-    });
+    // keyCompromise.
+    let dp = pkit_x509::ext::samples::relative_name_dp(&[0x06, 0x40], None);
     assert_eq!(
         value(&oids::CE_CRL_DIST_POINTS, &dp),
         json!([{

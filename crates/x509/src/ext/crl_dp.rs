@@ -244,7 +244,6 @@ impl<'a> IssuingDistributionPoint<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::oid_registry as oids;
 
     fn dps(der: &[u8]) -> Result<Vec<DistributionPoint<'_>>> {
         let mut r = Reader::new(der);
@@ -282,25 +281,8 @@ mod tests {
 
     #[test]
     fn relative_name_reasons_and_issuer() {
-        let mut w = Writer::new();
-        w.sequence(|w| {
-            w.sequence(|w| {
-                w.explicit(0, |w| {
-                    w.tlv(0xa1, |w| {
-                        w.sequence(|w| {
-                            w.oid(&oids::AT_COMMON_NAME);
-                            w.printable_string("CRL1");
-                        });
-                    });
-                });
-                // keyCompromise, cACompromise.
-                w.primitive(0x81, &[0x05, 0x60]);
-                w.tlv(0xa2, |w| {
-                    w.primitive(0x82, b"ca.example");
-                });
-            });
-        });
-        let der = w.finish();
+        // keyCompromise, cACompromise.
+        let der = crate::ext::samples::relative_name_dp(&[0x05, 0x60], Some("ca.example"));
         let v = dps(&der).unwrap();
         let Some(DistributionPointName::NameRelativeToCrlIssuer(rn)) = &v[0].distribution_point
         else {

@@ -262,3 +262,29 @@ pub fn sct_ext(scts: &[Vec<u8>]) -> Vec<u8> {
     w.octet_string(&list.finish());
     w.finish()
 }
+
+/// A CRLDistributionPoints value with one point named relative to the CRL issuer
+/// (`CN=CRL1`), these `reasons` (the BIT STRING's content octets) and, when given, a
+/// cRLIssuer dNSName.
+pub fn relative_name_dp(reasons: &[u8], crl_issuer: Option<&str>) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.sequence(|w| {
+        w.sequence(|w| {
+            w.explicit(0, |w| {
+                w.tlv(0xa1, |w| {
+                    w.sequence(|w| {
+                        w.oid(&oids::AT_COMMON_NAME);
+                        w.printable_string("CRL1");
+                    });
+                });
+            });
+            w.primitive(0x81, reasons);
+            if let Some(issuer) = crl_issuer {
+                w.tlv(0xa2, |w| {
+                    w.primitive(0x82, issuer.as_bytes());
+                });
+            }
+        });
+    });
+    w.finish()
+}

@@ -45,11 +45,18 @@ fn issuance(c: &mut Criterion) {
                     spki: k.public_key_der().expect("spki"),
                     key_alg: Some(alg),
                     profile: Profile::Server,
-                    sans: Vec::new(),
+                    sans: vec![
+                        pkit::pki::ca::san::parse_san("DNS:bench.example")
+                            .expect("SAN")
+                            .der,
+                    ],
                     not_before: now,
                     not_after: later,
                     path_len: None,
                     copied: Vec::new(),
+                    pointers: None,
+                    name_constraints: None,
+                    clip: false,
                 };
                 black_box(issuer.issue(signer.as_mut(), &req).expect("issue"))
             })

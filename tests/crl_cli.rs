@@ -31,6 +31,8 @@ fn ca_with_leaves(dir: &Path, name: &str, alg: &str) -> (PathBuf, Vec<String>) {
             pk_ok(&[
                 "issue",
                 "cert",
+                "--san",
+                "DNS:leaf.example",
                 "--ca",
                 &s(&ca),
                 "--subject",

@@ -219,6 +219,15 @@ fn new_leaf(ca: &Path, out_dir: &Path, name: &str, extra: &[&str]) -> (PathBuf, 
     let (c, k, ca) = (s(&cert), s(&key), s(ca));
     let mut args = vec!["issue", "cert", "--ca", &ca, "--key-out", &k, "-o", &c];
     args.extend_from_slice(extra);
+    // A TLS certificate names its host in a SAN (the CA refuses one without).
+    let profile = extra
+        .iter()
+        .position(|a| *a == "--profile")
+        .map_or("server", |i| extra[i + 1]);
+    let san = format!("DNS:{name}.example");
+    if !extra.contains(&"--san") && ["server", "client", "server-client"].contains(&profile) {
+        args.extend(["--san", &san]);
+    }
     pk_ok(&args);
     (cert, key)
 }
@@ -562,8 +571,30 @@ fn openssl_csr_is_signed_with_its_sans() {
         "public keys differ:\n{k1}\n{k2}"
     );
 
-    // --copy-extensions none and no --san: no SAN at all.
+    // --copy-extensions none and no --san: a server certificate without a SAN is
+    // refused (exit 2, nothing recorded); a code-signing one has no SAN at all.
     let bare = t.path().join("bare.pem");
+    let before = list(&ca).len();
+    let r = pk(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&ca),
+        "--csr",
+        &s(&csr),
+        "--copy-extensions",
+        "none",
+        "-o",
+        &s(&bare),
+    ]);
+    refused(
+        &r,
+        2,
+        &["needs a subject alternative name"],
+        "a server certificate without a SAN",
+    );
+    assert_eq!(list(&ca).len(), before);
+    assert!(!bare.exists());
     pk_ok(&[
         "issue",
         "cert",
@@ -573,6 +604,8 @@ fn openssl_csr_is_signed_with_its_sans() {
         &s(&csr),
         "--copy-extensions",
         "none",
+        "--profile",
+        "code-signing",
         "-o",
         &s(&bare),
     ]);
@@ -1258,7 +1291,7 @@ fn batch_from_manifest() {
         assert_eq!(got["key"], *key, "{got}");
         assert_eq!(&got["sans"], sans, "{got}");
         let span = got["not_after"].as_i64().unwrap() - got["not_before"].as_i64().unwrap();
-        assert_eq!(span, days * 86_400, "line {}: validity {span} s", i + 1);
+        assert_eq!(span, days * 86_400 - 1, "line {}: validity {span} s", i + 1);
         let text = x509_text(&certs[i]);
         let (_, v) = must_ext(&text, "X509v3 Extended Key Usage", subject);
         assert_eq!(items(&v), set(&[eku]), "{subject}");
@@ -1289,7 +1322,7 @@ fn batch_from_manifest() {
     let bad = t.path().join("bad.jsonl");
     std::fs::write(
         &bad,
-        "{\"subject\":\"CN=ok\"}\n{\"subject\":\"CN=x\",\"sans\":[\"foo:bar\"]}\n",
+        "{\"subject\":\"CN=ok\",\"sans\":[\"DNS:ok.example\"]}\n{\"subject\":\"CN=x\",\"sans\":[\"foo:bar\"]}\n",
     )
     .unwrap();
     let r = pk(&[
@@ -1658,6 +1691,8 @@ fn concurrent_issuers_both_succeed() {
                     .args([
                         "issue",
                         "cert",
+                        "--san",
+                        "DNS:leaf.example",
                         "--ca",
                         &s(&ca),
                         "--subject",
@@ -1722,6 +1757,8 @@ fn refusals_have_the_right_exit_codes() {
             cas.clone(),
             "--subject".into(),
             "CN=r.example".into(),
+            "--san".into(),
+            "DNS:r.example".into(),
             "--key-out".into(),
             p(&format!("{tag}.key")),
             "-o".into(),
@@ -1735,7 +1772,10 @@ fn refusals_have_the_right_exit_codes() {
     };
 
     // Control: inside the CA's validity it works.
-    let r = run(with(fresh("ok"), &["--now", "2030-01-05T00:00:00Z"]));
+    let r = run(with(
+        fresh("ok"),
+        &["--now", "2030-01-05T00:00:00Z", "--days", "3"],
+    ));
     assert_eq!(r.code, Some(0), "control: {}", r.describe());
     assert_eq!(count(), 1);
 
@@ -1791,6 +1831,8 @@ fn refusals_have_the_right_exit_codes() {
             pcas.clone(),
             "--subject".into(),
             "CN=r.example".into(),
+            "--san".into(),
+            "DNS:r.example".into(),
             "--key-out".into(),
             p(&format!("{tag}.key")),
             "-o".into(),
@@ -1932,6 +1974,8 @@ fn refusals_have_the_right_exit_codes() {
         &goods,
         "--csr",
         &p("c.der"),
+        "--san",
+        "DNS:c.example",
         "-o",
         &p("b.pem"),
     ]);
@@ -1948,6 +1992,8 @@ fn refusals_have_the_right_exit_codes() {
     let r = pk(&[
         "issue",
         "cert",
+        "--san",
+        "DNS:leaf.example",
         "--ca",
         &goods,
         "--subject",
@@ -1970,6 +2016,8 @@ fn refusals_have_the_right_exit_codes() {
     let r = pk(&[
         "issue",
         "cert",
+        "--san",
+        "DNS:leaf.example",
         "--ca",
         &goods,
         "--subject",
@@ -1995,6 +2043,8 @@ fn refusals_have_the_right_exit_codes() {
     let r = pk(&[
         "issue",
         "cert",
+        "--san",
+        "DNS:leaf.example",
         "--ca",
         &goods,
         "--subject",
@@ -2056,7 +2106,8 @@ fn validity_days_clipping_and_generalized_time() {
         info["not_before"].as_i64().unwrap(),
         info["not_after"].as_i64().unwrap(),
     );
-    assert_eq!(na - nb, 30 * 86_400, "--days 30: {info}");
+    // Counted as the CA/Browser Forum counts (BR §1.6.4): the last second is included.
+    assert_eq!(na - nb, 30 * 86_400 - 1, "--days 30: {info}");
     assert!(
         (nb - now_s).abs() < 3600,
         "not_before {nb} is not about now ({now_s})"
@@ -2070,7 +2121,7 @@ fn validity_days_clipping_and_generalized_time() {
     let cinfo = py_info1(&ca.join("ca.pem"));
     assert_eq!(
         cinfo["not_after"].as_i64().unwrap() - cinfo["not_before"].as_i64().unwrap(),
-        3650 * 86_400
+        3650 * 86_400 - 1
     );
 
     // With a fixed clock: exact times.
@@ -2102,10 +2153,10 @@ fn validity_days_clipping_and_generalized_time() {
     );
     assert_eq!(
         info["not_after"].as_i64().unwrap(),
-        unix("2030-01-05T00:00:00Z"),
+        unix("2030-01-04T23:59:59Z"),
         "{info}"
     );
-    let ca_after = unix("2030-01-11T00:00:00Z");
+    let ca_after = unix("2030-01-10T23:59:59Z");
     assert_eq!(
         py_info1(&short.join("ca.pem"))["not_after"]
             .as_i64()
@@ -2113,7 +2164,39 @@ fn validity_days_clipping_and_generalized_time() {
         ca_after
     );
 
-    // Longer than the CA: clipped to the CA's not_after (with --days and --not-after).
+    // Longer than the CA: refused (exit 2, nothing recorded) unless --clip-validity,
+    // which cuts it to the CA's not_after (with --days and --not-after).
+    let before = list(&short).len();
+    let r = pk(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&short),
+        "--subject",
+        "CN=l.example",
+        "--san",
+        "DNS:l.example",
+        "--key-out",
+        &s(&t.path().join("refused.key")),
+        "-o",
+        &s(&t.path().join("refused.pem")),
+        "--days",
+        "365",
+        "--now",
+        "2030-01-02T00:00:00Z",
+    ]);
+    refused(
+        &r,
+        2,
+        &["reaches outside the CA's", "--clip-validity"],
+        "--days 365",
+    );
+    assert_eq!(
+        list(&short).len(),
+        before,
+        "a refused certificate was recorded"
+    );
+    assert!(!t.path().join("refused.pem").exists() && !t.path().join("refused.key").exists());
     let (leaf, _) = new_leaf(
         &short,
         t.path(),
@@ -2123,6 +2206,7 @@ fn validity_days_clipping_and_generalized_time() {
             "CN=l.example",
             "--days",
             "365",
+            "--clip-validity",
             "--now",
             "2030-01-02T00:00:00Z",
         ],
@@ -2147,6 +2231,7 @@ fn validity_days_clipping_and_generalized_time() {
             "CN=l.example",
             "--not-after",
             "2031-06-01T00:00:00Z",
+            "--clip-validity",
             "--now",
             "2030-01-02T00:00:00Z",
         ],
@@ -2171,7 +2256,13 @@ fn validity_days_clipping_and_generalized_time() {
         "int",
         "CN=Short Int",
         "ecdsa-p256",
-        &["--parent", &s(&short), "--now", "2030-01-02T00:00:00Z"],
+        &[
+            "--parent",
+            &s(&short),
+            "--clip-validity",
+            "--now",
+            "2030-01-02T00:00:00Z",
+        ],
     );
     assert_eq!(
         py_info1(&int.join("ca.pem"))["not_after"].as_i64().unwrap(),
@@ -2204,7 +2295,7 @@ fn validity_days_clipping_and_generalized_time() {
     };
     assert_eq!(
         asn1(&long.join("ca.pem")),
-        ["UTCTIME :250101000000Z", "GENERALIZEDTIME :20650101000000Z"],
+        ["UTCTIME :250101000000Z", "GENERALIZEDTIME :20641231235959Z"],
         "the 40-year CA's validity"
     );
     let cases = [

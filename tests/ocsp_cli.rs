@@ -34,6 +34,8 @@ fn issue_leaf(ca: &Path, dir: &Path, stem: &str, subject: &str) -> (PathBuf, Str
     let r = pk_ok(&[
         "issue",
         "cert",
+        "--san",
+        "DNS:leaf.example",
         "--ca",
         &s(ca),
         "--subject",

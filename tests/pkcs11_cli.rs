@@ -611,6 +611,8 @@ fn token_failures_are_one_line_with_their_exit_codes_and_never_the_pin() {
     let r = h.pk(&[
         "issue",
         "cert",
+        "--san",
+        "DNS:leaf.example",
         "--ca",
         &s(&ca),
         "--pin",
@@ -821,6 +823,8 @@ fn an_intermediate_and_an_ocsp_responder_under_a_token_ca() {
     h.pk_ok(&[
         "issue",
         "cert",
+        "--san",
+        "DNS:leaf.example",
         "--ca",
         &s(&root),
         "--pin",

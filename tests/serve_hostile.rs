@@ -216,6 +216,8 @@ impl Ocsp {
         pk_ok(&[
             "issue",
             "cert",
+            "--san",
+            "DNS:leaf.example",
             "--ca",
             &p("ca"),
             "--subject",

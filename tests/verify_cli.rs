@@ -59,6 +59,11 @@ impl Hierarchy {
         let (ca, k, c) = (s(&self.int), s(&key), s(&cert));
         args.extend([ca.as_str(), "--key-out", &k, "-o", &c]);
         args.extend_from_slice(extra);
+        // A TLS certificate names its host in a SAN (the CA refuses one without).
+        let san = format!("DNS:{name}.example");
+        if !extra.contains(&"--san") {
+            args.extend(["--san", &san]);
+        }
         pk_ok(&args);
         cert
     }
@@ -1114,6 +1119,8 @@ fn ocsp_asks_the_responder_the_certificate_names() {
         &s(&key),
         "-subj",
         "/CN=online",
+        "-addext",
+        "subjectAltName=DNS:online.example",
         "-addext",
         &format!("authorityInfoAccess=OCSP;URI:http://127.0.0.1:{port}/"),
         "-out",

@@ -7,6 +7,7 @@ use super::key::load_private_key;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::issuer::{CaError, Issuer};
+use pkit::pki::ca::settings::CaSettings;
 use std::path::Path;
 
 impl From<CaError> for CliError {
@@ -15,6 +16,7 @@ impl From<CaError> for CliError {
             CaError::Parse(m) => CliError::parse(m),
             CaError::Backend(b) => b.into(),
             CaError::Refused(m) => CliError::negative(m),
+            CaError::Request(m) => CliError::usage(m),
             other => CliError::internal(other.to_string()),
         }
     }
@@ -38,8 +40,41 @@ pub fn load_issuer(
     pin: Option<&str>,
 ) -> CliResult<Issuer> {
     let cert = load_ca_cert(dir)?;
+    let settings = load_settings(dir)?;
     let key = load_private_key(be, &dir.join("ca.key"), passin, pin)?;
-    Ok(Issuer::new(cert, key)?)
+    let mut issuer = Issuer::new(cert, key)?;
+    issuer.pointers = settings.pointers;
+    Ok(issuer)
+}
+
+/// The certificates a CA's issued certificates chain through to its root, root left
+/// out: `DIR/chain.pem` of an intermediate (its own certificate first); a root has none.
+pub const CHAIN_FILE: &str = "chain.pem";
+
+/// The chain a certificate issued by the CA in `dir` is served with: `DIR/chain.pem`
+/// when the CA has one; else its own certificate when it is not self-issued (an
+/// intermediate made elsewhere); else nothing (a root).
+pub fn ca_chain(dir: &Path) -> CliResult<Vec<Vec<u8>>> {
+    let chain = dir.join(CHAIN_FILE);
+    if chain.exists() {
+        return io::split_items(io::read_source(&chain)?, InForm::Auto)
+            .into_iter()
+            .map(|it| it.map(|it| it.der))
+            .collect();
+    }
+    let der = load_ca_cert(dir)?;
+    let c = pkit::pki::cert::Certificate::from_der(&der)
+        .map_err(|e| CliError::der(&dir.join("ca.pem").display().to_string(), &e))?;
+    Ok(if c.is_self_issued() {
+        Vec::new()
+    } else {
+        vec![der]
+    })
+}
+
+/// `DIR/ca.json`: what the CA applies to everything it issues.
+pub fn load_settings(dir: &Path) -> CliResult<CaSettings> {
+    CaSettings::load(dir).map_err(|e| CliError::parse(e.to_string()))
 }
 
 /// The DER of `DIR/ca.pem` alone (for those that act for the CA without its key).
@@ -53,11 +88,11 @@ pub fn load_ca_cert(dir: &Path) -> CliResult<Vec<u8>> {
     Ok(cert.der)
 }
 
-/// A duration argument: a number with a unit, `90s`, `30m`, `1h`, `7d`.
+/// A duration argument: a number with a unit, `90s`, `30m`, `1h`, `7d`, `4w`.
 pub fn parse_duration(flag: &str, s: &str) -> CliResult<i64> {
     let bad = || {
         CliError::usage(format!(
-            "{flag} {s}: expected a duration like 90s, 30m, 1h or 7d"
+            "{flag} {s}: expected a duration like 90s, 30m, 1h, 7d or 4w"
         ))
     };
     let split = s.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
@@ -67,6 +102,7 @@ pub fn parse_duration(flag: &str, s: &str) -> CliResult<i64> {
         "m" => 60,
         "h" => 3600,
         "d" => 86_400,
+        "w" => 7 * 86_400,
         _ => return Err(bad()),
     };
     n.checked_mul(unit).filter(|v| *v > 0).ok_or_else(bad)
@@ -111,57 +147,132 @@ pub struct NewCaKey {
     /// The text of the key file: the key as PEM PKCS#8, or, for a key in a PKCS#11
     /// token, its URI (without any PIN).
     pub file_text: super::request::SecretText,
+    /// Whether the file holds the key in clear (not encrypted, not in a token).
+    pub in_clear: bool,
+}
+
+/// How a new CA's key file is protected.
+#[derive(Debug, Clone, Copy)]
+pub enum Passout<'a> {
+    /// Encrypted under the password from this source (`pass:`, `env:`, `file:`, `fd:`).
+    Source(&'a str),
+    /// Encrypted under a passphrase asked for twice at the terminal; in clear when there
+    /// is no terminal to ask at.
+    Ask,
+    /// In clear, as asked.
+    Clear,
+}
+
+/// A new passphrase, typed twice at the terminal; `None` without a terminal.
+pub fn ask_new_passphrase(what: &str) -> CliResult<Option<Vec<u8>>> {
+    if !(io::stdin_is_terminal() && io::stderr_is_terminal()) {
+        return Ok(None);
+    }
+    let tty = |e: std::io::Error| CliError::io_at("the terminal", &e);
+    let first = rpassword::prompt_password(format!("Passphrase for {what}: ")).map_err(tty)?;
+    let again = rpassword::prompt_password("The same passphrase again: ").map_err(tty)?;
+    if first != again {
+        return Err(CliError::usage(
+            "the two passphrases differ; nothing was written",
+        ));
+    }
+    if first.is_empty() {
+        return Err(CliError::usage("an empty passphrase; nothing was written"));
+    }
+    Ok(Some(first.into_bytes()))
 }
 
 /// `--key FILE|URI` when given (its algorithm must agree with `--alg`, if that was
-/// given too), else a new key of `alg` (`default_alg` when neither says).
+/// given too), else a new key of `alg` (`default_alg` when neither says); its file text
+/// protected as `passout` says (a key in a token needs no password: its PIN guards it).
 pub fn new_ca_key(
     be: &Backend,
     existing: &ExistingKeyArgs,
     alg: Option<pkit::pki::alg::Algorithm>,
     default_alg: pkit::pki::alg::Algorithm,
-    passout: Option<&str>,
+    passout: Passout<'_>,
+    key_file: &Path,
 ) -> CliResult<NewCaKey> {
     let (passin, pin) = (existing.passin.as_deref(), existing.pin.as_deref());
-    let Some(spec) = existing.key.as_deref() else {
-        let key = super::request::generate(be, alg.unwrap_or(default_alg))?;
-        let file_text = super::request::key_pem(be, key.as_ref(), passout)?;
-        return Ok(NewCaKey { key, file_text });
-    };
     // A URI given as such, or held in the file given (another token CA's ca.key).
-    let uri_text = if super::token::is_pkcs11_uri(spec) {
-        Some(spec.to_string())
-    } else {
-        std::fs::read_to_string(spec)
-            .ok()
-            .map(|t| t.trim().to_string())
-            .filter(|t| super::token::is_pkcs11_uri(t))
-    };
-    let is_uri = uri_text.is_some();
-    if is_uri && passout.is_some() {
-        return Err(CliError::usage(
-            "--passout: a key in a PKCS#11 token is protected by the token's PIN, not a password",
-        ));
-    }
-    let loaded = load_private_key(be, Path::new(spec), passin, pin)?;
-    if let Some(want) = alg.filter(|&a| a != loaded.algorithm()) {
-        return Err(CliError::usage(format!(
-            "--alg {want}: the key given with --key is {}",
-            loaded.algorithm()
-        )));
-    }
-    let file_text = if let Some(text) = &uri_text {
-        super::request::SecretText::new(format!(
+    let uri_text = existing.key.as_deref().and_then(|spec| {
+        if super::token::is_pkcs11_uri(spec) {
+            Some(spec.to_string())
+        } else {
+            std::fs::read_to_string(spec)
+                .ok()
+                .map(|t| t.trim().to_string())
+                .filter(|t| super::token::is_pkcs11_uri(t))
+        }
+    });
+    if let Some(text) = &uri_text {
+        if matches!(passout, Passout::Source(_)) {
+            return Err(CliError::usage(
+                "--passout: a key in a PKCS#11 token is protected by the token's PIN, not a \
+                 password",
+            ));
+        }
+        let spec = existing.key.as_deref().unwrap_or_default();
+        let key = load_private_key(be, Path::new(spec), passin, pin)?;
+        check_alg(alg, key.as_ref())?;
+        let file_text = super::request::SecretText::new(format!(
             "{}\n",
             super::token::parse_uri(text)?.without_pin()
-        ))
-    } else {
-        super::request::key_pem(be, loaded.as_ref(), passout)?
+        ));
+        return Ok(NewCaKey {
+            key,
+            file_text,
+            in_clear: false,
+        });
+    }
+    let key = match existing.key.as_deref() {
+        Some(spec) => {
+            let key = load_private_key(be, Path::new(spec), passin, pin)?;
+            check_alg(alg, key.as_ref())?;
+            key
+        }
+        None => super::request::generate(be, alg.unwrap_or(default_alg))?,
     };
+    let mut password = match passout {
+        Passout::Source(spec) => Some(io::read_secret(spec)?),
+        Passout::Ask => ask_new_passphrase(&key_file.display().to_string())?,
+        Passout::Clear => None,
+    };
+    let file_text = super::request::key_pem_with(be, key.as_ref(), password.as_deref());
+    if let Some(pw) = password.as_mut() {
+        pw.fill(0);
+    }
     Ok(NewCaKey {
-        key: loaded,
-        file_text,
+        key,
+        file_text: file_text?,
+        in_clear: password.is_none(),
     })
+}
+
+/// `--alg`, when given, must name the algorithm of the key given with `--key`.
+fn check_alg(
+    alg: Option<pkit::pki::alg::Algorithm>,
+    key: &dyn pkit::pki::backend::PrivateKey,
+) -> CliResult {
+    match alg.filter(|&a| a != key.algorithm()) {
+        Some(want) => Err(CliError::usage(format!(
+            "--alg {want}: the key given with --key is {}",
+            key.algorithm()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Say on stderr that a CA's key file was written in clear, when it was not asked for.
+pub fn note_clear_key(key: &NewCaKey, passout: Passout<'_>, key_file: &Path) {
+    if key.in_clear && matches!(passout, Passout::Ask) {
+        eprintln!(
+            "pkit: warning: {} holds the CA's key unencrypted (there was no terminal to ask \
+             for a passphrase); give --passout SRC to encrypt it, or --no-passout to say you \
+             mean it",
+            key_file.display()
+        );
+    }
 }
 
 /// Create a new CA directory, readable by its owner only (0700: it holds the CA's key and

@@ -3,10 +3,15 @@
 
 use super::ca_db::DbArgs;
 use super::ca_dir::load_issuer;
-use super::error::CliResult;
+use super::ca_dir::parse_time;
+use super::error::{CliError, CliResult};
 use clap::Args;
+use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::issuer::Issuer;
+use pkit::pki::ca::pointers::{check_url, Pointers};
+use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::validity;
 use std::path::PathBuf;
 
 /// `--passin`, `--pin`: what opens the key that signs.
@@ -60,4 +65,81 @@ pub struct OutputArgs {
     /// Overwrite the output file if it exists.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `--ocsp-url`, `--crl-url`, `--issuer-url`: where relying parties find revocation
+/// data and the issuer's certificate (authorityInfoAccess, cRLDistributionPoints).
+#[derive(Args, Debug, Clone, Default)]
+pub struct PointerArgs {
+    /// OCSP responder URL (http://…) put in authorityInfoAccess (repeatable).
+    #[arg(long, value_name = "URL")]
+    pub ocsp_url: Vec<String>,
+    /// CRL URL (http://…) put in cRLDistributionPoints (repeatable).
+    #[arg(long, value_name = "URL")]
+    pub crl_url: Vec<String>,
+    /// URL of the issuing CA's certificate (http://…, DER) put in authorityInfoAccess
+    /// caIssuers (repeatable).
+    #[arg(long, value_name = "URL")]
+    pub issuer_url: Vec<String>,
+}
+
+impl PointerArgs {
+    /// `base` with each kind of URL given here replacing that kind.
+    pub fn over(&self, base: &Pointers) -> CliResult<Pointers> {
+        let checked = |flag: &str, urls: &[String], base: &[String]| -> CliResult<Vec<String>> {
+            for u in urls {
+                check_url(flag, u).map_err(|e| CliError::usage(e.0))?;
+            }
+            Ok(if urls.is_empty() { base } else { urls }.to_vec())
+        };
+        Ok(Pointers {
+            ocsp: checked("--ocsp-url", &self.ocsp_url, &base.ocsp)?,
+            ca_issuers: checked("--issuer-url", &self.issuer_url, &base.ca_issuers)?,
+            crl: checked("--crl-url", &self.crl_url, &base.crl)?,
+        })
+    }
+}
+
+/// `--days`, `--not-before`, `--not-after`, `--clip-validity`: a certificate's validity.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ValidityArgs {
+    /// Validity in days from not-before, counted as the CA/Browser Forum counts it (the
+    /// last second is included). Default by profile: server and server-client 90 (never
+    /// above the Baseline Requirements' maximum on the issuance date), client and
+    /// code-signing 365, ocsp-signer 90, ca 1825.
+    #[arg(long, conflicts_with = "not_after", value_parser = clap::value_parser!(u32).range(1..))]
+    pub days: Option<u32>,
+    /// End of validity (RFC 3339).
+    #[arg(long, value_name = "TIME")]
+    pub not_after: Option<String>,
+    /// Start of validity (RFC 3339; default now).
+    #[arg(long, value_name = "TIME")]
+    pub not_before: Option<String>,
+    /// Cut a validity that reaches past the issuing CA's to end with it, instead of
+    /// refusing (exit 2).
+    #[arg(long)]
+    pub clip_validity: bool,
+}
+
+impl ValidityArgs {
+    /// (not before, not after) for a certificate of `profile` issued at `now`. A server
+    /// validity above the Baseline Requirements' maximum is allowed (a private CA may
+    /// choose it); the certificate's delivery warns of it.
+    pub fn window(&self, profile: Profile, now: Time) -> CliResult<(Time, Time)> {
+        let not_before = parse_time("--not-before", &self.not_before)?.unwrap_or(now);
+        let not_after = match parse_time("--not-after", &self.not_after)? {
+            Some(t) if t <= not_before => {
+                return Err(CliError::usage(format!(
+                    "--not-after {t}: the validity would end before it starts ({not_before})"
+                )))
+            }
+            Some(t) => t,
+            None => validity::not_after_for(
+                not_before,
+                self.days
+                    .unwrap_or_else(|| validity::default_days(profile, not_before)),
+            ),
+        };
+        Ok((not_before, not_after))
+    }
 }

@@ -26,6 +26,10 @@ pub enum KeyCommand {
     /// Write the public key (SubjectPublicKeyInfo) of a private key.
     #[command(after_help = EXIT_CODES_HELP)]
     Pub(PubArgs),
+    /// Write a key, its certificate and chain as a PKCS#12 file (PBES2 AES-256, HMAC-SHA-256
+    /// MAC), for Java keystores, Windows and browsers.
+    #[command(after_help = EXIT_CODES_HELP)]
+    P12(super::p12::P12Args),
 }
 
 #[derive(Args, Debug)]
@@ -162,6 +166,7 @@ pub fn run(be: &Backend, a: KeyArgs) -> CliResult<Exit> {
     match a.command {
         KeyCommand::Gen(g) => gen(be, g),
         KeyCommand::Pub(p) => public(be, p),
+        KeyCommand::P12(p) => super::p12::run(be, p),
     }
 }
 

@@ -64,17 +64,24 @@ impl Drop for SecretText {
 
 /// `key` as PEM: PKCS#8, or encrypted PKCS#8 with a password from `passout`.
 pub fn key_pem(be: &Backend, key: &dyn PrivateKey, passout: Option<&str>) -> CliResult<SecretText> {
-    Ok(SecretText(match passout {
-        Some(spec) => {
-            let mut pw = io::read_secret(spec)?;
-            let der = encrypt_private_key(
-                be,
-                key,
-                &pw,
-                KdfChoice::default(),
-                MlDsaKeyFormat::default(),
-            );
-            pw.fill(0);
+    let mut pw = passout.map(io::read_secret).transpose()?;
+    let pem = key_pem_with(be, key, pw.as_deref());
+    if let Some(pw) = pw.as_mut() {
+        pw.fill(0);
+    }
+    pem
+}
+
+/// `key` as PEM: PKCS#8, or encrypted PKCS#8 under `password`.
+pub fn key_pem_with(
+    be: &Backend,
+    key: &dyn PrivateKey,
+    password: Option<&[u8]>,
+) -> CliResult<SecretText> {
+    Ok(SecretText(match password {
+        Some(pw) => {
+            let der =
+                encrypt_private_key(be, key, pw, KdfChoice::default(), MlDsaKeyFormat::default());
             io::pem_encode("ENCRYPTED PRIVATE KEY", &der?)
         }
         None => {

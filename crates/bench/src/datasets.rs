@@ -261,6 +261,11 @@ fn generate(
                     not_after: start.plus_seconds((25 - 2 * depth as i64) * year),
                     path_len: None,
                     copied: extensions(&template[t]),
+                    pointers: None,
+                    name_constraints: None,
+                    // The levels' validities nest by construction; clipping keeps a
+                    // template's odd dates from stopping a dataset.
+                    clip: true,
                 };
                 let mut signer = parent.key.signer()?;
                 Ok(parent.issue(signer.as_mut(), &req)?.der)

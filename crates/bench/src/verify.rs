@@ -83,6 +83,9 @@ fn one_batch(rec: &mut Recorder<'_, '_>, alg: Algorithm, n: u64, store: &[Vec<u8
         not_after: later,
         path_len: Some(0),
         copied: Vec::new(),
+        pointers: None,
+        name_constraints: None,
+        clip: false,
     };
     let int_der = root.issue(root.key.signer()?.as_mut(), &int_req)?.der;
     let int = Issuer::new(int_der.clone(), int_key)?;

@@ -62,6 +62,8 @@ const KEY_COMPROMISE: u8 = 1;
 /// CRL nextUpdate, as `pkit crl gen`'s default.
 const CRL_LIFETIME: i64 = 7 * 86_400;
 pub const SUBJECT: &str = "CN=bench.example";
+/// Its name as a SAN: a TLS server certificate carries it there (pkit refuses one without).
+pub const SAN: &str = "DNS:bench.example";
 
 /// Encoded sizes that drive the costs, in bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -280,12 +282,15 @@ pub fn issue_batch(
     n: u64,
     now: Time,
 ) -> Result<Vec<Issued>> {
+    let san = pkit_ca::san::parse_san(SAN)
+        .map_err(|e| BenchError::Check(e.to_string()))?
+        .der;
     let items: Vec<BatchItem> = (1..=n)
         .map(|n| BatchItem {
             n,
             subject_text: SUBJECT.to_string(),
             subject: subject.to_vec(),
-            sans: Vec::new(),
+            sans: vec![san.clone()],
             profile: Profile::Server,
             alg,
             days: VALIDITY_DAYS,
@@ -296,6 +301,7 @@ pub fn issue_batch(
         backend,
         now,
         stop: None,
+        clip: true,
     };
     batch.sign(&items, |_, _, cert| Ok(cert))
 }

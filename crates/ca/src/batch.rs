@@ -112,6 +112,8 @@ pub struct Batch<'a> {
     /// Set (by a signal handler) to stop at the next chunk boundary: the chunk in hand is
     /// committed and delivered, no further chunk is signed.
     pub stop: Option<&'a AtomicBool>,
+    /// Cut validities that reach past the issuer's to end with it instead of refusing.
+    pub clip: bool,
 }
 
 /// How many keys one parallel job of a batch generates together: enough to share the
@@ -238,9 +240,12 @@ impl Batch<'_> {
             profile: it.profile,
             sans: it.sans.clone(),
             not_before: self.now,
-            not_after: self.now.plus_seconds(i64::from(it.days) * 86_400),
+            not_after: crate::validity::not_after_for(self.now, it.days),
             path_len: None,
             copied: Vec::new(),
+            pointers: None,
+            name_constraints: None,
+            clip: self.clip,
         })
     }
 }

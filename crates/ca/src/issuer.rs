@@ -3,6 +3,7 @@
 //! signs it with a per-thread signer, and returns the certificate; recording and writing
 //! files is the caller's (so batches can commit per chunk).
 
+use super::pointers::Pointers;
 use super::profile::{self, ExtensionInputs, Profile};
 use super::store::CertRecord;
 use super::tbs::{self, TbsFields};
@@ -20,12 +21,15 @@ pub enum CaError {
     Backend(BackendError),
     /// The CA cannot issue now (expired, not yet valid, not a CA).
     Refused(String),
+    /// The request asks for what this CA will not sign as asked (a validity past the CA's,
+    /// a server certificate without a SAN): the caller must change the request.
+    Request(String),
 }
 
 impl std::fmt::Display for CaError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CaError::Parse(m) | CaError::Refused(m) => f.write_str(m),
+            CaError::Parse(m) | CaError::Refused(m) | CaError::Request(m) => f.write_str(m),
             CaError::Backend(e) => write!(f, "{e}"),
         }
     }
@@ -35,7 +39,7 @@ impl std::error::Error for CaError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             CaError::Backend(e) => Some(e),
-            CaError::Parse(_) | CaError::Refused(_) => None,
+            CaError::Parse(_) | CaError::Refused(_) | CaError::Request(_) => None,
         }
     }
 }
@@ -57,6 +61,8 @@ pub struct Issuer {
     pub scheme: SignatureScheme,
     /// The CA certificate's own pathLenConstraint: how many CAs may still follow it.
     pub path_len: Option<u64>,
+    /// What the certificates it issues point to (the CA's settings; empty by default).
+    pub pointers: Pointers,
 }
 
 /// What to put in one certificate.
@@ -71,6 +77,12 @@ pub struct Request {
     pub path_len: Option<u32>,
     /// (OID content, full Extension TLV) copied from a CSR.
     pub copied: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Pointers for this certificate instead of the issuer's.
+    pub pointers: Option<Pointers>,
+    /// A nameConstraints value ([`crate::name_constraints::encode`]); CA profile only.
+    pub name_constraints: Option<Vec<u8>>,
+    /// Cut a validity that reaches outside the issuer's to fit, instead of refusing it.
+    pub clip: bool,
 }
 
 /// One issued certificate.
@@ -121,6 +133,7 @@ impl Issuer {
         };
         let path_len = bc.path_len_constraint;
         Ok(Issuer {
+            pointers: Pointers::default(),
             path_len,
             subject: c.subject.raw.to_vec(),
             key_id,
@@ -172,24 +185,47 @@ impl Issuer {
         }
     }
 
-    /// Build, sign and assemble one certificate. Validity is clipped to the issuer's.
+    /// The validity a request gets: as asked when it lies within the issuer's (RFC 5280
+    /// §6.1.3 (a)(2): a certificate outlasting its issuer fails validation once the
+    /// issuer expires), else cut to fit when the request allows, else refused.
+    pub fn validity_for(&self, req: &Request) -> Result<(Time, Time), CaError> {
+        if req.not_after < req.not_before {
+            return Err(CaError::Request(format!(
+                "the validity ends ({}) before it starts ({})",
+                req.not_after, req.not_before
+            )));
+        }
+        let inside = req.not_before >= self.not_before && req.not_after <= self.not_after;
+        if !inside && !req.clip {
+            return Err(CaError::Request(format!(
+                "the validity {} .. {} reaches outside the CA's ({} .. {}); ask for less, or \
+                 --clip-validity to cut it to the CA's",
+                req.not_before, req.not_after, self.not_before, self.not_after
+            )));
+        }
+        let not_before = req.not_before.max(self.not_before);
+        let not_after = req.not_after.min(self.not_after);
+        if not_after <= not_before {
+            return Err(CaError::Request(format!(
+                "the validity {} .. {} lies outside the CA's",
+                req.not_before, req.not_after
+            )));
+        }
+        Ok((not_before, not_after))
+    }
+
+    /// Build, sign and assemble one certificate.
     pub fn issue(&self, signer: &mut dyn Signer, req: &Request) -> Result<Issued, CaError> {
         let path_len = match req.profile {
             Profile::Ca => self.sub_ca_path_len(req.path_len)?,
             _ => req.path_len,
         };
+        check_request(req)?;
+        let (not_before, not_after) = self.validity_for(req)?;
         let mut serial = [0u8; 20];
         super::random_bytes(&mut serial)
             .map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
         let serial = tbs::random_serial(|s| *s = serial);
-        let not_before = req.not_before.max(self.not_before);
-        let not_after = req.not_after.min(self.not_after);
-        if not_after <= not_before {
-            return Err(CaError::Refused(format!(
-                "the validity {} .. {} lies outside the CA's",
-                req.not_before, req.not_after
-            )));
-        }
         let spki = pkit_x509::spki::Spki::from_der(&req.spki)
             .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
         let subject_key_id = key_identifier(spki.key.bytes);
@@ -202,6 +238,8 @@ impl Issuer {
             path_len,
             sans: &req.sans,
             subject_empty,
+            pointers: req.pointers.as_ref().unwrap_or(&self.pointers),
+            name_constraints: req.name_constraints.as_deref(),
             copied: &req.copied,
         };
         let tbs = tbs::encode_tbs(&TbsFields {
@@ -224,6 +262,30 @@ impl Issuer {
     }
 }
 
+/// What makes a request unusable whatever the CA: a certificate for TLS that names no
+/// host in a SAN, constraints on a certificate that is not a CA's.
+fn check_request(req: &Request) -> Result<(), CaError> {
+    let san_oid = crate::der::oid_registry::CE_SUBJECT_ALT_NAME;
+    let has_san = !req.sans.is_empty()
+        || req
+            .copied
+            .iter()
+            .any(|(o, _)| o.as_slice() == san_oid.as_bytes());
+    if req.profile.needs_san() && !has_san {
+        return Err(CaError::Request(format!(
+            "a {} certificate needs a subject alternative name (--san DNS:…): TLS peers match \
+             names only there",
+            req.profile.name()
+        )));
+    }
+    if req.name_constraints.is_some() && req.profile != Profile::Ca {
+        return Err(CaError::Request(
+            "name constraints belong in a CA certificate".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// A self-signed CA certificate for `key`.
 pub fn self_signed(
     key: &dyn PrivateKey,
@@ -231,6 +293,18 @@ pub fn self_signed(
     not_before: Time,
     not_after: Time,
     path_len: Option<u32>,
+) -> Result<Vec<u8>, CaError> {
+    self_signed_with(key, subject, not_before, not_after, path_len, None)
+}
+
+/// [`self_signed`] with a nameConstraints value ([`crate::name_constraints::encode`]).
+pub fn self_signed_with(
+    key: &dyn PrivateKey,
+    subject: &[u8],
+    not_before: Time,
+    not_after: Time,
+    path_len: Option<u32>,
+    name_constraints: Option<&[u8]>,
 ) -> Result<Vec<u8>, CaError> {
     let spki_der = key.public_key_der()?;
     let spki = pkit_x509::spki::Spki::from_der(&spki_der)
@@ -247,6 +321,8 @@ pub fn self_signed(
         path_len,
         sans: &[],
         subject_empty: false,
+        pointers: &Pointers::default(),
+        name_constraints,
         copied: &[],
     };
     let scheme = key.algorithm().default_scheme();

@@ -32,6 +32,9 @@
 //!     not_after: now.plus_seconds(86_400 * 90),
 //!     path_len: None,
 //!     copied: Vec::new(),
+//!     pointers: None,
+//!     name_constraints: None,
+//!     clip: false,
 //! };
 //! let issued = issuer.issue(issuer.key.signer().unwrap().as_mut(), &request).unwrap();
 //!
@@ -51,16 +54,20 @@ pub mod batch;
 pub mod crl;
 pub mod dir;
 pub mod issuer;
+pub mod name_constraints;
 pub mod ocsp;
 pub mod ocsp_answer;
 pub mod ocsp_cache;
+pub mod pointers;
 pub mod profile;
 pub mod request;
 pub mod san;
+pub mod settings;
 pub mod store;
 pub mod subject;
 pub mod tbs;
 pub mod undelivered;
+pub mod validity;
 
 #[cfg(test)]
 mod properties;

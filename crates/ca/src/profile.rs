@@ -4,6 +4,7 @@
 
 use crate::der::oid_registry as oids;
 use crate::der::{Oid, Writer};
+use crate::pointers::Pointers;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::ext::key_usage::ku;
 use pkit_x509::ext::write::ext;
@@ -67,9 +68,25 @@ pub struct ExtensionInputs<'a> {
     pub sans: &'a [Vec<u8>],
     /// True when the subject Name is empty: the SAN must then be critical.
     pub subject_empty: bool,
+    /// Where relying parties find the issuer's OCSP responder, certificate and CRL.
+    pub pointers: &'a Pointers,
+    /// A nameConstraints value (critical) for a CA certificate.
+    pub name_constraints: Option<&'a [u8]>,
     /// Extensions copied from a CSR (full Extension TLVs), placed after pkit's own; any
     /// OID pkit sets itself is skipped there.
     pub copied: &'a [(Vec<u8>, Vec<u8>)],
+}
+
+impl Profile {
+    /// Whether a certificate of this profile names its subject in a SAN to be usable:
+    /// TLS clients match server names only there (RFC 6125 §6.4.4 retired the CN
+    /// fallback), and client authentication is matched the same way by current servers.
+    pub fn needs_san(self) -> bool {
+        matches!(
+            self,
+            Profile::Server | Profile::Client | Profile::ServerClient
+        )
+    }
 }
 
 /// Write the extension list (the elements of `Extensions`, without the outer SEQUENCE).
@@ -133,7 +150,14 @@ pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
             });
         });
     }
-    // The profile decides these; a CSR's SAN is kept unless --san replaced it.
+    x.pointers.write(w);
+    if let Some(nc) = x.name_constraints {
+        ext(w, &oids::CE_NAME_CONSTRAINTS, true, |w| {
+            w.raw(nc);
+        });
+    }
+    // The profile decides these; a CSR's SAN, pointers and constraints are kept unless
+    // the CA set its own.
     let own: [&Oid; 6] = [
         &oids::CE_BASIC_CONSTRAINTS,
         &oids::CE_KEY_USAGE,
@@ -142,10 +166,20 @@ pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
         &oids::CE_AUTHORITY_KEY_ID,
         &oids::PKIX_OCSP_NOCHECK,
     ];
+    let p = x.pointers;
+    let replaced: [(&Oid, bool); 4] = [
+        (&oids::CE_SUBJECT_ALT_NAME, !x.sans.is_empty()),
+        (
+            &oids::PE_AUTHORITY_INFO_ACCESS,
+            !p.ocsp.is_empty() || !p.ca_issuers.is_empty(),
+        ),
+        (&oids::CE_CRL_DIST_POINTS, !p.crl.is_empty()),
+        (&oids::CE_NAME_CONSTRAINTS, x.name_constraints.is_some()),
+    ];
     for (oid, raw) in x.copied {
-        let replaced_san =
-            !x.sans.is_empty() && oids::CE_SUBJECT_ALT_NAME.as_bytes() == oid.as_slice();
-        if !replaced_san && !own.iter().any(|o| o.as_bytes() == oid.as_slice()) {
+        let is = |o: &Oid| o.as_bytes() == oid.as_slice();
+        let set_here = replaced.iter().any(|(o, set)| *set && is(o));
+        if !set_here && !own.iter().any(|o| is(o)) {
             w.raw(raw);
         }
     }

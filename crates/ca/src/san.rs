@@ -8,7 +8,9 @@
 //!      iPAddress       [7] OCTET STRING, … }
 //! ```
 
-use crate::der::{tag, Writer};
+use crate::der::{oid_registry as oids, tag, Writer};
+use pkit_x509::cert::Certificate;
+use pkit_x509::ext::{self as ext, ExtensionValue, GeneralName};
 use std::net::IpAddr;
 
 /// One parsed SAN, kept with its encoding.
@@ -94,6 +96,35 @@ fn parse_san_text(s: &str) -> Result<San, String> {
         value: value.to_string(),
         der: w.finish(),
     })
+}
+
+/// The SANs of a certificate in the form `--san` takes (`DNS:…`, `IP:…`, `email:…`,
+/// `URI:…`; other kinds as `TYPE:` and their description), for listing and renewal.
+/// Empty when it has none or they do not decode.
+pub fn sans_of(cert: &Certificate<'_>) -> Vec<String> {
+    let Some(e) = cert
+        .extensions
+        .and_then(|x| x.find(&oids::CE_SUBJECT_ALT_NAME).ok().flatten())
+    else {
+        return Vec::new();
+    };
+    let Ok(ExtensionValue::SubjectAltName(names)) = ext::decode(e.oid, e.value, e.value_offset)
+    else {
+        return Vec::new();
+    };
+    names.iter().map(san_text).collect()
+}
+
+/// One GeneralName as `--san` writes it.
+pub fn san_text(n: &GeneralName<'_>) -> String {
+    match n {
+        GeneralName::DnsName(v) => format!("DNS:{v}"),
+        GeneralName::IpAddress(ip) => format!("IP:{ip}"),
+        GeneralName::Rfc822Name(v) => format!("email:{v}"),
+        GeneralName::Uri(v) => format!("URI:{v}"),
+        GeneralName::DirectoryName(d) => format!("DN:{}", d.to_rfc4514().unwrap_or_default()),
+        other => other.kind().to_string(),
+    }
 }
 
 #[cfg(test)]

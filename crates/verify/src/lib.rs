@@ -55,6 +55,9 @@
 //!             not_after: now.plus_seconds(3600),
 //!             path_len: None,
 //!             copied: Vec::new(),
+//!             pointers: None,
+//!             name_constraints: None,
+//!             clip: false,
 //!         },
 //!     )
 //!     .unwrap();

@@ -11,11 +11,13 @@ use pkit_ca::store::{CaStore, CertStatus};
 use pkit_x509::alg::Digest;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
+use pkit_x509::crl::Crl;
+use pkit_x509::ext::crl_dp::DistributionPointName;
 use pkit_x509::ext::CrlReason;
 use pkit_x509::ext::{self as ext, ExtensionValue, GeneralName};
 use pkit_x509::ocsp::OcspResponse;
 use pkit_x509::ocsp_request::{encode_request, IssuerHashes};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A pkit CA directory: its certificate and its database, which knows the status of
 /// every certificate that CA issued.
@@ -29,12 +31,18 @@ pub struct CaDatabase<'a> {
 /// caller's transport (the library does no network I/O of its own).
 pub type Fetch<'a> = &'a (dyn Fn(&str, &[u8]) -> Result<Vec<u8>, String> + Sync);
 
+/// Fetches a CRL (DER) by URL: the caller's transport, which also bounds its size and
+/// time and keeps what it fetched for the rest of the run.
+pub type CrlFetch<'a> = &'a (dyn Fn(&str) -> Result<Arc<Vec<u8>>, String> + Sync);
+
 pub struct Sources<'a> {
     pub crls: CrlSet<'a>,
     pub ocsp: Vec<OcspResponse<'a>>,
     pub ca: Option<CaDatabase<'a>>,
     /// Ask the OCSP responders certificates name in their authorityInfoAccess.
     pub online: Option<Fetch<'a>>,
+    /// Fetch the CRLs certificates name in their cRLDistributionPoints.
+    pub crl_online: Option<CrlFetch<'a>>,
 }
 
 impl RevocationSource for Sources<'_> {
@@ -50,6 +58,9 @@ impl RevocationSource for Sources<'_> {
         if let Some(fetch) = self.online {
             answers.push(online_status(backend, fetch, cert, issuer, now));
         }
+        if let Some(fetch) = self.crl_online {
+            answers.push(fetched_crl_status(backend, fetch, q));
+        }
         answers.push(crl_status_with(
             backend,
             &self.crls,
@@ -60,6 +71,62 @@ impl RevocationSource for Sources<'_> {
         ));
         combine(answers)
     }
+}
+
+/// Fetch the CRLs `cert`'s cRLDistributionPoints name (http fullName URIs, RFC 5280
+/// §4.2.1.13) and read them as CRL files given on the command line are read.
+fn fetched_crl_status(backend: &Backend, fetch: CrlFetch<'_>, q: &StatusQuery<'_, '_>) -> Status {
+    let urls = distribution_urls(q.cert);
+    if urls.is_empty() {
+        return Status::Unknown("its cRLDistributionPoints name no http CRL".into());
+    }
+    let mut fetched = Vec::with_capacity(urls.len());
+    let mut failed = Vec::new();
+    for url in &urls {
+        match fetch(url) {
+            Ok(der) => fetched.push((url, der)),
+            Err(why) => failed.push(why),
+        }
+    }
+    let mut crls = Vec::with_capacity(fetched.len());
+    for (url, der) in &fetched {
+        match Crl::from_der(der) {
+            Ok(c) => crls.push(c),
+            Err(e) => failed.push(format!("{url}: the CRL does not parse: {e}")),
+        }
+    }
+    if crls.is_empty() {
+        return Status::Unknown(failed.join("; "));
+    }
+    let set = CrlSet::new(crls);
+    crl_status_with(backend, &set, q.cert, q.issuer, q.crl_signers, q.now)
+}
+
+/// The http URLs in the full names of `cert`'s cRLDistributionPoints.
+fn distribution_urls(cert: &Certificate<'_>) -> Vec<String> {
+    let Some(e) = cert
+        .extensions
+        .and_then(|x| x.find(&oids::CE_CRL_DIST_POINTS).ok().flatten())
+    else {
+        return Vec::new();
+    };
+    let Ok(ExtensionValue::CrlDistributionPoints(points)) =
+        ext::decode(e.oid, e.value, e.value_offset)
+    else {
+        return Vec::new();
+    };
+    points
+        .iter()
+        .filter_map(|p| match &p.distribution_point {
+            Some(DistributionPointName::FullName(names)) => Some(names),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|n| match n {
+            GeneralName::Uri(u) if u.starts_with("http://") => Some(u.to_string()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Ask each OCSP responder `cert`'s authorityInfoAccess names (http only; RFC 6960

@@ -505,5 +505,7 @@ impl<'a> SafeBag<'a> {
     }
 }
 
+pub mod write;
+
 #[cfg(test)]
 mod tests;

@@ -24,6 +24,7 @@ use pkit::pki::ca::san::parse_san;
 use pkit::pki::ca::store::{self, DeliveryNote};
 use pkit::pki::ca::subject::parse_subject;
 use pkit::pki::ca::undelivered;
+use pkit::pki::ca::validity;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::io::BufRead;
@@ -38,24 +39,31 @@ pub struct BatchArgs {
     /// How many certificates (with --subject-template).
     #[arg(long, conflicts_with = "from", required_unless_present = "from")]
     pub count: Option<u64>,
-    /// JSONL manifest: one {"subject","sans":[…],"profile","alg","days"} per line.
+    /// JSONL manifest: one {"subject","sans":["DNS:…",…],"profile","alg","days"} per line.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
     // The help cannot spell the placeholder: clap turns `{n}` in help text into a line
     // break. The default shows it.
     /// Subject for --count: the certificate's number stands in for each n in braces, as in
     /// the default.
-    #[arg(long, default_value = "CN=host-{n}.example")]
+    #[arg(long, default_value = DEFAULT_SUBJECT)]
     pub subject_template: String,
+    /// A SAN for --count (repeatable), the certificate's number standing in for each n in
+    /// braces as in --subject-template; default with the default subject: DNS:host-{n}.example.
+    #[arg(long, value_name = "TYPE:TEMPLATE")]
+    pub san_template: Vec<String>,
     /// Key algorithm (manifest lines may override).
     #[arg(long, value_parser = AlgorithmParser, default_value = "ecdsa-p256")]
     pub alg: Algorithm,
     /// Profile (manifest lines may override).
     #[arg(long, default_value = "server")]
     pub profile: String,
-    /// Validity in days (manifest lines may override).
-    #[arg(long, default_value_t = 365)]
-    pub days: u32,
+    /// Validity in days (manifest lines may override; default by profile, as `issue cert`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub days: Option<u32>,
+    /// Cut validities that reach past the CA's to end with it, instead of refusing.
+    #[arg(long)]
+    pub clip_validity: bool,
     /// Directory for N.pem and N.key files (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out_dir: PathBuf,
@@ -71,20 +79,45 @@ pub struct BatchArgs {
     pub measure_limit: bool,
 }
 
-fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
+/// The default --subject-template, and the SAN that goes with it.
+const DEFAULT_SUBJECT: &str = "CN=host-{n}.example";
+const DEFAULT_SAN: &str = "DNS:host-{n}.example";
+
+fn manifest_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
     let default_profile = profile(&a.profile)?;
+    let days_for = |p: Profile| a.days.unwrap_or_else(|| validity::default_days(p, now));
     if let Some(count) = a.count {
+        let san_templates: Vec<&str> =
+            match (a.san_template.is_empty(), a.subject_template.as_str()) {
+                (true, DEFAULT_SUBJECT) => vec![DEFAULT_SAN],
+                _ => a.san_template.iter().map(String::as_str).collect(),
+            };
+        if default_profile.needs_san() && san_templates.is_empty() {
+            return Err(CliError::usage(format!(
+                "a {} certificate needs a SAN: give --san-template (e.g. DNS:host-{{n}}.example)",
+                default_profile.name()
+            )));
+        }
         return (1..=count)
             .map(|n| {
                 let text = a.subject_template.replace("{n}", &n.to_string());
+                let sans = san_templates
+                    .iter()
+                    .map(|t| {
+                        let t = t.replace("{n}", &n.to_string());
+                        parse_san(&t)
+                            .map(|x| x.der)
+                            .map_err(|e| CliError::usage(format!("--san-template {e}")))
+                    })
+                    .collect::<CliResult<Vec<_>>>()?;
                 Ok(BatchItem {
                     n,
                     subject: subject(&text)?,
                     subject_text: text,
-                    sans: Vec::new(),
+                    sans,
                     profile: default_profile,
                     alg: a.alg,
-                    days: a.days,
+                    days: days_for(default_profile),
                 })
             })
             .collect();
@@ -125,7 +158,7 @@ fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
             None => default_profile,
         };
         let days = match &v["days"] {
-            Value::Null => a.days,
+            Value::Null => days_for(prof),
             d => d
                 .as_u64()
                 .and_then(|d| u32::try_from(d).ok())
@@ -138,6 +171,12 @@ fn manifest_items(a: &BatchArgs) -> CliResult<Vec<BatchItem>> {
             .collect::<CliResult<Vec<_>>>()?;
         if subj == [0x30, 0x00] && sans.is_empty() {
             return Err(at("needs a subject or sans".into()));
+        }
+        if prof.needs_san() && sans.is_empty() {
+            return Err(at(format!(
+                "a {} certificate needs sans (e.g. \"sans\": [\"DNS:host.example\"])",
+                prof.name()
+            )));
         }
         out.push(BatchItem {
             n: out.len() as u64 + 1,
@@ -242,7 +281,7 @@ impl Delivery for Files<'_> {
 
 pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    let items = manifest_items(&a)?;
+    let items = manifest_items(&a, now)?;
     let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;
@@ -270,6 +309,7 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
         backend: be,
         now,
         stop: Some(&stop),
+        clip: a.clip_validity,
     };
     let finished = batch
         .run(&items, a.chunk, store.as_mut(), &files)

@@ -1,13 +1,12 @@
 //! `pkit issue cert`: one certificate, for a new key or from a CSR.
 
+use super::deliver::{deliver, report, DeliverArgs};
 use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
-use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
-use crate::cmd::request::{dn_of, generate, key_pem, profile, read_csr, record, sans, subject};
+use crate::cmd::request::{dn_of, generate, profile, read_csr, record, sans, subject};
 use clap::{Args, ValueEnum};
-use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
@@ -44,15 +43,12 @@ pub struct CertArgs {
     /// server, client, server-client, code-signing, ocsp-signer or ca.
     #[arg(long, default_value = "server")]
     pub profile: String,
-    /// Validity in days from not-before.
-    #[arg(long, conflicts_with = "not_after")]
-    pub days: Option<u32>,
-    /// End of validity (RFC 3339).
-    #[arg(long, value_name = "TIME")]
-    pub not_after: Option<String>,
-    /// Start of validity (RFC 3339; default now).
-    #[arg(long, value_name = "TIME")]
-    pub not_before: Option<String>,
+    #[command(flatten)]
+    pub validity: crate::cmd::flags::ValidityArgs,
+    /// Pointers for this certificate instead of the CA's (each kind given replaces that
+    /// kind; see `issue ca --ocsp-url`).
+    #[command(flatten)]
+    pub pointers: crate::cmd::flags::PointerArgs,
     /// Whether to copy the CSR's requested extensions.
     #[arg(long, value_enum, default_value_t = CopyExtensions::Copy)]
     pub copy_extensions: CopyExtensions,
@@ -60,30 +56,16 @@ pub struct CertArgs {
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
     #[command(flatten)]
-    pub output: crate::cmd::flags::OutputArgs,
+    pub deliver: DeliverArgs,
 }
 
 pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    let not_before = parse_time("--not-before", &a.not_before)?.unwrap_or(now);
-    let not_after = match parse_time("--not-after", &a.not_after)? {
-        Some(t) => t,
-        None => not_before.plus_seconds(i64::from(a.days.unwrap_or(365)) * 86_400),
-    };
     let prof = profile(&a.profile)?;
+    let (not_before, not_after) = a.validity.window(prof, now)?;
     let sans = sans(&a.san)?;
     // Fail on existing outputs before doing any work.
-    for p in [a.output.out.as_ref(), a.key_out.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        if !a.output.force && p.exists() && p.as_os_str() != "-" {
-            return Err(CliError::io(format!(
-                "{}: already exists (use --force to overwrite)",
-                p.display()
-            )));
-        }
-    }
+    a.deliver.check(a.key_out.as_deref())?;
     let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
     let (subj, spki, key, copied, key_alg) = match (&a.csr, &a.key_out) {
@@ -138,6 +120,9 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
         not_after,
         path_len: None,
         copied,
+        pointers: Some(a.pointers.over(&issuer.pointers)?),
+        name_constraints: None,
+        clip: a.validity.clip_validity,
     };
     let mut signer = issuer.key.signer()?;
     let issued = issuer.issue(signer.as_mut(), &req)?;
@@ -147,19 +132,11 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     store
         .insert_certificates(&[record(&issued, &dn, prof, alg_name)])
         .map_err(db_err(&a.issuer.ca))?;
-    if let (Some(path), Some(key)) = (&a.key_out, &key) {
-        io::write_file_atomic(
-            path,
-            key_pem(be, key.as_ref(), None)?.as_bytes(),
-            a.output.force,
-            true,
-        )?;
-    }
-    io::write_text(
-        a.output.out.as_deref(),
-        a.output.force,
-        &io::pem_encode("CERTIFICATE", &issued.der),
-    )?;
-    eprintln!("pkit: issued serial {} for {dn}", hex(&issued.serial));
+    let key = match (&key, &a.key_out) {
+        (Some(k), Some(p)) => Some((k.as_ref(), p.as_path())),
+        _ => None,
+    };
+    let item = deliver(be, &a.issuer.ca, &issued, prof, key, &a.deliver, "issued")?;
+    report(&a.deliver, vec![item])?;
     Ok(Exit::Ok)
 }

@@ -2,7 +2,7 @@
 
 use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::open_store;
-use crate::cmd::ca_dir::parse_serial;
+use crate::cmd::ca_dir::{parse_duration, parse_serial, parse_time};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::output;
@@ -10,9 +10,12 @@ use clap::{Args, ValueEnum};
 use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::san::sans_of;
 use pkit::pki::ca::store::CaStore;
 use pkit::pki::ca::undelivered::{self, FileState, Found};
+use pkit::pki::cert::Certificate;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -29,8 +32,25 @@ pub struct ListArgs {
     /// before writing their files), with what their output directory holds for each:
     /// `pkit issue export --undelivered` writes their certificate files, `pkit crl revoke
     /// --undelivered` revokes them.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["expiring", "status"])]
     pub undelivered: bool,
+    /// Only certificates that expire within this window from now (e.g. 30d, 4w, 12h):
+    /// the renewal list.
+    #[arg(long, value_name = "DURATION")]
+    pub expiring: Option<String>,
+    /// Only certificates in this state (expired: past not-after and not revoked).
+    #[arg(long, value_enum)]
+    pub status: Option<StatusFilter>,
+    /// Judge expiry at this time (RFC 3339) instead of now.
+    #[arg(long, value_name = "TIME")]
+    pub now: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatusFilter {
+    Valid,
+    Revoked,
+    Expired,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -76,19 +96,58 @@ pub fn run_list(be: &Backend, a: ListArgs) -> CliResult<Exit> {
     if a.undelivered {
         return list_undelivered(be, store.as_ref(), &a);
     }
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
+    let horizon = a
+        .expiring
+        .as_deref()
+        .map(|d| parse_duration("--expiring", d).map(|s| now.unix + s))
+        .transpose()?;
     let rows = store.list().map_err(db_err(&a.ca))?;
+    let renewals = store.renewals().map_err(db_err(&a.ca))?;
+    let replaced_by: HashMap<&[u8], &[u8]> = renewals
+        .iter()
+        .map(|(new, old)| (old.as_slice(), new.as_slice()))
+        .collect();
+    let replaces: HashMap<&[u8], &[u8]> = renewals
+        .iter()
+        .map(|(new, old)| (new.as_slice(), old.as_slice()))
+        .collect();
     let items: Vec<Value> = rows
         .iter()
-        .map(|r| {
-            json!({
+        .filter_map(|r| {
+            let status = match r.status.as_str() {
+                "valid" if r.not_after < now.unix => "expired",
+                s => s,
+            };
+            let wanted = a.status.is_none_or(|f| {
+                status
+                    == match f {
+                        StatusFilter::Valid => "valid",
+                        StatusFilter::Revoked => "revoked",
+                        StatusFilter::Expired => "expired",
+                    }
+            });
+            // The renewal list: still valid, ending before the horizon.
+            let expiring = horizon.is_none_or(|h| status == "valid" && r.not_after <= h);
+            if !(wanted && expiring) {
+                return None;
+            }
+            let sans = Certificate::from_der(&r.der)
+                .map(|c| sans_of(&c))
+                .unwrap_or_default();
+            let link = |m: &HashMap<&[u8], &[u8]>| m.get(r.serial.as_slice()).map(|s| hex(s));
+            Some(json!({
                 "serial_number": hex(&r.serial),
                 "subject": r.subject,
+                "subject_alt_names": sans,
                 "not_before": Time { unix: r.not_before }.to_string(),
                 "not_after": Time { unix: r.not_after }.to_string(),
                 "profile": r.profile,
                 "key_algorithm": r.key_algorithm,
-                "status": r.status,
-            })
+                "status": status,
+                "replaces": link(&replaces),
+                "replaced_by": link(&replaced_by),
+            }))
         })
         .collect();
     print_list(
@@ -98,6 +157,7 @@ pub fn run_list(be: &Backend, a: ListArgs) -> CliResult<Exit> {
         &[
             ("serial", "serial_number"),
             ("subject", "subject"),
+            ("SANs", "subject_alt_names"),
             ("not after", "not_after"),
             ("profile", "profile"),
             ("key", "key_algorithm"),
@@ -121,10 +181,17 @@ fn print_list(
             let mut t = comfy_table::Table::new();
             t.set_header(columns.iter().map(|c| c.0));
             for i in items {
-                t.add_row(columns.iter().map(|c| match &i[c.1] {
-                    Value::String(s) => s.clone(),
-                    Value::Null => String::new(),
-                    v => v.to_string(),
+                t.add_row(columns.iter().map(|c| {
+                    match &i[c.1] {
+                        Value::String(s) => s.clone(),
+                        Value::Null => String::new(),
+                        Value::Array(xs) => xs
+                            .iter()
+                            .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        v => v.to_string(),
+                    }
                 }));
             }
             format!("{t}\n")

@@ -10,7 +10,9 @@ mod batch;
 mod ca;
 mod cert;
 mod csr;
+mod deliver;
 mod list;
+mod renew;
 
 use super::error::{CliResult, Exit};
 use clap::{Args, Subcommand};
@@ -21,6 +23,7 @@ pub use ca::CaArgs;
 pub use cert::CertArgs;
 pub use csr::CsrArgs;
 pub use list::{ExportArgs, ListArgs};
+pub use renew::RenewArgs;
 
 #[derive(Args, Debug)]
 #[command(after_help = super::error::EXIT_CODES_HELP)]
@@ -39,6 +42,9 @@ pub enum IssueCommand {
     Cert(CertArgs),
     /// Issue many certificates in parallel (from a count or a JSONL manifest).
     Batch(BatchArgs),
+    /// Issue a certificate again: same subject, SANs, profile and extensions, a new
+    /// serial and validity (and key, with --key-out); the records link the two.
+    Renew(RenewArgs),
     /// List the certificates a CA has issued.
     List(ListArgs),
     /// Print one issued certificate by serial number.
@@ -51,6 +57,7 @@ pub fn run(be: &Backend, a: IssueArgs) -> CliResult<Exit> {
         IssueCommand::Csr(a) => csr::run_csr(be, a),
         IssueCommand::Cert(a) => cert::run_cert(be, a),
         IssueCommand::Batch(a) => batch::run_batch(be, a),
+        IssueCommand::Renew(a) => renew::run_renew(be, a),
         IssueCommand::List(a) => list::run_list(be, a),
         IssueCommand::Export(a) => list::run_export(be, a),
     }

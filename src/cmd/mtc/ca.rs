@@ -2,7 +2,7 @@
 
 use super::common::{emit, mtc_err, now_of, open_server, paths, FormatArg};
 use crate::cmd::ca_db::{record_url, server_url};
-use crate::cmd::ca_dir::{new_ca_key, ExistingKeyArgs, NewCaKey};
+use crate::cmd::ca_dir::{new_ca_key, ExistingKeyArgs, NewCaKey, Passout};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -76,8 +76,15 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
             return Err(CliError::io(format!("{}: already exists", p.display())));
         }
     }
-    let NewCaKey { key, file_text } =
-        new_ca_key(be, &a.existing, a.alg, Algorithm::EcdsaP256, None)?;
+    // The log's cosigner key signs checkpoints unattended (`mtc checkpoint` from cron).
+    let NewCaKey { key, file_text, .. } = new_ca_key(
+        be,
+        &a.existing,
+        a.alg,
+        Algorithm::EcdsaP256,
+        Passout::Clear,
+        &key_path,
+    )?;
     let alg = key.algorithm();
     if !COSIGNER_ALGORITHMS.contains(&alg) {
         return Err(CliError::unsupported(format!(

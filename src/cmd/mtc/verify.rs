@@ -366,6 +366,9 @@ pub fn run_size(be: &Backend, a: SizeArgs) -> CliResult<Exit> {
             not_after: later,
             path_len: None,
             copied: Vec::new(),
+            pointers: None,
+            name_constraints: None,
+            clip: false,
         },
     )?;
     let x509 = leaf.der.len() + inter.len();

@@ -27,6 +27,7 @@ use report::{ChainEntries, Report};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+mod fetch;
 mod report;
 
 /// Where the system's trusted roots are when neither --roots nor SSL_CERT_FILE /
@@ -124,10 +125,18 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "FILE")]
     pub ocsp_response: Vec<PathBuf>,
     /// Ask the OCSP responder each certificate names (authorityInfoAccess, http) about it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "offline")]
     pub ocsp: bool,
+    /// Fetch the CRL each certificate names (cRLDistributionPoints, http; once per run).
+    #[arg(long, conflicts_with = "offline")]
+    pub crl_download: bool,
+    /// Never fetch revocation data. Without it, --check-revocation given with no CRL,
+    /// OCSP response or --ca asks the OCSP responders and fetches the CRLs the
+    /// certificates name, as --ocsp --crl-download do.
+    #[arg(long)]
+    pub offline: bool,
     /// Which certificates to check for revocation. Default: leaf when a CRL, --ca, an
-    /// OCSP response or --ocsp is given, else none.
+    /// OCSP response, --ocsp or --crl-download is given, else none.
     #[arg(long, value_enum)]
     pub check_revocation: Option<ScopeArg>,
     /// What an unknown revocation status means.
@@ -227,17 +236,31 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         }),
         _ => None,
     };
-    let any_source = !crls.is_empty() || !ocsp.is_empty() || ca.is_some() || a.ocsp;
-    let agent = a.ocsp.then(ocsp_agent);
-    let fetch = |url: &str, request: &[u8]| match &agent {
-        Some(agent) => ocsp_fetch(agent, url, request),
-        None => Err("--ocsp was not given".into()),
+    let local_source = !crls.is_empty() || !ocsp.is_empty() || ca.is_some();
+    // Asked to check revocation with nothing at hand: ask where the certificates point.
+    let online_by_default = !local_source
+        && !a.offline
+        && matches!(a.check_revocation, Some(ScopeArg::Leaf | ScopeArg::Chain));
+    let (ask_ocsp, fetch_crls) = (
+        a.ocsp || online_by_default,
+        a.crl_download || online_by_default,
+    );
+    let any_source = local_source || ask_ocsp || fetch_crls;
+    let fetcher = (ask_ocsp || fetch_crls).then(fetch::Fetcher::new);
+    let ocsp_fetch = |url: &str, request: &[u8]| match &fetcher {
+        Some(f) => f.ocsp(url, request),
+        None => Err("not fetching".into()),
+    };
+    let crl_fetch = |url: &str| match &fetcher {
+        Some(f) => f.crl(url),
+        None => Err("not fetching".into()),
     };
     let sources = Sources {
         crls: CrlSet::new(crls),
         ocsp,
         ca,
-        online: a.ocsp.then_some(&fetch as _),
+        online: ask_ocsp.then_some(&ocsp_fetch as _),
+        crl_online: fetch_crls.then_some(&crl_fetch as _),
     };
     let identity = identity(&a)?;
     let opts = Options {
@@ -341,37 +364,6 @@ fn chain_of(input: &Input) -> CliResult<CertChain<'_>> {
     }
     let target = certs.remove(0);
     Ok((target, certs))
-}
-
-/// How long one OCSP exchange may take, connection included.
-const OCSP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-/// The most an OCSP response may be: a hostile responder cannot fill memory.
-const OCSP_MAX_RESPONSE: u64 = 1 << 20;
-
-/// An HTTP client for OCSP (RFC 6960 Appendix A.1: POST, application/ocsp-request).
-fn ocsp_agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .timeout_global(Some(OCSP_TIMEOUT))
-        .http_status_as_error(false)
-        .build()
-        .into()
-}
-
-fn ocsp_fetch(agent: &ureq::Agent, url: &str, request: &[u8]) -> Result<Vec<u8>, String> {
-    let mut response = agent
-        .post(url)
-        .header("Content-Type", "application/ocsp-request")
-        .send(request)
-        .map_err(|e| format!("{url}: {e}"))?;
-    if response.status() != 200 {
-        return Err(format!("{url}: HTTP {}", response.status()));
-    }
-    response
-        .body_mut()
-        .with_config()
-        .limit(OCSP_MAX_RESPONSE)
-        .read_to_vec()
-        .map_err(|e| format!("{url}: {e}"))
 }
 
 /// `--purpose`: the library's purpose names, listed for help and completions.

@@ -174,6 +174,11 @@ pub trait CaStore: Send {
         still: &[&Undelivered],
         settled: &[i64],
     ) -> Result<()>;
+    /// Insert a certificate that renews the one with serial `replaces`, and that link,
+    /// in one transaction.
+    fn insert_renewal(&mut self, cert: &CertRecord, replaces: &[u8]) -> Result<()>;
+    /// Every renewal: (new serial, the serial it replaces), in the order recorded.
+    fn renewals(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>>;
     /// Every issued certificate, in the order issued.
     fn list(&self) -> Result<Vec<CertRecord>>;
     fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>>;

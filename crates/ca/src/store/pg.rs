@@ -78,6 +78,12 @@ const MIGRATIONS: &[&str] = &[
         destination TEXT NOT NULL,
         n           BIGINT NOT NULL
     );",
+    // v2: renewals (ca.db v7). A certificate `issue renew` made names the one it replaces.
+    "CREATE TABLE renewals (
+        id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        serial      BYTEA NOT NULL UNIQUE REFERENCES certificates(serial),
+        replaces    BYTEA NOT NULL REFERENCES certificates(serial)
+    );",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -246,6 +252,29 @@ impl CaStore for PgCaStore {
         settled: &[i64],
     ) -> Result<()> {
         self.call(|c| pg_delivery::settle(&mut c.client, chunks, still, settled))
+    }
+
+    fn insert_renewal(&mut self, cert: &CertRecord, replaces: &[u8]) -> Result<()> {
+        self.call(|c| {
+            let mut tx = c.client.transaction()?;
+            insert_rows(&mut tx, std::slice::from_ref(cert))?;
+            tx.execute(
+                "INSERT INTO renewals (serial, replaces) VALUES ($1, $2)",
+                &[&cert.serial, &replaces],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    fn renewals(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        self.read(|c| {
+            Ok(c.client
+                .query("SELECT serial, replaces FROM renewals ORDER BY id", &[])?
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect())
+        })
     }
 
     fn list(&self) -> Result<Vec<CertRecord>> {

@@ -90,6 +90,11 @@ const MIGRATIONS: &[&str] = &[
         destination TEXT NOT NULL,
         n           INTEGER NOT NULL
     );",
+    // v7: renewals. A certificate `issue renew` made names the one it replaces.
+    "CREATE TABLE renewals (
+        serial      BLOB PRIMARY KEY REFERENCES certificates(serial),
+        replaces    BLOB NOT NULL REFERENCES certificates(serial)
+    );",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -177,6 +182,28 @@ impl CaStore for SqliteCaStore {
         settled: &[i64],
     ) -> Result<()> {
         sqlite_delivery::settle(&mut self.conn, chunks, still, settled)
+    }
+
+    fn insert_renewal(&mut self, cert: &CertRecord, replaces: &[u8]) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        insert_rows(&tx, std::slice::from_ref(cert))?;
+        tx.execute(
+            "INSERT INTO renewals (serial, replaces) VALUES (?1, ?2)",
+            params![cert.serial, replaces],
+        )?;
+        tx.commit()?;
+        self.committed();
+        Ok(())
+    }
+
+    fn renewals(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT serial, replaces FROM renewals ORDER BY rowid")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
     fn list(&self) -> Result<Vec<CertRecord>> {

@@ -53,11 +53,14 @@ fn issue(ca: &Issuer, profile: Profile, extra: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<u
         spki: key.public_key_der().unwrap(),
         key_alg: Some(Algorithm::Ed25519),
         profile,
-        sans: Vec::new(),
+        sans: test_sans(profile),
         not_before: NOW.plus_seconds(-DAY),
         not_after: NOW.plus_seconds(30 * DAY),
         path_len: None,
         copied: extra,
+        pointers: None,
+        name_constraints: None,
+        clip: false,
     };
     ca.issue(ca.key.signer().unwrap().as_mut(), &req)
         .unwrap()
@@ -884,6 +887,9 @@ fn ocsp_from_a_delegated_responder() {
         not_after: NOW.plus_seconds(30 * DAY),
         path_len: None,
         copied: Vec::new(),
+        pointers: None,
+        name_constraints: None,
+        clip: false,
     };
     let signer_der = issuing
         .issue(issuing.key.signer().unwrap().as_mut(), &req)
@@ -1175,11 +1181,14 @@ fn issue_named(
         spki: key.public_key_der().unwrap(),
         key_alg: Some(Algorithm::Ed25519),
         profile,
-        sans: Vec::new(),
+        sans: test_sans(profile),
         not_before: NOW.plus_seconds(-DAY),
         not_after: NOW.plus_seconds(30 * DAY),
         path_len: None,
         copied: extra,
+        pointers: None,
+        name_constraints: None,
+        clip: false,
     };
     let der = ca
         .issue(ca.key.signer().unwrap().as_mut(), &req)
@@ -1245,6 +1254,7 @@ fn a_crl_issuer_may_vouch_for_itself_but_not_against_its_ca() {
             ocsp: Vec::new(),
             ca: None,
             online: None,
+            crl_online: None,
         };
         let mut roots = Pool::new();
         roots.add(Certificate::from_der(&root.cert_der).unwrap());
@@ -1273,4 +1283,13 @@ fn a_crl_issuer_may_vouch_for_itself_but_not_against_its_ca() {
     assert_eq!(verdict(&[&root_crl, &indirect, &not_revoking]), Ok(()));
     let (reason, detail) = verdict(&[&root_crl, &indirect, &revoking]).unwrap_err();
     assert_eq!(reason, Reason::RevocationUnknown, "{detail}");
+}
+
+/// A SAN for the profiles that need one (the CA refuses a TLS certificate without).
+fn test_sans(profile: Profile) -> Vec<Vec<u8>> {
+    if profile.needs_san() {
+        vec![pkit_ca::san::parse_san("DNS:subject.example").unwrap().der]
+    } else {
+        Vec::new()
+    }
 }

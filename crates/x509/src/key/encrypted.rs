@@ -110,6 +110,23 @@ pub fn encrypt(
     password: &[u8],
     kdf: KdfChoice,
 ) -> backend::Result<Vec<u8>> {
+    let (alg, ct) = encrypt_parts(backend, plain, password, kdf)?;
+    let mut w = Writer::with_capacity(ct.len() + alg.len() + 8);
+    w.sequence(|w| {
+        w.raw(&alg);
+        w.octet_string(&ct);
+    });
+    Ok(w.finish())
+}
+
+/// [`encrypt`]'s two parts: the PBES2 AlgorithmIdentifier TLV and the ciphertext (for
+/// the structures that place them apart, as CMS EncryptedContentInfo does).
+pub fn encrypt_parts(
+    backend: &Backend,
+    plain: &[u8],
+    password: &[u8],
+    kdf: KdfChoice,
+) -> backend::Result<(Vec<u8>, Vec<u8>)> {
     let salt = backend.pbe().random(16)?;
     let iv = backend.pbe().random(16)?;
     let alg = pbes2_algorithm(kdf, &salt, &iv);
@@ -121,12 +138,7 @@ pub fn encrypt(
         .and_then(|a| PbeScheme::read(&mode, &a))
         .map_err(|e| BackendError::Crypto(format!("PBES2 parameters: {e}")))?;
     let ct = scheme.encrypt(backend, password, plain)?;
-    let mut w = Writer::with_capacity(ct.len() + alg.len() + 8);
-    w.sequence(|w| {
-        w.raw(&alg);
-        w.octet_string(&ct);
-    });
-    Ok(w.finish())
+    Ok((alg, ct))
 }
 
 /// The `encryptionAlgorithm` pkit writes. PBKDF2 names its PRF explicitly (with NULL

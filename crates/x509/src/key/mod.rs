@@ -19,7 +19,9 @@ pub mod pbe;
 pub mod pkcs8;
 pub mod public;
 
-pub use encrypted::{encrypt_private_key, is_encrypted, EncryptedPrivateKeyInfo, KdfChoice};
+pub use encrypted::{
+    encrypt_parts, encrypt_private_key, is_encrypted, EncryptedPrivateKeyInfo, KdfChoice,
+};
 pub use inner::EcPrivateKey;
 pub use kind::{key_kind, spki_key_kind, KeyKind};
 pub use load::load_private;

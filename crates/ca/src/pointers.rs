@@ -1,0 +1,148 @@
+//! Where relying parties find out about a certificate: its issuer's OCSP responder and
+//! certificate (authorityInfoAccess, RFC 5280 §4.2.2.1) and its CRL (cRLDistributionPoints,
+//! §4.2.1.13). A CA records these once (`DIR/ca.json`, [`crate::settings`]) and every
+//! certificate it issues carries them.
+//!
+//! ```asn1
+//! AuthorityInfoAccessSyntax ::= SEQUENCE SIZE (1..MAX) OF AccessDescription
+//! AccessDescription ::= SEQUENCE { accessMethod OBJECT IDENTIFIER,
+//!                                  accessLocation GeneralName }
+//! CRLDistributionPoints ::= SEQUENCE SIZE (1..MAX) OF DistributionPoint
+//! DistributionPoint ::= SEQUENCE { distributionPoint [0] DistributionPointName OPTIONAL, … }
+//! DistributionPointName ::= CHOICE { fullName [0] GeneralNames, … }
+//! ```
+
+use crate::der::oid_registry as oids;
+use crate::der::{tag, Writer};
+use pkit_x509::ext::write::ext;
+
+/// The URLs one certificate points to. Empty lists write no extension.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pointers {
+    /// OCSP responders (AIA id-ad-ocsp).
+    pub ocsp: Vec<String>,
+    /// Where the issuer's certificate is served (AIA id-ad-caIssuers, DER or PKCS#7).
+    pub ca_issuers: Vec<String>,
+    /// Where the issuer's CRL is served (one distribution point, its fullName).
+    pub crl: Vec<String>,
+}
+
+/// Why a URL cannot be a pointer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointerError(pub String);
+
+impl std::fmt::Display for PointerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PointerError {}
+
+/// Check a pointer URL: `http://host…`, ASCII, no spaces. Relying parties fetch
+/// revocation data over plain http (RFC 5280 §4.2.1.13 and §4.2.2.1 name http and ldap;
+/// RFC 6960 Appendix A.1; the CA/Browser Forum BRs §7.1.2.7 require http): an https
+/// responder would need its own certificate checked for revocation first.
+pub fn check_url(flag: &str, url: &str) -> Result<(), PointerError> {
+    let rest = url.strip_prefix("http://").ok_or_else(|| {
+        PointerError(format!(
+            "{flag} {url}: expected an http:// URL (clients fetch revocation data and issuer \
+             certificates over plain http)"
+        ))
+    })?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if host.is_empty() || !url.is_ascii() || url.contains(|c: char| c.is_ascii_whitespace()) {
+        return Err(PointerError(format!(
+            "{flag} {url}: expected http://HOST[:PORT]/PATH in ASCII, without spaces"
+        )));
+    }
+    Ok(())
+}
+
+impl Pointers {
+    pub fn is_empty(&self) -> bool {
+        self.ocsp.is_empty() && self.ca_issuers.is_empty() && self.crl.is_empty()
+    }
+
+    /// Write authorityInfoAccess and cRLDistributionPoints (non-critical, as RFC 5280
+    /// requires of both), each only when it has URLs.
+    pub fn write(&self, w: &mut Writer) {
+        if !self.ocsp.is_empty() || !self.ca_issuers.is_empty() {
+            ext(w, &oids::PE_AUTHORITY_INFO_ACCESS, false, |w| {
+                w.sequence(|w| {
+                    let described = self
+                        .ocsp
+                        .iter()
+                        .map(|u| (&oids::AD_OCSP, u))
+                        .chain(self.ca_issuers.iter().map(|u| (&oids::AD_CA_ISSUERS, u)));
+                    for (method, url) in described {
+                        w.sequence(|w| {
+                            w.oid(method);
+                            w.primitive(tag::implicit(6), url.as_bytes());
+                        });
+                    }
+                });
+            });
+        }
+        if !self.crl.is_empty() {
+            ext(w, &oids::CE_CRL_DIST_POINTS, false, |w| {
+                w.sequence(|w| {
+                    w.sequence(|w| {
+                        w.tlv(tag::implicit_constructed(0), |w| {
+                            w.tlv(tag::implicit_constructed(0), |w| {
+                                for url in &self.crl {
+                                    w.primitive(tag::implicit(6), url.as_bytes());
+                                }
+                            });
+                        });
+                    });
+                });
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pkit_x509::ext::{self as x, ExtensionValue, GeneralName};
+
+    #[test]
+    fn writes_what_the_parser_reads() {
+        let p = Pointers {
+            ocsp: vec!["http://ocsp.example/".into()],
+            ca_issuers: vec!["http://ca.example/ca.der".into()],
+            crl: vec![
+                "http://ca.example/ca.crl".into(),
+                "http://b.example/c".into(),
+            ],
+        };
+        let mut w = Writer::new();
+        w.sequence(|w| p.write(w));
+        let der = w.finish();
+        let exts =
+            pkit_x509::extension::Extensions::read(&mut crate::der::Reader::new(&der)).unwrap();
+        let aia = exts.find(&oids::PE_AUTHORITY_INFO_ACCESS).unwrap().unwrap();
+        let Ok(ExtensionValue::AuthorityInfoAccess(list)) = x::decode(aia.oid, aia.value, 0) else {
+            panic!("no AIA")
+        };
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].access_method, oids::AD_OCSP);
+        assert!(
+            matches!(&list[1].access_location, GeneralName::Uri(u) if u == "http://ca.example/ca.der")
+        );
+        let cdp = exts.find(&oids::CE_CRL_DIST_POINTS).unwrap().unwrap();
+        assert!(!cdp.critical);
+        assert!(x::decode(cdp.oid, cdp.value, 0).is_ok());
+    }
+
+    #[test]
+    fn urls_must_be_plain_http() {
+        assert!(check_url("--ocsp-url", "http://127.0.0.1:8080/").is_ok());
+        assert!(check_url("--ocsp-url", "http://ocsp.example").is_ok());
+        assert!(check_url("--crl-url", "https://ca.example/ca.crl").is_err());
+        assert!(check_url("--crl-url", "ldap://ca.example/").is_err());
+        assert!(check_url("--crl-url", "http:///x").is_err());
+        assert!(check_url("--crl-url", "http://a b/").is_err());
+    }
+}

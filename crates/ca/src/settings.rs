@@ -1,0 +1,124 @@
+//! What a CA decided when it was made and applies to everything it issues, kept in
+//! `DIR/ca.json` beside its certificate: the revocation pointers ([`Pointers`]) its
+//! certificates carry. A directory without the file has none (CAs made before it existed).
+//!
+//! ```json
+//! {"ocsp_urls": ["http://ocsp.example/"], "crl_urls": ["http://ca.example/ca.crl"],
+//!  "issuer_urls": ["http://ca.example/ca.der"]}
+//! ```
+
+use super::pointers::{check_url, Pointers};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+/// The file in a CA directory that holds its settings.
+pub const FILE: &str = "ca.json";
+
+/// Why the settings could not be read.
+#[derive(Debug)]
+pub struct SettingsError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for SettingsError {}
+
+/// A CA's settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaSettings {
+    /// What the certificates this CA issues point to.
+    pub pointers: Pointers,
+}
+
+impl CaSettings {
+    /// The settings of the CA in `dir` (defaults when it has no settings file).
+    pub fn load(dir: &Path) -> Result<CaSettings, SettingsError> {
+        let path = dir.join(FILE);
+        let err = |message: String| SettingsError {
+            path: path.clone(),
+            message,
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(CaSettings::default()),
+            Err(e) => return Err(err(e.to_string())),
+        };
+        let v: Value = serde_json::from_str(&text).map_err(|e| {
+            err(format!(
+                "line {} column {}: expected a JSON object: {e}",
+                e.line(),
+                e.column()
+            ))
+        })?;
+        let urls = |key: &str| -> Result<Vec<String>, SettingsError> {
+            let list = match &v[key] {
+                Value::Null => return Ok(Vec::new()),
+                Value::Array(a) => a,
+                _ => return Err(err(format!("{key}: expected an array of http:// URLs"))),
+            };
+            list.iter()
+                .map(|u| {
+                    let u = u
+                        .as_str()
+                        .ok_or_else(|| err(format!("{key}: expected strings")))?;
+                    check_url(key, u).map_err(|e| err(e.0))?;
+                    Ok(u.to_string())
+                })
+                .collect()
+        };
+        Ok(CaSettings {
+            pointers: Pointers {
+                ocsp: urls("ocsp_urls")?,
+                ca_issuers: urls("issuer_urls")?,
+                crl: urls("crl_urls")?,
+            },
+        })
+    }
+
+    /// The file's text.
+    pub fn to_json(&self) -> String {
+        let p = &self.pointers;
+        let mut s = serde_json::to_string_pretty(&json!({
+            "ocsp_urls": p.ocsp,
+            "crl_urls": p.crl,
+            "issuer_urls": p.ca_issuers,
+        }))
+        .unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_and_default_when_absent() {
+        let d = tempfile::tempdir().unwrap();
+        assert_eq!(CaSettings::load(d.path()).unwrap(), CaSettings::default());
+        let s = CaSettings {
+            pointers: Pointers {
+                ocsp: vec!["http://127.0.0.1:8080/".into()],
+                ca_issuers: vec![],
+                crl: vec!["http://127.0.0.1:8081/ca.crl".into()],
+            },
+        };
+        std::fs::write(d.path().join(FILE), s.to_json()).unwrap();
+        assert_eq!(CaSettings::load(d.path()).unwrap(), s);
+        std::fs::write(d.path().join(FILE), "{\"ocsp_urls\": [\"ftp://x\"]}").unwrap();
+        let e = CaSettings::load(d.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("ca.json: ocsp_urls ftp://x: expected an http:// URL"),
+            "{e}"
+        );
+        std::fs::write(d.path().join(FILE), "{").unwrap();
+        assert!(CaSettings::load(d.path()).is_err());
+    }
+}

@@ -1,0 +1,110 @@
+//! How long a certificate is valid by default, and the CA/Browser Forum's maximum for TLS
+//! server certificates on a given issuance date (Baseline Requirements §6.3.2, as amended
+//! by ballot SC-081): 398 days before 2026-03-15, 200 days from then, 100 days from
+//! 2027-03-15, 47 days from 2029-03-15.
+//!
+//! The BRs count a validity period inclusively (§1.6.4 "Validity Period": from notBefore
+//! through notAfter), so `N` days is `notAfter = notBefore + N·86400 − 1` at most.
+
+use super::profile::Profile;
+use crate::der::Time;
+
+/// (first issuance date, maximum days) steps, newest last.
+const BR_STEPS: &[(i64, u32)] = &[
+    (1_773_532_800, 200), // 2026-03-15T00:00:00Z
+    (1_805_068_800, 100), // 2027-03-15T00:00:00Z
+    (1_868_227_200, 47),  // 2029-03-15T00:00:00Z
+];
+
+/// The longest validity, in days, the BRs allow a TLS server certificate issued at `at`.
+pub fn br_max_days(at: Time) -> u32 {
+    BR_STEPS
+        .iter()
+        .rev()
+        .find(|(from, _)| at.unix >= *from)
+        .map_or(398, |(_, days)| *days)
+}
+
+/// Whether the BRs govern this profile's validity (it can authenticate a TLS server).
+pub fn br_applies(profile: Profile) -> bool {
+    matches!(profile, Profile::Server | Profile::ServerClient)
+}
+
+/// A profile's default validity in days for a certificate issued at `at`: 90 days for a
+/// TLS server (never above the BR maximum then in force), a year for clients and code
+/// signing, 90 days for an OCSP signer (it is trusted without revocation checks, RFC 6960
+/// §4.2.2.2.1, so it should not live long) and five years for an intermediate CA.
+pub fn default_days(profile: Profile, at: Time) -> u32 {
+    match profile {
+        Profile::Server | Profile::ServerClient => 90.min(br_max_days(at)),
+        Profile::Client | Profile::CodeSigning => 365,
+        Profile::OcspSigner => 90,
+        Profile::Ca => 5 * 365,
+    }
+}
+
+/// The end of a validity of `days` days starting at `not_before`, counted inclusively as
+/// the BRs count it: the last second is the one before `not_before` + `days` days.
+pub fn not_after_for(not_before: Time, days: u32) -> Time {
+    not_before.plus_seconds(i64::from(days) * 86_400 - 1)
+}
+
+/// The validity period in days, rounded up, counted inclusively.
+pub fn days_between(not_before: Time, not_after: Time) -> i64 {
+    let secs = not_after.unix - not_before.unix + 1;
+    (secs + 86_399).div_euclid(86_400)
+}
+
+/// Why a server certificate's validity is above the BR maximum, when it is.
+pub fn br_excess(profile: Profile, not_before: Time, not_after: Time) -> Option<String> {
+    if !br_applies(profile) {
+        return None;
+    }
+    let max = br_max_days(not_before);
+    let secs = not_after.unix - not_before.unix + 1;
+    (secs > i64::from(max) * 86_400).then(|| {
+        format!(
+            "a validity of {} days is above the {max} days the CA/Browser Forum Baseline \
+             Requirements (§6.3.2) allow a TLS server certificate issued on {}; public \
+             clients reject it",
+            days_between(not_before, not_after),
+            not_before.to_string().get(..10).unwrap_or_default()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(s: &str) -> Time {
+        Time::parse_rfc3339(s).unwrap()
+    }
+
+    #[test]
+    fn the_br_steps_take_effect_on_their_dates() {
+        assert_eq!(br_max_days(at("2026-03-14T23:59:59Z")), 398);
+        assert_eq!(br_max_days(at("2026-03-15T00:00:00Z")), 200);
+        assert_eq!(br_max_days(at("2027-03-15T00:00:00Z")), 100);
+        assert_eq!(br_max_days(at("2029-03-14T00:00:00Z")), 100);
+        assert_eq!(br_max_days(at("2029-03-15T00:00:00Z")), 47);
+        assert_eq!(
+            default_days(Profile::Server, at("2026-11-27T00:00:00Z")),
+            90
+        );
+        assert_eq!(
+            default_days(Profile::Server, at("2030-01-01T00:00:00Z")),
+            47
+        );
+    }
+
+    #[test]
+    fn validity_is_counted_inclusively() {
+        let nb = at("2026-11-27T00:00:00Z");
+        let na = not_after_for(nb, 200);
+        assert_eq!(days_between(nb, na), 200);
+        assert!(br_excess(Profile::Server, nb, na).is_none());
+        assert!(br_excess(Profile::Server, nb, na.plus_seconds(1)).is_some());
+        assert!(br_excess(Profile::Client, nb, na.plus_seconds(86_400)).is_none());
+    }
+}

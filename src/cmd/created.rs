@@ -1,0 +1,99 @@
+//! What every command that creates something reports: a line on stderr for people, or
+//! with `-f json` the envelope on stdout for scripts (`{"schema":"pkit/v1","type":…,
+//! "items":[…]}`), one item per object made, naming the files written. Certificates
+//! are described the same way whichever command made them.
+
+use super::error::{CliError, CliResult};
+use super::output;
+use clap::{Args, ValueEnum};
+use pkit::der::hex;
+use pkit::pki::alg::Digest;
+use pkit::pki::backend::Backend;
+use pkit::pki::ca::san::sans_of;
+use pkit::pki::cert::Certificate;
+use serde_json::{json, Map, Value};
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// A message on stderr; data (PEM) on stdout or in -o.
+    #[default]
+    Text,
+    /// A pkit/v1 JSON envelope on stdout describing what was made.
+    Json,
+}
+
+/// `-f/--format text|json` of a command that creates something.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct FormatArgs {
+    /// text: a message on stderr; json: a description of what was made on stdout.
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+impl FormatArgs {
+    pub fn json(&self) -> bool {
+        self.format == Format::Json
+    }
+}
+
+/// The files written, by role (`certificate`, `key`, `bundle`, `pkcs12`, …).
+#[derive(Debug, Default)]
+pub struct Files(Map<String, Value>);
+
+impl Files {
+    pub fn add(&mut self, role: &str, path: &Path) {
+        self.0
+            .insert(role.to_string(), Value::String(path.display().to_string()));
+    }
+
+    pub fn into_value(self) -> Value {
+        Value::Object(self.0)
+    }
+}
+
+/// A certificate as a created item: serial, names, validity, fingerprint, profile, the
+/// files written and the PEM.
+pub fn certificate_item(be: &Backend, der: &[u8], profile: &str, files: Files) -> Value {
+    let Ok(c) = Certificate::from_der(der) else {
+        return json!({"type": "certificate", "files": files.into_value()});
+    };
+    let (nb, na) = c
+        .validity()
+        .map(|(b, a)| (b.to_string(), a.to_string()))
+        .unwrap_or_default();
+    json!({
+        "type": "certificate",
+        "serial_number": hex(pkit::der::integer::unsigned_bytes(c.serial)),
+        "subject_dn": c.subject.to_rfc4514().unwrap_or_default(),
+        "issuer_dn": c.issuer.to_rfc4514().unwrap_or_default(),
+        "subject_alt_names": sans_of(&c),
+        "validity": {"not_before": nb, "not_after": na},
+        "fingerprint_sha256": hex(&be.digest(Digest::Sha256, der)),
+        "profile": profile,
+        "files": files.into_value(),
+        "pem": super::io::pem_encode("CERTIFICATE", der),
+    })
+}
+
+/// Print `items` as the `kind` envelope on stdout.
+pub fn print_json(kind: &str, items: Vec<Value>) -> CliResult {
+    super::io::write_text(
+        None,
+        false,
+        &output::json_text(&output::envelope(kind, items)),
+    )
+}
+
+/// Refuse to go on when a file to be written exists (before any work is done).
+pub fn check_free(paths: &[Option<&Path>], force: bool) -> CliResult {
+    for p in paths.iter().flatten() {
+        if !force && p.as_os_str() != "-" && p.exists() {
+            return Err(CliError::io(format!(
+                "{}: already exists (use --force to overwrite)",
+                p.display()
+            )));
+        }
+    }
+    Ok(())
+}

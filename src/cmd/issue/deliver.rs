@@ -1,0 +1,130 @@
+//! Handing over one issued certificate (`issue cert`, `issue renew`): its key, the
+//! certificate alone or with the CA's chain (`--bundle`, what a TLS server serves), a
+//! PKCS#12 file of all three (`--p12-out`), and the report. The certificate is in the
+//! CA's records before any of these files is written.
+
+use crate::cmd::ca_dir::ca_chain;
+use crate::cmd::created::{certificate_item, check_free, print_json, Files, FormatArgs};
+use crate::cmd::error::{CliError, CliResult};
+use crate::cmd::flags::OutputArgs;
+use crate::cmd::io;
+use crate::cmd::p12::write_pkcs12;
+use crate::cmd::request::key_pem;
+use clap::Args;
+use pkit::der::hex;
+use pkit::pki::backend::{Backend, PrivateKey};
+use pkit::pki::ca::issuer::Issued;
+use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::validity;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Where an issued certificate goes.
+#[derive(Args, Debug, Clone, Default)]
+pub struct DeliverArgs {
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Write the certificate followed by the CA's chain to -o (intermediates; the root is
+    /// left out, as TLS servers send it): the file nginx's ssl_certificate, Envoy and
+    /// HAProxy take.
+    #[arg(long)]
+    pub bundle: bool,
+    /// Also write a PKCS#12 file of the key, the certificate and the CA's chain (needs
+    /// the new key: --key-out).
+    #[arg(long, value_name = "FILE")]
+    pub p12_out: Option<PathBuf>,
+    /// Password source for --p12-out (pass:, env:, file:, fd:); asked for at a terminal
+    /// when not given.
+    #[arg(long, value_name = "SRC", requires = "p12_out")]
+    pub p12_passout: Option<String>,
+    #[command(flatten)]
+    pub format: FormatArgs,
+}
+
+impl DeliverArgs {
+    /// Refuse, before any work, files that exist and what cannot be delivered.
+    pub fn check(&self, key_out: Option<&Path>) -> CliResult {
+        if self.p12_out.is_some() && key_out.is_none() {
+            return Err(CliError::usage(
+                "--p12-out needs the certificate's key: give --key-out FILE for a new key",
+            ));
+        }
+        check_free(
+            &[self.output.out.as_deref(), key_out, self.p12_out.as_deref()],
+            self.output.force,
+        )
+    }
+}
+
+/// Write what `d` asks for and report it. `what` says what happened in the text line
+/// ("issued", "renewed … as").
+pub fn deliver(
+    be: &Backend,
+    ca: &Path,
+    issued: &Issued,
+    profile: Profile,
+    key: Option<(&dyn PrivateKey, &Path)>,
+    d: &DeliverArgs,
+    what: &str,
+) -> CliResult<Value> {
+    let force = d.output.force;
+    let mut files = Files::default();
+    let needs_chain = d.bundle || d.p12_out.is_some();
+    let chain = if needs_chain {
+        ca_chain(ca)?
+    } else {
+        Vec::new()
+    };
+    if let Some((key, path)) = key {
+        io::write_file_atomic(path, key_pem(be, key, None)?.as_bytes(), force, true)?;
+        files.add("key", path);
+        if let Some(p12) = &d.p12_out {
+            write_pkcs12(
+                be,
+                key,
+                &issued.der,
+                &chain,
+                d.p12_passout.as_deref(),
+                p12,
+                force,
+            )?;
+            files.add("pkcs12", p12);
+        }
+    }
+    let mut text = io::pem_encode("CERTIFICATE", &issued.der);
+    if d.bundle {
+        for c in &chain {
+            text.push_str(&io::pem_encode("CERTIFICATE", c));
+        }
+    }
+    let role = if d.bundle { "bundle" } else { "certificate" };
+    match (&d.output.out, d.format.json()) {
+        (Some(p), _) if p.as_os_str() != "-" => {
+            io::write_text(Some(p), force, &text)?;
+            files.add(role, p);
+        }
+        // In JSON the certificate travels in the item's `pem`.
+        (_, true) => {}
+        (_, false) => io::write_text(None, false, &text)?,
+    }
+    if let Some(why) = validity::br_excess(profile, issued.not_before, issued.not_after) {
+        eprintln!("pkit: warning: {why}");
+    }
+    let item = certificate_item(be, &issued.der, profile.name(), files);
+    if !d.format.json() {
+        eprintln!(
+            "pkit: {what} serial {} for {}",
+            hex(&issued.serial),
+            item["subject_dn"].as_str().unwrap_or_default()
+        );
+    }
+    Ok(item)
+}
+
+/// Print the JSON report of `items` when asked for.
+pub fn report(d: &DeliverArgs, items: Vec<Value>) -> CliResult {
+    if d.format.json() {
+        print_json("issued", items)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,161 @@
+//! `pkit key p12`: a key, its certificate and a chain as one PKCS#12 file, for Java
+//! keystores, Windows and browsers (the library writes it: `pkit::pki::pkcs12::write`).
+
+use super::error::{CliError, CliResult, Exit};
+use super::io::{self, InForm};
+use super::key::load_private_key;
+use clap::Args;
+use pkit::pki::backend::{Backend, PrivateKey};
+use pkit::pki::cert::Certificate;
+use pkit::pki::key::MlDsaKeyFormat;
+use pkit::pki::pkcs12::write::{encode_pfx, Contents};
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct P12Args {
+    /// The certificate (PEM or DER); when the file holds more, the rest are its chain.
+    #[arg(long, value_name = "FILE")]
+    pub cert: PathBuf,
+    /// Its private key (PKCS#8, encrypted or not, or a traditional RSA/EC key).
+    #[arg(long, value_name = "FILE")]
+    pub key: PathBuf,
+    /// Password source of an encrypted --key.
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// Intermediate certificates to include (a PEM bundle; repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub chain: Vec<PathBuf>,
+    /// Password for the PKCS#12 file (pass:, env:, file:, fd:); asked for twice at a
+    /// terminal when not given.
+    #[arg(long, value_name = "SRC")]
+    pub passout: Option<String>,
+    /// The alias keytool and the Windows store show (default: the certificate's subject).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The PKCS#12 file to write (mode 0600).
+    #[arg(short, long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Overwrite the output file if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run(be: &Backend, a: P12Args) -> CliResult<Exit> {
+    if !a.force && a.out.exists() {
+        return Err(CliError::io(format!(
+            "{}: already exists (use --force to overwrite)",
+            a.out.display()
+        )));
+    }
+    let mut certs = read_certs(&a.cert)?;
+    for c in &a.chain {
+        certs.extend(read_certs(c)?);
+    }
+    let leaf = certs.remove(0);
+    let key = load_private_key(be, &a.key, a.passin.as_deref(), None)?;
+    let cert_name = a.cert.display().to_string();
+    let c = Certificate::from_der(&leaf).map_err(|e| CliError::der(&cert_name, &e))?;
+    if key.public_key_der()? != c.spki.raw {
+        return Err(CliError::usage(format!(
+            "{}: the key does not match the certificate {cert_name}",
+            a.key.display()
+        )));
+    }
+    let name = a.name.clone().unwrap_or_else(|| {
+        c.subject
+            .to_rfc4514()
+            .unwrap_or_default()
+            .chars()
+            .take(64)
+            .collect()
+    });
+    write_named(
+        be,
+        key.as_ref(),
+        &leaf,
+        &certs,
+        a.passout.as_deref(),
+        &a.out,
+        a.force,
+        &name,
+    )?;
+    eprintln!(
+        "pkit: wrote {} (key, certificate and {} chain certificates)",
+        a.out.display(),
+        certs.len()
+    );
+    Ok(Exit::Ok)
+}
+
+/// Every certificate in a file, in order; at least one.
+fn read_certs(path: &Path) -> CliResult<Vec<Vec<u8>>> {
+    let name = path.display().to_string();
+    let items = io::split_items(io::read_source(path)?, InForm::Auto);
+    let mut out = Vec::new();
+    for it in items {
+        let it = it?;
+        Certificate::from_der(&it.der).map_err(|e| CliError::der(&name, &e))?;
+        out.push(it.der);
+    }
+    if out.is_empty() {
+        return Err(CliError::parse(format!("{name}: no certificate")));
+    }
+    Ok(out)
+}
+
+/// Write a PKCS#12 file of `key`, `cert` and `chain`, its password from `passout` (or
+/// asked for at a terminal), named after the certificate's subject.
+pub fn write_pkcs12(
+    be: &Backend,
+    key: &dyn PrivateKey,
+    cert: &[u8],
+    chain: &[Vec<u8>],
+    passout: Option<&str>,
+    out: &Path,
+    force: bool,
+) -> CliResult {
+    let name = Certificate::from_der(cert)
+        .ok()
+        .and_then(|c| c.subject.to_rfc4514().ok())
+        .unwrap_or_default();
+    write_named(be, key, cert, chain, passout, out, force, &name)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_named(
+    be: &Backend,
+    key: &dyn PrivateKey,
+    cert: &[u8],
+    chain: &[Vec<u8>],
+    passout: Option<&str>,
+    out: &Path,
+    force: bool,
+    name: &str,
+) -> CliResult {
+    let mut password = match passout {
+        Some(src) => io::read_secret(src)?,
+        None => {
+            super::ca_dir::ask_new_passphrase(&out.display().to_string())?.ok_or_else(|| {
+                CliError::usage(format!(
+                    "{}: a PKCS#12 file needs a password: give --passout SRC (pass:, env:, \
+                     file:, fd:)",
+                    out.display()
+                ))
+            })?
+        }
+    };
+    let mut pkcs8 = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
+    let der = encode_pfx(
+        be,
+        &Contents {
+            key_pkcs8: &pkcs8,
+            cert,
+            chain,
+            friendly_name: name,
+        },
+        &password,
+    );
+    pkcs8.fill(0);
+    password.fill(0);
+    io::write_file_atomic(out, &der?, force, true)
+}

@@ -1,0 +1,115 @@
+//! Revocation data over HTTP for `pkit verify`: OCSP requests to the responders a
+//! certificate's authorityInfoAccess names (RFC 6960 Appendix A.1: POST,
+//! application/ocsp-request) and the CRLs its cRLDistributionPoints name (GET). Each
+//! exchange is bounded in size and time; a CRL is fetched once per run, however many
+//! certificates point to it.
+
+use crate::cmd::io;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long one OCSP exchange may take, connection included.
+const OCSP_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most an OCSP response may be: a hostile responder cannot fill memory.
+const OCSP_MAX_RESPONSE: u64 = 1 << 20;
+/// How long one CRL download may take (a CA's full CRL can be tens of megabytes).
+const CRL_TIMEOUT: Duration = Duration::from_secs(30);
+/// The largest CRL taken: a million entries is about 53 MB.
+const CRL_MAX: u64 = 128 << 20;
+
+/// A CRL fetched (shared by every certificate pointing to it), or why it was not.
+type Fetched = Result<Arc<Vec<u8>>, String>;
+
+/// One run's HTTP client and what it has fetched.
+pub struct Fetcher {
+    ocsp: ureq::Agent,
+    crl: ureq::Agent,
+    crls: Mutex<HashMap<String, Fetched>>,
+}
+
+fn agent(timeout: Duration) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(timeout))
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+impl Fetcher {
+    pub fn new() -> Fetcher {
+        Fetcher {
+            ocsp: agent(OCSP_TIMEOUT),
+            crl: agent(CRL_TIMEOUT),
+            crls: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// POST an OCSP request to `url`; the response's DER.
+    pub fn ocsp(&self, url: &str, request: &[u8]) -> Result<Vec<u8>, String> {
+        let mut response = self
+            .ocsp
+            .post(url)
+            .header("Content-Type", "application/ocsp-request")
+            .send(request)
+            .map_err(|e| format!("{url}: {e}"))?;
+        if response.status() != 200 {
+            return Err(format!("{url}: HTTP {}", response.status()));
+        }
+        response
+            .body_mut()
+            .with_config()
+            .limit(OCSP_MAX_RESPONSE)
+            .read_to_vec()
+            .map_err(|e| format!("{url}: {e}"))
+    }
+
+    /// GET the CRL at `url` (DER, or PEM as some servers publish it), once per run.
+    pub fn crl(&self, url: &str) -> Fetched {
+        let cached = self
+            .crls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(url)
+            .cloned();
+        if let Some(r) = cached {
+            return r;
+        }
+        let r = self.download_crl(url).map(Arc::new);
+        self.crls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(url.to_string(), r.clone());
+        r
+    }
+
+    fn download_crl(&self, url: &str) -> Result<Vec<u8>, String> {
+        let mut response = self
+            .crl
+            .get(url)
+            .call()
+            .map_err(|e| format!("{url}: {e}"))?;
+        if response.status() != 200 {
+            return Err(format!("{url}: HTTP {}", response.status()));
+        }
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(CRL_MAX)
+            .read_to_vec()
+            .map_err(|e| format!("{url}: {e}"))?;
+        if body.starts_with(b"-----BEGIN") {
+            let source = io::Source {
+                name: url.to_string(),
+                data: body,
+            };
+            let item = io::split_items(source, io::InForm::Auto)
+                .into_iter()
+                .next()
+                .ok_or_else(|| format!("{url}: an empty PEM file"))?
+                .map_err(|e| e.message)?;
+            return Ok(item.der);
+        }
+        Ok(body)
+    }
+}

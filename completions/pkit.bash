@@ -202,8 +202,14 @@ _pkit() {
             pkit__subcmd__help__subcmd__issue,list)
                 cmd="pkit__subcmd__help__subcmd__issue__subcmd__list"
                 ;;
+            pkit__subcmd__help__subcmd__issue,renew)
+                cmd="pkit__subcmd__help__subcmd__issue__subcmd__renew"
+                ;;
             pkit__subcmd__help__subcmd__key,gen)
                 cmd="pkit__subcmd__help__subcmd__key__subcmd__gen"
+                ;;
+            pkit__subcmd__help__subcmd__key,p12)
+                cmd="pkit__subcmd__help__subcmd__key__subcmd__p12"
                 ;;
             pkit__subcmd__help__subcmd__key,pub)
                 cmd="pkit__subcmd__help__subcmd__key__subcmd__pub"
@@ -289,6 +295,9 @@ _pkit() {
             pkit__subcmd__issue,list)
                 cmd="pkit__subcmd__issue__subcmd__list"
                 ;;
+            pkit__subcmd__issue,renew)
+                cmd="pkit__subcmd__issue__subcmd__renew"
+                ;;
             pkit__subcmd__issue__subcmd__help,batch)
                 cmd="pkit__subcmd__issue__subcmd__help__subcmd__batch"
                 ;;
@@ -310,11 +319,17 @@ _pkit() {
             pkit__subcmd__issue__subcmd__help,list)
                 cmd="pkit__subcmd__issue__subcmd__help__subcmd__list"
                 ;;
+            pkit__subcmd__issue__subcmd__help,renew)
+                cmd="pkit__subcmd__issue__subcmd__help__subcmd__renew"
+                ;;
             pkit__subcmd__key,gen)
                 cmd="pkit__subcmd__key__subcmd__gen"
                 ;;
             pkit__subcmd__key,help)
                 cmd="pkit__subcmd__key__subcmd__help"
+                ;;
+            pkit__subcmd__key,p12)
+                cmd="pkit__subcmd__key__subcmd__p12"
                 ;;
             pkit__subcmd__key,pub)
                 cmd="pkit__subcmd__key__subcmd__pub"
@@ -324,6 +339,9 @@ _pkit() {
                 ;;
             pkit__subcmd__key__subcmd__help,help)
                 cmd="pkit__subcmd__key__subcmd__help__subcmd__help"
+                ;;
+            pkit__subcmd__key__subcmd__help,p12)
+                cmd="pkit__subcmd__key__subcmd__help__subcmd__p12"
                 ;;
             pkit__subcmd__key__subcmd__help,pub)
                 cmd="pkit__subcmd__key__subcmd__help__subcmd__pub"
@@ -1530,7 +1548,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__issue)
-            opts="ca csr cert batch list export"
+            opts="ca csr cert batch renew list export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1627,8 +1645,22 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__help__subcmd__issue__subcmd__renew)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__help__subcmd__key)
-            opts="gen pub"
+            opts="gen pub p12"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1642,6 +1674,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__key__subcmd__gen)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__key__subcmd__p12)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2006,7 +2052,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue)
-            opts="-h --color --help ca csr cert batch list export help"
+            opts="-h --color --help ca csr cert batch renew list export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2024,7 +2070,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__batch)
-            opts="-h --ca --db --db-passin --passin --pin --count --from --subject-template --alg --profile --days --out-dir --now --chunk --measure-limit --color --help"
+            opts="-h --ca --db --db-passin --passin --pin --count --from --subject-template --san-template --alg --profile --days --clip-validity --out-dir --now --chunk --measure-limit --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2059,6 +2105,10 @@ _pkit() {
                     return 0
                     ;;
                 --subject-template)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --san-template)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2098,7 +2148,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__ca)
-            opts="-h --dir --subject --alg --key --passin --pin --db --db-passin --days --parent --parent-passin --parent-pin --path-len --passout --now --color --help"
+            opts="-f -h --dir --subject --alg --key --passin --pin --db --db-passin --days --clip-validity --parent --parent-passin --parent-pin --path-len --permit --exclude --ocsp-url --crl-url --issuer-url --passout --no-passout --now --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2156,12 +2206,40 @@ _pkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --permit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ocsp-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crl-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --issuer-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --passout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2176,7 +2254,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__cert)
-            opts="-o -h --ca --db --db-passin --passin --pin --csr --subject --key-out --alg --san --profile --days --not-after --not-before --copy-extensions --now --out --force --color --help"
+            opts="-o -f -h --ca --db --db-passin --passin --pin --csr --subject --key-out --alg --san --profile --days --not-after --not-before --clip-validity --ocsp-url --crl-url --issuer-url --copy-extensions --now --out --force --bundle --p12-out --p12-passout --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2238,6 +2316,18 @@ _pkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --ocsp-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crl-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --issuer-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --copy-extensions)
                     COMPREPLY=($(compgen -W "none copy" -- "${cur}"))
                     return 0
@@ -2252,6 +2342,22 @@ _pkit() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --p12-out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --p12-passout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2354,7 +2460,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__help)
-            opts="ca csr cert batch list export help"
+            opts="ca csr cert batch renew list export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2465,8 +2571,22 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__issue__subcmd__help__subcmd__renew)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__issue__subcmd__list)
-            opts="-f -h --ca --db --db-passin --format --undelivered --color --help"
+            opts="-f -h --ca --db --db-passin --format --undelivered --expiring --status --now --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2492,6 +2612,120 @@ _pkit() {
                     COMPREPLY=($(compgen -W "text json jsonl" -- "${cur}"))
                     return 0
                     ;;
+                --expiring)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "valid revoked expired" -- "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__issue__subcmd__renew)
+            opts="-o -f -h --ca --db --db-passin --passin --pin --cert --key --key-passin --key-out --alg --within --days --not-after --not-before --clip-validity --now --out --force --bundle --p12-out --p12-passout --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --alg)
+                    COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa2048 rsa3072 rsa4096 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
+                    return 0
+                    ;;
+                --within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --days)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --not-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --not-before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --p12-out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --p12-passout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -2504,7 +2738,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__key)
-            opts="-h --color --help gen pub help"
+            opts="-h --color --help gen pub p12 help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2576,7 +2810,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__key__subcmd__help)
-            opts="gen pub help"
+            opts="gen pub p12 help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2617,6 +2851,20 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__key__subcmd__help__subcmd__p12)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__key__subcmd__help__subcmd__pub)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -2624,6 +2872,56 @@ _pkit() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__key__subcmd__p12)
+            opts="-o -h --cert --key --passin --chain --passout --name --out --force --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --chain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -4142,7 +4440,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__verify)
-            opts="-r -f -h --connect --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --db --db-passin --ocsp-response --ocsp --check-revocation --revocation-policy --expires-within --format --color --help"
+            opts="-r -f -h --connect --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --db --db-passin --ocsp-response --ocsp --crl-download --offline --check-revocation --revocation-policy --expires-within --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -65,13 +65,14 @@ complete -c pkit -n "__fish_pkit_using_subcommand parse" -l show-private -d 'Inc
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -l lenient -d 'Accept BER (non-minimal lengths, indefinite lengths, bad string characters…) and report each deviation as a warning instead of failing'
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub p12 help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
-complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
-complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub p12 help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub p12 help" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub p12 help" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub p12 help" -f -a "p12" -d 'Write a key, its certificate and chain as a PKCS#12 file (PBES2 AES-256, HMAC-SHA-256 MAC), for Java keystores, Windows and browsers'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub p12 help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from gen" -s a -l alg -d 'Key algorithm. Case-insensitive; OpenSSL spellings also work (prime256v1, secp384r1, ED25519, rsa:3072, ML-DSA-65, mldsa87…)' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''
@@ -106,21 +107,35 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from pub" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
-complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
-complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l cert -d 'The certificate (PEM or DER); when the file holds more, the rest are its chain' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l key -d 'Its private key (PKCS#8, encrypted or not, or a traditional RSA/EC key)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l passin -d 'Password source of an encrypted --key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l chain -d 'Intermediate certificates to include (a PEM bundle; repeatable)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l passout -d 'Password for the PKCS#12 file (pass:, env:, file:, fd:); asked for twice at a terminal when not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l name -d 'The alias keytool and the Windows store show (default: the certificate\'s subject)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -s o -l out -d 'The PKCS#12 file to write (mode 0600)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "list" -d 'List the certificates a CA has issued'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "export" -d 'Print one issued certificate by serial number'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch list export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l dir -d 'The CA directory to create (ca.pem, ca.key, ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "p12" -d 'Write a key, its certificate and chain as a PKCS#12 file (PBES2 AES-256, HMAC-SHA-256 MAC), for Java keystores, Windows and browsers'
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "renew" -d 'Issue a certificate again: same subject, SANs, profile and extensions, a new serial and validity (and key, with --key-out); the records link the two'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "list" -d 'List the certificates a CA has issued'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "export" -d 'Print one issued certificate by serial number'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l dir -d 'The CA directory to create (ca.pem, ca.key, ca.db, ca.json; chain.pem for an intermediate)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l subject -d 'Subject, RFC 4514 (`CN=Example Root,O=Example`) or OpenSSL\'s `/O=Example/CN=…`' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l alg -d 'Key algorithm of a new key (default ecdsa-p256); with --key, the key\'s' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
@@ -136,17 +151,26 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l pin -d 'PIN of the token holding the --key (pass:, env:, file:, fd:); default: the URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l days -d 'Validity in days' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l days -d 'Validity in days (default: 3650 for a root, 1825 for an intermediate)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent -d 'Make an intermediate signed by the CA in this directory (recorded in its ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent-passin -d 'Password source for the parent CA\'s key' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l parent-pin -d 'PIN of the token holding the parent CA\'s key' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l path-len -d 'basicConstraints pathLenConstraint' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passout -d 'Encrypt ca.key with a password from SRC (pass:, env:, file:, fd:)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l permit -d 'Names the CA and every CA below it may certify (nameConstraints, critical; RFC 5280 §4.2.1.10), repeatable: DNS:example.com, DNS:.internal, IP:10.0.0.0/8, email:example.com, URI:.example.com, DN:O=Example' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l exclude -d 'Names it may never certify (excludedSubtrees), repeatable, as --permit' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l ocsp-url -d 'OCSP responder URL (http://…) put in authorityInfoAccess (repeatable)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l crl-url -d 'CRL URL (http://…) put in cRLDistributionPoints (repeatable)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l issuer-url -d 'URL of the issuing CA\'s certificate (http://…, DER) put in authorityInfoAccess caIssuers (repeatable)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passout -d 'Encrypt ca.key with a password from SRC (pass:, env:, file:, fd:). Without it (or --no-passout), a passphrase is asked for at a terminal; without a terminal the key is written in clear, with a warning' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l now -d 'Start of validity (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
+json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l clip-validity -d 'With --parent: cut a validity that reaches past the parent\'s to end with it, instead of refusing (exit 2)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l no-passout -d 'Write ca.key in clear (for a key kept safe by other means)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l key -d 'The private key to sign the request with' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from csr" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
@@ -177,17 +201,26 @@ ml-dsa-65\t''
 ml-dsa-87\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l san -d 'Subject alternative name (repeatable): DNS:, IP:, email:, URI:' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l profile -d 'server, client, server-client, code-signing, ocsp-signer or ca' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l days -d 'Validity in days from not-before' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l days -d 'Validity in days from not-before, counted as the CA/Browser Forum counts it (the last second is included). Default by profile: server and server-client 90 (never above the Baseline Requirements\' maximum on the issuance date), client and code-signing 365, ocsp-signer 90, ca 1825' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l not-after -d 'End of validity (RFC 3339)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l not-before -d 'Start of validity (RFC 3339; default now)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l ocsp-url -d 'OCSP responder URL (http://…) put in authorityInfoAccess (repeatable)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l crl-url -d 'CRL URL (http://…) put in cRLDistributionPoints (repeatable)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l issuer-url -d 'URL of the issuing CA\'s certificate (http://…, DER) put in authorityInfoAccess caIssuers (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l copy-extensions -d 'Whether to copy the CSR\'s requested extensions' -r -f -a "none\t'Ignore the CSR\'s requested extensions'
 copy\t'Copy the CSR\'s requested extensions (the profile\'s own win)'"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l now -d 'Judge the CA\'s validity at this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s o -l out -d 'Output file (default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l p12-out -d 'Also write a PKCS#12 file of the key, the certificate and the CA\'s chain (needs the new key: --key-out)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l p12-passout -d 'Password source for --p12-out (pass:, env:, file:, fd:); asked for at a terminal when not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
+json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l clip-validity -d 'Cut a validity that reaches past the issuing CA\'s to end with it, instead of refusing (exit 2)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l bundle -d 'Write the certificate followed by the CA\'s chain to -o (intermediates; the root is left out, as TLS servers send it): the file nginx\'s ssl_certificate, Envoy and HAProxy take'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l ca -d 'The issuing CA directory (ca.pem, ca.key, ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
@@ -195,8 +228,9 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l count -d 'How many certificates (with --subject-template)' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l from -d 'JSONL manifest: one {"subject","sans":[…],"profile","alg","days"} per line' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l from -d 'JSONL manifest: one {"subject","sans":["DNS:…",…],"profile","alg","days"} per line' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l subject-template -d 'Subject for --count: the certificate\'s number stands in for each n in braces, as in the default' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l san-template -d 'A SAN for --count (repeatable), the certificate\'s number standing in for each n in braces as in --subject-template; default with the default subject: DNS:host-{n}.example' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l alg -d 'Key algorithm (manifest lines may override)' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''
@@ -207,21 +241,62 @@ ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l profile -d 'Profile (manifest lines may override)' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l days -d 'Validity in days (manifest lines may override)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l days -d 'Validity in days (manifest lines may override; default by profile, as `issue cert`)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l out-dir -d 'Directory for N.pem and N.key files (created if missing)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l now -d 'Judge validity from this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l chunk -d 'Certificates per database transaction' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l clip-validity -d 'Cut validities that reach past the CA\'s to end with it, instead of refusing'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l measure-limit -d 'Afterwards, time the raw limit on the same threads (one key generation plus one CA signature per certificate, in memory) and print it beside the batch\'s rate'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l ca -d 'The issuing CA directory (ca.pem, ca.key, ca.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l cert -d 'The certificate to renew (issued by this CA: its serial is in the CA\'s records)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l key -d 'Certify this key (the certificate\'s own, or another) instead of making a new one' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l key-passin -d 'Password source of an encrypted --key' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l key-out -d 'Make a new key (mode 0600) and certify it' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l alg -d 'Algorithm of the new key (default: the old key\'s)' -r -f -a "ecdsa-p256\t''
+ecdsa-p384\t''
+ed25519\t''
+rsa2048\t''
+rsa3072\t''
+rsa4096\t''
+ml-dsa-44\t''
+ml-dsa-65\t''
+ml-dsa-87\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l within -d 'Renew only when the certificate expires within this window (e.g. 30d); otherwise say so and exit 0 having done nothing (for cron)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l days -d 'Validity in days from not-before, counted as the CA/Browser Forum counts it (the last second is included). Default by profile: server and server-client 90 (never above the Baseline Requirements\' maximum on the issuance date), client and code-signing 365, ocsp-signer 90, ca 1825' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l not-after -d 'End of validity (RFC 3339)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l not-before -d 'Start of validity (RFC 3339; default now)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l now -d 'Judge the CA\'s validity (and --within) at this time (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -s o -l out -d 'Output file (default stdout)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l p12-out -d 'Also write a PKCS#12 file of the key, the certificate and the CA\'s chain (needs the new key: --key-out)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l p12-passout -d 'Password source for --p12-out (pass:, env:, file:, fd:); asked for at a terminal when not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
+json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l clip-validity -d 'Cut a validity that reaches past the issuing CA\'s to end with it, instead of refusing (exit 2)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l bundle -d 'Write the certificate followed by the CA\'s chain to -o (intermediates; the root is left out, as TLS servers send it): the file nginx\'s ssl_certificate, Envoy and HAProxy take'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l ca -d 'The CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -s f -l format -d 'text (a table) or json' -r -f -a "text\t''
 json\t''
 jsonl\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l expiring -d 'Only certificates that expire within this window from now (e.g. 30d, 4w, 12h): the renewal list' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l status -d 'Only certificates in this state (expired: past not-after and not revoked)' -r -f -a "valid\t''
+revoked\t''
+expired\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l now -d 'Judge expiry at this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -242,6 +317,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "renew" -d 'Issue a certificate again: same subject, SANs, profile and extensions, a new serial and validity (and key, with --key-out); the records link the two'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the certificates a CA has issued'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "export" -d 'Print one issued certificate by serial number'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -379,7 +455,7 @@ code-signing\t''
 email\t''
 ocsp-signer\t''
 timestamping\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -l hostname -d 'The DNS name the certificate must be valid for' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l hostname -d 'The DNS name (or IP address) the certificate must be valid for' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ip -d 'The IP address the certificate must be valid for' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l email -d 'The email address the certificate must be valid for' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l policy -d 'An acceptable certificate policy OID (repeatable; default: any policy)' -r
@@ -390,7 +466,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ca -d 'A pkit CA di
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp-response -d 'An OCSP response to check revocation against (repeatable)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -l check-revocation -d 'Which certificates to check for revocation. Default: leaf when a CRL, --ca, an OCSP response or --ocsp is given, else none' -r -f -a "none\t''
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l check-revocation -d 'Which certificates to check for revocation. Default: leaf when a CRL, --ca, an OCSP response, --ocsp or --crl-download is given, else none' -r -f -a "none\t''
 leaf\t''
 chain\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l revocation-policy -d 'What an unknown revocation status means' -r -f -a "soft-fail\t''
@@ -407,6 +483,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l require-explicit-po
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-policy-mapping -d 'Do not follow policy mappings (initial-policy-mapping-inhibit)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-any-policy -d 'Do not let anyPolicy stand for other policies (initial-any-policy-inhibit)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp -d 'Ask the OCSP responder each certificate names (authorityInfoAccess, http) about it'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl-download -d 'Fetch the CRL each certificate names (cRLDistributionPoints, http; once per run)'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l offline -d 'Never fetch revocation data. Without it, --check-revocation given with no CRL, OCSP response or --ca asks the OCSP responders and fetches the CRLs the certificates name, as --ocsp --crl-download do'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -802,10 +880,12 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subc
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "p12" -d 'Write a key, its certificate and chain as a PKCS#12 file (PBES2 AES-256, HMAC-SHA-256 MAC), for Java keystores, Windows and browsers'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "renew" -d 'Issue a certificate again: same subject, SANs, profile and extensions, a new serial and validity (and key, with --key-out); the records link the two'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "list" -d 'List the certificates a CA has issued'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "export" -d 'Print one issued certificate by serial number'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "revoke" -d 'Record a revocation in a CA directory\'s ca.db'

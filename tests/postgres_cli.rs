@@ -424,7 +424,7 @@ fn the_url_comes_from_the_environment_and_is_recorded_without_its_password() {
     assert!(!dir.join("ca.db").exists(), "no ca.db beside a server's CA");
     assert_eq!(
         db.psql("SELECT version FROM pkit_schema WHERE store = 'ca'"),
-        "1"
+        "2"
     );
 }
 
@@ -445,10 +445,19 @@ fn faults_are_one_line_exit_4_and_change_nothing() {
         &s(&t.path().join("o")),
     ]);
     let cert = |extra: &[String]| {
-        let mut a: Vec<String> = ["issue", "cert", "--ca", &s(&ca.dir), "--subject", "CN=f"]
-            .iter()
-            .map(|x| x.to_string())
-            .collect();
+        let mut a: Vec<String> = [
+            "issue",
+            "cert",
+            "--ca",
+            &s(&ca.dir),
+            "--subject",
+            "CN=f",
+            "--san",
+            "DNS:f.example",
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
         a.extend(["--key-out".into(), s(&t.path().join("f.key"))]);
         a.extend(["-o".into(), s(&t.path().join("f.pem")), "--force".into()]);
         a.extend(extra.iter().cloned());

@@ -163,25 +163,6 @@ pub enum Passout<'a> {
     Clear,
 }
 
-/// A new passphrase, typed twice at the terminal; `None` without a terminal.
-pub fn ask_new_passphrase(what: &str) -> CliResult<Option<Vec<u8>>> {
-    if !(io::stdin_is_terminal() && io::stderr_is_terminal()) {
-        return Ok(None);
-    }
-    let tty = |e: std::io::Error| CliError::io_at("the terminal", &e);
-    let first = rpassword::prompt_password(format!("Passphrase for {what}: ")).map_err(tty)?;
-    let again = rpassword::prompt_password("The same passphrase again: ").map_err(tty)?;
-    if first != again {
-        return Err(CliError::usage(
-            "the two passphrases differ; nothing was written",
-        ));
-    }
-    if first.is_empty() {
-        return Err(CliError::usage("an empty passphrase; nothing was written"));
-    }
-    Ok(Some(first.into_bytes()))
-}
-
 /// `--key FILE|URI` when given (its algorithm must agree with `--alg`, if that was
 /// given too), else a new key of `alg` (`default_alg` when neither says); its file text
 /// protected as `passout` says (a key in a token needs no password: its PIN guards it).
@@ -235,7 +216,7 @@ pub fn new_ca_key(
     };
     let mut password = match passout {
         Passout::Source(spec) => Some(io::read_secret(spec)?),
-        Passout::Ask => ask_new_passphrase(&key_file.display().to_string())?,
+        Passout::Ask => io::ask_new_passphrase(&key_file.display().to_string())?,
         Passout::Clear => None,
     };
     let file_text = super::request::key_pem_with(be, key.as_ref(), password.as_deref());

@@ -170,6 +170,25 @@ pub fn read_secret(spec: &str) -> CliResult<Vec<u8>> {
     }
 }
 
+/// A new passphrase, typed twice at the terminal; `None` without a terminal.
+pub fn ask_new_passphrase(what: &str) -> CliResult<Option<Vec<u8>>> {
+    if !(stdin_is_terminal() && stderr_is_terminal()) {
+        return Ok(None);
+    }
+    let tty = |e: std::io::Error| CliError::io_at("the terminal", &e);
+    let first = rpassword::prompt_password(format!("Passphrase for {what}: ")).map_err(tty)?;
+    let again = rpassword::prompt_password("The same passphrase again: ").map_err(tty)?;
+    if first != again {
+        return Err(CliError::usage(
+            "the two passphrases differ; nothing was written",
+        ));
+    }
+    if first.is_empty() {
+        return Err(CliError::usage("an empty passphrase; nothing was written"));
+    }
+    Ok(Some(first.into_bytes()))
+}
+
 /// Where output goes.
 pub struct OutputOpts<'a> {
     pub path: Option<&'a Path>,

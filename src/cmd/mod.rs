@@ -16,6 +16,7 @@ pub mod flags;
 pub mod io;
 pub mod issue;
 pub mod key;
+pub mod key_file;
 pub mod mtc;
 pub mod ocsp;
 pub mod outdir;

@@ -3,7 +3,7 @@
 
 use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm};
-use super::key::load_private_key;
+use super::key_file::load_private_key;
 use clap::Args;
 use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::cert::Certificate;
@@ -134,15 +134,13 @@ fn write_named(
 ) -> CliResult {
     let mut password = match passout {
         Some(src) => io::read_secret(src)?,
-        None => {
-            super::ca_dir::ask_new_passphrase(&out.display().to_string())?.ok_or_else(|| {
-                CliError::usage(format!(
-                    "{}: a PKCS#12 file needs a password: give --passout SRC (pass:, env:, \
+        None => io::ask_new_passphrase(&out.display().to_string())?.ok_or_else(|| {
+            CliError::usage(format!(
+                "{}: a PKCS#12 file needs a password: give --passout SRC (pass:, env:, \
                      file:, fd:)",
-                    out.display()
-                ))
-            })?
-        }
+                out.display()
+            ))
+        })?,
     };
     let mut pkcs8 = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
     let der = encode_pfx(

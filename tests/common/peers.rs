@@ -33,15 +33,18 @@ pub enum Peer {
     Script,
     /// The Go toolchain, which builds tests/go programs on Go's own libraries.
     Go,
+    /// Java's `keytool`, which opens PKCS#12 keystores.
+    Keytool,
 }
 
-const PEERS: [Peer; 6] = [
+const PEERS: [Peer; 7] = [
     Peer::Openssl,
     Peer::Python,
     Peer::PythonCryptography,
     Peer::CryptographyVectors,
     Peer::Script,
     Peer::Go,
+    Peer::Keytool,
 ];
 
 impl Peer {
@@ -53,6 +56,7 @@ impl Peer {
             Peer::CryptographyVectors => "the cryptography_vectors corpus",
             Peer::Script => "util-linux `script`",
             Peer::Go => "the Go toolchain",
+            Peer::Keytool => "Java's keytool",
         }
     }
 
@@ -72,6 +76,7 @@ impl Peer {
             }
             Peer::Script => "apt-get install util-linux (bsdutils on Debian)",
             Peer::Go => "Go >= 1.22 (apt-get install golang-go where Debian has it that recent)",
+            Peer::Keytool => "apt-get install default-jre-headless",
         }
     }
 
@@ -97,6 +102,7 @@ impl Peer {
             Peer::CryptographyVectors => ("python3", &["-c", PY_VECTORS]),
             Peer::Script => ("script", &["--version"]),
             Peer::Go => ("go", &["version"]),
+            Peer::Keytool => ("keytool", &["-help"]),
         };
         let run = super::try_run_with(program, args, None, PROBE_LIMIT)
             .map_err(|e| format!("cannot run {program}: {e}"))?;

@@ -89,7 +89,7 @@ pub struct VerifyArgs {
     /// The extended key usage the certificate must allow.
     #[arg(long, default_value = "any", value_parser = purpose_parser())]
     pub purpose: Purpose,
-    /// The DNS name the certificate must be valid for.
+    /// The DNS name (or IP address) the certificate must be valid for.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["ip", "email"])]
     pub hostname: Option<String>,
     /// The IP address the certificate must be valid for.
@@ -382,6 +382,13 @@ fn identity(a: &VerifyArgs) -> CliResult<Option<Identity<'_>>> {
             .map_err(|e| CliError::usage(format!("--connect {e}")));
     }
     if let Some(h) = &a.hostname {
+        // An address given as the host is matched as one (iPAddress SANs), as
+        // `openssl verify -verify_hostname` users expect of `--hostname 10.1.2.3`.
+        if h.parse::<std::net::IpAddr>().is_ok() {
+            return Identity::parse_ip(h)
+                .map(Some)
+                .map_err(|e| CliError::usage(format!("--hostname {e}")));
+        }
         return Identity::parse_dns(h)
             .map(Some)
             .map_err(|e| CliError::usage(format!("--hostname {h}: {e}")));

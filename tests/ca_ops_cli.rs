@@ -1,0 +1,878 @@
+//! Running a CA for real, through the binary: revocation pointers that `pkit verify` and
+//! `openssl verify -crl_download` follow to a running `pkit ocsp serve` and a CRL served
+//! on 127.0.0.1; validity by the CA/Browser Forum rules; name constraints; bundles and
+//! PKCS#12 files that OpenSSL 3.0, Java's keytool and pyca open; renewal and the renewal
+//! list; JSON from the commands that create; the CA key's protection.
+
+mod common;
+
+use common::{free_port, json_items, ossl, pk, pk_ok, python_ok, refused, require, s};
+use common::{Peer, Server};
+use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `pkit issue ca --dir DIR/name --subject … --no-passout [extra…]`.
+fn new_ca(dir: &Path, name: &str, subject: &str, extra: &[&str]) -> PathBuf {
+    let ca = dir.join(name);
+    let d = s(&ca);
+    let mut args = vec![
+        "issue",
+        "ca",
+        "--dir",
+        &d,
+        "--subject",
+        subject,
+        "--no-passout",
+    ];
+    args.extend_from_slice(extra);
+    pk_ok(&args);
+    ca
+}
+
+/// `pkit issue cert` for a new key `DIR/name.key` into `DIR/name.pem`.
+fn leaf(ca: &Path, dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let (cert, key) = (
+        dir.join(format!("{name}.pem")),
+        dir.join(format!("{name}.key")),
+    );
+    let (c, k, ca) = (s(&cert), s(&key), s(ca));
+    let mut args = vec!["issue", "cert", "--ca", &ca, "--key-out", &k, "-o", &c];
+    args.extend_from_slice(extra);
+    pk_ok(&args);
+    cert
+}
+
+/// `openssl x509 -text` of a certificate file (the system's OpenSSL 3.0).
+fn x509_text(cert: &Path) -> String {
+    let (code, out) = ossl(&["x509", "-in", &s(cert), "-noout", "-text"]);
+    assert_eq!(code, Some(0), "{out}");
+    out
+}
+
+/// `pkit verify -f json` of `cert` against `roots`: exit code and the one result.
+fn verify(roots: &Path, cert: &Path, extra: &[&str]) -> (Option<i32>, Value) {
+    let (r, c) = (s(roots), s(cert));
+    let mut args = vec!["verify", "-f", "json", "--roots", &r];
+    args.extend_from_slice(extra);
+    args.push(&c);
+    let run = pk(&args);
+    let items = json_items(&run);
+    assert_eq!(items.len(), 1, "{}", run.describe());
+    (run.code, items[0].clone())
+}
+
+/// A static HTTP server on 127.0.0.1:`port` serving the files in `dir` (Python's).
+fn file_server(dir: &Path, port: u16, log: PathBuf) -> Server {
+    require(Peer::Python);
+    let mut cmd = Command::new("python3");
+    cmd.args([
+        "-c",
+        "import functools, http.server, sys\n\
+         h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[2])\n\
+         s = http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), h)\n\
+         print('ready', file=sys.stderr, flush=True)\n\
+         s.serve_forever()",
+        &port.to_string(),
+        &s(dir),
+    ]);
+    Server::start(cmd, log, "ready")
+}
+
+/// `pkit crl gen --ca CA --outform der -o FILE --force`.
+fn publish_crl(ca: &Path, out: &Path) {
+    pk_ok(&[
+        "crl",
+        "gen",
+        "--ca",
+        &s(ca),
+        "--outform",
+        "der",
+        "-o",
+        &s(out),
+        "--force",
+    ]);
+}
+
+#[test]
+fn pointers_lead_verify_and_openssl_to_revocation() {
+    common::require_openssl();
+    let t = common::tempdir();
+    let (ocsp_port, crl_port) = (free_port(), free_port());
+    let ocsp_url = format!("http://127.0.0.1:{ocsp_port}/");
+    let crl_url = format!("http://127.0.0.1:{crl_port}/ca.crl");
+    let issuer_url = format!("http://127.0.0.1:{crl_port}/ca.der");
+    let ca = new_ca(
+        t.path(),
+        "ca",
+        "CN=Pointer CA",
+        &[
+            "--ocsp-url",
+            &ocsp_url,
+            "--crl-url",
+            &crl_url,
+            "--issuer-url",
+            &issuer_url,
+        ],
+    );
+    let cert = leaf(&ca, t.path(), "web", &["--san", "DNS:web.example"]);
+    let text = x509_text(&cert);
+    assert!(text.contains(&format!("OCSP - URI:{ocsp_url}")), "{text}");
+    assert!(
+        text.contains(&format!("CA Issuers - URI:{issuer_url}")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("URI:{crl_url}")), "{text}");
+    // An override for one certificate replaces that kind only.
+    let other = leaf(
+        &ca,
+        t.path(),
+        "other",
+        &[
+            "--san",
+            "DNS:other.example",
+            "--ocsp-url",
+            "http://127.0.0.1:1/elsewhere",
+        ],
+    );
+    let text = x509_text(&other);
+    assert!(
+        text.contains("OCSP - URI:http://127.0.0.1:1/elsewhere"),
+        "{text}"
+    );
+    assert!(
+        !text.contains(&ocsp_url) && text.contains(&crl_url),
+        "{text}"
+    );
+
+    let www = t.path().join("www");
+    std::fs::create_dir(&www).unwrap();
+    publish_crl(&ca, &www.join("ca.crl"));
+    let _files = file_server(&www, crl_port, t.path().join("http.log"));
+    let mut serve = Command::new(common::pkit_bin());
+    serve.args([
+        "ocsp",
+        "serve",
+        "--ca",
+        &s(&ca),
+        "--listen",
+        &format!("127.0.0.1:{ocsp_port}"),
+    ]);
+    let responder = Server::start(serve, t.path().join("ocsp.log"), "\"listening\"");
+    let roots = ca.join("ca.pem");
+
+    // No flag but --check-revocation: pkit asks the responder and fetches the CRL.
+    let (code, v) = verify(&roots, &cert, &["--check-revocation", "leaf"]);
+    assert_eq!(code, Some(0), "{v}");
+    let (code, out) = ossl(&[
+        "verify",
+        "-crl_download",
+        "-crl_check",
+        "-CAfile",
+        &s(&roots),
+        &s(&cert),
+    ]);
+    assert_eq!(code, Some(0), "openssl -crl_download: {out}");
+    // --offline: nothing to ask, so unknown (hard-fail).
+    let (code, v) = verify(&roots, &cert, &["--check-revocation", "leaf", "--offline"]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (Some(1), Some("revocation-unknown")),
+        "{v}"
+    );
+
+    pk_ok(&["crl", "revoke", "--ca", &s(&ca), "--cert", &s(&cert)]);
+    // The responder answers from the records at once: revoked.
+    let (code, v) = verify(&roots, &cert, &["--ocsp"]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (Some(1), Some("revoked")),
+        "{v}"
+    );
+    // The CRL alone, once published, says so too.
+    publish_crl(&ca, &www.join("ca.crl"));
+    let (code, v) = verify(&roots, &cert, &["--crl-download"]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (Some(1), Some("revoked")),
+        "{v}"
+    );
+    let (code, out) = ossl(&[
+        "verify",
+        "-crl_download",
+        "-crl_check",
+        "-CAfile",
+        &s(&roots),
+        &s(&cert),
+    ]);
+    assert_ne!(code, Some(0), "{out}");
+    assert!(out.contains("certificate revoked"), "{out}");
+    drop(responder);
+    // A CRL server that answers nonsense: unknown, naming the URL.
+    std::fs::write(www.join("ca.crl"), b"not a CRL").unwrap();
+    let (code, v) = verify(&roots, &other, &["--crl-download"]);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (Some(1), Some("revocation-unknown")),
+        "{v}"
+    );
+    assert!(v["detail"].as_str().unwrap().contains(&crl_url), "{v}");
+
+    // Pointers that are not plain http are refused before anything is made.
+    let r = pk(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&t.path().join("bad")),
+        "--subject",
+        "CN=Bad",
+        "--no-passout",
+        "--crl-url",
+        "https://ca.example/ca.crl",
+    ]);
+    refused(&r, 2, &["--crl-url", "http://"], "an https CRL URL");
+    assert!(!t.path().join("bad").exists());
+}
+
+#[test]
+fn validity_follows_the_baseline_requirements() {
+    let t = common::tempdir();
+    fn at(now: &str) -> Vec<&str> {
+        vec!["--now", now]
+    }
+    let ca = new_ca(
+        t.path(),
+        "ca",
+        "CN=Validity CA",
+        &["--now", "2026-01-01T00:00:00Z"],
+    );
+    let span = |cert: &Path| -> i64 {
+        let r = pk_ok(&["parse", &s(cert), "-f", "json"]);
+        let v = &json_items(&r)[0]["validity"];
+        let t = |k: &str| {
+            pkit::der::Time::parse_rfc3339(v[k].as_str().unwrap())
+                .unwrap()
+                .unix
+        };
+        t("not_after") - t("not_before")
+    };
+    let day = 86_400;
+    // Server: 90 days (inclusive) on 2026-11-27, 47 days from 2029-03-15.
+    let mut args = vec!["--san", "DNS:a.example"];
+    args.extend(at("2026-11-27T00:00:00Z"));
+    assert_eq!(span(&leaf(&ca, t.path(), "s2026", &args)), 90 * day - 1);
+    let mut args = vec!["--san", "DNS:a.example"];
+    args.extend(at("2030-01-01T00:00:00Z"));
+    assert_eq!(span(&leaf(&ca, t.path(), "s2030", &args)), 47 * day - 1);
+    // Client: a year.
+    let mut args = vec!["--san", "email:a@example.com", "--profile", "client"];
+    args.extend(at("2026-11-27T00:00:00Z"));
+    assert_eq!(span(&leaf(&ca, t.path(), "c", &args)), 365 * day - 1);
+    // Above the BR maximum: issued (a private CA may), with a warning naming it.
+    let r = pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&ca),
+        "--san",
+        "DNS:a.example",
+        "--key-out",
+        &s(&t.path().join("long.key")),
+        "-o",
+        &s(&t.path().join("long.pem")),
+        "--days",
+        "300",
+        "--now",
+        "2026-11-27T00:00:00Z",
+    ]);
+    let err = r.stderr_str();
+    assert!(
+        err.contains("above the 200 days") && err.contains("§6.3.2"),
+        "{err}"
+    );
+    // --days 0 is a usage error; so is a TLS certificate without a SAN.
+    let r = pk(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&ca),
+        "--san",
+        "DNS:a.example",
+        "--key-out",
+        &s(&t.path().join("z.key")),
+        "--days",
+        "0",
+    ]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    let r = pk(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&ca),
+        "--subject",
+        "CN=nosan.example",
+        "--key-out",
+        &s(&t.path().join("nosan.key")),
+        "-o",
+        &s(&t.path().join("nosan.pem")),
+    ]);
+    refused(
+        &r,
+        2,
+        &["subject alternative name"],
+        "a server certificate without a SAN",
+    );
+    assert!(!t.path().join("nosan.key").exists() && !t.path().join("nosan.pem").exists());
+    // A batch takes SAN templates; a custom subject without one is refused.
+    let out = t.path().join("batch");
+    let r = pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        &s(&ca),
+        "--count",
+        "3",
+        "--subject-template",
+        "CN=node-{n}.internal",
+        "--san-template",
+        "DNS:node-{n}.internal",
+        "--san-template",
+        "IP:10.0.0.{n}",
+        "--out-dir",
+        &s(&out),
+    ]);
+    assert_eq!(r.stdout_str().lines().count(), 3);
+    let text = x509_text(&out.join("2.pem"));
+    assert!(
+        text.contains("DNS:node-2.internal, IP Address:10.0.0.2"),
+        "{text}"
+    );
+    let r = pk(&[
+        "issue",
+        "batch",
+        "--ca",
+        &s(&ca),
+        "--count",
+        "3",
+        "--subject-template",
+        "CN=node-{n}.internal",
+        "--out-dir",
+        &s(&t.path().join("nobatch")),
+    ]);
+    refused(
+        &r,
+        2,
+        &["--san-template"],
+        "a batch of server certificates without SANs",
+    );
+}
+
+#[test]
+fn name_constraints_bind_what_the_ca_issues() {
+    common::require_openssl();
+    let t = common::tempdir();
+    let root = new_ca(t.path(), "root", "CN=Constrained Root", &[]);
+    let int = new_ca(
+        t.path(),
+        "int",
+        "CN=Internal Issuing CA",
+        &[
+            "--parent",
+            &s(&root),
+            "--permit",
+            "DNS:.internal",
+            "--permit",
+            "IP:10.0.0.0/8",
+            "--exclude",
+            "DNS:secret.internal",
+        ],
+    );
+    let text = x509_text(&int.join("ca.pem"));
+    assert!(text.contains("X509v3 Name Constraints: critical"), "{text}");
+    assert!(
+        text.contains("DNS:.internal") && text.contains("IP:10.0.0.0/255.0.0.0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Excluded:") && text.contains("DNS:secret.internal"),
+        "{text}"
+    );
+    let roots = root.join("ca.pem");
+    let chain = int.join("chain.pem");
+    let inside = leaf(
+        &int,
+        t.path(),
+        "in",
+        &[
+            "--san",
+            "DNS:a.internal",
+            "--san",
+            "IP:10.1.2.3",
+            "--bundle",
+        ],
+    );
+    let outside = leaf(
+        &int,
+        t.path(),
+        "out",
+        &["--san", "DNS:www.example.com", "--bundle"],
+    );
+    let untrusted = ["--untrusted", &s(&chain)];
+    let (code, v) = verify(&roots, &inside, &untrusted);
+    assert_eq!(code, Some(0), "{v}");
+    let (code, v) = verify(&roots, &outside, &untrusted);
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (Some(1), Some("name-constraints")),
+        "{v}"
+    );
+    let (code, out) = ossl(&[
+        "verify",
+        "-CAfile",
+        &s(&roots),
+        "-untrusted",
+        &s(&chain),
+        &s(&outside),
+    ]);
+    assert_ne!(code, Some(0), "{out}");
+    assert!(out.contains("permitted subtree violation"), "{out}");
+    let (code, out) = ossl(&[
+        "verify",
+        "-CAfile",
+        &s(&roots),
+        "-untrusted",
+        &s(&chain),
+        &s(&inside),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    // --hostname takes an IP address too.
+    let (code, v) = verify(
+        &roots,
+        &inside,
+        &["--untrusted", &s(&chain), "--hostname", "10.1.2.3"],
+    );
+    assert_eq!(code, Some(0), "{v}");
+    // A subtree that is not one: exit 2, no CA made.
+    let r = pk(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&t.path().join("bad")),
+        "--subject",
+        "CN=Bad",
+        "--no-passout",
+        "--permit",
+        "IP:10.0.0.1",
+    ]);
+    refused(
+        &r,
+        2,
+        &["--permit", "IP:10.0.0.1"],
+        "an address without a prefix length",
+    );
+    assert!(!t.path().join("bad").exists());
+}
+
+#[test]
+fn bundles_and_pkcs12_open_in_openssl_keytool_and_pyca() {
+    common::require_openssl();
+    common::require_python_cryptography();
+    let t = common::tempdir();
+    let root = new_ca(t.path(), "root", "CN=Bundle Root", &[]);
+    let int = new_ca(t.path(), "int", "CN=Bundle Int", &["--parent", &s(&root)]);
+    let cert = leaf(
+        &int,
+        t.path(),
+        "web",
+        &[
+            "--subject",
+            "CN=web.example",
+            "--san",
+            "DNS:web.example",
+            "--bundle",
+            "--p12-out",
+            &s(&t.path().join("web.p12")),
+            "--p12-passout",
+            "pass:p12 secret",
+        ],
+    );
+    // The bundle: leaf then intermediate, no root.
+    let blocks = common::pem_blocks(&std::fs::read_to_string(&cert).unwrap());
+    assert_eq!(blocks.len(), 2);
+    let int_pem = std::fs::read_to_string(int.join("ca.pem")).unwrap();
+    assert_eq!(blocks[1].trim(), int_pem.trim());
+    let (code, out) = ossl(&[
+        "verify",
+        "-CAfile",
+        &s(&root.join("ca.pem")),
+        "-untrusted",
+        &s(&cert),
+        &s(&cert),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+
+    let p12 = t.path().join("web.p12");
+    assert_eq!(
+        std::fs::metadata(&p12).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let (code, out) = ossl(&[
+        "pkcs12",
+        "-info",
+        "-in",
+        &s(&p12),
+        "-passin",
+        "pass:p12 secret",
+        "-noenc",
+    ]);
+    assert_eq!(code, Some(0), "openssl pkcs12: {out}");
+    assert!(out.contains("MAC: sha256"), "{out}");
+    assert!(out.contains("PBES2, PBKDF2, AES-256-CBC"), "{out}");
+    assert!(
+        out.contains("subject=CN = Bundle Int") || out.contains("subject=CN=Bundle Int"),
+        "{out}"
+    );
+    let (code, out) = ossl(&[
+        "pkcs12",
+        "-info",
+        "-in",
+        &s(&p12),
+        "-passin",
+        "pass:wrong",
+        "-noenc",
+    ]);
+    assert_ne!(code, Some(0), "a wrong password opened it: {out}");
+    let py = python_ok(
+        "import sys\n\
+         from cryptography.hazmat.primitives.serialization import pkcs12\n\
+         k, c, extra = pkcs12.load_key_and_certificates(open(sys.argv[1], 'rb').read(), b'p12 secret')\n\
+         print(c.subject.rfc4514_string(), len(extra), k is not None)",
+        &[&s(&p12)],
+    );
+    assert_eq!(py.trim(), "CN=web.example 1 True");
+    if common::optional(Peer::Keytool, "keytool reads the PKCS#12 file").is_some() {
+        let r = common::run_with(
+            "keytool",
+            &[
+                "-list",
+                "-v",
+                "-keystore",
+                &s(&p12),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                "p12 secret",
+            ],
+            None,
+            common::HANG,
+        );
+        let out = r.stdout_str();
+        assert_eq!(r.code, Some(0), "keytool: {}", r.describe());
+        assert!(out.contains("PrivateKeyEntry"), "{out}");
+        assert!(out.contains("Certificate chain length: 2"), "{out}");
+    }
+
+    // key p12 from separate files, the chain given apart; a key that does not match.
+    let out = t.path().join("again.p12");
+    pk_ok(&[
+        "key",
+        "p12",
+        "--cert",
+        &s(&t.path().join("web.pem")),
+        "--key",
+        &s(&t.path().join("web.key")),
+        "--passout",
+        "pass:x",
+        "-o",
+        &s(&out),
+    ]);
+    let (code, o) = ossl(&["pkcs12", "-in", &s(&out), "-passin", "pass:x", "-nokeys"]);
+    assert_eq!(code, Some(0), "{o}");
+    assert_eq!(o.matches("BEGIN CERTIFICATE").count(), 2, "{o}");
+    let other = leaf(&int, t.path(), "other", &["--san", "DNS:other.example"]);
+    let r = pk(&[
+        "key",
+        "p12",
+        "--cert",
+        &s(&other),
+        "--key",
+        &s(&t.path().join("web.key")),
+        "--passout",
+        "pass:x",
+        "-o",
+        &s(&t.path().join("mismatch.p12")),
+    ]);
+    refused(
+        &r,
+        2,
+        &["does not match"],
+        "a key that is not the certificate's",
+    );
+    assert!(!t.path().join("mismatch.p12").exists());
+    // Without a password source and without a terminal: refused, nothing written.
+    let r = pk(&[
+        "key",
+        "p12",
+        "--cert",
+        &s(&other),
+        "--key",
+        &s(&t.path().join("other.key")),
+        "-o",
+        &s(&t.path().join("nopw.p12")),
+    ]);
+    refused(&r, 2, &["--passout"], "no password");
+    assert!(!t.path().join("nopw.p12").exists());
+}
+
+#[test]
+fn renewal_keeps_names_and_links_the_records() {
+    common::require_openssl();
+    let t = common::tempdir();
+    let ca = new_ca(t.path(), "ca", "CN=Renewal CA", &[]);
+    let old = leaf(
+        &ca,
+        t.path(),
+        "svc",
+        &[
+            "--subject",
+            "CN=svc.example",
+            "--san",
+            "DNS:svc.example",
+            "--san",
+            "IP:10.1.2.3",
+            "--days",
+            "20",
+        ],
+    );
+    let list = |extra: &[&str]| -> Vec<Value> {
+        let c = s(&ca);
+        let mut args = vec!["issue", "list", "--ca", &c, "-f", "json"];
+        args.extend_from_slice(extra);
+        json_items(&pk_ok(&args))
+    };
+    // Not yet within the window: nothing done.
+    let new = t.path().join("svc2.pem");
+    let r = pk_ok(&[
+        "issue",
+        "renew",
+        "--ca",
+        &s(&ca),
+        "--cert",
+        &s(&old),
+        "--key-out",
+        &s(&t.path().join("svc2.key")),
+        "-o",
+        &s(&new),
+        "--within",
+        "2w",
+    ]);
+    assert!(r.stderr_str().contains("not renewed"), "{}", r.describe());
+    assert!(!new.exists());
+    assert_eq!(list(&["--expiring", "30d"]).len(), 1);
+    assert_eq!(list(&["--expiring", "2w"]).len(), 0);
+    let r = pk_ok(&[
+        "issue",
+        "renew",
+        "--ca",
+        &s(&ca),
+        "--cert",
+        &s(&old),
+        "--key-out",
+        &s(&t.path().join("svc2.key")),
+        "-o",
+        &s(&new),
+        "--within",
+        "4w",
+        "-f",
+        "json",
+    ]);
+    let item = &json_items(&r)[0];
+    let old_serial = list(&[])[0]["serial_number"].as_str().unwrap().to_string();
+    assert_eq!(item["replaces"], old_serial.as_str(), "{item}");
+    assert_eq!(
+        item["subject_alt_names"],
+        serde_json::json!(["DNS:svc.example", "IP:10.1.2.3"])
+    );
+    let san = |c: &Path| -> String {
+        let text = x509_text(c);
+        let i = text.find("Subject Alternative Name").unwrap();
+        text[i..].lines().nth(1).unwrap().trim().to_string()
+    };
+    assert_eq!(san(&old), san(&new));
+    assert_eq!(san(&new), "DNS:svc.example, IP Address:10.1.2.3");
+    let rows = list(&[]);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["replaced_by"], rows[1]["serial_number"]);
+    assert_eq!(rows[1]["replaces"], rows[0]["serial_number"]);
+    assert_eq!(rows[1]["subject_alt_names"][0], "DNS:svc.example");
+    // A new key, and the old one is still the old certificate's.
+    let key_of = |c: &Path| ossl(&["x509", "-in", &s(c), "-noout", "-pubkey"]).1;
+    assert_ne!(key_of(&old), key_of(&new));
+    // Status filters.
+    pk_ok(&["crl", "revoke", "--ca", &s(&ca), "--cert", &s(&old)]);
+    assert_eq!(list(&["--status", "revoked"]).len(), 1);
+    assert_eq!(list(&["--status", "valid"]).len(), 1);
+    assert_eq!(
+        list(&["--status", "expired", "--now", "2099-01-01T00:00:00Z"]).len(),
+        1
+    );
+    // The table shows the SANs.
+    let r = pk_ok(&["issue", "list", "--ca", &s(&ca)]);
+    assert!(
+        r.stdout_str().contains("DNS:svc.example, IP:10.1.2.3"),
+        "{}",
+        r.stdout_str()
+    );
+    // A certificate another CA issued: exit 2, nothing recorded.
+    let other_ca = new_ca(t.path(), "other", "CN=Other CA", &[]);
+    let foreign = leaf(&other_ca, t.path(), "foreign", &["--san", "DNS:f.example"]);
+    let r = pk(&[
+        "issue",
+        "renew",
+        "--ca",
+        &s(&ca),
+        "--cert",
+        &s(&foreign),
+        "--key-out",
+        &s(&t.path().join("f2.key")),
+    ]);
+    refused(
+        &r,
+        2,
+        &["is not a certificate", "issued"],
+        "renewing another CA's certificate",
+    );
+    assert_eq!(list(&[]).len(), 2);
+}
+
+#[test]
+fn creating_commands_speak_json() {
+    let t = common::tempdir();
+    let ca_dir = t.path().join("ca");
+    let r = pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&ca_dir),
+        "--subject",
+        "CN=JSON CA",
+        "--no-passout",
+        "-f",
+        "json",
+    ]);
+    let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["schema"], "pkit/v1");
+    assert_eq!(v["type"], "ca");
+    let ca = &v["items"][0];
+    assert_eq!(ca["subject_dn"], "CN=JSON CA");
+    assert_eq!(ca["files"]["key"], s(&ca_dir.join("ca.key")).as_str());
+    assert_eq!(ca["key_encrypted"], false);
+    assert!(r.stderr.is_empty(), "{}", r.stderr_str());
+    let r = pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&ca_dir),
+        "--san",
+        "DNS:j.example",
+        "--key-out",
+        &s(&t.path().join("j.key")),
+        "-f",
+        "json",
+    ]);
+    let v: Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(v["type"], "issued");
+    let it = &v["items"][0];
+    // No --subject: an empty subject, the name in a critical SAN (RFC 5280 §4.2.1.6).
+    assert_eq!(it["subject_dn"], "");
+    for k in ["serial_number", "fingerprint_sha256", "pem"] {
+        assert!(it[k].as_str().is_some_and(|x| !x.is_empty()), "{k}: {it}");
+    }
+    assert_eq!(
+        it["subject_alt_names"],
+        serde_json::json!(["DNS:j.example"])
+    );
+    assert_eq!(it["profile"], "server");
+    assert!(it["validity"]["not_after"].as_str().unwrap().ends_with('Z'));
+    // The fingerprint is the DER's SHA-256, as openssl computes it.
+    let pem_file = common::write_file(t.path(), "j.pem", it["pem"].as_str().unwrap().as_bytes());
+    let (_, fp) = ossl(&[
+        "x509",
+        "-in",
+        &s(&pem_file),
+        "-noout",
+        "-fingerprint",
+        "-sha256",
+    ]);
+    let fp: String = fp
+        .split('=')
+        .nth(1)
+        .unwrap()
+        .trim()
+        .replace(':', "")
+        .to_lowercase();
+    assert_eq!(it["fingerprint_sha256"], fp.as_str());
+}
+
+#[test]
+fn the_ca_key_is_encrypted_or_the_user_is_told() {
+    let t = common::tempdir();
+    // No terminal and no choice made: written in clear, and said so.
+    let dir = t.path().join("clear");
+    let r = pk_ok(&["issue", "ca", "--dir", &s(&dir), "--subject", "CN=Clear"]);
+    assert!(r.stderr_str().contains("unencrypted"), "{}", r.describe());
+    assert!(std::fs::read_to_string(dir.join("ca.key"))
+        .unwrap()
+        .contains("BEGIN PRIVATE KEY"));
+    // --no-passout: in clear, quietly.
+    let dir = t.path().join("quiet");
+    let r = pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&dir),
+        "--subject",
+        "CN=Quiet",
+        "--no-passout",
+    ]);
+    assert!(!r.stderr_str().contains("unencrypted"), "{}", r.describe());
+    // --passout: encrypted, and the CA needs the password to issue.
+    let dir = t.path().join("locked");
+    pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&dir),
+        "--subject",
+        "CN=Locked",
+        "--passout",
+        "pass:ca secret",
+    ]);
+    assert!(std::fs::read_to_string(dir.join("ca.key"))
+        .unwrap()
+        .contains("BEGIN ENCRYPTED PRIVATE KEY"));
+    let args = |pw: Option<&str>| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "issue",
+            "cert",
+            "--ca",
+            &s(&dir),
+            "--san",
+            "DNS:l.example",
+            "--key-out",
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+        v.push(s(&t.path().join(format!("l{}.key", pw.is_some()))));
+        if let Some(pw) = pw {
+            v.extend(["--passin".to_string(), pw.to_string()]);
+        }
+        v
+    };
+    let r = common::pkit_run(&args(None));
+    assert_eq!(r.code, Some(3), "{}", r.describe());
+    let r = common::pkit_run(&args(Some("pass:ca secret")));
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+}

@@ -57,6 +57,7 @@ fn issuance(c: &mut Criterion) {
                     pointers: None,
                     name_constraints: None,
                     clip: false,
+                    copied_wins: false,
                 };
                 black_box(issuer.issue(signer.as_mut(), &req).expect("issue"))
             })

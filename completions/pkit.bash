@@ -2254,7 +2254,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__cert)
-            opts="-o -f -h --ca --db --db-passin --passin --pin --csr --subject --key-out --alg --san --profile --days --not-after --not-before --clip-validity --ocsp-url --crl-url --issuer-url --copy-extensions --now --out --force --bundle --p12-out --p12-passout --format --color --help"
+            opts="-o -f -h --ca --db --db-passin --passin --pin --csr --subject --key-out --alg --san --profile --template --days --not-after --not-before --clip-validity --ocsp-url --crl-url --issuer-url --copy-extensions --now --out --force --bundle --p12-out --p12-passout --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2301,6 +2301,10 @@ _pkit() {
                     return 0
                     ;;
                 --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --template)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

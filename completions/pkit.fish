@@ -200,7 +200,8 @@ ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l san -d 'Subject alternative name (repeatable): DNS:, IP:, email:, URI:' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l profile -d 'server, client, server-client, code-signing, ocsp-signer or ca' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l profile -d 'server, client, server-client, code-signing, ocsp-signer or ca (default: server, or what --template describes)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l template -d 'Take the subject, SANs and extensions from this JSON: a certificate as `pkit parse -f json` prints it, or a hand-written subset (docs/json.md, Templates). Its extensions are reproduced byte for byte but the key identifiers; --subject, --san, --profile and the pointer flags override it' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l days -d 'Validity in days from not-before, counted as the CA/Browser Forum counts it (the last second is included). Default by profile: server and server-client 90 (never above the Baseline Requirements\' maximum on the issuance date), client and code-signing 365, ocsp-signer 90, ca 1825' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l not-after -d 'End of validity (RFC 3339)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l not-before -d 'Start of validity (RFC 3339; default now)' -r

@@ -483,10 +483,11 @@ fn faults_are_one_line_exit_4_and_change_nothing() {
     ]);
     refused(&r, 4, &[&gone, "connect"], "an unreachable server");
 
+    let version = db.psql("SELECT version FROM pkit_schema WHERE store = 'ca'");
     db.psql("UPDATE pkit_schema SET version = 99");
     let r = ca.run(&["issue", "list"]);
     refused(&r, 4, &[&db.url, "schema version 99"], "a newer schema");
-    db.psql("UPDATE pkit_schema SET version = 1");
+    db.psql(&format!("UPDATE pkit_schema SET version = {version}"));
 
     let other = pg_database("faults_foreign").expect("a second database");
     other.psql("CREATE TABLE customers (id integer)");

@@ -266,6 +266,7 @@ fn generate(
                     // The levels' validities nest by construction; clipping keeps a
                     // template's odd dates from stopping a dataset.
                     clip: true,
+                    copied_wins: false,
                 };
                 let mut signer = parent.key.signer()?;
                 Ok(parent.issue(signer.as_mut(), &req)?.der)

@@ -86,6 +86,7 @@ fn one_batch(rec: &mut Recorder<'_, '_>, alg: Algorithm, n: u64, store: &[Vec<u8
         pointers: None,
         name_constraints: None,
         clip: false,
+        copied_wins: false,
     };
     let int_der = root.issue(root.key.signer()?.as_mut(), &int_req)?.der;
     let int = Issuer::new(int_der.clone(), int_key)?;

@@ -246,6 +246,7 @@ impl Batch<'_> {
             pointers: None,
             name_constraints: None,
             clip: self.clip,
+            copied_wins: false,
         })
     }
 }

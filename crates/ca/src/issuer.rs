@@ -83,6 +83,9 @@ pub struct Request {
     pub name_constraints: Option<Vec<u8>>,
     /// Cut a validity that reaches outside the issuer's to fit, instead of refusing it.
     pub clip: bool,
+    /// `copied` is a template ([`crate::template`]): its basicConstraints, keyUsage and
+    /// extKeyUsage replace the profile's.
+    pub copied_wins: bool,
 }
 
 /// One issued certificate.
@@ -241,6 +244,7 @@ impl Issuer {
             pointers: req.pointers.as_ref().unwrap_or(&self.pointers),
             name_constraints: req.name_constraints.as_deref(),
             copied: &req.copied,
+            copied_wins: req.copied_wins,
         };
         let tbs = tbs::encode_tbs(&TbsFields {
             serial: &serial,
@@ -324,6 +328,7 @@ pub fn self_signed_with(
         pointers: &Pointers::default(),
         name_constraints,
         copied: &[],
+        copied_wins: false,
     };
     let scheme = key.algorithm().default_scheme();
     let tbs = tbs::encode_tbs(&TbsFields {

@@ -35,6 +35,7 @@
 //!     pointers: None,
 //!     name_constraints: None,
 //!     clip: false,
+//!     copied_wins: false,
 //! };
 //! let issued = issuer.issue(issuer.key.signer().unwrap().as_mut(), &request).unwrap();
 //!
@@ -66,6 +67,7 @@ pub mod settings;
 pub mod store;
 pub mod subject;
 pub mod tbs;
+pub mod template;
 pub mod undelivered;
 pub mod validity;
 

@@ -75,6 +75,10 @@ pub struct ExtensionInputs<'a> {
     /// Extensions copied from a CSR (full Extension TLVs), placed after pkit's own; any
     /// OID pkit sets itself is skipped there.
     pub copied: &'a [(Vec<u8>, Vec<u8>)],
+    /// The copied extensions are a template's: its basicConstraints, keyUsage,
+    /// extKeyUsage and ocspNoCheck replace the profile's (the key identifiers stay
+    /// pkit's).
+    pub copied_wins: bool,
 }
 
 impl Profile {
@@ -92,16 +96,50 @@ impl Profile {
 /// Write the extension list (the elements of `Extensions`, without the outer SEQUENCE).
 pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
     let is_ca = x.profile == Profile::Ca;
+    let templated =
+        |o: &Oid| x.copied_wins && x.copied.iter().any(|(c, _)| c.as_slice() == o.as_bytes());
+    let own_bc = !templated(&oids::CE_BASIC_CONSTRAINTS);
+    if own_bc {
+        write_basic_constraints(w, is_ca, x.path_len);
+    }
+    if !templated(&oids::CE_KEY_USAGE) {
+        write_key_usage(w, x);
+    }
+    let ekus = x.profile.ekus();
+    if !ekus.is_empty() && !templated(&oids::CE_EXT_KEY_USAGE) {
+        ext(w, &oids::CE_EXT_KEY_USAGE, false, |w| {
+            w.sequence(|w| {
+                for o in ekus {
+                    w.oid(o);
+                }
+            });
+        });
+    }
+    if x.profile == Profile::OcspSigner && !templated(&oids::PKIX_OCSP_NOCHECK) {
+        // RFC 6960 §4.2.2.2.1: responders' certificates need not be checked for revocation.
+        ext(w, &oids::PKIX_OCSP_NOCHECK, false, |w| {
+            w.null();
+        });
+    }
+    write_key_ids(w, x);
+    write_rest(w, x);
+}
+
+fn write_basic_constraints(w: &mut Writer, is_ca: bool, path_len: Option<u32>) {
     ext(w, &oids::CE_BASIC_CONSTRAINTS, true, |w| {
         w.sequence(|w| {
             if is_ca {
                 w.boolean(true);
-                if let Some(n) = x.path_len {
+                if let Some(n) = path_len {
                     w.integer_u64(u64::from(n));
                 }
             }
         });
     });
+}
+
+fn write_key_usage(w: &mut Writer, x: &ExtensionInputs<'_>) {
+    let is_ca = x.profile == Profile::Ca;
     let mut bits = Vec::new();
     if is_ca {
         bits.extend([ku::DIGITAL_SIGNATURE, ku::KEY_CERT_SIGN, ku::CRL_SIGN]);
@@ -116,22 +154,9 @@ pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
     ext(w, &oids::CE_KEY_USAGE, true, |w| {
         w.named_bits(&bits);
     });
-    let ekus = x.profile.ekus();
-    if !ekus.is_empty() {
-        ext(w, &oids::CE_EXT_KEY_USAGE, false, |w| {
-            w.sequence(|w| {
-                for o in ekus {
-                    w.oid(o);
-                }
-            });
-        });
-    }
-    if x.profile == Profile::OcspSigner {
-        // RFC 6960 §4.2.2.2.1: responders' certificates need not be checked for revocation.
-        ext(w, &oids::PKIX_OCSP_NOCHECK, false, |w| {
-            w.null();
-        });
-    }
+}
+
+fn write_key_ids(w: &mut Writer, x: &ExtensionInputs<'_>) {
     ext(w, &oids::CE_SUBJECT_KEY_ID, false, |w| {
         w.octet_string(&x.subject_key_id);
     });
@@ -141,6 +166,10 @@ pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
             w.primitive(crate::der::tag::implicit(0), aki);
         });
     });
+}
+
+/// SANs, pointers, constraints, then the copied extensions.
+fn write_rest(w: &mut Writer, x: &ExtensionInputs<'_>) {
     if !x.sans.is_empty() {
         ext(w, &oids::CE_SUBJECT_ALT_NAME, x.subject_empty, |w| {
             w.sequence(|w| {
@@ -176,6 +205,8 @@ pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
         (&oids::CE_CRL_DIST_POINTS, !p.crl.is_empty()),
         (&oids::CE_NAME_CONSTRAINTS, x.name_constraints.is_some()),
     ];
+    // A template's own are written in place of the profile's (above, they were not).
+    let own: &[&Oid] = if x.copied_wins { &own[3..5] } else { &own };
     for (oid, raw) in x.copied {
         let is = |o: &Oid| o.as_bytes() == oid.as_slice();
         let set_here = replaced.iter().any(|(o, set)| *set && is(o));

@@ -1,6 +1,7 @@
 //! JSON description of extensions for `pkit parse`:
-//! `{"oid", "name", "critical", "value"}` per extension, `value` being the decoded
-//! extension in snake_case keys that follow the RFC field names.
+//! `{"oid", "name", "critical", "value", "der_b64"}` per extension, `value` being the
+//! decoded extension in snake_case keys that follow the RFC field names and `der_b64`
+//! its extnValue octets.
 //!
 //! Conventions (shared with the other describe modules): OIDs are `{"oid", "name"}`
 //! objects, the name empty when pkit has none; key identifiers,
@@ -51,6 +52,8 @@ pub fn extension_json_in<'a>(
     m.insert("name".into(), oid.name().unwrap_or("").into());
     m.insert("critical".into(), critical.into());
     m.insert("value".into(), value_json_in(ctx, oid, value, value_offset));
+    // The extnValue itself, so the JSON can serve as a template (`issue cert --template`).
+    m.insert("der_b64".into(), b64(value).into());
     Value::Object(m)
 }
 

@@ -58,6 +58,7 @@
 //!             pointers: None,
 //!             name_constraints: None,
 //!             clip: false,
+//!             copied_wins: false,
 //!         },
 //!     )
 //!     .unwrap();

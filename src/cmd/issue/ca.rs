@@ -178,6 +178,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
                 pointers: None,
                 name_constraints: constraints.clone(),
                 clip: a.clip_validity,
+                copied_wins: false,
             };
             let mut signer = issuer.key.signer()?;
             let issued = issuer.issue(signer.as_mut(), &req)?;

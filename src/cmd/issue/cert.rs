@@ -11,7 +11,9 @@ use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::issuer::Request;
-use std::path::PathBuf;
+use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::template::Template;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CopyExtensions {
@@ -40,9 +42,16 @@ pub struct CertArgs {
     /// Subject alternative name (repeatable): DNS:, IP:, email:, URI:.
     #[arg(long)]
     pub san: Vec<String>,
-    /// server, client, server-client, code-signing, ocsp-signer or ca.
-    #[arg(long, default_value = "server")]
-    pub profile: String,
+    /// server, client, server-client, code-signing, ocsp-signer or ca (default: server,
+    /// or what --template describes).
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// Take the subject, SANs and extensions from this JSON: a certificate as `pkit parse
+    /// -f json` prints it, or a hand-written subset (docs/json.md, Templates). Its
+    /// extensions are reproduced byte for byte but the key identifiers; --subject, --san,
+    /// --profile and the pointer flags override it.
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
     #[command(flatten)]
     pub validity: crate::cmd::flags::ValidityArgs,
     /// Pointers for this certificate instead of the CA's (each kind given replaces that
@@ -61,9 +70,17 @@ pub struct CertArgs {
 
 pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    let prof = profile(&a.profile)?;
+    let template = a.template.as_deref().map(read_template).transpose()?;
+    let prof = match (&a.profile, &template) {
+        (Some(p), _) => profile(p)?,
+        (None, Some(t)) => t.implied_profile(),
+        (None, None) => Profile::Server,
+    };
     let (not_before, not_after) = a.validity.window(prof, now)?;
-    let sans = sans(&a.san)?;
+    let sans = match (&template, a.san.is_empty()) {
+        (Some(t), true) => t.sans.clone(),
+        _ => sans(&a.san)?,
+    };
     // Fail on existing outputs before doing any work.
     a.deliver.check(a.key_out.as_deref())?;
     let issuer = a.issuer.load(be)?;
@@ -71,9 +88,13 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let (subj, spki, key, copied, key_alg) = match (&a.csr, &a.key_out) {
         (Some(csr_path), _) => {
             let c = read_csr(be, csr_path)?;
-            let subj = match &a.subject {
-                Some(s) => subject(s)?,
-                None => c.subject,
+            let subj = match (
+                &a.subject,
+                template.as_ref().and_then(|t| t.subject.clone()),
+            ) {
+                (Some(s), _) => subject(s)?,
+                (None, Some(t)) => t,
+                (None, None) => c.subject,
             };
             let copied = match a.copy_extensions {
                 CopyExtensions::Copy => c.extensions,
@@ -85,7 +106,14 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
         (None, Some(_)) => {
             let alg = a.alg.unwrap_or(Algorithm::EcdsaP256);
             let key = generate(be, alg)?;
-            let subj = subject(a.subject.as_deref().unwrap_or(""))?;
+            let subj = match (
+                &a.subject,
+                template.as_ref().and_then(|t| t.subject.clone()),
+            ) {
+                (Some(s), _) => subject(s)?,
+                (None, Some(t)) => t,
+                (None, None) => subject("")?,
+            };
             (
                 subj,
                 key.public_key_der()?,
@@ -100,6 +128,23 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
             ))
         }
     };
+    // A template's extensions first; a CSR's fill in what it does not set.
+    let copied = match &template {
+        Some(t) => {
+            let mut all = t.extensions.clone();
+            all.extend(
+                copied
+                    .into_iter()
+                    .filter(|(o, _)| !t.extensions.iter().any(|(x, _)| x == o)),
+            );
+            all
+        }
+        None => copied,
+    };
+    let base_pointers = template
+        .as_ref()
+        .and_then(|t| t.pointers.clone())
+        .unwrap_or_else(|| issuer.pointers.clone());
     if subj == [0x30, 0x00]
         && sans.is_empty()
         && !copied
@@ -120,9 +165,10 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
         not_after,
         path_len: None,
         copied,
-        pointers: Some(a.pointers.over(&issuer.pointers)?),
+        pointers: Some(a.pointers.over(&base_pointers)?),
         name_constraints: None,
         clip: a.validity.clip_validity,
+        copied_wins: template.is_some(),
     };
     let mut signer = issuer.key.signer()?;
     let issued = issuer.issue(signer.as_mut(), &req)?;
@@ -139,4 +185,18 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let item = deliver(be, &a.issuer.ca, &issued, prof, key, &a.deliver, "issued")?;
     report(&a.deliver, vec![item])?;
     Ok(Exit::Ok)
+}
+
+/// Read a `--template` file.
+fn read_template(path: &Path) -> CliResult<Template> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        CliError::parse(format!(
+            "{name}: line {} column {}: expected JSON: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
+    Template::from_json(&v).map_err(|e| CliError::parse(format!("{name}: {e}")))
 }

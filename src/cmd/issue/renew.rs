@@ -147,6 +147,7 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
         pointers: None,
         name_constraints: None,
         clip: a.validity.clip_validity,
+        copied_wins: false,
     };
     let issued = issuer.issue(issuer.key.signer()?.as_mut(), &req)?;
     let alg_name = key_alg.map_or("other", Algorithm::name);

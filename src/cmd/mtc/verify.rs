@@ -369,6 +369,7 @@ pub fn run_size(be: &Backend, a: SizeArgs) -> CliResult<Exit> {
             pointers: None,
             name_constraints: None,
             clip: false,
+            copied_wins: false,
         },
     )?;
     let x509 = leaf.der.len() + inter.len();

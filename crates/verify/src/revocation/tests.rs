@@ -61,6 +61,7 @@ fn issue(ca: &Issuer, profile: Profile, extra: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<u
         pointers: None,
         name_constraints: None,
         clip: false,
+        copied_wins: false,
     };
     ca.issue(ca.key.signer().unwrap().as_mut(), &req)
         .unwrap()
@@ -890,6 +891,7 @@ fn ocsp_from_a_delegated_responder() {
         pointers: None,
         name_constraints: None,
         clip: false,
+        copied_wins: false,
     };
     let signer_der = issuing
         .issue(issuing.key.signer().unwrap().as_mut(), &req)
@@ -1189,6 +1191,7 @@ fn issue_named(
         pointers: None,
         name_constraints: None,
         clip: false,
+        copied_wins: false,
     };
     let der = ca
         .issue(ca.key.signer().unwrap().as_mut(), &req)

@@ -1088,7 +1088,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__crl__subcmd__gen)
-            opts="-o -h --ca --db --db-passin --passin --pin --next-update --drop-expired --now --outform --out --force --color --help"
+            opts="-o -f -h --ca --db --db-passin --passin --pin --next-update --drop-expired --now --outform --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1132,6 +1132,14 @@ _pkit() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1230,7 +1238,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__crl__subcmd__revoke)
-            opts="-h --ca --db --db-passin --cert --undelivered --reason --at --color --help"
+            opts="-f -h --ca --db --db-passin --cert --undelivered --reason --at --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1258,6 +1266,14 @@ _pkit() {
                     ;;
                 --at)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -2760,7 +2776,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__key__subcmd__gen)
-            opts="-a -o -h --alg --out --pin --passout --kdf --mldsa-key-format --outform --force --color --help"
+            opts="-a -o -f -h --alg --out --pin --passout --kdf --mldsa-key-format --outform --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2800,6 +2816,14 @@ _pkit() {
                     ;;
                 --outform)
                     COMPREPLY=($(compgen -W "pem der" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -4178,7 +4202,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__request)
-            opts="-o -h --cert --issuer --hash --nonce --out --force --color --help"
+            opts="-o -f -h --cert --issuer --hash --nonce --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4204,6 +4228,14 @@ _pkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -4216,7 +4248,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__respond)
-            opts="-o -h --ca --db --db-passin --responder-cert --responder-key --passin --pin --next-update --request --now --out --force --color --help"
+            opts="-o -f -h --ca --db --db-passin --responder-cert --responder-key --passin --pin --next-update --request --now --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4268,6 +4300,14 @@ _pkit() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -4,6 +4,7 @@
 use super::ca_db::db_err;
 use super::ca_db::{open_store, DbArgs};
 use super::ca_dir::{parse_duration, parse_serial, parse_time};
+use super::created::{print_json, Files, FormatArgs};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
@@ -11,6 +12,7 @@ use super::output;
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::der::hex;
 use pkit::der::{integer, Time};
+use pkit::pki::alg::Digest;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
 use pkit::pki::ca::store::{CrlRecord, RevokeOutcome};
@@ -74,6 +76,8 @@ pub struct RevokeArgs {
     /// Revocation time (RFC 3339; default now).
     #[arg(long, value_name = "TIME")]
     pub at: Option<String>,
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -100,6 +104,10 @@ pub struct GenArgs {
     pub outform: OutForm,
     #[command(flatten)]
     pub output: crate::cmd::flags::OutputArgs,
+    /// json: describe the CRL on stdout (number, times, entries, files; its PEM when no
+    /// -o is given).
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 #[derive(Args, Debug)]
@@ -173,7 +181,7 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
     let reason = a.reason.as_deref().map(parse_reason).transpose()?;
     let at = parse_time("--at", &a.at)?.unwrap_or_else(Time::now);
     if a.undelivered {
-        return revoke_undelivered(be, &a.ca, &a.db, at, reason);
+        return revoke_undelivered(be, &a.ca, &a.db, at, reason, a.format.json());
     }
     let serial = match (&a.serial, &a.cert) {
         (_, Some(path)) => {
@@ -202,18 +210,30 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
         .map_err(db_err(&a.ca))?
     {
         RevokeOutcome::Revoked => {
-            eprintln!(
-                "pkit: revoked serial {shown} at {at}{}",
-                reason_name(reason).map_or(String::new(), |r| format!(" ({r})"))
-            );
+            if a.format.json() {
+                print_json(
+                    "revoked",
+                    vec![revocation_json(&shown, "revoked", at, reason)],
+                )?;
+            } else {
+                eprintln!(
+                    "pkit: revoked serial {shown} at {at}{}",
+                    reason_name(reason).map_or(String::new(), |r| format!(" ({r})"))
+                );
+            }
             Ok(Exit::Ok)
         }
         RevokeOutcome::AlreadyRevoked(r) => {
-            eprintln!(
-                "pkit: serial {shown} was already revoked at {}{}; unchanged",
-                Time { unix: r.revoked_at },
-                reason_name(r.reason).map_or(String::new(), |r| format!(" ({r})"))
-            );
+            let (was, was_reason) = (Time { unix: r.revoked_at }, r.reason);
+            if a.format.json() {
+                let item = revocation_json(&shown, "already_revoked", was, was_reason);
+                print_json("revoked", vec![item])?;
+            } else {
+                eprintln!(
+                    "pkit: serial {shown} was already revoked at {was}{}; unchanged",
+                    reason_name(was_reason).map_or(String::new(), |r| format!(" ({r})"))
+                );
+            }
             Ok(Exit::Ok)
         }
         RevokeOutcome::Unknown => Err(CliError::negative(format!(
@@ -223,6 +243,17 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
     }
 }
 
+/// One revocation as JSON: what `crl revoke -f json` prints per serial.
+fn revocation_json(serial: &str, outcome: &str, at: Time, reason: Option<u8>) -> Value {
+    json!({
+        "type": "revocation",
+        "serial_number": serial,
+        "outcome": outcome,
+        "revocation_time": at.to_string(),
+        "reason": reason_name(reason),
+    })
+}
+
 /// `crl revoke --undelivered`: each revoked, then forgotten as undelivered.
 fn revoke_undelivered(
     be: &Backend,
@@ -230,8 +261,10 @@ fn revoke_undelivered(
     db: &DbArgs,
     at: Time,
     reason: Option<u8>,
+    json: bool,
 ) -> CliResult<Exit> {
     let mut store = open_store(ca, db)?;
+    let mut items = Vec::new();
     let survey = undelivered::survey(be, store.as_ref()).map_err(db_err(ca))?;
     // Ended deliveries first become certificates found undelivered, so that a revocation
     // cut short leaves the rest listed.
@@ -243,15 +276,20 @@ fn revoke_undelivered(
             .map_err(db_err(ca))?;
         let was = match outcome {
             RevokeOutcome::Revoked => "revoked",
-            RevokeOutcome::AlreadyRevoked(_) => "already revoked",
-            RevokeOutcome::Unknown => "not found",
+            RevokeOutcome::AlreadyRevoked(_) => "already_revoked",
+            RevokeOutcome::Unknown => "not_found",
         };
-        eprintln!(
-            "pkit: serial {}: {was} (certificate {} of a batch into {})",
-            hex(&f.item.cert.serial),
-            f.item.n,
-            f.item.destination
-        );
+        if json {
+            items.push(revocation_json(&hex(&f.item.cert.serial), was, at, reason));
+        } else {
+            eprintln!(
+                "pkit: serial {}: {} (certificate {} of a batch into {})",
+                hex(&f.item.cert.serial),
+                was.replace('_', " "),
+                f.item.n,
+                f.item.destination
+            );
+        }
         settled.push(f.item.id);
         if settled.len() % 1024 == 0 {
             store
@@ -263,6 +301,9 @@ fn revoke_undelivered(
     store
         .settle_deliveries(&[], &[], &settled)
         .map_err(db_err(ca))?;
+    if json {
+        print_json("revoked", items)?;
+    }
     eprintln!(
         "pkit: revoked {} undelivered certificates{}; publish it with `pkit crl gen --ca {}`",
         survey.found.len(),
@@ -329,6 +370,10 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     let (stored, written) = rayon::join(
         || store.insert_crl(&record).map_err(db_err(&a.issuer.ca)),
         || {
+            // In JSON without -o, the CRL travels in the description.
+            if a.format.json() && a.output.out.is_none() {
+                return Ok(());
+            }
             io::write_output_with(&opts, |w| match a.outform {
                 OutForm::Der => w.write_all(&record.der),
                 OutForm::Pem => io::write_pem(w, "X509 CRL", &record.der),
@@ -345,12 +390,35 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         return Err(e);
     }
     written?;
-    eprintln!(
-        "pkit: CRL number {} with {entries} entr{}, next update {}",
-        fields.number,
-        if entries == 1 { "y" } else { "ies" },
-        fields.next_update
-    );
+    if a.format.json() {
+        let mut files = Files::default();
+        if let Some(p) = a.output.out.as_deref().filter(|p| p.as_os_str() != "-") {
+            files.add("crl", p);
+        }
+        let mut item = json!({
+            "type": "crl",
+            "crl_number": fields.number,
+            "issuer_dn": pkit::pki::cert::Certificate::from_der(&issuer.cert_der)
+                .ok()
+                .and_then(|c| c.subject.to_rfc4514().ok()),
+            "this_update": fields.this_update.to_string(),
+            "next_update": fields.next_update.to_string(),
+            "entries": entries,
+            "fingerprint_sha256": hex(&be.digest(Digest::Sha256, &record.der)),
+            "files": files.into_value(),
+        });
+        if a.output.out.is_none() {
+            item["pem"] = io::pem_encode("X509 CRL", &record.der).into();
+        }
+        print_json("crl", vec![item])?;
+    } else {
+        eprintln!(
+            "pkit: CRL number {} with {entries} entr{}, next update {}",
+            fields.number,
+            if entries == 1 { "y" } else { "ies" },
+            fields.next_update
+        );
+    }
     Ok(Exit::Ok)
 }
 

@@ -72,6 +72,12 @@ pub struct GenArgs {
     /// Overwrite the output file if it exists.
     #[arg(long)]
     pub force: bool,
+
+    /// json: describe the key on stdout (algorithm, public key and its SHA-256, whether
+    /// encrypted, the file written); needs -o, since the private key never goes to stdout
+    /// inside JSON.
+    #[command(flatten)]
+    pub format: super::created::FormatArgs,
 }
 
 #[derive(Args, Debug)]
@@ -179,7 +185,12 @@ fn gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         .and_then(Path::to_str)
         .filter(|o| token::is_pkcs11_uri(o))
     {
-        return gen_in_token(&a, uri);
+        return gen_in_token(be, &a, uri);
+    }
+    if a.format.json() && a.out.as_deref().is_none_or(|p| p.as_os_str() == "-") {
+        return Err(CliError::usage(
+            "-f json describes the key: give -o FILE for the key itself",
+        ));
     }
     let format = match (a.mldsa_key_format, a.alg.is_ml_dsa()) {
         (None, _) => MlDsaKeyFormat::default(),
@@ -208,6 +219,7 @@ fn gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         None => None,
     };
     let key = be.generate(a.alg)?;
+    let encrypted = password.is_some();
     let (der, label) = match password {
         Some(mut pw) => {
             let kdf = match a.kdf {
@@ -221,11 +233,32 @@ fn gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         None => (key.to_pkcs8_der(format)?, "PRIVATE KEY"),
     };
     write(a.out.as_deref(), a.force, true, a.outform, label, der)?;
+    if a.format.json() {
+        let mut files = super::created::Files::default();
+        if let Some(p) = &a.out {
+            files.add("key", p);
+        }
+        let mut item = key_json(be, key.as_ref())?;
+        item["encrypted"] = encrypted.into();
+        item["files"] = files.into_value();
+        super::created::print_json("key", vec![item])?;
+    }
     Ok(Exit::Ok)
 }
 
+/// A new key as `key gen -f json` describes it: never its private part.
+fn key_json(be: &Backend, key: &dyn PrivateKey) -> CliResult<serde_json::Value> {
+    let spki = key.public_key_der()?;
+    Ok(serde_json::json!({
+        "type": "private_key",
+        "algorithm": key.algorithm().name(),
+        "public_key_sha256": pkit::der::hex(&be.digest(pkit::pki::alg::Digest::Sha256, &spki)),
+        "public_key_pem": io::pem_encode("PUBLIC KEY", &spki),
+    }))
+}
+
 /// `key gen -o pkcs11:…`: the key is made in the token; its public key goes to stdout.
-fn gen_in_token(a: &GenArgs, uri: &str) -> CliResult<Exit> {
+fn gen_in_token(be: &Backend, a: &GenArgs, uri: &str) -> CliResult<Exit> {
     for (given, flag) in [
         (a.passout.is_some(), "--passout"),
         (a.mldsa_key_format.is_some(), "--mldsa-key-format"),
@@ -237,6 +270,13 @@ fn gen_in_token(a: &GenArgs, uri: &str) -> CliResult<Exit> {
         }
     }
     let key = token::generate_key(uri, a.alg, a.pin.as_deref())?;
+    if a.format.json() {
+        let mut item = key_json(be, &key)?;
+        item["uri"] = token::shown(uri).into();
+        item["files"] = serde_json::json!({});
+        super::created::print_json("key", vec![item])?;
+        return Ok(Exit::Ok);
+    }
     write(
         None,
         false,

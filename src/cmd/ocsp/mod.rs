@@ -6,11 +6,15 @@ mod responder;
 mod serve;
 
 use super::ca_dir::parse_time;
+use super::created::{print_json, Files, FormatArgs};
 use super::error::{CliError, CliResult, Exit};
+use super::flags::OutputArgs;
 use super::io::{self, parse_cert, read_item};
 use super::output;
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
 use clap::{Args, Subcommand, ValueEnum};
-use pkit::der::Time;
+use pkit::der::{hex, Time};
 use pkit::pki::alg::Digest;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::ocsp_answer::{answer, AnswerError};
@@ -74,6 +78,10 @@ pub struct RequestArgs {
     pub nonce: bool,
     #[command(flatten)]
     pub output: crate::cmd::flags::OutputArgs,
+    /// json: describe the request on stdout (serial, CertID hash, nonce, files; its DER
+    /// as der_b64 when no -o is given).
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 #[derive(Args, Debug)]
@@ -88,6 +96,10 @@ pub struct RespondArgs {
     pub now: Option<String>,
     #[command(flatten)]
     pub output: crate::cmd::flags::OutputArgs,
+    /// json: describe the response on stdout (serials, status, files; its DER as
+    /// der_b64 when no -o is given).
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -156,7 +168,38 @@ fn run_request(be: &Backend, a: RequestArgs) -> CliResult<Exit> {
         leaf.serial,
         nonce.as_ref().map(|n| n.as_slice()),
     );
-    write_der(a.output.out.as_deref(), a.output.force, &der)
+    let item = json!({
+        "type": "ocsp_request",
+        "serial_number": hex(pkit::der::integer::unsigned_bytes(leaf.serial)),
+        "hash_algorithm": match a.hash { CertIdHash::Sha1 => "sha1", CertIdHash::Sha256 => "sha256" },
+        "nonce": nonce.map(|n| hex(&n)),
+    });
+    deliver_der(&a.output, &a.format, "ocsp_request", item, &der)
+}
+
+/// Write `der` to -o (or stdout), or with `-f json` describe it on stdout (its DER as
+/// `der_b64` when there is no -o).
+fn deliver_der(
+    output: &OutputArgs,
+    format: &FormatArgs,
+    kind: &str,
+    mut item: Value,
+    der: &[u8],
+) -> CliResult<Exit> {
+    if !format.json() {
+        return write_der(output.out.as_deref(), output.force, der);
+    }
+    let mut files = Files::default();
+    match output.out.as_deref().filter(|p| p.as_os_str() != "-") {
+        Some(p) => {
+            write_der(Some(p), output.force, der)?;
+            files.add(kind, p);
+        }
+        None => item["der_b64"] = B64.encode(der).into(),
+    }
+    item["files"] = files.into_value();
+    print_json(kind, vec![item])?;
+    Ok(Exit::Ok)
 }
 
 fn write_der(out: Option<&Path>, force: bool, der: &[u8]) -> CliResult<Exit> {
@@ -192,7 +235,9 @@ fn run_respond(be: &Backend, a: RespondArgs) -> CliResult<Exit> {
         Err(AnswerError::Internal(m)) => return Err(CliError::io(m)),
         Err(other) => return Err(CliError::internal(other.to_string())),
     };
-    if answered.serials.is_empty() {
+    if a.format.json() {
+        // The answer is in the description.
+    } else if answered.serials.is_empty() {
         eprintln!(
             "pkit: {}: names a certificate of another issuer; answered unauthorized",
             item.name
@@ -204,7 +249,19 @@ fn run_respond(be: &Backend, a: RespondArgs) -> CliResult<Exit> {
             answered.status
         );
     }
-    write_der(a.output.out.as_deref(), a.output.force, &answered.der)
+    let described = json!({
+        "type": "ocsp_response",
+        "serial_numbers": answered.serials,
+        "status": if answered.serials.is_empty() { "unauthorized".to_string() } else { answered.status.to_string() },
+        "produced_at": now.to_string(),
+    });
+    deliver_der(
+        &a.output,
+        &a.format,
+        "ocsp_response",
+        described,
+        &answered.der,
+    )
 }
 
 fn run_verify(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {

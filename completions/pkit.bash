@@ -4484,7 +4484,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__verify)
-            opts="-r -f -h --connect --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --db --db-passin --ocsp-response --ocsp --crl-download --offline --check-revocation --revocation-policy --expires-within --format --color --help"
+            opts="-r -f -v -h --connect --recursive --roots --untrusted --now --max-depth --purpose --hostname --ip --email --policy --require-explicit-policy --inhibit-policy-mapping --inhibit-any-policy --rules --crl --ca --db --db-passin --ocsp-response --ocsp --crl-download --offline --check-revocation --revocation-policy --expires-within --format --verbose --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -455,7 +455,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l connect -d 'Verify the chain a TLS server sends: connect to HOST[:PORT] (443 by default), offer HOST as the server name, and take the certificates it presents. The name to match defaults to HOST' -r
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -l roots -d 'Trusted roots: a file or a directory of PEM/DER certificates (repeatable). Default: SSL_CERT_FILE / SSL_CERT_DIR, else the system store' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l roots -d 'Trusted roots: a file or a directory of PEM/DER certificates (repeatable). A directory is read as `openssl verify -CApath` reads one: its files that hold certificates, by content (other files and subdirectories are skipped; --verbose names them), each certificate once. Default: SSL_CERT_FILE / SSL_CERT_DIR, else the system store' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l untrusted -d 'More candidate intermediates (repeatable)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l now -d 'Verify as of this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l max-depth -d 'At most N intermediates between the certificate and the trust anchor' -r
@@ -496,6 +496,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-any-policy 
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp -d 'Ask the OCSP responder each certificate names (authorityInfoAccess, http) about it'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl-download -d 'Fetch the CRL each certificate names (cRLDistributionPoints, http; once per run)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l offline -d 'Never fetch revocation data. Without it, --check-revocation given with no CRL, OCSP response or --ca asks the OCSP responders and fetches the CRLs the certificates name, as --ocsp --crl-download do'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -s v -l verbose -d 'Name the files of --roots directories that hold no certificate, and count the certificates found more than once'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''

@@ -876,3 +876,57 @@ fn the_ca_key_is_encrypted_or_the_user_is_told() {
     let r = common::pkit_run(&args(Some("pass:ca secret")));
     assert_eq!(r.code, Some(0), "{}", r.describe());
 }
+
+#[test]
+fn trust_store_directories_read_like_capath() {
+    common::require_openssl();
+    let t = common::tempdir();
+    let root = new_ca(t.path(), "root", "CN=Store Root", &[]);
+    let cert = leaf(&root, t.path(), "web", &["--san", "DNS:web.example"]);
+    // A store as Debian lays one out: the certificate, a hash link to it, a bundle that
+    // repeats it, a Java keystore in a subdirectory and a file that is no certificate.
+    let store = t.path().join("store");
+    std::fs::create_dir_all(store.join("java")).unwrap();
+    let pem = std::fs::read_to_string(root.join("ca.pem")).unwrap();
+    std::fs::write(store.join("Store_Root.pem"), &pem).unwrap();
+    let (code, hash) = ossl(&["x509", "-in", &s(&root.join("ca.pem")), "-noout", "-hash"]);
+    assert_eq!(code, Some(0), "{hash}");
+    std::os::unix::fs::symlink("Store_Root.pem", store.join(format!("{}.0", hash.trim()))).unwrap();
+    let other = new_ca(t.path(), "other", "CN=Other Root", &[]);
+    let bundle = format!(
+        "{pem}{}",
+        std::fs::read_to_string(other.join("ca.pem")).unwrap()
+    );
+    std::fs::write(store.join("ca-certificates.crt"), bundle).unwrap();
+    std::fs::write(
+        store.join("java").join("cacerts"),
+        [0xfe, 0xed, 0xfe, 0xed, 0, 0, 0, 2],
+    )
+    .unwrap();
+    std::fs::write(store.join("README"), "certificates live here\n").unwrap();
+
+    let r = pk(&["verify", "--roots", &s(&store), "--verbose", &s(&cert)]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let err = r.stderr_str();
+    assert!(err.contains("README: holds no certificate"), "{err}");
+    assert!(err.contains("java: not a regular file"), "{err}");
+    assert!(err.contains("2 certificates (2 found again"), "{err}");
+    let (code, out) = ossl(&["verify", "-CApath", &s(&store), &s(&cert)]);
+    assert_eq!(code, Some(0), "openssl -CApath agrees: {out}");
+    // A file named as --roots must hold certificates.
+    let r = pk(&["verify", "--roots", &s(&store.join("README")), &s(&cert)]);
+    refused(
+        &r,
+        3,
+        &["README", "holds no certificate"],
+        "--roots naming a README",
+    );
+    // parse --summary counts each object once.
+    let r = pk(&["parse", "-r", &s(&store), "--summary", "-f", "json"]);
+    let v = &json_items(&r)[0];
+    assert_eq!(
+        (v["objects"].as_u64(), v["duplicates"].as_u64()),
+        (Some(2), Some(2)),
+        "{v}"
+    );
+}

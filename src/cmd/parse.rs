@@ -16,7 +16,7 @@ use pkit::pki::backend::Backend;
 use pkit::pki::detect::{self, Kind};
 use rayon::prelude::*;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -338,16 +338,22 @@ fn render(outcomes: &[Outcome], format: Format) -> CliResult<Vec<u8>> {
 }
 
 /// `--summary`: counts by type, key, signature algorithm; validity against `--now`.
+/// An object read twice (a hash link beside its file, a bundle beside its parts, as in
+/// /etc/ssl/certs) counts once; `duplicates` says how many were passed over.
 fn summary(outcomes: &[Outcome], ctx: &Ctx, format: Format) -> CliResult<Vec<u8>> {
     let mut by_type: BTreeMap<&str, usize> = BTreeMap::new();
     let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
     let mut by_sig: BTreeMap<String, usize> = BTreeMap::new();
-    let certs: Vec<&CertFacts> = outcomes
+    let mut seen: HashSet<Vec<&[u8]>> = HashSet::new();
+    let distinct: Vec<&Described> = outcomes
         .iter()
         .filter_map(|o| o.result.as_ref().ok())
-        .flat_map(|d| d.certs.iter())
+        .filter(|d| seen.insert(d.objects.iter().map(|(_, der)| der.as_slice()).collect()))
         .collect();
-    for d in outcomes.iter().filter_map(|o| o.result.as_ref().ok()) {
+    let parsed = outcomes.iter().filter(|o| o.result.is_ok()).count();
+    let duplicates = parsed - distinct.len();
+    let certs: Vec<&CertFacts> = distinct.iter().flat_map(|d| d.certs.iter()).collect();
+    for d in &distinct {
         *by_type.entry(d.kind.as_str()).or_default() += 1;
     }
     for c in &certs {
@@ -370,7 +376,8 @@ fn summary(outcomes: &[Outcome], ctx: &Ctx, format: Format) -> CliResult<Vec<u8>
     };
     let summary = json!({
         "type": "summary",
-        "objects": outcomes.len() - failures,
+        "objects": distinct.len(),
+        "duplicates": duplicates,
         "failures": failures,
         "by_type": by_type,
         "certificates": certs.len(),
@@ -395,6 +402,10 @@ fn summary_table(s: &Value) -> String {
     t.set_header(vec!["", "count"]);
     let n = |k: &str| s[k].to_string();
     t.add_row(vec!["objects".to_string(), n("objects")]);
+    t.add_row(vec![
+        "duplicates (counted once)".to_string(),
+        n("duplicates"),
+    ]);
     t.add_row(vec!["failures".to_string(), n("failures")]);
     if let Some(m) = s["by_type"].as_object() {
         for (k, v) in m {

@@ -8,6 +8,7 @@ use super::ca_dir::{load_ca_cert, parse_duration, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm, Item};
 use super::output;
+use super::trust_store::TrustStore;
 use clap::{Args, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
@@ -24,7 +25,7 @@ use pkit::pki::verify::sources::{CaDatabase, Sources};
 use pkit::pki::verify::validate::RevocationSource;
 use rayon::prelude::*;
 use report::{ChainEntries, Report};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 mod fetch;
@@ -73,8 +74,11 @@ pub struct VerifyArgs {
     /// Read the files in directories given as CERT, recursively.
     #[arg(short, long)]
     pub recursive: bool,
-    /// Trusted roots: a file or a directory of PEM/DER certificates (repeatable).
-    /// Default: SSL_CERT_FILE / SSL_CERT_DIR, else the system store.
+    /// Trusted roots: a file or a directory of PEM/DER certificates (repeatable). A
+    /// directory is read as `openssl verify -CApath` reads one: its files that hold
+    /// certificates, by content (other files and subdirectories are skipped; --verbose
+    /// names them), each certificate once. Default: SSL_CERT_FILE / SSL_CERT_DIR, else
+    /// the system store.
     #[arg(long, value_name = "FILE|DIR")]
     pub roots: Vec<PathBuf>,
     /// More candidate intermediates (repeatable).
@@ -148,6 +152,10 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Name the files of --roots directories that hold no certificate, and count the
+    /// certificates found more than once.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -200,7 +208,7 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         }
         None => read_inputs(&a.certs, a.recursive)?,
     };
-    let root_ders = read_roots(&a.roots)?;
+    let root_ders = read_roots(&a)?;
     let untrusted_ders = read_all(&a.untrusted, "--untrusted")?;
     let crl_ders = read_all(&a.crl, "--crl")?;
     let ocsp_ders = read_all(&a.ocsp_response, "--ocsp-response")?;
@@ -472,43 +480,34 @@ fn read_all(paths: &[PathBuf], flag: &str) -> CliResult<Vec<(String, Vec<u8>)>> 
     Ok(out)
 }
 
-/// The trust anchors: --roots, else SSL_CERT_FILE / SSL_CERT_DIR, else the system store.
-fn read_roots(roots: &[PathBuf]) -> CliResult<Vec<(String, Vec<u8>)>> {
-    if !roots.is_empty() {
-        return read_all(roots, "--roots");
-    }
-    let mut from_env = Vec::new();
-    if let Some(f) = std::env::var_os("SSL_CERT_FILE") {
-        from_env.push(PathBuf::from(f));
-    }
-    if let Some(d) = std::env::var_os("SSL_CERT_DIR") {
-        // OpenSSL's convention: a colon-separated list of directories.
-        for part in std::env::split_paths(&d) {
-            if part.is_dir() {
-                from_env.push(part);
-            }
+/// The trust anchors: --roots, else SSL_CERT_FILE / SSL_CERT_DIR, else the system store;
+/// directories read as `openssl verify -CApath` reads them (`trust_store.rs`).
+fn read_roots(a: &VerifyArgs) -> CliResult<Vec<(String, Vec<u8>)>> {
+    let mut paths = a.roots.clone();
+    if paths.is_empty() {
+        if let Some(f) = std::env::var_os("SSL_CERT_FILE") {
+            paths.push(PathBuf::from(f));
+        }
+        if let Some(d) = std::env::var_os("SSL_CERT_DIR") {
+            // OpenSSL's convention: a colon-separated list of directories.
+            paths.extend(std::env::split_paths(&d).filter(|p| p.is_dir()));
+        }
+        if paths.is_empty() {
+            paths.push(PathBuf::from(SYSTEM_ROOTS));
         }
     }
-    if from_env.is_empty() {
-        from_env.push(PathBuf::from(SYSTEM_ROOTS));
-    }
-    // A hashed certificate directory also holds non-certificate files (CRLs, links to
-    // the same file): keep certificates only, and tolerate the rest.
-    let mut out = Vec::new();
-    for p in &from_env {
-        for (name, der) in read_all(std::slice::from_ref(p), "roots").or_else(|e| {
-            if Path::new(p).is_dir() {
-                Ok(Vec::new())
-            } else {
-                Err(e)
-            }
-        })? {
-            if Certificate::from_der(&der).is_ok() {
-                out.push((name, der));
-            }
+    let store = TrustStore::read(&paths, "--roots")?;
+    if a.verbose {
+        for s in &store.skipped {
+            eprintln!("pkit: roots: skipped {s}");
         }
+        eprintln!(
+            "pkit: roots: {} certificates ({} found again and counted once)",
+            store.certs.len(),
+            store.duplicates
+        );
     }
-    Ok(out)
+    Ok(store.certs)
 }
 
 /// Parse `ders` into a pool; a certificate that does not parse names its file.

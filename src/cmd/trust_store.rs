@@ -32,11 +32,21 @@ impl TrustStore {
                 store.read_dir(p, &mut seen)?;
                 continue;
             }
-            let certs = certificates_in(p)?;
+            let shown = p.display().to_string();
+            let certs = certificates_in(p).map_err(|e| {
+                // An I/O failure stays one; what does not decode is no certificate.
+                if e.exit != super::error::Exit::Parse {
+                    return e;
+                }
+                let why = e
+                    .message
+                    .strip_prefix(&format!("{shown}: "))
+                    .unwrap_or(&e.message);
+                CliError::parse(format!("{flag} {shown}: holds no certificate ({why})"))
+            })?;
             if certs.is_empty() {
                 return Err(CliError::parse(format!(
-                    "{flag} {}: holds no certificate",
-                    p.display()
+                    "{flag} {shown}: holds no certificate"
                 )));
             }
             store.keep(certs, &mut seen);

@@ -3209,7 +3209,7 @@ _pkit() {
                     return 0
                     ;;
                 --alg)
-                    COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa2048 rsa3072 rsa4096 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ecdsa-p256 ed25519 ml-dsa-44 ml-dsa-65 ml-dsa-87" -- "${cur}"))
                     return 0
                     ;;
                 --key)

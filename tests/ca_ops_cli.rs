@@ -930,3 +930,135 @@ fn trust_store_directories_read_like_capath() {
         "{v}"
     );
 }
+
+/// The rough edges a new user met, each smoothed.
+#[test]
+fn rough_edges_are_smoothed() {
+    common::require_openssl();
+    let t = common::tempdir();
+    // A traditional `BEGIN RSA PRIVATE KEY` / `BEGIN EC PRIVATE KEY` file is a key.
+    let (rsa, ec) = (t.path().join("rsa.pem"), t.path().join("ec.pem"));
+    let (code, out) = ossl(&["genrsa", "-traditional", "-out", &s(&rsa), "2048"]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = ossl(&[
+        "ecparam",
+        "-name",
+        "prime256v1",
+        "-genkey",
+        "-noout",
+        "-out",
+        &s(&ec),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    for (file, format, bits) in [
+        (&rsa, "rsa_private_key", 2048),
+        (&ec, "ec_private_key", 256),
+    ] {
+        let v = &json_items(&pk_ok(&["parse", &s(file), "-f", "json"]))[0];
+        assert_eq!(v["type"], "private_key", "{v}");
+        assert_eq!(
+            (v["format"].as_str(), v["key_bits"].as_u64()),
+            (Some(format), Some(bits)),
+            "{v}"
+        );
+    }
+    // An MTC log: an idle checkpoint is no failure; an index past the end says so; a
+    // cosigner algorithm it cannot use is a usage error, and help lists only the usable.
+    let log = t.path().join("log");
+    common::new_mtc_ca(&log);
+    common::mtc_add(&log, 0, 5, None, None);
+    pk_ok(&["mtc", "checkpoint", "--dir", &s(&log)]);
+    let r = pk(&["mtc", "checkpoint", "--dir", &s(&log)]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(r.stderr_str().contains("nothing to checkpoint") && r.stdout.is_empty());
+    let r = pk(&["mtc", "cert", "--dir", &s(&log), "--index", "99"]);
+    refused(&r, 2, &["no entry 99", "0 to 4"], "an index past the log");
+    let r = pk(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &s(&t.path().join("rsa-log")),
+        "--ca-id",
+        "32473.2",
+        "--alg",
+        "rsa2048",
+    ]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    let help = pk_ok(&["mtc", "ca", "new", "--help"]).stdout_str();
+    assert!(
+        help.contains("ml-dsa-87") && !help.contains("rsa2048"),
+        "{help}"
+    );
+    // Landmark expiry in RFC 3339, in text and JSON.
+    let r = pk_ok(&[
+        "mtc",
+        "landmark",
+        "--dir",
+        &s(&log),
+        "allocate",
+        "--lifetime",
+        "4w",
+    ]);
+    assert!(r.stdout_str().contains(" until 20"), "{}", r.stdout_str());
+    common::mtc_add(&log, 5, 2, None, None);
+    pk_ok(&["mtc", "checkpoint", "--dir", &s(&log)]);
+    let r = pk_ok(&[
+        "mtc",
+        "landmark",
+        "--dir",
+        &s(&log),
+        "allocate",
+        "-f",
+        "json",
+    ]);
+    let v = &json_items(&r)[0];
+    assert!(
+        v["expires_at"].as_str().is_some_and(|x| x.ends_with('Z')),
+        "{v}"
+    );
+    // --days 0 and a duration in weeks.
+    let ca = new_ca(t.path(), "ca", "CN=Edges", &[]);
+    let r = pk(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&ca),
+        "--san",
+        "DNS:a.example",
+        "--key-out",
+        &s(&t.path().join("d0.key")),
+        "--days",
+        "0",
+    ]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    let cert = leaf(&ca, t.path(), "w", &["--san", "DNS:w.example"]);
+    let r = pk(&[
+        "verify",
+        "--roots",
+        &s(&ca.join("ca.pem")),
+        "--expires-within",
+        "4w",
+        &s(&cert),
+    ]);
+    assert_eq!(
+        r.code,
+        Some(0),
+        "90 days is not within 4 weeks: {}",
+        r.describe()
+    );
+    let r = pk(&[
+        "verify",
+        "--roots",
+        &s(&ca.join("ca.pem")),
+        "--expires-within",
+        "14w",
+        &s(&cert),
+    ]);
+    assert_eq!(
+        r.code,
+        Some(1),
+        "90 days is within 14 weeks: {}",
+        r.describe()
+    );
+}

@@ -119,3 +119,41 @@ fn completions_into_a_closed_pipe_end_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
+
+/// Every man page, and every command's `--help`, ends with the exit codes.
+#[test]
+fn every_man_page_and_help_names_the_exit_codes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = 0;
+    for e in std::fs::read_dir(root.join("man")).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(
+            text.contains("Exit codes"),
+            "{} has no exit codes",
+            p.display()
+        );
+        pages += 1;
+    }
+    assert!(pages > 40, "only {pages} man pages");
+    for cmd in [
+        &["issue", "renew"][..],
+        &["key", "p12"],
+        &["mtc", "ca", "new"],
+        &["ocsp", "serve"],
+        &["crl", "gen"],
+        &["parse"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pkit"))
+            .args(cmd)
+            .arg("--help")
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            help.contains("Exit codes: 0 success"),
+            "pkit {} --help: {help}",
+            cmd.join(" ")
+        );
+    }
+}

@@ -149,7 +149,8 @@ pub fn wants_json(a: &CrlArgs) -> bool {
     match &a.command {
         CrlCommand::Verify(v) => v.format == Format::Json,
         CrlCommand::Check(c) => c.format == Format::Json,
-        _ => false,
+        CrlCommand::Gen(g) => g.format.json(),
+        CrlCommand::Revoke(r) => r.format.json(),
     }
 }
 

@@ -145,27 +145,54 @@ impl TypedValueParser for AlgorithmParser {
     fn parse_ref(
         &self,
         cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Algorithm, clap::Error> {
+        AlgorithmsOf(&Algorithm::ALL).parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        AlgorithmsOf(&Algorithm::ALL).possible_values()
+    }
+}
+
+/// `--alg` of a command that takes only some algorithms (`mtc ca new`: the cosigners'):
+/// the others are a usage error (exit 2), and help lists only these.
+#[derive(Clone, Debug)]
+pub struct AlgorithmsOf(pub &'static [Algorithm]);
+
+impl TypedValueParser for AlgorithmsOf {
+    type Value = Algorithm;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
         _arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<Algorithm, clap::Error> {
         let s = value.to_string_lossy();
-        Algorithm::from_name(&s).ok_or_else(|| {
-            clap::Error::raw(
+        let names: Vec<&str> = self.0.iter().map(|a| a.name()).collect();
+        match Algorithm::from_name(&s) {
+            Some(a) if self.0.contains(&a) => Ok(a),
+            found => Err(clap::Error::raw(
                 clap::error::ErrorKind::InvalidValue,
                 format!(
-                    "unknown algorithm '{s}' for --alg; valid: {}\n",
-                    Algorithm::names_list()
+                    "{} '{s}' for --alg; valid: {}\n",
+                    if found.is_some() {
+                        "this command does not take"
+                    } else {
+                        "unknown algorithm"
+                    },
+                    names.join(", ")
                 ),
             )
-            .with_cmd(cmd)
-        })
+            .with_cmd(cmd)),
+        }
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
-            Algorithm::ALL
-                .into_iter()
-                .map(|a| PossibleValue::new(a.name())),
+            self.0.iter().map(|a| PossibleValue::new(a.name())),
         ))
     }
 }

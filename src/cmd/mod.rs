@@ -85,14 +85,34 @@ pub enum Command {
     GenDocs(completions::GenDocsArgs),
 }
 
-/// The clap command tree (for completions and man pages).
+/// The clap command tree (parsing, completions and man pages), every command of it ending
+/// its help with the exit codes (those that explain their own keep theirs).
 pub fn command() -> clap::Command {
-    Cli::command()
+    with_exit_codes(Cli::command())
+}
+
+fn with_exit_codes(c: clap::Command) -> clap::Command {
+    let c = c.mut_subcommands(with_exit_codes);
+    let c = if c.get_after_help().is_some() {
+        c
+    } else {
+        c.after_help(error::EXIT_CODES_HELP)
+    };
+    // A long help of its own (`--help`, the man page) gets them too.
+    match c.get_after_long_help().map(ToString::to_string) {
+        Some(long) if !long.contains("Exit codes") => {
+            c.after_long_help(format!("{long}\n\n{}", error::EXIT_CODES_HELP))
+        }
+        _ => c,
+    }
 }
 
 /// Parse arguments, run, print any error, and return the exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = match e.kind() {
@@ -119,9 +139,14 @@ fn wants_json_errors(cli: &Cli) -> bool {
     match &cli.command {
         Some(Command::Parse(a)) => a.format.is_json(),
         Some(Command::Crl(a)) => crl::wants_json(a),
-        Some(Command::Ocsp(ocsp::OcspArgs {
-            command: ocsp::OcspCommand::Verify(v),
-        })) => v.format == ocsp::VerifyFormat::Json,
+        Some(Command::Ocsp(o)) => match &o.command {
+            ocsp::OcspCommand::Verify(v) => v.format == ocsp::VerifyFormat::Json,
+            ocsp::OcspCommand::Request(r) => r.format.json(),
+            ocsp::OcspCommand::Respond(r) => r.format.json(),
+            _ => false,
+        },
+        Some(Command::Issue(i)) => issue::wants_json(i),
+        Some(Command::Key(k)) => matches!(&k.command, key::KeyCommand::Gen(g) if g.format.json()),
         Some(Command::Mtc(m)) => m.wants_json(),
         Some(Command::Verify(v)) => v.wants_json(),
         _ => false,

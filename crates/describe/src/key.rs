@@ -30,8 +30,30 @@ pub fn describe_spki(der: &[u8], ctx: &Ctx) -> Result<Described> {
     Ok(d)
 }
 
-/// `private_key`: an unencrypted PKCS#8 key.
+/// `private_key`: an unencrypted PKCS#8 key, or a traditional OpenSSL key (`BEGIN RSA
+/// PRIVATE KEY`: RFC 8017 RSAPrivateKey; `BEGIN EC PRIVATE KEY`: RFC 5915 ECPrivateKey),
+/// described as the PKCS#8 key it stands for with `format` saying what it was.
 pub fn describe_pkcs8(der: &[u8], ctx: &Ctx) -> Result<Described> {
+    let e = match describe_one_asymmetric_key(der, ctx) {
+        Ok(d) => return Ok(d),
+        Err(e) => e,
+    };
+    let Some(wrapped) = pkit_x509::key::inner::wrap_traditional(der) else {
+        return Err(e);
+    };
+    let traditional = if pkit_x509::key::inner::EcPrivateKey::read(Reader::new(der)).is_ok() {
+        "ec_private_key"
+    } else {
+        "rsa_private_key"
+    };
+    let mut d = describe_one_asymmetric_key(&wrapped, ctx)?;
+    if let Value::Object(m) = &mut d.json {
+        m.insert("format".into(), traditional.into());
+    }
+    Ok(d)
+}
+
+fn describe_one_asymmetric_key(der: &[u8], ctx: &Ctx) -> Result<Described> {
     let (json, warnings) = super::with_reader(der, ctx, |r| {
         let k = PrivateKeyInfo::parse(r)?;
         let mut m = Map::new();

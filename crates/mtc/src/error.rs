@@ -15,6 +15,9 @@ pub enum MtcError {
     Store(String),
     /// The crypto backend failed or lacks the algorithm.
     Backend(pkit_x509::backend::BackendError),
+    /// A checkpoint was asked for and the latest one already covers the whole log (of
+    /// this many entries): nothing to sign, which is no failure.
+    NothingNew { size: u64 },
 }
 
 impl MtcError {
@@ -61,6 +64,10 @@ impl fmt::Display for MtcError {
             }
             MtcError::Invalid(m) | MtcError::Store(m) => f.write_str(m),
             MtcError::Backend(e) => write!(f, "{e}"),
+            MtcError::NothingNew { size } => write!(
+                f,
+                "nothing to checkpoint: the latest checkpoint covers all {size} entries"
+            ),
         }
     }
 }

@@ -52,9 +52,7 @@ pub fn create_checkpoint<S: NodeSource + ?Sized>(
 ) -> Result<CheckpointResult> {
     let size = src.size();
     if size <= previous_size {
-        return Err(MtcError::Invalid(format!(
-            "nothing to checkpoint: the log has {size} entries, the last checkpoint {previous_size}"
-        )));
+        return Err(MtcError::NothingNew { size });
     }
     let log = ca.log_id();
     let root = subtree_hash(src, Subtree::new(0, size))?;
@@ -117,6 +115,13 @@ pub fn checkpoint_store(
 /// The MTCProof of a standalone certificate for `index`: the signed subtree containing
 /// it, the inclusion proof, and its cosignatures.
 pub fn standalone_proof(store: &dyn LogStore, index: u64) -> Result<MtcProof> {
+    let size = store.size();
+    if index >= size {
+        return Err(MtcError::Invalid(match size {
+            0 => format!("no entry {index}: the log is empty"),
+            _ => format!("no entry {index}: the log holds entries 0 to {}", size - 1),
+        }));
+    }
     let (st, _, sigs) = store.signed_subtree_for(index)?.ok_or_else(|| {
         MtcError::Invalid(format!(
             "entry {index} is not covered by a checkpoint yet (run pkit mtc checkpoint)"

@@ -109,7 +109,8 @@ pub fn from_pem_label(label: &str) -> Option<Kind> {
         "PKCS7" | "CMS" | "PKCS #7 SIGNED DATA" => Kind::Pkcs7,
         "PKCS12" => Kind::Pkcs12,
         "PUBLIC KEY" => Kind::Spki,
-        "PRIVATE KEY" => Kind::Pkcs8,
+        // Traditional OpenSSL keys are described as the PKCS#8 keys they stand for.
+        "PRIVATE KEY" | "RSA PRIVATE KEY" | "EC PRIVATE KEY" => Kind::Pkcs8,
         "ENCRYPTED PRIVATE KEY" => Kind::EncryptedPkcs8,
         "CHECKPOINT" => Kind::Checkpoint,
         _ => return None,

@@ -51,6 +51,17 @@ pub enum IssueCommand {
     Export(ExportArgs),
 }
 
+/// Whether errors go to stderr as JSON: for the commands asked for JSON output.
+pub fn wants_json(a: &IssueArgs) -> bool {
+    match &a.command {
+        IssueCommand::Ca(a) => a.format.json(),
+        IssueCommand::Cert(a) => a.deliver.format.json(),
+        IssueCommand::Renew(a) => a.deliver.format.json(),
+        IssueCommand::List(a) => a.format != list::ListFormat::Text,
+        _ => false,
+    }
+}
+
 pub fn run(be: &Backend, a: IssueArgs) -> CliResult<Exit> {
     match a.command {
         IssueCommand::Ca(a) => ca::run_ca(be, a),

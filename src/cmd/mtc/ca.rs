@@ -5,7 +5,7 @@ use crate::cmd::ca_db::{record_url, server_url};
 use crate::cmd::ca_dir::{new_ca_key, ExistingKeyArgs, NewCaKey, Passout};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
-use crate::cmd::key::AlgorithmParser;
+use crate::cmd::key::AlgorithmsOf;
 use clap::{Args, Subcommand};
 use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
 use pkit::mtc::ids::TrustAnchorId;
@@ -40,7 +40,7 @@ pub struct NewArgs {
     pub ca_id: String,
     /// Cosigner key algorithm: ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87
     /// (with --key, the key's).
-    #[arg(long, value_parser = AlgorithmParser, required_unless_present = "key")]
+    #[arg(long, value_parser = AlgorithmsOf(&COSIGNER_ALGORITHMS), required_unless_present = "key")]
     pub alg: Option<Algorithm>,
     #[command(flatten)]
     pub existing: ExistingKeyArgs,
@@ -48,7 +48,7 @@ pub struct NewArgs {
     #[arg(long, default_value_t = 1)]
     pub log: u16,
     /// Validity of the CA certificate in days.
-    #[arg(long, default_value_t = 3650)]
+    #[arg(long, default_value_t = 3650, value_parser = clap::value_parser!(u32).range(1..))]
     pub days: u32,
     /// Time of creation (RFC 3339), for reproducible tests.
     #[arg(long, value_name = "TIME")]
@@ -59,11 +59,6 @@ pub struct NewArgs {
 }
 
 pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
-    if let Some(alg) = a.alg.filter(|alg| !COSIGNER_ALGORITHMS.contains(alg)) {
-        return Err(CliError::unsupported(format!(
-            "--alg {alg}: MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 or ml-dsa-87"
-        )));
-    }
     if a.log == 0 {
         return Err(CliError::usage("--log 0: log numbers are 1..65535"));
     }
@@ -87,8 +82,9 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
     )?;
     let alg = key.algorithm();
     if !COSIGNER_ALGORITHMS.contains(&alg) {
-        return Err(CliError::unsupported(format!(
-            "--key: a {alg} key; MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65              or ml-dsa-87"
+        return Err(CliError::usage(format!(
+            "--key: a {alg} key; MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 \
+             or ml-dsa-87"
         )));
     }
     let spki = key.public_key_der()?;

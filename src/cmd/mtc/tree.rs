@@ -221,7 +221,18 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
     let now = now_of(&a.now)?;
     let (mut store, name) = open_store(&a.dir, &a.db)?;
     let ca = load_ca(be, &a.dir, &*store, &name, a.pin.as_deref())?;
-    let r = checkpoint_store(&mut *store, &ca, unix(now)).map_err(mtc_err(&name))?;
+    let r = match checkpoint_store(&mut *store, &ca, unix(now)) {
+        Ok(r) => r,
+        // Nothing added since the last checkpoint: a cron job's idle run, not a failure.
+        Err(e @ pkit::mtc::MtcError::NothingNew { .. }) => {
+            eprintln!("pkit: {name}: {e}");
+            if a.output.format == Format::Json {
+                crate::cmd::created::print_json("mtc_checkpoint", Vec::new())?;
+            }
+            return Ok(Exit::Ok);
+        }
+        Err(e) => return Err(mtc_err(&name)(e)),
+    };
     let item = json!({
         "origin": ca.log_id().note_name(),
         "tree_size": r.checkpoint.size,
@@ -360,7 +371,7 @@ pub struct LandmarkArgs {
 pub enum LandmarkCommand {
     /// Make the latest checkpoint's tree size the next landmark.
     Allocate {
-        /// How long the landmark stays active (90s, 30m, 1h, 7d).
+        /// How long the landmark stays active (90s, 30m, 1h, 7d, 4w).
         #[arg(long, default_value = "7d")]
         lifetime: String,
         #[arg(long, value_name = "TIME")]
@@ -409,14 +420,17 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
                 expiry: now.saturating_add(life.unsigned_abs()),
             };
             store.insert_landmark(&l).map_err(mtc_err(&name))?;
-            let item = json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry});
+            // `expiry` stays the landmark list's POSIX seconds; `expires_at` is for people.
+            let until = expires_at(l.expiry);
+            let item = json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry,
+                "expires_at": until});
             emit(
                 format,
                 "mtc_landmark",
                 item,
                 &format!(
-                    "landmark {} at tree size {} until {}\n",
-                    l.number, l.tree_size, l.expiry
+                    "landmark {} at tree size {} until {until}\n",
+                    l.number, l.tree_size
                 ),
             )?;
         }
@@ -440,7 +454,8 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
                 }
                 rows.push(
                     json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry,
-                    "active": l.is_active(now), "subtrees": sts}),
+                    "expires_at": expires_at(l.expiry), "active": l.is_active(now),
+                    "subtrees": sts}),
                 );
             }
             let list = format_list(&landmarks, now);
@@ -560,4 +575,12 @@ fn nonblank_lines(path: &std::path::Path) -> CliResult<(String, Vec<(usize, Stri
         .map(|(n, l)| (n, l.to_string()))
         .collect();
     Ok((name, lines))
+}
+
+/// A landmark's expiry (POSIX seconds) as RFC 3339.
+fn expires_at(expiry: u64) -> String {
+    pkit::der::Time {
+        unix: i64::try_from(expiry).unwrap_or(i64::MAX),
+    }
+    .to_string()
 }

@@ -2086,7 +2086,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__batch)
-            opts="-h --ca --db --db-passin --passin --pin --count --from --subject-template --san-template --alg --profile --days --clip-validity --out-dir --now --chunk --measure-limit --color --help"
+            opts="-f -h --ca --db --db-passin --passin --pin --count --from --subject-template --san-template --alg --profile --days --clip-validity --out-dir --now --chunk --measure-limit --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2150,6 +2150,14 @@ _pkit() {
                     ;;
                 --chunk)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "jsonl json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "jsonl json" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -248,6 +248,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l out-dir -d 'Directory for N.pem and N.key files (created if missing)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l now -d 'Judge validity from this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l chunk -d 'Certificates per database transaction' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -s f -l format -d 'The report on stdout: jsonl, one line per certificate as it is delivered; json, the same items in one pkit/v1 envelope (type `issued`)' -r -f -a "jsonl\t''
+json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -1062,3 +1062,127 @@ fn rough_edges_are_smoothed() {
         r.describe()
     );
 }
+
+/// `issue batch -f json`: the report as one envelope, complete even for nothing.
+#[test]
+fn batch_reports_in_one_envelope() {
+    let t = common::tempdir();
+    let ca = new_ca(t.path(), "ca", "CN=Batch JSON", &[]);
+    let r = pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        &s(&ca),
+        "--count",
+        "3",
+        "--out-dir",
+        &s(&t.path().join("out")),
+        "-f",
+        "json",
+    ]);
+    let items = json_items(&r);
+    assert_eq!(items.len(), 3);
+    assert_eq!(items[2]["n"], 3);
+    let first = items[0]["files"]["certificate"].as_str().unwrap();
+    assert!(Path::new(first).exists(), "{first}");
+    let r = pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        &s(&ca),
+        "--count",
+        "0",
+        "--out-dir",
+        &s(&t.path().join("none")),
+        "-f",
+        "json",
+    ]);
+    assert!(json_items(&r).is_empty());
+}
+
+/// At a terminal, `issue ca` asks for the CA key's passphrase twice and encrypts the key
+/// under it; typed differently, nothing is made.
+#[test]
+fn the_ca_key_passphrase_is_asked_for_at_a_terminal() {
+    if common::optional(Peer::Script, "the passphrase prompt at a terminal").is_none() {
+        return;
+    }
+    let t = common::tempdir();
+    let run = |dir: &str, answers: [&str; 2]| -> (bool, String) {
+        let cmd = format!(
+            "{} issue ca --dir {dir} --subject CN=Typed",
+            common::pkit_bin().display()
+        );
+        let mut child = Command::new("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .current_dir(t.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("script");
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+        let reader = std::thread::spawn(move || {
+            use std::io::Read;
+            let mut buf = [0u8; 256];
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                if tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut stdin = child.stdin.take().unwrap();
+        let mut seen = Vec::new();
+        for (prompt, answer) in [
+            ("Passphrase for", answers[0]),
+            ("same passphrase again", answers[1]),
+        ] {
+            let deadline = std::time::Instant::now() + common::HANG;
+            while !String::from_utf8_lossy(&seen).contains(prompt) {
+                let left = deadline.saturating_duration_since(std::time::Instant::now());
+                match rx.recv_timeout(left) {
+                    Ok(chunk) => seen.extend(chunk),
+                    Err(_) => panic!("no prompt {prompt:?}: {}", String::from_utf8_lossy(&seen)),
+                }
+            }
+            // rpassword prints the prompt, then turns echo off: give it a moment (not a
+            // timing assertion; a slow pkit only makes the wait longer than needed).
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            use std::io::Write;
+            stdin.write_all(format!("{answer}\n").as_bytes()).unwrap();
+            seen.clear();
+        }
+        drop(stdin);
+        let status = child.wait().unwrap();
+        reader.join().unwrap();
+        seen.extend(rx.try_iter().flatten());
+        (status.success(), String::from_utf8_lossy(&seen).to_string())
+    };
+    let (ok, shown) = run("typed", ["tty secret", "tty secret"]);
+    assert!(ok, "{shown}");
+    assert!(
+        !shown.contains("tty secret"),
+        "the passphrase was echoed: {shown}"
+    );
+    let key = std::fs::read_to_string(t.path().join("typed/ca.key")).unwrap();
+    assert!(key.contains("BEGIN ENCRYPTED PRIVATE KEY"), "{key}");
+    // The key opens with that passphrase.
+    let c = s(&t.path().join("typed"));
+    pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &c,
+        "--san",
+        "DNS:t.example",
+        "--key-out",
+        &s(&t.path().join("t.key")),
+        "--passin",
+        "pass:tty secret",
+    ]);
+    let (ok, shown) = run("differ", ["one", "two"]);
+    assert!(!ok, "{shown}");
+    assert!(shown.contains("differ"), "{shown}");
+    assert!(!t.path().join("differ/ca.key").exists());
+}

@@ -77,6 +77,16 @@ pub struct BatchArgs {
     /// CA signature per certificate, in memory) and print it beside the batch's rate.
     #[arg(long)]
     pub measure_limit: bool,
+    /// The report on stdout: jsonl, one line per certificate as it is delivered; json,
+    /// the same items in one pkit/v1 envelope (type `issued`).
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Jsonl)]
+    pub format: ReportFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    Jsonl,
+    Json,
 }
 
 /// The default --subject-template, and the SAN that goes with it.
@@ -211,6 +221,9 @@ struct Files<'a> {
     /// The first failure to write the report: the batch still delivers its files, and
     /// exits non-zero at the end.
     report_error: std::sync::Mutex<Option<std::io::Error>>,
+    /// The report as one JSON envelope: items separated by commas, between the header
+    /// written before the first and the end written after the last.
+    envelope: Option<std::sync::atomic::AtomicBool>,
     /// The output directory as recorded with each chunk until its files are written.
     destination: String,
     /// This process, as the deliveries' owner.
@@ -228,12 +241,18 @@ impl Delivery for Files<'_> {
         cert: &Issued,
     ) -> CliResult<BatchOutput> {
         let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
+        let (cert_path, key_path) = (
+            self.out_dir.path().join(&cert_name),
+            self.out_dir.path().join(&key_name),
+        );
         let line = output::json_line(&json!({
             "n": it.n,
             "serial_number": hex(&cert.serial),
             "subject": it.subject_text,
-            "cert": self.out_dir.path().join(&cert_name),
-            "key": self.out_dir.path().join(&key_name),
+            "not_after": cert.not_after.to_string(),
+            "cert": cert_path,
+            "key": key_path,
+            "files": {"certificate": cert_path, "key": key_path},
         }));
         Ok(BatchOutput {
             key_pem: key_pem(self.backend, key, None)?,
@@ -258,11 +277,18 @@ impl Delivery for Files<'_> {
         if failed.is_none() {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
-            if let Err(e) = chunk
+            let written = chunk
                 .iter()
-                .try_for_each(|o| out.write_all(o.line.as_bytes()))
-                .and_then(|()| out.flush())
-            {
+                .try_for_each(|o| match &self.envelope {
+                    None => out.write_all(o.line.as_bytes()),
+                    Some(started) => {
+                        let first = !started.swap(true, std::sync::atomic::Ordering::Relaxed);
+                        out.write_all(if first { b"\n" } else { b",\n" })?;
+                        out.write_all(o.line.trim_end().as_bytes())
+                    }
+                })
+                .and_then(|()| out.flush());
+            if let Err(e) = written {
                 *failed = Some(e);
             }
         }
@@ -298,12 +324,24 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
         out_dir: &out_dir,
         bar: &bar,
         report_error: std::sync::Mutex::new(None),
+        envelope: (a.format == ReportFormat::Json)
+            .then(|| std::sync::atomic::AtomicBool::new(false)),
         destination: std::path::absolute(out_dir.path())
             .unwrap_or_else(|_| out_dir.path().to_path_buf())
             .display()
             .to_string(),
         owner: pkit::store::process::this_process(),
     };
+    if files.envelope.is_some() {
+        io::write_text(
+            None,
+            false,
+            &format!(
+                "{{\"schema\": \"{}\", \"type\": \"issued\", \"items\": [",
+                output::SCHEMA
+            ),
+        )?;
+    }
     let batch = Batch {
         issuer: &issuer,
         backend: be,
@@ -319,6 +357,10 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
             other => CliError::internal(other.to_string()),
         })?;
     bar.finish_and_clear();
+    if files.envelope.is_some() {
+        // Closed whatever happened next: what was delivered is a complete document.
+        io::write_text(None, false, "\n]}\n")?;
+    }
     if finished.stopped {
         eprintln!(
             "pkit: stopped by a signal after issuing {} of {} certificates (each committed \

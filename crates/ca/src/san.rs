@@ -10,7 +10,7 @@
 
 use crate::der::{oid_registry as oids, tag, Writer};
 use pkit_x509::cert::Certificate;
-use pkit_x509::ext::{self as ext, ExtensionValue, GeneralName};
+use pkit_x509::ext::{ExtensionValue, GeneralName};
 use std::net::IpAddr;
 
 /// One parsed SAN, kept with its encoding.
@@ -102,13 +102,8 @@ fn parse_san_text(s: &str) -> Result<San, String> {
 /// `URI:…`; other kinds as `TYPE:` and their description), for listing and renewal.
 /// Empty when it has none or they do not decode.
 pub fn sans_of(cert: &Certificate<'_>) -> Vec<String> {
-    let Some(e) = cert
-        .extensions
-        .and_then(|x| x.find(&oids::CE_SUBJECT_ALT_NAME).ok().flatten())
-    else {
-        return Vec::new();
-    };
-    let Ok(ExtensionValue::SubjectAltName(names)) = ext::decode(e.oid, e.value, e.value_offset)
+    let Some(ExtensionValue::SubjectAltName(names)) =
+        cert.extension_value(&oids::CE_SUBJECT_ALT_NAME)
     else {
         return Vec::new();
     };

@@ -468,14 +468,8 @@ const MAX_CRL_SIGNERS: usize = 8;
 
 /// The names (as [`dn::key`]s) of the CRL issuers `c`'s cRLDistributionPoints name.
 fn crl_issuer_names(c: &Certificate<'_>) -> Vec<Vec<u8>> {
-    let Some(e) = c
-        .extensions
-        .and_then(|x| x.find(&oids::CE_CRL_DIST_POINTS).ok().flatten())
-    else {
-        return Vec::new();
-    };
-    let Ok(ExtensionValue::CrlDistributionPoints(points)) =
-        ext::decode(e.oid, e.value, e.value_offset)
+    let Some(ExtensionValue::CrlDistributionPoints(points)) =
+        c.extension_value(&oids::CE_CRL_DIST_POINTS)
     else {
         return Vec::new();
     };

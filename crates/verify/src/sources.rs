@@ -14,7 +14,7 @@ use pkit_x509::cert::Certificate;
 use pkit_x509::crl::Crl;
 use pkit_x509::ext::crl_dp::DistributionPointName;
 use pkit_x509::ext::CrlReason;
-use pkit_x509::ext::{self as ext, ExtensionValue, GeneralName};
+use pkit_x509::ext::{ExtensionValue, GeneralName};
 use pkit_x509::ocsp::OcspResponse;
 use pkit_x509::ocsp_request::{encode_request, IssuerHashes};
 use std::sync::{Arc, Mutex};
@@ -104,14 +104,8 @@ fn fetched_crl_status(backend: &Backend, fetch: CrlFetch<'_>, q: &StatusQuery<'_
 
 /// The http URLs in the full names of `cert`'s cRLDistributionPoints.
 fn distribution_urls(cert: &Certificate<'_>) -> Vec<String> {
-    let Some(e) = cert
-        .extensions
-        .and_then(|x| x.find(&oids::CE_CRL_DIST_POINTS).ok().flatten())
-    else {
-        return Vec::new();
-    };
-    let Ok(ExtensionValue::CrlDistributionPoints(points)) =
-        ext::decode(e.oid, e.value, e.value_offset)
+    let Some(ExtensionValue::CrlDistributionPoints(points)) =
+        cert.extension_value(&oids::CE_CRL_DIST_POINTS)
     else {
         return Vec::new();
     };
@@ -161,13 +155,8 @@ fn online_status(
 
 /// The http URLs of the OCSP responders in `cert`'s authorityInfoAccess.
 fn responder_urls(cert: &Certificate<'_>) -> Vec<String> {
-    let Some(e) = cert
-        .extensions
-        .and_then(|x| x.find(&oids::PE_AUTHORITY_INFO_ACCESS).ok().flatten())
-    else {
-        return Vec::new();
-    };
-    let Ok(ExtensionValue::AuthorityInfoAccess(list)) = ext::decode(e.oid, e.value, e.value_offset)
+    let Some(ExtensionValue::AuthorityInfoAccess(list)) =
+        cert.extension_value(&oids::PE_AUTHORITY_INFO_ACCESS)
     else {
         return Vec::new();
     };

@@ -167,6 +167,14 @@ impl<'a> Certificate<'a> {
         Some(bc)
     }
 
+    /// The decoded value of the extension `oid`, when the certificate has it and it
+    /// decodes (for the lookups that read one extension and have nothing to say about a
+    /// malformed one: revocation pointers, SANs for listing).
+    pub fn extension_value(&self, oid: &crate::der::Oid) -> Option<crate::ext::ExtensionValue<'a>> {
+        let e = self.extensions?.find(oid).ok()??;
+        crate::ext::decode(e.oid, e.value, e.value_offset).ok()
+    }
+
     /// Whether the certificate's basicConstraints say cA.
     pub fn is_ca(&self) -> bool {
         self.basic_constraints().is_some_and(|b| b.ca)

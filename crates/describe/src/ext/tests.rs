@@ -31,7 +31,8 @@ fn envelope_and_san() {
                 {"type": "other_name",
                  "type_id": {"oid": "1.3.6.1.4.1.311.20.2.3", "name": "msUPN"},
                  "value": "u@example.com"},
-            ]
+            ],
+            "der_b64": "MEyCD3d3dy5leGFtcGxlLmNvbYcEwAACAaQUMBIxEDAOBgNVBAMMB0V4YW1wbGWgHQYKKwYBBAGCNxQCA6APDA11QGV4YW1wbGUuY29t"
         })
     );
     // Keys come out in reading order.
@@ -39,7 +40,7 @@ fn envelope_and_san() {
         .as_object()
         .map(|m| m.keys().collect())
         .unwrap_or_default();
-    assert_eq!(keys, ["oid", "name", "critical", "value"]);
+    assert_eq!(keys, ["oid", "name", "critical", "value", "der_b64"]);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 use crate::cmd::io;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// How long one OCSP exchange may take, connection included.
@@ -25,7 +25,8 @@ type Fetched = Result<Arc<Vec<u8>>, String>;
 pub struct Fetcher {
     ocsp: ureq::Agent,
     crl: ureq::Agent,
-    crls: Mutex<HashMap<String, Fetched>>,
+    /// One cell per URL: the threads asking for a CRL at once wait for one download.
+    crls: Mutex<HashMap<String, Arc<OnceLock<Fetched>>>>,
 }
 
 fn agent(timeout: Duration) -> ureq::Agent {
@@ -66,21 +67,15 @@ impl Fetcher {
 
     /// GET the CRL at `url` (DER, or PEM as some servers publish it), once per run.
     pub fn crl(&self, url: &str) -> Fetched {
-        let cached = self
-            .crls
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(url)
-            .cloned();
-        if let Some(r) = cached {
-            return r;
-        }
-        let r = self.download_crl(url).map(Arc::new);
-        self.crls
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(url.to_string(), r.clone());
-        r
+        let cell = Arc::clone(
+            self.crls
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(url.to_string())
+                .or_default(),
+        );
+        cell.get_or_init(|| self.download_crl(url).map(Arc::new))
+            .clone()
     }
 
     fn download_crl(&self, url: &str) -> Result<Vec<u8>, String> {

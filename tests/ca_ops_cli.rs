@@ -149,7 +149,7 @@ fn pointers_lead_verify_and_openssl_to_revocation() {
     let www = t.path().join("www");
     std::fs::create_dir(&www).unwrap();
     publish_crl(&ca, &www.join("ca.crl"));
-    let _files = file_server(&www, crl_port, t.path().join("http.log"));
+    let files = file_server(&www, crl_port, t.path().join("http.log"));
     let mut serve = Command::new(common::pkit_bin());
     serve.args([
         "ocsp",
@@ -209,6 +209,30 @@ fn pointers_lead_verify_and_openssl_to_revocation() {
     assert_ne!(code, Some(0), "{out}");
     assert!(out.contains("certificate revoked"), "{out}");
     drop(responder);
+    // One run fetches a CRL once, however many certificates point to it.
+    let batch = t.path().join("batch");
+    pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        &s(&ca),
+        "--count",
+        "20",
+        "--out-dir",
+        &s(&batch),
+    ]);
+    let gets = || files.log_text().matches("GET /ca.crl").count();
+    let before = gets();
+    let mut args = vec![
+        "verify".to_string(),
+        "--roots".into(),
+        s(&roots),
+        "--crl-download".into(),
+    ];
+    args.extend((1..=20).map(|n| s(&batch.join(format!("{n}.pem")))));
+    let r = common::pkit_run(&args);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_eq!(gets(), before + 1, "{}", files.log_text());
     // A CRL server that answers nonsense: unknown, naming the URL.
     std::fs::write(www.join("ca.crl"), b"not a CRL").unwrap();
     let (code, v) = verify(&roots, &other, &["--crl-download"]);

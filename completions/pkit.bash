@@ -37,6 +37,9 @@ _pkit() {
             pkit,key)
                 cmd="pkit__subcmd__key"
                 ;;
+            pkit,lint)
+                cmd="pkit__subcmd__lint"
+                ;;
             pkit,mtc)
                 cmd="pkit__subcmd__mtc"
                 ;;
@@ -141,6 +144,9 @@ _pkit() {
                 ;;
             pkit__subcmd__help,key)
                 cmd="pkit__subcmd__help__subcmd__key"
+                ;;
+            pkit__subcmd__help,lint)
+                cmd="pkit__subcmd__help__subcmd__lint"
                 ;;
             pkit__subcmd__help,mtc)
                 cmd="pkit__subcmd__help__subcmd__mtc"
@@ -506,7 +512,7 @@ _pkit() {
 
     case "${cmd}" in
         pkit)
-            opts="-V -h --version --color --help parse key issue crl ocsp verify mtc bench completions gen-docs help"
+            opts="-V -h --version --color --help parse key issue crl ocsp verify lint mtc bench completions gen-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1088,7 +1094,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__crl__subcmd__gen)
-            opts="-o -f -h --ca --db --db-passin --passin --pin --next-update --drop-expired --now --outform --out --force --format --color --help"
+            opts="-o -f -h --ca --db --db-passin --passin --pin --lint --next-update --drop-expired --now --outform --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1112,6 +1118,10 @@ _pkit() {
                     ;;
                 --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lint)
+                    COMPREPLY=($(compgen -W "enforce warn off" -- "${cur}"))
                     return 0
                     ;;
                 --next-update)
@@ -1340,7 +1350,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help)
-            opts="parse key issue crl ocsp verify mtc bench completions gen-docs help"
+            opts="parse key issue crl ocsp verify lint mtc bench completions gen-docs help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1731,6 +1741,20 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__help__subcmd__lint)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__help__subcmd__mtc)
             opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2086,7 +2110,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__batch)
-            opts="-f -h --ca --db --db-passin --passin --pin --count --from --subject-template --san-template --alg --profile --days --clip-validity --out-dir --now --chunk --measure-limit --format --color --help"
+            opts="-f -h --ca --db --db-passin --passin --pin --lint --count --from --subject-template --san-template --alg --profile --days --clip-validity --out-dir --now --chunk --measure-limit --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2110,6 +2134,10 @@ _pkit() {
                     ;;
                 --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lint)
+                    COMPREPLY=($(compgen -W "enforce warn off" -- "${cur}"))
                     return 0
                     ;;
                 --count)
@@ -2172,7 +2200,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__ca)
-            opts="-f -h --dir --subject --alg --key --passin --pin --db --db-passin --days --clip-validity --parent --parent-passin --parent-pin --path-len --permit --exclude --ocsp-url --crl-url --issuer-url --passout --no-passout --now --format --color --help"
+            opts="-f -h --dir --subject --alg --key --passin --pin --db --db-passin --days --clip-validity --parent --parent-passin --parent-pin --path-len --permit --exclude --ocsp-url --crl-url --issuer-url --passout --no-passout --now --lint-rules --lint --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2258,6 +2286,14 @@ _pkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --lint-rules)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lint)
+                    COMPREPLY=($(compgen -W "enforce warn off" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -2278,7 +2314,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__cert)
-            opts="-o -f -h --ca --db --db-passin --passin --pin --csr --subject --key-out --alg --san --profile --template --days --not-after --not-before --clip-validity --ocsp-url --crl-url --issuer-url --copy-extensions --now --out --force --bundle --p12-out --p12-passout --format --color --help"
+            opts="-o -f -h --ca --db --db-passin --passin --pin --lint --csr --subject --key-out --alg --san --profile --template --days --not-after --not-before --clip-validity --ocsp-url --crl-url --issuer-url --copy-extensions --now --out --force --bundle --p12-out --p12-passout --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2302,6 +2338,10 @@ _pkit() {
                     ;;
                 --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lint)
+                    COMPREPLY=($(compgen -W "enforce warn off" -- "${cur}"))
                     return 0
                     ;;
                 --csr)
@@ -2664,7 +2704,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__renew)
-            opts="-o -f -h --ca --db --db-passin --passin --pin --cert --key --key-passin --key-out --alg --within --days --not-after --not-before --clip-validity --now --out --force --bundle --p12-out --p12-passout --format --color --help"
+            opts="-o -f -h --ca --db --db-passin --passin --pin --lint --cert --key --key-passin --key-out --alg --within --days --not-after --not-before --clip-validity --now --out --force --bundle --p12-out --p12-passout --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2688,6 +2728,10 @@ _pkit() {
                     ;;
                 --pin)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lint)
+                    COMPREPLY=($(compgen -W "enforce warn off" -- "${cur}"))
                     return 0
                     ;;
                 --cert)
@@ -2990,6 +3034,44 @@ _pkit() {
                     ;;
                 --outform)
                     COMPREPLY=($(compgen -W "pem der" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__lint)
+            opts="-r -f -h --recursive --rules --as --fail-on --format --list --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --rules)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fail-on)
+                    COMPREPLY=($(compgen -W "error warning notice" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json jsonl summary" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json jsonl summary" -- "${cur}"))
                     return 0
                     ;;
                 --color)

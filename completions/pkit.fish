@@ -35,6 +35,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certific
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "lint" -d 'Check certificates against RFC 5280 and the CA/Browser Forum Baseline Requirements: each finding with its rule, level, source, field and byte offset'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
@@ -165,6 +166,10 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l issuer-url -d 'URL of the issuing CA\'s certificate (http://…, DER) put in authorityInfoAccess caIssuers (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passout -d 'Encrypt ca.key with a password from SRC (pass:, env:, file:, fd:). Without it (or --no-passout), a passphrase is asked for at a terminal; without a terminal the key is written in clear, with a warning' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l now -d 'Start of validity (RFC 3339) instead of now' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l lint-rules -d 'The rule sets this CA\'s lint gate applies to what it signs (recorded in ca.json): rfc5280 and cabf-tls-core by default (what a private CA keeps of the Baseline Requirements); cabf-tls for a CA meant to be publicly trusted' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
+warn\t''
+off\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
 json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
@@ -189,6 +194,9 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
+warn\t''
+off\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l csr -d 'Certify the key and subject in this CSR (its signature is checked first)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l subject -d 'Subject for a fresh key (with --key-out); overrides the CSR\'s subject with --csr' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l key-out -d 'Generate a key and write it here (mode 0600)' -r -F
@@ -230,6 +238,9 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
+warn\t''
+off\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l count -d 'How many certificates (with --subject-template)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l from -d 'JSONL manifest: one {"subject","sans":["DNS:…",…],"profile","alg","days"} per line' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l subject-template -d 'Subject for --count: the certificate\'s number stands in for each n in braces, as in the default' -r
@@ -261,6 +272,9 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
+warn\t''
+off\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l cert -d 'The certificate to renew (issued by this CA: its serial is in the CA\'s records)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l key -d 'Certify this key (the certificate\'s own, or another) instead of making a new one' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l key-passin -d 'Password source of an encrypted --key' -r
@@ -353,6 +367,9 @@ complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
+warn\t''
+off\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l next-update -d 'nextUpdate = thisUpdate + this (s, m, h, d)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l now -d 'thisUpdate (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from gen" -l outform -d 'Output encoding' -r -f -a "pem\t''
@@ -500,6 +517,21 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl-download -d 'Fe
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l offline -d 'Never fetch revocation data. Without it, --check-revocation given with no CRL, OCSP response or --ca asks the OCSP responders and fetches the CRLs the certificates name, as --ocsp --crl-download do'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s v -l verbose -d 'Name the files of --roots directories that hold no certificate, and count the certificates found more than once'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l rules -d 'Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements\' rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of them, for a publicly trusted CA), none' -r
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l as -d 'Lint every certificate as this type instead of the one its contents say: root, intermediate, tls-leaf, smime-leaf, ocsp-signer, leaf' -r
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding reaches this level' -r -f -a "error\t''
+warning\t''
+notice\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -s f -l format -d 'Output format' -r -f -a "text\t'Each file\'s findings, one line each'
+json\t'One pkit/v1 envelope (type `lint`), an item per object'
+jsonl\t'One JSON object per object'
+summary\t'A table of how often each lint fired, over all inputs'"
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -s r -l recursive -d 'Read the files in directories, recursively'
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l list -d 'List the lints (name, level, source, rule set) and exit'
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -881,17 +913,18 @@ complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -l color -d 'When to
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "lint" -d 'Check certificates against RFC 5280 and the CA/Browser Forum Baseline Requirements: each finding with its rule, level, source, field and byte offset'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "p12" -d 'Write a key, its certificate and chain as a PKCS#12 file (PBES2 AES-256, HMAC-SHA-256 MAC), for Java keystores, Windows and browsers'

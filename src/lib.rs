@@ -26,6 +26,8 @@ pub use pkit_describe as describe;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
+/// The linter (crates/lint): RFC 5280 and CA/Browser Forum rules for certificates.
+pub use pkit_lint as lint;
 /// Merkle Tree Certificates (crates/mtc), under its old path.
 pub use pkit_mtc as mtc;
 pub mod pki;

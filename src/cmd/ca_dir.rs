@@ -17,6 +17,18 @@ impl From<CaError> for CliError {
             CaError::Backend(b) => b.into(),
             CaError::Refused(m) => CliError::negative(m),
             CaError::Request(m) => CliError::usage(m),
+            CaError::Lint(findings) => {
+                let refused: Vec<String> = findings
+                    .iter()
+                    .filter(|f| f.level == pkit::lint::Level::Error)
+                    .map(super::lint::finding_text)
+                    .collect();
+                CliError::negative(format!(
+                    "the lint gate refused to sign (nothing was signed or recorded; --lint warn \
+                     signs anyway): {}",
+                    refused.join("; ")
+                ))
+            }
             other => CliError::internal(other.to_string()),
         }
     }
@@ -44,6 +56,7 @@ pub fn load_issuer(
     let key = load_private_key(be, &dir.join("ca.key"), passin, pin)?;
     let mut issuer = Issuer::new(cert, key)?;
     issuer.pointers = settings.pointers;
+    issuer.gate.rules = settings.lint_rules;
     Ok(issuer)
 }
 
@@ -260,4 +273,11 @@ pub fn note_clear_key(key: &NewCaKey, passout: Passout<'_>, key_file: &Path) {
 /// database); one that exists already is used as it is (`pkit::pki::ca::dir::create`).
 pub fn create_ca_dir(dir: &Path) -> CliResult {
     pkit::pki::ca::dir::create(dir).map_err(|e| CliError::io_at(&dir.display().to_string(), &e))
+}
+
+/// Say on stderr what the lint gate found and let through.
+pub fn note_findings(findings: &[pkit::lint::Finding]) {
+    for f in findings {
+        eprintln!("pkit: lint: {}", super::lint::finding_text(f));
+    }
 }

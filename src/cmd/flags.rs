@@ -8,6 +8,7 @@ use super::error::{CliError, CliResult};
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::gate::GateMode;
 use pkit::pki::ca::issuer::Issuer;
 use pkit::pki::ca::pointers::{check_url, Pointers};
 use pkit::pki::ca::profile::Profile;
@@ -37,7 +38,8 @@ impl KeySecretArgs {
     }
 }
 
-/// `--ca`, `--db`, `--passin`, `--pin`: the CA that signs, its records and its key.
+/// `--ca`, `--db`, `--passin`, `--pin`, `--lint`: the CA that signs, its records, its key
+/// and its lint gate.
 #[derive(Args, Debug, Clone)]
 pub struct IssuingCaArgs {
     /// The issuing CA directory (ca.pem, ca.key, ca.db).
@@ -47,12 +49,44 @@ pub struct IssuingCaArgs {
     pub db: DbArgs,
     #[command(flatten)]
     pub secrets: KeySecretArgs,
+    #[command(flatten)]
+    pub lint: LintGateArgs,
 }
 
 impl IssuingCaArgs {
-    /// The CA's certificate and signing key.
+    /// The CA's certificate and signing key, its gate set as asked.
     pub fn load(&self, be: &Backend) -> CliResult<Issuer> {
-        load_issuer(be, &self.ca, self.secrets.passin(), self.secrets.pin())
+        let mut issuer = load_issuer(be, &self.ca, self.secrets.passin(), self.secrets.pin())?;
+        issuer.gate.mode = self.lint.mode();
+        Ok(issuer)
+    }
+}
+
+/// `--lint enforce|warn|off`: what the lint gate does before the CA signs.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct LintGateArgs {
+    /// Lint what is about to be signed with the CA's rule sets (ca.json `lint_rules`):
+    /// enforce refuses it on an error finding (exit 1, nothing signed or written), warn
+    /// signs and prints the findings, off does not lint.
+    #[arg(long = "lint", value_enum, default_value_t = LintMode::Enforce)]
+    pub lint: LintMode,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LintMode {
+    #[default]
+    Enforce,
+    Warn,
+    Off,
+}
+
+impl LintGateArgs {
+    pub fn mode(&self) -> GateMode {
+        match self.lint {
+            LintMode::Enforce => GateMode::Enforce,
+            LintMode::Warn => GateMode::Warn,
+            LintMode::Off => GateMode::Off,
+        }
     }
 }
 

@@ -17,6 +17,7 @@ pub mod io;
 pub mod issue;
 pub mod key;
 pub mod key_file;
+pub mod lint;
 pub mod mtc;
 pub mod ocsp;
 pub mod outdir;
@@ -73,6 +74,9 @@ pub enum Command {
     /// Is a certificate to be trusted: build and validate its path to a trusted root
     /// (RFC 5280), with names, purposes, policies and revocation.
     Verify(verify::VerifyArgs),
+    /// Check certificates against RFC 5280 and the CA/Browser Forum Baseline
+    /// Requirements: each finding with its rule, level, source, field and byte offset.
+    Lint(lint::LintArgs),
     /// Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates.
     Mtc(mtc::MtcArgs),
     /// Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine.
@@ -138,6 +142,7 @@ pub fn main() -> i32 {
 fn wants_json_errors(cli: &Cli) -> bool {
     match &cli.command {
         Some(Command::Parse(a)) => a.format.is_json(),
+        Some(Command::Lint(a)) => a.wants_json(),
         Some(Command::Crl(a)) => crl::wants_json(a),
         Some(Command::Ocsp(o)) => match &o.command {
             ocsp::OcspCommand::Verify(v) => v.format == ocsp::VerifyFormat::Json,
@@ -163,6 +168,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
     }
     match cli.command {
         Some(Command::Parse(a)) => parse::run(backend, a),
+        Some(Command::Lint(a)) => lint::run(a),
         Some(Command::Key(a)) => key::run(backend, a),
         Some(Command::Issue(a)) => issue::run(backend, a),
         Some(Command::Crl(a)) => crl::run(backend, a),

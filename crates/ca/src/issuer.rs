@@ -3,6 +3,7 @@
 //! signs it with a per-thread signer, and returns the certificate; recording and writing
 //! files is the caller's (so batches can commit per chunk).
 
+use super::gate::LintGate;
 use super::pointers::Pointers;
 use super::profile::{self, ExtensionInputs, Profile};
 use super::store::CertRecord;
@@ -24,6 +25,8 @@ pub enum CaError {
     /// The request asks for what this CA will not sign as asked (a validity past the CA's,
     /// a server certificate without a SAN): the caller must change the request.
     Request(String),
+    /// The lint gate refused what was to be signed (these findings).
+    Lint(Vec<pkit_lint::Finding>),
 }
 
 impl std::fmt::Display for CaError {
@@ -31,6 +34,14 @@ impl std::fmt::Display for CaError {
         match self {
             CaError::Parse(m) | CaError::Refused(m) | CaError::Request(m) => f.write_str(m),
             CaError::Backend(e) => write!(f, "{e}"),
+            CaError::Lint(found) => {
+                let errors: Vec<&str> = found
+                    .iter()
+                    .filter(|x| x.level == pkit_lint::Level::Error)
+                    .map(|x| x.lint)
+                    .collect();
+                write!(f, "the lint gate refused to sign: {}", errors.join(", "))
+            }
         }
     }
 }
@@ -39,7 +50,9 @@ impl std::error::Error for CaError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             CaError::Backend(e) => Some(e),
-            CaError::Parse(_) | CaError::Refused(_) | CaError::Request(_) => None,
+            CaError::Parse(_) | CaError::Refused(_) | CaError::Request(_) | CaError::Lint(_) => {
+                None
+            }
         }
     }
 }
@@ -63,6 +76,8 @@ pub struct Issuer {
     pub path_len: Option<u64>,
     /// What the certificates it issues point to (the CA's settings; empty by default).
     pub pointers: Pointers,
+    /// The lint gate every certificate passes before it is signed.
+    pub gate: LintGate,
 }
 
 /// What to put in one certificate.
@@ -94,6 +109,8 @@ pub struct Issued {
     pub der: Vec<u8>,
     pub not_before: Time,
     pub not_after: Time,
+    /// What the lint gate found and let through (warnings; errors too under `warn`).
+    pub findings: Vec<pkit_lint::Finding>,
 }
 
 impl Issued {
@@ -137,6 +154,7 @@ impl Issuer {
         let path_len = bc.path_len_constraint;
         Ok(Issuer {
             pointers: Pointers::default(),
+            gate: LintGate::default(),
             path_len,
             subject: c.subject.raw.to_vec(),
             key_id,
@@ -256,12 +274,17 @@ impl Issuer {
             spki: &req.spki,
             extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
         });
+        let findings = self
+            .gate
+            .check(&tbs, self.scheme)
+            .map_err(|r| CaError::Lint(r.findings))?;
         let sig = signer.sign(&tbs)?;
         Ok(Issued {
             serial,
             der: tbs::assemble(&tbs, signer.scheme(), &sig),
             not_before,
             not_after,
+            findings,
         })
     }
 }
@@ -298,10 +321,15 @@ pub fn self_signed(
     not_after: Time,
     path_len: Option<u32>,
 ) -> Result<Vec<u8>, CaError> {
-    self_signed_with(key, subject, not_before, not_after, path_len, None)
+    let off = LintGate {
+        mode: super::gate::GateMode::Off,
+        ..LintGate::default()
+    };
+    self_signed_with(key, subject, not_before, not_after, path_len, None, &off).map(|(der, _)| der)
 }
 
-/// [`self_signed`] with a nameConstraints value ([`crate::name_constraints::encode`]).
+/// [`self_signed`] with a nameConstraints value ([`crate::name_constraints::encode`]),
+/// through the lint `gate`: the certificate and what the gate found and let through.
 pub fn self_signed_with(
     key: &dyn PrivateKey,
     subject: &[u8],
@@ -309,7 +337,8 @@ pub fn self_signed_with(
     not_after: Time,
     path_len: Option<u32>,
     name_constraints: Option<&[u8]>,
-) -> Result<Vec<u8>, CaError> {
+    gate: &LintGate,
+) -> Result<(Vec<u8>, Vec<pkit_lint::Finding>), CaError> {
     let spki_der = key.public_key_der()?;
     let spki = pkit_x509::spki::Spki::from_der(&spki_der)
         .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
@@ -341,6 +370,9 @@ pub fn self_signed_with(
         spki: &spki_der,
         extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
     });
+    let findings = gate
+        .check(&tbs, scheme)
+        .map_err(|r| CaError::Lint(r.findings))?;
     let sig = key.sign(&tbs)?;
-    Ok(tbs::assemble(&tbs, scheme, &sig))
+    Ok((tbs::assemble(&tbs, scheme, &sig), findings))
 }

@@ -54,6 +54,7 @@ use pkit_der as der;
 pub mod batch;
 pub mod crl;
 pub mod dir;
+pub mod gate;
 pub mod issuer;
 pub mod name_constraints;
 pub mod ocsp;

@@ -1,13 +1,15 @@
 //! What a CA decided when it was made and applies to everything it issues, kept in
 //! `DIR/ca.json` beside its certificate: the revocation pointers ([`Pointers`]) its
-//! certificates carry. A directory without the file has none (CAs made before it existed).
+//! certificates carry and the rule sets its lint gate applies. A directory without the
+//! file has no pointers and the default rules (CAs made before it existed).
 //!
 //! ```json
 //! {"ocsp_urls": ["http://ocsp.example/"], "crl_urls": ["http://ca.example/ca.crl"],
-//!  "issuer_urls": ["http://ca.example/ca.der"]}
+//!  "issuer_urls": ["http://ca.example/ca.der"], "lint_rules": "rfc5280,cabf-tls-core"}
 //! ```
 
 use super::pointers::{check_url, Pointers};
+use pkit_lint::Rules;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -34,6 +36,8 @@ impl std::error::Error for SettingsError {}
 pub struct CaSettings {
     /// What the certificates this CA issues point to.
     pub pointers: Pointers,
+    /// The rule sets its lint gate applies (`issue ca --lint-rules`).
+    pub lint_rules: Rules,
 }
 
 impl CaSettings {
@@ -72,12 +76,22 @@ impl CaSettings {
                 })
                 .collect()
         };
+        let lint_rules = match &v["lint_rules"] {
+            Value::Null => Rules::default(),
+            Value::String(s) => Rules::parse(s).map_err(|e| err(format!("lint_rules: {e}")))?,
+            _ => {
+                return Err(err(
+                    "lint_rules: expected a string such as \"rfc5280,cabf-tls\"".into(),
+                ))
+            }
+        };
         Ok(CaSettings {
             pointers: Pointers {
                 ocsp: urls("ocsp_urls")?,
                 ca_issuers: urls("issuer_urls")?,
                 crl: urls("crl_urls")?,
             },
+            lint_rules,
         })
     }
 
@@ -88,6 +102,7 @@ impl CaSettings {
             "ocsp_urls": p.ocsp,
             "crl_urls": p.crl,
             "issuer_urls": p.ca_issuers,
+            "lint_rules": self.lint_rules.name(),
         }))
         .unwrap_or_default();
         s.push('\n');
@@ -109,6 +124,7 @@ mod tests {
                 ca_issuers: vec![],
                 crl: vec!["http://127.0.0.1:8081/ca.crl".into()],
             },
+            lint_rules: Rules::parse("rfc5280,cabf-tls").unwrap(),
         };
         std::fs::write(d.path().join(FILE), s.to_json()).unwrap();
         assert_eq!(CaSettings::load(d.path()).unwrap(), s);

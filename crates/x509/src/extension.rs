@@ -70,6 +70,17 @@ impl<'a> Extensions<'a> {
         Ok(out)
     }
 
+    /// Every extension, in order, duplicates included (for a linter, which reports them).
+    pub fn all(&self) -> Result<Vec<Extension<'a>>> {
+        let mut out = Vec::with_capacity(10);
+        let mut r = self.body;
+        while !r.is_empty() {
+            let i = out.len();
+            out.push(read_one(&mut r).at_index(i).at("extensions")?);
+        }
+        Ok(out)
+    }
+
     /// Each extension as (OID content octets, the whole Extension TLV), for copying
     /// extensions byte for byte (a CSR's requested extensions into a certificate).
     pub fn raw_elements(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {

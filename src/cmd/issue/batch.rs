@@ -241,6 +241,13 @@ impl Delivery for Files<'_> {
         cert: &Issued,
     ) -> CliResult<BatchOutput> {
         let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
+        for f in &cert.findings {
+            eprintln!(
+                "pkit: lint: {}: {}",
+                it.n,
+                crate::cmd::lint::finding_text(f)
+            );
+        }
         let (cert_path, key_path) = (
             self.out_dir.path().join(&cert_name),
             self.out_dir.path().join(&key_name),

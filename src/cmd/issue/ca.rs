@@ -2,19 +2,22 @@
 
 use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::{self, DbArgs};
+use crate::cmd::ca_dir::note_findings;
 use crate::cmd::ca_dir::{
     load_issuer, new_ca_key, note_clear_key, parse_time, ExistingKeyArgs, Passout, CHAIN_FILE,
 };
 use crate::cmd::created::{certificate_item, print_json, Files, FormatArgs};
 use crate::cmd::error::{CliError, CliResult, Exit};
-use crate::cmd::flags::PointerArgs;
+use crate::cmd::flags::{LintGateArgs, PointerArgs};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
 use crate::cmd::request::{dn_of, record, subject};
 use clap::Args;
 use pkit::der::Time;
+use pkit::lint::Rules;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::gate::LintGate;
 use pkit::pki::ca::issuer::{self, Request};
 use pkit::pki::ca::pointers::Pointers;
 use pkit::pki::ca::profile::Profile;
@@ -81,6 +84,13 @@ pub struct CaArgs {
     /// Start of validity (RFC 3339) instead of now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
+    /// The rule sets this CA's lint gate applies to what it signs (recorded in ca.json):
+    /// rfc5280 and cabf-tls-core by default (what a private CA keeps of the Baseline
+    /// Requirements); cabf-tls for a CA meant to be publicly trusted.
+    #[arg(long, value_name = "RULES", default_value = "rfc5280,cabf-tls-core")]
+    pub lint_rules: String,
+    #[command(flatten)]
+    pub lint: LintGateArgs,
     #[command(flatten)]
     pub format: FormatArgs,
 }
@@ -93,6 +103,8 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     }
     let settings = CaSettings {
         pointers: a.pointers.over(&Pointers::default())?,
+        lint_rules: Rules::parse(&a.lint_rules)
+            .map_err(|e| CliError::usage(format!("--lint-rules: {e}")))?,
     };
     let bases = |flag: &str, list: &[String]| -> CliResult<Vec<Vec<u8>>> {
         list.iter()
@@ -152,18 +164,24 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     )?;
     let key = &new_key.key;
     let alg = key.algorithm();
-    let (cert_der, chain) = match &parent {
-        None => (
-            issuer::self_signed_with(
+    let (cert_der, chain, findings) = match &parent {
+        None => {
+            // A root is linted with the rules it will apply to what it signs.
+            let gate = LintGate {
+                rules: settings.lint_rules,
+                mode: a.lint.mode(),
+            };
+            let (der, findings) = issuer::self_signed_with(
                 key.as_ref(),
                 &subj,
                 now,
                 not_after,
                 a.path_len,
                 constraints.as_deref(),
-            )?,
-            None,
-        ),
+                &gate,
+            )?;
+            (der, None, findings)
+        }
         Some((parent_dir, issuer)) => {
             let req = Request {
                 subject: subj.clone(),
@@ -193,9 +211,10 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
                 .insert_certificates(&[record(&issued, &a.subject, Profile::Ca, alg.name())])
                 .map_err(db_err(parent_dir))?;
             let chain = chain_below(parent_dir, &issued.der)?;
-            (issued.der, Some(chain))
+            (issued.der, Some(chain), issued.findings)
         }
     };
+    note_findings(&findings);
     crate::cmd::ca_dir::create_ca_dir(&a.dir)?;
     match &server {
         Some(url) => ca_db::record_url(&a.dir, url)?,

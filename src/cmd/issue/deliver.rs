@@ -15,7 +15,6 @@ use pkit::der::hex;
 use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
-use pkit::pki::ca::validity;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -107,10 +106,17 @@ pub fn deliver(
         (_, true) => {}
         (_, false) => io::write_text(None, false, &text)?,
     }
-    if let Some(why) = validity::br_excess(profile, issued.not_before, issued.not_after) {
-        eprintln!("pkit: warning: {why}");
+    let mut item = certificate_item(be, &issued.der, profile.name(), files);
+    if d.format.json() {
+        item["lint_findings"] = issued
+            .findings
+            .iter()
+            .map(crate::cmd::lint::finding_json)
+            .collect::<Vec<_>>()
+            .into();
+    } else {
+        crate::cmd::ca_dir::note_findings(&issued.findings);
     }
-    let item = certificate_item(be, &issued.der, profile.name(), files);
     if !d.format.json() {
         eprintln!(
             "pkit: {what} serial {} for {}",

@@ -1,0 +1,80 @@
+//! The lint gate (CA/B Forum TLS BR §4.3.1.2: a CA lints what it is about to sign): the
+//! to-be-signed certificate is linted before the signature, and an error finding stops
+//! it — nothing signed, recorded or written. `warn` lets it through with its findings;
+//! `off` skips linting.
+
+use super::tbs;
+use pkit_lint::{lint_parsed, Finding, Level, LintOptions, Rules};
+use pkit_x509::alg::SignatureScheme;
+use pkit_x509::cert::Certificate;
+
+/// What the gate does with findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GateMode {
+    /// An error finding refuses the certificate.
+    #[default]
+    Enforce,
+    /// Findings are reported; nothing is refused.
+    Warn,
+    /// Nothing is linted.
+    Off,
+}
+
+impl GateMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            GateMode::Enforce => "enforce",
+            GateMode::Warn => "warn",
+            GateMode::Off => "off",
+        }
+    }
+}
+
+/// A CA's lint gate: the rule sets it applies and what it does with findings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LintGate {
+    pub rules: Rules,
+    pub mode: GateMode,
+}
+
+/// Why the gate refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub findings: Vec<Finding>,
+}
+
+impl LintGate {
+    /// Lint the certificate `tbs` would make (assembled with an empty signature: the
+    /// lints read the TBS). The findings, or the refusal.
+    pub fn check(&self, tbs_der: &[u8], scheme: SignatureScheme) -> Result<Vec<Finding>, Refusal> {
+        if self.mode == GateMode::Off {
+            return Ok(Vec::new());
+        }
+        let der = tbs::assemble(tbs_der, scheme, &[]);
+        let Ok(cert) = Certificate::from_der(&der) else {
+            // pkit's own encoder made it; a TBS it cannot read back is a bug the
+            // signature would only hide.
+            return Err(Refusal {
+                findings: vec![Finding {
+                    lint: "e_pkit_tbs_unreadable",
+                    level: Level::Error,
+                    source: "pkit",
+                    path: "tbsCertificate".into(),
+                    offset: 0,
+                    message: "the certificate to be signed does not parse back".into(),
+                }],
+            });
+        };
+        let findings = lint_parsed(
+            &cert,
+            &LintOptions {
+                rules: self.rules,
+                as_type: None,
+            },
+        );
+        if self.mode == GateMode::Enforce && findings.iter().any(|f| f.level == Level::Error) {
+            return Err(Refusal { findings });
+        }
+        Ok(findings)
+    }
+}

@@ -1,0 +1,513 @@
+//! What the CA/Browser Forum's TLS Baseline Requirements say of certificates (version
+//! 2.x with ballot SC-081's validity schedule). `CabfTlsCore` rules hold for a private CA
+//! too; `CabfTls` rules only for one that means to be publicly trusted.
+
+use crate::der::oid_registry as oids;
+use crate::der::Oid;
+use crate::kind::CertType;
+use crate::{CertContext, Level, Lint, Reporter, RuleSet};
+use pkit_x509::ext::key_usage as ku;
+use pkit_x509::ext::{ExtensionValue, GeneralName};
+use std::net::IpAddr;
+
+const fn br(
+    name: &'static str,
+    level: Level,
+    source: &'static str,
+    set: RuleSet,
+    applies: fn(CertType) -> bool,
+    check: fn(&CertContext<'_>, &mut Reporter<'_>),
+) -> Lint {
+    Lint {
+        name,
+        level,
+        source,
+        set,
+        applies,
+        check,
+    }
+}
+
+fn tls(t: CertType) -> bool {
+    t == CertType::TlsLeaf
+}
+
+fn ca(t: CertType) -> bool {
+    t.is_ca()
+}
+
+fn root(t: CertType) -> bool {
+    t == CertType::Root
+}
+
+fn any(_: CertType) -> bool {
+    true
+}
+
+use RuleSet::{CabfTls as FULL, CabfTlsCore as CORE};
+
+/// BR §6.3.2 (SC-081): the longest validity, in days, for a TLS subscriber certificate
+/// issued at `at` (POSIX seconds).
+pub fn max_validity_days(at: i64) -> i64 {
+    const STEPS: [(i64, i64); 3] = [
+        (1_773_532_800, 200), // 2026-03-15
+        (1_805_068_800, 100), // 2027-03-15
+        (1_868_227_200, 47),  // 2029-03-15
+    ];
+    STEPS
+        .iter()
+        .rev()
+        .find(|(from, _)| at >= *from)
+        .map_or(398, |(_, d)| *d)
+}
+
+/// The CA/Browser Forum's reserved policy identifiers for TLS certificates (§7.1.6.1).
+const RESERVED_POLICIES: [&str; 4] = [
+    "2.23.140.1.2.1", // domain validated
+    "2.23.140.1.2.2", // organization validated
+    "2.23.140.1.2.3", // individual validated
+    "2.23.140.1.1",   // extended validation
+];
+
+/// A DNS name as §7.1.2.7.12 wants it: LDH labels (a wildcard only as the whole first
+/// label), 1–63 octets each, at most 253 in all, no empty labels. Why not, when not.
+fn dns_name_problem(name: &str) -> Option<&'static str> {
+    let n = name.strip_suffix('.').unwrap_or(name);
+    if n.is_empty() || n.len() > 253 {
+        return Some("is empty or longer than 253 octets");
+    }
+    for (i, label) in n.split('.').enumerate() {
+        if i == 0 && label == "*" {
+            continue;
+        }
+        if label.is_empty() || label.len() > 63 {
+            return Some("has an empty label or one longer than 63 octets");
+        }
+        if label.contains('*') {
+            return Some("has a wildcard other than a whole leftmost label");
+        }
+        if !label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        {
+            return Some("has a character other than a letter, digit or hyphen");
+        }
+        if label.starts_with('-') || label.ends_with('-') {
+            return Some("has a label that starts or ends with a hyphen");
+        }
+    }
+    None
+}
+
+/// An address IANA reserves (private, loopback, link-local, documentation, …).
+fn reserved_ip(ip: &IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(a) => {
+            a.is_private()
+                || a.is_loopback()
+                || a.is_link_local()
+                || a.is_unspecified()
+                || a.is_broadcast()
+                || a.is_documentation()
+                || a.octets()[0] >= 240
+                || (a.octets()[0] == 100 && (64..128).contains(&a.octets()[1]))
+        }
+        IpAddr::V6(a) => {
+            let s = a.segments();
+            a.is_loopback()
+                || a.is_unspecified()
+                || (s[0] & 0xfe00) == 0xfc00
+                || (s[0] & 0xffc0) == 0xfe80
+                || (s[0] == 0x2001 && s[1] == 0x0db8)
+        }
+    }
+}
+
+fn ip_of(bytes: &[u8]) -> Option<IpAddr> {
+    match bytes.len() {
+        4 => Some(IpAddr::from(<[u8; 4]>::try_from(bytes).ok()?)),
+        16 => Some(IpAddr::from(<[u8; 16]>::try_from(bytes).ok()?)),
+        _ => None,
+    }
+}
+
+const SAN: &str = "tbsCertificate.extensions.subjectAltName";
+const SPKI: &str = "tbsCertificate.subjectPublicKeyInfo";
+
+pub static LINTS: &[Lint] = &[
+    br(
+        "e_cabf_validity_too_long",
+        Level::Error,
+        "CA/B Forum TLS BR §6.3.2",
+        CORE,
+        tls,
+        |c, r| {
+            let Some((nb, na)) = c.validity() else { return };
+            let max = max_validity_days(nb);
+            // §1.6.4: the validity period includes both its first and its last second.
+            let secs = na - nb + 1;
+            if secs > max * 86_400 {
+                r.report(
+                    "tbsCertificate.validity",
+                    c.offset_in(c.cert.tbs_raw),
+                    format!(
+                        "{} days of validity; at most {max} for a certificate issued then",
+                        (secs + 86_399) / 86_400
+                    ),
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_san_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        CORE,
+        tls,
+        |c, r| {
+            if c.dns_or_ip_sans() == 0 {
+                r.report(
+                "tbsCertificate.extensions",
+                c.extensions_offset(),
+                "a TLS certificate must name its hosts in subjectAltName (dNSName or iPAddress)",
+            );
+            }
+        },
+    ),
+    br(
+        "e_cabf_san_forbidden_type",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        CORE,
+        tls,
+        |c, r| {
+            for n in c.sans() {
+                if !matches!(n, GeneralName::DnsName(_) | GeneralName::IpAddress(_)) {
+                    r.report(
+                        SAN,
+                        c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                        format!(
+                            "a {} name: only dNSName and iPAddress are allowed",
+                            n.kind()
+                        ),
+                    );
+                }
+            }
+        },
+    ),
+    br(
+        "e_cabf_dns_name_malformed",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        CORE,
+        tls,
+        |c, r| {
+            for n in c.sans() {
+                if let GeneralName::DnsName(d) = n {
+                    if let Some(why) = dns_name_problem(&d) {
+                        r.report(
+                            SAN,
+                            c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                            format!("{d:?} {why}"),
+                        );
+                    }
+                }
+            }
+        },
+    ),
+    br(
+        "e_cabf_cn_not_in_san",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.4.3",
+        FULL,
+        tls,
+        |c, r| {
+            let sans = c.sans();
+            for cn in c.common_names() {
+                let found = sans.iter().any(|n| match n {
+                    GeneralName::DnsName(d) => d.eq_ignore_ascii_case(&cn),
+                    GeneralName::IpAddress(ip) => {
+                        ip_of(ip.bytes).is_some_and(|a| cn.parse::<IpAddr>().is_ok_and(|b| a == b))
+                    }
+                    _ => false,
+                });
+                if !found {
+                    r.report(
+                        "tbsCertificate.subject",
+                        c.cert.subject.offset,
+                        format!("commonName {cn:?} is not one of the subjectAltName entries"),
+                    );
+                }
+            }
+        },
+    ),
+    br(
+        "e_cabf_weak_key",
+        Level::Error,
+        "CA/B Forum TLS BR §6.1.5",
+        CORE,
+        any,
+        |c, r| {
+            let Ok(info) = c.cert.spki.key_info() else {
+                return;
+            };
+            let bits = info.bits.unwrap_or(0);
+            let problem = match info.family.as_str() {
+                "RSA" if bits < 2048 => Some(format!("an RSA key of {bits} bits; at least 2048")),
+                "RSA" if bits % 8 != 0 => Some(format!(
+                    "an RSA modulus of {bits} bits, not a whole number of octets"
+                )),
+                "EC" => match info.parameters.as_deref() {
+                    Some("P-256" | "P-384" | "P-521") => None,
+                    other => Some(format!(
+                        "an EC key on {}; P-256, P-384 or P-521",
+                        other.unwrap_or("an unnamed curve")
+                    )),
+                },
+                _ => None,
+            };
+            if let Some(p) = problem {
+                r.report(SPKI, c.cert.spki.offset, p);
+            }
+        },
+    ),
+    br(
+        "e_cabf_key_algorithm_not_allowed",
+        Level::Error,
+        "CA/B Forum TLS BR §6.1.5",
+        FULL,
+        any,
+        |c, r| {
+            let Ok(info) = c.cert.spki.key_info() else {
+                return;
+            };
+            if !matches!(info.family.as_str(), "RSA" | "EC") {
+                r.report(
+                    SPKI,
+                    c.cert.spki.offset,
+                    format!(
+                        "a {} key: publicly trusted TLS certificates use RSA or ECDSA",
+                        info.family
+                    ),
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_eku_server_auth_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.10",
+        CORE,
+        tls,
+        |c, r| {
+            let has = c
+                .ekus()
+                .is_some_and(|e| e.iter().any(|o| *o == oids::KP_SERVER_AUTH));
+            if !has {
+                r.report(
+                    "tbsCertificate.extensions",
+                    c.offset_of(&oids::CE_EXT_KEY_USAGE),
+                    "extendedKeyUsage must be present with id-kp-serverAuth",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_eku_forbidden",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.10",
+        CORE,
+        tls,
+        |c, r| {
+            let forbidden: [(&Oid, &str); 5] = [
+                (&oids::KP_ANY, "anyExtendedKeyUsage"),
+                (&oids::KP_CODE_SIGNING, "codeSigning"),
+                (&oids::KP_EMAIL_PROTECTION, "emailProtection"),
+                (&oids::KP_TIME_STAMPING, "timeStamping"),
+                (&oids::KP_OCSP_SIGNING, "OCSPSigning"),
+            ];
+            for e in c.ekus().unwrap_or_default() {
+                if let Some((_, name)) = forbidden.iter().find(|(o, _)| e == **o) {
+                    r.report(
+                        "tbsCertificate.extensions.extKeyUsage",
+                        c.offset_of(&oids::CE_EXT_KEY_USAGE),
+                        format!("{name} must not be in a TLS server certificate"),
+                    );
+                }
+            }
+        },
+    ),
+    br(
+        "e_cabf_leaf_key_usage_ca_bits",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.11",
+        CORE,
+        tls,
+        |c, r| {
+            let bits = c.key_usage().unwrap_or_default();
+            if bits.contains(&ku::KEY_CERT_SIGN) || bits.contains(&ku::CRL_SIGN) {
+                r.report(
+                    "tbsCertificate.extensions.keyUsage",
+                    c.offset_of(&oids::CE_KEY_USAGE),
+                    "keyCertSign and cRLSign must not be set in a subscriber certificate",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_serial_low_entropy",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1",
+        CORE,
+        any,
+        |c, r| {
+            // 64 bits of CSPRNG output in a positive INTEGER take at least 8 octets.
+            let magnitude = pkit_der::integer::unsigned_bytes(c.cert.serial);
+            if magnitude.len() < 8 {
+                r.report(
+                    "tbsCertificate.serialNumber",
+                    c.cert.serial_offset,
+                    format!(
+                        "{} octets of serial cannot hold 64 random bits",
+                        magnitude.len()
+                    ),
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_ca_key_usage_bits",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.10.7",
+        CORE,
+        ca,
+        |c, r| {
+            let Some(bits) = c.key_usage() else { return };
+            if !(bits.contains(&ku::KEY_CERT_SIGN) && bits.contains(&ku::CRL_SIGN)) {
+                r.report(
+                    "tbsCertificate.extensions.keyUsage",
+                    c.offset_of(&oids::CE_KEY_USAGE),
+                    "a CA certificate's keyUsage must set keyCertSign and cRLSign",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_root_eku_present",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.1.2",
+        FULL,
+        root,
+        |c, r| {
+            if let Some(e) = c.extension(&oids::CE_EXT_KEY_USAGE) {
+                r.report(
+                    "tbsCertificate.extensions.extKeyUsage",
+                    e.value_offset,
+                    "a root CA certificate must not have extendedKeyUsage",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_policy_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.9",
+        FULL,
+        tls,
+        |c, r| {
+            let reserved = match c.value(&oids::CE_CERT_POLICIES) {
+                Some(ExtensionValue::CertificatePolicies(list)) => list
+                    .iter()
+                    .any(|p| RESERVED_POLICIES.contains(&p.policy_identifier.to_string().as_str())),
+                _ => false,
+            };
+            if !reserved {
+                r.report(
+                    "tbsCertificate.extensions",
+                    c.offset_of(&oids::CE_CERT_POLICIES),
+                    "certificatePolicies must hold one of the CA/B Forum's reserved policy OIDs",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_aia_ca_issuers_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.7",
+        FULL,
+        tls,
+        |c, r| {
+            let has = match c.value(&oids::PE_AUTHORITY_INFO_ACCESS) {
+            Some(ExtensionValue::AuthorityInfoAccess(list)) => list.iter().any(|a| {
+                a.access_method == oids::AD_CA_ISSUERS
+                    && matches!(&a.access_location, GeneralName::Uri(u) if u.starts_with("http://"))
+            }),
+            _ => false,
+        };
+            if !has {
+                r.report(
+                    "tbsCertificate.extensions",
+                    c.offset_of(&oids::PE_AUTHORITY_INFO_ACCESS),
+                    "authorityInfoAccess must give the issuing CA's certificate (caIssuers, http)",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_crl_distribution_point_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.11.2",
+        FULL,
+        tls,
+        |c, r| {
+            if c.extension(&oids::CE_CRL_DIST_POINTS).is_none() {
+                r.report(
+                    "tbsCertificate.extensions",
+                    c.extensions_offset(),
+                    "cRLDistributionPoints must give the CA's CRL (http)",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_ip_reserved",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        FULL,
+        tls,
+        |c, r| {
+            for n in c.sans() {
+                if let GeneralName::IpAddress(ip) = n {
+                    if let Some(a) = ip_of(ip.bytes).filter(reserved_ip) {
+                        r.report(
+                            SAN,
+                            c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                            format!("{a} is a reserved address"),
+                        );
+                    }
+                }
+            }
+        },
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dns_names_and_addresses() {
+        assert!(dns_name_problem("www.example.com").is_none());
+        assert!(dns_name_problem("*.example.com").is_none());
+        assert!(dns_name_problem("app.internal").is_none());
+        assert!(dns_name_problem("a_b.example.com").is_some());
+        assert!(dns_name_problem("w*.example.com").is_some());
+        assert!(dns_name_problem("-a.example").is_some());
+        assert!(dns_name_problem("a..example").is_some());
+        assert!(reserved_ip(&"10.1.2.3".parse().unwrap()));
+        assert!(reserved_ip(&"fd00::1".parse().unwrap()));
+        assert!(!reserved_ip(&"8.8.8.8".parse().unwrap()));
+        assert_eq!(max_validity_days(1_773_532_799), 398);
+        assert_eq!(max_validity_days(1_868_227_200), 47);
+    }
+}

@@ -1,0 +1,235 @@
+//! Linting certificates before and after they are signed: what RFC 5280 and the CA/Browser
+//! Forum's TLS Baseline Requirements (BRs) say a certificate MUST, SHOULD and MAY be.
+//! Each [`Finding`] names its rule (a stable name), its level (MUST → error, SHOULD →
+//! warning, MAY → notice), the source and section, the field and the byte offset it is
+//! about, and one line of explanation.
+//!
+//! Rule sets ([`Rules`]): `rfc5280`; `cabf-tls-core`, the BR rules that make sense for a
+//! private CA as well (validity, key sizes, SAN presence and form, key usages); and
+//! `cabf-tls`, all of them (policies, AIA and CDP, public key algorithms, reserved IP
+//! addresses). The default ([`Rules::default`]) is `rfc5280,cabf-tls-core`.
+//!
+//! ```
+//! use pkit_lint::{certificate_lints, lint_certificate, LintOptions, Rules};
+//! // What is not a certificate is an error, not a finding.
+//! assert!(lint_certificate(&[0x30, 0x00], &LintOptions::default()).is_err());
+//! let rules = Rules::parse("rfc5280,cabf-tls").unwrap();
+//! assert_eq!(rules.name(), "rfc5280,cabf-tls");
+//! assert!(certificate_lints().any(|l| l.name == "e_cabf_validity_too_long"));
+//! ```
+
+#![forbid(unsafe_code)]
+
+use pkit_der as der;
+
+mod cabf;
+mod context;
+mod kind;
+mod rfc5280;
+
+pub use context::CertContext;
+pub use kind::CertType;
+
+use pkit_x509::cert::Certificate;
+
+/// How much a finding weighs: what the source says (MUST / SHOULD / MAY).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    Notice,
+    Warning,
+    Error,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Notice => "notice",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Level> {
+        Some(match s {
+            "error" => Level::Error,
+            "warning" | "warn" => Level::Warning,
+            "notice" => Level::Notice,
+            _ => return None,
+        })
+    }
+}
+
+/// The rule set a lint belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleSet {
+    Rfc5280,
+    /// A BR rule a private CA keeps too.
+    CabfTlsCore,
+    /// A BR rule only a publicly trusted CA needs.
+    CabfTls,
+}
+
+/// Which rule sets apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    pub rfc5280: bool,
+    pub cabf_tls_core: bool,
+    pub cabf_tls: bool,
+}
+
+impl Default for Rules {
+    /// RFC 5280 and the BR rules that make sense for a private CA.
+    fn default() -> Self {
+        Rules {
+            rfc5280: true,
+            cabf_tls_core: true,
+            cabf_tls: false,
+        }
+    }
+}
+
+impl Rules {
+    /// `rfc5280,cabf-tls-core,cabf-tls` (any of them, comma-separated; `cabf-tls`
+    /// includes its core). `none` lints nothing.
+    pub fn parse(s: &str) -> Result<Rules, String> {
+        let mut r = Rules {
+            rfc5280: false,
+            cabf_tls_core: false,
+            cabf_tls: false,
+        };
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "rfc5280" => r.rfc5280 = true,
+                "cabf-tls-core" => r.cabf_tls_core = true,
+                "cabf-tls" => {
+                    r.cabf_tls_core = true;
+                    r.cabf_tls = true;
+                }
+                "none" => {}
+                other => {
+                    return Err(format!(
+                        "unknown rule set '{other}' (expected rfc5280, cabf-tls-core, cabf-tls \
+                         or none)"
+                    ))
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    /// The spelling [`Rules::parse`] reads back.
+    pub fn name(&self) -> String {
+        let mut parts = Vec::new();
+        if self.rfc5280 {
+            parts.push("rfc5280");
+        }
+        if self.cabf_tls {
+            parts.push("cabf-tls");
+        } else if self.cabf_tls_core {
+            parts.push("cabf-tls-core");
+        }
+        if parts.is_empty() {
+            "none".into()
+        } else {
+            parts.join(",")
+        }
+    }
+
+    fn includes(&self, set: RuleSet) -> bool {
+        match set {
+            RuleSet::Rfc5280 => self.rfc5280,
+            RuleSet::CabfTlsCore => self.cabf_tls_core,
+            RuleSet::CabfTls => self.cabf_tls,
+        }
+    }
+}
+
+/// What to lint against.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LintOptions {
+    pub rules: Rules,
+    /// The certificate's type instead of the one its contents say.
+    pub as_type: Option<CertType>,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Stable name: `e_`/`w_`/`n_` by level, then the rule.
+    pub lint: &'static str,
+    pub level: Level,
+    /// Where the rule comes from: "RFC 5280 §4.1.2.2", "CA/B Forum TLS BR §6.3.2".
+    pub source: &'static str,
+    /// The field it is about, as parse's error paths name fields.
+    pub path: String,
+    /// Byte offset of that field in the certificate.
+    pub offset: usize,
+    pub message: String,
+}
+
+/// A lint: its name, level, source and rule set, and the check.
+pub struct Lint {
+    pub name: &'static str,
+    pub level: Level,
+    pub source: &'static str,
+    pub set: RuleSet,
+    /// Which certificates it is about.
+    pub applies: fn(CertType) -> bool,
+    pub check: fn(&CertContext<'_>, &mut Reporter<'_>),
+}
+
+/// What a check reports into: it knows the lint, the check gives field, offset, text.
+pub struct Reporter<'a> {
+    lint: &'a Lint,
+    out: &'a mut Vec<Finding>,
+}
+
+impl Reporter<'_> {
+    pub fn report(&mut self, path: &str, offset: usize, message: impl Into<String>) {
+        self.out.push(Finding {
+            lint: self.lint.name,
+            level: self.lint.level,
+            source: self.lint.source,
+            path: path.to_string(),
+            offset,
+            message: message.into(),
+        });
+    }
+}
+
+/// Every certificate lint pkit has, RFC 5280's first.
+pub fn certificate_lints() -> impl Iterator<Item = &'static Lint> {
+    rfc5280::LINTS.iter().chain(cabf::LINTS.iter())
+}
+
+/// Lint a certificate (DER). An error when it does not parse.
+pub fn lint_certificate(der: &[u8], opts: &LintOptions) -> Result<Vec<Finding>, der::Error> {
+    let cert = Certificate::from_der(der)?;
+    Ok(lint_parsed(&cert, opts))
+}
+
+/// Lint a parsed certificate.
+pub fn lint_parsed(cert: &Certificate<'_>, opts: &LintOptions) -> Vec<Finding> {
+    let ctx = CertContext::new(cert, opts.as_type);
+    let mut out = Vec::new();
+    for lint in certificate_lints() {
+        if opts.rules.includes(lint.set) && (lint.applies)(ctx.kind) {
+            (lint.check)(
+                &ctx,
+                &mut Reporter {
+                    lint,
+                    out: &mut out,
+                },
+            );
+        }
+    }
+    out
+}
+
+/// The findings at or above `level`.
+pub fn at_least(findings: &[Finding], level: Level) -> impl Iterator<Item = &Finding> {
+    findings.iter().filter(move |f| f.level >= level)
+}
+
+#[cfg(test)]
+mod tests;

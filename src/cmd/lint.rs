@@ -1,0 +1,280 @@
+//! `pkit lint`: what RFC 5280 and the CA/Browser Forum's Baseline Requirements say of
+//! certificates (the rules are `pkit::lint`'s), for any number of files, as text, JSON or
+//! a summary table; exit 1 when a finding reaches `--fail-on`.
+
+use super::error::{CliError, CliResult, Exit};
+use super::io::{self, InForm};
+use super::output;
+use clap::{Args, ValueEnum};
+use pkit::der::hex;
+use pkit::lint::{certificate_lints, lint_parsed, CertType, Finding, Level, LintOptions, Rules};
+use pkit::pki::cert::Certificate;
+use pkit::pki::detect::{self, Kind};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Each file's findings, one line each.
+    Text,
+    /// One pkit/v1 envelope (type `lint`), an item per object.
+    Json,
+    /// One JSON object per object.
+    Jsonl,
+    /// A table of how often each lint fired, over all inputs.
+    Summary,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// Files or directories to lint; `-` (or nothing) reads stdin.
+    pub inputs: Vec<PathBuf>,
+    /// Read the files in directories, recursively.
+    #[arg(short, long)]
+    pub recursive: bool,
+    /// Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements'
+    /// rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of
+    /// them, for a publicly trusted CA), none.
+    #[arg(long, default_value = "rfc5280,cabf-tls-core")]
+    pub rules: String,
+    /// Lint every certificate as this type instead of the one its contents say: root,
+    /// intermediate, tls-leaf, smime-leaf, ocsp-signer, leaf.
+    #[arg(long = "as", value_name = "TYPE")]
+    pub as_type: Option<String>,
+    /// Exit 1 when a finding reaches this level.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// List the lints (name, level, source, rule set) and exit.
+    #[arg(long)]
+    pub list: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Notice,
+}
+
+impl FailOn {
+    fn level(self) -> Level {
+        match self {
+            FailOn::Error => Level::Error,
+            FailOn::Warning => Level::Warning,
+            FailOn::Notice => Level::Notice,
+        }
+    }
+}
+
+impl LintArgs {
+    pub fn wants_json(&self) -> bool {
+        matches!(self.format, Format::Json | Format::Jsonl)
+    }
+}
+
+/// One linted object.
+struct Linted {
+    source: String,
+    subject: String,
+    serial: String,
+    cert_type: CertType,
+    findings: Vec<Finding>,
+}
+
+/// The JSON of one finding, as every command that lints shows it.
+pub fn finding_json(f: &Finding) -> Value {
+    json!({
+        "lint": f.lint,
+        "level": f.level.name(),
+        "source": f.source,
+        "path": f.path,
+        "offset": f.offset,
+        "message": f.message,
+    })
+}
+
+/// One finding as a text line.
+pub fn finding_text(f: &Finding) -> String {
+    format!(
+        "{} {} ({}) at {}, offset {}: {}",
+        f.level.name(),
+        f.lint,
+        f.source,
+        f.path,
+        f.offset,
+        f.message
+    )
+}
+
+pub fn run(a: LintArgs) -> CliResult<Exit> {
+    let rules = Rules::parse(&a.rules).map_err(|e| CliError::usage(format!("--rules: {e}")))?;
+    if a.list {
+        return list_lints();
+    }
+    let as_type = a
+        .as_type
+        .as_deref()
+        .map(|t| {
+            CertType::from_name(t).ok_or_else(|| {
+                CliError::usage(format!(
+                    "--as {t}: expected root, intermediate, tls-leaf, smime-leaf, ocsp-signer or leaf"
+                ))
+            })
+        })
+        .transpose()?;
+    let opts = LintOptions { rules, as_type };
+    let mut linted = Vec::new();
+    let mut failed: Option<CliError> = None;
+    for path in io::collect_paths(&a.inputs, a.recursive)? {
+        let src = io::read_source(&path)?;
+        for item in io::split_items(src, InForm::Auto) {
+            let item = match item {
+                Ok(i) => i,
+                Err(e) => {
+                    eprintln!("pkit: {}", e.message);
+                    failed.get_or_insert(e);
+                    continue;
+                }
+            };
+            let kind = item
+                .label
+                .as_deref()
+                .and_then(detect::from_pem_label)
+                .unwrap_or_else(|| detect::sniff(&item.der));
+            if kind != Kind::Certificate {
+                eprintln!(
+                    "pkit: {}: a {}; pkit lint reads certificates (not linted)",
+                    item.name,
+                    kind.as_str()
+                );
+                continue;
+            }
+            let cert = match Certificate::from_der(&item.der) {
+                Ok(c) => c,
+                Err(e) => {
+                    let e = CliError::der(&item.name, &e);
+                    eprintln!("pkit: {}", e.message);
+                    failed.get_or_insert(e);
+                    continue;
+                }
+            };
+            let findings = lint_parsed(&cert, &opts);
+            let ctx = pkit::lint::CertContext::new(&cert, as_type);
+            linted.push(Linted {
+                source: item.name.clone(),
+                subject: cert.subject.to_rfc4514().unwrap_or_default(),
+                serial: hex(pkit::der::integer::unsigned_bytes(cert.serial)),
+                cert_type: ctx.kind,
+                findings,
+            });
+        }
+    }
+    print(&a, &rules, &linted)?;
+    if let Some(e) = failed {
+        // An input that does not parse is exit 3 whatever the others' findings.
+        return Err(CliError::new(
+            e.exit,
+            format!("{} (and the inputs above)", e.message),
+        ));
+    }
+    let fails = linted
+        .iter()
+        .flat_map(|l| &l.findings)
+        .any(|f| f.level >= a.fail_on.level());
+    Ok(if fails { Exit::Negative } else { Exit::Ok })
+}
+
+fn item_json(l: &Linted, rules: &Rules) -> Value {
+    json!({
+        "type": "lint",
+        "source": l.source,
+        "object": "certificate",
+        "subject_dn": l.subject,
+        "serial_number": l.serial,
+        "certificate_type": l.cert_type.name(),
+        "rules": rules.name(),
+        "errors": l.findings.iter().filter(|f| f.level == Level::Error).count(),
+        "warnings": l.findings.iter().filter(|f| f.level == Level::Warning).count(),
+        "notices": l.findings.iter().filter(|f| f.level == Level::Notice).count(),
+        "findings": l.findings.iter().map(finding_json).collect::<Vec<_>>(),
+    })
+}
+
+fn print(a: &LintArgs, rules: &Rules, linted: &[Linted]) -> CliResult {
+    let text = match a.format {
+        Format::Json => output::json_text(&output::envelope(
+            "lint",
+            linted.iter().map(|l| item_json(l, rules)).collect(),
+        )),
+        Format::Jsonl => linted
+            .iter()
+            .map(|l| output::json_line(&item_json(l, rules)))
+            .collect(),
+        Format::Text => {
+            let mut s = String::new();
+            for l in linted {
+                let _ = writeln!(
+                    s,
+                    "{}: {} ({}), {}",
+                    l.source,
+                    if l.subject.is_empty() {
+                        "(empty subject)"
+                    } else {
+                        &l.subject
+                    },
+                    l.cert_type.name(),
+                    match l.findings.len() {
+                        0 => "no findings".to_string(),
+                        1 => "1 finding".to_string(),
+                        n => format!("{n} findings"),
+                    }
+                );
+                for f in &l.findings {
+                    let _ = writeln!(s, "  {}", finding_text(f));
+                }
+            }
+            s
+        }
+        Format::Summary => summary_table(linted),
+    };
+    io::write_text(None, false, &text)
+}
+
+fn summary_table(linted: &[Linted]) -> String {
+    let mut by_lint: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for f in linted.iter().flat_map(|l| &l.findings) {
+        *by_lint.entry((f.level.name(), f.lint)).or_default() += 1;
+    }
+    let clean = linted.iter().filter(|l| l.findings.is_empty()).count();
+    let mut t = comfy_table::Table::new();
+    t.set_header(["level", "lint", "certificates"]);
+    for ((level, lint), n) in &by_lint {
+        t.add_row([level.to_string(), lint.to_string(), n.to_string()]);
+    }
+    t.add_row([
+        String::new(),
+        "no findings".to_string(),
+        format!("{clean} of {}", linted.len()),
+    ]);
+    format!("{t}\n")
+}
+
+fn list_lints() -> CliResult<Exit> {
+    let mut t = comfy_table::Table::new();
+    t.set_header(["lint", "level", "rule set", "source"]);
+    for l in certificate_lints() {
+        let set = match l.set {
+            pkit::lint::RuleSet::Rfc5280 => "rfc5280",
+            pkit::lint::RuleSet::CabfTlsCore => "cabf-tls-core",
+            pkit::lint::RuleSet::CabfTls => "cabf-tls",
+        };
+        t.add_row([l.name, l.level.name(), set, l.source]);
+    }
+    io::write_text(None, false, &format!("{t}\n"))?;
+    Ok(Exit::Ok)
+}

@@ -616,14 +616,59 @@ fn the_gate_refuses_before_signing() {
     ]);
     assert_eq!(r.code, Some(1), "{}", r.describe());
     assert_eq!(list(&ca), 1);
-    // A CA set for public trust records its rules and applies them to itself and all it
-    // signs: pkit's default leaf lacks what the BRs require of a public one.
-    let public = new_ca(t.path(), "public", &["--lint-rules", "rfc5280,cabf-tls"]);
+    // A CA set for public trust needs its pointers, records its rules, writes what the
+    // BRs require (the domain-validated policy, caIssuers, CDP) and applies the rules.
+    let r = pk(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&t.path().join("nopointers")),
+        "--subject",
+        "CN=P",
+        "--no-passout",
+        "--lint-rules",
+        "rfc5280,cabf-tls",
+    ]);
+    refused(
+        &r,
+        2,
+        &["--issuer-url", "--crl-url"],
+        "a public CA without pointers",
+    );
+    let public = new_ca(
+        t.path(),
+        "public",
+        &[
+            "--lint-rules",
+            "rfc5280,cabf-tls",
+            "--issuer-url",
+            "http://pki.example/ca.der",
+            "--crl-url",
+            "http://pki.example/ca.crl",
+        ],
+    );
     let settings = std::fs::read_to_string(public.join("ca.json")).unwrap();
     assert!(
         settings.contains("\"lint_rules\": \"rfc5280,cabf-tls\""),
         "{settings}"
     );
+    let web = leaf(
+        &public,
+        t.path(),
+        "public-web",
+        &[
+            "--subject",
+            "CN=www.example.com",
+            "--san",
+            "DNS:www.example.com",
+        ],
+    );
+    let v = lint(
+        &web,
+        &["--rules", "rfc5280,cabf-tls", "--fail-on", "notice"],
+    );
+    assert_eq!(v["findings"], serde_json::json!([]), "{v}");
+    // An Ed25519 key is not for public trust: the gate refuses it, in JSON too.
     let r = pk(&[
         "issue",
         "cert",
@@ -631,6 +676,8 @@ fn the_gate_refuses_before_signing() {
         &s(&public),
         "--san",
         "DNS:a.example",
+        "--alg",
+        "ed25519",
         "--key-out",
         &s(&t.path().join("p.key")),
         "-f",
@@ -638,13 +685,8 @@ fn the_gate_refuses_before_signing() {
     ]);
     assert_eq!(r.code, Some(1), "{}", r.describe());
     let err: Value = serde_json::from_str(r.stderr_str().trim()).unwrap();
-    assert!(
-        err["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("e_cabf_policy_missing"),
-        "{err}"
-    );
+    let msg = err["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("e_cabf_key_algorithm_not_allowed"), "{err}");
     // A bad --lint-rules is a usage error.
     let r = pk(&[
         "issue",

@@ -235,6 +235,35 @@ impl Issuer {
         Ok((not_before, not_after))
     }
 
+    /// What a CA that applies the full TLS Baseline Requirements adds to a TLS server
+    /// certificate that names no policy: the CA/B Forum's domain-validated policy
+    /// (2.23.140.1.2.1, BR §7.1.2.7.9; §7.1.6.1).
+    fn with_required_policies<'r>(
+        &self,
+        req: &'r Request,
+    ) -> std::borrow::Cow<'r, [(Vec<u8>, Vec<u8>)]> {
+        let policies = crate::der::oid_registry::CE_CERT_POLICIES;
+        let has = req
+            .copied
+            .iter()
+            .any(|(o, _)| o.as_slice() == policies.as_bytes());
+        let tls = matches!(req.profile, Profile::Server | Profile::ServerClient);
+        if !self.gate.rules.cabf_tls || !tls || has {
+            return std::borrow::Cow::Borrowed(&req.copied);
+        }
+        let mut w = Writer::new();
+        pkit_x509::ext::write::ext(&mut w, &policies, false, |w| {
+            w.sequence(|w| {
+                w.sequence(|w| {
+                    w.oid(&crate::der::Oid::new("2.23.140.1.2.1"));
+                });
+            });
+        });
+        let mut all = req.copied.clone();
+        all.push((policies.as_bytes().to_vec(), w.finish()));
+        std::borrow::Cow::Owned(all)
+    }
+
     /// Build, sign and assemble one certificate.
     pub fn issue(&self, signer: &mut dyn Signer, req: &Request) -> Result<Issued, CaError> {
         let path_len = match req.profile {
@@ -243,6 +272,7 @@ impl Issuer {
         };
         check_request(req)?;
         let (not_before, not_after) = self.validity_for(req)?;
+        let copied = self.with_required_policies(req);
         let mut serial = [0u8; 20];
         super::random_bytes(&mut serial)
             .map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
@@ -261,7 +291,7 @@ impl Issuer {
             subject_empty,
             pointers: req.pointers.as_ref().unwrap_or(&self.pointers),
             name_constraints: req.name_constraints.as_deref(),
-            copied: &req.copied,
+            copied: &copied,
             copied_wins: req.copied_wins,
         };
         let tbs = tbs::encode_tbs(&TbsFields {

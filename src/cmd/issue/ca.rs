@@ -86,7 +86,9 @@ pub struct CaArgs {
     pub now: Option<String>,
     /// The rule sets this CA's lint gate applies to what it signs (recorded in ca.json):
     /// rfc5280 and cabf-tls-core by default (what a private CA keeps of the Baseline
-    /// Requirements); cabf-tls for a CA meant to be publicly trusted.
+    /// Requirements); cabf-tls for a CA meant to be publicly trusted, which then needs
+    /// --issuer-url and --crl-url and puts the CA/B Forum's domain-validated policy in
+    /// its TLS server certificates.
     #[arg(long, value_name = "RULES", default_value = "rfc5280,cabf-tls-core")]
     pub lint_rules: String,
     #[command(flatten)]
@@ -106,6 +108,15 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         lint_rules: Rules::parse(&a.lint_rules)
             .map_err(|e| CliError::usage(format!("--lint-rules: {e}")))?,
     };
+    if settings.lint_rules.cabf_tls
+        && (settings.pointers.ca_issuers.is_empty() || settings.pointers.crl.is_empty())
+    {
+        // What the BRs require of every certificate it will issue (§7.1.2.7.7, §7.1.2.11.2).
+        return Err(CliError::usage(
+            "--lint-rules cabf-tls: a CA meant for public trust needs --issuer-url and \
+             --crl-url (its certificates must carry caIssuers and cRLDistributionPoints)",
+        ));
+    }
     let bases = |flag: &str, list: &[String]| -> CliResult<Vec<Vec<u8>>> {
         list.iter()
             .map(|s| {

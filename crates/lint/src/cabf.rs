@@ -327,7 +327,7 @@ pub static LINTS: &[Lint] = &[
                 (&oids::KP_OCSP_SIGNING, "OCSPSigning"),
             ];
             for e in c.ekus().unwrap_or_default() {
-                if let Some((_, name)) = forbidden.iter().find(|(o, _)| e == **o) {
+                if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
                     r.report(
                         "tbsCertificate.extensions.extKeyUsage",
                         c.offset_of(&oids::CE_EXT_KEY_USAGE),

@@ -9,12 +9,17 @@ use pkit_x509::ext::basic_constraints::BasicConstraints;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
 use pkit_x509::extension::Extension;
 
-/// A certificate and what every lint asks of it.
+/// A certificate and what every lint asks of it, the extensions most lints read decoded
+/// once (the gate lints every certificate pkit signs, so this is on the issuing path).
 pub struct CertContext<'a> {
     pub cert: &'a Certificate<'a>,
     /// Its extensions in order (empty when it has none or they do not decode).
     pub extensions: Vec<Extension<'a>>,
     pub kind: CertType,
+    bc: Option<BasicConstraints>,
+    ku: Option<Vec<usize>>,
+    ekus: Option<Vec<ObjectId<'a>>>,
+    sans: Vec<GeneralName<'a>>,
 }
 
 impl<'a> CertContext<'a> {
@@ -27,6 +32,26 @@ impl<'a> CertContext<'a> {
             cert,
             extensions,
             kind: CertType::Leaf,
+            bc: None,
+            ku: None,
+            ekus: None,
+            sans: Vec::new(),
+        };
+        ctx.bc = match ctx.value(&oids::CE_BASIC_CONSTRAINTS) {
+            Some(ExtensionValue::BasicConstraints(b)) => Some(b),
+            _ => None,
+        };
+        ctx.ku = match ctx.value(&oids::CE_KEY_USAGE) {
+            Some(ExtensionValue::KeyUsage(bits)) => Some(bits.set_bits().collect()),
+            _ => None,
+        };
+        ctx.ekus = match ctx.value(&oids::CE_EXT_KEY_USAGE) {
+            Some(ExtensionValue::ExtendedKeyUsage(list)) => Some(list),
+            _ => None,
+        };
+        ctx.sans = match ctx.value(&oids::CE_SUBJECT_ALT_NAME) {
+            Some(ExtensionValue::SubjectAltName(n)) => n,
+            _ => Vec::new(),
         };
         ctx.kind = as_type.unwrap_or_else(|| CertType::detect(&ctx));
         ctx
@@ -44,33 +69,21 @@ impl<'a> CertContext<'a> {
     }
 
     pub fn basic_constraints(&self) -> Option<BasicConstraints> {
-        match self.value(&oids::CE_BASIC_CONSTRAINTS)? {
-            ExtensionValue::BasicConstraints(b) => Some(b),
-            _ => None,
-        }
+        self.bc
     }
 
     /// The extended key usages, when the extension is there.
-    pub fn ekus(&self) -> Option<Vec<ObjectId<'a>>> {
-        match self.value(&oids::CE_EXT_KEY_USAGE)? {
-            ExtensionValue::ExtendedKeyUsage(list) => Some(list),
-            _ => None,
-        }
+    pub fn ekus(&self) -> Option<&[ObjectId<'a>]> {
+        self.ekus.as_deref()
     }
 
     /// The keyUsage bits set, when the extension is there.
-    pub fn key_usage(&self) -> Option<Vec<usize>> {
-        match self.value(&oids::CE_KEY_USAGE)? {
-            ExtensionValue::KeyUsage(bits) => Some(bits.set_bits().collect()),
-            _ => None,
-        }
+    pub fn key_usage(&self) -> Option<&[usize]> {
+        self.ku.as_deref()
     }
 
-    pub fn sans(&self) -> Vec<GeneralName<'a>> {
-        match self.value(&oids::CE_SUBJECT_ALT_NAME) {
-            Some(ExtensionValue::SubjectAltName(n)) => n,
-            _ => Vec::new(),
-        }
+    pub fn sans(&self) -> &[GeneralName<'a>] {
+        &self.sans
     }
 
     pub fn dns_or_ip_sans(&self) -> usize {

@@ -352,6 +352,11 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         .map_err(db_err(&a.issuer.ca))?;
     let entries = builder.entries();
     let tbs = builder.finish();
+    let findings = issuer
+        .gate
+        .check_crl(&tbs, issuer.scheme)
+        .map_err(|r| CliError::from(pkit::pki::ca::issuer::CaError::Lint(r.findings)))?;
+    super::ca_dir::note_findings(&findings);
     let der = sign_crl(&tbs, issuer.key.signer()?.as_mut())?;
     drop(tbs);
     let record = CrlRecord {

@@ -80,9 +80,14 @@ impl LintArgs {
 /// One linted object.
 struct Linted {
     source: String,
-    subject: String,
-    serial: String,
-    cert_type: CertType,
+    /// `certificate` or `crl`.
+    object: &'static str,
+    /// A certificate's subject, a CRL's issuer (RFC 4514).
+    name: String,
+    /// A certificate's serial; a CRL has none.
+    serial: Option<String>,
+    /// A certificate's type.
+    cert_type: Option<CertType>,
     findings: Vec<Finding>,
 }
 
@@ -146,9 +151,27 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
                 .as_deref()
                 .and_then(detect::from_pem_label)
                 .unwrap_or_else(|| detect::sniff(&item.der));
+            if kind == Kind::Crl {
+                match pkit::pki::crl::Crl::from_der(&item.der) {
+                    Ok(crl) => linted.push(Linted {
+                        source: item.name.clone(),
+                        object: "crl",
+                        name: crl.issuer.to_rfc4514().unwrap_or_default(),
+                        serial: None,
+                        cert_type: None,
+                        findings: pkit::lint::crl::lint_parsed_crl(&crl, &opts),
+                    }),
+                    Err(e) => {
+                        let e = CliError::der(&item.name, &e);
+                        eprintln!("pkit: {}", e.message);
+                        failed.get_or_insert(e);
+                    }
+                }
+                continue;
+            }
             if kind != Kind::Certificate {
                 eprintln!(
-                    "pkit: {}: a {}; pkit lint reads certificates (not linted)",
+                    "pkit: {}: a {}; pkit lint reads certificates and CRLs (not linted)",
                     item.name,
                     kind.as_str()
                 );
@@ -167,9 +190,10 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
             let ctx = pkit::lint::CertContext::new(&cert, as_type);
             linted.push(Linted {
                 source: item.name.clone(),
-                subject: cert.subject.to_rfc4514().unwrap_or_default(),
-                serial: hex(pkit::der::integer::unsigned_bytes(cert.serial)),
-                cert_type: ctx.kind,
+                object: "certificate",
+                name: cert.subject.to_rfc4514().unwrap_or_default(),
+                serial: Some(hex(pkit::der::integer::unsigned_bytes(cert.serial))),
+                cert_type: Some(ctx.kind),
                 findings,
             });
         }
@@ -190,19 +214,30 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
 }
 
 fn item_json(l: &Linted, rules: &Rules) -> Value {
-    json!({
+    let mut v = json!({
         "type": "lint",
         "source": l.source,
-        "object": "certificate",
-        "subject_dn": l.subject,
-        "serial_number": l.serial,
-        "certificate_type": l.cert_type.name(),
+        "object": l.object,
+    });
+    match l.cert_type {
+        Some(t) => {
+            v["subject_dn"] = l.name.clone().into();
+            v["serial_number"] = l.serial.clone().into();
+            v["certificate_type"] = t.name().into();
+        }
+        None => v["issuer_dn"] = l.name.clone().into(),
+    }
+    let rest = json!({
         "rules": rules.name(),
         "errors": l.findings.iter().filter(|f| f.level == Level::Error).count(),
         "warnings": l.findings.iter().filter(|f| f.level == Level::Warning).count(),
         "notices": l.findings.iter().filter(|f| f.level == Level::Notice).count(),
         "findings": l.findings.iter().map(finding_json).collect::<Vec<_>>(),
-    })
+    });
+    if let (Value::Object(m), Value::Object(r)) = (&mut v, rest) {
+        m.extend(r);
+    }
+    v
 }
 
 fn print(a: &LintArgs, rules: &Rules, linted: &[Linted]) -> CliResult {
@@ -218,16 +253,16 @@ fn print(a: &LintArgs, rules: &Rules, linted: &[Linted]) -> CliResult {
         Format::Text => {
             let mut s = String::new();
             for l in linted {
+                let what = l.cert_type.map_or("CRL", CertType::name);
                 let _ = writeln!(
                     s,
-                    "{}: {} ({}), {}",
+                    "{}: {} ({what}), {}",
                     l.source,
-                    if l.subject.is_empty() {
-                        "(empty subject)"
+                    if l.name.is_empty() {
+                        "(empty name)"
                     } else {
-                        &l.subject
+                        &l.name
                     },
-                    l.cert_type.name(),
                     match l.findings.len() {
                         0 => "no findings".to_string(),
                         1 => "1 finding".to_string(),
@@ -267,13 +302,16 @@ fn summary_table(linted: &[Linted]) -> String {
 fn list_lints() -> CliResult<Exit> {
     let mut t = comfy_table::Table::new();
     t.set_header(["lint", "level", "rule set", "source"]);
+    let set_name = |s: pkit::lint::RuleSet| match s {
+        pkit::lint::RuleSet::Rfc5280 => "rfc5280",
+        pkit::lint::RuleSet::CabfTlsCore => "cabf-tls-core",
+        pkit::lint::RuleSet::CabfTls => "cabf-tls",
+    };
     for l in certificate_lints() {
-        let set = match l.set {
-            pkit::lint::RuleSet::Rfc5280 => "rfc5280",
-            pkit::lint::RuleSet::CabfTlsCore => "cabf-tls-core",
-            pkit::lint::RuleSet::CabfTls => "cabf-tls",
-        };
-        t.add_row([l.name, l.level.name(), set, l.source]);
+        t.add_row([l.name, l.level.name(), set_name(l.set), l.source]);
+    }
+    for l in pkit::lint::crl::LINTS {
+        t.add_row([l.name, l.level.name(), set_name(l.set), l.source]);
     }
     io::write_text(None, false, &format!("{t}\n"))?;
     Ok(Exit::Ok)

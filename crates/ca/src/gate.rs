@@ -44,6 +44,37 @@ pub struct Refusal {
 }
 
 impl LintGate {
+    /// Lint the CRL `tbs` would make (assembled with an empty signature), as
+    /// [`LintGate::check`] does a certificate.
+    pub fn check_crl(
+        &self,
+        tbs_der: &[u8],
+        scheme: SignatureScheme,
+    ) -> Result<Vec<Finding>, Refusal> {
+        if self.mode == GateMode::Off {
+            return Ok(Vec::new());
+        }
+        let der = tbs::assemble(tbs_der, scheme, &[]);
+        let findings = match pkit_x509::crl::Crl::from_der(&der) {
+            Ok(crl) => pkit_lint::crl::lint_parsed_crl(
+                &crl,
+                &LintOptions {
+                    rules: self.rules,
+                    as_type: None,
+                },
+            ),
+            Err(_) => vec![unreadable("tbsCertList")],
+        };
+        self.decide(findings)
+    }
+
+    fn decide(&self, findings: Vec<Finding>) -> Result<Vec<Finding>, Refusal> {
+        if self.mode == GateMode::Enforce && findings.iter().any(|f| f.level == Level::Error) {
+            return Err(Refusal { findings });
+        }
+        Ok(findings)
+    }
+
     /// Lint the certificate `tbs` would make (assembled with an empty signature: the
     /// lints read the TBS). The findings, or the refusal.
     pub fn check(&self, tbs_der: &[u8], scheme: SignatureScheme) -> Result<Vec<Finding>, Refusal> {
@@ -52,17 +83,8 @@ impl LintGate {
         }
         let der = tbs::assemble(tbs_der, scheme, &[]);
         let Ok(cert) = Certificate::from_der(&der) else {
-            // pkit's own encoder made it; a TBS it cannot read back is a bug the
-            // signature would only hide.
             return Err(Refusal {
-                findings: vec![Finding {
-                    lint: "e_pkit_tbs_unreadable",
-                    level: Level::Error,
-                    source: "pkit",
-                    path: "tbsCertificate".into(),
-                    offset: 0,
-                    message: "the certificate to be signed does not parse back".into(),
-                }],
+                findings: vec![unreadable("tbsCertificate")],
             });
         };
         let findings = lint_parsed(
@@ -72,9 +94,19 @@ impl LintGate {
                 as_type: None,
             },
         );
-        if self.mode == GateMode::Enforce && findings.iter().any(|f| f.level == Level::Error) {
-            return Err(Refusal { findings });
-        }
-        Ok(findings)
+        self.decide(findings)
+    }
+}
+
+/// pkit's own encoder made it; what it cannot read back is a bug the signature would
+/// only hide.
+fn unreadable(path: &str) -> Finding {
+    Finding {
+        lint: "e_pkit_tbs_unreadable",
+        level: Level::Error,
+        source: "pkit",
+        path: path.into(),
+        offset: 0,
+        message: "what is to be signed does not parse back".into(),
     }
 }

@@ -204,7 +204,7 @@ pub static LINTS: &[Lint] = &[
         |c, r| {
             for n in c.sans() {
                 if let GeneralName::DnsName(d) = n {
-                    if let Some(why) = dns_name_problem(&d) {
+                    if let Some(why) = dns_name_problem(d) {
                         r.report(
                             SAN,
                             c.offset_of(&oids::CE_SUBJECT_ALT_NAME),

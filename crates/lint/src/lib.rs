@@ -24,6 +24,7 @@ use pkit_der as der;
 
 mod cabf;
 mod context;
+pub mod crl;
 mod kind;
 mod rfc5280;
 
@@ -135,7 +136,7 @@ impl Rules {
         }
     }
 
-    fn includes(&self, set: RuleSet) -> bool {
+    pub fn includes(&self, set: RuleSet) -> bool {
         match set {
             RuleSet::Rfc5280 => self.rfc5280,
             RuleSet::CabfTlsCore => self.cabf_tls_core,
@@ -200,6 +201,12 @@ impl Reporter<'_> {
 /// Every certificate lint pkit has, RFC 5280's first.
 pub fn certificate_lints() -> impl Iterator<Item = &'static Lint> {
     rfc5280::LINTS.iter().chain(cabf::LINTS.iter())
+}
+
+/// Lint a CRL (DER). An error when it does not parse.
+pub fn lint_crl(der: &[u8], opts: &LintOptions) -> Result<Vec<Finding>, der::Error> {
+    let crl = pkit_x509::crl::Crl::from_der(der)?;
+    Ok(crl::lint_parsed_crl(&crl, opts))
 }
 
 /// Lint a certificate (DER). An error when it does not parse.

@@ -4,7 +4,10 @@ use super::*;
 
 #[test]
 fn lint_names_are_unique_and_say_their_level() {
-    let mut names: Vec<&str> = certificate_lints().map(|l| l.name).collect();
+    let mut names: Vec<&str> = certificate_lints()
+        .map(|l| l.name)
+        .chain(crl::LINTS.iter().map(|l| l.name))
+        .collect();
     for l in certificate_lints() {
         let prefix = match l.level {
             Level::Error => "e_",

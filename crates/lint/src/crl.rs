@@ -1,0 +1,200 @@
+//! What RFC 5280 §5 (and, for a publicly trusted CA, the Baseline Requirements §4.9.7
+//! and §7.2) say of a CRL. Entries are walked once, as they stream from the DER, so a
+//! million-entry CRL costs one pass.
+
+use crate::der::oid_registry as oids;
+use crate::{Finding, Level, LintOptions, RuleSet};
+use pkit_x509::crl::Crl;
+use pkit_x509::ext::{self, ExtensionValue};
+
+/// What a CRL check reports through: field, offset, message.
+pub type Report<'r> = &'r mut dyn FnMut(&str, usize, String);
+
+/// One CRL lint: name, level, source, rule set, check.
+pub struct CrlLint {
+    pub name: &'static str,
+    pub level: Level,
+    pub source: &'static str,
+    pub set: RuleSet,
+    pub check: fn(&Crl<'_>, Report<'_>),
+}
+
+/// Where `part` (a slice of the CRL) starts in it.
+fn at(crl: &Crl<'_>, part: &[u8]) -> usize {
+    (part.as_ptr() as usize).saturating_sub(crl.raw.as_ptr() as usize)
+}
+
+fn ext_offset(crl: &Crl<'_>, oid: &crate::der::Oid) -> Option<(usize, bool)> {
+    let e = crl
+        .extensions?
+        .all()
+        .ok()?
+        .into_iter()
+        .find(|e| e.oid == *oid)?;
+    Some((e.value_offset, e.critical))
+}
+
+const fn rfc(
+    name: &'static str,
+    level: Level,
+    source: &'static str,
+    check: fn(&Crl<'_>, Report<'_>),
+) -> CrlLint {
+    CrlLint {
+        name,
+        level,
+        source,
+        set: RuleSet::Rfc5280,
+        check,
+    }
+}
+
+pub static LINTS: &[CrlLint] = &[
+    rfc(
+        "e_rfc_crl_version_not_v2",
+        Level::Error,
+        "RFC 5280 §5.1.2.1",
+        |c, r| {
+            if c.version != 1 && c.extensions.is_some() {
+                r(
+                    "tbsCertList.version",
+                    at(c, c.tbs_raw),
+                    "a CRL with extensions must be version 2".into(),
+                );
+            }
+        },
+    ),
+    rfc(
+        "e_rfc_crl_signature_algorithm_mismatch",
+        Level::Error,
+        "RFC 5280 §5.1.1.2",
+        |c, r| {
+            if c.tbs_signature.raw != c.signature_algorithm.raw {
+                r(
+                    "signatureAlgorithm",
+                    c.signature_algorithm.offset,
+                    "signatureAlgorithm differs from the signature field inside the TBS".into(),
+                );
+            }
+        },
+    ),
+    rfc(
+        "e_rfc_crl_next_update_missing",
+        Level::Error,
+        "RFC 5280 §5.1.2.5",
+        |c, r| match c.next_update {
+            None => r(
+                "tbsCertList.nextUpdate",
+                at(c, c.tbs_raw),
+                "conforming CAs must include nextUpdate".into(),
+            ),
+            Some(n) if n <= c.this_update => r(
+                "tbsCertList.nextUpdate",
+                at(c, c.tbs_raw),
+                format!("nextUpdate {n} is not after thisUpdate {}", c.this_update),
+            ),
+            Some(_) => {}
+        },
+    ),
+    rfc(
+        "e_rfc_crl_number_missing",
+        Level::Error,
+        "RFC 5280 §5.2.3",
+        |c, r| match ext_offset(c, &oids::CE_CRL_NUMBER) {
+            None => r(
+                "tbsCertList.crlExtensions",
+                at(c, c.tbs_raw),
+                "conforming CAs must include cRLNumber".into(),
+            ),
+            Some((o, true)) => r(
+                "tbsCertList.crlExtensions.cRLNumber",
+                o,
+                "cRLNumber must not be critical".into(),
+            ),
+            Some(_) => {}
+        },
+    ),
+    rfc(
+        "e_rfc_crl_aki_missing",
+        Level::Error,
+        "RFC 5280 §5.2.1",
+        |c, r| {
+            let has = c
+                .extensions
+                .and_then(|x| x.find(&oids::CE_AUTHORITY_KEY_ID).ok().flatten())
+                .and_then(|e| match ext::decode(e.oid, e.value, e.value_offset) {
+                    Ok(ExtensionValue::AuthorityKeyIdentifier(a)) => a.key_identifier,
+                    _ => None,
+                })
+                .is_some();
+            if !has {
+                r(
+                    "tbsCertList.crlExtensions",
+                    at(c, c.tbs_raw),
+                    "conforming CAs must include authorityKeyIdentifier with a keyIdentifier"
+                        .into(),
+                );
+            }
+        },
+    ),
+    rfc(
+        "w_rfc_crl_entry_reason_unspecified",
+        Level::Warning,
+        "RFC 5280 §5.3.1",
+        |c, r| {
+            for e in c.revoked().flatten() {
+                let Some(x) = e.extensions else { continue };
+                let Ok(Some(reason)) = x.find(&oids::CE_CRL_REASON) else {
+                    continue;
+                };
+                if reason.value == [0x0a, 0x01, 0x00] {
+                    r(
+                        "tbsCertList.revokedCertificates.crlEntryExtensions.reasonCode",
+                        reason.value_offset,
+                        format!(
+                            "entry {}: reasonCode unspecified should be left out instead",
+                            e.serial_hex()
+                        ),
+                    );
+                }
+            }
+        },
+    ),
+    CrlLint {
+        name: "e_cabf_crl_next_update_too_far",
+        level: Level::Error,
+        source: "CA/B Forum TLS BR §4.9.7",
+        set: RuleSet::CabfTls,
+        check: |c, r| {
+            // A CRL of subscriber certificates: nextUpdate at most ten days after thisUpdate.
+            if let Some(n) = c.next_update {
+                let days = (n.unix - c.this_update.unix) as f64 / 86_400.0;
+                if days > 10.0 {
+                    r(
+                        "tbsCertList.nextUpdate",
+                        at(c, c.tbs_raw),
+                        format!("nextUpdate is {days:.1} days after thisUpdate; at most 10"),
+                    );
+                }
+            }
+        },
+    },
+];
+
+/// Lint a parsed CRL.
+pub fn lint_parsed_crl(crl: &Crl<'_>, opts: &LintOptions) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for lint in LINTS.iter().filter(|l| opts.rules.includes(l.set)) {
+        (lint.check)(crl, &mut |path, offset, message| {
+            out.push(Finding {
+                lint: lint.name,
+                level: lint.level,
+                source: lint.source,
+                path: path.to_string(),
+                offset,
+                message,
+            })
+        });
+    }
+    out
+}

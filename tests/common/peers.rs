@@ -35,9 +35,11 @@ pub enum Peer {
     Go,
     /// Java's `keytool`, which opens PKCS#12 keystores.
     Keytool,
+    /// pkilint (Python), the linter CAs use for the Baseline Requirements.
+    Pkilint,
 }
 
-const PEERS: [Peer; 7] = [
+const PEERS: [Peer; 8] = [
     Peer::Openssl,
     Peer::Python,
     Peer::PythonCryptography,
@@ -45,6 +47,7 @@ const PEERS: [Peer; 7] = [
     Peer::Script,
     Peer::Go,
     Peer::Keytool,
+    Peer::Pkilint,
 ];
 
 impl Peer {
@@ -57,6 +60,7 @@ impl Peer {
             Peer::Script => "util-linux `script`",
             Peer::Go => "the Go toolchain",
             Peer::Keytool => "Java's keytool",
+            Peer::Pkilint => "pkilint",
         }
     }
 
@@ -77,6 +81,10 @@ impl Peer {
             Peer::Script => "apt-get install util-linux (bsdutils on Debian)",
             Peer::Go => "Go >= 1.22 (apt-get install golang-go where Debian has it that recent)",
             Peer::Keytool => "apt-get install default-jre-headless",
+            Peer::Pkilint => {
+                "python3 -m pip install pkilint==0.13.3 (scripts/test installs it; set \
+                 PYTHONPATH=target/pydeps when running cargo directly)"
+            }
         }
     }
 
@@ -103,6 +111,13 @@ impl Peer {
             Peer::Script => ("script", &["--version"]),
             Peer::Go => ("go", &["version"]),
             Peer::Keytool => ("keytool", &["-help"]),
+            Peer::Pkilint => (
+                "python3",
+                &[
+                    "-c",
+                    "import importlib.metadata as m; print(m.version('pkilint'))",
+                ],
+            ),
         };
         let run = super::try_run_with(program, args, None, PROBE_LIMIT)
             .map_err(|e| format!("cannot run {program}: {e}"))?;

@@ -235,32 +235,43 @@ impl Issuer {
         Ok((not_before, not_after))
     }
 
-    /// What a CA that applies the full TLS Baseline Requirements adds to a TLS server
-    /// certificate that names no policy: the CA/B Forum's domain-validated policy
-    /// (2.23.140.1.2.1, BR §7.1.2.7.9; §7.1.6.1).
+    /// What a CA that applies the full TLS Baseline Requirements adds to what it signs,
+    /// when the request does not say: to a TLS server certificate, the CA/B Forum's
+    /// domain-validated policy (2.23.140.1.2.1; BR §7.1.2.7.9, §7.1.6.1); to a
+    /// subordinate CA, the same policy and serverAuth (BR §7.1.2.10.5, §7.1.2.10.6).
     fn with_required_policies<'r>(
         &self,
         req: &'r Request,
     ) -> std::borrow::Cow<'r, [(Vec<u8>, Vec<u8>)]> {
-        let policies = crate::der::oid_registry::CE_CERT_POLICIES;
-        let has = req
-            .copied
-            .iter()
-            .any(|(o, _)| o.as_slice() == policies.as_bytes());
+        use crate::der::oid_registry as oids;
         let tls = matches!(req.profile, Profile::Server | Profile::ServerClient);
-        if !self.gate.rules.cabf_tls || !tls || has {
+        let sub_ca = req.profile == Profile::Ca;
+        if !self.gate.rules.cabf_tls || !(tls || sub_ca) {
             return std::borrow::Cow::Borrowed(&req.copied);
         }
-        let mut w = Writer::new();
-        pkit_x509::ext::write::ext(&mut w, &policies, false, |w| {
-            w.sequence(|w| {
+        let has =
+            |o: &crate::der::Oid| req.copied.iter().any(|(c, _)| c.as_slice() == o.as_bytes());
+        let mut all = req.copied.clone();
+        if !has(&oids::CE_CERT_POLICIES) {
+            let mut w = Writer::new();
+            pkit_x509::ext::write::ext(&mut w, &oids::CE_CERT_POLICIES, false, |w| {
                 w.sequence(|w| {
-                    w.oid(&crate::der::Oid::new("2.23.140.1.2.1"));
+                    w.sequence(|w| {
+                        w.oid(&crate::der::Oid::new("2.23.140.1.2.1"));
+                    });
                 });
             });
-        });
-        let mut all = req.copied.clone();
-        all.push((policies.as_bytes().to_vec(), w.finish()));
+            all.push((oids::CE_CERT_POLICIES.as_bytes().to_vec(), w.finish()));
+        }
+        if sub_ca && !has(&oids::CE_EXT_KEY_USAGE) {
+            let mut w = Writer::new();
+            pkit_x509::ext::write::ext(&mut w, &oids::CE_EXT_KEY_USAGE, false, |w| {
+                w.sequence(|w| {
+                    w.oid(&oids::KP_SERVER_AUTH);
+                });
+            });
+            all.push((oids::CE_EXT_KEY_USAGE.as_bytes().to_vec(), w.finish()));
+        }
         std::borrow::Cow::Owned(all)
     }
 
@@ -273,6 +284,13 @@ impl Issuer {
         check_request(req)?;
         let (not_before, not_after) = self.validity_for(req)?;
         let copied = self.with_required_policies(req);
+        let eku = crate::der::oid_registry::CE_EXT_KEY_USAGE;
+        let added_eku = copied.len() != req.copied.len()
+            && copied.iter().any(|(o, _)| o.as_slice() == eku.as_bytes())
+            && !req
+                .copied
+                .iter()
+                .any(|(o, _)| o.as_slice() == eku.as_bytes());
         let mut serial = [0u8; 20];
         super::random_bytes(&mut serial)
             .map_err(|e| CaError::Refused(format!("randomness: {e}")))?;
@@ -292,7 +310,9 @@ impl Issuer {
             pointers: req.pointers.as_ref().unwrap_or(&self.pointers),
             name_constraints: req.name_constraints.as_deref(),
             copied: &copied,
-            copied_wins: req.copied_wins,
+            // The subordinate CA's serverAuth is one of the usages the profile would
+            // otherwise decide.
+            copied_wins: req.copied_wins || added_eku,
         };
         let tbs = tbs::encode_tbs(&TbsFields {
             serial: &serial,

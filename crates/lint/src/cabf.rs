@@ -40,6 +40,10 @@ fn root(t: CertType) -> bool {
     t == CertType::Root
 }
 
+fn sub_ca(t: CertType) -> bool {
+    t == CertType::Intermediate
+}
+
 fn any(_: CertType) -> bool {
     true
 }
@@ -426,6 +430,42 @@ pub static LINTS: &[Lint] = &[
                     "tbsCertificate.extensions",
                     c.offset_of(&oids::CE_CERT_POLICIES),
                     "certificatePolicies must hold one of the CA/B Forum's reserved policy OIDs",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_subca_policy_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.10.5",
+        FULL,
+        sub_ca,
+        |c, r| {
+            if c.extension(&oids::CE_CERT_POLICIES).is_none() {
+                r.report(
+                    "tbsCertificate.extensions",
+                    c.extensions_offset(),
+                    "a subordinate CA certificate must have certificatePolicies",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_subca_eku_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.10.6",
+        FULL,
+        sub_ca,
+        |c, r| {
+            let ekus = c.ekus().unwrap_or_default();
+            let server = ekus.iter().any(|o| *o == oids::KP_SERVER_AUTH);
+            let any = ekus.iter().any(|o| *o == oids::KP_ANY);
+            if !server || any {
+                r.report(
+                    "tbsCertificate.extensions",
+                    c.offset_of(&oids::CE_EXT_KEY_USAGE),
+                    "a TLS subordinate CA certificate must have extendedKeyUsage with serverAuth \
+                     and without anyExtendedKeyUsage",
                 );
             }
         },

@@ -1,0 +1,49 @@
+// zlintcheck runs zlint (github.com/zmap/zlint/v3) over certificate files and prints,
+// per file, the lints that reported an error, a fatal or a warning, as one JSON object
+// per line: {"file": …, "error": […], "warn": […]}. pkit's tests use it as an
+// independent judge of what the lint gate lets through.
+package main
+
+import (
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/zmap/zcrypto/x509"
+	"github.com/zmap/zlint/v3"
+	"github.com/zmap/zlint/v3/lint"
+)
+
+func main() {
+	out := json.NewEncoder(os.Stdout)
+	for _, file := range os.Args[1:] {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		if block, _ := pem.Decode(data); block != nil {
+			data = block.Bytes
+		}
+		cert, err := x509.ParseCertificate(data)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", file, err)
+			os.Exit(2)
+		}
+		results := zlint.LintCertificate(cert)
+		found := map[string][]string{"error": {}, "warn": {}}
+		for name, r := range results.Results {
+			switch r.Status {
+			case lint.Error, lint.Fatal:
+				found["error"] = append(found["error"], name)
+			case lint.Warn:
+				found["warn"] = append(found["warn"], name)
+			}
+		}
+		sort.Strings(found["error"])
+		sort.Strings(found["warn"])
+		out.Encode(map[string]any{"file": file, "error": found["error"], "warn": found["warn"]})
+	}
+}

@@ -343,6 +343,29 @@ fn bad_certificates_trip_their_rules() {
         "e_rfc_empty_subject_without_critical_san",
         "rfc5280",
     ));
+    // A private CA's intermediate lacks what a public one needs: policies and serverAuth.
+    let int = dir.join("int");
+    pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&int),
+        "--parent",
+        &s(&ca),
+        "--subject",
+        "CN=Lint Int",
+        "--no-passout",
+    ]);
+    cases.push((
+        int.join("ca.pem"),
+        "e_cabf_subca_policy_missing",
+        "rfc5280,cabf-tls",
+    ));
+    cases.push((
+        int.join("ca.pem"),
+        "e_cabf_subca_eku_missing",
+        "rfc5280,cabf-tls",
+    ));
     // What a publicly trusted CA must add: policies, caIssuers, CDP; RSA or ECDSA keys;
     // no reserved addresses.
     let private = leaf(
@@ -876,4 +899,45 @@ fn crls_are_linted_and_gated() {
     } else {
         panic!("openssl ca -gencrl: {out}");
     }
+}
+
+/// A certificate signed past the gate says so in the CA's records, with its findings.
+#[test]
+fn what_passes_the_gate_unenforced_is_recorded() {
+    let t = common::tempdir();
+    let ca = new_ca(t.path(), "ca", &[]);
+    leaf(
+        &ca,
+        t.path(),
+        "warned",
+        &["--san", "DNS:a.example", "--days", "300", "--lint", "warn"],
+    );
+    leaf(&ca, t.path(), "clean", &["--san", "DNS:b.example"]);
+    pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        &s(&ca),
+        "--count",
+        "2",
+        "--lint",
+        "off",
+        "--out-dir",
+        &s(&t.path().join("b")),
+    ]);
+    let rows = json_items(&pk_ok(&["issue", "list", "--ca", &s(&ca), "-f", "json"]));
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[0]["lint"]["mode"], "warn", "{}", rows[0]);
+    assert_eq!(
+        rows[0]["lint"]["findings"][0]["lint"],
+        "e_cabf_validity_too_long"
+    );
+    assert!(rows[1]["lint"].is_null(), "{}", rows[1]);
+    assert_eq!(
+        (
+            rows[2]["lint"]["mode"].as_str(),
+            rows[3]["lint"]["mode"].as_str()
+        ),
+        (Some("off"), Some("off"))
+    );
 }

@@ -221,6 +221,12 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
             store
                 .insert_certificates(&[record(&issued, &a.subject, Profile::Ca, alg.name())])
                 .map_err(db_err(parent_dir))?;
+            crate::cmd::ca_dir::record_gate(
+                store.as_mut(),
+                parent_dir,
+                issuer.gate.mode,
+                &[(issued.serial.to_vec(), &issued.findings)],
+            )?;
             let chain = chain_below(parent_dir, &issued.der)?;
             (issued.der, Some(chain), issued.findings)
         }

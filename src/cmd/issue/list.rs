@@ -104,6 +104,11 @@ pub fn run_list(be: &Backend, a: ListArgs) -> CliResult<Exit> {
         .transpose()?;
     let rows = store.list().map_err(db_err(&a.ca))?;
     let renewals = store.renewals().map_err(db_err(&a.ca))?;
+    let overrides = store.lint_overrides().map_err(db_err(&a.ca))?;
+    let past_gate: HashMap<&[u8], (&str, &str)> = overrides
+        .iter()
+        .map(|(serial, mode, found)| (serial.as_slice(), (mode.as_str(), found.as_str())))
+        .collect();
     let replaced_by: HashMap<&[u8], &[u8]> = renewals
         .iter()
         .map(|(new, old)| (old.as_slice(), new.as_slice()))
@@ -147,6 +152,11 @@ pub fn run_list(be: &Backend, a: ListArgs) -> CliResult<Exit> {
                 "status": status,
                 "replaces": link(&replaces),
                 "replaced_by": link(&replaced_by),
+                // Signed past the lint gate (`--lint warn|off`): the mode and what it found.
+                "lint": past_gate.get(r.serial.as_slice()).map(|(mode, found)| json!({
+                    "mode": mode,
+                    "findings": serde_json::from_str::<Value>(found).unwrap_or(Value::Null),
+                })),
             }))
         })
         .collect();

@@ -157,6 +157,12 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
             &serial,
         )
         .map_err(db_err(&a.issuer.ca))?;
+    crate::cmd::ca_dir::record_gate(
+        store.as_mut(),
+        &a.issuer.ca,
+        issuer.gate.mode,
+        &[(issued.serial.to_vec(), &issued.findings)],
+    )?;
     let what = format!("renewed serial {} as", hex(&serial));
     let mut out = deliver(
         be,

@@ -179,6 +179,11 @@ pub trait CaStore: Send {
     fn insert_renewal(&mut self, cert: &CertRecord, replaces: &[u8]) -> Result<()>;
     /// Every renewal: (new serial, the serial it replaces), in the order recorded.
     fn renewals(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>>;
+    /// Record that these certificates were signed with the lint gate in `mode` (`warn`,
+    /// `off`) rather than enforcing, each with what it found (JSON), in one transaction.
+    fn record_lint_overrides(&mut self, mode: &str, certs: &[(Vec<u8>, String)]) -> Result<()>;
+    /// Every certificate signed past the gate: (serial, mode, findings JSON).
+    fn lint_overrides(&self) -> Result<Vec<(Vec<u8>, String, String)>>;
     /// Every issued certificate, in the order issued.
     fn list(&self) -> Result<Vec<CertRecord>>;
     fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>>;

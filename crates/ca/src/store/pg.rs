@@ -84,6 +84,13 @@ const MIGRATIONS: &[&str] = &[
         serial      BYTEA NOT NULL UNIQUE REFERENCES certificates(serial),
         replaces    BYTEA NOT NULL REFERENCES certificates(serial)
     );",
+    // v3: lint overrides (ca.db v8): certificates signed with the gate in warn or off mode.
+    "CREATE TABLE lint_overrides (
+        id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        serial      BYTEA NOT NULL UNIQUE REFERENCES certificates(serial),
+        mode        TEXT NOT NULL,
+        findings    TEXT NOT NULL
+    );",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -273,6 +280,34 @@ impl CaStore for PgCaStore {
                 .query("SELECT serial, replaces FROM renewals ORDER BY id", &[])?
                 .iter()
                 .map(|r| (r.get(0), r.get(1)))
+                .collect())
+        })
+    }
+
+    fn record_lint_overrides(&mut self, mode: &str, certs: &[(Vec<u8>, String)]) -> Result<()> {
+        self.call(|c| {
+            let mut tx = c.client.transaction()?;
+            for (serial, findings) in certs {
+                tx.execute(
+                    "INSERT INTO lint_overrides (serial, mode, findings) VALUES ($1, $2, $3)
+                     ON CONFLICT (serial) DO UPDATE SET mode = $2, findings = $3",
+                    &[serial, &mode, findings],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
+    fn lint_overrides(&self) -> Result<Vec<(Vec<u8>, String, String)>> {
+        self.read(|c| {
+            Ok(c.client
+                .query(
+                    "SELECT serial, mode, findings FROM lint_overrides ORDER BY id",
+                    &[],
+                )?
+                .iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2)))
                 .collect())
         })
     }

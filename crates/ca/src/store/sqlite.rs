@@ -95,6 +95,12 @@ const MIGRATIONS: &[&str] = &[
         serial      BLOB PRIMARY KEY REFERENCES certificates(serial),
         replaces    BLOB NOT NULL REFERENCES certificates(serial)
     );",
+    // v8: certificates signed with the lint gate in warn or off mode, and what it found.
+    "CREATE TABLE lint_overrides (
+        serial      BLOB PRIMARY KEY REFERENCES certificates(serial),
+        mode        TEXT NOT NULL,
+        findings    TEXT NOT NULL
+    );",
 ];
 
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -203,6 +209,30 @@ impl CaStore for SqliteCaStore {
             .conn
             .prepare("SELECT serial, replaces FROM renewals ORDER BY rowid")?;
         let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    fn record_lint_overrides(&mut self, mode: &str, certs: &[(Vec<u8>, String)]) -> Result<()> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        {
+            let mut st = tx.prepare(
+                "INSERT OR REPLACE INTO lint_overrides (serial, mode, findings) VALUES (?1, ?2, ?3)",
+            )?;
+            for (serial, findings) in certs {
+                st.execute(params![serial, mode, findings])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn lint_overrides(&self) -> Result<Vec<(Vec<u8>, String, String)>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT serial, mode, findings FROM lint_overrides ORDER BY rowid")?;
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 

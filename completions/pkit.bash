@@ -4338,7 +4338,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__respond)
-            opts="-o -f -h --ca --db --db-passin --responder-cert --responder-key --passin --pin --next-update --request --now --out --force --format --color --help"
+            opts="-o -f -h --ca --db --db-passin --responder-cert --responder-key --passin --pin --next-update --lint --request --now --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4374,6 +4374,10 @@ _pkit() {
                     ;;
                 --next-update)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lint)
+                    COMPREPLY=($(compgen -W "enforce warn off" -- "${cur}"))
                     return 0
                     ;;
                 --request)
@@ -4412,7 +4416,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__serve)
-            opts="-h --ca --db --db-passin --responder-cert --responder-key --passin --pin --next-update --listen --threads --max-connections --header-timeout --color --help"
+            opts="-h --ca --db --db-passin --responder-cert --responder-key --passin --pin --next-update --lint --listen --threads --max-connections --header-timeout --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4448,6 +4452,10 @@ _pkit() {
                     ;;
                 --next-update)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lint)
+                    COMPREPLY=($(compgen -W "enforce warn off" -- "${cur}"))
                     return 0
                     ;;
                 --listen)

@@ -431,7 +431,10 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l responder-key -d 'The delegated responder\'s private key' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d). A CA set for public trust (`issue ca --lint-rules …cabf-tls`) needs 8h to 10d (BR §4.9.10)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
+warn\t''
+off\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l request -d 'The OCSP request (DER, PEM or base64)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -l now -d 'Answer as of this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from respond" -s o -l out -d 'Output file (default stdout)' -r -F
@@ -459,7 +462,10 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l responder-key -d 'The delegated responder\'s private key' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l next-update -d 'How long a response stands: nextUpdate = now + this (s, m, h, d). A CA set for public trust (`issue ca --lint-rules …cabf-tls`) needs 8h to 10d (BR §4.9.10)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
+warn\t''
+off\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l threads -d 'Worker threads, each with its own database connection (and, for `ocsp serve`, its own signer); connections are spread over them (default: one per CPU)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -l max-connections -d 'Connections open at once; further clients wait in the kernel\'s accept queue until one closes. This bounds memory: a connection holds at most a 32 KiB read buffer, a 64 KiB request body and the answer it is sending' -r

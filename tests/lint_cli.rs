@@ -553,8 +553,9 @@ fn bad_certificates_trip_their_rules() {
             .lines()
             .filter_map(|l| l.split('|').nth(1).map(|x| x.trim().to_string()))
             .filter(|x| x.starts_with("e_") || x.starts_with("w_"))
-            // The CRL lints are `crls_are_linted_and_gated`'s.
-            .filter(|x| !x.contains("_crl_"))
+            // The CRL and OCSP lints are `crls_are_linted_and_gated`'s and
+            // `ocsp_responses_are_linted_and_the_responder_gated`'s.
+            .filter(|x| !x.contains("_crl_") && !x.contains("_ocsp_") && !x.contains("rfc6960"))
             .collect()
     };
     let cannot = [
@@ -940,4 +941,114 @@ fn what_passes_the_gate_unenforced_is_recorded() {
         ),
         (Some("off"), Some("off"))
     );
+}
+
+/// OCSP responses: `pkit lint` reads them; a responder for a CA set for public trust
+/// refuses to start with a lifetime outside BR §4.9.10's 8 hours to 10 days.
+#[test]
+fn ocsp_responses_are_linted_and_the_responder_gated() {
+    let t = common::tempdir();
+    let public = new_ca(
+        t.path(),
+        "public",
+        &[
+            "--lint-rules",
+            "rfc5280,cabf-tls",
+            "--issuer-url",
+            "http://pki.example/ca.der",
+            "--crl-url",
+            "http://pki.example/ca.crl",
+        ],
+    );
+    let web = leaf(&public, t.path(), "web", &["--san", "DNS:www.example.com"]);
+    let req = t.path().join("req.der");
+    pk_ok(&[
+        "ocsp",
+        "request",
+        "--cert",
+        &s(&web),
+        "--issuer",
+        &s(&public.join("ca.pem")),
+        "-o",
+        &s(&req),
+    ]);
+    let resp = t.path().join("resp.der");
+    let r = pk(&[
+        "ocsp",
+        "respond",
+        "--ca",
+        &s(&public),
+        "--request",
+        &s(&req),
+        "-o",
+        &s(&resp),
+    ]);
+    refused(
+        &r,
+        1,
+        &["e_cabf_ocsp_validity_out_of_range", "8 hours"],
+        "a one-hour response",
+    );
+    assert!(!resp.exists());
+    pk_ok(&[
+        "ocsp",
+        "respond",
+        "--ca",
+        &s(&public),
+        "--request",
+        &s(&req),
+        "-o",
+        &s(&resp),
+        "--next-update",
+        "1d",
+    ]);
+    let v = lint(
+        &resp,
+        &["--rules", "rfc5280,cabf-tls", "--fail-on", "notice"],
+    );
+    assert_eq!(
+        (v["object"].as_str(), v["findings"].as_array().map(Vec::len)),
+        (Some("ocsp_response"), Some(0)),
+        "{v}"
+    );
+    // Signed anyway with --lint warn, the response says what the gate said.
+    let warned = t.path().join("warned.der");
+    pk_ok(&[
+        "ocsp",
+        "respond",
+        "--ca",
+        &s(&public),
+        "--request",
+        &s(&req),
+        "-o",
+        &s(&warned),
+        "--lint",
+        "warn",
+    ]);
+    let v = lint(&warned, &["--rules", "rfc5280,cabf-tls"]);
+    assert_eq!(lints_of(&v), ["e_cabf_ocsp_validity_out_of_range"], "{v}");
+    // A private CA's responder keeps the one-hour default.
+    let private = new_ca(t.path(), "private", &[]);
+    let mine = leaf(&private, t.path(), "mine", &["--san", "DNS:a.example"]);
+    pk_ok(&[
+        "ocsp",
+        "request",
+        "--cert",
+        &s(&mine),
+        "--issuer",
+        &s(&private.join("ca.pem")),
+        "-o",
+        &s(&req),
+        "--force",
+    ]);
+    pk_ok(&[
+        "ocsp",
+        "respond",
+        "--ca",
+        &s(&private),
+        "--request",
+        &s(&req),
+        "-o",
+        &s(&t.path().join("p.der")),
+    ]);
 }

@@ -169,9 +169,27 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
                 }
                 continue;
             }
+            if kind == Kind::OcspResponse {
+                match pkit::pki::ocsp::OcspResponse::from_der(&item.der) {
+                    Ok(resp) => linted.push(Linted {
+                        source: item.name.clone(),
+                        object: "ocsp_response",
+                        name: resp.status.name().unwrap_or("").to_string(),
+                        serial: None,
+                        cert_type: None,
+                        findings: pkit::lint::ocsp::lint_parsed_ocsp(&resp, &opts),
+                    }),
+                    Err(e) => {
+                        let e = CliError::der(&item.name, &e);
+                        eprintln!("pkit: {}", e.message);
+                        failed.get_or_insert(e);
+                    }
+                }
+                continue;
+            }
             if kind != Kind::Certificate {
                 eprintln!(
-                    "pkit: {}: a {}; pkit lint reads certificates and CRLs (not linted)",
+                    "pkit: {}: a {}; pkit lint reads certificates, CRLs and OCSP responses (not linted)",
                     item.name,
                     kind.as_str()
                 );
@@ -225,7 +243,8 @@ fn item_json(l: &Linted, rules: &Rules) -> Value {
             v["serial_number"] = l.serial.clone().into();
             v["certificate_type"] = t.name().into();
         }
-        None => v["issuer_dn"] = l.name.clone().into(),
+        None if l.object == "crl" => v["issuer_dn"] = l.name.clone().into(),
+        None => v["response_status"] = l.name.clone().into(),
     }
     let rest = json!({
         "rules": rules.name(),
@@ -253,7 +272,11 @@ fn print(a: &LintArgs, rules: &Rules, linted: &[Linted]) -> CliResult {
         Format::Text => {
             let mut s = String::new();
             for l in linted {
-                let what = l.cert_type.map_or("CRL", CertType::name);
+                let what = match (l.cert_type, l.object) {
+                    (Some(t), _) => t.name(),
+                    (None, "crl") => "CRL",
+                    (None, _) => "OCSP response",
+                };
                 let _ = writeln!(
                     s,
                     "{}: {} ({what}), {}",
@@ -312,6 +335,9 @@ fn list_lints() -> CliResult<Exit> {
     }
     for l in pkit::lint::crl::LINTS {
         t.add_row([l.name, l.level.name(), set_name(l.set), l.source]);
+    }
+    for (name, level, source, set) in pkit::lint::ocsp::lints() {
+        t.add_row([name, level.name(), set_name(set), source]);
     }
     io::write_text(None, false, &format!("{t}\n"))?;
     Ok(Exit::Ok)

@@ -68,6 +68,19 @@ impl LintGate {
         self.decide(findings)
     }
 
+    /// Whether OCSP responses that stand `seconds` pass the gate: asked once, when a
+    /// responder starts, since every response it signs stands that long.
+    pub fn check_ocsp_lifetime(&self, seconds: i64) -> Result<Vec<Finding>, Refusal> {
+        if self.mode == GateMode::Off {
+            return Ok(Vec::new());
+        }
+        let opts = LintOptions {
+            rules: self.rules,
+            as_type: None,
+        };
+        self.decide(pkit_lint::ocsp::lifetime_findings(&opts, seconds))
+    }
+
     fn decide(&self, findings: Vec<Finding>) -> Result<Vec<Finding>, Refusal> {
         if self.mode == GateMode::Enforce && findings.iter().any(|f| f.level == Level::Error) {
             return Err(Refusal { findings });

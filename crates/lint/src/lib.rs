@@ -26,6 +26,7 @@ mod cabf;
 mod context;
 pub mod crl;
 mod kind;
+pub mod ocsp;
 mod rfc5280;
 
 pub use context::CertContext;

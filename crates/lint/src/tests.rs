@@ -7,6 +7,7 @@ fn lint_names_are_unique_and_say_their_level() {
     let mut names: Vec<&str> = certificate_lints()
         .map(|l| l.name)
         .chain(crl::LINTS.iter().map(|l| l.name))
+        .chain(ocsp::lints().map(|l| l.0))
         .collect();
     for l in certificate_lints() {
         let prefix = match l.level {

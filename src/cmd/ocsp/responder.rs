@@ -9,6 +9,8 @@ use crate::cmd::key::load_private_key;
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::gate::LintGate;
+use pkit::pki::ca::issuer::CaError;
 use pkit::pki::ca::ocsp::Responder;
 use pkit::pki::ca::store::CaStore;
 use std::path::PathBuf;
@@ -30,9 +32,12 @@ pub struct SignerArgs {
     pub responder_key: Option<PathBuf>,
     #[command(flatten)]
     pub secrets: crate::cmd::flags::KeySecretArgs,
-    /// How long a response stands: nextUpdate = now + this (s, m, h, d).
+    /// How long a response stands: nextUpdate = now + this (s, m, h, d). A CA set for
+    /// public trust (`issue ca --lint-rules …cabf-tls`) needs 8h to 10d (BR §4.9.10).
     #[arg(long, value_name = "DURATION", default_value = "1h")]
     pub next_update: String,
+    #[command(flatten)]
+    pub lint: crate::cmd::flags::LintGateArgs,
 }
 
 /// The responder for `--ca` (signing with ca.key, or the delegated responder's key) and
@@ -43,6 +48,16 @@ pub fn load_responder(
     now: Time,
 ) -> CliResult<(Responder, Box<dyn CaStore>, i64)> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
+    // Every response stands `lifetime`: the gate asks about it once, before any is
+    // signed, with the CA's rule sets.
+    let gate = LintGate {
+        rules: crate::cmd::ca_dir::load_settings(&a.ca)?.lint_rules,
+        mode: a.lint.mode(),
+    };
+    let findings = gate
+        .check_ocsp_lifetime(lifetime)
+        .map_err(|r| CliError::from(CaError::Lint(r.findings)))?;
+    crate::cmd::ca_dir::note_findings(&findings);
     let ca_der = load_ca_cert(&a.ca)?;
     let (passin, pin) = (a.secrets.passin(), a.secrets.pin());
     let (key, delegated) = match (&a.responder_cert, &a.responder_key) {

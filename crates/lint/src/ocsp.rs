@@ -1,0 +1,112 @@
+//! What RFC 6960 and, for a publicly trusted CA, the Baseline Requirements (§4.9.10) say
+//! of an OCSP response's validity. The interval rule is one function, [`lifetime`],
+//! which the responder's gate also asks about the lifetime it is set to sign with.
+
+use crate::{Finding, Level, LintOptions, RuleSet};
+use pkit_x509::ocsp::OcspResponse;
+
+/// BR §4.9.10: a response's nextUpdate is at least eight hours and at most ten days
+/// after its thisUpdate. Why not, when not.
+pub fn lifetime(seconds: i64) -> Option<String> {
+    const MIN: i64 = 8 * 3600;
+    const MAX: i64 = 10 * 86_400;
+    if seconds < MIN {
+        Some(format!(
+            "responses stand {seconds} s; at least 8 hours (28800 s)"
+        ))
+    } else if seconds > MAX {
+        Some(format!(
+            "responses stand {seconds} s; at most 10 days (864000 s)"
+        ))
+    } else {
+        None
+    }
+}
+
+/// One OCSP lint's identity.
+struct OcspLint {
+    name: &'static str,
+    level: Level,
+    source: &'static str,
+    set: RuleSet,
+}
+
+const NEXT_BEFORE_THIS: OcspLint = OcspLint {
+    name: "e_rfc6960_next_update_before_this_update",
+    level: Level::Error,
+    source: "RFC 6960 §4.2.2.1",
+    set: RuleSet::Rfc5280,
+};
+const NEXT_MISSING: OcspLint = OcspLint {
+    name: "e_cabf_ocsp_next_update_missing",
+    level: Level::Error,
+    source: "CA/B Forum TLS BR §4.9.10",
+    set: RuleSet::CabfTls,
+};
+const OUT_OF_RANGE: OcspLint = OcspLint {
+    name: "e_cabf_ocsp_validity_out_of_range",
+    level: Level::Error,
+    source: "CA/B Forum TLS BR §4.9.10",
+    set: RuleSet::CabfTls,
+};
+
+/// Every OCSP lint: (name, level, source, rule set).
+pub fn lints() -> [(&'static str, Level, &'static str, RuleSet); 3] {
+    [NEXT_BEFORE_THIS, NEXT_MISSING, OUT_OF_RANGE].map(|l| (l.name, l.level, l.source, l.set))
+}
+
+fn finding(l: &OcspLint, path: &str, offset: usize, message: String) -> Finding {
+    Finding {
+        lint: l.name,
+        level: l.level,
+        source: l.source,
+        path: path.into(),
+        offset,
+        message,
+    }
+}
+
+/// Lint each SingleResponse of a parsed response.
+pub fn lint_parsed_ocsp(resp: &OcspResponse<'_>, opts: &LintOptions) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(basic) = &resp.basic else {
+        return out;
+    };
+    let at = (basic.tbs_raw.as_ptr() as usize).saturating_sub(resp.raw.as_ptr() as usize);
+    let path = "tbsResponseData.responses.nextUpdate";
+    for single in basic.responses().unwrap_or_default() {
+        let (this, next) = (single.this_update, single.next_update);
+        match next {
+            Some(n) if n < this && opts.rules.includes(NEXT_BEFORE_THIS.set) => out.push(finding(
+                &NEXT_BEFORE_THIS,
+                path,
+                at,
+                format!("nextUpdate {n} is before thisUpdate {this}"),
+            )),
+            None if opts.rules.includes(NEXT_MISSING.set) => out.push(finding(
+                &NEXT_MISSING,
+                path,
+                at,
+                "a response must say when the next one is due (nextUpdate)".into(),
+            )),
+            Some(n) if opts.rules.includes(OUT_OF_RANGE.set) => {
+                if let Some(why) = lifetime(n.unix - this.unix) {
+                    out.push(finding(&OUT_OF_RANGE, path, at, why));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What signing responses that stand `seconds` would be found to break, for the
+/// responder's gate at start-up.
+pub fn lifetime_findings(opts: &LintOptions, seconds: i64) -> Vec<Finding> {
+    match lifetime(seconds) {
+        Some(why) if opts.rules.includes(OUT_OF_RANGE.set) => {
+            vec![finding(&OUT_OF_RANGE, "--next-update", 0, why)]
+        }
+        _ => Vec::new(),
+    }
+}

@@ -257,7 +257,7 @@ impl Issuer {
             pkit_x509::ext::write::ext(&mut w, &oids::CE_CERT_POLICIES, false, |w| {
                 w.sequence(|w| {
                     w.sequence(|w| {
-                        w.oid(&crate::der::Oid::new("2.23.140.1.2.1"));
+                        w.oid(&oids::CABF_DV);
                     });
                 });
             });

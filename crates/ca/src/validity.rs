@@ -9,25 +9,11 @@
 use super::profile::Profile;
 use crate::der::Time;
 
-/// (first issuance date, maximum days) steps, newest last.
-const BR_STEPS: &[(i64, u32)] = &[
-    (1_773_532_800, 200), // 2026-03-15T00:00:00Z
-    (1_805_068_800, 100), // 2027-03-15T00:00:00Z
-    (1_868_227_200, 47),  // 2029-03-15T00:00:00Z
-];
-
-/// The longest validity, in days, the BRs allow a TLS server certificate issued at `at`.
+/// The longest validity, in days, the BRs allow a TLS server certificate issued at `at`
+/// (the schedule is the linter's, so what the CA defaults to and what its gate allows
+/// cannot drift apart).
 pub fn br_max_days(at: Time) -> u32 {
-    BR_STEPS
-        .iter()
-        .rev()
-        .find(|(from, _)| at.unix >= *from)
-        .map_or(398, |(_, days)| *days)
-}
-
-/// Whether the BRs govern this profile's validity (it can authenticate a TLS server).
-pub fn br_applies(profile: Profile) -> bool {
-    matches!(profile, Profile::Server | Profile::ServerClient)
+    u32::try_from(pkit_lint::br_max_validity_days(at.unix)).unwrap_or(u32::MAX)
 }
 
 /// A profile's default validity in days for a certificate issued at `at`: 90 days for a
@@ -47,30 +33,6 @@ pub fn default_days(profile: Profile, at: Time) -> u32 {
 /// the BRs count it: the last second is the one before `not_before` + `days` days.
 pub fn not_after_for(not_before: Time, days: u32) -> Time {
     not_before.plus_seconds(i64::from(days) * 86_400 - 1)
-}
-
-/// The validity period in days, rounded up, counted inclusively.
-pub fn days_between(not_before: Time, not_after: Time) -> i64 {
-    let secs = not_after.unix - not_before.unix + 1;
-    (secs + 86_399).div_euclid(86_400)
-}
-
-/// Why a server certificate's validity is above the BR maximum, when it is.
-pub fn br_excess(profile: Profile, not_before: Time, not_after: Time) -> Option<String> {
-    if !br_applies(profile) {
-        return None;
-    }
-    let max = br_max_days(not_before);
-    let secs = not_after.unix - not_before.unix + 1;
-    (secs > i64::from(max) * 86_400).then(|| {
-        format!(
-            "a validity of {} days is above the {max} days the CA/Browser Forum Baseline \
-             Requirements (§6.3.2) allow a TLS server certificate issued on {}; public \
-             clients reject it",
-            days_between(not_before, not_after),
-            not_before.to_string().get(..10).unwrap_or_default()
-        )
-    })
 }
 
 #[cfg(test)]
@@ -100,11 +62,10 @@ mod tests {
 
     #[test]
     fn validity_is_counted_inclusively() {
+        // §1.6.4: the first and the last second both count, so 200 days end one second
+        // before notBefore + 200 × 86400.
         let nb = at("2026-11-27T00:00:00Z");
         let na = not_after_for(nb, 200);
-        assert_eq!(days_between(nb, na), 200);
-        assert!(br_excess(Profile::Server, nb, na).is_none());
-        assert!(br_excess(Profile::Server, nb, na.plus_seconds(1)).is_some());
-        assert!(br_excess(Profile::Client, nb, na.plus_seconds(86_400)).is_none());
+        assert_eq!(na.unix - nb.unix + 1, 200 * 86_400);
     }
 }

@@ -66,12 +66,7 @@ pub fn max_validity_days(at: i64) -> i64 {
 }
 
 /// The CA/Browser Forum's reserved policy identifiers for TLS certificates (§7.1.6.1).
-const RESERVED_POLICIES: [&str; 4] = [
-    "2.23.140.1.2.1", // domain validated
-    "2.23.140.1.2.2", // organization validated
-    "2.23.140.1.2.3", // individual validated
-    "2.23.140.1.1",   // extended validation
-];
+const RESERVED_POLICIES: [Oid; 4] = [oids::CABF_DV, oids::CABF_OV, oids::CABF_IV, oids::CABF_EV];
 
 /// A DNS name as §7.1.2.7.12 wants it: LDH labels (a wildcard only as the whole first
 /// label), 1–63 octets each, at most 253 in all, no empty labels. Why not, when not.
@@ -422,7 +417,7 @@ pub static LINTS: &[Lint] = &[
             let reserved = match c.value(&oids::CE_CERT_POLICIES) {
                 Some(ExtensionValue::CertificatePolicies(list)) => list
                     .iter()
-                    .any(|p| RESERVED_POLICIES.contains(&p.policy_identifier.to_string().as_str())),
+                    .any(|p| RESERVED_POLICIES.iter().any(|o| p.policy_identifier == *o)),
                 _ => false,
             };
             if !reserved {

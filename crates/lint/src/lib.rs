@@ -29,6 +29,7 @@ mod kind;
 pub mod ocsp;
 mod rfc5280;
 
+pub use cabf::max_validity_days as br_max_validity_days;
 pub use context::CertContext;
 pub use kind::CertType;
 

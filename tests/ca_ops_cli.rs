@@ -7,42 +7,12 @@
 mod common;
 
 use common::{free_port, json_items, ossl, pk, pk_ok, python_ok, refused, require, s};
+use common::{issue_ca as new_ca, issue_leaf as leaf};
 use common::{Peer, Server};
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// `pkit issue ca --dir DIR/name --subject … --no-passout [extra…]`.
-fn new_ca(dir: &Path, name: &str, subject: &str, extra: &[&str]) -> PathBuf {
-    let ca = dir.join(name);
-    let d = s(&ca);
-    let mut args = vec![
-        "issue",
-        "ca",
-        "--dir",
-        &d,
-        "--subject",
-        subject,
-        "--no-passout",
-    ];
-    args.extend_from_slice(extra);
-    pk_ok(&args);
-    ca
-}
-
-/// `pkit issue cert` for a new key `DIR/name.key` into `DIR/name.pem`.
-fn leaf(ca: &Path, dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
-    let (cert, key) = (
-        dir.join(format!("{name}.pem")),
-        dir.join(format!("{name}.key")),
-    );
-    let (c, k, ca) = (s(&cert), s(&key), s(ca));
-    let mut args = vec!["issue", "cert", "--ca", &ca, "--key-out", &k, "-o", &c];
-    args.extend_from_slice(extra);
-    pk_ok(&args);
-    cert
-}
 
 /// `openssl x509 -text` of a certificate file (the system's OpenSSL 3.0).
 fn x509_text(cert: &Path) -> String {

@@ -5,37 +5,13 @@
 
 mod common;
 
+use common::issue_leaf as leaf;
 use common::{json_items, ossl, pk, pk_ok, refused, s};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn new_ca(dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
-    let ca = dir.join(name);
-    let d = s(&ca);
-    let mut args = vec![
-        "issue",
-        "ca",
-        "--dir",
-        &d,
-        "--subject",
-        "CN=Lint CA",
-        "--no-passout",
-    ];
-    args.extend_from_slice(extra);
-    pk_ok(&args);
-    ca
-}
-
-fn leaf(ca: &Path, dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
-    let (cert, key) = (
-        dir.join(format!("{name}.pem")),
-        dir.join(format!("{name}.key")),
-    );
-    let (c, k, ca) = (s(&cert), s(&key), s(ca));
-    let mut args = vec!["issue", "cert", "--ca", &ca, "--key-out", &k, "-o", &c];
-    args.extend_from_slice(extra);
-    pk_ok(&args);
-    cert
+    common::issue_ca(dir, name, "CN=Lint CA", extra)
 }
 
 /// `pkit lint -f json` of one file: the item.

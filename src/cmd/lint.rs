@@ -7,7 +7,7 @@ use super::io::{self, InForm};
 use super::output;
 use clap::{Args, ValueEnum};
 use pkit::der::hex;
-use pkit::lint::{certificate_lints, lint_parsed, CertType, Finding, Level, LintOptions, Rules};
+use pkit::lint::{certificate_lints, lint_context, CertType, Finding, Level, LintOptions, Rules};
 use pkit::pki::cert::Certificate;
 use pkit::pki::detect::{self, Kind};
 use serde_json::{json, Value};
@@ -134,94 +134,31 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
         .transpose()?;
     let opts = LintOptions { rules, as_type };
     let mut linted = Vec::new();
-    let mut failed: Option<CliError> = None;
+    // An input that does not parse is named on stderr and makes the run exit 3; the
+    // others are still linted.
+    let mut unreadable: Option<CliError> = None;
+    let mut report = |e: CliError| {
+        eprintln!("pkit: {}", e.message);
+        unreadable.get_or_insert(e);
+    };
     for path in io::collect_paths(&a.inputs, a.recursive)? {
         let src = io::read_source(&path)?;
         for item in io::split_items(src, InForm::Auto) {
-            let item = match item {
-                Ok(i) => i,
-                Err(e) => {
-                    eprintln!("pkit: {}", e.message);
-                    failed.get_or_insert(e);
-                    continue;
-                }
-            };
-            let kind = item
-                .label
-                .as_deref()
-                .and_then(detect::from_pem_label)
-                .unwrap_or_else(|| detect::sniff(&item.der));
-            if kind == Kind::Crl {
-                match pkit::pki::crl::Crl::from_der(&item.der) {
-                    Ok(crl) => linted.push(Linted {
-                        source: item.name.clone(),
-                        object: "crl",
-                        name: crl.issuer.to_rfc4514().unwrap_or_default(),
-                        serial: None,
-                        cert_type: None,
-                        findings: pkit::lint::crl::lint_parsed_crl(&crl, &opts),
-                    }),
-                    Err(e) => {
-                        let e = CliError::der(&item.name, &e);
-                        eprintln!("pkit: {}", e.message);
-                        failed.get_or_insert(e);
-                    }
-                }
-                continue;
+            match item.map(|it| (lint_item(&it, &opts), it)) {
+                Err(e) | Ok((Some(Err(e)), _)) => report(e),
+                Ok((Some(Ok(l)), _)) => linted.push(l),
+                Ok((None, it)) => eprintln!(
+                    "pkit: {}: not a certificate, CRL or OCSP response (not linted)",
+                    it.name
+                ),
             }
-            if kind == Kind::OcspResponse {
-                match pkit::pki::ocsp::OcspResponse::from_der(&item.der) {
-                    Ok(resp) => linted.push(Linted {
-                        source: item.name.clone(),
-                        object: "ocsp_response",
-                        name: resp.status.name().unwrap_or("").to_string(),
-                        serial: None,
-                        cert_type: None,
-                        findings: pkit::lint::ocsp::lint_parsed_ocsp(&resp, &opts),
-                    }),
-                    Err(e) => {
-                        let e = CliError::der(&item.name, &e);
-                        eprintln!("pkit: {}", e.message);
-                        failed.get_or_insert(e);
-                    }
-                }
-                continue;
-            }
-            if kind != Kind::Certificate {
-                eprintln!(
-                    "pkit: {}: a {}; pkit lint reads certificates, CRLs and OCSP responses (not linted)",
-                    item.name,
-                    kind.as_str()
-                );
-                continue;
-            }
-            let cert = match Certificate::from_der(&item.der) {
-                Ok(c) => c,
-                Err(e) => {
-                    let e = CliError::der(&item.name, &e);
-                    eprintln!("pkit: {}", e.message);
-                    failed.get_or_insert(e);
-                    continue;
-                }
-            };
-            let findings = lint_parsed(&cert, &opts);
-            let ctx = pkit::lint::CertContext::new(&cert, as_type);
-            linted.push(Linted {
-                source: item.name.clone(),
-                object: "certificate",
-                name: cert.subject.to_rfc4514().unwrap_or_default(),
-                serial: Some(hex(pkit::der::integer::unsigned_bytes(cert.serial))),
-                cert_type: Some(ctx.kind),
-                findings,
-            });
         }
     }
     print(&a, &rules, &linted)?;
-    if let Some(e) = failed {
-        // An input that does not parse is exit 3 whatever the others' findings.
+    if let Some(e) = unreadable {
         return Err(CliError::new(
             e.exit,
-            format!("{} (and the inputs above)", e.message),
+            "inputs above did not parse; the rest were linted",
         ));
     }
     let fails = linted
@@ -229,6 +166,61 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
         .flat_map(|l| &l.findings)
         .any(|f| f.level >= a.fail_on.level());
     Ok(if fails { Exit::Negative } else { Exit::Ok })
+}
+
+/// Lint one object by its kind; `None` for a kind pkit does not lint.
+fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
+    let kind = item
+        .label
+        .as_deref()
+        .and_then(detect::from_pem_label)
+        .unwrap_or_else(|| detect::sniff(&item.der));
+    let unparsed = |e: pkit::der::Error| CliError::der(&item.name, &e);
+    let linted = |object, name: String, serial, cert_type, findings| Linted {
+        source: item.name.clone(),
+        object,
+        name,
+        serial,
+        cert_type,
+        findings,
+    };
+    Some(match kind {
+        Kind::Certificate => Certificate::from_der(&item.der)
+            .map_err(unparsed)
+            .map(|cert| {
+                let ctx = pkit::lint::CertContext::new(&cert, opts.as_type);
+                linted(
+                    "certificate",
+                    cert.subject.to_rfc4514().unwrap_or_default(),
+                    Some(hex(pkit::der::integer::unsigned_bytes(cert.serial))),
+                    Some(ctx.kind),
+                    lint_context(&ctx, &opts.rules),
+                )
+            }),
+        Kind::Crl => pkit::pki::crl::Crl::from_der(&item.der)
+            .map_err(unparsed)
+            .map(|crl| {
+                linted(
+                    "crl",
+                    crl.issuer.to_rfc4514().unwrap_or_default(),
+                    None,
+                    None,
+                    pkit::lint::crl::lint_parsed_crl(&crl, opts),
+                )
+            }),
+        Kind::OcspResponse => pkit::pki::ocsp::OcspResponse::from_der(&item.der)
+            .map_err(unparsed)
+            .map(|resp| {
+                linted(
+                    "ocsp_response",
+                    resp.status.name().unwrap_or("").to_string(),
+                    None,
+                    None,
+                    pkit::lint::ocsp::lint_parsed_ocsp(&resp, opts),
+                )
+            }),
+        _ => return None,
+    })
 }
 
 fn item_json(l: &Linted, rules: &Rules) -> Value {

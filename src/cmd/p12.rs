@@ -41,12 +41,7 @@ pub struct P12Args {
 }
 
 pub fn run(be: &Backend, a: P12Args) -> CliResult<Exit> {
-    if !a.force && a.out.exists() {
-        return Err(CliError::io(format!(
-            "{}: already exists (use --force to overwrite)",
-            a.out.display()
-        )));
-    }
+    super::created::check_free(&[Some(&a.out)], a.force)?;
     let mut certs = read_certs(&a.cert)?;
     for c in &a.chain {
         certs.extend(read_certs(c)?);
@@ -61,24 +56,13 @@ pub fn run(be: &Backend, a: P12Args) -> CliResult<Exit> {
             a.key.display()
         )));
     }
-    let name = a.name.clone().unwrap_or_else(|| {
-        c.subject
-            .to_rfc4514()
-            .unwrap_or_default()
-            .chars()
-            .take(64)
-            .collect()
-    });
-    write_named(
-        be,
-        key.as_ref(),
-        &leaf,
-        &certs,
-        a.passout.as_deref(),
-        &a.out,
-        a.force,
-        &name,
-    )?;
+    let contents = P12 {
+        key: key.as_ref(),
+        cert: &leaf,
+        chain: &certs,
+        name: a.name.as_deref(),
+    };
+    write_pkcs12(be, &contents, a.passout.as_deref(), &a.out, a.force)?;
     eprintln!(
         "pkit: wrote {} (key, certificate and {} chain certificates)",
         a.out.display(),
@@ -103,35 +87,34 @@ fn read_certs(path: &Path) -> CliResult<Vec<Vec<u8>>> {
     Ok(out)
 }
 
-/// Write a PKCS#12 file of `key`, `cert` and `chain`, its password from `passout` (or
-/// asked for at a terminal), named after the certificate's subject.
-pub fn write_pkcs12(
-    be: &Backend,
-    key: &dyn PrivateKey,
-    cert: &[u8],
-    chain: &[Vec<u8>],
-    passout: Option<&str>,
-    out: &Path,
-    force: bool,
-) -> CliResult {
-    let name = Certificate::from_der(cert)
-        .ok()
-        .and_then(|c| c.subject.to_rfc4514().ok())
-        .unwrap_or_default();
-    write_named(be, key, cert, chain, passout, out, force, &name)
+/// What goes in a PKCS#12 file: a key, its certificate, the chain, and the alias
+/// (default: the certificate's subject, its first 64 characters).
+pub struct P12<'a> {
+    pub key: &'a dyn PrivateKey,
+    pub cert: &'a [u8],
+    pub chain: &'a [Vec<u8>],
+    pub name: Option<&'a str>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn write_named(
+/// Write `p` as a PKCS#12 file, its password from `passout` (or asked for at a
+/// terminal).
+pub fn write_pkcs12(
     be: &Backend,
-    key: &dyn PrivateKey,
-    cert: &[u8],
-    chain: &[Vec<u8>],
+    p: &P12<'_>,
     passout: Option<&str>,
     out: &Path,
     force: bool,
-    name: &str,
 ) -> CliResult {
+    let subject = || -> String {
+        Certificate::from_der(p.cert)
+            .ok()
+            .and_then(|c| c.subject.to_rfc4514().ok())
+            .unwrap_or_default()
+            .chars()
+            .take(64)
+            .collect()
+    };
+    let name = p.name.map_or_else(subject, str::to_string);
     let mut password = match passout {
         Some(src) => io::read_secret(src)?,
         None => io::ask_new_passphrase(&out.display().to_string())?.ok_or_else(|| {
@@ -142,14 +125,14 @@ fn write_named(
             ))
         })?,
     };
-    let mut pkcs8 = key.to_pkcs8_der(MlDsaKeyFormat::default())?;
+    let mut pkcs8 = p.key.to_pkcs8_der(MlDsaKeyFormat::default())?;
     let der = encode_pfx(
         be,
         &Contents {
             key_pkcs8: &pkcs8,
-            cert,
-            chain,
-            friendly_name: name,
+            cert: p.cert,
+            chain: p.chain,
+            friendly_name: &name,
         },
         &password,
     );

@@ -97,15 +97,17 @@ fn certificates_in(path: &Path) -> CliResult<Vec<(String, Vec<u8>)>> {
     let mut out = Vec::new();
     for item in io::split_items(src, InForm::Auto) {
         let item = item?;
-        let is_cert = match item.label.as_deref() {
-            Some(l) => l == "CERTIFICATE" || l == "TRUSTED CERTIFICATE" || l == "X509 CERTIFICATE",
-            None => pkit::pki::cert::Certificate::from_der(&item.der).is_ok(),
-        };
-        if is_cert {
-            pkit::pki::cert::Certificate::from_der(&item.der)
-                .map_err(|e| CliError::der(&item.name, &e))?;
-            out.push((item.name, item.der));
+        let parsed = pkit::pki::cert::Certificate::from_der(&item.der);
+        match item.label.as_deref() {
+            // A certificate by its label must decode; one by its shape is one if it does.
+            Some("CERTIFICATE" | "TRUSTED CERTIFICATE" | "X509 CERTIFICATE") => {
+                parsed.map_err(|e| CliError::der(&item.name, &e))?;
+            }
+            Some(_) => continue,
+            None if parsed.is_err() => continue,
+            None => {}
         }
+        out.push((item.name, item.der));
     }
     Ok(out)
 }

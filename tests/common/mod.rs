@@ -490,3 +490,35 @@ pub fn new_mtc_ca(dir: &Path) {
         "ed25519",
     ]);
 }
+
+/// `pkit issue ca --dir DIR/name --subject … --no-passout [extra…]`: the CA directory.
+pub fn issue_ca(dir: &Path, name: &str, subject: &str, extra: &[&str]) -> PathBuf {
+    let ca = dir.join(name);
+    let d = s(&ca);
+    let mut args = vec![
+        "issue",
+        "ca",
+        "--dir",
+        &d,
+        "--subject",
+        subject,
+        "--no-passout",
+    ];
+    args.extend_from_slice(extra);
+    pk_ok(&args);
+    ca
+}
+
+/// `pkit issue cert --ca CA` for a new key `DIR/name.key` into `DIR/name.pem`: the
+/// certificate file.
+pub fn issue_leaf(ca: &Path, dir: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let (cert, key) = (
+        dir.join(format!("{name}.pem")),
+        dir.join(format!("{name}.key")),
+    );
+    let (c, k, ca) = (s(&cert), s(&key), s(ca));
+    let mut args = vec!["issue", "cert", "--ca", &ca, "--key-out", &k, "-o", &c];
+    args.extend_from_slice(extra);
+    pk_ok(&args);
+    cert
+}

@@ -219,12 +219,16 @@ pub fn lint_certificate(der: &[u8], opts: &LintOptions) -> Result<Vec<Finding>, 
 
 /// Lint a parsed certificate.
 pub fn lint_parsed(cert: &Certificate<'_>, opts: &LintOptions) -> Vec<Finding> {
-    let ctx = CertContext::new(cert, opts.as_type);
+    lint_context(&CertContext::new(cert, opts.as_type), &opts.rules)
+}
+
+/// Lint a certificate already read into its context (whose type is then at hand too).
+pub fn lint_context(ctx: &CertContext<'_>, rules: &Rules) -> Vec<Finding> {
     let mut out = Vec::new();
     for lint in certificate_lints() {
-        if opts.rules.includes(lint.set) && (lint.applies)(ctx.kind) {
+        if rules.includes(lint.set) && (lint.applies)(ctx.kind) {
             (lint.check)(
-                &ctx,
+                ctx,
                 &mut Reporter {
                     lint,
                     out: &mut out,

@@ -8,7 +8,7 @@ use crate::cmd::created::{certificate_item, check_free, print_json, Files, Forma
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::flags::OutputArgs;
 use crate::cmd::io;
-use crate::cmd::p12::write_pkcs12;
+use crate::cmd::p12::{write_pkcs12, P12};
 use crate::cmd::request::key_pem;
 use clap::Args;
 use pkit::der::hex;
@@ -78,15 +78,13 @@ pub fn deliver(
         io::write_file_atomic(path, key_pem(be, key, None)?.as_bytes(), force, true)?;
         files.add("key", path);
         if let Some(p12) = &d.p12_out {
-            write_pkcs12(
-                be,
+            let contents = P12 {
                 key,
-                &issued.der,
-                &chain,
-                d.p12_passout.as_deref(),
-                p12,
-                force,
-            )?;
+                cert: &issued.der,
+                chain: &chain,
+                name: None,
+            };
+            write_pkcs12(be, &contents, d.p12_passout.as_deref(), p12, force)?;
             files.add("pkcs12", p12);
         }
     }

@@ -137,8 +137,9 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
     // An input that does not parse is named on stderr and makes the run exit 3; the
     // others are still linted.
     let mut unreadable: Option<CliError> = None;
+    let json = a.wants_json();
     let mut report = |e: CliError| {
-        eprintln!("pkit: {}", e.message);
+        e.report(json);
         unreadable.get_or_insert(e);
     };
     for path in io::collect_paths(&a.inputs, a.recursive)? {

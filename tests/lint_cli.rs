@@ -86,426 +86,17 @@ fn pkits_own_certificates_lint_clean() {
     }
 }
 
-/// Each bad certificate, the lint it must trip and the rule sets to lint it with.
+/// Each bad certificate (`tests/common/bad_certs.rs`) trips the lint it was made for.
 #[test]
 fn bad_certificates_trip_their_rules() {
-    common::require_openssl();
     let t = common::tempdir();
-    let ca = new_ca(t.path(), "ca", &[]);
-    let dir = t.path();
-    let template = |name: &str, json: &str| -> PathBuf {
-        common::write_file(dir, &format!("{name}.json"), json.as_bytes())
-    };
-    let off = "--lint";
-    let mut cases: Vec<(PathBuf, &str, &str)> = Vec::new();
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "long",
-            &["--san", "DNS:a.example", "--days", "300", off, "off"],
-        ),
-        "e_cabf_validity_too_long",
-        "rfc5280,cabf-tls-core",
-    ));
-    let t1 = template(
-        "nosan",
-        r#"{"ext_key_usage": ["serverAuth"], "subject": "CN=x"}"#,
-    );
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "nosan",
-            &[
-                "--template",
-                &s(&t1),
-                "--profile",
-                "code-signing",
-                off,
-                "off",
-            ],
-        ),
-        "e_cabf_san_missing",
-        "rfc5280,cabf-tls-core",
-    ));
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "cn",
-            &[
-                "--subject",
-                "CN=a.example",
-                "--san",
-                "DNS:b.example",
-                off,
-                "off",
-            ],
-        ),
-        "e_cabf_cn_not_in_san",
-        "rfc5280,cabf-tls",
-    ));
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "underscore",
-            &["--san", "DNS:a_b.example", off, "off"],
-        ),
-        "e_cabf_dns_name_malformed",
-        "rfc5280,cabf-tls-core",
-    ));
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "email",
-            &[
-                "--san",
-                "DNS:a.example",
-                "--san",
-                "email:a@example.com",
-                off,
-                "off",
-            ],
-        ),
-        "e_cabf_san_forbidden_type",
-        "rfc5280,cabf-tls-core",
-    ));
-    let t2 = template("eku", r#"{"ext_key_usage": ["serverAuth", "codeSigning"]}"#);
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "eku",
-            &["--template", &s(&t2), "--san", "DNS:a.example", off, "off"],
-        ),
-        "e_cabf_eku_forbidden",
-        "rfc5280,cabf-tls-core",
-    ));
-    let t3 = template(
-        "ku",
-        r#"{"key_usage": ["digitalSignature", "keyCertSign"], "ext_key_usage": ["serverAuth"]}"#,
-    );
-    let ku = leaf(
-        &ca,
-        dir,
-        "ku",
-        &["--template", &s(&t3), "--san", "DNS:a.example", off, "off"],
-    );
-    cases.push((
-        ku.clone(),
-        "e_cabf_leaf_key_usage_ca_bits",
-        "rfc5280,cabf-tls-core",
-    ));
-    cases.push((ku, "e_rfc_key_cert_sign_without_ca", "rfc5280"));
-    let t4 = template(
-        "nc",
-        r#"{"permit": ["DNS:.example"], "ext_key_usage": ["serverAuth"]}"#,
-    );
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "nc",
-            &["--template", &s(&t4), "--san", "DNS:a.example", off, "off"],
-        ),
-        "e_rfc_name_constraints_in_end_entity",
-        "rfc5280",
-    ));
-    let t5 = template(
-        "dup",
-        r#"{"extensions": [{"oid": "1.2.3.4", "der_hex": "0500"}, {"oid": "1.2.3.4", "der_hex": "0500"}]}"#,
-    );
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "dup",
-            &["--template", &s(&t5), "--san", "DNS:a.example", off, "off"],
-        ),
-        "e_rfc_duplicate_extension",
-        "rfc5280",
-    ));
-    // authorityInfoAccess, critical: SEQUENCE { SEQUENCE { id-ad-ocsp, [6] "http://o/" } }
-    let t6 = template(
-        "aia",
-        r#"{"extensions": [{"oid": "1.3.6.1.5.5.7.1.1", "critical": true,
-           "der_hex": "3017301506082b060105050730018609687474703a2f2f6f2f"}]}"#,
-    );
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "aia",
-            &["--template", &s(&t6), "--san", "DNS:a.example", off, "off"],
-        ),
-        "e_rfc_aia_critical",
-        "rfc5280",
-    ));
-    let t7 = template(
-        "kunc",
-        r#"{"extensions": [{"oid": "2.5.29.15", "critical": false, "der_hex": "03020780"}], "ext_key_usage": ["serverAuth"]}"#,
-    );
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "kunc",
-            &["--template", &s(&t7), "--san", "DNS:a.example", off, "off"],
-        ),
-        "w_rfc_key_usage_not_critical",
-        "rfc5280",
-    ));
-    // A CA certificate whose basicConstraints are not critical, and one with a path
-    // length but no keyCertSign.
-    let t8 = template(
-        "bcnc",
-        r#"{"extensions": [{"oid": "2.5.29.19", "critical": false, "der_hex": "30030101ff"}], "key_usage": ["keyCertSign", "cRLSign"]}"#,
-    );
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "bcnc",
-            &[
-                "--template",
-                &s(&t8),
-                "--profile",
-                "ca",
-                "--subject",
-                "CN=Sub",
-                off,
-                "off",
-            ],
-        ),
-        "e_rfc_ca_basic_constraints_not_critical",
-        "rfc5280",
-    ));
-    let t9 = template(
-        "pathlen",
-        r#"{"extensions": [{"oid": "2.5.29.19", "critical": true, "der_hex": "30060101ff020100"}], "key_usage": ["digitalSignature"]}"#,
-    );
-    let pathlen = leaf(
-        &ca,
-        dir,
-        "pathlen",
-        &[
-            "--template",
-            &s(&t9),
-            "--profile",
-            "ca",
-            "--subject",
-            "CN=Sub2",
-            off,
-            "off",
-        ],
-    );
-    cases.push((
-        pathlen.clone(),
-        "e_rfc_path_len_without_key_cert_sign",
-        "rfc5280",
-    ));
-    cases.push((pathlen.clone(), "e_rfc_ca_key_cert_sign_missing", "rfc5280"));
-    cases.push((pathlen, "e_cabf_ca_key_usage_bits", "rfc5280,cabf-tls-core"));
-    // An empty subject whose SAN is not critical.
-    let t10 = template(
-        "empty",
-        r#"{"extensions": [{"oid": "2.5.29.17", "critical": false, "der_hex": "300b8209612e6578616d706c65"}], "ext_key_usage": ["serverAuth"]}"#,
-    );
-    cases.push((
-        leaf(&ca, dir, "empty", &["--template", &s(&t10), off, "off"]),
-        "e_rfc_empty_subject_without_critical_san",
-        "rfc5280",
-    ));
-    // A private CA's intermediate lacks what a public one needs: policies and serverAuth.
-    let int = dir.join("int");
-    pk_ok(&[
-        "issue",
-        "ca",
-        "--dir",
-        &s(&int),
-        "--parent",
-        &s(&ca),
-        "--subject",
-        "CN=Lint Int",
-        "--no-passout",
-    ]);
-    cases.push((
-        int.join("ca.pem"),
-        "e_cabf_subca_policy_missing",
-        "rfc5280,cabf-tls",
-    ));
-    cases.push((
-        int.join("ca.pem"),
-        "e_cabf_subca_eku_missing",
-        "rfc5280,cabf-tls",
-    ));
-    // What a publicly trusted CA must add: policies, caIssuers, CDP; RSA or ECDSA keys;
-    // no reserved addresses.
-    let private = leaf(
-        &ca,
-        dir,
-        "private",
-        &[
-            "--alg",
-            "ed25519",
-            "--san",
-            "DNS:a.example",
-            "--san",
-            "IP:10.1.2.3",
-        ],
-    );
-    for rule in [
-        "e_cabf_policy_missing",
-        "e_cabf_aia_ca_issuers_missing",
-        "e_cabf_crl_distribution_point_missing",
-        "e_cabf_key_algorithm_not_allowed",
-        "e_cabf_ip_reserved",
-    ] {
-        cases.push((private.clone(), rule, "rfc5280,cabf-tls"));
-    }
-    // From OpenSSL: a 1024-bit RSA key (by CSR), a zero serial and no AKI, a root with
-    // extendedKeyUsage and no keyUsage.
-    let key1024 = dir.join("rsa1024.key");
-    let csr = dir.join("rsa1024.csr");
-    let (code, out) = ossl(&[
-        "req",
-        "-new",
-        "-newkey",
-        "rsa:1024",
-        "-nodes",
-        "-keyout",
-        &s(&key1024),
-        "-subj",
-        "/CN=weak.example",
-        "-addext",
-        "subjectAltName=DNS:weak.example",
-        "-out",
-        &s(&csr),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
-    let weak = dir.join("weak.pem");
-    pk_ok(&[
-        "issue",
-        "cert",
-        "--ca",
-        &s(&ca),
-        "--csr",
-        &s(&csr),
-        "-o",
-        &s(&weak),
-        off,
-        "off",
-    ]);
-    cases.push((weak, "e_cabf_weak_key", "rfc5280,cabf-tls-core"));
-    let ext = common::write_file(
-        dir,
-        "zero.ext",
-        b"basicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:zero.example\nextendedKeyUsage=serverAuth\nauthorityKeyIdentifier=none\nsubjectKeyIdentifier=none\n",
-    );
-    let zero = dir.join("zero.pem");
-    let (code, out) = ossl(&[
-        "x509",
-        "-req",
-        "-in",
-        &s(&csr),
-        "-CA",
-        &s(&ca.join("ca.pem")),
-        "-CAkey",
-        &s(&ca.join("ca.key")),
-        "-set_serial",
-        "0",
-        "-days",
-        "30",
-        "-extfile",
-        &s(&ext),
-        "-out",
-        &s(&zero),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
-    let noeku_ext = common::write_file(dir, "noeku.ext", b"subjectAltName=DNS:weak.example\n");
-    let noeku = dir.join("noeku.pem");
-    let (code, out) = ossl(&[
-        "x509",
-        "-req",
-        "-in",
-        &s(&csr),
-        "-CA",
-        &s(&ca.join("ca.pem")),
-        "-CAkey",
-        &s(&ca.join("ca.key")),
-        "-days",
-        "30",
-        "-extfile",
-        &s(&noeku_ext),
-        "-out",
-        &s(&noeku),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
-    cases.push((
-        noeku,
-        "e_cabf_eku_server_auth_missing",
-        "rfc5280,cabf-tls-core",
-    ));
-    cases.push((zero.clone(), "e_rfc_serial_not_positive", "rfc5280"));
-    cases.push((
-        zero.clone(),
-        "e_cabf_serial_low_entropy",
-        "rfc5280,cabf-tls-core",
-    ));
-    cases.push((zero.clone(), "e_rfc_aki_missing", "rfc5280"));
-    cases.push((zero, "w_rfc_ski_missing", "rfc5280"));
-    let root = dir.join("ekuroot.pem");
-    let (code, out) = ossl(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        &s(&dir.join("ekuroot.key")),
-        "-subj",
-        "/CN=EKU Root",
-        "-days",
-        "30",
-        "-addext",
-        "extendedKeyUsage=serverAuth",
-        "-out",
-        &s(&root),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
-    cases.push((root.clone(), "e_cabf_root_eku_present", "rfc5280,cabf-tls"));
-    let long_serial = dir.join("longserial.pem");
-    let (code, out) = ossl(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        &s(&dir.join("longserial.key")),
-        "-subj",
-        "/CN=Long Serial",
-        "-days",
-        "3",
-        "-set_serial",
-        "0x0102030405060708090a0b0c0d0e0f101112131415",
-        "-out",
-        &s(&long_serial),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
-    cases.push((long_serial, "e_rfc_serial_too_long", "rfc5280"));
-    cases.push((root, "e_rfc_ca_key_usage_missing", "rfc5280"));
-
+    let cases: Vec<_> = common::bad_certs::build(t.path())
+        .into_iter()
+        .map(|b| (b.file, b.lint, b.args))
+        .collect();
     let mut covered = std::collections::BTreeSet::new();
-    for (file, want, rules) in &cases {
-        let v = lint(file, &["--rules", rules]);
+    for (file, want, args) in &cases {
+        let v = lint(file, args);
         let got = lints_of(&v);
         assert!(
             got.iter().any(|l| l == want),
@@ -527,11 +118,14 @@ fn bad_certificates_trip_their_rules() {
         let r = pk_ok(&["lint", "--list"]);
         r.stdout_str()
             .lines()
+            // The CRL, OCSP and CSR lints are the other tests' here.
+            .filter(|l| {
+                l.split('|')
+                    .nth(2)
+                    .is_some_and(|o| o.trim() == "certificate")
+            })
             .filter_map(|l| l.split('|').nth(1).map(|x| x.trim().to_string()))
             .filter(|x| x.starts_with("e_") || x.starts_with("w_"))
-            // The CRL and OCSP lints are `crls_are_linted_and_gated`'s and
-            // `ocsp_responses_are_linted_and_the_responder_gated`'s.
-            .filter(|x| !x.contains("_crl_") && !x.contains("_ocsp_") && !x.contains("rfc6960"))
             .collect()
     };
     let cannot = [
@@ -761,19 +355,8 @@ fn the_command_line_of_lint() {
     let r = pk(&["lint", &s(&junk)]);
     assert_eq!(r.code, Some(3), "{}", r.describe());
     assert!(!r.stderr_str().contains("panicked"));
-    // What is neither a certificate nor a CRL is named and passed over.
-    let csr = t.path().join("a.csr");
-    pk_ok(&[
-        "issue",
-        "csr",
-        "--key",
-        &s(&t.path().join("good.key")),
-        "--subject",
-        "CN=a",
-        "-o",
-        &s(&csr),
-    ]);
-    let r = pk(&["lint", &s(&csr)]);
+    // What is none of the four (a private key) is named and passed over.
+    let r = pk(&["lint", &s(&t.path().join("good.key"))]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
     assert!(r.stderr_str().contains("not linted"), "{}", r.describe());
     let r = pk(&["lint", "--rules", "x", &s(&good)]);
@@ -1027,4 +610,181 @@ fn ocsp_responses_are_linted_and_the_responder_gated() {
         "-o",
         &s(&t.path().join("p.der")),
     ]);
+}
+
+/// A CSR from OpenSSL with `subj` and `-addext` lines, for a new key of `newkey`.
+fn openssl_csr(dir: &Path, name: &str, newkey: &str, subj: &str, exts: &[&str]) -> PathBuf {
+    let out = dir.join(format!("{name}.csr"));
+    let key = s(&dir.join(format!("{name}.key")));
+    let o = s(&out);
+    let mut args = vec![
+        "req", "-new", "-newkey", newkey, "-nodes", "-keyout", &key, "-subj", subj, "-out", &o,
+    ];
+    for e in exts {
+        args.extend(["-addext", e]);
+    }
+    let (code, text) = ossl(&args);
+    assert_eq!(code, Some(0), "{text}");
+    out
+}
+
+#[test]
+fn csrs_are_linted() {
+    common::require_openssl();
+    let t = common::tempdir();
+    let d = t.path();
+    // pkit's own request for a host lints clean, even for a public CA.
+    pk_ok(&[
+        "key",
+        "gen",
+        "--alg",
+        "ecdsa-p256",
+        "-o",
+        &s(&d.join("k.pem")),
+    ]);
+    let ours = d.join("ours.csr");
+    pk_ok(&[
+        "issue",
+        "csr",
+        "--key",
+        &s(&d.join("k.pem")),
+        "--subject",
+        "CN=www.example.com",
+        "--san",
+        "DNS:www.example.com",
+        "-o",
+        &s(&ours),
+    ]);
+    let v = lint(
+        &ours,
+        &["--rules", "rfc5280,cabf-tls", "--fail-on", "notice"],
+    );
+    assert_eq!(
+        (v["object"].as_str(), v["subject_dn"].as_str()),
+        (Some("csr"), Some("CN=www.example.com")),
+        "{v}"
+    );
+    assert_eq!(lints_of(&v), Vec::<String>::new(), "{v}");
+    let weak = openssl_csr(d, "weak", "rsa:1024", "/CN=weak.example.com", &[]);
+    let names = openssl_csr(
+        d,
+        "names",
+        "rsa:2048",
+        "/CN=x",
+        &["subjectAltName=DNS:a_b.example.com,DNS:app.internal"],
+    );
+    let ed = openssl_csr(
+        d,
+        "ed",
+        "ed25519",
+        "/CN=ed",
+        &["subjectAltName=DNS:ed.example.com"],
+    );
+    // A flipped bit in the signature: no proof of possession.
+    let mut der = pem::parse(std::fs::read(&ed).unwrap())
+        .unwrap()
+        .into_contents();
+    let n = der.len();
+    der[n - 2] ^= 1;
+    let tampered = common::write_file(d, "tampered.der", &der);
+    let mut seen = std::collections::BTreeSet::new();
+    for (file, want) in [
+        (
+            &weak,
+            &["e_cabf_csr_weak_key", "w_csr_names_only_in_common_name"][..],
+        ),
+        (
+            &names,
+            &["e_cabf_csr_dns_name_malformed", "e_cabf_csr_internal_name"],
+        ),
+        (&ed, &["e_cabf_csr_key_algorithm_not_allowed"]),
+        (
+            &tampered,
+            &[
+                "e_rfc2986_signature_invalid",
+                "e_cabf_csr_key_algorithm_not_allowed",
+            ],
+        ),
+    ] {
+        let v = lint(file, &["--rules", "rfc5280,cabf-tls"]);
+        let got = lints_of(&v);
+        assert_eq!(got, want, "{}: {v}", file.display());
+        for f in v["findings"].as_array().unwrap() {
+            assert!(f["offset"].as_u64().unwrap() > 0, "{f}");
+        }
+        seen.extend(got);
+    }
+    // Under the private CA's default rules, an Ed25519 key and an internal name are fine.
+    assert_eq!(lints_of(&lint(&ed, &[])), Vec::<String>::new());
+    let r = pk(&["lint", &s(&names)]);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    assert!(!r.stdout_str().contains("internal"), "{}", r.stdout_str());
+    // Every CSR lint but the two OpenSSL cannot produce (a version other than v1, a
+    // duplicated requested extension) fires here.
+    let r = pk_ok(&["lint", "--list"]);
+    for l in r.stdout_str().lines().filter(|l| l.contains("| csr ")) {
+        let name = l.split('|').nth(1).unwrap().trim();
+        assert!(
+            seen.contains(name)
+                || ["e_rfc2986_version_not_v1", "e_rfc_csr_duplicate_extension"].contains(&name),
+            "no CSR trips {name}"
+        );
+    }
+}
+
+/// OpenSSL's responder signing with a certificate that is no OCSP signer, with SHA-1.
+#[test]
+fn ocsp_responses_from_a_wrong_signer_are_flagged() {
+    common::require_openssl();
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d, "ca", &[]);
+    let web = leaf(&ca, d, "web", &["--san", "DNS:www.example.com"]);
+    let req = d.join("req.der");
+    pk_ok(&[
+        "ocsp",
+        "request",
+        "--cert",
+        &s(&web),
+        "--issuer",
+        &s(&ca.join("ca.pem")),
+        "-o",
+        &s(&req),
+    ]);
+    let index = common::write_file(d, "index.txt", b"");
+    let resp = d.join("resp.der");
+    let (code, out) = ossl(&[
+        "ocsp",
+        "-index",
+        &s(&index),
+        "-CA",
+        &s(&ca.join("ca.pem")),
+        "-rsigner",
+        &s(&web),
+        "-rkey",
+        &s(&d.join("web.key")),
+        "-rmd",
+        "sha1",
+        "-reqin",
+        &s(&req),
+        "-respout",
+        &s(&resp),
+        "-ndays",
+        "1",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let v = lint(&resp, &["--rules", "rfc5280,cabf-tls"]);
+    assert_eq!(
+        lints_of(&v),
+        [
+            "e_rfc6960_delegated_responder_not_ocsp_signer",
+            "e_cabf_ocsp_signature_algorithm_not_allowed"
+        ],
+        "{v}"
+    );
+    let der = std::fs::read(&resp).unwrap();
+    for f in v["findings"].as_array().unwrap() {
+        let at = f["offset"].as_u64().unwrap() as usize;
+        assert!(at > 0 && at < der.len(), "{f}");
+    }
 }

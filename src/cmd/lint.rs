@@ -1,5 +1,6 @@
-//! `pkit lint`: what RFC 5280 and the CA/Browser Forum's Baseline Requirements say of
-//! certificates (the rules are `pkit::lint`'s), for any number of files, as text, JSON or
+//! `pkit lint`: what RFC 5280, RFC 2986, RFC 6960 and the CA/Browser Forum's Baseline
+//! Requirements say of certificates, CRLs, OCSP responses and CSRs (the rules are
+//! `pkit::lint`'s), for any number of files, as text, JSON or
 //! a summary table; exit 1 when a finding reaches `--fail-on`.
 
 use super::error::{CliError, CliResult, Exit};
@@ -7,9 +8,12 @@ use super::io::{self, InForm};
 use super::output;
 use clap::{Args, ValueEnum};
 use pkit::der::hex;
+use pkit::lint::csr::CsrFacts;
 use pkit::lint::{certificate_lints, lint_context, CertType, Finding, Level, LintOptions, Rules};
+use pkit::pki::backend::openssl;
 use pkit::pki::cert::Certificate;
 use pkit::pki::detect::{self, Kind};
+use pkit::pki::signed::verify_signed;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -36,7 +40,8 @@ pub struct LintArgs {
     pub recursive: bool,
     /// Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements'
     /// rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of
-    /// them, for a publicly trusted CA), none.
+    /// them, for a publicly trusted CA), cabf-smime (the S/MIME BRs, for mailbox
+    /// certificates), none.
     #[arg(long, default_value = "rfc5280,cabf-tls-core")]
     pub rules: String,
     /// Lint every certificate as this type instead of the one its contents say: root,
@@ -49,7 +54,7 @@ pub struct LintArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// List the lints (name, level, source, rule set) and exit.
+    /// List the lints (name, object, level, rule set, source) and exit.
     #[arg(long)]
     pub list: bool,
 }
@@ -80,9 +85,9 @@ impl LintArgs {
 /// One linted object.
 struct Linted {
     source: String,
-    /// `certificate` or `crl`.
+    /// `certificate`, `crl`, `ocsp_response` or `csr`.
     object: &'static str,
-    /// A certificate's subject, a CRL's issuer (RFC 4514).
+    /// A certificate's or CSR's subject, a CRL's issuer (RFC 4514), a response's status.
     name: String,
     /// A certificate's serial; a CRL has none.
     serial: Option<String>,
@@ -149,7 +154,7 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
                 Err(e) | Ok((Some(Err(e)), _)) => report(e),
                 Ok((Some(Ok(l)), _)) => linted.push(l),
                 Ok((None, it)) => eprintln!(
-                    "pkit: {}: not a certificate, CRL or OCSP response (not linted)",
+                    "pkit: {}: not a certificate, CRL, OCSP response or CSR (not linted)",
                     it.name
                 ),
             }
@@ -209,6 +214,28 @@ fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
                     pkit::lint::crl::lint_parsed_crl(&crl, opts),
                 )
             }),
+        Kind::Csr => pkit::pki::csr::Csr::from_der(&item.der)
+            .map_err(unparsed)
+            .map(|req| {
+                // Proof of possession is a signature check, which the lints leave to us.
+                let facts = CsrFacts {
+                    signature_verifies: verify_signed(
+                        openssl::backend(),
+                        req.spki.raw,
+                        &req.signature_algorithm,
+                        req.tbs_raw(),
+                        req.signature.bytes,
+                    )
+                    .ok(),
+                };
+                linted(
+                    "csr",
+                    req.subject.to_rfc4514().unwrap_or_default(),
+                    None,
+                    None,
+                    pkit::lint::csr::lint_parsed_csr(&req, facts, opts),
+                )
+            }),
         Kind::OcspResponse => pkit::pki::ocsp::OcspResponse::from_der(&item.der)
             .map_err(unparsed)
             .map(|resp| {
@@ -237,6 +264,7 @@ fn item_json(l: &Linted, rules: &Rules) -> Value {
             v["certificate_type"] = t.name().into();
         }
         None if l.object == "crl" => v["issuer_dn"] = l.name.clone().into(),
+        None if l.object == "csr" => v["subject_dn"] = l.name.clone().into(),
         None => v["response_status"] = l.name.clone().into(),
     }
     let rest = json!({
@@ -268,6 +296,7 @@ fn print(a: &LintArgs, rules: &Rules, linted: &[Linted]) -> CliResult {
                 let what = match (l.cert_type, l.object) {
                     (Some(t), _) => t.name(),
                     (None, "crl") => "CRL",
+                    (None, "csr") => "CSR",
                     (None, _) => "OCSP response",
                 };
                 let _ = writeln!(
@@ -317,20 +346,32 @@ fn summary_table(linted: &[Linted]) -> String {
 
 fn list_lints() -> CliResult<Exit> {
     let mut t = comfy_table::Table::new();
-    t.set_header(["lint", "level", "rule set", "source"]);
+    t.set_header(["lint", "object", "level", "rule set", "source"]);
     let set_name = |s: pkit::lint::RuleSet| match s {
         pkit::lint::RuleSet::Rfc5280 => "rfc5280",
         pkit::lint::RuleSet::CabfTlsCore => "cabf-tls-core",
         pkit::lint::RuleSet::CabfTls => "cabf-tls",
+        pkit::lint::RuleSet::CabfSmime => "cabf-smime",
     };
-    for l in certificate_lints() {
-        t.add_row([l.name, l.level.name(), set_name(l.set), l.source]);
-    }
-    for l in pkit::lint::crl::LINTS {
-        t.add_row([l.name, l.level.name(), set_name(l.set), l.source]);
-    }
-    for (name, level, source, set) in pkit::lint::ocsp::lints() {
-        t.add_row([name, level.name(), set_name(set), source]);
+    let rows = certificate_lints()
+        .map(|l| (l.name, "certificate", l.level, l.set, l.source))
+        .chain(
+            pkit::lint::crl::LINTS
+                .iter()
+                .map(|l| (l.name, "crl", l.level, l.set, l.source)),
+        )
+        .chain(
+            pkit::lint::ocsp::lints()
+                .into_iter()
+                .map(|(n, level, source, set)| (n, "ocsp_response", level, set, source)),
+        )
+        .chain(
+            pkit::lint::csr::LINTS
+                .iter()
+                .map(|l| (l.name, "csr", l.level, l.set, l.source)),
+        );
+    for (name, object, level, set, source) in rows {
+        t.add_row([name, object, level.name(), set_name(set), source]);
     }
     io::write_text(None, false, &format!("{t}\n"))?;
     Ok(Exit::Ok)

@@ -1,6 +1,7 @@
 //! Helpers shared by the CLI tests: the built binary and scratch directories.
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod bad_certs;
 mod peers;
 mod pg;
 mod server;

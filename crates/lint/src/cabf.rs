@@ -6,8 +6,11 @@ use crate::der::oid_registry as oids;
 use crate::der::Oid;
 use crate::kind::CertType;
 use crate::{CertContext, Level, Lint, Reporter, RuleSet};
+use pkit_x509::algid::AlgId;
+use pkit_x509::ext::crl_dp::DistributionPointName;
 use pkit_x509::ext::key_usage as ku;
 use pkit_x509::ext::{ExtensionValue, GeneralName};
+use pkit_x509::spki::Spki;
 use std::net::IpAddr;
 
 const fn br(
@@ -44,6 +47,10 @@ fn sub_ca(t: CertType) -> bool {
     t == CertType::Intermediate
 }
 
+fn ocsp_signer(t: CertType) -> bool {
+    t == CertType::OcspSigner
+}
+
 fn any(_: CertType) -> bool {
     true
 }
@@ -70,7 +77,7 @@ const RESERVED_POLICIES: [Oid; 4] = [oids::CABF_DV, oids::CABF_OV, oids::CABF_IV
 
 /// A DNS name as §7.1.2.7.12 wants it: LDH labels (a wildcard only as the whole first
 /// label), 1–63 octets each, at most 253 in all, no empty labels. Why not, when not.
-fn dns_name_problem(name: &str) -> Option<&'static str> {
+pub(crate) fn dns_name_problem(name: &str) -> Option<&'static str> {
     let n = name.strip_suffix('.').unwrap_or(name);
     if n.is_empty() || n.len() > 253 {
         return Some("is empty or longer than 253 octets");
@@ -96,6 +103,21 @@ fn dns_name_problem(name: &str) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// An Internal Name (BR §1.6.1): one whose rightmost label is not a top-level domain the
+/// Public Suffix List's ICANN section knows (`app.internal`, `host.corp`, `localhost`).
+/// Onion names are left to Appendix B's own rules.
+pub(crate) fn internal_name(name: &str) -> bool {
+    let n = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+    let n = n.strip_prefix("*.").unwrap_or(&n);
+    if n.ends_with(".onion") {
+        return false;
+    }
+    match psl::suffix(n.as_bytes()) {
+        Some(s) => !s.is_known(),
+        None => true,
+    }
 }
 
 /// An address IANA reserves (private, loopback, link-local, documentation, …).
@@ -127,6 +149,78 @@ fn ip_of(bytes: &[u8]) -> Option<IpAddr> {
         4 => Some(IpAddr::from(<[u8; 4]>::try_from(bytes).ok()?)),
         16 => Some(IpAddr::from(<[u8; 16]>::try_from(bytes).ok()?)),
         _ => None,
+    }
+}
+
+/// §6.1.5 (and the S/MIME BRs' §6.1.5, which say the same): RSA of at least 2048 bits
+/// in whole octets, ECDSA on P-256, P-384 or P-521. Why not, when not.
+pub(crate) fn weak_key_problem(spki: &Spki<'_>) -> Option<String> {
+    let info = spki.key_info().ok()?;
+    let bits = info.bits.unwrap_or(0);
+    match info.family.as_str() {
+        "RSA" if bits < 2048 => Some(format!("an RSA key of {bits} bits; at least 2048")),
+        "RSA" if bits % 8 != 0 => Some(format!(
+            "an RSA modulus of {bits} bits, not a whole number of octets"
+        )),
+        "EC" => match info.parameters.as_deref() {
+            Some("P-256" | "P-384" | "P-521") => None,
+            other => Some(format!(
+                "an EC key on {}; P-256, P-384 or P-521",
+                other.unwrap_or("an unnamed curve")
+            )),
+        },
+        _ => None,
+    }
+}
+
+/// §6.1.5 for a publicly trusted CA: RSA or ECDSA keys only. Why not, when not.
+pub(crate) fn key_algorithm_problem(spki: &Spki<'_>) -> Option<String> {
+    let info = spki.key_info().ok()?;
+    (!matches!(info.family.as_str(), "RSA" | "EC")).then(|| {
+        format!(
+            "an {} key; publicly trusted TLS certificates have RSA or ECDSA keys",
+            info.family
+        )
+    })
+}
+
+/// [`weak_key_problem`] of a certificate's key, as a finding.
+pub(crate) fn weak_key(c: &CertContext<'_>, r: &mut Reporter<'_>) {
+    if let Some(p) = weak_key_problem(&c.cert.spki) {
+        r.report(SPKI, c.cert.spki.offset, p);
+    }
+}
+
+/// Whether cRLDistributionPoints gives a CRL over http (BR §7.1.2.11.2; S/MIME BR
+/// §7.1.2.3(b)).
+pub(crate) fn has_http_crl(c: &CertContext<'_>) -> bool {
+    match c.value(&oids::CE_CRL_DIST_POINTS) {
+        Some(ExtensionValue::CrlDistributionPoints(dps)) => dps.iter().any(|dp| {
+            matches!(&dp.distribution_point, Some(DistributionPointName::FullName(names))
+                if names.iter().any(|n| matches!(n, GeneralName::Uri(u) if u.starts_with("http://"))))
+        }),
+        _ => false,
+    }
+}
+
+/// BR §7.1.3.2: the signature algorithms a publicly trusted CA signs with (RSASSA-PKCS1
+/// v1.5 or RSASSA-PSS, ECDSA; SHA-256, -384 or -512). Why not, when not.
+pub(crate) fn signature_not_allowed(alg: &AlgId<'_>) -> Option<String> {
+    use pkit_x509::alg::SignatureScheme as S;
+    match alg.signature_scheme() {
+        Ok(Some(
+            S::EcdsaSha256
+            | S::EcdsaSha384
+            | S::EcdsaSha512
+            | S::RsaPkcs1Sha256
+            | S::RsaPkcs1Sha384
+            | S::RsaPkcs1Sha512,
+        )) => None,
+        Ok(Some(S::RsaPss { digest, .. })) if digest != pkit_x509::alg::Digest::Sha1 => None,
+        _ => Some(format!(
+            "{}: the BRs allow RSA (PKCS#1 v1.5 or PSS) and ECDSA with SHA-256, -384 or -512",
+            alg.name()
+        )),
     }
 }
 
@@ -246,29 +340,7 @@ pub static LINTS: &[Lint] = &[
         "CA/B Forum TLS BR §6.1.5",
         CORE,
         any,
-        |c, r| {
-            let Ok(info) = c.cert.spki.key_info() else {
-                return;
-            };
-            let bits = info.bits.unwrap_or(0);
-            let problem = match info.family.as_str() {
-                "RSA" if bits < 2048 => Some(format!("an RSA key of {bits} bits; at least 2048")),
-                "RSA" if bits % 8 != 0 => Some(format!(
-                    "an RSA modulus of {bits} bits, not a whole number of octets"
-                )),
-                "EC" => match info.parameters.as_deref() {
-                    Some("P-256" | "P-384" | "P-521") => None,
-                    other => Some(format!(
-                        "an EC key on {}; P-256, P-384 or P-521",
-                        other.unwrap_or("an unnamed curve")
-                    )),
-                },
-                _ => None,
-            };
-            if let Some(p) = problem {
-                r.report(SPKI, c.cert.spki.offset, p);
-            }
-        },
+        weak_key,
     ),
     br(
         "e_cabf_key_algorithm_not_allowed",
@@ -277,18 +349,8 @@ pub static LINTS: &[Lint] = &[
         FULL,
         any,
         |c, r| {
-            let Ok(info) = c.cert.spki.key_info() else {
-                return;
-            };
-            if !matches!(info.family.as_str(), "RSA" | "EC") {
-                r.report(
-                    SPKI,
-                    c.cert.spki.offset,
-                    format!(
-                        "a {} key: publicly trusted TLS certificates use RSA or ECDSA",
-                        info.family
-                    ),
-                );
+            if let Some(p) = key_algorithm_problem(&c.cert.spki) {
+                r.report(SPKI, c.cert.spki.offset, p);
             }
         },
     ),
@@ -495,12 +557,83 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
-            if c.extension(&oids::CE_CRL_DIST_POINTS).is_none() {
+            if !has_http_crl(c) {
+                r.report(
+                    "tbsCertificate.extensions",
+                    c.offset_of(&oids::CE_CRL_DIST_POINTS),
+                    "cRLDistributionPoints must give the CA's CRL (http)",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_signature_algorithm_not_allowed",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.3.2",
+        FULL,
+        any,
+        |c, r| {
+            if let Some(why) = signature_not_allowed(&c.cert.signature_algorithm) {
+                r.report("signatureAlgorithm", c.cert.signature_algorithm.offset, why);
+            }
+        },
+    ),
+    br(
+        "e_cabf_ocsp_signer_nocheck_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.8.2",
+        CORE,
+        ocsp_signer,
+        |c, r| {
+            if c.extension(&oids::PKIX_OCSP_NOCHECK).is_none() {
                 r.report(
                     "tbsCertificate.extensions",
                     c.extensions_offset(),
-                    "cRLDistributionPoints must give the CA's CRL (http)",
+                    "a delegated OCSP responder's certificate must carry id-pkix-ocsp-nocheck, \
+                     or clients check its revocation with itself",
                 );
+            }
+        },
+    ),
+    br(
+        "e_cabf_ocsp_signer_eku",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.8.5",
+        CORE,
+        ocsp_signer,
+        |c, r| {
+            let ekus = c.ekus().unwrap_or_default();
+            let signing = ekus.iter().any(|o| *o == oids::KP_OCSP_SIGNING);
+            if !signing || ekus.len() != 1 {
+                r.report(
+                    "tbsCertificate.extensions.extKeyUsage",
+                    c.offset_of(&oids::CE_EXT_KEY_USAGE),
+                    "a delegated OCSP responder's extendedKeyUsage must be id-kp-OCSPSigning \
+                     alone",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_internal_name",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        FULL,
+        tls,
+        |c, r| {
+            for n in c.sans() {
+                if let GeneralName::DnsName(d) = n {
+                    if dns_name_problem(d).is_none() && internal_name(d) {
+                        r.report(
+                            SAN,
+                            c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                            format!(
+                                "{d:?} is an internal name: its top-level domain is not in the \
+                                 Public Suffix List"
+                            ),
+                        );
+                    }
+                }
             }
         },
     ),
@@ -539,6 +672,13 @@ mod tests {
         assert!(dns_name_problem("w*.example.com").is_some());
         assert!(dns_name_problem("-a.example").is_some());
         assert!(dns_name_problem("a..example").is_some());
+        assert!(internal_name("app.internal"));
+        assert!(internal_name("localhost"));
+        assert!(internal_name("*.corp."));
+        assert!(!internal_name("www.example.com"));
+        assert!(!internal_name("*.example.co.uk"));
+        assert!(!internal_name("example.com."));
+        assert!(!internal_name("x.onion"));
         assert!(reserved_ip(&"10.1.2.3".parse().unwrap()));
         assert!(reserved_ip(&"fd00::1".parse().unwrap()));
         assert!(!reserved_ip(&"8.8.8.8".parse().unwrap()));

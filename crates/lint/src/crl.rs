@@ -185,16 +185,10 @@ pub static LINTS: &[CrlLint] = &[
 pub fn lint_parsed_crl(crl: &Crl<'_>, opts: &LintOptions) -> Vec<Finding> {
     let mut out = Vec::new();
     for lint in LINTS.iter().filter(|l| opts.rules.includes(l.set)) {
-        (lint.check)(crl, &mut |path, offset, message| {
-            out.push(Finding {
-                lint: lint.name,
-                level: lint.level,
-                source: lint.source,
-                path: path.to_string(),
-                offset,
-                message,
-            })
-        });
+        (lint.check)(
+            crl,
+            &mut crate::recorder(&mut out, lint.name, lint.level, lint.source),
+        );
     }
     out
 }

@@ -1,5 +1,6 @@
 //! Linting certificates before and after they are signed: what RFC 5280 and the CA/Browser
-//! Forum's TLS Baseline Requirements (BRs) say a certificate MUST, SHOULD and MAY be.
+//! Forum's TLS and S/MIME Baseline Requirements (BRs) say a certificate, a CRL, an OCSP
+//! response and a CSR MUST, SHOULD and MAY be.
 //! Each [`Finding`] names its rule (a stable name), its level (MUST → error, SHOULD →
 //! warning, MAY → notice), the source and section, the field and the byte offset it is
 //! about, and one line of explanation.
@@ -7,7 +8,8 @@
 //! Rule sets ([`Rules`]): `rfc5280`; `cabf-tls-core`, the BR rules that make sense for a
 //! private CA as well (validity, key sizes, SAN presence and form, key usages); and
 //! `cabf-tls`, all of them (policies, AIA and CDP, public key algorithms, reserved IP
-//! addresses). The default ([`Rules::default`]) is `rfc5280,cabf-tls-core`.
+//! addresses, internal names); `cabf-smime`, the S/MIME BRs' rules for mailbox
+//! certificates. The default ([`Rules::default`]) is `rfc5280,cabf-tls-core`.
 //!
 //! ```
 //! use pkit_lint::{certificate_lints, lint_certificate, LintOptions, Rules};
@@ -25,9 +27,11 @@ use pkit_der as der;
 mod cabf;
 mod context;
 pub mod crl;
+pub mod csr;
 mod kind;
 pub mod ocsp;
 mod rfc5280;
+mod smime;
 
 pub use cabf::max_validity_days as br_max_validity_days;
 pub use context::CertContext;
@@ -70,6 +74,8 @@ pub enum RuleSet {
     CabfTlsCore,
     /// A BR rule only a publicly trusted CA needs.
     CabfTls,
+    /// The S/MIME BRs.
+    CabfSmime,
 }
 
 /// Which rule sets apply.
@@ -78,6 +84,7 @@ pub struct Rules {
     pub rfc5280: bool,
     pub cabf_tls_core: bool,
     pub cabf_tls: bool,
+    pub cabf_smime: bool,
 }
 
 impl Default for Rules {
@@ -87,18 +94,20 @@ impl Default for Rules {
             rfc5280: true,
             cabf_tls_core: true,
             cabf_tls: false,
+            cabf_smime: false,
         }
     }
 }
 
 impl Rules {
-    /// `rfc5280,cabf-tls-core,cabf-tls` (any of them, comma-separated; `cabf-tls`
-    /// includes its core). `none` lints nothing.
+    /// `rfc5280,cabf-tls-core,cabf-tls,cabf-smime` (any of them, comma-separated;
+    /// `cabf-tls` includes its core). `none` lints nothing.
     pub fn parse(s: &str) -> Result<Rules, String> {
         let mut r = Rules {
             rfc5280: false,
             cabf_tls_core: false,
             cabf_tls: false,
+            cabf_smime: false,
         };
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             match part {
@@ -108,11 +117,12 @@ impl Rules {
                     r.cabf_tls_core = true;
                     r.cabf_tls = true;
                 }
+                "cabf-smime" => r.cabf_smime = true,
                 "none" => {}
                 other => {
                     return Err(format!(
-                        "unknown rule set '{other}' (expected rfc5280, cabf-tls-core, cabf-tls \
-                         or none)"
+                        "unknown rule set '{other}' (expected rfc5280, cabf-tls-core, cabf-tls, \
+                         cabf-smime or none)"
                     ))
                 }
             }
@@ -131,6 +141,9 @@ impl Rules {
         } else if self.cabf_tls_core {
             parts.push("cabf-tls-core");
         }
+        if self.cabf_smime {
+            parts.push("cabf-smime");
+        }
         if parts.is_empty() {
             "none".into()
         } else {
@@ -143,6 +156,7 @@ impl Rules {
             RuleSet::Rfc5280 => self.rfc5280,
             RuleSet::CabfTlsCore => self.cabf_tls_core,
             RuleSet::CabfTls => self.cabf_tls,
+            RuleSet::CabfSmime => self.cabf_smime,
         }
     }
 }
@@ -200,15 +214,48 @@ impl Reporter<'_> {
     }
 }
 
+/// What a CRL, OCSP or CSR check reports through: a closure recording findings of one
+/// lint into `out`.
+pub(crate) fn recorder<'o>(
+    out: &'o mut Vec<Finding>,
+    lint: &'static str,
+    level: Level,
+    source: &'static str,
+) -> impl FnMut(&str, usize, String) + 'o {
+    move |path, offset, message| {
+        out.push(Finding {
+            lint,
+            level,
+            source,
+            path: path.to_string(),
+            offset,
+            message,
+        })
+    }
+}
+
 /// Every certificate lint pkit has, RFC 5280's first.
 pub fn certificate_lints() -> impl Iterator<Item = &'static Lint> {
-    rfc5280::LINTS.iter().chain(cabf::LINTS.iter())
+    rfc5280::LINTS
+        .iter()
+        .chain(cabf::LINTS.iter())
+        .chain(smime::LINTS.iter())
 }
 
 /// Lint a CRL (DER). An error when it does not parse.
 pub fn lint_crl(der: &[u8], opts: &LintOptions) -> Result<Vec<Finding>, der::Error> {
     let crl = pkit_x509::crl::Crl::from_der(der)?;
     Ok(crl::lint_parsed_crl(&crl, opts))
+}
+
+/// Lint a certification request (DER); `facts` says whether its signature verifies.
+pub fn lint_csr(
+    der: &[u8],
+    facts: csr::CsrFacts,
+    opts: &LintOptions,
+) -> Result<Vec<Finding>, der::Error> {
+    let req = pkit_x509::csr::Csr::from_der(der)?;
+    Ok(csr::lint_parsed_csr(&req, facts, opts))
 }
 
 /// Lint a certificate (DER). An error when it does not parse.

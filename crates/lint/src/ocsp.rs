@@ -1,9 +1,11 @@
-//! What RFC 6960 and, for a publicly trusted CA, the Baseline Requirements (§4.9.10) say
-//! of an OCSP response's validity. The interval rule is one function, [`lifetime`],
+//! What RFC 6960 and, for a publicly trusted CA, the Baseline Requirements (§4.9.10,
+//! §7.1.3.2) say of an OCSP response: its validity, its signer and its signature
+//! algorithm. The interval rule is one function, [`lifetime`],
 //! which the responder's gate also asks about the lifetime it is set to sign with.
 
+use crate::der::oid_registry as oids;
 use crate::{Finding, Level, LintOptions, RuleSet};
-use pkit_x509::ocsp::OcspResponse;
+use pkit_x509::ocsp::{OcspResponse, ResponderId};
 
 /// BR §4.9.10: a response's nextUpdate is at least eight hours and at most ten days
 /// after its thisUpdate. Why not, when not.
@@ -50,9 +52,37 @@ const OUT_OF_RANGE: OcspLint = OcspLint {
     set: RuleSet::CabfTls,
 };
 
+const SIGNER_NOT_AUTHORIZED: OcspLint = OcspLint {
+    name: "e_rfc6960_delegated_responder_not_ocsp_signer",
+    level: Level::Error,
+    source: "RFC 6960 §4.2.2.2",
+    set: RuleSet::Rfc5280,
+};
+const RESPONDER_NAME_MISMATCH: OcspLint = OcspLint {
+    name: "e_rfc6960_responder_name_mismatch",
+    level: Level::Error,
+    source: "RFC 6960 §4.2.2.3",
+    set: RuleSet::Rfc5280,
+};
+const SIGNATURE_ALGORITHM: OcspLint = OcspLint {
+    name: "e_cabf_ocsp_signature_algorithm_not_allowed",
+    level: Level::Error,
+    source: "CA/B Forum TLS BR §7.1.3.2",
+    set: RuleSet::CabfTls,
+};
+
+const ALL: [OcspLint; 6] = [
+    NEXT_BEFORE_THIS,
+    NEXT_MISSING,
+    OUT_OF_RANGE,
+    SIGNER_NOT_AUTHORIZED,
+    RESPONDER_NAME_MISMATCH,
+    SIGNATURE_ALGORITHM,
+];
+
 /// Every OCSP lint: (name, level, source, rule set).
-pub fn lints() -> [(&'static str, Level, &'static str, RuleSet); 3] {
-    [NEXT_BEFORE_THIS, NEXT_MISSING, OUT_OF_RANGE].map(|l| (l.name, l.level, l.source, l.set))
+pub fn lints() -> [(&'static str, Level, &'static str, RuleSet); 6] {
+    ALL.map(|l| (l.name, l.level, l.source, l.set))
 }
 
 fn finding(l: &OcspLint, path: &str, offset: usize, message: String) -> Finding {
@@ -95,6 +125,52 @@ pub fn lint_parsed_ocsp(resp: &OcspResponse<'_>, opts: &LintOptions) -> Vec<Find
                 }
             }
             _ => {}
+        }
+    }
+    let offset_of =
+        |part: &[u8]| (part.as_ptr() as usize).saturating_sub(resp.raw.as_ptr() as usize);
+    let certs = basic.certs().unwrap_or_default();
+    // The first certificate is the signer's when the response carries any (§4.2.1):
+    // a delegated responder (not a CA, so not the issuer itself) needs OCSPSigning.
+    if let Some(signer) = certs.first() {
+        let ctx = crate::CertContext::new(signer, None);
+        let delegated = !ctx.kind.is_ca();
+        let signing = ctx
+            .ekus()
+            .is_some_and(|e| e.iter().any(|o| *o == oids::KP_OCSP_SIGNING));
+        if delegated && !signing && opts.rules.includes(SIGNER_NOT_AUTHORIZED.set) {
+            out.push(finding(
+                &SIGNER_NOT_AUTHORIZED,
+                "certs[0]",
+                offset_of(signer.raw),
+                format!(
+                    "the responder {} is not a CA and has no id-kp-OCSPSigning: clients refuse \
+                     what it signs",
+                    signer.subject.to_rfc4514().unwrap_or_default()
+                ),
+            ));
+        }
+        if let ResponderId::ByName(n) = &basic.responder_id {
+            if n.raw != signer.subject.raw && opts.rules.includes(RESPONDER_NAME_MISMATCH.set) {
+                out.push(finding(
+                    &RESPONDER_NAME_MISMATCH,
+                    "tbsResponseData.responderID",
+                    offset_of(n.raw),
+                    "responderID names someone other than the certificate the response \
+                     carries for its signer"
+                        .into(),
+                ));
+            }
+        }
+    }
+    if opts.rules.includes(SIGNATURE_ALGORITHM.set) {
+        if let Some(why) = crate::cabf::signature_not_allowed(&basic.signature_algorithm) {
+            out.push(finding(
+                &SIGNATURE_ALGORITHM,
+                "signatureAlgorithm",
+                basic.signature_algorithm.offset,
+                why,
+            ));
         }
     }
     out

@@ -1,0 +1,221 @@
+//! What the CA/Browser Forum's S/MIME Baseline Requirements (version 1.0.x) say of a
+//! mailbox certificate: the rules every generation (legacy, multipurpose, strict) shares.
+//! They apply to S/MIME leaves (emailProtection in extendedKeyUsage, or `--as smime-leaf`).
+
+use crate::der::oid_registry as oids;
+use crate::kind::CertType;
+use crate::{CertContext, Level, Lint, Reporter, RuleSet};
+use pkit_x509::ext::{ExtensionValue, GeneralName};
+
+const fn smime(
+    name: &'static str,
+    level: Level,
+    source: &'static str,
+    check: fn(&CertContext<'_>, &mut Reporter<'_>),
+) -> Lint {
+    Lint {
+        name,
+        level,
+        source,
+        set: RuleSet::CabfSmime,
+        applies: |t| t == CertType::SmimeLeaf,
+        check,
+    }
+}
+
+/// §6.3.2: at most 825 days.
+const MAX_DAYS: i64 = 825;
+
+/// The S/MIME BRs' reserved policy identifiers (§7.1.6.1): 2.23.140.1.5.{1-4}.{1-3}
+/// (mailbox, organization, sponsor, individual validated × legacy, multipurpose, strict).
+fn is_smime_policy(arcs: &[u64]) -> bool {
+    matches!(arcs, [2, 23, 140, 1, 5, 1..=4, 1..=3])
+}
+
+/// The mailbox addresses the certificate names in subjectAltName (rfc822Name and
+/// SmtpUTF8Mailbox otherName), lowercased for comparison.
+fn mailboxes(c: &CertContext<'_>) -> Vec<String> {
+    c.sans()
+        .iter()
+        .filter_map(|n| match n {
+            GeneralName::Rfc822Name(m) => Some(m.to_ascii_lowercase()),
+            GeneralName::OtherName(o) if o.type_id == oids::ON_SMTP_UTF8_MAILBOX => {
+                o.text().map(|s| s.to_lowercase())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+const EXTS: &str = "tbsCertificate.extensions";
+const EKU: &str = "tbsCertificate.extensions.extKeyUsage";
+
+pub static LINTS: &[Lint] = &[
+    smime(
+        "e_smime_validity_too_long",
+        Level::Error,
+        "CA/B Forum S/MIME BR §6.3.2",
+        |c, r| {
+            let Some((nb, na)) = c.validity() else { return };
+            let secs = na - nb + 1;
+            if secs > MAX_DAYS * 86_400 {
+                r.report(
+                    "tbsCertificate.validity",
+                    c.offset_in(c.cert.tbs_raw),
+                    format!(
+                        "{} days of validity; an S/MIME certificate has at most {MAX_DAYS}",
+                        (secs + 86_399) / 86_400
+                    ),
+                );
+            }
+        },
+    ),
+    smime(
+        "e_smime_weak_key",
+        Level::Error,
+        "CA/B Forum S/MIME BR §6.1.5",
+        crate::cabf::weak_key,
+    ),
+    smime(
+        "e_smime_eku_email_protection_missing",
+        Level::Error,
+        "CA/B Forum S/MIME BR §7.1.2.3(f)",
+        |c, r| {
+            let has = c
+                .ekus()
+                .is_some_and(|e| e.iter().any(|o| *o == oids::KP_EMAIL_PROTECTION));
+            if !has {
+                r.report(
+                    EXTS,
+                    c.offset_of(&oids::CE_EXT_KEY_USAGE),
+                    "extendedKeyUsage must be present with id-kp-emailProtection",
+                );
+            }
+        },
+    ),
+    smime(
+        "e_smime_eku_forbidden",
+        Level::Error,
+        "CA/B Forum S/MIME BR §7.1.2.3(f)",
+        |c, r| {
+            let forbidden = [
+                (&oids::KP_SERVER_AUTH, "serverAuth"),
+                (&oids::KP_CODE_SIGNING, "codeSigning"),
+                (&oids::KP_TIME_STAMPING, "timeStamping"),
+                (&oids::KP_ANY, "anyExtendedKeyUsage"),
+            ];
+            for e in c.ekus().unwrap_or_default() {
+                if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
+                    r.report(
+                        EKU,
+                        c.offset_of(&oids::CE_EXT_KEY_USAGE),
+                        format!("{name} must not be in an S/MIME certificate"),
+                    );
+                }
+            }
+        },
+    ),
+    smime(
+        "e_smime_mailbox_missing",
+        Level::Error,
+        "CA/B Forum S/MIME BR §7.1.2.3(h)",
+        |c, r| {
+            if mailboxes(c).is_empty() {
+                r.report(
+                    EXTS,
+                    c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                    "subjectAltName must name a mailbox (rfc822Name or SmtpUTF8Mailbox)",
+                );
+            }
+        },
+    ),
+    smime(
+        "e_smime_subject_email_not_in_san",
+        Level::Error,
+        "CA/B Forum S/MIME BR §7.1.4.2.2(h)",
+        |c, r| {
+            let sans = mailboxes(c);
+            let attrs = c.cert.subject.rdns().unwrap_or_default();
+            for a in attrs.iter().flatten() {
+                let is_mail = a.oid == oids::AT_EMAIL;
+                // A commonName may hold a mailbox address (§7.1.4.2.2(a)); then it too
+                // must be one of the subjectAltName's.
+                let is_cn_mail =
+                    a.oid == oids::AT_COMMON_NAME && a.text().is_ok_and(|t| t.contains('@'));
+                if !(is_mail || is_cn_mail) {
+                    continue;
+                }
+                let Ok(v) = a.text() else { continue };
+                if !sans.contains(&v.to_lowercase()) {
+                    r.report(
+                        "tbsCertificate.subject",
+                        c.cert.subject.offset,
+                        format!("{v:?} in the subject is not a mailbox of the subjectAltName"),
+                    );
+                }
+            }
+        },
+    ),
+    smime(
+        "e_smime_key_usage_missing",
+        Level::Error,
+        "CA/B Forum S/MIME BR §7.1.2.3(e)",
+        |c, r| {
+            if c.key_usage().is_none() {
+                r.report(
+                    EXTS,
+                    c.extensions_offset(),
+                    "keyUsage must be present in an S/MIME certificate",
+                );
+            }
+        },
+    ),
+    smime(
+        "e_smime_policy_missing",
+        Level::Error,
+        "CA/B Forum S/MIME BR §7.1.2.3(a)",
+        |c, r| {
+            let reserved = match c.value(&oids::CE_CERT_POLICIES) {
+                Some(ExtensionValue::CertificatePolicies(list)) => list
+                    .iter()
+                    .any(|p| is_smime_policy(&p.policy_identifier.arcs().collect::<Vec<_>>())),
+                _ => false,
+            };
+            if !reserved {
+                r.report(
+                    EXTS,
+                    c.offset_of(&oids::CE_CERT_POLICIES),
+                    "certificatePolicies must hold one of the CA/B Forum's S/MIME policy OIDs \
+                     (2.23.140.1.5.x.y)",
+                );
+            }
+        },
+    ),
+    smime(
+        "e_smime_crl_distribution_point_missing",
+        Level::Error,
+        "CA/B Forum S/MIME BR §7.1.2.3(b)",
+        |c, r| {
+            if !crate::cabf::has_http_crl(c) {
+                r.report(
+                    EXTS,
+                    c.offset_of(&oids::CE_CRL_DIST_POINTS),
+                    "cRLDistributionPoints must give the CA's CRL over http",
+                );
+            }
+        },
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::is_smime_policy;
+
+    #[test]
+    fn reserved_policies() {
+        assert!(is_smime_policy(&[2, 23, 140, 1, 5, 1, 3]));
+        assert!(is_smime_policy(&[2, 23, 140, 1, 5, 4, 1]));
+        assert!(!is_smime_policy(&[2, 23, 140, 1, 5, 5, 1]));
+        assert!(!is_smime_policy(&[2, 23, 140, 1, 2, 1]));
+    }
+}

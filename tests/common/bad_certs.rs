@@ -1,0 +1,662 @@
+//! The bad-certificate set: for each rule pkit lints, a certificate that breaks it
+//! (made with `issue cert --lint off`, a `--template`, or OpenSSL), the lint it must
+//! trip and the rule sets to lint it with. `tests/lint_cli.rs` checks pkit flags each;
+//! `tests/lint_peers.rs` checks zlint and pkilint agree where they have the rule.
+
+use super::{issue_ca, issue_leaf as leaf, ossl, pk_ok, require_openssl, s, write_file};
+use std::path::{Path, PathBuf};
+
+/// One bad certificate.
+pub struct BadCert {
+    pub file: PathBuf,
+    /// The pkit lint it must trip.
+    pub lint: &'static str,
+    /// The `pkit lint` arguments to lint it with: `--rules …`, and `--as TYPE` where
+    /// its contents do not say its type.
+    pub args: Vec<&'static str>,
+}
+
+/// Build the set in `dir`.
+pub fn build(dir: &Path) -> Vec<BadCert> {
+    require_openssl();
+    let ca = issue_ca(dir, "ca", "CN=Lint CA", &[]);
+    let template = |name: &str, json: &str| -> PathBuf {
+        write_file(dir, &format!("{name}.json"), json.as_bytes())
+    };
+    let off = "--lint";
+    let mut cases: Vec<(PathBuf, &'static str, &'static str)> = Vec::new();
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "long",
+            &["--san", "DNS:a.example", "--days", "300", off, "off"],
+        ),
+        "e_cabf_validity_too_long",
+        "rfc5280,cabf-tls-core",
+    ));
+    let t1 = template(
+        "nosan",
+        r#"{"ext_key_usage": ["serverAuth"], "subject": "CN=x"}"#,
+    );
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "nosan",
+            &[
+                "--template",
+                &s(&t1),
+                "--profile",
+                "code-signing",
+                off,
+                "off",
+            ],
+        ),
+        "e_cabf_san_missing",
+        "rfc5280,cabf-tls-core",
+    ));
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "cn",
+            &[
+                "--subject",
+                "CN=a.example",
+                "--san",
+                "DNS:b.example",
+                off,
+                "off",
+            ],
+        ),
+        "e_cabf_cn_not_in_san",
+        "rfc5280,cabf-tls",
+    ));
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "underscore",
+            &["--san", "DNS:a_b.example", off, "off"],
+        ),
+        "e_cabf_dns_name_malformed",
+        "rfc5280,cabf-tls-core",
+    ));
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "email",
+            &[
+                "--san",
+                "DNS:a.example",
+                "--san",
+                "email:a@example.com",
+                off,
+                "off",
+            ],
+        ),
+        "e_cabf_san_forbidden_type",
+        "rfc5280,cabf-tls-core",
+    ));
+    let t2 = template("eku", r#"{"ext_key_usage": ["serverAuth", "codeSigning"]}"#);
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "eku",
+            &["--template", &s(&t2), "--san", "DNS:a.example", off, "off"],
+        ),
+        "e_cabf_eku_forbidden",
+        "rfc5280,cabf-tls-core",
+    ));
+    let t3 = template(
+        "ku",
+        r#"{"key_usage": ["digitalSignature", "keyCertSign"], "ext_key_usage": ["serverAuth"]}"#,
+    );
+    let ku = leaf(
+        &ca,
+        dir,
+        "ku",
+        &["--template", &s(&t3), "--san", "DNS:a.example", off, "off"],
+    );
+    cases.push((
+        ku.clone(),
+        "e_cabf_leaf_key_usage_ca_bits",
+        "rfc5280,cabf-tls-core",
+    ));
+    cases.push((ku, "e_rfc_key_cert_sign_without_ca", "rfc5280"));
+    let t4 = template(
+        "nc",
+        r#"{"permit": ["DNS:.example"], "ext_key_usage": ["serverAuth"]}"#,
+    );
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "nc",
+            &["--template", &s(&t4), "--san", "DNS:a.example", off, "off"],
+        ),
+        "e_rfc_name_constraints_in_end_entity",
+        "rfc5280",
+    ));
+    let t5 = template(
+        "dup",
+        r#"{"extensions": [{"oid": "1.2.3.4", "der_hex": "0500"}, {"oid": "1.2.3.4", "der_hex": "0500"}]}"#,
+    );
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "dup",
+            &["--template", &s(&t5), "--san", "DNS:a.example", off, "off"],
+        ),
+        "e_rfc_duplicate_extension",
+        "rfc5280",
+    ));
+    // authorityInfoAccess, critical: SEQUENCE { SEQUENCE { id-ad-ocsp, [6] "http://o/" } }
+    let t6 = template(
+        "aia",
+        r#"{"extensions": [{"oid": "1.3.6.1.5.5.7.1.1", "critical": true,
+           "der_hex": "3017301506082b060105050730018609687474703a2f2f6f2f"}]}"#,
+    );
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "aia",
+            &["--template", &s(&t6), "--san", "DNS:a.example", off, "off"],
+        ),
+        "e_rfc_aia_critical",
+        "rfc5280",
+    ));
+    let t7 = template(
+        "kunc",
+        r#"{"extensions": [{"oid": "2.5.29.15", "critical": false, "der_hex": "03020780"}], "ext_key_usage": ["serverAuth"]}"#,
+    );
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "kunc",
+            &["--template", &s(&t7), "--san", "DNS:a.example", off, "off"],
+        ),
+        "w_rfc_key_usage_not_critical",
+        "rfc5280",
+    ));
+    // A CA certificate whose basicConstraints are not critical, and one with a path
+    // length but no keyCertSign.
+    let t8 = template(
+        "bcnc",
+        r#"{"extensions": [{"oid": "2.5.29.19", "critical": false, "der_hex": "30030101ff"}], "key_usage": ["keyCertSign", "cRLSign"]}"#,
+    );
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "bcnc",
+            &[
+                "--template",
+                &s(&t8),
+                "--profile",
+                "ca",
+                "--subject",
+                "CN=Sub",
+                off,
+                "off",
+            ],
+        ),
+        "e_rfc_ca_basic_constraints_not_critical",
+        "rfc5280",
+    ));
+    let t9 = template(
+        "pathlen",
+        r#"{"extensions": [{"oid": "2.5.29.19", "critical": true, "der_hex": "30060101ff020100"}], "key_usage": ["digitalSignature"]}"#,
+    );
+    let pathlen = leaf(
+        &ca,
+        dir,
+        "pathlen",
+        &[
+            "--template",
+            &s(&t9),
+            "--profile",
+            "ca",
+            "--subject",
+            "CN=Sub2",
+            off,
+            "off",
+        ],
+    );
+    cases.push((
+        pathlen.clone(),
+        "e_rfc_path_len_without_key_cert_sign",
+        "rfc5280",
+    ));
+    cases.push((pathlen.clone(), "e_rfc_ca_key_cert_sign_missing", "rfc5280"));
+    cases.push((pathlen, "e_cabf_ca_key_usage_bits", "rfc5280,cabf-tls-core"));
+    // An empty subject whose SAN is not critical.
+    let t10 = template(
+        "empty",
+        r#"{"extensions": [{"oid": "2.5.29.17", "critical": false, "der_hex": "300b8209612e6578616d706c65"}], "ext_key_usage": ["serverAuth"]}"#,
+    );
+    cases.push((
+        leaf(&ca, dir, "empty", &["--template", &s(&t10), off, "off"]),
+        "e_rfc_empty_subject_without_critical_san",
+        "rfc5280",
+    ));
+    // A private CA's intermediate lacks what a public one needs: policies and serverAuth.
+    let int = dir.join("int");
+    pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&int),
+        "--parent",
+        &s(&ca),
+        "--subject",
+        "CN=Lint Int",
+        "--no-passout",
+    ]);
+    cases.push((
+        int.join("ca.pem"),
+        "e_cabf_subca_policy_missing",
+        "rfc5280,cabf-tls",
+    ));
+    cases.push((
+        int.join("ca.pem"),
+        "e_cabf_subca_eku_missing",
+        "rfc5280,cabf-tls",
+    ));
+    // What a publicly trusted CA must add: policies, caIssuers, CDP; RSA or ECDSA keys;
+    // no reserved addresses.
+    let private = leaf(
+        &ca,
+        dir,
+        "private",
+        &[
+            "--alg",
+            "ed25519",
+            "--san",
+            "DNS:a.example",
+            "--san",
+            "IP:10.1.2.3",
+        ],
+    );
+    for rule in [
+        "e_cabf_policy_missing",
+        "e_cabf_aia_ca_issuers_missing",
+        "e_cabf_crl_distribution_point_missing",
+        "e_cabf_key_algorithm_not_allowed",
+        "e_cabf_ip_reserved",
+    ] {
+        cases.push((private.clone(), rule, "rfc5280,cabf-tls"));
+    }
+    // From OpenSSL: a 1024-bit RSA key (by CSR), a zero serial and no AKI, a root with
+    // extendedKeyUsage and no keyUsage.
+    let key1024 = dir.join("rsa1024.key");
+    let csr = dir.join("rsa1024.csr");
+    let (code, out) = ossl(&[
+        "req",
+        "-new",
+        "-newkey",
+        "rsa:1024",
+        "-nodes",
+        "-keyout",
+        &s(&key1024),
+        "-subj",
+        "/CN=weak.example",
+        "-addext",
+        "subjectAltName=DNS:weak.example",
+        "-out",
+        &s(&csr),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let weak = dir.join("weak.pem");
+    pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&ca),
+        "--csr",
+        &s(&csr),
+        "-o",
+        &s(&weak),
+        off,
+        "off",
+    ]);
+    cases.push((weak, "e_cabf_weak_key", "rfc5280,cabf-tls-core"));
+    let ext = write_file(
+        dir,
+        "zero.ext",
+        b"basicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:zero.example\nextendedKeyUsage=serverAuth\nauthorityKeyIdentifier=none\nsubjectKeyIdentifier=none\n",
+    );
+    let zero = dir.join("zero.pem");
+    let (code, out) = ossl(&[
+        "x509",
+        "-req",
+        "-in",
+        &s(&csr),
+        "-CA",
+        &s(&ca.join("ca.pem")),
+        "-CAkey",
+        &s(&ca.join("ca.key")),
+        "-set_serial",
+        "0",
+        "-days",
+        "30",
+        "-extfile",
+        &s(&ext),
+        "-out",
+        &s(&zero),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let noeku_ext = write_file(dir, "noeku.ext", b"subjectAltName=DNS:weak.example\n");
+    let noeku = dir.join("noeku.pem");
+    let (code, out) = ossl(&[
+        "x509",
+        "-req",
+        "-in",
+        &s(&csr),
+        "-CA",
+        &s(&ca.join("ca.pem")),
+        "-CAkey",
+        &s(&ca.join("ca.key")),
+        "-days",
+        "30",
+        "-extfile",
+        &s(&noeku_ext),
+        "-out",
+        &s(&noeku),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    cases.push((
+        noeku,
+        "e_cabf_eku_server_auth_missing",
+        "rfc5280,cabf-tls-core",
+    ));
+    cases.push((zero.clone(), "e_rfc_serial_not_positive", "rfc5280"));
+    cases.push((
+        zero.clone(),
+        "e_cabf_serial_low_entropy",
+        "rfc5280,cabf-tls-core",
+    ));
+    cases.push((zero.clone(), "e_rfc_aki_missing", "rfc5280"));
+    cases.push((zero, "w_rfc_ski_missing", "rfc5280"));
+    let root = dir.join("ekuroot.pem");
+    let (code, out) = ossl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        &s(&dir.join("ekuroot.key")),
+        "-subj",
+        "/CN=EKU Root",
+        "-days",
+        "30",
+        "-addext",
+        "extendedKeyUsage=serverAuth",
+        "-out",
+        &s(&root),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    cases.push((root.clone(), "e_cabf_root_eku_present", "rfc5280,cabf-tls"));
+    let long_serial = dir.join("longserial.pem");
+    let (code, out) = ossl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        &s(&dir.join("longserial.key")),
+        "-subj",
+        "/CN=Long Serial",
+        "-days",
+        "3",
+        "-set_serial",
+        "0x0102030405060708090a0b0c0d0e0f101112131415",
+        "-out",
+        &s(&long_serial),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    cases.push((long_serial, "e_rfc_serial_too_long", "rfc5280"));
+    cases.push((root, "e_rfc_ca_key_usage_missing", "rfc5280"));
+
+    // cabf-tls: an internal name, and a certificate signed with SHA-1 (by OpenSSL).
+    cases.push((
+        leaf(&ca, dir, "internal", &["--san", "DNS:app.internal"]),
+        "e_cabf_internal_name",
+        "rfc5280,cabf-tls",
+    ));
+    let sha1_ext = write_file(
+        dir,
+        "sha1.ext",
+        b"subjectAltName=DNS:sha1.example.com\nextendedKeyUsage=serverAuth\n",
+    );
+    let sha1 = dir.join("sha1.pem");
+    let (code, out) = ossl(&[
+        "x509",
+        "-req",
+        "-in",
+        &s(&csr),
+        "-CA",
+        &s(&ca.join("ca.pem")),
+        "-CAkey",
+        &s(&ca.join("ca.key")),
+        "-sha1",
+        "-days",
+        "30",
+        "-extfile",
+        &s(&sha1_ext),
+        "-out",
+        &s(&sha1),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    cases.push((
+        sha1,
+        "e_cabf_signature_algorithm_not_allowed",
+        "rfc5280,cabf-tls",
+    ));
+    // Delegated OCSP responders: one without id-pkix-ocsp-nocheck (OpenSSL), one whose
+    // extendedKeyUsage holds more than OCSPSigning.
+    let signer_ext = write_file(
+        dir,
+        "signer.ext",
+        b"extendedKeyUsage=OCSPSigning\nkeyUsage=critical,digitalSignature\n",
+    );
+    let signer = dir.join("signer.pem");
+    let (code, out) = ossl(&[
+        "x509",
+        "-req",
+        "-in",
+        &s(&csr),
+        "-CA",
+        &s(&ca.join("ca.pem")),
+        "-CAkey",
+        &s(&ca.join("ca.key")),
+        "-days",
+        "30",
+        "-extfile",
+        &s(&signer_ext),
+        "-out",
+        &s(&signer),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    cases.push((
+        signer,
+        "e_cabf_ocsp_signer_nocheck_missing",
+        "rfc5280,cabf-tls-core",
+    ));
+    let t11 = template(
+        "signer2",
+        r#"{"ext_key_usage": ["OCSPSigning", "clientAuth"], "subject": "CN=Responder"}"#,
+    );
+    cases.push((
+        leaf(
+            &ca,
+            dir,
+            "signer2",
+            &[
+                "--template",
+                &s(&t11),
+                "--profile",
+                "ocsp-signer",
+                off,
+                "off",
+            ],
+        ),
+        "e_cabf_ocsp_signer_eku",
+        "rfc5280,cabf-tls-core",
+    ));
+    // S/MIME (cabf-smime): each from a mailbox-strict certificate (policy
+    // 2.23.140.1.5.1.3, CDP, one mailbox) that breaks one rule.
+    let smime = |name: &str, json: &str, extra: &[&str]| -> PathBuf {
+        let tpl = template(name, json);
+        let mut args = vec!["--template".to_string(), s(&tpl), off.into(), "off".into()];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        leaf(
+            &ca,
+            dir,
+            name,
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        )
+    };
+    const CDP: &str = r#""crl_urls": ["http://pki.example.com/mail.crl"]"#;
+    const POLICY: &str = r#""policies": ["2.23.140.1.5.1.3"]"#;
+    let mailbox = |more: &str| -> String {
+        format!(
+            r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
+               "sans": ["email:alice@example.com"], "subject": "CN=alice@example.com",
+               {CDP}, {POLICY}{more}}}"#
+        )
+    };
+    cases.push((
+        smime("smime-long", &mailbox(""), &["--days", "900"]),
+        "e_smime_validity_too_long",
+        "rfc5280,cabf-smime",
+    ));
+    cases.push((
+        smime(
+            "smime-eku",
+            &format!(
+                r#"{{"ext_key_usage": ["emailProtection", "codeSigning"],
+                   "key_usage": ["digitalSignature"], "sans": ["email:a@example.com"],
+                   {CDP}, {POLICY}}}"#
+            ),
+            &[],
+        ),
+        "e_smime_eku_forbidden",
+        "rfc5280,cabf-smime",
+    ));
+    cases.push((
+        smime(
+            "smime-nomail",
+            &format!(
+                r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
+                   "sans": ["URI:https://example.com/alice"], "subject": "CN=Alice",
+                   {CDP}, {POLICY}}}"#
+            ),
+            &[],
+        ),
+        "e_smime_mailbox_missing",
+        "rfc5280,cabf-smime",
+    ));
+    cases.push((
+        smime(
+            "smime-subject",
+            &format!(
+                r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
+                   "sans": ["email:alice@example.com"],
+                   "subject": "CN=Alice,emailAddress=bob@example.com", {CDP}, {POLICY}}}"#
+            ),
+            &[],
+        ),
+        "e_smime_subject_email_not_in_san",
+        "rfc5280,cabf-smime",
+    ));
+    cases.push((
+        smime(
+            "smime-nopolicy",
+            &format!(
+                r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
+                   "sans": ["email:alice@example.com"], {CDP}}}"#
+            ),
+            &[],
+        ),
+        "e_smime_policy_missing",
+        "rfc5280,cabf-smime",
+    ));
+    cases.push((
+        smime(
+            "smime-nocdp",
+            &format!(
+                r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
+                   "sans": ["email:alice@example.com"], {POLICY}}}"#
+            ),
+            &[],
+        ),
+        "e_smime_crl_distribution_point_missing",
+        "rfc5280,cabf-smime",
+    ));
+    // An S/MIME certificate for a 1024-bit key and without keyUsage, by OpenSSL.
+    let smime_ext = write_file(
+        dir,
+        "smime.ext",
+        b"extendedKeyUsage=emailProtection\nsubjectAltName=email:weak@example.com\n\
+          certificatePolicies=2.23.140.1.5.1.3\n\
+          crlDistributionPoints=URI:http://pki.example.com/mail.crl\n",
+    );
+    let smime_weak = dir.join("smime-weak.pem");
+    let (code, out) = ossl(&[
+        "x509",
+        "-req",
+        "-in",
+        &s(&csr),
+        "-CA",
+        &s(&ca.join("ca.pem")),
+        "-CAkey",
+        &s(&ca.join("ca.key")),
+        "-days",
+        "30",
+        "-extfile",
+        &s(&smime_ext),
+        "-out",
+        &s(&smime_weak),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    cases.push((smime_weak.clone(), "e_smime_weak_key", "rfc5280,cabf-smime"));
+    cases.push((
+        smime_weak,
+        "e_smime_key_usage_missing",
+        "rfc5280,cabf-smime",
+    ));
+    cases.push((
+        smime(
+            "smime-ekumissing",
+            &format!(
+                r#"{{"ext_key_usage": ["clientAuth"], "key_usage": ["digitalSignature"],
+                   "sans": ["email:alice@example.com"], {CDP}, {POLICY}}}"#
+            ),
+            &[],
+        ),
+        "e_smime_eku_email_protection_missing",
+        "rfc5280,cabf-smime --as smime-leaf",
+    ));
+    cases
+        .into_iter()
+        .map(|(file, lint, rules)| {
+            let mut words = rules.split_whitespace();
+            let mut args = vec!["--rules", words.next().unwrap()];
+            args.extend(words);
+            BadCert { file, lint, args }
+        })
+        .collect()
+}

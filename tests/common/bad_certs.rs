@@ -1,4 +1,4 @@
-//! The bad-certificate set: for each rule pkit lints, a certificate that breaks it
+//! The bad-certificate set: for each rule pkit lints, a certificate (or CRL) that breaks it
 //! (made with `issue cert --lint off`, a `--template`, or OpenSSL), the lint it must
 //! trip and the rule sets to lint it with. `tests/lint_cli.rs` checks pkit flags each;
 //! `tests/lint_peers.rs` checks zlint and pkilint agree where they have the rule.
@@ -267,6 +267,12 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
     cases.push((
         int.join("ca.pem"),
         "e_cabf_subca_eku_missing",
+        "rfc5280,cabf-tls",
+    ));
+    // …and a CA's subject needs countryName and organizationName.
+    cases.push((
+        int.join("ca.pem"),
+        "e_cabf_ca_subject_attributes_missing",
         "rfc5280,cabf-tls",
     ));
     // What a publicly trusted CA must add: policies, caIssuers, CDP; RSA or ECDSA keys;
@@ -659,4 +665,73 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
             BadCert { file, lint, args }
         })
         .collect()
+}
+
+/// The bad CRLs: an OpenSSL CRL without cRLNumber or AKI (v2, by an issuerAltName, so
+/// that zlint's parser reads it) and a 30-day CRL from a CA set for public trust, signed
+/// with `--lint off`.
+pub fn crls(dir: &Path) -> Vec<BadCert> {
+    require_openssl();
+    let ca = issue_ca(dir, "crl-ca", "CN=CRL CA,O=Example,C=US", &[]);
+    let index = write_file(dir, "crl-index.txt", b"");
+    let cnf = write_file(
+        dir,
+        "crl-ca.cnf",
+        format!(
+            "[ca]\ndefault_ca=x\n[x]\ndatabase={}\ndefault_md=sha256\ndefault_crl_days=3\n\
+             crl_extensions=crl_ext\n[crl_ext]\nissuerAltName=URI:http://pki.example.com/\n",
+            s(&index)
+        )
+        .as_bytes(),
+    );
+    let v1 = dir.join("bare.crl");
+    let (code, out) = ossl(&[
+        "ca",
+        "-gencrl",
+        "-config",
+        &s(&cnf),
+        "-cert",
+        &s(&ca.join("ca.pem")),
+        "-keyfile",
+        &s(&ca.join("ca.key")),
+        "-out",
+        &s(&v1),
+    ]);
+    assert_eq!(code, Some(0), "openssl ca -gencrl: {out}");
+    let public = issue_ca(
+        dir,
+        "crl-public",
+        "CN=Public CRL CA,O=Example,C=US",
+        &[
+            "--lint-rules",
+            "rfc5280,cabf-tls",
+            "--issuer-url",
+            "http://pki.example.com/ca.der",
+            "--crl-url",
+            "http://pki.example.com/ca.crl",
+        ],
+    );
+    let month = dir.join("bad-month.crl");
+    pk_ok(&[
+        "crl",
+        "gen",
+        "--ca",
+        &s(&public),
+        "--next-update",
+        "30d",
+        "--lint",
+        "off",
+        "-o",
+        &s(&month),
+    ]);
+    let bad = |file: &PathBuf, lint, rules| BadCert {
+        file: file.clone(),
+        lint,
+        args: vec!["--rules", rules],
+    };
+    vec![
+        bad(&v1, "e_rfc_crl_number_missing", "rfc5280"),
+        bad(&v1, "e_rfc_crl_aki_missing", "rfc5280"),
+        bad(&month, "e_cabf_crl_next_update_too_far", "rfc5280,cabf-tls"),
+    ]
 }

@@ -492,6 +492,29 @@ pub static LINTS: &[Lint] = &[
         },
     ),
     br(
+        "e_cabf_ca_subject_attributes_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.10.2",
+        FULL,
+        ca,
+        |c, r| {
+            let attrs = c.cert.subject.rdns().unwrap_or_default();
+            let has = |oid: &Oid| attrs.iter().flatten().any(|a| a.oid == *oid);
+            for (oid, name) in [
+                (&oids::AT_COUNTRY, "countryName"),
+                (&oids::AT_ORGANIZATION, "organizationName"),
+            ] {
+                if !has(oid) {
+                    r.report(
+                        "tbsCertificate.subject",
+                        c.cert.subject.offset,
+                        format!("a CA certificate's subject must have {name}"),
+                    );
+                }
+            }
+        },
+    ),
+    br(
         "e_cabf_subca_policy_missing",
         Level::Error,
         "CA/B Forum TLS BR §7.1.2.10.5",

@@ -1,4 +1,5 @@
-// zlintcheck runs zlint (github.com/zmap/zlint/v3) over certificate files and prints,
+// zlintcheck runs zlint (github.com/zmap/zlint/v3) over certificate and CRL files (a
+// PEM "X509 CRL" block, or DER that is not a certificate) and prints,
 // per file, the lints that reported an error, a fatal or a warning, as one JSON object
 // per line: {"file": …, "error": […], "warn": […]}. pkit's tests use it as an
 // independent judge of what the lint gate lets through.
@@ -24,15 +25,19 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
+		label := ""
 		if block, _ := pem.Decode(data); block != nil {
-			data = block.Bytes
+			data, label = block.Bytes, block.Type
 		}
-		cert, err := x509.ParseCertificate(data)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", file, err)
+		var results *zlint.ResultSet
+		if cert, err := x509.ParseCertificate(data); err == nil && label != "X509 CRL" {
+			results = zlint.LintCertificate(cert)
+		} else if crl, crlErr := x509.ParseRevocationList(data); crlErr == nil {
+			results = zlint.LintRevocationList(crl)
+		} else {
+			fmt.Fprintf(os.Stderr, "%s: neither a certificate (%v) nor a CRL (%v)\n", file, err, crlErr)
 			os.Exit(2)
 		}
-		results := zlint.LintCertificate(cert)
 		found := map[string][]string{"error": {}, "warn": {}}
 		for name, r := range results.Results {
 			switch r.Status {

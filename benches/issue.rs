@@ -1,7 +1,9 @@
 //! The issuance path against its raw limit: one subscriber key generation plus one CA
 //! signature per certificate is what issuance cannot go below; `issue_in_memory` is
 //! `Issuer::issue` (TBS encoding, extensions, signing, assembly) with the same key
-//! generation — the path `pkit issue batch` and `bench x509`'s cert_gen take.
+//! generation — the path `pkit issue batch` and `bench x509`'s cert_gen take, lint gate
+//! included; `issue_in_memory_gate_off` is the same with the gate off, so the two give
+//! the gate's cost.
 //!
 //! Run: `cargo xtask bench --bench issue -- --warm-up-time 1 --measurement-time 3`
 
@@ -9,6 +11,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::openssl;
+use pkit::pki::ca::gate::GateMode;
 use pkit::pki::ca::issuer::{self_signed, Issuer, Request};
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::subject::parse_subject;
@@ -22,7 +25,7 @@ fn issuance(c: &mut Criterion) {
         let ca_key = backend.generate(alg).expect("CA key");
         let ca_subject = parse_subject("CN=Bench Root").expect("subject");
         let ca_der = self_signed(ca_key.as_ref(), &ca_subject, now, later, None).expect("CA");
-        let issuer = Issuer::new(ca_der, ca_key).expect("issuer");
+        let mut issuer = Issuer::new(ca_der, ca_key).expect("issuer");
         let subject = parse_subject("CN=host.example").expect("subject");
         let mut g = c.benchmark_group(format!("issue/{alg}"));
         g.throughput(Throughput::Elements(1));
@@ -37,30 +40,54 @@ fn issuance(c: &mut Criterion) {
                 black_box(signer.sign(&msg).expect("sign"))
             })
         });
+        let request = |k: &dyn pkit::pki::backend::PrivateKey| Request {
+            subject: subject.clone(),
+            spki: k.public_key_der().expect("spki"),
+            key_alg: Some(alg),
+            profile: Profile::Server,
+            sans: vec![
+                pkit::pki::ca::san::parse_san("DNS:bench.example")
+                    .expect("SAN")
+                    .der,
+            ],
+            not_before: now,
+            // pkit's default for a TLS server: what the lint gate lets through.
+            not_after: now.plus_seconds(86_400 * 90),
+            path_len: None,
+            copied: Vec::new(),
+            pointers: None,
+            name_constraints: None,
+            clip: false,
+            copied_wins: false,
+        };
         g.bench_function("issue_in_memory", |b| {
             b.iter(|| {
                 let k = backend.generate(alg).expect("key");
-                let req = Request {
-                    subject: subject.clone(),
-                    spki: k.public_key_der().expect("spki"),
-                    key_alg: Some(alg),
-                    profile: Profile::Server,
-                    sans: vec![
-                        pkit::pki::ca::san::parse_san("DNS:bench.example")
-                            .expect("SAN")
-                            .der,
-                    ],
-                    not_before: now,
-                    // pkit's default for a TLS server: what the lint gate lets through.
-                    not_after: now.plus_seconds(86_400 * 90),
-                    path_len: None,
-                    copied: Vec::new(),
-                    pointers: None,
-                    name_constraints: None,
-                    clip: false,
-                    copied_wins: false,
-                };
-                black_box(issuer.issue(signer.as_mut(), &req).expect("issue"))
+                black_box(issuer.issue(signer.as_mut(), &request(k.as_ref())).expect("issue"))
+            })
+        });
+        // The gate alone, on the TBS of a certificate just issued.
+        let issued = issuer
+            .issue(signer.as_mut(), &request(backend.generate(alg).expect("key").as_ref()))
+            .expect("issue");
+        let cert = pkit::pki::cert::Certificate::from_der(&issued.der).expect("parse");
+        let scheme = cert
+            .signature_algorithm
+            .signature_scheme()
+            .expect("scheme")
+            .expect("known scheme");
+        g.bench_function("lint_gate_only", |b| {
+            b.iter(|| black_box(issuer.gate.check(cert.tbs_raw, scheme).expect("clean")))
+        });
+        // The same without the lint gate: the gap between the two is what linting every
+        // certificate before its signature costs.
+        drop(signer);
+        issuer.gate.mode = GateMode::Off;
+        let mut signer = issuer.key.signer().expect("signer");
+        g.bench_function("issue_in_memory_gate_off", |b| {
+            b.iter(|| {
+                let k = backend.generate(alg).expect("key");
+                black_box(issuer.issue(signer.as_mut(), &request(k.as_ref())).expect("issue"))
             })
         });
         g.finish();

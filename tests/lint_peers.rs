@@ -336,3 +336,46 @@ fn zlint_and_pkilint_agree_on_every_shared_rule() {
     // The table's rows are compared, not skipped: most have a counterpart in each.
     assert!(compared.0 >= 40 && compared.1 >= 40, "{compared:?}");
 }
+
+#[test]
+fn an_smime_certificate_passes_zlint_and_pkilint() {
+    if common::skip_corpus("an_smime_certificate_passes_zlint_and_pkilint") {
+        return;
+    }
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = common::issue_ca(d, "mail", "CN=Mail CA,O=Example,C=US", &[]);
+    let tpl = common::write_file(
+        d,
+        "mailbox.json",
+        br#"{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
+            "sans": ["email:alice@example.com"], "subject": "CN=alice@example.com",
+            "policies": ["2.23.140.1.5.1.3"],
+            "crl_urls": ["http://pki.example.com/mail.crl"]}"#,
+    );
+    let cert = common::issue_leaf(&ca, d, "alice", &["--template", &s(&tpl)]);
+    let r = common::pkit_run(&[
+        "lint",
+        "-f",
+        "json",
+        "--rules",
+        "rfc5280,cabf-smime",
+        "--fail-on",
+        "notice",
+        &s(&cert),
+    ]);
+    let item = &common::json_items(&r)[0];
+    assert_eq!(
+        (item["certificate_type"].as_str(), item["findings"].as_array().map(Vec::len)),
+        (Some("smime-leaf"), Some(0)),
+        "{item}"
+    );
+    assert_eq!(
+        pkilint("lint_cabf_smime_cert", &["-d"], &cert),
+        Vec::<String>::new()
+    );
+    let Some(z) = zlint(std::slice::from_ref(&cert)) else {
+        return;
+    };
+    assert_eq!(z[0]["error"], serde_json::json!([]), "{}", z[0]);
+}

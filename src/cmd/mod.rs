@@ -74,8 +74,9 @@ pub enum Command {
     /// Is a certificate to be trusted: build and validate its path to a trusted root
     /// (RFC 5280), with names, purposes, policies and revocation.
     Verify(verify::VerifyArgs),
-    /// Check certificates against RFC 5280 and the CA/Browser Forum Baseline
-    /// Requirements: each finding with its rule, level, source, field and byte offset.
+    /// Check certificates, CRLs, OCSP responses and CSRs against RFC 5280 and the
+    /// CA/Browser Forum Baseline Requirements (TLS and S/MIME): each finding with its
+    /// rule, level, source, field and byte offset.
     Lint(lint::LintArgs),
     /// Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates.
     Mtc(mtc::MtcArgs),

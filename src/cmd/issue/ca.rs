@@ -87,8 +87,9 @@ pub struct CaArgs {
     /// The rule sets this CA's lint gate applies to what it signs (recorded in ca.json):
     /// rfc5280 and cabf-tls-core by default (what a private CA keeps of the Baseline
     /// Requirements); cabf-tls for a CA meant to be publicly trusted, which then needs
-    /// --issuer-url and --crl-url and puts the CA/B Forum's domain-validated policy in
-    /// its TLS server certificates.
+    /// --issuer-url, --crl-url and C and O in its subject, and puts the CA/B Forum's
+    /// domain-validated policy in its TLS server certificates; cabf-smime adds the S/MIME
+    /// BRs for the S/MIME certificates it issues.
     #[arg(long, value_name = "RULES", default_value = "rfc5280,cabf-tls-core")]
     pub lint_rules: String,
     #[command(flatten)]

@@ -63,12 +63,19 @@ fn issuance(c: &mut Criterion) {
         g.bench_function("issue_in_memory", |b| {
             b.iter(|| {
                 let k = backend.generate(alg).expect("key");
-                black_box(issuer.issue(signer.as_mut(), &request(k.as_ref())).expect("issue"))
+                black_box(
+                    issuer
+                        .issue(signer.as_mut(), &request(k.as_ref()))
+                        .expect("issue"),
+                )
             })
         });
         // The gate alone, on the TBS of a certificate just issued.
         let issued = issuer
-            .issue(signer.as_mut(), &request(backend.generate(alg).expect("key").as_ref()))
+            .issue(
+                signer.as_mut(),
+                &request(backend.generate(alg).expect("key").as_ref()),
+            )
             .expect("issue");
         let cert = pkit::pki::cert::Certificate::from_der(&issued.der).expect("parse");
         let scheme = cert
@@ -87,7 +94,11 @@ fn issuance(c: &mut Criterion) {
         g.bench_function("issue_in_memory_gate_off", |b| {
             b.iter(|| {
                 let k = backend.generate(alg).expect("key");
-                black_box(issuer.issue(signer.as_mut(), &request(k.as_ref())).expect("issue"))
+                black_box(
+                    issuer
+                        .issue(signer.as_mut(), &request(k.as_ref()))
+                        .expect("issue"),
+                )
             })
         });
         g.finish();

@@ -35,7 +35,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -f -a "issue" -d 'Issue certific
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
-complete -c pkit -n "__fish_pkit_needs_command" -f -a "lint" -d 'Check certificates against RFC 5280 and the CA/Browser Forum Baseline Requirements: each finding with its rule, level, source, field and byte offset'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "lint" -d 'Check certificates, CRLs, OCSP responses and CSRs against RFC 5280 and the CA/Browser Forum Baseline Requirements (TLS and S/MIME): each finding with its rule, level, source, field and byte offset'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
@@ -166,7 +166,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l issuer-url -d 'URL of the issuing CA\'s certificate (http://…, DER) put in authorityInfoAccess caIssuers (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passout -d 'Encrypt ca.key with a password from SRC (pass:, env:, file:, fd:). Without it (or --no-passout), a passphrase is asked for at a terminal; without a terminal the key is written in clear, with a warning' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l now -d 'Start of validity (RFC 3339) instead of now' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l lint-rules -d 'The rule sets this CA\'s lint gate applies to what it signs (recorded in ca.json): rfc5280 and cabf-tls-core by default (what a private CA keeps of the Baseline Requirements); cabf-tls for a CA meant to be publicly trusted, which then needs --issuer-url and --crl-url and puts the CA/B Forum\'s domain-validated policy in its TLS server certificates' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l lint-rules -d 'The rule sets this CA\'s lint gate applies to what it signs (recorded in ca.json): rfc5280 and cabf-tls-core by default (what a private CA keeps of the Baseline Requirements); cabf-tls for a CA meant to be publicly trusted, which then needs --issuer-url, --crl-url and C and O in its subject, and puts the CA/B Forum\'s domain-validated policy in its TLS server certificates; cabf-smime adds the S/MIME BRs for the S/MIME certificates it issues' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
 warn\t''
 off\t''"
@@ -523,7 +523,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl-download -d 'Fe
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l offline -d 'Never fetch revocation data. Without it, --check-revocation given with no CRL, OCSP response or --ca asks the OCSP responders and fetches the CRLs the certificates name, as --ocsp --crl-download do'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s v -l verbose -d 'Name the files of --roots directories that hold no certificate, and count the certificates found more than once'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand lint" -l rules -d 'Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements\' rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of them, for a publicly trusted CA), none' -r
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l rules -d 'Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements\' rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of them, for a publicly trusted CA), cabf-smime (the S/MIME BRs, for mailbox certificates), none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l as -d 'Lint every certificate as this type instead of the one its contents say: root, intermediate, tls-leaf, smime-leaf, ocsp-signer, leaf' -r
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding reaches this level' -r -f -a "error\t''
 warning\t''
@@ -536,7 +536,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand lint" -l color -d 'When to col
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -s r -l recursive -d 'Read the files in directories, recursively'
-complete -c pkit -n "__fish_pkit_using_subcommand lint" -l list -d 'List the lints (name, level, source, rule set) and exit'
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l list -d 'List the lints (name, object, level, rule set, source) and exit'
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
@@ -925,7 +925,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subc
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "lint" -d 'Check certificates against RFC 5280 and the CA/Browser Forum Baseline Requirements: each finding with its rule, level, source, field and byte offset'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "lint" -d 'Check certificates, CRLs, OCSP responses and CSRs against RFC 5280 and the CA/Browser Forum Baseline Requirements (TLS and S/MIME): each finding with its rule, level, source, field and byte offset'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'

@@ -366,7 +366,10 @@ fn an_smime_certificate_passes_zlint_and_pkilint() {
     ]);
     let item = &common::json_items(&r)[0];
     assert_eq!(
-        (item["certificate_type"].as_str(), item["findings"].as_array().map(Vec::len)),
+        (
+            item["certificate_type"].as_str(),
+            item["findings"].as_array().map(Vec::len)
+        ),
         (Some("smime-leaf"), Some(0)),
         "{item}"
     );

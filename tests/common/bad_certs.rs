@@ -16,6 +16,35 @@ pub struct BadCert {
     pub args: Vec<&'static str>,
 }
 
+/// OpenSSL's CA command line signs `csr` as `ca` (a pkit CA directory) into `DIR/name`,
+/// with the extensions of `ext` (an `-extfile`) and `extra` arguments.
+fn openssl_signs(
+    ca: &Path,
+    csr: &Path,
+    dir: &Path,
+    name: &str,
+    ext: &[u8],
+    extra: &[&str],
+) -> PathBuf {
+    let extfile = write_file(dir, &format!("{name}.ext"), ext);
+    let out = dir.join(name);
+    let (ca_pem, ca_key, csr, extfile, o) = (
+        s(&ca.join("ca.pem")),
+        s(&ca.join("ca.key")),
+        s(csr),
+        s(&extfile),
+        s(&out),
+    );
+    let mut args = vec![
+        "x509", "-req", "-in", &csr, "-CA", &ca_pem, "-CAkey", &ca_key, "-extfile", &extfile,
+        "-out", &o,
+    ];
+    args.extend_from_slice(extra);
+    let (code, text) = ossl(&args);
+    assert_eq!(code, Some(0), "openssl x509 -req: {text}");
+    out
+}
+
 /// Build the set in `dir`.
 pub fn build(dir: &Path) -> Vec<BadCert> {
     require_openssl();
@@ -333,50 +362,15 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
         "off",
     ]);
     cases.push((weak, "e_cabf_weak_key", "rfc5280,cabf-tls-core"));
-    let ext = write_file(
+    let zero = openssl_signs(&ca, &csr, dir, "zero.pem", b"basicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:zero.example\nextendedKeyUsage=serverAuth\nauthorityKeyIdentifier=none\nsubjectKeyIdentifier=none\n", &["-set_serial", "0", "-days", "30"]);
+    let noeku = openssl_signs(
+        &ca,
+        &csr,
         dir,
-        "zero.ext",
-        b"basicConstraints=critical,CA:FALSE\nsubjectAltName=DNS:zero.example\nextendedKeyUsage=serverAuth\nauthorityKeyIdentifier=none\nsubjectKeyIdentifier=none\n",
+        "noeku.pem",
+        b"subjectAltName=DNS:weak.example\n",
+        &["-days", "30"],
     );
-    let zero = dir.join("zero.pem");
-    let (code, out) = ossl(&[
-        "x509",
-        "-req",
-        "-in",
-        &s(&csr),
-        "-CA",
-        &s(&ca.join("ca.pem")),
-        "-CAkey",
-        &s(&ca.join("ca.key")),
-        "-set_serial",
-        "0",
-        "-days",
-        "30",
-        "-extfile",
-        &s(&ext),
-        "-out",
-        &s(&zero),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
-    let noeku_ext = write_file(dir, "noeku.ext", b"subjectAltName=DNS:weak.example\n");
-    let noeku = dir.join("noeku.pem");
-    let (code, out) = ossl(&[
-        "x509",
-        "-req",
-        "-in",
-        &s(&csr),
-        "-CA",
-        &s(&ca.join("ca.pem")),
-        "-CAkey",
-        &s(&ca.join("ca.key")),
-        "-days",
-        "30",
-        "-extfile",
-        &s(&noeku_ext),
-        "-out",
-        &s(&noeku),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
     cases.push((
         noeku,
         "e_cabf_eku_server_auth_missing",
@@ -442,30 +436,14 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
         "e_cabf_internal_name",
         "rfc5280,cabf-tls",
     ));
-    let sha1_ext = write_file(
+    let sha1 = openssl_signs(
+        &ca,
+        &csr,
         dir,
-        "sha1.ext",
+        "sha1.pem",
         b"subjectAltName=DNS:sha1.example.com\nextendedKeyUsage=serverAuth\n",
+        &["-sha1", "-days", "30"],
     );
-    let sha1 = dir.join("sha1.pem");
-    let (code, out) = ossl(&[
-        "x509",
-        "-req",
-        "-in",
-        &s(&csr),
-        "-CA",
-        &s(&ca.join("ca.pem")),
-        "-CAkey",
-        &s(&ca.join("ca.key")),
-        "-sha1",
-        "-days",
-        "30",
-        "-extfile",
-        &s(&sha1_ext),
-        "-out",
-        &s(&sha1),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
     cases.push((
         sha1,
         "e_cabf_signature_algorithm_not_allowed",
@@ -473,29 +451,14 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
     ));
     // Delegated OCSP responders: one without id-pkix-ocsp-nocheck (OpenSSL), one whose
     // extendedKeyUsage holds more than OCSPSigning.
-    let signer_ext = write_file(
+    let signer = openssl_signs(
+        &ca,
+        &csr,
         dir,
-        "signer.ext",
+        "signer.pem",
         b"extendedKeyUsage=OCSPSigning\nkeyUsage=critical,digitalSignature\n",
+        &["-days", "30"],
     );
-    let signer = dir.join("signer.pem");
-    let (code, out) = ossl(&[
-        "x509",
-        "-req",
-        "-in",
-        &s(&csr),
-        "-CA",
-        &s(&ca.join("ca.pem")),
-        "-CAkey",
-        &s(&ca.join("ca.key")),
-        "-days",
-        "30",
-        "-extfile",
-        &s(&signer_ext),
-        "-out",
-        &s(&signer),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
     cases.push((
         signer,
         "e_cabf_ocsp_signer_nocheck_missing",
@@ -522,139 +485,103 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
         "e_cabf_ocsp_signer_eku",
         "rfc5280,cabf-tls-core",
     ));
-    // S/MIME (cabf-smime): each from a mailbox-strict certificate (policy
-    // 2.23.140.1.5.1.3, CDP, one mailbox) that breaks one rule.
-    let smime = |name: &str, json: &str, extra: &[&str]| -> PathBuf {
-        let tpl = template(name, json);
-        let mut args = vec!["--template".to_string(), s(&tpl), off.into(), "off".into()];
+    // S/MIME (cabf-smime): each a mailbox-strict certificate (policy 2.23.140.1.5.1.3,
+    // CDP, one mailbox) with one field changed (`null` drops it).
+    let mailbox = serde_json::json!({
+        "ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
+        "sans": ["email:alice@example.com"], "subject": "CN=alice@example.com",
+        "crl_urls": ["http://pki.example.com/mail.crl"], "policies": ["2.23.140.1.5.1.3"],
+    });
+    let smime_cases: [(&str, &'static str, serde_json::Value, &[&str], &'static str); 7] = [
+        (
+            "smime-long",
+            "e_smime_validity_too_long",
+            serde_json::json!({}),
+            &["--days", "900"],
+            "rfc5280,cabf-smime",
+        ),
+        (
+            "smime-eku",
+            "e_smime_eku_forbidden",
+            serde_json::json!({"ext_key_usage": ["emailProtection", "codeSigning"]}),
+            &[],
+            "rfc5280,cabf-smime",
+        ),
+        (
+            "smime-nomail",
+            "e_smime_mailbox_missing",
+            serde_json::json!({"sans": ["URI:https://example.com/alice"], "subject": "CN=Alice"}),
+            &[],
+            "rfc5280,cabf-smime",
+        ),
+        (
+            "smime-subject",
+            "e_smime_subject_email_not_in_san",
+            serde_json::json!({"subject": "CN=Alice,emailAddress=bob@example.com"}),
+            &[],
+            "rfc5280,cabf-smime",
+        ),
+        (
+            "smime-nopolicy",
+            "e_smime_policy_missing",
+            serde_json::json!({"policies": null}),
+            &[],
+            "rfc5280,cabf-smime",
+        ),
+        (
+            "smime-nocdp",
+            "e_smime_crl_distribution_point_missing",
+            serde_json::json!({"crl_urls": null}),
+            &[],
+            "rfc5280,cabf-smime",
+        ),
+        // Without emailProtection its contents no longer say S/MIME: `--as` does.
+        (
+            "smime-ekumissing",
+            "e_smime_eku_email_protection_missing",
+            serde_json::json!({"ext_key_usage": ["clientAuth"]}),
+            &[],
+            "rfc5280,cabf-smime --as smime-leaf",
+        ),
+    ];
+    for (name, lint, change, extra, rules) in smime_cases {
+        let mut json = mailbox.clone();
+        for (k, v) in change.as_object().unwrap() {
+            match v {
+                serde_json::Value::Null => json.as_object_mut().unwrap().remove(k),
+                v => json.as_object_mut().unwrap().insert(k.clone(), v.clone()),
+            };
+        }
+        let tpl = template(name, &json.to_string());
+        let mut args = vec!["--template", &s(&tpl), off, "off"]
+            .into_iter()
+            .map(String::from)
+            .collect::<Vec<_>>();
         args.extend(extra.iter().map(|a| a.to_string()));
-        leaf(
+        let file = leaf(
             &ca,
             dir,
             name,
             &args.iter().map(String::as_str).collect::<Vec<_>>(),
-        )
-    };
-    const CDP: &str = r#""crl_urls": ["http://pki.example.com/mail.crl"]"#;
-    const POLICY: &str = r#""policies": ["2.23.140.1.5.1.3"]"#;
-    let mailbox = |more: &str| -> String {
-        format!(
-            r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
-               "sans": ["email:alice@example.com"], "subject": "CN=alice@example.com",
-               {CDP}, {POLICY}{more}}}"#
-        )
-    };
-    cases.push((
-        smime("smime-long", &mailbox(""), &["--days", "900"]),
-        "e_smime_validity_too_long",
-        "rfc5280,cabf-smime",
-    ));
-    cases.push((
-        smime(
-            "smime-eku",
-            &format!(
-                r#"{{"ext_key_usage": ["emailProtection", "codeSigning"],
-                   "key_usage": ["digitalSignature"], "sans": ["email:a@example.com"],
-                   {CDP}, {POLICY}}}"#
-            ),
-            &[],
-        ),
-        "e_smime_eku_forbidden",
-        "rfc5280,cabf-smime",
-    ));
-    cases.push((
-        smime(
-            "smime-nomail",
-            &format!(
-                r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
-                   "sans": ["URI:https://example.com/alice"], "subject": "CN=Alice",
-                   {CDP}, {POLICY}}}"#
-            ),
-            &[],
-        ),
-        "e_smime_mailbox_missing",
-        "rfc5280,cabf-smime",
-    ));
-    cases.push((
-        smime(
-            "smime-subject",
-            &format!(
-                r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
-                   "sans": ["email:alice@example.com"],
-                   "subject": "CN=Alice,emailAddress=bob@example.com", {CDP}, {POLICY}}}"#
-            ),
-            &[],
-        ),
-        "e_smime_subject_email_not_in_san",
-        "rfc5280,cabf-smime",
-    ));
-    cases.push((
-        smime(
-            "smime-nopolicy",
-            &format!(
-                r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
-                   "sans": ["email:alice@example.com"], {CDP}}}"#
-            ),
-            &[],
-        ),
-        "e_smime_policy_missing",
-        "rfc5280,cabf-smime",
-    ));
-    cases.push((
-        smime(
-            "smime-nocdp",
-            &format!(
-                r#"{{"ext_key_usage": ["emailProtection"], "key_usage": ["digitalSignature"],
-                   "sans": ["email:alice@example.com"], {POLICY}}}"#
-            ),
-            &[],
-        ),
-        "e_smime_crl_distribution_point_missing",
-        "rfc5280,cabf-smime",
-    ));
+        );
+        cases.push((file, lint, rules));
+    }
     // An S/MIME certificate for a 1024-bit key and without keyUsage, by OpenSSL.
-    let smime_ext = write_file(
+    let smime_weak = openssl_signs(
+        &ca,
+        &csr,
         dir,
-        "smime.ext",
+        "smime-weak.pem",
         b"extendedKeyUsage=emailProtection\nsubjectAltName=email:weak@example.com\n\
           certificatePolicies=2.23.140.1.5.1.3\n\
           crlDistributionPoints=URI:http://pki.example.com/mail.crl\n",
+        &["-days", "30"],
     );
-    let smime_weak = dir.join("smime-weak.pem");
-    let (code, out) = ossl(&[
-        "x509",
-        "-req",
-        "-in",
-        &s(&csr),
-        "-CA",
-        &s(&ca.join("ca.pem")),
-        "-CAkey",
-        &s(&ca.join("ca.key")),
-        "-days",
-        "30",
-        "-extfile",
-        &s(&smime_ext),
-        "-out",
-        &s(&smime_weak),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
     cases.push((smime_weak.clone(), "e_smime_weak_key", "rfc5280,cabf-smime"));
     cases.push((
         smime_weak,
         "e_smime_key_usage_missing",
         "rfc5280,cabf-smime",
-    ));
-    cases.push((
-        smime(
-            "smime-ekumissing",
-            &format!(
-                r#"{{"ext_key_usage": ["clientAuth"], "key_usage": ["digitalSignature"],
-                   "sans": ["email:alice@example.com"], {CDP}, {POLICY}}}"#
-            ),
-            &[],
-        ),
-        "e_smime_eku_email_protection_missing",
-        "rfc5280,cabf-smime --as smime-leaf",
     ));
     cases
         .into_iter()

@@ -3,7 +3,8 @@
 //! keys and the crypto backend, `pkit-x509`; the PKCS#11 backend, `pkit-pkcs11`; the CA,
 //! `pkit-ca`; path validation and revocation, `pkit-verify`), `store` (`pkit-store`),
 //! `mtc` (Merkle Tree Certificates, `pkit-mtc`), `describe` (the `parse` model,
-//! `pkit-describe`), `serve` (the HTTP services, `pkit-serve`) and `bench`
+//! `pkit-describe`), `serve` (the HTTP services, `pkit-serve`), `acme` (the ACME server,
+//! `pkit-acme`) and `bench`
 //! (`pkit-bench`); and the fuzz targets' bodies. The binary's `cmd` module turns
 //! arguments into calls and results into text or JSON. `docs/architecture.md` is the
 //! map; `tests/architecture.rs` holds the code to it.
@@ -16,6 +17,9 @@
 
 #![forbid(unsafe_code)]
 
+/// The ACME server (crates/acme).
+#[cfg(feature = "serve")]
+pub use pkit_acme as acme;
 /// `pkit bench` (crates/bench).
 #[cfg(feature = "postgres")]
 pub use pkit_bench as bench;
@@ -26,7 +30,8 @@ pub use pkit_describe as describe;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
-/// The linter (crates/lint): RFC 5280 and CA/Browser Forum rules for certificates.
+/// The linter (crates/lint): RFC 5280 and CA/Browser Forum rules for certificates, CRLs,
+/// OCSP responses and CSRs.
 pub use pkit_lint as lint;
 /// Merkle Tree Certificates (crates/mtc), under its old path.
 pub use pkit_mtc as mtc;

@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod acme;
 pub mod bench;
 pub mod ca_db;
 pub mod ca_dir;
@@ -78,6 +79,10 @@ pub enum Command {
     /// CA/Browser Forum Baseline Requirements (TLS and S/MIME): each finding with its
     /// rule, level, source, field and byte offset.
     Lint(lint::LintArgs),
+    /// Serve ACME (RFC 8555) for a CA, so that a fleet's clients (certbot, lego, Caddy,
+    /// cert-manager) get and renew certificates by themselves; inspect its accounts and
+    /// orders.
+    Acme(acme::AcmeArgs),
     /// Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates.
     Mtc(mtc::MtcArgs),
     /// Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine.
@@ -144,6 +149,7 @@ fn wants_json_errors(cli: &Cli) -> bool {
     match &cli.command {
         Some(Command::Parse(a)) => a.format.is_json(),
         Some(Command::Lint(a)) => a.wants_json(),
+        Some(Command::Acme(a)) => a.wants_json(),
         Some(Command::Crl(a)) => crl::wants_json(a),
         Some(Command::Ocsp(o)) => match &o.command {
             ocsp::OcspCommand::Verify(v) => v.format == ocsp::VerifyFormat::Json,
@@ -170,6 +176,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
     match cli.command {
         Some(Command::Parse(a)) => parse::run(backend, a),
         Some(Command::Lint(a)) => lint::run(a),
+        Some(Command::Acme(a)) => acme::run(backend, a),
         Some(Command::Key(a)) => key::run(backend, a),
         Some(Command::Issue(a)) => issue::run(backend, a),
         Some(Command::Crl(a)) => crl::run(backend, a),

@@ -140,6 +140,7 @@ impl Handler for MtcHandler {
             status: a.status,
             content_type,
             headers,
+            made_headers: Vec::new(),
             body: a.body,
             log,
         }

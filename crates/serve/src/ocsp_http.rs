@@ -58,6 +58,7 @@ impl Handler for OcspHandler {
             } else {
                 &[]
             },
+            made_headers: Vec::new(),
             body: answered.der,
             log,
         }

@@ -42,6 +42,8 @@ pub struct Reply {
     pub content_type: &'static str,
     /// More headers, by lower-case name (Cache-Control, Allow …).
     pub headers: &'static [(&'static str, &'static str)],
+    /// Headers made for this answer (Replay-Nonce, Location, Link …); a name may repeat.
+    pub made_headers: Vec<(&'static str, String)>,
     pub body: Vec<u8>,
     /// The JSON lines the server's log gets for this request, in order (the HTTP layer
     /// writes them, so a handler does no I/O of its own).

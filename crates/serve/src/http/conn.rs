@@ -262,6 +262,14 @@ fn response(reply: Reply, close: bool) -> hyper::Response<Full<Bytes>> {
             h.insert(name, HeaderValue::from_static(value));
         }
     }
+    for (name, value) in reply.made_headers {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&value),
+        ) {
+            h.append(name, value);
+        }
+    }
     if close {
         h.insert(CONNECTION, HeaderValue::from_static("close"));
     }

@@ -1,0 +1,962 @@
+//! The ACME resources (RFC 8555 §7): one [`AcmeHandler`] per worker of the HTTP layer,
+//! each with its own connections to `acme.db` and the CA's records. Every POST is a JWS
+//! checked for its URL, its nonce (used once, across workers and processes) and its
+//! signature before anything else is read.
+
+use crate::finalize::{self, Ca};
+use crate::jose::{self, Jwk, Jws, Signer};
+use crate::problem::Problem;
+use crate::store::{AcmeDb, Authz, Challenge, NewAuthz, Order};
+use crate::AcmeConfig;
+use pkit_ca::store::CaStore;
+use pkit_der::Time;
+use pkit_serve::http::{Body, Clock, Handler, Method, Reply, Request};
+use pkit_x509::backend::Backend;
+use serde_json::{json, Value};
+use std::net::IpAddr;
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+
+/// One worker's ACME server.
+pub struct AcmeHandler {
+    pub config: Arc<AcmeConfig>,
+    pub ca: Arc<Ca>,
+    pub db: AcmeDb,
+    pub ca_store: Box<dyn CaStore>,
+    /// Challenges to validate, by id, for the validator threads.
+    pub validate: Sender<i64>,
+    pub backend: &'static Backend,
+    pub clock: Clock,
+}
+
+/// What a resource answers before the common headers are added.
+struct Answer {
+    status: u16,
+    content_type: &'static str,
+    body: Vec<u8>,
+    headers: Vec<(&'static str, String)>,
+}
+
+type Outcome = Result<Answer, Problem>;
+
+fn json_answer(status: u16, v: &Value) -> Answer {
+    Answer {
+        status,
+        content_type: "application/json",
+        body: serde_json::to_vec_pretty(v).unwrap_or_default(),
+        headers: Vec::new(),
+    }
+}
+
+impl Answer {
+    fn with(mut self, name: &'static str, value: String) -> Answer {
+        self.headers.push((name, value));
+        self
+    }
+}
+
+fn time(unix: i64) -> String {
+    Time { unix }.to_string()
+}
+
+/// A verified request: who sent it and what.
+struct Signed {
+    jws: Jws,
+    /// The account, for a `kid` JWS.
+    account: Option<crate::store::Account>,
+}
+
+impl Handler for AcmeHandler {
+    fn handle(&mut self, rq: Request<'_>) -> Reply {
+        let path = rq.target.split('?').next().unwrap_or("/").to_string();
+        let outcome = self.route(&rq, &path);
+        let now = self.clock.now().unix;
+        let (status, content_type, body, mut headers, problem) = match outcome {
+            Ok(a) => (a.status, a.content_type, a.body, a.headers, None),
+            Err(p) => {
+                let body = p.body();
+                (
+                    p.status,
+                    "application/problem+json",
+                    body,
+                    Vec::new(),
+                    Some(p.kind),
+                )
+            }
+        };
+        // Every answer carries a fresh nonce (§6.5) and the directory link (§7.1).
+        if let Ok(n) = self.new_nonce(now) {
+            headers.push(("replay-nonce", n));
+        }
+        headers.push((
+            "link",
+            format!("<{}/directory>;rel=\"index\"", self.config.base_url),
+        ));
+        let log = vec![json!({
+            "event": "request",
+            "method": rq.method.as_str(),
+            "path": path,
+            "status": status,
+            "peer": rq.peer.to_string(),
+            "problem": problem,
+            "us": rq.received.elapsed().as_micros() as u64,
+        })];
+        Reply {
+            status,
+            content_type,
+            headers: &[("cache-control", "no-store")],
+            made_headers: headers,
+            body,
+            log,
+        }
+    }
+}
+
+fn id_of(path: &str, prefix: &str) -> Option<i64> {
+    path.strip_prefix(prefix)?.parse().ok()
+}
+
+impl AcmeHandler {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.config.base_url)
+    }
+
+    fn new_nonce(&self, now: i64) -> Result<String, Problem> {
+        let mut b = [0u8; 16];
+        pkit_ca::random_bytes(&mut b).map_err(|e| Problem::server(e.to_string()))?;
+        let n = jose::b64(&b);
+        self.db.add_nonce(&n, now).map_err(Problem::db)?;
+        Ok(n)
+    }
+
+    fn route(&mut self, rq: &Request<'_>, path: &str) -> Outcome {
+        let get = *rq.method == Method::GET || *rq.method == Method::HEAD;
+        match (path, get) {
+            ("/directory", true) => return Ok(json_answer(200, &self.directory())),
+            ("/new-nonce", true) => {
+                // §7.2: 200 to HEAD, 204 to GET; the nonce is added to every answer.
+                let status = if *rq.method == Method::HEAD { 200 } else { 204 };
+                return Ok(Answer {
+                    status,
+                    content_type: "application/json",
+                    body: Vec::new(),
+                    headers: Vec::new(),
+                });
+            }
+            (p, true) if p.starts_with("/renewal-info/") => return self.renewal_info(p),
+            (_, true) => {
+                return Err(Problem::new(
+                    "malformed",
+                    405,
+                    "resources other than the directory, nonces and renewal info are \
+                     fetched with POST-as-GET",
+                ))
+            }
+            _ => {}
+        }
+        if *rq.method != Method::POST {
+            return Err(Problem::new("malformed", 405, "method not allowed"));
+        }
+        if rq
+            .content_type
+            .map(|c| c.split(';').next().unwrap_or("").trim())
+            != Some("application/jose+json")
+        {
+            return Err(Problem::new(
+                "malformed",
+                415,
+                "requests are application/jose+json",
+            ));
+        }
+        let body = match &rq.body {
+            Body::Read(b) => b.clone(),
+            Body::TooLarge => {
+                return Err(Problem::new("malformed", 413, "the request is too large"))
+            }
+            _ => {
+                return Err(Problem::new(
+                    "malformed",
+                    400,
+                    "the request body was not read whole",
+                ))
+            }
+        };
+        let signed = self.verify(&body, path)?;
+        match path {
+            "/new-account" => self.new_account(signed),
+            "/new-order" => self.new_order(signed),
+            "/revoke-cert" => self.revoke(signed),
+            "/key-change" => self.key_change(signed),
+            p if p.starts_with("/acct/") => self.account(signed, p),
+            p if p.starts_with("/order/") && p.ends_with("/finalize") => self.finalize(signed, p),
+            p if p.starts_with("/order/") => self.order(signed, p),
+            p if p.starts_with("/authz/") => self.authz(signed, p),
+            p if p.starts_with("/chall/") => self.challenge(signed, p),
+            p if p.starts_with("/cert/") => self.certificate(signed, p),
+            _ => Err(Problem::new("malformed", 404, "no such resource")),
+        }
+    }
+
+    fn directory(&self) -> Value {
+        let mut meta = json!({
+            "externalAccountRequired": self.config.eab_required(),
+        });
+        if !self.config.profiles.is_empty() {
+            meta["profiles"] = self
+                .config
+                .profiles
+                .iter()
+                .map(|p| (p.name.clone(), Value::String(p.description.clone())))
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+        }
+        if let Some(t) = &self.config.terms_of_service {
+            meta["termsOfService"] = t.clone().into();
+        }
+        json!({
+            "newNonce": self.url("/new-nonce"),
+            "newAccount": self.url("/new-account"),
+            "newOrder": self.url("/new-order"),
+            "revokeCert": self.url("/revoke-cert"),
+            "keyChange": self.url("/key-change"),
+            "renewalInfo": self.url("/renewal-info"),
+            "meta": meta,
+        })
+    }
+
+    /// §6.2–6.5: the URL the JWS names is this one, its nonce is fresh, and its signature
+    /// verifies with its `jwk` or its account's key.
+    fn verify(&mut self, body: &[u8], path: &str) -> Result<Signed, Problem> {
+        let jws = Jws::parse(body).map_err(Problem::jose)?;
+        let now = self.clock.now().unix;
+        if jws.url != self.url(path) {
+            return Err(Problem::new(
+                "unauthorized",
+                401,
+                format!("the JWS is for {}, not {}", jws.url, self.url(path)),
+            ));
+        }
+        let nonce = jws
+            .nonce
+            .as_deref()
+            .ok_or_else(|| Problem::new("badNonce", 400, "the JWS has no nonce"))?;
+        if !self.db.take_nonce(nonce, now).map_err(Problem::db)? {
+            return Err(Problem::new(
+                "badNonce",
+                400,
+                "the nonce was not issued here, has expired or was used already",
+            ));
+        }
+        let uses_jwk = matches!(path, "/new-account" | "/revoke-cert");
+        match &jws.signer {
+            Signer::Jwk(jwk) => {
+                if !uses_jwk {
+                    return Err(Problem::new(
+                        "malformed",
+                        400,
+                        "this resource wants a JWS signed by an account (\"kid\")",
+                    ));
+                }
+                jws.verify(self.backend, &jwk.spki).map_err(Problem::jose)?;
+                Ok(Signed { jws, account: None })
+            }
+            Signer::Kid(kid) => {
+                if path == "/new-account" {
+                    return Err(Problem::new(
+                        "malformed",
+                        400,
+                        "newAccount is signed with the new key (\"jwk\"), not an account",
+                    ));
+                }
+                let account = kid
+                    .strip_prefix(&self.url("/acct/"))
+                    .and_then(|id| id.parse().ok())
+                    .map(|id| self.db.account(id))
+                    .transpose()
+                    .map_err(Problem::db)?
+                    .flatten()
+                    .ok_or_else(|| {
+                        Problem::new("accountDoesNotExist", 400, format!("no account {kid}"))
+                    })?;
+                jws.verify(self.backend, &account.spki)
+                    .map_err(Problem::jose)?;
+                if account.status != "valid" {
+                    return Err(Problem::new(
+                        "unauthorized",
+                        401,
+                        format!("the account is {}", account.status),
+                    ));
+                }
+                Ok(Signed {
+                    jws,
+                    account: Some(account),
+                })
+            }
+        }
+    }
+
+    fn account_json(&self, a: &crate::store::Account) -> Value {
+        json!({
+            "status": a.status,
+            "contact": serde_json::from_str::<Value>(&a.contact).unwrap_or(json!([])),
+            "orders": self.url(&format!("/acct/{}/orders", a.id)),
+            "createdAt": time(a.created),
+        })
+    }
+
+    fn new_account(&mut self, s: Signed) -> Outcome {
+        let Signer::Jwk(jwk) = &s.jws.signer else {
+            unreachable!("verify lets only a jwk through to newAccount")
+        };
+        let payload = s.jws.json().map_err(Problem::jose)?.unwrap_or(json!({}));
+        let now = self.clock.now().unix;
+        if let Some(a) = self
+            .db
+            .account_by_thumbprint(&jwk.thumbprint)
+            .map_err(Problem::db)?
+        {
+            // §7.3.1: the existing account, 200 with its URL.
+            return Ok(json_answer(200, &self.account_json(&a))
+                .with("location", self.url(&format!("/acct/{}", a.id))));
+        }
+        if payload["onlyReturnExisting"] == json!(true) {
+            return Err(Problem::new(
+                "accountDoesNotExist",
+                400,
+                "no account has this key",
+            ));
+        }
+        let contact = contacts(&payload)?;
+        let eab = crate::eab::check(&self.config, &payload, jwk, &self.url("/new-account"))?;
+        let id = self
+            .db
+            .create_account(
+                &jwk.thumbprint,
+                &Value::Object(jwk.json.clone()).to_string(),
+                &jwk.spki,
+                &contact.to_string(),
+                eab.as_deref(),
+                now,
+            )
+            .map_err(Problem::db)?;
+        let a = self
+            .db
+            .account(id)
+            .map_err(Problem::db)?
+            .ok_or_else(|| Problem::server("account vanished"))?;
+        Ok(json_answer(201, &self.account_json(&a))
+            .with("location", self.url(&format!("/acct/{id}"))))
+    }
+
+    fn account(&mut self, s: Signed, path: &str) -> Outcome {
+        let a = s.account.as_ref().expect("kid");
+        if let Some(rest) = path.strip_suffix("/orders") {
+            if id_of(rest, "/acct/") != Some(a.id) {
+                return Err(Problem::new(
+                    "unauthorized",
+                    403,
+                    "not this account's orders",
+                ));
+            }
+            let orders: Vec<Value> = self
+                .db
+                .orders(Some(a.id))
+                .map_err(Problem::db)?
+                .iter()
+                .map(|o| self.url(&format!("/order/{}", o.id)).into())
+                .collect();
+            return Ok(json_answer(200, &json!({ "orders": orders })));
+        }
+        if id_of(path, "/acct/") != Some(a.id) {
+            return Err(Problem::new(
+                "unauthorized",
+                403,
+                "a JWS may only touch its own account",
+            ));
+        }
+        let mut a = a.clone();
+        if let Some(p) = s.jws.json().map_err(Problem::jose)? {
+            if p.get("contact").is_some() {
+                a.contact = contacts(&p)?.to_string();
+            }
+            match p.get("status").and_then(Value::as_str) {
+                Some("deactivated") => a.status = "deactivated".into(),
+                Some("valid") | None => {}
+                Some(other) => {
+                    return Err(Problem::new(
+                        "malformed",
+                        400,
+                        format!("an account cannot be set to {other}"),
+                    ))
+                }
+            }
+            self.db
+                .update_account(a.id, &a.contact, &a.status)
+                .map_err(Problem::db)?;
+        }
+        Ok(json_answer(200, &self.account_json(&a)))
+    }
+
+    fn key_change(&mut self, s: Signed) -> Outcome {
+        let a = s.account.expect("kid");
+        let outer_url = s.jws.url.clone();
+        let inner_v: Value = serde_json::from_slice(&s.jws.payload)
+            .map_err(|_| Problem::new("malformed", 400, "the key change payload is not a JWS"))?;
+        let inner = Jws::from_value(&inner_v).map_err(Problem::jose)?;
+        let Signer::Jwk(new_key) = &inner.signer else {
+            return Err(Problem::new(
+                "malformed",
+                400,
+                "the inner JWS must carry the new key as \"jwk\"",
+            ));
+        };
+        if inner.url != outer_url || inner.nonce.is_some() {
+            return Err(Problem::new(
+                "malformed",
+                400,
+                "the inner JWS must name the same URL and carry no nonce (§7.3.5)",
+            ));
+        }
+        inner
+            .verify(self.backend, &new_key.spki)
+            .map_err(Problem::jose)?;
+        let p = inner.json().map_err(Problem::jose)?.unwrap_or(json!({}));
+        let old = Jwk::from_json(&p["oldKey"]).map_err(Problem::jose)?;
+        if p["account"].as_str() != Some(&self.url(&format!("/acct/{}", a.id)))
+            || old.thumbprint != a.thumbprint
+        {
+            return Err(Problem::new(
+                "malformed",
+                400,
+                "the inner payload's account and oldKey must be this account's",
+            ));
+        }
+        if !self
+            .db
+            .rekey_account(
+                a.id,
+                &new_key.thumbprint,
+                &Value::Object(new_key.json.clone()).to_string(),
+                &new_key.spki,
+            )
+            .map_err(Problem::db)?
+        {
+            return Err(Problem::new(
+                "conflict",
+                409,
+                "another account has this key",
+            ));
+        }
+        let a = self
+            .db
+            .account(a.id)
+            .map_err(Problem::db)?
+            .expect("account");
+        Ok(json_answer(200, &self.account_json(&a)))
+    }
+
+    fn new_order(&mut self, s: Signed) -> Outcome {
+        let a = s.account.expect("kid");
+        let p = s
+            .jws
+            .json()
+            .map_err(Problem::jose)?
+            .ok_or_else(|| Problem::new("malformed", 400, "newOrder needs a payload"))?;
+        let ids = p["identifiers"]
+            .as_array()
+            .filter(|l| !l.is_empty())
+            .ok_or_else(|| {
+                Problem::new("malformed", 400, "\"identifiers\" must be a non-empty list")
+            })?;
+        if ids.len() > crate::MAX_IDENTIFIERS {
+            return Err(Problem::new(
+                "rejectedIdentifier",
+                400,
+                format!("at most {} identifiers in an order", crate::MAX_IDENTIFIERS),
+            ));
+        }
+        let now = self.clock.now().unix;
+        let mut authzs = Vec::new();
+        let mut listed = Vec::new();
+        for id in ids {
+            let (kind, value) = identifier(id)?;
+            let (value, wildcard) = match value.strip_prefix("*.") {
+                Some(base) if kind == "dns" => (base.to_string(), true),
+                _ => (value, false),
+            };
+            listed.push(json!({"type": kind, "value": if wildcard { format!("*.{value}") } else { value.clone() }}));
+            let reuse = self
+                .db
+                .reusable_authz(a.id, &kind, &value, wildcard, now)
+                .map_err(Problem::db)?;
+            let mut challenges = Vec::new();
+            if reuse.is_none() {
+                // §8.4: a wildcard is proven by DNS only; an IP address not by DNS (RFC 8738 §7).
+                let kinds: &[&str] = match (kind.as_str(), wildcard) {
+                    ("dns", true) => &["dns-01"],
+                    ("dns", false) => &["http-01", "dns-01", "tls-alpn-01"],
+                    _ => &["http-01", "tls-alpn-01"],
+                };
+                for k in kinds {
+                    let mut t = [0u8; 32];
+                    pkit_ca::random_bytes(&mut t).map_err(|e| Problem::server(e.to_string()))?;
+                    challenges.push((k.to_string(), jose::b64(&t)));
+                }
+            }
+            authzs.push(NewAuthz {
+                id_type: kind,
+                id_value: value,
+                wildcard,
+                reuse,
+                challenges,
+            });
+        }
+        let profile = match p.get("profile").and_then(Value::as_str) {
+            Some(name) if !self.config.profiles.iter().any(|x| x.name == name) => {
+                return Err(Problem::new(
+                    "invalidProfile",
+                    400,
+                    format!("no profile {name} here"),
+                ))
+            }
+            other => other.map(str::to_string),
+        };
+        let window = (
+            p.get("notBefore")
+                .and_then(Value::as_str)
+                .map(order_time)
+                .transpose()?,
+            p.get("notAfter")
+                .and_then(Value::as_str)
+                .map(order_time)
+                .transpose()?,
+        );
+        let replaces = p
+            .get("replaces")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let id = self
+            .db
+            .create_order(
+                a.id,
+                &Value::Array(listed).to_string(),
+                profile.as_deref(),
+                replaces.as_deref(),
+                window,
+                now + self.config.order_lifetime,
+                &authzs,
+                now,
+            )
+            .map_err(Problem::db)?;
+        let o = self.refreshed_order(id)?;
+        Ok(json_answer(201, &self.order_json(&o)?)
+            .with("location", self.url(&format!("/order/{id}"))))
+    }
+
+    /// An order with its status moved on by its authorizations (§7.1.6).
+    fn refreshed_order(&self, id: i64) -> Result<Order, Problem> {
+        let mut o = self
+            .db
+            .order(id)
+            .map_err(Problem::db)?
+            .ok_or_else(|| Problem::new("malformed", 404, "no such order"))?;
+        let now = self.clock.now().unix;
+        if o.status == "pending" {
+            let authzs = self.db.order_authzs(id).map_err(Problem::db)?;
+            let next = if o.expires <= now
+                || authzs
+                    .iter()
+                    .any(|a| a.status == "invalid" || a.status == "deactivated")
+            {
+                Some("invalid")
+            } else if authzs.iter().all(|a| a.status == "valid") {
+                Some("ready")
+            } else {
+                None
+            };
+            if let Some(n) = next {
+                self.db.set_order_status(id, n, None).map_err(Problem::db)?;
+                o.status = n.to_string();
+            }
+        }
+        Ok(o)
+    }
+
+    fn order_json(&self, o: &Order) -> Result<Value, Problem> {
+        let authzs = self.db.order_authzs(o.id).map_err(Problem::db)?;
+        let mut v = json!({
+            "status": o.status,
+            "expires": time(o.expires),
+            "identifiers": serde_json::from_str::<Value>(&o.identifiers).unwrap_or(json!([])),
+            "authorizations": authzs.iter().map(|a| self.url(&format!("/authz/{}", a.id))).collect::<Vec<_>>(),
+            "finalize": self.url(&format!("/order/{}/finalize", o.id)),
+        });
+        if let Some(t) = o.not_before {
+            v["notBefore"] = time(t).into();
+        }
+        if let Some(t) = o.not_after {
+            v["notAfter"] = time(t).into();
+        }
+        if let Some(p) = &o.profile {
+            v["profile"] = p.clone().into();
+        }
+        if let Some(r) = &o.replaces {
+            v["replaces"] = r.clone().into();
+        }
+        if let Some(e) = &o.error {
+            v["error"] = serde_json::from_str(e).unwrap_or(Value::Null);
+        }
+        if let Some(serial) = &o.cert_serial {
+            v["certificate"] = self.url(&format!("/cert/{serial}")).into();
+        }
+        Ok(v)
+    }
+
+    fn own_order(&self, s: &Signed, id: Option<i64>) -> Result<Order, Problem> {
+        let a = s.account.as_ref().expect("kid");
+        let o = self
+            .refreshed_order(id.ok_or_else(|| Problem::new("malformed", 404, "no such order"))?)?;
+        if o.account_id != a.id {
+            return Err(Problem::new(
+                "unauthorized",
+                403,
+                "not this account's order",
+            ));
+        }
+        Ok(o)
+    }
+
+    fn order(&mut self, s: Signed, path: &str) -> Outcome {
+        let o = self.own_order(&s, id_of(path, "/order/"))?;
+        Ok(json_answer(200, &self.order_json(&o)?))
+    }
+
+    fn authz_json(&self, a: &Authz, challenges: &[Challenge]) -> Value {
+        let value = if a.wildcard {
+            format!("*.{}", a.id_value)
+        } else {
+            a.id_value.clone()
+        };
+        let mut v = json!({
+            "status": a.status,
+            "expires": time(a.expires),
+            "identifier": {"type": a.id_type, "value": value},
+            "challenges": challenges.iter().map(|c| self.challenge_json(c)).collect::<Vec<_>>(),
+        });
+        if a.wildcard {
+            v["wildcard"] = true.into();
+            v["identifier"]["value"] = a.id_value.clone().into();
+        }
+        v
+    }
+
+    fn challenge_json(&self, c: &Challenge) -> Value {
+        let mut v = json!({
+            "type": c.kind,
+            "url": self.url(&format!("/chall/{}", c.id)),
+            "token": c.token,
+            "status": c.status,
+        });
+        if let Some(t) = c.validated {
+            v["validated"] = time(t).into();
+        }
+        if let Some(e) = &c.error {
+            v["error"] = serde_json::from_str(e).unwrap_or(Value::Null);
+        }
+        v
+    }
+
+    fn own_authz(&self, s: &Signed, id: Option<i64>) -> Result<Authz, Problem> {
+        let a = s.account.as_ref().expect("kid");
+        let z = id
+            .map(|id| self.db.authz(id))
+            .transpose()
+            .map_err(Problem::db)?
+            .flatten()
+            .ok_or_else(|| Problem::new("malformed", 404, "no such authorization"))?;
+        if z.account_id != a.id {
+            return Err(Problem::new(
+                "unauthorized",
+                403,
+                "not this account's authorization",
+            ));
+        }
+        Ok(z)
+    }
+
+    fn authz(&mut self, s: Signed, path: &str) -> Outcome {
+        let mut z = self.own_authz(&s, id_of(path, "/authz/"))?;
+        if let Some(p) = s.jws.json().map_err(Problem::jose)? {
+            if p["status"] == json!("deactivated") {
+                self.db
+                    .set_authz_status(z.id, "deactivated")
+                    .map_err(Problem::db)?;
+                z.status = "deactivated".into();
+            }
+        }
+        let ch = self.db.challenges(z.id).map_err(Problem::db)?;
+        Ok(json_answer(200, &self.authz_json(&z, &ch)))
+    }
+
+    fn challenge(&mut self, s: Signed, path: &str) -> Outcome {
+        let id = id_of(path, "/chall/");
+        let c = id
+            .map(|id| self.db.challenge(id))
+            .transpose()
+            .map_err(Problem::db)?
+            .flatten()
+            .ok_or_else(|| Problem::new("malformed", 404, "no such challenge"))?;
+        let z = self.own_authz(&s, Some(c.authz_id))?;
+        // A POST with a payload ({}) asks for validation (§7.5.1); POST-as-GET only looks.
+        let asks = !s.jws.payload.is_empty();
+        let c = if asks
+            && z.status == "pending"
+            && self.db.start_challenge(c.id).map_err(Problem::db)?
+        {
+            self.validate
+                .send(c.id)
+                .map_err(|_| Problem::server("the validators have stopped"))?;
+            self.db.challenge(c.id).map_err(Problem::db)?.unwrap_or(c)
+        } else {
+            c
+        };
+        Ok(json_answer(200, &self.challenge_json(&c)).with(
+            "link",
+            format!("<{}>;rel=\"up\"", self.url(&format!("/authz/{}", z.id))),
+        ))
+    }
+
+    fn finalize(&mut self, s: Signed, path: &str) -> Outcome {
+        let id = path
+            .strip_suffix("/finalize")
+            .and_then(|p| id_of(p, "/order/"));
+        let o = self.own_order(&s, id)?;
+        if o.status != "ready" {
+            return Err(Problem::new(
+                "orderNotReady",
+                403,
+                format!("the order is {}, not ready", o.status),
+            ));
+        }
+        let p = s.jws.json().map_err(Problem::jose)?.unwrap_or(json!({}));
+        let csr = p["csr"]
+            .as_str()
+            .and_then(jose::unb64)
+            .ok_or_else(|| Problem::new("badCSR", 400, "\"csr\" must be a base64url DER CSR"))?;
+        // Checked before the order is claimed, so a bad CSR leaves it ready to retry.
+        let checked = finalize::check_csr(&csr, &o, &self.ca, self.backend)?;
+        if !self.db.claim_order(o.id).map_err(Problem::db)? {
+            return Err(Problem::new(
+                "orderNotReady",
+                403,
+                "the order is being finalized already",
+            ));
+        }
+        match finalize::issue(
+            &self.ca,
+            self.ca_store.as_mut(),
+            &self.config,
+            &o,
+            checked,
+            self.clock.now(),
+        ) {
+            Ok(cert) => {
+                self.db.complete_order(&o, &cert).map_err(Problem::db)?;
+            }
+            Err(p) => {
+                self.db
+                    .set_order_status(o.id, "invalid", Some(&p.json().to_string()))
+                    .map_err(Problem::db)?;
+                return Err(p);
+            }
+        }
+        let o = self.refreshed_order(o.id)?;
+        Ok(json_answer(200, &self.order_json(&o)?)
+            .with("location", self.url(&format!("/order/{}", o.id))))
+    }
+
+    fn certificate(&mut self, s: Signed, path: &str) -> Outcome {
+        let a = s.account.as_ref().expect("kid");
+        let serial = path.strip_prefix("/cert/").unwrap_or("");
+        let c = self
+            .db
+            .cert(serial)
+            .map_err(Problem::db)?
+            .filter(|c| c.account_id == a.id)
+            .ok_or_else(|| Problem::new("malformed", 404, "no such certificate"))?;
+        Ok(Answer {
+            status: 200,
+            content_type: "application/pem-certificate-chain",
+            body: c.chain_pem.into_bytes(),
+            headers: Vec::new(),
+        })
+    }
+
+    fn revoke(&mut self, s: Signed) -> Outcome {
+        let p = s
+            .jws
+            .json()
+            .map_err(Problem::jose)?
+            .ok_or_else(|| Problem::new("malformed", 400, "revokeCert needs a payload"))?;
+        let der = p["certificate"]
+            .as_str()
+            .and_then(jose::unb64)
+            .ok_or_else(|| {
+                Problem::new("malformed", 400, "\"certificate\" must be base64url DER")
+            })?;
+        let reason = match p.get("reason") {
+            None => None,
+            Some(r) => match r.as_u64() {
+                Some(n @ (0..=6 | 8..=10)) => Some(n as u8),
+                _ => {
+                    return Err(Problem::new(
+                        "badRevocationReason",
+                        400,
+                        "not a CRLReason code pkit accepts",
+                    ))
+                }
+            },
+        };
+        let cert = pkit_x509::cert::Certificate::from_der(&der).map_err(|e| {
+            Problem::new(
+                "malformed",
+                400,
+                format!("the certificate does not parse: {e}"),
+            )
+        })?;
+        let serial = pkit_der::hex(pkit_der::integer::unsigned_bytes(cert.serial));
+        let issued = self.db.cert(&serial).map_err(Problem::db)?.ok_or_else(|| {
+            Problem::new(
+                "malformed",
+                404,
+                "this server did not issue that certificate",
+            )
+        })?;
+        // §7.6: by the account that ordered it, or by the certificate's own key.
+        let allowed = match (&s.account, &s.jws.signer) {
+            (Some(a), _) => a.id == issued.account_id,
+            (None, Signer::Jwk(jwk)) => jwk.spki == cert.spki.raw,
+            _ => false,
+        };
+        if !allowed {
+            return Err(Problem::new(
+                "unauthorized",
+                403,
+                "only the account that ordered it or the certificate's key may revoke it",
+            ));
+        }
+        if issued.revoked {
+            return Err(Problem::new(
+                "alreadyRevoked",
+                400,
+                "the certificate is revoked already",
+            ));
+        }
+        let raw_serial = pkit_der::integer::unsigned_bytes(cert.serial).to_vec();
+        self.ca_store
+            .revoke(&raw_serial, self.clock.now().unix, reason)
+            .map_err(|e| Problem::server(format!("the CA's records: {e}")))?;
+        self.db.mark_revoked(&serial).map_err(Problem::db)?;
+        Ok(Answer {
+            status: 200,
+            content_type: "application/json",
+            body: Vec::new(),
+            headers: Vec::new(),
+        })
+    }
+
+    /// RFC 9773: the window in which to renew a certificate, by its ARI identifier
+    /// (base64url AKI keyIdentifier "." base64url serial).
+    fn renewal_info(&self, path: &str) -> Outcome {
+        let id = path.trim_start_matches("/renewal-info/");
+        let serial = id
+            .split_once('.')
+            .and_then(|(_, s)| jose::unb64(s))
+            .ok_or_else(|| Problem::new("malformed", 400, "expected AKI.serial, each base64url"))?;
+        let serial = pkit_der::hex(pkit_der::integer::unsigned_bytes(&serial));
+        let c = self
+            .db
+            .cert(&serial)
+            .map_err(Problem::db)?
+            .ok_or_else(|| Problem::new("malformed", 404, "no such certificate"))?;
+        let (start, end) =
+            crate::ari::window(c.not_before, c.not_after, c.revoked, self.clock.now().unix);
+        Ok(json_answer(
+            200,
+            &json!({"suggestedWindow": {"start": time(start), "end": time(end)}}),
+        )
+        .with("retry-after", "21600".into()))
+    }
+}
+
+/// The `contact` list of a payload: mailto: URLs only (§7.3).
+fn contacts(p: &Value) -> Result<Value, Problem> {
+    let list = match p.get("contact") {
+        None | Some(Value::Null) => return Ok(json!([])),
+        Some(Value::Array(l)) => l,
+        Some(_) => return Err(Problem::new("malformed", 400, "\"contact\" must be a list")),
+    };
+    for c in list {
+        let ok = c
+            .as_str()
+            .and_then(|s| s.strip_prefix("mailto:"))
+            .is_some_and(|m| m.contains('@') && !m.contains(',') && !m.contains('?'));
+        if !ok {
+            return Err(Problem::new(
+                "unsupportedContact",
+                400,
+                format!("{c}: only mailto: with one address is supported"),
+            ));
+        }
+    }
+    Ok(Value::Array(list.clone()))
+}
+
+/// One identifier of a new order: `dns` (lower-cased, a well-formed name, a wildcard only
+/// as its whole first label) or `ip` (RFC 8738, the address in its canonical form).
+fn identifier(v: &Value) -> Result<(String, String), Problem> {
+    let (kind, value) = (v["type"].as_str(), v["value"].as_str());
+    match (kind, value) {
+        (Some("dns"), Some(name)) => {
+            let name = name.to_ascii_lowercase();
+            let base = name.strip_prefix("*.").unwrap_or(&name);
+            let ok = !base.is_empty()
+                && base.len() <= 253
+                && base.split('.').all(|l| {
+                    !l.is_empty()
+                        && l.len() <= 63
+                        && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                        && !l.starts_with('-')
+                        && !l.ends_with('-')
+                });
+            if !ok || base.parse::<IpAddr>().is_ok() {
+                return Err(Problem::new(
+                    "rejectedIdentifier",
+                    400,
+                    format!("{name:?} is not a DNS name this CA issues for"),
+                ));
+            }
+            Ok(("dns".into(), name))
+        }
+        (Some("ip"), Some(addr)) => addr
+            .parse::<IpAddr>()
+            .map(|a| ("ip".to_string(), a.to_string()))
+            .map_err(|_| Problem::new("malformed", 400, format!("{addr:?} is not an IP address"))),
+        (Some(other), _) => Err(Problem::new(
+            "unsupportedIdentifier",
+            400,
+            format!("identifier type {other} is not supported (dns, ip)"),
+        )),
+        _ => Err(Problem::new(
+            "malformed",
+            400,
+            "an identifier needs a type and a value",
+        )),
+    }
+}
+
+fn order_time(s: &str) -> Result<i64, Problem> {
+    Time::parse_rfc3339(s)
+        .map(|t| t.unix)
+        .ok_or_else(|| Problem::new("malformed", 400, format!("{s:?} is not an RFC 3339 time")))
+}

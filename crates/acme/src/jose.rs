@@ -1,0 +1,379 @@
+//! The JOSE that ACME speaks (RFC 8555 §6.2): a flattened JWS whose protected header
+//! names its algorithm, its key (`jwk`, for new accounts and revocation by certificate
+//! key) or its account (`kid`), the nonce and the URL; JWKs (RFC 7517/7518/8037) turned
+//! into the SubjectPublicKeyInfo pkit's OpenSSL backend verifies with, and their
+//! thumbprints (RFC 7638) for key authorizations.
+//!
+//! Why written here: the JOSE crates either bring their own cryptography (an `openssl`
+//! link beside the OpenSSL 3.5 pkit builds, or `ring` for compact JWTs only) or parse
+//! JWKs into types pkit would still have to turn into DER. What ACME needs of JOSE is
+//! three base64url fields, one JSON header and four key shapes; the signatures are
+//! verified by the backend every other pkit signature goes through.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use pkit_der::oid_registry as oids;
+use pkit_der::Writer;
+use pkit_x509::alg::SignatureScheme;
+use pkit_x509::backend::Backend;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+/// Base64url without padding (RFC 8555 §6.1 forbids the padding).
+pub fn b64(bytes: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Decode base64url; padding or other alphabets are refused, as the RFC wants.
+pub fn unb64(s: &str) -> Option<Vec<u8>> {
+    URL_SAFE_NO_PAD.decode(s).ok()
+}
+
+/// Why a JWS was refused: the ACME error type and its detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JoseError {
+    /// `malformed`, `badSignatureAlgorithm`, `badPublicKey`, `unauthorized`.
+    pub kind: &'static str,
+    pub detail: String,
+}
+
+fn err(kind: &'static str, detail: impl Into<String>) -> JoseError {
+    JoseError {
+        kind,
+        detail: detail.into(),
+    }
+}
+
+/// A public key as a JWK describes it, with its SPKI for verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Jwk {
+    /// The JWK's members as sent.
+    pub json: Map<String, Value>,
+    /// The SubjectPublicKeyInfo DER.
+    pub spki: Vec<u8>,
+    /// RFC 7638 thumbprint, base64url.
+    pub thumbprint: String,
+}
+
+fn member<'a>(jwk: &'a Map<String, Value>, name: &str) -> Result<&'a str, JoseError> {
+    jwk.get(name)
+        .and_then(Value::as_str)
+        .ok_or_else(|| err("badPublicKey", format!("the JWK has no \"{name}\"")))
+}
+
+fn member_bytes(jwk: &Map<String, Value>, name: &str) -> Result<Vec<u8>, JoseError> {
+    unb64(member(jwk, name)?).ok_or_else(|| {
+        err(
+            "badPublicKey",
+            format!("the JWK's \"{name}\" is not base64url"),
+        )
+    })
+}
+
+impl Jwk {
+    /// Read a JWK: EC P-256 and P-384, RSA (2048 bits and more) and OKP Ed25519.
+    pub fn from_json(v: &Value) -> Result<Jwk, JoseError> {
+        let jwk = v
+            .as_object()
+            .ok_or_else(|| err("malformed", "\"jwk\" is not a JSON object"))?;
+        let kty = member(jwk, "kty")?;
+        let mut w = Writer::new();
+        // The members RFC 7638 §3.2 hashes, in lexicographic order.
+        let required: &[&str] = match kty {
+            "EC" => {
+                let (curve, len) = match member(jwk, "crv")? {
+                    "P-256" => (oids::SECP256R1, 32),
+                    "P-384" => (oids::SECP384R1, 48),
+                    other => {
+                        return Err(err(
+                            "badPublicKey",
+                            format!("curve {other} is not accepted"),
+                        ))
+                    }
+                };
+                let (x, y) = (member_bytes(jwk, "x")?, member_bytes(jwk, "y")?);
+                if x.len() != len || y.len() != len {
+                    return Err(err(
+                        "badPublicKey",
+                        "the EC point's coordinates have the wrong length",
+                    ));
+                }
+                let mut point = vec![4u8];
+                point.extend_from_slice(&x);
+                point.extend_from_slice(&y);
+                w.sequence(|w| {
+                    w.sequence(|w| {
+                        w.oid(&oids::EC_PUBLIC_KEY);
+                        w.oid(&curve);
+                    });
+                    w.bit_string(&point);
+                });
+                &["crv", "kty", "x", "y"]
+            }
+            "RSA" => {
+                let (n, e) = (member_bytes(jwk, "n")?, member_bytes(jwk, "e")?);
+                let n = strip_zeros(&n);
+                if n.len() < 256 {
+                    return Err(err(
+                        "badPublicKey",
+                        format!("an RSA key of {} bits; at least 2048", n.len() * 8),
+                    ));
+                }
+                let mut key = Writer::new();
+                key.sequence(|w| {
+                    w.integer_unsigned(n);
+                    w.integer_unsigned(strip_zeros(&e));
+                });
+                let key = key.finish();
+                w.sequence(|w| {
+                    w.sequence(|w| {
+                        w.oid(&oids::RSA_ENCRYPTION);
+                        w.null();
+                    });
+                    w.bit_string(&key);
+                });
+                &["e", "kty", "n"]
+            }
+            "OKP" => {
+                if member(jwk, "crv")? != "Ed25519" {
+                    return Err(err(
+                        "badPublicKey",
+                        "of the OKP curves only Ed25519 is accepted",
+                    ));
+                }
+                let x = member_bytes(jwk, "x")?;
+                if x.len() != 32 {
+                    return Err(err("badPublicKey", "an Ed25519 key is 32 bytes"));
+                }
+                w.sequence(|w| {
+                    w.sequence(|w| {
+                        w.oid(&oids::ED25519);
+                    });
+                    w.bit_string(&x);
+                });
+                &["crv", "kty", "x"]
+            }
+            other => {
+                return Err(err(
+                    "badPublicKey",
+                    format!("key type {other} is not accepted"),
+                ))
+            }
+        };
+        let mut canonical = Map::new();
+        for name in required {
+            canonical.insert((*name).to_string(), jwk[*name].clone());
+        }
+        let text = Value::Object(canonical).to_string();
+        Ok(Jwk {
+            json: jwk.clone(),
+            spki: w.finish(),
+            thumbprint: b64(&Sha256::digest(text.as_bytes())),
+        })
+    }
+
+    /// The key authorization of a challenge token (RFC 8555 §8.1).
+    pub fn key_authorization(&self, token: &str) -> String {
+        format!("{token}.{}", self.thumbprint)
+    }
+}
+
+fn strip_zeros(b: &[u8]) -> &[u8] {
+    let i = b.iter().position(|x| *x != 0).unwrap_or(b.len());
+    &b[i..]
+}
+
+/// Who signed: a new key, or an account by its URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Signer {
+    Jwk(Jwk),
+    Kid(String),
+}
+
+/// A flattened JWS, parsed but not yet verified.
+#[derive(Debug, Clone)]
+pub struct Jws {
+    pub alg: String,
+    pub signer: Signer,
+    pub nonce: Option<String>,
+    pub url: String,
+    /// The payload bytes (empty for POST-as-GET).
+    pub payload: Vec<u8>,
+    /// The protected header as sent (for an EAB's or a key change's inner JWS).
+    pub header: Map<String, Value>,
+    signing_input: Vec<u8>,
+    signature: Vec<u8>,
+}
+
+impl Jws {
+    /// Read a flattened JWS (RFC 7515 §7.2.2) from a request body.
+    pub fn parse(body: &[u8]) -> Result<Jws, JoseError> {
+        let v: Value = serde_json::from_slice(body)
+            .map_err(|e| err("malformed", format!("the body is not JSON: {e}")))?;
+        Self::from_value(&v)
+    }
+
+    /// Read a flattened JWS already parsed as JSON (an inner JWS).
+    pub fn from_value(v: &Value) -> Result<Jws, JoseError> {
+        let field = |name: &str| {
+            v.get(name)
+                .and_then(Value::as_str)
+                .ok_or_else(|| err("malformed", format!("the JWS has no \"{name}\" string")))
+        };
+        let (protected, payload, signature) =
+            (field("protected")?, field("payload")?, field("signature")?);
+        if v.get("header").is_some() {
+            return Err(err("malformed", "an unprotected header is not allowed"));
+        }
+        let header_bytes =
+            unb64(protected).ok_or_else(|| err("malformed", "\"protected\" is not base64url"))?;
+        let header: Map<String, Value> = serde_json::from_slice(&header_bytes)
+            .map_err(|_| err("malformed", "the protected header is not a JSON object"))?;
+        let alg = header
+            .get("alg")
+            .and_then(Value::as_str)
+            .ok_or_else(|| err("malformed", "the protected header has no \"alg\""))?
+            .to_string();
+        let signer = match (header.get("jwk"), header.get("kid")) {
+            (Some(j), None) => Signer::Jwk(Jwk::from_json(j)?),
+            (None, Some(k)) => Signer::Kid(
+                k.as_str()
+                    .ok_or_else(|| err("malformed", "\"kid\" is not a string"))?
+                    .to_string(),
+            ),
+            _ => {
+                return Err(err(
+                    "malformed",
+                    "the protected header needs exactly one of \"jwk\" and \"kid\"",
+                ))
+            }
+        };
+        let url = header
+            .get("url")
+            .and_then(Value::as_str)
+            .ok_or_else(|| err("malformed", "the protected header has no \"url\""))?
+            .to_string();
+        let nonce = header
+            .get("nonce")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        Ok(Jws {
+            alg,
+            signer,
+            nonce,
+            url,
+            payload: unb64(payload)
+                .ok_or_else(|| err("malformed", "\"payload\" is not base64url"))?,
+            signing_input: format!("{protected}.{payload}").into_bytes(),
+            signature: unb64(signature)
+                .ok_or_else(|| err("malformed", "\"signature\" is not base64url"))?,
+            header,
+        })
+    }
+
+    /// The payload as JSON; `None` for POST-as-GET's empty payload.
+    pub fn json(&self) -> Result<Option<Value>, JoseError> {
+        if self.payload.is_empty() {
+            return Ok(None);
+        }
+        serde_json::from_slice(&self.payload)
+            .map(Some)
+            .map_err(|e| err("malformed", format!("the payload is not JSON: {e}")))
+    }
+
+    /// Verify the signature with `spki` (DER): `badSignatureAlgorithm` for an algorithm
+    /// pkit does not take, `malformed` for a signature that does not verify (as Boulder
+    /// answers).
+    pub fn verify(&self, backend: &Backend, spki: &[u8]) -> Result<(), JoseError> {
+        let (scheme, sig) = match self.alg.as_str() {
+            "ES256" => (
+                SignatureScheme::EcdsaSha256,
+                ecdsa_der(&self.signature, 32)?,
+            ),
+            "ES384" => (
+                SignatureScheme::EcdsaSha384,
+                ecdsa_der(&self.signature, 48)?,
+            ),
+            "RS256" => (SignatureScheme::RsaPkcs1Sha256, self.signature.clone()),
+            "EdDSA" => (SignatureScheme::Ed25519, self.signature.clone()),
+            other => {
+                return Err(err(
+                    "badSignatureAlgorithm",
+                    format!("{other} is not accepted: ES256, ES384, RS256 or EdDSA"),
+                ))
+            }
+        };
+        match backend.verify(spki, scheme, &self.signing_input, &sig) {
+            Ok(true) => Ok(()),
+            Ok(false) | Err(_) => Err(err("malformed", "the JWS signature does not verify")),
+        }
+    }
+}
+
+impl Jws {
+    /// Whether an HS256 MAC (an external account binding's) verifies with `key`.
+    pub fn mac_verifies(&self, key: &[u8]) -> bool {
+        use hmac::{KeyInit, Mac};
+        let Ok(mut mac) = hmac::Hmac::<Sha256>::new_from_slice(key) else {
+            return false;
+        };
+        mac.update(&self.signing_input);
+        mac.verify_slice(&self.signature).is_ok()
+    }
+}
+
+/// JWS ECDSA signatures are r‖s of fixed width (RFC 7518 §3.4); OpenSSL wants DER.
+fn ecdsa_der(sig: &[u8], width: usize) -> Result<Vec<u8>, JoseError> {
+    if sig.len() != 2 * width {
+        return Err(err("malformed", "the ECDSA signature has the wrong length"));
+    }
+    let mut w = Writer::new();
+    w.sequence(|w| {
+        w.integer_unsigned(strip_zeros(&sig[..width]));
+        w.integer_unsigned(strip_zeros(&sig[width..]));
+    });
+    Ok(w.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn thumbprint_of_rfc7638_example() {
+        // RFC 7638 §3.1's RSA key and thumbprint.
+        let jwk = json!({
+            "kty": "RSA",
+            "n": "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw",
+            "e": "AQAB",
+            "alg": "RS256",
+            "kid": "2011-04-29"
+        });
+        let k = Jwk::from_json(&jwk).unwrap();
+        assert_eq!(k.thumbprint, "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs");
+        assert_eq!(
+            k.key_authorization("tok"),
+            "tok.NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"
+        );
+        assert!(pkit_x509::spki::Spki::from_der(&k.spki).is_ok());
+    }
+
+    #[test]
+    fn bad_jws_and_keys_are_refused() {
+        assert_eq!(Jws::parse(b"{").unwrap_err().kind, "malformed");
+        assert_eq!(
+            Jws::parse(b"{\"protected\":\"e30\",\"payload\":\"\",\"signature\":\"\"}")
+                .unwrap_err()
+                .kind,
+            "malformed"
+        );
+        let e = Jwk::from_json(&json!({"kty": "EC", "crv": "P-192", "x": "AA", "y": "AA"}))
+            .unwrap_err();
+        assert_eq!(e.kind, "badPublicKey");
+        let e = Jwk::from_json(&json!({"kty": "oct", "k": "AA"})).unwrap_err();
+        assert_eq!(e.kind, "badPublicKey");
+        assert!(unb64("a+b/").is_none());
+        assert!(ecdsa_der(&[1; 63], 32).is_err());
+    }
+}

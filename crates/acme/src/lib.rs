@@ -1,0 +1,65 @@
+//! pkit's ACME server (RFC 8555, with RFC 8738's IP identifiers, RFC 9773's renewal
+//! information and the `profiles` extension): a fleet's clients (certbot, lego, Caddy,
+//! cert-manager) ask the CA for certificates and prove control of their names.
+//!
+//! - [`handler`]: the resources, one [`handler::AcmeHandler`] per worker of pkit's HTTP
+//!   layer (`pkit-serve`);
+//! - [`jose`]: the JWS every POST is, and JWKs turned into SPKIs;
+//! - [`store`]: the state (`DIR/acme.db`, shared by every process serving the CA);
+//! - [`validate`] and [`dns`]: challenges validated from the server, bounded in time and
+//!   size, on threads of their own;
+//! - [`finalize`]: the CSR checked and the certificate issued through the CA's lint gate;
+//! - [`eab`], [`ari`], [`problem`]: account binding, renewal windows, error documents.
+
+#![forbid(unsafe_code)]
+
+pub mod ari;
+pub mod dns;
+pub mod eab;
+pub mod finalize;
+pub mod handler;
+pub mod jose;
+pub mod problem;
+pub mod store;
+pub mod validate;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+
+/// The most identifiers one order may name (Let's Encrypt's limit too).
+pub const MAX_IDENTIFIERS: usize = 100;
+
+/// A profile the server offers (the `profiles` directory meta field): a name, what it is,
+/// and how long its certificates are valid.
+#[derive(Debug, Clone)]
+pub struct ProfileOffer {
+    pub name: String,
+    pub description: String,
+    pub days: u32,
+}
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct AcmeConfig {
+    /// The URL clients reach the server at, without a trailing slash
+    /// (`http://127.0.0.1:14000`): every resource URL starts with it, and JWS `url`s must.
+    pub base_url: String,
+    /// The port http-01 validation connects to (80; another for tests).
+    pub http_port: u16,
+    /// The DNS server validation asks (dns-01, and http-01's addresses); `None`: the
+    /// system's.
+    pub resolver: Option<SocketAddr>,
+    /// How long an order (and its new authorizations) may take, in seconds.
+    pub order_lifetime: i64,
+    pub profiles: Vec<ProfileOffer>,
+    pub terms_of_service: Option<String>,
+    /// External account binding keys by key id; new accounts must bind to one when any
+    /// are given.
+    pub eab_keys: HashMap<String, Vec<u8>>,
+}
+
+impl AcmeConfig {
+    pub fn eab_required(&self) -> bool {
+        !self.eab_keys.is_empty()
+    }
+}

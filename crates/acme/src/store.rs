@@ -1,0 +1,559 @@
+//! The ACME server's state: accounts, orders, authorizations, challenges, issued
+//! certificates and nonces, in `DIR/acme.db` beside the CA's records (SQLite, WAL), so
+//! that every worker and every `acme serve` process on the CA shares it: a nonce one
+//! issued another accepts, and an order is finalized by whichever claims it first.
+
+use pkit_store::sqlite;
+use rusqlite::{params, Connection, OptionalExtension};
+use std::path::Path;
+
+pub use rusqlite::Error as DbError;
+pub type Result<T> = std::result::Result<T, DbError>;
+
+const MIGRATIONS: &[&str] = &[
+    // v1. Times are POSIX seconds. `identifiers` and `contact` are JSON arrays.
+    "CREATE TABLE nonces (nonce TEXT PRIMARY KEY, created INTEGER NOT NULL);
+    CREATE TABLE accounts (
+        id          INTEGER PRIMARY KEY,
+        thumbprint  TEXT NOT NULL UNIQUE,
+        jwk         TEXT NOT NULL,
+        spki        BLOB NOT NULL,
+        status      TEXT NOT NULL,
+        contact     TEXT NOT NULL,
+        eab_kid     TEXT,
+        created     INTEGER NOT NULL
+    );
+    CREATE TABLE orders (
+        id          INTEGER PRIMARY KEY,
+        account_id  INTEGER NOT NULL REFERENCES accounts(id),
+        status      TEXT NOT NULL,
+        identifiers TEXT NOT NULL,
+        profile     TEXT,
+        replaces    TEXT,
+        not_before  INTEGER,
+        not_after   INTEGER,
+        expires     INTEGER NOT NULL,
+        error       TEXT,
+        cert_serial TEXT,
+        created     INTEGER NOT NULL
+    );
+    CREATE INDEX orders_by_account ON orders(account_id);
+    CREATE TABLE authzs (
+        id          INTEGER PRIMARY KEY,
+        account_id  INTEGER NOT NULL REFERENCES accounts(id),
+        id_type     TEXT NOT NULL,
+        id_value    TEXT NOT NULL,
+        wildcard    INTEGER NOT NULL,
+        status      TEXT NOT NULL,
+        expires     INTEGER NOT NULL
+    );
+    CREATE INDEX authzs_for_reuse ON authzs(account_id, id_type, id_value, wildcard);
+    CREATE TABLE order_authzs (
+        order_id    INTEGER NOT NULL REFERENCES orders(id),
+        authz_id    INTEGER NOT NULL REFERENCES authzs(id),
+        PRIMARY KEY (order_id, authz_id)
+    );
+    CREATE TABLE challenges (
+        id          INTEGER PRIMARY KEY,
+        authz_id    INTEGER NOT NULL REFERENCES authzs(id),
+        type        TEXT NOT NULL,
+        token       TEXT NOT NULL,
+        status      TEXT NOT NULL,
+        validated   INTEGER,
+        error       TEXT
+    );
+    CREATE INDEX challenges_by_authz ON challenges(authz_id);
+    CREATE TABLE certs (
+        serial      TEXT PRIMARY KEY,
+        order_id    INTEGER NOT NULL REFERENCES orders(id),
+        account_id  INTEGER NOT NULL REFERENCES accounts(id),
+        chain_pem   TEXT NOT NULL,
+        not_before  INTEGER NOT NULL,
+        not_after   INTEGER NOT NULL,
+        revoked     INTEGER NOT NULL DEFAULT 0
+    );",
+];
+
+/// How long a nonce stays good (RFC 8555 §6.5 leaves it to the server).
+pub const NONCE_LIFETIME: i64 = 3600;
+/// The most nonces kept; past it the oldest go (a client that asks for nonces and never
+/// uses them cannot fill the disk).
+pub const MAX_NONCES: i64 = 100_000;
+
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub id: i64,
+    pub thumbprint: String,
+    pub jwk: String,
+    pub spki: Vec<u8>,
+    pub status: String,
+    pub contact: String,
+    pub created: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Order {
+    pub id: i64,
+    pub account_id: i64,
+    pub status: String,
+    pub identifiers: String,
+    pub profile: Option<String>,
+    pub replaces: Option<String>,
+    pub not_before: Option<i64>,
+    pub not_after: Option<i64>,
+    pub expires: i64,
+    pub error: Option<String>,
+    pub cert_serial: Option<String>,
+    pub created: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Authz {
+    pub id: i64,
+    pub account_id: i64,
+    pub id_type: String,
+    pub id_value: String,
+    pub wildcard: bool,
+    pub status: String,
+    pub expires: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Challenge {
+    pub id: i64,
+    pub authz_id: i64,
+    pub kind: String,
+    pub token: String,
+    pub status: String,
+    pub validated: Option<i64>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct IssuedCert {
+    pub serial: String,
+    pub order_id: i64,
+    pub account_id: i64,
+    pub chain_pem: String,
+    pub not_before: i64,
+    pub not_after: i64,
+    pub revoked: bool,
+}
+
+/// One connection to `acme.db`.
+pub struct AcmeDb {
+    conn: Connection,
+}
+
+const ORDER_COLUMNS: &str = "id, account_id, status, identifiers, profile, replaces, not_before, \
+                             not_after, expires, error, cert_serial, created";
+
+fn order_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Order> {
+    Ok(Order {
+        id: r.get(0)?,
+        account_id: r.get(1)?,
+        status: r.get(2)?,
+        identifiers: r.get(3)?,
+        profile: r.get(4)?,
+        replaces: r.get(5)?,
+        not_before: r.get(6)?,
+        not_after: r.get(7)?,
+        expires: r.get(8)?,
+        error: r.get(9)?,
+        cert_serial: r.get(10)?,
+        created: r.get(11)?,
+    })
+}
+
+fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
+    Ok(Account {
+        id: r.get(0)?,
+        thumbprint: r.get(1)?,
+        jwk: r.get(2)?,
+        spki: r.get(3)?,
+        status: r.get(4)?,
+        contact: r.get(5)?,
+        created: r.get(6)?,
+    })
+}
+
+fn authz_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Authz> {
+    Ok(Authz {
+        id: r.get(0)?,
+        account_id: r.get(1)?,
+        id_type: r.get(2)?,
+        id_value: r.get(3)?,
+        wildcard: r.get(4)?,
+        status: r.get(5)?,
+        expires: r.get(6)?,
+    })
+}
+
+fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Challenge> {
+    Ok(Challenge {
+        id: r.get(0)?,
+        authz_id: r.get(1)?,
+        kind: r.get(2)?,
+        token: r.get(3)?,
+        status: r.get(4)?,
+        validated: r.get(5)?,
+        error: r.get(6)?,
+    })
+}
+
+const ACCOUNT_COLUMNS: &str = "id, thumbprint, jwk, spki, status, contact, created";
+const AUTHZ_COLUMNS: &str = "id, account_id, id_type, id_value, wildcard, status, expires";
+const CHALLENGE_COLUMNS: &str = "id, authz_id, type, token, status, validated, error";
+
+impl AcmeDb {
+    /// Open (creating) `path`.
+    pub fn open(path: &Path) -> std::result::Result<AcmeDb, pkit_store::open_error::OpenError> {
+        Ok(AcmeDb {
+            conn: sqlite::open_versioned(path, MIGRATIONS)?,
+        })
+    }
+
+    /// Record a new nonce; now and then drop the expired and the excess.
+    pub fn add_nonce(&self, nonce: &str, now: i64) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO nonces (nonce, created) VALUES (?1, ?2)",
+            params![nonce, now],
+        )?;
+        if nonce.as_bytes()[0] % 64 == 0 {
+            self.conn.execute(
+                "DELETE FROM nonces WHERE created < ?1 OR rowid <= (SELECT max(rowid) FROM nonces) - ?2",
+                params![now - NONCE_LIFETIME, MAX_NONCES],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Use a nonce up: true when it was good (issued, unexpired, not used before).
+    pub fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool> {
+        let n = self.conn.execute(
+            "DELETE FROM nonces WHERE nonce = ?1 AND created >= ?2",
+            params![nonce, now - NONCE_LIFETIME],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub fn account_by_thumbprint(&self, t: &str) -> Result<Option<Account>> {
+        self.conn
+            .query_row(
+                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE thumbprint = ?1"),
+                [t],
+                account_row,
+            )
+            .optional()
+    }
+
+    pub fn account(&self, id: i64) -> Result<Option<Account>> {
+        self.conn
+            .query_row(
+                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
+                [id],
+                account_row,
+            )
+            .optional()
+    }
+
+    pub fn accounts(&self) -> Result<Vec<Account>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts ORDER BY id"
+        ))?;
+        let rows = st.query_map([], account_row)?;
+        rows.collect()
+    }
+
+    pub fn create_account(
+        &self,
+        thumbprint: &str,
+        jwk: &str,
+        spki: &[u8],
+        contact: &str,
+        eab_kid: Option<&str>,
+        now: i64,
+    ) -> Result<i64> {
+        self.conn.execute(
+            "INSERT INTO accounts (thumbprint, jwk, spki, status, contact, eab_kid, created)
+             VALUES (?1, ?2, ?3, 'valid', ?4, ?5, ?6)",
+            params![thumbprint, jwk, spki, contact, eab_kid, now],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    pub fn update_account(&self, id: i64, contact: &str, status: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE accounts SET contact = ?2, status = ?3 WHERE id = ?1",
+            params![id, contact, status],
+        )?;
+        Ok(())
+    }
+
+    /// Give an account a new key (RFC 8555 §7.3.5); false when another account has it.
+    pub fn rekey_account(&self, id: i64, thumbprint: &str, jwk: &str, spki: &[u8]) -> Result<bool> {
+        match self.conn.execute(
+            "UPDATE accounts SET thumbprint = ?2, jwk = ?3, spki = ?4 WHERE id = ?1",
+            params![id, thumbprint, jwk, spki],
+        ) {
+            Ok(_) => Ok(true),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::ConstraintViolation =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A new order with its authorizations (reusing `reuse`, making the rest with their
+    /// challenges), in one transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_order(
+        &mut self,
+        account_id: i64,
+        identifiers: &str,
+        profile: Option<&str>,
+        replaces: Option<&str>,
+        window: (Option<i64>, Option<i64>),
+        expires: i64,
+        authzs: &[NewAuthz],
+        now: i64,
+    ) -> Result<i64> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO orders (account_id, status, identifiers, profile, replaces, not_before,
+                                 not_after, expires, created)
+             VALUES (?1, 'pending', ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                account_id,
+                identifiers,
+                profile,
+                replaces,
+                window.0,
+                window.1,
+                expires,
+                now
+            ],
+        )?;
+        let order = tx.last_insert_rowid();
+        for a in authzs {
+            let authz = match a.reuse {
+                Some(id) => id,
+                None => {
+                    tx.execute(
+                        "INSERT INTO authzs (account_id, id_type, id_value, wildcard, status, expires)
+                         VALUES (?1, ?2, ?3, ?4, 'pending', ?5)",
+                        params![account_id, a.id_type, a.id_value, a.wildcard, expires],
+                    )?;
+                    let id = tx.last_insert_rowid();
+                    for (kind, token) in &a.challenges {
+                        tx.execute(
+                            "INSERT INTO challenges (authz_id, type, token, status)
+                             VALUES (?1, ?2, ?3, 'pending')",
+                            params![id, kind, token],
+                        )?;
+                    }
+                    id
+                }
+            };
+            tx.execute(
+                "INSERT OR IGNORE INTO order_authzs (order_id, authz_id) VALUES (?1, ?2)",
+                params![order, authz],
+            )?;
+        }
+        tx.commit()?;
+        Ok(order)
+    }
+
+    /// A valid, unexpired authorization of `account` for the identifier, to reuse.
+    pub fn reusable_authz(
+        &self,
+        account_id: i64,
+        id_type: &str,
+        id_value: &str,
+        wildcard: bool,
+        now: i64,
+    ) -> Result<Option<i64>> {
+        self.conn
+            .query_row(
+                "SELECT id FROM authzs WHERE account_id = ?1 AND id_type = ?2 AND id_value = ?3
+                 AND wildcard = ?4 AND status = 'valid' AND expires > ?5 ORDER BY expires DESC",
+                params![account_id, id_type, id_value, wildcard, now],
+                |r| r.get(0),
+            )
+            .optional()
+    }
+
+    pub fn order(&self, id: i64) -> Result<Option<Order>> {
+        self.conn
+            .query_row(
+                &format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = ?1"),
+                [id],
+                order_row,
+            )
+            .optional()
+    }
+
+    pub fn orders(&self, account_id: Option<i64>) -> Result<Vec<Order>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id"
+        ))?;
+        let rows = st.query_map([account_id], order_row)?;
+        rows.collect()
+    }
+
+    pub fn order_authzs(&self, order: i64) -> Result<Vec<Authz>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {} FROM authzs a JOIN order_authzs o ON o.authz_id = a.id
+             WHERE o.order_id = ?1 ORDER BY a.id",
+            AUTHZ_COLUMNS
+                .split(", ")
+                .map(|c| format!("a.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))?;
+        let rows = st.query_map([order], authz_row)?;
+        rows.collect()
+    }
+
+    pub fn authz(&self, id: i64) -> Result<Option<Authz>> {
+        self.conn
+            .query_row(
+                &format!("SELECT {AUTHZ_COLUMNS} FROM authzs WHERE id = ?1"),
+                [id],
+                authz_row,
+            )
+            .optional()
+    }
+
+    pub fn set_authz_status(&self, id: i64, status: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE authzs SET status = ?2 WHERE id = ?1",
+            params![id, status],
+        )?;
+        Ok(())
+    }
+
+    pub fn challenges(&self, authz: i64) -> Result<Vec<Challenge>> {
+        let mut st = self.conn.prepare(&format!(
+            "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE authz_id = ?1 ORDER BY id"
+        ))?;
+        let rows = st.query_map([authz], challenge_row)?;
+        rows.collect()
+    }
+
+    pub fn challenge(&self, id: i64) -> Result<Option<Challenge>> {
+        self.conn
+            .query_row(
+                &format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1"),
+                [id],
+                challenge_row,
+            )
+            .optional()
+    }
+
+    /// Move a pending challenge to processing: true for the one caller that did (a
+    /// challenge is validated once, however often it is posted).
+    pub fn start_challenge(&self, id: i64) -> Result<bool> {
+        Ok(self.conn.execute(
+            "UPDATE challenges SET status = 'processing' WHERE id = ?1 AND status = 'pending'",
+            [id],
+        )? == 1)
+    }
+
+    /// A challenge's outcome, and its authorization's with it.
+    pub fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        let authz: i64 =
+            tx.query_row("SELECT authz_id FROM challenges WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
+        let status = if error.is_none() { "valid" } else { "invalid" };
+        tx.execute(
+            "UPDATE challenges SET status = ?2, validated = ?3, error = ?4 WHERE id = ?1",
+            params![id, status, error.is_none().then_some(now), error],
+        )?;
+        tx.execute(
+            "UPDATE authzs SET status = ?2 WHERE id = ?1 AND status = 'pending'",
+            params![authz, status],
+        )?;
+        tx.commit()
+    }
+
+    /// Claim a ready order for finalization: true for the one caller that did.
+    pub fn claim_order(&self, id: i64) -> Result<bool> {
+        Ok(self.conn.execute(
+            "UPDATE orders SET status = 'processing' WHERE id = ?1 AND status = 'ready'",
+            [id],
+        )? == 1)
+    }
+
+    pub fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()> {
+        self.conn.execute(
+            "UPDATE orders SET status = ?2, error = ?3 WHERE id = ?1",
+            params![id, status, error],
+        )?;
+        Ok(())
+    }
+
+    /// The order's certificate, recorded with the order made valid, in one transaction.
+    pub fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO certs (serial, order_id, account_id, chain_pem, not_before, not_after)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                cert.serial,
+                order.id,
+                order.account_id,
+                cert.chain_pem,
+                cert.not_before,
+                cert.not_after
+            ],
+        )?;
+        tx.execute(
+            "UPDATE orders SET status = 'valid', cert_serial = ?2 WHERE id = ?1",
+            params![order.id, cert.serial],
+        )?;
+        tx.commit()
+    }
+
+    pub fn cert(&self, serial: &str) -> Result<Option<IssuedCert>> {
+        self.conn
+            .query_row(
+                "SELECT serial, order_id, account_id, chain_pem, not_before, not_after, revoked
+                 FROM certs WHERE serial = ?1",
+                [serial],
+                |r| {
+                    Ok(IssuedCert {
+                        serial: r.get(0)?,
+                        order_id: r.get(1)?,
+                        account_id: r.get(2)?,
+                        chain_pem: r.get(3)?,
+                        not_before: r.get(4)?,
+                        not_after: r.get(5)?,
+                        revoked: r.get(6)?,
+                    })
+                },
+            )
+            .optional()
+    }
+
+    pub fn mark_revoked(&self, serial: &str) -> Result<()> {
+        self.conn
+            .execute("UPDATE certs SET revoked = 1 WHERE serial = ?1", [serial])?;
+        Ok(())
+    }
+}
+
+/// An authorization a new order needs: reused, or new with these challenges.
+#[derive(Debug, Clone)]
+pub struct NewAuthz {
+    pub id_type: String,
+    pub id_value: String,
+    pub wildcard: bool,
+    pub reuse: Option<i64>,
+    /// (type, token) of each challenge of a new one.
+    pub challenges: Vec<(String, String)>,
+}

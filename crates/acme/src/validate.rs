@@ -1,0 +1,152 @@
+//! Validating challenges from the server (RFC 8555 §8): threads apart from the HTTP
+//! workers take challenge ids from a queue, fetch or look up what the client put up —
+//! bounded in time and size, so a target that hangs or answers a gigabyte costs one
+//! validator ten seconds and a few kilobytes — and record the outcome.
+
+use crate::jose::{b64, Jwk};
+use crate::problem::Problem;
+use crate::store::AcmeDb;
+use crate::AcmeConfig;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long one validation may take, connection and redirects included.
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+/// The most of an http-01 answer read: a key authorization is under 100 bytes.
+pub const MAX_ANSWER: u64 = 8 * 1024;
+
+/// Start `n` validator threads on `db`; the sender takes challenge ids.
+pub fn spawn(n: usize, db: PathBuf, config: Arc<AcmeConfig>) -> std::io::Result<Sender<i64>> {
+    let (tx, rx) = channel::<i64>();
+    let rx = Arc::new(Mutex::new(rx));
+    for i in 0..n.max(1) {
+        let (rx, db, config) = (Arc::clone(&rx), db.clone(), Arc::clone(&config));
+        std::thread::Builder::new()
+            .name(format!("acme-validate-{i}"))
+            .spawn(move || run(&rx, &db, &config))?;
+    }
+    Ok(tx)
+}
+
+fn run(rx: &Mutex<Receiver<i64>>, db: &std::path::Path, config: &AcmeConfig) {
+    let Ok(mut store) = AcmeDb::open(db) else {
+        return;
+    };
+    loop {
+        let next = rx.lock().map(|r| r.recv());
+        let Ok(Ok(id)) = next else {
+            return;
+        };
+        let outcome = validate(&store, config, id);
+        let error = outcome.err().map(|p| p.json().to_string());
+        let _ = store.finish_challenge(id, error.as_deref(), pkit_der::Time::now().unix);
+    }
+}
+
+/// Validate challenge `id`: Ok when the client proved control.
+pub fn validate(store: &AcmeDb, config: &AcmeConfig, id: i64) -> Result<(), Problem> {
+    let c = store
+        .challenge(id)
+        .map_err(Problem::db)?
+        .ok_or_else(|| Problem::server("the challenge vanished"))?;
+    let z = store
+        .authz(c.authz_id)
+        .map_err(Problem::db)?
+        .ok_or_else(|| Problem::server("the authorization vanished"))?;
+    let account = store
+        .account(z.account_id)
+        .map_err(Problem::db)?
+        .ok_or_else(|| Problem::server("the account vanished"))?;
+    let jwk: Value =
+        serde_json::from_str(&account.jwk).map_err(|e| Problem::server(e.to_string()))?;
+    let jwk = Jwk::from_json(&jwk).map_err(|e| Problem::server(e.detail))?;
+    let key_auth = jwk.key_authorization(&c.token);
+    match c.kind.as_str() {
+        "http-01" => http_01(config, &z.id_type, &z.id_value, &c.token, &key_auth),
+        "dns-01" => crate::dns::dns_01(
+            config,
+            &z.id_value,
+            &b64(&Sha256::digest(key_auth.as_bytes())),
+        ),
+        other => Err(Problem::new(
+            "unsupportedChallenge",
+            400,
+            format!("{other} is not validated by this server yet"),
+        )),
+    }
+}
+
+/// http-01 (§8.3): GET http://NAME:PORT/.well-known/acme-challenge/TOKEN answers the key
+/// authorization.
+fn http_01(
+    config: &AcmeConfig,
+    id_type: &str,
+    host: &str,
+    token: &str,
+    key_auth: &str,
+) -> Result<(), Problem> {
+    // With a resolver of its own the server connects to the address it finds and names
+    // the host in the Host header; else the system resolves it.
+    let (connect, host_header) = match (id_type, config.resolver) {
+        ("dns", Some(_)) => (crate::dns::address(config, host)?.to_string(), Some(host)),
+        _ => (host.to_string(), None),
+    };
+    let connect = if connect.contains(':') {
+        format!("[{connect}]")
+    } else {
+        connect
+    };
+    let url = format!(
+        "http://{connect}:{}/.well-known/acme-challenge/{token}",
+        config.http_port
+    );
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(TIMEOUT))
+        .http_status_as_error(false)
+        .max_redirects(10)
+        .build()
+        .into();
+    let conn = |e: ureq::Error| Problem::new("connection", 400, format!("{url}: {e}"));
+    let mut get = agent.get(&url);
+    if let Some(h) = host_header {
+        get = get.header("host", format!("{h}:{}", config.http_port));
+    }
+    let mut resp = get.call().map_err(conn)?;
+    if resp.status() != 200 {
+        return Err(Problem::new(
+            "unauthorized",
+            403,
+            format!("{url} answered HTTP {}", resp.status().as_u16()),
+        ));
+    }
+    let mut body = Vec::new();
+    resp.body_mut()
+        .as_reader()
+        .take(MAX_ANSWER + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| Problem::new("connection", 400, format!("{url}: {e}")))?;
+    if body.len() as u64 > MAX_ANSWER {
+        return Err(Problem::new(
+            "unauthorized",
+            403,
+            format!("{url} answered more than {MAX_ANSWER} bytes"),
+        ));
+    }
+    let got = String::from_utf8_lossy(&body);
+    if got.trim_end() != key_auth {
+        return Err(Problem::new(
+            "incorrectResponse",
+            403,
+            format!(
+                "{url} answered {:?}, not the key authorization",
+                got.chars().take(100).collect::<String>()
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! `pkit acme serve`: the ACME server on pkit's HTTP layer, one handler per worker, and
+//! the threads that validate challenges.
+
+use crate::cmd::ca_db::DbArgs;
+use crate::cmd::ca_dir::{ca_chain, load_ca_cert, load_issuer, parse_duration};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::flags::KeySecretArgs;
+use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
+use clap::Args;
+use pkit::acme::finalize::Ca;
+use pkit::acme::handler::AcmeHandler;
+use pkit::acme::store::AcmeDb;
+use pkit::acme::{AcmeConfig, ProfileOffer};
+use pkit::der::Time;
+use pkit::pki::backend::Backend;
+use pkit::serve::http::{self, log_line, Clock};
+use serde_json::json;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+const ACME_HELP: &str = "ACME: the directory is BASE/directory (BASE is --base-url, \
+by default http://ADDR:PORT of --listen). State (accounts, orders, authorizations, \
+challenges, nonces) is in DIR/acme.db, shared by every `acme serve` on the same CA \
+directory: a nonce from one is good at another, and an order is finalized once. \
+Certificates are issued by the CA in DIR through its lint gate (ca.json lint_rules) and \
+recorded in its records like `issue cert`'s. Challenges: http-01 (GET \
+http://NAME:--http-port/.well-known/acme-challenge/TOKEN, 10 s, 8 KiB at most), dns-01 \
+(TXT _acme-challenge.NAME at --resolver or the system's resolver); a wildcard only by \
+dns-01, an IP address (RFC 8738) only by http-01. Every request is logged as a JSON line \
+on stderr.";
+
+#[derive(Args, Debug)]
+#[command(after_long_help = format!("{ACME_HELP}\n\n{BEHAVIOUR_HELP}"))]
+pub struct ServeArgs {
+    /// The CA directory that issues (ca.pem, ca.key, its records).
+    #[arg(long)]
+    pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: DbArgs,
+    #[command(flatten)]
+    pub secrets: KeySecretArgs,
+    #[command(flatten)]
+    pub http: HttpArgs,
+    /// The URL clients reach this server at (what the directory's URLs start with); by
+    /// default http://ADDR:PORT of --listen.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// The port http-01 validation connects to.
+    #[arg(long, value_name = "PORT", default_value_t = 80)]
+    pub http_port: u16,
+    /// The DNS server validation asks (ADDR:PORT): dns-01's TXT records and http-01's
+    /// addresses; default: the system's resolver.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub resolver: Option<SocketAddr>,
+    /// External account binding keys (lines of `KID BASE64URL-KEY`): new accounts must
+    /// bind to one of them.
+    #[arg(long, value_name = "FILE")]
+    pub eab_keys: Option<PathBuf>,
+    /// A profile offered to clients (repeatable): NAME:DAYS[:DESCRIPTION]; orders that
+    /// name it get certificates valid DAYS days.
+    #[arg(long = "profile", value_name = "NAME:DAYS[:TEXT]")]
+    pub profiles: Vec<String>,
+    /// How long an order has to be completed.
+    #[arg(long, value_name = "DURATION", default_value = "7d")]
+    pub order_lifetime: String,
+    /// The terms of service URL the directory names.
+    #[arg(long, value_name = "URL")]
+    pub terms_of_service: Option<String>,
+    /// Validator threads (each validates one challenge at a time).
+    #[arg(long, value_name = "N", default_value_t = 4,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub validators: u16,
+}
+
+fn profile(s: &str) -> CliResult<ProfileOffer> {
+    let mut parts = s.splitn(3, ':');
+    let (name, days) = (parts.next().unwrap_or(""), parts.next());
+    let days: u32 = days
+        .and_then(|d| d.parse().ok())
+        .filter(|d| *d > 0)
+        .ok_or_else(|| CliError::usage(format!("--profile {s}: expected NAME:DAYS[:TEXT]")))?;
+    if name.is_empty() {
+        return Err(CliError::usage(format!("--profile {s}: the name is empty")));
+    }
+    Ok(ProfileOffer {
+        name: name.to_string(),
+        description: parts
+            .next()
+            .map_or_else(|| format!("{days}-day certificates"), str::to_string),
+        days,
+    })
+}
+
+pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
+    let opts = a.http.options()?;
+    let base_url = a
+        .base_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{}", a.http.listen))
+        .trim_end_matches('/')
+        .to_string();
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        return Err(CliError::usage(format!(
+            "--base-url {base_url}: expected an http(s) URL"
+        )));
+    }
+    let eab_keys = match &a.eab_keys {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| CliError::io_at(&p.display().to_string(), &e))?;
+            pkit::acme::eab::parse_keys(&text)
+                .map_err(|e| CliError::parse(format!("{}: {e}", p.display())))?
+        }
+        None => Default::default(),
+    };
+    let config = Arc::new(AcmeConfig {
+        base_url,
+        http_port: a.http_port,
+        resolver: a.resolver,
+        order_lifetime: parse_duration("--order-lifetime", &a.order_lifetime)?,
+        profiles: a
+            .profiles
+            .iter()
+            .map(|p| profile(p))
+            .collect::<CliResult<_>>()?,
+        terms_of_service: a.terms_of_service.clone(),
+        eab_keys,
+    });
+    let issuer = load_issuer(be, &a.ca, a.secrets.passin(), a.secrets.pin())?;
+    let mut chain = ca_chain(&a.ca)?;
+    if chain.is_empty() {
+        // A root issues: clients get it after the leaf, to build the path from.
+        chain.push(load_ca_cert(&a.ca)?);
+    }
+    let ca = Arc::new(Ca { issuer, chain });
+    let db_path = a.ca.join("acme.db");
+    let db_err = |e: &dyn std::fmt::Display| CliError::io(format!("{}: {e}", db_path.display()));
+    AcmeDb::open(&db_path).map_err(|e| db_err(&e))?;
+    let validate =
+        pkit::acme::validate::spawn(a.validators.into(), db_path.clone(), Arc::clone(&config))
+            .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
+    let make = || {
+        Ok::<_, CliError>(AcmeHandler {
+            config: Arc::clone(&config),
+            ca: Arc::clone(&ca),
+            db: AcmeDb::open(&db_path).map_err(|e| db_err(&e))?,
+            ca_store: crate::cmd::ca_db::open_store(&a.ca, &a.db)?,
+            validate: validate.clone(),
+            backend: be,
+            clock: Clock::System,
+        })
+    };
+    let directory = format!("{}/directory", config.base_url);
+    let sig = http::serve(&opts, make, |l| {
+        log_line(
+            &json!({"time": Time::now().to_string(), "event": "listening",
+                         "listen": l.addr.to_string(), "threads": l.threads,
+                         "directory": directory}),
+        );
+    })?;
+    log_line(&json!({"time": Time::now().to_string(), "event": "shutdown", "signal": sig}));
+    Ok(Exit::Ok)
+}

@@ -54,6 +54,7 @@ impl HttpArgs {
             threads: self.threads.map(usize::from),
             max_connections: self.max_connections as usize,
             header_timeout: Duration::from_secs(header_timeout.unsigned_abs()),
+            tls: None,
         })
     }
 }

@@ -39,9 +39,7 @@ fn with_resolver<T, F: Future<Output = Result<T, Problem>>>(
                 )
                 .build()
             }
-            None => hickory_resolver::TokioResolver::builder_tokio()
-                .and_then(|b| b.build())
-                .map_err(Into::into),
+            None => hickory_resolver::TokioResolver::builder_tokio().and_then(|b| b.build()),
         };
         let resolver = built.map_err(|e| Problem::server(format!("the resolver: {e}")))?;
         match tokio::time::timeout(TIMEOUT, f(resolver)).await {
@@ -90,15 +88,18 @@ pub fn dns_01(config: &AcmeConfig, name: &str, digest: &str) -> Result<(), Probl
     ))
 }
 
-/// An address of `name`, asked of the configured resolver.
-pub fn address(config: &AcmeConfig, name: &str) -> Result<IpAddr, Problem> {
+/// The addresses of `name`, asked of the configured resolver.
+pub fn addresses(config: &AcmeConfig, name: &str) -> Result<Vec<IpAddr>, Problem> {
     let fqdn = format!("{name}.");
-    with_resolver(config, |r| async move {
-        r.lookup_ip(fqdn.as_str())
+    let found: Vec<IpAddr> = with_resolver(config, |r| async move {
+        Ok(r.lookup_ip(fqdn.as_str())
             .await
             .map_err(|e| dns_problem(format!("{fqdn}: {e}")))?
             .iter()
-            .next()
-            .ok_or_else(|| dns_problem(format!("{fqdn} has no address")))
-    })
+            .collect())
+    })?;
+    if found.is_empty() {
+        return Err(dns_problem(format!("{name} has no address")));
+    }
+    Ok(found)
 }

@@ -161,7 +161,39 @@ pub fn issue(
     csr: CheckedCsr,
     now: Time,
 ) -> Result<IssuedCert, Problem> {
-    let names = order_names(o);
+    let days = config
+        .profiles
+        .iter()
+        .find(|p| Some(&p.name) == o.profile.as_ref())
+        .map(|p| p.days);
+    let window = (
+        o.not_before.map(|t| Time { unix: t }),
+        o.not_after.map(|t| Time { unix: t }),
+    );
+    let (issued, chain_pem) = issue_for_names(ca, store, &order_names(o), &csr, window, days, now)?;
+    Ok(IssuedCert {
+        serial: pkit_der::hex(pkit_der::integer::unsigned_bytes(&issued.serial)),
+        order_id: o.id,
+        account_id: o.account_id,
+        chain_pem,
+        not_before: issued.not_before.unix,
+        not_after: issued.not_after.unix,
+        revoked: false,
+    })
+}
+
+/// Issue a TLS server certificate for `names` ((type, value): `dns` or `ip`) to `key`,
+/// through the CA's lint gate, recorded in its records; the certificate and the chain
+/// as PEM.
+pub fn issue_for_names(
+    ca: &Ca,
+    store: &mut dyn CaStore,
+    names: &BTreeSet<(String, String)>,
+    key: &CheckedCsr,
+    window: (Option<Time>, Option<Time>),
+    days: Option<u32>,
+    now: Time,
+) -> Result<(pkit_ca::issuer::Issued, String), Problem> {
     let sans = names
         .iter()
         .map(|(t, v)| {
@@ -184,21 +216,15 @@ pub fn issue(
     let subject =
         pkit_ca::subject::parse_subject(&cn.map(|c| format!("CN={c}")).unwrap_or_default())
             .map_err(|e| Problem::server(e.to_string()))?;
-    let days = config
-        .profiles
-        .iter()
-        .find(|p| Some(&p.name) == o.profile.as_ref())
-        .map(|p| p.days)
-        .unwrap_or_else(|| pkit_ca::validity::default_days(Profile::Server, now));
-    let not_before = o.not_before.map(|t| Time { unix: t }).unwrap_or(now);
-    let not_after = o
-        .not_after
-        .map(|t| Time { unix: t })
+    let days = days.unwrap_or_else(|| pkit_ca::validity::default_days(Profile::Server, now));
+    let not_before = window.0.unwrap_or(now);
+    let not_after = window
+        .1
         .unwrap_or_else(|| pkit_ca::validity::not_after_for(not_before, days));
     let req = Request {
         subject,
-        spki: csr.spki,
-        key_alg: csr.key_alg,
+        spki: key.spki.clone(),
+        key_alg: key.key_alg,
         profile: Profile::Server,
         sans,
         not_before,
@@ -237,7 +263,7 @@ pub fn issue(
         .ok()
         .and_then(|c| c.subject.to_rfc4514().ok())
         .unwrap_or_default();
-    let alg = csr.key_alg.map_or("other", Algorithm::name);
+    let alg = key.key_alg.map_or("other", Algorithm::name);
     store
         .insert_certificates(&[issued.record(&dn, Profile::Server, alg)])
         .map_err(|e| Problem::server(format!("the CA's records: {e}")))?;
@@ -245,15 +271,39 @@ pub fn issue(
     for c in &ca.chain {
         chain_pem.push_str(&pem_block(c));
     }
-    Ok(IssuedCert {
-        serial: pkit_der::hex(pkit_der::integer::unsigned_bytes(&issued.serial)),
-        order_id: o.id,
-        account_id: o.account_id,
-        chain_pem,
-        not_before: issued.not_before.unix,
-        not_after: issued.not_after.unix,
-        revoked: false,
-    })
+    Ok((issued, chain_pem))
+}
+
+/// The server's own HTTPS identity, from its CA: a fresh P-256 key and a certificate for
+/// `host` (a name or an address). The chain and the key, as PEM.
+pub fn server_identity(
+    ca: &Ca,
+    store: &mut dyn CaStore,
+    host: &str,
+    backend: &Backend,
+    now: Time,
+) -> Result<(String, String), Problem> {
+    let key = backend
+        .generate(Algorithm::EcdsaP256)
+        .map_err(|e| Problem::server(format!("a key: {e}")))?;
+    let spki = key
+        .public_key_der()
+        .map_err(|e| Problem::server(e.to_string()))?;
+    let pkcs8 = key
+        .to_pkcs8_der(Default::default())
+        .map_err(|e| Problem::server(e.to_string()))?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let name = match host.parse::<IpAddr>() {
+        Ok(ip) => ("ip".to_string(), ip.to_string()),
+        Err(_) => ("dns".to_string(), host.to_ascii_lowercase()),
+    };
+    let checked = CheckedCsr {
+        spki,
+        key_alg: Some(Algorithm::EcdsaP256),
+    };
+    let names = BTreeSet::from([name]);
+    let (_, chain) = issue_for_names(ca, store, &names, &checked, (None, None), None, now)?;
+    Ok((chain, pkit_x509::pem::encode("PRIVATE KEY", &pkcs8)))
 }
 
 fn pem_block(der: &[u8]) -> String {

@@ -695,7 +695,11 @@ impl AcmeHandler {
             }
         }
         let ch = self.db.challenges(z.id).map_err(Problem::db)?;
-        Ok(json_answer(200, &self.authz_json(&z, &ch)))
+        let mut a = json_answer(200, &self.authz_json(&z, &ch));
+        if ch.iter().any(|c| c.status == "processing") {
+            a = a.with("retry-after", "1".into());
+        }
+        Ok(a)
     }
 
     fn challenge(&mut self, s: Signed, path: &str) -> Outcome {

@@ -82,7 +82,9 @@ pub fn validate(store: &AcmeDb, config: &AcmeConfig, id: i64) -> Result<(), Prob
 }
 
 /// http-01 (§8.3): GET http://NAME:PORT/.well-known/acme-challenge/TOKEN answers the key
-/// authorization.
+/// authorization. With a resolver of its own the server connects to each address it
+/// finds in turn (the next when one refuses the connection) and names the host in the
+/// Host header; else the system resolves the name.
 fn http_01(
     config: &AcmeConfig,
     id_type: &str,
@@ -90,16 +92,35 @@ fn http_01(
     token: &str,
     key_auth: &str,
 ) -> Result<(), Problem> {
-    // With a resolver of its own the server connects to the address it finds and names
-    // the host in the Host header; else the system resolves it.
-    let (connect, host_header) = match (id_type, config.resolver) {
-        ("dns", Some(_)) => (crate::dns::address(config, host)?.to_string(), Some(host)),
-        _ => (host.to_string(), None),
+    let targets: Vec<String> = match (id_type, config.resolver) {
+        ("dns", Some(_)) => crate::dns::addresses(config, host)?
+            .iter()
+            .map(|a| a.to_string())
+            .collect(),
+        _ => vec![host.to_string()],
     };
+    let mut last = None;
+    for t in &targets {
+        let host_header = (id_type == "dns" && config.resolver.is_some()).then_some(host);
+        match http_01_at(config, t, host_header, token, key_auth) {
+            Err(p) if p.kind == "connection" => last = Some(p),
+            other => return other,
+        }
+    }
+    Err(last.unwrap_or_else(|| Problem::new("connection", 400, format!("{host}: no address"))))
+}
+
+fn http_01_at(
+    config: &AcmeConfig,
+    connect: &str,
+    host_header: Option<&str>,
+    token: &str,
+    key_auth: &str,
+) -> Result<(), Problem> {
     let connect = if connect.contains(':') {
         format!("[{connect}]")
     } else {
-        connect
+        connect.to_string()
     };
     let url = format!(
         "http://{connect}:{}/.well-known/acme-challenge/{token}",

@@ -19,7 +19,7 @@ pub struct AcmeArgs {
 pub enum AcmeCommand {
     /// Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01 and dns-01
     /// challenges validated from the server, certificates through the CA's lint gate.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// The ACME accounts of a CA (text or JSON).
     Accounts(inspect::AccountsArgs),
     /// The ACME orders of a CA, optionally of one account (text or JSON).
@@ -38,7 +38,7 @@ impl AcmeArgs {
 
 pub fn run(be: &'static Backend, a: AcmeArgs) -> CliResult<Exit> {
     match a.command {
-        AcmeCommand::Serve(s) => serve::run(be, s),
+        AcmeCommand::Serve(s) => serve::run(be, *s),
         AcmeCommand::Accounts(x) => inspect::accounts(x),
         AcmeCommand::Orders(x) => inspect::orders(x),
     }

@@ -13,6 +13,7 @@ use pkit::acme::store::AcmeDb;
 use pkit::acme::{AcmeConfig, ProfileOffer};
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
+use pkit::serve::http::tls::TlsIdentity;
 use pkit::serve::http::{self, log_line, Clock};
 use serde_json::json;
 use std::net::SocketAddr;
@@ -43,9 +44,25 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub http: HttpArgs,
     /// The URL clients reach this server at (what the directory's URLs start with); by
-    /// default http://ADDR:PORT of --listen.
+    /// default https://ADDR:PORT of --listen (http:// with --plain-http).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// The HTTPS certificate chain (PEM, leaf first); without it the server issues itself
+    /// one from the CA for the host of the base URL, with a fresh P-256 key, at start.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "tls_key",
+        conflicts_with = "plain_http"
+    )]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM, PKCS#8 or SEC 1).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Speak plain HTTP, for a server behind a proxy that terminates TLS (ACME clients
+    /// talk HTTPS only, RFC 8555 §6.1).
+    #[arg(long)]
+    pub plain_http: bool,
     /// The port http-01 validation connects to.
     #[arg(long, value_name = "PORT", default_value_t = 80)]
     pub http_port: u16,
@@ -73,6 +90,47 @@ pub struct ServeArgs {
     pub validators: u16,
 }
 
+/// `--tls-cert`/`--tls-key`, or a certificate the CA issues the server for its URL's host.
+fn tls_identity(be: &Backend, a: &ServeArgs, ca: &Ca, base_url: &str) -> CliResult<TlsIdentity> {
+    if let (Some(cert), Some(key)) = (&a.tls_cert, &a.tls_key) {
+        let read = |p: &PathBuf| {
+            std::fs::read(p).map_err(|e| CliError::io_at(&p.display().to_string(), &e))
+        };
+        return Ok(TlsIdentity {
+            chain_pem: read(cert)?,
+            key_pem: read(key)?,
+            source: format!("{} and {}", cert.display(), key.display()),
+        });
+    }
+    let authority = base_url
+        .split("://")
+        .nth(1)
+        .unwrap_or("")
+        .split('/')
+        .next()
+        .unwrap_or("");
+    // host:port, [v6]:port or a bare host.
+    let host = match authority.rsplit_once(':') {
+        Some((h, p)) if p.bytes().all(|b| b.is_ascii_digit()) && !h.is_empty() => h,
+        _ => authority,
+    };
+    let mut store = crate::cmd::ca_db::open_store(&a.ca, &a.db)?;
+    let (chain, key) =
+        pkit::acme::finalize::server_identity(ca, store.as_mut(), host, be, Time::now()).map_err(
+            |p| {
+                CliError::new(
+                    crate::cmd::error::Exit::Negative,
+                    format!("the server's own certificate for {host}: {}", p.detail),
+                )
+            },
+        )?;
+    Ok(TlsIdentity {
+        chain_pem: chain.into_bytes(),
+        key_pem: key.into_bytes(),
+        source: format!("a certificate from {} for {host}", a.ca.display()),
+    })
+}
+
 fn profile(s: &str) -> CliResult<ProfileOffer> {
     let mut parts = s.splitn(3, ':');
     let (name, days) = (parts.next().unwrap_or(""), parts.next());
@@ -93,11 +151,12 @@ fn profile(s: &str) -> CliResult<ProfileOffer> {
 }
 
 pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
-    let opts = a.http.options()?;
+    let mut opts = a.http.options()?;
+    let scheme = if a.plain_http { "http" } else { "https" };
     let base_url = a
         .base_url
         .clone()
-        .unwrap_or_else(|| format!("http://{}", a.http.listen))
+        .unwrap_or_else(|| format!("{scheme}://{}", a.http.listen))
         .trim_end_matches('/')
         .to_string();
     if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
@@ -134,6 +193,9 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         chain.push(load_ca_cert(&a.ca)?);
     }
     let ca = Arc::new(Ca { issuer, chain });
+    if !a.plain_http {
+        opts.tls = Some(tls_identity(be, &a, &ca, &config.base_url)?);
+    }
     let db_path = a.ca.join("acme.db");
     let db_err = |e: &dyn std::fmt::Display| CliError::io(format!("{}: {e}", db_path.display()));
     AcmeDb::open(&db_path).map_err(|e| db_err(&e))?;

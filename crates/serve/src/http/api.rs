@@ -76,4 +76,6 @@ pub trait Handler: 'static {
 pub(crate) struct Limits {
     pub header_timeout: Duration,
     pub max_body: usize,
+    /// Set when connections speak TLS.
+    pub tls: Option<tokio_rustls::TlsAcceptor>,
 }

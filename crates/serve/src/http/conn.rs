@@ -74,6 +74,7 @@ pub(crate) fn worker<H: Handler>(
     let local = tokio::task::LocalSet::new();
     let shared = Rc::new(Shared {
         handler: RefCell::new(handler),
+        tls: limits.tls.clone(),
         builder: builder(limits.header_timeout),
         header_timeout: limits.header_timeout,
         max_body: limits.max_body,
@@ -96,6 +97,8 @@ pub(crate) fn worker<H: Handler>(
 /// What a worker's connections share.
 struct Shared<H> {
     handler: RefCell<H>,
+    /// TLS, when the server speaks HTTPS.
+    tls: Option<tokio_rustls::TlsAcceptor>,
     builder: http1::Builder,
     header_timeout: Duration,
     max_body: usize,
@@ -180,7 +183,34 @@ async fn connection<H: Handler>(
     // and never reads the answers would hold its connection forever.
     let mut io = TimeoutStream::new(sock);
     io.set_write_timeout(Some(shared.header_timeout));
-    let io = TokioIo::new(Box::pin(io));
+    let io = Box::pin(io);
+    match &shared.tls {
+        None => serve_io(TokioIo::new(io), &shared, service, &in_hand, &mut stopped).await,
+        Some(acceptor) => {
+            // The handshake within the header timeout, or the connection is closed: a
+            // client that opens and says nothing costs no more under TLS.
+            if let Ok(Ok(tls)) =
+                tokio::time::timeout(shared.header_timeout, acceptor.accept(io)).await
+            {
+                serve_io(TokioIo::new(tls), &shared, service, &in_hand, &mut stopped).await;
+            }
+        }
+    }
+    drop(permit);
+}
+
+/// HTTP/1 on one connection's stream (plain or TLS) until it ends or the server stops.
+async fn serve_io<H, I, S>(
+    io: I,
+    shared: &Shared<H>,
+    service: S,
+    in_hand: &Cell<bool>,
+    stopped: &mut watch::Receiver<bool>,
+) where
+    H: Handler,
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + 'static,
+    S: hyper::service::HttpService<Incoming, ResBody = Full<Bytes>>,
+{
     let mut conn = pin!(shared.builder.serve_connection(io, service));
     tokio::select! {
         // A connection that fails (a timeout, a client gone) is simply closed.
@@ -198,7 +228,6 @@ async fn connection<H: Handler>(
             }
         }
     }
-    drop(permit);
 }
 
 /// One request: its body read within the limits, then the handler's answer.

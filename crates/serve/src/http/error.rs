@@ -17,6 +17,8 @@ pub enum ServeError {
     },
     /// A worker thread panicked.
     WorkerFailed,
+    /// The TLS certificate or key could not be used.
+    Tls(String),
 }
 
 impl ServeError {
@@ -31,6 +33,7 @@ impl std::fmt::Display for ServeError {
             ServeError::Bind { listen, source } => write!(f, "listening on {listen}: {source}"),
             ServeError::Io { what, source } => write!(f, "{what}: {source}"),
             ServeError::WorkerFailed => f.write_str("a worker thread failed"),
+            ServeError::Tls(why) => write!(f, "TLS: {why}"),
         }
     }
 }
@@ -39,7 +42,7 @@ impl std::error::Error for ServeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ServeError::Bind { source, .. } | ServeError::Io { source, .. } => Some(source),
-            ServeError::WorkerFailed => None,
+            ServeError::WorkerFailed | ServeError::Tls(_) => None,
         }
     }
 }

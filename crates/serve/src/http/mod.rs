@@ -10,13 +10,15 @@
 //! an indexed query, at most one signature), and handing it to another thread would
 //! cost more than it takes.
 //!
-//! HTTP/1.0 and 1.1 themselves are hyper's (see `conn.rs` for why, and for the limits).
+//! HTTP/1.0 and 1.1 themselves are hyper's (see `conn.rs` for why, and for the limits);
+//! HTTPS, where asked, is rustls's ([`tls`]).
 
 mod api;
 mod conn;
 mod error;
 mod log;
 mod signal;
+pub mod tls;
 
 use api::Limits;
 pub use api::{Body, Clock, Handler, Reply, Request, MAX_BODY};
@@ -41,6 +43,8 @@ pub struct ServerOptions {
     /// How long a client has to send a whole request header (and as long again for the
     /// body), and how long an answer may wait for a client that does not read it.
     pub header_timeout: Duration,
+    /// Speak HTTPS with this certificate chain and key (PEM): see [`tls`].
+    pub tls: Option<tls::TlsIdentity>,
 }
 
 /// Where a server listens, and with how many workers, for its `listening` line.
@@ -61,6 +65,7 @@ pub fn serve<H: Handler + Send, E: From<ServeError>>(
     let limits = Limits {
         header_timeout: opts.header_timeout,
         max_body: MAX_BODY,
+        tls: opts.tls.as_ref().map(tls::acceptor).transpose()?,
     };
     let threads = opts
         .threads

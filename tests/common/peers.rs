@@ -37,9 +37,11 @@ pub enum Peer {
     Keytool,
     /// pkilint (Python), the linter CAs use for the Baseline Requirements.
     Pkilint,
+    /// certbot (Python), the ACME client, in target/certbot (scripts/test installs it).
+    Certbot,
 }
 
-const PEERS: [Peer; 8] = [
+const PEERS: [Peer; 9] = [
     Peer::Openssl,
     Peer::Python,
     Peer::PythonCryptography,
@@ -48,6 +50,7 @@ const PEERS: [Peer; 8] = [
     Peer::Go,
     Peer::Keytool,
     Peer::Pkilint,
+    Peer::Certbot,
 ];
 
 impl Peer {
@@ -61,6 +64,7 @@ impl Peer {
             Peer::Go => "the Go toolchain",
             Peer::Keytool => "Java's keytool",
             Peer::Pkilint => "pkilint",
+            Peer::Certbot => "certbot",
         }
     }
 
@@ -84,6 +88,10 @@ impl Peer {
             Peer::Pkilint => {
                 "python3 -m pip install pkilint==0.13.3 (scripts/test installs it; set \
                  PYTHONPATH=target/pydeps when running cargo directly)"
+            }
+            Peer::Certbot => {
+                "python3 -m pip install --target target/certbot certbot==5.8.0 (scripts/test \
+                 does)"
             }
         }
     }
@@ -118,6 +126,7 @@ impl Peer {
                     "import importlib.metadata as m; print(m.version('pkilint'))",
                 ],
             ),
+            Peer::Certbot => ("env", &[CERTBOT_ENV, CERTBOT, "--version"]),
         };
         let run = super::try_run_with(program, args, None, PROBE_LIMIT)
             .map_err(|e| format!("cannot run {program}: {e}"))?;
@@ -152,6 +161,10 @@ impl Peer {
         FOUND[i].get_or_init(|| self.probe())
     }
 }
+
+/// certbot as scripts/test installs it: its own directory on PYTHONPATH.
+pub const CERTBOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/target/certbot/bin/certbot");
+pub const CERTBOT_ENV: &str = concat!("PYTHONPATH=", env!("CARGO_MANIFEST_DIR"), "/target/certbot");
 
 /// Whether the tests run in CI (`CI=true`, as CI services set it).
 pub fn in_ci() -> bool {

@@ -1,0 +1,254 @@
+"""An ACME client that misbehaves on purpose, for tests/acme_cli.rs: each scenario
+sends what a broken or hostile client would and prints what the server answered, one
+JSON object per line ({"scenario", "status", "type", "detail", ...}).
+
+    hostile_client.py DIRECTORY_URL CA_PEM HTTP_PORT [OTHER_DIRECTORY_URL]
+
+With OTHER_DIRECTORY_URL (a second server on the same CA), a nonce from the first is
+spent at the second, and the first refuses it afterwards.
+
+Needs Python's `cryptography`. Talks to 127.0.0.1 only: the challenge targets it starts
+are on 127.0.0.1 (answers), 127.0.0.2 (accepts and never answers) and 127.0.0.3 (sends
+without end) at HTTP_PORT.
+"""
+
+import base64
+import http.server
+import json
+import socket
+import ssl
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+from cryptography.x509.oid import NameOID
+
+DIRECTORY, CA_PEM, HTTP_PORT = sys.argv[1], sys.argv[2], int(sys.argv[3])
+OTHER = sys.argv[4] if len(sys.argv) > 4 else None
+CTX = ssl.create_default_context(cafile=CA_PEM)
+TOKENS = {}
+
+
+def b64(b):
+    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+
+
+def jwk(key):
+    n = key.public_key().public_numbers()
+    return {"crv": "P-256", "kty": "EC", "x": b64(n.x.to_bytes(32, "big")), "y": b64(n.y.to_bytes(32, "big"))}
+
+
+def thumbprint(key):
+    j = jwk(key)
+    canon = json.dumps({k: j[k] for k in sorted(j)}, separators=(",", ":")).encode()
+    h = hashes.Hash(hashes.SHA256())
+    h.update(canon)
+    return b64(h.finalize())
+
+
+def request(url, body=None, method=None):
+    req = urllib.request.Request(url, data=body, method=method)
+    if body is not None:
+        req.add_header("Content-Type", "application/jose+json")
+    try:
+        with urllib.request.urlopen(req, context=CTX, timeout=30) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+DIR = json.loads(request(DIRECTORY)[2])
+
+
+def nonce():
+    return request(DIR["newNonce"], method="HEAD")[1]["Replay-Nonce"]
+
+
+def jws(key, url, payload, kid=None, use_nonce=None, header_url=None):
+    protected = {"alg": "ES256", "nonce": use_nonce or nonce(), "url": header_url or url}
+    if kid:
+        protected["kid"] = kid
+    else:
+        protected["jwk"] = jwk(key)
+    p = b64(json.dumps(protected).encode())
+    pl = "" if payload is None else b64(json.dumps(payload).encode())
+    der = key.sign(f"{p}.{pl}".encode(), ec.ECDSA(hashes.SHA256()))
+    r, s = decode_dss_signature(der)
+    sig = b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+    return json.dumps({"protected": p, "payload": pl, "signature": sig}).encode()
+
+
+def post(key, url, payload, kid=None, **kw):
+    return request(url, jws(key, url, payload, kid, **kw))
+
+
+def report(scenario, resp, **more):
+    status, headers, body = resp
+    try:
+        doc = json.loads(body) if body else {}
+    except ValueError:
+        doc = {}
+    out = {"scenario": scenario, "status": status, "content_type": headers.get("Content-Type"),
+           "type": doc.get("type"), "detail": doc.get("detail")}
+    out.update(more)
+    print(json.dumps(out), flush=True)
+    return doc
+
+
+class Answers(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        token = self.path.rsplit("/", 1)[-1]
+        body = TOKENS.get(token, "").encode()
+        self.send_response(200 if body else 404)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *a):
+        pass
+
+
+def serve_answers():
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", HTTP_PORT), Answers)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+
+
+def serve_hang():
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.2", HTTP_PORT))
+    s.listen(8)
+    held = []
+
+    def loop():
+        while True:
+            c, _ = s.accept()
+            held.append(c)  # read nothing, answer nothing
+
+    threading.Thread(target=loop, daemon=True).start()
+
+
+def serve_flood():
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.3", HTTP_PORT))
+    s.listen(8)
+
+    def one(c):
+        try:
+            c.recv(4096)
+            c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1073741824\r\n\r\n")
+            chunk = b"x" * 65536
+            for _ in range(16384):  # 1 GiB, if the server read it all
+                c.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            c.close()
+
+    def loop():
+        while True:
+            c, _ = s.accept()
+            threading.Thread(target=one, args=(c,), daemon=True).start()
+
+    threading.Thread(target=loop, daemon=True).start()
+
+
+def new_order(key, kid, identifiers):
+    status, headers, body = post(key, DIR["newOrder"], {"identifiers": identifiers}, kid)
+    return headers.get("Location"), json.loads(body)
+
+
+def wait_authz(key, kid, url, until=("valid", "invalid"), limit=30):
+    deadline = time.time() + limit
+    while True:
+        z = json.loads(post(key, url, None, kid)[2])
+        if z["status"] in until or time.time() > deadline:
+            return z
+        time.sleep(0.3)
+
+
+def http01(key, kid, authz_url):
+    z = json.loads(post(key, authz_url, None, kid)[2])
+    ch = next(c for c in z["challenges"] if c["type"] == "http-01")
+    TOKENS[ch["token"]] = f"{ch['token']}.{thumbprint(key)}"
+    post(key, ch["url"], {}, kid)
+    return wait_authz(key, kid, authz_url)
+
+
+def csr_for(names):
+    k = ec.generate_private_key(ec.SECP256R1())
+    b = x509.CertificateSigningRequestBuilder().subject_name(x509.Name([]))
+    b = b.add_extension(x509.SubjectAlternativeName([x509.DNSName(n) for n in names]), critical=False)
+    return b64(b.sign(k, hashes.SHA256()).public_bytes(serialization.Encoding.DER))
+
+
+def across_servers():
+    other = json.loads(request(OTHER)[2])
+    a = ec.generate_private_key(ec.SECP256R1())
+    n = nonce()
+    url = other["newAccount"]
+    report("nonce_from_first_at_second", request(url, jws(a, url, {"termsOfServiceAgreed": True}, use_nonce=n)))
+    url = DIR["newAccount"]
+    report("same_nonce_back_at_first", request(url, jws(a, url, {"onlyReturnExisting": True}, use_nonce=n)))
+    report("account_from_second_at_first", post(a, url, {"onlyReturnExisting": True}))
+
+
+def main():
+    if OTHER:
+        return across_servers()
+    serve_answers()
+    serve_hang()
+    serve_flood()
+    a = ec.generate_private_key(ec.SECP256R1())
+    b = ec.generate_private_key(ec.SECP256R1())
+    resp = post(a, DIR["newAccount"], {"termsOfServiceAgreed": True})
+    kid = resp[1]["Location"]
+    report("new_account", resp)
+    # The same nonce twice: the second is refused.
+    n = nonce()
+    report("nonce_first_use", request(DIR["newOrder"], jws(a, DIR["newOrder"], {"identifiers": [{"type": "dns", "value": "localhost"}]}, kid, use_nonce=n)))
+    report("nonce_replayed", request(DIR["newOrder"], jws(a, DIR["newOrder"], {"identifiers": [{"type": "dns", "value": "localhost"}]}, kid, use_nonce=n)))
+    report("nonce_made_up", request(DIR["newOrder"], jws(a, DIR["newOrder"], {}, kid, use_nonce="AAAAAAAAAAAAAAAAAAAAAA")))
+    # A JWS for another URL than the one it is posted to.
+    report("wrong_url", request(DIR["newOrder"], jws(a, DIR["newOrder"], {}, kid, header_url=DIR["newAccount"])))
+    # Account A's kid, key B's signature.
+    report("not_the_accounts_key", post(b, DIR["newOrder"], {"identifiers": [{"type": "dns", "value": "localhost"}]}, kid))
+    # A jwk where an account is wanted, and no JWS at all.
+    report("jwk_for_order", post(b, DIR["newOrder"], {"identifiers": []}))
+    report("not_jose", request(DIR["newOrder"], b"{}"))
+    report("only_existing", post(b, DIR["newAccount"], {"onlyReturnExisting": True}))
+    report("bad_identifier", post(a, DIR["newOrder"], {"identifiers": [{"type": "dns", "value": "a..b"}]}, kid))
+    # An order for localhost, validated, finalized with a CSR for other names.
+    order_url, order = new_order(a, kid, [{"type": "dns", "value": "localhost"}])
+    z = http01(a, kid, order["authorizations"][0])
+    report("http01_valid", (200, {}, json.dumps({}).encode()), authz=z["status"])
+    bad = report("csr_other_names", post(a, order["finalize"], {"csr": csr_for(["other.example"])}, kid))
+    o = json.loads(post(a, order_url, None, kid)[2])
+    report("order_after_bad_csr", (200, {}, b""), order=o["status"], certificate=o.get("certificate"))
+    # Another account may not read it.
+    post(b, DIR["newAccount"], {"termsOfServiceAgreed": True})
+    kid_b = post(b, DIR["newAccount"], {"onlyReturnExisting": True})[1]["Location"]
+    report("others_order", post(b, order_url, None, kid_b))
+    # Targets that hang and that flood: each challenge ends invalid, within bounds.
+    for scenario, ip in (("target_hangs", "127.0.0.2"), ("target_floods", "127.0.0.3")):
+        _, order = new_order(a, kid, [{"type": "ip", "value": ip}])
+        url = order["authorizations"][0]
+        z = json.loads(post(a, url, None, kid)[2])
+        ch = next(c for c in z["challenges"] if c["type"] == "http-01")
+        started = time.time()
+        post(a, ch["url"], {}, kid)
+        z = wait_authz(a, kid, url, limit=40)
+        ch = next(c for c in z["challenges"] if c["type"] == "http-01")
+        err = ch.get("error") or {}
+        print(json.dumps({"scenario": scenario, "authz": z["status"], "type": err.get("type"),
+                          "detail": err.get("detail"), "seconds": round(time.time() - started, 1)}), flush=True)
+
+
+main()

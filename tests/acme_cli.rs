@@ -1,0 +1,413 @@
+//! `pkit acme serve` against the clients fleets use: certbot (PyPI, pinned by
+//! scripts/test) and lego (the Go library the lego command is built on,
+//! `tests/go/legoclient`, pinned by its go.sum), on 127.0.0.1 over HTTPS with the
+//! server's own certificate from its CA. Each certificate is checked by `openssl verify`
+//! and `pkit verify`. A hostile client (`tests/acme/hostile_client.py`) gets a problem
+//! document of the right type for each thing it does wrong, and nothing is issued; two
+//! servers on one CA share their state.
+
+mod common;
+
+use common::{free_port, pk_ok, require, s, Peer, Server, CERTBOT, CERTBOT_ENV};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long one client run may take (a few challenges, each polled).
+const CLIENT: Duration = Duration::from_secs(120);
+
+struct Acme {
+    _server: Server,
+    directory: String,
+    http_port: u16,
+}
+
+/// `pkit acme serve --ca CA` on a free port, validating http-01 at `http_port`.
+fn serve(ca: &Path, log: &Path, http_port: u16, extra: &[&str]) -> Acme {
+    let port = free_port();
+    let mut cmd = common::pkit();
+    cmd.args([
+        "acme",
+        "serve",
+        "--ca",
+        &s(ca),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--http-port",
+        &http_port.to_string(),
+        "--threads",
+        "2",
+        "--validators",
+        "2",
+    ])
+    .args(extra);
+    Acme {
+        _server: Server::start(cmd, log.to_path_buf(), "\"listening\""),
+        directory: format!("https://127.0.0.1:{port}/directory"),
+        http_port,
+    }
+}
+
+fn new_ca(dir: &Path) -> PathBuf {
+    common::issue_ca(dir, "ca", "CN=ACME Test CA,O=Example,C=US", &[])
+}
+
+/// The first certificate of a PEM file verifies to the CA, by OpenSSL and by pkit, for
+/// `host`.
+fn verified(cert: &Path, ca: &Path, host: &str) {
+    let (code, out) = common::ossl(&[
+        "verify",
+        "-CAfile",
+        &s(&ca.join("ca.pem")),
+        "-untrusted",
+        &s(cert),
+        &s(cert),
+    ]);
+    assert_eq!(code, Some(0), "openssl verify {}: {out}", cert.display());
+    pk_ok(&[
+        "verify",
+        "--roots",
+        &s(&ca.join("ca.pem")),
+        "--purpose",
+        "server",
+        "--hostname",
+        host,
+        &s(cert),
+    ]);
+}
+
+/// certbot's state directories under `dir`, and the server's URL and CA.
+fn certbot_base(dir: &Path, acme: &Acme) -> Vec<String> {
+    vec![
+        "--server".into(),
+        acme.directory.clone(),
+        "--config-dir".into(),
+        s(&dir.join("cfg")),
+        "--work-dir".into(),
+        s(&dir.join("work")),
+        "--logs-dir".into(),
+        s(&dir.join("logs")),
+        "--non-interactive".into(),
+    ]
+}
+
+fn certbot_run(dir: &Path, ca: &Path, acme: &Acme, args: &[&str]) -> common::Run {
+    require(Peer::Certbot);
+    // certbot trusts the CA through requests' bundle variable.
+    let bundle = format!("REQUESTS_CA_BUNDLE={}", s(&ca.join("ca.pem")));
+    let mut all: Vec<String> = vec![CERTBOT_ENV.into(), bundle, CERTBOT.into()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    all.extend(certbot_base(dir, acme));
+    let r = common::run_with("env", &all, None, CLIENT);
+    assert!(!r.timed_out, "certbot hung: {}", r.describe());
+    r
+}
+
+fn issued_rows(ca: &Path) -> Vec<Value> {
+    let r = pk_ok(&["issue", "list", "--ca", &s(ca), "-f", "json"]);
+    common::json_items(&r)
+}
+
+#[test]
+fn certbot_gets_and_revokes_a_certificate_and_binds_its_account() {
+    require(Peer::Certbot);
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let acme = serve(&ca, &d.join("serve.log"), free_port(), &[]);
+    let hp = acme.http_port.to_string();
+    let r = certbot_run(
+        d,
+        &ca,
+        &acme,
+        &[
+            "certonly",
+            "--standalone",
+            "--http-01-port",
+            &hp,
+            "--http-01-address",
+            "127.0.0.1",
+            "-d",
+            "localhost",
+            "--agree-tos",
+            "--register-unsafely-without-email",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "certbot certonly: {}", r.describe());
+    let live = d.join("cfg/live/localhost");
+    verified(&live.join("fullchain.pem"), &ca, "localhost");
+    // The CA recorded it like any certificate it issues; the ACME records say whose.
+    let rows = issued_rows(&ca);
+    let ours = rows
+        .iter()
+        .find(|r| r["subject"] == "CN=localhost")
+        .unwrap_or_else(|| panic!("not in the CA's records: {rows:?}"));
+    let orders = common::json_items(&pk_ok(&["acme", "orders", "--ca", &s(&ca), "-f", "json"]));
+    assert_eq!(orders.len(), 1, "{orders:?}");
+    assert_eq!(orders[0]["status"], "valid");
+    assert_eq!(orders[0]["serial_number"], ours["serial_number"]);
+    // certbot revokes it with its account key; the CA's records say revoked.
+    let cert = s(&live.join("cert.pem"));
+    let r = certbot_run(
+        d,
+        &ca,
+        &acme,
+        &["revoke", "--cert-path", &cert, "--no-delete-after-revoke"],
+    );
+    assert_eq!(r.code, Some(0), "certbot revoke: {}", r.describe());
+    let rows = issued_rows(&ca);
+    let row = rows
+        .iter()
+        .find(|r| r["serial_number"] == ours["serial_number"])
+        .unwrap();
+    assert_eq!(row["status"], "revoked", "{row}");
+    // A server that binds accounts (EAB): certbot without a binding is refused with
+    // externalAccountRequired, and with one it registers.
+    let keys = common::write_file(
+        d,
+        "eab.keys",
+        b"# kid key\nfleet-1 c2VjcmV0LXNoYXJlZC13aXRoLXRoZS1mbGVldA\n",
+    );
+    let bound = serve(
+        &ca,
+        &d.join("serve-eab.log"),
+        free_port(),
+        &["--eab-keys", &s(&keys)],
+    );
+    let e = d.join("eab");
+    let r = certbot_run(
+        &e,
+        &ca,
+        &bound,
+        &[
+            "register",
+            "--agree-tos",
+            "--register-unsafely-without-email",
+        ],
+    );
+    assert_ne!(r.code, Some(0), "{}", r.describe());
+    let text = format!("{}{}", r.stdout_str(), r.stderr_str());
+    assert!(
+        text.contains("externalAccountRequired") || text.contains("external account"),
+        "{text}"
+    );
+    let r = certbot_run(
+        &e,
+        &ca,
+        &bound,
+        &[
+            "register",
+            "--agree-tos",
+            "--register-unsafely-without-email",
+            "--eab-kid",
+            "fleet-1",
+            "--eab-hmac-key",
+            "c2VjcmV0LXNoYXJlZC13aXRoLXRoZS1mbGVldA",
+        ],
+    );
+    assert_eq!(
+        r.code,
+        Some(0),
+        "certbot register with EAB: {}",
+        r.describe()
+    );
+    let accounts = common::json_items(&pk_ok(&["acme", "accounts", "--ca", &s(&ca), "-f", "json"]));
+    assert_eq!(accounts.len(), 2, "{accounts:?}");
+}
+
+/// `tests/go/legoclient`, built.
+fn lego() -> Option<PathBuf> {
+    common::go_program(
+        "legoclient",
+        "lego asks pkit acme serve for certificates",
+        "Go >= 1.22 with the module proxy reachable (tests/go/legoclient/go.sum pins lego v5.6.0)",
+    )
+}
+
+fn lego_run(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> Value {
+    let mut all = vec![
+        format!("LEGO_CA_CERTIFICATES={}", s(&ca.join("ca.pem"))),
+        s(bin),
+        "-server".into(),
+        acme.directory.clone(),
+        "-state".into(),
+        s(state),
+        "-http-port".into(),
+        acme.http_port.to_string(),
+    ];
+    all.extend(args.iter().map(|a| a.to_string()));
+    let r = common::run_with("env", &all, None, CLIENT);
+    assert_eq!(r.code, Some(0), "legoclient {args:?}: {}", r.describe());
+    // lego logs on stdout too; the report is the last line.
+    let last = r.stdout_str().lines().last().unwrap_or("").to_string();
+    serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {}", r.describe()))
+}
+
+#[test]
+fn lego_gets_certificates_by_http01_and_dns01_and_renews_by_ari() {
+    let Some(bin) = lego() else {
+        return;
+    };
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let dns = free_port();
+    let acme = serve(
+        &ca,
+        &d.join("serve.log"),
+        free_port(),
+        &[
+            "--resolver",
+            &format!("127.0.0.1:{dns}"),
+            "--profile",
+            "shortlived:7:Seven-day certificates",
+        ],
+    );
+    let state = d.join("lego");
+    // http-01 for a name and an address (RFC 8738).
+    let first = d.join("first.pem");
+    lego_run(
+        &bin,
+        &ca,
+        &acme,
+        &state,
+        &["-domains", "localhost,127.0.0.1", "obtain", &s(&first)],
+    );
+    verified(&first, &ca, "localhost");
+    verified(&first, &ca, "127.0.0.1");
+    // dns-01 for a wildcard, against the DNS server legoclient runs on 127.0.0.1, which
+    // the ACME server asks (--resolver); with the short-lived profile.
+    let wild = d.join("wild.pem");
+    lego_run(
+        &bin,
+        &ca,
+        &acme,
+        &state,
+        &[
+            "-challenge",
+            "dns-01",
+            "-dns",
+            &format!("127.0.0.1:{dns}"),
+            "-profile",
+            "shortlived",
+            "-domains",
+            "www.example.test,*.example.test",
+            "obtain",
+            &s(&wild),
+        ],
+    );
+    verified(&wild, &ca, "any.example.test");
+    let v = common::json_items(&pk_ok(&["parse", "-f", "json", &s(&wild)]));
+    let at = |k: &str| {
+        pkit::der::Time::parse_rfc3339(v[0]["validity"][k].as_str().unwrap())
+            .unwrap()
+            .unix
+    };
+    let days = (at("not_after") - at("not_before") + 1) as f64 / 86_400.0;
+    assert!(days > 0.0 && days <= 7.0, "the profile's 7 days: {}", v[0]);
+    // Renewal: lego reads the renewal window (RFC 9773) and orders with `replaces`.
+    let out = lego_run(&bin, &ca, &acme, &state, &["renew", &s(&first)]);
+    assert!(out["window_start"].is_string(), "{out}");
+    verified(&d.join("first.pem.new"), &ca, "localhost");
+    let orders = common::json_items(&pk_ok(&["acme", "orders", "--ca", &s(&ca), "-f", "json"]));
+    let renewal = orders.last().unwrap();
+    assert!(renewal["replaces"].is_string(), "{orders:?}");
+    assert_eq!(
+        orders.iter().filter(|o| o["status"] == "valid").count(),
+        3,
+        "{orders:?}"
+    );
+}
+
+fn hostile(directory: &str, ca: &Path, http_port: u16, other: Option<&str>) -> Vec<Value> {
+    require(Peer::PythonCryptography);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/acme/hostile_client.py");
+    let mut args = vec![
+        s(&script),
+        directory.to_string(),
+        s(&ca.join("ca.pem")),
+        http_port.to_string(),
+    ];
+    args.extend(other.map(str::to_string));
+    let r = common::run_with("python3", &args, None, CLIENT);
+    assert_eq!(r.code, Some(0), "hostile_client.py: {}", r.describe());
+    r.stdout_str()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_hostile_client_gets_the_right_problems_and_nothing_is_issued() {
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let acme = serve(&ca, &d.join("serve.log"), free_port(), &[]);
+    let before = issued_rows(&ca).len();
+    let seen = hostile(&acme.directory, &ca, acme.http_port, None);
+    let by = |name: &str| -> &Value {
+        seen.iter()
+            .find(|v| v["scenario"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {seen:?}"))
+    };
+    let acme_type = |name: &str| {
+        by(name)["type"]
+            .as_str()
+            .unwrap_or("")
+            .trim_start_matches("urn:ietf:params:acme:error:")
+            .to_string()
+    };
+    for (scenario, kind, status) in [
+        ("nonce_replayed", "badNonce", 400),
+        ("nonce_made_up", "badNonce", 400),
+        ("wrong_url", "unauthorized", 401),
+        ("not_the_accounts_key", "malformed", 400),
+        ("jwk_for_order", "malformed", 400),
+        ("not_jose", "malformed", 400),
+        ("only_existing", "accountDoesNotExist", 400),
+        ("bad_identifier", "rejectedIdentifier", 400),
+        ("csr_other_names", "badCSR", 400),
+        ("others_order", "unauthorized", 403),
+    ] {
+        assert_eq!(acme_type(scenario), kind, "{}", by(scenario));
+        assert_eq!(by(scenario)["status"], status, "{}", by(scenario));
+        assert_eq!(by(scenario)["content_type"], "application/problem+json");
+    }
+    assert_eq!(by("nonce_first_use")["status"], 201);
+    // A bad CSR leaves the order ready, with no certificate.
+    assert_eq!(by("order_after_bad_csr")["order"], "ready");
+    assert!(by("order_after_bad_csr")["certificate"].is_null());
+    // A target that never answers costs the validation timeout, one that floods is cut at
+    // 8 KiB: both challenges end invalid.
+    assert_eq!(by("target_hangs")["authz"], "invalid");
+    assert_eq!(acme_type("target_hangs"), "connection");
+    assert!(by("target_hangs")["seconds"].as_f64().unwrap() < 20.0);
+    assert_eq!(by("target_floods")["authz"], "invalid");
+    assert!(by("target_floods")["detail"]
+        .as_str()
+        .unwrap()
+        .contains("8192 bytes"));
+    // Nothing was issued (the server's own HTTPS certificate was, at start).
+    assert_eq!(issued_rows(&ca).len(), before);
+}
+
+#[test]
+fn two_servers_on_one_ca_share_nonces_and_accounts() {
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let a = serve(&ca, &d.join("a.log"), free_port(), &[]);
+    let b = serve(&ca, &d.join("b.log"), free_port(), &[]);
+    let seen = hostile(&a.directory, &ca, a.http_port, Some(&b.directory));
+    let status = |name: &str| {
+        seen.iter()
+            .find(|v| v["scenario"] == name)
+            .map(|v| v["status"].clone())
+            .unwrap_or_else(|| panic!("no {name} in {seen:?}"))
+    };
+    // A nonce the first issued is good at the second, once.
+    assert_eq!(status("nonce_from_first_at_second"), 201, "{seen:?}");
+    assert_eq!(status("same_nonce_back_at_first"), 400, "{seen:?}");
+    // The account the second made is the first's too.
+    assert_eq!(status("account_from_second_at_first"), 200, "{seen:?}");
+}

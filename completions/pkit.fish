@@ -36,6 +36,7 @@ complete -c pkit -n "__fish_pkit_needs_command" -f -a "crl" -d 'Revocation: revo
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "lint" -d 'Check certificates, CRLs, OCSP responses and CSRs against RFC 5280 and the CA/Browser Forum Baseline Requirements (TLS and S/MIME): each finding with its rule, level, source, field and byte offset'
+complete -c pkit -n "__fish_pkit_needs_command" -f -a "acme" -d 'Serve ACME (RFC 8555) for a CA, so that a fleet\'s clients (certbot, lego, Caddy, cert-manager) get and renew certificates by themselves; inspect its accounts and orders'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
 complete -c pkit -n "__fish_pkit_needs_command" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
@@ -538,6 +539,57 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -s r -l recursive -d 'Read the files in directories, recursively'
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l list -d 'List the lints (name, object, level, rule set, source) and exit'
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01 and dns-01 challenges validated from the server, certificates through the CA\'s lint gate'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "accounts" -d 'The ACME accounts of a CA (text or JSON)'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "orders" -d 'The ACME orders of a CA, optionally of one account (text or JSON)'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l ca -d 'The CA directory that issues (ca.pem, ca.key, its records)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l threads -d 'Worker threads, each with its own database connection (and, for `ocsp serve`, its own signer); connections are spread over them (default: one per CPU)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l max-connections -d 'Connections open at once; further clients wait in the kernel\'s accept queue until one closes. This bounds memory: a connection holds at most a 32 KiB read buffer, a 64 KiB request body and the answer it is sending' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l header-timeout -d 'How long a client has to send a whole request header, counted from the connection\'s opening or from the previous answer (and as long again for the body), and how long an answer may wait for a client that does not read it; past it the connection is closed' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l base-url -d 'The URL clients reach this server at (what the directory\'s URLs start with); by default https://ADDR:PORT of --listen (http:// with --plain-http)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l tls-cert -d 'The HTTPS certificate chain (PEM, leaf first); without it the server issues itself one from the CA for the host of the base URL, with a fresh P-256 key, at start' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l tls-key -d 'The private key of --tls-cert (PEM, PKCS#8 or SEC 1)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l http-port -d 'The port http-01 validation connects to' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l resolver -d 'The DNS server validation asks (ADDR:PORT): dns-01\'s TXT records and http-01\'s addresses; default: the system\'s resolver' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l eab-keys -d 'External account binding keys (lines of `KID BASE64URL-KEY`): new accounts must bind to one of them' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l profile -d 'A profile offered to clients (repeatable): NAME:DAYS[:DESCRIPTION]; orders that name it get certificates valid DAYS days' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l order-lifetime -d 'How long an order has to be completed' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l terms-of-service -d 'The terms of service URL the directory names' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l validators -d 'Validator threads (each validates one challenge at a time)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l plain-http -d 'Speak plain HTTP, for a server behind a proxy that terminates TLS (ACME clients talk HTTPS only, RFC 8555 §6.1)'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -l ca -d 'The CA directory (its DIR/acme.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -s f -l format -d 'Output format' -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -l ca -d 'The CA directory (its DIR/acme.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -l account -d 'Only this account\'s orders' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -s f -l format -d 'Output format' -r -f -a "text\t''
+json\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01 and dns-01 challenges validated from the server, certificates through the CA\'s lint gate'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "accounts" -d 'The ACME accounts of a CA (text or JSON)'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "orders" -d 'The ACME orders of a CA, optionally of one account (text or JSON)'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and not __fish_seen_subcommand_from ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -919,18 +971,19 @@ complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -l color -d 'When to
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand gen-docs" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "lint" -d 'Check certificates, CRLs, OCSP responses and CSRs against RFC 5280 and the CA/Browser Forum Baseline Requirements (TLS and S/MIME): each finding with its rule, level, source, field and byte offset'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "parse" -d 'Read certificates, CSRs, CRLs, OCSP messages, PKCS#7, PKCS#12, keys or any ASN.1'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "key" -d 'Generate private keys and extract public keys'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "issue" -d 'Issue certificates: CAs, CSRs, leaves, batches; the CA\'s state lives in ca.db'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "crl" -d 'Revocation: revoke in a CA\'s ca.db, generate and verify CRLs, look serials up'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "ocsp" -d 'OCSP: build requests, answer them from a CA\'s ca.db, verify responses, serve HTTP'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "verify" -d 'Is a certificate to be trusted: build and validate its path to a trusted root (RFC 5280), with names, purposes, policies and revocation'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "lint" -d 'Check certificates, CRLs, OCSP responses and CSRs against RFC 5280 and the CA/Browser Forum Baseline Requirements (TLS and S/MIME): each finding with its rule, level, source, field and byte offset'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "acme" -d 'Serve ACME (RFC 8555) for a CA, so that a fleet\'s clients (certbot, lego, Caddy, cert-manager) get and renew certificates by themselves; inspect its accounts and orders'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "mtc" -d 'Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "bench" -d 'Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "completions" -d 'Print shell completions (bash, zsh, fish)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "gen-docs" -d 'Write man pages and completions into a directory (used to refresh man/ and completions/)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and not __fish_seen_subcommand_from parse key issue crl ocsp verify lint acme mtc bench completions gen-docs help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from key" -f -a "p12" -d 'Write a key, its certificate and chain as a PKCS#12 file (PBES2 AES-256, HMAC-SHA-256 MAC), for Java keystores, Windows and browsers'
@@ -949,6 +1002,9 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from acme" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01 and dns-01 challenges validated from the server, certificates through the CA\'s lint gate'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from acme" -f -a "accounts" -d 'The ACME accounts of a CA (text or JSON)'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from acme" -f -a "orders" -d 'The ACME orders of a CA, optionally of one account (text or JSON)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "ca" -d 'Create an MTC CA'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "add" -d 'Append certificate requests to the issuance log'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "checkpoint" -d 'Sign a checkpoint and the covering subtrees of the entries added since the last'

@@ -2,7 +2,8 @@
 //! DIR/acme.db, as a table or pkit/v1 JSON.
 
 use crate::cmd::error::{CliError, CliResult, Exit};
-use crate::cmd::{io, output};
+use crate::cmd::io;
+use crate::cmd::output;
 use clap::{Args, ValueEnum};
 use pkit::acme::store::AcmeDb;
 use pkit::der::Time;

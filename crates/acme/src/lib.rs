@@ -10,6 +10,25 @@
 //!   size, on threads of their own;
 //! - [`finalize`]: the CSR checked and the certificate issued through the CA's lint gate;
 //! - [`eab`], [`ari`], [`problem`]: account binding, renewal windows, error documents.
+//!
+//! A client's key as its JWK says it, the thumbprint its key authorizations carry, and
+//! when a 90-day certificate should be renewed:
+//!
+//! ```
+//! use pkit_acme::{ari, jose::Jwk};
+//! let jwk = serde_json::json!({
+//!     "kty": "EC", "crv": "P-256",
+//!     "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+//!     "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM",
+//! });
+//! let key = Jwk::from_json(&jwk).unwrap();
+//! assert!(key.key_authorization("token").starts_with("token."));
+//! // An SPKI the backend verifies JWS signatures with.
+//! assert_eq!(key.spki[0], 0x30);
+//! let day = 86_400;
+//! let (start, end) = ari::window(0, 90 * day, false, 0);
+//! assert!(start == 60 * day && end > start);
+//! ```
 
 #![forbid(unsafe_code)]
 

@@ -462,6 +462,15 @@ impl AcmeDb {
         )? == 1)
     }
 
+    /// Challenges left in processing (a server stopped while validating them).
+    pub fn processing_challenges(&self) -> Result<Vec<i64>> {
+        let mut st = self
+            .conn
+            .prepare("SELECT id FROM challenges WHERE status = 'processing' ORDER BY id")?;
+        let rows = st.query_map([], |r| r.get(0))?;
+        rows.collect()
+    }
+
     /// A challenge's outcome, and its authorization's with it.
     pub fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()> {
         let tx = self.conn.transaction()?;

@@ -20,9 +20,17 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// The most of an http-01 answer read: a key authorization is under 100 bytes.
 pub const MAX_ANSWER: u64 = 8 * 1024;
 
-/// Start `n` validator threads on `db`; the sender takes challenge ids.
+/// Start `n` validator threads on `db`; the sender takes challenge ids. Challenges a
+/// stopped server left in processing are validated first, so none stays there.
 pub fn spawn(n: usize, db: PathBuf, config: Arc<AcmeConfig>) -> std::io::Result<Sender<i64>> {
     let (tx, rx) = channel::<i64>();
+    let left = AcmeDb::open(&db)
+        .ok()
+        .and_then(|s| s.processing_challenges().ok())
+        .unwrap_or_default();
+    for id in left {
+        let _ = tx.send(id);
+    }
     let rx = Arc::new(Mutex::new(rx));
     for i in 0..n.max(1) {
         let (rx, db, config) = (Arc::clone(&rx), db.clone(), Arc::clone(&config));

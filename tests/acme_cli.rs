@@ -20,11 +20,14 @@ struct Acme {
     _server: Server,
     directory: String,
     http_port: u16,
+    tls_port: u16,
 }
 
-/// `pkit acme serve --ca CA` on a free port, validating http-01 at `http_port`.
+/// `pkit acme serve --ca CA` on a free port, validating http-01 at `http_port` and
+/// tls-alpn-01 at another free port.
 fn serve(ca: &Path, log: &Path, http_port: u16, extra: &[&str]) -> Acme {
     let port = free_port();
+    let tls_port = free_port();
     let mut cmd = common::pkit();
     cmd.args([
         "acme",
@@ -35,6 +38,8 @@ fn serve(ca: &Path, log: &Path, http_port: u16, extra: &[&str]) -> Acme {
         &format!("127.0.0.1:{port}"),
         "--http-port",
         &http_port.to_string(),
+        "--tls-port",
+        &tls_port.to_string(),
         "--threads",
         "2",
         "--validators",
@@ -45,6 +50,7 @@ fn serve(ca: &Path, log: &Path, http_port: u16, extra: &[&str]) -> Acme {
         _server: Server::start(cmd, log.to_path_buf(), "\"listening\""),
         directory: format!("https://127.0.0.1:{port}/directory"),
         http_port,
+        tls_port,
     }
 }
 
@@ -234,6 +240,8 @@ fn lego_run(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> 
         s(state),
         "-http-port".into(),
         acme.http_port.to_string(),
+        "-tls-port".into(),
+        acme.tls_port.to_string(),
     ];
     all.extend(args.iter().map(|a| a.to_string()));
     let r = common::run_with("env", &all, None, CLIENT);
@@ -244,7 +252,7 @@ fn lego_run(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> 
 }
 
 #[test]
-fn lego_gets_certificates_by_http01_and_dns01_and_renews_by_ari() {
+fn lego_gets_certificates_by_each_challenge_and_renews_by_ari() {
     let Some(bin) = lego() else {
         return;
     };
@@ -297,6 +305,26 @@ fn lego_gets_certificates_by_http01_and_dns01_and_renews_by_ari() {
         ],
     );
     verified(&wild, &ca, "any.example.test");
+    // tls-alpn-01 (RFC 8737) for a name and an address (SNI its reverse name), by a new
+    // account, so that no authorization is reused.
+    let alpn = d.join("alpn.pem");
+    lego_run(
+        &bin,
+        &ca,
+        &acme,
+        &d.join("lego-alpn"),
+        &[
+            "-challenge",
+            "tls-alpn-01",
+            "-dns",
+            &format!("127.0.0.1:{dns}"),
+            "-domains",
+            "localhost,127.0.0.1",
+            "obtain",
+            &s(&alpn),
+        ],
+    );
+    verified(&alpn, &ca, "127.0.0.1");
     let v = common::json_items(&pk_ok(&["parse", "-f", "json", &s(&wild)]));
     let at = |k: &str| {
         pkit::der::Time::parse_rfc3339(v[0]["validity"][k].as_str().unwrap())
@@ -314,7 +342,7 @@ fn lego_gets_certificates_by_http01_and_dns01_and_renews_by_ari() {
     assert!(renewal["replaces"].is_string(), "{orders:?}");
     assert_eq!(
         orders.iter().filter(|o| o["status"] == "valid").count(),
-        3,
+        4,
         "{orders:?}"
     );
 }

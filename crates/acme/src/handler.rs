@@ -492,11 +492,10 @@ impl AcmeHandler {
             let mut challenges = Vec::new();
             if reuse.is_none() {
                 // §8.4: a wildcard is proven by DNS only; an IP address not by DNS (RFC 8738 §7).
-                // tls-alpn-01 is offered once the server validates it.
                 let kinds: &[&str] = match (kind.as_str(), wildcard) {
                     ("dns", true) => &["dns-01"],
-                    ("dns", false) => &["http-01", "dns-01"],
-                    _ => &["http-01"],
+                    ("dns", false) => &["http-01", "dns-01", "tls-alpn-01"],
+                    _ => &["http-01", "tls-alpn-01"],
                 };
                 for k in kinds {
                     let mut t = [0u8; 32];

@@ -6,8 +6,8 @@
 //!   layer (`pkit-serve`);
 //! - [`jose`]: the JWS every POST is, and JWKs turned into SPKIs;
 //! - [`store`]: the state (`DIR/acme.db`, shared by every process serving the CA);
-//! - [`validate`] and [`dns`]: challenges validated from the server, bounded in time and
-//!   size, on threads of their own;
+//! - [`validate`], [`dns`] and [`tls_alpn`]: challenges validated from the server,
+//!   bounded in time and size, on threads of their own;
 //! - [`finalize`]: the CSR checked and the certificate issued through the CA's lint gate;
 //! - [`eab`], [`ari`], [`problem`]: account binding, renewal windows, error documents.
 //!
@@ -40,6 +40,7 @@ pub mod handler;
 pub mod jose;
 pub mod problem;
 pub mod store;
+pub mod tls_alpn;
 pub mod validate;
 
 use std::collections::HashMap;
@@ -65,6 +66,8 @@ pub struct AcmeConfig {
     pub base_url: String,
     /// The port http-01 validation connects to (80; another for tests).
     pub http_port: u16,
+    /// The port tls-alpn-01 validation connects to (443; another for tests).
+    pub tls_port: u16,
     /// The DNS server validation asks (dns-01, and http-01's addresses); `None`: the
     /// system's.
     pub resolver: Option<SocketAddr>,

@@ -81,6 +81,7 @@ pub fn validate(store: &AcmeDb, config: &AcmeConfig, id: i64) -> Result<(), Prob
             &z.id_value,
             &b64(&Sha256::digest(key_auth.as_bytes())),
         ),
+        "tls-alpn-01" => crate::tls_alpn::tls_alpn_01(config, &z.id_type, &z.id_value, &key_auth),
         other => Err(Problem::new(
             "unsupportedChallenge",
             400,

@@ -180,6 +180,7 @@ registry! {
     PE_AUTHORITY_INFO_ACCESS = "1.3.6.1.5.5.7.1.1", "authorityInfoAccess";
     PE_SUBJECT_INFO_ACCESS = "1.3.6.1.5.5.7.1.11", "subjectInfoAccess";
     PE_TLS_FEATURE = "1.3.6.1.5.5.7.1.24", "tlsFeature";
+    PE_ACME_IDENTIFIER = "1.3.6.1.5.5.7.1.31", "acmeIdentifier";
     PE_QC_STATEMENTS = "1.3.6.1.5.5.7.1.3", "qcStatements";
     CT_PRECERT_SCTS = "1.3.6.1.4.1.11129.2.4.2", "ctPrecertificateSCTs";
     CT_PRECERT_POISON = "1.3.6.1.4.1.11129.2.4.3", "ctPrecertificatePoison";

@@ -17,8 +17,9 @@ pub struct AcmeArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum AcmeCommand {
-    /// Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01 and dns-01
-    /// challenges validated from the server, certificates through the CA's lint gate.
+    /// Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01, dns-01 and
+    /// tls-alpn-01 challenges validated from the server, certificates through the CA's
+    /// lint gate.
     Serve(Box<serve::ServeArgs>),
     /// The ACME accounts of a CA (text or JSON).
     Accounts(inspect::AccountsArgs),

@@ -27,8 +27,9 @@ directory: a nonce from one is good at another, and an order is finalized once. 
 Certificates are issued by the CA in DIR through its lint gate (ca.json lint_rules) and \
 recorded in its records like `issue cert`'s. Challenges: http-01 (GET \
 http://NAME:--http-port/.well-known/acme-challenge/TOKEN, 10 s, 8 KiB at most), dns-01 \
-(TXT _acme-challenge.NAME at --resolver or the system's resolver); a wildcard only by \
-dns-01, an IP address (RFC 8738) only by http-01. Every request is logged as a JSON line \
+(TXT _acme-challenge.NAME at --resolver or the system's resolver), tls-alpn-01 (TLS to \
+NAME:--tls-port offering acme-tls/1, 10 s); a wildcard only by dns-01, an IP address \
+(RFC 8738) by http-01 or tls-alpn-01. Every request is logged as a JSON line \
 on stderr.";
 
 #[derive(Args, Debug)]
@@ -66,6 +67,9 @@ pub struct ServeArgs {
     /// The port http-01 validation connects to.
     #[arg(long, value_name = "PORT", default_value_t = 80)]
     pub http_port: u16,
+    /// The port tls-alpn-01 validation connects to.
+    #[arg(long, value_name = "PORT", default_value_t = 443)]
+    pub tls_port: u16,
     /// The DNS server validation asks (ADDR:PORT): dns-01's TXT records and http-01's
     /// addresses; default: the system's resolver.
     #[arg(long, value_name = "ADDR:PORT")]
@@ -176,6 +180,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let config = Arc::new(AcmeConfig {
         base_url,
         http_port: a.http_port,
+        tls_port: a.tls_port,
         resolver: a.resolver,
         order_lifetime: parse_duration("--order-lifetime", &a.order_lifetime)?,
         profiles: a

@@ -2,7 +2,7 @@
 // built on) against an ACME server, for pkit's tests of `pkit acme serve`:
 //
 //	legoclient -server URL -state DIR -domains a,b [-challenge http-01|dns-01]
-//	           [-http-port N] [-dns ADDR] [-eab-kid K -eab-hmac H] [-profile P]
+//	           [-http-port N] [-tls-port N] [-dns ADDR] [-eab-kid K -eab-hmac H] [-profile P]
 //	           obtain|renew|revoke CERT.pem
 //
 // obtain writes CERT.pem (the chain); renew asks the server's renewal information
@@ -35,6 +35,7 @@ import (
 	"github.com/go-acme/lego/v5/certificate"
 	"github.com/go-acme/lego/v5/challenge/dns01"
 	"github.com/go-acme/lego/v5/challenge/http01"
+	"github.com/go-acme/lego/v5/challenge/tlsalpn01"
 	"github.com/go-acme/lego/v5/lego"
 	"github.com/go-acme/lego/v5/registration"
 	"github.com/miekg/dns"
@@ -131,7 +132,8 @@ func main() {
 	server := flag.String("server", "", "the ACME directory URL")
 	state := flag.String("state", "", "directory for the account key")
 	domains := flag.String("domains", "", "comma-separated identifiers")
-	chall := flag.String("challenge", "http-01", "http-01 or dns-01")
+	chall := flag.String("challenge", "http-01", "http-01, dns-01 or tls-alpn-01")
+	tlsPort := flag.String("tls-port", "5003", "port of lego's tls-alpn-01 server")
 	httpPort := flag.String("http-port", "5002", "port of lego's http-01 server")
 	dnsAddr := flag.String("dns", "", "serve DNS on this UDP address")
 	eabKid := flag.String("eab-kid", "", "external account binding key id")
@@ -170,6 +172,8 @@ func main() {
 	switch *chall {
 	case "http-01":
 		err = client.Challenge.SetHTTP01Provider(http01.NewProviderServer("127.0.0.1", *httpPort))
+	case "tls-alpn-01":
+		err = client.Challenge.SetTLSALPN01Provider(tlsalpn01.NewProviderServer("127.0.0.1", *tlsPort))
 	case "dns-01":
 		_ = os.Setenv("LEGO_DISABLE_CNAME_SUPPORT", "true")
 		err = client.Challenge.SetDNS01Provider(dnsProvider{},

@@ -125,7 +125,8 @@ impl AcmeHandler {
         let mut b = [0u8; 16];
         pkit_ca::random_bytes(&mut b).map_err(|e| Problem::server(e.to_string()))?;
         let n = jose::b64(&b);
-        self.db.add_nonce(&n, now).map_err(Problem::db)?;
+        // One nonce in 256 (by a random byte of its own) clears the old ones out.
+        self.db.add_nonce(&n, now, b[0] == 0).map_err(Problem::db)?;
         Ok(n)
     }
 

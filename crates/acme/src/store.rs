@@ -4,7 +4,7 @@
 //! issued another accepts, and an order is finalized by whichever claims it first.
 
 use pkit_store::sqlite;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 
 pub use rusqlite::Error as DbError;
@@ -140,7 +140,9 @@ pub struct IssuedCert {
     pub revoked: bool,
 }
 
-/// One connection to `acme.db`.
+/// One connection to `acme.db`. Transactions that write begin IMMEDIATE: a deferred one
+/// that reads first cannot take the write lock once another connection has written
+/// (SQLITE_BUSY at once, past any busy timeout), and an outcome would be lost.
 pub struct AcmeDb {
     conn: Connection,
 }
@@ -213,13 +215,14 @@ impl AcmeDb {
         })
     }
 
-    /// Record a new nonce; now and then drop the expired and the excess.
-    pub fn add_nonce(&self, nonce: &str, now: i64) -> Result<()> {
+    /// Record a new nonce; with `prune` (the caller asks now and then) drop the expired
+    /// and the excess too.
+    pub fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()> {
         self.conn.execute(
             "INSERT INTO nonces (nonce, created) VALUES (?1, ?2)",
             params![nonce, now],
         )?;
-        if nonce.as_bytes()[0] % 64 == 0 {
+        if prune {
             self.conn.execute(
                 "DELETE FROM nonces WHERE created < ?1 OR rowid <= (SELECT max(rowid) FROM nonces) - ?2",
                 params![now - NONCE_LIFETIME, MAX_NONCES],
@@ -320,7 +323,9 @@ impl AcmeDb {
         authzs: &[NewAuthz],
         now: i64,
     ) -> Result<i64> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "INSERT INTO orders (account_id, status, identifiers, profile, replaces, not_before,
                                  not_after, expires, created)
@@ -473,7 +478,9 @@ impl AcmeDb {
 
     /// A challenge's outcome, and its authorization's with it.
     pub fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let authz: i64 =
             tx.query_row("SELECT authz_id FROM challenges WHERE id = ?1", [id], |r| {
                 r.get(0)
@@ -508,7 +515,9 @@ impl AcmeDb {
 
     /// The order's certificate, recorded with the order made valid, in one transaction.
     pub fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "INSERT INTO certs (serial, order_id, account_id, chain_pem, not_before, not_after)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

@@ -52,7 +52,14 @@ fn run(rx: &Mutex<Receiver<i64>>, db: &std::path::Path, config: &AcmeConfig) {
         };
         let outcome = validate(&store, config, id);
         let error = outcome.err().map(|p| p.json().to_string());
-        let _ = store.finish_challenge(id, error.as_deref(), pkit_der::Time::now().unix);
+        let now = pkit_der::Time::now();
+        if let Err(e) = store.finish_challenge(id, error.as_deref(), now.unix) {
+            // Left in processing; the next start validates it again.
+            pkit_serve::http::log_line(&serde_json::json!({
+                "time": now.to_string(), "event": "error", "challenge": id,
+                "error": format!("recording the validation: {e}"),
+            }));
+        }
     }
 }
 

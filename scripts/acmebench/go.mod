@@ -1,0 +1,3 @@
+module pkit-scripts/acmebench
+
+go 1.22

@@ -370,7 +370,12 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_is_issued() {
     let t = common::tempdir();
     let d = t.path();
     let ca = new_ca(d);
-    let acme = serve(&ca, &d.join("serve.log"), free_port(), &[]);
+    let acme = serve(
+        &ca,
+        &d.join("serve.log"),
+        free_port(),
+        &["--orders-per-account", "8/1h"],
+    );
     let before = issued_rows(&ca).len();
     let seen = hostile(&acme.directory, &ca, acme.http_port, None);
     let by = |name: &str| -> &Value {
@@ -415,6 +420,21 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_is_issued() {
         .as_str()
         .unwrap()
         .contains("8192 bytes"));
+    // The account's eighth order in the hour is its last (four were made above).
+    assert_eq!(
+        acme_type("rate_limited"),
+        "rateLimited",
+        "{}",
+        by("rate_limited")
+    );
+    assert_eq!(by("rate_limited")["status"], 429);
+    assert_eq!(
+        by("rate_limited")["accepted_before"],
+        4,
+        "{}",
+        by("rate_limited")
+    );
+    assert!(by("rate_limited")["retry_after"].is_string());
     // Nothing was issued (the server's own HTTPS certificate was, at start).
     assert_eq!(issued_rows(&ca).len(), before);
 }

@@ -249,6 +249,12 @@ def main():
         err = ch.get("error") or {}
         print(json.dumps({"scenario": scenario, "authz": z["status"], "type": err.get("type"),
                           "detail": err.get("detail"), "seconds": round(time.time() - started, 1)}), flush=True)
+    # Orders past the account's rate limit (the server is run with a low one).
+    for made in range(20):
+        resp = post(a, DIR["newOrder"], {"identifiers": [{"type": "dns", "value": "localhost"}]}, kid)
+        if resp[0] != 201:
+            report("rate_limited", resp, accepted_before=made, retry_after=resp[1].get("Retry-After"))
+            break
 
 
 main()

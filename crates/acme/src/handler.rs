@@ -75,11 +75,16 @@ impl Handler for AcmeHandler {
             Ok(a) => (a.status, a.content_type, a.body, a.headers, None),
             Err(p) => {
                 let body = p.body();
+                // rateLimited says when to come back (RFC 8555 §6.6).
+                let headers = p
+                    .retry_after
+                    .map(|s| vec![("retry-after", s.to_string())])
+                    .unwrap_or_default();
                 (
                     p.status,
                     "application/problem+json",
                     body,
-                    Vec::new(),
+                    headers,
                     Some(p.kind),
                 )
             }
@@ -477,6 +482,22 @@ impl AcmeHandler {
             ));
         }
         let now = self.clock.now().unix;
+        if let Some((limit, window)) = self.config.order_rate {
+            if self
+                .db
+                .orders_since(a.id, now - window)
+                .map_err(Problem::db)?
+                >= limit
+            {
+                let mut p = Problem::new(
+                    "rateLimited",
+                    429,
+                    format!("at most {limit} new orders per account in {window} s"),
+                );
+                p.retry_after = Some(window.min(3600));
+                return Err(p);
+            }
+        }
         let mut authzs = Vec::new();
         let mut listed = Vec::new();
         for id in ids {

@@ -75,6 +75,8 @@ pub struct AcmeConfig {
     pub order_lifetime: i64,
     pub profiles: Vec<ProfileOffer>,
     pub terms_of_service: Option<String>,
+    /// At most this many new orders per account in `.1` seconds (`None`: no limit).
+    pub order_rate: Option<(i64, i64)>,
     /// External account binding keys by key id; new accounts must bind to one when any
     /// are given.
     pub eab_keys: HashMap<String, Vec<u8>>,

@@ -10,6 +10,8 @@ pub struct Problem {
     pub kind: &'static str,
     pub status: u16,
     pub detail: String,
+    /// Seconds after which to try again (a Retry-After header), for `rateLimited`.
+    pub retry_after: Option<i64>,
 }
 
 impl Problem {
@@ -18,6 +20,7 @@ impl Problem {
             kind,
             status,
             detail: detail.into(),
+            retry_after: None,
         }
     }
 

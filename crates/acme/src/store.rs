@@ -390,6 +390,15 @@ impl AcmeDb {
             .optional()
     }
 
+    /// How many orders `account` made since `since` (for its rate limit).
+    pub fn orders_since(&self, account_id: i64, since: i64) -> Result<i64> {
+        self.conn.query_row(
+            "SELECT count(*) FROM orders WHERE account_id = ?1 AND created >= ?2",
+            params![account_id, since],
+            |r| r.get(0),
+        )
+    }
+
     pub fn order(&self, id: i64) -> Result<Option<Order>> {
         self.conn
             .query_row(

@@ -82,6 +82,10 @@ pub struct ServeArgs {
     /// name it get certificates valid DAYS days.
     #[arg(long = "profile", value_name = "NAME:DAYS[:TEXT]")]
     pub profiles: Vec<String>,
+    /// New orders an account may make in a window: N/DURATION (Let's Encrypt's 300 in 3
+    /// hours by default); `none` for no limit. Past it: rateLimited (429, Retry-After).
+    #[arg(long, value_name = "N/DURATION", default_value = "300/3h")]
+    pub orders_per_account: String,
     /// How long an order has to be completed.
     #[arg(long, value_name = "DURATION", default_value = "7d")]
     pub order_lifetime: String,
@@ -135,6 +139,20 @@ fn tls_identity(be: &Backend, a: &ServeArgs, ca: &Ca, base_url: &str) -> CliResu
     })
 }
 
+fn order_rate(s: &str) -> CliResult<Option<(i64, i64)>> {
+    if s == "none" {
+        return Ok(None);
+    }
+    let bad = || {
+        CliError::usage(format!(
+            "--orders-per-account {s}: expected N/DURATION or none"
+        ))
+    };
+    let (n, d) = s.split_once('/').ok_or_else(bad)?;
+    let n: i64 = n.parse().ok().filter(|n| *n > 0).ok_or_else(bad)?;
+    Ok(Some((n, parse_duration("--orders-per-account", d)?)))
+}
+
 fn profile(s: &str) -> CliResult<ProfileOffer> {
     let mut parts = s.splitn(3, ':');
     let (name, days) = (parts.next().unwrap_or(""), parts.next());
@@ -183,6 +201,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         tls_port: a.tls_port,
         resolver: a.resolver,
         order_lifetime: parse_duration("--order-lifetime", &a.order_lifetime)?,
+        order_rate: order_rate(&a.orders_per_account)?,
         profiles: a
             .profiles
             .iter()

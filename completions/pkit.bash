@@ -587,13 +587,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__acme__subcmd__accounts)
-            opts="-f -h --ca --format --color --help"
+            opts="-f -h --ca --db --db-passin --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -687,13 +695,21 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__acme__subcmd__orders)
-            opts="-f -h --ca --account --format --color --help"
+            opts="-f -h --ca --db --db-passin --account --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -721,7 +737,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__acme__subcmd__serve)
-            opts="-h --ca --db --db-passin --passin --pin --listen --threads --max-connections --header-timeout --base-url --tls-cert --tls-key --plain-http --http-port --resolver --eab-keys --profile --order-lifetime --terms-of-service --validators --color --help"
+            opts="-h --ca --db --db-passin --passin --pin --listen --threads --max-connections --header-timeout --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --eab-keys --profile --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -779,6 +795,10 @@ _pkit() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --tls-port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --resolver)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -788,6 +808,10 @@ _pkit() {
                     return 0
                     ;;
                 --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --orders-per-account)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -543,7 +543,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subc
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01 and dns-01 challenges validated from the server, certificates through the CA\'s lint gate'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01, dns-01 and tls-alpn-01 challenges validated from the server, certificates through the CA\'s lint gate'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "accounts" -d 'The ACME accounts of a CA (text or JSON)'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "orders" -d 'The ACME orders of a CA, optionally of one account (text or JSON)'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -560,9 +560,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l tls-cert -d 'The HTTPS certificate chain (PEM, leaf first); without it the server issues itself one from the CA for the host of the base URL, with a fresh P-256 key, at start' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l tls-key -d 'The private key of --tls-cert (PEM, PKCS#8 or SEC 1)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l http-port -d 'The port http-01 validation connects to' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l tls-port -d 'The port tls-alpn-01 validation connects to' -r
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l resolver -d 'The DNS server validation asks (ADDR:PORT): dns-01\'s TXT records and http-01\'s addresses; default: the system\'s resolver' -r
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l eab-keys -d 'External account binding keys (lines of `KID BASE64URL-KEY`): new accounts must bind to one of them' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l profile -d 'A profile offered to clients (repeatable): NAME:DAYS[:DESCRIPTION]; orders that name it get certificates valid DAYS days' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l orders-per-account -d 'New orders an account may make in a window: N/DURATION (Let\'s Encrypt\'s 300 in 3 hours by default); `none` for no limit. Past it: rateLimited (429, Retry-After)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l order-lifetime -d 'How long an order has to be completed' -r
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l terms-of-service -d 'The terms of service URL the directory names' -r
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l validators -d 'Validator threads (each validates one challenge at a time)' -r
@@ -571,14 +573,18 @@ always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -l plain-http -d 'Speak plain HTTP, for a server behind a proxy that terminates TLS (ACME clients talk HTTPS only, RFC 8555 §6.1)'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -l ca -d 'The CA directory (its DIR/acme.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -l ca -d 'The CA directory (its DIR/acme.db, or its records\' PostgreSQL database)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from accounts" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -l ca -d 'The CA directory (its DIR/acme.db)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -l ca -d 'The CA directory (its DIR/acme.db, or its records\' PostgreSQL database)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -l account -d 'Only this account\'s orders' -r
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
@@ -586,7 +592,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcomma
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from orders" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01 and dns-01 challenges validated from the server, certificates through the CA\'s lint gate'
+complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01, dns-01 and tls-alpn-01 challenges validated from the server, certificates through the CA\'s lint gate'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "accounts" -d 'The ACME accounts of a CA (text or JSON)'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "orders" -d 'The ACME orders of a CA, optionally of one account (text or JSON)'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -1002,7 +1008,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from acme" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01 and dns-01 challenges validated from the server, certificates through the CA\'s lint gate'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from acme" -f -a "serve" -d 'Serve ACME (RFC 8555) for a CA directory: accounts, orders, http-01, dns-01 and tls-alpn-01 challenges validated from the server, certificates through the CA\'s lint gate'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from acme" -f -a "accounts" -d 'The ACME accounts of a CA (text or JSON)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from acme" -f -a "orders" -d 'The ACME orders of a CA, optionally of one account (text or JSON)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from mtc" -f -a "ca" -d 'Create an MTC CA'

@@ -6,7 +6,7 @@
 use crate::finalize::{self, Ca};
 use crate::jose::{self, Jwk, Jws, Signer};
 use crate::problem::Problem;
-use crate::store::{AcmeDb, Authz, Challenge, NewAuthz, Order};
+use crate::store::{AcmeStore, Authz, Challenge, NewAuthz, Order};
 use crate::AcmeConfig;
 use pkit_ca::store::CaStore;
 use pkit_der::Time;
@@ -21,7 +21,7 @@ use std::sync::Arc;
 pub struct AcmeHandler {
     pub config: Arc<AcmeConfig>,
     pub ca: Arc<Ca>,
-    pub db: AcmeDb,
+    pub db: Box<dyn AcmeStore>,
     pub ca_store: Box<dyn CaStore>,
     /// Challenges to validate, by id, for the validator threads.
     pub validate: Sender<i64>,

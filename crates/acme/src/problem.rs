@@ -34,7 +34,7 @@ impl Problem {
         Problem::new("serverInternal", 500, detail)
     }
 
-    pub fn db(e: rusqlite::Error) -> Problem {
+    pub fn db(e: crate::store::StoreError) -> Problem {
         Problem::server(format!("database: {e}"))
     }
 

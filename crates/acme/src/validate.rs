@@ -5,12 +5,11 @@
 
 use crate::jose::{b64, Jwk};
 use crate::problem::Problem;
-use crate::store::AcmeDb;
+use crate::store::AcmeStore;
 use crate::AcmeConfig;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::io::Read;
-use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,37 +19,37 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// The most of an http-01 answer read: a key authorization is under 100 bytes.
 pub const MAX_ANSWER: u64 = 8 * 1024;
 
-/// Start `n` validator threads on `db`; the sender takes challenge ids. Challenges a
-/// stopped server left in processing are validated first, so none stays there.
-pub fn spawn(n: usize, db: PathBuf, config: Arc<AcmeConfig>) -> std::io::Result<Sender<i64>> {
+/// Opens a validator's own connection to the state.
+pub type OpenStore = Arc<dyn Fn() -> Result<Box<dyn AcmeStore>, String> + Send + Sync>;
+
+/// Start `n` validator threads, each on a store `open` gives it; the sender takes
+/// challenge ids. Challenges a stopped server left in processing are validated first, so
+/// none stays there.
+pub fn spawn(n: usize, open: OpenStore, config: Arc<AcmeConfig>) -> Result<Sender<i64>, String> {
     let (tx, rx) = channel::<i64>();
-    let left = AcmeDb::open(&db)
-        .ok()
-        .and_then(|s| s.processing_challenges().ok())
-        .unwrap_or_default();
+    let left = open()?.processing_challenges().map_err(|e| e.to_string())?;
     for id in left {
         let _ = tx.send(id);
     }
     let rx = Arc::new(Mutex::new(rx));
     for i in 0..n.max(1) {
-        let (rx, db, config) = (Arc::clone(&rx), db.clone(), Arc::clone(&config));
+        let store = open()?;
+        let (rx, config) = (Arc::clone(&rx), Arc::clone(&config));
         std::thread::Builder::new()
             .name(format!("acme-validate-{i}"))
-            .spawn(move || run(&rx, &db, &config))?;
+            .spawn(move || run(&rx, store, &config))
+            .map_err(|e| format!("starting a validator: {e}"))?;
     }
     Ok(tx)
 }
 
-fn run(rx: &Mutex<Receiver<i64>>, db: &std::path::Path, config: &AcmeConfig) {
-    let Ok(mut store) = AcmeDb::open(db) else {
-        return;
-    };
+fn run(rx: &Mutex<Receiver<i64>>, mut store: Box<dyn AcmeStore>, config: &AcmeConfig) {
     loop {
         let next = rx.lock().map(|r| r.recv());
         let Ok(Ok(id)) = next else {
             return;
         };
-        let outcome = validate(&store, config, id);
+        let outcome = validate(store.as_ref(), config, id);
         let error = outcome.err().map(|p| p.json().to_string());
         let now = pkit_der::Time::now();
         if let Err(e) = store.finish_challenge(id, error.as_deref(), now.unix) {
@@ -64,7 +63,7 @@ fn run(rx: &Mutex<Receiver<i64>>, db: &std::path::Path, config: &AcmeConfig) {
 }
 
 /// Validate challenge `id`: Ok when the client proved control.
-pub fn validate(store: &AcmeDb, config: &AcmeConfig, id: i64) -> Result<(), Problem> {
+pub fn validate(store: &dyn AcmeStore, config: &AcmeConfig, id: i64) -> Result<(), Problem> {
     let c = store
         .challenge(id)
         .map_err(Problem::db)?

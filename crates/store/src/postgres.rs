@@ -4,9 +4,10 @@
 //! libpq's `sslmode=verify-ca|verify-full` and `sslrootcert`, which the client's URL
 //! parser does not know, are taken out of the URL first ([`super::pg_ssl`]).
 //!
-//! One store per database, in its default schema. A database that already holds tables
-//! but no `pkit_schema` row for the store is someone else's: pkit refuses it rather than
-//! add its tables beside theirs.
+//! Stores in a database's default schema, each with its own tables and row in
+//! `pkit_schema` (a CA's records and its ACME server's state share one). A database that
+//! holds tables but no `pkit_schema` is someone else's: pkit refuses it rather than add
+//! its tables beside theirs.
 
 use super::open_error::OpenError;
 use super::pg_error::one_line;
@@ -127,7 +128,9 @@ pub fn open_versioned(
                 .iter()
                 .map(|r| r.try_get(0))
                 .collect::<Result<_, _>>()?;
-            if !tables.is_empty() {
+            // A pkit database (it has `pkit_schema`) takes another pkit store's tables
+            // beside its own (an ACME server's beside its CA's); any other, none.
+            if !tables.is_empty() && !versioned {
                 // Three names are enough to recognise whose database it is.
                 let more = if tables.len() == 3 { ", …" } else { "" };
                 return Err(OpenError::Foreign(format!(

@@ -1,11 +1,11 @@
 //! `pkit acme accounts` and `pkit acme orders`: what a CA's ACME server holds, from
 //! DIR/acme.db, as a table or pkit/v1 JSON.
 
+use crate::cmd::ca_db::DbArgs;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::output;
 use clap::{Args, ValueEnum};
-use pkit::acme::store::AcmeDb;
 use pkit::der::Time;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -18,9 +18,11 @@ pub enum Format {
 
 #[derive(Args, Debug)]
 pub struct AccountsArgs {
-    /// The CA directory (its DIR/acme.db).
+    /// The CA directory (its DIR/acme.db, or its records' PostgreSQL database).
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -28,9 +30,11 @@ pub struct AccountsArgs {
 
 #[derive(Args, Debug)]
 pub struct OrdersArgs {
-    /// The CA directory (its DIR/acme.db).
+    /// The CA directory (its DIR/acme.db, or its records' PostgreSQL database).
     #[arg(long)]
     pub ca: PathBuf,
+    #[command(flatten)]
+    pub db: DbArgs,
     /// Only this account's orders.
     #[arg(long, value_name = "ID")]
     pub account: Option<i64>,
@@ -51,20 +55,8 @@ impl OrdersArgs {
     }
 }
 
-fn open(ca: &Path) -> CliResult<AcmeDb> {
-    let path = ca.join("acme.db");
-    if !path.is_file() {
-        return Err(CliError::io(format!(
-            "{}: no ACME state (run `pkit acme serve --ca {}` first)",
-            path.display(),
-            ca.display()
-        )));
-    }
-    AcmeDb::open(&path).map_err(|e| CliError::io(format!("{}: {e}", path.display())))
-}
-
-fn db(ca: &Path) -> impl Fn(pkit::acme::store::DbError) -> CliError + '_ {
-    move |e| CliError::io(format!("{}: {e}", ca.join("acme.db").display()))
+fn db(ca: &Path) -> impl Fn(pkit::acme::store::StoreError) -> CliError + '_ {
+    move |e| CliError::io(format!("{}: the ACME state: {e}", ca.display()))
 }
 
 fn print(
@@ -90,7 +82,7 @@ fn print(
 }
 
 pub fn accounts(a: AccountsArgs) -> CliResult<Exit> {
-    let store = open(&a.ca)?;
+    let store = super::open_state(&a.ca, &a.db, false)?;
     let items = store
         .accounts()
         .map_err(db(&a.ca))?
@@ -132,7 +124,7 @@ pub fn accounts(a: AccountsArgs) -> CliResult<Exit> {
 }
 
 pub fn orders(a: OrdersArgs) -> CliResult<Exit> {
-    let store = open(&a.ca)?;
+    let store = super::open_state(&a.ca, &a.db, false)?;
     let items = store
         .orders(a.account)
         .map_err(db(&a.ca))?

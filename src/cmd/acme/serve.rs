@@ -9,7 +9,6 @@ use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
 use pkit::acme::finalize::Ca;
 use pkit::acme::handler::AcmeHandler;
-use pkit::acme::store::AcmeDb;
 use pkit::acme::{AcmeConfig, ProfileOffer};
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
@@ -21,9 +20,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 const ACME_HELP: &str = "ACME: the directory is BASE/directory (BASE is --base-url, \
-by default http://ADDR:PORT of --listen). State (accounts, orders, authorizations, \
-challenges, nonces) is in DIR/acme.db, shared by every `acme serve` on the same CA \
-directory: a nonce from one is good at another, and an order is finalized once. \
+by default https://ADDR:PORT of --listen, http:// with --plain-http). State (accounts, orders, authorizations, \
+challenges, nonces) is in DIR/acme.db, or in the CA's PostgreSQL database when its \
+records are there (tables acme_*), shared by every `acme serve` on the CA: a nonce from \
+one is good at another, and an order is finalized once. \
 Certificates are issued by the CA in DIR through its lint gate (ca.json lint_rules) and \
 recorded in its records like `issue cert`'s. Challenges: http-01 (GET \
 http://NAME:--http-port/.well-known/acme-challenge/TOKEN, 10 s, 8 KiB at most), dns-01 \
@@ -220,17 +220,19 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     if !a.plain_http {
         opts.tls = Some(tls_identity(be, &a, &ca, &config.base_url)?);
     }
-    let db_path = a.ca.join("acme.db");
-    let db_err = |e: &dyn std::fmt::Display| CliError::io(format!("{}: {e}", db_path.display()));
-    AcmeDb::open(&db_path).map_err(|e| db_err(&e))?;
-    let validate =
-        pkit::acme::validate::spawn(a.validators.into(), db_path.clone(), Arc::clone(&config))
-            .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
+    // The state must open before the server listens (its tables made once).
+    super::open_state(&a.ca, &a.db, true)?;
+    let open: pkit::acme::validate::OpenStore = {
+        let (ca, db) = (a.ca.clone(), a.db.clone());
+        Arc::new(move || super::open_state(&ca, &db, true).map_err(|e| e.to_string()))
+    };
+    let validate = pkit::acme::validate::spawn(a.validators.into(), open, Arc::clone(&config))
+        .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
     let make = || {
         Ok::<_, CliError>(AcmeHandler {
             config: Arc::clone(&config),
             ca: Arc::clone(&ca),
-            db: AcmeDb::open(&db_path).map_err(|e| db_err(&e))?,
+            db: super::open_state(&a.ca, &a.db, true)?,
             ca_store: crate::cmd::ca_db::open_store(&a.ca, &a.db)?,
             validate: validate.clone(),
             backend: be,

@@ -1,14 +1,11 @@
-//! The ACME server's state: accounts, orders, authorizations, challenges, issued
-//! certificates and nonces, in `DIR/acme.db` beside the CA's records (SQLite, WAL), so
-//! that every worker and every `acme serve` process on the CA shares it: a nonce one
-//! issued another accepts, and an order is finalized by whichever claims it first.
+//! The ACME state in `DIR/acme.db` (SQLite, WAL): every process on the CA directory
+//! opens the same file.
 
 use pkit_store::sqlite;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 
-pub use rusqlite::Error as DbError;
-pub type Result<T> = std::result::Result<T, DbError>;
+use super::*;
 
 const MIGRATIONS: &[&str] = &[
     // v1. Times are POSIX seconds. `identifiers` and `contact` are JSON arrays.
@@ -74,81 +71,12 @@ const MIGRATIONS: &[&str] = &[
     );",
 ];
 
-/// How long a nonce stays good (RFC 8555 §6.5 leaves it to the server).
-pub const NONCE_LIFETIME: i64 = 3600;
-/// The most nonces kept; past it the oldest go (a client that asks for nonces and never
-/// uses them cannot fill the disk).
-pub const MAX_NONCES: i64 = 100_000;
-
-#[derive(Debug, Clone)]
-pub struct Account {
-    pub id: i64,
-    pub thumbprint: String,
-    pub jwk: String,
-    pub spki: Vec<u8>,
-    pub status: String,
-    pub contact: String,
-    pub created: i64,
-}
-
-#[derive(Debug, Clone)]
-pub struct Order {
-    pub id: i64,
-    pub account_id: i64,
-    pub status: String,
-    pub identifiers: String,
-    pub profile: Option<String>,
-    pub replaces: Option<String>,
-    pub not_before: Option<i64>,
-    pub not_after: Option<i64>,
-    pub expires: i64,
-    pub error: Option<String>,
-    pub cert_serial: Option<String>,
-    pub created: i64,
-}
-
-#[derive(Debug, Clone)]
-pub struct Authz {
-    pub id: i64,
-    pub account_id: i64,
-    pub id_type: String,
-    pub id_value: String,
-    pub wildcard: bool,
-    pub status: String,
-    pub expires: i64,
-}
-
-#[derive(Debug, Clone)]
-pub struct Challenge {
-    pub id: i64,
-    pub authz_id: i64,
-    pub kind: String,
-    pub token: String,
-    pub status: String,
-    pub validated: Option<i64>,
-    pub error: Option<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct IssuedCert {
-    pub serial: String,
-    pub order_id: i64,
-    pub account_id: i64,
-    pub chain_pem: String,
-    pub not_before: i64,
-    pub not_after: i64,
-    pub revoked: bool,
-}
-
 /// One connection to `acme.db`. Transactions that write begin IMMEDIATE: a deferred one
 /// that reads first cannot take the write lock once another connection has written
 /// (SQLITE_BUSY at once, past any busy timeout), and an outcome would be lost.
-pub struct AcmeDb {
+pub struct SqliteAcme {
     conn: Connection,
 }
-
-const ORDER_COLUMNS: &str = "id, account_id, status, identifiers, profile, replaces, not_before, \
-                             not_after, expires, error, cert_serial, created";
 
 fn order_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Order> {
     Ok(Order {
@@ -203,21 +131,19 @@ fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Challenge> {
     })
 }
 
-const ACCOUNT_COLUMNS: &str = "id, thumbprint, jwk, spki, status, contact, created";
-const AUTHZ_COLUMNS: &str = "id, account_id, id_type, id_value, wildcard, status, expires";
-const CHALLENGE_COLUMNS: &str = "id, authz_id, type, token, status, validated, error";
-
-impl AcmeDb {
+impl SqliteAcme {
     /// Open (creating) `path`.
-    pub fn open(path: &Path) -> std::result::Result<AcmeDb, pkit_store::open_error::OpenError> {
-        Ok(AcmeDb {
+    pub fn open(path: &Path) -> std::result::Result<SqliteAcme, pkit_store::open_error::OpenError> {
+        Ok(SqliteAcme {
             conn: sqlite::open_versioned(path, MIGRATIONS)?,
         })
     }
+}
 
+impl AcmeStore for SqliteAcme {
     /// Record a new nonce; with `prune` (the caller asks now and then) drop the expired
     /// and the excess too.
-    pub fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()> {
+    fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()> {
         self.conn.execute(
             "INSERT INTO nonces (nonce, created) VALUES (?1, ?2)",
             params![nonce, now],
@@ -232,7 +158,7 @@ impl AcmeDb {
     }
 
     /// Use a nonce up: true when it was good (issued, unexpired, not used before).
-    pub fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool> {
+    fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool> {
         let n = self.conn.execute(
             "DELETE FROM nonces WHERE nonce = ?1 AND created >= ?2",
             params![nonce, now - NONCE_LIFETIME],
@@ -240,7 +166,7 @@ impl AcmeDb {
         Ok(n == 1)
     }
 
-    pub fn account_by_thumbprint(&self, t: &str) -> Result<Option<Account>> {
+    fn account_by_thumbprint(&self, t: &str) -> Result<Option<Account>> {
         self.conn
             .query_row(
                 &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE thumbprint = ?1"),
@@ -248,9 +174,10 @@ impl AcmeDb {
                 account_row,
             )
             .optional()
+            .map_err(Into::into)
     }
 
-    pub fn account(&self, id: i64) -> Result<Option<Account>> {
+    fn account(&self, id: i64) -> Result<Option<Account>> {
         self.conn
             .query_row(
                 &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
@@ -258,17 +185,18 @@ impl AcmeDb {
                 account_row,
             )
             .optional()
+            .map_err(Into::into)
     }
 
-    pub fn accounts(&self) -> Result<Vec<Account>> {
+    fn accounts(&self) -> Result<Vec<Account>> {
         let mut st = self.conn.prepare(&format!(
             "SELECT {ACCOUNT_COLUMNS} FROM accounts ORDER BY id"
         ))?;
         let rows = st.query_map([], account_row)?;
-        rows.collect()
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    pub fn create_account(
+    fn create_account(
         &self,
         thumbprint: &str,
         jwk: &str,
@@ -285,7 +213,7 @@ impl AcmeDb {
         Ok(self.conn.last_insert_rowid())
     }
 
-    pub fn update_account(&self, id: i64, contact: &str, status: &str) -> Result<()> {
+    fn update_account(&self, id: i64, contact: &str, status: &str) -> Result<()> {
         self.conn.execute(
             "UPDATE accounts SET contact = ?2, status = ?3 WHERE id = ?1",
             params![id, contact, status],
@@ -294,7 +222,7 @@ impl AcmeDb {
     }
 
     /// Give an account a new key (RFC 8555 §7.3.5); false when another account has it.
-    pub fn rekey_account(&self, id: i64, thumbprint: &str, jwk: &str, spki: &[u8]) -> Result<bool> {
+    fn rekey_account(&self, id: i64, thumbprint: &str, jwk: &str, spki: &[u8]) -> Result<bool> {
         match self.conn.execute(
             "UPDATE accounts SET thumbprint = ?2, jwk = ?3, spki = ?4 WHERE id = ?1",
             params![id, thumbprint, jwk, spki],
@@ -305,14 +233,14 @@ impl AcmeDb {
             {
                 Ok(false)
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.into()),
         }
     }
 
     /// A new order with its authorizations (reusing `reuse`, making the rest with their
     /// challenges), in one transaction.
     #[allow(clippy::too_many_arguments)]
-    pub fn create_order(
+    fn create_order(
         &mut self,
         account_id: i64,
         identifiers: &str,
@@ -372,7 +300,7 @@ impl AcmeDb {
     }
 
     /// A valid, unexpired authorization of `account` for the identifier, to reuse.
-    pub fn reusable_authz(
+    fn reusable_authz(
         &self,
         account_id: i64,
         id_type: &str,
@@ -388,18 +316,19 @@ impl AcmeDb {
                 |r| r.get(0),
             )
             .optional()
+            .map_err(Into::into)
     }
 
     /// How many orders `account` made since `since` (for its rate limit).
-    pub fn orders_since(&self, account_id: i64, since: i64) -> Result<i64> {
-        self.conn.query_row(
+    fn orders_since(&self, account_id: i64, since: i64) -> Result<i64> {
+        Ok(self.conn.query_row(
             "SELECT count(*) FROM orders WHERE account_id = ?1 AND created >= ?2",
             params![account_id, since],
             |r| r.get(0),
-        )
+        )?)
     }
 
-    pub fn order(&self, id: i64) -> Result<Option<Order>> {
+    fn order(&self, id: i64) -> Result<Option<Order>> {
         self.conn
             .query_row(
                 &format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = ?1"),
@@ -407,17 +336,18 @@ impl AcmeDb {
                 order_row,
             )
             .optional()
+            .map_err(Into::into)
     }
 
-    pub fn orders(&self, account_id: Option<i64>) -> Result<Vec<Order>> {
+    fn orders(&self, account_id: Option<i64>) -> Result<Vec<Order>> {
         let mut st = self.conn.prepare(&format!(
             "SELECT {ORDER_COLUMNS} FROM orders WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id"
         ))?;
         let rows = st.query_map([account_id], order_row)?;
-        rows.collect()
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    pub fn order_authzs(&self, order: i64) -> Result<Vec<Authz>> {
+    fn order_authzs(&self, order: i64) -> Result<Vec<Authz>> {
         let mut st = self.conn.prepare(&format!(
             "SELECT {} FROM authzs a JOIN order_authzs o ON o.authz_id = a.id
              WHERE o.order_id = ?1 ORDER BY a.id",
@@ -428,10 +358,10 @@ impl AcmeDb {
                 .join(", ")
         ))?;
         let rows = st.query_map([order], authz_row)?;
-        rows.collect()
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    pub fn authz(&self, id: i64) -> Result<Option<Authz>> {
+    fn authz(&self, id: i64) -> Result<Option<Authz>> {
         self.conn
             .query_row(
                 &format!("SELECT {AUTHZ_COLUMNS} FROM authzs WHERE id = ?1"),
@@ -439,9 +369,10 @@ impl AcmeDb {
                 authz_row,
             )
             .optional()
+            .map_err(Into::into)
     }
 
-    pub fn set_authz_status(&self, id: i64, status: &str) -> Result<()> {
+    fn set_authz_status(&self, id: i64, status: &str) -> Result<()> {
         self.conn.execute(
             "UPDATE authzs SET status = ?2 WHERE id = ?1",
             params![id, status],
@@ -449,15 +380,15 @@ impl AcmeDb {
         Ok(())
     }
 
-    pub fn challenges(&self, authz: i64) -> Result<Vec<Challenge>> {
+    fn challenges(&self, authz: i64) -> Result<Vec<Challenge>> {
         let mut st = self.conn.prepare(&format!(
             "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE authz_id = ?1 ORDER BY id"
         ))?;
         let rows = st.query_map([authz], challenge_row)?;
-        rows.collect()
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    pub fn challenge(&self, id: i64) -> Result<Option<Challenge>> {
+    fn challenge(&self, id: i64) -> Result<Option<Challenge>> {
         self.conn
             .query_row(
                 &format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1"),
@@ -465,11 +396,12 @@ impl AcmeDb {
                 challenge_row,
             )
             .optional()
+            .map_err(Into::into)
     }
 
     /// Move a pending challenge to processing: true for the one caller that did (a
     /// challenge is validated once, however often it is posted).
-    pub fn start_challenge(&self, id: i64) -> Result<bool> {
+    fn start_challenge(&self, id: i64) -> Result<bool> {
         Ok(self.conn.execute(
             "UPDATE challenges SET status = 'processing' WHERE id = ?1 AND status = 'pending'",
             [id],
@@ -477,16 +409,16 @@ impl AcmeDb {
     }
 
     /// Challenges left in processing (a server stopped while validating them).
-    pub fn processing_challenges(&self) -> Result<Vec<i64>> {
+    fn processing_challenges(&self) -> Result<Vec<i64>> {
         let mut st = self
             .conn
             .prepare("SELECT id FROM challenges WHERE status = 'processing' ORDER BY id")?;
         let rows = st.query_map([], |r| r.get(0))?;
-        rows.collect()
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// A challenge's outcome, and its authorization's with it.
-    pub fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()> {
+    fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -503,18 +435,18 @@ impl AcmeDb {
             "UPDATE authzs SET status = ?2 WHERE id = ?1 AND status = 'pending'",
             params![authz, status],
         )?;
-        tx.commit()
+        Ok(tx.commit()?)
     }
 
     /// Claim a ready order for finalization: true for the one caller that did.
-    pub fn claim_order(&self, id: i64) -> Result<bool> {
+    fn claim_order(&self, id: i64) -> Result<bool> {
         Ok(self.conn.execute(
             "UPDATE orders SET status = 'processing' WHERE id = ?1 AND status = 'ready'",
             [id],
         )? == 1)
     }
 
-    pub fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()> {
+    fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()> {
         self.conn.execute(
             "UPDATE orders SET status = ?2, error = ?3 WHERE id = ?1",
             params![id, status, error],
@@ -523,7 +455,7 @@ impl AcmeDb {
     }
 
     /// The order's certificate, recorded with the order made valid, in one transaction.
-    pub fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()> {
+    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -543,10 +475,10 @@ impl AcmeDb {
             "UPDATE orders SET status = 'valid', cert_serial = ?2 WHERE id = ?1",
             params![order.id, cert.serial],
         )?;
-        tx.commit()
+        Ok(tx.commit()?)
     }
 
-    pub fn cert(&self, serial: &str) -> Result<Option<IssuedCert>> {
+    fn cert(&self, serial: &str) -> Result<Option<IssuedCert>> {
         self.conn
             .query_row(
                 "SELECT serial, order_id, account_id, chain_pem, not_before, not_after, revoked
@@ -565,22 +497,12 @@ impl AcmeDb {
                 },
             )
             .optional()
+            .map_err(Into::into)
     }
 
-    pub fn mark_revoked(&self, serial: &str) -> Result<()> {
+    fn mark_revoked(&self, serial: &str) -> Result<()> {
         self.conn
             .execute("UPDATE certs SET revoked = 1 WHERE serial = ?1", [serial])?;
         Ok(())
     }
-}
-
-/// An authorization a new order needs: reused, or new with these challenges.
-#[derive(Debug, Clone)]
-pub struct NewAuthz {
-    pub id_type: String,
-    pub id_value: String,
-    pub wildcard: bool,
-    pub reuse: Option<i64>,
-    /// (type, token) of each challenge of a new one.
-    pub challenges: Vec<(String, String)>,
 }

@@ -1,0 +1,189 @@
+//! The ACME server's state: accounts, orders, authorizations, challenges, issued
+//! certificates and nonces, shared by every worker and every `acme serve` process on the
+//! CA, so that a nonce one issued another accepts, and an order is finalized by
+//! whichever claims it first. Beside the CA's records: in `DIR/acme.db` (SQLite, WAL)
+//! when they are in `DIR/ca.db`, in the same PostgreSQL database when they are on a
+//! server ([`pg`], tables `acme_*`).
+
+#[cfg(feature = "postgres")]
+pub mod pg;
+mod sqlite;
+
+pub use sqlite::SqliteAcme;
+
+/// A store failure, as one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError(e.to_string())
+    }
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// How long a nonce stays good (RFC 8555 §6.5 leaves it to the server).
+pub const NONCE_LIFETIME: i64 = 3600;
+/// The most nonces kept; past it the oldest go (a client that asks for nonces and never
+/// uses them cannot fill the disk).
+pub const MAX_NONCES: i64 = 100_000;
+
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub id: i64,
+    pub thumbprint: String,
+    pub jwk: String,
+    pub spki: Vec<u8>,
+    pub status: String,
+    pub contact: String,
+    pub created: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Order {
+    pub id: i64,
+    pub account_id: i64,
+    pub status: String,
+    pub identifiers: String,
+    pub profile: Option<String>,
+    pub replaces: Option<String>,
+    pub not_before: Option<i64>,
+    pub not_after: Option<i64>,
+    pub expires: i64,
+    pub error: Option<String>,
+    pub cert_serial: Option<String>,
+    pub created: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Authz {
+    pub id: i64,
+    pub account_id: i64,
+    pub id_type: String,
+    pub id_value: String,
+    pub wildcard: bool,
+    pub status: String,
+    pub expires: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Challenge {
+    pub id: i64,
+    pub authz_id: i64,
+    pub kind: String,
+    pub token: String,
+    pub status: String,
+    pub validated: Option<i64>,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct IssuedCert {
+    pub serial: String,
+    pub order_id: i64,
+    pub account_id: i64,
+    pub chain_pem: String,
+    pub not_before: i64,
+    pub not_after: i64,
+    pub revoked: bool,
+}
+
+/// An authorization a new order needs: reused, or new with these challenges.
+#[derive(Debug, Clone)]
+pub struct NewAuthz {
+    pub id_type: String,
+    pub id_value: String,
+    pub wildcard: bool,
+    pub reuse: Option<i64>,
+    /// (type, token) of each challenge of a new one.
+    pub challenges: Vec<(String, String)>,
+}
+
+/// The columns every store reads its rows with, in the order the row readers expect.
+pub(crate) const ORDER_COLUMNS: &str =
+    "id, account_id, status, identifiers, profile, replaces, not_before, \
+                             not_after, expires, error, cert_serial, created";
+
+pub(crate) const ACCOUNT_COLUMNS: &str = "id, thumbprint, jwk, spki, status, contact, created";
+pub(crate) const AUTHZ_COLUMNS: &str =
+    "id, account_id, id_type, id_value, wildcard, status, expires";
+pub(crate) const CHALLENGE_COLUMNS: &str = "id, authz_id, type, token, status, validated, error";
+
+/// What the server keeps, whichever database keeps it.
+pub trait AcmeStore: Send {
+    /// Record a new nonce; with `prune` (the caller asks now and then) drop the expired
+    /// and the excess too.
+    fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()>;
+    /// Use a nonce up: true when it was good (issued, unexpired, not used before).
+    fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool>;
+    fn account_by_thumbprint(&self, t: &str) -> Result<Option<Account>>;
+    fn account(&self, id: i64) -> Result<Option<Account>>;
+    fn accounts(&self) -> Result<Vec<Account>>;
+    fn create_account(
+        &self,
+        thumbprint: &str,
+        jwk: &str,
+        spki: &[u8],
+        contact: &str,
+        eab_kid: Option<&str>,
+        now: i64,
+    ) -> Result<i64>;
+    fn update_account(&self, id: i64, contact: &str, status: &str) -> Result<()>;
+    /// Give an account a new key (RFC 8555 §7.3.5); false when another account has it.
+    fn rekey_account(&self, id: i64, thumbprint: &str, jwk: &str, spki: &[u8]) -> Result<bool>;
+    /// A new order with its authorizations (reusing `reuse`, making the rest with their
+    /// challenges), in one transaction.
+    #[allow(clippy::too_many_arguments)]
+    fn create_order(
+        &mut self,
+        account_id: i64,
+        identifiers: &str,
+        profile: Option<&str>,
+        replaces: Option<&str>,
+        window: (Option<i64>, Option<i64>),
+        expires: i64,
+        authzs: &[NewAuthz],
+        now: i64,
+    ) -> Result<i64>;
+    /// A valid, unexpired authorization of `account` for the identifier, to reuse.
+    fn reusable_authz(
+        &self,
+        account_id: i64,
+        id_type: &str,
+        id_value: &str,
+        wildcard: bool,
+        now: i64,
+    ) -> Result<Option<i64>>;
+    /// How many orders `account` made since `since` (for its rate limit).
+    fn orders_since(&self, account_id: i64, since: i64) -> Result<i64>;
+    fn order(&self, id: i64) -> Result<Option<Order>>;
+    fn orders(&self, account_id: Option<i64>) -> Result<Vec<Order>>;
+    fn order_authzs(&self, order: i64) -> Result<Vec<Authz>>;
+    fn authz(&self, id: i64) -> Result<Option<Authz>>;
+    fn set_authz_status(&self, id: i64, status: &str) -> Result<()>;
+    fn challenges(&self, authz: i64) -> Result<Vec<Challenge>>;
+    fn challenge(&self, id: i64) -> Result<Option<Challenge>>;
+    /// Move a pending challenge to processing: true for the one caller that did (a
+    /// challenge is validated once, however often it is posted).
+    fn start_challenge(&self, id: i64) -> Result<bool>;
+    /// Challenges left in processing (a server stopped while validating them).
+    fn processing_challenges(&self) -> Result<Vec<i64>>;
+    /// A challenge's outcome, and its authorization's with it.
+    fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()>;
+    /// Claim a ready order for finalization: true for the one caller that did.
+    fn claim_order(&self, id: i64) -> Result<bool>;
+    fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()>;
+    /// The order's certificate, recorded with the order made valid, in one transaction.
+    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()>;
+    fn cert(&self, serial: &str) -> Result<Option<IssuedCert>>;
+    fn mark_revoked(&self, serial: &str) -> Result<()>;
+}

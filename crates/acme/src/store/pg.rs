@@ -1,0 +1,575 @@
+//! The ACME state in the CA's PostgreSQL database (tables `acme_*`, schema versioned as
+//! the store `acme` in `pkit_schema`): `acme serve` processes on several hosts serving
+//! one CA share it. Every change that must happen once is one statement or one
+//! transaction the server serializes: a nonce is deleted by exactly one taker, an order
+//! claimed by exactly one finalizer.
+
+use super::*;
+use pkit_store::open_error::OpenError;
+use pkit_store::pg_error::one_line;
+use pkit_store::postgres::{off_runtime, open_versioned, server, Connector};
+use postgres::{Client, Row};
+use std::cell::RefCell;
+
+const STORE: &str = "acme";
+
+const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE acme_nonces (nonce TEXT PRIMARY KEY, created BIGINT NOT NULL);
+    CREATE TABLE acme_accounts (
+        id          BIGSERIAL PRIMARY KEY,
+        thumbprint  TEXT NOT NULL UNIQUE,
+        jwk         TEXT NOT NULL,
+        spki        BYTEA NOT NULL,
+        status      TEXT NOT NULL,
+        contact     TEXT NOT NULL,
+        eab_kid     TEXT,
+        created     BIGINT NOT NULL
+    );
+    CREATE TABLE acme_orders (
+        id          BIGSERIAL PRIMARY KEY,
+        account_id  BIGINT NOT NULL REFERENCES acme_accounts(id),
+        status      TEXT NOT NULL,
+        identifiers TEXT NOT NULL,
+        profile     TEXT,
+        replaces    TEXT,
+        not_before  BIGINT,
+        not_after   BIGINT,
+        expires     BIGINT NOT NULL,
+        error       TEXT,
+        cert_serial TEXT,
+        created     BIGINT NOT NULL
+    );
+    CREATE INDEX acme_orders_by_account ON acme_orders(account_id, created);
+    CREATE TABLE acme_authzs (
+        id          BIGSERIAL PRIMARY KEY,
+        account_id  BIGINT NOT NULL REFERENCES acme_accounts(id),
+        id_type     TEXT NOT NULL,
+        id_value    TEXT NOT NULL,
+        wildcard    BOOLEAN NOT NULL,
+        status      TEXT NOT NULL,
+        expires     BIGINT NOT NULL
+    );
+    CREATE INDEX acme_authzs_for_reuse ON acme_authzs(account_id, id_type, id_value, wildcard);
+    CREATE TABLE acme_order_authzs (
+        order_id    BIGINT NOT NULL REFERENCES acme_orders(id),
+        authz_id    BIGINT NOT NULL REFERENCES acme_authzs(id),
+        PRIMARY KEY (order_id, authz_id)
+    );
+    CREATE TABLE acme_challenges (
+        id          BIGSERIAL PRIMARY KEY,
+        authz_id    BIGINT NOT NULL REFERENCES acme_authzs(id),
+        type        TEXT NOT NULL,
+        token       TEXT NOT NULL,
+        status      TEXT NOT NULL,
+        validated   BIGINT,
+        error       TEXT
+    );
+    CREATE INDEX acme_challenges_by_authz ON acme_challenges(authz_id);
+    CREATE TABLE acme_certs (
+        serial      TEXT PRIMARY KEY,
+        order_id    BIGINT NOT NULL REFERENCES acme_orders(id),
+        account_id  BIGINT NOT NULL REFERENCES acme_accounts(id),
+        chain_pem   TEXT NOT NULL,
+        not_before  BIGINT NOT NULL,
+        not_after   BIGINT NOT NULL,
+        revoked     BOOLEAN NOT NULL DEFAULT false
+    );",
+];
+
+/// One connection to the CA's database.
+pub struct PgAcme {
+    client: RefCell<Client>,
+}
+
+fn pg(e: postgres::Error) -> StoreError {
+    StoreError(one_line(&e))
+}
+
+fn account_row(r: &Row) -> Account {
+    Account {
+        id: r.get(0),
+        thumbprint: r.get(1),
+        jwk: r.get(2),
+        spki: r.get(3),
+        status: r.get(4),
+        contact: r.get(5),
+        created: r.get(6),
+    }
+}
+
+fn order_row(r: &Row) -> Order {
+    Order {
+        id: r.get(0),
+        account_id: r.get(1),
+        status: r.get(2),
+        identifiers: r.get(3),
+        profile: r.get(4),
+        replaces: r.get(5),
+        not_before: r.get(6),
+        not_after: r.get(7),
+        expires: r.get(8),
+        error: r.get(9),
+        cert_serial: r.get(10),
+        created: r.get(11),
+    }
+}
+
+fn authz_row(r: &Row) -> Authz {
+    Authz {
+        id: r.get(0),
+        account_id: r.get(1),
+        id_type: r.get(2),
+        id_value: r.get(3),
+        wildcard: r.get(4),
+        status: r.get(5),
+        expires: r.get(6),
+    }
+}
+
+fn challenge_row(r: &Row) -> Challenge {
+    Challenge {
+        id: r.get(0),
+        authz_id: r.get(1),
+        kind: r.get(2),
+        token: r.get(3),
+        status: r.get(4),
+        validated: r.get(5),
+        error: r.get(6),
+    }
+}
+
+impl PgAcme {
+    /// Connect to `url` (the CA's database) and bring the ACME tables up to date.
+    pub fn open(
+        url: &str,
+        password: Option<&[u8]>,
+        connector: Connector,
+    ) -> std::result::Result<PgAcme, OpenError> {
+        let server = server(url, password)?;
+        let client = off_runtime(
+            move || {
+                let mut client = connector(&server).map_err(OpenError::from)?;
+                open_versioned(&mut client, STORE, MIGRATIONS)?;
+                Ok::<_, OpenError>(client)
+            },
+            || OpenError::Location("the connecting thread died".into()),
+        )?;
+        Ok(PgAcme {
+            client: RefCell::new(client),
+        })
+    }
+
+    /// Run `f` on the connection, off the worker's runtime (the sync client drives its
+    /// own).
+    fn run<T: Send>(
+        &self,
+        f: impl FnOnce(&mut Client) -> std::result::Result<T, postgres::Error> + Send,
+    ) -> Result<T> {
+        let mut guard = self
+            .client
+            .try_borrow_mut()
+            .map_err(|_| StoreError("the database connection is in use".into()))?;
+        let client: &mut Client = &mut guard;
+        off_runtime(
+            move || f(client).map_err(pg),
+            || StoreError("the database thread died".into()),
+        )
+    }
+}
+
+fn table(columns: &str, prefix: &str) -> String {
+    columns
+        .split(", ")
+        .map(|c| format!("{prefix}{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl AcmeStore for PgAcme {
+    fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()> {
+        self.run(|c| {
+            c.execute(
+                "INSERT INTO acme_nonces (nonce, created) VALUES ($1, $2)",
+                &[&nonce, &now],
+            )?;
+            if prune {
+                c.execute(
+                    "DELETE FROM acme_nonces WHERE created < $1 OR nonce IN (
+                         SELECT nonce FROM acme_nonces ORDER BY created DESC OFFSET $2)",
+                    &[&(now - NONCE_LIFETIME), &MAX_NONCES],
+                )?;
+            }
+            Ok(())
+        })
+    }
+
+    fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool> {
+        self.run(|c| {
+            Ok(c.execute(
+                "DELETE FROM acme_nonces WHERE nonce = $1 AND created >= $2",
+                &[&nonce, &(now - NONCE_LIFETIME)],
+            )? == 1)
+        })
+    }
+
+    fn account_by_thumbprint(&self, t: &str) -> Result<Option<Account>> {
+        self.run(|c| {
+            Ok(c.query_opt(
+                &format!("SELECT {ACCOUNT_COLUMNS} FROM acme_accounts WHERE thumbprint = $1"),
+                &[&t],
+            )?
+            .as_ref()
+            .map(account_row))
+        })
+    }
+
+    fn account(&self, id: i64) -> Result<Option<Account>> {
+        self.run(|c| {
+            Ok(c.query_opt(
+                &format!("SELECT {ACCOUNT_COLUMNS} FROM acme_accounts WHERE id = $1"),
+                &[&id],
+            )?
+            .as_ref()
+            .map(account_row))
+        })
+    }
+
+    fn accounts(&self) -> Result<Vec<Account>> {
+        self.run(|c| {
+            Ok(c.query(
+                &format!("SELECT {ACCOUNT_COLUMNS} FROM acme_accounts ORDER BY id"),
+                &[],
+            )?
+            .iter()
+            .map(account_row)
+            .collect())
+        })
+    }
+
+    fn create_account(
+        &self,
+        thumbprint: &str,
+        jwk: &str,
+        spki: &[u8],
+        contact: &str,
+        eab_kid: Option<&str>,
+        now: i64,
+    ) -> Result<i64> {
+        self.run(|c| {
+            Ok(c.query_one(
+                "INSERT INTO acme_accounts (thumbprint, jwk, spki, status, contact, eab_kid, created)
+                 VALUES ($1, $2, $3, 'valid', $4, $5, $6) RETURNING id",
+                &[&thumbprint, &jwk, &spki, &contact, &eab_kid, &now],
+            )?
+            .get(0))
+        })
+    }
+
+    fn update_account(&self, id: i64, contact: &str, status: &str) -> Result<()> {
+        self.run(|c| {
+            c.execute(
+                "UPDATE acme_accounts SET contact = $2, status = $3 WHERE id = $1",
+                &[&id, &contact, &status],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn rekey_account(&self, id: i64, thumbprint: &str, jwk: &str, spki: &[u8]) -> Result<bool> {
+        self.run(|c| {
+            // ON CONFLICT: another account holds the key; nothing changes.
+            let n = c.execute(
+                "UPDATE acme_accounts SET thumbprint = $2, jwk = $3, spki = $4 WHERE id = $1
+                 AND NOT EXISTS (SELECT 1 FROM acme_accounts WHERE thumbprint = $2 AND id <> $1)",
+                &[&id, &thumbprint, &jwk, &spki],
+            )?;
+            Ok(n == 1)
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn create_order(
+        &mut self,
+        account_id: i64,
+        identifiers: &str,
+        profile: Option<&str>,
+        replaces: Option<&str>,
+        window: (Option<i64>, Option<i64>),
+        expires: i64,
+        authzs: &[NewAuthz],
+        now: i64,
+    ) -> Result<i64> {
+        self.run(|c| {
+            let mut tx = c.transaction()?;
+            let order: i64 = tx
+                .query_one(
+                    "INSERT INTO acme_orders (account_id, status, identifiers, profile, replaces,
+                                              not_before, not_after, expires, created)
+                     VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                    &[
+                        &account_id,
+                        &identifiers,
+                        &profile,
+                        &replaces,
+                        &window.0,
+                        &window.1,
+                        &expires,
+                        &now,
+                    ],
+                )?
+                .get(0);
+            for a in authzs {
+                let authz = match a.reuse {
+                    Some(id) => id,
+                    None => {
+                        let id: i64 = tx
+                            .query_one(
+                                "INSERT INTO acme_authzs (account_id, id_type, id_value, wildcard,
+                                                          status, expires)
+                                 VALUES ($1, $2, $3, $4, 'pending', $5) RETURNING id",
+                                &[&account_id, &a.id_type, &a.id_value, &a.wildcard, &expires],
+                            )?
+                            .get(0);
+                        for (kind, token) in &a.challenges {
+                            tx.execute(
+                                "INSERT INTO acme_challenges (authz_id, type, token, status)
+                                 VALUES ($1, $2, $3, 'pending')",
+                                &[&id, kind, token],
+                            )?;
+                        }
+                        id
+                    }
+                };
+                tx.execute(
+                    "INSERT INTO acme_order_authzs (order_id, authz_id) VALUES ($1, $2)
+                     ON CONFLICT DO NOTHING",
+                    &[&order, &authz],
+                )?;
+            }
+            tx.commit()?;
+            Ok(order)
+        })
+    }
+
+    fn reusable_authz(
+        &self,
+        account_id: i64,
+        id_type: &str,
+        id_value: &str,
+        wildcard: bool,
+        now: i64,
+    ) -> Result<Option<i64>> {
+        self.run(|c| {
+            Ok(c.query_opt(
+                "SELECT id FROM acme_authzs WHERE account_id = $1 AND id_type = $2
+                 AND id_value = $3 AND wildcard = $4 AND status = 'valid' AND expires > $5
+                 ORDER BY expires DESC LIMIT 1",
+                &[&account_id, &id_type, &id_value, &wildcard, &now],
+            )?
+            .map(|r| r.get(0)))
+        })
+    }
+
+    fn orders_since(&self, account_id: i64, since: i64) -> Result<i64> {
+        self.run(|c| {
+            Ok(c.query_one(
+                "SELECT count(*) FROM acme_orders WHERE account_id = $1 AND created >= $2",
+                &[&account_id, &since],
+            )?
+            .get(0))
+        })
+    }
+
+    fn order(&self, id: i64) -> Result<Option<Order>> {
+        self.run(|c| {
+            Ok(c.query_opt(
+                &format!("SELECT {ORDER_COLUMNS} FROM acme_orders WHERE id = $1"),
+                &[&id],
+            )?
+            .as_ref()
+            .map(order_row))
+        })
+    }
+
+    fn orders(&self, account_id: Option<i64>) -> Result<Vec<Order>> {
+        self.run(|c| {
+            Ok(c.query(
+                &format!(
+                    "SELECT {ORDER_COLUMNS} FROM acme_orders
+                     WHERE $1::BIGINT IS NULL OR account_id = $1 ORDER BY id"
+                ),
+                &[&account_id],
+            )?
+            .iter()
+            .map(order_row)
+            .collect())
+        })
+    }
+
+    fn order_authzs(&self, order: i64) -> Result<Vec<Authz>> {
+        self.run(|c| {
+            Ok(c.query(
+                &format!(
+                    "SELECT {} FROM acme_authzs a JOIN acme_order_authzs o ON o.authz_id = a.id
+                     WHERE o.order_id = $1 ORDER BY a.id",
+                    table(AUTHZ_COLUMNS, "a.")
+                ),
+                &[&order],
+            )?
+            .iter()
+            .map(authz_row)
+            .collect())
+        })
+    }
+
+    fn authz(&self, id: i64) -> Result<Option<Authz>> {
+        self.run(|c| {
+            Ok(c.query_opt(
+                &format!("SELECT {AUTHZ_COLUMNS} FROM acme_authzs WHERE id = $1"),
+                &[&id],
+            )?
+            .as_ref()
+            .map(authz_row))
+        })
+    }
+
+    fn set_authz_status(&self, id: i64, status: &str) -> Result<()> {
+        self.run(|c| {
+            c.execute(
+                "UPDATE acme_authzs SET status = $2 WHERE id = $1",
+                &[&id, &status],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn challenges(&self, authz: i64) -> Result<Vec<Challenge>> {
+        self.run(|c| {
+            Ok(c.query(
+                &format!(
+                    "SELECT {CHALLENGE_COLUMNS} FROM acme_challenges WHERE authz_id = $1 ORDER BY id"
+                ),
+                &[&authz],
+            )?
+            .iter()
+            .map(challenge_row)
+            .collect())
+        })
+    }
+
+    fn challenge(&self, id: i64) -> Result<Option<Challenge>> {
+        self.run(|c| {
+            Ok(c.query_opt(
+                &format!("SELECT {CHALLENGE_COLUMNS} FROM acme_challenges WHERE id = $1"),
+                &[&id],
+            )?
+            .as_ref()
+            .map(challenge_row))
+        })
+    }
+
+    fn start_challenge(&self, id: i64) -> Result<bool> {
+        self.run(|c| {
+            Ok(c.execute(
+                "UPDATE acme_challenges SET status = 'processing' WHERE id = $1 AND status = 'pending'",
+                &[&id],
+            )? == 1)
+        })
+    }
+
+    fn processing_challenges(&self) -> Result<Vec<i64>> {
+        self.run(|c| {
+            Ok(c.query(
+                "SELECT id FROM acme_challenges WHERE status = 'processing' ORDER BY id",
+                &[],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect())
+        })
+    }
+
+    fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()> {
+        self.run(|c| {
+            let mut tx = c.transaction()?;
+            let status = if error.is_none() { "valid" } else { "invalid" };
+            let validated = error.is_none().then_some(now);
+            let authz: i64 = tx
+                .query_one(
+                    "UPDATE acme_challenges SET status = $2, validated = $3, error = $4
+                     WHERE id = $1 RETURNING authz_id",
+                    &[&id, &status, &validated, &error],
+                )?
+                .get(0);
+            tx.execute(
+                "UPDATE acme_authzs SET status = $2 WHERE id = $1 AND status = 'pending'",
+                &[&authz, &status],
+            )?;
+            tx.commit()
+        })
+    }
+
+    fn claim_order(&self, id: i64) -> Result<bool> {
+        self.run(|c| {
+            Ok(c.execute(
+                "UPDATE acme_orders SET status = 'processing' WHERE id = $1 AND status = 'ready'",
+                &[&id],
+            )? == 1)
+        })
+    }
+
+    fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()> {
+        self.run(|c| {
+            c.execute(
+                "UPDATE acme_orders SET status = $2, error = $3 WHERE id = $1",
+                &[&id, &status, &error],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()> {
+        self.run(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "INSERT INTO acme_certs (serial, order_id, account_id, chain_pem, not_before, not_after)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                &[&cert.serial, &order.id, &order.account_id, &cert.chain_pem, &cert.not_before, &cert.not_after],
+            )?;
+            tx.execute(
+                "UPDATE acme_orders SET status = 'valid', cert_serial = $2 WHERE id = $1",
+                &[&order.id, &cert.serial],
+            )?;
+            tx.commit()
+        })
+    }
+
+    fn cert(&self, serial: &str) -> Result<Option<IssuedCert>> {
+        self.run(|c| {
+            Ok(c.query_opt(
+                "SELECT serial, order_id, account_id, chain_pem, not_before, not_after, revoked
+                 FROM acme_certs WHERE serial = $1",
+                &[&serial],
+            )?
+            .map(|r| IssuedCert {
+                serial: r.get(0),
+                order_id: r.get(1),
+                account_id: r.get(2),
+                chain_pem: r.get(3),
+                not_before: r.get(4),
+                not_after: r.get(5),
+                revoked: r.get(6),
+            }))
+        })
+    }
+
+    fn mark_revoked(&self, serial: &str) -> Result<()> {
+        self.run(|c| {
+            c.execute(
+                "UPDATE acme_certs SET revoked = true WHERE serial = $1",
+                &[&serial],
+            )?;
+            Ok(())
+        })
+    }
+}

@@ -459,3 +459,70 @@ fn two_servers_on_one_ca_share_nonces_and_accounts() {
     // The account the second made is the first's too.
     assert_eq!(status("account_from_second_at_first"), 200, "{seen:?}");
 }
+
+#[test]
+fn two_servers_on_one_postgresql_database_serve_one_ca() {
+    let Some(db) = common::pg_database("acme_two_servers") else {
+        return;
+    };
+    let t = common::tempdir();
+    let d = t.path();
+    // The CA's records on the server (DIR/db.url); the ACME state goes beside them.
+    let args = db.args();
+    let ca = common::issue_ca(
+        d,
+        "ca",
+        "CN=ACME PG CA,O=Example,C=US",
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let passin = format!("pass:{}", db.password);
+    let pg = ["--db-passin", passin.as_str()];
+    let a = serve(&ca, &d.join("a.log"), free_port(), &pg);
+    let b = serve(&ca, &d.join("b.log"), free_port(), &pg);
+    assert!(!ca.join("acme.db").exists(), "the state is in PostgreSQL");
+    // A nonce from one is spent at the other, once; an account made at one is the other's.
+    let seen = hostile(&a.directory, &ca, a.http_port, Some(&b.directory));
+    let status = |name: &str| {
+        seen.iter()
+            .find(|v| v["scenario"] == name)
+            .map(|v| v["status"].clone())
+            .unwrap_or_else(|| panic!("no {name} in {seen:?}"))
+    };
+    assert_eq!(status("nonce_from_first_at_second"), 201, "{seen:?}");
+    assert_eq!(status("same_nonce_back_at_first"), 400, "{seen:?}");
+    assert_eq!(status("account_from_second_at_first"), 200, "{seen:?}");
+    // Clients spread over both: an order at one, its renewal at the other.
+    if let Some(bin) = lego() {
+        let state = d.join("lego");
+        let cert = d.join("c.pem");
+        lego_run(
+            &bin,
+            &ca,
+            &a,
+            &state,
+            &["-domains", "localhost", "obtain", &s(&cert)],
+        );
+        verified(&cert, &ca, "localhost");
+        lego_run(
+            &bin,
+            &ca,
+            &b,
+            &state,
+            &["-domains", "localhost", "renew", &s(&cert)],
+        );
+        verified(&d.join("c.pem.new"), &ca, "localhost");
+        assert_eq!(
+            db.psql("SELECT count(*) FROM acme_orders WHERE status = 'valid'"),
+            "2"
+        );
+        assert_eq!(
+            db.psql("SELECT count(*) FROM acme_orders WHERE replaces IS NOT NULL"),
+            "1"
+        );
+    }
+    let ca_dir = s(&ca);
+    let mut list = vec!["acme", "orders", "--ca", &ca_dir, "-f", "json"];
+    list.extend_from_slice(&pg);
+    let orders = common::json_items(&pk_ok(&list));
+    assert!(orders.iter().all(|o| o["status"] == "valid"), "{orders:?}");
+}

@@ -17,7 +17,7 @@ use std::time::Duration;
 const CLIENT: Duration = Duration::from_secs(120);
 
 struct Acme {
-    _server: Server,
+    server: Server,
     directory: String,
     http_port: u16,
     tls_port: u16,
@@ -47,7 +47,7 @@ fn serve(ca: &Path, log: &Path, http_port: u16, extra: &[&str]) -> Acme {
     ])
     .args(extra);
     Acme {
-        _server: Server::start(cmd, log.to_path_buf(), "\"listening\""),
+        server: Server::start(cmd, log.to_path_buf(), "\"listening\""),
         directory: format!("https://127.0.0.1:{port}/directory"),
         http_port,
         tls_port,
@@ -437,6 +437,8 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_is_issued() {
     assert!(by("rate_limited")["retry_after"].is_string());
     // Nothing was issued (the server's own HTTPS certificate was, at start).
     assert_eq!(issued_rows(&ca).len(), before);
+    let mut acme = acme;
+    assert_eq!(acme.server.terminate(), Some(0), "{}", acme.server.log_text());
 }
 
 #[test]
@@ -525,4 +527,8 @@ fn two_servers_on_one_postgresql_database_serve_one_ca() {
     list.extend_from_slice(&pg);
     let orders = common::json_items(&pk_ok(&list));
     assert!(orders.iter().all(|o| o["status"] == "valid"), "{orders:?}");
+    // SIGTERM drains both: each closes its connections and exits 0.
+    let (mut a, mut b) = (a, b);
+    assert_eq!(a.server.terminate(), Some(0), "{}", a.server.log_text());
+    assert_eq!(b.server.terminate(), Some(0), "{}", b.server.log_text());
 }

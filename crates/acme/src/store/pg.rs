@@ -78,7 +78,8 @@ const MIGRATIONS: &[&str] = &[
 
 /// One connection to the CA's database.
 pub struct PgAcme {
-    client: RefCell<Client>,
+    /// `None` once dropped.
+    client: RefCell<Option<Client>>,
 }
 
 fn pg(e: postgres::Error) -> StoreError {
@@ -155,7 +156,7 @@ impl PgAcme {
             || OpenError::Location("the connecting thread died".into()),
         )?;
         Ok(PgAcme {
-            client: RefCell::new(client),
+            client: RefCell::new(Some(client)),
         })
     }
 
@@ -169,11 +170,28 @@ impl PgAcme {
             .client
             .try_borrow_mut()
             .map_err(|_| StoreError("the database connection is in use".into()))?;
-        let client: &mut Client = &mut guard;
+        let client: &mut Client = guard
+            .as_mut()
+            .ok_or_else(|| StoreError("the database connection is closed".into()))?;
         off_runtime(
             move || f(client).map_err(pg),
             || StoreError("the database thread died".into()),
         )
+    }
+}
+
+impl Drop for PgAcme {
+    /// Closing the client blocks (and panics on a worker's runtime): off it, as every call.
+    fn drop(&mut self) {
+        if let Some(client) = self.client.get_mut().take() {
+            let _ = off_runtime(
+                move || {
+                    drop(client);
+                    Ok::<(), ()>(())
+                },
+                || (),
+            );
+        }
     }
 }
 

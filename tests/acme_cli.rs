@@ -438,7 +438,12 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_is_issued() {
     // Nothing was issued (the server's own HTTPS certificate was, at start).
     assert_eq!(issued_rows(&ca).len(), before);
     let mut acme = acme;
-    assert_eq!(acme.server.terminate(), Some(0), "{}", acme.server.log_text());
+    assert_eq!(
+        acme.server.terminate(),
+        Some(0),
+        "{}",
+        acme.server.log_text()
+    );
 }
 
 #[test]

@@ -43,13 +43,26 @@ pub fn spawn(n: usize, open: OpenStore, config: Arc<AcmeConfig>) -> Result<Sende
     Ok(tx)
 }
 
+/// One validator's HTTP client, made once (its buffers too): no connection is kept
+/// between validations, each must reach the client's server afresh.
+pub fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(TIMEOUT))
+        .http_status_as_error(false)
+        .max_redirects(10)
+        .max_idle_connections(0)
+        .build()
+        .into()
+}
+
 fn run(rx: &Mutex<Receiver<i64>>, mut store: Box<dyn AcmeStore>, config: &AcmeConfig) {
+    let http = agent();
     loop {
         let next = rx.lock().map(|r| r.recv());
         let Ok(Ok(id)) = next else {
             return;
         };
-        let outcome = validate(store.as_ref(), config, id);
+        let outcome = validate(store.as_ref(), config, &http, id);
         let error = outcome.err().map(|p| p.json().to_string());
         let now = pkit_der::Time::now();
         if let Err(e) = store.finish_challenge(id, error.as_deref(), now.unix) {
@@ -63,7 +76,12 @@ fn run(rx: &Mutex<Receiver<i64>>, mut store: Box<dyn AcmeStore>, config: &AcmeCo
 }
 
 /// Validate challenge `id`: Ok when the client proved control.
-pub fn validate(store: &dyn AcmeStore, config: &AcmeConfig, id: i64) -> Result<(), Problem> {
+pub fn validate(
+    store: &dyn AcmeStore,
+    config: &AcmeConfig,
+    http: &ureq::Agent,
+    id: i64,
+) -> Result<(), Problem> {
     let c = store
         .challenge(id)
         .map_err(Problem::db)?
@@ -81,7 +99,7 @@ pub fn validate(store: &dyn AcmeStore, config: &AcmeConfig, id: i64) -> Result<(
     let jwk = Jwk::from_json(&jwk).map_err(|e| Problem::server(e.detail))?;
     let key_auth = jwk.key_authorization(&c.token);
     match c.kind.as_str() {
-        "http-01" => http_01(config, &z.id_type, &z.id_value, &c.token, &key_auth),
+        "http-01" => http_01(config, http, &z.id_type, &z.id_value, &c.token, &key_auth),
         "dns-01" => crate::dns::dns_01(
             config,
             &z.id_value,
@@ -102,6 +120,7 @@ pub fn validate(store: &dyn AcmeStore, config: &AcmeConfig, id: i64) -> Result<(
 /// Host header; else the system resolves the name.
 fn http_01(
     config: &AcmeConfig,
+    http: &ureq::Agent,
     id_type: &str,
     host: &str,
     token: &str,
@@ -117,7 +136,7 @@ fn http_01(
     let mut last = None;
     for t in &targets {
         let host_header = (id_type == "dns" && config.resolver.is_some()).then_some(host);
-        match http_01_at(config, t, host_header, token, key_auth) {
+        match http_01_at(config, http, t, host_header, token, key_auth) {
             Err(p) if p.kind == "connection" => last = Some(p),
             other => return other,
         }
@@ -127,6 +146,7 @@ fn http_01(
 
 fn http_01_at(
     config: &AcmeConfig,
+    agent: &ureq::Agent,
     connect: &str,
     host_header: Option<&str>,
     token: &str,
@@ -141,12 +161,6 @@ fn http_01_at(
         "http://{connect}:{}/.well-known/acme-challenge/{token}",
         config.http_port
     );
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(TIMEOUT))
-        .http_status_as_error(false)
-        .max_redirects(10)
-        .build()
-        .into();
     let conn = |e: ureq::Error| Problem::new("connection", 400, format!("{url}: {e}"));
     let mut get = agent.get(&url);
     if let Some(h) = host_header {

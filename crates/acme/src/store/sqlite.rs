@@ -144,13 +144,13 @@ impl AcmeStore for SqliteAcme {
     /// Record a new nonce; with `prune` (the caller asks now and then) drop the expired
     /// and the excess too.
     fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO nonces (nonce, created) VALUES (?1, ?2)",
-            params![nonce, now],
-        )?;
+        self.conn
+            .prepare_cached("INSERT INTO nonces (nonce, created) VALUES (?1, ?2)")?
+            .execute(params![nonce, now])?;
         if prune {
-            self.conn.execute(
+            self.conn.prepare_cached(
                 "DELETE FROM nonces WHERE created < ?1 OR rowid <= (SELECT max(rowid) FROM nonces) - ?2",
+            )?.execute(
                 params![now - NONCE_LIFETIME, MAX_NONCES],
             )?;
         }
@@ -159,31 +159,29 @@ impl AcmeStore for SqliteAcme {
 
     /// Use a nonce up: true when it was good (issued, unexpired, not used before).
     fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool> {
-        let n = self.conn.execute(
-            "DELETE FROM nonces WHERE nonce = ?1 AND created >= ?2",
-            params![nonce, now - NONCE_LIFETIME],
-        )?;
+        let n = self
+            .conn
+            .prepare_cached("DELETE FROM nonces WHERE nonce = ?1 AND created >= ?2")?
+            .execute(params![nonce, now - NONCE_LIFETIME])?;
         Ok(n == 1)
     }
 
     fn account_by_thumbprint(&self, t: &str) -> Result<Option<Account>> {
         self.conn
-            .query_row(
-                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE thumbprint = ?1"),
-                [t],
-                account_row,
-            )
+            .prepare_cached(&format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE thumbprint = ?1"
+            ))?
+            .query_row([t], account_row)
             .optional()
             .map_err(Into::into)
     }
 
     fn account(&self, id: i64) -> Result<Option<Account>> {
         self.conn
-            .query_row(
-                &format!("SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"),
-                [id],
-                account_row,
-            )
+            .prepare_cached(&format!(
+                "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"
+            ))?
+            .query_row([id], account_row)
             .optional()
             .map_err(Into::into)
     }
@@ -205,28 +203,31 @@ impl AcmeStore for SqliteAcme {
         eab_kid: Option<&str>,
         now: i64,
     ) -> Result<i64> {
-        self.conn.execute(
-            "INSERT INTO accounts (thumbprint, jwk, spki, status, contact, eab_kid, created)
+        self.conn
+            .prepare_cached(
+                "INSERT INTO accounts (thumbprint, jwk, spki, status, contact, eab_kid, created)
              VALUES (?1, ?2, ?3, 'valid', ?4, ?5, ?6)",
-            params![thumbprint, jwk, spki, contact, eab_kid, now],
-        )?;
+            )?
+            .execute(params![thumbprint, jwk, spki, contact, eab_kid, now])?;
         Ok(self.conn.last_insert_rowid())
     }
 
     fn update_account(&self, id: i64, contact: &str, status: &str) -> Result<()> {
-        self.conn.execute(
-            "UPDATE accounts SET contact = ?2, status = ?3 WHERE id = ?1",
-            params![id, contact, status],
-        )?;
+        self.conn
+            .prepare_cached("UPDATE accounts SET contact = ?2, status = ?3 WHERE id = ?1")?
+            .execute(params![id, contact, status])?;
         Ok(())
     }
 
     /// Give an account a new key (RFC 8555 §7.3.5); false when another account has it.
     fn rekey_account(&self, id: i64, thumbprint: &str, jwk: &str, spki: &[u8]) -> Result<bool> {
-        match self.conn.execute(
-            "UPDATE accounts SET thumbprint = ?2, jwk = ?3, spki = ?4 WHERE id = ?1",
-            params![id, thumbprint, jwk, spki],
-        ) {
+        match self
+            .conn
+            .prepare_cached(
+                "UPDATE accounts SET thumbprint = ?2, jwk = ?3, spki = ?4 WHERE id = ?1",
+            )?
+            .execute(params![id, thumbprint, jwk, spki])
+        {
             Ok(_) => Ok(true),
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if e.code == rusqlite::ErrorCode::ConstraintViolation =>
@@ -309,12 +310,13 @@ impl AcmeStore for SqliteAcme {
         now: i64,
     ) -> Result<Option<i64>> {
         self.conn
-            .query_row(
+            .prepare_cached(
                 "SELECT id FROM authzs WHERE account_id = ?1 AND id_type = ?2 AND id_value = ?3
                  AND wildcard = ?4 AND status = 'valid' AND expires > ?5 ORDER BY expires DESC",
-                params![account_id, id_type, id_value, wildcard, now],
-                |r| r.get(0),
-            )
+            )?
+            .query_row(params![account_id, id_type, id_value, wildcard, now], |r| {
+                r.get(0)
+            })
             .optional()
             .map_err(Into::into)
     }
@@ -330,11 +332,8 @@ impl AcmeStore for SqliteAcme {
 
     fn order(&self, id: i64) -> Result<Option<Order>> {
         self.conn
-            .query_row(
-                &format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = ?1"),
-                [id],
-                order_row,
-            )
+            .prepare_cached(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = ?1"))?
+            .query_row([id], order_row)
             .optional()
             .map_err(Into::into)
     }
@@ -363,20 +362,16 @@ impl AcmeStore for SqliteAcme {
 
     fn authz(&self, id: i64) -> Result<Option<Authz>> {
         self.conn
-            .query_row(
-                &format!("SELECT {AUTHZ_COLUMNS} FROM authzs WHERE id = ?1"),
-                [id],
-                authz_row,
-            )
+            .prepare_cached(&format!("SELECT {AUTHZ_COLUMNS} FROM authzs WHERE id = ?1"))?
+            .query_row([id], authz_row)
             .optional()
             .map_err(Into::into)
     }
 
     fn set_authz_status(&self, id: i64, status: &str) -> Result<()> {
-        self.conn.execute(
-            "UPDATE authzs SET status = ?2 WHERE id = ?1",
-            params![id, status],
-        )?;
+        self.conn
+            .prepare_cached("UPDATE authzs SET status = ?2 WHERE id = ?1")?
+            .execute(params![id, status])?;
         Ok(())
     }
 
@@ -390,11 +385,10 @@ impl AcmeStore for SqliteAcme {
 
     fn challenge(&self, id: i64) -> Result<Option<Challenge>> {
         self.conn
-            .query_row(
-                &format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1"),
-                [id],
-                challenge_row,
-            )
+            .prepare_cached(&format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1"
+            ))?
+            .query_row([id], challenge_row)
             .optional()
             .map_err(Into::into)
     }
@@ -402,10 +396,13 @@ impl AcmeStore for SqliteAcme {
     /// Move a pending challenge to processing: true for the one caller that did (a
     /// challenge is validated once, however often it is posted).
     fn start_challenge(&self, id: i64) -> Result<bool> {
-        Ok(self.conn.execute(
-            "UPDATE challenges SET status = 'processing' WHERE id = ?1 AND status = 'pending'",
-            [id],
-        )? == 1)
+        Ok(self
+            .conn
+            .prepare_cached(
+                "UPDATE challenges SET status = 'processing' WHERE id = ?1 AND status = 'pending'",
+            )?
+            .execute([id])?
+            == 1)
     }
 
     /// Challenges left in processing (a server stopped while validating them).
@@ -440,17 +437,19 @@ impl AcmeStore for SqliteAcme {
 
     /// Claim a ready order for finalization: true for the one caller that did.
     fn claim_order(&self, id: i64) -> Result<bool> {
-        Ok(self.conn.execute(
-            "UPDATE orders SET status = 'processing' WHERE id = ?1 AND status = 'ready'",
-            [id],
-        )? == 1)
+        Ok(self
+            .conn
+            .prepare_cached(
+                "UPDATE orders SET status = 'processing' WHERE id = ?1 AND status = 'ready'",
+            )?
+            .execute([id])?
+            == 1)
     }
 
     fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()> {
-        self.conn.execute(
-            "UPDATE orders SET status = ?2, error = ?3 WHERE id = ?1",
-            params![id, status, error],
-        )?;
+        self.conn
+            .prepare_cached("UPDATE orders SET status = ?2, error = ?3 WHERE id = ?1")?
+            .execute(params![id, status, error])?;
         Ok(())
     }
 
@@ -480,22 +479,21 @@ impl AcmeStore for SqliteAcme {
 
     fn cert(&self, serial: &str) -> Result<Option<IssuedCert>> {
         self.conn
-            .query_row(
+            .prepare_cached(
                 "SELECT serial, order_id, account_id, chain_pem, not_before, not_after, revoked
                  FROM certs WHERE serial = ?1",
-                [serial],
-                |r| {
-                    Ok(IssuedCert {
-                        serial: r.get(0)?,
-                        order_id: r.get(1)?,
-                        account_id: r.get(2)?,
-                        chain_pem: r.get(3)?,
-                        not_before: r.get(4)?,
-                        not_after: r.get(5)?,
-                        revoked: r.get(6)?,
-                    })
-                },
-            )
+            )?
+            .query_row([serial], |r| {
+                Ok(IssuedCert {
+                    serial: r.get(0)?,
+                    order_id: r.get(1)?,
+                    account_id: r.get(2)?,
+                    chain_pem: r.get(3)?,
+                    not_before: r.get(4)?,
+                    not_after: r.get(5)?,
+                    revoked: r.get(6)?,
+                })
+            })
             .optional()
             .map_err(Into::into)
     }

@@ -27,6 +27,8 @@ pub struct AcmeHandler {
     pub validate: Sender<i64>,
     pub backend: &'static Backend,
     pub clock: Clock,
+    /// The key every server on the CA MACs its nonces with ([`crate::nonce`]).
+    nonce_key: Vec<u8>,
 }
 
 /// What a resource answers before the common headers are added.
@@ -117,6 +119,33 @@ impl Handler for AcmeHandler {
     }
 }
 
+impl AcmeHandler {
+    /// A worker's handler; the nonce key is read from (or made in) the state.
+    pub fn new(
+        config: Arc<AcmeConfig>,
+        ca: Arc<Ca>,
+        db: Box<dyn AcmeStore>,
+        ca_store: Box<dyn CaStore>,
+        validate: Sender<i64>,
+        backend: &'static Backend,
+        clock: Clock,
+    ) -> Result<AcmeHandler, crate::store::StoreError> {
+        let mut fresh = [0u8; 32];
+        pkit_ca::random_bytes(&mut fresh).map_err(|e| crate::store::StoreError(e.to_string()))?;
+        let nonce_key = db.nonce_key(&fresh)?;
+        Ok(AcmeHandler {
+            config,
+            ca,
+            db,
+            ca_store,
+            validate,
+            backend,
+            clock,
+            nonce_key,
+        })
+    }
+}
+
 fn id_of(path: &str, prefix: &str) -> Option<i64> {
     path.strip_prefix(prefix)?.parse().ok()
 }
@@ -127,12 +156,7 @@ impl AcmeHandler {
     }
 
     fn new_nonce(&self, now: i64) -> Result<String, Problem> {
-        let mut b = [0u8; 16];
-        pkit_ca::random_bytes(&mut b).map_err(|e| Problem::server(e.to_string()))?;
-        let n = jose::b64(&b);
-        // One nonce in 256 (by a random byte of its own) clears the old ones out.
-        self.db.add_nonce(&n, now, b[0] == 0).map_err(Problem::db)?;
-        Ok(n)
+        crate::nonce::make(&self.nonce_key, now).map_err(|e| Problem::server(e.to_string()))
     }
 
     fn route(&mut self, rq: &Request<'_>, path: &str) -> Outcome {
@@ -246,12 +270,23 @@ impl AcmeHandler {
             .nonce
             .as_deref()
             .ok_or_else(|| Problem::new("badNonce", 400, "the JWS has no nonce"))?;
-        if !self.db.take_nonce(nonce, now).map_err(Problem::db)? {
-            return Err(Problem::new(
+        let bad = || {
+            Problem::new(
                 "badNonce",
                 400,
                 "the nonce was not issued here, has expired or was used already",
-            ));
+            )
+        };
+        let made = crate::nonce::made_at(&self.nonce_key, nonce, now).ok_or_else(bad)?;
+        // One spend in 64 (by the nonce's own random first character) clears out the
+        // expired ones.
+        let prune = nonce.as_bytes()[0] == b'A';
+        if !self
+            .db
+            .spend_nonce(nonce, made, now, prune)
+            .map_err(Problem::db)?
+        {
+            return Err(bad());
         }
         let uses_jwk = matches!(path, "/new-account" | "/revoke-cert");
         match &jws.signer {

@@ -38,6 +38,7 @@ pub mod eab;
 pub mod finalize;
 pub mod handler;
 pub mod jose;
+pub mod nonce;
 pub mod problem;
 pub mod store;
 pub mod tls_alpn;

@@ -229,15 +229,16 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let validate = pkit::acme::validate::spawn(a.validators.into(), open, Arc::clone(&config))
         .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
     let make = || {
-        Ok::<_, CliError>(AcmeHandler {
-            config: Arc::clone(&config),
-            ca: Arc::clone(&ca),
-            db: super::open_state(&a.ca, &a.db, true)?,
-            ca_store: crate::cmd::ca_db::open_store(&a.ca, &a.db)?,
-            validate: validate.clone(),
-            backend: be,
-            clock: Clock::System,
-        })
+        AcmeHandler::new(
+            Arc::clone(&config),
+            Arc::clone(&ca),
+            super::open_state(&a.ca, &a.db, true)?,
+            crate::cmd::ca_db::open_store(&a.ca, &a.db)?,
+            validate.clone(),
+            be,
+            Clock::System,
+        )
+        .map_err(|e| CliError::io(format!("{}: the ACME state: {e}", a.ca.display())))
     };
     let directory = format!("{}/directory", config.base_url);
     let sig = http::serve(&opts, make, |l| {

@@ -31,11 +31,7 @@ impl From<rusqlite::Error> for StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// How long a nonce stays good (RFC 8555 §6.5 leaves it to the server).
-pub const NONCE_LIFETIME: i64 = 3600;
-/// The most nonces kept; past it the oldest go (a client that asks for nonces and never
-/// uses them cannot fill the disk).
-pub const MAX_NONCES: i64 = 100_000;
+pub use crate::nonce::LIFETIME as NONCE_LIFETIME;
 
 #[derive(Debug, Clone)]
 pub struct Account {
@@ -120,11 +116,12 @@ pub(crate) const CHALLENGE_COLUMNS: &str = "id, authz_id, type, token, status, v
 
 /// What the server keeps, whichever database keeps it.
 pub trait AcmeStore: Send {
-    /// Record a new nonce; with `prune` (the caller asks now and then) drop the expired
-    /// and the excess too.
-    fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()>;
-    /// Use a nonce up: true when it was good (issued, unexpired, not used before).
-    fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool>;
+    /// The key nonces are MACed with ([`crate::nonce`]), made (randomly, by whichever
+    /// server asks first) and kept in the state, so that every server shares it.
+    fn nonce_key(&self, fresh: &[u8; 32]) -> Result<Vec<u8>>;
+    /// Record a nonce as spent: true the first time, false when it was spent already.
+    /// With `prune` (the caller asks now and then) the spent ones past their lifetime go.
+    fn spend_nonce(&self, nonce: &str, made: i64, now: i64, prune: bool) -> Result<bool>;
     fn account_by_thumbprint(&self, t: &str) -> Result<Option<Account>>;
     fn account(&self, id: i64) -> Result<Option<Account>>;
     fn accounts(&self) -> Result<Vec<Account>>;

@@ -74,6 +74,11 @@ const MIGRATIONS: &[&str] = &[
         not_after   BIGINT NOT NULL,
         revoked     BOOLEAN NOT NULL DEFAULT false
     );",
+    // v2: MACed nonces (crate::nonce); only the spent ones are kept.
+    "DROP TABLE acme_nonces;
+    CREATE TABLE acme_spent_nonces (nonce TEXT PRIMARY KEY, made BIGINT NOT NULL);
+    CREATE INDEX acme_spent_nonces_by_age ON acme_spent_nonces(made);
+    CREATE TABLE acme_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL);",
 ];
 
 /// One connection to the CA's database.
@@ -204,36 +209,34 @@ fn table(columns: &str, prefix: &str) -> String {
 }
 
 impl AcmeStore for PgAcme {
-    // Nonces are written without waiting for the WAL flush (synchronous_commit off, for
-    // these statements only): a nonce lost to a crash costs its client one badNonce and
-    // a retry (RFC 8555 §6.5), and every request would otherwise wait for two flushes.
-    fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()> {
+    fn nonce_key(&self, fresh: &[u8; 32]) -> Result<Vec<u8>> {
         self.run(|c| {
-            let mut tx = c.transaction()?;
-            tx.batch_execute("SET LOCAL synchronous_commit TO off")?;
-            tx.execute(
-                "INSERT INTO acme_nonces (nonce, created) VALUES ($1, $2)",
-                &[&nonce, &now],
+            c.execute(
+                "INSERT INTO acme_secrets (name, value) VALUES ('nonce', $1) ON CONFLICT DO NOTHING",
+                &[&&fresh[..]],
             )?;
-            if prune {
-                tx.execute(
-                    "DELETE FROM acme_nonces WHERE created < $1 OR nonce IN (
-                         SELECT nonce FROM acme_nonces ORDER BY created DESC OFFSET $2)",
-                    &[&(now - NONCE_LIFETIME), &MAX_NONCES],
-                )?;
-            }
-            tx.commit()
+            Ok(c.query_one("SELECT value FROM acme_secrets WHERE name = 'nonce'", &[])?
+                .get(0))
         })
     }
 
-    fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool> {
+    // Spent nonces are written without waiting for the WAL flush (synchronous_commit off,
+    // for these statements only): one lost to a crash could be replayed within its hour,
+    // and a replay gains nothing — every request is signed, and a nonce only orders them.
+    fn spend_nonce(&self, nonce: &str, made: i64, now: i64, prune: bool) -> Result<bool> {
         self.run(|c| {
             let mut tx = c.transaction()?;
             tx.batch_execute("SET LOCAL synchronous_commit TO off")?;
             let n = tx.execute(
-                "DELETE FROM acme_nonces WHERE nonce = $1 AND created >= $2",
-                &[&nonce, &(now - NONCE_LIFETIME)],
+                "INSERT INTO acme_spent_nonces (nonce, made) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                &[&nonce, &made],
             )?;
+            if prune {
+                tx.execute(
+                    "DELETE FROM acme_spent_nonces WHERE made < $1",
+                    &[&(now - NONCE_LIFETIME)],
+                )?;
+            }
             tx.commit()?;
             Ok(n == 1)
         })

@@ -69,6 +69,12 @@ const MIGRATIONS: &[&str] = &[
         not_after   INTEGER NOT NULL,
         revoked     INTEGER NOT NULL DEFAULT 0
     );",
+    // v2: nonces are MACed (crate::nonce); only the spent ones are kept, until they
+    // expire, and the key is shared here.
+    "DROP TABLE nonces;
+    CREATE TABLE spent_nonces (nonce TEXT PRIMARY KEY, made INTEGER NOT NULL);
+    CREATE INDEX spent_nonces_by_age ON spent_nonces(made);
+    CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);",
 ];
 
 /// One connection to `acme.db`. Transactions that write begin IMMEDIATE: a deferred one
@@ -141,28 +147,28 @@ impl SqliteAcme {
 }
 
 impl AcmeStore for SqliteAcme {
-    /// Record a new nonce; with `prune` (the caller asks now and then) drop the expired
-    /// and the excess too.
-    fn add_nonce(&self, nonce: &str, now: i64, prune: bool) -> Result<()> {
-        self.conn
-            .prepare_cached("INSERT INTO nonces (nonce, created) VALUES (?1, ?2)")?
-            .execute(params![nonce, now])?;
-        if prune {
-            self.conn.prepare_cached(
-                "DELETE FROM nonces WHERE created < ?1 OR rowid <= (SELECT max(rowid) FROM nonces) - ?2",
-            )?.execute(
-                params![now - NONCE_LIFETIME, MAX_NONCES],
-            )?;
-        }
-        Ok(())
+    fn nonce_key(&self, fresh: &[u8; 32]) -> Result<Vec<u8>> {
+        self.conn.execute(
+            "INSERT OR IGNORE INTO secrets (name, value) VALUES ('nonce', ?1)",
+            [&fresh[..]],
+        )?;
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM secrets WHERE name = 'nonce'", [], |r| {
+                r.get(0)
+            })?)
     }
 
-    /// Use a nonce up: true when it was good (issued, unexpired, not used before).
-    fn take_nonce(&self, nonce: &str, now: i64) -> Result<bool> {
+    fn spend_nonce(&self, nonce: &str, made: i64, now: i64, prune: bool) -> Result<bool> {
         let n = self
             .conn
-            .prepare_cached("DELETE FROM nonces WHERE nonce = ?1 AND created >= ?2")?
-            .execute(params![nonce, now - NONCE_LIFETIME])?;
+            .prepare_cached("INSERT OR IGNORE INTO spent_nonces (nonce, made) VALUES (?1, ?2)")?
+            .execute(params![nonce, made])?;
+        if prune {
+            self.conn
+                .prepare_cached("DELETE FROM spent_nonces WHERE made < ?1")?
+                .execute([now - NONCE_LIFETIME])?;
+        }
         Ok(n == 1)
     }
 

@@ -285,6 +285,28 @@ impl Jws {
     /// pkit does not take, `malformed` for a signature that does not verify (as Boulder
     /// answers).
     pub fn verify(&self, backend: &Backend, spki: &[u8]) -> Result<(), JoseError> {
+        // RFC 7518 §3.4 and RFC 8037: each algorithm is for one kind of key (ES384 over a
+        // P-256 key would verify in OpenSSL, and is not a JWS).
+        let info = pkit_x509::spki::Spki::from_der(spki)
+            .ok()
+            .and_then(|k| k.key_info().ok());
+        let kind = info
+            .as_ref()
+            .map(|i| (i.family.as_str(), i.parameters.as_deref()));
+        let fits = match (self.alg.as_str(), kind) {
+            ("ES256", Some(("EC", Some("P-256")))) => true,
+            ("ES384", Some(("EC", Some("P-384")))) => true,
+            ("RS256", Some(("RSA", _))) => true,
+            ("EdDSA", Some(("Ed25519", _))) => true,
+            _ => false,
+        };
+        let known = matches!(self.alg.as_str(), "ES256" | "ES384" | "RS256" | "EdDSA");
+        if known && !fits {
+            return Err(err(
+                "badSignatureAlgorithm",
+                format!("{} is not the algorithm of this key", self.alg),
+            ));
+        }
         let (scheme, sig) = match self.alg.as_str() {
             "ES256" => (
                 SignatureScheme::EcdsaSha256,
@@ -357,6 +379,28 @@ mod tests {
             "tok.NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"
         );
         assert!(pkit_x509::spki::Spki::from_der(&k.spki).is_ok());
+    }
+
+    #[test]
+    fn an_algorithm_must_fit_its_key() {
+        // RFC 7638's RSA key with a JWS that claims ES256.
+        let jwk = json!({
+            "kty": "EC", "crv": "P-256",
+            "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+            "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM",
+        });
+        let k = Jwk::from_json(&jwk).unwrap();
+        let header = b64(
+            json!({"alg": "ES384", "jwk": jwk, "url": "u", "nonce": "n"})
+                .to_string()
+                .as_bytes(),
+        );
+        let body = json!({"protected": header, "payload": "", "signature": b64(&[0u8; 96])});
+        let jws = Jws::from_value(&body).unwrap();
+        let e = jws
+            .verify(pkit_x509::backend::openssl::backend(), &k.spki)
+            .unwrap_err();
+        assert_eq!(e.kind, "badSignatureAlgorithm");
     }
 
     #[test]

@@ -366,7 +366,7 @@ fn hostile(directory: &str, ca: &Path, http_port: u16, other: Option<&str>) -> V
 }
 
 #[test]
-fn a_hostile_client_gets_the_right_problems_and_nothing_is_issued() {
+fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
     let t = common::tempdir();
     let d = t.path();
     let ca = new_ca(d);
@@ -401,6 +401,9 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_is_issued() {
         ("bad_identifier", "rejectedIdentifier", 400),
         ("csr_other_names", "badCSR", 400),
         ("others_order", "unauthorized", 403),
+        ("revoke_forged", "unauthorized", 403),
+        ("revoke_by_other_key", "unauthorized", 403),
+        ("revoke_again", "alreadyRevoked", 400),
     ] {
         assert_eq!(acme_type(scenario), kind, "{}", by(scenario));
         assert_eq!(by(scenario)["status"], status, "{}", by(scenario));
@@ -435,8 +438,12 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_is_issued() {
         by("rate_limited")
     );
     assert!(by("rate_limited")["retry_after"].is_string());
-    // Nothing was issued (the server's own HTTPS certificate was, at start).
-    assert_eq!(issued_rows(&ca).len(), before);
+    assert_eq!(by("revoke_by_account")["status"], 200);
+    // One certificate was issued (the order finalized properly), and it is revoked;
+    // nothing else (the server's own HTTPS certificate was, at start).
+    let rows = issued_rows(&ca);
+    assert_eq!(rows.len(), before + 1, "{rows:?}");
+    assert_eq!(rows.iter().filter(|r| r["status"] == "revoked").count(), 1);
     let mut acme = acme;
     assert_eq!(
         acme.server.terminate(),

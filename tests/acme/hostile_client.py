@@ -232,6 +232,27 @@ def main():
     bad = report("csr_other_names", post(a, order["finalize"], {"csr": csr_for(["other.example"])}, kid))
     o = json.loads(post(a, order_url, None, kid)[2])
     report("order_after_bad_csr", (200, {}, b""), order=o["status"], certificate=o.get("certificate"))
+    # Finalized properly it gives a certificate; a forged one with its serial and another
+    # key cannot revoke it, its account can, once.
+    k = ec.generate_private_key(ec.SECP256R1())
+    good = x509.CertificateSigningRequestBuilder().subject_name(x509.Name([])).add_extension(
+        x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False).sign(k, hashes.SHA256())
+    done = json.loads(post(a, order["finalize"], {"csr": b64(good.public_bytes(serialization.Encoding.DER))}, kid)[2])
+    pem_chain = post(a, done["certificate"], None, kid)[2]
+    issued = x509.load_pem_x509_certificates(pem_chain)[0]
+    evil = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = issued.not_valid_before_utc
+    forged = (x509.CertificateBuilder().subject_name(name).issuer_name(issued.issuer)
+              .public_key(evil.public_key()).serial_number(issued.serial_number)
+              .not_valid_before(now).not_valid_after(issued.not_valid_after_utc)
+              .sign(evil, hashes.SHA256()))
+    der = forged.public_bytes(serialization.Encoding.DER)
+    report("revoke_forged", post(evil, DIR["revokeCert"], {"certificate": b64(der)}))
+    real = b64(issued.public_bytes(serialization.Encoding.DER))
+    report("revoke_by_other_key", post(evil, DIR["revokeCert"], {"certificate": real}))
+    report("revoke_by_account", post(a, DIR["revokeCert"], {"certificate": real, "reason": 1}, kid))
+    report("revoke_again", post(a, DIR["revokeCert"], {"certificate": real}, kid))
     # Another account may not read it.
     post(b, DIR["newAccount"], {"termsOfServiceAgreed": True})
     kid_b = post(b, DIR["newAccount"], {"onlyReturnExisting": True})[1]["Location"]

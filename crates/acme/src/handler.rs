@@ -356,6 +356,13 @@ impl AcmeHandler {
             .account_by_thumbprint(&jwk.thumbprint)
             .map_err(Problem::db)?
         {
+            if a.status != "valid" {
+                return Err(Problem::new(
+                    "unauthorized",
+                    401,
+                    format!("the account of this key is {}", a.status),
+                ));
+            }
             // §7.3.1: the existing account, 200 with its URL.
             return Ok(json_answer(200, &self.account_json(&a))
                 .with("location", self.url(&format!("/acct/{}", a.id))));
@@ -578,7 +585,7 @@ impl AcmeHandler {
             }
             other => other.map(str::to_string),
         };
-        let window = (
+        let window: (Option<i64>, Option<i64>) = (
             p.get("notBefore")
                 .and_then(Value::as_str)
                 .map(order_time)
@@ -588,6 +595,31 @@ impl AcmeHandler {
                 .map(order_time)
                 .transpose()?,
         );
+        // A client may narrow the validity, not stretch or backdate it: notBefore no
+        // earlier than an hour ago, the whole no longer than the profile (or the CA's
+        // default for servers) gives.
+        let days = self
+            .config
+            .profiles
+            .iter()
+            .find(|x| Some(&x.name) == profile.as_ref())
+            .map(|x| x.days)
+            .unwrap_or_else(|| {
+                pkit_ca::validity::default_days(pkit_ca::profile::Profile::Server, self.clock.now())
+            });
+        let start = window.0.unwrap_or(now);
+        let too_long = window
+            .1
+            .is_some_and(|end| end - start + 1 > i64::from(days) * 86_400 || end <= start);
+        if start < now - 3600 || too_long {
+            return Err(Problem::new(
+                "malformed",
+                400,
+                format!(
+                    "notBefore may be at most an hour ago and the validity at most {days} days"
+                ),
+            ));
+        }
         let replaces = p
             .get("replaces")
             .and_then(Value::as_str)
@@ -618,6 +650,16 @@ impl AcmeHandler {
             .map_err(Problem::db)?
             .ok_or_else(|| Problem::new("malformed", 404, "no such order"))?;
         let now = self.clock.now().unix;
+        if o.status == "ready" && o.expires <= now {
+            // An order not finalized in time is over (§7.1.6).
+            if self
+                .db
+                .advance_order(id, "ready", "invalid")
+                .map_err(Problem::db)?
+            {
+                o.status = "invalid".into();
+            }
+        }
         if o.status == "pending" {
             let authzs = self.db.order_authzs(id).map_err(Problem::db)?;
             let next = if o.expires <= now
@@ -632,8 +674,16 @@ impl AcmeHandler {
                 None
             };
             if let Some(n) = next {
-                self.db.set_order_status(id, n, None).map_err(Problem::db)?;
-                o.status = n.to_string();
+                // Only from pending: another request may have moved it on meanwhile.
+                if self
+                    .db
+                    .advance_order(id, "pending", n)
+                    .map_err(Problem::db)?
+                {
+                    o.status = n.to_string();
+                } else {
+                    return self.refreshed_order(id);
+                }
             }
         }
         Ok(o)
@@ -745,6 +795,16 @@ impl AcmeHandler {
         let mut z = self.own_authz(&s, id_of(path, "/authz/"))?;
         if let Some(p) = s.jws.json().map_err(Problem::jose)? {
             if p["status"] == json!("deactivated") {
+                if !matches!(z.status.as_str(), "pending" | "valid") {
+                    return Err(Problem::new(
+                        "malformed",
+                        400,
+                        format!(
+                            "an authorization that is {} cannot be deactivated",
+                            z.status
+                        ),
+                    ));
+                }
                 self.db
                     .set_authz_status(z.id, "deactivated")
                     .map_err(Problem::db)?;
@@ -770,6 +830,13 @@ impl AcmeHandler {
         let z = self.own_authz(&s, Some(c.authz_id))?;
         // A POST with a payload ({}) asks for validation (§7.5.1); POST-as-GET only looks.
         let asks = !s.jws.payload.is_empty();
+        if asks && z.expires <= self.clock.now().unix {
+            return Err(Problem::new(
+                "malformed",
+                400,
+                "the authorization has expired",
+            ));
+        }
         let c = if asks
             && z.status == "pending"
             && self.db.start_challenge(c.id).map_err(Problem::db)?
@@ -804,6 +871,23 @@ impl AcmeHandler {
             .as_str()
             .and_then(jose::unb64)
             .ok_or_else(|| Problem::new("badCSR", 400, "\"csr\" must be a base64url DER CSR"))?;
+        // The proof must still stand: every authorization valid and unexpired (a reused
+        // one may expire before the order, and any may be deactivated, §7.5.2).
+        let now = self.clock.now().unix;
+        let authzs = self.db.order_authzs(o.id).map_err(Problem::db)?;
+        if authzs
+            .iter()
+            .any(|z| z.status != "valid" || z.expires <= now)
+        {
+            self.db
+                .advance_order(o.id, "ready", "invalid")
+                .map_err(Problem::db)?;
+            return Err(Problem::new(
+                "orderNotReady",
+                403,
+                "an authorization of the order is no longer valid",
+            ));
+        }
         // Checked before the order is claimed, so a bad CSR leaves it ready to retry.
         let checked = finalize::check_csr(&csr, &o, &self.ca, self.backend)?;
         if !self.db.claim_order(o.id).map_err(Problem::db)? {
@@ -822,7 +906,18 @@ impl AcmeHandler {
             self.clock.now(),
         ) {
             Ok(cert) => {
-                self.db.complete_order(&o, &cert).map_err(Problem::db)?;
+                if let Err(e) = self.db.complete_order(&o, &cert) {
+                    // Signed and in the CA's records, but not in the ACME state: the order
+                    // says which certificate it was, rather than stay processing.
+                    let p = Problem::server(format!(
+                        "certificate {} was issued but could not be recorded for the order: {e}",
+                        cert.serial
+                    ));
+                    let _ = self
+                        .db
+                        .set_order_status(o.id, "invalid", Some(&p.json().to_string()));
+                    return Err(p);
+                }
             }
             Err(p) => {
                 self.db
@@ -893,6 +988,24 @@ impl AcmeHandler {
                 "this server did not issue that certificate",
             )
         })?;
+        // The certificate posted must be the one issued, byte for byte: a forged one with
+        // its serial and the poster's key would otherwise pass the key check below.
+        const END: &str = "-----END CERTIFICATE-----";
+        let leaf_pem = issued
+            .chain_pem
+            .find(END)
+            .map(|i| &issued.chain_pem[..i + END.len()]);
+        let ours = leaf_pem
+            .and_then(|p| pkit_x509::pem::decode(p.as_bytes()))
+            .and_then(|b| b.ok())
+            .map(|b| b.der);
+        if ours.as_deref() != Some(der.as_slice()) {
+            return Err(Problem::new(
+                "unauthorized",
+                403,
+                "that is not the certificate this server issued with this serial",
+            ));
+        }
         // §7.6: by the account that ordered it, or by the certificate's own key.
         let allowed = match (&s.account, &s.jws.signer) {
             (Some(a), _) => a.id == issued.account_id,

@@ -293,13 +293,13 @@ impl Jws {
         let kind = info
             .as_ref()
             .map(|i| (i.family.as_str(), i.parameters.as_deref()));
-        let fits = match (self.alg.as_str(), kind) {
-            ("ES256", Some(("EC", Some("P-256")))) => true,
-            ("ES384", Some(("EC", Some("P-384")))) => true,
-            ("RS256", Some(("RSA", _))) => true,
-            ("EdDSA", Some(("Ed25519", _))) => true,
-            _ => false,
-        };
+        let fits = matches!(
+            (self.alg.as_str(), kind),
+            ("ES256", Some(("EC", Some("P-256"))))
+                | ("ES384", Some(("EC", Some("P-384"))))
+                | ("RS256", Some(("RSA", _)))
+                | ("EdDSA", Some(("Ed25519", _)))
+        );
         let known = matches!(self.alg.as_str(), "ES256" | "ES384" | "RS256" | "EdDSA");
         if known && !fits {
             return Err(err(

@@ -176,6 +176,8 @@ pub trait AcmeStore: Send {
     fn processing_challenges(&self) -> Result<Vec<i64>>;
     /// A challenge's outcome, and its authorization's with it.
     fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()>;
+    /// Move an order from status `from` to `to`: true for the one caller that did.
+    fn advance_order(&self, id: i64, from: &str, to: &str) -> Result<bool>;
     /// Claim a ready order for finalization: true for the one caller that did.
     fn claim_order(&self, id: i64) -> Result<bool>;
     fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()>;

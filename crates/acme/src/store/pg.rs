@@ -220,13 +220,11 @@ impl AcmeStore for PgAcme {
         })
     }
 
-    // Spent nonces are written without waiting for the WAL flush (synchronous_commit off,
-    // for these statements only): one lost to a crash could be replayed within its hour,
-    // and a replay gains nothing — every request is signed, and a nonce only orders them.
+    // Committed like every write: a spent nonce lost to a crash could replay a signed
+    // request (a revocation, a key change) within its hour.
     fn spend_nonce(&self, nonce: &str, made: i64, now: i64, prune: bool) -> Result<bool> {
         self.run(|c| {
             let mut tx = c.transaction()?;
-            tx.batch_execute("SET LOCAL synchronous_commit TO off")?;
             let n = tx.execute(
                 "INSERT INTO acme_spent_nonces (nonce, made) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                 &[&nonce, &made],
@@ -524,13 +522,16 @@ impl AcmeStore for PgAcme {
             let mut tx = c.transaction()?;
             let status = if error.is_none() { "valid" } else { "invalid" };
             let validated = error.is_none().then_some(now);
-            let authz: i64 = tx
-                .query_one(
-                    "UPDATE acme_challenges SET status = $2, validated = $3, error = $4
-                     WHERE id = $1 RETURNING authz_id",
-                    &[&id, &status, &validated, &error],
-                )?
-                .get(0);
+            // Only from processing: a second validation does not overwrite the first.
+            let Some(row) = tx.query_opt(
+                "UPDATE acme_challenges SET status = $2, validated = $3, error = $4
+                 WHERE id = $1 AND status = 'processing' RETURNING authz_id",
+                &[&id, &status, &validated, &error],
+            )?
+            else {
+                return Ok(());
+            };
+            let authz: i64 = row.get(0);
             tx.execute(
                 "UPDATE acme_authzs SET status = $2 WHERE id = $1 AND status = 'pending'",
                 &[&authz, &status],
@@ -544,6 +545,15 @@ impl AcmeStore for PgAcme {
             Ok(c.execute(
                 "UPDATE acme_orders SET status = 'processing' WHERE id = $1 AND status = 'ready'",
                 &[&id],
+            )? == 1)
+        })
+    }
+
+    fn advance_order(&self, id: i64, from: &str, to: &str) -> Result<bool> {
+        self.run(|c| {
+            Ok(c.execute(
+                "UPDATE acme_orders SET status = $3 WHERE id = $1 AND status = $2",
+                &[&id, &from, &to],
             )? == 1)
         })
     }

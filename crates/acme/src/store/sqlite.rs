@@ -430,10 +430,16 @@ impl AcmeStore for SqliteAcme {
                 r.get(0)
             })?;
         let status = if error.is_none() { "valid" } else { "invalid" };
-        tx.execute(
-            "UPDATE challenges SET status = ?2, validated = ?3, error = ?4 WHERE id = ?1",
+        // Only from processing: a second validation of it (a server started while a
+        // peer was validating) does not overwrite the first's outcome.
+        let changed = tx.execute(
+            "UPDATE challenges SET status = ?2, validated = ?3, error = ?4
+             WHERE id = ?1 AND status = 'processing'",
             params![id, status, error.is_none().then_some(now), error],
         )?;
+        if changed == 0 {
+            return Ok(());
+        }
         tx.execute(
             "UPDATE authzs SET status = ?2 WHERE id = ?1 AND status = 'pending'",
             params![authz, status],
@@ -449,6 +455,14 @@ impl AcmeStore for SqliteAcme {
                 "UPDATE orders SET status = 'processing' WHERE id = ?1 AND status = 'ready'",
             )?
             .execute([id])?
+            == 1)
+    }
+
+    fn advance_order(&self, id: i64, from: &str, to: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached("UPDATE orders SET status = ?3 WHERE id = ?1 AND status = ?2")?
+            .execute(params![id, from, to])?
             == 1)
     }
 

@@ -82,7 +82,7 @@ fn print(
 }
 
 pub fn accounts(a: AccountsArgs) -> CliResult<Exit> {
-    let store = super::open_state(&a.ca, &a.db, false)?;
+    let store = super::state::open_state(&a.ca, &a.db, false)?;
     let items = store
         .accounts()
         .map_err(db(&a.ca))?
@@ -124,7 +124,7 @@ pub fn accounts(a: AccountsArgs) -> CliResult<Exit> {
 }
 
 pub fn orders(a: OrdersArgs) -> CliResult<Exit> {
-    let store = super::open_state(&a.ca, &a.db, false)?;
+    let store = super::state::open_state(&a.ca, &a.db, false)?;
     let items = store
         .orders(a.account)
         .map_err(db(&a.ca))?

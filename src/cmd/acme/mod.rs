@@ -3,13 +3,11 @@
 
 mod inspect;
 mod serve;
+mod state;
 
-use super::ca_db::{password, server_url, DbArgs};
-use super::error::{CliError, CliResult, Exit};
+use super::error::{CliResult, Exit};
 use clap::{Args, Subcommand};
-use pkit::acme::store::{AcmeStore, SqliteAcme};
 use pkit::pki::backend::Backend;
-use std::path::Path;
 
 #[derive(Args, Debug)]
 #[command(after_help = super::error::EXIT_CODES_HELP)]
@@ -46,35 +44,4 @@ pub fn run(be: &'static Backend, a: AcmeArgs) -> CliResult<Exit> {
         AcmeCommand::Accounts(x) => inspect::accounts(x),
         AcmeCommand::Orders(x) => inspect::orders(x),
     }
-}
-
-/// The ACME state beside the CA's records: in their PostgreSQL database when they are on
-/// a server, else in `DIR/acme.db` (made when `create`, else it must exist).
-pub fn open_state(dir: &Path, db: &DbArgs, create: bool) -> CliResult<Box<dyn AcmeStore>> {
-    if let Some(url) = server_url(dir, "ca.db", db)? {
-        let pw = password(db)?;
-        let store = pkit::acme::store::pg::PgAcme::open(
-            &url,
-            pw.as_deref(),
-            pkit::pki::ca::store::pg_connect::connect,
-        )
-        .map_err(|e| {
-            CliError::io(format!(
-                "{}: {e}",
-                pkit::store::postgres::without_password(&url)
-            ))
-        })?;
-        return Ok(Box::new(store));
-    }
-    let path = dir.join("acme.db");
-    if !create && !path.is_file() {
-        return Err(CliError::io(format!(
-            "{}: no ACME state (run `pkit acme serve --ca {}` first)",
-            path.display(),
-            dir.display()
-        )));
-    }
-    let store =
-        SqliteAcme::open(&path).map_err(|e| CliError::io(format!("{}: {e}", path.display())))?;
-    Ok(Box::new(store))
 }

@@ -221,10 +221,10 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         opts.tls = Some(tls_identity(be, &a, &ca, &config.base_url)?);
     }
     // The state must open before the server listens (its tables made once).
-    super::open_state(&a.ca, &a.db, true)?;
+    super::state::open_state(&a.ca, &a.db, true)?;
     let open: pkit::acme::validate::OpenStore = {
         let (ca, db) = (a.ca.clone(), a.db.clone());
-        Arc::new(move || super::open_state(&ca, &db, true).map_err(|e| e.to_string()))
+        Arc::new(move || super::state::open_state(&ca, &db, true).map_err(|e| e.to_string()))
     };
     let validate = pkit::acme::validate::spawn(a.validators.into(), open, Arc::clone(&config))
         .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
@@ -232,7 +232,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         AcmeHandler::new(
             Arc::clone(&config),
             Arc::clone(&ca),
-            super::open_state(&a.ca, &a.db, true)?,
+            super::state::open_state(&a.ca, &a.db, true)?,
             crate::cmd::ca_db::open_store(&a.ca, &a.db)?,
             validate.clone(),
             be,

@@ -269,6 +269,8 @@ fn lego_gets_certificates_by_each_challenge_and_renews_by_ari() {
             &format!("127.0.0.1:{dns}"),
             "--profile",
             "shortlived:7:Seven-day certificates",
+            "--profile",
+            "classic=server-client:90:Server and client authentication",
         ],
     );
     let state = d.join("lego");
@@ -316,6 +318,8 @@ fn lego_gets_certificates_by_each_challenge_and_renews_by_ari() {
         &[
             "-challenge",
             "tls-alpn-01",
+            "-profile",
+            "classic",
             "-dns",
             &format!("127.0.0.1:{dns}"),
             "-domains",
@@ -325,6 +329,17 @@ fn lego_gets_certificates_by_each_challenge_and_renews_by_ari() {
         ],
     );
     verified(&alpn, &ca, "127.0.0.1");
+    // The classic profile is pkit's server-client: clientAuth beside serverAuth.
+    let (code, text) = common::ossl(&[
+        "x509",
+        "-in",
+        &s(&alpn),
+        "-noout",
+        "-ext",
+        "extendedKeyUsage",
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("TLS Web Client Authentication"), "{text}");
     let v = common::json_items(&pk_ok(&["parse", "-f", "json", &s(&wild)]));
     let at = |k: &str| {
         pkit::der::Time::parse_rfc3339(v[0]["validity"][k].as_str().unwrap())

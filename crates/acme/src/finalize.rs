@@ -161,16 +161,17 @@ pub fn issue(
     csr: CheckedCsr,
     now: Time,
 ) -> Result<IssuedCert, Problem> {
-    let days = config
+    let offer = config
         .profiles
         .iter()
-        .find(|p| Some(&p.name) == o.profile.as_ref())
-        .map(|p| p.days);
+        .find(|p| Some(&p.name) == o.profile.as_ref());
+    let (profile, days) = offer.map_or((Profile::Server, None), |p| (p.profile, Some(p.days)));
     let window = (
         o.not_before.map(|t| Time { unix: t }),
         o.not_after.map(|t| Time { unix: t }),
     );
-    let (issued, chain_pem) = issue_for_names(ca, store, &order_names(o), &csr, window, days, now)?;
+    let (issued, chain_pem) =
+        issue_for_names(ca, store, &order_names(o), &csr, profile, window, days, now)?;
     Ok(IssuedCert {
         serial: pkit_der::hex(pkit_der::integer::unsigned_bytes(&issued.serial)),
         order_id: o.id,
@@ -185,11 +186,13 @@ pub fn issue(
 /// Issue a TLS server certificate for `names` ((type, value): `dns` or `ip`) to `key`,
 /// through the CA's lint gate, recorded in its records; the certificate and the chain
 /// as PEM.
+#[allow(clippy::too_many_arguments)]
 pub fn issue_for_names(
     ca: &Ca,
     store: &mut dyn CaStore,
     names: &BTreeSet<(String, String)>,
     key: &CheckedCsr,
+    profile: Profile,
     window: (Option<Time>, Option<Time>),
     days: Option<u32>,
     now: Time,
@@ -216,7 +219,7 @@ pub fn issue_for_names(
     let subject =
         pkit_ca::subject::parse_subject(&cn.map(|c| format!("CN={c}")).unwrap_or_default())
             .map_err(|e| Problem::server(e.to_string()))?;
-    let days = days.unwrap_or_else(|| pkit_ca::validity::default_days(Profile::Server, now));
+    let days = days.unwrap_or_else(|| pkit_ca::validity::default_days(profile, now));
     let not_before = window.0.unwrap_or(now);
     let not_after = window
         .1
@@ -225,7 +228,7 @@ pub fn issue_for_names(
         subject,
         spki: key.spki.clone(),
         key_alg: key.key_alg,
-        profile: Profile::Server,
+        profile,
         sans,
         not_before,
         not_after,
@@ -265,7 +268,7 @@ pub fn issue_for_names(
         .unwrap_or_default();
     let alg = key.key_alg.map_or("other", Algorithm::name);
     store
-        .insert_certificates(&[issued.record(&dn, Profile::Server, alg)])
+        .insert_certificates(&[issued.record(&dn, profile, alg)])
         .map_err(|e| Problem::server(format!("the CA's records: {e}")))?;
     let mut chain_pem = pem_block(&issued.der);
     for c in &ca.chain {
@@ -302,7 +305,16 @@ pub fn server_identity(
         key_alg: Some(Algorithm::EcdsaP256),
     };
     let names = BTreeSet::from([name]);
-    let (_, chain) = issue_for_names(ca, store, &names, &checked, (None, None), None, now)?;
+    let (_, chain) = issue_for_names(
+        ca,
+        store,
+        &names,
+        &checked,
+        Profile::Server,
+        (None, None),
+        None,
+        now,
+    )?;
     Ok((chain, pkit_x509::pem::encode("PRIVATE KEY", &pkcs8)))
 }
 

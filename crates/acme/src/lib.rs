@@ -51,11 +51,13 @@ use std::net::SocketAddr;
 pub const MAX_IDENTIFIERS: usize = 100;
 
 /// A profile the server offers (the `profiles` directory meta field): a name, what it is,
-/// and how long its certificates are valid.
+/// the pkit profile its certificates are issued with (server, or server-client for
+/// serverAuth and clientAuth), and how long they are valid.
 #[derive(Debug, Clone)]
 pub struct ProfileOffer {
     pub name: String,
     pub description: String,
+    pub profile: pkit_ca::profile::Profile,
     pub days: u32,
 }
 

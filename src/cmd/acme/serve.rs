@@ -78,9 +78,10 @@ pub struct ServeArgs {
     /// bind to one of them.
     #[arg(long, value_name = "FILE")]
     pub eab_keys: Option<PathBuf>,
-    /// A profile offered to clients (repeatable): NAME:DAYS[:DESCRIPTION]; orders that
-    /// name it get certificates valid DAYS days.
-    #[arg(long = "profile", value_name = "NAME:DAYS[:TEXT]")]
+    /// A profile offered to clients (repeatable): NAME[=PKIT-PROFILE]:DAYS[:DESCRIPTION];
+    /// orders that name it get certificates of pkit's profile server (serverAuth, the
+    /// default) or server-client (serverAuth and clientAuth), valid DAYS days.
+    #[arg(long = "profile", value_name = "NAME[=PROFILE]:DAYS[:TEXT]")]
     pub profiles: Vec<String>,
     /// New orders an account may make in a window: N/DURATION (Let's Encrypt's 300 in 3
     /// hours by default); `none` for no limit. Past it: rateLimited (429, Retry-After).
@@ -153,21 +154,44 @@ fn order_rate(s: &str) -> CliResult<Option<(i64, i64)>> {
     Ok(Some((n, parse_duration("--orders-per-account", d)?)))
 }
 
+/// `--profile NAME[=PKIT-PROFILE]:DAYS[:TEXT]`.
 fn profile(s: &str) -> CliResult<ProfileOffer> {
+    use pkit::pki::ca::profile::Profile;
+    let usage = |why: &str| CliError::usage(format!("--profile {s}: {why}"));
     let mut parts = s.splitn(3, ':');
-    let (name, days) = (parts.next().unwrap_or(""), parts.next());
+    let (head, days) = (parts.next().unwrap_or(""), parts.next());
     let days: u32 = days
         .and_then(|d| d.parse().ok())
         .filter(|d| *d > 0)
-        .ok_or_else(|| CliError::usage(format!("--profile {s}: expected NAME:DAYS[:TEXT]")))?;
+        .ok_or_else(|| usage("expected NAME[=server|server-client]:DAYS[:TEXT]"))?;
+    let (name, profile) = match head.split_once('=') {
+        None => (head, Profile::Server),
+        Some((n, p)) => match Profile::from_name(p) {
+            Some(pr @ (Profile::Server | Profile::ServerClient)) => (n, pr),
+            _ => {
+                return Err(usage(
+                    "the pkit profile of an ACME one is server or server-client",
+                ))
+            }
+        },
+    };
     if name.is_empty() {
-        return Err(CliError::usage(format!("--profile {s}: the name is empty")));
+        return Err(usage("the name is empty"));
+    }
+    // Longer than the Baseline Requirements allow today, every order would be refused by
+    // the lint gate at finalize: said now instead.
+    let max = pkit::pki::ca::validity::br_max_days(Time::now());
+    if days > max {
+        return Err(usage(&format!(
+            "{days} days; TLS certificates issued today have at most {max}"
+        )));
     }
     Ok(ProfileOffer {
         name: name.to_string(),
         description: parts
             .next()
             .map_or_else(|| format!("{days}-day certificates"), str::to_string),
+        profile,
         days,
     })
 }

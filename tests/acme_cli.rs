@@ -380,6 +380,23 @@ fn hostile(directory: &str, ca: &Path, http_port: u16, other: Option<&str>) -> V
         .collect()
 }
 
+/// The hostile client's report of `name`.
+fn scenario<'a>(seen: &'a [Value], name: &str) -> &'a Value {
+    seen.iter()
+        .find(|v| v["scenario"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {seen:?}"))
+}
+
+/// Servers `a` and `b` on one CA share their state: a nonce the first issued is good at
+/// the second, once; the account the second made is the first's too.
+fn shared_between(a: &Acme, b: &Acme, ca: &Path) {
+    let seen = hostile(&a.directory, ca, a.http_port, Some(&b.directory));
+    let status = |name: &str| scenario(&seen, name)["status"].clone();
+    assert_eq!(status("nonce_from_first_at_second"), 201, "{seen:?}");
+    assert_eq!(status("same_nonce_back_at_first"), 400, "{seen:?}");
+    assert_eq!(status("account_from_second_at_first"), 200, "{seen:?}");
+}
+
 #[test]
 fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
     let t = common::tempdir();
@@ -393,11 +410,7 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
     );
     let before = issued_rows(&ca).len();
     let seen = hostile(&acme.directory, &ca, acme.http_port, None);
-    let by = |name: &str| -> &Value {
-        seen.iter()
-            .find(|v| v["scenario"] == name)
-            .unwrap_or_else(|| panic!("no {name} in {seen:?}"))
-    };
+    let by = |name: &str| scenario(&seen, name);
     let acme_type = |name: &str| {
         by(name)["type"]
             .as_str()
@@ -475,18 +488,7 @@ fn two_servers_on_one_ca_share_nonces_and_accounts() {
     let ca = new_ca(d);
     let a = serve(&ca, &d.join("a.log"), free_port(), &[]);
     let b = serve(&ca, &d.join("b.log"), free_port(), &[]);
-    let seen = hostile(&a.directory, &ca, a.http_port, Some(&b.directory));
-    let status = |name: &str| {
-        seen.iter()
-            .find(|v| v["scenario"] == name)
-            .map(|v| v["status"].clone())
-            .unwrap_or_else(|| panic!("no {name} in {seen:?}"))
-    };
-    // A nonce the first issued is good at the second, once.
-    assert_eq!(status("nonce_from_first_at_second"), 201, "{seen:?}");
-    assert_eq!(status("same_nonce_back_at_first"), 400, "{seen:?}");
-    // The account the second made is the first's too.
-    assert_eq!(status("account_from_second_at_first"), 200, "{seen:?}");
+    shared_between(&a, &b, &ca);
 }
 
 #[test]
@@ -510,16 +512,7 @@ fn two_servers_on_one_postgresql_database_serve_one_ca() {
     let b = serve(&ca, &d.join("b.log"), free_port(), &pg);
     assert!(!ca.join("acme.db").exists(), "the state is in PostgreSQL");
     // A nonce from one is spent at the other, once; an account made at one is the other's.
-    let seen = hostile(&a.directory, &ca, a.http_port, Some(&b.directory));
-    let status = |name: &str| {
-        seen.iter()
-            .find(|v| v["scenario"] == name)
-            .map(|v| v["status"].clone())
-            .unwrap_or_else(|| panic!("no {name} in {seen:?}"))
-    };
-    assert_eq!(status("nonce_from_first_at_second"), 201, "{seen:?}");
-    assert_eq!(status("same_nonce_back_at_first"), 400, "{seen:?}");
-    assert_eq!(status("account_from_second_at_first"), 200, "{seen:?}");
+    shared_between(&a, &b, &ca);
     // Clients spread over both: an order at one, its renewal at the other.
     if let Some(bin) = lego() {
         let state = d.join("lego");
@@ -558,4 +551,112 @@ fn two_servers_on_one_postgresql_database_serve_one_ca() {
     let (mut a, mut b) = (a, b);
     assert_eq!(a.server.terminate(), Some(0), "{}", a.server.log_text());
     assert_eq!(b.server.terminate(), Some(0), "{}", b.server.log_text());
+}
+
+/// GET `url` (trusting `ca` for HTTPS): the body as JSON.
+fn get_json(url: &str, ca: &Path) -> Value {
+    require(Peer::Python);
+    let code = "import ssl, sys, urllib.request as u; \
+                ctx = ssl.create_default_context(cafile=sys.argv[2]); \
+                print(u.urlopen(sys.argv[1], context=ctx, timeout=20).read().decode())";
+    let r = common::run_with(
+        "python3",
+        &["-c", code, url, &s(&ca.join("ca.pem"))],
+        None,
+        common::HANG,
+    );
+    assert_eq!(r.code, Some(0), "GET {url}: {}", r.describe());
+    serde_json::from_str(r.stdout_str().trim()).unwrap()
+}
+
+#[test]
+fn the_servers_options_and_what_it_refuses_at_start() {
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    // Plain HTTP behind a proxy, with terms of service and a profile in the directory.
+    let plain = serve(
+        &ca,
+        &d.join("plain.log"),
+        free_port(),
+        &[
+            "--plain-http",
+            "--terms-of-service",
+            "https://example.com/tos",
+            "--profile",
+            "shortlived:6",
+        ],
+    );
+    let url = plain.directory.replace("https://", "http://");
+    let dir = get_json(&url, &ca);
+    assert_eq!(
+        dir["meta"]["termsOfService"], "https://example.com/tos",
+        "{dir}"
+    );
+    assert_eq!(dir["meta"]["profiles"]["shortlived"], "6-day certificates");
+    assert!(
+        dir["newOrder"].as_str().unwrap().starts_with("http://"),
+        "{dir}"
+    );
+    // HTTPS with a certificate and key given.
+    let cert = common::issue_leaf(&ca, d, "tls", &["--san", "IP:127.0.0.1"]);
+    let given = serve(
+        &ca,
+        &d.join("given.log"),
+        free_port(),
+        &["--tls-cert", &s(&cert), "--tls-key", &s(&d.join("tls.key"))],
+    );
+    let dir = get_json(&given.directory, &ca);
+    assert!(
+        dir["newNonce"].as_str().unwrap().starts_with("https://"),
+        "{dir}"
+    );
+    // Refused at start, each with one line naming what is wrong, and nothing served.
+    let bad_key = common::write_file(d, "bad.key", b"not a key\n");
+    let eab = common::write_file(d, "eab.keys", b"kid-only\n");
+    let port = free_port().to_string();
+    let listen = format!("127.0.0.1:{port}");
+    let base = ["acme", "serve", "--ca", &s(&ca), "--listen", &listen];
+    for (extra, code, words) in [
+        (
+            vec![
+                "--tls-cert".to_string(),
+                s(&cert),
+                "--tls-key".into(),
+                s(&bad_key),
+            ],
+            4,
+            vec!["bad.key", "private key"],
+        ),
+        (
+            vec!["--eab-keys".into(), s(&eab)],
+            3,
+            vec!["eab.keys", "line 1"],
+        ),
+        (
+            vec!["--profile".into(), "long:400".into()],
+            2,
+            vec!["--profile long:400", "at most"],
+        ),
+        (
+            vec!["--profile".into(), "x=code-signing:10".into()],
+            2,
+            vec!["server or server-client"],
+        ),
+        (
+            vec!["--orders-per-account".into(), "lots".into()],
+            2,
+            vec!["N/DURATION"],
+        ),
+    ] {
+        let mut args: Vec<String> = base.iter().map(|a| a.to_string()).collect();
+        args.extend(extra);
+        let r = common::pk(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        common::refused(&r, code, &words, "a bad option");
+    }
+    // The state of a CA that never served ACME is reported missing, not made.
+    let other = common::issue_ca(d, "other", "CN=Other,O=Example,C=US", &[]);
+    let r = common::pk(&["acme", "orders", "--ca", &s(&other)]);
+    common::refused(&r, 4, &["acme.db", "acme serve"], "no ACME state");
+    assert!(!other.join("acme.db").exists());
 }

@@ -11,7 +11,7 @@ use pkit_ca::profile::Profile;
 use pkit_ca::san::parse_san;
 use pkit_ca::store::CaStore;
 use pkit_der::Time;
-use pkit_lint::csr::{lint_parsed_csr, CsrFacts};
+use pkit_lint::csr::{lint_csr_context, CsrContext, CsrFacts};
 use pkit_lint::{Level, LintOptions};
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
@@ -65,11 +65,15 @@ pub fn check_csr(der: &[u8], o: &Order, ca: &Ca, backend: &Backend) -> Result<Ch
         csr.signature.bytes,
     )
     .map_err(|e| bad(format!("the CSR's signature: {e}")))?;
-    let findings = lint_parsed_csr(
+    // Read once: the lints and the name check below share it.
+    let ctx = CsrContext::new(
         &csr,
         CsrFacts {
             signature_verifies: Some(verifies),
         },
+    );
+    let findings = lint_csr_context(
+        &ctx,
         &LintOptions {
             rules: ca.issuer.gate.rules,
             as_type: None,
@@ -80,36 +84,22 @@ pub fn check_csr(der: &[u8], o: &Order, ca: &Ca, backend: &Backend) -> Result<Ch
     }
     // The names it asks for: its SAN's DNS names and addresses, and a commonName.
     let mut asked = BTreeSet::new();
-    let ctx = pkit_lint::csr::CsrContext::new(&csr, CsrFacts::default());
-    for e in ctx
-        .extensions
-        .iter()
-        .filter(|e| e.oid == pkit_der::oid_registry::CE_SUBJECT_ALT_NAME)
-    {
-        if let Ok(pkit_x509::ext::ExtensionValue::SubjectAltName(names)) =
-            pkit_x509::ext::decode(e.oid, e.value, e.value_offset)
-        {
-            for n in names {
-                match n {
-                    GeneralName::DnsName(d) => {
-                        asked.insert(("dns".to_string(), d.to_ascii_lowercase()));
-                    }
-                    GeneralName::IpAddress(ip) => {
-                        let a = match ip.bytes.len() {
-                            4 => <[u8; 4]>::try_from(ip.bytes).ok().map(IpAddr::from),
-                            16 => <[u8; 16]>::try_from(ip.bytes).ok().map(IpAddr::from),
-                            _ => None,
-                        }
-                        .ok_or_else(|| bad("an iPAddress of the wrong length"))?;
-                        asked.insert(("ip".to_string(), a.to_string()));
-                    }
-                    other => {
-                        return Err(bad(format!(
-                            "a {} name: only DNS names and IP addresses",
-                            other.kind()
-                        )))
-                    }
-                }
+    for n in ctx.sans() {
+        match n {
+            GeneralName::DnsName(d) => {
+                asked.insert(("dns".to_string(), d.to_ascii_lowercase()));
+            }
+            GeneralName::IpAddress(ip) => {
+                let a = ip
+                    .address()
+                    .ok_or_else(|| bad("an iPAddress of the wrong length"))?;
+                asked.insert(("ip".to_string(), a.to_string()));
+            }
+            other => {
+                return Err(bad(format!(
+                    "a {} name: only DNS names and IP addresses",
+                    other.kind()
+                )))
             }
         }
     }

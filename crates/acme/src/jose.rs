@@ -112,17 +112,18 @@ impl Jwk {
             }
             "RSA" => {
                 let (n, e) = (member_bytes(jwk, "n")?, member_bytes(jwk, "e")?);
-                let n = strip_zeros(&n);
-                if n.len() < 256 {
+                // The writer drops leading zero octets; so does the size that counts.
+                let octets = n.iter().skip_while(|b| **b == 0).count();
+                if octets < 256 {
                     return Err(err(
                         "badPublicKey",
-                        format!("an RSA key of {} bits; at least 2048", n.len() * 8),
+                        format!("an RSA key of {} bits; at least 2048", octets * 8),
                     ));
                 }
                 let mut key = Writer::new();
                 key.sequence(|w| {
-                    w.integer_unsigned(n);
-                    w.integer_unsigned(strip_zeros(&e));
+                    w.integer_unsigned(&n);
+                    w.integer_unsigned(&e);
                 });
                 let key = key.finish();
                 w.sequence(|w| {
@@ -176,11 +177,6 @@ impl Jwk {
     pub fn key_authorization(&self, token: &str) -> String {
         format!("{token}.{}", self.thumbprint)
     }
-}
-
-fn strip_zeros(b: &[u8]) -> &[u8] {
-    let i = b.iter().position(|x| *x != 0).unwrap_or(b.len());
-    &b[i..]
 }
 
 /// Who signed: a new key, or an account by its URL.
@@ -351,8 +347,8 @@ fn ecdsa_der(sig: &[u8], width: usize) -> Result<Vec<u8>, JoseError> {
     }
     let mut w = Writer::new();
     w.sequence(|w| {
-        w.integer_unsigned(strip_zeros(&sig[..width]));
-        w.integer_unsigned(strip_zeros(&sig[width..]));
+        w.integer_unsigned(&sig[..width]);
+        w.integer_unsigned(&sig[width..]);
     });
     Ok(w.finish())
 }

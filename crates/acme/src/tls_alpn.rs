@@ -118,12 +118,7 @@ fn check_certificate(
     let matches = |n: &GeneralName<'_>| match (n, id_type) {
         (GeneralName::DnsName(d), "dns") => d.eq_ignore_ascii_case(value),
         (GeneralName::IpAddress(ip), "ip") => {
-            let a = match ip.bytes.len() {
-                4 => <[u8; 4]>::try_from(ip.bytes).ok().map(IpAddr::from),
-                16 => <[u8; 16]>::try_from(ip.bytes).ok().map(IpAddr::from),
-                _ => None,
-            };
-            a.is_some_and(|a| Some(a) == value.parse().ok())
+            ip.address().is_some_and(|a| Some(a) == value.parse().ok())
         }
         _ => false,
     };

@@ -144,14 +144,6 @@ fn reserved_ip(ip: &IpAddr) -> bool {
     }
 }
 
-fn ip_of(bytes: &[u8]) -> Option<IpAddr> {
-    match bytes.len() {
-        4 => Some(IpAddr::from(<[u8; 4]>::try_from(bytes).ok()?)),
-        16 => Some(IpAddr::from(<[u8; 16]>::try_from(bytes).ok()?)),
-        _ => None,
-    }
-}
-
 /// §6.1.5 (and the S/MIME BRs' §6.1.5, which say the same): RSA of at least 2048 bits
 /// in whole octets, ECDSA on P-256, P-384 or P-521. Why not, when not.
 pub(crate) fn weak_key_problem(spki: &Spki<'_>) -> Option<String> {
@@ -319,9 +311,9 @@ pub static LINTS: &[Lint] = &[
             for cn in c.common_names() {
                 let found = sans.iter().any(|n| match n {
                     GeneralName::DnsName(d) => d.eq_ignore_ascii_case(&cn),
-                    GeneralName::IpAddress(ip) => {
-                        ip_of(ip.bytes).is_some_and(|a| cn.parse::<IpAddr>().is_ok_and(|b| a == b))
-                    }
+                    GeneralName::IpAddress(ip) => ip
+                        .address()
+                        .is_some_and(|a| cn.parse::<IpAddr>().is_ok_and(|b| a == b)),
                     _ => false,
                 });
                 if !found {
@@ -669,7 +661,7 @@ pub static LINTS: &[Lint] = &[
         |c, r| {
             for n in c.sans() {
                 if let GeneralName::IpAddress(ip) = n {
-                    if let Some(a) = ip_of(ip.bytes).filter(reserved_ip) {
+                    if let Some(a) = ip.address().filter(reserved_ip) {
                         r.report(
                             SAN,
                             c.offset_of(&oids::CE_SUBJECT_ALT_NAME),

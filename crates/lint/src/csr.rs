@@ -72,6 +72,11 @@ impl<'a> CsrContext<'a> {
             })
     }
 
+    /// The subjectAltName entries the request asks for (its first such extension).
+    pub fn sans(&self) -> &[GeneralName<'a>] {
+        &self.sans
+    }
+
     fn dns_names(&self) -> impl Iterator<Item = &str> {
         self.sans.iter().filter_map(|n| match n {
             GeneralName::DnsName(d) => Some(d.as_ref()),
@@ -229,11 +234,15 @@ pub static LINTS: &[CsrLint] = &[
 
 /// Lint a parsed request.
 pub fn lint_parsed_csr(csr: &Csr<'_>, facts: CsrFacts, opts: &LintOptions) -> Vec<Finding> {
-    let ctx = CsrContext::new(csr, facts);
+    lint_csr_context(&CsrContext::new(csr, facts), opts)
+}
+
+/// Lint a request already read into its context (whose names are then at hand too).
+pub fn lint_csr_context(ctx: &CsrContext<'_>, opts: &LintOptions) -> Vec<Finding> {
     let mut out = Vec::new();
     for lint in LINTS.iter().filter(|l| opts.rules.includes(l.set)) {
         (lint.check)(
-            &ctx,
+            ctx,
             &mut crate::recorder(&mut out, lint.name, lint.level, lint.source),
         );
     }

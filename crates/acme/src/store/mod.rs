@@ -112,6 +112,9 @@ pub(crate) const ORDER_COLUMNS: &str =
 pub(crate) const ACCOUNT_COLUMNS: &str = "id, thumbprint, jwk, spki, status, contact, created";
 pub(crate) const AUTHZ_COLUMNS: &str =
     "id, account_id, id_type, id_value, wildcard, status, expires";
+/// [`AUTHZ_COLUMNS`] of the table aliased `a` (authorizations joined to an order).
+pub(crate) const AUTHZ_COLUMNS_OF_A: &str =
+    "a.id, a.account_id, a.id_type, a.id_value, a.wildcard, a.status, a.expires";
 pub(crate) const CHALLENGE_COLUMNS: &str = "id, authz_id, type, token, status, validated, error";
 
 /// What the server keeps, whichever database keeps it.

@@ -200,14 +200,6 @@ impl Drop for PgAcme {
     }
 }
 
-fn table(columns: &str, prefix: &str) -> String {
-    columns
-        .split(", ")
-        .map(|c| format!("{prefix}{c}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl AcmeStore for PgAcme {
     fn nonce_key(&self, fresh: &[u8; 32]) -> Result<Vec<u8>> {
         self.run(|c| {
@@ -438,9 +430,9 @@ impl AcmeStore for PgAcme {
         self.run(|c| {
             Ok(c.query(
                 &format!(
-                    "SELECT {} FROM acme_authzs a JOIN acme_order_authzs o ON o.authz_id = a.id
-                     WHERE o.order_id = $1 ORDER BY a.id",
-                    table(AUTHZ_COLUMNS, "a.")
+                    "SELECT {AUTHZ_COLUMNS_OF_A} FROM acme_authzs a
+                     JOIN acme_order_authzs o ON o.authz_id = a.id
+                     WHERE o.order_id = $1 ORDER BY a.id"
                 ),
                 &[&order],
             )?

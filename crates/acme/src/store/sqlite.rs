@@ -193,7 +193,7 @@ impl AcmeStore for SqliteAcme {
     }
 
     fn accounts(&self) -> Result<Vec<Account>> {
-        let mut st = self.conn.prepare(&format!(
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT {ACCOUNT_COLUMNS} FROM accounts ORDER BY id"
         ))?;
         let rows = st.query_map([], account_row)?;
@@ -345,7 +345,7 @@ impl AcmeStore for SqliteAcme {
     }
 
     fn orders(&self, account_id: Option<i64>) -> Result<Vec<Order>> {
-        let mut st = self.conn.prepare(&format!(
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT {ORDER_COLUMNS} FROM orders WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id"
         ))?;
         let rows = st.query_map([account_id], order_row)?;
@@ -353,14 +353,9 @@ impl AcmeStore for SqliteAcme {
     }
 
     fn order_authzs(&self, order: i64) -> Result<Vec<Authz>> {
-        let mut st = self.conn.prepare(&format!(
-            "SELECT {} FROM authzs a JOIN order_authzs o ON o.authz_id = a.id
-             WHERE o.order_id = ?1 ORDER BY a.id",
-            AUTHZ_COLUMNS
-                .split(", ")
-                .map(|c| format!("a.{c}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {AUTHZ_COLUMNS_OF_A} FROM authzs a JOIN order_authzs o ON o.authz_id = a.id
+             WHERE o.order_id = ?1 ORDER BY a.id"
         ))?;
         let rows = st.query_map([order], authz_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -382,7 +377,7 @@ impl AcmeStore for SqliteAcme {
     }
 
     fn challenges(&self, authz: i64) -> Result<Vec<Challenge>> {
-        let mut st = self.conn.prepare(&format!(
+        let mut st = self.conn.prepare_cached(&format!(
             "SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE authz_id = ?1 ORDER BY id"
         ))?;
         let rows = st.query_map([authz], challenge_row)?;

@@ -101,6 +101,15 @@ pub enum IpForm {
 }
 
 impl IpAddress<'_> {
+    /// The address, when this is a single one (4 or 16 octets; not a subtree's).
+    pub fn address(&self) -> Option<std::net::IpAddr> {
+        match self.bytes.len() {
+            4 => <[u8; 4]>::try_from(self.bytes).ok().map(Into::into),
+            16 => <[u8; 16]>::try_from(self.bytes).ok().map(Into::into),
+            _ => None,
+        }
+    }
+
     /// The mask's prefix length when its one bits are contiguous from the top.
     fn prefix_len(mask: &[u8]) -> Option<u32> {
         let ones: u32 = mask.iter().map(|b| b.count_ones()).sum();

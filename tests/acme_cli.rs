@@ -660,3 +660,166 @@ fn the_servers_options_and_what_it_refuses_at_start() {
     common::refused(&r, 4, &["acme.db", "acme serve"], "no ACME state");
     assert!(!other.join("acme.db").exists());
 }
+
+/// `pkit mtc ca new` in DIR/mtc, with an Ed25519 cosigner (a key Python's
+/// `cryptography` checks without ML-DSA).
+fn new_mtc_ca(dir: &Path, extra: &[&str]) -> PathBuf {
+    let mtc = dir.join("mtc");
+    let m = s(&mtc);
+    let mut args = vec![
+        "mtc", "ca", "new", "--dir", &m, "--ca-id", "32473.1", "--alg", "ed25519",
+    ];
+    args.extend_from_slice(extra);
+    pk_ok(&args);
+    mtc
+}
+
+/// An MTC certificate verifies (§7.2) to the MTC CA in `mtc` by pkit and by the relying
+/// party in Python written from the draft (tests/peers/mtc_verify.py, which also refuses
+/// tampered copies), and OpenSSL reads it; with `subtrees`, landmark subtrees are
+/// trusted. The Python verdict.
+fn mtc_verified(cert: &Path, mtc: &Path, subtrees: Option<&Path>) -> Value {
+    let ca = s(&mtc.join("mtc-ca.pem"));
+    let c = s(cert);
+    let mut args = vec!["mtc", "verify", "--ca", &ca, &c];
+    let st = subtrees.map(s);
+    if let Some(st) = &st {
+        args.extend(["--trusted-subtrees", st]);
+    }
+    pk_ok(&args);
+    let (code, text) = common::ossl(&["x509", "-in", &c, "-noout", "-serial", "-dates"]);
+    assert_eq!(code, Some(0), "openssl x509 {c}: {text}");
+    require(Peer::PythonCryptography);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/mtc_verify.py");
+    let mut py = vec![s(&script), ca.clone(), c.clone()];
+    py.extend(st);
+    let r = common::run_with("python3", &py, None, CLIENT);
+    assert_eq!(r.code, Some(0), "mtc_verify.py {c}: {}", r.describe());
+    let v: Value = serde_json::from_str(r.stdout_str().trim()).expect("mtc_verify.py's JSON");
+    assert_eq!(v["refused"], 3, "every tampered copy refused: {v}");
+    v
+}
+
+/// The steps tests/acme/mtc_client.py reports, by name (the last of each).
+fn mtc_client(acme: &Acme, ca: &Path, out: &Path) -> Vec<Value> {
+    require(Peer::PythonCryptography);
+    std::fs::create_dir_all(out).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/acme/mtc_client.py");
+    let args = [
+        s(&script),
+        acme.directory.clone(),
+        s(&ca.join("ca.pem")),
+        acme.http_port.to_string(),
+        s(out),
+    ];
+    let r = common::run_with("python3", &args, None, CLIENT);
+    assert_eq!(r.code, Some(0), "mtc_client.py: {}", r.describe());
+    r.stdout_str()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn steps<'a>(seen: &'a [Value], name: &str) -> Vec<&'a Value> {
+    seen.iter().filter(|v| v["step"] == name).collect()
+}
+
+#[test]
+fn mtc_certificates_through_acme_standalone_then_landmark_relative() {
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let mtc = new_mtc_ca(d, &[]);
+    let mut acme = serve(
+        &ca,
+        &d.join("serve.log"),
+        free_port(),
+        &[
+            "--mtc",
+            &s(&mtc),
+            "--checkpoint-every",
+            "1s",
+            "--landmark-every",
+            "2s",
+            "--landmark-lifetime",
+            "1d",
+            "--profile",
+            "classic=server-client:90:X.509 certificates from the CA",
+        ],
+    );
+    // lego knows nothing of MTC: it polls the processing order (RFC 8555 §7.4) and gets
+    // the standalone certificate; with the classic profile, an X.509 one beside it.
+    if let Some(bin) = lego() {
+        let state = d.join("lego");
+        let first = d.join("lego-mtc.pem");
+        lego_run(
+            &bin,
+            &ca,
+            &acme,
+            &state,
+            &["-domains", "localhost", "obtain", &s(&first)],
+        );
+        assert_eq!(mtc_verified(&first, &mtc, None)["kind"], "standalone");
+        let classic = d.join("lego-x509.pem");
+        lego_run(
+            &bin,
+            &ca,
+            &acme,
+            &state,
+            &[
+                "-profile",
+                "classic",
+                "-domains",
+                "localhost",
+                "obtain",
+                &s(&classic),
+            ],
+        );
+        verified(&classic, &ca, "localhost");
+    }
+    // A client that follows the alternate link to the landmark-relative certificate.
+    let out = d.join("py");
+    let seen = mtc_client(&acme, &ca, &out);
+    for f in steps(&seen, "finalized") {
+        assert_eq!(f["status"], 200, "{seen:?}");
+        assert_eq!(f["order"], "processing", "until a checkpoint: {seen:?}");
+        assert_eq!(f["retry_after"], "1", "the checkpoint interval: {seen:?}");
+    }
+    let orders = steps(&seen, "order");
+    assert_eq!(orders.len(), 3, "{seen:?}");
+    assert!(orders.iter().all(|o| o["order"] == "valid"), "{seen:?}");
+    for st in steps(&seen, "standalone") {
+        assert_eq!(st["content_type"], "application/pem-certificate-chain");
+    }
+    let landmark = steps(&seen, "landmark")[0];
+    assert_eq!(landmark["status"], 200, "{seen:?}");
+    // The landmark-relative certificate names the standalone one as its alternate.
+    let last = orders[2]["certificate"].as_str().unwrap();
+    assert_eq!(landmark["alternates"][0], last, "{seen:?}");
+    let revoke = steps(&seen, "revoke")[0];
+    assert_eq!(revoke["status"], 400, "{seen:?}");
+    assert_eq!(revoke["type"], "urn:ietf:params:acme:error:malformed");
+    for i in 0..3 {
+        let v = mtc_verified(&out.join(format!("standalone-{i}.pem")), &mtc, None);
+        assert_eq!(v["kind"], "standalone", "{v}");
+    }
+    // The landmark subtrees a relying party is given (`mtc landmark list --subtrees`).
+    let list = pk_ok(&["mtc", "landmark", "--dir", &s(&mtc), "list", "--subtrees"]);
+    let subtrees = d.join("subtrees.txt");
+    std::fs::write(&subtrees, list.stdout_str()).unwrap();
+    let v = mtc_verified(&out.join("landmark.pem"), &mtc, Some(&subtrees));
+    assert_eq!(v["kind"], "landmark", "{v}");
+    // The ACME state names each MTC order's log entry; the server logged its checkpoints
+    // and landmarks.
+    let listed = common::json_items(&pk_ok(&["acme", "orders", "--ca", &s(&ca), "-f", "json"]));
+    let mtc_orders = listed.iter().filter(|o| o["mtc_index"].is_u64()).count();
+    assert_eq!(
+        mtc_orders,
+        if lego().is_some() { 4 } else { 3 },
+        "{listed:?}"
+    );
+    assert_eq!(acme.server.terminate(), Some(0));
+    let log = acme.server.log_text();
+    assert!(log.contains("\"event\":\"mtc_checkpoint\""), "{log}");
+    assert!(log.contains("\"event\":\"mtc_landmark\""), "{log}");
+}

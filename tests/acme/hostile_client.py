@@ -12,80 +12,23 @@ are on 127.0.0.1 (answers), 127.0.0.2 (accepts and never answers) and 127.0.0.3 
 without end) at HTTP_PORT.
 """
 
-import base64
-import http.server
 import json
+import os
 import socket
-import ssl
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
-from cryptography.x509.oid import NameOID
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from acmeclient import DIR, b64, connect, csr_for, http01, jws, new_order, nonce, post, request, serve_answers, wait_authz  # noqa: E402
+from cryptography import x509  # noqa: E402
+from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
+from cryptography.x509.oid import NameOID  # noqa: E402
 
 DIRECTORY, CA_PEM, HTTP_PORT = sys.argv[1], sys.argv[2], int(sys.argv[3])
 OTHER = sys.argv[4] if len(sys.argv) > 4 else None
-CTX = ssl.create_default_context(cafile=CA_PEM)
-TOKENS = {}
-
-
-def b64(b):
-    return base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-
-
-def jwk(key):
-    n = key.public_key().public_numbers()
-    return {"crv": "P-256", "kty": "EC", "x": b64(n.x.to_bytes(32, "big")), "y": b64(n.y.to_bytes(32, "big"))}
-
-
-def thumbprint(key):
-    j = jwk(key)
-    canon = json.dumps({k: j[k] for k in sorted(j)}, separators=(",", ":")).encode()
-    h = hashes.Hash(hashes.SHA256())
-    h.update(canon)
-    return b64(h.finalize())
-
-
-def request(url, body=None, method=None):
-    req = urllib.request.Request(url, data=body, method=method)
-    if body is not None:
-        req.add_header("Content-Type", "application/jose+json")
-    try:
-        with urllib.request.urlopen(req, context=CTX, timeout=30) as r:
-            return r.status, r.headers, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.headers, e.read()
-
-
-DIR = json.loads(request(DIRECTORY)[2])
-
-
-def nonce():
-    return request(DIR["newNonce"], method="HEAD")[1]["Replay-Nonce"]
-
-
-def jws(key, url, payload, kid=None, use_nonce=None, header_url=None):
-    protected = {"alg": "ES256", "nonce": use_nonce or nonce(), "url": header_url or url}
-    if kid:
-        protected["kid"] = kid
-    else:
-        protected["jwk"] = jwk(key)
-    p = b64(json.dumps(protected).encode())
-    pl = "" if payload is None else b64(json.dumps(payload).encode())
-    der = key.sign(f"{p}.{pl}".encode(), ec.ECDSA(hashes.SHA256()))
-    r, s = decode_dss_signature(der)
-    sig = b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
-    return json.dumps({"protected": p, "payload": pl, "signature": sig}).encode()
-
-
-def post(key, url, payload, kid=None, **kw):
-    return request(url, jws(key, url, payload, kid, **kw))
+connect(DIRECTORY, CA_PEM)
 
 
 def report(scenario, resp, **more):
@@ -99,24 +42,6 @@ def report(scenario, resp, **more):
     out.update(more)
     print(json.dumps(out), flush=True)
     return doc
-
-
-class Answers(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        token = self.path.rsplit("/", 1)[-1]
-        body = TOKENS.get(token, "").encode()
-        self.send_response(200 if body else 404)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
-
-
-def serve_answers():
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", HTTP_PORT), Answers)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
 
 
 def serve_hang():
@@ -160,35 +85,6 @@ def serve_flood():
     threading.Thread(target=loop, daemon=True).start()
 
 
-def new_order(key, kid, identifiers):
-    status, headers, body = post(key, DIR["newOrder"], {"identifiers": identifiers}, kid)
-    return headers.get("Location"), json.loads(body)
-
-
-def wait_authz(key, kid, url, until=("valid", "invalid"), limit=30):
-    deadline = time.time() + limit
-    while True:
-        z = json.loads(post(key, url, None, kid)[2])
-        if z["status"] in until or time.time() > deadline:
-            return z
-        time.sleep(0.3)
-
-
-def http01(key, kid, authz_url):
-    z = json.loads(post(key, authz_url, None, kid)[2])
-    ch = next(c for c in z["challenges"] if c["type"] == "http-01")
-    TOKENS[ch["token"]] = f"{ch['token']}.{thumbprint(key)}"
-    post(key, ch["url"], {}, kid)
-    return wait_authz(key, kid, authz_url)
-
-
-def csr_for(names):
-    k = ec.generate_private_key(ec.SECP256R1())
-    b = x509.CertificateSigningRequestBuilder().subject_name(x509.Name([]))
-    b = b.add_extension(x509.SubjectAlternativeName([x509.DNSName(n) for n in names]), critical=False)
-    return b64(b.sign(k, hashes.SHA256()).public_bytes(serialization.Encoding.DER))
-
-
 def across_servers():
     other = json.loads(request(OTHER)[2])
     a = ec.generate_private_key(ec.SECP256R1())
@@ -203,7 +99,7 @@ def across_servers():
 def main():
     if OTHER:
         return across_servers()
-    serve_answers()
+    serve_answers(HTTP_PORT)
     serve_hang()
     serve_flood()
     a = ec.generate_private_key(ec.SECP256R1())

@@ -5,7 +5,7 @@
 
 use crate::problem::Problem;
 use crate::store::{IssuedCert, Order};
-use crate::AcmeConfig;
+use crate::{AcmeConfig, Issues};
 use pkit_ca::issuer::{CaError, Issuer, Request};
 use pkit_ca::profile::Profile;
 use pkit_ca::san::parse_san;
@@ -39,7 +39,7 @@ fn bad(detail: impl Into<String>) -> Problem {
 }
 
 /// The order's identifiers as (type, value), wildcards with their `*.`.
-fn order_names(o: &Order) -> BTreeSet<(String, String)> {
+pub fn order_names(o: &Order) -> BTreeSet<(String, String)> {
     serde_json::from_str::<Value>(&o.identifiers)
         .ok()
         .and_then(|v| v.as_array().cloned())
@@ -151,11 +151,10 @@ pub fn issue(
     csr: CheckedCsr,
     now: Time,
 ) -> Result<IssuedCert, Problem> {
-    let offer = config
-        .profiles
-        .iter()
-        .find(|p| Some(&p.name) == o.profile.as_ref());
-    let (profile, days) = offer.map_or((Profile::Server, None), |p| (p.profile, Some(p.days)));
+    let (profile, days) = match config.issues(o.profile.as_deref()) {
+        (Issues::X509(p), days) => (p, days),
+        (Issues::Mtc, _) => return Err(Problem::server("an MTC order is not signed by the CA")),
+    };
     let window = (
         o.not_before.map(|t| Time { unix: t }),
         o.not_after.map(|t| Time { unix: t }),
@@ -173,6 +172,35 @@ pub fn issue(
     })
 }
 
+/// The subject and SANs (GeneralName TLVs) of a certificate for `names` ((type, value):
+/// `dns` or `ip`): every name in the SAN, and the first DNS name short enough for a
+/// commonName (64) as the subject's, else an empty subject (clients read the SAN).
+pub fn subject_and_sans(
+    names: &BTreeSet<(String, String)>,
+) -> Result<(Vec<u8>, Vec<Vec<u8>>), Problem> {
+    let sans = names
+        .iter()
+        .map(|(t, v)| {
+            let spec = if t == "ip" {
+                format!("IP:{v}")
+            } else {
+                format!("DNS:{v}")
+            };
+            parse_san(&spec)
+                .map(|s| s.der)
+                .map_err(|e| Problem::server(format!("{spec}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let cn = names
+        .iter()
+        .find(|(t, v)| t == "dns" && v.len() <= 64)
+        .map(|(_, v)| v.clone());
+    let subject =
+        pkit_ca::subject::parse_subject(&cn.map(|c| format!("CN={c}")).unwrap_or_default())
+            .map_err(|e| Problem::server(e.to_string()))?;
+    Ok((subject, sans))
+}
+
 /// Issue a TLS server certificate for `names` ((type, value): `dns` or `ip`) to `key`,
 /// through the CA's lint gate, recorded in its records; the certificate and the chain
 /// as PEM.
@@ -187,28 +215,7 @@ pub fn issue_for_names(
     days: Option<u32>,
     now: Time,
 ) -> Result<(pkit_ca::issuer::Issued, String), Problem> {
-    let sans = names
-        .iter()
-        .map(|(t, v)| {
-            let spec = if t == "ip" {
-                format!("IP:{v}")
-            } else {
-                format!("DNS:{v}")
-            };
-            parse_san(&spec)
-                .map(|s| s.der)
-                .map_err(|e| Problem::server(format!("{spec}: {e}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    // The first DNS name short enough for a commonName (64), else no subject: the names
-    // are in the SAN, which is all clients read.
-    let cn = names
-        .iter()
-        .find(|(t, v)| t == "dns" && v.len() <= 64)
-        .map(|(_, v)| v.clone());
-    let subject =
-        pkit_ca::subject::parse_subject(&cn.map(|c| format!("CN={c}")).unwrap_or_default())
-            .map_err(|e| Problem::server(e.to_string()))?;
+    let (subject, sans) = subject_and_sans(names)?;
     let days = days.unwrap_or_else(|| pkit_ca::validity::default_days(profile, now));
     let not_before = window.0.unwrap_or(now);
     let not_after = window

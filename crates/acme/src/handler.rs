@@ -7,9 +7,10 @@ use crate::finalize::{self, Ca};
 use crate::jose::{self, Jwk, Jws, Signer};
 use crate::problem::Problem;
 use crate::store::{AcmeStore, Authz, Challenge, NewAuthz, Order};
-use crate::AcmeConfig;
+use crate::{AcmeConfig, Issues};
 use pkit_ca::store::CaStore;
 use pkit_der::Time;
+use pkit_mtc::store::{CertKind, LogStore};
 use pkit_serve::http::{Body, Clock, Handler, Method, Reply, Request};
 use pkit_x509::backend::Backend;
 use serde_json::{json, Value};
@@ -29,6 +30,8 @@ pub struct AcmeHandler {
     pub clock: Clock,
     /// The key every server on the CA MACs its nonces with ([`crate::nonce`]).
     nonce_key: Vec<u8>,
+    /// The MTC CA's log, with [`AcmeConfig::mtc`] ([`AcmeHandler::with_mtc`]).
+    mtc: Option<Box<dyn LogStore>>,
 }
 
 /// What a resource answers before the common headers are added.
@@ -142,7 +145,15 @@ impl AcmeHandler {
             backend,
             clock,
             nonce_key,
+            mtc: None,
         })
+    }
+
+    /// This worker's connection to the MTC CA's log, for a server with
+    /// [`AcmeConfig::mtc`].
+    pub fn with_mtc(mut self, log: Box<dyn LogStore>) -> AcmeHandler {
+        self.mtc = Some(log);
+        self
     }
 }
 
@@ -598,15 +609,11 @@ impl AcmeHandler {
         // A client may narrow the validity, not stretch or backdate it: notBefore no
         // earlier than an hour ago, the whole no longer than the profile (or the CA's
         // default for servers) gives.
-        let days = self
-            .config
-            .profiles
-            .iter()
-            .find(|x| Some(&x.name) == profile.as_ref())
-            .map(|x| x.days)
-            .unwrap_or_else(|| {
-                pkit_ca::validity::default_days(pkit_ca::profile::Profile::Server, self.clock.now())
-            });
+        let days = match self.config.issues(profile.as_deref()) {
+            (_, Some(days)) => days,
+            (Issues::X509(p), None) => pkit_ca::validity::default_days(p, self.clock.now()),
+            (Issues::Mtc, None) => 0,
+        };
         let start = window.0.unwrap_or(now);
         let too_long = window
             .1
@@ -643,7 +650,7 @@ impl AcmeHandler {
     }
 
     /// An order with its status moved on by its authorizations (§7.1.6).
-    fn refreshed_order(&self, id: i64) -> Result<Order, Problem> {
+    fn refreshed_order(&mut self, id: i64) -> Result<Order, Problem> {
         let mut o = self
             .db
             .order(id)
@@ -658,6 +665,11 @@ impl AcmeHandler {
                 .map_err(Problem::db)?
             {
                 o.status = "invalid".into();
+            }
+        }
+        if o.status == "processing" && o.cert_serial.is_none() {
+            if let Some(index) = o.mtc_index {
+                return self.mtc_made(o, index);
             }
         }
         if o.status == "pending" {
@@ -719,7 +731,7 @@ impl AcmeHandler {
         Ok(v)
     }
 
-    fn own_order(&self, s: &Signed, id: Option<i64>) -> Result<Order, Problem> {
+    fn own_order(&mut self, s: &Signed, id: Option<i64>) -> Result<Order, Problem> {
         let a = s.account.as_ref().expect("kid");
         let o = self
             .refreshed_order(id.ok_or_else(|| Problem::new("malformed", 404, "no such order"))?)?;
@@ -735,7 +747,62 @@ impl AcmeHandler {
 
     fn order(&mut self, s: Signed, path: &str) -> Outcome {
         let o = self.own_order(&s, id_of(path, "/order/"))?;
-        Ok(json_answer(200, &self.order_json(&o)?))
+        let answer = json_answer(200, &self.order_json(&o)?);
+        Ok(self.poll_later(&o, answer))
+    }
+
+    /// A processing order tells its client when to look again (§7.4): an MTC one at the
+    /// next checkpoint.
+    fn poll_later(&self, o: &Order, answer: Answer) -> Answer {
+        if o.status != "processing" {
+            return answer;
+        }
+        let wait = self.config.mtc.as_ref().map_or(1, |m| m.checkpoint_every);
+        answer.with("retry-after", wait.max(1).to_string())
+    }
+
+    /// The MTC log, for an order finalized on it.
+    fn mtc_log(&mut self) -> Result<(&crate::mtc::MtcLog, &mut dyn LogStore), Problem> {
+        match (&self.config.mtc, self.mtc.as_deref_mut()) {
+            (Some(m), Some(store)) => Ok((m, store)),
+            _ => Err(Problem::server(
+                "this server has no MTC CA (start it with --mtc)",
+            )),
+        }
+    }
+
+    /// An MTC order still processing: made valid with its standalone certificate once a
+    /// checkpoint covers its entry, else as it was.
+    fn mtc_made(&mut self, o: Order, index: i64) -> Result<Order, Problem> {
+        let now = self.clock.now().unix;
+        let (log, store) = self.mtc_log()?;
+        let index = u64::try_from(index).map_err(|_| Problem::server("a negative log index"))?;
+        let serial = crate::mtc::serial_hex(log, index)?;
+        let Some(der) =
+            crate::mtc::certificate(store, log, index, CertKind::Standalone, now.max(0) as u64)?
+        else {
+            return Ok(o);
+        };
+        let cert = pkit_x509::cert::Certificate::from_der(&der)
+            .map_err(|e| Problem::server(format!("the MTC certificate made: {e}")))?;
+        let (not_before, not_after) = cert
+            .validity()
+            .map_err(|e| Problem::server(format!("the MTC certificate made: {e}")))?;
+        let issued = crate::store::IssuedCert {
+            serial,
+            order_id: o.id,
+            account_id: o.account_id,
+            chain_pem: pkit_x509::pem::encode("CERTIFICATE", &der),
+            not_before: not_before.unix,
+            not_after: not_after.unix,
+            revoked: false,
+        };
+        // Another server may have made it at the same moment: then its record stands.
+        self.db.complete_order(&o, &issued).map_err(Problem::db)?;
+        self.db
+            .order(o.id)
+            .map_err(Problem::db)?
+            .ok_or_else(|| Problem::new("malformed", 404, "no such order"))
     }
 
     fn authz_json(&self, a: &Authz, challenges: &[Challenge]) -> Value {
@@ -897,6 +964,9 @@ impl AcmeHandler {
                 "the order is being finalized already",
             ));
         }
+        if let (Issues::Mtc, days) = self.config.issues(o.profile.as_deref()) {
+            return self.finalize_mtc(o, checked, days.unwrap_or(1));
+        }
         match finalize::issue(
             &self.ca,
             self.ca_store.as_mut(),
@@ -906,7 +976,11 @@ impl AcmeHandler {
             self.clock.now(),
         ) {
             Ok(cert) => {
-                if let Err(e) = self.db.complete_order(&o, &cert) {
+                if let Err(e) = self.db.complete_order(&o, &cert).and_then(|done| {
+                    done.then_some(()).ok_or_else(|| {
+                        crate::store::StoreError("the order was no longer processing".into())
+                    })
+                }) {
                     // Signed and in the CA's records, but not in the ACME state: the order
                     // says which certificate it was, rather than stay processing.
                     let p = Problem::server(format!(
@@ -931,21 +1005,100 @@ impl AcmeHandler {
             .with("location", self.url(&format!("/order/{}", o.id))))
     }
 
+    /// An MTC order claimed: its entry appended to the log, the order left processing
+    /// until a checkpoint covers it ([`crate::mtc`]).
+    fn finalize_mtc(&mut self, o: Order, key: finalize::CheckedCsr, days: u32) -> Outcome {
+        let now = self.clock.now();
+        let not_before = o.not_before.map_or(now, |t| Time { unix: t });
+        let not_after = o.not_after.map_or_else(
+            || not_before.plus_seconds(i64::from(days) * 86_400),
+            |t| Time { unix: t },
+        );
+        let names = finalize::order_names(&o);
+        let (log, store) = self.mtc_log()?;
+        let appended = crate::mtc::append(store, log, &names, &key, (not_before, not_after));
+        let index = match appended
+            .and_then(|i| i64::try_from(i).map_err(|_| Problem::server("a log index past 2^63")))
+        {
+            Ok(i) => i,
+            Err(p) => {
+                self.db
+                    .set_order_status(o.id, "invalid", Some(&p.json().to_string()))
+                    .map_err(Problem::db)?;
+                return Err(p);
+            }
+        };
+        self.db.set_order_mtc(o.id, index).map_err(Problem::db)?;
+        let o = self.refreshed_order(o.id)?;
+        let answer = json_answer(200, &self.order_json(&o)?)
+            .with("location", self.url(&format!("/order/{}", o.id)));
+        Ok(self.poll_later(&o, answer))
+    }
+
     fn certificate(&mut self, s: Signed, path: &str) -> Outcome {
         let a = s.account.as_ref().expect("kid");
-        let serial = path.strip_prefix("/cert/").unwrap_or("");
+        let rest = path.strip_prefix("/cert/").unwrap_or("");
+        let (serial, landmark) = match rest.strip_suffix("/landmark") {
+            Some(serial) => (serial, true),
+            None => (rest, false),
+        };
         let c = self
             .db
             .cert(serial)
             .map_err(Problem::db)?
             .filter(|c| c.account_id == a.id)
             .ok_or_else(|| Problem::new("malformed", 404, "no such certificate"))?;
-        Ok(Answer {
+        let pem = |body: String, headers| Answer {
             status: 200,
             content_type: "application/pem-certificate-chain",
-            body: c.chain_pem.into_bytes(),
-            headers: Vec::new(),
-        })
+            body: body.into_bytes(),
+            headers,
+        };
+        let index = self
+            .db
+            .order(c.order_id)
+            .map_err(Problem::db)?
+            .and_then(|o| o.mtc_index)
+            .and_then(|i| u64::try_from(i).ok());
+        let Some(index) = index else {
+            if landmark {
+                return Err(Problem::new("malformed", 404, "no such certificate"));
+            }
+            return Ok(pem(c.chain_pem, Vec::new()));
+        };
+        // An MTC certificate: the landmark-relative one is an alternate (§7.4.2) once an
+        // active landmark covers the entry, made when asked for.
+        let now = self.clock.now().unix.max(0) as u64;
+        let (log, store) = self.mtc_log()?;
+        if landmark {
+            let der = crate::mtc::certificate(store, log, index, CertKind::Landmark, now)?
+                .ok_or_else(|| {
+                    Problem::new(
+                        "malformed",
+                        404,
+                        "no active landmark covers this certificate's entry yet",
+                    )
+                })?;
+            let up = format!(
+                "<{}>;rel=\"alternate\"",
+                self.url(&format!("/cert/{serial}"))
+            );
+            return Ok(pem(
+                pkit_x509::pem::encode("CERTIFICATE", &der),
+                vec![("link", up)],
+            ));
+        }
+        let mut headers = Vec::new();
+        if crate::mtc::available(store, index, CertKind::Landmark, now)? {
+            headers.push((
+                "link",
+                format!(
+                    "<{}>;rel=\"alternate\"",
+                    self.url(&format!("/cert/{serial}/landmark"))
+                ),
+            ));
+        }
+        Ok(pem(c.chain_pem, headers))
     }
 
     fn revoke(&mut self, s: Signed) -> Outcome {
@@ -1017,6 +1170,19 @@ impl AcmeHandler {
                 "unauthorized",
                 403,
                 "only the account that ordered it or the certificate's key may revoke it",
+            ));
+        }
+        let mtc = self
+            .db
+            .order(issued.order_id)
+            .map_err(Problem::db)?
+            .is_some_and(|o| o.mtc_index.is_some());
+        if mtc {
+            return Err(Problem::new(
+                "malformed",
+                400,
+                "a Merkle Tree Certificate is not revoked one by one: its CA revokes ranges \
+                 of serial numbers",
             ));
         }
         if issued.revoked {

@@ -9,6 +9,8 @@
 //! - [`validate`], [`dns`] and [`tls_alpn`]: challenges validated from the server,
 //!   bounded in time and size, on threads of their own;
 //! - [`finalize`]: the CSR checked and the certificate issued through the CA's lint gate;
+//! - [`mtc`]: Merkle Tree Certificates, appended to an MTC CA's log at finalize and
+//!   downloadable once checkpointed;
 //! - [`eab`], [`ari`], [`problem`]: account binding, renewal windows, error documents.
 //!
 //! A client's key as its JWK says it, the thumbprint its key authorizations carry, and
@@ -38,6 +40,7 @@ pub mod eab;
 pub mod finalize;
 pub mod handler;
 pub mod jose;
+pub mod mtc;
 pub mod nonce;
 pub mod problem;
 pub mod store;
@@ -50,14 +53,23 @@ use std::net::SocketAddr;
 /// The most identifiers one order may name (Let's Encrypt's limit too).
 pub const MAX_IDENTIFIERS: usize = 100;
 
+/// What an order's certificate is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Issues {
+    /// An X.509 certificate the CA signs, of this pkit profile (server, or server-client
+    /// for serverAuth and clientAuth).
+    X509(pkit_ca::profile::Profile),
+    /// A Merkle Tree Certificate from the MTC CA ([`AcmeConfig::mtc`]).
+    Mtc,
+}
+
 /// A profile the server offers (the `profiles` directory meta field): a name, what it is,
-/// the pkit profile its certificates are issued with (server, or server-client for
-/// serverAuth and clientAuth), and how long they are valid.
+/// what its certificates are, and how long they are valid.
 #[derive(Debug, Clone)]
 pub struct ProfileOffer {
     pub name: String,
     pub description: String,
-    pub profile: pkit_ca::profile::Profile,
+    pub issues: Issues,
     pub days: u32,
 }
 
@@ -83,10 +95,29 @@ pub struct AcmeConfig {
     /// External account binding keys by key id; new accounts must bind to one when any
     /// are given.
     pub eab_keys: HashMap<String, Vec<u8>>,
+    /// The MTC CA, when the server has one: orders without a profile get its
+    /// certificates.
+    pub mtc: Option<mtc::MtcLog>,
 }
 
 impl AcmeConfig {
     pub fn eab_required(&self) -> bool {
         !self.eab_keys.is_empty()
+    }
+
+    /// What an order of `profile` gets, and for how many days (`None`: the pkit
+    /// profile's default for today).
+    pub fn issues(&self, profile: Option<&str>) -> (Issues, Option<u32>) {
+        match self
+            .profiles
+            .iter()
+            .find(|p| Some(p.name.as_str()) == profile)
+        {
+            Some(p) => (p.issues, Some(p.days)),
+            None => match &self.mtc {
+                Some(m) => (Issues::Mtc, Some(m.days)),
+                None => (Issues::X509(pkit_ca::profile::Profile::Server), None),
+            },
+        }
     }
 }

@@ -42,13 +42,28 @@ impl EntryRequest {
     }
 }
 
-/// The log entry for `r`, issued by `issuer` (the CA's Name DER) at `now`.
+/// The log entry for `r`, issued by `issuer` (the CA's Name DER) at `now`, valid for
+/// `r.days` days.
 pub fn new_entry(issuer: &[u8], now: Time, r: &EntryRequest) -> super::Result<NewEntry> {
+    entry_valid(
+        issuer,
+        (now, now.plus_seconds(i64::from(r.days) * 86_400)),
+        r,
+    )
+}
+
+/// The log entry for `r`, valid from `validity.0` to `validity.1` (`r.days` unread): an
+/// ACME order may name its own window.
+pub fn entry_valid(
+    issuer: &[u8],
+    validity: (Time, Time),
+    r: &EntryRequest,
+) -> super::Result<NewEntry> {
     let ext = leaf_extensions(&r.sans, r.subject == [0x30, 0x00], &r.copied);
     let tbs = encode_tbs_entry(&TbsEntryInput {
         issuer,
-        not_before: now,
-        not_after: now.plus_seconds(i64::from(r.days) * 86_400),
+        not_before: validity.0,
+        not_after: validity.1,
         subject: &r.subject,
         spki: &r.spki,
         extensions: &ext,

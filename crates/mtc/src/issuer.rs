@@ -9,7 +9,7 @@ use super::entry::parse_entry;
 use super::error::{MtcError, Result};
 use super::hash::Hash;
 use super::ids::TrustAnchorId;
-use super::landmark::landmark_for;
+use super::landmark::{landmark_for, Landmark};
 use super::proof::{Cosignature, MtcProof};
 use super::store::{
     CertKind, LogStore, StoredCertificate, StoredCheckpoint, StoredProof, SubtreeSignature,
@@ -208,4 +208,25 @@ pub fn issue(
             created: i64::try_from(now).unwrap_or(i64::MAX),
         },
     })
+}
+
+/// Allocate the next landmark (§6.4) at the latest checkpoint's tree size, active for
+/// `lifetime` seconds from `now` (`pkit mtc landmark allocate`, and an ACME server's
+/// schedule). Refused when that checkpoint is not past the last landmark.
+pub fn allocate_landmark(store: &mut dyn LogStore, now: u64, lifetime: u64) -> Result<Landmark> {
+    let size = store.latest_checkpoint()?.map_or(0, |c| c.size);
+    let last = store.landmarks()?.last().copied().unwrap_or(Landmark::ZERO);
+    if size <= last.tree_size {
+        return Err(MtcError::Invalid(format!(
+            "the latest checkpoint ({size} entries) is not past landmark {} ({} entries); checkpoint first",
+            last.number, last.tree_size
+        )));
+    }
+    let l = Landmark {
+        number: last.number + 1,
+        tree_size: size,
+        expiry: now.saturating_add(lifetime),
+    };
+    store.insert_landmark(&l)?;
+    Ok(l)
 }

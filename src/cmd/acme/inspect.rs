@@ -139,6 +139,8 @@ pub fn orders(a: OrdersArgs) -> CliResult<Exit> {
                 "profile": o.profile,
                 "replaces": o.replaces,
                 "serial_number": o.cert_serial,
+                // The MTC log entry of an order finalized on an MTC CA (`acme serve --mtc`).
+                "mtc_index": o.mtc_index,
                 "error": o.error.as_deref().and_then(|e| serde_json::from_str::<Value>(e).ok()),
                 "created": Time { unix: o.created }.to_string(),
                 "expires": Time { unix: o.expires }.to_string(),

@@ -9,15 +9,17 @@ use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
 use pkit::acme::finalize::Ca;
 use pkit::acme::handler::AcmeHandler;
-use pkit::acme::{AcmeConfig, ProfileOffer};
+use pkit::acme::mtc::{MtcLog, Schedule};
+use pkit::acme::{AcmeConfig, Issues, ProfileOffer};
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::serve::http::tls::TlsIdentity;
 use pkit::serve::http::{self, log_line, Clock};
 use serde_json::json;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 const ACME_HELP: &str = "ACME: the directory is BASE/directory (BASE is --base-url, \
 by default https://ADDR:PORT of --listen, http:// with --plain-http). State (accounts, orders, authorizations, \
@@ -29,8 +31,13 @@ recorded in its records like `issue cert`'s. Challenges: http-01 (GET \
 http://NAME:--http-port/.well-known/acme-challenge/TOKEN, 10 s, 8 KiB at most), dns-01 \
 (TXT _acme-challenge.NAME at --resolver or the system's resolver), tls-alpn-01 (TLS to \
 NAME:--tls-port offering acme-tls/1, 10 s); a wildcard only by dns-01, an IP address \
-(RFC 8738) by http-01 or tls-alpn-01. Every request is logged as a JSON line \
-on stderr.";
+(RFC 8738) by http-01 or tls-alpn-01. With --mtc, orders without a profile (and \
+profiles NAME=mtc) get Merkle Tree Certificates: finalize appends the entry to the MTC \
+CA's log and the order stays processing (Retry-After: --checkpoint-every) until a \
+checkpoint covers it; then the order is valid and its certificate the standalone one, \
+with the landmark-relative one as a Link rel=\"alternate\" (CERT/landmark) once an \
+active landmark covers it. Every request, checkpoint and landmark is logged as a JSON \
+line on stderr.";
 
 #[derive(Args, Debug)]
 #[command(after_long_help = format!("{ACME_HELP}\n\n{BEHAVIOUR_HELP}"))]
@@ -78,11 +85,41 @@ pub struct ServeArgs {
     /// bind to one of them.
     #[arg(long, value_name = "FILE")]
     pub eab_keys: Option<PathBuf>,
-    /// A profile offered to clients (repeatable): NAME[=PKIT-PROFILE]:DAYS[:DESCRIPTION];
+    /// A profile the server offers (repeatable): NAME[=PKIT-PROFILE]:DAYS[:DESCRIPTION];
     /// orders that name it get certificates of pkit's profile server (serverAuth, the
-    /// default) or server-client (serverAuth and clientAuth), valid DAYS days.
+    /// default) or server-client (serverAuth and clientAuth), or Merkle Tree Certificates
+    /// (mtc, with --mtc), valid DAYS days.
     #[arg(long = "profile", value_name = "NAME[=PROFILE]:DAYS[:TEXT]")]
     pub profiles: Vec<String>,
+    /// An MTC CA directory (`pkit mtc ca new`): orders without a profile get Merkle Tree
+    /// Certificates from its log (its mtc.db, or the PostgreSQL database its db.url
+    /// names).
+    #[arg(long, value_name = "DIR")]
+    pub mtc: Option<PathBuf>,
+    /// Password source for the MTC CA's PostgreSQL database (pass:, env:, file:, fd:);
+    /// default: --db-passin's.
+    #[arg(long, value_name = "SRC", requires = "mtc")]
+    pub mtc_db_passin: Option<String>,
+    /// Days an MTC certificate is valid when the order's profile does not say.
+    #[arg(long, value_name = "DAYS", default_value_t = 7, requires = "mtc",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub mtc_days: u32,
+    /// How often the MTC log is checkpointed (when entries were added): how long a
+    /// client waits for its certificate, at most.
+    #[arg(long, value_name = "DURATION", default_value = "10s", requires = "mtc")]
+    pub checkpoint_every: String,
+    /// Allocate an MTC landmark this often (default: never; `pkit mtc landmark allocate`
+    /// by hand).
+    #[arg(long, value_name = "DURATION", requires = "mtc")]
+    pub landmark_every: Option<String>,
+    /// How long each landmark the server allocates stays active.
+    #[arg(
+        long,
+        value_name = "DURATION",
+        default_value = "7d",
+        requires = "landmark_every"
+    )]
+    pub landmark_lifetime: String,
     /// New orders an account may make in a window: N/DURATION (Let's Encrypt's 300 in 3
     /// hours by default); `none` for no limit. Past it: rateLimited (429, Retry-After).
     #[arg(long, value_name = "N/DURATION", default_value = "300/3h")]
@@ -155,7 +192,7 @@ fn order_rate(s: &str) -> CliResult<Option<(i64, i64)>> {
 }
 
 /// `--profile NAME[=PKIT-PROFILE]:DAYS[:TEXT]`.
-fn profile(s: &str) -> CliResult<ProfileOffer> {
+fn profile(s: &str, mtc: bool) -> CliResult<ProfileOffer> {
     use pkit::pki::ca::profile::Profile;
     let usage = |why: &str| CliError::usage(format!("--profile {s}: {why}"));
     let mut parts = s.splitn(3, ':');
@@ -163,14 +200,16 @@ fn profile(s: &str) -> CliResult<ProfileOffer> {
     let days: u32 = days
         .and_then(|d| d.parse().ok())
         .filter(|d| *d > 0)
-        .ok_or_else(|| usage("expected NAME[=server|server-client]:DAYS[:TEXT]"))?;
-    let (name, profile) = match head.split_once('=') {
-        None => (head, Profile::Server),
+        .ok_or_else(|| usage("expected NAME[=server|server-client|mtc]:DAYS[:TEXT]"))?;
+    let (name, issues) = match head.split_once('=') {
+        None => (head, Issues::X509(Profile::Server)),
+        Some((n, "mtc")) if mtc => (n, Issues::Mtc),
+        Some((_, "mtc")) => return Err(usage("an mtc profile needs --mtc DIR")),
         Some((n, p)) => match Profile::from_name(p) {
-            Some(pr @ (Profile::Server | Profile::ServerClient)) => (n, pr),
+            Some(pr @ (Profile::Server | Profile::ServerClient)) => (n, Issues::X509(pr)),
             _ => {
                 return Err(usage(
-                    "the pkit profile of an ACME one is server or server-client",
+                    "the pkit profile of an ACME one is server, server-client or mtc",
                 ))
             }
         },
@@ -191,9 +230,68 @@ fn profile(s: &str) -> CliResult<ProfileOffer> {
         description: parts
             .next()
             .map_or_else(|| format!("{days}-day certificates"), str::to_string),
-        profile,
+        issues,
         days,
     })
+}
+
+/// `--mtc DIR`: the MTC CA's log as the handlers see it, and the thread that
+/// checkpoints it.
+fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog> {
+    let db = mtc_db(a);
+    let (mut store, name) = crate::cmd::mtc::open_log(dir, &db)?;
+    let (ca_id, log) = crate::cmd::mtc::ca_meta(&*store, &name)?;
+    let ca = crate::cmd::mtc::load_ca(be, dir, &*store, &name, a.secrets.pin())?;
+    let every = parse_duration("--checkpoint-every", &a.checkpoint_every)?;
+    if every < 1 {
+        return Err(CliError::usage(
+            "--checkpoint-every: at least a second between checkpoints",
+        ));
+    }
+    let landmarks = match &a.landmark_every {
+        Some(e) => Some((
+            Duration::from_secs(parse_duration("--landmark-every", e)?.unsigned_abs()),
+            parse_duration("--landmark-lifetime", &a.landmark_lifetime)?.unsigned_abs(),
+        )),
+        None => None,
+    };
+    store
+        .refresh()
+        .map_err(|e| CliError::io(format!("{name}: {e}")))?;
+    pkit::acme::mtc::spawn_checkpointer(
+        store,
+        ca,
+        Schedule {
+            checkpoint_every: Duration::from_secs(every.unsigned_abs()),
+            landmarks,
+        },
+        || u64::try_from(Time::now().unix).unwrap_or(0),
+        Arc::new(|v| {
+            // The time first, as every line of the log has it.
+            let mut line = serde_json::Map::new();
+            line.insert("time".into(), Time::now().to_string().into());
+            if let serde_json::Value::Object(fields) = v {
+                line.extend(fields);
+            }
+            log_line(&serde_json::Value::Object(line));
+        }),
+    )
+    .map_err(|e| CliError::io(format!("starting the MTC checkpointer: {e}")))?;
+    Ok(MtcLog {
+        ca_id,
+        log,
+        days: a.mtc_days,
+        checkpoint_every: every.unsigned_abs(),
+    })
+}
+
+/// The MTC CA's records: its own (DIR/mtc.db, or DIR/db.url's server), opened with the
+/// server password --mtc-db-passin (else --db-passin) gives.
+fn mtc_db(a: &ServeArgs) -> DbArgs {
+    DbArgs {
+        db: None,
+        db_passin: a.mtc_db_passin.clone().or_else(|| a.db.db_passin.clone()),
+    }
 }
 
 pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
@@ -229,10 +327,11 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         profiles: a
             .profiles
             .iter()
-            .map(|p| profile(p))
+            .map(|p| profile(p, a.mtc.is_some()))
             .collect::<CliResult<_>>()?,
         terms_of_service: a.terms_of_service.clone(),
         eab_keys,
+        mtc: a.mtc.as_deref().map(|d| mtc_log(be, &a, d)).transpose()?,
     });
     let issuer = load_issuer(be, &a.ca, a.secrets.passin(), a.secrets.pin())?;
     let mut chain = ca_chain(&a.ca)?;
@@ -253,7 +352,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let validate = pkit::acme::validate::spawn(a.validators.into(), open, Arc::clone(&config))
         .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
     let make = || {
-        AcmeHandler::new(
+        let h = AcmeHandler::new(
             Arc::clone(&config),
             Arc::clone(&ca),
             super::state::open_state(&a.ca, &a.db, true)?,
@@ -262,7 +361,11 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
             be,
             Clock::System,
         )
-        .map_err(|e| CliError::io(format!("{}: the ACME state: {e}", a.ca.display())))
+        .map_err(|e| CliError::io(format!("{}: the ACME state: {e}", a.ca.display())))?;
+        Ok::<_, CliError>(match &a.mtc {
+            Some(dir) => h.with_mtc(crate::cmd::mtc::open_log(dir, &mtc_db(&a))?.0),
+            None => h,
+        })
     };
     let directory = format!("{}/directory", config.base_url);
     let sig = http::serve(&opts, make, |l| {

@@ -14,6 +14,9 @@ mod tiles;
 mod tree;
 mod verify;
 
+/// The MTC CA's log and key, for `acme serve --mtc`.
+pub use common::{ca_meta, load_ca, open_store as open_log};
+
 use super::error::{CliResult, Exit};
 use ca::{CaArgs, CaCommand};
 use clap::{Args, Subcommand};

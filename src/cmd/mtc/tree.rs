@@ -12,8 +12,8 @@ use pkit::mtc::checkpoint::Checkpoint;
 use pkit::mtc::cosign::CosignerKey;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::issuer::{checkpoint_store, issue};
-use pkit::mtc::landmark::{format_list, landmark_subtrees, Landmark};
+use pkit::mtc::issuer::{allocate_landmark, checkpoint_store, issue};
+use pkit::mtc::landmark::{format_list, landmark_subtrees};
 use pkit::mtc::store::{CertKind, LogStore, SubtreeSignature};
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash};
@@ -403,23 +403,8 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
         } => {
             let now = unix(now_of(&now)?);
             let life = parse_duration("--lifetime", &lifetime)?;
-            let size = store
-                .latest_checkpoint()
-                .map_err(mtc_err(&name))?
-                .map_or(0, |c| c.size);
-            let last = landmarks.last().copied().unwrap_or(Landmark::ZERO);
-            if size <= last.tree_size {
-                return Err(CliError::usage(format!(
-                    "{name}: the latest checkpoint ({size} entries) is not past landmark {} ({} entries); checkpoint first",
-                    last.number, last.tree_size
-                )));
-            }
-            let l = Landmark {
-                number: last.number + 1,
-                tree_size: size,
-                expiry: now.saturating_add(life.unsigned_abs()),
-            };
-            store.insert_landmark(&l).map_err(mtc_err(&name))?;
+            let l =
+                allocate_landmark(&mut *store, now, life.unsigned_abs()).map_err(mtc_err(&name))?;
             // `expiry` stays the landmark list's POSIX seconds; `expires_at` is for people.
             let until = expires_at(l.expiry);
             let item = json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry,

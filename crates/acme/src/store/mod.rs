@@ -58,6 +58,9 @@ pub struct Order {
     pub error: Option<String>,
     pub cert_serial: Option<String>,
     pub created: i64,
+    /// The log entry of an MTC order once finalized ([`crate::mtc`]): its certificate is
+    /// made when a checkpoint covers it.
+    pub mtc_index: Option<i64>,
 }
 
 #[derive(Debug, Clone)]
@@ -107,7 +110,7 @@ pub struct NewAuthz {
 /// The columns every store reads its rows with, in the order the row readers expect.
 pub(crate) const ORDER_COLUMNS: &str =
     "id, account_id, status, identifiers, profile, replaces, not_before, \
-                             not_after, expires, error, cert_serial, created";
+                             not_after, expires, error, cert_serial, created, mtc_index";
 
 pub(crate) const ACCOUNT_COLUMNS: &str = "id, thumbprint, jwk, spki, status, contact, created";
 pub(crate) const AUTHZ_COLUMNS: &str =
@@ -184,8 +187,12 @@ pub trait AcmeStore: Send {
     /// Claim a ready order for finalization: true for the one caller that did.
     fn claim_order(&self, id: i64) -> Result<bool>;
     fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()>;
-    /// The order's certificate, recorded with the order made valid, in one transaction.
-    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()>;
+    /// Record the MTC log entry a processing order's certificate will be made from.
+    fn set_order_mtc(&self, id: i64, index: i64) -> Result<()>;
+    /// The order's certificate, recorded with the processing order made valid, in one
+    /// transaction: true for the one caller that did (two servers may make an MTC order's
+    /// certificate at once; the second records nothing).
+    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<bool>;
     fn cert(&self, serial: &str) -> Result<Option<IssuedCert>>;
     fn mark_revoked(&self, serial: &str) -> Result<()>;
 }

@@ -79,6 +79,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE acme_spent_nonces (nonce TEXT PRIMARY KEY, made BIGINT NOT NULL);
     CREATE INDEX acme_spent_nonces_by_age ON acme_spent_nonces(made);
     CREATE TABLE acme_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL);",
+    // v2: the MTC log entry of an order finalized on an MTC CA.
+    "ALTER TABLE acme_orders ADD COLUMN mtc_index BIGINT;",
 ];
 
 /// One connection to the CA's database.
@@ -117,6 +119,7 @@ fn order_row(r: &Row) -> Order {
         error: r.get(9),
         cert_serial: r.get(10),
         created: r.get(11),
+        mtc_index: r.get(12),
     }
 }
 
@@ -560,19 +563,34 @@ impl AcmeStore for PgAcme {
         })
     }
 
-    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()> {
+    fn set_order_mtc(&self, id: i64, index: i64) -> Result<()> {
+        self.run(|c| {
+            c.execute(
+                "UPDATE acme_orders SET mtc_index = $2 WHERE id = $1",
+                &[&id, &index],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<bool> {
         self.run(|c| {
             let mut tx = c.transaction()?;
+            if tx.execute(
+                "UPDATE acme_orders SET status = 'valid', cert_serial = $2
+                 WHERE id = $1 AND status = 'processing'",
+                &[&order.id, &cert.serial],
+            )? == 0
+            {
+                return Ok(false);
+            }
             tx.execute(
                 "INSERT INTO acme_certs (serial, order_id, account_id, chain_pem, not_before, not_after)
                  VALUES ($1, $2, $3, $4, $5, $6)",
                 &[&cert.serial, &order.id, &order.account_id, &cert.chain_pem, &cert.not_before, &cert.not_after],
             )?;
-            tx.execute(
-                "UPDATE acme_orders SET status = 'valid', cert_serial = $2 WHERE id = $1",
-                &[&order.id, &cert.serial],
-            )?;
-            tx.commit()
+            tx.commit()?;
+            Ok(true)
         })
     }
 

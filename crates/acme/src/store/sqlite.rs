@@ -75,6 +75,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE spent_nonces (nonce TEXT PRIMARY KEY, made INTEGER NOT NULL);
     CREATE INDEX spent_nonces_by_age ON spent_nonces(made);
     CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);",
+    // v3: the MTC log entry of an order finalized on an MTC CA.
+    "ALTER TABLE orders ADD COLUMN mtc_index INTEGER;",
 ];
 
 /// One connection to `acme.db`. Transactions that write begin IMMEDIATE: a deferred one
@@ -98,6 +100,7 @@ fn order_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Order> {
         error: r.get(9)?,
         cert_serial: r.get(10)?,
         created: r.get(11)?,
+        mtc_index: r.get(12)?,
     })
 }
 
@@ -469,10 +472,25 @@ impl AcmeStore for SqliteAcme {
     }
 
     /// The order's certificate, recorded with the order made valid, in one transaction.
-    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<()> {
+    fn set_order_mtc(&self, id: i64, index: i64) -> Result<()> {
+        self.conn
+            .prepare_cached("UPDATE orders SET mtc_index = ?2 WHERE id = ?1")?
+            .execute([id, index])?;
+        Ok(())
+    }
+
+    fn complete_order(&mut self, order: &Order, cert: &IssuedCert) -> Result<bool> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if tx.execute(
+            "UPDATE orders SET status = 'valid', cert_serial = ?2
+             WHERE id = ?1 AND status = 'processing'",
+            params![order.id, cert.serial],
+        )? == 0
+        {
+            return Ok(false);
+        }
         tx.execute(
             "INSERT INTO certs (serial, order_id, account_id, chain_pem, not_before, not_after)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -485,11 +503,8 @@ impl AcmeStore for SqliteAcme {
                 cert.not_after
             ],
         )?;
-        tx.execute(
-            "UPDATE orders SET status = 'valid', cert_serial = ?2 WHERE id = ?1",
-            params![order.id, cert.serial],
-        )?;
-        Ok(tx.commit()?)
+        tx.commit()?;
+        Ok(true)
     }
 
     fn cert(&self, serial: &str) -> Result<Option<IssuedCert>> {

@@ -121,6 +121,10 @@ pub trait LogStore: NodeSource + Send {
         Ok(())
     }
 
+    /// See the entries other writers (another connection, another process) appended
+    /// since this store last looked: [`NodeSource::size`] and proofs then cover them.
+    fn refresh(&mut self) -> Result<()>;
+
     /// Every cosignature stored over exactly `st`.
     fn subtree_signatures(&self, st: Subtree) -> Result<Vec<SubtreeSignature>>;
 

@@ -333,6 +333,20 @@ impl LogStore for PgLogStore {
         Ok(())
     }
 
+    fn refresh(&mut self) -> Result<()> {
+        let known = self.frontier.size();
+        if let Some(f) = self.call(move |c| {
+            Ok(if stored_size(c)? == known {
+                None
+            } else {
+                Some(load_frontier(c)?)
+            })
+        })? {
+            self.frontier = f;
+        }
+        Ok(())
+    }
+
     fn end_checkpoint(&mut self) -> Result<()> {
         self.call(|c| {
             c.execute("SELECT pg_advisory_unlock($1)", &[&CHECKPOINT_LOCK])?;

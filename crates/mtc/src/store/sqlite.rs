@@ -86,16 +86,30 @@ impl SqliteLogStore {
         // A 64 MiB page cache keeps the pages appends touch (the end of `entries` and the
         // right edge of each level of `nodes`) in memory across chunks.
         conn.pragma_update(None, "cache_size", -65536)?;
-        let size: i64 = conn.query_row("SELECT COUNT(*) FROM entries", [], |r| r.get(0))?;
         let mut store = SqliteLogStore {
             checkpoints: None,
             conn,
             path: path.to_path_buf(),
             frontier: Frontier::default(),
         };
-        store.frontier =
-            Frontier::load(size as u64, |level, index| store.stored_node(level, index))?;
+        store.frontier = store.load_frontier()?;
         Ok(store)
+    }
+
+    /// How many entries the database holds (indices are dense from 0).
+    fn stored_size(&self) -> Result<u64> {
+        let next: i64 = self
+            .conn
+            .prepare_cached("SELECT COALESCE(MAX(idx) + 1, 0) FROM entries")?
+            .query_row([], |r| r.get(0))?;
+        Ok(next as u64)
+    }
+
+    /// The right edge of the tree as stored.
+    fn load_frontier(&self) -> Result<Frontier> {
+        Frontier::load(self.stored_size()?, |level, index| {
+            self.stored_node(level, index)
+        })
     }
 
     fn checkpoint_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, Vec<u8>, String, i64)> {
@@ -171,11 +185,33 @@ impl LogStore for SqliteLogStore {
         Ok(())
     }
 
+    fn refresh(&mut self) -> Result<()> {
+        if self.stored_size()? != self.frontier.size() {
+            self.frontier = self.load_frontier()?;
+        }
+        Ok(())
+    }
+
+    /// Checkpoints are made from the log as every connection left it.
+    fn lead_checkpoint(&mut self) -> Result<()> {
+        self.refresh()
+    }
+
     fn append_entries(&mut self, entries: &[NewEntry]) -> Result<u64> {
-        let first = self.frontier.size();
+        // Immediate: the write lock first, so that another connection (an ACME server's
+        // workers each hold one) cannot append between the size read here and the
+        // inserts.
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
         // Appended to a copy, kept only once the transaction has committed.
-        let mut frontier = self.frontier.clone();
-        let tx = self.conn.unchecked_transaction()?;
+        let mut frontier = if self.stored_size()? == self.frontier.size() {
+            self.frontier.clone()
+        } else {
+            self.load_frontier()?
+        };
+        let first = frontier.size();
         {
             let mut ins_entry = tx.prepare_cached(
                 "INSERT INTO entries (idx, entry, spki, leaf) VALUES (?1, ?2, ?3, ?4)",

@@ -1,0 +1,176 @@
+//! Merkle Tree Certificates through ACME (`acme serve --mtc DIR`, draft-ietf-plants-
+//! merkle-tree-certs-07): finalize appends the order's entry to the MTC CA's issuance log
+//! and leaves the order `processing` (with Retry-After); once a checkpoint covers the
+//! entry, the next look at the order makes its standalone certificate and the order
+//! `valid`. When a landmark covers the entry too, the certificate's download names the
+//! landmark-relative certificate as an `alternate` (RFC 8555 §7.4.2), made on request.
+//! Clients that know nothing of MTC poll as RFC 8555 §7.4 tells them to, and get the
+//! standalone certificate.
+//!
+//! The log is checkpointed (and landmarks allocated) by [`spawn_checkpointer`], one
+//! thread per server; with several servers on one PostgreSQL database the store lets one
+//! lead at a time, and any server makes any order's certificate.
+
+use crate::finalize::{subject_and_sans, CheckedCsr};
+use crate::problem::Problem;
+use pkit_der::Time;
+use pkit_mtc::add::{entry_valid, EntryRequest};
+use pkit_mtc::cert::serial_number;
+use pkit_mtc::ids::TrustAnchorId;
+use pkit_mtc::issuer::{allocate_landmark, checkpoint_store, issue, MtcCa};
+use pkit_mtc::landmark::landmark_for;
+use pkit_mtc::store::{CertKind, LogStore};
+use pkit_mtc::MtcError;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The MTC CA an ACME server issues from.
+#[derive(Debug, Clone)]
+pub struct MtcLog {
+    pub ca_id: TrustAnchorId,
+    /// The current issuance log's number.
+    pub log: u16,
+    /// Days an order's certificate is valid when no profile says.
+    pub days: u32,
+    /// Seconds between checkpoints: what a client polling a processing order is told to
+    /// wait (Retry-After).
+    pub checkpoint_every: u64,
+}
+
+fn store_problem(e: MtcError) -> Problem {
+    Problem::server(format!("the MTC log: {e}"))
+}
+
+/// Append the entry of a certificate for `names` to `key`, valid over `validity`; its
+/// index in the log.
+pub fn append(
+    store: &mut dyn LogStore,
+    log: &MtcLog,
+    names: &BTreeSet<(String, String)>,
+    key: &CheckedCsr,
+    validity: (Time, Time),
+) -> Result<u64, Problem> {
+    let (subject, sans) = subject_and_sans(names)?;
+    let req = EntryRequest {
+        subject,
+        spki: key.spki.clone(),
+        sans,
+        copied: Vec::new(),
+        days: 0,
+    };
+    let entry = entry_valid(&log.ca_id.to_name_der(), validity, &req).map_err(|e| match e {
+        MtcError::Malformed { .. } | MtcError::Invalid(_) => {
+            Problem::new("badCSR", 400, format!("the MTC log entry: {e}"))
+        }
+        other => store_problem(other),
+    })?;
+    store.append_entries(&[entry]).map_err(store_problem)
+}
+
+/// The serial number (hex, as the ACME state keys certificates) of entry `index`.
+pub fn serial_hex(log: &MtcLog, index: u64) -> Result<String, Problem> {
+    let serial = serial_number(log.log, index).map_err(store_problem)?;
+    Ok(pkit_der::hex(pkit_der::integer::unsigned_bytes(
+        &serial.to_be_bytes(),
+    )))
+}
+
+/// The certificate of `kind` for entry `index`, made from the log as it is now and
+/// recorded in it; `None` while no checkpoint (standalone) or active landmark
+/// (landmark-relative) covers the entry.
+pub fn certificate(
+    store: &mut dyn LogStore,
+    log: &MtcLog,
+    index: u64,
+    kind: CertKind,
+    now: u64,
+) -> Result<Option<Vec<u8>>, Problem> {
+    if !available(store, index, kind, now)? {
+        return Ok(None);
+    }
+    let made = issue(&*store, log.log, index, kind, now).map_err(store_problem)?;
+    store
+        .record_issued(&[made.proof], &[made.certificate.clone()])
+        .map_err(store_problem)?;
+    Ok(Some(made.certificate.der))
+}
+
+/// Whether a certificate of `kind` can be made for entry `index` now.
+pub fn available(
+    store: &mut dyn LogStore,
+    index: u64,
+    kind: CertKind,
+    now: u64,
+) -> Result<bool, Problem> {
+    store.refresh().map_err(store_problem)?;
+    Ok(match kind {
+        CertKind::Standalone => store
+            .latest_checkpoint()
+            .map_err(store_problem)?
+            .is_some_and(|c| c.size > index),
+        CertKind::Landmark => {
+            landmark_for(&store.landmarks().map_err(store_problem)?, index, now).is_some()
+        }
+    })
+}
+
+/// When the checkpointer signs and allocates.
+#[derive(Debug, Clone, Copy)]
+pub struct Schedule {
+    /// Between checkpoints (each signs whatever was appended since the last).
+    pub checkpoint_every: Duration,
+    /// Between landmarks, and how long each stays active (seconds); `None`: landmarks are
+    /// allocated by hand (`pkit mtc landmark allocate`).
+    pub landmarks: Option<(Duration, u64)>,
+}
+
+/// What the checkpointer reports, one JSON object per event.
+pub type Report = Arc<dyn Fn(Value) + Send + Sync>;
+
+/// Start the thread that checkpoints the log on `schedule` (when anything was appended)
+/// and allocates landmarks. It runs as long as the process.
+pub fn spawn_checkpointer(
+    mut store: Box<dyn LogStore>,
+    ca: MtcCa,
+    schedule: Schedule,
+    now: fn() -> u64,
+    report: Report,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name("mtc-checkpoints".into())
+        .spawn(move || {
+            let mut next_landmark = schedule.landmarks.map(|(every, _)| Instant::now() + every);
+            loop {
+                std::thread::sleep(schedule.checkpoint_every);
+                match checkpoint_store(&mut *store, &ca, now()) {
+                    Ok(r) => report(json!({
+                        "event": "mtc_checkpoint",
+                        "tree_size": r.checkpoint.size,
+                        "previous_size": r.previous_size,
+                    })),
+                    Err(MtcError::NothingNew { .. }) => {}
+                    Err(e) => report(json!({"event": "mtc_checkpoint", "error": e.to_string()})),
+                }
+                if let (Some(at), Some((every, lifetime))) = (next_landmark, schedule.landmarks) {
+                    if Instant::now() >= at {
+                        next_landmark = Some(at + every);
+                        match allocate_landmark(&mut *store, now(), lifetime) {
+                            Ok(l) => report(json!({
+                                "event": "mtc_landmark",
+                                "number": l.number,
+                                "tree_size": l.tree_size,
+                                "expiry": l.expiry,
+                            })),
+                            // Nothing checkpointed since the last landmark: none due.
+                            Err(MtcError::Invalid(_)) => {}
+                            Err(e) => {
+                                report(json!({"event": "mtc_landmark", "error": e.to_string()}))
+                            }
+                        }
+                    }
+                }
+            }
+        })
+}

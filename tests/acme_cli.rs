@@ -823,3 +823,69 @@ fn mtc_certificates_through_acme_standalone_then_landmark_relative() {
     assert!(log.contains("\"event\":\"mtc_checkpoint\""), "{log}");
     assert!(log.contains("\"event\":\"mtc_landmark\""), "{log}");
 }
+
+#[test]
+fn mtc_orders_at_two_servers_on_postgresql_share_one_log() {
+    let Some(records) = common::pg_database("acme_mtc_records") else {
+        return;
+    };
+    let Some(log_db) = common::pg_database("acme_mtc_log") else {
+        return;
+    };
+    let Some(bin) = lego() else {
+        return;
+    };
+    let t = common::tempdir();
+    let d = t.path();
+    let args = records.args();
+    let ca = common::issue_ca(
+        d,
+        "ca",
+        "CN=ACME PG CA,O=Example,C=US",
+        &args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let log_args = log_db.args();
+    let mtc = new_mtc_ca(d, &log_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let (passin, mtc_passin) = (
+        format!("pass:{}", records.password),
+        format!("pass:{}", log_db.password),
+    );
+    let opts = [
+        "--db-passin",
+        passin.as_str(),
+        "--mtc",
+        &s(&mtc),
+        "--mtc-db-passin",
+        mtc_passin.as_str(),
+        "--checkpoint-every",
+        "1s",
+    ];
+    let mut a = serve(&ca, &d.join("a.log"), free_port(), &opts);
+    let mut b = serve(&ca, &d.join("b.log"), free_port(), &opts);
+    // One order at each server: both entries in the one log, each certificate made by
+    // whichever server the client polled, both checkpointers taking turns.
+    let state = d.join("lego");
+    for (server, name) in [(&a, "at-a.pem"), (&b, "at-b.pem")] {
+        let cert = d.join(name);
+        lego_run(
+            &bin,
+            &ca,
+            server,
+            &state,
+            &["-domains", "localhost", "obtain", &s(&cert)],
+        );
+        mtc_verified(&cert, &mtc, None);
+    }
+    assert_eq!(log_db.psql("SELECT count(*) FROM entries"), "2");
+    assert_eq!(
+        records.psql(
+            "SELECT count(*) FROM acme_orders WHERE status = 'valid' AND mtc_index IS NOT NULL"
+        ),
+        "2"
+    );
+    // The two serials are the log's entries 0 and 1.
+    let serials = records.psql("SELECT serial FROM acme_certs ORDER BY serial");
+    assert_eq!(serials, "01000000000000\n01000000000001", "{serials}");
+    assert_eq!(a.server.terminate(), Some(0), "{}", a.server.log_text());
+    assert_eq!(b.server.terminate(), Some(0), "{}", b.server.log_text());
+}

@@ -174,3 +174,66 @@ pub fn spawn_checkpointer(
             }
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pkit_mtc::cosign::Cosigner;
+    use pkit_mtc::store::SqliteLogStore;
+    use pkit_x509::alg::Algorithm;
+    use pkit_x509::backend::openssl;
+
+    /// An order's entry: no certificate until a checkpoint covers it, no landmark-relative
+    /// one until a landmark does; then each is made, with the entry's serial.
+    #[test]
+    fn certificates_wait_for_their_checkpoint_and_landmark() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteLogStore::open(&dir.path().join("mtc.db")).unwrap();
+        let ca_id = TrustAnchorId::parse("32473.1").unwrap();
+        let be = openssl::backend();
+        let ca = MtcCa {
+            ca_id: ca_id.clone(),
+            log: 1,
+            cosigner: Cosigner::new(ca_id.clone(), be.generate(Algorithm::Ed25519).unwrap())
+                .unwrap(),
+        };
+        let log = MtcLog {
+            ca_id,
+            log: 1,
+            days: 7,
+            checkpoint_every: 1,
+        };
+        let key = CheckedCsr {
+            spki: be
+                .generate(Algorithm::EcdsaP256)
+                .unwrap()
+                .public_key_der()
+                .unwrap(),
+            key_alg: Some(Algorithm::EcdsaP256),
+        };
+        let names = BTreeSet::from([("dns".to_string(), "a.example".to_string())]);
+        let now = Time {
+            unix: 1_800_000_000,
+        };
+        let validity = (now, now.plus_seconds(7 * 86_400));
+        let first = append(&mut store, &log, &names, &key, validity).unwrap();
+        let second = append(&mut store, &log, &names, &key, validity).unwrap();
+        assert_eq!((first, second), (0, 1));
+        let t = now.unix as u64;
+        let cert = |s: &mut SqliteLogStore, kind| certificate(s, &log, second, kind, t).unwrap();
+        assert_eq!(cert(&mut store, CertKind::Standalone), None);
+        checkpoint_store(&mut store, &ca, t).unwrap();
+        let der = cert(&mut store, CertKind::Standalone).expect("checkpointed");
+        let c = pkit_x509::cert::Certificate::from_der(&der).unwrap();
+        assert_eq!(
+            pkit_der::hex(pkit_der::integer::unsigned_bytes(c.serial)),
+            serial_hex(&log, second).unwrap()
+        );
+        assert_eq!(c.validity().unwrap(), validity);
+        assert_eq!(cert(&mut store, CertKind::Landmark), None);
+        allocate_landmark(&mut store, t, 86_400).unwrap();
+        assert!(cert(&mut store, CertKind::Landmark).is_some());
+        // Past the landmark's lifetime it is no longer offered.
+        assert!(!available(&mut store, second, CertKind::Landmark, t + 86_401).unwrap());
+    }
+}

@@ -49,6 +49,37 @@ fn stored_tree_matches_memory() {
     assert_eq!(s.load_tree().unwrap().root(), m.root());
 }
 
+/// Two connections append in turn (as an ACME server's workers do): each carries on from
+/// the other's entries, and after `refresh` each sees the whole tree.
+#[test]
+fn two_connections_append_in_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mtc.db");
+    let mut a = SqliteLogStore::open(&path).unwrap();
+    let mut b = SqliteLogStore::open(&path).unwrap();
+    let leaves: Vec<Hash> = (0..23u8).map(|i| leaf_hash(&[i])).collect();
+    let one = |l: &Hash| NewEntry {
+        entry: vec![1],
+        spki: vec![2],
+        leaf: *l,
+    };
+    for (i, l) in leaves.iter().enumerate() {
+        let s = if i % 3 == 0 { &mut a } else { &mut b };
+        assert_eq!(s.append_entries(&[one(l)]).unwrap(), i as u64);
+    }
+    let m = MemTree::from_leaves(leaves);
+    for s in [&mut a, &mut b] {
+        s.refresh().unwrap();
+        assert_eq!(s.size(), 23);
+        let whole = Subtree::new(0, 23);
+        assert_eq!(subtree_hash(&*s, whole).unwrap(), m.root());
+        assert_eq!(
+            inclusion_proof(&*s, 17, whole).unwrap(),
+            inclusion_proof(&m, 17, whole).unwrap()
+        );
+    }
+}
+
 fn proof_row(index: u64, kind: CertKind, byte: u8) -> StoredProof {
     StoredProof {
         index,

@@ -641,7 +641,27 @@ fn the_servers_options_and_what_it_refuses_at_start() {
         (
             vec!["--profile".into(), "x=code-signing:10".into()],
             2,
-            vec!["server or server-client"],
+            vec!["server, server-client or mtc"],
+        ),
+        (
+            vec!["--profile".into(), "m=mtc:7".into()],
+            2,
+            vec!["--profile m=mtc:7", "needs --mtc DIR"],
+        ),
+        (
+            vec![
+                "--mtc".into(),
+                s(&new_mtc_ca(d, &[])),
+                "--checkpoint-every".into(),
+                "0s".into(),
+            ],
+            2,
+            vec!["--checkpoint-every 0s", "expected a duration"],
+        ),
+        (
+            vec!["--mtc".into(), s(&d.join("no-mtc"))],
+            4,
+            vec!["no-mtc", "no MTC database", "mtc ca new"],
         ),
         (
             vec!["--orders-per-account".into(), "lots".into()],

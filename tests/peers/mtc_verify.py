@@ -1,5 +1,6 @@
 """A Merkle Tree Certificate relying party (draft-ietf-plants-merkle-tree-certs-07 §7.2),
-written from the draft's text with Python's hashlib and `cryptography` (for the
+written from the draft's text with Python's hashlib (and RFC 9162's proof walk in
+rfc9162.py beside it) and `cryptography` (for the
 cosigner's signature and the certificate's validity): nothing of pkit's code.
 
     mtc_verify.py CA_PEM CERT_PEM [TRUSTED_SUBTREES]
@@ -15,11 +16,14 @@ step and exits 1.
 import datetime
 import hashlib
 import json
+import os
 import sys
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cryptography import x509  # noqa: E402
+from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519  # noqa: E402
+from rfc9162 import inclusion_root  # noqa: E402
 
 MTC_PROOF_ALG = bytes.fromhex("300a06082b06010505070643")  # id-alg-mtcProof, no parameters
 TRUST_ANCHOR_ID_ATTR = bytes.fromhex("06082b06010505071903")  # 1.3.6.1.5.5.7.25.3
@@ -67,30 +71,6 @@ def dotted(rel_oid):
             arcs.append(str(v))
             v = 0
     return ".".join(arcs)
-
-
-def node(left, right):
-    return hashlib.sha256(b"\x01" + left + right).digest()
-
-
-def evaluate_inclusion(index, size, leaf, path):
-    """RFC 9162 §2.1.3.2 within a tree of `size` leaves: the root the path leads to."""
-    fn, sn, r = index, size - 1, leaf
-    for p in path:
-        if sn == 0:
-            raise Refused("inclusion proof: too long")
-        if fn & 1 or fn == sn:
-            r = node(p, r)
-            while not fn & 1 and fn != 0:
-                fn >>= 1
-                sn >>= 1
-        else:
-            r = node(r, p)
-        fn >>= 1
-        sn >>= 1
-    if sn != 0:
-        raise Refused("inclusion proof: too short")
-    return r
 
 
 class Proof:
@@ -193,7 +173,9 @@ def verify(ca, cert_der, trusted, now):
     width = end - start
     if not (start <= index < end) or start % (1 << (width - 1).bit_length()):
         raise Refused("step 4: not a valid subtree holding the entry")
-    expected = evaluate_inclusion(index - start, width, leaf, proof.path)
+    expected = inclusion_root(index - start, width, leaf, proof.path)
+    if expected is None:
+        raise Refused("step 4: the inclusion proof does not fit the subtree")
     # 5. A trusted (landmark) subtree, else the CA's cosignature.
     key = (log, start, end)
     if key in trusted:

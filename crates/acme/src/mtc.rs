@@ -92,7 +92,7 @@ pub fn certificate(
     }
     let made = issue(&*store, log.log, index, kind, now).map_err(store_problem)?;
     store
-        .record_issued(&[made.proof], &[made.certificate.clone()])
+        .record_issued(&[made.proof], std::slice::from_ref(&made.certificate))
         .map_err(store_problem)?;
     Ok(Some(made.certificate.der))
 }

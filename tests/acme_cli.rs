@@ -362,14 +362,15 @@ fn lego_gets_certificates_by_each_challenge_and_renews_by_ari() {
     );
 }
 
-fn hostile(directory: &str, ca: &Path, http_port: u16, other: Option<&str>) -> Vec<Value> {
+fn hostile(acme: &Acme, ca: &Path, other: Option<&str>) -> Vec<Value> {
     require(Peer::PythonCryptography);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/acme/hostile_client.py");
     let mut args = vec![
         s(&script),
-        directory.to_string(),
+        acme.directory.clone(),
         s(&ca.join("ca.pem")),
-        http_port.to_string(),
+        acme.http_port.to_string(),
+        acme.tls_port.to_string(),
     ];
     args.extend(other.map(str::to_string));
     let r = common::run_with("python3", &args, None, CLIENT);
@@ -390,7 +391,7 @@ fn scenario<'a>(seen: &'a [Value], name: &str) -> &'a Value {
 /// Servers `a` and `b` on one CA share their state: a nonce the first issued is good at
 /// the second, once; the account the second made is the first's too.
 fn shared_between(a: &Acme, b: &Acme, ca: &Path) {
-    let seen = hostile(&a.directory, ca, a.http_port, Some(&b.directory));
+    let seen = hostile(a, ca, Some(&b.directory));
     let status = |name: &str| scenario(&seen, name)["status"].clone();
     assert_eq!(status("nonce_from_first_at_second"), 201, "{seen:?}");
     assert_eq!(status("same_nonce_back_at_first"), 400, "{seen:?}");
@@ -409,7 +410,7 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         &["--orders-per-account", "8/1h"],
     );
     let before = issued_rows(&ca).len();
-    let seen = hostile(&acme.directory, &ca, acme.http_port, None);
+    let seen = hostile(&acme, &ca, None);
     let by = |name: &str| scenario(&seen, name);
     let acme_type = |name: &str| {
         by(name)["type"]
@@ -451,7 +452,7 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         .as_str()
         .unwrap()
         .contains("8192 bytes"));
-    // The account's eighth order in the hour is its last (four were made above).
+    // The account's eighth order in the hour is its last (five were made above).
     assert_eq!(
         acme_type("rate_limited"),
         "rateLimited",
@@ -459,9 +460,17 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         by("rate_limited")
     );
     assert_eq!(by("rate_limited")["status"], 429);
+    // tls-alpn-01 needs acme-tls/1 negotiated (RFC 8737 §3), not only the right
+    // certificate.
+    assert_eq!(by("alpn_not_negotiated")["authz"], "invalid");
+    assert_eq!(acme_type("alpn_not_negotiated"), "unauthorized");
+    assert!(by("alpn_not_negotiated")["detail"]
+        .as_str()
+        .unwrap()
+        .contains("acme-tls/1"));
     assert_eq!(
         by("rate_limited")["accepted_before"],
-        4,
+        3,
         "{}",
         by("rate_limited")
     );

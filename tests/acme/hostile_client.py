@@ -2,14 +2,15 @@
 sends what a broken or hostile client would and prints what the server answered, one
 JSON object per line ({"scenario", "status", "type", "detail", ...}).
 
-    hostile_client.py DIRECTORY_URL CA_PEM HTTP_PORT [OTHER_DIRECTORY_URL]
+    hostile_client.py DIRECTORY_URL CA_PEM HTTP_PORT TLS_PORT [OTHER_DIRECTORY_URL]
 
 With OTHER_DIRECTORY_URL (a second server on the same CA), a nonce from the first is
 spent at the second, and the first refuses it afterwards.
 
 Needs Python's `cryptography`. Talks to 127.0.0.1 only: the challenge targets it starts
 are on 127.0.0.1 (answers), 127.0.0.2 (accepts and never answers) and 127.0.0.3 (sends
-without end) at HTTP_PORT.
+without end) at HTTP_PORT, and 127.0.0.4 at TLS_PORT (a tls-alpn-01 answer that is right
+but for the protocol: it negotiates no ALPN).
 """
 
 import json
@@ -20,14 +21,14 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from acmeclient import DIR, b64, connect, csr_for, http01, jws, new_order, nonce, post, request, serve_answers, wait_authz  # noqa: E402
+from acmeclient import DIR, b64, connect, csr_for, http01, jws, new_order, nonce, post, request, serve_answers, thumbprint, wait_authz  # noqa: E402
 from cryptography import x509  # noqa: E402
 from cryptography.hazmat.primitives import hashes, serialization  # noqa: E402
 from cryptography.hazmat.primitives.asymmetric import ec  # noqa: E402
 from cryptography.x509.oid import NameOID  # noqa: E402
 
-DIRECTORY, CA_PEM, HTTP_PORT = sys.argv[1], sys.argv[2], int(sys.argv[3])
-OTHER = sys.argv[4] if len(sys.argv) > 4 else None
+DIRECTORY, CA_PEM, HTTP_PORT, TLS_PORT = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+OTHER = sys.argv[5] if len(sys.argv) > 5 else None
 connect(DIRECTORY, CA_PEM)
 
 
@@ -81,6 +82,48 @@ def serve_flood():
         while True:
             c, _ = s.accept()
             threading.Thread(target=one, args=(c,), daemon=True).start()
+
+    threading.Thread(target=loop, daemon=True).start()
+
+
+def serve_without_alpn(key, token, ip):
+    """A tls-alpn-01 answer on ip:TLS_PORT that is right in every way but one: the
+    handshake negotiates no ALPN protocol (RFC 8737 §3 wants acme-tls/1)."""
+    import datetime
+    import hashlib
+    import ipaddress
+    import ssl
+    import tempfile
+    k = ec.generate_private_key(ec.SECP256R1())
+    digest = hashlib.sha256(f"{token}.{thumbprint(key)}".encode()).digest()
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(x509.Name([])).issuer_name(x509.Name([]))
+            .public_key(k.public_key()).serial_number(1)
+            .not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(ip))]), critical=True)
+            .add_extension(x509.UnrecognizedExtension(x509.ObjectIdentifier("1.3.6.1.5.5.7.1.31"),
+                                                      b"\x04\x20" + digest), critical=True)
+            .sign(k, hashes.SHA256()))
+    d = tempfile.mkdtemp()
+    with open(f"{d}/c.pem", "wb") as f:
+        f.write(cert.public_bytes(serialization.Encoding.PEM))
+        f.write(k.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()))
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(f"{d}/c.pem")
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind((ip, TLS_PORT))
+    s.listen(8)
+
+    def loop():
+        while True:
+            c, _ = s.accept()
+            try:
+                ctx.wrap_socket(c, server_side=True).close()
+            except OSError:
+                c.close()
 
     threading.Thread(target=loop, daemon=True).start()
 
@@ -166,6 +209,18 @@ def main():
         err = ch.get("error") or {}
         print(json.dumps({"scenario": scenario, "authz": z["status"], "type": err.get("type"),
                           "detail": err.get("detail"), "seconds": round(time.time() - started, 1)}), flush=True)
+    # A tls-alpn-01 answer that negotiates no ALPN: the challenge ends invalid.
+    _, order = new_order(a, kid, [{"type": "ip", "value": "127.0.0.4"}])
+    url = order["authorizations"][0]
+    z = json.loads(post(a, url, None, kid)[2])
+    ch = next(c for c in z["challenges"] if c["type"] == "tls-alpn-01")
+    serve_without_alpn(a, ch["token"], "127.0.0.4")
+    post(a, ch["url"], {}, kid)
+    z = wait_authz(a, kid, url)
+    ch = next(c for c in z["challenges"] if c["type"] == "tls-alpn-01")
+    err = ch.get("error") or {}
+    print(json.dumps({"scenario": "alpn_not_negotiated", "authz": z["status"], "type": err.get("type"),
+                      "detail": err.get("detail")}), flush=True)
     # Orders past the account's rate limit (the server is run with a low one).
     for made in range(20):
         resp = post(a, DIR["newOrder"], {"identifiers": [{"type": "dns", "value": "localhost"}]}, kid)

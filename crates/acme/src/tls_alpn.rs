@@ -2,7 +2,8 @@
 //! SNI NAME (an address's reverse name, RFC 8738 §6) and the ALPN protocol `acme-tls/1`;
 //! the client's server answers with a self-signed certificate whose subjectAltName is
 //! exactly the identifier and whose critical acmeIdentifier extension holds the SHA-256
-//! of the key authorization.
+//! of the key authorization. The validation fails unless acme-tls/1 was the protocol
+//! negotiated (RFC 8737 §3).
 
 use crate::problem::Problem;
 use crate::validate::TIMEOUT;
@@ -10,8 +11,15 @@ use crate::AcmeConfig;
 use pkit_der::oid_registry as oids;
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{ExtensionValue, GeneralName};
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{
+    CertificateError, ClientConfig, ClientConnection, DigitallySignedStruct, SignatureScheme,
+};
 use sha2::{Digest, Sha256};
 use std::net::{IpAddr, SocketAddr, TcpStream};
+use std::sync::Arc;
 
 /// The reverse-mapping name of an address (RFC 8738 §6), the SNI for an IP identifier.
 pub fn reverse_name(ip: &IpAddr) -> String {
@@ -68,14 +76,119 @@ pub fn tls_alpn_01(
         };
         stream.set_read_timeout(Some(TIMEOUT)).map_err(conn)?;
         stream.set_write_timeout(Some(TIMEOUT)).map_err(conn)?;
-        let chain = pkit_tls::client::peer_chain_alpn(&mut stream, Some(&sni), &["acme-tls/1"])
-            .map_err(|e| Problem::new("tls", 400, format!("{at}: {e}")))?;
-        let leaf = chain
-            .first()
-            .ok_or_else(|| Problem::new("tls", 400, format!("{at} sent no certificate")))?;
-        return check_certificate(leaf, id_type, value, key_auth);
+        let leaf = handshake(&mut stream, &sni)
+            .map_err(|e| Problem::new("tls", 400, format!("{at}: {e}")))?
+            .ok_or_else(|| {
+                unauthorized(format!(
+                    "{at} did not negotiate the ALPN protocol acme-tls/1"
+                ))
+            })?;
+        return check_certificate(&leaf, id_type, value, key_auth);
     }
     Err(last)
+}
+
+/// The protocol RFC 8737 validates with.
+const ACME_TLS_1: &[u8] = b"acme-tls/1";
+
+/// Accepts whatever certificate the peer sends: the validation certificate is
+/// self-signed, and [`check_certificate`] is what judges it. The handshake's signature
+/// is still verified with its key (the peer holds it), by pkit's reading of the
+/// certificate: webpki's refuses the critical acmeIdentifier extension it does not know.
+#[derive(Debug)]
+struct AnyCertificate(Arc<CryptoProvider>);
+
+impl AnyCertificate {
+    /// TLS 1.2 and 1.3 alike: the signature verifies with the certificate's key by one of
+    /// the algorithms the scheme names.
+    fn signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        let c = Certificate::from_der(cert.as_ref())
+            .map_err(|_| rustls::Error::InvalidCertificate(CertificateError::BadEncoding))?;
+        let algs = self
+            .0
+            .signature_verification_algorithms
+            .mapping
+            .iter()
+            .find(|(scheme, _)| *scheme == dss.scheme)
+            .map(|(_, algs)| *algs)
+            .ok_or(rustls::PeerMisbehaved::SignedHandshakeWithUnadvertisedSigScheme)?;
+        if algs.iter().any(|a| {
+            a.verify_signature(c.spki.key.bytes, message, dss.signature())
+                .is_ok()
+        }) {
+            Ok(HandshakeSignatureValid::assertion())
+        } else {
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::BadSignature,
+            ))
+        }
+    }
+}
+
+impl ServerCertVerifier for AnyCertificate {
+    fn verify_server_cert(
+        &self,
+        _: &CertificateDer<'_>,
+        _: &[CertificateDer<'_>],
+        _: &ServerName<'_>,
+        _: &[u8],
+        _: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+/// TLS to `stream` with SNI `sni`, offering only acme-tls/1: the peer's certificate when
+/// it negotiated acme-tls/1, `None` when it did not.
+fn handshake(stream: &mut TcpStream, sni: &str) -> Result<Option<Vec<u8>>, String> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = ClientConfig::builder_with_provider(Arc::clone(&provider))
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(AnyCertificate(provider)))
+        .with_no_client_auth();
+    config.alpn_protocols = vec![ACME_TLS_1.to_vec()];
+    let name = ServerName::try_from(sni.to_string()).map_err(|e| format!("SNI {sni}: {e}"))?;
+    let mut conn = ClientConnection::new(Arc::new(config), name).map_err(|e| e.to_string())?;
+    while conn.is_handshaking() {
+        conn.complete_io(stream).map_err(|e| e.to_string())?;
+    }
+    if conn.alpn_protocol() != Some(ACME_TLS_1) {
+        return Ok(None);
+    }
+    let leaf = conn
+        .peer_certificates()
+        .and_then(|c| c.first())
+        .ok_or("the peer sent no certificate")?;
+    Ok(Some(leaf.as_ref().to_vec()))
 }
 
 /// RFC 8737 §3's checks of the validation certificate.

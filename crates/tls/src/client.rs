@@ -49,23 +49,8 @@ pub fn peer_chain<S: Read + Write + ?Sized>(
     stream: &mut S,
     server_name: Option<&str>,
 ) -> Result<Vec<Vec<u8>>, ClientError> {
-    peer_chain_alpn(stream, server_name, &[])
-}
-
-/// [`peer_chain`], offering the application protocols `alpn` too (ACME's tls-alpn-01
-/// offers `acme-tls/1`, RFC 8737 §3).
-pub fn peer_chain_alpn<S: Read + Write + ?Sized>(
-    stream: &mut S,
-    server_name: Option<&str>,
-    alpn: &[&str],
-) -> Result<Vec<Vec<u8>>, ClientError> {
     let tls = |what: &str, e: &dyn fmt::Display| ClientError::Local(format!("TLS {what}: {e}"));
-    let mut builder = SslCtxBuilder::<Client>::new().map_err(|e| tls("context", &e))?;
-    if !alpn.is_empty() {
-        builder = builder
-            .alpn_protos_list(alpn)
-            .map_err(|e| tls("ALPN", &e))?;
-    }
+    let builder = SslCtxBuilder::<Client>::new().map_err(|e| tls("context", &e))?;
     let ctx = builder.build().map_err(|e| tls("context", &e))?;
     ctx.set_verify(SslVerifyMode::NONE);
     let mut ssl = ctx.new_ssl().map_err(|e| tls("session", &e))?;

@@ -1,10 +1,12 @@
 //! `pkit acme serve` against the clients fleets use: certbot (PyPI, pinned by
-//! scripts/test) and lego (the Go library the lego command is built on,
-//! `tests/go/legoclient`, pinned by its go.sum), on 127.0.0.1 over HTTPS with the
-//! server's own certificate from its CA. Each certificate is checked by `openssl verify`
-//! and `pkit verify`. A hostile client (`tests/acme/hostile_client.py`) gets a problem
-//! document of the right type for each thing it does wrong, and nothing is issued; two
-//! servers on one CA share their state.
+//! scripts/test), lego (the Go library the lego command is built on,
+//! `tests/go/legoclient`) and Caddy's CertMagic (`tests/go/caddyclient`), each pinned by
+//! its go.sum, on 127.0.0.1 over HTTPS with the server's own certificate from its CA.
+//! Each certificate is checked by `openssl verify` and `pkit verify`; each Merkle Tree
+//! Certificate (`--mtc`) by `pkit mtc verify` and a relying party written from the draft
+//! in Python (`tests/peers/mtc_verify.py`). A hostile client
+//! (`tests/acme/hostile_client.py`) gets a problem document of the right type for each
+//! thing it does wrong, and nothing is issued; two servers on one CA share their state.
 
 mod common;
 
@@ -917,4 +919,105 @@ fn mtc_orders_at_two_servers_on_postgresql_share_one_log() {
     assert_eq!(serials, "01000000000000\n01000000000001", "{serials}");
     assert_eq!(a.server.terminate(), Some(0), "{}", a.server.log_text());
     assert_eq!(b.server.terminate(), Some(0), "{}", b.server.log_text());
+}
+
+fn caddy() -> Option<PathBuf> {
+    common::go_program(
+        "caddyclient",
+        "Caddy's ACME issuer (CertMagic) asks pkit acme serve for certificates",
+        "Go >= 1.22 with the module proxy reachable (tests/go/caddyclient/go.sum pins CertMagic v0.25.6)",
+    )
+}
+
+fn caddy_run(bin: &Path, ca: &Path, acme: &Acme, args: &[&str]) -> Value {
+    let mut all = vec![
+        "-server".to_string(),
+        acme.directory.clone(),
+        "-ca".into(),
+        s(&ca.join("ca.pem")),
+        "-http-port".into(),
+        acme.http_port.to_string(),
+        "-tls-port".into(),
+        acme.tls_port.to_string(),
+    ];
+    all.extend(args.iter().map(|a| a.to_string()));
+    let r = common::run_with(&s(bin), &all, None, CLIENT);
+    assert_eq!(r.code, Some(0), "caddyclient {args:?}: {}", r.describe());
+    let last = r.stdout_str().lines().last().unwrap_or("").to_string();
+    serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {}", r.describe()))
+}
+
+#[test]
+fn caddy_certmagic_gets_and_renews_certificates() {
+    let Some(bin) = caddy() else {
+        return;
+    };
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let acme = serve(&ca, &d.join("serve.log"), free_port(), &[]);
+    let storage = s(&d.join("certmagic"));
+    // http-01 for a name, tls-alpn-01 for an address (RFC 8737, 8738): CertMagic answers
+    // both itself, as Caddy does.
+    let name = d.join("name.pem");
+    caddy_run(
+        &bin,
+        &ca,
+        &acme,
+        &[
+            "-storage",
+            &storage,
+            "-domain",
+            "localhost",
+            "obtain",
+            &s(&name),
+        ],
+    );
+    verified(&name, &ca, "localhost");
+    let addr = d.join("addr.pem");
+    caddy_run(
+        &bin,
+        &ca,
+        &acme,
+        &[
+            "-storage",
+            &storage,
+            "-domain",
+            "127.0.0.1",
+            "-challenge",
+            "tls-alpn-01",
+            "obtain",
+            &s(&addr),
+        ],
+    );
+    verified(&addr, &ca, "127.0.0.1");
+    // A forced renewal: CertMagic reads the renewal window (RFC 9773) and orders with
+    // `replaces`.
+    let renewed = d.join("renewed.pem");
+    let out = caddy_run(
+        &bin,
+        &ca,
+        &acme,
+        &[
+            "-storage",
+            &storage,
+            "-domain",
+            "localhost",
+            "renew",
+            &s(&renewed),
+        ],
+    );
+    verified(&renewed, &ca, "localhost");
+    let orders = common::json_items(&pk_ok(&["acme", "orders", "--ca", &s(&ca), "-f", "json"]));
+    assert_eq!(orders.len(), 3, "{orders:?}");
+    assert!(orders.iter().all(|o| o["status"] == "valid"), "{orders:?}");
+    assert!(orders[2]["replaces"].is_string(), "{orders:?}");
+    assert_eq!(
+        orders[2]["serial_number"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches('0'),
+        out["serial"].as_str().unwrap().trim_start_matches('0'),
+        "{out}"
+    );
 }

@@ -1017,18 +1017,16 @@ impl AcmeHandler {
         let names = finalize::order_names(&o);
         let (log, store) = self.mtc_log()?;
         let appended = crate::mtc::append(store, log, &names, &key, (not_before, not_after));
-        let index = match appended
+        let recorded = appended
             .and_then(|i| i64::try_from(i).map_err(|_| Problem::server("a log index past 2^63")))
-        {
-            Ok(i) => i,
-            Err(p) => {
-                self.db
-                    .set_order_status(o.id, "invalid", Some(&p.json().to_string()))
-                    .map_err(Problem::db)?;
-                return Err(p);
-            }
-        };
-        self.db.set_order_mtc(o.id, index).map_err(Problem::db)?;
+            .and_then(|i| self.db.set_order_mtc(o.id, i).map_err(Problem::db));
+        if let Err(p) = recorded {
+            // Not left processing with no entry to wait for.
+            self.db
+                .set_order_status(o.id, "invalid", Some(&p.json().to_string()))
+                .map_err(Problem::db)?;
+            return Err(p);
+        }
         let o = self.refreshed_order(o.id)?;
         let answer = json_answer(200, &self.order_json(&o)?)
             .with("location", self.url(&format!("/order/{}", o.id)));

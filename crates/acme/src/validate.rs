@@ -11,13 +11,13 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 // The resolver hook is ureq's unversioned API: Cargo.lock pins the release it is written
 // against.
-use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
-use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 /// How long one validation may take, connection and redirects included.
 pub const TIMEOUT: Duration = Duration::from_secs(10);

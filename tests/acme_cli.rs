@@ -246,9 +246,14 @@ fn lego_run(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> 
         acme.tls_port.to_string(),
     ];
     all.extend(args.iter().map(|a| a.to_string()));
-    let r = common::run_with("env", &all, None, CLIENT);
-    assert_eq!(r.code, Some(0), "legoclient {args:?}: {}", r.describe());
-    // lego logs on stdout too; the report is the last line.
+    client_report("env", &all)
+}
+
+/// Run a client program that ends with a JSON report line; the report.
+fn client_report(program: &str, args: &[String]) -> Value {
+    let r = common::run_with(program, args, None, CLIENT);
+    assert_eq!(r.code, Some(0), "{program} {args:?}: {}", r.describe());
+    // The clients log on stdout too; the report is the last line.
     let last = r.stdout_str().lines().last().unwrap_or("").to_string();
     serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {}", r.describe()))
 }
@@ -941,10 +946,7 @@ fn caddy_run(bin: &Path, ca: &Path, acme: &Acme, args: &[&str]) -> Value {
         acme.tls_port.to_string(),
     ];
     all.extend(args.iter().map(|a| a.to_string()));
-    let r = common::run_with(&s(bin), &all, None, CLIENT);
-    assert_eq!(r.code, Some(0), "caddyclient {args:?}: {}", r.describe());
-    let last = r.stdout_str().lines().last().unwrap_or("").to_string();
-    serde_json::from_str(&last).unwrap_or_else(|e| panic!("{e}: {}", r.describe()))
+    client_report(&s(bin), &all)
 }
 
 #[test]

@@ -813,6 +813,30 @@ fn mtc_certificates_through_acme_standalone_then_landmark_relative() {
         );
         verified(&classic, &ca, "localhost");
     }
+    // certbot too: it needs a chain of two, the MTC CA certificate after the leaf.
+    let cb = d.join("certbot");
+    let r = certbot_run(
+        &cb,
+        &ca,
+        &acme,
+        &[
+            "certonly",
+            "--standalone",
+            "-d",
+            "localhost",
+            "--http-01-port",
+            &acme.http_port.to_string(),
+            "--agree-tos",
+            "--register-unsafely-without-email",
+        ],
+    );
+    assert_eq!(r.code, Some(0), "certbot: {}", r.describe());
+    let live = cb.join("cfg/live/localhost");
+    assert_eq!(mtc_verified(&live.join("cert.pem"), &mtc, None)["kind"], "standalone");
+    assert_eq!(
+        std::fs::read_to_string(live.join("chain.pem")).unwrap(),
+        std::fs::read_to_string(mtc.join("mtc-ca.pem")).unwrap()
+    );
     // A client that follows the alternate link to the landmark-relative certificate.
     let out = d.join("py");
     let seen = mtc_client(&acme, &ca, &out);
@@ -851,7 +875,7 @@ fn mtc_certificates_through_acme_standalone_then_landmark_relative() {
     let mtc_orders = listed.iter().filter(|o| o["mtc_index"].is_u64()).count();
     assert_eq!(
         mtc_orders,
-        if lego().is_some() { 4 } else { 3 },
+        if lego().is_some() { 5 } else { 4 },
         "{listed:?}"
     );
     assert_eq!(acme.server.terminate(), Some(0));

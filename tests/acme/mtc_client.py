@@ -75,7 +75,8 @@ def main():
     step("landmark", status=status, content_type=headers.get("Content-Type"),
          alternates=a.links(headers, "alternate"))
     # An MTC certificate is not revoked one by one.
-    der = a.b64(ssl.PEM_cert_to_DER_cert(chain.decode()))
+    leaf = chain.decode().split("-----END CERTIFICATE-----")[0] + "-----END CERTIFICATE-----\n"
+    der = a.b64(ssl.PEM_cert_to_DER_cert(leaf))
     status, _, body = a.post(key, a.DIR["revokeCert"], {"certificate": der}, kid)
     doc = json.loads(body) if body else {}
     step("revoke", status=status, type=doc.get("type"), detail=doc.get("detail"))

@@ -792,7 +792,7 @@ impl AcmeHandler {
             serial,
             order_id: o.id,
             account_id: o.account_id,
-            chain_pem: pkit_x509::pem::encode("CERTIFICATE", &der),
+            chain_pem: crate::mtc::chain_pem(log, &der),
             not_before: not_before.unix,
             not_after: not_after.unix,
             revoked: false,
@@ -1067,6 +1067,10 @@ impl AcmeHandler {
         // An MTC certificate: the landmark-relative one is an alternate (§7.4.2) once an
         // active landmark covers the entry, made when asked for.
         let now = self.clock.now().unix.max(0) as u64;
+        let (standalone_url, landmark_url) = (
+            self.url(&format!("/cert/{serial}")),
+            self.url(&format!("/cert/{serial}/landmark")),
+        );
         let (log, store) = self.mtc_log()?;
         if landmark {
             let der = crate::mtc::certificate(store, log, index, CertKind::Landmark, now)?
@@ -1077,24 +1081,12 @@ impl AcmeHandler {
                         "no active landmark covers this certificate's entry yet",
                     )
                 })?;
-            let up = format!(
-                "<{}>;rel=\"alternate\"",
-                self.url(&format!("/cert/{serial}"))
-            );
-            return Ok(pem(
-                pkit_x509::pem::encode("CERTIFICATE", &der),
-                vec![("link", up)],
-            ));
+            let up = format!("<{standalone_url}>;rel=\"alternate\"");
+            return Ok(pem(crate::mtc::chain_pem(log, &der), vec![("link", up)]));
         }
         let mut headers = Vec::new();
         if crate::mtc::available(store, index, CertKind::Landmark, now)? {
-            headers.push((
-                "link",
-                format!(
-                    "<{}>;rel=\"alternate\"",
-                    self.url(&format!("/cert/{serial}/landmark"))
-                ),
-            ));
+            headers.push(("link", format!("<{landmark_url}>;rel=\"alternate\"")));
         }
         Ok(pem(c.chain_pem, headers))
     }

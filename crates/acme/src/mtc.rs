@@ -37,6 +37,16 @@ pub struct MtcLog {
     /// Seconds between checkpoints: what a client polling a processing order is told to
     /// wait (Retry-After).
     pub checkpoint_every: u64,
+    /// The MTC CA certificate (§5.5) as PEM, served after each certificate as its chain
+    /// (RFC 8555 §7.4.2: the issuer follows; certbot refuses a chain of one).
+    pub ca_pem: String,
+}
+
+/// What a certificate's download serves: the certificate, then the MTC CA certificate.
+pub fn chain_pem(log: &MtcLog, der: &[u8]) -> String {
+    let mut pem = pkit_x509::pem::encode("CERTIFICATE", der);
+    pem.push_str(&log.ca_pem);
+    pem
 }
 
 fn store_problem(e: MtcError) -> Problem {
@@ -202,6 +212,7 @@ mod tests {
             log: 1,
             days: 7,
             checkpoint_every: 1,
+            ca_pem: String::new(),
         };
         let key = CheckedCsr {
             spki: be

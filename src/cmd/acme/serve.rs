@@ -272,11 +272,25 @@ fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog>
         }),
     )
     .map_err(|e| CliError::io(format!("starting the MTC checkpointer: {e}")))?;
+    let ca_path = dir.join("mtc-ca.pem");
+    let ca_pem = std::fs::read_to_string(&ca_path)
+        .map_err(|e| CliError::io_at(&ca_path.display().to_string(), &e))?;
+    // Served after every certificate: it must be one.
+    let parses = pkit::pki::pem::decode(ca_pem.as_bytes())
+        .and_then(Result::ok)
+        .is_some_and(|b| pkit::pki::cert::Certificate::from_der(&b.der).is_ok());
+    if !parses {
+        return Err(CliError::parse(format!(
+            "{}: expected the MTC CA certificate (PEM)",
+            ca_path.display()
+        )));
+    }
     Ok(MtcLog {
         ca_id,
         log,
         days: a.mtc_days,
         checkpoint_every: every.unsigned_abs(),
+        ca_pem,
     })
 }
 

@@ -25,7 +25,8 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The certificates (PEM or DER; every PEM block of a bundle is checked).
+    /// The certificates (PEM or DER; every PEM block of a bundle is checked but the
+    /// --ca certificate itself, which a chain from an ACME server ends with).
     #[arg(required = true)]
     pub certs: Vec<PathBuf>,
     /// The MTC CA certificate (mtc-ca.pem).
@@ -228,6 +229,14 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         for item in io::split_items(src, InForm::Auto) {
             certs.push(item?);
         }
+    }
+    // A chain as ACME serves it ends with the MTC CA certificate: the trust anchor, not
+    // a certificate to check against itself.
+    certs.retain(|c| c.der != ca_der);
+    if certs.is_empty() {
+        return Err(CliError::usage(format!(
+            "no MTC certificate given, only the CA certificate {ca_name}"
+        )));
     }
     let ders: Vec<&[u8]> = certs.iter().map(|c| c.der.as_slice()).collect();
     let mut policy = policy;

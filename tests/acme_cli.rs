@@ -832,7 +832,10 @@ fn mtc_certificates_through_acme_standalone_then_landmark_relative() {
     );
     assert_eq!(r.code, Some(0), "certbot: {}", r.describe());
     let live = cb.join("cfg/live/localhost");
-    assert_eq!(mtc_verified(&live.join("cert.pem"), &mtc, None)["kind"], "standalone");
+    assert_eq!(
+        mtc_verified(&live.join("cert.pem"), &mtc, None)["kind"],
+        "standalone"
+    );
     assert_eq!(
         std::fs::read_to_string(live.join("chain.pem")).unwrap(),
         std::fs::read_to_string(mtc.join("mtc-ca.pem")).unwrap()

@@ -96,6 +96,23 @@ fn der_of(pem_path: &Path) -> Vec<u8> {
     pem::parse(text).unwrap().contents().to_vec()
 }
 
+/// A chain as an ACME server serves it (the certificate, then the MTC CA certificate):
+/// the CA's own block is the trust anchor, skipped; the CA certificate alone is no
+/// certificate to verify.
+#[test]
+fn a_chain_ending_with_the_ca_certificate_verifies() {
+    let (t, leaf) = issued("ed25519", 3, 1);
+    let dir = t.path();
+    let ca = std::fs::read_to_string(dir.join("mtc-ca.pem")).unwrap();
+    let chain = dir.join("fullchain.pem");
+    std::fs::write(&chain, std::fs::read_to_string(&leaf).unwrap() + &ca).unwrap();
+    let r = verify(dir, &chain, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_eq!(r.stdout_str().lines().count(), 1, "{}", r.describe());
+    let r = verify(dir, &dir.join("mtc-ca.pem"), &[]);
+    common::refused(&r, 2, &["no MTC certificate", "mtc-ca.pem"], "the CA alone");
+}
+
 #[test]
 fn thousand_entries_all_verify() {
     let (t, note) = checkpointed("ed25519", 1000);

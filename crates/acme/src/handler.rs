@@ -1027,7 +1027,13 @@ impl AcmeHandler {
                 .map_err(Problem::db)?;
             return Err(p);
         }
-        let o = self.refreshed_order(o.id)?;
+        // Processing, as recorded: the certificate is made when the client looks again
+        // after Retry-After (not here, should a checkpoint have come meanwhile).
+        let o = self
+            .db
+            .order(o.id)
+            .map_err(Problem::db)?
+            .ok_or_else(|| Problem::server("the order vanished"))?;
         let answer = json_answer(200, &self.order_json(&o)?)
             .with("location", self.url(&format!("/order/{}", o.id)));
         Ok(self.poll_later(&o, answer))

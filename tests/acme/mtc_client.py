@@ -69,6 +69,8 @@ def main():
         alternates = a.links(headers, "alternate")
         polls += 1
     step("alternate", alternates=alternates, polls=polls)
+    if not alternates:
+        sys.exit(f"no landmark-relative alternate within {LIMIT} s")
     status, headers, body = a.post(key, alternates[0], None, kid)
     with open(os.path.join(OUT, "landmark.pem"), "wb") as f:
         f.write(body)

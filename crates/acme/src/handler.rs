@@ -667,10 +667,8 @@ impl AcmeHandler {
                 o.status = "invalid".into();
             }
         }
-        if o.status == "processing" && o.cert_serial.is_none() {
-            if let Some(index) = o.mtc_index {
-                return self.mtc_made(o, index);
-            }
+        if o.status == "processing" && o.cert_serial.is_none() && o.mtc_index.is_some() {
+            return self.mtc_made(o);
         }
         if o.status == "pending" {
             let authzs = self.db.order_authzs(id).map_err(Problem::db)?;
@@ -757,7 +755,10 @@ impl AcmeHandler {
         if o.status != "processing" {
             return answer;
         }
-        let wait = self.config.mtc.as_ref().map_or(1, |m| m.checkpoint_every);
+        let wait = match (&self.config.mtc, o.mtc_index) {
+            (Some(m), Some(_)) => m.checkpoint_every,
+            _ => 1,
+        };
         answer.with("retry-after", wait.max(1).to_string())
     }
 
@@ -773,10 +774,12 @@ impl AcmeHandler {
 
     /// An MTC order still processing: made valid with its standalone certificate once a
     /// checkpoint covers its entry, else as it was.
-    fn mtc_made(&mut self, o: Order, index: i64) -> Result<Order, Problem> {
+    fn mtc_made(&mut self, o: Order) -> Result<Order, Problem> {
         let now = self.clock.now().unix;
         let (log, store) = self.mtc_log()?;
-        let index = u64::try_from(index).map_err(|_| Problem::server("a negative log index"))?;
+        let index = log
+            .entry_of(&o)?
+            .ok_or_else(|| Problem::server("the order's log entry is not recorded"))?;
         let serial = crate::mtc::serial_hex(log, index)?;
         let Some(der) =
             crate::mtc::certificate(store, log, index, CertKind::Standalone, now.max(0) as u64)?
@@ -1019,7 +1022,12 @@ impl AcmeHandler {
         let appended = crate::mtc::append(store, log, &names, &key, (not_before, not_after));
         let recorded = appended
             .and_then(|i| i64::try_from(i).map_err(|_| Problem::server("a log index past 2^63")))
-            .and_then(|i| self.db.set_order_mtc(o.id, i).map_err(Problem::db));
+            .and_then(|i| {
+                let log = self.config.mtc.as_ref().map(crate::mtc::MtcLog::log_id);
+                self.db
+                    .set_order_mtc(o.id, &log.unwrap_or_default(), i)
+                    .map_err(Problem::db)
+            });
         if let Err(p) = recorded {
             // Not left processing with no entry to wait for.
             self.db
@@ -1058,13 +1066,12 @@ impl AcmeHandler {
             body: body.into_bytes(),
             headers,
         };
-        let index = self
+        let order = self
             .db
             .order(c.order_id)
             .map_err(Problem::db)?
-            .and_then(|o| o.mtc_index)
-            .and_then(|i| u64::try_from(i).ok());
-        let Some(index) = index else {
+            .filter(|o| o.mtc_index.is_some());
+        let Some(order) = order else {
             if landmark {
                 return Err(Problem::new("malformed", 404, "no such certificate"));
             }
@@ -1078,6 +1085,9 @@ impl AcmeHandler {
             self.url(&format!("/cert/{serial}/landmark")),
         );
         let (log, store) = self.mtc_log()?;
+        let index = log
+            .entry_of(&order)?
+            .ok_or_else(|| Problem::server("the order's log entry is not recorded"))?;
         if landmark {
             let der = crate::mtc::certificate(store, log, index, CertKind::Landmark, now)?
                 .ok_or_else(|| {
@@ -1137,6 +1147,21 @@ impl AcmeHandler {
                 "this server did not issue that certificate",
             )
         })?;
+        let mtc = self
+            .db
+            .order(issued.order_id)
+            .map_err(Problem::db)?
+            .is_some_and(|o| o.mtc_index.is_some());
+        // Before the byte comparison: the landmark-relative certificate has the same
+        // serial and other bytes, and gets this answer too.
+        if mtc {
+            return Err(Problem::new(
+                "malformed",
+                400,
+                "a Merkle Tree Certificate is not revoked one by one: its CA revokes ranges \
+                 of serial numbers",
+            ));
+        }
         // The certificate posted must be the one issued, byte for byte: a forged one with
         // its serial and the poster's key would otherwise pass the key check below.
         const END: &str = "-----END CERTIFICATE-----";
@@ -1166,19 +1191,6 @@ impl AcmeHandler {
                 "unauthorized",
                 403,
                 "only the account that ordered it or the certificate's key may revoke it",
-            ));
-        }
-        let mtc = self
-            .db
-            .order(issued.order_id)
-            .map_err(Problem::db)?
-            .is_some_and(|o| o.mtc_index.is_some());
-        if mtc {
-            return Err(Problem::new(
-                "malformed",
-                400,
-                "a Merkle Tree Certificate is not revoked one by one: its CA revokes ranges \
-                 of serial numbers",
             ));
         }
         if issued.revoked {

@@ -17,14 +17,14 @@ use pkit_der::Time;
 use pkit_mtc::add::{entry_valid, EntryRequest};
 use pkit_mtc::cert::serial_number;
 use pkit_mtc::ids::TrustAnchorId;
-use pkit_mtc::issuer::{allocate_landmark, checkpoint_store, issue, MtcCa};
+use pkit_mtc::issuer::{allocate_landmark_if_due, checkpoint_store, issue, MtcCa};
 use pkit_mtc::landmark::landmark_for;
 use pkit_mtc::store::{CertKind, LogStore};
 use pkit_mtc::MtcError;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The MTC CA an ACME server issues from.
 #[derive(Debug, Clone)]
@@ -47,6 +47,28 @@ pub fn chain_pem(log: &MtcLog, der: &[u8]) -> String {
     let mut pem = pkit_x509::pem::encode("CERTIFICATE", der);
     pem.push_str(&log.ca_pem);
     pem
+}
+
+impl MtcLog {
+    /// The log's trust anchor ID, dotted, as orders record it.
+    pub fn log_id(&self) -> String {
+        self.ca_id.log_id(self.log).dotted().to_string()
+    }
+
+    /// The entry an order recorded, when it is in this log.
+    pub fn entry_of(&self, o: &crate::store::Order) -> Result<Option<u64>, Problem> {
+        let (Some(log), Some(index)) = (&o.mtc_log, o.mtc_index) else {
+            return Ok(None);
+        };
+        if *log != self.log_id() {
+            return Err(Problem::server(format!(
+                "the order's certificate is entry {index} of MTC log {log}; this server \
+                 issues from log {}",
+                self.log_id()
+            )));
+        }
+        Ok(u64::try_from(index).ok())
+    }
 }
 
 fn store_problem(e: MtcError) -> Problem {
@@ -114,8 +136,10 @@ pub fn available(
     kind: CertKind,
     now: u64,
 ) -> Result<bool, Problem> {
-    store.refresh().map_err(store_problem)?;
-    Ok(match kind {
+    // What covers the entry is read first, the log's size after: a checkpoint or
+    // landmark committed in between covers entries this store has seen, never ones past
+    // its size (from which no proof could be made).
+    let covered = match kind {
         CertKind::Standalone => store
             .latest_checkpoint()
             .map_err(store_problem)?
@@ -123,7 +147,9 @@ pub fn available(
         CertKind::Landmark => {
             landmark_for(&store.landmarks().map_err(store_problem)?, index, now).is_some()
         }
-    })
+    };
+    store.refresh().map_err(store_problem)?;
+    Ok(covered)
 }
 
 /// When the checkpointer signs and allocates.
@@ -132,7 +158,8 @@ pub struct Schedule {
     /// Between checkpoints (each signs whatever was appended since the last).
     pub checkpoint_every: Duration,
     /// Between landmarks, and how long each stays active (seconds); `None`: landmarks are
-    /// allocated by hand (`pkit mtc landmark allocate`).
+    /// allocated by hand (`pkit mtc landmark allocate`). Checked at each checkpoint
+    /// against the log's last landmark, so servers sharing a log allocate one per period.
     pub landmarks: Option<(Duration, u64)>,
 }
 
@@ -150,37 +177,29 @@ pub fn spawn_checkpointer(
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
     std::thread::Builder::new()
         .name("mtc-checkpoints".into())
-        .spawn(move || {
-            let mut next_landmark = schedule.landmarks.map(|(every, _)| Instant::now() + every);
-            loop {
-                std::thread::sleep(schedule.checkpoint_every);
-                match checkpoint_store(&mut *store, &ca, now()) {
-                    Ok(r) => report(json!({
-                        "event": "mtc_checkpoint",
-                        "tree_size": r.checkpoint.size,
-                        "previous_size": r.previous_size,
-                    })),
-                    Err(MtcError::NothingNew { .. }) => {}
-                    Err(e) => report(json!({"event": "mtc_checkpoint", "error": e.to_string()})),
-                }
-                if let (Some(at), Some((every, lifetime))) = (next_landmark, schedule.landmarks) {
-                    if Instant::now() >= at {
-                        next_landmark = Some(at + every);
-                        match allocate_landmark(&mut *store, now(), lifetime) {
-                            Ok(l) => report(json!({
-                                "event": "mtc_landmark",
-                                "number": l.number,
-                                "tree_size": l.tree_size,
-                                "expiry": l.expiry,
-                            })),
-                            // Nothing checkpointed since the last landmark: none due.
-                            Err(MtcError::Invalid(_)) => {}
-                            Err(e) => {
-                                report(json!({"event": "mtc_landmark", "error": e.to_string()}))
-                            }
-                        }
-                    }
-                }
+        .spawn(move || loop {
+            std::thread::sleep(schedule.checkpoint_every);
+            match checkpoint_store(&mut *store, &ca, now()) {
+                Ok(r) => report(json!({
+                    "event": "mtc_checkpoint",
+                    "tree_size": r.checkpoint.size,
+                    "previous_size": r.previous_size,
+                })),
+                Err(MtcError::NothingNew { .. }) => {}
+                Err(e) => report(json!({"event": "mtc_checkpoint", "error": e.to_string()})),
+            }
+            let Some((every, lifetime)) = schedule.landmarks else {
+                continue;
+            };
+            match allocate_landmark_if_due(&mut *store, now(), every.as_secs(), lifetime) {
+                Ok(Some(l)) => report(json!({
+                    "event": "mtc_landmark",
+                    "number": l.number,
+                    "tree_size": l.tree_size,
+                    "expiry": l.expiry,
+                })),
+                Ok(None) => {}
+                Err(e) => report(json!({"event": "mtc_landmark", "error": e.to_string()})),
             }
         })
 }
@@ -242,7 +261,10 @@ mod tests {
         );
         assert_eq!(c.validity().unwrap(), validity);
         assert_eq!(cert(&mut store, CertKind::Landmark), None);
-        allocate_landmark(&mut store, t, 86_400).unwrap();
+        // The first landmark is due at once; the next not before its period has passed.
+        let due = |s: &mut SqliteLogStore, at| allocate_landmark_if_due(s, at, 3600, 86_400);
+        assert_eq!(due(&mut store, t).unwrap().unwrap().number, 1);
+        assert_eq!(due(&mut store, t + 60).unwrap(), None);
         assert!(cert(&mut store, CertKind::Landmark).is_some());
         // Past the landmark's lifetime it is no longer offered.
         assert!(!available(&mut store, second, CertKind::Landmark, t + 86_401).unwrap());

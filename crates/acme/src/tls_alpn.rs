@@ -178,7 +178,17 @@ fn handshake(stream: &mut TcpStream, sni: &str) -> Result<Option<Vec<u8>>, Strin
     config.alpn_protocols = vec![ACME_TLS_1.to_vec()];
     let name = ServerName::try_from(sni.to_string()).map_err(|e| format!("SNI {sni}: {e}"))?;
     let mut conn = ClientConnection::new(Arc::new(config), name).map_err(|e| e.to_string())?;
+    // The whole handshake within TIMEOUT, not each read: a peer sending a byte at a time
+    // would otherwise hold the validator for as long as it likes.
+    let deadline = std::time::Instant::now() + TIMEOUT;
     while conn.is_handshaking() {
+        let left = deadline
+            .checked_duration_since(std::time::Instant::now())
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| format!("the handshake took longer than {} s", TIMEOUT.as_secs()))?;
+        stream
+            .set_read_timeout(Some(left))
+            .map_err(|e| e.to_string())?;
         conn.complete_io(stream).map_err(|e| e.to_string())?;
     }
     if conn.alpn_protocol() != Some(ACME_TLS_1) {

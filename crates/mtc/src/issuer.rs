@@ -210,6 +210,33 @@ pub fn issue(
     })
 }
 
+/// The next landmark if one is due: `every` seconds after the last was allocated (its
+/// expiry less `lifetime`), and the latest checkpoint past it. Decided and allocated by
+/// the checkpoint leader ([`LogStore::lead_checkpoint`]), so that several servers on one
+/// log, each on its own timer, allocate one landmark per period between them.
+pub fn allocate_landmark_if_due(
+    store: &mut dyn LogStore,
+    now: u64,
+    every: u64,
+    lifetime: u64,
+) -> Result<Option<Landmark>> {
+    store.lead_checkpoint()?;
+    let made = (|| -> Result<Option<Landmark>> {
+        let last = store.landmarks()?.last().copied().unwrap_or(Landmark::ZERO);
+        let size = store.latest_checkpoint()?.map_or(0, |c| c.size);
+        let allocated = last.expiry.saturating_sub(lifetime);
+        let due = last.number == 0 || now >= allocated.saturating_add(every);
+        if !due || size <= last.tree_size {
+            return Ok(None);
+        }
+        allocate_landmark(store, now, lifetime).map(Some)
+    })();
+    let ended = store.end_checkpoint();
+    let made = made?;
+    ended?;
+    Ok(made)
+}
+
 /// Allocate the next landmark (§6.4) at the latest checkpoint's tree size, active for
 /// `lifetime` seconds from `now` (`pkit mtc landmark allocate`, and an ACME server's
 /// schedule). Refused when that checkpoint is not past the last landmark.

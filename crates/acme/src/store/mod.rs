@@ -61,6 +61,8 @@ pub struct Order {
     /// The log entry of an MTC order once finalized ([`crate::mtc`]): its certificate is
     /// made when a checkpoint covers it.
     pub mtc_index: Option<i64>,
+    /// The MTC log (its trust anchor ID, dotted) the entry is in.
+    pub mtc_log: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -110,7 +112,7 @@ pub struct NewAuthz {
 /// The columns every store reads its rows with, in the order the row readers expect.
 pub(crate) const ORDER_COLUMNS: &str =
     "id, account_id, status, identifiers, profile, replaces, not_before, \
-                             not_after, expires, error, cert_serial, created, mtc_index";
+                             not_after, expires, error, cert_serial, created, mtc_index, mtc_log";
 
 pub(crate) const ACCOUNT_COLUMNS: &str = "id, thumbprint, jwk, spki, status, contact, created";
 pub(crate) const AUTHZ_COLUMNS: &str =
@@ -187,8 +189,9 @@ pub trait AcmeStore: Send {
     /// Claim a ready order for finalization: true for the one caller that did.
     fn claim_order(&self, id: i64) -> Result<bool>;
     fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()>;
-    /// Record the MTC log entry a processing order's certificate will be made from.
-    fn set_order_mtc(&self, id: i64, index: i64) -> Result<()>;
+    /// Record the MTC log entry (log ID, index) a processing order's certificate will be
+    /// made from.
+    fn set_order_mtc(&self, id: i64, log: &str, index: i64) -> Result<()>;
     /// The order's certificate, recorded with the processing order made valid, in one
     /// transaction: true for the one caller that did (two servers may make an MTC order's
     /// certificate at once; the second records nothing).

@@ -79,8 +79,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE acme_spent_nonces (nonce TEXT PRIMARY KEY, made BIGINT NOT NULL);
     CREATE INDEX acme_spent_nonces_by_age ON acme_spent_nonces(made);
     CREATE TABLE acme_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL);",
-    // v2: the MTC log entry of an order finalized on an MTC CA.
-    "ALTER TABLE acme_orders ADD COLUMN mtc_index BIGINT;",
+    // v2: the MTC log entry of an order finalized on an MTC CA: its log and index.
+    "ALTER TABLE acme_orders ADD COLUMN mtc_index BIGINT;
+    ALTER TABLE acme_orders ADD COLUMN mtc_log TEXT;",
 ];
 
 /// One connection to the CA's database.
@@ -120,6 +121,7 @@ fn order_row(r: &Row) -> Order {
         cert_serial: r.get(10),
         created: r.get(11),
         mtc_index: r.get(12),
+        mtc_log: r.get(13),
     }
 }
 
@@ -563,11 +565,11 @@ impl AcmeStore for PgAcme {
         })
     }
 
-    fn set_order_mtc(&self, id: i64, index: i64) -> Result<()> {
+    fn set_order_mtc(&self, id: i64, log: &str, index: i64) -> Result<()> {
         self.run(|c| {
             c.execute(
-                "UPDATE acme_orders SET mtc_index = $2 WHERE id = $1",
-                &[&id, &index],
+                "UPDATE acme_orders SET mtc_log = $2, mtc_index = $3 WHERE id = $1",
+                &[&id, &log, &index],
             )?;
             Ok(())
         })

@@ -75,8 +75,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE spent_nonces (nonce TEXT PRIMARY KEY, made INTEGER NOT NULL);
     CREATE INDEX spent_nonces_by_age ON spent_nonces(made);
     CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);",
-    // v3: the MTC log entry of an order finalized on an MTC CA.
-    "ALTER TABLE orders ADD COLUMN mtc_index INTEGER;",
+    // v3: the MTC log entry of an order finalized on an MTC CA: its log and index.
+    "ALTER TABLE orders ADD COLUMN mtc_index INTEGER;
+    ALTER TABLE orders ADD COLUMN mtc_log TEXT;",
 ];
 
 /// One connection to `acme.db`. Transactions that write begin IMMEDIATE: a deferred one
@@ -101,6 +102,7 @@ fn order_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Order> {
         cert_serial: r.get(10)?,
         created: r.get(11)?,
         mtc_index: r.get(12)?,
+        mtc_log: r.get(13)?,
     })
 }
 
@@ -476,10 +478,10 @@ impl AcmeStore for SqliteAcme {
     }
 
     /// The order's certificate, recorded with the order made valid, in one transaction.
-    fn set_order_mtc(&self, id: i64, index: i64) -> Result<()> {
+    fn set_order_mtc(&self, id: i64, log: &str, index: i64) -> Result<()> {
         self.conn
-            .prepare_cached("UPDATE orders SET mtc_index = ?2 WHERE id = ?1")?
-            .execute([id, index])?;
+            .prepare_cached("UPDATE orders SET mtc_log = ?2, mtc_index = ?3 WHERE id = ?1")?
+            .execute(params![id, log, index])?;
         Ok(())
     }
 

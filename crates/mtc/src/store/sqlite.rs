@@ -116,7 +116,20 @@ impl SqliteLogStore {
         Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
     }
 
+    /// `f` in a transaction of its own, or in the one a checkpoint leader holds.
     fn in_transaction(&self, f: impl FnOnce(&Connection) -> Result<()>) -> Result<()> {
+        if !self.conn.is_autocommit() {
+            // Inside the leader's transaction: a savepoint, so that a failure leaves none
+            // of `f`'s writes for the leader's commit.
+            self.conn.execute_batch("SAVEPOINT part")?;
+            return match f(&self.conn) {
+                Ok(()) => Ok(self.conn.execute_batch("RELEASE part")?),
+                Err(e) => {
+                    let _ = self.conn.execute_batch("ROLLBACK TO part; RELEASE part");
+                    Err(e)
+                }
+            };
+        }
         let tx = self.conn.unchecked_transaction()?;
         f(&tx)?;
         tx.commit()?;
@@ -192,9 +205,19 @@ impl LogStore for SqliteLogStore {
         Ok(())
     }
 
-    /// Checkpoints are made from the log as every connection left it.
+    /// The checkpoint is made inside one immediate transaction: the write lock keeps
+    /// every other connection and process from checkpointing (or appending) until it is
+    /// recorded, and the log is read as every connection left it.
     fn lead_checkpoint(&mut self) -> Result<()> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
         self.refresh()
+    }
+
+    fn end_checkpoint(&mut self) -> Result<()> {
+        if !self.conn.is_autocommit() {
+            self.conn.execute_batch("COMMIT")?;
+        }
+        Ok(())
     }
 
     fn append_entries(&mut self, entries: &[NewEntry]) -> Result<u64> {

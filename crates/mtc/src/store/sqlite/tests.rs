@@ -80,6 +80,52 @@ fn two_connections_append_in_turn() {
     }
 }
 
+/// Checkpoints from two connections (two servers' checkpointers on one `mtc.db`): each
+/// leads inside one immediate transaction from the log as both left it, so they follow
+/// each other — 5 entries, then 8 — and the second with nothing new signs nothing.
+#[test]
+fn two_connections_checkpoint_in_turn() {
+    use crate::ids::TrustAnchorId;
+    use crate::issuer::{checkpoint_store, MtcCa};
+    use pkit_x509::alg::Algorithm;
+    use pkit_x509::backend::openssl;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mtc.db");
+    let mut a = SqliteLogStore::open(&path).unwrap();
+    let mut b = SqliteLogStore::open(&path).unwrap();
+    let ca_id = TrustAnchorId::parse("32473.1").unwrap();
+    let key = openssl::backend().generate(Algorithm::Ed25519).unwrap();
+    let ca = MtcCa {
+        ca_id: ca_id.clone(),
+        log: 1,
+        cosigner: crate::cosign::Cosigner::new(ca_id, key).unwrap(),
+    };
+    let leaves: Vec<Hash> = (0..8u8).map(|i| leaf_hash(&[i])).collect();
+    let entries = |ls: &[Hash]| -> Vec<NewEntry> {
+        ls.iter()
+            .map(|l| NewEntry {
+                entry: vec![1],
+                spki: vec![2],
+                leaf: *l,
+            })
+            .collect()
+    };
+    a.append_entries(&entries(&leaves[..5])).unwrap();
+    assert_eq!(checkpoint_store(&mut a, &ca, 1).unwrap().checkpoint.size, 5);
+    // B has not looked since it opened: its appends and its checkpoint start from the
+    // log as it is.
+    assert_eq!(b.append_entries(&entries(&leaves[5..])).unwrap(), 5);
+    let r = checkpoint_store(&mut b, &ca, 2).unwrap();
+    assert_eq!((r.previous_size, r.checkpoint.size), (5, 8));
+    assert_eq!(r.checkpoint.root, MemTree::from_leaves(leaves).root());
+    assert!(matches!(
+        checkpoint_store(&mut a, &ca, 3),
+        Err(MtcError::NothingNew { size: 8 })
+    ));
+    // Neither leader left its transaction open.
+    a.append_entries(&entries(&[leaf_hash(b"more")])).unwrap();
+}
+
 fn proof_row(index: u64, kind: CertKind, byte: u8) -> StoredProof {
     StoredProof {
         index,

@@ -953,6 +953,33 @@ fn mtc_orders_at_two_servers_on_postgresql_share_one_log() {
     assert_eq!(b.server.terminate(), Some(0), "{}", b.server.log_text());
 }
 
+#[test]
+fn an_order_a_stopped_server_left_processing_ends_invalid() {
+    require(Peer::PythonCryptography);
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let acme = serve(&ca, &d.join("serve.log"), free_port(), &[]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/acme/abandoned.py");
+    let args = [
+        s(&script),
+        acme.directory.clone(),
+        s(&ca.join("ca.pem")),
+        acme.http_port.to_string(),
+        s(&ca.join("acme.db")),
+    ];
+    let order = client_report("python3", &args);
+    assert_eq!(order["status"], "invalid", "{order}");
+    assert_eq!(
+        order["error"]["type"], "urn:ietf:params:acme:error:serverInternal",
+        "{order}"
+    );
+    assert!(order["error"]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("order again"));
+}
+
 fn caddy() -> Option<PathBuf> {
     common::go_program(
         "caddyclient",

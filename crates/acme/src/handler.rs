@@ -157,6 +157,10 @@ impl AcmeHandler {
     }
 }
 
+/// Seconds after which an order claimed for finalization, with no certificate and no MTC
+/// entry, was abandoned by a server that stopped: finalizing takes milliseconds.
+const ABANDONED: i64 = 300;
+
 fn id_of(path: &str, prefix: &str) -> Option<i64> {
     path.strip_prefix(prefix)?.parse().ok()
 }
@@ -667,8 +671,26 @@ impl AcmeHandler {
                 o.status = "invalid".into();
             }
         }
-        if o.status == "processing" && o.cert_serial.is_none() && o.mtc_index.is_some() {
-            return self.mtc_made(o);
+        if o.status == "processing" && o.cert_serial.is_none() {
+            if o.mtc_index.is_some() {
+                return self.mtc_made(o);
+            }
+            // Claimed, and neither issued nor appended long after: the server finalizing
+            // it stopped in between. Over, so that its client orders again rather than
+            // wait for ever.
+            if o.claimed.is_some_and(|t| t < now - ABANDONED) {
+                let p = Problem::server("finalization was interrupted; order again");
+                if self
+                    .db
+                    .advance_order(id, "processing", "invalid")
+                    .map_err(Problem::db)?
+                {
+                    self.db
+                        .set_order_status(id, "invalid", Some(&p.json().to_string()))
+                        .map_err(Problem::db)?;
+                }
+                return self.refreshed_order(id);
+            }
         }
         if o.status == "pending" {
             let authzs = self.db.order_authzs(id).map_err(Problem::db)?;
@@ -960,7 +982,7 @@ impl AcmeHandler {
         }
         // Checked before the order is claimed, so a bad CSR leaves it ready to retry.
         let checked = finalize::check_csr(&csr, &o, &self.ca, self.backend)?;
-        if !self.db.claim_order(o.id).map_err(Problem::db)? {
+        if !self.db.claim_order(o.id, now).map_err(Problem::db)? {
             return Err(Problem::new(
                 "orderNotReady",
                 403,

@@ -63,6 +63,8 @@ pub struct Order {
     pub mtc_index: Option<i64>,
     /// The MTC log (its trust anchor ID, dotted) the entry is in.
     pub mtc_log: Option<String>,
+    /// When finalization claimed it (POSIX seconds).
+    pub claimed: Option<i64>,
 }
 
 #[derive(Debug, Clone)]
@@ -112,7 +114,7 @@ pub struct NewAuthz {
 /// The columns every store reads its rows with, in the order the row readers expect.
 pub(crate) const ORDER_COLUMNS: &str =
     "id, account_id, status, identifiers, profile, replaces, not_before, \
-                             not_after, expires, error, cert_serial, created, mtc_index, mtc_log";
+                             not_after, expires, error, cert_serial, created, mtc_index, mtc_log, claimed";
 
 pub(crate) const ACCOUNT_COLUMNS: &str = "id, thumbprint, jwk, spki, status, contact, created";
 pub(crate) const AUTHZ_COLUMNS: &str =
@@ -186,8 +188,8 @@ pub trait AcmeStore: Send {
     fn finish_challenge(&mut self, id: i64, error: Option<&str>, now: i64) -> Result<()>;
     /// Move an order from status `from` to `to`: true for the one caller that did.
     fn advance_order(&self, id: i64, from: &str, to: &str) -> Result<bool>;
-    /// Claim a ready order for finalization: true for the one caller that did.
-    fn claim_order(&self, id: i64) -> Result<bool>;
+    /// Claim a ready order for finalization at `now`: true for the one caller that did.
+    fn claim_order(&self, id: i64, now: i64) -> Result<bool>;
     fn set_order_status(&self, id: i64, status: &str, error: Option<&str>) -> Result<()>;
     /// Record the MTC log entry (log ID, index) a processing order's certificate will be
     /// made from.

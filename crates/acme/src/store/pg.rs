@@ -80,8 +80,11 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX acme_spent_nonces_by_age ON acme_spent_nonces(made);
     CREATE TABLE acme_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL);",
     // v2: the MTC log entry of an order finalized on an MTC CA: its log and index.
+    // And when finalization claimed an order, so that one a stopped server left
+    // processing can be told apart from one being finalized.
     "ALTER TABLE acme_orders ADD COLUMN mtc_index BIGINT;
-    ALTER TABLE acme_orders ADD COLUMN mtc_log TEXT;",
+    ALTER TABLE acme_orders ADD COLUMN mtc_log TEXT;
+    ALTER TABLE acme_orders ADD COLUMN claimed BIGINT;",
 ];
 
 /// One connection to the CA's database.
@@ -122,6 +125,7 @@ fn order_row(r: &Row) -> Order {
         created: r.get(11),
         mtc_index: r.get(12),
         mtc_log: r.get(13),
+        claimed: r.get(14),
     }
 }
 
@@ -537,11 +541,12 @@ impl AcmeStore for PgAcme {
         })
     }
 
-    fn claim_order(&self, id: i64) -> Result<bool> {
+    fn claim_order(&self, id: i64, now: i64) -> Result<bool> {
         self.run(|c| {
             Ok(c.execute(
-                "UPDATE acme_orders SET status = 'processing' WHERE id = $1 AND status = 'ready'",
-                &[&id],
+                "UPDATE acme_orders SET status = 'processing', claimed = $2
+                 WHERE id = $1 AND status = 'ready'",
+                &[&id, &now],
             )? == 1)
         })
     }

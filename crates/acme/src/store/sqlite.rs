@@ -76,8 +76,11 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX spent_nonces_by_age ON spent_nonces(made);
     CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);",
     // v3: the MTC log entry of an order finalized on an MTC CA: its log and index.
+    // And when finalization claimed an order, so that one a stopped server left
+    // processing can be told apart from one being finalized.
     "ALTER TABLE orders ADD COLUMN mtc_index INTEGER;
-    ALTER TABLE orders ADD COLUMN mtc_log TEXT;",
+    ALTER TABLE orders ADD COLUMN mtc_log TEXT;
+    ALTER TABLE orders ADD COLUMN claimed INTEGER;",
 ];
 
 /// One connection to `acme.db`. Transactions that write begin IMMEDIATE: a deferred one
@@ -103,6 +106,7 @@ fn order_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Order> {
         created: r.get(11)?,
         mtc_index: r.get(12)?,
         mtc_log: r.get(13)?,
+        claimed: r.get(14)?,
     })
 }
 
@@ -452,13 +456,14 @@ impl AcmeStore for SqliteAcme {
     }
 
     /// Claim a ready order for finalization: true for the one caller that did.
-    fn claim_order(&self, id: i64) -> Result<bool> {
+    fn claim_order(&self, id: i64, now: i64) -> Result<bool> {
         Ok(self
             .conn
             .prepare_cached(
-                "UPDATE orders SET status = 'processing' WHERE id = ?1 AND status = 'ready'",
+                "UPDATE orders SET status = 'processing', claimed = ?2
+                 WHERE id = ?1 AND status = 'ready'",
             )?
-            .execute([id])?
+            .execute([id, now])?
             == 1)
     }
 

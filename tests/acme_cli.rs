@@ -675,6 +675,16 @@ fn the_servers_options_and_what_it_refuses_at_start() {
             vec!["--checkpoint-every 0s", "expected a duration"],
         ),
         (
+            vec![
+                "--mtc".into(),
+                s(&d.join("mtc")),
+                "--mtc-days".into(),
+                "400".into(),
+            ],
+            2,
+            vec!["--mtc-days 400", "at most"],
+        ),
+        (
             vec!["--mtc".into(), s(&d.join("no-mtc"))],
             4,
             vec!["no-mtc", "no MTC database", "mtc ca new"],

@@ -243,6 +243,14 @@ fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog>
     let (ca_id, log) = crate::cmd::mtc::ca_meta(&*store, &name)?;
     let ca = crate::cmd::mtc::load_ca(be, dir, &*store, &name, a.secrets.pin())?;
     let every = parse_duration("--checkpoint-every", &a.checkpoint_every)?;
+    // As for profiles: TLS certificates, MTC ones too, live no longer than the BRs allow.
+    let max = pkit::pki::ca::validity::br_max_days(Time::now());
+    if a.mtc_days > max {
+        return Err(CliError::usage(format!(
+            "--mtc-days {}: TLS certificates issued today have at most {max}",
+            a.mtc_days
+        )));
+    }
     let landmarks = match &a.landmark_every {
         Some(e) => Some((
             Duration::from_secs(parse_duration("--landmark-every", e)?.unsigned_abs()),

@@ -685,6 +685,11 @@ fn the_servers_options_and_what_it_refuses_at_start() {
             vec!["--mtc-days 400", "at most"],
         ),
         (
+            vec!["--mtc".into(), s(&damaged_mtc_ca(d))],
+            3,
+            vec!["mtc-ca.pem", "expected the MTC CA certificate"],
+        ),
+        (
             vec!["--mtc".into(), s(&d.join("no-mtc"))],
             4,
             vec!["no-mtc", "no MTC database", "mtc ca new"],
@@ -718,6 +723,19 @@ fn new_mtc_ca(dir: &Path, extra: &[&str]) -> PathBuf {
     args.extend_from_slice(extra);
     pk_ok(&args);
     mtc
+}
+
+/// An MTC CA whose certificate file was damaged (its log and key intact).
+fn damaged_mtc_ca(dir: &Path) -> PathBuf {
+    let mtc = dir.join("damaged");
+    std::fs::create_dir_all(&mtc).unwrap();
+    let made = new_mtc_ca(&mtc, &[]);
+    std::fs::write(
+        made.join("mtc-ca.pem"),
+        "-----BEGIN CERTIFICATE-----\nAAAA\n",
+    )
+    .unwrap();
+    made
 }
 
 /// An MTC certificate verifies (§7.2) to the MTC CA in `mtc` by pkit and by the relying

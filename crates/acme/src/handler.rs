@@ -1041,15 +1041,11 @@ impl AcmeHandler {
         );
         let names = finalize::order_names(&o);
         let (log, store) = self.mtc_log()?;
+        let log_id = log.log_id();
         let appended = crate::mtc::append(store, log, &names, &key, (not_before, not_after));
         let recorded = appended
             .and_then(|i| i64::try_from(i).map_err(|_| Problem::server("a log index past 2^63")))
-            .and_then(|i| {
-                let log = self.config.mtc.as_ref().map(crate::mtc::MtcLog::log_id);
-                self.db
-                    .set_order_mtc(o.id, &log.unwrap_or_default(), i)
-                    .map_err(Problem::db)
-            });
+            .and_then(|i| self.db.set_order_mtc(o.id, &log_id, i).map_err(Problem::db));
         if let Err(p) = recorded {
             // Not left processing with no entry to wait for.
             self.db
@@ -1088,11 +1084,16 @@ impl AcmeHandler {
             body: body.into_bytes(),
             headers,
         };
-        let order = self
-            .db
-            .order(c.order_id)
-            .map_err(Problem::db)?
-            .filter(|o| o.mtc_index.is_some());
+        // Only a server with an MTC CA looks the order up: an X.509 download stays one
+        // query.
+        let order = match self.config.mtc {
+            Some(_) => self
+                .db
+                .order(c.order_id)
+                .map_err(Problem::db)?
+                .filter(|o| o.mtc_index.is_some()),
+            None => None,
+        };
         let Some(order) = order else {
             if landmark {
                 return Err(Problem::new("malformed", 404, "no such certificate"));

@@ -220,13 +220,20 @@ pub fn allocate_landmark_if_due(
     every: u64,
     lifetime: u64,
 ) -> Result<Option<Landmark>> {
-    store.lead_checkpoint()?;
-    let made = (|| -> Result<Option<Landmark>> {
+    let due = |store: &mut dyn LogStore| -> Result<bool> {
         let last = store.landmarks()?.last().copied().unwrap_or(Landmark::ZERO);
         let size = store.latest_checkpoint()?.map_or(0, |c| c.size);
         let allocated = last.expiry.saturating_sub(lifetime);
-        let due = last.number == 0 || now >= allocated.saturating_add(every);
-        if !due || size <= last.tree_size {
+        Ok((last.number == 0 || now >= allocated.saturating_add(every)) && size > last.tree_size)
+    };
+    // Asked at every checkpoint: the leader's lock (a write lock on SQLite) is taken only
+    // when one looks due, and the question asked again under it.
+    if !due(store)? {
+        return Ok(None);
+    }
+    store.lead_checkpoint()?;
+    let made = (|| -> Result<Option<Landmark>> {
+        if !due(store)? {
             return Ok(None);
         }
         allocate_landmark(store, now, lifetime).map(Some)

@@ -9,7 +9,11 @@ use super::output;
 use clap::{Args, ValueEnum};
 use pkit::der::hex;
 use pkit::lint::csr::CsrFacts;
-use pkit::lint::{certificate_lints, lint_context, CertType, Finding, Level, LintOptions, Rules};
+use pkit::lint::encoding::deviation_findings;
+use pkit::lint::{
+    certificate_lints, lint_report, CertContext, CertType, Finding, Level, LintOptions, NotRun,
+    Rules,
+};
 use pkit::pki::backend::openssl;
 use pkit::pki::cert::Certificate;
 use pkit::pki::detect::{self, Kind};
@@ -48,13 +52,18 @@ pub struct LintArgs {
     /// intermediate, tls-leaf, smime-leaf, ocsp-signer, leaf.
     #[arg(long = "as", value_name = "TYPE")]
     pub as_type: Option<String>,
+    /// Judge by the rules in force on this day (YYYY-MM-DD or RFC 3339) instead of those
+    /// in force on each certificate's notBefore.
+    #[arg(long, value_name = "DATE")]
+    pub at: Option<String>,
     /// Exit 1 when a finding reaches this level.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// List the lints (name, object, level, rule set, source) and exit.
+    /// List the lints (name, object, level, rule set, source, in force since and until)
+    /// and exit.
     #[arg(long)]
     pub list: bool,
 }
@@ -91,9 +100,13 @@ struct Linted {
     name: String,
     /// A certificate's serial; a CRL has none.
     serial: Option<String>,
-    /// A certificate's type.
-    cert_type: Option<CertType>,
+    /// A certificate's type, and why.
+    cert_type: Option<(CertType, String)>,
+    /// The day a certificate was judged as of (its notBefore, or `--at`).
+    judged_at: Option<i64>,
     findings: Vec<Finding>,
+    /// Lints that could not run: a part they need did not decode.
+    not_run: Vec<NotRun>,
 }
 
 /// The JSON of one finding, as every command that lints shows it.
@@ -137,7 +150,22 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
             })
         })
         .transpose()?;
-    let opts = LintOptions { rules, as_type };
+    let at =
+        a.at.as_deref()
+            .map(|d| {
+                let t = if d.len() == 10 {
+                    pkit::der::Time::parse_rfc3339(&format!("{d}T00:00:00Z"))
+                } else {
+                    pkit::der::Time::parse_rfc3339(d)
+                };
+                t.map(|t| t.unix).ok_or_else(|| {
+                    CliError::usage(format!(
+                        "--at {d}: expected a date, YYYY-MM-DD or RFC 3339 (2026-01-02T03:04:05Z)"
+                    ))
+                })
+            })
+            .transpose()?;
+    let opts = LintOptions { rules, as_type, at };
     let mut linted = Vec::new();
     // An input that does not parse is named on stderr and makes the run exit 3; the
     // others are still linted.
@@ -174,7 +202,9 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
     Ok(if fails { Exit::Negative } else { Exit::Ok })
 }
 
-/// Lint one object by its kind; `None` for a kind pkit does not lint.
+/// Lint one object by its kind; `None` for a kind pkit does not lint. Every object is
+/// read leniently: what is not DER is a finding; only what is not the object at all is
+/// an error.
 fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
     let kind = item
         .label
@@ -182,39 +212,50 @@ fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
         .and_then(detect::from_pem_label)
         .unwrap_or_else(|| detect::sniff(&item.der));
     let unparsed = |e: pkit::der::Error| CliError::der(&item.name, &e);
-    let linted = |object, name: String, serial, cert_type, findings| Linted {
-        source: item.name.clone(),
-        object,
-        name,
-        serial,
-        cert_type,
-        findings,
+    let log = pkit::der::Deviations::new();
+    let reader = pkit::der::Reader::lenient(&item.der, &log);
+    let linted = |object, name: String, mut findings: Vec<Finding>, path: &str| {
+        if opts.rules.rfc5280 {
+            findings.extend(deviation_findings(&log, path));
+        }
+        Linted {
+            source: item.name.clone(),
+            object,
+            name,
+            serial: None,
+            cert_type: None,
+            judged_at: None,
+            findings,
+            not_run: Vec::new(),
+        }
     };
     Some(match kind {
-        Kind::Certificate => Certificate::from_der(&item.der)
-            .map_err(unparsed)
-            .map(|cert| {
-                let ctx = pkit::lint::CertContext::new(&cert, opts.as_type);
-                linted(
-                    "certificate",
-                    cert.subject.to_rfc4514().unwrap_or_default(),
-                    Some(hex(pkit::der::integer::unsigned_bytes(cert.serial))),
-                    Some(ctx.kind),
-                    lint_context(&ctx, &opts.rules),
-                )
-            }),
-        Kind::Crl => pkit::pki::crl::Crl::from_der(&item.der)
+        Kind::Certificate => Certificate::parse(reader).map_err(unparsed).map(|cert| {
+            let ctx = CertContext::lenient(&cert, opts.as_type, &log, opts.at);
+            let report = lint_report(&ctx, &opts.rules);
+            Linted {
+                source: item.name.clone(),
+                object: "certificate",
+                name: cert.subject.to_rfc4514().unwrap_or_default(),
+                serial: Some(hex(pkit::der::integer::unsigned_bytes(cert.serial))),
+                cert_type: Some((ctx.kind, ctx.kind_reason.clone())),
+                judged_at: Some(ctx.at),
+                findings: report.findings,
+                not_run: report.not_run,
+            }
+        }),
+        Kind::Crl => pkit::pki::crl::Crl::parse(reader)
             .map_err(unparsed)
             .map(|crl| {
+                let findings = pkit::lint::crl::lint_parsed_crl(&crl, opts);
                 linted(
                     "crl",
                     crl.issuer.to_rfc4514().unwrap_or_default(),
-                    None,
-                    None,
-                    pkit::lint::crl::lint_parsed_crl(&crl, opts),
+                    findings,
+                    "tbsCertList",
                 )
             }),
-        Kind::Csr => pkit::pki::csr::Csr::from_der(&item.der)
+        Kind::Csr => pkit::pki::csr::Csr::parse(reader)
             .map_err(unparsed)
             .map(|req| {
                 // Proof of possession is a signature check, which the lints leave to us.
@@ -228,27 +269,32 @@ fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
                     )
                     .ok(),
                 };
+                let findings = pkit::lint::csr::lint_parsed_csr(&req, facts, opts);
                 linted(
                     "csr",
                     req.subject.to_rfc4514().unwrap_or_default(),
-                    None,
-                    None,
-                    pkit::lint::csr::lint_parsed_csr(&req, facts, opts),
+                    findings,
+                    "certificationRequestInfo",
                 )
             }),
-        Kind::OcspResponse => pkit::pki::ocsp::OcspResponse::from_der(&item.der)
+        Kind::OcspResponse => pkit::pki::ocsp::OcspResponse::parse(reader)
             .map_err(unparsed)
             .map(|resp| {
+                let findings = pkit::lint::ocsp::lint_parsed_ocsp(&resp, opts);
                 linted(
                     "ocsp_response",
                     resp.status.name().unwrap_or("").to_string(),
-                    None,
-                    None,
-                    pkit::lint::ocsp::lint_parsed_ocsp(&resp, opts),
+                    findings,
+                    "responseBytes",
                 )
             }),
         _ => return None,
     })
+}
+
+/// A day as RFC 3339, for the output.
+fn day(unix: i64) -> String {
+    pkit::der::Time { unix }.to_string()
 }
 
 fn item_json(l: &Linted, rules: &Rules) -> Value {
@@ -257,11 +303,13 @@ fn item_json(l: &Linted, rules: &Rules) -> Value {
         "source": l.source,
         "object": l.object,
     });
-    match l.cert_type {
-        Some(t) => {
+    match &l.cert_type {
+        Some((t, why)) => {
             v["subject_dn"] = l.name.clone().into();
             v["serial_number"] = l.serial.clone().into();
             v["certificate_type"] = t.name().into();
+            v["certificate_type_reason"] = why.clone().into();
+            v["judged_at"] = l.judged_at.map(day).into();
         }
         None if l.object == "crl" => v["issuer_dn"] = l.name.clone().into(),
         None if l.object == "csr" => v["subject_dn"] = l.name.clone().into(),
@@ -273,6 +321,11 @@ fn item_json(l: &Linted, rules: &Rules) -> Value {
         "warnings": l.findings.iter().filter(|f| f.level == Level::Warning).count(),
         "notices": l.findings.iter().filter(|f| f.level == Level::Notice).count(),
         "findings": l.findings.iter().map(finding_json).collect::<Vec<_>>(),
+        "not_run": l
+            .not_run
+            .iter()
+            .map(|n| json!({"lint": n.lint, "reason": n.reason}))
+            .collect::<Vec<_>>(),
     });
     if let (Value::Object(m), Value::Object(r)) = (&mut v, rest) {
         m.extend(r);
@@ -293,11 +346,11 @@ fn print(a: &LintArgs, rules: &Rules, linted: &[Linted]) -> CliResult {
         Format::Text => {
             let mut s = String::new();
             for l in linted {
-                let what = match (l.cert_type, l.object) {
-                    (Some(t), _) => t.name(),
-                    (None, "crl") => "CRL",
-                    (None, "csr") => "CSR",
-                    (None, _) => "OCSP response",
+                let what = match (&l.cert_type, l.object) {
+                    (Some((t, why)), _) => format!("{}: {why}", t.name()),
+                    (None, "crl") => "CRL".into(),
+                    (None, "csr") => "CSR".into(),
+                    (None, _) => "OCSP response".into(),
                 };
                 let _ = writeln!(
                     s,
@@ -316,6 +369,9 @@ fn print(a: &LintArgs, rules: &Rules, linted: &[Linted]) -> CliResult {
                 );
                 for f in &l.findings {
                     let _ = writeln!(s, "  {}", finding_text(f));
+                }
+                for n in &l.not_run {
+                    let _ = writeln!(s, "  not run: {} ({})", n.lint, n.reason);
                 }
             }
             s
@@ -346,32 +402,91 @@ fn summary_table(linted: &[Linted]) -> String {
 
 fn list_lints() -> CliResult<Exit> {
     let mut t = comfy_table::Table::new();
-    t.set_header(["lint", "object", "level", "rule set", "source"]);
+    t.set_header([
+        "lint", "object", "level", "rule set", "source", "since", "until",
+    ]);
     let set_name = |s: pkit::lint::RuleSet| match s {
         pkit::lint::RuleSet::Rfc5280 => "rfc5280",
         pkit::lint::RuleSet::CabfTlsCore => "cabf-tls-core",
         pkit::lint::RuleSet::CabfTls => "cabf-tls",
         pkit::lint::RuleSet::CabfSmime => "cabf-smime",
     };
-    let rows = certificate_lints()
-        .map(|l| (l.name, "certificate", l.level, l.set, l.source))
-        .chain(
-            pkit::lint::crl::LINTS
-                .iter()
-                .map(|l| (l.name, "crl", l.level, l.set, l.source)),
-        )
+    let dated = |d: Option<pkit::lint::Dated>| {
+        d.map_or_else(String::new, |d| format!("{} ({})", d.date, d.cite))
+    };
+    type Row = (
+        &'static str,
+        &'static str,
+        Level,
+        &'static str,
+        &'static str,
+        String,
+        String,
+    );
+    let rows: Vec<Row> = pkit::lint::encoding::CLASSES
+        .iter()
+        .map(|m| {
+            (
+                m.name,
+                "any",
+                Level::Error,
+                "rfc5280",
+                m.source,
+                String::new(),
+                String::new(),
+            )
+        })
+        .chain(certificate_lints().map(|l| {
+            (
+                l.name,
+                "certificate",
+                l.level,
+                set_name(l.set),
+                l.source,
+                dated(l.since),
+                dated(l.until),
+            )
+        }))
+        .chain(pkit::lint::crl::LINTS.iter().map(|l| {
+            (
+                l.name,
+                "crl",
+                l.level,
+                set_name(l.set),
+                l.source,
+                String::new(),
+                String::new(),
+            )
+        }))
         .chain(
             pkit::lint::ocsp::lints()
                 .into_iter()
-                .map(|(n, level, source, set)| (n, "ocsp_response", level, set, source)),
+                .map(|(n, level, source, set)| {
+                    (
+                        n,
+                        "ocsp_response",
+                        level,
+                        set_name(set),
+                        source,
+                        String::new(),
+                        String::new(),
+                    )
+                }),
         )
-        .chain(
-            pkit::lint::csr::LINTS
-                .iter()
-                .map(|l| (l.name, "csr", l.level, l.set, l.source)),
-        );
-    for (name, object, level, set, source) in rows {
-        t.add_row([name, object, level.name(), set_name(set), source]);
+        .chain(pkit::lint::csr::LINTS.iter().map(|l| {
+            (
+                l.name,
+                "csr",
+                l.level,
+                set_name(l.set),
+                l.source,
+                String::new(),
+                String::new(),
+            )
+        }))
+        .collect();
+    for (name, object, level, set, source, since, until) in rows {
+        t.add_row([name, object, level.name(), set, source, &since, &until]);
     }
     io::write_text(None, false, &format!("{t}\n"))?;
     Ok(Exit::Ok)

@@ -76,7 +76,7 @@ pub fn check_csr(der: &[u8], o: &Order, ca: &Ca, backend: &Backend) -> Result<Ch
         &ctx,
         &LintOptions {
             rules: ca.issuer.gate.rules,
-            as_type: None,
+            ..LintOptions::default()
         },
     );
     if let Some(f) = findings.iter().find(|f| f.level == Level::Error) {

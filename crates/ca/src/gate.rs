@@ -60,7 +60,7 @@ impl LintGate {
                 &crl,
                 &LintOptions {
                     rules: self.rules,
-                    as_type: None,
+                    ..LintOptions::default()
                 },
             ),
             Err(_) => vec![unreadable("tbsCertList")],
@@ -76,7 +76,7 @@ impl LintGate {
         }
         let opts = LintOptions {
             rules: self.rules,
-            as_type: None,
+            ..LintOptions::default()
         };
         self.decide(pkit_lint::ocsp::lifetime_findings(&opts, seconds))
     }
@@ -100,11 +100,16 @@ impl LintGate {
                 findings: vec![unreadable("tbsCertificate")],
             });
         };
+        // Today's rules, whatever notBefore the certificate is asked to have.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
         let findings = lint_parsed(
             &cert,
             &LintOptions {
                 rules: self.rules,
-                as_type: None,
+                at: Some(now),
+                ..LintOptions::default()
             },
         );
         self.decide(findings)

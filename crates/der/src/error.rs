@@ -51,6 +51,11 @@ pub enum ErrorKind {
     /// within 16 bytes, so `Error` stays as small as the parsers' `Result`s need (24-byte
     /// fields cost the certificate parser 2% more instructions).
     VectorLength { length: u32, min: u32, max: u32 },
+    /// A DEFAULT value encoded (X.690 §11.5: DER omits it); names the field.
+    DefaultEncoded(&'static str),
+    /// A version that does not fit the structure's contents (RFC 5280 §4.1.2.1, §5.1.2.1);
+    /// says what was expected.
+    WrongVersion(&'static str),
     /// A structure-level rule (names the rule).
     Invalid(String),
 }
@@ -169,6 +174,10 @@ impl fmt::Display for ErrorKind {
                 f,
                 "expected a vector of {min} to {max} byte(s), found {length}"
             ),
+            DefaultEncoded(what) => {
+                write!(f, "expected DEFAULT {what} to be omitted, found it encoded")
+            }
+            WrongVersion(what) => write!(f, "expected {what}"),
             Invalid(what) => write!(f, "{what}"),
         }
     }

@@ -104,10 +104,7 @@ impl<'a> Reader<'a> {
         let off = self.offset();
         let v = self.read_bool()?;
         if !v {
-            self.deviate(
-                off,
-                ErrorKind::Invalid("expected DEFAULT FALSE to be omitted, found it encoded".into()),
-            )?;
+            self.deviate(off, ErrorKind::DefaultEncoded("FALSE"))?;
         }
         Ok(v)
     }

@@ -28,6 +28,9 @@ const fn br(
         set,
         applies,
         check,
+        // The BRs' own effective date; lints whose rule came later say when.
+        since: Some(crate::Dated::new("2012-07-01", "BR 1.0 effective date")),
+        until: None,
     }
 }
 
@@ -51,8 +54,10 @@ fn ocsp_signer(t: CertType) -> bool {
     t == CertType::OcspSigner
 }
 
-fn any(_: CertType) -> bool {
-    true
+/// Every certificate but an S/MIME leaf, which the S/MIME BRs' own key and algorithm
+/// rules judge (they allow what the TLS BRs do not, e.g. Ed25519 from S/MIME BR 1.0.3).
+fn not_smime(t: CertType) -> bool {
+    t != CertType::SmimeLeaf
 }
 
 use RuleSet::{CabfTls as FULL, CabfTlsCore as CORE};
@@ -70,6 +75,60 @@ pub fn max_validity_days(at: i64) -> i64 {
         .rev()
         .find(|(from, _)| at >= *from)
         .map_or(398, |(_, d)| *d)
+}
+
+/// The longest validity a TLS subscriber certificate issued at `at` may have, and the
+/// rule that says so: BR 1.0 §9.4 (60 months), BR 1.x §6.3.2 (39 months from 2015-04-01;
+/// 825 days from 2018-03-01, Ballot 193; 398 days from 2020-09-01, Ballot SC-31), then
+/// ballot SC-081's steps.
+pub(crate) fn validity_limit(at: i64) -> (Limit, &'static str) {
+    use crate::date;
+    if at >= date("2026-03-15") {
+        (Limit::Days(max_validity_days(at)), "Ballot SC-081")
+    } else if at >= date("2020-09-01") {
+        (Limit::Days(398), "Ballot SC-31")
+    } else if at >= date("2018-03-01") {
+        (Limit::Days(825), "Ballot 193")
+    } else if at >= date("2015-04-01") {
+        (Limit::Months(39), "BR 1.x §6.3.2")
+    } else {
+        (Limit::Months(60), "BR 1.0 §9.4")
+    }
+}
+
+/// A validity limit, in days or in calendar months.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Limit {
+    Days(i64),
+    Months(i64),
+}
+
+impl Limit {
+    /// Whether a validity from `nb` to `na` (inclusive, POSIX seconds) exceeds it.
+    fn exceeded(self, nb: i64, na: i64) -> bool {
+        match self {
+            // §1.6.4: the validity period includes both its first and its last second.
+            Limit::Days(d) => na - nb + 1 > d * 86_400,
+            Limit::Months(m) => {
+                let c = crate::der::Time { unix: nb }.civil();
+                let months = c.month as i64 - 1 + m;
+                let end = crate::der::Time::from_civil(crate::der::time::Civil {
+                    year: c.year + months / 12,
+                    month: (months % 12 + 1) as u32,
+                    day: c.day.min(28),
+                    ..c
+                });
+                end.is_some_and(|e| na > e.unix)
+            }
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Limit::Days(d) => format!("{d} days"),
+            Limit::Months(m) => format!("{m} months"),
+        }
+    }
 }
 
 /// The CA/Browser Forum's reserved policy identifiers for TLS certificates (§7.1.6.1).
@@ -178,7 +237,7 @@ pub(crate) fn key_algorithm_problem(spki: &Spki<'_>) -> Option<String> {
 
 /// [`weak_key_problem`] of a certificate's key, as a finding.
 pub(crate) fn weak_key(c: &CertContext<'_>, r: &mut Reporter<'_>) {
-    if let Some(p) = weak_key_problem(&c.cert.spki) {
+    if let Some(p) = weak_key_problem(c.spki()) {
         r.report(SPKI, c.cert.spki.offset, p);
     }
 }
@@ -217,6 +276,10 @@ pub(crate) fn signature_not_allowed(alg: &AlgId<'_>) -> Option<String> {
 }
 
 const SAN: &str = "tbsCertificate.extensions.subjectAltName";
+
+/// RFC 6962 §3.1's Precertificate Signing Certificate EKU, which BR §7.1.2.7.10 forbids
+/// in a subscriber certificate (it belongs to a CA's precertificate signer).
+const PRECERT_SIGNING: Oid = Oid::new("1.3.6.1.4.1.11129.2.4.4");
 const SPKI: &str = "tbsCertificate.subjectPublicKeyInfo";
 
 pub static LINTS: &[Lint] = &[
@@ -228,16 +291,15 @@ pub static LINTS: &[Lint] = &[
         tls,
         |c, r| {
             let Some((nb, na)) = c.validity() else { return };
-            let max = max_validity_days(nb);
-            // §1.6.4: the validity period includes both its first and its last second.
-            let secs = na - nb + 1;
-            if secs > max * 86_400 {
+            let (limit, rule) = validity_limit(c.at);
+            if limit.exceeded(nb, na) {
                 r.report(
                     "tbsCertificate.validity",
-                    c.offset_in(c.cert.tbs_raw),
+                    c.cert.validity_offset(),
                     format!(
-                        "{} days of validity; at most {max} for a certificate issued then",
-                        (secs + 86_399) / 86_400
+                        "{} days of validity; at most {} for a certificate issued then ({rule})",
+                        (na - nb + 86_400) / 86_400,
+                        limit.text()
                     ),
                 );
             }
@@ -266,7 +328,7 @@ pub static LINTS: &[Lint] = &[
         CORE,
         tls,
         |c, r| {
-            for n in c.sans() {
+            for n in &c.sans() {
                 if !matches!(n, GeneralName::DnsName(_) | GeneralName::IpAddress(_)) {
                     r.report(
                         SAN,
@@ -287,7 +349,7 @@ pub static LINTS: &[Lint] = &[
         CORE,
         tls,
         |c, r| {
-            for n in c.sans() {
+            for n in &c.sans() {
                 if let GeneralName::DnsName(d) = n {
                     if let Some(why) = dns_name_problem(d) {
                         r.report(
@@ -307,20 +369,35 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
+            // From BR 2.0.0 (SC-62) byte for byte, an address in its canonical text
+            // (dotted decimal, RFC 5952); before, any spelling of one of the names.
+            let exact = c.at >= crate::date("2023-09-15");
             let sans = c.sans();
             for cn in c.common_names() {
                 let found = sans.iter().any(|n| match n {
+                    GeneralName::DnsName(d) if exact => **d == *cn,
                     GeneralName::DnsName(d) => d.eq_ignore_ascii_case(&cn),
-                    GeneralName::IpAddress(ip) => ip
-                        .address()
-                        .is_some_and(|a| cn.parse::<IpAddr>().is_ok_and(|b| a == b)),
+                    GeneralName::IpAddress(ip) => ip.address().is_some_and(|a| {
+                        if exact {
+                            a.to_string() == cn
+                        } else {
+                            cn.parse::<IpAddr>().is_ok_and(|b| a == b)
+                        }
+                    }),
                     _ => false,
                 });
                 if !found {
                     r.report(
                         "tbsCertificate.subject",
                         c.cert.subject.offset,
-                        format!("commonName {cn:?} is not one of the subjectAltName entries"),
+                        if exact {
+                            format!(
+                                "commonName {cn:?} is not, byte for byte, one of the \
+                                 subjectAltName entries"
+                            )
+                        } else {
+                            format!("commonName {cn:?} is not one of the subjectAltName entries")
+                        },
                     );
                 }
             }
@@ -331,7 +408,7 @@ pub static LINTS: &[Lint] = &[
         Level::Error,
         "CA/B Forum TLS BR §6.1.5",
         CORE,
-        any,
+        not_smime,
         weak_key,
     ),
     br(
@@ -339,9 +416,9 @@ pub static LINTS: &[Lint] = &[
         Level::Error,
         "CA/B Forum TLS BR §6.1.5",
         FULL,
-        any,
+        not_smime,
         |c, r| {
-            if let Some(p) = key_algorithm_problem(&c.cert.spki) {
+            if let Some(p) = key_algorithm_problem(c.spki()) {
                 r.report(SPKI, c.cert.spki.offset, p);
             }
         },
@@ -372,14 +449,18 @@ pub static LINTS: &[Lint] = &[
         CORE,
         tls,
         |c, r| {
-            let forbidden: [(&Oid, &str); 5] = [
+            let forbidden: [(&Oid, &str); 6] = [
                 (&oids::KP_ANY, "anyExtendedKeyUsage"),
                 (&oids::KP_CODE_SIGNING, "codeSigning"),
                 (&oids::KP_EMAIL_PROTECTION, "emailProtection"),
                 (&oids::KP_TIME_STAMPING, "timeStamping"),
                 (&oids::KP_OCSP_SIGNING, "OCSPSigning"),
+                (
+                    &PRECERT_SIGNING,
+                    "Precertificate Signing Certificate (RFC 6962 §3.1)",
+                ),
             ];
-            for e in c.ekus().unwrap_or_default() {
+            for e in &c.ekus().unwrap_or_default() {
                 if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
                     r.report(
                         "tbsCertificate.extensions.extKeyUsage",
@@ -389,7 +470,8 @@ pub static LINTS: &[Lint] = &[
                 }
             }
         },
-    ),
+    )
+    .since("2023-09-15", "Ballot SC-62"),
     br(
         "e_cabf_leaf_key_usage_ca_bits",
         Level::Error,
@@ -412,7 +494,7 @@ pub static LINTS: &[Lint] = &[
         Level::Error,
         "CA/B Forum TLS BR §7.1",
         CORE,
-        any,
+        not_smime,
         |c, r| {
             // 64 bits of CSPRNG output in a positive INTEGER take at least 8 octets.
             let magnitude = pkit_der::integer::unsigned_bytes(c.cert.serial);
@@ -427,7 +509,8 @@ pub static LINTS: &[Lint] = &[
                 );
             }
         },
-    ),
+    )
+    .since("2016-09-30", "Ballot 164"),
     br(
         "e_cabf_ca_key_usage_bits",
         Level::Error,
@@ -468,13 +551,21 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
-            let reserved = match c.value(&oids::CE_CERT_POLICIES) {
-                Some(ExtensionValue::CertificatePolicies(list)) => list
-                    .iter()
-                    .any(|p| RESERVED_POLICIES.iter().any(|o| p.policy_identifier == *o)),
-                _ => false,
-            };
-            if !reserved {
+            // BR 1.x §7.1.6.4: a policy identifier that says the certificate follows the
+            // BRs (the CA's own OID would do); from BR 2.0.0 (SC-62) a reserved one.
+            let policies = c.policy_oids();
+            let reserved = policies
+                .iter()
+                .any(|p| RESERVED_POLICIES.iter().any(|o| *p == *o));
+            if c.at < crate::date("2023-09-15") {
+                if policies.is_empty() {
+                    r.report(
+                        "tbsCertificate.extensions",
+                        c.offset_of(&oids::CE_CERT_POLICIES),
+                        "certificatePolicies must hold a policy identifier",
+                    );
+                }
+            } else if !reserved {
                 r.report(
                     "tbsCertificate.extensions",
                     c.offset_of(&oids::CE_CERT_POLICIES),
@@ -490,8 +581,8 @@ pub static LINTS: &[Lint] = &[
         FULL,
         ca,
         |c, r| {
-            let attrs = c.cert.subject.rdns().unwrap_or_default();
-            let has = |oid: &Oid| attrs.iter().flatten().any(|a| a.oid == *oid);
+            // An empty value says nothing: it is not the attribute being present.
+            let has = |oid: &Oid| c.subject_has(oid);
             for (oid, name) in [
                 (&oids::AT_COUNTRY, "countryName"),
                 (&oids::AT_ORGANIZATION, "organizationName"),
@@ -541,7 +632,8 @@ pub static LINTS: &[Lint] = &[
                 );
             }
         },
-    ),
+    )
+    .since("2019-01-01", "BR 1.6.x §7.1.2.2(g)"),
     br(
         "e_cabf_aia_ca_issuers_missing",
         Level::Error,
@@ -564,7 +656,8 @@ pub static LINTS: &[Lint] = &[
                 );
             }
         },
-    ),
+    )
+    .since("2023-09-15", "Ballot SC-62"),
     br(
         "e_cabf_crl_distribution_point_missing",
         Level::Error,
@@ -586,13 +679,14 @@ pub static LINTS: &[Lint] = &[
         Level::Error,
         "CA/B Forum TLS BR §7.1.3.2",
         FULL,
-        any,
+        not_smime,
         |c, r| {
             if let Some(why) = signature_not_allowed(&c.cert.signature_algorithm) {
                 r.report("signatureAlgorithm", c.cert.signature_algorithm.offset, why);
             }
         },
-    ),
+    )
+    .since("2016-01-01", "BR 1.x §7.1.3, SHA-1 sunset"),
     br(
         "e_cabf_ocsp_signer_nocheck_missing",
         Level::Error,
@@ -628,7 +722,8 @@ pub static LINTS: &[Lint] = &[
                 );
             }
         },
-    ),
+    )
+    .since("2023-09-15", "Ballot SC-62"),
     br(
         "e_cabf_internal_name",
         Level::Error,
@@ -636,7 +731,7 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
-            for n in c.sans() {
+            for n in &c.sans() {
                 if let GeneralName::DnsName(d) = n {
                     if dns_name_problem(d).is_none() && internal_name(d) {
                         r.report(
@@ -651,7 +746,8 @@ pub static LINTS: &[Lint] = &[
                 }
             }
         },
-    ),
+    )
+    .since("2015-11-01", "BR 1.x §7.1.4.2.1"),
     br(
         "e_cabf_ip_reserved",
         Level::Error,
@@ -659,7 +755,7 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
-            for n in c.sans() {
+            for n in &c.sans() {
                 if let GeneralName::IpAddress(ip) = n {
                     if let Some(a) = ip.address().filter(reserved_ip) {
                         r.report(
@@ -671,7 +767,8 @@ pub static LINTS: &[Lint] = &[
                 }
             }
         },
-    ),
+    )
+    .since("2015-11-01", "BR 1.x §7.1.4.2.1"),
 ];
 
 #[cfg(test)]

@@ -1,89 +1,325 @@
 //! One certificate as the lints see it: the parsed fields, its extensions decoded once,
-//! and its type.
+//! its type, the day it is judged as of, and what of it did not decode.
+//!
+//! Nothing that fails to decode is read as absent. Each part is decoded strictly, then,
+//! when that fails, leniently: a part that decodes leniently is used and its deviations
+//! become findings ([`crate::encoding`]); a part that does not decode at all is a finding
+//! of its own, and a lint that asks for it (through the accessors below) is reported as
+//! not run instead of judging a certificate it cannot see.
 
 use crate::der::oid_registry as oids;
-use crate::der::{ObjectId, Oid};
+use crate::der::reader::Deviation;
+use crate::der::{Deviations, ErrorKind, ObjectId, Oid, Reader};
 use crate::kind::CertType;
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::basic_constraints::BasicConstraints;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
 use pkit_x509::extension::Extension;
+use pkit_x509::name::Attribute;
+use pkit_x509::spki::Spki;
+use std::cell::Cell;
 
-/// A certificate and what every lint asks of it, the extensions most lints read decoded
-/// once (the gate lints every certificate pkit signs, so this is on the issuing path).
+/// A part of the certificate that lints read and that may not decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The extensions list itself (those after the break are unknown).
+    Extensions,
+    /// The extension at this index of [`CertContext::extensions`].
+    Extension(usize),
+    Subject,
+    Validity,
+    PublicKey,
+}
+
+/// What did not decode as DER: a deviation read past leniently, or (`undecodable`) a part
+/// that could not be read at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub kind: ErrorKind,
+    /// The field, as findings name fields.
+    pub path: String,
+    pub offset: usize,
+    pub undecodable: bool,
+}
+
+/// A certificate and what every lint asks of it, the extensions decoded once (the gate
+/// lints every certificate pkit signs, so this is on the issuing path).
 pub struct CertContext<'a> {
     pub cert: &'a Certificate<'a>,
-    /// Its extensions in order (empty when it has none or they do not decode).
+    /// Its extensions in order, duplicates included (as far as the list decodes).
     pub extensions: Vec<Extension<'a>>,
+    /// Each extension's value (same order); `None` where it did not decode even leniently.
+    values: Vec<Option<ExtensionValue<'a>>>,
     pub kind: CertType,
-    bc: Option<BasicConstraints>,
-    ku: Option<Vec<usize>>,
-    ekus: Option<Vec<ObjectId<'a>>>,
-    sans: Vec<GeneralName<'a>>,
+    /// Why the certificate is of that type, in a few words.
+    pub kind_reason: String,
+    /// The day the rules are judged as of (POSIX seconds): the certificate's notBefore
+    /// unless the caller says otherwise.
+    pub at: i64,
+    problems: Vec<Problem>,
+    broken: Vec<Part>,
+    /// The first broken part a check asked for since [`CertContext::begin_check`].
+    touched: Cell<Option<Part>>,
+    subject: Vec<Vec<Attribute<'a>>>,
+    validity: Option<(i64, i64)>,
 }
 
 impl<'a> CertContext<'a> {
+    /// The context of a certificate parsed strictly (nothing to report of its encoding
+    /// but what its parts' own decoding finds).
     pub fn new(cert: &'a Certificate<'a>, as_type: Option<CertType>) -> CertContext<'a> {
-        let extensions = cert
-            .extensions
-            .and_then(|x| x.all().ok())
-            .unwrap_or_default();
+        Self::build(cert, as_type, None, None)
+    }
+
+    /// The context of a certificate parsed with `Reader::lenient(der, log)`: the
+    /// deviations in `log` become findings too. `at` judges the rules as of that day
+    /// instead of the certificate's notBefore.
+    pub fn lenient(
+        cert: &'a Certificate<'a>,
+        as_type: Option<CertType>,
+        log: &'a Deviations,
+        at: Option<i64>,
+    ) -> CertContext<'a> {
+        Self::build(cert, as_type, Some(log), at)
+    }
+
+    /// As [`CertContext::new`], judged as of `at` (the gate: today's rules whatever the
+    /// notBefore).
+    pub fn at(cert: &'a Certificate<'a>, as_type: Option<CertType>, at: i64) -> CertContext<'a> {
+        Self::build(cert, as_type, None, Some(at))
+    }
+
+    fn build(
+        cert: &'a Certificate<'a>,
+        as_type: Option<CertType>,
+        log: Option<&'a Deviations>,
+        at: Option<i64>,
+    ) -> CertContext<'a> {
         let mut ctx = CertContext {
             cert,
-            extensions,
+            extensions: Vec::new(),
+            values: Vec::new(),
             kind: CertType::Leaf,
-            bc: None,
-            ku: None,
-            ekus: None,
-            sans: Vec::new(),
+            kind_reason: String::new(),
+            at: 0,
+            problems: Vec::new(),
+            broken: Vec::new(),
+            touched: Cell::new(None),
+            subject: Vec::new(),
+            validity: None,
         };
-        ctx.bc = match ctx.value(&oids::CE_BASIC_CONSTRAINTS) {
-            Some(ExtensionValue::BasicConstraints(b)) => Some(b),
-            _ => None,
+        ctx.read_extensions(log);
+        match cert.subject.rdns() {
+            Ok(rdns) => ctx.subject = rdns,
+            Err(e) => ctx.fail(Part::Subject, "tbsCertificate.subject", e),
+        }
+        match cert.issuer.rdns() {
+            Ok(rdns) => ctx.check_strings("tbsCertificate.issuer", rdns.iter().flatten()),
+            // No lint reads the issuer's attributes; its bytes (self-issued) are whole.
+            Err(e) => ctx.problem("tbsCertificate.issuer", e, true),
+        }
+        let subject = std::mem::take(&mut ctx.subject);
+        ctx.check_strings("tbsCertificate.subject", subject.iter().flatten());
+        ctx.subject = subject;
+        match cert.validity() {
+            Ok((nb, na)) => ctx.validity = Some((nb.unix, na.unix)),
+            Err(e) => ctx.fail(Part::Validity, "tbsCertificate.validity", e),
+        }
+        if let Err(e) = cert.spki.key_info() {
+            ctx.fail(
+                Part::PublicKey,
+                "tbsCertificate.subjectPublicKeyInfo",
+                e.at("subjectPublicKey"),
+            );
+        }
+        if let Some(log) = log {
+            // Taken last: decoding the names and times above logs into it too.
+            for Deviation { offset, what } in log.take() {
+                let path = ctx.field_at(offset);
+                ctx.problems.push(Problem {
+                    kind: what,
+                    path,
+                    offset,
+                    undecodable: false,
+                });
+            }
+        }
+        ctx.at = at.or(ctx.validity.map(|(nb, _)| nb)).unwrap_or_else(now);
+        let (kind, reason) = match as_type {
+            Some(t) => (t, "as asked (--as)".to_string()),
+            None => CertType::detect(&ctx),
         };
-        ctx.ku = match ctx.value(&oids::CE_KEY_USAGE) {
-            Some(ExtensionValue::KeyUsage(bits)) => Some(bits.set_bits().collect()),
-            _ => None,
-        };
-        ctx.ekus = match ctx.value(&oids::CE_EXT_KEY_USAGE) {
-            Some(ExtensionValue::ExtendedKeyUsage(list)) => Some(list),
-            _ => None,
-        };
-        ctx.sans = match ctx.value(&oids::CE_SUBJECT_ALT_NAME) {
-            Some(ExtensionValue::SubjectAltName(n)) => n,
-            _ => Vec::new(),
-        };
-        ctx.kind = as_type.unwrap_or_else(|| CertType::detect(&ctx));
+        ctx.kind = kind;
+        ctx.kind_reason = reason;
         ctx
     }
 
-    /// The first extension `oid`.
-    pub fn extension(&self, oid: &Oid) -> Option<&Extension<'a>> {
-        self.extensions.iter().find(|e| e.oid == *oid)
+    fn read_extensions(&mut self, log: Option<&'a Deviations>) {
+        let Some(list) = self.cert.extensions else {
+            return;
+        };
+        let (exts, err) = list.all_partial();
+        if let Some(e) = err {
+            self.fail(Part::Extensions, "tbsCertificate.extensions", e);
+        }
+        for e in exts {
+            let strict = ext::decode(e.oid, e.value, e.value_offset);
+            // Leniently, when the certificate was read so: what decodes that way is
+            // used, and each deviation (logged with its offset) is reported.
+            let v = match (strict, log) {
+                (Ok(v), _) => Ok(v),
+                (Err(first), Some(log)) => {
+                    ext::decode_with(&Reader::lenient(&[], log), e.oid, e.value, e.value_offset)
+                        .map_err(|_| first)
+                }
+                (Err(first), None) => Err(first),
+            };
+            let v = match v {
+                Ok(v) => Some(v),
+                Err(err) => {
+                    let i = self.extensions.len();
+                    self.fail(Part::Extension(i), &ext_path(e.oid), err);
+                    None
+                }
+            };
+            self.extensions.push(e);
+            self.values.push(v);
+        }
     }
 
-    /// The decoded value of extension `oid` (`None` when absent or undecodable).
+    /// Decode each attribute's text once, so that a lenient reader logs what is wrong
+    /// with it and a strict one's refusal is reported rather than the value dropped.
+    fn check_strings<'b>(&mut self, path: &str, attrs: impl Iterator<Item = &'b Attribute<'a>>)
+    where
+        'a: 'b,
+    {
+        for a in attrs {
+            if let Err(e) = a.text() {
+                let name = a.type_name();
+                self.problem(&format!("{path}.{name}"), e, false);
+            }
+        }
+    }
+
+    fn problem(&mut self, path: &str, e: crate::der::Error, undecodable: bool) {
+        let inner = e.path_string();
+        self.problems.push(Problem {
+            offset: e.offset,
+            kind: e.kind,
+            path: if inner.is_empty() || inner.starts_with(path) {
+                path.to_string()
+            } else {
+                format!("{path}.{inner}")
+            },
+            undecodable,
+        });
+    }
+
+    fn fail(&mut self, part: Part, path: &str, e: crate::der::Error) {
+        self.broken.push(part);
+        self.problem(path, e, true);
+    }
+
+    /// What did not decode as DER, in the order found.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// Start of one lint's check: forget what the previous one asked for.
+    pub(crate) fn begin_check(&self) {
+        self.touched.set(None);
+    }
+
+    /// The broken part the check since [`CertContext::begin_check`] asked for, if any:
+    /// its findings cannot be trusted and it is reported as not run.
+    pub(crate) fn touched(&self) -> Option<Part> {
+        self.touched.get()
+    }
+
+    /// What a broken part is called in a "not run" note.
+    pub fn part_name(&self, part: Part) -> String {
+        match part {
+            Part::Extensions => "the extensions list".into(),
+            Part::Extension(i) => self.extensions[i].oid.name_or_dotted(),
+            Part::Subject => "the subject".into(),
+            Part::Validity => "the validity".into(),
+            Part::PublicKey => "the public key".into(),
+        }
+    }
+
+    fn touch_if_broken(&self, part: Part) {
+        if self.touched.get().is_none() && self.broken.contains(&part) {
+            self.touched.set(Some(part));
+        }
+    }
+
+    /// The index of the first extension `oid`; an extensions list that broke off leaves
+    /// the absence of any other unknown, which marks the check.
+    fn index_of(&self, oid: &Oid) -> Option<usize> {
+        let i = self.extensions.iter().position(|e| e.oid == *oid);
+        if i.is_none() {
+            self.touch_if_broken(Part::Extensions);
+        }
+        i
+    }
+
+    /// The first extension `oid` (whether or not its value decodes).
+    pub fn extension(&self, oid: &Oid) -> Option<&Extension<'a>> {
+        self.index_of(oid).map(|i| &self.extensions[i])
+    }
+
+    /// The decoded value of extension `oid`: `None` when absent; when it is present but
+    /// does not decode, `None` too and the check is marked as unable to run.
     pub fn value(&self, oid: &Oid) -> Option<ExtensionValue<'a>> {
-        let e = self.extension(oid)?;
-        ext::decode(e.oid, e.value, e.value_offset).ok()
+        let i = self.index_of(oid)?;
+        self.touch_if_broken(Part::Extension(i));
+        self.values[i].clone()
     }
 
     pub fn basic_constraints(&self) -> Option<BasicConstraints> {
-        self.bc
+        match self.value(&oids::CE_BASIC_CONSTRAINTS) {
+            Some(ExtensionValue::BasicConstraints(b)) => Some(b),
+            _ => None,
+        }
     }
 
     /// The extended key usages, when the extension is there.
-    pub fn ekus(&self) -> Option<&[ObjectId<'a>]> {
-        self.ekus.as_deref()
+    pub fn ekus(&self) -> Option<Vec<ObjectId<'a>>> {
+        match self.value(&oids::CE_EXT_KEY_USAGE) {
+            Some(ExtensionValue::ExtendedKeyUsage(list)) => Some(list),
+            _ => None,
+        }
+    }
+
+    /// Whether extendedKeyUsage is there and lists `oid`.
+    pub fn has_eku(&self, oid: &Oid) -> bool {
+        self.ekus().is_some_and(|l| l.iter().any(|e| *e == *oid))
     }
 
     /// The keyUsage bits set, when the extension is there.
-    pub fn key_usage(&self) -> Option<&[usize]> {
-        self.ku.as_deref()
+    pub fn key_usage(&self) -> Option<Vec<usize>> {
+        match self.value(&oids::CE_KEY_USAGE) {
+            Some(ExtensionValue::KeyUsage(bits)) => Some(bits.set_bits().collect()),
+            _ => None,
+        }
     }
 
-    pub fn sans(&self) -> &[GeneralName<'a>] {
-        &self.sans
+    /// The subjectAltName entries (none when it is absent).
+    pub fn sans(&self) -> Vec<GeneralName<'a>> {
+        match self.value(&oids::CE_SUBJECT_ALT_NAME) {
+            Some(ExtensionValue::SubjectAltName(n)) => n,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The certificatePolicies' identifiers (none when it is absent).
+    pub fn policy_oids(&self) -> Vec<ObjectId<'a>> {
+        match self.value(&oids::CE_CERT_POLICIES) {
+            Some(ExtensionValue::CertificatePolicies(list)) => {
+                list.iter().map(|p| p.policy_identifier).collect()
+            }
+            _ => Vec::new(),
+        }
     }
 
     pub fn dns_or_ip_sans(&self) -> usize {
@@ -96,7 +332,9 @@ impl<'a> CertContext<'a> {
     /// Where an extension's value starts, for findings about it; the extensions' start
     /// (or the TBS's) when it is absent.
     pub fn offset_of(&self, oid: &Oid) -> usize {
-        self.extension(oid)
+        self.extensions
+            .iter()
+            .find(|e| e.oid == *oid)
             .map(|e| e.value_offset)
             .unwrap_or_else(|| self.extensions_offset())
     }
@@ -115,14 +353,22 @@ impl<'a> CertContext<'a> {
         (part.as_ptr() as usize).saturating_sub(self.cert.raw.as_ptr() as usize)
     }
 
+    /// The subject's attributes, in encoded order.
+    pub fn subject_attributes(&self) -> impl Iterator<Item = &Attribute<'a>> {
+        self.touch_if_broken(Part::Subject);
+        self.subject.iter().flatten()
+    }
+
+    /// Whether the subject has attribute `oid` with a value that is not empty (an empty
+    /// value says nothing: it is not the attribute being present).
+    pub fn subject_has(&self, oid: &Oid) -> bool {
+        self.subject_attributes()
+            .any(|a| a.oid == *oid && a.text().is_ok_and(|t| !t.trim().is_empty()))
+    }
+
     /// The subject's commonName values.
     pub fn common_names(&self) -> Vec<String> {
-        self.cert
-            .subject
-            .rdns()
-            .unwrap_or_default()
-            .iter()
-            .flatten()
+        self.subject_attributes()
             .filter(|a| a.oid == oids::AT_COMMON_NAME)
             .filter_map(|a| a.text().ok())
             .collect()
@@ -130,6 +376,60 @@ impl<'a> CertContext<'a> {
 
     /// The validity, in POSIX seconds (not before, not after).
     pub fn validity(&self) -> Option<(i64, i64)> {
-        self.cert.validity().ok().map(|(b, a)| (b.unix, a.unix))
+        self.touch_if_broken(Part::Validity);
+        self.validity
     }
+
+    /// The subject public key, for checks of its algorithm and size.
+    pub fn spki(&self) -> &Spki<'a> {
+        self.touch_if_broken(Part::PublicKey);
+        &self.cert.spki
+    }
+
+    /// The certificate's field at `offset`, for a deviation the parser logged there.
+    fn field_at(&self, offset: usize) -> String {
+        let c = self.cert;
+        let within = |start: usize, len: usize| offset >= start && offset < start + len;
+        if let Some(x) = c.extensions {
+            if within(self.offset_in(x.content()), x.content().len()) {
+                // Extensions are in order: the first whose value ends past the offset
+                // holds it, in its header (the critical flag) or its value.
+                return self
+                    .extensions
+                    .iter()
+                    .find(|e| offset < e.value_offset + e.value.len())
+                    .map_or_else(|| "tbsCertificate.extensions".into(), |e| ext_path(e.oid));
+            }
+        }
+        if within(c.subject.offset, c.subject.raw.len()) {
+            "tbsCertificate.subject".into()
+        } else if within(c.issuer.offset, c.issuer.raw.len()) {
+            "tbsCertificate.issuer".into()
+        } else if within(c.spki.offset, c.spki.raw.len()) {
+            "tbsCertificate.subjectPublicKeyInfo".into()
+        } else if offset >= c.validity_offset() && offset < c.subject.offset {
+            "tbsCertificate.validity".into()
+        } else if offset < c.serial_offset {
+            "tbsCertificate.version".into()
+        } else if offset < c.tbs_signature.offset {
+            "tbsCertificate.serialNumber".into()
+        } else if offset < self.offset_in(c.tbs_raw) + c.tbs_raw.len() {
+            "tbsCertificate".into()
+        } else if offset < c.signature_algorithm.offset + c.signature_algorithm.raw.len() {
+            "signatureAlgorithm".into()
+        } else {
+            "signatureValue".into()
+        }
+    }
+}
+
+/// The path findings give an extension: `tbsCertificate.extensions.keyUsage`.
+pub(crate) fn ext_path(oid: ObjectId<'_>) -> String {
+    format!("tbsCertificate.extensions.{}", oid.name_or_dotted())
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }

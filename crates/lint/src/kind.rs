@@ -1,7 +1,12 @@
-//! What a certificate is for, which decides the rules that apply: told by its
-//! basicConstraints and extendedKeyUsage (or set with `--as`).
+//! What a certificate is for, which decides the rules that apply. Told as the Baseline
+//! Requirements tell it (or set with `--as`): a CA by basicConstraints; a subscriber
+//! certificate by the CA/Browser Forum policy it asserts (TLS 2.23.140.1.2.x, EV
+//! 2.23.140.1.1, S/MIME 2.23.140.1.5.x), whatever its EKU; otherwise by its extended key
+//! usages; a precertificate (RFC 6962's poison) as the TLS certificate it stands for.
 
 use crate::der::oid_registry as oids;
+use crate::der::ObjectId;
+use pkit_x509::ext::ExtensionValue;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CertType {
@@ -12,6 +17,21 @@ pub enum CertType {
     OcspSigner,
     /// Any other end-entity certificate (code signing, client only, …).
     Leaf,
+}
+
+/// A CA/Browser Forum TLS subscriber policy: DV, OV, IV (2.23.140.1.2.1–3) or EV
+/// (2.23.140.1.1), BR §7.1.6.1.
+pub(crate) fn is_tls_policy(oid: &ObjectId<'_>) -> bool {
+    *oid == oids::CABF_EV || oid.arcs().take(5).eq([2, 23, 140, 1, 2])
+}
+
+/// An S/MIME BR policy: 2.23.140.1.5.{1–4}.{1–3} (mailbox, organization, sponsor,
+/// individual validated × legacy, multipurpose, strict), S/MIME BR §7.1.6.1.
+pub(crate) fn is_smime_policy(oid: &ObjectId<'_>) -> bool {
+    matches!(
+        oid.arcs().collect::<Vec<_>>()[..],
+        [2, 23, 140, 1, 5, 1..=4, 1..=3]
+    )
 }
 
 impl CertType {
@@ -42,32 +62,78 @@ impl CertType {
         matches!(self, CertType::Root | CertType::Intermediate)
     }
 
-    /// The type a certificate's contents say: a CA by basicConstraints (a root when it
-    /// issued itself); otherwise by its extended key usages, a TLS leaf also when it has
-    /// none but names hosts.
-    pub fn detect(ctx: &crate::CertContext<'_>) -> CertType {
+    /// The type a certificate's contents say, and why.
+    pub fn detect(ctx: &crate::CertContext<'_>) -> (CertType, String) {
         if ctx.basic_constraints().is_some_and(|b| b.ca) {
-            return if ctx.cert.is_self_issued() {
-                CertType::Root
-            } else {
-                CertType::Intermediate
+            if !ctx.cert.is_self_issued() {
+                return (
+                    CertType::Intermediate,
+                    "basicConstraints cA, issued by another name".into(),
+                );
+            }
+            // Self-issued under another key (a key rollover) is not a root: an AKI that
+            // names a key other than its own says so.
+            return match (authority_key_id(ctx), ctx.cert.subject_key_id()) {
+                (Some(aki), Some(ski)) if aki != ski => (
+                    CertType::Intermediate,
+                    "basicConstraints cA, self-issued under another key (AKI ≠ SKI)".into(),
+                ),
+                _ => (CertType::Root, "basicConstraints cA, self-issued".into()),
             };
+        }
+        let precert = ctx.extension(&oids::CT_PRECERT_POISON).is_some();
+        let suffix = if precert { " (a precertificate)" } else { "" };
+        let policies = ctx.policy_oids();
+        if let Some(p) = policies.iter().find(|p| is_tls_policy(p)) {
+            return (
+                CertType::TlsLeaf,
+                format!("CA/B Forum TLS policy {p}{suffix}"),
+            );
+        }
+        if let Some(p) = policies.iter().find(|p| is_smime_policy(p)) {
+            return (CertType::SmimeLeaf, format!("S/MIME BR policy {p}"));
         }
         match ctx.ekus() {
             Some(ekus) => {
                 let has = |o: &crate::der::Oid| ekus.iter().any(|e| *e == *o);
                 if has(&oids::KP_SERVER_AUTH) {
-                    CertType::TlsLeaf
+                    (
+                        CertType::TlsLeaf,
+                        format!("extendedKeyUsage serverAuth{suffix}"),
+                    )
+                } else if precert {
+                    (CertType::TlsLeaf, "a precertificate (CT poison)".into())
                 } else if has(&oids::KP_OCSP_SIGNING) {
-                    CertType::OcspSigner
+                    (CertType::OcspSigner, "extendedKeyUsage OCSPSigning".into())
                 } else if has(&oids::KP_EMAIL_PROTECTION) {
-                    CertType::SmimeLeaf
+                    (
+                        CertType::SmimeLeaf,
+                        "extendedKeyUsage emailProtection".into(),
+                    )
                 } else {
-                    CertType::Leaf
+                    (
+                        CertType::Leaf,
+                        "extendedKeyUsage without serverAuth, OCSPSigning or emailProtection"
+                            .into(),
+                    )
                 }
             }
-            None if ctx.dns_or_ip_sans() > 0 => CertType::TlsLeaf,
-            None => CertType::Leaf,
+            None if precert => (CertType::TlsLeaf, "a precertificate (CT poison)".into()),
+            None if ctx.dns_or_ip_sans() > 0 => (
+                CertType::TlsLeaf,
+                "no extendedKeyUsage, DNS or IP names in subjectAltName".into(),
+            ),
+            None => (
+                CertType::Leaf,
+                "no extendedKeyUsage, no DNS or IP names".into(),
+            ),
         }
+    }
+}
+
+fn authority_key_id(ctx: &crate::CertContext<'_>) -> Option<Vec<u8>> {
+    match ctx.value(&oids::CE_AUTHORITY_KEY_ID) {
+        Some(ExtensionValue::AuthorityKeyIdentifier(a)) => a.key_identifier.map(<[u8]>::to_vec),
+        _ => None,
     }
 }

@@ -28,13 +28,16 @@ mod cabf;
 mod context;
 pub mod crl;
 pub mod csr;
+mod dates;
+pub mod encoding;
 mod kind;
 pub mod ocsp;
 mod rfc5280;
 mod smime;
 
 pub use cabf::max_validity_days as br_max_validity_days;
-pub use context::CertContext;
+pub use context::{CertContext, Part, Problem};
+pub use dates::{date, Dated};
 pub use kind::CertType;
 
 use pkit_x509::cert::Certificate;
@@ -167,6 +170,10 @@ pub struct LintOptions {
     pub rules: Rules,
     /// The certificate's type instead of the one its contents say.
     pub as_type: Option<CertType>,
+    /// Judge by the rules in force on this day (POSIX seconds) instead of those in force
+    /// on the certificate's notBefore. The gate passes today: what pkit signs now meets
+    /// today's rules, whatever notBefore it is asked for.
+    pub at: Option<i64>,
 }
 
 /// One finding.
@@ -193,6 +200,43 @@ pub struct Lint {
     /// Which certificates it is about.
     pub applies: fn(CertType) -> bool,
     pub check: fn(&CertContext<'_>, &mut Reporter<'_>),
+    /// The day the rule took effect, when it has not always held, with its source.
+    pub since: Option<Dated>,
+    /// The day it stopped applying (a later rule replaced it), with its source.
+    pub until: Option<Dated>,
+}
+
+impl Lint {
+    /// The rule holds for certificates issued from `date` (`YYYY-MM-DD`) on.
+    pub const fn since(mut self, date: &'static str, cite: &'static str) -> Lint {
+        self.since = Some(Dated::new(date, cite));
+        self
+    }
+
+    /// The rule holds for certificates issued before `date` only.
+    pub const fn until(mut self, date: &'static str, cite: &'static str) -> Lint {
+        self.until = Some(Dated::new(date, cite));
+        self
+    }
+
+    /// Whether the rule was in force at `at` (POSIX seconds).
+    pub fn in_force(&self, at: i64) -> bool {
+        self.since.is_none_or(|d| at >= d.unix) && self.until.is_none_or(|d| at < d.unix)
+    }
+}
+
+/// A lint that applied but could not run: a part it needs did not decode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotRun {
+    pub lint: &'static str,
+    pub reason: String,
+}
+
+/// What linting one certificate found, and which lints could not run.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    pub not_run: Vec<NotRun>,
 }
 
 /// What a check reports into: it knows the lint, the check gives field, offset, text.
@@ -242,48 +286,91 @@ pub fn certificate_lints() -> impl Iterator<Item = &'static Lint> {
         .chain(smime::LINTS.iter())
 }
 
-/// Lint a CRL (DER). An error when it does not parse.
+/// Lint a CRL (DER), read leniently (what is not DER is a finding). An error when it is
+/// not a CRL at all.
 pub fn lint_crl(der: &[u8], opts: &LintOptions) -> Result<Vec<Finding>, der::Error> {
-    let crl = pkit_x509::crl::Crl::from_der(der)?;
-    Ok(crl::lint_parsed_crl(&crl, opts))
+    let log = der::Deviations::new();
+    let crl = pkit_x509::crl::Crl::parse(der::Reader::lenient(der, &log))?;
+    let mut findings = crl::lint_parsed_crl(&crl, opts);
+    if opts.rules.rfc5280 {
+        findings.extend(encoding::deviation_findings(&log, "tbsCertList"));
+    }
+    Ok(findings)
 }
 
-/// Lint a certification request (DER); `facts` says whether its signature verifies.
+/// Lint a certification request (DER), read leniently; `facts` says whether its
+/// signature verifies.
 pub fn lint_csr(
     der: &[u8],
     facts: csr::CsrFacts,
     opts: &LintOptions,
 ) -> Result<Vec<Finding>, der::Error> {
-    let req = pkit_x509::csr::Csr::from_der(der)?;
-    Ok(csr::lint_parsed_csr(&req, facts, opts))
+    let log = der::Deviations::new();
+    let req = pkit_x509::csr::Csr::parse(der::Reader::lenient(der, &log))?;
+    let mut findings = csr::lint_parsed_csr(&req, facts, opts);
+    if opts.rules.rfc5280 {
+        findings.extend(encoding::deviation_findings(
+            &log,
+            "certificationRequestInfo",
+        ));
+    }
+    Ok(findings)
 }
 
-/// Lint a certificate (DER). An error when it does not parse.
-pub fn lint_certificate(der: &[u8], opts: &LintOptions) -> Result<Vec<Finding>, der::Error> {
-    let cert = Certificate::from_der(der)?;
-    Ok(lint_parsed(&cert, opts))
+/// Lint a certificate (DER), read leniently: what is not DER is a finding, not a
+/// refusal. An error when it is not a certificate at all.
+pub fn lint_certificate(der: &[u8], opts: &LintOptions) -> Result<Report, der::Error> {
+    let log = der::Deviations::new();
+    let cert = Certificate::parse(der::Reader::lenient(der, &log))?;
+    let ctx = CertContext::lenient(&cert, opts.as_type, &log, opts.at);
+    Ok(lint_report(&ctx, &opts.rules))
 }
 
 /// Lint a parsed certificate.
 pub fn lint_parsed(cert: &Certificate<'_>, opts: &LintOptions) -> Vec<Finding> {
-    lint_context(&CertContext::new(cert, opts.as_type), &opts.rules)
+    let ctx = match opts.at {
+        Some(at) => CertContext::at(cert, opts.as_type, at),
+        None => CertContext::new(cert, opts.as_type),
+    };
+    lint_context(&ctx, &opts.rules)
 }
 
 /// Lint a certificate already read into its context (whose type is then at hand too).
 pub fn lint_context(ctx: &CertContext<'_>, rules: &Rules) -> Vec<Finding> {
-    let mut out = Vec::new();
+    lint_report(ctx, rules).findings
+}
+
+/// Lint a certificate read into its context: the findings of every lint that applies to
+/// its type and was in force on the day it is judged as of, its malformations, and the
+/// lints that could not run because a part they need did not decode.
+pub fn lint_report(ctx: &CertContext<'_>, rules: &Rules) -> Report {
+    let mut report = Report::default();
+    if rules.rfc5280 {
+        report.findings.extend(encoding::certificate_findings(ctx));
+    }
     for lint in certificate_lints() {
-        if rules.includes(lint.set) && (lint.applies)(ctx.kind) {
-            (lint.check)(
-                ctx,
-                &mut Reporter {
-                    lint,
-                    out: &mut out,
-                },
-            );
+        if !(rules.includes(lint.set) && (lint.applies)(ctx.kind) && lint.in_force(ctx.at)) {
+            continue;
+        }
+        ctx.begin_check();
+        let before = report.findings.len();
+        (lint.check)(
+            ctx,
+            &mut Reporter {
+                lint,
+                out: &mut report.findings,
+            },
+        );
+        if let Some(part) = ctx.touched() {
+            // It judged a part it could not see: what it found is not to be trusted.
+            report.findings.truncate(before);
+            report.not_run.push(NotRun {
+                lint: lint.name,
+                reason: format!("{} did not decode", ctx.part_name(part)),
+            });
         }
     }
-    out
+    report
 }
 
 /// The findings at or above `level`.

@@ -20,6 +20,8 @@ const fn rfc(
         set: RuleSet::Rfc5280,
         applies,
         check,
+        since: None,
+        until: None,
     }
 }
 
@@ -35,7 +37,49 @@ fn end_entity(t: CertType) -> bool {
     !t.is_ca()
 }
 
+/// RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050, and
+/// (§4.1.2.5.2) no fractional seconds, which DER itself allows. (Times not in Zulu or
+/// without seconds are not DER either: the reader reports those.) What is wrong with one
+/// encoded time, if anything.
+fn validity_time_problem(tag: u8, content: &[u8], year: Option<i64>) -> Option<String> {
+    use crate::der::tag;
+    if tag == tag::GENERALIZED_TIME && content.contains(&b'.') {
+        return Some(format!(
+            "GeneralizedTime {:?} has fractional seconds",
+            String::from_utf8_lossy(content)
+        ));
+    }
+    match year {
+        Some(y) if y >= 2050 && tag == tag::UTC_TIME => {
+            Some(format!("a date in {y} must be a GeneralizedTime"))
+        }
+        Some(y) if y < 2050 && tag == tag::GENERALIZED_TIME => Some(format!(
+            "a date in {y} must be a UTCTime (GeneralizedTime is for 2050 and later)"
+        )),
+        _ => None,
+    }
+}
+
 pub static LINTS: &[Lint] = &[
+    rfc(
+        "e_rfc_validity_time_format",
+        Level::Error,
+        "RFC 5280 §4.1.2.5",
+        any,
+        |c, r| {
+            let Ok(times) = c.cert.validity_encoding() else {
+                return;
+            };
+            let years = c.validity().map(|(nb, na)| [nb, na]);
+            for (i, (tag, content, offset)) in times.into_iter().enumerate() {
+                let year = years.map(|y| crate::der::Time { unix: y[i] }.civil().year);
+                if let Some(why) = validity_time_problem(tag, content, year) {
+                    let field = if i == 0 { "notBefore" } else { "notAfter" };
+                    r.report(&format!("tbsCertificate.validity.{field}"), offset, why);
+                }
+            }
+        },
+    ),
     rfc(
         "e_rfc_version_not_v3_with_extensions",
         Level::Error,
@@ -74,15 +118,15 @@ pub static LINTS: &[Lint] = &[
         "RFC 5280 §4.1.2.2",
         any,
         |c, r| {
-            let magnitude = pkit_der::integer::unsigned_bytes(c.cert.serial);
-            if magnitude.len() > 20 {
+            // The INTEGER's octets as encoded, its sign octet included: 20 octets of
+            // magnitude with the top bit set take 21 (RFC 5280 §4.1.2.2, "serialNumber
+            // values longer than 20 octets").
+            let octets = c.cert.serial.len();
+            if octets > 20 {
                 r.report(
                     "tbsCertificate.serialNumber",
                     c.cert.serial_offset,
-                    format!(
-                        "the serial number has {} octets; at most 20 are allowed",
-                        magnitude.len()
-                    ),
+                    format!("the serial number takes {octets} octets; at most 20 are allowed"),
                 );
             }
         },
@@ -232,8 +276,9 @@ pub static LINTS: &[Lint] = &[
         "RFC 5280 §4.2.1.1",
         any,
         |c, r| {
-            // Self-signed roots may leave it out; everyone else names the issuer's key.
-            if c.cert.is_self_issued() {
+            // A CA's self-signed certificate may leave it out; everyone else names the
+            // issuer's key, a self-issued end-entity certificate included.
+            if c.kind == CertType::Root {
                 return;
             }
             let has_key_id = matches!(

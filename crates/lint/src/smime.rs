@@ -3,9 +3,10 @@
 //! They apply to S/MIME leaves (emailProtection in extendedKeyUsage, or `--as smime-leaf`).
 
 use crate::der::oid_registry as oids;
+use crate::kind::is_smime_policy;
 use crate::kind::CertType;
 use crate::{CertContext, Level, Lint, Reporter, RuleSet};
-use pkit_x509::ext::{ExtensionValue, GeneralName};
+use pkit_x509::ext::GeneralName;
 
 const fn smime(
     name: &'static str,
@@ -20,17 +21,16 @@ const fn smime(
         set: RuleSet::CabfSmime,
         applies: |t| t == CertType::SmimeLeaf,
         check,
+        since: Some(crate::Dated::new(
+            "2023-09-01",
+            "S/MIME BR 1.0.0 effective date",
+        )),
+        until: None,
     }
 }
 
 /// §6.3.2: at most 825 days.
 const MAX_DAYS: i64 = 825;
-
-/// The S/MIME BRs' reserved policy identifiers (§7.1.6.1): 2.23.140.1.5.{1-4}.{1-3}
-/// (mailbox, organization, sponsor, individual validated × legacy, multipurpose, strict).
-fn is_smime_policy(arcs: &[u64]) -> bool {
-    matches!(arcs, [2, 23, 140, 1, 5, 1..=4, 1..=3])
-}
 
 /// The mailbox addresses the certificate names in subjectAltName (rfc822Name and
 /// SmtpUTF8Mailbox otherName), lowercased for comparison.
@@ -104,7 +104,7 @@ pub static LINTS: &[Lint] = &[
                 (&oids::KP_TIME_STAMPING, "timeStamping"),
                 (&oids::KP_ANY, "anyExtendedKeyUsage"),
             ];
-            for e in c.ekus().unwrap_or_default() {
+            for e in &c.ekus().unwrap_or_default() {
                 if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
                     r.report(
                         EKU,
@@ -135,8 +135,7 @@ pub static LINTS: &[Lint] = &[
         "CA/B Forum S/MIME BR §7.1.4.2.2(h)",
         |c, r| {
             let sans = mailboxes(c);
-            let attrs = c.cert.subject.rdns().unwrap_or_default();
-            for a in attrs.iter().flatten() {
+            for a in c.subject_attributes() {
                 let is_mail = a.oid == oids::AT_EMAIL;
                 // A commonName may hold a mailbox address (§7.1.4.2.2(a)); then it too
                 // must be one of the subjectAltName's.
@@ -175,18 +174,27 @@ pub static LINTS: &[Lint] = &[
         Level::Error,
         "CA/B Forum S/MIME BR §7.1.2.3(a)",
         |c, r| {
-            let reserved = match c.value(&oids::CE_CERT_POLICIES) {
-                Some(ExtensionValue::CertificatePolicies(list)) => list
-                    .iter()
-                    .any(|p| is_smime_policy(&p.policy_identifier.arcs().collect::<Vec<_>>())),
-                _ => false,
-            };
-            if !reserved {
+            // §7.1.2.3(a): exactly one of the reserved identifiers (it names the
+            // validation type and generation the certificate claims).
+            let reserved = c
+                .policy_oids()
+                .iter()
+                .filter(|p| is_smime_policy(p))
+                .count();
+            if reserved != 1 {
                 r.report(
                     EXTS,
                     c.offset_of(&oids::CE_CERT_POLICIES),
-                    "certificatePolicies must hold one of the CA/B Forum's S/MIME policy OIDs \
-                     (2.23.140.1.5.x.y)",
+                    if reserved == 0 {
+                        "certificatePolicies must hold one of the CA/B Forum's S/MIME policy \
+                         OIDs (2.23.140.1.5.x.y)"
+                            .to_string()
+                    } else {
+                        format!(
+                            "certificatePolicies holds {reserved} of the CA/B Forum's S/MIME \
+                             policy OIDs; exactly one is allowed"
+                        )
+                    },
                 );
             }
         },
@@ -206,16 +214,3 @@ pub static LINTS: &[Lint] = &[
         },
     ),
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::is_smime_policy;
-
-    #[test]
-    fn reserved_policies() {
-        assert!(is_smime_policy(&[2, 23, 140, 1, 5, 1, 3]));
-        assert!(is_smime_policy(&[2, 23, 140, 1, 5, 4, 1]));
-        assert!(!is_smime_policy(&[2, 23, 140, 1, 5, 5, 1]));
-        assert!(!is_smime_policy(&[2, 23, 140, 1, 2, 1]));
-    }
-}

@@ -109,16 +109,21 @@ impl<'a> Certificate<'a> {
             None => None,
         };
         t.finish().at("tbsCertificate")?;
+        // RFC 5280 §4.1.2.1. Lenient readers (and so the linter, whose version lint
+        // names it) read on: the fields themselves are whole.
         if (issuer_unique_id.is_some() || subject_unique_id.is_some()) && version == 0 {
-            return Err(
-                Error::invalid(serial_offset, "unique identifiers require version 2 or 3")
-                    .at("tbsCertificate"),
-            );
+            t.deviate(
+                serial_offset,
+                ErrorKind::WrongVersion("version 2 or 3 for a certificate with unique identifiers"),
+            )
+            .at("tbsCertificate")?;
         }
         if extensions.is_some() && version != 2 {
-            return Err(
-                Error::invalid(serial_offset, "extensions require version 3").at("tbsCertificate"),
-            );
+            t.deviate(
+                serial_offset,
+                ErrorKind::WrongVersion("version 3 for a certificate with extensions"),
+            )
+            .at("tbsCertificate")?;
         }
         Ok(Certificate {
             raw: &raw[..cert_len],
@@ -146,6 +151,23 @@ impl<'a> Certificate<'a> {
         let na = v.read_time().at("tbsCertificate.validity.notAfter")?;
         v.finish().at("tbsCertificate.validity")?;
         Ok((nb, na))
+    }
+
+    /// notBefore and notAfter as encoded, each (tag, content, content's offset): the
+    /// linter checks them against RFC 5280 §4.1.2.5's profile, which is stricter than DER.
+    pub fn validity_encoding(&self) -> Result<[(u8, &'a [u8], usize); 2]> {
+        let mut v = self.validity;
+        let nb = v.read_tlv().at("tbsCertificate.validity.notBefore")?;
+        let na = v.read_tlv().at("tbsCertificate.validity.notAfter")?;
+        Ok([
+            (nb.tag, nb.content, nb.content_offset()),
+            (na.tag, na.content, na.content_offset()),
+        ])
+    }
+
+    /// Where the validity SEQUENCE's content starts.
+    pub fn validity_offset(&self) -> usize {
+        self.validity.offset()
     }
 
     /// The keyIdentifier in a certificate's subjectKeyIdentifier extension (any length: the
@@ -219,10 +241,7 @@ fn read_version(t: &mut Reader<'_>) -> Result<u8> {
     v.finish()?;
     match n {
         0 => {
-            t.deviate(
-                tlv.offset,
-                ErrorKind::Invalid("expected DEFAULT version v1 to be omitted".into()),
-            )?;
+            t.deviate(tlv.offset, ErrorKind::DefaultEncoded("version v1"))?;
             Ok(0)
         }
         1 | 2 => Ok(n as u8),
@@ -230,10 +249,7 @@ fn read_version(t: &mut Reader<'_>) -> Result<u8> {
         _ => {
             t.deviate(
                 tlv.content_offset(),
-                ErrorKind::Invalid(format!(
-                    "expected version 1, 2 or 3, found {}",
-                    n.saturating_add(1)
-                )),
+                ErrorKind::WrongVersion("version 1, 2 or 3"),
             )?;
             Ok(2)
         }

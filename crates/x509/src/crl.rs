@@ -119,7 +119,7 @@ impl<'a> Crl<'a> {
                 if version == 0 {
                     t.deviate(
                         tlv.offset,
-                        ErrorKind::Invalid("expected version v2 for a CRL with extensions".into()),
+                        ErrorKind::WrongVersion("version v2 for a CRL with extensions"),
                     )
                     .at("tbsCertList.crlExtensions")?;
                 }
@@ -233,7 +233,7 @@ fn read_entry<'a>(r: &mut Reader<'a>, v2: bool) -> Result<RevokedCert<'a>> {
         if !v2 {
             s.deviate(
                 at,
-                ErrorKind::Invalid("expected version v2 for a CRL with entry extensions".into()),
+                ErrorKind::WrongVersion("version v2 for a CRL with entry extensions"),
             )
             .at("crlEntryExtensions")?;
         }
@@ -261,15 +261,12 @@ fn read_version(t: &mut Reader<'_>) -> Result<u8> {
         0 => {
             t.deviate(
                 at,
-                ErrorKind::Invalid("expected version v2 when version is present".into()),
+                ErrorKind::WrongVersion("version v2 when version is present"),
             )?;
             Ok(0)
         }
-        n => {
-            t.deviate(
-                at,
-                ErrorKind::Invalid(format!("expected version v2 (1), found {n}")),
-            )?;
+        _ => {
+            t.deviate(at, ErrorKind::WrongVersion("version v2 (1)"))?;
             Ok(1)
         }
     }

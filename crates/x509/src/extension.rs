@@ -81,6 +81,21 @@ impl<'a> Extensions<'a> {
         Ok(out)
     }
 
+    /// Every extension up to the first that does not decode, and that one's error (for
+    /// a linter, which judges what it can read and reports where the list broke).
+    pub fn all_partial(&self) -> (Vec<Extension<'a>>, Option<crate::der::Error>) {
+        let mut out = Vec::with_capacity(10);
+        let mut r = self.body;
+        while !r.is_empty() {
+            let i = out.len();
+            match read_one(&mut r).at_index(i).at("extensions") {
+                Ok(e) => out.push(e),
+                Err(e) => return (out, Some(e)),
+            }
+        }
+        (out, None)
+    }
+
     /// Each extension as (OID content octets, the whole Extension TLV), for copying
     /// extensions byte for byte (a CSR's requested extensions into a certificate).
     pub fn raw_elements(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {

@@ -9,7 +9,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::der::{oid_registry as oids, string, tag, Context, Error, ObjectId, Reader, Result};
+use crate::der::{oid_registry as oids, string, tag, Context, ObjectId, Reader, Result};
 use std::fmt::Write as _;
 
 /// A borrowed Name: the raw TLV (compared byte for byte when chaining) and its content.
@@ -139,11 +139,13 @@ impl<'a> Name<'a> {
             };
             let set_offset = set.offset();
             if set.is_empty() {
-                return Err(Error::invalid(
+                set.deviate(
                     set_offset,
-                    "expected at least one attribute in an RDN",
+                    crate::der::ErrorKind::Invalid(
+                        "expected at least one attribute in an RDN".into(),
+                    ),
                 )
-                .at(&format!("[{i}]")));
+                .at_index(i)?;
             }
             let mut first = true;
             while !set.is_empty() {
@@ -163,10 +165,13 @@ fn read_rdn<'a>(r: &mut Reader<'a>) -> Result<Vec<Attribute<'a>>> {
     let mut set = r.read_nested(tag::SET)?;
     let set_offset = set.offset();
     if set.is_empty() {
-        return Err(Error::invalid(
+        // `RelativeDistinguishedName ::= SET SIZE (1..MAX)`; a lenient reader (a linter)
+        // notes it and reads the empty RDN as one with nothing in it.
+        set.deviate(
             set_offset,
-            "expected at least one attribute in an RDN",
-        ));
+            crate::der::ErrorKind::Invalid("expected at least one attribute in an RDN".into()),
+        )?;
+        return Ok(Vec::new());
     }
     let mut attrs = Vec::with_capacity(1);
     let mut prev: Option<&[u8]> = None;

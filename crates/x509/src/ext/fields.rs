@@ -90,10 +90,7 @@ pub(crate) fn read_flag(r: &mut Reader<'_>, t: u8) -> Result<bool> {
     match tlv.content {
         [0xff] => Ok(true),
         [0x00] => {
-            r.deviate(
-                tlv.offset,
-                ErrorKind::Invalid("expected DEFAULT FALSE to be omitted, found it encoded".into()),
-            )?;
+            r.deviate(tlv.offset, ErrorKind::DefaultEncoded("FALSE"))?;
             Ok(false)
         }
         [_] => {

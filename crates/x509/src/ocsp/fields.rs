@@ -58,10 +58,7 @@ pub fn read_version(r: &mut Reader<'_>) -> Result<u64> {
     let n = v.read_u64()?;
     v.finish()?;
     if n == 0 {
-        r.deviate(
-            tlv.offset,
-            ErrorKind::Invalid("expected DEFAULT version v1 to be omitted".into()),
-        )?;
+        r.deviate(tlv.offset, ErrorKind::DefaultEncoded("version v1"))?;
     } else {
         r.deviate(
             tlv.content_offset(),

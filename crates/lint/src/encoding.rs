@@ -1,0 +1,109 @@
+//! Malformations: what in a certificate, CRL, OCSP response or CSR is not the DER or the
+//! ASN.1 that RFC 5280 (and RFC 6960, RFC 2986) fix. The object is read leniently, so
+//! that it is linted at all; each deviation the reader logged is a finding here, named by
+//! its class, and a part that would not decode even leniently is
+//! `e_rfc_field_undecodable` (the lints that need that part are then reported as not
+//! run, never as if it were absent).
+
+use crate::context::Problem;
+use crate::der::ErrorKind;
+use crate::{CertContext, Finding, Level};
+
+/// One class of malformation: its lint's name, source, and what it is about.
+pub struct Malformation {
+    pub name: &'static str,
+    pub source: &'static str,
+}
+
+const fn class(name: &'static str, source: &'static str) -> Malformation {
+    Malformation { name, source }
+}
+
+pub static UNDECODABLE: Malformation = class("e_rfc_field_undecodable", "RFC 5280 §4.1");
+static BER_LENGTH: Malformation = class("e_rfc_ber_length", "X.690 §10.1; RFC 5280 §4.1");
+static DEFAULT_ENCODED: Malformation =
+    class("e_rfc_default_value_encoded", "X.690 §11.5; RFC 5280 §4.1");
+static INTEGER_NOT_MINIMAL: Malformation =
+    class("e_rfc_integer_not_minimal", "X.690 §8.3.2; RFC 5280 §4.1");
+static INTEGER_NEGATIVE: Malformation = class("e_rfc_integer_negative", "RFC 5280 §4.1");
+static BIT_STRING: Malformation = class("e_rfc_bit_string_not_der", "X.690 §11.2; RFC 5280 §4.1");
+static BOOLEAN: Malformation = class("e_rfc_boolean_not_der", "X.690 §11.1; RFC 5280 §4.1");
+static SET_ORDER: Malformation = class("e_rfc_set_not_sorted", "X.690 §11.6; RFC 5280 §4.1");
+static TIME: Malformation = class("e_rfc_time_not_der", "RFC 5280 §4.1.2.5.1, §4.1.2.5.2");
+static STRING: Malformation = class("e_rfc_string_invalid", "RFC 5280 §4.1.2.4, §4.2.1.6");
+static VERSION: Malformation = class("e_rfc_version_invalid", "RFC 5280 §4.1.2.1, §5.1.2.1");
+static MALFORMED: Malformation = class("e_rfc_malformed", "RFC 5280 §4.1");
+
+/// Every class, for `lint --list`.
+pub static CLASSES: [&Malformation; 12] = [
+    &UNDECODABLE,
+    &BER_LENGTH,
+    &DEFAULT_ENCODED,
+    &INTEGER_NOT_MINIMAL,
+    &INTEGER_NEGATIVE,
+    &BIT_STRING,
+    &BOOLEAN,
+    &SET_ORDER,
+    &TIME,
+    &STRING,
+    &VERSION,
+    &MALFORMED,
+];
+
+/// The class a reader's error or deviation belongs to.
+pub fn classify(kind: &ErrorKind) -> &'static Malformation {
+    use ErrorKind::*;
+    match kind {
+        NonMinimalLength | IndefiniteLength | LengthTooLarge => &BER_LENGTH,
+        DefaultEncoded(_) => &DEFAULT_ENCODED,
+        NonMinimalInteger | EmptyInteger => &INTEGER_NOT_MINIMAL,
+        NegativeInteger => &INTEGER_NEGATIVE,
+        InvalidBitString(_) => &BIT_STRING,
+        InvalidBoolean => &BOOLEAN,
+        UnsortedSet => &SET_ORDER,
+        InvalidTime(_) => &TIME,
+        InvalidString(_) => &STRING,
+        WrongVersion(_) => &VERSION,
+        _ => &MALFORMED,
+    }
+}
+
+/// The finding for one problem.
+pub fn finding(path: &str, offset: usize, kind: &ErrorKind, undecodable: bool) -> Finding {
+    let (m, message) = if undecodable {
+        (
+            &UNDECODABLE,
+            format!("{kind}; the lints that need this part did not run"),
+        )
+    } else {
+        (classify(kind), kind.to_string())
+    };
+    Finding {
+        lint: m.name,
+        level: Level::Error,
+        source: m.source,
+        path: path.to_string(),
+        offset,
+        message,
+    }
+}
+
+/// The certificate's malformations as findings.
+pub(crate) fn certificate_findings<'c>(
+    c: &'c CertContext<'_>,
+) -> impl Iterator<Item = Finding> + 'c {
+    c.problems()
+        .iter()
+        // The version lint names a certificate with extensions that is not v3.
+        .filter(|p| !matches!(&p.kind, ErrorKind::WrongVersion(w) if w.contains("with extensions")))
+        .map(|p: &Problem| finding(&p.path, p.offset, &p.kind, p.undecodable))
+}
+
+/// The deviations a lenient reader logged while an object was read and linted, as
+/// findings at `path` (the object's top-level field: `tbsCertList`, `tbsResponseData`…).
+pub fn deviation_findings(log: &crate::der::Deviations, path: &str) -> Vec<Finding> {
+    log.take()
+        .into_iter()
+        .map(|d| finding(path, d.offset, &d.what, false))
+        .collect()
+}

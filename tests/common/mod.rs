@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test crate uses its own subset
 
 pub mod bad_certs;
+pub mod malformed;
 mod peers;
 mod pg;
 mod server;

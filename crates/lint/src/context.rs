@@ -147,7 +147,14 @@ impl<'a> CertContext<'a> {
         ctx.at = at.or(ctx.validity.map(|(nb, _)| nb)).unwrap_or_else(now);
         let (kind, reason) = match as_type {
             Some(t) => (t, "as asked (--as)".to_string()),
-            None => CertType::detect(&ctx),
+            None => {
+                ctx.begin_check();
+                let (kind, mut reason) = CertType::detect(&ctx);
+                if let Some(part) = ctx.touched() {
+                    reason = format!("{reason}; {} did not decode", ctx.part_name(part));
+                }
+                (kind, reason)
+            }
         };
         ctx.kind = kind;
         ctx.kind_reason = reason;
@@ -206,10 +213,11 @@ impl<'a> CertContext<'a> {
         self.problems.push(Problem {
             offset: e.offset,
             kind: e.kind,
-            path: if inner.is_empty() || inner.starts_with(path) {
-                path.to_string()
-            } else {
-                format!("{path}.{inner}")
+            path: match inner.strip_prefix(path.rsplit('.').next().unwrap_or_default()) {
+                // `extensions` + `extensions[1].extnID`: the field once.
+                Some(rest) if !inner.is_empty() => format!("{path}{rest}"),
+                _ if inner.is_empty() => path.to_string(),
+                _ => format!("{path}.{inner}"),
             },
             undecodable,
         });

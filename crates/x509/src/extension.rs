@@ -57,7 +57,16 @@ impl<'a> Extensions<'a> {
         while !r.is_empty() {
             let i = out.len();
             let at = r.offset();
-            let e = read_one(&mut r).at_index(i).at("extensions")?;
+            let e = match read_one(&mut r).at_index(i).at("extensions") {
+                Ok(e) => e,
+                // A lenient reader (`parse --lenient`, the linter) notes where the list
+                // broke and shows the extensions before it.
+                Err(e) if r.is_lenient() => {
+                    r.deviate(e.offset, e.kind)?;
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             if out.iter().any(|p| p.oid == e.oid) {
                 r.deviate(
                     at,

@@ -180,6 +180,8 @@ fn serverauth_type(dir: &str) -> &'static str {
     match dir {
         "root_ca" => "root",
         "ocsp_responder" => "ocsp-signer",
+        // BR §7.1.2.2: nothing in a cross-certificate says it is one.
+        d if d.ends_with("_cross_ca") => "cross-ca",
         d if d.ends_with("_final_certificate") || d.ends_with("_pre_certificate") => "tls-leaf",
         d if d.ends_with("_ca") => "intermediate",
         d => panic!("tls_br/{d}: a certificate type this test does not know"),

@@ -49,7 +49,7 @@ pub struct LintArgs {
     #[arg(long, default_value = "rfc5280,cabf-tls-core")]
     pub rules: String,
     /// Lint every certificate as this type instead of the one its contents say: root,
-    /// intermediate, tls-leaf, smime-leaf, ocsp-signer, leaf.
+    /// intermediate, cross-ca, tls-leaf, smime-leaf, ocsp-signer, leaf.
     #[arg(long = "as", value_name = "TYPE")]
     pub as_type: Option<String>,
     /// Judge by the rules in force on this day (YYYY-MM-DD or RFC 3339) instead of those
@@ -145,7 +145,8 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
         .map(|t| {
             CertType::from_name(t).ok_or_else(|| {
                 CliError::usage(format!(
-                    "--as {t}: expected root, intermediate, tls-leaf, smime-leaf, ocsp-signer or leaf"
+                    "--as {t}: expected root, intermediate, cross-ca, tls-leaf, smime-leaf, ocsp-signer \
+                     or leaf"
                 ))
             })
         })
@@ -231,7 +232,22 @@ fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
     };
     Some(match kind {
         Kind::Certificate => Certificate::parse(reader).map_err(unparsed).map(|cert| {
-            let ctx = CertContext::lenient(&cert, opts.as_type, &log, opts.at);
+            // Self-signed or only self-issued: RFC 5280's exemptions are for the former,
+            // and only the signature tells.
+            let self_signed = cert
+                .is_self_issued()
+                .then(|| {
+                    verify_signed(
+                        openssl::backend(),
+                        cert.spki.raw,
+                        &cert.signature_algorithm,
+                        cert.tbs_raw,
+                        cert.signature.bytes,
+                    )
+                    .ok()
+                })
+                .flatten();
+            let ctx = CertContext::lenient(&cert, opts.as_type, &log, opts.at, self_signed);
             let report = lint_report(&ctx, &opts.rules);
             Linted {
                 source: item.name.clone(),

@@ -321,7 +321,7 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
     );
     for rule in [
         "e_cabf_policy_missing",
-        "e_cabf_aia_ca_issuers_missing",
+        "e_cabf_aia_missing",
         "e_cabf_crl_distribution_point_missing",
         "e_cabf_key_algorithm_not_allowed",
         "e_cabf_ip_reserved",
@@ -448,6 +448,38 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
         sha1,
         "e_cabf_signature_algorithm_not_allowed",
         "rfc5280,cabf-tls",
+    ));
+    // keyUsage as the BR profiles have it (§7.1.2.7.11, §7.1.2.10.7): critical, and for
+    // an RSA key no keyAgreement; AIA with OCSP but no caIssuers (a SHOULD).
+    let ku_open = openssl_signs(
+        &ca,
+        &csr,
+        dir,
+        "ku-open.pem",
+        b"subjectAltName=DNS:ku.example.com\nextendedKeyUsage=serverAuth\n\
+          keyUsage=digitalSignature,keyAgreement\n\
+          authorityInfoAccess=OCSP;URI:http://ocsp.example.com\n",
+        &["-days", "30"],
+    );
+    for rule in [
+        "e_cabf_leaf_key_usage_not_critical",
+        "e_cabf_leaf_key_usage_prohibited",
+    ] {
+        cases.push((ku_open.clone(), rule, "rfc5280,cabf-tls-core"));
+    }
+    cases.push((ku_open, "w_cabf_aia_ca_issuers_missing", "rfc5280,cabf-tls"));
+    let ca_ku_open = openssl_signs(
+        &ca,
+        &csr,
+        dir,
+        "ca-ku-open.pem",
+        b"basicConstraints=critical,CA:TRUE\nkeyUsage=keyCertSign,cRLSign\n",
+        &["-days", "30"],
+    );
+    cases.push((
+        ca_ku_open,
+        "e_cabf_ca_key_usage_not_critical",
+        "rfc5280,cabf-tls-core",
     ));
     // Delegated OCSP responders: one without id-pkix-ocsp-nocheck (OpenSSL), one whose
     // extendedKeyUsage holds more than OCSPSigning.

@@ -128,7 +128,11 @@ struct Tbs {
     not_before: Vec<u8>,
     not_after: Vec<u8>,
     subject: Vec<u8>,
+    /// `[2] IMPLICIT` subjectUniqueID, when given.
+    subject_unique_id: Option<Vec<u8>>,
     extensions: Option<Vec<Vec<u8>>>,
+    /// The outer signatureAlgorithm, when it is to differ from the TBS's.
+    outer_alg: Option<Vec<u8>>,
 }
 
 impl Tbs {
@@ -140,7 +144,9 @@ impl Tbs {
             not_before: tlv(UTC, b"260101000000Z"),
             not_after: tlv(UTC, b"260301000000Z"),
             subject: name("www.example.com"),
+            subject_unique_id: None,
             extensions: Some(leaf_exts()),
+            outer_alg: None,
         }
     }
 
@@ -167,10 +173,12 @@ impl Tbs {
                 &tlv(SEQ, &cat(&[&self.not_before, &self.not_after])),
                 &self.subject,
                 &spki(),
+                self.subject_unique_id.as_deref().unwrap_or(&[]),
                 exts.as_deref().unwrap_or(&[]),
             ]),
         );
-        tlv(SEQ, &cat(&[&tbs, &ed25519_alg(), &tlv(BITS, &[0u8; 65])]))
+        let outer = self.outer_alg.clone().unwrap_or_else(ed25519_alg);
+        tlv(SEQ, &cat(&[&tbs, &outer, &tlv(BITS, &[0u8; 65])]))
     }
 }
 
@@ -499,6 +507,70 @@ pub fn all() -> Vec<Malformed> {
                 "extensions",
             )
         },
+        mk(
+            "unique-identifier",
+            Tbs {
+                subject_unique_id: Some(tlv(0x82, &[0, 0x12, 0x34])),
+                ..Tbs::leaf()
+            }
+            .cert(),
+            "e_rfc_unique_id_present",
+            "unique identifiers",
+        ),
+        mk(
+            "signature-algorithm-mismatch",
+            Tbs {
+                // Ed448 outside, Ed25519 inside.
+                outer_alg: Some(tlv(SEQ, &tlv(OID, &[0x2b, 0x65, 0x71]))),
+                ..Tbs::leaf()
+            }
+            .cert(),
+            "e_rfc_signature_algorithm_mismatch",
+            "signatureAlgorithm",
+        ),
+        mk(
+            "key-identifier-critical",
+            Tbs {
+                extensions: Some({
+                    let mut e = leaf_exts();
+                    e[3] = ext(&SKI, Some(TRUE), &tlv(OCTETS, &[0x22; 20]));
+                    e
+                }),
+                ..Tbs::leaf()
+            }
+            .cert(),
+            "e_rfc_key_id_critical",
+            "critical",
+        ),
+        mk(
+            "name-constraints-not-critical",
+            Tbs {
+                extensions: Some({
+                    let mut e = ca_exts(&tlv(SEQ, &[0x01, 0x01, 0xff]), &tlv(BITS, &[1, 0x06]));
+                    let permitted = tlv(0xa0, &tlv(SEQ, &tlv(0x80, &tlv(0x82, b"example.com"))));
+                    e.push(ext(&[0x55, 0x1d, 0x1e], None, &tlv(SEQ, &permitted)));
+                    e
+                }),
+                ..Tbs::ca(&[], &[])
+            }
+            .cert(),
+            "e_rfc_name_constraints_not_critical",
+            "critical",
+        ),
+        mk(
+            "ca-without-subject-key-identifier",
+            Tbs {
+                extensions: Some(vec![
+                    ext(&BC, Some(TRUE), &tlv(SEQ, &[0x01, 0x01, 0xff])),
+                    ext(&KU, Some(TRUE), &tlv(BITS, &[1, 0x06])),
+                    aki(),
+                ]),
+                ..Tbs::ca(&[], &[])
+            }
+            .cert(),
+            "e_rfc_ca_ski_missing",
+            "subjectKeyIdentifier",
+        ),
         mk(
             "crl-time-local-offset",
             crl(&tlv(INT, &[1]), &tlv(UTC, b"260101000000+0200")),

@@ -47,7 +47,7 @@ fn root(t: CertType) -> bool {
 }
 
 fn sub_ca(t: CertType) -> bool {
-    t == CertType::Intermediate
+    matches!(t, CertType::Intermediate | CertType::CrossCa)
 }
 
 fn ocsp_signer(t: CertType) -> bool {
@@ -129,6 +129,37 @@ impl Limit {
             Limit::Months(m) => format!("{m} months"),
         }
     }
+}
+
+/// What is wrong with a subordinate CA certificate's extendedKeyUsage, the BRs' profiles
+/// told apart by the EKU itself: one with only the Precertificate Signing EKU is a
+/// precertificate signing CA (§7.1.2.4); one whose EKU lists neither serverAuth nor
+/// anyExtendedKeyUsage is not a TLS CA (§7.1.2.3) and these rules are not its; a TLS CA
+/// (§7.1.2.10.6) has serverAuth and not anyExtendedKeyUsage; a cross-certificate
+/// (§7.1.2.2, `--as cross-ca`) may also have no EKU at all, or anyExtendedKeyUsage alone.
+fn subca_eku_problem(
+    kind: CertType,
+    ekus: Option<&[crate::der::ObjectId<'_>]>,
+) -> Option<&'static str> {
+    let cross = kind == CertType::CrossCa;
+    let Some(ekus) = ekus else {
+        return (!cross).then_some(
+            "a TLS subordinate CA certificate must have extendedKeyUsage (with serverAuth)",
+        );
+    };
+    let has = |o: &Oid| ekus.iter().any(|e| *e == *o);
+    let any = has(&oids::KP_ANY);
+    if ekus.len() == 1 && (has(&PRECERT_SIGNING) || (cross && any)) {
+        return None;
+    }
+    if any {
+        return Some(if cross {
+            "a cross-certificate with anyExtendedKeyUsage must have no other EKU"
+        } else {
+            "a TLS subordinate CA certificate must not have anyExtendedKeyUsage"
+        });
+    }
+    None
 }
 
 /// The CA/Browser Forum's reserved policy identifiers for TLS certificates (§7.1.6.1).
@@ -235,6 +266,41 @@ pub(crate) fn key_algorithm_problem(spki: &Spki<'_>) -> Option<String> {
     })
 }
 
+/// BR §7.1.3.1.1 and §7.1.3.1.2: the only encodings of the subject key's
+/// AlgorithmIdentifier (RSA with NULL parameters; ECDSA with its named curve). What is
+/// wrong, when something is.
+fn spki_encoding_problem(spki: &Spki<'_>) -> Option<String> {
+    const RSA: &[u8] = &[
+        0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00,
+    ];
+    const P256: &[u8] = &[
+        0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86,
+        0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
+    ];
+    const P384: &[u8] = &[
+        0x30, 0x10, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x05, 0x2b, 0x81,
+        0x04, 0x00, 0x22,
+    ];
+    const P521: &[u8] = &[
+        0x30, 0x10, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x05, 0x2b, 0x81,
+        0x04, 0x00, 0x23,
+    ];
+    let raw = spki.algorithm.raw;
+    let info = spki.key_info().ok()?;
+    let ok = match info.family.as_str() {
+        "RSA" => raw == RSA,
+        "EC" => [P256, P384, P521].contains(&raw),
+        _ => return None,
+    };
+    (!ok).then(|| {
+        format!(
+            "the {} key's AlgorithmIdentifier is encoded as {}, not as BR §7.1.3.1 fixes it",
+            info.family,
+            crate::der::hex(raw)
+        )
+    })
+}
+
 /// [`weak_key_problem`] of a certificate's key, as a finding.
 pub(crate) fn weak_key(c: &CertContext<'_>, r: &mut Reporter<'_>) {
     if let Some(p) = weak_key_problem(c.spki()) {
@@ -249,6 +315,17 @@ pub(crate) fn has_http_crl(c: &CertContext<'_>) -> bool {
         Some(ExtensionValue::CrlDistributionPoints(dps)) => dps.iter().any(|dp| {
             matches!(&dp.distribution_point, Some(DistributionPointName::FullName(names))
                 if names.iter().any(|n| matches!(n, GeneralName::Uri(u) if u.starts_with("http://"))))
+        }),
+        _ => false,
+    }
+}
+
+/// Whether authorityInfoAccess names an OCSP responder over http.
+fn has_ocsp(c: &CertContext<'_>) -> bool {
+    match c.value(&oids::PE_AUTHORITY_INFO_ACCESS) {
+        Some(ExtensionValue::AuthorityInfoAccess(list)) => list.iter().any(|a| {
+            a.access_method == oids::AD_OCSP
+                && matches!(&a.access_location, GeneralName::Uri(u) if u.starts_with("http://"))
         }),
         _ => false,
     }
@@ -369,9 +446,10 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
-            // From BR 2.0.0 (SC-62) byte for byte, an address in its canonical text
-            // (dotted decimal, RFC 5952); before, any spelling of one of the names.
-            let exact = c.at >= crate::date("2023-09-15");
+            // From BR 1.8.0 (SC48, 2021-08-25) byte for byte, an address in its
+            // canonical text (dotted decimal, RFC 5952); before, any spelling of one of
+            // the names.
+            let exact = c.at >= crate::date("2021-08-25");
             let sans = c.sans();
             for cn in c.common_names() {
                 let found = sans.iter().any(|n| match n {
@@ -420,6 +498,11 @@ pub static LINTS: &[Lint] = &[
         |c, r| {
             if let Some(p) = key_algorithm_problem(c.spki()) {
                 r.report(SPKI, c.cert.spki.offset, p);
+            } else if c.at >= crate::date("2020-08-20") {
+                // §7.1.3.1 (SC31): the AlgorithmIdentifier byte for byte.
+                if let Some(p) = spki_encoding_problem(c.spki()) {
+                    r.report(SPKI, c.cert.spki.algorithm.offset, p);
+                }
             }
         },
     ),
@@ -460,18 +543,23 @@ pub static LINTS: &[Lint] = &[
                     "Precertificate Signing Certificate (RFC 6962 §3.1)",
                 ),
             ];
+            // anyExtendedKeyUsage from SC31 (BR 1.7.1, 2020-08-20); the others from
+            // BR 2.0.0's profile (SC-62, 2023-09-15).
+            let profile = c.at >= crate::date("2023-09-15");
             for e in &c.ekus().unwrap_or_default() {
                 if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
-                    r.report(
-                        "tbsCertificate.extensions.extKeyUsage",
-                        c.offset_of(&oids::CE_EXT_KEY_USAGE),
-                        format!("{name} must not be in a TLS server certificate"),
-                    );
+                    if profile || *e == oids::KP_ANY {
+                        r.report(
+                            "tbsCertificate.extensions.extKeyUsage",
+                            c.offset_of(&oids::CE_EXT_KEY_USAGE),
+                            format!("{name} must not be in a TLS server certificate"),
+                        );
+                    }
                 }
             }
         },
     )
-    .since("2023-09-15", "Ballot SC-62"),
+    .since("2020-08-20", "Ballot SC31 (BR 1.7.1)"),
     br(
         "e_cabf_leaf_key_usage_ca_bits",
         Level::Error,
@@ -496,14 +584,17 @@ pub static LINTS: &[Lint] = &[
         CORE,
         not_smime,
         |c, r| {
-            // 64 bits of CSPRNG output in a positive INTEGER take at least 8 octets.
+            // 64 bits of CSPRNG output take 8 octets, or 7 once in 256 (a leading zero
+            // octet); 6 or fewer only once in 65,536 draws, so fewer than 7 is a serial
+            // that did not hold 64 random bits (a CA drawing exactly 64 bits still gets
+            // this finding once in 65,536 certificates).
             let magnitude = pkit_der::integer::unsigned_bytes(c.cert.serial);
-            if magnitude.len() < 8 {
+            if magnitude.len() < 7 {
                 r.report(
                     "tbsCertificate.serialNumber",
                     c.cert.serial_offset,
                     format!(
-                        "{} octets of serial cannot hold 64 random bits",
+                        "{} octets of serial: 64 bits of CSPRNG output take 7 or more",
                         magnitude.len()
                     ),
                 );
@@ -529,6 +620,82 @@ pub static LINTS: &[Lint] = &[
         },
     ),
     br(
+        "e_cabf_ca_key_usage_not_critical",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.10.7",
+        CORE,
+        ca,
+        |c, r| {
+            if let Some(e) = c.extension(&oids::CE_KEY_USAGE).filter(|e| !e.critical) {
+                r.report(
+                    "tbsCertificate.extensions.keyUsage",
+                    e.value_offset,
+                    "a CA certificate's keyUsage must be critical",
+                );
+            }
+        },
+    ),
+    br(
+        "e_cabf_leaf_key_usage_not_critical",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.11",
+        CORE,
+        tls,
+        |c, r| {
+            if let Some(e) = c.extension(&oids::CE_KEY_USAGE).filter(|e| !e.critical) {
+                r.report(
+                    "tbsCertificate.extensions.keyUsage",
+                    e.value_offset,
+                    "a TLS subscriber certificate's keyUsage must be critical",
+                );
+            }
+        },
+    )
+    .since("2023-09-15", "Ballot SC-62"),
+    br(
+        "e_cabf_leaf_key_usage_prohibited",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.11",
+        CORE,
+        tls,
+        |c, r| {
+            // The bits the profile's table allows by key: RSA digitalSignature,
+            // keyEncipherment and (NOT RECOMMENDED) dataEncipherment; ECDSA
+            // digitalSignature and (NOT RECOMMENDED) keyAgreement. (keyCertSign and
+            // cRLSign are e_cabf_leaf_key_usage_ca_bits'.)
+            let Some(bits) = c.key_usage() else { return };
+            let Ok(info) = c.spki().key_info() else {
+                return;
+            };
+            let (allowed, key): (&[usize], &str) = match info.family.as_str() {
+                "RSA" => (
+                    &[
+                        ku::DIGITAL_SIGNATURE,
+                        ku::KEY_ENCIPHERMENT,
+                        ku::DATA_ENCIPHERMENT,
+                    ],
+                    "an RSA",
+                ),
+                "EC" => (&[ku::DIGITAL_SIGNATURE, ku::KEY_AGREEMENT], "an ECDSA"),
+                _ => return,
+            };
+            for b in bits
+                .iter()
+                .filter(|b| !allowed.contains(b) && **b != ku::KEY_CERT_SIGN && **b != ku::CRL_SIGN)
+            {
+                r.report(
+                    "tbsCertificate.extensions.keyUsage",
+                    c.offset_of(&oids::CE_KEY_USAGE),
+                    format!(
+                        "{} must not be set with {key} key",
+                        ku::KEY_USAGE_BITS.get(*b).unwrap_or(&"an unnamed bit")
+                    ),
+                );
+            }
+        },
+    )
+    .since("2023-09-15", "Ballot SC-62"),
+    br(
         "e_cabf_root_eku_present",
         Level::Error,
         "CA/B Forum TLS BR §7.1.2.1.2",
@@ -552,12 +719,12 @@ pub static LINTS: &[Lint] = &[
         tls,
         |c, r| {
             // BR 1.x §7.1.6.4: a policy identifier that says the certificate follows the
-            // BRs (the CA's own OID would do); from BR 2.0.0 (SC-62) a reserved one.
+            // BRs (the CA's own OID would do); from SC31 (2020-09-30) a reserved one.
             let policies = c.policy_oids();
             let reserved = policies
                 .iter()
                 .any(|p| RESERVED_POLICIES.iter().any(|o| *p == *o));
-            if c.at < crate::date("2023-09-15") {
+            if c.at < crate::date("2020-09-30") {
                 if policies.is_empty() {
                     r.report(
                         "tbsCertificate.extensions",
@@ -620,44 +787,64 @@ pub static LINTS: &[Lint] = &[
         FULL,
         sub_ca,
         |c, r| {
-            let ekus = c.ekus().unwrap_or_default();
-            let server = ekus.iter().any(|o| *o == oids::KP_SERVER_AUTH);
-            let any = ekus.iter().any(|o| *o == oids::KP_ANY);
-            if !server || any {
+            // anyExtendedKeyUsage from SC31 (2020-08-20); EKU required by BR 2.0.0's
+            // profile (SC-62, 2023-09-15).
+            let ekus = c.ekus();
+            if ekus.is_none() && c.at < crate::date("2023-09-15") {
+                return;
+            }
+            if let Some(why) = subca_eku_problem(c.kind, ekus.as_deref()) {
                 r.report(
                     "tbsCertificate.extensions",
                     c.offset_of(&oids::CE_EXT_KEY_USAGE),
-                    "a TLS subordinate CA certificate must have extendedKeyUsage with serverAuth \
-                     and without anyExtendedKeyUsage",
+                    why,
                 );
             }
         },
     )
-    .since("2019-01-01", "BR 1.6.x §7.1.2.2(g)"),
+    .since("2020-08-20", "Ballot SC31 (BR 1.7.1)"),
     br(
-        "e_cabf_aia_ca_issuers_missing",
+        "e_cabf_aia_missing",
         Level::Error,
         "CA/B Forum TLS BR §7.1.2.7.7",
         FULL,
         tls,
         |c, r| {
-            let has = match c.value(&oids::PE_AUTHORITY_INFO_ACCESS) {
-            Some(ExtensionValue::AuthorityInfoAccess(list)) => list.iter().any(|a| {
-                a.access_method == oids::AD_CA_ISSUERS
-                    && matches!(&a.access_location, GeneralName::Uri(u) if u.starts_with("http://"))
-            }),
-            _ => false,
-        };
-            if !has {
+            if c.extension(&oids::PE_AUTHORITY_INFO_ACCESS).is_none() {
                 r.report(
                     "tbsCertificate.extensions",
-                    c.offset_of(&oids::PE_AUTHORITY_INFO_ACCESS),
-                    "authorityInfoAccess must give the issuing CA's certificate (caIssuers, http)",
+                    c.extensions_offset(),
+                    "a TLS subscriber certificate must have authorityInfoAccess",
                 );
             }
         },
-    )
-    .since("2023-09-15", "Ballot SC-62"),
+    ),
+    br(
+        "w_cabf_aia_ca_issuers_missing",
+        Level::Warning,
+        "CA/B Forum TLS BR §7.1.2.7.7",
+        FULL,
+        tls,
+        |c, r| {
+            let aia = match c.value(&oids::PE_AUTHORITY_INFO_ACCESS) {
+                Some(ExtensionValue::AuthorityInfoAccess(list)) => list,
+                // Its absence is e_cabf_aia_missing.
+                _ => return,
+            };
+            let has = aia.iter().any(|a| {
+                a.access_method == oids::AD_CA_ISSUERS
+                    && matches!(&a.access_location, GeneralName::Uri(u) if u.starts_with("http://"))
+            });
+            if !has {
+                r.report(
+                    "tbsCertificate.extensions.authorityInfoAccess",
+                    c.offset_of(&oids::PE_AUTHORITY_INFO_ACCESS),
+                    "authorityInfoAccess should give the issuing CA's certificate (caIssuers, \
+                     http)",
+                );
+            }
+        },
+    ),
     br(
         "e_cabf_crl_distribution_point_missing",
         Level::Error,
@@ -665,15 +852,31 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
-            if !has_http_crl(c) {
-                r.report(
-                    "tbsCertificate.extensions",
-                    c.offset_of(&oids::CE_CRL_DIST_POINTS),
-                    "cRLDistributionPoints must give the CA's CRL (http)",
-                );
+            // SC-063: a CRL is where revocation is told unless an OCSP responder is
+            // named, or the certificate is short-lived (§1.6.1: ≤ 10 days; ≤ 7 from
+            // 2026-03-15, SC-081).
+            if has_http_crl(c) || has_ocsp(c) {
+                return;
             }
+            let short = if c.at >= crate::date("2026-03-15") {
+                7
+            } else {
+                10
+            };
+            if c.validity()
+                .is_some_and(|(nb, na)| na - nb + 1 <= short * 86_400)
+            {
+                return;
+            }
+            r.report(
+                "tbsCertificate.extensions",
+                c.offset_of(&oids::CE_CRL_DIST_POINTS),
+                "cRLDistributionPoints must give the CA's CRL (http): the certificate names no \
+                 OCSP responder and is not short-lived",
+            );
         },
-    ),
+    )
+    .since("2024-03-15", "Ballot SC-063"),
     br(
         "e_cabf_signature_algorithm_not_allowed",
         Level::Error,

@@ -56,6 +56,10 @@ pub struct CertContext<'a> {
     /// The day the rules are judged as of (POSIX seconds): the certificate's notBefore
     /// unless the caller says otherwise.
     pub at: i64,
+    /// Whether the certificate's own key verifies its signature, when the caller checked
+    /// (the lints do no cryptography): RFC 5280's exemptions are for self-signed
+    /// certificates, not merely self-issued ones.
+    pub self_signed: Option<bool>,
     problems: Vec<Problem>,
     broken: Vec<Part>,
     /// The first broken part a check asked for since [`CertContext::begin_check`].
@@ -68,25 +72,27 @@ impl<'a> CertContext<'a> {
     /// The context of a certificate parsed strictly (nothing to report of its encoding
     /// but what its parts' own decoding finds).
     pub fn new(cert: &'a Certificate<'a>, as_type: Option<CertType>) -> CertContext<'a> {
-        Self::build(cert, as_type, None, None)
+        Self::build(cert, as_type, None, None, None)
     }
 
     /// The context of a certificate parsed with `Reader::lenient(der, log)`: the
     /// deviations in `log` become findings too. `at` judges the rules as of that day
-    /// instead of the certificate's notBefore.
+    /// instead of the certificate's notBefore; `self_signed` says whether its own key
+    /// verifies its signature, when the caller checked.
     pub fn lenient(
         cert: &'a Certificate<'a>,
         as_type: Option<CertType>,
         log: &'a Deviations,
         at: Option<i64>,
+        self_signed: Option<bool>,
     ) -> CertContext<'a> {
-        Self::build(cert, as_type, Some(log), at)
+        Self::build(cert, as_type, Some(log), at, self_signed)
     }
 
     /// As [`CertContext::new`], judged as of `at` (the gate: today's rules whatever the
     /// notBefore).
     pub fn at(cert: &'a Certificate<'a>, as_type: Option<CertType>, at: i64) -> CertContext<'a> {
-        Self::build(cert, as_type, None, Some(at))
+        Self::build(cert, as_type, None, Some(at), None)
     }
 
     fn build(
@@ -94,6 +100,7 @@ impl<'a> CertContext<'a> {
         as_type: Option<CertType>,
         log: Option<&'a Deviations>,
         at: Option<i64>,
+        self_signed: Option<bool>,
     ) -> CertContext<'a> {
         let mut ctx = CertContext {
             cert,
@@ -102,6 +109,7 @@ impl<'a> CertContext<'a> {
             kind: CertType::Leaf,
             kind_reason: String::new(),
             at: 0,
+            self_signed,
             problems: Vec::new(),
             broken: Vec::new(),
             touched: Cell::new(None),
@@ -282,6 +290,12 @@ impl<'a> CertContext<'a> {
         let i = self.index_of(oid)?;
         self.touch_if_broken(Part::Extension(i));
         self.values[i].clone()
+    }
+
+    /// Whether basicConstraints asserts cA: what RFC 5280's CA rules go by, whatever type
+    /// the certificate is linted as.
+    pub fn asserts_ca(&self) -> bool {
+        self.basic_constraints().is_some_and(|b| b.ca)
     }
 
     pub fn basic_constraints(&self) -> Option<BasicConstraints> {

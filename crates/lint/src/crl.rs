@@ -166,14 +166,30 @@ pub static LINTS: &[CrlLint] = &[
         source: "CA/B Forum TLS BR §4.9.7",
         set: RuleSet::CabfTls,
         check: |c, r| {
-            // A CRL of subscriber certificates: nextUpdate at most ten days after thisUpdate.
+            // A CRL of subscriber certificates: nextUpdate at most ten days after
+            // thisUpdate; one that says (issuingDistributionPoint onlyContainsCACerts) it
+            // covers CA certificates only, at most twelve months. Without that, a CA's
+            // CRL cannot be told from a subscribers' one and is held to ten days.
+            let arl = c
+                .extensions
+                .and_then(|x| x.all().ok())
+                .and_then(|list| list.into_iter().find(|e| e.oid == oids::CE_ISSUING_DIST_POINT))
+                .and_then(|e| ext::decode(e.oid, e.value, e.value_offset).ok())
+                .is_some_and(|v| {
+                    matches!(v, ExtensionValue::IssuingDistributionPoint(idp) if idp.only_contains_ca_certs)
+                });
+            let (limit, what) = if arl {
+                (366.0, "twelve months")
+            } else {
+                (10.0, "10 days")
+            };
             if let Some(n) = c.next_update {
                 let days = (n.unix - c.this_update.unix) as f64 / 86_400.0;
-                if days > 10.0 {
+                if days > limit {
                     r(
                         "tbsCertList.nextUpdate",
                         at(c, c.tbs_raw),
-                        format!("nextUpdate is {days:.1} days after thisUpdate; at most 10"),
+                        format!("nextUpdate is {days:.1} days after thisUpdate; at most {what}"),
                     );
                 }
             }

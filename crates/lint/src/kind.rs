@@ -12,6 +12,10 @@ use pkit_x509::ext::ExtensionValue;
 pub enum CertType {
     Root,
     Intermediate,
+    /// A cross-certificate (BR §7.1.2.2): a subordinate CA certificate issued to a CA
+    /// that has a certificate of its own elsewhere. Nothing in it says so: `--as
+    /// cross-ca` does, and its EKU rules are then §7.1.2.2's.
+    CrossCa,
     TlsLeaf,
     SmimeLeaf,
     OcspSigner,
@@ -39,6 +43,7 @@ impl CertType {
         match self {
             CertType::Root => "root",
             CertType::Intermediate => "intermediate",
+            CertType::CrossCa => "cross-ca",
             CertType::TlsLeaf => "tls-leaf",
             CertType::SmimeLeaf => "smime-leaf",
             CertType::OcspSigner => "ocsp-signer",
@@ -50,6 +55,7 @@ impl CertType {
         Some(match s {
             "root" => CertType::Root,
             "intermediate" | "subordinate" => CertType::Intermediate,
+            "cross-ca" | "cross" => CertType::CrossCa,
             "tls-leaf" | "tls" | "server" => CertType::TlsLeaf,
             "smime-leaf" | "smime" => CertType::SmimeLeaf,
             "ocsp-signer" => CertType::OcspSigner,
@@ -59,7 +65,10 @@ impl CertType {
     }
 
     pub fn is_ca(self) -> bool {
-        matches!(self, CertType::Root | CertType::Intermediate)
+        matches!(
+            self,
+            CertType::Root | CertType::Intermediate | CertType::CrossCa
+        )
     }
 
     /// The type a certificate's contents say, and why.
@@ -71,8 +80,14 @@ impl CertType {
                     "basicConstraints cA, issued by another name".into(),
                 );
             }
-            // Self-issued under another key (a key rollover) is not a root: an AKI that
-            // names a key other than its own says so.
+            // Self-issued under another key (a key rollover) is not a root: a signature
+            // its own key does not verify, or an AKI naming another key, says so.
+            if ctx.self_signed == Some(false) {
+                return (
+                    CertType::Intermediate,
+                    "basicConstraints cA, self-issued, not signed by its own key".into(),
+                );
+            }
             return match (authority_key_id(ctx), ctx.cert.subject_key_id()) {
                 (Some(aki), Some(ski)) if aki != ski => (
                     CertType::Intermediate,

@@ -322,7 +322,7 @@ pub fn lint_csr(
 pub fn lint_certificate(der: &[u8], opts: &LintOptions) -> Result<Report, der::Error> {
     let log = der::Deviations::new();
     let cert = Certificate::parse(der::Reader::lenient(der, &log))?;
-    let ctx = CertContext::lenient(&cert, opts.as_type, &log, opts.at);
+    let ctx = CertContext::lenient(&cert, opts.as_type, &log, opts.at, None);
     Ok(lint_report(&ctx, &opts.rules))
 }
 

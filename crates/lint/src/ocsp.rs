@@ -1,4 +1,4 @@
-//! What RFC 6960 and, for a publicly trusted CA, the Baseline Requirements (§4.9.10,
+//! What RFC 6960 and, for a publicly trusted CA, the Baseline Requirements (§4.9.9,
 //! §7.1.3.2) say of an OCSP response: its validity, its signer and its signature
 //! algorithm. The interval rule is one function, [`lifetime`],
 //! which the responder's gate also asks about the lifetime it is set to sign with.
@@ -7,7 +7,7 @@ use crate::der::oid_registry as oids;
 use crate::{Finding, Level, LintOptions, RuleSet};
 use pkit_x509::ocsp::{OcspResponse, ResponderId};
 
-/// BR §4.9.10: a response's nextUpdate is at least eight hours and at most ten days
+/// BR §4.9.9: a response's nextUpdate is at least eight hours and at most ten days
 /// after its thisUpdate. Why not, when not.
 pub fn lifetime(seconds: i64) -> Option<String> {
     const MIN: i64 = 8 * 3600;
@@ -42,13 +42,13 @@ const NEXT_BEFORE_THIS: OcspLint = OcspLint {
 const NEXT_MISSING: OcspLint = OcspLint {
     name: "e_cabf_ocsp_next_update_missing",
     level: Level::Error,
-    source: "CA/B Forum TLS BR §4.9.10",
+    source: "CA/B Forum TLS BR §4.9.9",
     set: RuleSet::CabfTls,
 };
 const OUT_OF_RANGE: OcspLint = OcspLint {
     name: "e_cabf_ocsp_validity_out_of_range",
     level: Level::Error,
-    source: "CA/B Forum TLS BR §4.9.10",
+    source: "CA/B Forum TLS BR §4.9.9",
     set: RuleSet::CabfTls,
 };
 

@@ -29,12 +29,10 @@ fn any(_: CertType) -> bool {
     true
 }
 
-fn ca(t: CertType) -> bool {
-    t.is_ca()
-}
-
-fn end_entity(t: CertType) -> bool {
-    !t.is_ca()
+/// RFC 5280's CA rules go by what basicConstraints says (the check asks), not by the
+/// type a certificate is linted as.
+fn asserts_ca(_: CertType) -> bool {
+    true
 }
 
 /// RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050, and
@@ -185,8 +183,11 @@ pub static LINTS: &[Lint] = &[
         "e_rfc_ca_basic_constraints_not_critical",
         Level::Error,
         "RFC 5280 §4.2.1.9",
-        ca,
+        asserts_ca,
         |c, r| {
+            if !c.asserts_ca() {
+                return;
+            }
             if let Some(e) = c.extension(&oids::CE_BASIC_CONSTRAINTS) {
                 if !e.critical {
                     r.report(
@@ -202,9 +203,9 @@ pub static LINTS: &[Lint] = &[
         "e_rfc_ca_key_usage_missing",
         Level::Error,
         "RFC 5280 §4.2.1.3",
-        ca,
+        asserts_ca,
         |c, r| {
-            if c.key_usage().is_none() {
+            if c.asserts_ca() && c.key_usage().is_none() {
                 r.report(
                     "tbsCertificate.extensions",
                     c.extensions_offset(),
@@ -217,10 +218,11 @@ pub static LINTS: &[Lint] = &[
         "e_rfc_ca_key_cert_sign_missing",
         Level::Error,
         "RFC 5280 §4.2.1.9",
-        ca,
+        asserts_ca,
         |c, r| {
-            if c.key_usage()
-                .is_some_and(|b| !b.contains(&ku::KEY_CERT_SIGN))
+            if c.asserts_ca()
+                && c.key_usage()
+                    .is_some_and(|b| !b.contains(&ku::KEY_CERT_SIGN))
             {
                 r.report(
                     "tbsCertificate.extensions.keyUsage",
@@ -298,9 +300,9 @@ pub static LINTS: &[Lint] = &[
         "e_rfc_ca_ski_missing",
         Level::Error,
         "RFC 5280 §4.2.1.2",
-        ca,
+        asserts_ca,
         |c, r| {
-            if c.extension(&oids::CE_SUBJECT_KEY_ID).is_none() {
+            if c.asserts_ca() && c.extension(&oids::CE_SUBJECT_KEY_ID).is_none() {
                 r.report(
                     "tbsCertificate.extensions",
                     c.extensions_offset(),
@@ -313,9 +315,9 @@ pub static LINTS: &[Lint] = &[
         "w_rfc_ski_missing",
         Level::Warning,
         "RFC 5280 §4.2.1.2",
-        end_entity,
+        any,
         |c, r| {
-            if c.extension(&oids::CE_SUBJECT_KEY_ID).is_none() {
+            if !c.asserts_ca() && c.extension(&oids::CE_SUBJECT_KEY_ID).is_none() {
                 r.report(
                     "tbsCertificate.extensions",
                     c.extensions_offset(),
@@ -402,8 +404,11 @@ pub static LINTS: &[Lint] = &[
         "e_rfc_name_constraints_in_end_entity",
         Level::Error,
         "RFC 5280 §4.2.1.10",
-        end_entity,
+        any,
         |c, r| {
+            if c.asserts_ca() {
+                return;
+            }
             if let Some(e) = c.extension(&oids::CE_NAME_CONSTRAINTS) {
                 r.report(
                     "tbsCertificate.extensions.nameConstraints",

@@ -29,8 +29,19 @@ const fn smime(
     }
 }
 
-/// §6.3.2: at most 825 days.
-const MAX_DAYS: i64 = 825;
+/// §6.3.2: at most 825 days for the Strict and Multipurpose generations, 1185 for
+/// Legacy (policy 2.23.140.1.5.x.1).
+fn max_days(c: &CertContext<'_>) -> i64 {
+    let legacy = c
+        .policy_oids()
+        .iter()
+        .any(|p| is_smime_policy(p) && p.arcs().nth(6) == Some(1));
+    if legacy {
+        1185
+    } else {
+        825
+    }
+}
 
 /// The mailbox addresses the certificate names in subjectAltName (rfc822Name and
 /// SmtpUTF8Mailbox otherName), lowercased for comparison.
@@ -58,12 +69,14 @@ pub static LINTS: &[Lint] = &[
         |c, r| {
             let Some((nb, na)) = c.validity() else { return };
             let secs = na - nb + 1;
-            if secs > MAX_DAYS * 86_400 {
+            let max = max_days(c);
+            if secs > max * 86_400 {
                 r.report(
                     "tbsCertificate.validity",
-                    c.offset_in(c.cert.tbs_raw),
+                    c.cert.validity_offset(),
                     format!(
-                        "{} days of validity; an S/MIME certificate has at most {MAX_DAYS}",
+                        "{} days of validity; an S/MIME certificate of its generation has at \
+                         most {max}",
                         (secs + 86_399) / 86_400
                     ),
                 );

@@ -3437,7 +3437,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__lint)
-            opts="-r -f -h --recursive --rules --as --fail-on --format --list --color --help"
+            opts="-r -f -h --recursive --rules --as --at --fail-on --format --list --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3448,6 +3448,10 @@ _pkit() {
                     return 0
                     ;;
                 --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --at)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

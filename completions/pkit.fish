@@ -525,7 +525,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l offline -d 'Never f
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s v -l verbose -d 'Name the files of --roots directories that hold no certificate, and count the certificates found more than once'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l rules -d 'Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements\' rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of them, for a publicly trusted CA), cabf-smime (the S/MIME BRs, for mailbox certificates), none' -r
-complete -c pkit -n "__fish_pkit_using_subcommand lint" -l as -d 'Lint every certificate as this type instead of the one its contents say: root, intermediate, tls-leaf, smime-leaf, ocsp-signer, leaf' -r
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l as -d 'Lint every certificate as this type instead of the one its contents say: root, intermediate, cross-ca, tls-leaf, smime-leaf, ocsp-signer, leaf' -r
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l at -d 'Judge by the rules in force on this day (YYYY-MM-DD or RFC 3339) instead of those in force on each certificate\'s notBefore' -r
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding reaches this level' -r -f -a "error\t''
 warning\t''
 notice\t''"
@@ -537,7 +538,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand lint" -l color -d 'When to col
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -s r -l recursive -d 'Read the files in directories, recursively'
-complete -c pkit -n "__fish_pkit_using_subcommand lint" -l list -d 'List the lints (name, object, level, rule set, source) and exit'
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l list -d 'List the lints (name, object, level, rule set, source, in force since and until) and exit'
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''

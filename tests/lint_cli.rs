@@ -322,7 +322,8 @@ fn the_command_line_of_lint() {
     assert_eq!(v["certificate_type"], "root");
     let r = pk(&["lint", "--rules", "none", &s(&bad)]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
-    // A warning fails only with --fail-on warning.
+    // A warning fails only with --fail-on warning. (A TLS leaf's keyUsage not critical
+    // is RFC 5280's SHOULD but the BRs' MUST since SC-62: RFC 5280's rules alone here.)
     let tpl = common::write_file(
         t.path(),
         "w.json",
@@ -332,12 +333,31 @@ fn the_command_line_of_lint() {
         &ca,
         t.path(),
         "warned",
-        &["--san", "DNS:w.example", "--template", &s(&tpl)],
+        &[
+            "--san",
+            "DNS:w.example",
+            "--template",
+            &s(&tpl),
+            "--lint",
+            "warn",
+        ],
     );
-    let r = pk(&["lint", &s(&warned)]);
+    let r = pk(&["lint", "--rules", "rfc5280", &s(&warned)]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
-    let r = pk(&["lint", "--fail-on", "warning", &s(&warned)]);
+    let r = pk(&[
+        "lint",
+        "--rules",
+        "rfc5280",
+        "--fail-on",
+        "warning",
+        &s(&warned),
+    ]);
     assert_eq!(r.code, Some(1), "{}", r.describe());
+    let r = pk(&["lint", &s(&warned)]);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    assert!(r
+        .stdout_str()
+        .contains("e_cabf_leaf_key_usage_not_critical"));
     // Bad input: one line, exit 3; a CRL is named and passed over.
     let junk = common::write_file(
         t.path(),

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{pk_ok, require, s, Peer};
+use common::{pk, pk_ok, require, s, Peer};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -309,7 +309,9 @@ fn zlint_and_pkilint_agree_on_every_shared_rule() {
             panic!("docs/lint.md has no row for {}", c.lint);
         };
         if !zl.is_empty() {
-            let found: Vec<&str> = ["error", "warn"]
+            // zlint's notices count: its sub-CA EKU rule is one (`n_sub_ca_eku_missing`,
+            // from before BR 2.0.0 required the EKU).
+            let found: Vec<&str> = ["error", "warn", "notice"]
                 .iter()
                 .flat_map(|k| z[i][*k].as_array().unwrap())
                 .filter_map(Value::as_str)
@@ -381,4 +383,188 @@ fn an_smime_certificate_passes_zlint_and_pkilint() {
         return;
     };
     assert_eq!(z[0]["error"], serde_json::json!([]), "{}", z[0]);
+}
+
+/// The rules dated by issuance, beside zlint, which also judges a certificate by the
+/// rules in force on its notBefore: a CA for public trust made in 2012 (`issue ca --now`)
+/// signs leaves on past dates (`issue cert --not-before`, `--lint off`), each of which
+/// draws the finding from both linters or from neither.
+#[test]
+fn dated_rules_agree_with_zlint_on_certificates_issued_in_the_past() {
+    if common::skip_corpus("dated_rules_agree_with_zlint_on_certificates_issued_in_the_past") {
+        return;
+    }
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = |name: &str, now: &str, days: &str, parent: Option<&Path>| {
+        let dir = d.join(name);
+        let mut a = vec![
+            "issue".to_string(),
+            "ca".into(),
+            "--dir".into(),
+            s(&dir),
+            "--lint-rules".into(),
+            "rfc5280,cabf-tls".into(),
+            "--issuer-url".into(),
+            format!("http://pki.example.com/{name}.der"),
+            "--crl-url".into(),
+            format!("http://pki.example.com/{name}.crl"),
+            "--subject".into(),
+            format!("CN=Example {name},O=Example,C=US"),
+            "--now".into(),
+            now.into(),
+            "--days".into(),
+            days.into(),
+            "--no-passout".into(),
+        ];
+        if let Some(p) = parent {
+            a.extend(["--parent".into(), s(p)]);
+        }
+        pk_ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        dir
+    };
+    let root = ca("root", "2012-01-01T00:00:00Z", "9000", None);
+    let int = ca("int", "2012-06-01T00:00:00Z", "8500", Some(&root));
+    let validity = [
+        "e_sub_cert_valid_time_longer_than_39_months",
+        "e_sub_cert_valid_time_longer_than_825_days",
+        "e_tls_server_cert_valid_time_longer_than_398_days",
+        "e_server_cert_valid_time_longer_than_200_days",
+        "e_server_cert_valid_time_longer_than_100_days",
+    ];
+    let cn = [
+        "e_subject_common_name_not_from_san",
+        "e_subject_common_name_not_exactly_from_san",
+    ];
+    // (name, notBefore, days, commonName, pkit lint, zlint's, whether both flag it)
+    let cases: [(&str, &str, &str, &str, &str, &[&str], bool); 8] = [
+        (
+            "2017-1000-days",
+            "2017-01-01",
+            "1000",
+            "www.example.com",
+            "e_cabf_validity_too_long",
+            &validity,
+            false,
+        ),
+        (
+            "2017-1300-days",
+            "2017-01-01",
+            "1300",
+            "www.example.com",
+            "e_cabf_validity_too_long",
+            &validity,
+            true,
+        ),
+        (
+            "2019-800-days",
+            "2019-06-01",
+            "800",
+            "www.example.com",
+            "e_cabf_validity_too_long",
+            &validity,
+            false,
+        ),
+        (
+            "2019-900-days",
+            "2019-01-01",
+            "900",
+            "www.example.com",
+            "e_cabf_validity_too_long",
+            &validity,
+            true,
+        ),
+        (
+            "2021-398-days",
+            "2021-01-01",
+            "398",
+            "www.example.com",
+            "e_cabf_validity_too_long",
+            &validity,
+            false,
+        ),
+        (
+            "2021-400-days",
+            "2021-01-01",
+            "400",
+            "www.example.com",
+            "e_cabf_validity_too_long",
+            &validity,
+            true,
+        ),
+        (
+            "2020-cn-case",
+            "2020-01-01",
+            "90",
+            "WWW.Example.COM",
+            "e_cabf_cn_not_in_san",
+            &cn,
+            false,
+        ),
+        (
+            "2022-cn-case",
+            "2022-01-01",
+            "90",
+            "WWW.Example.COM",
+            "e_cabf_cn_not_in_san",
+            &cn,
+            true,
+        ),
+    ];
+    let mut files = Vec::new();
+    for (name, nb, days, cn, ..) in &cases {
+        let file = d.join(format!("{name}.pem"));
+        pk_ok(&[
+            "issue",
+            "cert",
+            "--ca",
+            &s(&int),
+            "--san",
+            "DNS:www.example.com",
+            "--subject",
+            &format!("CN={cn}"),
+            "--not-before",
+            &format!("{nb}T00:00:00Z"),
+            "--days",
+            days,
+            "--lint",
+            "off",
+            "--key-out",
+            &s(&d.join(format!("{name}.key"))),
+            "-o",
+            &s(&file),
+        ]);
+        files.push(file);
+    }
+    let Some(z) = zlint(&files) else {
+        return;
+    };
+    for (i, (name, _, _, _, lint, zl, flagged)) in cases.iter().enumerate() {
+        let r = pk(&[
+            "lint",
+            "-f",
+            "json",
+            "--rules",
+            "rfc5280,cabf-tls",
+            &s(&files[i]),
+        ]);
+        let item = &common::json_items(&r)[0];
+        let pkit = item["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["lint"] == *lint);
+        let zfound: Vec<&str> = z[i]["error"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let zlint = zl.iter().any(|n| zfound.contains(n));
+        assert_eq!(
+            (pkit, zlint),
+            (*flagged, *flagged),
+            "{name}: pkit {lint} {pkit}, zlint {zfound:?} (want {flagged} from both)\n{item}"
+        );
+    }
 }

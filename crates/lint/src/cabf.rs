@@ -374,9 +374,10 @@ pub static LINTS: &[Lint] = &[
                     "tbsCertificate.validity",
                     c.cert.validity_offset(),
                     format!(
-                        "{} days of validity; at most {} for a certificate issued then ({rule})",
+                        "{} days of validity; at most {} by the rules of {} ({rule})",
                         (na - nb + 86_400) / 86_400,
-                        limit.text()
+                        limit.text(),
+                        &crate::der::Time { unix: c.at }.to_string()[..10]
                     ),
                 );
             }

@@ -1,7 +1,7 @@
 // zlintcheck runs zlint (github.com/zmap/zlint/v3) over certificate and CRL files (a
 // PEM "X509 CRL" block, or DER that is not a certificate) and prints,
-// per file, the lints that reported an error, a fatal or a warning, as one JSON object
-// per line: {"file": …, "error": […], "warn": […]}. pkit's tests use it as an
+// per file, the lints that reported an error, a fatal, a warning or a notice, as one
+// JSON object per line: {"file": …, "error": […], "warn": […], "notice": […]}. pkit's tests use it as an
 // independent judge of what the lint gate lets through.
 package main
 
@@ -38,17 +38,20 @@ func main() {
 			fmt.Fprintf(os.Stderr, "%s: neither a certificate (%v) nor a CRL (%v)\n", file, err, crlErr)
 			os.Exit(2)
 		}
-		found := map[string][]string{"error": {}, "warn": {}}
+		found := map[string][]string{"error": {}, "warn": {}, "notice": {}}
 		for name, r := range results.Results {
 			switch r.Status {
 			case lint.Error, lint.Fatal:
 				found["error"] = append(found["error"], name)
 			case lint.Warn:
 				found["warn"] = append(found["warn"], name)
+			case lint.Notice:
+				found["notice"] = append(found["notice"], name)
 			}
 		}
 		sort.Strings(found["error"])
 		sort.Strings(found["warn"])
-		out.Encode(map[string]any{"file": file, "error": found["error"], "warn": found["warn"]})
+		sort.Strings(found["notice"])
+		out.Encode(map[string]any{"file": file, "error": found["error"], "warn": found["warn"], "notice": found["notice"]})
 	}
 }

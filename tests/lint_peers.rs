@@ -437,7 +437,16 @@ fn dated_rules_agree_with_zlint_on_certificates_issued_in_the_past() {
         "e_subject_common_name_not_exactly_from_san",
     ];
     // (name, notBefore, days, commonName, pkit lint, zlint's, whether both flag it)
-    let cases: [(&str, &str, &str, &str, &str, &[&str], bool); 8] = [
+    type Case<'a> = (
+        &'a str,
+        &'a str,
+        &'a str,
+        &'a str,
+        &'a str,
+        &'a [&'a str],
+        bool,
+    );
+    let cases: [Case; 8] = [
         (
             "2017-1000-days",
             "2017-01-01",

@@ -259,7 +259,7 @@ pub fn all() -> Vec<Malformed> {
             }
             .cert(),
             "e_rfc_version_invalid",
-            "version 1, 2 or 3",
+            "v1 to v3",
         ),
         mk(
             "time-local-offset",

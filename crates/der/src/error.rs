@@ -53,9 +53,12 @@ pub enum ErrorKind {
     VectorLength { length: u32, min: u32, max: u32 },
     /// A DEFAULT value encoded (X.690 §11.5: DER omits it); names the field.
     DefaultEncoded(&'static str),
-    /// A version that does not fit the structure's contents (RFC 5280 §4.1.2.1, §5.1.2.1);
-    /// says what was expected.
+    /// A version that does not fit the structure's contents (RFC 5280 §4.1.2.1, §5.1.2.1):
+    /// what was expected.
     WrongVersion(&'static str),
+    /// A version number the structure does not have: the INTEGER found and the highest
+    /// one allowed (0 is v1).
+    UnknownVersion { found: u32, highest: u8 },
     /// A structure-level rule (names the rule).
     Invalid(String),
 }
@@ -177,7 +180,16 @@ impl fmt::Display for ErrorKind {
             DefaultEncoded(what) => {
                 write!(f, "expected DEFAULT {what} to be omitted, found it encoded")
             }
-            WrongVersion(what) => write!(f, "expected {what}"),
+            WrongVersion(expected) => write!(f, "expected {expected}"),
+            UnknownVersion { found, highest: 0 } => {
+                write!(f, "expected version v1, found v{}", u64::from(*found) + 1)
+            }
+            UnknownVersion { found, highest } => write!(
+                f,
+                "expected version v1 to v{}, found v{}",
+                highest + 1,
+                u64::from(*found) + 1
+            ),
             Invalid(what) => write!(f, "{what}"),
         }
     }

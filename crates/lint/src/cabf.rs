@@ -110,15 +110,17 @@ impl Limit {
             // §1.6.4: the validity period includes both its first and its last second.
             Limit::Days(d) => na - nb + 1 > d * 86_400,
             Limit::Months(m) => {
+                // Calendar months, a day past the target month's end rolling into the
+                // next (2017-01-31 + 39 months = 2020-05-01), as zlint's Go counts them.
                 let c = crate::der::Time { unix: nb }.civil();
-                let months = c.month as i64 - 1 + m;
-                let end = crate::der::Time::from_civil(crate::der::time::Civil {
+                let months = i64::from(c.month) - 1 + m;
+                let first = crate::der::Time::from_civil(crate::der::time::Civil {
                     year: c.year + months / 12,
                     month: (months % 12 + 1) as u32,
-                    day: c.day.min(28),
+                    day: 1,
                     ..c
                 });
-                end.is_some_and(|e| na > e.unix)
+                first.is_some_and(|f| na > f.unix + (i64::from(c.day) - 1) * 86_400)
             }
         }
     }
@@ -865,7 +867,8 @@ pub static LINTS: &[Lint] = &[
                 10
             };
             if c.validity()
-                .is_some_and(|(nb, na)| na - nb + 1 <= short * 86_400)
+                // Inclusive of the last second (§1.6.4): `na - nb + 1 <= short days`.
+                .is_some_and(|(nb, na)| na - nb < short * 86_400)
             {
                 return;
             }
@@ -1000,5 +1003,54 @@ mod tests {
         assert!(!reserved_ip(&"8.8.8.8".parse().unwrap()));
         assert_eq!(max_validity_days(1_773_532_799), 398);
         assert_eq!(max_validity_days(1_868_227_200), 47);
+    }
+
+    #[test]
+    fn the_validity_schedule_by_issuance() {
+        use crate::date;
+        let day = 86_400;
+        let limit = |d: &str| validity_limit(date(d)).0;
+        assert_eq!(limit("2013-01-01"), Limit::Months(60));
+        assert_eq!(limit("2015-04-01"), Limit::Months(39));
+        assert_eq!(limit("2018-02-28"), Limit::Months(39));
+        assert_eq!(limit("2018-03-01"), Limit::Days(825));
+        assert_eq!(limit("2020-08-31"), Limit::Days(825));
+        assert_eq!(limit("2020-09-01"), Limit::Days(398));
+        assert_eq!(limit("2026-03-15"), Limit::Days(200));
+        assert_eq!(limit("2027-03-15"), Limit::Days(100));
+        assert_eq!(limit("2029-03-15"), Limit::Days(47));
+        // Inclusive of the last second (§1.6.4): 398 days end one second early.
+        let nb = date("2021-01-01");
+        assert!(!Limit::Days(398).exceeded(nb, nb + 398 * day - 1));
+        assert!(Limit::Days(398).exceeded(nb, nb + 398 * day));
+        // 39 calendar months from 2017-01-01 end on 2020-04-01; from 2017-01-31, on
+        // 2020-05-01 (April has 30 days).
+        let nb = date("2017-01-01");
+        assert!(!Limit::Months(39).exceeded(nb, date("2020-04-01")));
+        assert!(Limit::Months(39).exceeded(nb, date("2020-04-01") + 1));
+        let nb = date("2017-01-31");
+        assert!(!Limit::Months(39).exceeded(nb, date("2020-05-01")));
+        assert!(Limit::Months(39).exceeded(nb, date("2020-05-01") + 1));
+    }
+
+    #[test]
+    fn subordinate_ca_ekus_by_profile() {
+        use crate::der::ObjectId;
+        let server = ObjectId::from_valid(oids::KP_SERVER_AUTH.as_bytes());
+        let any = ObjectId::from_valid(oids::KP_ANY.as_bytes());
+        let precert = ObjectId::from_valid(PRECERT_SIGNING.as_bytes());
+        let email = ObjectId::from_valid(oids::KP_EMAIL_PROTECTION.as_bytes());
+        let sub = CertType::Intermediate;
+        let cross = CertType::CrossCa;
+        assert!(subca_eku_problem(sub, None).is_some());
+        assert!(subca_eku_problem(cross, None).is_none());
+        assert!(subca_eku_problem(sub, Some(&[server])).is_none());
+        assert!(subca_eku_problem(sub, Some(&[server, any])).is_some());
+        assert!(subca_eku_problem(sub, Some(&[any])).is_some());
+        assert!(subca_eku_problem(cross, Some(&[any])).is_none());
+        assert!(subca_eku_problem(cross, Some(&[any, server])).is_some());
+        assert!(subca_eku_problem(sub, Some(&[precert])).is_none());
+        // A non-TLS CA: not this rule's.
+        assert!(subca_eku_problem(sub, Some(&[email])).is_none());
     }
 }

@@ -64,6 +64,8 @@ pub struct CertContext<'a> {
     broken: Vec<Part>,
     /// The first broken part a check asked for since [`CertContext::begin_check`].
     touched: Cell<Option<Part>>,
+    /// The broken part the type was told through, when it was (not with `--as`).
+    type_unsure: Option<Part>,
     subject: Vec<Vec<Attribute<'a>>>,
     validity: Option<(i64, i64)>,
 }
@@ -113,6 +115,7 @@ impl<'a> CertContext<'a> {
             problems: Vec::new(),
             broken: Vec::new(),
             touched: Cell::new(None),
+            type_unsure: None,
             subject: Vec::new(),
             validity: None,
         };
@@ -121,13 +124,23 @@ impl<'a> CertContext<'a> {
             Ok(rdns) => ctx.subject = rdns,
             Err(e) => ctx.fail(Part::Subject, "tbsCertificate.subject", e),
         }
-        match cert.issuer.rdns() {
-            Ok(rdns) => ctx.check_strings("tbsCertificate.issuer", rdns.iter().flatten()),
-            // No lint reads the issuer's attributes; its bytes (self-issued) are whole.
-            Err(e) => ctx.problem("tbsCertificate.issuer", e, true),
+        // The issuer is the issuing CA's subject, copied byte for byte: what is wrong with
+        // it is a finding on a certificate read (leniently) for linting, never a reason
+        // for the gate to refuse what a CA with a legacy name signs.
+        if log.is_some() {
+            match cert.issuer.rdns() {
+                Ok(rdns) => {
+                    ctx.check_strings("tbsCertificate.issuer", rdns.iter().flatten());
+                }
+                Err(e) => ctx.problem("tbsCertificate.issuer", e, true),
+            }
         }
         let subject = std::mem::take(&mut ctx.subject);
-        ctx.check_strings("tbsCertificate.subject", subject.iter().flatten());
+        if ctx.check_strings("tbsCertificate.subject", subject.iter().flatten()) {
+            // An attribute whose value does not decode: the lints that read the
+            // subject's values cannot tell what is there.
+            ctx.broken.push(Part::Subject);
+        }
         ctx.subject = subject;
         match cert.validity() {
             Ok((nb, na)) => ctx.validity = Some((nb.unix, na.unix)),
@@ -159,7 +172,10 @@ impl<'a> CertContext<'a> {
                 ctx.begin_check();
                 let (kind, mut reason) = CertType::detect(&ctx);
                 if let Some(part) = ctx.touched() {
+                    // A type read through a part that did not decode is a guess: the
+                    // lints that depend on the type do not run on it (`--as` says).
                     reason = format!("{reason}; {} did not decode", ctx.part_name(part));
+                    ctx.type_unsure = Some(part);
                 }
                 (kind, reason)
             }
@@ -203,17 +219,25 @@ impl<'a> CertContext<'a> {
     }
 
     /// Decode each attribute's text once, so that a lenient reader logs what is wrong
-    /// with it and a strict one's refusal is reported rather than the value dropped.
-    fn check_strings<'b>(&mut self, path: &str, attrs: impl Iterator<Item = &'b Attribute<'a>>)
+    /// with it and a refusal is reported rather than the value dropped. Whether any
+    /// value did not decode.
+    fn check_strings<'b>(
+        &mut self,
+        path: &str,
+        attrs: impl Iterator<Item = &'b Attribute<'a>>,
+    ) -> bool
     where
         'a: 'b,
     {
+        let mut failed = false;
         for a in attrs {
             if let Err(e) = a.text() {
                 let name = a.type_name();
-                self.problem(&format!("{path}.{name}"), e, false);
+                self.problem(&format!("{path}.{name}"), e, true);
+                failed = true;
             }
         }
+        failed
     }
 
     fn problem(&mut self, path: &str, e: crate::der::Error, undecodable: bool) {
@@ -225,6 +249,7 @@ impl<'a> CertContext<'a> {
                 // `extensions` + `extensions[1].extnID`: the field once.
                 Some(rest) if !inner.is_empty() => format!("{path}{rest}"),
                 _ if inner.is_empty() => path.to_string(),
+                _ if inner.starts_with('[') => format!("{path}{inner}"),
                 _ => format!("{path}.{inner}"),
             },
             undecodable,
@@ -250,6 +275,11 @@ impl<'a> CertContext<'a> {
     /// its findings cannot be trusted and it is reported as not run.
     pub(crate) fn touched(&self) -> Option<Part> {
         self.touched.get()
+    }
+
+    /// The broken part the certificate's type was told through, if any.
+    pub fn type_unsure(&self) -> Option<Part> {
+        self.type_unsure
     }
 
     /// What a broken part is called in a "not run" note.

@@ -1,6 +1,6 @@
 //! What RFC 5280 §5 (and, for a publicly trusted CA, the Baseline Requirements §4.9.7
-//! and §7.2) say of a CRL. Entries are walked once, as they stream from the DER, so a
-//! million-entry CRL costs one pass.
+//! and §7.2) say of a CRL. Entries are walked as they stream from the DER, never held,
+//! so a million-entry CRL costs a pass or two of its bytes.
 
 use crate::der::oid_registry as oids;
 use crate::{Finding, Level, LintOptions, RuleSet};
@@ -200,11 +200,101 @@ pub static LINTS: &[CrlLint] = &[
 /// Lint a parsed CRL.
 pub fn lint_parsed_crl(crl: &Crl<'_>, opts: &LintOptions) -> Vec<Finding> {
     let mut out = Vec::new();
+    // What does not decode is a finding, and the lints that read it do not judge it
+    // (they would call it absent).
+    let broken = undecodable_parts(crl, &mut out);
     for lint in LINTS.iter().filter(|l| opts.rules.includes(l.set)) {
+        let reads = READS
+            .iter()
+            .find(|(n, _)| *n == lint.name)
+            .map_or(&[][..], |r| r.1);
+        if reads.iter().any(|p| broken.contains(p)) {
+            continue;
+        }
         (lint.check)(
             crl,
             &mut crate::recorder(&mut out, lint.name, lint.level, lint.source),
         );
     }
     out
+}
+
+/// A part of a CRL that a lint reads and that may not decode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The crlExtensions list.
+    Extensions,
+    CrlNumber,
+    AuthorityKeyId,
+    IssuingDistributionPoint,
+    Entries,
+}
+
+/// The parts each lint reads beyond the CRL's fixed fields.
+const READS: &[(&str, &[Part])] = &[
+    (
+        "e_rfc_crl_number_missing",
+        &[Part::Extensions, Part::CrlNumber],
+    ),
+    (
+        "e_rfc_crl_aki_missing",
+        &[Part::Extensions, Part::AuthorityKeyId],
+    ),
+    ("w_rfc_crl_entry_reason_unspecified", &[Part::Entries]),
+    (
+        "e_cabf_crl_next_update_too_far",
+        &[Part::Extensions, Part::IssuingDistributionPoint],
+    ),
+];
+
+/// The parts that do not decode (strictly nor leniently), each reported as a finding.
+fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<Part> {
+    let mut broken = Vec::new();
+    if let Some(list) = crl.extensions {
+        let (exts, err) = list.all_partial();
+        if let Some(e) = err {
+            out.push(crate::encoding::finding(
+                "tbsCertList.crlExtensions",
+                e.offset,
+                &e.kind,
+                true,
+            ));
+            broken.push(Part::Extensions);
+        }
+        for e in exts {
+            if ext::decode(e.oid, e.value, e.value_offset).is_ok() {
+                continue;
+            }
+            let log = crate::der::Deviations::new();
+            let lenient = crate::der::Reader::lenient(&[], &log);
+            let path = format!("tbsCertList.crlExtensions.{}", e.oid.name_or_dotted());
+            match ext::decode_with(&lenient, e.oid, e.value, e.value_offset) {
+                // Read leniently: each deviation is a finding; the value is whole.
+                Ok(_) => out.extend(crate::encoding::deviation_findings(&log, &path)),
+                Err(err) => {
+                    out.push(crate::encoding::finding(&path, err.offset, &err.kind, true));
+                    let part = if e.oid == oids::CE_CRL_NUMBER {
+                        Part::CrlNumber
+                    } else if e.oid == oids::CE_AUTHORITY_KEY_ID {
+                        Part::AuthorityKeyId
+                    } else if e.oid == oids::CE_ISSUING_DIST_POINT {
+                        Part::IssuingDistributionPoint
+                    } else {
+                        continue;
+                    };
+                    broken.push(part);
+                }
+            }
+        }
+    }
+    if let Some(Err(e)) = crl.revoked().find(Result::is_err) {
+        out.push(crate::encoding::finding(
+            "tbsCertList.revokedCertificates",
+            e.offset,
+            &e.kind,
+            true,
+        ));
+        broken.push(Part::Entries);
+    }
+    broken
 }

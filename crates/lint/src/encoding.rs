@@ -63,7 +63,7 @@ pub fn classify(kind: &ErrorKind) -> &'static Malformation {
         UnsortedSet => &SET_ORDER,
         InvalidTime(_) => &TIME,
         InvalidString(_) => &STRING,
-        WrongVersion(_) => &VERSION,
+        WrongVersion(_) | UnknownVersion { .. } => &VERSION,
         _ => &MALFORMED,
     }
 }
@@ -94,16 +94,34 @@ pub(crate) fn certificate_findings<'c>(
 ) -> impl Iterator<Item = Finding> + 'c {
     c.problems()
         .iter()
-        // The version lint names a certificate with extensions that is not v3.
-        .filter(|p| !matches!(&p.kind, ErrorKind::WrongVersion(w) if w.contains("with extensions")))
+        .filter(|p| !named_elsewhere(&p.kind))
         .map(|p: &Problem| finding(&p.path, p.offset, &p.kind, p.undecodable))
 }
 
+/// A version the certificate's or CRL's own version lint names (with extensions but not
+/// v3 or v2): one finding for it, not two.
+fn named_elsewhere(kind: &ErrorKind) -> bool {
+    matches!(kind, ErrorKind::WrongVersion(expected)
+        if *expected == pkit_x509::cert::EXTENSIONS_NEED_V3
+            || *expected == pkit_x509::crl::EXTENSIONS_NEED_V2)
+}
+
 /// The deviations a lenient reader logged while an object was read and linted, as
-/// findings at `path` (the object's top-level field: `tbsCertList`, `tbsResponseData`…).
+/// findings at `path` (the object's top-level field: `tbsCertList`, `tbsResponseData`…),
+/// each once (the lints may walk a part more than once, and each walk logs again).
 pub fn deviation_findings(log: &crate::der::Deviations, path: &str) -> Vec<Finding> {
+    let mut seen = Vec::new();
     log.take()
         .into_iter()
+        .filter(|d| !named_elsewhere(&d.what))
+        .filter(|d| {
+            let key = (d.offset, d.what.clone());
+            let new = !seen.contains(&key);
+            if new {
+                seen.push(key);
+            }
+            new
+        })
         .map(|d| finding(path, d.offset, &d.what, false))
         .collect()
 }

@@ -6,7 +6,7 @@
 
 use crate::der::oid_registry as oids;
 use crate::der::ObjectId;
-use pkit_x509::ext::ExtensionValue;
+use pkit_x509::ext::{ExtensionValue, GeneralName};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CertType {
@@ -88,7 +88,7 @@ impl CertType {
                     "basicConstraints cA, self-issued, not signed by its own key".into(),
                 );
             }
-            return match (authority_key_id(ctx), ctx.cert.subject_key_id()) {
+            return match (authority_key_id(ctx), subject_key_id(ctx)) {
                 (Some(aki), Some(ski)) if aki != ski => (
                     CertType::Intermediate,
                     "basicConstraints cA, self-issued under another key (AKI ≠ SKI)".into(),
@@ -98,6 +98,13 @@ impl CertType {
         }
         let precert = ctx.extension(&oids::CT_PRECERT_POISON).is_some();
         let suffix = if precert { " (a precertificate)" } else { "" };
+        let ekus = ctx.ekus();
+        let has = |o: &crate::der::Oid| ekus.as_ref().is_some_and(|l| l.iter().any(|e| *e == *o));
+        // BR §7.1.2.8: a delegated OCSP responder is one by its EKU, whatever policy it
+        // carries.
+        if has(&oids::KP_OCSP_SIGNING) && !has(&oids::KP_SERVER_AUTH) {
+            return (CertType::OcspSigner, "extendedKeyUsage OCSPSigning".into());
+        }
         let policies = ctx.policy_oids();
         if let Some(p) = policies.iter().find(|p| is_tls_policy(p)) {
             return (
@@ -108,9 +115,9 @@ impl CertType {
         if let Some(p) = policies.iter().find(|p| is_smime_policy(p)) {
             return (CertType::SmimeLeaf, format!("S/MIME BR policy {p}"));
         }
-        match ctx.ekus() {
-            Some(ekus) => {
-                let has = |o: &crate::der::Oid| ekus.iter().any(|e| *e == *o);
+        let hosts = ctx.dns_or_ip_sans() > 0;
+        match ekus {
+            Some(_) => {
                 if has(&oids::KP_SERVER_AUTH) {
                     (
                         CertType::TlsLeaf,
@@ -118,12 +125,18 @@ impl CertType {
                     )
                 } else if precert {
                     (CertType::TlsLeaf, "a precertificate (CT poison)".into())
-                } else if has(&oids::KP_OCSP_SIGNING) {
-                    (CertType::OcspSigner, "extendedKeyUsage OCSPSigning".into())
-                } else if has(&oids::KP_EMAIL_PROTECTION) {
+                } else if has(&oids::KP_ANY) && hosts {
+                    // Capable of serverAuth and naming hosts: the TLS BRs' (as zlint
+                    // takes it too).
+                    (
+                        CertType::TlsLeaf,
+                        "anyExtendedKeyUsage, DNS or IP names in subjectAltName".into(),
+                    )
+                } else if has(&oids::KP_EMAIL_PROTECTION) && has_mailbox(ctx) {
+                    // S/MIME BR §1.1: emailProtection and a mailbox address in the SAN.
                     (
                         CertType::SmimeLeaf,
-                        "extendedKeyUsage emailProtection".into(),
+                        "extendedKeyUsage emailProtection, a mailbox in subjectAltName".into(),
                     )
                 } else {
                     (
@@ -134,7 +147,7 @@ impl CertType {
                 }
             }
             None if precert => (CertType::TlsLeaf, "a precertificate (CT poison)".into()),
-            None if ctx.dns_or_ip_sans() > 0 => (
+            None if hosts => (
                 CertType::TlsLeaf,
                 "no extendedKeyUsage, DNS or IP names in subjectAltName".into(),
             ),
@@ -143,6 +156,22 @@ impl CertType {
                 "no extendedKeyUsage, no DNS or IP names".into(),
             ),
         }
+    }
+}
+
+/// Whether the SAN names a mailbox (rfc822Name, or SmtpUTF8Mailbox otherName).
+fn has_mailbox(ctx: &crate::CertContext<'_>) -> bool {
+    ctx.sans().iter().any(|n| match n {
+        GeneralName::Rfc822Name(_) => true,
+        GeneralName::OtherName(o) => o.type_id == oids::ON_SMTP_UTF8_MAILBOX,
+        _ => false,
+    })
+}
+
+fn subject_key_id(ctx: &crate::CertContext<'_>) -> Option<Vec<u8>> {
+    match ctx.value(&oids::CE_SUBJECT_KEY_ID) {
+        Some(ExtensionValue::SubjectKeyIdentifier(k)) => Some(k.to_vec()),
+        _ => None,
     }
 }
 

@@ -340,17 +340,44 @@ pub fn lint_context(ctx: &CertContext<'_>, rules: &Rules) -> Vec<Finding> {
     lint_report(ctx, rules).findings
 }
 
+/// Every certificate type, to tell a lint that applies to all of them.
+const ALL_TYPES: [CertType; 7] = [
+    CertType::Root,
+    CertType::Intermediate,
+    CertType::CrossCa,
+    CertType::TlsLeaf,
+    CertType::SmimeLeaf,
+    CertType::OcspSigner,
+    CertType::Leaf,
+];
+
 /// Lint a certificate read into its context: the findings of every lint that applies to
 /// its type and was in force on the day it is judged as of, its malformations, and the
 /// lints that could not run because a part they need did not decode.
 pub fn lint_report(ctx: &CertContext<'_>, rules: &Rules) -> Report {
     let mut report = Report::default();
-    if rules.rfc5280 {
-        report.findings.extend(encoding::certificate_findings(ctx));
-    }
+    // What did not decode is always said (no rule set is about it); the other
+    // malformations are RFC 5280's.
+    report.findings.extend(
+        encoding::certificate_findings(ctx)
+            .filter(|f| rules.rfc5280 || f.lint == encoding::UNDECODABLE.name),
+    );
     for lint in certificate_lints() {
         if !(rules.includes(lint.set) && (lint.applies)(ctx.kind) && lint.in_force(ctx.at)) {
             continue;
+        }
+        if let Some(part) = ctx.type_unsure() {
+            if !ALL_TYPES.iter().all(|t| (lint.applies)(*t)) {
+                report.not_run.push(NotRun {
+                    lint: lint.name,
+                    reason: format!(
+                        "the certificate's type was told through {}, which did not decode \
+                         (--as sets it)",
+                        ctx.part_name(part)
+                    ),
+                });
+                continue;
+            }
         }
         ctx.begin_check();
         let before = report.findings.len();

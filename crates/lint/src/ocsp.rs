@@ -134,11 +134,12 @@ pub fn lint_parsed_ocsp(resp: &OcspResponse<'_>, opts: &LintOptions) -> Vec<Find
     // a delegated responder (not a CA, so not the issuer itself) needs OCSPSigning.
     if let Some(signer) = certs.first() {
         let ctx = crate::CertContext::new(signer, None);
-        let delegated = !ctx.kind.is_ca();
-        let signing = ctx
-            .ekus()
-            .is_some_and(|e| e.iter().any(|o| *o == oids::KP_OCSP_SIGNING));
-        if delegated && !signing && opts.rules.includes(SIGNER_NOT_AUTHORIZED.set) {
+        ctx.begin_check();
+        let delegated = !ctx.asserts_ca();
+        let signing = ctx.has_eku(&oids::KP_OCSP_SIGNING);
+        // A signer whose basicConstraints or EKU does not decode is not judged on them.
+        let seen = ctx.touched().is_none();
+        if seen && delegated && !signing && opts.rules.includes(SIGNER_NOT_AUTHORIZED.set) {
             out.push(finding(
                 &SIGNER_NOT_AUTHORIZED,
                 "certs[0]",

@@ -8,6 +8,7 @@ fn lint_names_are_unique_and_say_their_level() {
         .map(|l| l.name)
         .chain(crl::LINTS.iter().map(|l| l.name))
         .chain(ocsp::lints().map(|l| l.0))
+        .chain(encoding::CLASSES.iter().map(|m| m.name))
         .collect();
     for l in certificate_lints() {
         let prefix = match l.level {
@@ -37,4 +38,33 @@ fn rule_sets_read_back() {
     }
     assert!(Rules::parse("rfc5281").is_err());
     assert_eq!(Rules::default().name(), "rfc5280,cabf-tls-core");
+}
+
+#[test]
+fn dated_rules_cite_their_source_and_end_after_they_start() {
+    for l in certificate_lints() {
+        for d in l.since.iter().chain(l.until.iter()) {
+            assert!(!d.cite.is_empty(), "{}", l.name);
+            assert_eq!(d.unix % 86_400, 0, "{}: {}", l.name, d.date);
+        }
+        if let (Some(a), Some(b)) = (l.since, l.until) {
+            assert!(a.unix < b.unix, "{}", l.name);
+        }
+        // A BR rule is never older than the BRs.
+        if matches!(
+            l.set,
+            RuleSet::CabfTls | RuleSet::CabfTlsCore | RuleSet::CabfSmime
+        ) {
+            assert!(
+                l.since.is_some_and(|d| d.unix >= date("2012-07-01")),
+                "{}",
+                l.name
+            );
+        }
+    }
+    let cn = certificate_lints()
+        .find(|l| l.name == "e_cabf_eku_forbidden")
+        .unwrap();
+    assert!(!cn.in_force(date("2020-08-19")));
+    assert!(cn.in_force(date("2020-08-20")));
 }

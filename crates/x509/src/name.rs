@@ -137,10 +137,10 @@ impl<'a> Name<'a> {
             } else {
                 extra[i - INLINE]
             };
-            let set_offset = set.offset();
             if set.is_empty() {
+                // At the SET itself (`31 00`), as `rdns` reports it.
                 set.deviate(
-                    set_offset,
+                    set.offset().saturating_sub(2),
                     crate::der::ErrorKind::Invalid(
                         "expected at least one attribute in an RDN".into(),
                     ),
@@ -162,11 +162,11 @@ impl<'a> Name<'a> {
 }
 
 fn read_rdn<'a>(r: &mut Reader<'a>) -> Result<Vec<Attribute<'a>>> {
+    let set_offset = r.offset();
     let mut set = r.read_nested(tag::SET)?;
-    let set_offset = set.offset();
     if set.is_empty() {
         // `RelativeDistinguishedName ::= SET SIZE (1..MAX)`; a lenient reader (a linter)
-        // notes it and reads the empty RDN as one with nothing in it.
+        // notes it (at the SET itself) and reads the empty RDN as one with nothing in it.
         set.deviate(
             set_offset,
             crate::der::ErrorKind::Invalid("expected at least one attribute in an RDN".into()),
@@ -529,8 +529,9 @@ mod tests {
             Name::from_der(&[0x30, 0], 0).unwrap().to_rfc4514().unwrap(),
             ""
         );
+        // An empty RDN, reported at its SET.
         let bad = [0x30, 0x02, 0x31, 0x00];
         let err = Name::from_der(&bad, 10).unwrap().to_rfc4514().unwrap_err();
-        assert_eq!(err.offset, 14);
+        assert_eq!(err.offset, 12);
     }
 }

@@ -463,9 +463,9 @@ mod tests {
         assert!(names(&[0x30, 0x04, 0x82, 0x05, 0x61, 0x62], 0).is_err());
         // otherName without its [0] EXPLICIT value.
         assert!(names(&[0x30, 0x05, 0xa0, 0x03, 0x06, 0x01, 0x2a], 0).is_err());
-        // A malformed Name inside directoryName: empty RDN SET.
+        // A malformed Name inside directoryName: empty RDN SET, at the SET.
         let err = names(&[0x30, 0x06, 0xa4, 0x04, 0x30, 0x02, 0x31, 0x00], 0).unwrap_err();
-        assert_eq!(err.offset, 8);
+        assert_eq!(err.offset, 6);
         // EDIPartyName with an IA5String, which DirectoryString does not allow.
         let err = names(&[0x30, 0x07, 0xa5, 0x05, 0xa1, 0x03, 0x16, 0x01, 0x61], 0).unwrap_err();
         assert_eq!(err.offset, 6);

@@ -72,10 +72,7 @@ fn read_subtrees<'a>(r: &mut Reader<'a>, t: u8) -> Result<Vec<GeneralSubtree<'a>
         let min_at = s.offset();
         let minimum = read_tagged_u64(&mut s, tag::implicit(0)).at("minimum")?;
         if minimum == Some(0) {
-            s.deviate(
-                min_at,
-                ErrorKind::Invalid("expected DEFAULT minimum 0 to be omitted".into()),
-            )?;
+            s.deviate(min_at, ErrorKind::DefaultEncoded("minimum 0"))?;
         }
         let maximum = read_tagged_u64(&mut s, tag::implicit(1)).at("maximum")?;
         s.finish()?;

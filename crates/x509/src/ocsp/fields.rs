@@ -62,7 +62,10 @@ pub fn read_version(r: &mut Reader<'_>) -> Result<u64> {
     } else {
         r.deviate(
             tlv.content_offset(),
-            ErrorKind::Invalid(format!("expected version v1 (0), found {n}")),
+            ErrorKind::UnknownVersion {
+                found: u32::try_from(n).unwrap_or(u32::MAX - 1),
+                highest: 0,
+            },
         )?;
     }
     Ok(n)

@@ -470,21 +470,21 @@ fn list_lints() -> CliResult<Exit> {
                 l.level,
                 set_name(l.set),
                 l.source,
-                String::new(),
+                dated(l.since),
                 String::new(),
             )
         }))
         .chain(
             pkit::lint::ocsp::lints()
                 .into_iter()
-                .map(|(n, level, source, set)| {
+                .map(|(n, level, source, set, since)| {
                     (
                         n,
                         "ocsp_response",
                         level,
                         set_name(set),
                         source,
-                        String::new(),
+                        dated(since),
                         String::new(),
                     )
                 }),

@@ -17,6 +17,8 @@ pub struct CrlLint {
     pub source: &'static str,
     pub set: RuleSet,
     pub check: fn(&Crl<'_>, Report<'_>),
+    /// The day the rule took effect, judged by the CRL's thisUpdate (or `--at`).
+    pub since: Option<crate::Dated>,
 }
 
 /// Where `part` (a slice of the CRL) starts in it.
@@ -46,6 +48,7 @@ const fn rfc(
         source,
         set: RuleSet::Rfc5280,
         check,
+        since: None,
     }
 }
 
@@ -194,6 +197,7 @@ pub static LINTS: &[CrlLint] = &[
                 }
             }
         },
+        since: Some(crate::Dated::new("2012-07-01", "BR 1.0")),
     },
 ];
 
@@ -203,7 +207,12 @@ pub fn lint_parsed_crl(crl: &Crl<'_>, opts: &LintOptions) -> Vec<Finding> {
     // What does not decode is a finding, and the lints that read it do not judge it
     // (they would call it absent).
     let broken = undecodable_parts(crl, &mut out);
-    for lint in LINTS.iter().filter(|l| opts.rules.includes(l.set)) {
+    let judged = opts.at.unwrap_or(crl.this_update.unix);
+    for lint in LINTS
+        .iter()
+        .filter(|l| opts.rules.includes(l.set))
+        .filter(|l| l.since.is_none_or(|d| judged >= d.unix))
+    {
         let reads = READS
             .iter()
             .find(|(n, _)| *n == lint.name)
@@ -253,11 +262,9 @@ fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<Part> {
     if let Some(list) = crl.extensions {
         let (exts, err) = list.all_partial();
         if let Some(e) = err {
-            out.push(crate::encoding::finding(
+            out.push(crate::encoding::undecodable(
                 "tbsCertList.crlExtensions",
-                e.offset,
-                &e.kind,
-                true,
+                &e,
             ));
             broken.push(Part::Extensions);
         }
@@ -272,7 +279,7 @@ fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<Part> {
                 // Read leniently: each deviation is a finding; the value is whole.
                 Ok(_) => out.extend(crate::encoding::deviation_findings(&log, &path)),
                 Err(err) => {
-                    out.push(crate::encoding::finding(&path, err.offset, &err.kind, true));
+                    out.push(crate::encoding::undecodable(&path, &err));
                     let part = if e.oid == oids::CE_CRL_NUMBER {
                         Part::CrlNumber
                     } else if e.oid == oids::CE_AUTHORITY_KEY_ID {
@@ -288,11 +295,9 @@ fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<Part> {
         }
     }
     if let Some(Err(e)) = crl.revoked().find(Result::is_err) {
-        out.push(crate::encoding::finding(
+        out.push(crate::encoding::undecodable(
             "tbsCertList.revokedCertificates",
-            e.offset,
-            &e.kind,
-            true,
+            &e,
         ));
         broken.push(Part::Entries);
     }

@@ -88,6 +88,11 @@ pub fn finding(path: &str, offset: usize, kind: &ErrorKind, undecodable: bool) -
     }
 }
 
+/// The finding for a part at `path` that did not decode.
+pub fn undecodable(path: &str, e: &crate::der::Error) -> Finding {
+    finding(path, e.offset, &e.kind, true)
+}
+
 /// The certificate's malformations as findings.
 pub(crate) fn certificate_findings<'c>(
     c: &'c CertContext<'_>,

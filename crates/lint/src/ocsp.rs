@@ -4,7 +4,7 @@
 //! which the responder's gate also asks about the lifetime it is set to sign with.
 
 use crate::der::oid_registry as oids;
-use crate::{Finding, Level, LintOptions, RuleSet};
+use crate::{Dated, Finding, Level, LintOptions, RuleSet};
 use pkit_x509::ocsp::{OcspResponse, ResponderId};
 
 /// BR §4.9.9: a response's nextUpdate is at least eight hours and at most ten days
@@ -31,25 +31,33 @@ struct OcspLint {
     level: Level,
     source: &'static str,
     set: RuleSet,
+    /// The day the rule took effect, judged by the response's thisUpdate (or `--at`).
+    since: Option<Dated>,
 }
+
+/// BR §4.9.10 then §4.9.9 (SC-076): 8 hours to 10 days, from ballot SC31.
+const SC31_OCSP: Option<Dated> = Some(Dated::new("2020-09-30", "Ballot SC31"));
 
 const NEXT_BEFORE_THIS: OcspLint = OcspLint {
     name: "e_rfc6960_next_update_before_this_update",
     level: Level::Error,
     source: "RFC 6960 §4.2.2.1",
     set: RuleSet::Rfc5280,
+    since: None,
 };
 const NEXT_MISSING: OcspLint = OcspLint {
     name: "e_cabf_ocsp_next_update_missing",
     level: Level::Error,
     source: "CA/B Forum TLS BR §4.9.9",
     set: RuleSet::CabfTls,
+    since: SC31_OCSP,
 };
 const OUT_OF_RANGE: OcspLint = OcspLint {
     name: "e_cabf_ocsp_validity_out_of_range",
     level: Level::Error,
     source: "CA/B Forum TLS BR §4.9.9",
     set: RuleSet::CabfTls,
+    since: SC31_OCSP,
 };
 
 const SIGNER_NOT_AUTHORIZED: OcspLint = OcspLint {
@@ -57,18 +65,21 @@ const SIGNER_NOT_AUTHORIZED: OcspLint = OcspLint {
     level: Level::Error,
     source: "RFC 6960 §4.2.2.2",
     set: RuleSet::Rfc5280,
+    since: None,
 };
 const RESPONDER_NAME_MISMATCH: OcspLint = OcspLint {
     name: "e_rfc6960_responder_name_mismatch",
     level: Level::Error,
     source: "RFC 6960 §4.2.2.3",
     set: RuleSet::Rfc5280,
+    since: None,
 };
 const SIGNATURE_ALGORITHM: OcspLint = OcspLint {
     name: "e_cabf_ocsp_signature_algorithm_not_allowed",
     level: Level::Error,
     source: "CA/B Forum TLS BR §7.1.3.2",
     set: RuleSet::CabfTls,
+    since: Some(Dated::new("2016-01-01", "BR 1.x §7.1.3, SHA-1 sunset")),
 };
 
 const ALL: [OcspLint; 6] = [
@@ -80,9 +91,14 @@ const ALL: [OcspLint; 6] = [
     SIGNATURE_ALGORITHM,
 ];
 
-/// Every OCSP lint: (name, level, source, rule set).
-pub fn lints() -> [(&'static str, Level, &'static str, RuleSet); 6] {
-    ALL.map(|l| (l.name, l.level, l.source, l.set))
+/// Every OCSP lint: (name, level, source, rule set, in force since).
+pub fn lints() -> [(&'static str, Level, &'static str, RuleSet, Option<Dated>); 6] {
+    ALL.map(|l| (l.name, l.level, l.source, l.set, l.since))
+}
+
+/// Whether lint `l` is on and in force for a response judged as of `at`.
+fn on(l: &OcspLint, opts: &LintOptions, at: i64) -> bool {
+    opts.rules.includes(l.set) && l.since.is_none_or(|d| at >= d.unix)
 }
 
 fn finding(l: &OcspLint, path: &str, offset: usize, message: String) -> Finding {
@@ -104,22 +120,31 @@ pub fn lint_parsed_ocsp(resp: &OcspResponse<'_>, opts: &LintOptions) -> Vec<Find
     };
     let at = (basic.tbs_raw.as_ptr() as usize).saturating_sub(resp.raw.as_ptr() as usize);
     let path = "tbsResponseData.responses.nextUpdate";
-    for single in basic.responses().unwrap_or_default() {
+    // Responses that do not decode are a finding, not an empty list.
+    let responses = basic.responses().unwrap_or_else(|e| {
+        out.push(crate::encoding::undecodable(
+            "tbsResponseData.responses",
+            &e,
+        ));
+        Vec::new()
+    });
+    for single in responses {
         let (this, next) = (single.this_update, single.next_update);
+        let judged = opts.at.unwrap_or(this.unix);
         match next {
-            Some(n) if n < this && opts.rules.includes(NEXT_BEFORE_THIS.set) => out.push(finding(
+            Some(n) if n < this && on(&NEXT_BEFORE_THIS, opts, judged) => out.push(finding(
                 &NEXT_BEFORE_THIS,
                 path,
                 at,
                 format!("nextUpdate {n} is before thisUpdate {this}"),
             )),
-            None if opts.rules.includes(NEXT_MISSING.set) => out.push(finding(
+            None if on(&NEXT_MISSING, opts, judged) => out.push(finding(
                 &NEXT_MISSING,
                 path,
                 at,
                 "a response must say when the next one is due (nextUpdate)".into(),
             )),
-            Some(n) if opts.rules.includes(OUT_OF_RANGE.set) => {
+            Some(n) if on(&OUT_OF_RANGE, opts, judged) => {
                 if let Some(why) = lifetime(n.unix - this.unix) {
                     out.push(finding(&OUT_OF_RANGE, path, at, why));
                 }

@@ -449,6 +449,30 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
         "e_cabf_signature_algorithm_not_allowed",
         "rfc5280,cabf-tls",
     ));
+    // A rule that ended: before BR 2.0.0 (2023-09-15) a TLS leaf named its OCSP
+    // responder. A leaf of 2022 without one, from a CA made then.
+    let old_ca = issue_ca(
+        dir,
+        "ca-2021",
+        "CN=Lint CA 2021",
+        &["--now", "2021-01-01T00:00:00Z", "--days", "3650"],
+    );
+    let old = leaf(
+        &old_ca,
+        dir,
+        "leaf-2022",
+        &[
+            "--san",
+            "DNS:old.example.com",
+            "--not-before",
+            "2022-06-01T00:00:00Z",
+            "--days",
+            "90",
+            "--lint",
+            "off",
+        ],
+    );
+    cases.push((old, "e_cabf_ocsp_url_missing", "rfc5280,cabf-tls"));
     // keyUsage as the BR profiles have it (§7.1.2.7.11, §7.1.2.10.7): critical, and for
     // an RSA key no keyAgreement; AIA with OCSP but no caIssuers (a SHOULD).
     let ku_open = openssl_signs(

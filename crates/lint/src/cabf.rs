@@ -849,6 +849,25 @@ pub static LINTS: &[Lint] = &[
         },
     ),
     br(
+        "e_cabf_ocsp_url_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.3(c)",
+        FULL,
+        tls,
+        |c, r| {
+            // BR 1.x: authorityInformationAccess MUST hold the OCSP responder's http URL
+            // (the CRL pointer was optional).
+            if !has_ocsp(c) {
+                r.report(
+                    "tbsCertificate.extensions",
+                    c.offset_of(&oids::PE_AUTHORITY_INFO_ACCESS),
+                    "authorityInfoAccess must give the OCSP responder (http)",
+                );
+            }
+        },
+    )
+    .until("2023-09-15", "BR 2.0.0, Ballot SC-62"),
+    br(
         "e_cabf_crl_distribution_point_missing",
         Level::Error,
         "CA/B Forum TLS BR §7.1.2.11.2",

@@ -58,6 +58,17 @@ fn mailboxes(c: &CertContext<'_>) -> Vec<String> {
         .collect()
 }
 
+/// `local@domain.tld`, nothing else: one `@`, no spaces, a dot in the domain.
+fn looks_like_mailbox(v: &str) -> bool {
+    let Some((local, domain)) = v.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && domain.contains('.')
+        && !domain.contains('@')
+        && !v.chars().any(char::is_whitespace)
+}
+
 const EXTS: &str = "tbsCertificate.extensions";
 const EKU: &str = "tbsCertificate.extensions.extKeyUsage";
 
@@ -117,12 +128,27 @@ pub static LINTS: &[Lint] = &[
                 (&oids::KP_TIME_STAMPING, "timeStamping"),
                 (&oids::KP_ANY, "anyExtendedKeyUsage"),
             ];
+            // The Strict generation (2.23.140.1.5.x.3) allows emailProtection alone.
+            let strict = c
+                .policy_oids()
+                .iter()
+                .any(|p| is_smime_policy(p) && p.arcs().nth(6) == Some(3));
             for e in &c.ekus().unwrap_or_default() {
                 if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
                     r.report(
                         EKU,
                         c.offset_of(&oids::CE_EXT_KEY_USAGE),
                         format!("{name} must not be in an S/MIME certificate"),
+                    );
+                } else if strict && *e != oids::KP_EMAIL_PROTECTION {
+                    r.report(
+                        EKU,
+                        c.offset_of(&oids::CE_EXT_KEY_USAGE),
+                        format!(
+                            "{} must not be in a Strict S/MIME certificate: emailProtection \
+                             only",
+                            e.name_or_dotted()
+                        ),
                     );
                 }
             }
@@ -149,15 +175,12 @@ pub static LINTS: &[Lint] = &[
         |c, r| {
             let sans = mailboxes(c);
             for a in c.subject_attributes() {
-                let is_mail = a.oid == oids::AT_EMAIL;
-                // A commonName may hold a mailbox address (§7.1.4.2.2(a)); then it too
-                // must be one of the subjectAltName's.
-                let is_cn_mail =
-                    a.oid == oids::AT_COMMON_NAME && a.text().is_ok_and(|t| t.contains('@'));
-                if !(is_mail || is_cn_mail) {
+                // emailAddress, and any other attribute that holds a mailbox address (a
+                // commonName may, §7.1.4.2.2(a)): each must be one of the SAN's.
+                let Ok(v) = a.text() else { continue };
+                if a.oid != oids::AT_EMAIL && !looks_like_mailbox(&v) {
                     continue;
                 }
-                let Ok(v) = a.text() else { continue };
                 if !sans.contains(&v.to_lowercase()) {
                     r.report(
                         "tbsCertificate.subject",

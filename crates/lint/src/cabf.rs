@@ -83,13 +83,13 @@ pub fn max_validity_days(at: i64) -> i64 {
 /// ballot SC-081's steps.
 pub(crate) fn validity_limit(at: i64) -> (Limit, &'static str) {
     use crate::date;
-    if at >= date("2026-03-15") {
+    if at >= const { date("2026-03-15") } {
         (Limit::Days(max_validity_days(at)), "Ballot SC-081")
-    } else if at >= date("2020-09-01") {
+    } else if at >= const { date("2020-09-01") } {
         (Limit::Days(398), "Ballot SC-31")
-    } else if at >= date("2018-03-01") {
+    } else if at >= const { date("2018-03-01") } {
         (Limit::Days(825), "Ballot 193")
-    } else if at >= date("2015-04-01") {
+    } else if at >= const { date("2015-04-01") } {
         (Limit::Months(39), "BR 1.x §6.3.2")
     } else {
         (Limit::Months(60), "BR 1.0 §9.4")
@@ -408,7 +408,7 @@ pub static LINTS: &[Lint] = &[
         CORE,
         tls,
         |c, r| {
-            for n in &c.sans() {
+            for n in c.sans() {
                 if !matches!(n, GeneralName::DnsName(_) | GeneralName::IpAddress(_)) {
                     r.report(
                         SAN,
@@ -429,7 +429,7 @@ pub static LINTS: &[Lint] = &[
         CORE,
         tls,
         |c, r| {
-            for n in &c.sans() {
+            for n in c.sans() {
                 if let GeneralName::DnsName(d) = n {
                     if let Some(why) = dns_name_problem(d) {
                         r.report(
@@ -452,7 +452,7 @@ pub static LINTS: &[Lint] = &[
             // From BR 1.8.0 (SC48, 2021-08-25) byte for byte, an address in its
             // canonical text (dotted decimal, RFC 5952); before, any spelling of one of
             // the names.
-            let exact = c.at >= crate::date("2021-08-25");
+            let exact = c.at >= const { crate::date("2021-08-25") };
             let sans = c.sans();
             for cn in c.common_names() {
                 let found = sans.iter().any(|n| match n {
@@ -501,7 +501,7 @@ pub static LINTS: &[Lint] = &[
         |c, r| {
             if let Some(p) = key_algorithm_problem(c.spki()) {
                 r.report(SPKI, c.cert.spki.offset, p);
-            } else if c.at >= crate::date("2020-08-20") {
+            } else if c.at >= const { crate::date("2020-08-20") } {
                 // §7.1.3.1 (SC31): the AlgorithmIdentifier byte for byte.
                 if let Some(p) = spki_encoding_problem(c.spki()) {
                     r.report(SPKI, c.cert.spki.algorithm.offset, p);
@@ -548,8 +548,8 @@ pub static LINTS: &[Lint] = &[
             ];
             // anyExtendedKeyUsage from SC31 (BR 1.7.1, 2020-08-20); the others from
             // BR 2.0.0's profile (SC-62, 2023-09-15).
-            let profile = c.at >= crate::date("2023-09-15");
-            for e in &c.ekus().unwrap_or_default() {
+            let profile = c.at >= const { crate::date("2023-09-15") };
+            for e in c.ekus().unwrap_or_default() {
                 if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
                     if profile || *e == oids::KP_ANY {
                         r.report(
@@ -727,7 +727,7 @@ pub static LINTS: &[Lint] = &[
             let reserved = policies
                 .iter()
                 .any(|p| RESERVED_POLICIES.iter().any(|o| *p == *o));
-            if c.at < crate::date("2020-09-30") {
+            if c.at < const { crate::date("2020-09-30") } {
                 if policies.is_empty() {
                     r.report(
                         "tbsCertificate.extensions",
@@ -793,10 +793,10 @@ pub static LINTS: &[Lint] = &[
             // anyExtendedKeyUsage from SC31 (2020-08-20); EKU required by BR 2.0.0's
             // profile (SC-62, 2023-09-15).
             let ekus = c.ekus();
-            if ekus.is_none() && c.at < crate::date("2023-09-15") {
+            if ekus.is_none() && c.at < const { crate::date("2023-09-15") } {
                 return;
             }
-            if let Some(why) = subca_eku_problem(c.kind, ekus.as_deref()) {
+            if let Some(why) = subca_eku_problem(c.kind, ekus) {
                 r.report(
                     "tbsCertificate.extensions",
                     c.offset_of(&oids::CE_EXT_KEY_USAGE),
@@ -880,7 +880,7 @@ pub static LINTS: &[Lint] = &[
             if has_http_crl(c) || has_ocsp(c) {
                 return;
             }
-            let short = if c.at >= crate::date("2026-03-15") {
+            let short = if c.at >= const { crate::date("2026-03-15") } {
                 7
             } else {
                 10
@@ -957,7 +957,7 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
-            for n in &c.sans() {
+            for n in c.sans() {
                 if let GeneralName::DnsName(d) = n {
                     if dns_name_problem(d).is_none() && internal_name(d) {
                         r.report(
@@ -981,7 +981,7 @@ pub static LINTS: &[Lint] = &[
         FULL,
         tls,
         |c, r| {
-            for n in &c.sans() {
+            for n in c.sans() {
                 if let GeneralName::IpAddress(ip) = n {
                     if let Some(a) = ip.address().filter(reserved_ip) {
                         r.report(

@@ -316,10 +316,10 @@ impl<'a> CertContext<'a> {
 
     /// The decoded value of extension `oid`: `None` when absent; when it is present but
     /// does not decode, `None` too and the check is marked as unable to run.
-    pub fn value(&self, oid: &Oid) -> Option<ExtensionValue<'a>> {
+    pub fn value(&self, oid: &Oid) -> Option<&ExtensionValue<'a>> {
         let i = self.index_of(oid)?;
         self.touch_if_broken(Part::Extension(i));
-        self.values[i].clone()
+        self.values[i].as_ref()
     }
 
     /// Whether basicConstraints asserts cA: what RFC 5280's CA rules go by, whatever type
@@ -330,13 +330,13 @@ impl<'a> CertContext<'a> {
 
     pub fn basic_constraints(&self) -> Option<BasicConstraints> {
         match self.value(&oids::CE_BASIC_CONSTRAINTS) {
-            Some(ExtensionValue::BasicConstraints(b)) => Some(b),
+            Some(ExtensionValue::BasicConstraints(b)) => Some(*b),
             _ => None,
         }
     }
 
     /// The extended key usages, when the extension is there.
-    pub fn ekus(&self) -> Option<Vec<ObjectId<'a>>> {
+    pub fn ekus(&self) -> Option<&[ObjectId<'a>]> {
         match self.value(&oids::CE_EXT_KEY_USAGE) {
             Some(ExtensionValue::ExtendedKeyUsage(list)) => Some(list),
             _ => None,
@@ -357,10 +357,10 @@ impl<'a> CertContext<'a> {
     }
 
     /// The subjectAltName entries (none when it is absent).
-    pub fn sans(&self) -> Vec<GeneralName<'a>> {
+    pub fn sans(&self) -> &[GeneralName<'a>] {
         match self.value(&oids::CE_SUBJECT_ALT_NAME) {
             Some(ExtensionValue::SubjectAltName(n)) => n,
-            _ => Vec::new(),
+            _ => &[],
         }
     }
 

@@ -133,7 +133,7 @@ pub static LINTS: &[Lint] = &[
                 .policy_oids()
                 .iter()
                 .any(|p| is_smime_policy(p) && p.arcs().nth(6) == Some(3));
-            for e in &c.ekus().unwrap_or_default() {
+            for e in c.ekus().unwrap_or_default() {
                 if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
                     r.report(
                         EKU,

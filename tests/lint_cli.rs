@@ -773,3 +773,76 @@ fn ocsp_responses_from_a_wrong_signer_are_flagged() {
         assert!(at > 0 && at < der.len(), "{f}");
     }
 }
+
+/// Rules dated by issuance through the binary: a certificate issued in 2019 for 800 days
+/// met the rules of its day and draws the finding only when judged as of today (`--at`);
+/// the JSON says the day and the type's reason; `--list` shows the dates; a bad `--at` or
+/// `--as` is a usage error naming it.
+#[test]
+fn lint_judges_by_the_rules_of_the_issuance_day() {
+    let t = common::tempdir();
+    let ca = common::issue_ca(
+        t.path(),
+        "ca-2018",
+        "CN=Dated CA,O=Example,C=US",
+        &["--now", "2018-06-01T00:00:00Z", "--days", "5000"],
+    );
+    let old = leaf(
+        &ca,
+        t.path(),
+        "old",
+        &[
+            "--san",
+            "DNS:old.example.com",
+            "--not-before",
+            "2019-06-01T00:00:00Z",
+            "--days",
+            "800",
+            "--lint",
+            "off",
+        ],
+    );
+    let v = lint(&old, &[]);
+    assert_eq!(v["judged_at"], "2019-06-01T00:00:00Z", "{v}");
+    assert_eq!(v["certificate_type"], "tls-leaf", "{v}");
+    assert!(
+        v["certificate_type_reason"]
+            .as_str()
+            .unwrap()
+            .contains("serverAuth"),
+        "{v}"
+    );
+    assert!(
+        !lints_of(&v).contains(&"e_cabf_validity_too_long".to_string()),
+        "{v}"
+    );
+    let v = lint(&old, &["--at", "2026-11-28"]);
+    assert_eq!(v["judged_at"], "2026-11-28T00:00:00Z", "{v}");
+    assert!(
+        lints_of(&v).contains(&"e_cabf_validity_too_long".to_string()),
+        "{v}"
+    );
+    // Text names the type and why.
+    let r = pk(&["lint", &s(&old)]);
+    assert!(r.stdout_str().contains("(tls-leaf: "), "{}", r.describe());
+    // --as cross-ca is a type; the list shows each rule's dates.
+    let v = lint(&old, &["--as", "cross-ca"]);
+    assert_eq!(v["certificate_type"], "cross-ca", "{v}");
+    let list = pk_ok(&["lint", "--list"]).stdout_str();
+    assert!(list.contains("2023-09-15 (Ballot SC-62)"), "{list}");
+    assert!(
+        list.contains("2023-09-15 (BR 2.0.0, Ballot SC-62)"),
+        "{list}"
+    );
+    // Bad values: exit 2, one line naming the flag and what it takes, nothing on stdout.
+    for (args, says) in [
+        (["--at", "yesterday"], "--at yesterday"),
+        (["--as", "bridge"], "cross-ca"),
+    ] {
+        let r = pk(&["lint", args[0], args[1], &s(&old)]);
+        assert_eq!(r.code, Some(2), "{}", r.describe());
+        assert!(r.stderr_str().contains(says), "{}", r.describe());
+        assert_eq!(r.stderr_str().trim().lines().count(), 1, "{}", r.describe());
+        assert!(r.stdout_str().is_empty(), "{}", r.describe());
+    }
+}

@@ -379,7 +379,11 @@ pub static LINTS: &[Lint] = &[
                         "{} days of validity; at most {} by the rules of {} ({rule})",
                         (na - nb + 86_400) / 86_400,
                         limit.text(),
-                        &crate::der::Time { unix: c.at }.to_string()[..10]
+                        crate::der::Time { unix: c.at }
+                            .to_string()
+                            .split('T')
+                            .next()
+                            .unwrap_or_default()
                     ),
                 );
             }

@@ -6,7 +6,7 @@
 
 use crate::der::oid_registry as oids;
 use crate::der::ObjectId;
-use pkit_x509::ext::{ExtensionValue, GeneralName};
+use pkit_x509::ext::ExtensionValue;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CertType {
@@ -132,7 +132,9 @@ impl CertType {
                         CertType::TlsLeaf,
                         "anyExtendedKeyUsage, DNS or IP names in subjectAltName".into(),
                     )
-                } else if has(&oids::KP_EMAIL_PROTECTION) && has_mailbox(ctx) {
+                } else if has(&oids::KP_EMAIL_PROTECTION)
+                    && !crate::smime::mailboxes(ctx).is_empty()
+                {
                     // S/MIME BR §1.1: emailProtection and a mailbox address in the SAN.
                     (
                         CertType::SmimeLeaf,
@@ -157,15 +159,6 @@ impl CertType {
             ),
         }
     }
-}
-
-/// Whether the SAN names a mailbox (rfc822Name, or SmtpUTF8Mailbox otherName).
-fn has_mailbox(ctx: &crate::CertContext<'_>) -> bool {
-    ctx.sans().iter().any(|n| match n {
-        GeneralName::Rfc822Name(_) => true,
-        GeneralName::OtherName(o) => o.type_id == oids::ON_SMTP_UTF8_MAILBOX,
-        _ => false,
-    })
 }
 
 fn subject_key_id(ctx: &crate::CertContext<'_>) -> Option<Vec<u8>> {

@@ -32,20 +32,28 @@ const fn smime(
 /// §6.3.2: at most 825 days for the Strict and Multipurpose generations, 1185 for
 /// Legacy (policy 2.23.140.1.5.x.1).
 fn max_days(c: &CertContext<'_>) -> i64 {
-    let legacy = c
-        .policy_oids()
-        .iter()
-        .any(|p| is_smime_policy(p) && p.arcs().nth(6) == Some(1));
-    if legacy {
+    if generation(c) == Some(LEGACY) {
         1185
     } else {
         825
     }
 }
 
+/// The generations (§7.1.6.1), the last arc of the reserved policy.
+const LEGACY: u64 = 1;
+const STRICT: u64 = 3;
+
+/// The generation the certificate's reserved S/MIME policy names, if it has one.
+fn generation(c: &CertContext<'_>) -> Option<u64> {
+    c.policy_oids()
+        .iter()
+        .find(|p| is_smime_policy(p))
+        .and_then(|p| p.arcs().nth(6))
+}
+
 /// The mailbox addresses the certificate names in subjectAltName (rfc822Name and
 /// SmtpUTF8Mailbox otherName), lowercased for comparison.
-fn mailboxes(c: &CertContext<'_>) -> Vec<String> {
+pub(crate) fn mailboxes(c: &CertContext<'_>) -> Vec<String> {
     c.sans()
         .iter()
         .filter_map(|n| match n {
@@ -129,10 +137,7 @@ pub static LINTS: &[Lint] = &[
                 (&oids::KP_ANY, "anyExtendedKeyUsage"),
             ];
             // The Strict generation (2.23.140.1.5.x.3) allows emailProtection alone.
-            let strict = c
-                .policy_oids()
-                .iter()
-                .any(|p| is_smime_policy(p) && p.arcs().nth(6) == Some(3));
+            let strict = generation(c) == Some(STRICT);
             for e in c.ekus().unwrap_or_default() {
                 if let Some((_, name)) = forbidden.iter().find(|(o, _)| *e == **o) {
                     r.report(

@@ -68,3 +68,21 @@ fn dated_rules_cite_their_source_and_end_after_they_start() {
     assert!(!cn.in_force(date("2020-08-19")));
     assert!(cn.in_force(date("2020-08-20")));
 }
+
+#[test]
+fn deviations_are_reported_once_each_even_by_the_hundred_thousand() {
+    let log = crate::der::Deviations::new();
+    // Three walks over 100,000 entries, each logging the same deviation per entry, and a
+    // second kind at one offset: one finding per (offset, kind), in offset order.
+    for _ in 0..3 {
+        for i in (0..100_000).rev() {
+            log.push(i * 10, crate::der::ErrorKind::NonMinimalLength);
+        }
+    }
+    log.push(50, crate::der::ErrorKind::InvalidBoolean);
+    let found = encoding::deviation_findings(&log, "tbsCertList");
+    assert_eq!(found.len(), 100_001);
+    assert!(found.windows(2).all(|w| w[0].offset <= w[1].offset));
+    assert_eq!(found.iter().filter(|f| f.offset == 50).count(), 2);
+    assert!(log.is_empty());
+}

@@ -8,6 +8,7 @@ use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::issuer::{CaError, Issuer};
 use pkit::pki::ca::settings::CaSettings;
+use pkit::pki::verify::preissue::PreIssue;
 use std::path::Path;
 
 impl From<CaError> for CliError {
@@ -29,6 +30,9 @@ impl From<CaError> for CliError {
                     refused.join("; ")
                 ))
             }
+            CaError::Forbidden(r) => CliError::negative(format!(
+                "the CA refused to sign (nothing was signed or recorded): {r}"
+            )),
             other => CliError::internal(other.to_string()),
         }
     }
@@ -57,7 +61,38 @@ pub fn load_issuer(
     let mut issuer = Issuer::new(cert, key)?;
     issuer.pointers = settings.pointers;
     issuer.gate.rules = settings.lint_rules;
+    issuer.policy = settings.policy;
+    let chain = PreIssue::new(be, chain_to_anchor(dir)?).map_err(CaError::Forbidden)?;
+    issuer.chain = Some(Box::new(chain));
     Ok(issuer)
+}
+
+/// The trust anchor above an intermediate's chain, kept beside it (`issue ca --parent`
+/// writes it) so that what the CA signs is validated up to the anchor; a root, and an
+/// intermediate made before the file existed, have none.
+pub const ROOT_FILE: &str = "root.pem";
+
+/// Every certificate above what the CA in `dir` signs: its own (`ca.pem`), the others
+/// of `chain.pem`, then `root.pem`. Without `root.pem` the highest certificate the CA
+/// has stands for the anchor (its constraints still apply: pkit applies an anchor's).
+pub fn chain_to_anchor(dir: &Path) -> CliResult<Vec<Vec<u8>>> {
+    let own = load_ca_cert(dir)?;
+    let mut all = vec![own.clone()];
+    for der in ca_chain(dir)? {
+        if der != own && !all.contains(&der) {
+            all.push(der);
+        }
+    }
+    let root = dir.join(ROOT_FILE);
+    if root.exists() {
+        for it in io::split_items(io::read_source(&root)?, InForm::Auto) {
+            let der = it?.der;
+            if !all.contains(&der) {
+                all.push(der);
+            }
+        }
+    }
+    Ok(all)
 }
 
 /// The certificates a CA's issued certificates chain through to its root, root left

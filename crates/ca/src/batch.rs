@@ -202,6 +202,8 @@ impl Batch<'_> {
             delivery.deliver(&s.outputs)?;
             store.delivered(id).map_err(BatchError::Store)
         };
+        self.precheck(items)
+            .map_err(|e| BatchError::Other(e.into()))?;
         let stopping = || self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let mut chunks = items.chunks(chunk.max(1));
         let mut issued = 0;
@@ -232,10 +234,44 @@ impl Batch<'_> {
         }
     }
 
+    /// Refuse the whole batch before its first signature when the CA's policy or chain
+    /// forbids any of it: every item's names, and one whole certificate of each profile
+    /// and validity it holds (what else varies, the key, does not concern the chain),
+    /// checked over the CA's own public key.
+    fn precheck(&self, items: &[BatchItem]) -> Result<(), CaError> {
+        let item_err = |it: &BatchItem, e: CaError| match e {
+            CaError::Forbidden(mut r) => {
+                r.detail = format!("item {} ({}): {}", it.n, it.subject_text, r.detail);
+                CaError::Forbidden(r)
+            }
+            other => other,
+        };
+        items.par_iter().try_for_each(|it| {
+            self.issuer
+                .check_names(&it.subject, &it.sans)
+                .map_err(|e| item_err(it, e))
+        })?;
+        let spki = self.issuer.key.public_key_der()?;
+        let mut seen: Vec<(Profile, u32)> = Vec::new();
+        for it in items {
+            if seen.contains(&(it.profile, it.days)) {
+                continue;
+            }
+            seen.push((it.profile, it.days));
+            let req = self.request_for(it, spki.clone());
+            self.issuer.precheck(&req).map_err(|e| item_err(it, e))?;
+        }
+        Ok(())
+    }
+
     fn request(&self, it: &BatchItem, key: &dyn PrivateKey) -> Result<Request, BackendError> {
-        Ok(Request {
+        Ok(self.request_for(it, key.public_key_der()?))
+    }
+
+    fn request_for(&self, it: &BatchItem, spki: Vec<u8>) -> Request {
+        Request {
             subject: it.subject.clone(),
-            spki: key.public_key_der()?,
+            spki,
             key_alg: Some(it.alg),
             profile: it.profile,
             sans: it.sans.clone(),
@@ -247,6 +283,6 @@ impl Batch<'_> {
             name_constraints: None,
             clip: self.clip,
             copied_wins: false,
-        })
+        }
     }
 }

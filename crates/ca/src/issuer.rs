@@ -5,6 +5,8 @@
 
 use super::gate::LintGate;
 use super::pointers::Pointers;
+use super::policy::Policy;
+use super::precheck::{ChainCheck, Refusal};
 use super::profile::{self, ExtensionInputs, Profile};
 use super::store::CertRecord;
 use super::tbs::{self, TbsFields};
@@ -27,6 +29,8 @@ pub enum CaError {
     Request(String),
     /// The lint gate refused what was to be signed (these findings).
     Lint(Vec<pkit_lint::Finding>),
+    /// The CA's chain or policy forbids what was to be signed ([`crate::precheck`]).
+    Forbidden(Refusal),
 }
 
 impl std::fmt::Display for CaError {
@@ -42,6 +46,7 @@ impl std::fmt::Display for CaError {
                     .collect();
                 write!(f, "the lint gate refused to sign: {}", errors.join(", "))
             }
+            CaError::Forbidden(r) => write!(f, "the CA refused to sign: {r}"),
         }
     }
 }
@@ -50,6 +55,7 @@ impl std::error::Error for CaError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             CaError::Backend(e) => Some(e),
+            CaError::Forbidden(r) => Some(r),
             CaError::Parse(_) | CaError::Refused(_) | CaError::Request(_) | CaError::Lint(_) => {
                 None
             }
@@ -78,6 +84,11 @@ pub struct Issuer {
     pub pointers: Pointers,
     /// The lint gate every certificate passes before it is signed.
     pub gate: LintGate,
+    /// The CA's rules on names (ca.json `allow`, `deny`), applied before every signature.
+    pub policy: Policy,
+    /// Its chain, every certificate validated through it before it is signed: set by
+    /// whoever loads the CA (`pkit_verify::preissue`), since the validation lives there.
+    pub chain: Option<Box<dyn ChainCheck>>,
 }
 
 /// What to put in one certificate.
@@ -155,6 +166,8 @@ impl Issuer {
         Ok(Issuer {
             pointers: Pointers::default(),
             gate: LintGate::default(),
+            policy: Policy::default(),
+            chain: None,
             path_len,
             subject: c.subject.raw.to_vec(),
             key_id,
@@ -275,8 +288,65 @@ impl Issuer {
         std::borrow::Cow::Owned(all)
     }
 
-    /// Build, sign and assemble one certificate.
+    /// Whether the CA's policy and chain allow names: a certificate's subject (Name DER)
+    /// and subjectAltName entries (GeneralName TLVs), asked before anything is made for
+    /// them (a whole batch before its first signature; an ACME order).
+    pub fn check_names(&self, subject: &[u8], sans: &[Vec<u8>]) -> Result<(), CaError> {
+        super::precheck::names_allowed(&self.policy, self.chain.as_deref(), subject, sans)
+            .map_err(CaError::Forbidden)
+    }
+
+    /// Refuse a to-be-signed certificate that the CA's policy or chain forbids.
+    fn forbids(&self, tbs_der: &[u8]) -> Result<(), CaError> {
+        if self.policy.is_empty() && self.chain.is_none() {
+            return Ok(());
+        }
+        let der = tbs::assemble(tbs_der, self.scheme, &[]);
+        if !self.policy.is_empty() {
+            let cert = Certificate::from_der(&der)
+                .map_err(|e| CaError::Parse(format!("the certificate to be signed: {e}")))?;
+            let sans = match cert.extension_value(&crate::der::oid_registry::CE_SUBJECT_ALT_NAME) {
+                Some(pkit_x509::ext::ExtensionValue::SubjectAltName(n)) => n,
+                _ => Vec::new(),
+            };
+            self.policy
+                .check_names(&cert.subject, &sans)
+                .map_err(|d| CaError::Forbidden(Refusal::new("ca-policy", Some(0), d)))?;
+        }
+        if let Some(chain) = &self.chain {
+            chain.certificate(&der).map_err(CaError::Forbidden)?;
+        }
+        Ok(())
+    }
+
+    /// Build, sign and assemble one certificate: refused, before the signature, when
+    /// the CA's policy or chain forbids it or its lint gate finds an error.
     pub fn issue(&self, signer: &mut dyn Signer, req: &Request) -> Result<Issued, CaError> {
+        let (tbs, serial, not_before, not_after) = self.tbs_for(req)?;
+        self.forbids(&tbs)?;
+        let findings = self
+            .gate
+            .check(&tbs, self.scheme)
+            .map_err(|r| CaError::Lint(r.findings))?;
+        let sig = signer.sign(&tbs)?;
+        Ok(Issued {
+            serial,
+            der: tbs::assemble(&tbs, signer.scheme(), &sig),
+            not_before,
+            not_after,
+            findings,
+        })
+    }
+
+    /// Whether the CA's policy and chain would let `req` be issued, without signing
+    /// (a batch asks this of each kind of certificate it holds before signing any).
+    pub fn precheck(&self, req: &Request) -> Result<(), CaError> {
+        let (tbs, ..) = self.tbs_for(req)?;
+        self.forbids(&tbs)
+    }
+
+    /// The TBSCertificate `req` asks for, with its serial and validity.
+    fn tbs_for(&self, req: &Request) -> Result<(Vec<u8>, [u8; 20], Time, Time), CaError> {
         let path_len = match req.profile {
             Profile::Ca => self.sub_ca_path_len(req.path_len)?,
             _ => req.path_len,
@@ -324,18 +394,8 @@ impl Issuer {
             spki: &req.spki,
             extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
         });
-        let findings = self
-            .gate
-            .check(&tbs, self.scheme)
-            .map_err(|r| CaError::Lint(r.findings))?;
-        let sig = signer.sign(&tbs)?;
-        Ok(Issued {
-            serial,
-            der: tbs::assemble(&tbs, signer.scheme(), &sig),
-            not_before,
-            not_after,
-            findings,
-        })
+        self.forbids(&tbs)?;
+        Ok((tbs, serial, not_before, not_after))
     }
 }
 

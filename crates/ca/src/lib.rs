@@ -61,6 +61,8 @@ pub mod ocsp;
 pub mod ocsp_answer;
 pub mod ocsp_cache;
 pub mod pointers;
+pub mod policy;
+pub mod precheck;
 pub mod profile;
 pub mod request;
 pub mod san;

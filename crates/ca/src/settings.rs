@@ -1,14 +1,18 @@
 //! What a CA decided when it was made and applies to everything it issues, kept in
 //! `DIR/ca.json` beside its certificate: the revocation pointers ([`Pointers`]) its
-//! certificates carry and the rule sets its lint gate applies. A directory without the
-//! file has no pointers and the default rules (CAs made before it existed).
+//! certificates carry, the rule sets its lint gate applies and its policy on names
+//! ([`Policy`]: `allow` and `deny` rules). A directory without the file has no pointers,
+//! the default rules and no policy (CAs made before it existed). The file may be edited:
+//! every command that loads the CA checks it, and names the key and rule it cannot use.
 //!
 //! ```json
 //! {"ocsp_urls": ["http://ocsp.example/"], "crl_urls": ["http://ca.example/ca.crl"],
-//!  "issuer_urls": ["http://ca.example/ca.der"], "lint_rules": "rfc5280,cabf-tls-core"}
+//!  "issuer_urls": ["http://ca.example/ca.der"], "lint_rules": "rfc5280,cabf-tls-core",
+//!  "allow": ["DNS:*.corp.example", "IP:10.0.0.0/8"], "deny": ["DNS:*.lab.corp.example"]}
 //! ```
 
 use super::pointers::{check_url, Pointers};
+use super::policy::{Policy, Rule};
 use pkit_lint::Rules;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -38,6 +42,8 @@ pub struct CaSettings {
     pub pointers: Pointers,
     /// The rule sets its lint gate applies (`issue ca --lint-rules`).
     pub lint_rules: Rules,
+    /// The names it may and may not certify, beyond its certificate's constraints.
+    pub policy: Policy,
 }
 
 impl CaSettings {
@@ -85,6 +91,34 @@ impl CaSettings {
                 ))
             }
         };
+        let rules = |key: &str| -> Result<Vec<String>, SettingsError> {
+            match &v[key] {
+                Value::Null => Ok(Vec::new()),
+                Value::Array(a) => a
+                    .iter()
+                    .map(|r| {
+                        r.as_str().map(str::to_string).ok_or_else(|| {
+                            err(format!(
+                                "{key}: expected strings such as \"DNS:*.corp.example\""
+                            ))
+                        })
+                    })
+                    .collect(),
+                _ => Err(err(format!(
+                    "{key}: expected an array of rules such as [\"DNS:*.corp.example\"]"
+                ))),
+            }
+        };
+        let parsed = |key: &str| -> Result<Vec<Rule>, SettingsError> {
+            rules(key)?
+                .iter()
+                .map(|r| Rule::parse(r).map_err(|e| err(format!("{key}: {e}"))))
+                .collect()
+        };
+        let policy = Policy {
+            allow: parsed("allow")?,
+            deny: parsed("deny")?,
+        };
         Ok(CaSettings {
             pointers: Pointers {
                 ocsp: urls("ocsp_urls")?,
@@ -92,17 +126,21 @@ impl CaSettings {
                 crl: urls("crl_urls")?,
             },
             lint_rules,
+            policy,
         })
     }
 
     /// The file's text.
     pub fn to_json(&self) -> String {
         let p = &self.pointers;
+        let (allow, deny) = self.policy.texts();
         let mut s = serde_json::to_string_pretty(&json!({
             "ocsp_urls": p.ocsp,
             "crl_urls": p.crl,
             "issuer_urls": p.ca_issuers,
             "lint_rules": self.lint_rules.name(),
+            "allow": allow,
+            "deny": deny,
         }))
         .unwrap_or_default();
         s.push('\n');
@@ -125,6 +163,8 @@ mod tests {
                 crl: vec!["http://127.0.0.1:8081/ca.crl".into()],
             },
             lint_rules: Rules::parse("rfc5280,cabf-tls").unwrap(),
+            policy: Policy::parse(&["DNS:*.corp.example".into()], &["IP:10.0.0.0/8".into()])
+                .unwrap(),
         };
         std::fs::write(d.path().join(FILE), s.to_json()).unwrap();
         assert_eq!(CaSettings::load(d.path()).unwrap(), s);
@@ -132,6 +172,12 @@ mod tests {
         let e = CaSettings::load(d.path()).unwrap_err().to_string();
         assert!(
             e.contains("ca.json: ocsp_urls ftp://x: expected an http:// URL"),
+            "{e}"
+        );
+        std::fs::write(d.path().join(FILE), "{\"deny\": [\"DNS:a.*.b\"]}").unwrap();
+        let e = CaSettings::load(d.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("ca.json: deny: DNS:a.*.b: expected a host name"),
             "{e}"
         );
         std::fs::write(d.path().join(FILE), "{").unwrap();

@@ -22,7 +22,7 @@ use crate::der::{string, Error};
 use base::{dn_text, Base, Form};
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName, GeneralSubtree};
-use pkit_x509::name::Attribute;
+use pkit_x509::name::{Attribute, Name};
 use std::fmt;
 
 /// The permitted subtrees of one form that one CA set.
@@ -111,7 +111,25 @@ impl NameConstraintState {
         if self.is_unconstrained() {
             return Ok(());
         }
-        let names = self.names_of(cert, rules).map_err(NcError::Violation)?;
+        let sans =
+            names::subject_alt_names(cert).map_err(|e| NcError::Violation(format!("{e}")))?;
+        self.check_names(&cert.subject, sans, rules)
+    }
+
+    /// [`Self::check`] for the names a certificate would carry: its subject and its
+    /// subjectAltName entries (a CA asks this before it makes the certificate).
+    pub fn check_names(
+        &self,
+        subject: &Name<'_>,
+        sans: Vec<GeneralName<'_>>,
+        rules: Rules,
+    ) -> Result<(), NcError> {
+        if self.is_unconstrained() {
+            return Ok(());
+        }
+        let names = self
+            .names_of(subject, sans, rules)
+            .map_err(NcError::Violation)?;
         // Each name is compared with the subtrees of its own form only.
         let cost: usize = names
             .iter()
@@ -131,21 +149,19 @@ impl NameConstraintState {
         Ok(())
     }
 
-    /// Every name of `cert` that constraints apply to, with where it was found.
+    /// Every name of a certificate with this subject and these SANs that constraints
+    /// apply to, with where it was found.
     fn names_of<'c>(
         &self,
-        cert: &Certificate<'c>,
+        subject: &Name<'c>,
+        sans: Vec<GeneralName<'c>>,
         rules: Rules,
     ) -> Result<Vec<(&'static str, GeneralName<'c>)>, String> {
-        let sans = names::subject_alt_names(cert).map_err(|e| format!("{e}"))?;
         let cn_as_dns = rules == Rules::Rfc5280 && sans.is_empty();
         let mut all: Vec<(&'static str, GeneralName<'c>)> = Vec::new();
-        if !cert.subject.is_empty() {
-            all.push(("subject", GeneralName::DirectoryName(cert.subject)));
-            let attrs = cert
-                .subject
-                .attributes()
-                .map_err(|e| format!("subject: {e}"))?;
+        if !subject.is_empty() {
+            all.push(("subject", GeneralName::DirectoryName(*subject)));
+            let attrs = subject.attributes().map_err(|e| format!("subject: {e}"))?;
             for a in &attrs {
                 if a.oid == oids::AT_EMAIL {
                     let text = a.text().map_err(|e| format!("subject emailAddress: {e}"))?;
@@ -189,6 +205,13 @@ impl NameConstraintState {
                 .iter()
                 .filter(|(b, _)| b.form() == form)
                 .count()
+    }
+
+    /// One name, found at `place`, against the constraints taken in (a CA also holds
+    /// a subject's host-name commonName to them when its certificate has SANs).
+    pub fn check_one(&self, place: &str, n: &GeneralName<'_>) -> Result<(), NcError> {
+        self.check_name(n)
+            .map_err(|why| NcError::Violation(format!("{place} {}: {why}", describe(n))))
     }
 
     fn check_name(&self, n: &GeneralName<'_>) -> Result<(), String> {

@@ -94,6 +94,7 @@ pub mod options;
 pub mod policy;
 pub mod pool;
 pub mod prebatch;
+pub mod preissue;
 pub mod reason;
 pub mod revocation;
 mod role;

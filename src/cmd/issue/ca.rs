@@ -4,12 +4,14 @@ use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::{self, DbArgs};
 use crate::cmd::ca_dir::note_findings;
 use crate::cmd::ca_dir::{
-    load_issuer, new_ca_key, note_clear_key, parse_time, ExistingKeyArgs, Passout, CHAIN_FILE,
+    chain_to_anchor, load_issuer, new_ca_key, note_clear_key, parse_time, ExistingKeyArgs, Passout,
+    CHAIN_FILE, ROOT_FILE,
 };
 use crate::cmd::created::{certificate_item, print_json, Files, FormatArgs};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::flags::{LintGateArgs, PointerArgs};
 use crate::cmd::io;
+use crate::cmd::issue::policy::PolicyArgs;
 use crate::cmd::key::AlgorithmParser;
 use crate::cmd::request::{dn_of, record, subject};
 use clap::Args;
@@ -69,6 +71,8 @@ pub struct CaArgs {
     /// Names it may never certify (excludedSubtrees), repeatable, as --permit.
     #[arg(long, value_name = "TYPE:VALUE")]
     pub exclude: Vec<String>,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     /// Where relying parties find this CA's OCSP responder, CRL and certificate: recorded
     /// in DIR/ca.json and put in every certificate the CA issues.
     #[command(flatten)]
@@ -108,6 +112,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         pointers: a.pointers.over(&Pointers::default())?,
         lint_rules: Rules::parse(&a.lint_rules)
             .map_err(|e| CliError::usage(format!("--lint-rules: {e}")))?,
+        policy: a.policy.parse()?,
     };
     if settings.lint_rules.cabf_tls
         && (settings.pointers.ca_issuers.is_empty() || settings.pointers.crl.is_empty())
@@ -136,6 +141,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         ca_db::URL_FILE,
         settings::FILE,
         CHAIN_FILE,
+        ROOT_FILE,
     ] {
         if a.dir.join(f).exists() {
             return Err(CliError::io(format!(
@@ -229,7 +235,11 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
                 &[(issued.serial.to_vec(), &issued.findings)],
             )?;
             let chain = chain_below(parent_dir, &issued.der)?;
-            (issued.der, Some(chain), issued.findings)
+            (
+                issued.der,
+                Some((chain, anchor_of(parent_dir)?)),
+                issued.findings,
+            )
         }
     };
     note_findings(&findings);
@@ -246,8 +256,11 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         false,
         false,
     )?;
-    if let Some(chain) = &chain {
+    if let Some((chain, root)) = &chain {
         io::write_file_atomic(&a.dir.join(CHAIN_FILE), chain.as_bytes(), false, false)?;
+        if let Some(root) = root {
+            io::write_file_atomic(&a.dir.join(ROOT_FILE), root.as_bytes(), false, false)?;
+        }
     }
     let pem_path = a.dir.join("ca.pem");
     io::write_file_atomic(
@@ -261,8 +274,11 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         files.add("certificate", &pem_path);
         files.add("key", &key_file);
         files.add("settings", &a.dir.join(settings::FILE));
-        if chain.is_some() {
+        if let Some((_, root)) = &chain {
             files.add("chain", &a.dir.join(CHAIN_FILE));
+            if root.is_some() {
+                files.add("root", &a.dir.join(ROOT_FILE));
+            }
         }
         let mut item = certificate_item(be, &cert_der, "ca", files);
         item["key_algorithm"] = alg.name().into();
@@ -277,6 +293,17 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         );
     }
     Ok(Exit::Ok)
+}
+
+/// `root.pem` of a new intermediate: its parent's, or the parent itself when it is a
+/// root (self-issued); none when the parent is an intermediate that has none.
+fn anchor_of(parent: &Path) -> CliResult<Option<String>> {
+    let above = chain_to_anchor(parent)?;
+    let top = above.last().expect("a CA's own certificate");
+    let self_issued = pkit::pki::cert::Certificate::from_der(top)
+        .map_err(|e| CliError::der(&parent.join("ca.pem").display().to_string(), &e))?
+        .is_self_issued();
+    Ok(self_issued.then(|| io::pem_encode("CERTIFICATE", top)))
 }
 
 /// `chain.pem` of a new intermediate: its certificate, then the parent's chain (nothing

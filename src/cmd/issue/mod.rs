@@ -12,6 +12,7 @@ mod cert;
 mod csr;
 mod deliver;
 mod list;
+pub mod policy;
 mod renew;
 
 use super::error::{CliResult, Exit};
@@ -45,6 +46,8 @@ pub enum IssueCommand {
     /// Issue a certificate again: same subject, SANs, profile and extensions, a new
     /// serial and validity (and key, with --key-out); the records link the two.
     Renew(RenewArgs),
+    /// Show, change or try a CA's policy on the names it certifies (ca.json allow/deny).
+    Policy(policy::PolicyCmdArgs),
     /// List the certificates a CA has issued.
     List(ListArgs),
     /// Print one issued certificate by serial number.
@@ -58,6 +61,7 @@ pub fn wants_json(a: &IssueArgs) -> bool {
         IssueCommand::Cert(a) => a.deliver.format.json(),
         IssueCommand::Renew(a) => a.deliver.format.json(),
         IssueCommand::List(a) => a.format != list::ListFormat::Text,
+        IssueCommand::Policy(a) => a.format.json(),
         _ => false,
     }
 }
@@ -69,6 +73,7 @@ pub fn run(be: &Backend, a: IssueArgs) -> CliResult<Exit> {
         IssueCommand::Cert(a) => cert::run_cert(be, a),
         IssueCommand::Batch(a) => batch::run_batch(be, a),
         IssueCommand::Renew(a) => renew::run_renew(be, a),
+        IssueCommand::Policy(a) => policy::run_policy(be, a),
         IssueCommand::List(a) => list::run_list(be, a),
         IssueCommand::Export(a) => list::run_export(be, a),
     }

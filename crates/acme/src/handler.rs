@@ -631,6 +631,9 @@ impl AcmeHandler {
                 ),
             ));
         }
+        if let (Issues::X509(_), _) = self.config.issues(profile.as_deref()) {
+            self.forbidden_identifiers(&listed)?;
+        }
         let replaces = p
             .get("replaces")
             .and_then(Value::as_str)
@@ -651,6 +654,59 @@ impl AcmeHandler {
         let o = self.refreshed_order(id)?;
         Ok(json_answer(201, &self.order_json(&o)?)
             .with("location", self.url(&format!("/order/{id}"))))
+    }
+
+    /// Refuse an order naming what the CA's policy or chain forbids, before any
+    /// authorization exists for it: `rejectedIdentifier` (RFC 8555 §7.4: "the server
+    /// will not issue certificates for the identifier"), with a subproblem naming each
+    /// such identifier and why (§6.7.1). A certificate for it would be refused at
+    /// finalize; a client told now does not prove control of names for nothing.
+    fn forbidden_identifiers(&self, listed: &[Value]) -> Result<(), Problem> {
+        let mut refused: Vec<(&Value, String)> = Vec::new();
+        for id in listed {
+            let value = id["value"].as_str().unwrap_or_default();
+            let text = match id["type"].as_str() {
+                Some("ip") => format!("IP:{value}"),
+                _ => format!("DNS:{value}"),
+            };
+            let why = match pkit_ca::san::parse_san(&text) {
+                Ok(san) => match self.ca.issuer.check_names(&[0x30, 0x00], &[san.der]) {
+                    Ok(()) => continue,
+                    Err(pkit_ca::issuer::CaError::Forbidden(r)) => r.to_string(),
+                    Err(e) => e.to_string(),
+                },
+                Err(e) => e.to_string(),
+            };
+            refused.push((id, why));
+        }
+        let Some((_, first_why)) = refused.first() else {
+            return Ok(());
+        };
+        let names: Vec<&str> = refused
+            .iter()
+            .filter_map(|(id, _)| id["value"].as_str())
+            .collect();
+        let mut p = Problem::new(
+            "rejectedIdentifier",
+            400,
+            format!(
+                "the CA will not issue for {}: {first_why}",
+                names.join(", ")
+            ),
+        );
+        let subproblems = refused
+            .iter()
+            .map(|(id, why)| {
+                json!({
+                    "type": "urn:ietf:params:acme:error:rejectedIdentifier",
+                    "detail": format!("the CA will not issue for {}: {why}",
+                                      id["value"].as_str().unwrap_or_default()),
+                    "identifier": id,
+                })
+            })
+            .collect();
+        p.subproblems = subproblems;
+        Err(p)
     }
 
     /// An order with its status moved on by its authorizations (§7.1.6).

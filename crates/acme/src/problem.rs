@@ -12,6 +12,9 @@ pub struct Problem {
     pub detail: String,
     /// Seconds after which to try again (a Retry-After header), for `rateLimited`.
     pub retry_after: Option<i64>,
+    /// One problem per identifier it concerns (RFC 8555 §6.7.1), each with its
+    /// `identifier`.
+    pub subproblems: Vec<Value>,
 }
 
 impl Problem {
@@ -21,6 +24,7 @@ impl Problem {
             status,
             detail: detail.into(),
             retry_after: None,
+            subproblems: Vec::new(),
         }
     }
 
@@ -39,11 +43,15 @@ impl Problem {
     }
 
     pub fn json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "type": format!("urn:ietf:params:acme:error:{}", self.kind),
             "detail": self.detail,
             "status": self.status,
-        })
+        });
+        if !self.subproblems.is_empty() {
+            v["subproblems"] = Value::Array(self.subproblems.clone());
+        }
+        v
     }
 
     pub fn body(&self) -> Vec<u8> {

@@ -223,6 +223,117 @@ fn certbot_gets_and_revokes_a_certificate_and_binds_its_account() {
     assert_eq!(accounts.len(), 2, "{accounts:?}");
 }
 
+/// A CA that may certify only `fleet.internal` and 127.0.0.0/8 (nameConstraints), and
+/// whose policy denies 127.0.0.2: an order naming anything else is refused at newOrder
+/// with rejectedIdentifier, naming the rule, before any authorization exists; what the
+/// chain allows is issued.
+#[test]
+fn clients_are_refused_names_the_cas_chain_or_policy_forbids_before_any_authorization() {
+    require(Peer::Certbot);
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = common::issue_ca(
+        d,
+        "ca",
+        "CN=ACME Constrained CA,O=Example,C=US",
+        &[
+            "--permit",
+            "DNS:fleet.internal",
+            "--permit",
+            "IP:127.0.0.0/8",
+            "--deny",
+            "IP:127.0.0.2",
+        ],
+    );
+    let acme = serve(&ca, &d.join("serve.log"), free_port(), &[]);
+    let hp = acme.http_port.to_string();
+    let r = certbot_run(
+        d,
+        &ca,
+        &acme,
+        &[
+            "certonly",
+            "--standalone",
+            "--http-01-port",
+            &hp,
+            "--http-01-address",
+            "127.0.0.1",
+            "-d",
+            "localhost",
+            "--agree-tos",
+            "--register-unsafely-without-email",
+        ],
+    );
+    assert_ne!(r.code, Some(0), "certbot certonly: {}", r.describe());
+    let text = format!("{}{}", r.stdout_str(), r.stderr_str());
+    assert!(
+        text.contains("the CA will not issue for localhost: name-constraints"),
+        "{text}"
+    );
+    // certbot prints the detail; its log has the problem document's type.
+    let log = std::fs::read_to_string(d.join("logs/letsencrypt.log")).unwrap_or_default();
+    assert!(
+        log.contains("urn:ietf:params:acme:error:rejectedIdentifier"),
+        "{log}"
+    );
+    let orders = common::json_items(&pk_ok(&["acme", "orders", "--ca", &s(&ca), "-f", "json"]));
+    assert!(orders.is_empty(), "an order was made: {orders:?}");
+    assert_eq!(
+        issued_rows(&ca).len(),
+        1,
+        "only the server's own certificate"
+    );
+    let Some(bin) = lego() else {
+        return;
+    };
+    let state = d.join("lego");
+    let denied = common::run_with(
+        "env",
+        &[
+            format!("LEGO_CA_CERTIFICATES={}", s(&ca.join("ca.pem"))),
+            s(&bin),
+            "-server".into(),
+            acme.directory.clone(),
+            "-state".into(),
+            s(&state),
+            "-http-port".into(),
+            acme.http_port.to_string(),
+            "-tls-port".into(),
+            acme.tls_port.to_string(),
+            "-domains".into(),
+            "127.0.0.2".into(),
+            "obtain".into(),
+            s(&d.join("denied.pem")),
+        ],
+        None,
+        CLIENT,
+    );
+    assert_ne!(denied.code, Some(0), "{}", denied.describe());
+    let text = denied.stderr_str();
+    assert!(
+        text.contains("rejectedIdentifier")
+            && text.contains("denied by the CA's rule deny IP:127.0.0.2"),
+        "{text}"
+    );
+    assert!(
+        common::json_items(&pk_ok(&["acme", "orders", "--ca", &s(&ca), "-f", "json"])).is_empty()
+    );
+    let allowed = d.join("allowed.pem");
+    lego_run(
+        &bin,
+        &ca,
+        &acme,
+        &state,
+        &["-domains", "127.0.0.1", "obtain", &s(&allowed)],
+    );
+    verified(&allowed, &ca, "127.0.0.1");
+    assert_eq!(
+        issued_rows(&ca).len(),
+        2,
+        "the server's own and the client's"
+    );
+}
+
 /// `tests/go/legoclient`, built.
 fn lego() -> Option<PathBuf> {
     common::go_program(

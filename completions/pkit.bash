@@ -247,6 +247,9 @@ _pkit() {
             pkit__subcmd__help__subcmd__issue,list)
                 cmd="pkit__subcmd__help__subcmd__issue__subcmd__list"
                 ;;
+            pkit__subcmd__help__subcmd__issue,policy)
+                cmd="pkit__subcmd__help__subcmd__issue__subcmd__policy"
+                ;;
             pkit__subcmd__help__subcmd__issue,renew)
                 cmd="pkit__subcmd__help__subcmd__issue__subcmd__renew"
                 ;;
@@ -340,6 +343,9 @@ _pkit() {
             pkit__subcmd__issue,list)
                 cmd="pkit__subcmd__issue__subcmd__list"
                 ;;
+            pkit__subcmd__issue,policy)
+                cmd="pkit__subcmd__issue__subcmd__policy"
+                ;;
             pkit__subcmd__issue,renew)
                 cmd="pkit__subcmd__issue__subcmd__renew"
                 ;;
@@ -363,6 +369,9 @@ _pkit() {
                 ;;
             pkit__subcmd__issue__subcmd__help,list)
                 cmd="pkit__subcmd__issue__subcmd__help__subcmd__list"
+                ;;
+            pkit__subcmd__issue__subcmd__help,policy)
+                cmd="pkit__subcmd__issue__subcmd__help__subcmd__policy"
                 ;;
             pkit__subcmd__issue__subcmd__help,renew)
                 cmd="pkit__subcmd__issue__subcmd__help__subcmd__renew"
@@ -1963,7 +1972,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__issue)
-            opts="ca csr cert batch renew list export"
+            opts="ca csr cert batch renew policy list export"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2047,6 +2056,20 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__issue__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__issue__subcmd__policy)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2481,7 +2504,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue)
-            opts="-h --color --help ca csr cert batch renew list export help"
+            opts="-h --color --help ca csr cert batch renew policy list export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2589,7 +2612,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__ca)
-            opts="-f -h --dir --subject --alg --key --passin --pin --db --db-passin --days --clip-validity --parent --parent-passin --parent-pin --path-len --permit --exclude --ocsp-url --crl-url --issuer-url --passout --no-passout --now --lint-rules --lint --format --color --help"
+            opts="-f -h --dir --subject --alg --key --passin --pin --db --db-passin --days --clip-validity --parent --parent-passin --parent-pin --path-len --permit --exclude --allow --deny --ocsp-url --crl-url --issuer-url --passout --no-passout --now --lint-rules --lint --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2652,6 +2675,14 @@ _pkit() {
                     return 0
                     ;;
                 --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deny)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2917,7 +2948,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__help)
-            opts="ca csr cert batch renew list export help"
+            opts="ca csr cert batch renew policy list export help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3028,6 +3059,20 @@ _pkit() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pkit__subcmd__issue__subcmd__help__subcmd__policy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pkit__subcmd__issue__subcmd__help__subcmd__renew)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -3079,6 +3124,52 @@ _pkit() {
                     ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__issue__subcmd__policy)
+            opts="-f -h --ca --allow --deny --remove --clear --check --format --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --deny)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remove)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -127,18 +127,19 @@ complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "pub" -d 'Write the public key (SubjectPublicKeyInfo) of a private key'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "p12" -d 'Write a key, its certificate and chain as a PKCS#12 file (PBES2 AES-256, HMAC-SHA-256 MAC), for Java keystores, Windows and browsers'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "renew" -d 'Issue a certificate again: same subject, SANs, profile and extensions, a new serial and validity (and key, with --key-out); the records link the two'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "list" -d 'List the certificates a CA has issued'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "export" -d 'Print one issued certificate by serial number'
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew list export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -s h -l help -d 'Print help'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "ca" -d 'Create a CA directory: a root, or an intermediate with --parent'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "csr" -d 'Create a PKCS#10 certificate signing request'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "renew" -d 'Issue a certificate again: same subject, SANs, profile and extensions, a new serial and validity (and key, with --key-out); the records link the two'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "policy" -d 'Show, change or try a CA\'s policy on the names it certifies (ca.json allow/deny)'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "list" -d 'List the certificates a CA has issued'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "export" -d 'Print one issued certificate by serial number'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and not __fish_seen_subcommand_from ca csr cert batch renew policy list export help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l dir -d 'The CA directory to create (ca.pem, ca.key, ca.db, ca.json; chain.pem for an intermediate)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l subject -d 'Subject, RFC 4514 (`CN=Example Root,O=Example`) or OpenSSL\'s `/O=Example/CN=…`' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l alg -d 'Key algorithm of a new key (default ecdsa-p256); with --key, the key\'s' -r -f -a "ecdsa-p256\t''
@@ -162,6 +163,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l path-len -d 'basicConstraints pathLenConstraint' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l permit -d 'Names the CA and every CA below it may certify (nameConstraints, critical; RFC 5280 §4.2.1.10), repeatable: DNS:example.com, DNS:.internal, IP:10.0.0.0/8, email:example.com, URI:.example.com, DN:O=Example' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l exclude -d 'Names it may never certify (excludedSubtrees), repeatable, as --permit' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l allow -d 'Names the CA may certify, beyond what its certificate\'s constraints say (kept in ca.json `allow`), repeatable: DNS:host.example (that name), DNS:*.corp.example (every name below corp.example), IP:10.0.0.0/8, IP:192.0.2.1, email:user@example, email:@corp.example (any mailbox there), email:@*.corp.example, URI:*.corp.example (the URI\'s host). Once there is an allow rule, every name in a certificate must match one of its type; a type no rule names is refused' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l deny -d 'Names it never certifies (ca.json `deny`), as --allow; a deny rule wins over every allow rule, and a wildcard name is refused when a name it covers is' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l ocsp-url -d 'OCSP responder URL (http://…) put in authorityInfoAccess (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l crl-url -d 'CRL URL (http://…) put in cRLDistributionPoints (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l issuer-url -d 'URL of the issuing CA\'s certificate (http://…, DER) put in authorityInfoAccess caIssuers (repeatable)' -r
@@ -306,6 +309,18 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l bundle -d 'Write the certificate followed by the CA\'s chain to -o (intermediates; the root is left out, as TLS servers send it): the file nginx\'s ssl_certificate, Envoy and HAProxy take'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l ca -d 'The CA directory' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l allow -d 'Names the CA may certify, beyond what its certificate\'s constraints say (kept in ca.json `allow`), repeatable: DNS:host.example (that name), DNS:*.corp.example (every name below corp.example), IP:10.0.0.0/8, IP:192.0.2.1, email:user@example, email:@corp.example (any mailbox there), email:@*.corp.example, URI:*.corp.example (the URI\'s host). Once there is an allow rule, every name in a certificate must match one of its type; a type no rule names is refused' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l deny -d 'Names it never certifies (ca.json `deny`), as --allow; a deny rule wins over every allow rule, and a wildcard name is refused when a name it covers is' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l remove -d 'Remove this rule (as written) from whichever list holds it, repeatable' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l check -d 'Whether the CA would certify this name (DNS:, IP:, email:, URI: as --san takes them), repeatable' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
+json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l clear -d 'Remove every rule first'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l ca -d 'The CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from list" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
@@ -338,6 +353,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "renew" -d 'Issue a certificate again: same subject, SANs, profile and extensions, a new serial and validity (and key, with --key-out); the records link the two'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "policy" -d 'Show, change or try a CA\'s policy on the names it certifies (ca.json allow/deny)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the certificates a CA has issued'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "export" -d 'Print one issued certificate by serial number'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -1005,6 +1021,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "cert" -d 'Issue one certificate from a CSR or for a fresh key'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "batch" -d 'Issue many certificates in parallel (from a count or a JSONL manifest)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "renew" -d 'Issue a certificate again: same subject, SANs, profile and extensions, a new serial and validity (and key, with --key-out); the records link the two'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "policy" -d 'Show, change or try a CA\'s policy on the names it certifies (ca.json allow/deny)'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "list" -d 'List the certificates a CA has issued'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from issue" -f -a "export" -d 'Print one issued certificate by serial number'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "revoke" -d 'Record a revocation in a CA directory\'s ca.db'

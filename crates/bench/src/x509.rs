@@ -20,6 +20,7 @@ use pkit_ca::profile::Profile;
 use pkit_ca::store::{CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord};
 use pkit_ca::subject::parse_subject;
 use pkit_verify::crl_verify;
+use pkit_verify::preissue::PreIssue;
 use pkit_x509::alg::{Algorithm, Digest};
 use pkit_x509::backend::{verify_batch_parallel, Backend, Prechecked, PrivateKey, VerifyItem};
 use pkit_x509::cert::Certificate;
@@ -152,7 +153,12 @@ pub fn make_ca(
         Ok(d)
     })?;
     let responder = Responder::new(backend, &ca_der, Box::new(key.clone()), None, now)?;
-    Ok((Issuer::new(ca_der, Box::new(key.clone()))?, responder, key))
+    // As `issue batch` loads a CA: what it signs is validated through its chain first.
+    let chain = PreIssue::new(backend, vec![ca_der.clone()])
+        .map_err(|r| BenchError::Ca(pkit_ca::issuer::CaError::Forbidden(r)))?;
+    let mut issuer = Issuer::new(ca_der, Box::new(key.clone()))?;
+    issuer.chain = Some(Box::new(chain));
+    Ok((issuer, responder, key))
 }
 
 fn one_batch(

@@ -818,6 +818,38 @@ fn an_intermediate_and_an_ocsp_responder_under_a_token_ca() {
     let (code, out) = ossl(&["verify", "-CAfile", &root_pem, &s(&int.join("ca.pem"))]);
     assert_eq!(code, Some(0), "openssl verify of the intermediate: {out}");
 
+    // A CA whose key is in a token refuses what its policy forbids before the token is
+    // asked to sign: nothing recorded.
+    h.pk_ok(&[
+        "issue",
+        "policy",
+        "--ca",
+        &s(&root),
+        "--deny",
+        "DNS:*.evil.example",
+    ]);
+    let r = h.pk(&[
+        "issue",
+        "cert",
+        "--san",
+        "DNS:www.evil.example",
+        "--ca",
+        &s(&root),
+        "--pin",
+        &pin,
+        "--key-out",
+        &s(&h.dir.join("evil.key")),
+        "-o",
+        &s(&h.dir.join("evil.pem")),
+    ]);
+    common::refused(
+        &r,
+        1,
+        &["ca-policy", "deny DNS:*.evil.example"],
+        "a name the policy denies",
+    );
+    assert!(!h.dir.join("evil.pem").exists());
+
     // `ocsp serve` signing each answer in the token, asked by OpenSSL's client.
     let leaf = h.dir.join("leaf.pem");
     h.pk_ok(&[

@@ -9,7 +9,9 @@
 
 mod common;
 
-use common::{json_items, ossl, pg_database, pk, pkit_run, refused, s, PgCluster, PgDb, Run};
+use common::{
+    json_items, ossl, pg_database, pk, pk_ok, pkit_run, refused, s, PgCluster, PgDb, Run,
+};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -132,6 +134,46 @@ fn lifecycle_on(db: Option<PgDb>) {
     ca.ok(&["issue", "batch", "--count", "20", "--out-dir", &s(&out)]);
     let serials = ca.serials();
     assert_eq!(serials.len(), 21, "{serials:?}");
+    // The CA's policy holds whatever its store: what it forbids is neither signed nor
+    // recorded, one certificate or a batch.
+    pk_ok(&[
+        "issue",
+        "policy",
+        "--ca",
+        &s(&ca.dir),
+        "--deny",
+        "DNS:*.evil.example",
+    ]);
+    let r = ca.run(&[
+        "issue",
+        "cert",
+        "--san",
+        "DNS:www.evil.example",
+        "--key-out",
+        &s(&t.path().join("evil.key")),
+        "-o",
+        &s(&t.path().join("evil.pem")),
+    ]);
+    refused(
+        &r,
+        1,
+        &["ca-policy", "deny DNS:*.evil.example"],
+        "a name the policy denies",
+    );
+    let r = ca.run(&[
+        "issue",
+        "batch",
+        "--count",
+        "5",
+        "--subject-template",
+        "CN=h{n}.evil.example",
+        "--san-template",
+        "DNS:h{n}.evil.example",
+        "--out-dir",
+        &s(&t.path().join("evil")),
+    ]);
+    refused(&r, 1, &["ca-policy", "item 1"], "a batch the policy denies");
+    assert_eq!(ca.serials(), serials);
     let first = ca.listed(&[])[1]["serial_number"]
         .as_str()
         .unwrap_or_default()

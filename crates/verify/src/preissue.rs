@@ -41,8 +41,6 @@ pub struct PreIssue {
     chain: Vec<Vec<u8>>,
     /// The name constraints of the whole chain, taken in once.
     names: NameConstraintState,
-    /// The time certificates are judged at when they start earlier (tests set it).
-    now: Option<Time>,
 }
 
 /// A failure of the path as the CA's refusal.
@@ -84,14 +82,7 @@ impl PreIssue {
             backend: backend.clone(),
             chain,
             names,
-            now: None,
         })
-    }
-
-    /// Judge as of `now` instead of the clock (for tests).
-    pub fn at(mut self, now: Time) -> PreIssue {
-        self.now = Some(now);
-        self
     }
 
     /// The chain parsed (it decoded in [`PreIssue::new`]).
@@ -150,12 +141,12 @@ impl ChainCheck for PreIssue {
             .validity()
             .map_err(|e| Refusal::new(Reason::Malformed.code(), Some(0), e.to_string()))?;
         nested(nb, na, &chain)?;
-        // Valid when it starts, or now when it started earlier (a backdated one).
-        let now = self.now.unwrap_or_else(Time::now);
+        // Judged as of its first second: the time the CA issues it for (its --now), at
+        // which, its validity nested in theirs, every CA of the chain is valid too.
         let mut path = Vec::with_capacity(chain.len() + 1);
         path.push(cert);
         path.extend(chain);
-        let opts = Options::at(if nb.unix > now.unix { nb } else { now });
+        let opts = Options::at(nb);
         validate::validate(&self.backend, &path, &opts, None).map_err(refusal)?;
         self.common_names(&path[0].subject)?;
         if path[0].is_ca() {

@@ -908,6 +908,55 @@ fn loops_and_long_chains_end_with_a_reason() {
     }
 }
 
+/// `--max-depth` counts intermediates as RFC 5280 §6.1.4 (l) counts them toward a
+/// pathLenConstraint: a self-issued one (a CA's key rollover, same name, new key) does
+/// not count, under either rule set.
+#[test]
+fn max_depth_does_not_count_self_issued_intermediates() {
+    let t = common::tempdir();
+    let d = t.path();
+    let (root, root_key) = ossl_cert(d, "root", "/CN=Depth Root", None, CA_EXT, None);
+    let (old, old_key) = ossl_cert(
+        d,
+        "old",
+        "/CN=Rollover CA",
+        Some((&root, &root_key)),
+        CA_EXT,
+        None,
+    );
+    // Same subject as its issuer: self-issued.
+    let (new, new_key) = ossl_cert(
+        d,
+        "new",
+        "/CN=Rollover CA",
+        Some((&old, &old_key)),
+        CA_EXT,
+        None,
+    );
+    let (leaf, _) = ossl_cert(
+        d,
+        "leaf",
+        "/CN=leaf",
+        Some((&new, &new_key)),
+        LEAF_EXT,
+        None,
+    );
+    for rules in ["rfc5280", "webpki"] {
+        for (depth, ok) in [("1", true), ("0", false)] {
+            let extra = ["--max-depth", depth, "--rules", rules];
+            let (v, _) = both(&root, &[&old, &new], &leaf, &extra);
+            assert_eq!(
+                v["valid"].as_bool(),
+                Some(ok),
+                "{rules} --max-depth {depth}: {v}"
+            );
+            if !ok {
+                assert_eq!(reason(&v), "depth-exceeded", "{v}");
+            }
+        }
+    }
+}
+
 /// pyca/cryptography's verifier (its WebPKI server policy) on `leaf` for `host` at the
 /// time `at` (Unix seconds): "OK" or "FAIL …".
 const PY_SERVER_VERIFY: &str = r#"

@@ -24,6 +24,13 @@ use std::sync::Mutex;
 /// make the search (or the report) unbounded.
 const MAX_PATH: usize = 32;
 
+/// The intermediates `--max-depth` counts on `path` (target first, no anchor yet): as
+/// RFC 5280 §6.1.4 (l) counts toward max_path_length, self-issued ones (a key rollover,
+/// a re-issued CA) do not. MAX_PATH still bounds the path whatever it holds.
+fn counted_intermediates(path: &[Certificate<'_>]) -> usize {
+    path.iter().skip(1).filter(|c| !c.is_self_issued()).count()
+}
+
 /// The result for one target: the path that validated, or the most informative path
 /// tried and why it failed.
 #[derive(Debug, Clone)]
@@ -234,7 +241,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
                     continue;
                 }
             }
-            let intermediates = path.len() - 1;
+            let intermediates = counted_intermediates(path);
             path.push(cand);
             if anchor {
                 if s.opts.max_depth.is_some_and(|d| intermediates > d) {
@@ -245,7 +252,8 @@ impl<'a, 'p> Verifier<'a, 'p> {
                             Reason::DepthExceeded,
                             None,
                             format!(
-                                "{intermediates} intermediate(s), more than the {} allowed",
+                                "{intermediates} intermediate(s) not self-issued, more than the \
+                                 {} allowed (RFC 5280 §6.1.4 (l))",
                                 s.opts.max_depth.unwrap_or(0)
                             ),
                         ),
@@ -256,7 +264,11 @@ impl<'a, 'p> Verifier<'a, 'p> {
                         Err(f) => s.record(RANK_VALIDATION, path, f),
                     }
                 }
-            } else if path.len() < MAX_PATH && s.opts.max_depth.is_none_or(|d| intermediates < d) {
+            } else if path.len() < MAX_PATH
+                && s.opts
+                    .max_depth
+                    .is_none_or(|d| counted_intermediates(path) <= d)
+            {
                 if let Some(checks) = self.search(path, s) {
                     return Some(checks);
                 }
@@ -264,10 +276,17 @@ impl<'a, 'p> Verifier<'a, 'p> {
                     return None;
                 }
             } else {
+                let why = match s.opts.max_depth {
+                    Some(d) if path.len() < MAX_PATH => format!(
+                        "more than the {d} intermediate(s) allowed, self-issued ones not \
+                         counted (RFC 5280 §6.1.4 (l))"
+                    ),
+                    _ => format!("the path grew longer than {MAX_PATH} certificates"),
+                };
                 s.record(
                     RANK_DEPTH,
                     path,
-                    Failure::new(Reason::DepthExceeded, None, "the path grew too long"),
+                    Failure::new(Reason::DepthExceeded, None, why),
                 );
             }
             path.pop();
@@ -489,5 +508,31 @@ fn authority_key_id(c: &Certificate<'_>) -> Option<Vec<u8>> {
     match ext::decode(e.oid, e.value, e.value_offset).ok()? {
         ExtensionValue::AuthorityKeyIdentifier(a) => a.key_identifier.map(<[u8]>::to_vec),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testcert::{cert, utf8_name};
+
+    #[test]
+    fn self_issued_intermediates_are_not_counted() {
+        // testcert's certificates are all issued by "CN=Test CA".
+        let leaf = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "leaf")]), &[]);
+        let other = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "Other CA")]), &[]);
+        let self_issued = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "Test CA")]), &[]);
+        fn c(d: &[u8]) -> Certificate<'_> {
+            Certificate::from_der(d).unwrap()
+        }
+        assert_eq!(counted_intermediates(&[c(&leaf)]), 0);
+        assert_eq!(counted_intermediates(&[c(&leaf), c(&other)]), 1);
+        assert_eq!(counted_intermediates(&[c(&leaf), c(&self_issued)]), 0);
+        assert_eq!(
+            counted_intermediates(&[c(&leaf), c(&self_issued), c(&other), c(&self_issued)]),
+            1
+        );
+        // The target is never an intermediate, self-issued or not.
+        assert_eq!(counted_intermediates(&[c(&self_issued), c(&other)]), 1);
     }
 }

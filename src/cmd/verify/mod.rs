@@ -87,7 +87,8 @@ pub struct VerifyArgs {
     /// Verify as of this time (RFC 3339) instead of now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    /// At most N intermediates between the certificate and the trust anchor.
+    /// At most N intermediates between the certificate and the trust anchor; self-issued
+    /// ones are not counted (RFC 5280 §6.1.4 (l)).
     #[arg(long, value_name = "N")]
     pub max_depth: Option<usize>,
     /// The extended key usage the certificate must allow.

@@ -13,7 +13,8 @@
 //! - [`options`]: what the relying party asks; [`validate`]: §6.1 over one path;
 //! - `failure`: a check and a failure, as [`validate`] reports them;
 //! - `keyid`: key identifier rules (both rule sets); `webpki`: the `webpki` rule set's
-//!   profile checks per certificate; `role`: leaf, intermediate or trust anchor;
+//!   profile checks per certificate; `public_suffix`: the Public Suffix List it
+//!   consults; `role`: leaf, intermediate or trust anchor;
 //! - [`build`]: path building with backtracking and a work budget; [`prebatch`]: the
 //!   signatures it will check, found ahead for one batch; [`many`]: many targets at
 //!   once, as `pkit verify` and its benchmark run them;
@@ -94,6 +95,7 @@ pub mod options;
 pub mod policy;
 pub mod pool;
 pub mod prebatch;
+mod public_suffix;
 pub mod reason;
 pub mod revocation;
 mod role;

@@ -5,6 +5,7 @@
 //!
 //! - [`reason`]: the reason codes;
 //! - [`names`]: host name, IP address and email matching against a certificate;
+//!   `mailbox`: RFC 5321 mailbox syntax, which rfc822Names are held to;
 //! - [`constraints`]: name constraints along a path (§6.1.2 (b)(c), §6.1.3 (b)(c),
 //!   §6.1.4 (g));
 //! - [`policy`]: the certificate policy tree (§6.1.2–§6.1.5);
@@ -89,6 +90,7 @@ pub mod crl_verify;
 pub mod dn;
 mod failure;
 mod keyid;
+mod mailbox;
 pub mod many;
 pub mod names;
 pub mod options;

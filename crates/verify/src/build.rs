@@ -8,6 +8,7 @@
 //! cached, so 10,000 leaves under one intermediate cost one check of the intermediate.
 
 use super::dn;
+use super::inherited_key::working_keys;
 use super::options::Options;
 use super::pool::Pool;
 use super::reason::Reason;
@@ -17,6 +18,7 @@ use pkit_x509::backend::{Backend, BackendError};
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
 use pkit_x509::signed::{verify_signed, SignedError};
+use pkit_x509::spki::Spki;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -213,7 +215,13 @@ impl<'a, 'p> Verifier<'a, 'p> {
                 continue;
             }
             let at = path.len() - 1;
-            let signed = self.signed_by(&top, &cand, s);
+            // A DSA issuer without parameters inherits them from further up (RFC 3279
+            // §2.3.2): its signature is checked once the path is complete.
+            let signed = if cand.spki.dsa_parameters_absent() {
+                Ok(true)
+            } else {
+                self.signed_by(&top, &cand, s)
+            };
             if s.exhausted {
                 return None;
             }
@@ -301,14 +309,107 @@ impl<'a, 'p> Verifier<'a, 'p> {
         path: &[Certificate<'a>],
         opts: &Options<'_>,
     ) -> Result<Vec<Check>, Failure> {
-        let signers = |c: &Certificate<'a>| self.crl_signers(c, path, opts);
+        let keys = working_keys(path);
+        if keys.iter().all(Option::is_none) {
+            let signers = |c: &Certificate<'a>| self.crl_signers(c, path, opts);
+            let revocation = self.revocation.map(|r| {
+                (
+                    r,
+                    &signers as &dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>,
+                )
+            });
+            return validate(self.backend, path, opts, revocation);
+        }
+        self.inherited_signatures(path, &keys)?;
+        // The path as §6.1 sees it: each parameterless DSA key completed, so that the
+        // CRLs it signed verify too. The certificates' own bytes are unchanged.
+        let whole: Vec<Certificate<'_>> = path
+            .iter()
+            .zip(&keys)
+            .map(|(c, k)| {
+                let mut c = *c;
+                if let Some(spki) = k.as_deref().and_then(|k| Spki::from_der(k).ok()) {
+                    c.spki = spki;
+                }
+                c
+            })
+            .collect();
+        self.validate_whole(&whole, path, opts)
+    }
+
+    /// [`validate`] over `whole`, `path` with its keys completed (and so of a shorter
+    /// lifetime): CRL signers are looked for from the certificate as it is in `path`.
+    fn validate_whole<'w>(
+        &self,
+        whole: &[Certificate<'w>],
+        path: &[Certificate<'a>],
+        opts: &Options<'_>,
+    ) -> Result<Vec<Check>, Failure>
+    where
+        'a: 'w,
+    {
+        let signers = |c: &Certificate<'w>| -> Vec<Certificate<'w>> {
+            path.iter()
+                .find(|p| p.raw == c.raw)
+                .map(|p| self.crl_signers(p, path, opts))
+                .unwrap_or_default()
+        };
         let revocation = self.revocation.map(|r| {
             (
                 r,
-                &signers as &dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>,
+                &signers as &dyn Fn(&Certificate<'w>) -> Vec<Certificate<'w>>,
             )
         });
-        validate(self.backend, path, opts, revocation)
+        validate(self.backend, whole, opts, revocation)
+    }
+
+    /// The signatures made by parameterless DSA keys on `path`, left by the search for
+    /// when the path was complete, checked with the keys [`working_keys`] completed.
+    fn inherited_signatures(
+        &self,
+        path: &[Certificate<'a>],
+        keys: &[Option<Vec<u8>>],
+    ) -> Result<(), Failure> {
+        for (at, pair) in path.windows(2).enumerate() {
+            let (c, issuer) = (&pair[0], &pair[1]);
+            if !issuer.spki.dsa_parameters_absent() {
+                continue;
+            }
+            let Some(key) = keys.get(at + 1).and_then(Option::as_deref) else {
+                return Err(Failure::new(
+                    Reason::SignatureInvalid,
+                    Some(at),
+                    "the issuer's DSA key has no parameters and none to inherit from a DSA \
+                     key above it (RFC 3279 §2.3.2)",
+                ));
+            };
+            let ok = verify_signed(
+                self.backend,
+                key,
+                &c.signature_algorithm,
+                c.tbs_raw,
+                c.signature.bytes,
+            );
+            match ok {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(Failure::new(
+                        Reason::SignatureInvalid,
+                        Some(at),
+                        "the signature does not verify under the issuer's key (its DSA \
+                         parameters inherited, RFC 3279 §2.3.2)",
+                    ))
+                }
+                Err(e) => {
+                    return Err(Failure::new(
+                        Reason::UnsupportedAlgorithm,
+                        Some(at),
+                        format!("signature algorithm {}: {e}", c.signature_algorithm.name()),
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Certificates other than `c`'s issuer on `path` that may sign `c`'s CRLs (RFC 5280

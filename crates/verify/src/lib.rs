@@ -13,6 +13,7 @@
 //! - [`dn`]: name comparison for chaining; [`pool`]: certificates by subject;
 //! - [`options`]: what the relying party asks; [`validate`]: §6.1 over one path;
 //! - `failure`: a check and a failure, as [`validate`] reports them;
+//! - `inherited_key`: DSA keys that take their issuer's parameters (RFC 3279 §2.3.2);
 //! - `keyid`: key identifier rules (both rule sets); `webpki`: the `webpki` rule set's
 //!   profile checks per certificate; `public_suffix`: the Public Suffix List it
 //!   consults; `role`: leaf, intermediate or trust anchor;
@@ -89,6 +90,7 @@ pub mod constraints;
 pub mod crl_verify;
 pub mod dn;
 mod failure;
+mod inherited_key;
 mod keyid;
 mod mailbox;
 pub mod many;

@@ -16,6 +16,9 @@ use crate::backend::Result;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyKind {
     Rsa,
+    /// A DSA key (RFC 3279 §2.3.2): pkit verifies signatures made with one, as RFC 5280
+    /// paths still hold them (NIST PKITS has two), but neither loads nor makes one.
+    Dsa,
     Fixed(Algorithm),
 }
 
@@ -26,6 +29,9 @@ pub fn key_kind(alg_id: &mut Reader<'_>) -> Result<KeyKind> {
     let oid = alg_id.read_oid().map_err(bad_key)?;
     if oid == oids::RSA_ENCRYPTION {
         return Ok(KeyKind::Rsa);
+    }
+    if oid == oids::DSA {
+        return Ok(KeyKind::Dsa);
     }
     if oid == oids::EC_PUBLIC_KEY {
         // ECParameters ::= CHOICE { namedCurve OBJECT IDENTIFIER, … } (RFC 5480 §2.1.1);

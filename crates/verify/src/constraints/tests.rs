@@ -202,35 +202,36 @@ fn smtp_utf8_mailboxes_are_bound_by_rfc822_constraints() {
 /// both rule sets; a valid name beside it does not save the certificate.
 #[test]
 fn invalid_names_fail_every_constraint_of_their_form() {
-    let cases: [(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>); 4] = [
-        (
+    // (a permitted subtree, an excluded one, an invalid name, a valid name in both)
+    let cases: [[Vec<u8>; 4]; 4] = [
+        [
             email("example.com"),
             email("other.example"),
             email("a@b@example.com"),
             email("good@example.com"),
-        ),
-        (
+        ],
+        [
             dns("example.com"),
             dns("other.example"),
             dns(".example.com"),
             dns("foo.example.com"),
-        ),
-        (
+        ],
+        [
             uri("example.com"),
             uri("other.example"),
             uri("https://exa mple.com/"),
             uri("https://example.com/"),
-        ),
-        (
+        ],
+        [
             ip(&[192, 0, 2, 0, 255, 255, 255, 0]),
             ip(&[198, 51, 100, 0, 255, 255, 255, 0]),
             // An address and mask, as a constraint has, in a SAN.
             ip(&[192, 0, 2, 0, 255, 255, 255, 0]),
             ip(&[192, 0, 2, 1]),
-        ),
+        ],
     ];
     for rules in [Rules::Rfc5280, Rules::WebPki] {
-        for (permit, exclude, bad, good) in &cases {
+        for [permit, exclude, bad, good] in &cases {
             for (p, e) in [
                 (vec![permit.clone()], vec![]),
                 (vec![], vec![exclude.clone()]),

@@ -1,6 +1,7 @@
-//! Which of pkit's nine algorithms a key's AlgorithmIdentifier names. Loading a key to
-//! sign with and verifying with a public key both start here, so a key pkit cannot use
-//! is refused with its OID named before any backend sees it.
+//! Which of pkit's nine algorithms a key's AlgorithmIdentifier names (or DSA, which pkit
+//! verifies with but never signs with). Loading a key to sign with and verifying with a
+//! public key both start here, so a key pkit cannot use is refused with its OID named
+//! before any backend sees it.
 
 use crate::alg::Algorithm;
 use crate::der::oid_registry as oids;
@@ -114,6 +115,8 @@ mod tests {
     #[test]
     fn known_and_unknown_key_algorithms() {
         assert_eq!(kind(&algid(&oids::RSA_ENCRYPTION, None)), Ok(KeyKind::Rsa));
+        // DSA, for verification only (parameters present or inherited).
+        assert_eq!(kind(&algid(&oids::DSA, None)), Ok(KeyKind::Dsa));
         assert_eq!(
             kind(&algid(&oids::EC_PUBLIC_KEY, Some(&oids::SECP384R1))),
             Ok(KeyKind::Fixed(Algorithm::EcdsaP384))

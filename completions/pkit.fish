@@ -500,7 +500,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l connect -d 'Verify 
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l roots -d 'Trusted roots: a file or a directory of PEM/DER certificates (repeatable). A directory is read as `openssl verify -CApath` reads one: its files that hold certificates, by content (other files and subdirectories are skipped; --verbose names them), each certificate once. Default: SSL_CERT_FILE / SSL_CERT_DIR, else the system store' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l untrusted -d 'More candidate intermediates (repeatable)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l now -d 'Verify as of this time (RFC 3339) instead of now' -r
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -l max-depth -d 'At most N intermediates between the certificate and the trust anchor' -r
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -l max-depth -d 'At most N intermediates between the certificate and the trust anchor; self-issued ones are not counted (RFC 5280 §6.1.4 (l))' -r
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l purpose -d 'The extended key usage the certificate must allow' -r -f -a "any\t''
 server\t''
 client\t''

@@ -908,6 +908,96 @@ fn loops_and_long_chains_end_with_a_reason() {
     }
 }
 
+/// A DSA CA (made by the openssl tool, dsa-with-sha256 signatures) verifies under
+/// `rfc5280`, as `openssl verify` says; `webpki` refuses its key (BR §6.1.5).
+#[test]
+fn dsa_chains_verify_under_rfc5280_only() {
+    let t = common::tempdir();
+    let d = t.path();
+    let (root, root_key) = ossl_cert(d, "root", "/CN=DSA Test Root", None, CA_EXT, None);
+    let params = d.join("dsa.params");
+    let dsa_key = d.join("dsa.key");
+    for args in [
+        vec![
+            "genpkey",
+            "-genparam",
+            "-algorithm",
+            "DSA",
+            "-pkeyopt",
+            "dsa_paramgen_bits:2048",
+            "-out",
+            &s(&params),
+        ],
+        vec!["genpkey", "-paramfile", &s(&params), "-out", &s(&dsa_key)],
+    ] {
+        let (c, out) = common::ossl(&args);
+        assert_eq!(c, Some(0), "{out}");
+    }
+    let (ca, _) = ossl_cert(
+        d,
+        "dsa_ca",
+        "/CN=DSA Test CA",
+        Some((&root, &root_key)),
+        CA_EXT,
+        Some(&dsa_key),
+    );
+    let (leaf, _) = ossl_cert(d, "leaf", "/CN=leaf", Some((&ca, &dsa_key)), LEAF_EXT, None);
+    let (v, ossl_ok) = both(&root, &[&ca], &leaf, &[]);
+    assert_eq!(v["valid"].as_bool(), Some(true), "{v}");
+    assert!(ossl_ok, "openssl verify refuses the DSA chain");
+    let (v, _) = both(&root, &[&ca], &leaf, &["--rules", "webpki"]);
+    assert_eq!(reason(&v), "weak-algorithm", "{v}");
+}
+
+/// `--max-depth` counts intermediates as RFC 5280 §6.1.4 (l) counts them toward a
+/// pathLenConstraint: a self-issued one (a CA's key rollover, same name, new key) does
+/// not count, under either rule set.
+#[test]
+fn max_depth_does_not_count_self_issued_intermediates() {
+    let t = common::tempdir();
+    let d = t.path();
+    let (root, root_key) = ossl_cert(d, "root", "/CN=Depth Root", None, CA_EXT, None);
+    let (old, old_key) = ossl_cert(
+        d,
+        "old",
+        "/CN=Rollover CA",
+        Some((&root, &root_key)),
+        CA_EXT,
+        None,
+    );
+    // Same subject as its issuer: self-issued.
+    let (new, new_key) = ossl_cert(
+        d,
+        "new",
+        "/CN=Rollover CA",
+        Some((&old, &old_key)),
+        CA_EXT,
+        None,
+    );
+    let (leaf, _) = ossl_cert(
+        d,
+        "leaf",
+        "/CN=leaf",
+        Some((&new, &new_key)),
+        LEAF_EXT,
+        None,
+    );
+    for rules in ["rfc5280", "webpki"] {
+        for (depth, ok) in [("1", true), ("0", false)] {
+            let extra = ["--max-depth", depth, "--rules", rules];
+            let (v, _) = both(&root, &[&old, &new], &leaf, &extra);
+            assert_eq!(
+                v["valid"].as_bool(),
+                Some(ok),
+                "{rules} --max-depth {depth}: {v}"
+            );
+            if !ok {
+                assert_eq!(reason(&v), "depth-exceeded", "{v}");
+            }
+        }
+    }
+}
+
 /// pyca/cryptography's verifier (its WebPKI server policy) on `leaf` for `host` at the
 /// time `at` (Unix seconds): "OK" or "FAIL …".
 const PY_SERVER_VERIFY: &str = r#"

@@ -55,6 +55,7 @@ registry! {
     ECDSA_WITH_SHA384 = "1.2.840.10045.4.3.3", "ecdsa-with-SHA384";
     ECDSA_WITH_SHA512 = "1.2.840.10045.4.3.4", "ecdsa-with-SHA512";
     DSA_WITH_SHA1 = "1.2.840.10040.4.3", "dsaWithSHA1";
+    DSA_WITH_SHA224 = "2.16.840.1.101.3.4.3.1", "dsa_with_SHA224";
     DSA_WITH_SHA256 = "2.16.840.1.101.3.4.3.2", "dsa_with_SHA256";
     // Digests
     MD5 = "1.2.840.113549.2.5", "md5";

@@ -79,23 +79,39 @@ impl TokenVerifier {
             (SignatureScheme::RsaPkcs1Sha384, PublicParts::Rsa { .. }) => Mechanism::Sha384RsaPkcs,
             (SignatureScheme::RsaPkcs1Sha512, PublicParts::Rsa { .. }) => Mechanism::Sha512RsaPkcs,
             (SignatureScheme::RsaPss { digest, salt_len }, PublicParts::Rsa { .. }) => {
-                let (hash_alg, mgf) = match digest {
-                    Digest::Sha1 => (MechanismType::SHA1, PkcsMgfType::MGF1_SHA1),
-                    Digest::Sha256 => (MechanismType::SHA256, PkcsMgfType::MGF1_SHA256),
-                    Digest::Sha384 => (MechanismType::SHA384, PkcsMgfType::MGF1_SHA384),
-                    Digest::Sha512 => (MechanismType::SHA512, PkcsMgfType::MGF1_SHA512),
+                type Pss = fn(PkcsPssParams) -> Mechanism<'static>;
+                let (hash_alg, mgf, mech): (_, _, Pss) = match digest {
+                    Digest::Sha1 => (
+                        MechanismType::SHA1,
+                        PkcsMgfType::MGF1_SHA1,
+                        Mechanism::Sha1RsaPkcsPss,
+                    ),
+                    Digest::Sha256 => (
+                        MechanismType::SHA256,
+                        PkcsMgfType::MGF1_SHA256,
+                        Mechanism::Sha256RsaPkcsPss,
+                    ),
+                    Digest::Sha384 => (
+                        MechanismType::SHA384,
+                        PkcsMgfType::MGF1_SHA384,
+                        Mechanism::Sha384RsaPkcsPss,
+                    ),
+                    Digest::Sha512 => (
+                        MechanismType::SHA512,
+                        PkcsMgfType::MGF1_SHA512,
+                        Mechanism::Sha512RsaPkcsPss,
+                    ),
+                    // pkit reads no RSASSA-PSS parameters naming SHA-224 (only DSA uses
+                    // it), and cryptoki offers no SHA-224 PSS mechanism.
+                    Digest::Sha224 => {
+                        return Err(BackendError::Unsupported("RSASSA-PSS with SHA-224".into()))
+                    }
                 };
-                let params = PkcsPssParams {
+                mech(PkcsPssParams {
                     hash_alg,
                     mgf,
                     s_len: u64::from(salt_len).into(),
-                };
-                match digest {
-                    Digest::Sha1 => Mechanism::Sha1RsaPkcsPss(params),
-                    Digest::Sha256 => Mechanism::Sha256RsaPkcsPss(params),
-                    Digest::Sha384 => Mechanism::Sha384RsaPkcsPss(params),
-                    Digest::Sha512 => Mechanism::Sha512RsaPkcsPss(params),
-                }
+                })
             }
             (SignatureScheme::MlDsa44 | SignatureScheme::MlDsa65 | SignatureScheme::MlDsa87, _) => {
                 return Err(BackendError::Unsupported(format!(

@@ -8,6 +8,7 @@
 //! cached, so 10,000 leaves under one intermediate cost one check of the intermediate.
 
 use super::dn;
+use super::inherited_key::working_keys;
 use super::options::Options;
 use super::pool::Pool;
 use super::reason::Reason;
@@ -17,12 +18,20 @@ use pkit_x509::backend::{Backend, BackendError};
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
 use pkit_x509::signed::{verify_signed, SignedError};
+use pkit_x509::spki::Spki;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 /// No path is longer than this, whatever `--max-depth` says: a hostile pool must not
 /// make the search (or the report) unbounded.
 const MAX_PATH: usize = 32;
+
+/// The intermediates `--max-depth` counts on `path` (target first, no anchor yet): as
+/// RFC 5280 §6.1.4 (l) counts toward max_path_length, self-issued ones (a key rollover,
+/// a re-issued CA) do not. MAX_PATH still bounds the path whatever it holds.
+fn counted_intermediates(path: &[Certificate<'_>]) -> usize {
+    path.iter().skip(1).filter(|c| !c.is_self_issued()).count()
+}
 
 /// The result for one target: the path that validated, or the most informative path
 /// tried and why it failed.
@@ -206,7 +215,13 @@ impl<'a, 'p> Verifier<'a, 'p> {
                 continue;
             }
             let at = path.len() - 1;
-            let signed = self.signed_by(&top, &cand, s);
+            // A DSA issuer without parameters inherits them from further up (RFC 3279
+            // §2.3.2): its signature is checked once the path is complete.
+            let signed = if cand.spki.dsa_parameters_absent() {
+                Ok(true)
+            } else {
+                self.signed_by(&top, &cand, s)
+            };
             if s.exhausted {
                 return None;
             }
@@ -234,7 +249,7 @@ impl<'a, 'p> Verifier<'a, 'p> {
                     continue;
                 }
             }
-            let intermediates = path.len() - 1;
+            let intermediates = counted_intermediates(path);
             path.push(cand);
             if anchor {
                 if s.opts.max_depth.is_some_and(|d| intermediates > d) {
@@ -245,7 +260,8 @@ impl<'a, 'p> Verifier<'a, 'p> {
                             Reason::DepthExceeded,
                             None,
                             format!(
-                                "{intermediates} intermediate(s), more than the {} allowed",
+                                "{intermediates} intermediate(s) not self-issued, more than the \
+                                 {} allowed (RFC 5280 §6.1.4 (l))",
                                 s.opts.max_depth.unwrap_or(0)
                             ),
                         ),
@@ -256,7 +272,11 @@ impl<'a, 'p> Verifier<'a, 'p> {
                         Err(f) => s.record(RANK_VALIDATION, path, f),
                     }
                 }
-            } else if path.len() < MAX_PATH && s.opts.max_depth.is_none_or(|d| intermediates < d) {
+            } else if path.len() < MAX_PATH
+                && s.opts
+                    .max_depth
+                    .is_none_or(|d| counted_intermediates(path) <= d)
+            {
                 if let Some(checks) = self.search(path, s) {
                     return Some(checks);
                 }
@@ -264,10 +284,17 @@ impl<'a, 'p> Verifier<'a, 'p> {
                     return None;
                 }
             } else {
+                let why = match s.opts.max_depth {
+                    Some(d) if path.len() < MAX_PATH => format!(
+                        "more than the {d} intermediate(s) allowed, self-issued ones not \
+                         counted (RFC 5280 §6.1.4 (l))"
+                    ),
+                    _ => format!("the path grew longer than {MAX_PATH} certificates"),
+                };
                 s.record(
                     RANK_DEPTH,
                     path,
-                    Failure::new(Reason::DepthExceeded, None, "the path grew too long"),
+                    Failure::new(Reason::DepthExceeded, None, why),
                 );
             }
             path.pop();
@@ -282,14 +309,107 @@ impl<'a, 'p> Verifier<'a, 'p> {
         path: &[Certificate<'a>],
         opts: &Options<'_>,
     ) -> Result<Vec<Check>, Failure> {
-        let signers = |c: &Certificate<'a>| self.crl_signers(c, path, opts);
+        let keys = working_keys(path);
+        if keys.iter().all(Option::is_none) {
+            let signers = |c: &Certificate<'a>| self.crl_signers(c, path, opts);
+            let revocation = self.revocation.map(|r| {
+                (
+                    r,
+                    &signers as &dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>,
+                )
+            });
+            return validate(self.backend, path, opts, revocation);
+        }
+        self.inherited_signatures(path, &keys)?;
+        // The path as §6.1 sees it: each parameterless DSA key completed, so that the
+        // CRLs it signed verify too. The certificates' own bytes are unchanged.
+        let whole: Vec<Certificate<'_>> = path
+            .iter()
+            .zip(&keys)
+            .map(|(c, k)| {
+                let mut c = *c;
+                if let Some(spki) = k.as_deref().and_then(|k| Spki::from_der(k).ok()) {
+                    c.spki = spki;
+                }
+                c
+            })
+            .collect();
+        self.validate_whole(&whole, path, opts)
+    }
+
+    /// [`validate`] over `whole`, `path` with its keys completed (and so of a shorter
+    /// lifetime): CRL signers are looked for from the certificate as it is in `path`.
+    fn validate_whole<'w>(
+        &self,
+        whole: &[Certificate<'w>],
+        path: &[Certificate<'a>],
+        opts: &Options<'_>,
+    ) -> Result<Vec<Check>, Failure>
+    where
+        'a: 'w,
+    {
+        let signers = |c: &Certificate<'w>| -> Vec<Certificate<'w>> {
+            path.iter()
+                .find(|p| p.raw == c.raw)
+                .map(|p| self.crl_signers(p, path, opts))
+                .unwrap_or_default()
+        };
         let revocation = self.revocation.map(|r| {
             (
                 r,
-                &signers as &dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>,
+                &signers as &dyn Fn(&Certificate<'w>) -> Vec<Certificate<'w>>,
             )
         });
-        validate(self.backend, path, opts, revocation)
+        validate(self.backend, whole, opts, revocation)
+    }
+
+    /// The signatures made by parameterless DSA keys on `path`, left by the search for
+    /// when the path was complete, checked with the keys [`working_keys`] completed.
+    fn inherited_signatures(
+        &self,
+        path: &[Certificate<'a>],
+        keys: &[Option<Vec<u8>>],
+    ) -> Result<(), Failure> {
+        for (at, pair) in path.windows(2).enumerate() {
+            let (c, issuer) = (&pair[0], &pair[1]);
+            if !issuer.spki.dsa_parameters_absent() {
+                continue;
+            }
+            let Some(key) = keys.get(at + 1).and_then(Option::as_deref) else {
+                return Err(Failure::new(
+                    Reason::SignatureInvalid,
+                    Some(at),
+                    "the issuer's DSA key has no parameters and none to inherit from a DSA \
+                     key above it (RFC 3279 §2.3.2)",
+                ));
+            };
+            let ok = verify_signed(
+                self.backend,
+                key,
+                &c.signature_algorithm,
+                c.tbs_raw,
+                c.signature.bytes,
+            );
+            match ok {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Err(Failure::new(
+                        Reason::SignatureInvalid,
+                        Some(at),
+                        "the signature does not verify under the issuer's key (its DSA \
+                         parameters inherited, RFC 3279 §2.3.2)",
+                    ))
+                }
+                Err(e) => {
+                    return Err(Failure::new(
+                        Reason::UnsupportedAlgorithm,
+                        Some(at),
+                        format!("signature algorithm {}: {e}", c.signature_algorithm.name()),
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Certificates other than `c`'s issuer on `path` that may sign `c`'s CRLs (RFC 5280
@@ -489,5 +609,31 @@ fn authority_key_id(c: &Certificate<'_>) -> Option<Vec<u8>> {
     match ext::decode(e.oid, e.value, e.value_offset).ok()? {
         ExtensionValue::AuthorityKeyIdentifier(a) => a.key_identifier.map(<[u8]>::to_vec),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testcert::{cert, utf8_name};
+
+    #[test]
+    fn self_issued_intermediates_are_not_counted() {
+        // testcert's certificates are all issued by "CN=Test CA".
+        let leaf = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "leaf")]), &[]);
+        let other = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "Other CA")]), &[]);
+        let self_issued = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "Test CA")]), &[]);
+        fn c(d: &[u8]) -> Certificate<'_> {
+            Certificate::from_der(d).unwrap()
+        }
+        assert_eq!(counted_intermediates(&[c(&leaf)]), 0);
+        assert_eq!(counted_intermediates(&[c(&leaf), c(&other)]), 1);
+        assert_eq!(counted_intermediates(&[c(&leaf), c(&self_issued)]), 0);
+        assert_eq!(
+            counted_intermediates(&[c(&leaf), c(&self_issued), c(&other), c(&self_issued)]),
+            1
+        );
+        // The target is never an intermediate, self-issued or not.
+        assert_eq!(counted_intermediates(&[c(&self_issued), c(&other)]), 1);
     }
 }

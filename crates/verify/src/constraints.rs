@@ -15,8 +15,8 @@
 //! constrains one of them makes every name of that form fail, rather than pass
 //! unchecked.
 
-use super::names;
 use super::options::Rules;
+use super::{mailbox, names};
 use crate::der::oid_registry as oids;
 use crate::der::{string, Error};
 use base::{dn_text, Base, Form};
@@ -358,13 +358,10 @@ fn valid_base(base: &Base, rules: Rules) -> Result<(), String> {
             }
             Ok(())
         }
-        Base::Email(c) => match c.rsplit_once('@') {
-            Some((local, host)) if !local.is_empty() && !local.contains('@') => {
-                host_or_domain(host, false)
-            }
-            Some(_) => Err("is not a mailbox, a host or a domain".into()),
-            None => host_or_domain(c, true),
-        },
+        Base::Email(c) if c.contains('@') => mailbox::parse(c)
+            .map(|_| ())
+            .map_err(|why| format!("is not a mailbox, a host or a domain: it {why}")),
+        Base::Email(c) => host_or_domain(c, true),
         Base::Dns(c) => host_or_domain(c, rules == Rules::Rfc5280),
         Base::Uri(c) => host_or_domain(c, true),
         Base::Directory(_) | Base::Unsupported(_) => Ok(()),

@@ -5,6 +5,7 @@
 //!
 //! - [`reason`]: the reason codes;
 //! - [`names`]: host name, IP address and email matching against a certificate;
+//!   `mailbox`: RFC 5321 mailbox syntax, which rfc822Names are held to;
 //! - [`constraints`]: name constraints along a path (§6.1.2 (b)(c), §6.1.3 (b)(c),
 //!   §6.1.4 (g));
 //! - [`policy`]: the certificate policy tree (§6.1.2–§6.1.5);
@@ -12,13 +13,17 @@
 //! - [`dn`]: name comparison for chaining; [`pool`]: certificates by subject;
 //! - [`options`]: what the relying party asks; [`validate`]: §6.1 over one path;
 //! - `failure`: a check and a failure, as [`validate`] reports them;
+//! - `inherited_key`: DSA keys that take their issuer's parameters (RFC 3279 §2.3.2);
 //! - `keyid`: key identifier rules (both rule sets); `webpki`: the `webpki` rule set's
-//!   profile checks per certificate; `role`: leaf, intermediate or trust anchor;
+//!   profile checks per certificate; `public_suffix`: the Public Suffix List it
+//!   consults; `role`: leaf, intermediate or trust anchor;
 //! - [`build`]: path building with backtracking and a work budget; [`prebatch`]: the
 //!   signatures it will check, found ahead for one batch; [`many`]: many targets at
 //!   once, as `pkit verify` and its benchmark run them;
 //! - [`sources`]: CRL files, OCSP responses and a CA database asked together;
-//! - [`crl_verify`]: the one CRL rule set `pkit crl verify` and `verify --crl` apply.
+//! - [`crl_verify`]: the one CRL rule set `pkit crl verify` and `verify --crl` apply;
+//! - [`preissue`]: a CA's certificate validated through its own chain before it is
+//!   signed.
 //!
 //! Verify a chain: a CA, and a server certificate it issued, checked for a host name:
 //!
@@ -87,7 +92,9 @@ pub mod constraints;
 pub mod crl_verify;
 pub mod dn;
 mod failure;
+mod inherited_key;
 mod keyid;
+mod mailbox;
 pub mod many;
 pub mod names;
 pub mod options;
@@ -95,6 +102,7 @@ pub mod policy;
 pub mod pool;
 pub mod prebatch;
 pub mod preissue;
+mod public_suffix;
 pub mod reason;
 pub mod revocation;
 mod role;

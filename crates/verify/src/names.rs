@@ -13,6 +13,8 @@
 
 use crate::der::oid_registry as oids;
 use crate::der::{Error, ErrorKind};
+use crate::options::Rules;
+use crate::public_suffix::is_public_suffix_wildcard;
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
 use std::net::{IpAddr, Ipv4Addr};
@@ -183,26 +185,28 @@ pub fn subject_alt_names<'a>(cert: &Certificate<'a>) -> Result<Vec<GeneralName<'
     }
 }
 
-/// Whether `cert` is valid for `id`.
+/// Whether `cert` is valid for `id` under `rules`.
 ///
-/// `cn_fallback`: when the certificate has no subjectAltName at all, a host name may
+/// Under `rfc5280`, when the certificate has no subjectAltName at all, a host name may
 /// match a commonName of the subject; when it has no rfc822Name, a mailbox may match an
 /// emailAddress attribute of it (RFC 5280 practice). A certificate with any SAN is not
 /// matched by its CN: name constraints read the CN as a dNSName only then
 /// ([`super::constraints`]), so a CN beside, say, an IP SAN would name a host no
 /// constraint checked (BetterTLS's name constraints suite has such chains).
-/// RFC 9525 and the Web PKI rules drop this: pass false for them. An IP address never
-/// matches anything but an iPAddress entry.
+///
+/// Under `webpki` there is no such fallback (RFC 9525 §6.2.1 matches the SAN alone),
+/// and a wildcard dNSName over a public suffix (`*.co.uk`) matches nothing: the BRs
+/// forbid issuing one (§3.2.2.6), so it is taken as a name no CA vouched for. Only that
+/// SAN is unusable; another SAN of the same certificate still matches, as Chrome
+/// treats such certificates. An IP address never matches anything but an iPAddress
+/// entry.
 ///
 /// An identity built directly rather than through the parsers is checked the same
 /// way; one that the parsers would refuse matches nothing. Errors are a malformed
 /// subjectAltName extension or subject.
-pub fn matches(
-    cert: &Certificate<'_>,
-    id: &Identity<'_>,
-    cn_fallback: bool,
-) -> Result<bool, Error> {
+pub fn matches(cert: &Certificate<'_>, id: &Identity<'_>, rules: Rules) -> Result<bool, Error> {
     let sans = subject_alt_names(cert)?;
+    let cn_fallback = rules == Rules::Rfc5280;
     match *id {
         Identity::Dns(reference) => {
             let Ok(Identity::Dns(reference)) = Identity::parse_dns(reference) else {
@@ -212,6 +216,9 @@ pub fn matches(
             for n in &sans {
                 if let GeneralName::DnsName(p) = n {
                     any = true;
+                    if rules == Rules::WebPki && is_public_suffix_wildcard(p) {
+                        continue;
+                    }
                     if dns_matches(p, reference) {
                         return Ok(true);
                     }
@@ -328,7 +335,12 @@ mod tests {
         };
         let der = cert(&cn(subject_cn), &exts);
         let c = Certificate::from_der(&der).unwrap();
-        matches(&c, &id, fallback).unwrap()
+        let rules = if fallback {
+            Rules::Rfc5280
+        } else {
+            Rules::WebPki
+        };
+        matches(&c, &id, rules).unwrap()
     }
 
     fn host(sans: &[&str], reference: &str) -> bool {
@@ -375,6 +387,30 @@ mod tests {
         assert!(Identity::parse_dns("*.example.com").is_err());
     }
 
+    /// Under webpki a wildcard over a public suffix matches nothing, but the other SANs
+    /// of the same certificate still do (BR §3.2.2.6; Chrome's behaviour).
+    #[test]
+    fn public_suffix_wildcards_match_nothing_under_webpki() {
+        let sans = [dns("*.co.uk"), dns("www.example.co.uk")];
+        let web = |r: &str| check(&sans, "x", Identity::Dns(r), false);
+        let rfc = |r: &str| check(&sans, "x", Identity::Dns(r), true);
+        assert!(!web("foo.co.uk"));
+        assert!(web("www.example.co.uk"));
+        assert!(rfc("foo.co.uk"));
+        assert!(!check(
+            &[dns("*.s3.amazonaws.com")],
+            "x",
+            Identity::Dns("a.s3.amazonaws.com"),
+            false
+        ));
+        assert!(check(
+            &[dns("*.example.co.uk")],
+            "x",
+            Identity::Dns("a.example.co.uk"),
+            false
+        ));
+    }
+
     #[test]
     fn a_labels() {
         // IDNs compare in their ASCII form, case-insensitively.
@@ -417,7 +453,7 @@ mod tests {
         // A non-ASCII byte makes the IA5String invalid: an error, not a match.
         let der = cert(&cn("x"), &[san(&[tc::gn(0x82, b"www.\xffexample.com")])]);
         let c = Certificate::from_der(&der).unwrap();
-        assert!(matches(&c, &Identity::Dns("www.example.com"), true).is_err());
+        assert!(matches(&c, &Identity::Dns("www.example.com"), Rules::Rfc5280).is_err());
         // An identity built by hand that the parser refuses matches nothing.
         assert!(!check(&[dns("*")], "x", Identity::Dns("*"), true));
         assert!(!check(&[dns("")], "x", Identity::Dns(""), true));
@@ -503,7 +539,7 @@ mod tests {
         ]);
         let der = cert(&subject, &[]);
         let c = Certificate::from_der(&der).unwrap();
-        assert!(matches(&c, &id, true).unwrap());
+        assert!(matches(&c, &id, Rules::Rfc5280).unwrap());
         // A CN that is not a string does not match and is no error.
         let mut w = crate::der::Writer::new();
         w.sequence(|w| {
@@ -516,7 +552,7 @@ mod tests {
         });
         let der = cert(&w.finish(), &[]);
         let c = Certificate::from_der(&der).unwrap();
-        assert!(!matches(&c, &id, true).unwrap());
+        assert!(!matches(&c, &id, Rules::Rfc5280).unwrap());
     }
 
     #[test]
@@ -574,11 +610,11 @@ mod tests {
         ]);
         let der = cert(&subject, &[]);
         let c = Certificate::from_der(&der).unwrap();
-        assert!(matches(&c, &id, true).unwrap());
-        assert!(!matches(&c, &id, false).unwrap());
+        assert!(matches(&c, &id, Rules::Rfc5280).unwrap());
+        assert!(!matches(&c, &id, Rules::WebPki).unwrap());
         let der = cert(&subject, &[san(&[email("bob@example.com")])]);
         let c = Certificate::from_der(&der).unwrap();
-        assert!(!matches(&c, &id, true).unwrap());
+        assert!(!matches(&c, &id, Rules::Rfc5280).unwrap());
     }
 
     #[test]
@@ -587,11 +623,11 @@ mod tests {
         // A SEQUENCE holding a [9] element, which is no GeneralName.
         let der = cert(&cn("x"), &[(oid, critical, vec![0x30, 0x02, 0x89, 0x00])]);
         let c = Certificate::from_der(&der).unwrap();
-        let err = matches(&c, &Identity::Dns("x.example"), false).unwrap_err();
+        let err = matches(&c, &Identity::Dns("x.example"), Rules::WebPki).unwrap_err();
         assert!(err.path_string().starts_with("subjectAltName"), "{err:?}");
         // An empty GeneralNames is malformed too (SIZE (1..MAX)).
         let der = cert(&cn("x"), &[san(&[])]);
         let c = Certificate::from_der(&der).unwrap();
-        assert!(matches(&c, &Identity::Dns("x.example"), true).is_err());
+        assert!(matches(&c, &Identity::Dns("x.example"), Rules::Rfc5280).is_err());
     }
 }

@@ -104,7 +104,8 @@ impl Default for Budget {
 #[derive(Debug, Clone)]
 pub struct Options<'a> {
     pub now: Time,
-    /// At most this many intermediates between the leaf and the trust anchor.
+    /// At most this many intermediates between the leaf and the trust anchor, not
+    /// counting self-issued ones (RFC 5280 §6.1.4 (l), as for pathLenConstraint).
     pub max_depth: Option<usize>,
     pub purpose: Purpose,
     pub identity: Option<Identity<'a>>,

@@ -289,8 +289,7 @@ fn run_checks<'a>(
         }
     }
     if let Some(id) = &opts.identity {
-        let fallback = opts.rules == Rules::Rfc5280;
-        match names::matches(target, id, fallback) {
+        match names::matches(target, id, opts.rules) {
             Ok(true) => ok("name", format!("{} matches", describe(id))),
             Ok(false) => {
                 return Err(Failure::new(

@@ -12,9 +12,10 @@
 //!   §4.2.2.1);
 //! - names: a subjectAltName critical exactly when the subject is empty (§4.2.1.6), no
 //!   CA with an empty subject (§4.1.2.6); on the leaf, dNSNames of host-name syntax
-//!   without underscores (BR §7.1.4.2.1), no wildcard standing for a whole public suffix
-//!   (`*.co.uk`, from the Public Suffix List), and each commonName byte for byte one of
-//!   the subjectAltName values (BR §7.1.4.3);
+//!   without underscores (BR §7.1.4.2.1), and no commonName that names a
+//!   subjectAltName value in another spelling (BR §7.1.4.3; see `cn`). A wildcard over
+//!   a public suffix (`*.co.uk`) is not refused here: [`names::matches`] gives it no
+//!   name to match;
 //! - usages: the leaf is no CA (basicConstraints cA, keyUsage keyCertSign) and its
 //!   extendedKeyUsage is neither critical nor anyExtendedKeyUsage; a root (a self-issued
 //!   trust anchor) has no extendedKeyUsage (BR §7.1.2.1).
@@ -27,6 +28,7 @@ use super::names;
 use super::reason::Reason;
 use super::role::Role;
 use crate::der::oid_registry as oids;
+use cn::SanValue;
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
 use pkit_x509::extension::Extension;
@@ -37,6 +39,8 @@ const MAX_SERIAL_OCTETS: usize = 20;
 
 /// keyUsage bit 5 (RFC 5280 §4.2.1.3).
 const KEY_CERT_SIGN: usize = 5;
+
+mod cn;
 
 /// Certificate `at` of the path, in `role`, with its extensions `exts`.
 pub(super) fn check(
@@ -236,14 +240,14 @@ fn leaf_names(cert: &Certificate<'_>, at: usize) -> Result<(), Failure> {
     let invalid = |why: String| Failure::new(Reason::InvalidName, Some(at), why);
     let sans = names::subject_alt_names(cert)
         .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
-    let mut texts: Vec<String> = Vec::with_capacity(sans.len());
+    let mut values: Vec<SanValue<'_>> = Vec::with_capacity(sans.len());
     for n in &sans {
         match n {
             GeneralName::DnsName(d) => {
                 dns_san(d).map_err(|why| invalid(format!("subjectAltName dNSName {d:?} {why}")))?;
-                texts.push(d.to_string());
+                values.push(SanValue::Dns(d));
             }
-            GeneralName::IpAddress(a) => texts.push(a.to_string()),
+            GeneralName::IpAddress(a) => values.push(SanValue::Ip(a.bytes)),
             _ => {}
         }
     }
@@ -255,10 +259,14 @@ fn leaf_names(cert: &Certificate<'_>, at: usize) -> Result<(), Failure> {
         let cn = a
             .text()
             .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
-        if !texts.contains(&cn) {
+        if let Some(san) = cn::names_a_san_otherwise(&cn, &values) {
+            let san = match san {
+                SanValue::Dns(d) => format!("dNSName {d:?}"),
+                SanValue::Ip(b) => format!("iPAddress {}", pkit_x509::ext::IpAddress { bytes: b }),
+            };
             return Err(invalid(format!(
-                "the commonName {cn:?} is not one of the subjectAltName values, byte for \
-                 byte (BR §7.1.4.3)"
+                "the commonName {cn:?} names the subjectAltName {san} in another spelling; \
+                 it must copy it byte for byte (BR §7.1.4.3)"
             )));
         }
     }
@@ -266,31 +274,16 @@ fn leaf_names(cert: &Certificate<'_>, at: usize) -> Result<(), Failure> {
 }
 
 /// A presented dNSName as the Baseline Requirements allow it: a preferred-syntax host
-/// name in A-labels, no underscore, a wildcard only as the whole leftmost label and
-/// not over a public suffix.
+/// name in A-labels, no underscore, a wildcard only as the whole leftmost label. A
+/// wildcard over a public suffix passes here: it makes that SAN match nothing
+/// ([`names::matches`]), not the certificate invalid, so a certificate whose other SAN
+/// names the host exactly still serves it.
 fn dns_san(d: &str) -> Result<(), String> {
     if d.contains('_') {
         return Err("has an underscore (BR §7.1.4.2.1)".into());
     }
-    let (wild, rest) = match d.strip_prefix("*.") {
-        Some(rest) => (true, rest),
-        None => (false, d),
-    };
-    names::check_host_name(rest).map_err(|why| format!("is not a host name: it {why}"))?;
-    if wild && is_public_suffix(rest) {
-        return Err(format!(
-            "is a wildcard over the public suffix {rest:?} (BR §3.2.2.6)"
-        ));
-    }
-    Ok(())
-}
-
-/// Whether `domain` is itself a public suffix (an ICANN or private entry of the Public
-/// Suffix List, or a top-level domain the list does not know).
-fn is_public_suffix(domain: &str) -> bool {
-    let lower = domain.to_ascii_lowercase();
-    let bare = lower.strip_suffix('.').unwrap_or(&lower);
-    psl::suffix(bare.as_bytes()).is_some_and(|s| s.as_bytes() == bare.as_bytes())
+    let rest = d.strip_prefix("*.").unwrap_or(d);
+    names::check_host_name(rest).map_err(|why| format!("is not a host name: it {why}"))
 }
 
 #[cfg(test)]
@@ -298,31 +291,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn public_suffixes_come_from_the_list() {
-        for ps in [
-            "co.uk",
-            "com",
-            "github.io",
-            "CO.UK",
-            "s3.amazonaws.com",
-            "unknowntld",
-        ] {
-            assert!(is_public_suffix(ps), "{ps}");
-        }
-        for not in ["example.co.uk", "example.com", "user.github.io"] {
-            assert!(!is_public_suffix(not), "{not}");
-        }
-    }
-
-    #[test]
     fn dns_sans_by_the_baseline_requirements() {
         assert!(dns_san("www.example.com").is_ok());
         assert!(dns_san("*.example.co.uk").is_ok());
-        assert!(dns_san("*.co.uk").unwrap_err().contains("public suffix"));
+        // Unusable for matching, but no reason to refuse the certificate.
+        assert!(dns_san("*.co.uk").is_ok());
         assert!(dns_san("a_b.example.com")
             .unwrap_err()
             .contains("underscore"));
         assert!(dns_san("www..example.com").is_err());
         assert!(dns_san("w*w.example.com").is_err());
+        assert!(dns_san("*").is_err());
     }
 }

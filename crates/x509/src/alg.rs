@@ -130,6 +130,8 @@ impl fmt::Display for Algorithm {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Digest {
     Sha1,
+    /// Only for DSA signatures (dsa-with-sha224, RFC 5758 §3.1).
+    Sha224,
     Sha256,
     Sha384,
     Sha512,
@@ -139,6 +141,7 @@ impl Digest {
     pub fn output_len(self) -> usize {
         match self {
             Digest::Sha1 => 20,
+            Digest::Sha224 => 28,
             Digest::Sha256 => 32,
             Digest::Sha384 => 48,
             Digest::Sha512 => 64,
@@ -166,6 +169,11 @@ pub enum SignatureScheme {
     MlDsa44,
     MlDsa65,
     MlDsa87,
+    /// DSA (FIPS 186-4 §4) over SHA-1 (id-dsa-with-sha1, RFC 3279 §2.2.2), SHA-224 or
+    /// SHA-256 (RFC 5758 §3.1). pkit verifies these and never signs with them.
+    DsaSha1,
+    DsaSha224,
+    DsaSha256,
 }
 
 impl SignatureScheme {
@@ -174,8 +182,9 @@ impl SignatureScheme {
     pub fn digest(self) -> Option<Digest> {
         use SignatureScheme::*;
         match self {
-            EcdsaSha1 | RsaPkcs1Sha1 => Some(Digest::Sha1),
-            EcdsaSha256 | RsaPkcs1Sha256 => Some(Digest::Sha256),
+            EcdsaSha1 | RsaPkcs1Sha1 | DsaSha1 => Some(Digest::Sha1),
+            DsaSha224 => Some(Digest::Sha224),
+            EcdsaSha256 | RsaPkcs1Sha256 | DsaSha256 => Some(Digest::Sha256),
             EcdsaSha384 | RsaPkcs1Sha384 => Some(Digest::Sha384),
             EcdsaSha512 | RsaPkcs1Sha512 => Some(Digest::Sha512),
             RsaPss { digest, .. } => Some(digest),
@@ -200,11 +209,15 @@ impl SignatureScheme {
             MlDsa44 => oids::ML_DSA_44,
             MlDsa65 => oids::ML_DSA_65,
             MlDsa87 => oids::ML_DSA_87,
+            DsaSha1 => oids::DSA_WITH_SHA1,
+            DsaSha224 => oids::DSA_WITH_SHA224,
+            DsaSha256 => oids::DSA_WITH_SHA256,
         }
     }
 
     /// Write the AlgorithmIdentifier. RSA PKCS#1 carries NULL parameters (RFC 4055 §5);
-    /// ECDSA (RFC 5758 §3.2), Ed25519 (RFC 8410 §3) and ML-DSA (RFC 9881 §2) carry none.
+    /// ECDSA (RFC 5758 §3.2), DSA (RFC 3279 §2.2.2, RFC 5758 §3.1), Ed25519 (RFC 8410
+    /// §3) and ML-DSA (RFC 9881 §2) carry none.
     pub fn write_algorithm_identifier(self, w: &mut Writer) {
         w.sequence(|w| {
             w.oid(&self.oid());
@@ -234,6 +247,7 @@ impl SignatureScheme {
 fn digest_oid(d: Digest) -> Oid {
     match d {
         Digest::Sha1 => oids::SHA1,
+        Digest::Sha224 => oids::SHA224,
         Digest::Sha256 => oids::SHA256,
         Digest::Sha384 => oids::SHA384,
         Digest::Sha512 => oids::SHA512,
@@ -304,5 +318,10 @@ mod tests {
             [0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70]
         );
         assert_eq!(SignatureScheme::MlDsa65.algorithm_identifier().len(), 13);
+        // id-dsa-with-sha1 (RFC 3279 §2.2.2), parameters absent.
+        assert_eq!(
+            SignatureScheme::DsaSha1.algorithm_identifier(),
+            [0x30, 0x09, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x38, 0x04, 0x03]
+        );
     }
 }

@@ -78,6 +78,12 @@ impl<'a> AlgId<'a> {
             MlDsa65
         } else if o == oids::ML_DSA_87 {
             MlDsa87
+        } else if o == oids::DSA_WITH_SHA1 {
+            DsaSha1
+        } else if o == oids::DSA_WITH_SHA224 {
+            DsaSha224
+        } else if o == oids::DSA_WITH_SHA256 {
+            DsaSha256
         } else if o == oids::RSASSA_PSS {
             return self.pss_params().map(Some);
         } else {
@@ -167,6 +173,9 @@ mod tests {
             SignatureScheme::RsaPkcs1Sha256,
             SignatureScheme::Ed25519,
             SignatureScheme::MlDsa87,
+            SignatureScheme::DsaSha1,
+            SignatureScheme::DsaSha224,
+            SignatureScheme::DsaSha256,
             SignatureScheme::RsaPss {
                 digest: Digest::Sha256,
                 salt_len: 32,

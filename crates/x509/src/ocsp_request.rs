@@ -19,6 +19,7 @@ use crate::ocsp::CertId;
 pub fn digest_oid(d: Digest) -> Oid {
     match d {
         Digest::Sha1 => oids::SHA1,
+        Digest::Sha224 => oids::SHA224,
         Digest::Sha256 => oids::SHA256,
         Digest::Sha384 => oids::SHA384,
         Digest::Sha512 => oids::SHA512,

@@ -124,6 +124,32 @@ impl<'a> Spki<'a> {
     pub fn algorithm_oid(&self) -> ObjectId<'a> {
         self.algorithm.oid
     }
+
+    /// A DSA key whose AlgorithmIdentifier omits the domain parameters (RFC 3279
+    /// §2.3.2: "the parameters are inherited from the issuer"), which no signature can
+    /// be checked with until they are supplied ([`Spki::with_parameters`]).
+    pub fn dsa_parameters_absent(&self) -> bool {
+        self.algorithm.oid == oids::DSA && self.algorithm.params.is_none()
+    }
+
+    /// The DER of this SPKI with `parameters` (a complete TLV, such as an issuer's
+    /// Dss-Parms) in its AlgorithmIdentifier and the key unchanged: the key as RFC 5280
+    /// §6.1.4 (f) hands it on, working_public_key with working_public_key_parameters.
+    pub fn with_parameters(&self, parameters: &[u8]) -> Result<Vec<u8>> {
+        let mut r = Reader::new(self.raw);
+        let mut s = r.read_sequence()?;
+        s.read_raw().at("algorithm")?;
+        let key = s.read_raw().at("subjectPublicKey")?;
+        let mut w = crate::der::Writer::with_capacity(self.raw.len() + parameters.len() + 8);
+        w.sequence(|w| {
+            w.sequence(|w| {
+                w.primitive(tag::OID, self.algorithm.oid.as_bytes());
+                w.raw(parameters);
+            });
+            w.raw(key);
+        });
+        Ok(w.finish())
+    }
 }
 
 /// Fail with a clear message when a key's bytes do not match its declared size.
@@ -157,5 +183,31 @@ impl Algorithm {
                 _ => return None,
             },
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// PKITS' DSA Parameters Inherited CA key (no parameters) takes the DSA CA's.
+    #[test]
+    fn inherited_dsa_parameters() {
+        let pkits = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/pkits/certs/");
+        let read = |f: &str| std::fs::read(format!("{pkits}{f}")).unwrap();
+        let (ca, child) = (
+            read("DSACACert.crt"),
+            read("DSAParametersInheritedCACert.crt"),
+        );
+        let ca = crate::cert::Certificate::from_der(&ca).unwrap();
+        let child = crate::cert::Certificate::from_der(&child).unwrap();
+        assert!(!ca.spki.dsa_parameters_absent());
+        assert!(child.spki.dsa_parameters_absent());
+        let params = ca.spki.algorithm.params.unwrap();
+        let der = child.spki.with_parameters(params).unwrap();
+        let whole = Spki::from_der(&der).unwrap();
+        assert!(!whole.dsa_parameters_absent());
+        assert_eq!(whole.algorithm.params, Some(params));
+        assert_eq!(whole.key.bytes, child.spki.key.bytes);
     }
 }

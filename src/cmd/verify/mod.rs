@@ -38,7 +38,7 @@ const SYSTEM_ROOTS: &str = "/etc/ssl/certs/ca-certificates.crt";
 /// What `pkit verify --help` and its man page add: the exit codes as this command uses
 /// them, and the reason codes a failed verdict carries.
 const AFTER_HELP: &str = "Exit codes: 0 every input is valid · 1 any input is not (an \
-algorithm pkit lacks, e.g. DSA, is a verdict: unsupported-algorithm) · 2 usage error · 3 an \
+algorithm pkit lacks, e.g. Ed448, is a verdict: unsupported-algorithm) · 2 usage error · 3 an \
 input or roots file that does not parse or holds no certificate · 4 a file that cannot be \
 read.\n\nReason codes (JSON `reason`): expired, not-yet-valid, signature-invalid, \
 unknown-issuer, not-a-ca, path-length-exceeded, key-usage, eku-mismatch, name-constraints, \
@@ -54,8 +54,9 @@ at most 20 octets (below the anchor); critical basicConstraints in intermediates
 policyConstraints, \
 non-critical well-formed authorityInfoAccess; a SAN critical exactly when the subject is \
 empty, no CA with an empty subject; on the leaf: an extendedKeyUsage allowing --purpose \
-(unless it is any), not critical and without anyExtendedKeyUsage, no cA or keyCertSign, DNS SANs without underscores or \
-wildcards over a public suffix, each CN byte for byte a SAN; no extendedKeyUsage in the \
+(unless it is any), not critical and without anyExtendedKeyUsage, no cA or keyCertSign, DNS SANs without underscores, no CN \
+that names a SAN in another spelling (a CN naming nothing in the SAN is ignored); a \
+wildcard SAN over a public suffix matches no name; no extendedKeyUsage in the \
 root; no CN fallback for names, DNS constraints never applied to the CN; dNSName \
 constraints without wildcards or a leading period. Details: docs/verify.md.";
 
@@ -87,7 +88,8 @@ pub struct VerifyArgs {
     /// Verify as of this time (RFC 3339) instead of now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
-    /// At most N intermediates between the certificate and the trust anchor.
+    /// At most N intermediates between the certificate and the trust anchor; self-issued
+    /// ones are not counted (RFC 5280 §6.1.4 (l)).
     #[arg(long, value_name = "N")]
     pub max_depth: Option<usize>,
     /// The extended key usage the certificate must allow.

@@ -197,6 +197,74 @@ fn smtp_utf8_mailboxes_are_bound_by_rfc822_constraints() {
     assert!(one(&s, utf8("用户@例子.example")).is_ok());
 }
 
+/// A name that is not a valid one of its form (RFC 5280 §4.2.1.6) has no place in the
+/// name space, so it fails every constraint of that form, permitted or excluded, under
+/// both rule sets; a valid name beside it does not save the certificate.
+#[test]
+fn invalid_names_fail_every_constraint_of_their_form() {
+    // (a permitted subtree, an excluded one, an invalid name, a valid name in both)
+    let cases: [[Vec<u8>; 4]; 4] = [
+        [
+            email("example.com"),
+            email("other.example"),
+            email("a@b@example.com"),
+            email("good@example.com"),
+        ],
+        [
+            dns("example.com"),
+            dns("other.example"),
+            dns(".example.com"),
+            dns("foo.example.com"),
+        ],
+        [
+            uri("example.com"),
+            uri("other.example"),
+            uri("https://exa mple.com/"),
+            uri("https://example.com/"),
+        ],
+        [
+            ip(&[192, 0, 2, 0, 255, 255, 255, 0]),
+            ip(&[198, 51, 100, 0, 255, 255, 255, 0]),
+            // An address and mask, as a constraint has, in a SAN.
+            ip(&[192, 0, 2, 0, 255, 255, 255, 0]),
+            ip(&[192, 0, 2, 1]),
+        ],
+    ];
+    for rules in [Rules::Rfc5280, Rules::WebPki] {
+        for [permit, exclude, bad, good] in &cases {
+            for (p, e) in [
+                (vec![permit.clone()], vec![]),
+                (vec![], vec![exclude.clone()]),
+            ] {
+                let mut s = NameConstraintState::new();
+                let der = cert(&cn("CA"), &[name_constraints(&p, &e)]);
+                s.update(&Certificate::from_der(&der).unwrap(), rules)
+                    .unwrap();
+                let check = |sans: &[Vec<u8>]| {
+                    let der = cert(&name(&[]), &[san(sans)]);
+                    s.check(&Certificate::from_der(&der).unwrap(), rules)
+                };
+                assert!(check(std::slice::from_ref(good)).is_ok(), "{rules:?}");
+                let err = check(&[good.clone(), bad.clone()]).unwrap_err();
+                assert!(matches!(err, NcError::Violation(_)), "{rules:?}: {err}");
+            }
+        }
+    }
+    let s = state(&[email("example.com")], &[]);
+    let err = one(&s, email("invalid@address@example.com")).unwrap_err();
+    assert!(err.contains("not a mailbox"), "{err}");
+    // An iPAddress of 8 octets in a SAN does not even decode (the subjectAltName is
+    // malformed), which fails the check the same way.
+    let s = state(&[], &[ip(&[198, 51, 100, 0, 255, 255, 255, 0])]);
+    let err = one(&s, ip(&[192, 0, 2, 1, 255, 255, 255, 255])).unwrap_err();
+    assert!(err.contains("4 (IPv4) or 16 (IPv6) octets"), "{err}");
+    // An SmtpUTF8Mailbox's local part may be UTF-8 (RFC 6531), but it must still be one.
+    let utf8 = |v: &str| other_name_of(&oids::ON_SMTP_UTF8_MAILBOX, v);
+    let s = state(&[email("example.com")], &[]);
+    assert!(one(&s, utf8("用户@example.com")).is_ok());
+    assert!(one(&s, utf8("用@户@example.com")).is_err());
+}
+
 #[test]
 fn subject_email_attribute_is_an_rfc822_name() {
     let s = state(&[email("example.com")], &[]);

@@ -2,7 +2,7 @@
 //! within a subtree's base (dNSName label by label, rfc822Name by mailbox, host or
 //! domain, URI by its host, iPAddress under the mask, directoryName RDN by RDN).
 
-use super::super::{dn, names};
+use super::super::{dn, mailbox, names};
 use super::base::Base;
 use pkit_x509::ext::GeneralName;
 use pkit_x509::name::Name;
@@ -28,7 +28,7 @@ pub(super) fn within(n: &GeneralName<'_>, base: &Base, excluding: bool) -> Resul
             let host = uri_host(u).ok_or("has no host name to compare with the constraint")?;
             Ok(host_within(host, c))
         }
-        (GeneralName::IpAddress(a), Base::Ip(c)) => Ok(ip_within(a.bytes, c)),
+        (GeneralName::IpAddress(a), Base::Ip(c)) => ip_within(a.bytes, c),
         (GeneralName::DirectoryName(d), Base::Directory(c)) => dn_within(d, c),
         _ => Ok(false),
     }
@@ -98,14 +98,13 @@ fn host_within(host: &str, c: &str) -> bool {
 }
 
 /// rfc822Name rule (§4.2.1.10): a constraint with `@` is one mailbox, otherwise a host
-/// or (leading dot) a domain. A name that is not `local@host` cannot be placed. An
+/// or (leading dot) a domain. A name that is not a mailbox (RFC 5321 §4.1.2, see
+/// [`mailbox`]) cannot be placed, so it fails permitted and excluded subtrees alike. An
 /// SmtpUTF8Mailbox comes here too: its UTF-8 local part never equals a constraint's
 /// ASCII one (RFC 8398 §6), and its domain compares when it is in A-labels.
 fn email_within(name: &str, c: &str) -> Result<bool, String> {
-    let (local, host) = match name.rsplit_once('@') {
-        Some((l, h)) if !l.is_empty() && !h.is_empty() => (l, h),
-        _ => return Err("is not a mailbox (local@host)".into()),
-    };
+    let (local, host) =
+        mailbox::parse(name).map_err(|why| format!("is not a mailbox: it {why}"))?;
     if !host.is_ascii() {
         // An SmtpUTF8Mailbox domain in U-labels would need IDNA conversion first.
         return Err("has a domain that is not ASCII, which pkit cannot compare".into());
@@ -144,16 +143,25 @@ fn uri_host(uri: &str) -> Option<&str> {
 }
 
 /// iPAddress rule (§4.2.1.10): the address under the constraint's mask equals the
-/// constraint's address under it; an IPv4 constraint never covers an IPv6 address.
-fn ip_within(addr: &[u8], c: &[u8]) -> bool {
+/// constraint's address under it; an IPv4 constraint never covers an IPv6 address. A
+/// SAN iPAddress is 4 octets or 16 (§4.2.1.6); any other length (an address and mask,
+/// as a constraint has) is no address and fails permitted and excluded subtrees alike.
+fn ip_within(addr: &[u8], c: &[u8]) -> Result<bool, String> {
+    if addr.len() != 4 && addr.len() != 16 {
+        return Err(format!(
+            "is {} octets, not an IPv4 (4) or IPv6 (16) address",
+            addr.len()
+        ));
+    }
     if c.len() != 2 * addr.len() {
-        return false;
+        return Ok(false);
     }
     let (net, mask) = c.split_at(addr.len());
-    addr.iter()
+    Ok(addr
+        .iter()
         .zip(net)
         .zip(mask)
-        .all(|((a, n), m)| a & m == n & m)
+        .all(|((a, n), m)| a & m == n & m))
 }
 
 /// directoryName rule (§4.2.1.10, §7.1): the constraint's RDNs begin the name's,

@@ -1,6 +1,7 @@
-//! Which of pkit's nine algorithms a key's AlgorithmIdentifier names. Loading a key to
-//! sign with and verifying with a public key both start here, so a key pkit cannot use
-//! is refused with its OID named before any backend sees it.
+//! Which of pkit's nine algorithms a key's AlgorithmIdentifier names (or DSA, which pkit
+//! verifies with but never signs with). Loading a key to sign with and verifying with a
+//! public key both start here, so a key pkit cannot use is refused with its OID named
+//! before any backend sees it.
 
 use crate::alg::Algorithm;
 use crate::der::oid_registry as oids;
@@ -16,6 +17,9 @@ use crate::backend::Result;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyKind {
     Rsa,
+    /// A DSA key (RFC 3279 §2.3.2): pkit verifies signatures made with one, as RFC 5280
+    /// paths still hold them (NIST PKITS has two), but neither loads nor makes one.
+    Dsa,
     Fixed(Algorithm),
 }
 
@@ -26,6 +30,9 @@ pub fn key_kind(alg_id: &mut Reader<'_>) -> Result<KeyKind> {
     let oid = alg_id.read_oid().map_err(bad_key)?;
     if oid == oids::RSA_ENCRYPTION {
         return Ok(KeyKind::Rsa);
+    }
+    if oid == oids::DSA {
+        return Ok(KeyKind::Dsa);
     }
     if oid == oids::EC_PUBLIC_KEY {
         // ECParameters ::= CHOICE { namedCurve OBJECT IDENTIFIER, … } (RFC 5480 §2.1.1);
@@ -108,6 +115,8 @@ mod tests {
     #[test]
     fn known_and_unknown_key_algorithms() {
         assert_eq!(kind(&algid(&oids::RSA_ENCRYPTION, None)), Ok(KeyKind::Rsa));
+        // DSA, for verification only (parameters present or inherited).
+        assert_eq!(kind(&algid(&oids::DSA, None)), Ok(KeyKind::Dsa));
         assert_eq!(
             kind(&algid(&oids::EC_PUBLIC_KEY, Some(&oids::SECP384R1))),
             Ok(KeyKind::Fixed(Algorithm::EcdsaP384))

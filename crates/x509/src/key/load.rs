@@ -74,6 +74,13 @@ fn load_pkcs8(backend: &Backend, info: &PrivateKeyInfo<'_>) -> Result<Box<dyn Pr
                 )))
             }
         },
+        KeyKind::Dsa => {
+            return Err(BackendError::Unsupported(format!(
+                "DSA private keys are not supported (pkit verifies DSA signatures only); \
+                 pkit handles {}",
+                Algorithm::names_list()
+            )))
+        }
         KeyKind::Fixed(alg) => {
             backend.require(alg)?;
             if alg.is_ml_dsa() {

@@ -45,6 +45,9 @@ impl PublicParts {
             KeyKind::Fixed(a) => Err(BackendError::Unsupported(format!(
                 "{a} public keys have no PKCS#11 form pkit can use"
             ))),
+            KeyKind::Dsa => Err(BackendError::Unsupported(
+                "DSA public keys have no PKCS#11 form pkit can use".into(),
+            )),
         }
     }
 

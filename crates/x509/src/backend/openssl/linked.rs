@@ -52,6 +52,7 @@ pub(super) fn keymgmt_name(alg: Algorithm) -> &'static CStr {
 pub(super) fn digest_name(d: Digest) -> &'static CStr {
     match d {
         Digest::Sha1 => c"SHA1",
+        Digest::Sha224 => c"SHA224",
         Digest::Sha256 => c"SHA256",
         Digest::Sha384 => c"SHA384",
         Digest::Sha512 => c"SHA512",
@@ -95,6 +96,7 @@ pub(super) fn require(alg: Algorithm) -> Result<()> {
 pub(super) fn digest(alg: Digest, data: &[u8]) -> Vec<u8> {
     use sha2::Digest as _;
     match alg {
+        Digest::Sha224 => sha2::Sha224::digest(data).to_vec(),
         Digest::Sha256 => sha2::Sha256::digest(data).to_vec(),
         Digest::Sha384 => sha2::Sha384::digest(data).to_vec(),
         Digest::Sha512 => sha2::Sha512::digest(data).to_vec(),

@@ -497,3 +497,75 @@ fn digests() {
     assert_eq!(backend().digest(Digest::Sha384, b"").len(), 48);
     assert_eq!(backend().digest(Digest::Sha512, b"").len(), 64);
 }
+
+/// DSA signatures (FIPS 186-4) verify through OpenSSL's EVP under each digest pkit reads
+/// (id-dsa-with-sha1, dsa-with-sha224, dsa-with-sha256): a 2048/224-bit key and
+/// signatures made by the `openssl` command-line tool (tests/data/README.md), and a
+/// PKITS certificate signed by its DSA CA.
+#[test]
+fn dsa_signatures_verify() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/");
+    let read = |f: &str| std::fs::read(format!("{data}{f}")).unwrap();
+    let spki = read("dsa/dsa2048-224.spki");
+    let msg = read("dsa/message.txt");
+    let schemes = [
+        ("sha1", SignatureScheme::DsaSha1),
+        ("sha224", SignatureScheme::DsaSha224),
+        ("sha256", SignatureScheme::DsaSha256),
+    ];
+    for (name, scheme) in schemes {
+        let sig = read(&format!("dsa/message.{name}.sig"));
+        assert!(
+            backend().verify(&spki, scheme, &msg, &sig).unwrap(),
+            "{name}"
+        );
+        assert!(!backend().verify(&spki, scheme, b"other", &sig).unwrap());
+        // Another digest, another scheme: not this signature.
+        for (other, s) in schemes {
+            if other != name {
+                assert!(!backend().verify(&spki, s, &msg, &sig).unwrap(), "{other}");
+            }
+        }
+        // A DSA key makes no ECDSA signature, and an EC key no DSA one.
+        assert!(!backend()
+            .verify(&spki, SignatureScheme::EcdsaSha256, &msg, &sig)
+            .unwrap());
+        let mut broken = sig.clone();
+        let last = broken.len() - 1;
+        broken[last] ^= 1;
+        assert!(!backend().verify(&spki, scheme, &msg, &broken).unwrap());
+    }
+    let ec = keys()
+        .iter()
+        .find(|k| k.algorithm() == Algorithm::EcdsaP256)
+        .unwrap()
+        .public_key_der()
+        .unwrap();
+    let sig = read("dsa/message.sha256.sig");
+    assert!(!backend()
+        .verify(&ec, SignatureScheme::DsaSha256, &msg, &sig)
+        .unwrap());
+
+    let ca = read("pkits/certs/DSACACert.crt");
+    let ca = crate::cert::Certificate::from_der(&ca).unwrap();
+    for (ee, valid) in [
+        ("ValidDSASignaturesTest4EE.crt", true),
+        ("InvalidDSASignatureTest6EE.crt", false),
+    ] {
+        let der = read(&format!("pkits/certs/{ee}"));
+        let ee = crate::cert::Certificate::from_der(&der).unwrap();
+        assert_eq!(
+            ee.signature_algorithm.signature_scheme().unwrap(),
+            Some(SignatureScheme::DsaSha1)
+        );
+        let ok = crate::signed::verify_signed(
+            backend(),
+            ca.spki.raw,
+            &ee.signature_algorithm,
+            ee.tbs_raw,
+            ee.signature.bytes,
+        )
+        .unwrap();
+        assert_eq!(ok, valid);
+    }
+}

@@ -35,6 +35,13 @@ pub(super) fn verify(
                 | SignatureScheme::EcdsaSha384
                 | SignatureScheme::EcdsaSha512
         ),
+        // DSA (FIPS 186-4) through OpenSSL's EVP, as any other scheme: RFC 5280 paths
+        // may still hold DSA keys (NIST PKITS 4.1.4, 4.1.5). The `webpki` rules refuse
+        // DSA keys before any signature is checked (BR §6.1.5).
+        (KeyKind::Dsa, s) => matches!(
+            s,
+            SignatureScheme::DsaSha1 | SignatureScheme::DsaSha224 | SignatureScheme::DsaSha256
+        ),
         (KeyKind::Fixed(a), s) => a.default_scheme() == s,
     };
     if !fits {

@@ -20,11 +20,11 @@
 //!
 //! Signatures are not checked (nothing is signed yet, and the chain's are the CA's own).
 
-use super::constraints::{NameConstraintState, NcError};
+use super::constraints::NcError;
 use super::names;
 use super::options::{Options, Rules};
 use super::reason::Reason;
-use super::validate::{self, Failure};
+use super::validate::{Failure, PathState};
 use crate::der::oid_registry as oids;
 use crate::der::{Reader, Time};
 use pkit_ca::precheck::{ChainCheck, Refusal};
@@ -33,14 +33,27 @@ use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{ExtensionValue, GeneralName, IpForm};
 use pkit_x509::name::Name;
 
-/// A CA's chain, checked once when loaded and asked before each signature.
+/// What each certificate of the chain contributes beyond the walk, read once.
+#[derive(Debug, Clone)]
+struct ChainCert {
+    not_before: Time,
+    not_after: Time,
+    path_len: Option<u64>,
+    self_issued: bool,
+    /// Its extendedKeyUsage's KeyPurposeIds (DER contents), when it has one.
+    ekus: Option<Vec<Vec<u8>>>,
+}
+
+/// A CA's chain, walked once when loaded and continued for each certificate to sign.
 pub struct PreIssue {
     backend: Backend,
-    /// The issuing CA's certificate first, then each one above it, the trust anchor
-    /// (or the highest certificate the CA has) last.
-    chain: Vec<Vec<u8>>,
-    /// The name constraints of the whole chain, taken in once.
-    names: NameConstraintState,
+    /// The issuing CA's certificate (the one each certificate is chained to).
+    issuer: Vec<u8>,
+    /// The issuing CA first, the trust anchor (or the highest certificate the CA has)
+    /// last.
+    chain: Vec<ChainCert>,
+    /// RFC 5280 §6.1 after the anchor and every CA below it down to the issuing one.
+    state: PathState,
 }
 
 /// A failure of the path as the CA's refusal.
@@ -57,10 +70,23 @@ fn nc_refusal(e: NcError, at: usize) -> Refusal {
     Refusal::new(reason.code(), Some(at), e.to_string())
 }
 
+fn malformed(at: usize) -> impl Fn(crate::der::Error) -> Refusal {
+    move |e| Refusal::new(Reason::Malformed.code(), Some(at), e.to_string())
+}
+
+/// The rules a CA's chain is walked with: RFC 5280's, any policy, no revocation.
+fn options(now: Time) -> Options<'static> {
+    let mut o = Options::at(now);
+    o.rules = Rules::Rfc5280;
+    o
+}
+
 impl PreIssue {
     /// The check for a CA whose chain is `chain` (its own certificate first, up to its
-    /// trust anchor or as high as it knows). Refused when a certificate of the chain
-    /// does not decode or its name constraints cannot be taken in.
+    /// trust anchor or as high as it knows), walked now: refused when a certificate of
+    /// it does not decode, or the chain is not a valid path for any certificate below
+    /// it (a CA that may not issue, constraints that cannot be taken in, validities that
+    /// never overlap).
     pub fn new(backend: &Backend, chain: Vec<Vec<u8>>) -> Result<PreIssue, Refusal> {
         if chain.is_empty() {
             return Err(Refusal::new(
@@ -69,38 +95,68 @@ impl PreIssue {
                 "the CA has no certificate",
             ));
         }
-        let mut names = NameConstraintState::new();
-        for (i, der) in chain.iter().enumerate().rev() {
-            let at = i + 1;
-            let c = Certificate::from_der(der)
-                .map_err(|e| Refusal::new(Reason::Malformed.code(), Some(at), e.to_string()))?;
-            names
-                .update(&c, Rules::Rfc5280)
-                .map_err(|e| nc_refusal(e, at))?;
+        let parsed = chain
+            .iter()
+            .enumerate()
+            .map(|(i, d)| Certificate::from_der(d).map_err(malformed(i + 1)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut facts = Vec::with_capacity(parsed.len());
+        for (i, c) in parsed.iter().enumerate() {
+            let (not_before, not_after) = c.validity().map_err(malformed(i + 1))?;
+            let ekus = match c.extension_value(&oids::CE_EXT_KEY_USAGE) {
+                Some(ExtensionValue::ExtendedKeyUsage(v)) => {
+                    Some(v.iter().map(|o| o.as_bytes().to_vec()).collect())
+                }
+                _ => None,
+            };
+            facts.push(ChainCert {
+                not_before,
+                not_after,
+                path_len: c.basic_constraints().and_then(|b| b.path_len_constraint),
+                self_issued: c.is_self_issued(),
+                ekus,
+            });
+        }
+        // Walked as of the latest start among them: every certificate signed is
+        // nested in all their validities ([`nested`]), so when that time is outside
+        // one of them no certificate can be.
+        let latest = facts
+            .iter()
+            .map(|f| f.not_before)
+            .max_by_key(|t| t.unix)
+            .expect("a certificate");
+        let opts = options(latest);
+        // The path the certificates to sign end: theirs is certificate n.
+        let n = parsed.len();
+        let mut none = |_: &'static str, _: String| {};
+        let mut state = PathState::start(&parsed[n - 1], n, &opts, &mut none).map_err(refusal)?;
+        for i in 1..n {
+            let at = n - i;
+            state
+                .step(
+                    backend,
+                    &parsed[at - 1],
+                    &parsed[at],
+                    i,
+                    &opts,
+                    None,
+                    &mut none,
+                )
+                .map_err(refusal)?;
         }
         Ok(PreIssue {
             backend: backend.clone(),
-            chain,
-            names,
+            issuer: chain.into_iter().next().expect("a certificate"),
+            chain: facts,
+            state,
         })
-    }
-
-    /// The chain parsed (it decoded in [`PreIssue::new`]).
-    fn parsed(&self) -> Result<Vec<Certificate<'_>>, Refusal> {
-        self.chain
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                Certificate::from_der(d)
-                    .map_err(|e| Refusal::new(Reason::Malformed.code(), Some(i + 1), e.to_string()))
-            })
-            .collect()
     }
 
     /// Every commonName of `subject` that reads as a host name, against the dNSName
     /// constraints.
     fn common_names(&self, subject: &Name<'_>) -> Result<(), Refusal> {
-        if self.names.is_unconstrained() {
+        let names = self.state.name_constraints();
+        if names.is_unconstrained() {
             return Ok(());
         }
         let attrs = subject.attributes().map_err(|e| {
@@ -109,7 +165,7 @@ impl PreIssue {
         for a in attrs.iter().filter(|a| a.oid == oids::AT_COMMON_NAME) {
             let Ok(text) = a.text() else { continue };
             if names::cn_is_host_name(&text) {
-                self.names
+                names
                     .check_one("subject commonName", &GeneralName::DnsName(text.into()))
                     .map_err(|e| nc_refusal(e, 0))?;
             }
@@ -120,63 +176,69 @@ impl PreIssue {
 
 impl ChainCheck for PreIssue {
     fn names(&self, subject: &[u8], sans: &[Vec<u8>]) -> Result<(), Refusal> {
-        let bad =
-            |e: crate::der::Error| Refusal::new(Reason::Malformed.code(), Some(0), e.to_string());
-        let subject = Name::from_der(subject, 0).map_err(bad)?;
+        let subject = Name::from_der(subject, 0).map_err(malformed(0))?;
         let mut general = Vec::with_capacity(sans.len());
         for tlv in sans {
-            general.push(GeneralName::read(&mut Reader::new(tlv), IpForm::Address).map_err(bad)?);
+            general.push(
+                GeneralName::read(&mut Reader::new(tlv), IpForm::Address).map_err(malformed(0))?,
+            );
         }
-        self.names
+        self.state
+            .name_constraints()
             .check_names(&subject, general, Rules::Rfc5280)
             .map_err(|e| nc_refusal(e, 0))?;
         self.common_names(&subject)
     }
 
     fn certificate(&self, der: &[u8]) -> Result<(), Refusal> {
-        let cert = Certificate::from_der(der)
-            .map_err(|e| Refusal::new(Reason::Malformed.code(), Some(0), e.to_string()))?;
-        let chain = self.parsed()?;
-        let (nb, na) = cert
-            .validity()
-            .map_err(|e| Refusal::new(Reason::Malformed.code(), Some(0), e.to_string()))?;
-        nested(nb, na, &chain)?;
+        let cert = Certificate::from_der(der).map_err(malformed(0))?;
+        let issuer = Certificate::from_der(&self.issuer).map_err(malformed(1))?;
+        let (nb, na) = cert.validity().map_err(malformed(0))?;
+        nested(nb, na, &self.chain)?;
         // Judged as of its first second: the time the CA issues it for (its --now), at
         // which, its validity nested in theirs, every CA of the chain is valid too.
-        let mut path = Vec::with_capacity(chain.len() + 1);
-        path.push(cert);
-        path.extend(chain);
-        let opts = Options::at(nb);
-        validate::validate(&self.backend, &path, &opts, None).map_err(refusal)?;
-        self.common_names(&path[0].subject)?;
-        if path[0].is_ca() {
-            path_length(&path)?;
+        let opts = options(nb);
+        let mut state = self.state.clone();
+        let mut none = |_: &'static str, _: String| {};
+        let n = self.chain.len();
+        let exts = state
+            .step(&self.backend, &cert, &issuer, n, &opts, None, &mut none)
+            .map_err(refusal)?;
+        state
+            .finish(&cert, &exts, &opts, &mut none)
+            .map_err(refusal)?;
+        self.common_names(&cert.subject)?;
+        if cert.is_ca() {
+            path_length(cert.is_self_issued(), &self.chain)?;
         }
-        extended_key_usages(&path)
+        extended_key_usages(&cert, &self.chain)
     }
 }
 
 /// The certificate's validity within every CA's (RFC 5280 §6.1.3 (a)(2) holds each
 /// certificate of a path to the time of validation: one that outlives a CA above it is
 /// invalid for the rest of its life).
-fn nested(nb: Time, na: Time, chain: &[Certificate<'_>]) -> Result<(), Refusal> {
+fn nested(nb: Time, na: Time, chain: &[ChainCert]) -> Result<(), Refusal> {
     for (i, c) in chain.iter().enumerate() {
         let at = i + 1;
-        let (cnb, cna) = c
-            .validity()
-            .map_err(|e| Refusal::new(Reason::Malformed.code(), Some(at), e.to_string()))?;
-        if nb.unix < cnb.unix {
+        if nb.unix < c.not_before.unix {
             return Err(Refusal::new(
                 Reason::NotYetValid.code(),
                 Some(at),
-                format!("not valid before {cnb}, after the certificate would start ({nb})"),
+                format!(
+                    "not valid before {}, after the certificate would start ({nb})",
+                    c.not_before
+                ),
             ));
         }
-        if na.unix > cna.unix {
+        if na.unix > c.not_after.unix {
             return Err(Refusal::new(
                 Reason::Expired.code(),
                 Some(at),
-                format!("expires {cna}, before the certificate would ({na})"),
+                format!(
+                    "expires {}, before the certificate would ({na})",
+                    c.not_after
+                ),
             ));
         }
     }
@@ -186,14 +248,14 @@ fn nested(nb: Time, na: Time, chain: &[Certificate<'_>]) -> Result<(), Refusal> 
 /// A CA certificate to be signed, as the next intermediate of paths through the chain:
 /// every pathLenConstraint above must allow one more CA below it (§6.1.4 (l)(m);
 /// self-issued certificates do not count).
-fn path_length(path: &[Certificate<'_>]) -> Result<(), Refusal> {
-    let mut below = usize::from(!path[0].is_self_issued());
-    for (at, c) in path.iter().enumerate().skip(1) {
-        if let Some(limit) = c.basic_constraints().and_then(|b| b.path_len_constraint) {
-            if below as u64 > limit {
+fn path_length(self_issued: bool, chain: &[ChainCert]) -> Result<(), Refusal> {
+    let mut below = u64::from(!self_issued);
+    for (i, c) in chain.iter().enumerate() {
+        if let Some(limit) = c.path_len {
+            if below > limit {
                 return Err(Refusal::new(
                     Reason::PathLengthExceeded.code(),
-                    Some(at),
+                    Some(i + 1),
                     format!(
                         "its pathLenConstraint {limit} allows no CA certificate this deep \
                          ({below} below it)"
@@ -201,7 +263,7 @@ fn path_length(path: &[Certificate<'_>]) -> Result<(), Refusal> {
                 ));
             }
         }
-        if !c.is_self_issued() {
+        if !c.self_issued {
             below += 1;
         }
     }
@@ -210,28 +272,25 @@ fn path_length(path: &[Certificate<'_>]) -> Result<(), Refusal> {
 
 /// Each extended key usage the certificate lists, in the extendedKeyUsage of every CA
 /// above it that has one (anyExtendedKeyUsage allows every usage).
-fn extended_key_usages<'a>(path: &[Certificate<'a>]) -> Result<(), Refusal> {
-    fn ekus<'a>(c: &Certificate<'a>) -> Option<Vec<crate::der::ObjectId<'a>>> {
-        match c.extension_value(&oids::CE_EXT_KEY_USAGE) {
-            Some(ExtensionValue::ExtendedKeyUsage(v)) => Some(v),
-            _ => None,
-        }
-    }
-    let Some(wanted) = ekus(&path[0]) else {
+fn extended_key_usages(cert: &Certificate<'_>, chain: &[ChainCert]) -> Result<(), Refusal> {
+    let Some(ExtensionValue::ExtendedKeyUsage(wanted)) =
+        cert.extension_value(&oids::CE_EXT_KEY_USAGE)
+    else {
         return Ok(());
     };
-    for (at, c) in path.iter().enumerate().skip(1) {
-        let Some(allowed) = ekus(c) else { continue };
-        if allowed.iter().any(|o| *o == oids::KP_ANY) {
+    let any = oids::KP_ANY.as_bytes();
+    for (i, c) in chain.iter().enumerate() {
+        let Some(allowed) = &c.ekus else { continue };
+        if allowed.iter().any(|o| o == any) {
             continue;
         }
         if let Some(missing) = wanted
             .iter()
-            .find(|w| **w != oids::KP_ANY && !allowed.contains(w))
+            .find(|w| w.as_bytes() != any && !allowed.iter().any(|o| o == w.as_bytes()))
         {
             return Err(Refusal::new(
                 Reason::EkuMismatch.code(),
-                Some(at),
+                Some(i + 1),
                 format!(
                     "extendedKeyUsage does not allow {}",
                     missing.name_or_dotted()

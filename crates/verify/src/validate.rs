@@ -94,40 +94,165 @@ fn run_checks<'a>(
             detail,
         })
     };
-    let (anchor_at, n) = (path.len() - 1, path.len() - 1);
-    // OpenSSL and most verifiers also hold the anchor to its validity period; RFC 5280
-    // leaves it to the relying party. A root past its notAfter is not trusted here.
-    ok("validity", validity(&path[anchor_at], anchor_at, opts.now)?);
-    let mut names = NameConstraintState::new();
-    let mut policy = PolicyState::new(&opts.policy, n);
-    // RFC 5280 §6.1.1 leaves the anchor's own constraints to the relying party (RFC
-    // 5937 lets it apply them). pkit applies them all, as the Web PKI verifiers do: a
-    // root that says "no intermediates", "only .internal", "explicit policy" or carries
-    // a critical extension pkit does not understand means it for every path below it.
-    let mut max_path_length = n;
-    if n > 0 {
-        let anchor = &path[anchor_at];
-        let exts = extensions(anchor, anchor_at)?;
-        anchor_may_issue(anchor, &exts, anchor_at)?;
-        critical_extensions(&exts, anchor_at)?;
-        profile(anchor, None, &exts, Role::Anchor, opts.rules, anchor_at)?;
-        if let Some(l) = basic_constraints(&exts, anchor_at)?.and_then(|b| b.path_len_constraint) {
-            max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
-        }
-        names
-            .update(anchor, opts.rules)
-            .map_err(|e| nc_failure(e, anchor_at))?;
-        policy
-            .anchor(anchor)
-            .map_err(|e| Failure::new(Reason::Policy, Some(anchor_at), e.0))?;
-    }
-    // The target's extensions, kept from the loop for the checks after it.
+    let n = path.len() - 1;
+    let mut state = PathState::start(&path[n], n, opts, &mut ok)?;
+    // The target's extensions, kept from the walk for the checks after it.
     let mut target_exts = Vec::new();
-    // §6.1.3 and §6.1.4 for certificate i (1 = issued by the anchor, n = the target).
     for i in 1..=n {
         let at = n - i;
-        let cert = &path[at];
-        let issuer = &path[at + 1];
+        let exts = state.step(
+            backend,
+            &path[at],
+            &path[at + 1],
+            i,
+            opts,
+            revocation,
+            &mut ok,
+        )?;
+        if i == n {
+            target_exts = exts;
+        }
+    }
+    ok(
+        "path",
+        format!("{n} certificate(s) chain to a trust anchor"),
+    );
+    let target = &path[0];
+    // A target that is itself a trust anchor (n = 0) is trusted as it is: there is no
+    // path to process policies or key usages on.
+    if n > 0 {
+        state.finish(target, &target_exts, opts, &mut ok)?;
+    } else {
+        // A pinned certificate is trusted as itself, but it is still what the rules
+        // and the name are asked of: its critical extensions must be understood, and
+        // under webpki it is held to the profile of what it is (a leaf, or a root).
+        let exts = extensions(target, 0)?;
+        critical_extensions(&exts, 0)?;
+        if opts.rules == Rules::WebPki {
+            // Its signature is never checked (it is trusted as itself), so SHA-1 in it
+            // says nothing; a leaf's key and names still do.
+            let role = if basic_constraints(&exts, 0)?.is_some_and(|b| b.ca) {
+                Role::Anchor
+            } else {
+                eku(&exts, 0, opts.purpose, true)?;
+                Role::Leaf
+            };
+            webpki::check(target, &exts, role, 0)?;
+        }
+    }
+    if let Some(id) = &opts.identity {
+        match names::matches(target, id, opts.rules) {
+            Ok(true) => ok("name", format!("{} matches", describe(id))),
+            Ok(false) => {
+                return Err(Failure::new(
+                    Reason::HostnameMismatch,
+                    Some(0),
+                    format!("the certificate is not valid for {}", describe(id)),
+                ))
+            }
+            Err(e) => return Err(Failure::new(Reason::Malformed, Some(0), e.to_string())),
+        }
+    }
+    if let Some(window) = opts.expires_within {
+        let limit = opts.now.plus_seconds(window);
+        for (at, c) in path.iter().enumerate() {
+            let (_, not_after) = c
+                .validity()
+                .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
+            if not_after.unix < limit.unix {
+                return Err(Failure::new(
+                    Reason::ExpiresSoon,
+                    Some(at),
+                    format!("expires {not_after}, within the window"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What a check that passed reports: its name and what it found.
+pub type Passed<'c> = &'c mut dyn FnMut(&'static str, String);
+
+/// §6.1's state variables after the trust anchor and the certificates below it walked
+/// so far (§6.1.2 initialised, §6.1.3 and §6.1.4 applied to each): what the rest of the
+/// path is held to. [`validate`] walks a whole path through one; a CA keeps the state its
+/// own chain leaves and continues it with each certificate it is about to sign
+/// ([`crate::preissue`]), so the chain is walked once, not once per certificate.
+#[derive(Debug, Clone)]
+pub struct PathState {
+    names: NameConstraintState,
+    policy: PolicyState,
+    max_path_length: usize,
+    /// The certificates below the anchor: the target is certificate n.
+    n: usize,
+}
+
+impl PathState {
+    /// §6.1.2 for a path of `n` certificates below `anchor` (0: the anchor is the target).
+    pub fn start(
+        anchor: &Certificate<'_>,
+        n: usize,
+        opts: &Options<'_>,
+        ok: Passed<'_>,
+    ) -> Result<PathState, Failure> {
+        let anchor_at = n;
+        // OpenSSL and most verifiers also hold the anchor to its validity period; RFC
+        // 5280 leaves it to the relying party. A root past its notAfter is not trusted.
+        ok("validity", validity(anchor, anchor_at, opts.now)?);
+        let mut st = PathState {
+            names: NameConstraintState::new(),
+            policy: PolicyState::new(&opts.policy, n),
+            max_path_length: n,
+            n,
+        };
+        // RFC 5280 §6.1.1 leaves the anchor's own constraints to the relying party (RFC
+        // 5937 lets it apply them). pkit applies them all, as the Web PKI verifiers do: a
+        // root that says "no intermediates", "only .internal", "explicit policy" or
+        // carries a critical extension pkit does not understand means it for every path
+        // below it.
+        if n > 0 {
+            let exts = extensions(anchor, anchor_at)?;
+            anchor_may_issue(anchor, &exts, anchor_at)?;
+            critical_extensions(&exts, anchor_at)?;
+            profile(anchor, None, &exts, Role::Anchor, opts.rules, anchor_at)?;
+            if let Some(l) =
+                basic_constraints(&exts, anchor_at)?.and_then(|b| b.path_len_constraint)
+            {
+                st.max_path_length = st
+                    .max_path_length
+                    .min(usize::try_from(l).unwrap_or(usize::MAX));
+            }
+            st.names
+                .update(anchor, opts.rules)
+                .map_err(|e| nc_failure(e, anchor_at))?;
+            st.policy
+                .anchor(anchor)
+                .map_err(|e| Failure::new(Reason::Policy, Some(anchor_at), e.0))?;
+        }
+        Ok(st)
+    }
+
+    /// The name constraints taken in so far.
+    pub fn name_constraints(&self) -> &NameConstraintState {
+        &self.names
+    }
+
+    /// §6.1.3 and §6.1.4 for certificate `i` (1: issued by the anchor, n: the target),
+    /// issued by `issuer`: its extensions, read once, for the checks on the target.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step<'a>(
+        &mut self,
+        backend: &Backend,
+        cert: &Certificate<'a>,
+        issuer: &Certificate<'a>,
+        i: usize,
+        opts: &Options<'_>,
+        revocation: Option<(&dyn RevocationSource, CrlSigners<'_, 'a>)>,
+        ok: Passed<'_>,
+    ) -> Result<Vec<Extension<'a>>, Failure> {
+        let (n, anchor_at) = (self.n, self.n);
+        let at = n - i;
         let last = i == n;
         let self_issued = dn::equal(&cert.subject, &cert.issuer);
         ok("validity", validity(cert, at, opts.now)?);
@@ -184,11 +309,11 @@ fn run_checks<'a>(
             }
         }
         if !self_issued || last {
-            names
+            self.names
                 .check(cert, opts.rules)
                 .map_err(|e| nc_failure(e, at))?;
         }
-        policy
+        self.policy
             .process(cert, i)
             .map_err(|e| Failure::new(Reason::Policy, Some(at), e.0))?;
         // Read once (where the first check that needs them stands, so failures keep
@@ -214,17 +339,19 @@ fn run_checks<'a>(
                 ));
             }
             if !self_issued {
-                if max_path_length == 0 {
+                if self.max_path_length == 0 {
                     return Err(Failure::new(
                         Reason::PathLengthExceeded,
                         Some(at),
                         "more CA certificates than a pathLenConstraint above allows",
                     ));
                 }
-                max_path_length -= 1;
+                self.max_path_length -= 1;
             }
             if let Some(l) = bc.and_then(|b| b.path_len_constraint) {
-                max_path_length = max_path_length.min(usize::try_from(l).unwrap_or(usize::MAX));
+                self.max_path_length = self
+                    .max_path_length
+                    .min(usize::try_from(l).unwrap_or(usize::MAX));
             }
             if let Some(ku) = key_usage(&exts, at)? {
                 if !ku.contains(KEY_CERT_SIGN) {
@@ -235,88 +362,42 @@ fn run_checks<'a>(
                     ));
                 }
             }
-            names
+            self.names
                 .update(cert, opts.rules)
                 .map_err(|e| nc_failure(e, at))?;
             // OpenSSL also holds a CA's extendedKeyUsage, when it has one, to the purpose.
             eku(&exts, at, opts.purpose, false)?;
-        } else {
+        } else if exts.iter().any(|e| e.oid == oids::CE_NAME_CONSTRAINTS) && !cert.is_ca() {
             // §4.2.1.10: nameConstraints "MUST be used only in a CA certificate"; in a
             // leaf it would constrain nothing, so it says the issuer erred.
-            if exts.iter().any(|e| e.oid == oids::CE_NAME_CONSTRAINTS) && !cert.is_ca() {
-                return Err(Failure::new(
-                    Reason::NameConstraints,
-                    Some(at),
-                    "an end-entity certificate with nameConstraints (RFC 5280 §4.2.1.10: \
-                     CA certificates only)",
-                ));
-            }
-            target_exts = exts;
+            return Err(Failure::new(
+                Reason::NameConstraints,
+                Some(at),
+                "an end-entity certificate with nameConstraints (RFC 5280 §4.2.1.10: CA \
+                 certificates only)",
+            ));
         }
+        Ok(exts)
     }
-    ok(
-        "path",
-        format!("{n} certificate(s) chain to a trust anchor"),
-    );
-    let target = &path[0];
-    // A target that is itself a trust anchor (n = 0) is trusted as it is: there is no
-    // path to process policies or key usages on.
-    if n > 0 {
-        policy
+
+    /// §6.1.5 for the target (n > 0), whose extensions [`PathState::step`] gave: the
+    /// policies the path is valid for, and the purpose asked of it.
+    pub fn finish(
+        self,
+        target: &Certificate<'_>,
+        target_exts: &[Extension<'_>],
+        opts: &Options<'_>,
+        ok: Passed<'_>,
+    ) -> Result<(), Failure> {
+        self.policy
             .finish(target)
             .map_err(|e| Failure::new(Reason::Policy, Some(0), e.0))?;
         ok(
             "policy",
             "the path is valid for the policies asked for".into(),
         );
-        eku(&target_exts, 0, opts.purpose, opts.rules == Rules::WebPki)?;
-    } else {
-        // A pinned certificate is trusted as itself, but it is still what the rules
-        // and the name are asked of: its critical extensions must be understood, and
-        // under webpki it is held to the profile of what it is (a leaf, or a root).
-        let exts = extensions(target, 0)?;
-        critical_extensions(&exts, 0)?;
-        if opts.rules == Rules::WebPki {
-            // Its signature is never checked (it is trusted as itself), so SHA-1 in it
-            // says nothing; a leaf's key and names still do.
-            let role = if basic_constraints(&exts, 0)?.is_some_and(|b| b.ca) {
-                Role::Anchor
-            } else {
-                eku(&exts, 0, opts.purpose, true)?;
-                Role::Leaf
-            };
-            webpki::check(target, &exts, role, 0)?;
-        }
+        eku(target_exts, 0, opts.purpose, opts.rules == Rules::WebPki)
     }
-    if let Some(id) = &opts.identity {
-        match names::matches(target, id, opts.rules) {
-            Ok(true) => ok("name", format!("{} matches", describe(id))),
-            Ok(false) => {
-                return Err(Failure::new(
-                    Reason::HostnameMismatch,
-                    Some(0),
-                    format!("the certificate is not valid for {}", describe(id)),
-                ))
-            }
-            Err(e) => return Err(Failure::new(Reason::Malformed, Some(0), e.to_string())),
-        }
-    }
-    if let Some(window) = opts.expires_within {
-        let limit = opts.now.plus_seconds(window);
-        for (at, c) in path.iter().enumerate() {
-            let (_, not_after) = c
-                .validity()
-                .map_err(|e| Failure::new(Reason::Malformed, Some(at), e.to_string()))?;
-            if not_after.unix < limit.unix {
-                return Err(Failure::new(
-                    Reason::ExpiresSoon,
-                    Some(at),
-                    format!("expires {not_after}, within the window"),
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The profile rules certificate `at` is held to in its `role`: key identifiers under

@@ -160,9 +160,16 @@ fn a_validity_outside_a_ca_above_is_refused() {
     let root = constrained_root(&[], None);
     let c = Certificate::from_der(&root.cert_der).unwrap();
     let (nb, na) = c.validity().unwrap();
-    assert!(nested(nb, na, std::slice::from_ref(&c)).is_ok());
-    let r = nested(nb, na.plus_seconds(1), std::slice::from_ref(&c)).unwrap_err();
+    let chain = [ChainCert {
+        not_before: nb,
+        not_after: na,
+        path_len: None,
+        self_issued: true,
+        ekus: None,
+    }];
+    assert!(nested(nb, na, &chain).is_ok());
+    let r = nested(nb, na.plus_seconds(1), &chain).unwrap_err();
     assert_eq!((r.code, r.cert), ("expired", Some(1)));
-    let r = nested(nb.plus_seconds(-1), na, std::slice::from_ref(&c)).unwrap_err();
+    let r = nested(nb.plus_seconds(-1), na, &chain).unwrap_err();
     assert_eq!((r.code, r.cert), ("not-yet-valid", Some(1)));
 }

@@ -349,6 +349,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         terms_of_service: a.terms_of_service.clone(),
         eab_keys,
         mtc: a.mtc.as_deref().map(|d| mtc_log(be, &a, d)).transpose()?,
+        caa_identity: None,
     });
     let issuer = load_issuer(be, &a.ca, a.secrets.passin(), a.secrets.pin())?;
     let mut chain = ca_chain(&a.ca)?;

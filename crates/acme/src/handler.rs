@@ -980,6 +980,11 @@ impl AcmeHandler {
                 "an authorization of the order is no longer valid",
             ));
         }
+        // CAA, checked when each authorization was validated, stands 8 hours (BR
+        // §3.2.2.8): a reused one validated before that is checked again. Like the CSR,
+        // before the order is claimed: a refusal leaves it ready, to finalize once the
+        // records allow it.
+        crate::caa::recheck(self.db.as_ref(), &self.config, &authzs, now)?;
         // Checked before the order is claimed, so a bad CSR leaves it ready to retry.
         let checked = finalize::check_csr(&csr, &o, &self.ca, self.backend)?;
         if !self.db.claim_order(o.id, now).map_err(Problem::db)? {

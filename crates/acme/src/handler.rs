@@ -940,10 +940,16 @@ impl AcmeHandler {
         } else {
             c
         };
-        Ok(json_answer(200, &self.challenge_json(&c)).with(
+        let mut a = json_answer(200, &self.challenge_json(&c)).with(
             "link",
             format!("<{}>;rel=\"up\"", self.url(&format!("/authz/{}", z.id))),
-        ))
+        );
+        // As the authorization says (§8.2): lego waits 5 s before its first look
+        // without it, where a validation takes milliseconds.
+        if c.status == "processing" {
+            a = a.with("retry-after", "1".into());
+        }
+        Ok(a)
     }
 
     fn finalize(&mut self, s: Signed, path: &str) -> Outcome {

@@ -233,6 +233,11 @@ fn lego() -> Option<PathBuf> {
 }
 
 fn lego_run(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> Value {
+    client_report("env", &lego_args(bin, ca, acme, state, args))
+}
+
+/// legoclient's command line (through `env`, which gives it the CA to trust).
+fn lego_args(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> Vec<String> {
     let mut all = vec![
         format!("LEGO_CA_CERTIFICATES={}", s(&ca.join("ca.pem"))),
         s(bin),
@@ -246,7 +251,7 @@ fn lego_run(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> 
         acme.tls_port.to_string(),
     ];
     all.extend(args.iter().map(|a| a.to_string()));
-    client_report("env", &all)
+    all
 }
 
 /// Run a client program that ends with a JSON report line; the report.
@@ -367,6 +372,156 @@ fn lego_gets_certificates_by_each_challenge_and_renews_by_ari() {
         4,
         "{orders:?}"
     );
+}
+
+/// A client run that must fail, its problems named: what it printed.
+fn client_refused(r: &common::Run, needles: &[&str]) -> String {
+    assert!(!r.timed_out, "hung: {}", r.describe());
+    assert_ne!(r.code, Some(0), "expected a refusal: {}", r.describe());
+    let text = format!("{}{}", r.stdout_str(), r.stderr_str());
+    for n in needles {
+        assert!(text.contains(n), "{n:?} not in: {text}");
+    }
+    text
+}
+
+#[test]
+fn caa_records_let_lego_and_certbot_through_or_not() {
+    let Some(bin) = lego() else {
+        return;
+    };
+    require(Peer::Certbot);
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let resolver = format!("127.0.0.1:{}", free_port());
+    let acme = serve(
+        &ca,
+        &d.join("serve.log"),
+        free_port(),
+        &["--resolver", &resolver, "--caa-identity", "ca.example"],
+    );
+    let before = issued_rows(&ca).len();
+    // lego's account is the first this CA has; certbot's the second.
+    let lego_account = acme.directory.replace("/directory", "/acct/1");
+    let zone = common::write_file(
+        d,
+        "caa.zone",
+        format!(
+            "# Names and wildcards under allow.test: this CA.
+allow.test. CAA 0 issue \"ca.example\"
+# Another CA only; alias.test is a CNAME to it.
+forbid.test. CAA 0 issue \"other.example\"
+alias.test. CNAME forbid.test.
+# Names yes, wildcards no.
+nowild.test. CAA 0 issue \"CA.Example\"
+nowild.test. CAA 0 issuewild \";\"
+# RFC 8657: by dns-01 only; for lego's account only.
+methods.test. CAA 0 issue \"ca.example; validationmethods=dns-01\"
+account.test. CAA 0 issue \"ca.example; accounturi={lego_account}\"
+# Every question about it fails.
+broken.test. SERVFAIL
+"
+        )
+        .as_bytes(),
+    );
+    let (zone, state) = (s(&zone), d.join("lego"));
+    // lego by dns-01, against the DNS server legoclient runs with the zone.
+    let dns01 = |domains: &str, cert: &Path| {
+        let args = lego_args(
+            &bin,
+            &ca,
+            &acme,
+            &state,
+            &[
+                "-challenge",
+                "dns-01",
+                "-dns",
+                &resolver,
+                "-zone",
+                &zone,
+                "-domains",
+                domains,
+                "obtain",
+                &s(cert),
+            ],
+        );
+        common::run_with("env", &args, None, CLIENT)
+    };
+    // Allowed: names climbing to allow.test, its wildcard, a name where only wildcards
+    // are forbidden, dns-01 where only dns-01 is allowed, this account where only it is.
+    let allowed = d.join("allowed.pem");
+    let r = dns01(
+        "www.allow.test,*.allow.test,www.nowild.test,methods.test,account.test",
+        &allowed,
+    );
+    assert_eq!(r.code, Some(0), "lego: {}", r.describe());
+    let report: Value = serde_json::from_str(r.stdout_str().lines().last().unwrap_or("")).unwrap();
+    assert_eq!(report["account"], lego_account.as_str(), "{report}");
+    verified(&allowed, &ca, "any.allow.test");
+    verified(&allowed, &ca, "account.test");
+    // Refused: another CA's name, a wildcard where wildcards are forbidden (caa), and a
+    // look-up that fails (dns), each problem naming its name.
+    let r = dns01(
+        "forbid.test,*.nowild.test,www.broken.test",
+        &d.join("no.pem"),
+    );
+    client_refused(
+        &r,
+        &[
+            "error:caa",
+            "CAA records at forbid.test forbid ca.example to issue for forbid.test",
+            "CAA records at nowild.test forbid ca.example to issue for *.nowild.test: issuewild",
+            "error:dns",
+            "CAA for www.broken.test",
+        ],
+    );
+    // certbot by http-01: the server resolves each name at the DNS server (A 127.0.0.1,
+    // where certbot answers) and asks it for CAA.
+    let mut cmd = std::process::Command::new(&bin);
+    cmd.args(["-dns", &resolver, "-zone", &zone, "dns"]);
+    let _dns = Server::start(cmd, d.join("dns.log"), "serving DNS");
+    let hp = acme.http_port.to_string();
+    let certonly = |dir: &str, domains: &[&str]| {
+        let mut args = vec![
+            "certonly",
+            "--standalone",
+            "--http-01-port",
+            &hp,
+            "--http-01-address",
+            "127.0.0.1",
+            "--agree-tos",
+            "--register-unsafely-without-email",
+        ];
+        for n in domains {
+            args.extend(["-d", n]);
+        }
+        certbot_run(&d.join(dir), &ca, &acme, &args)
+    };
+    let r = certonly("certbot", &["www.allow.test"]);
+    assert_eq!(r.code, Some(0), "certbot: {}", r.describe());
+    verified(
+        &d.join("certbot/cfg/live/www.allow.test/fullchain.pem"),
+        &ca,
+        "www.allow.test",
+    );
+    // Refused: through a CNAME to another CA's name; by http-01 where dns-01 only is
+    // allowed; by an account the records do not name.
+    let r = certonly("certbot", &["alias.test", "methods.test", "account.test"]);
+    client_refused(
+        &r,
+        &[
+            "caa",
+            "CAA records at alias.test forbid ca.example to issue for alias.test",
+            "validationmethods does not list http-01",
+            "accounturi is not this account",
+        ],
+    );
+    // Two orders valid, two certificates issued; the refused orders issued nothing.
+    let orders = common::json_items(&pk_ok(&["acme", "orders", "--ca", &s(&ca), "-f", "json"]));
+    let valid = orders.iter().filter(|o| o["status"] == "valid").count();
+    assert_eq!((orders.len(), valid), (4, 2), "{orders:?}");
+    assert_eq!(issued_rows(&ca).len(), before + 2);
 }
 
 fn hostile(acme: &Acme, ca: &Path, other: Option<&str>) -> Vec<Value> {

@@ -462,6 +462,9 @@ fn validated(dir: &std::path::Path, name: &str, at: i64) -> (SqliteAcme, Vec<Aut
             at,
         )
         .unwrap();
+    let crate::store::Created::Order(order) = order else {
+        panic!("{order:?}");
+    };
     let authzs = db.order_authzs(order).unwrap();
     let challenge = db.challenges(authzs[0].id).unwrap()[0].id;
     assert!(db.start_challenge(challenge).unwrap());

@@ -569,7 +569,7 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         &ca,
         &d.join("serve.log"),
         free_port(),
-        &["--orders-per-account", "8/1h"],
+        &["--orders-per-account", "10/1h"],
     );
     let before = issued_rows(&ca).len();
     let seen = hostile(&acme, &ca, None);
@@ -595,12 +595,37 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         ("revoke_forged", "unauthorized", 403),
         ("revoke_by_other_key", "unauthorized", 403),
         ("revoke_again", "alreadyRevoked", 400),
+        ("replaces_not_a_cert_id", "malformed", 400),
+        ("replaces_unknown_serial", "malformed", 400),
+        ("replaces_other_issuer", "malformed", 400),
+        ("replaces_others_cert", "unauthorized", 403),
+        ("replaces_other_names", "malformed", 400),
+        ("replaces_again", "alreadyReplaced", 409),
     ] {
         assert_eq!(acme_type(scenario), kind, "{}", by(scenario));
         assert_eq!(by(scenario)["status"], status, "{}", by(scenario));
         assert_eq!(by(scenario)["content_type"], "application/problem+json");
     }
     assert_eq!(by("nonce_first_use")["status"], 201);
+    // The renewal's order records the certificate it replaces; the next is refused
+    // naming it, until it is invalid.
+    assert_eq!(
+        by("replaces_first")["status"],
+        201,
+        "{}",
+        by("replaces_first")
+    );
+    assert_eq!(by("replaces_first")["same_id"], true);
+    let first = by("replaces_first")["location"].as_str().unwrap();
+    assert!(
+        by("replaces_again")["detail"]
+            .as_str()
+            .unwrap()
+            .contains(first),
+        "{}",
+        by("replaces_again")
+    );
+    assert_eq!(by("replaces_after_invalid")["status"], 201);
     // A bad CSR leaves the order ready, with no certificate.
     assert_eq!(by("order_after_bad_csr")["order"], "ready");
     assert!(by("order_after_bad_csr")["certificate"].is_null());
@@ -614,7 +639,7 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         .as_str()
         .unwrap()
         .contains("8192 bytes"));
-    // The account's eighth order in the hour is its last (five were made above).
+    // The account's tenth order in the hour is its last (seven were made above).
     assert_eq!(
         acme_type("rate_limited"),
         "rateLimited",
@@ -707,6 +732,31 @@ fn two_servers_on_one_postgresql_database_serve_one_ca() {
         assert_eq!(
             db.psql("SELECT count(*) FROM acme_orders WHERE status = 'valid'"),
             "2"
+        );
+        assert_eq!(
+            db.psql("SELECT count(*) FROM acme_orders WHERE replaces IS NOT NULL"),
+            "1"
+        );
+        // The same certificate renewed again, at the first: replaced already (409
+        // alreadyReplaced, RFC 9773 §5), which lego answers by ordering without
+        // `replaces`.
+        lego_run(
+            &bin,
+            &ca,
+            &a,
+            &state,
+            &["-domains", "localhost", "renew", &s(&cert)],
+        );
+        assert!(
+            a.server
+                .log_text()
+                .contains("\"problem\":\"alreadyReplaced\""),
+            "{}",
+            a.server.log_text()
+        );
+        assert_eq!(
+            db.psql("SELECT count(*) FROM acme_orders WHERE status = 'valid'"),
+            "3"
         );
         assert_eq!(
             db.psql("SELECT count(*) FROM acme_orders WHERE replaces IS NOT NULL"),

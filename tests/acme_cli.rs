@@ -904,6 +904,11 @@ fn the_servers_options_and_what_it_refuses_at_start() {
             2,
             vec!["N/DURATION"],
         ),
+        (
+            vec!["--caa-identity".into(), "ca.example.".into()],
+            2,
+            vec!["--caa-identity ca.example.", "domain name"],
+        ),
     ] {
         let mut args: Vec<String> = base.iter().map(|a| a.to_string()).collect();
         args.extend(extra);

@@ -84,12 +84,14 @@ pub struct ServeArgs {
     /// addresses and CAA records; default: the system's resolver.
     #[arg(long, value_name = "ADDR:PORT")]
     pub resolver: Option<SocketAddr>,
-    /// The issuer domain name this CA goes by in CAA records (RFC 8659). With it, a DNS
-    /// name's CAA records (the first found climbing from the name to its parents) must
-    /// let this CA issue — issue, or issuewild for a wildcard, with RFC 8657's
-    /// accounturi and validationmethods honoured — when its challenge is validated, and
-    /// again at finalize for an authorization validated over 8 hours before; a failed
-    /// look-up refuses too (caa, dns). Without it, CAA is not checked.
+    /// The issuer domain name this CA goes by in CAA records (RFC 8659); without it, CAA
+    /// is not checked.
+    ///
+    /// With it, a DNS name's CAA records (the first found climbing from the name to its
+    /// parents) must let this CA issue — issue, or issuewild for a wildcard, with RFC
+    /// 8657's accounturi and validationmethods honoured — when its challenge is
+    /// validated, and again at finalize for an authorization validated over 8 hours
+    /// before; a failed look-up refuses too (caa, dns). Without it, CAA is not checked.
     #[arg(long, value_name = "DOMAIN")]
     pub caa_identity: Option<String>,
     /// External account binding keys (lines of `KID BASE64URL-KEY`): new accounts must

@@ -495,3 +495,19 @@ fn finalize_checks_again_an_authorization_older_than_a_check_stands() {
         Ok(())
     );
 }
+
+#[test]
+fn a_resolver_that_never_answers_refuses_within_the_validation_time() {
+    // Bound, never read: questions go unanswered.
+    let silent = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let c = config(silent.local_addr().unwrap(), Some("ca.example"));
+    let started = std::time::Instant::now();
+    let p = check(&c, "www.allow.test", false, ACCOUNT, "http-01").unwrap_err();
+    assert!(started.elapsed() <= crate::validate::TIMEOUT + Duration::from_secs(2));
+    assert_eq!((p.kind, p.status), ("dns", 400), "{p:?}");
+    assert!(
+        p.detail.starts_with("CAA for www.allow.test: "),
+        "{}",
+        p.detail
+    );
+}

@@ -746,7 +746,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__acme__subcmd__serve)
-            opts="-h --ca --db --db-passin --passin --pin --listen --threads --max-connections --header-timeout --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --eab-keys --profile --mtc --mtc-db-passin --mtc-days --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
+            opts="-h --ca --db --db-passin --passin --pin --listen --threads --max-connections --header-timeout --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-db-passin --mtc-days --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -809,6 +809,10 @@ _pkit() {
                     return 0
                     ;;
                 --resolver)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --caa-identity)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

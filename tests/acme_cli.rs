@@ -344,6 +344,11 @@ fn lego() -> Option<PathBuf> {
 }
 
 fn lego_run(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> Value {
+    client_report("env", &lego_args(bin, ca, acme, state, args))
+}
+
+/// legoclient's command line (through `env`, which gives it the CA to trust).
+fn lego_args(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> Vec<String> {
     let mut all = vec![
         format!("LEGO_CA_CERTIFICATES={}", s(&ca.join("ca.pem"))),
         s(bin),
@@ -357,7 +362,7 @@ fn lego_run(bin: &Path, ca: &Path, acme: &Acme, state: &Path, args: &[&str]) -> 
         acme.tls_port.to_string(),
     ];
     all.extend(args.iter().map(|a| a.to_string()));
-    client_report("env", &all)
+    all
 }
 
 /// Run a client program that ends with a JSON report line; the report.
@@ -480,6 +485,156 @@ fn lego_gets_certificates_by_each_challenge_and_renews_by_ari() {
     );
 }
 
+/// A client run that must fail, its problems named: what it printed.
+fn client_refused(r: &common::Run, needles: &[&str]) -> String {
+    assert!(!r.timed_out, "hung: {}", r.describe());
+    assert_ne!(r.code, Some(0), "expected a refusal: {}", r.describe());
+    let text = format!("{}{}", r.stdout_str(), r.stderr_str());
+    for n in needles {
+        assert!(text.contains(n), "{n:?} not in: {text}");
+    }
+    text
+}
+
+#[test]
+fn caa_records_let_lego_and_certbot_through_or_not() {
+    let Some(bin) = lego() else {
+        return;
+    };
+    require(Peer::Certbot);
+    let t = common::tempdir();
+    let d = t.path();
+    let ca = new_ca(d);
+    let resolver = format!("127.0.0.1:{}", free_port());
+    let acme = serve(
+        &ca,
+        &d.join("serve.log"),
+        free_port(),
+        &["--resolver", &resolver, "--caa-identity", "ca.example"],
+    );
+    let before = issued_rows(&ca).len();
+    // lego's account is the first this CA has; certbot's the second.
+    let lego_account = acme.directory.replace("/directory", "/acct/1");
+    let zone = common::write_file(
+        d,
+        "caa.zone",
+        format!(
+            "# Names and wildcards under allow.test: this CA.
+allow.test. CAA 0 issue \"ca.example\"
+# Another CA only; alias.test is a CNAME to it.
+forbid.test. CAA 0 issue \"other.example\"
+alias.test. CNAME forbid.test.
+# Names yes, wildcards no.
+nowild.test. CAA 0 issue \"CA.Example\"
+nowild.test. CAA 0 issuewild \";\"
+# RFC 8657: by dns-01 only; for lego's account only.
+methods.test. CAA 0 issue \"ca.example; validationmethods=dns-01\"
+account.test. CAA 0 issue \"ca.example; accounturi={lego_account}\"
+# Every question about it fails.
+broken.test. SERVFAIL
+"
+        )
+        .as_bytes(),
+    );
+    let (zone, state) = (s(&zone), d.join("lego"));
+    // lego by dns-01, against the DNS server legoclient runs with the zone.
+    let dns01 = |domains: &str, cert: &Path| {
+        let args = lego_args(
+            &bin,
+            &ca,
+            &acme,
+            &state,
+            &[
+                "-challenge",
+                "dns-01",
+                "-dns",
+                &resolver,
+                "-zone",
+                &zone,
+                "-domains",
+                domains,
+                "obtain",
+                &s(cert),
+            ],
+        );
+        common::run_with("env", &args, None, CLIENT)
+    };
+    // Allowed: names climbing to allow.test, its wildcard, a name where only wildcards
+    // are forbidden, dns-01 where only dns-01 is allowed, this account where only it is.
+    let allowed = d.join("allowed.pem");
+    let r = dns01(
+        "www.allow.test,*.allow.test,www.nowild.test,methods.test,account.test",
+        &allowed,
+    );
+    assert_eq!(r.code, Some(0), "lego: {}", r.describe());
+    let report: Value = serde_json::from_str(r.stdout_str().lines().last().unwrap_or("")).unwrap();
+    assert_eq!(report["account"], lego_account.as_str(), "{report}");
+    verified(&allowed, &ca, "any.allow.test");
+    verified(&allowed, &ca, "account.test");
+    // Refused: another CA's name, a wildcard where wildcards are forbidden (caa), and a
+    // look-up that fails (dns), each problem naming its name.
+    let r = dns01(
+        "forbid.test,*.nowild.test,www.broken.test",
+        &d.join("no.pem"),
+    );
+    client_refused(
+        &r,
+        &[
+            "error:caa",
+            "CAA records at forbid.test forbid ca.example to issue for forbid.test",
+            "CAA records at nowild.test forbid ca.example to issue for *.nowild.test: issuewild",
+            "error:dns",
+            "CAA for www.broken.test",
+        ],
+    );
+    // certbot by http-01: the server resolves each name at the DNS server (A 127.0.0.1,
+    // where certbot answers) and asks it for CAA.
+    let mut cmd = std::process::Command::new(&bin);
+    cmd.args(["-dns", &resolver, "-zone", &zone, "dns"]);
+    let _dns = Server::start(cmd, d.join("dns.log"), "serving DNS");
+    let hp = acme.http_port.to_string();
+    let certonly = |dir: &str, domains: &[&str]| {
+        let mut args = vec![
+            "certonly",
+            "--standalone",
+            "--http-01-port",
+            &hp,
+            "--http-01-address",
+            "127.0.0.1",
+            "--agree-tos",
+            "--register-unsafely-without-email",
+        ];
+        for n in domains {
+            args.extend(["-d", n]);
+        }
+        certbot_run(&d.join(dir), &ca, &acme, &args)
+    };
+    let r = certonly("certbot", &["www.allow.test"]);
+    assert_eq!(r.code, Some(0), "certbot: {}", r.describe());
+    verified(
+        &d.join("certbot/cfg/live/www.allow.test/fullchain.pem"),
+        &ca,
+        "www.allow.test",
+    );
+    // Refused: through a CNAME to another CA's name; by http-01 where dns-01 only is
+    // allowed; by an account the records do not name.
+    let r = certonly("certbot", &["alias.test", "methods.test", "account.test"]);
+    client_refused(
+        &r,
+        &[
+            "caa",
+            "CAA records at alias.test forbid ca.example to issue for alias.test",
+            "validationmethods does not list http-01",
+            "accounturi is not this account",
+        ],
+    );
+    // Two orders valid, two certificates issued; the refused orders issued nothing.
+    let orders = common::json_items(&pk_ok(&["acme", "orders", "--ca", &s(&ca), "-f", "json"]));
+    let valid = orders.iter().filter(|o| o["status"] == "valid").count();
+    assert_eq!((orders.len(), valid), (4, 2), "{orders:?}");
+    assert_eq!(issued_rows(&ca).len(), before + 2);
+}
+
 fn hostile(acme: &Acme, ca: &Path, other: Option<&str>) -> Vec<Value> {
     require(Peer::PythonCryptography);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/acme/hostile_client.py");
@@ -525,7 +680,7 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         &ca,
         &d.join("serve.log"),
         free_port(),
-        &["--orders-per-account", "8/1h"],
+        &["--orders-per-account", "10/1h"],
     );
     let before = issued_rows(&ca).len();
     let seen = hostile(&acme, &ca, None);
@@ -551,12 +706,37 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         ("revoke_forged", "unauthorized", 403),
         ("revoke_by_other_key", "unauthorized", 403),
         ("revoke_again", "alreadyRevoked", 400),
+        ("replaces_not_a_cert_id", "malformed", 400),
+        ("replaces_unknown_serial", "malformed", 400),
+        ("replaces_other_issuer", "malformed", 400),
+        ("replaces_others_cert", "unauthorized", 403),
+        ("replaces_other_names", "malformed", 400),
+        ("replaces_again", "alreadyReplaced", 409),
     ] {
         assert_eq!(acme_type(scenario), kind, "{}", by(scenario));
         assert_eq!(by(scenario)["status"], status, "{}", by(scenario));
         assert_eq!(by(scenario)["content_type"], "application/problem+json");
     }
     assert_eq!(by("nonce_first_use")["status"], 201);
+    // The renewal's order records the certificate it replaces; the next is refused
+    // naming it, until it is invalid.
+    assert_eq!(
+        by("replaces_first")["status"],
+        201,
+        "{}",
+        by("replaces_first")
+    );
+    assert_eq!(by("replaces_first")["same_id"], true);
+    let first = by("replaces_first")["location"].as_str().unwrap();
+    assert!(
+        by("replaces_again")["detail"]
+            .as_str()
+            .unwrap()
+            .contains(first),
+        "{}",
+        by("replaces_again")
+    );
+    assert_eq!(by("replaces_after_invalid")["status"], 201);
     // A bad CSR leaves the order ready, with no certificate.
     assert_eq!(by("order_after_bad_csr")["order"], "ready");
     assert!(by("order_after_bad_csr")["certificate"].is_null());
@@ -570,7 +750,7 @@ fn a_hostile_client_gets_the_right_problems_and_nothing_wrong_is_issued() {
         .as_str()
         .unwrap()
         .contains("8192 bytes"));
-    // The account's eighth order in the hour is its last (five were made above).
+    // The account's tenth order in the hour is its last (seven were made above).
     assert_eq!(
         acme_type("rate_limited"),
         "rateLimited",
@@ -663,6 +843,31 @@ fn two_servers_on_one_postgresql_database_serve_one_ca() {
         assert_eq!(
             db.psql("SELECT count(*) FROM acme_orders WHERE status = 'valid'"),
             "2"
+        );
+        assert_eq!(
+            db.psql("SELECT count(*) FROM acme_orders WHERE replaces IS NOT NULL"),
+            "1"
+        );
+        // The same certificate renewed again, at the first: replaced already (409
+        // alreadyReplaced, RFC 9773 §5), which lego answers by ordering without
+        // `replaces`.
+        lego_run(
+            &bin,
+            &ca,
+            &a,
+            &state,
+            &["-domains", "localhost", "renew", &s(&cert)],
+        );
+        assert!(
+            a.server
+                .log_text()
+                .contains("\"problem\":\"alreadyReplaced\""),
+            "{}",
+            a.server.log_text()
+        );
+        assert_eq!(
+            db.psql("SELECT count(*) FROM acme_orders WHERE status = 'valid'"),
+            "3"
         );
         assert_eq!(
             db.psql("SELECT count(*) FROM acme_orders WHERE replaces IS NOT NULL"),
@@ -809,6 +1014,11 @@ fn the_servers_options_and_what_it_refuses_at_start() {
             vec!["--orders-per-account".into(), "lots".into()],
             2,
             vec!["N/DURATION"],
+        ),
+        (
+            vec!["--caa-identity".into(), "ca.example.".into()],
+            2,
+            vec!["--caa-identity ca.example.", "domain name"],
         ),
     ] {
         let mut args: Vec<String> = base.iter().map(|a| a.to_string()).collect();

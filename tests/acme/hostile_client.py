@@ -196,6 +196,32 @@ def main():
     post(b, DIR["newAccount"], {"termsOfServiceAgreed": True})
     kid_b = post(b, DIR["newAccount"], {"onlyReturnExisting": True})[1]["Location"]
     report("others_order", post(b, order_url, None, kid_b))
+    # Its renewal (RFC 9773 §5): `replaces` must name a certificate this server issued, to
+    # this account, for a name the new order has; one order replaces it at a time.
+    aki = issued.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value.key_identifier
+    serial = issued.serial_number.to_bytes((issued.serial_number.bit_length() + 8) // 8, "big")
+    cert_id = f"{b64(aki)}.{b64(serial)}"
+    unknown_serial = f"{b64(aki)}.{b64(bytes([1, 2, 3]))}"
+    other_issuer = f"{b64(bytes(20))}.{b64(serial)}"
+    localhost = [{"type": "dns", "value": "localhost"}]
+
+    def replacing(key, account, replaces, ids=localhost):
+        return post(key, DIR["newOrder"], {"identifiers": ids, "replaces": replaces}, account)
+
+    report("replaces_not_a_cert_id", replacing(a, kid, "not-a-cert-id"))
+    report("replaces_unknown_serial", replacing(a, kid, unknown_serial))
+    report("replaces_other_issuer", replacing(a, kid, other_issuer))
+    report("replaces_others_cert", replacing(b, kid_b, cert_id))
+    report("replaces_other_names", replacing(a, kid, cert_id, [{"type": "dns", "value": "other.example"}]))
+    resp = replacing(a, kid, cert_id)
+    first = json.loads(resp[2])
+    report("replaces_first", resp, same_id=first.get("replaces") == cert_id, location=resp[1].get("Location"))
+    report("replaces_again", replacing(a, kid, cert_id))
+    # Once the replacing order is invalid (finalized after its authorization was
+    # deactivated), another may.
+    post(a, first["authorizations"][0], {"status": "deactivated"}, kid)
+    post(a, first["finalize"], {"csr": csr_for(["localhost"])}, kid)
+    report("replaces_after_invalid", replacing(a, kid, cert_id))
     # Targets that hang and that flood: each challenge ends invalid, within bounds.
     for scenario, ip in (("target_hangs", "127.0.0.2"), ("target_floods", "127.0.0.3")):
         _, order = new_order(a, kid, [{"type": "ip", "value": ip}])

@@ -1,4 +1,31 @@
-//! ACME Renewal Information (RFC 9773 §4.2): when a certificate should be renewed.
+//! ACME Renewal Information (RFC 9773): how a certificate is named (§4.1) and when it
+//! should be renewed (§4.2).
+
+use crate::jose::{b64, unb64};
+
+/// A certificate's unique identifier (RFC 9773 §4.1): the keyIdentifier of its Authority
+/// Key Identifier and its serial number (the DER INTEGER's content octets), each
+/// base64url-encoded without padding, joined by ".".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CertId {
+    pub key_id: Vec<u8>,
+    pub serial: Vec<u8>,
+}
+
+impl CertId {
+    /// Read `AKI.SERIAL`; `None` unless both parts are non-empty unpadded base64url.
+    pub fn parse(s: &str) -> Option<CertId> {
+        let (key_id, serial) = s.split_once('.')?;
+        let (key_id, serial) = (unb64(key_id)?, unb64(serial)?);
+        (!key_id.is_empty() && !serial.is_empty()).then_some(CertId { key_id, serial })
+    }
+}
+
+impl std::fmt::Display for CertId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", b64(&self.key_id), b64(&self.serial))
+    }
+}
 
 /// The suggested renewal window of a certificate valid from `not_before` to `not_after`
 /// (POSIX seconds): the last third of its life begins the window, which lasts a fiftieth
@@ -15,6 +42,29 @@ pub fn window(not_before: i64, not_after: i64, revoked: bool, now: i64) -> (i64,
 
 #[cfg(test)]
 mod tests {
+    use super::CertId;
+
+    #[test]
+    fn cert_ids() {
+        // RFC 9773 §4.1's example.
+        let id = CertId::parse("aYhba4dGQEHhs3uEe6CuLN4ByNQ.AIdlQyE").unwrap();
+        assert_eq!(id.key_id[..2], [0x69, 0x88]);
+        assert_eq!(id.serial, [0x00, 0x87, 0x65, 0x43, 0x21]);
+        assert_eq!(id.to_string(), "aYhba4dGQEHhs3uEe6CuLN4ByNQ.AIdlQyE");
+        for bad in [
+            "",
+            ".",
+            "aYhba4dGQEHhs3uEe6CuLN4ByNQ",
+            "aYhba4dGQEHhs3uEe6CuLN4ByNQ.",
+            ".AIdlQyE",
+            "aYhba4dGQEHhs3uEe6CuLN4ByNQ=.AIdlQyE",
+            "aYhba4dGQEHhs3uEe6CuLN4ByNQ.AIdl+QyE",
+            "a.b.c",
+        ] {
+            assert_eq!(CertId::parse(bad), None, "{bad:?}");
+        }
+    }
+
     #[test]
     fn windows() {
         let day = 86_400;

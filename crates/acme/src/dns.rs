@@ -1,5 +1,6 @@
-//! DNS for validation: dns-01's TXT records (RFC 8555 §8.4) and, where the server is
-//! given its own resolver (`--resolver`), the addresses http-01 connects to. Each look-up
+//! DNS for validation: dns-01's TXT records (RFC 8555 §8.4), [`crate::caa`]'s records
+//! and, where the server is given its own resolver (`--resolver`), the addresses http-01
+//! connects to. Each look-up
 //! asks a fresh resolver (no cache to go stale between a client's TXT update and its
 //! challenge POST) on a one-thread runtime, within [`crate::validate::TIMEOUT`].
 
@@ -13,12 +14,13 @@ use hickory_resolver::Resolver;
 use std::future::Future;
 use std::net::IpAddr;
 
-fn dns_problem(detail: String) -> Problem {
+pub(crate) fn dns_problem(detail: String) -> Problem {
     Problem::new("dns", 400, detail)
 }
 
-/// Run `f` with a resolver for `config` on a runtime of its own.
-fn with_resolver<T, F: Future<Output = Result<T, Problem>>>(
+/// Run `f` with a resolver for `config` on a runtime of its own, all of it within
+/// [`TIMEOUT`].
+pub(crate) fn with_resolver<T, F: Future<Output = Result<T, Problem>>>(
     config: &AcmeConfig,
     f: impl FnOnce(Resolver<TokioRuntimeProvider>) -> F,
 ) -> Result<T, Problem> {

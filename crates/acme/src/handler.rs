@@ -3,10 +3,11 @@
 //! checked for its URL, its nonce (used once, across workers and processes) and its
 //! signature before anything else is read.
 
+use crate::ari::CertId;
 use crate::finalize::{self, Ca};
 use crate::jose::{self, Jwk, Jws, Signer};
 use crate::problem::Problem;
-use crate::store::{AcmeStore, Authz, Challenge, NewAuthz, Order};
+use crate::store::{AcmeStore, Authz, Challenge, Created, NewAuthz, Order, Replacing};
 use crate::{AcmeConfig, Issues};
 use pkit_ca::store::CaStore;
 use pkit_der::Time;
@@ -634,23 +635,33 @@ impl AcmeHandler {
         if let (Issues::X509(_), _) = self.config.issues(profile.as_deref()) {
             self.forbidden_identifiers(&listed)?;
         }
-        let replaces = p
-            .get("replaces")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        let id = self
+        let replaces = self.replaced(&a, &p, &listed)?;
+        let created = self
             .db
             .create_order(
                 a.id,
                 &Value::Array(listed).to_string(),
                 profile.as_deref(),
-                replaces.as_deref(),
+                replaces.as_ref(),
                 window,
                 now + self.config.order_lifetime,
                 &authzs,
                 now,
             )
             .map_err(Problem::db)?;
+        let id = match created {
+            Created::Order(id) => id,
+            Created::AlreadyReplaced(other) => {
+                return Err(Problem::new(
+                    "alreadyReplaced",
+                    409,
+                    format!(
+                        "order {} replaces that certificate already (RFC 9773 §5)",
+                        self.url(&format!("/order/{other}"))
+                    ),
+                ))
+            }
+        };
         let o = self.refreshed_order(id)?;
         Ok(json_answer(201, &self.order_json(&o)?)
             .with("location", self.url(&format!("/order/{id}"))))
@@ -707,6 +718,97 @@ impl AcmeHandler {
             .collect();
         p.subproblems = subproblems;
         Err(p)
+    }
+
+    /// A new order's `replaces` (RFC 9773 §5): the ARI CertID of a certificate this
+    /// server issued to this account, for at least one of the order's identifiers. That
+    /// no other order replaces it already is for the store to decide, at creation, once
+    /// the orders that do have had their status brought up to date (one past its expiry
+    /// or with a failed authorization is invalid, and does not count).
+    fn replaced(
+        &mut self,
+        a: &crate::store::Account,
+        p: &Value,
+        listed: &[Value],
+    ) -> Result<Option<Replacing>, Problem> {
+        let given = match p.get("replaces") {
+            None | Some(Value::Null) => return Ok(None),
+            Some(v) => v.as_str().unwrap_or_default(),
+        };
+        let id = CertId::parse(given).ok_or_else(|| {
+            Problem::new(
+                "malformed",
+                400,
+                format!(
+                    "replaces {given:?}: expected a certificate's ARI identifier, base64url \
+                     AKI keyIdentifier \".\" base64url serial (RFC 9773 §4.1)"
+                ),
+            )
+        })?;
+        let unknown = || {
+            Problem::new(
+                "malformed",
+                400,
+                format!("replaces {given}: this server issued no such certificate"),
+            )
+        };
+        let serial = pkit_der::hex(pkit_der::integer::unsigned_bytes(&id.serial));
+        let issued = self
+            .db
+            .cert(&serial)
+            .map_err(Problem::db)?
+            .ok_or_else(unknown)?;
+        let der = leaf_der(&issued.chain_pem)
+            .ok_or_else(|| Problem::server(format!("certificate {serial}: no PEM recorded")))?;
+        let cert = pkit_x509::cert::Certificate::from_der(&der)
+            .map_err(|e| Problem::server(format!("certificate {serial}: {e}")))?;
+        // The serial is this CA's; so must the key identifier be. A certificate without
+        // one (a Merkle Tree Certificate) is named by its serial, as renewal info names it.
+        let aki = match cert.extension_value(&pkit_der::oid_registry::CE_AUTHORITY_KEY_ID) {
+            Some(pkit_x509::ext::ExtensionValue::AuthorityKeyIdentifier(aki)) => {
+                aki.key_identifier.map(<[u8]>::to_vec)
+            }
+            _ => None,
+        };
+        if aki.as_ref().is_some_and(|k| *k != id.key_id) {
+            return Err(unknown());
+        }
+        if issued.account_id != a.id {
+            return Err(Problem::new(
+                "unauthorized",
+                403,
+                format!("replaces {given}: that certificate was issued to another account"),
+            ));
+        }
+        let old = self
+            .db
+            .order(issued.order_id)
+            .map_err(Problem::db)?
+            .ok_or_else(|| Problem::server(format!("certificate {serial}: its order vanished")))?;
+        let old: Vec<Value> = serde_json::from_str(&old.identifiers).unwrap_or_default();
+        if !listed.iter().any(|i| old.contains(i)) {
+            return Err(Problem::new(
+                "malformed",
+                400,
+                format!("replaces {given}: the order names none of that certificate's identifiers"),
+            ));
+        }
+        // Recorded as the certificate gives it, so that two spellings of one serial are
+        // one replacement.
+        let cert_id = CertId {
+            key_id: aki.unwrap_or(id.key_id),
+            serial: cert.serial.to_vec(),
+        }
+        .to_string();
+        for o in self.db.orders_replacing(&cert_id).map_err(Problem::db)? {
+            if o.status != "invalid" {
+                self.refreshed_order(o.id)?;
+            }
+        }
+        Ok(Some(Replacing {
+            cert_id,
+            serial: issued.serial,
+        }))
     }
 
     /// An order with its status moved on by its authorizations (§7.1.6).
@@ -996,10 +1098,16 @@ impl AcmeHandler {
         } else {
             c
         };
-        Ok(json_answer(200, &self.challenge_json(&c)).with(
+        let mut a = json_answer(200, &self.challenge_json(&c)).with(
             "link",
             format!("<{}>;rel=\"up\"", self.url(&format!("/authz/{}", z.id))),
-        ))
+        );
+        // As the authorization says (§8.2): lego waits 5 s before its first look
+        // without it, where a validation takes milliseconds.
+        if c.status == "processing" {
+            a = a.with("retry-after", "1".into());
+        }
+        Ok(a)
     }
 
     fn finalize(&mut self, s: Signed, path: &str) -> Outcome {
@@ -1036,6 +1144,11 @@ impl AcmeHandler {
                 "an authorization of the order is no longer valid",
             ));
         }
+        // CAA, checked when each authorization was validated, stands 8 hours (BR
+        // §3.2.2.8): a reused one validated before that is checked again. Like the CSR,
+        // before the order is claimed: a refusal leaves it ready, to finalize once the
+        // records allow it.
+        crate::caa::recheck(self.db.as_ref(), &self.config, &authzs, now)?;
         // Checked before the order is claimed, so a bad CSR leaves it ready to retry.
         let checked = finalize::check_csr(&csr, &o, &self.ca, self.backend)?;
         if !self.db.claim_order(o.id, now).map_err(Problem::db)? {
@@ -1243,16 +1356,7 @@ impl AcmeHandler {
         }
         // The certificate posted must be the one issued, byte for byte: a forged one with
         // its serial and the poster's key would otherwise pass the key check below.
-        const END: &str = "-----END CERTIFICATE-----";
-        let leaf_pem = issued
-            .chain_pem
-            .find(END)
-            .map(|i| &issued.chain_pem[..i + END.len()]);
-        let ours = leaf_pem
-            .and_then(|p| pkit_x509::pem::decode(p.as_bytes()))
-            .and_then(|b| b.ok())
-            .map(|b| b.der);
-        if ours.as_deref() != Some(der.as_slice()) {
+        if leaf_der(&issued.chain_pem).as_deref() != Some(der.as_slice()) {
             return Err(Problem::new(
                 "unauthorized",
                 403,
@@ -1314,6 +1418,15 @@ impl AcmeHandler {
         )
         .with("retry-after", "21600".into()))
     }
+}
+
+/// The DER of the first certificate of a recorded chain: the one issued.
+fn leaf_der(chain_pem: &str) -> Option<Vec<u8>> {
+    const END: &str = "-----END CERTIFICATE-----";
+    let leaf = chain_pem.find(END).map(|i| &chain_pem[..i + END.len()])?;
+    pkit_x509::pem::decode(leaf.as_bytes())
+        .and_then(|b| b.ok())
+        .map(|b| b.der)
 }
 
 /// The `contact` list of a payload: mailto: URLs only (§7.3).

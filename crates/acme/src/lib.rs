@@ -8,6 +8,7 @@
 //! - [`store`]: the state (`DIR/acme.db`, shared by every process serving the CA);
 //! - [`validate`], [`dns`] and [`tls_alpn`]: challenges validated from the server,
 //!   bounded in time and size, on threads of their own;
+//! - [`caa`]: whether a domain's CAA records let the CA issue for it (RFC 8659, 8657);
 //! - [`finalize`]: the CSR checked and the certificate issued through the CA's lint gate;
 //! - [`mtc`]: Merkle Tree Certificates, appended to an MTC CA's log at finalize and
 //!   downloadable once checkpointed;
@@ -35,6 +36,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ari;
+pub mod caa;
 pub mod dns;
 pub mod eab;
 pub mod finalize;
@@ -98,11 +100,19 @@ pub struct AcmeConfig {
     /// The MTC CA, when the server has one: orders without a profile get its
     /// certificates.
     pub mtc: Option<mtc::MtcLog>,
+    /// The issuer domain name this CA recognises as its own in CAA `issue` and
+    /// `issuewild` properties ([`caa`]); `None`: CAA is not looked up.
+    pub caa_identity: Option<String>,
 }
 
 impl AcmeConfig {
     pub fn eab_required(&self) -> bool {
         !self.eab_keys.is_empty()
+    }
+
+    /// Account `id`'s URL: its `kid`, and what a CAA `accounturi` names (RFC 8657 §3).
+    pub fn account_url(&self, id: i64) -> String {
+        format!("{}/acct/{id}", self.base_url)
     }
 
     /// What an order of `profile` gets, and for how many days (`None`: the pkit

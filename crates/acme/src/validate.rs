@@ -146,7 +146,20 @@ pub fn validate(
             400,
             format!("{other} is not validated by this server yet"),
         )),
+    }?;
+    // Control proven, whether the domain lets this CA issue (with --caa-identity): here,
+    // where the challenge type is known (RFC 8657's validationmethods names it) and a
+    // refusal ends the authorization before any order waits on it. Addresses have no CAA.
+    if z.id_type == "dns" {
+        crate::caa::check(
+            config,
+            &z.id_value,
+            z.wildcard,
+            &config.account_url(account.id),
+            &c.kind,
+        )?;
     }
+    Ok(())
 }
 
 /// http-01 (§8.3): GET http://NAME:PORT/.well-known/acme-challenge/TOKEN answers the key

@@ -31,7 +31,10 @@ recorded in its records like `issue cert`'s. Challenges: http-01 (GET \
 http://NAME:--http-port/.well-known/acme-challenge/TOKEN, 10 s, 8 KiB at most), dns-01 \
 (TXT _acme-challenge.NAME at --resolver or the system's resolver), tls-alpn-01 (TLS to \
 NAME:--tls-port offering acme-tls/1, 10 s); a wildcard only by dns-01, an IP address \
-(RFC 8738) by http-01 or tls-alpn-01. With --mtc, orders without a profile (and \
+(RFC 8738) by http-01 or tls-alpn-01. With --caa-identity, a DNS name's CAA records \
+(RFC 8659, 8657) are checked when its challenge is validated (caa when they forbid, dns \
+when the look-up fails; an authorization validated over 8 hours before is checked again \
+at finalize); without it, CAA is not checked. With --mtc, orders without a profile (and \
 profiles NAME=mtc) get Merkle Tree Certificates: finalize appends the entry to the MTC \
 CA's log and the order stays processing (Retry-After: --checkpoint-every) until a \
 checkpoint covers it; then the order is valid and its certificate the standalone one, \
@@ -77,10 +80,20 @@ pub struct ServeArgs {
     /// The port tls-alpn-01 validation connects to.
     #[arg(long, value_name = "PORT", default_value_t = 443)]
     pub tls_port: u16,
-    /// The DNS server validation asks (ADDR:PORT): dns-01's TXT records and http-01's
-    /// addresses; default: the system's resolver.
+    /// The DNS server validation asks (ADDR:PORT): dns-01's TXT records, http-01's
+    /// addresses and CAA records; default: the system's resolver.
     #[arg(long, value_name = "ADDR:PORT")]
     pub resolver: Option<SocketAddr>,
+    /// The issuer domain name this CA goes by in CAA records (RFC 8659); without it, CAA
+    /// is not checked.
+    ///
+    /// With it, a DNS name's CAA records (the first found climbing from the name to its
+    /// parents) must let this CA issue — issue, or issuewild for a wildcard, with RFC
+    /// 8657's accounturi and validationmethods honoured — when its challenge is
+    /// validated, and again at finalize for an authorization validated over 8 hours
+    /// before; a failed look-up refuses too (caa, dns). Without it, CAA is not checked.
+    #[arg(long, value_name = "DOMAIN")]
+    pub caa_identity: Option<String>,
     /// External account binding keys (lines of `KID BASE64URL-KEY`): new accounts must
     /// bind to one of them.
     #[arg(long, value_name = "FILE")]
@@ -175,6 +188,18 @@ fn tls_identity(be: &Backend, a: &ServeArgs, ca: &Ca, base_url: &str) -> CliResu
         key_pem: key.into_bytes(),
         source: format!("a certificate from {} for {host}", a.ca.display()),
     })
+}
+
+/// `--caa-identity`: an issuer domain name as CAA `issue` values write one.
+fn caa_identity(s: &str) -> CliResult<String> {
+    if pkit::acme::caa::is_domain_name(s) {
+        Ok(s.to_string())
+    } else {
+        Err(CliError::usage(format!(
+            "--caa-identity {s}: expected a domain name as CAA issue properties name CAs \
+             (letters, digits and hyphens in dot-separated labels, no trailing dot)"
+        )))
+    }
 }
 
 fn order_rate(s: &str) -> CliResult<Option<(i64, i64)>> {
@@ -349,6 +374,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         terms_of_service: a.terms_of_service.clone(),
         eab_keys,
         mtc: a.mtc.as_deref().map(|d| mtc_log(be, &a, d)).transpose()?,
+        caa_identity: a.caa_identity.as_deref().map(caa_identity).transpose()?,
     });
     let issuer = load_issuer(be, &a.ca, a.secrets.passin(), a.secrets.pin())?;
     let mut chain = ca_chain(&a.ca)?;

@@ -111,6 +111,25 @@ pub struct NewAuthz {
     pub challenges: Vec<(String, String)>,
 }
 
+/// What a new order replaces (RFC 9773 §5), found in the records.
+#[derive(Debug, Clone)]
+pub struct Replacing {
+    /// The certificate's ARI CertID as the order records and shows it
+    /// ([`crate::ari::CertId`]).
+    pub cert_id: String,
+    /// Its serial, as [`IssuedCert::serial`].
+    pub serial: String,
+}
+
+/// How creating an order went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Created {
+    /// The new order's id.
+    Order(i64),
+    /// Nothing made: this order, not invalid, replaces the same certificate already.
+    AlreadyReplaced(i64),
+}
+
 /// The columns every store reads its rows with, in the order the row readers expect.
 pub(crate) const ORDER_COLUMNS: &str =
     "id, account_id, status, identifiers, profile, replaces, not_before, \
@@ -148,19 +167,24 @@ pub trait AcmeStore: Send {
     /// Give an account a new key (RFC 8555 §7.3.5); false when another account has it.
     fn rekey_account(&self, id: i64, thumbprint: &str, jwk: &str, spki: &[u8]) -> Result<bool>;
     /// A new order with its authorizations (reusing `reuse`, making the rest with their
-    /// challenges), in one transaction.
+    /// challenges), in one transaction. One that `replaces` a certificate is made only
+    /// when no order that is not invalid replaces it already, which the transaction
+    /// decides: of two servers replacing one certificate at once, one makes its order.
     #[allow(clippy::too_many_arguments)]
     fn create_order(
         &mut self,
         account_id: i64,
         identifiers: &str,
         profile: Option<&str>,
-        replaces: Option<&str>,
+        replaces: Option<&Replacing>,
         window: (Option<i64>, Option<i64>),
         expires: i64,
         authzs: &[NewAuthz],
         now: i64,
-    ) -> Result<i64>;
+    ) -> Result<Created>;
+    /// The orders that replace the certificate of ARI CertID `cert_id`, whatever their
+    /// status.
+    fn orders_replacing(&self, cert_id: &str) -> Result<Vec<Order>>;
     /// A valid, unexpired authorization of `account` for the identifier, to reuse.
     fn reusable_authz(
         &self,

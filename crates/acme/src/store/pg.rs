@@ -85,6 +85,9 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE acme_orders ADD COLUMN mtc_index BIGINT;
     ALTER TABLE acme_orders ADD COLUMN mtc_log TEXT;
     ALTER TABLE acme_orders ADD COLUMN claimed BIGINT;",
+    // v3: the orders that replace a certificate (RFC 9773 §5), looked up for each new one
+    // that replaces it.
+    "CREATE INDEX acme_orders_by_replaces ON acme_orders(replaces);",
 ];
 
 /// One connection to the CA's database.
@@ -322,14 +325,31 @@ impl AcmeStore for PgAcme {
         account_id: i64,
         identifiers: &str,
         profile: Option<&str>,
-        replaces: Option<&str>,
+        replaces: Option<&Replacing>,
         window: (Option<i64>, Option<i64>),
         expires: i64,
         authzs: &[NewAuthz],
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<Created> {
         self.run(|c| {
             let mut tx = c.transaction()?;
+            if let Some(r) = replaces {
+                // The replaced certificate's row, locked until commit, serializes the
+                // orders that replace it: the second looks once the first is committed
+                // (READ COMMITTED reads anew at each statement) and sees it.
+                tx.execute(
+                    "SELECT 1 FROM acme_certs WHERE serial = $1 FOR UPDATE",
+                    &[&r.serial],
+                )?;
+                if let Some(other) = tx.query_opt(
+                    "SELECT id FROM acme_orders WHERE replaces = $1 AND status != 'invalid'
+                     LIMIT 1",
+                    &[&r.cert_id],
+                )? {
+                    return Ok(Created::AlreadyReplaced(other.get(0)));
+                }
+            }
+            let replaces = replaces.map(|r| r.cert_id.as_str());
             let order: i64 = tx
                 .query_one(
                     "INSERT INTO acme_orders (account_id, status, identifiers, profile, replaces,
@@ -376,7 +396,7 @@ impl AcmeStore for PgAcme {
                 )?;
             }
             tx.commit()?;
-            Ok(order)
+            Ok(Created::Order(order))
         })
     }
 
@@ -417,6 +437,18 @@ impl AcmeStore for PgAcme {
             )?
             .as_ref()
             .map(order_row))
+        })
+    }
+
+    fn orders_replacing(&self, cert_id: &str) -> Result<Vec<Order>> {
+        self.run(|c| {
+            Ok(c.query(
+                &format!("SELECT {ORDER_COLUMNS} FROM acme_orders WHERE replaces = $1 ORDER BY id"),
+                &[&cert_id],
+            )?
+            .iter()
+            .map(order_row)
+            .collect())
         })
     }
 

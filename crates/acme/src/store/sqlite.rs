@@ -81,6 +81,9 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE orders ADD COLUMN mtc_index INTEGER;
     ALTER TABLE orders ADD COLUMN mtc_log TEXT;
     ALTER TABLE orders ADD COLUMN claimed INTEGER;",
+    // v4: the orders that replace a certificate (RFC 9773 §5), looked up for each new one
+    // that replaces it.
+    "CREATE INDEX orders_by_replaces ON orders(replaces);",
 ];
 
 /// One connection to `acme.db`. Transactions that write begin IMMEDIATE: a deferred one
@@ -265,15 +268,29 @@ impl AcmeStore for SqliteAcme {
         account_id: i64,
         identifiers: &str,
         profile: Option<&str>,
-        replaces: Option<&str>,
+        replaces: Option<&Replacing>,
         window: (Option<i64>, Option<i64>),
         expires: i64,
         authzs: &[NewAuthz],
         now: i64,
-    ) -> Result<i64> {
+    ) -> Result<Created> {
+        // Immediate: no other writer between the look for a replacement and the insert.
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if let Some(r) = replaces {
+            let other: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM orders WHERE replaces = ?1 AND status != 'invalid' LIMIT 1",
+                    [&r.cert_id],
+                    |row| row.get(0),
+                )
+                .optional()?;
+            if let Some(other) = other {
+                return Ok(Created::AlreadyReplaced(other));
+            }
+        }
+        let replaces = replaces.map(|r| r.cert_id.as_str());
         tx.execute(
             "INSERT INTO orders (account_id, status, identifiers, profile, replaces, not_before,
                                  not_after, expires, created)
@@ -316,7 +333,15 @@ impl AcmeStore for SqliteAcme {
             )?;
         }
         tx.commit()?;
-        Ok(order)
+        Ok(Created::Order(order))
+    }
+
+    fn orders_replacing(&self, cert_id: &str) -> Result<Vec<Order>> {
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE replaces = ?1 ORDER BY id"
+        ))?;
+        let rows = st.query_map([cert_id], order_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// A valid, unexpired authorization of `account` for the identifier, to reuse.
@@ -543,5 +568,52 @@ impl AcmeStore for SqliteAcme {
         self.conn
             .execute("UPDATE certs SET revoked = 1 WHERE serial = ?1", [serial])?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_order_at_a_time_replaces_a_certificate() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = SqliteAcme::open(&dir.path().join("acme.db")).unwrap();
+        let account = db.create_account("t", "{}", b"k", "[]", None, 0).unwrap();
+        let r = Replacing {
+            cert_id: "AQID.BA".into(),
+            serial: "04".into(),
+        };
+        let order = |db: &mut SqliteAcme, replaces: Option<&Replacing>| {
+            db.create_order(account, "[]", None, replaces, (None, None), 60, &[], 0)
+                .unwrap()
+        };
+        let Created::Order(first) = order(&mut db, Some(&r)) else {
+            panic!("the first replacement is made");
+        };
+        assert_eq!(
+            db.order(first).unwrap().unwrap().replaces.as_deref(),
+            Some("AQID.BA")
+        );
+        assert_eq!(order(&mut db, Some(&r)), Created::AlreadyReplaced(first));
+        // Orders that replace nothing, or something else, are not in the way.
+        assert!(matches!(order(&mut db, None), Created::Order(_)));
+        let other = Replacing {
+            cert_id: "AQID.BQ".into(),
+            serial: "05".into(),
+        };
+        assert!(matches!(order(&mut db, Some(&other)), Created::Order(_)));
+        // An invalid replacement frees the certificate for the next.
+        db.set_order_status(first, "invalid", None).unwrap();
+        let Created::Order(second) = order(&mut db, Some(&r)) else {
+            panic!("replaceable again once the first is invalid");
+        };
+        let replacing: Vec<i64> = db
+            .orders_replacing("AQID.BA")
+            .unwrap()
+            .iter()
+            .map(|o| o.id)
+            .collect();
+        assert_eq!(replacing, [first, second]);
     }
 }

@@ -111,6 +111,26 @@ fn certbot_run(dir: &Path, ca: &Path, acme: &Acme, args: &[&str]) -> common::Run
     r
 }
 
+/// `certbot certonly --standalone -d NAME…` (http-01 on the server's port for it), a
+/// new account agreeing to the terms.
+fn certbot_certonly(dir: &Path, ca: &Path, acme: &Acme, names: &[&str]) -> common::Run {
+    let hp = acme.http_port.to_string();
+    let mut args = vec![
+        "certonly",
+        "--standalone",
+        "--http-01-port",
+        &hp,
+        "--http-01-address",
+        "127.0.0.1",
+        "--agree-tos",
+        "--register-unsafely-without-email",
+    ];
+    for n in names {
+        args.extend(["-d", n]);
+    }
+    certbot_run(dir, ca, acme, &args)
+}
+
 fn issued_rows(ca: &Path) -> Vec<Value> {
     let r = pk_ok(&["issue", "list", "--ca", &s(ca), "-f", "json"]);
     common::json_items(&r)
@@ -123,24 +143,7 @@ fn certbot_gets_and_revokes_a_certificate_and_binds_its_account() {
     let d = t.path();
     let ca = new_ca(d);
     let acme = serve(&ca, &d.join("serve.log"), free_port(), &[]);
-    let hp = acme.http_port.to_string();
-    let r = certbot_run(
-        d,
-        &ca,
-        &acme,
-        &[
-            "certonly",
-            "--standalone",
-            "--http-01-port",
-            &hp,
-            "--http-01-address",
-            "127.0.0.1",
-            "-d",
-            "localhost",
-            "--agree-tos",
-            "--register-unsafely-without-email",
-        ],
-    );
+    let r = certbot_certonly(d, &ca, &acme, &["localhost"]);
     assert_eq!(r.code, Some(0), "certbot certonly: {}", r.describe());
     let live = d.join("cfg/live/localhost");
     verified(&live.join("fullchain.pem"), &ca, "localhost");
@@ -246,24 +249,7 @@ fn clients_are_refused_names_the_cas_chain_or_policy_forbids_before_any_authoriz
         ],
     );
     let acme = serve(&ca, &d.join("serve.log"), free_port(), &[]);
-    let hp = acme.http_port.to_string();
-    let r = certbot_run(
-        d,
-        &ca,
-        &acme,
-        &[
-            "certonly",
-            "--standalone",
-            "--http-01-port",
-            &hp,
-            "--http-01-address",
-            "127.0.0.1",
-            "-d",
-            "localhost",
-            "--agree-tos",
-            "--register-unsafely-without-email",
-        ],
-    );
+    let r = certbot_certonly(d, &ca, &acme, &["localhost"]);
     assert_ne!(r.code, Some(0), "certbot certonly: {}", r.describe());
     let text = format!("{}{}", r.stdout_str(), r.stderr_str());
     assert!(
@@ -592,23 +578,8 @@ broken.test. SERVFAIL
     let mut cmd = std::process::Command::new(&bin);
     cmd.args(["-dns", &resolver, "-zone", &zone, "dns"]);
     let _dns = Server::start(cmd, d.join("dns.log"), "serving DNS");
-    let hp = acme.http_port.to_string();
-    let certonly = |dir: &str, domains: &[&str]| {
-        let mut args = vec![
-            "certonly",
-            "--standalone",
-            "--http-01-port",
-            &hp,
-            "--http-01-address",
-            "127.0.0.1",
-            "--agree-tos",
-            "--register-unsafely-without-email",
-        ];
-        for n in domains {
-            args.extend(["-d", n]);
-        }
-        certbot_run(&d.join(dir), &ca, &acme, &args)
-    };
+    let certonly =
+        |dir: &str, domains: &[&str]| certbot_certonly(&d.join(dir), &ca, &acme, domains);
     let r = certonly("certbot", &["www.allow.test"]);
     assert_eq!(r.code, Some(0), "certbot: {}", r.describe());
     verified(

@@ -455,12 +455,8 @@ fn renewal_is_refused_once_the_policy_forbids_the_name_and_policy_rules_say_whic
         .starts_with("no policy"));
 }
 
-/// An EC key and a self-signed root by the `openssl` command, with these extensions.
-fn openssl_root(dir: &Path, name: &str, exts: &[&str]) -> (PathBuf, PathBuf) {
-    let (key, cert) = (
-        dir.join(format!("{name}.key")),
-        dir.join(format!("{name}.pem")),
-    );
+/// A P-256 key in `path`, made by the `openssl` command.
+fn ec_key(path: &Path) {
     let (code, out) = common::ossl(&[
         "genpkey",
         "-algorithm",
@@ -468,9 +464,18 @@ fn openssl_root(dir: &Path, name: &str, exts: &[&str]) -> (PathBuf, PathBuf) {
         "-pkeyopt",
         "ec_paramgen_curve:P-256",
         "-out",
-        &s(&key),
+        &s(path),
     ]);
     assert_eq!(code, Some(0), "{out}");
+}
+
+/// An EC key and a self-signed root by the `openssl` command, with these extensions.
+fn openssl_root(dir: &Path, name: &str, exts: &[&str]) -> (PathBuf, PathBuf) {
+    let (key, cert) = (
+        dir.join(format!("{name}.key")),
+        dir.join(format!("{name}.pem")),
+    );
+    ec_key(&key);
     let subj = format!("/CN={name}");
     let mut args = vec![
         "req",
@@ -507,16 +512,7 @@ fn openssl_intermediate(dir: &Path, name: &str, root: &(PathBuf, PathBuf), ext: 
         dir.join(format!("{name}.csr")),
         dir.join(format!("{name}.ext")),
     );
-    let (code, out) = common::ossl(&[
-        "genpkey",
-        "-algorithm",
-        "EC",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-out",
-        &s(&key),
-    ]);
-    assert_eq!(code, Some(0), "{out}");
+    ec_key(&key);
     let subj = format!("/CN={name}");
     let (code, out) = common::ossl(&[
         "req",

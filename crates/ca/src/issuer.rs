@@ -394,7 +394,6 @@ impl Issuer {
             spki: &req.spki,
             extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
         });
-        self.forbids(&tbs)?;
         Ok((tbs, serial, not_before, not_after))
     }
 }

@@ -324,6 +324,18 @@ impl Issuer {
     pub fn issue(&self, signer: &mut dyn Signer, req: &Request) -> Result<Issued, CaError> {
         let (tbs, serial, not_before, not_after) = self.tbs_for(req)?;
         self.forbids(&tbs)?;
+        self.sign_linted(signer, tbs, serial, not_before, not_after)
+    }
+
+    /// The lint gate, then the signature.
+    fn sign_linted(
+        &self,
+        signer: &mut dyn Signer,
+        tbs: Vec<u8>,
+        serial: [u8; 20],
+        not_before: Time,
+        not_after: Time,
+    ) -> Result<Issued, CaError> {
         let findings = self
             .gate
             .check(&tbs, self.scheme)
@@ -336,6 +348,18 @@ impl Issuer {
             not_after,
             findings,
         })
+    }
+
+    /// [`Issuer::issue`] for a certificate whose names [`Issuer::check_names`] allowed,
+    /// of a kind (profile, validity, key algorithm) [`Issuer::precheck`] allowed: the
+    /// chain is not asked again (a batch, [`crate::batch`]); the lint gate still is.
+    pub(crate) fn issue_prechecked(
+        &self,
+        signer: &mut dyn Signer,
+        req: &Request,
+    ) -> Result<Issued, CaError> {
+        let (tbs, serial, not_before, not_after) = self.tbs_for(req)?;
+        self.sign_linted(signer, tbs, serial, not_before, not_after)
     }
 
     /// Whether the CA's policy and chain would let `req` be issued, without signing

@@ -257,6 +257,13 @@ pub fn issue_for_names(
                         .join("; ")
                 ),
             ),
+            // The CA's policy changed since the order was made, or the CSR names what
+            // the chain forbids: the client's request, not the server, is at fault.
+            CaError::Forbidden(r) => Problem::new(
+                "rejectedIdentifier",
+                400,
+                format!("the CA refused to sign: {r}"),
+            ),
             other => Problem::server(format!("issuing: {other}")),
         })?;
     let dn = pkit_x509::cert::Certificate::from_der(&issued.der)

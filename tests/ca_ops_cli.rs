@@ -420,12 +420,64 @@ fn name_constraints_bind_what_the_ca_issues() {
             "--bundle",
         ],
     );
-    let outside = leaf(
-        &int,
-        t.path(),
-        "out",
-        &["--san", "DNS:www.example.com", "--bundle"],
+    // pkit refuses to sign what the constraints forbid (tests/preissue_cli.rs has the
+    // forms); the verifiers are shown such a certificate as another signer would make it,
+    // OpenSSL with the intermediate's key.
+    let r = pk(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&int),
+        "--san",
+        "DNS:www.example.com",
+        "--key-out",
+        &s(&t.path().join("out.key")),
+        "-o",
+        &s(&t.path().join("out.pem")),
+    ]);
+    refused(
+        &r,
+        1,
+        &["name-constraints (certificate 0)", "www.example.com"],
+        "a name outside",
     );
+    let outside = t.path().join("outside.pem");
+    let csr = t.path().join("outside.csr");
+    let (code, out) = ossl(&[
+        "req",
+        "-new",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        &s(&t.path().join("outside.key")),
+        "-subj",
+        "/CN=www.example.com",
+        "-addext",
+        "subjectAltName=DNS:www.example.com",
+        "-out",
+        &s(&csr),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = ossl(&[
+        "x509",
+        "-req",
+        "-in",
+        &s(&csr),
+        "-CA",
+        &s(&int.join("ca.pem")),
+        "-CAkey",
+        &s(&int.join("ca.key")),
+        "-copy_extensions",
+        "copy",
+        "-days",
+        "30",
+        "-out",
+        &s(&outside),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
     let untrusted = ["--untrusted", &s(&chain)];
     let (code, v) = verify(&roots, &inside, &untrusted);
     assert_eq!(code, Some(0), "{v}");

@@ -48,7 +48,7 @@ impl PolicyArgs {
 
 #[derive(Args, Debug)]
 #[command(
-    after_help = "Without a change, prints the policy (after checking ca.json: an \
+    after_long_help = "Without a change, prints the policy (after checking ca.json: an \
 edited file with a rule pkit cannot use is reported with its key and rule, exit 3). Rules \
 take effect at the CA's next signature: `issue cert`, `batch`, `renew`, `ca --parent` and \
 `acme serve` (which refuses an order naming a forbidden identifier with rejectedIdentifier) \

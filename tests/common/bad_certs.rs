@@ -170,20 +170,6 @@ pub fn build(dir: &Path) -> Vec<BadCert> {
         "e_rfc_name_constraints_in_end_entity",
         "rfc5280",
     ));
-    let t5 = template(
-        "dup",
-        r#"{"extensions": [{"oid": "1.2.3.4", "der_hex": "0500"}, {"oid": "1.2.3.4", "der_hex": "0500"}]}"#,
-    );
-    cases.push((
-        leaf(
-            &ca,
-            dir,
-            "dup",
-            &["--template", &s(&t5), "--san", "DNS:a.example", off, "off"],
-        ),
-        "e_rfc_duplicate_extension",
-        "rfc5280",
-    ));
     // authorityInfoAccess, critical: SEQUENCE { SEQUENCE { id-ad-ocsp, [6] "http://o/" } }
     let t6 = template(
         "aia",

@@ -475,6 +475,23 @@ pub fn all() -> Vec<Malformed> {
                 "authorityKeyIdentifier",
             )
         },
+        // pkit's CA refuses to sign what it cannot read back, even with `--lint off`.
+        mk(
+            "duplicate-extension",
+            Tbs {
+                extensions: Some({
+                    let mut e = leaf_exts();
+                    let x = ext(&[0x2a, 0x03, 0x04], None, &[0x05, 0x00]);
+                    e.push(x.clone());
+                    e.push(x);
+                    e
+                }),
+                ..Tbs::leaf()
+            }
+            .cert(),
+            "e_rfc_duplicate_extension",
+            "1.2.3.4 appears more than once",
+        ),
         mk(
             "duplicate-policy",
             Tbs {

@@ -117,6 +117,12 @@ pub struct Options<'a> {
     /// Fail a chain with a certificate that expires within this many seconds.
     pub expires_within: Option<i64>,
     pub budget: Budget,
+    /// Hold the target to its own profile too: its critical extensions understood, its
+    /// key identifiers, the `webpki` profile, no nameConstraints in an end-entity
+    /// certificate. A CA checking what it is about to sign against its chain turns this
+    /// off: what the certificate says of itself is its lint gate's to judge (and `--lint
+    /// off` may mean to sign it), what the chain forbids is not.
+    pub target_profile: bool,
 }
 
 impl Options<'_> {
@@ -133,6 +139,7 @@ impl Options<'_> {
             hard_fail: true,
             expires_within: None,
             budget: Budget::default(),
+            target_profile: true,
         }
     }
 }

@@ -18,7 +18,11 @@
 //! - the certificate's validity must lie within every CA's of the chain, not only be
 //!   valid at one time.
 //!
-//! Signatures are not checked (nothing is signed yet, and the chain's are the CA's own).
+//! What the certificate says of itself (critical extensions understood, key identifiers,
+//! nameConstraints in an end-entity certificate) is the lint gate's to judge, not this
+//! check's: `--lint off` signs such a certificate on purpose (test material), never one
+//! its chain forbids. Signatures are not checked (nothing is signed yet, and the chain's
+//! are the CA's own).
 
 use super::constraints::NcError;
 use super::names;
@@ -74,10 +78,13 @@ fn malformed(at: usize) -> impl Fn(crate::der::Error) -> Refusal {
     move |e| Refusal::new(Reason::Malformed.code(), Some(at), e.to_string())
 }
 
-/// The rules a CA's chain is walked with: RFC 5280's, any policy, no revocation.
+/// The rules a CA's chain is walked with: RFC 5280's, any policy, no revocation, and
+/// the certificate to sign held to what the chain says, not to its own profile (the
+/// lint gate's, which `--lint` may turn off: a CA makes test certificates too).
 fn options(now: Time) -> Options<'static> {
     let mut o = Options::at(now);
     o.rules = Rules::Rfc5280;
+    o.target_profile = false;
     o
 }
 

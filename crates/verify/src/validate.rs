@@ -319,16 +319,19 @@ impl PathState {
         // Read once (where the first check that needs them stands, so failures keep
         // their order): the checks below look up several extensions each.
         let exts = extensions(cert, at)?;
-        critical_extensions(&exts, at)?;
-        weak(cert, at, opts.rules)?;
-        profile(
-            cert,
-            Some(issuer),
-            &exts,
-            Role::of(at, anchor_at),
-            opts.rules,
-            at,
-        )?;
+        let own_profile = !last || opts.target_profile;
+        if own_profile {
+            critical_extensions(&exts, at)?;
+            weak(cert, at, opts.rules)?;
+            profile(
+                cert,
+                Some(issuer),
+                &exts,
+                Role::of(at, anchor_at),
+                opts.rules,
+                at,
+            )?;
+        }
         if !last {
             let bc = basic_constraints(&exts, at)?;
             if !bc.is_some_and(|b| b.ca) {
@@ -367,7 +370,10 @@ impl PathState {
                 .map_err(|e| nc_failure(e, at))?;
             // OpenSSL also holds a CA's extendedKeyUsage, when it has one, to the purpose.
             eku(&exts, at, opts.purpose, false)?;
-        } else if exts.iter().any(|e| e.oid == oids::CE_NAME_CONSTRAINTS) && !cert.is_ca() {
+        } else if own_profile
+            && exts.iter().any(|e| e.oid == oids::CE_NAME_CONSTRAINTS)
+            && !cert.is_ca()
+        {
             // §4.2.1.10: nameConstraints "MUST be used only in a CA certificate"; in a
             // leaf it would constrain nothing, so it says the issuer erred.
             return Err(Failure::new(

@@ -275,6 +275,7 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let identity = identity(&a)?;
     let opts = Options {
         now,
+        target_profile: true,
         max_depth: a.max_depth,
         purpose: a.purpose,
         identity,

@@ -17,27 +17,27 @@
 
 #![forbid(unsafe_code)]
 
-/// The ACME server (crates/acme).
+/// The ACME server (src/pki/acme).
 #[cfg(feature = "serve")]
 pub use pkit_acme as acme;
-/// `pkit bench` (crates/bench).
+/// `pkit bench` (src/bench).
 #[cfg(feature = "postgres")]
 pub use pkit_bench as bench;
-/// The DER engine (crates/der), under its old path so `pkit::der::…` stays valid.
+/// The DER engine (src/der), under its old path so `pkit::der::…` stays valid.
 pub use pkit_der as der;
-/// The `parse` model (crates/describe).
+/// The `parse` model (src/pki/describe).
 pub use pkit_describe as describe;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
-/// The linter (crates/lint): RFC 5280 and CA/Browser Forum rules for certificates, CRLs,
+/// The linter (src/pki/lint): RFC 5280 and CA/Browser Forum rules for certificates, CRLs,
 /// OCSP responses and CSRs.
 pub use pkit_lint as lint;
-/// Merkle Tree Certificates (crates/mtc), under its old path.
+/// Merkle Tree Certificates (src/mtc), under its old path.
 pub use pkit_mtc as mtc;
 pub mod pki;
-/// The HTTP services (crates/serve).
+/// The HTTP services (src/serve).
 #[cfg(feature = "serve")]
 pub use pkit_serve as serve;
-/// What the stores share (crates/store), under its old path.
+/// What the stores share (src/store), under its old path.
 pub use pkit_store as store;

@@ -325,7 +325,7 @@ fn mtc_target(dir: &Path) -> Target {
 }
 
 // ---------------------------------------------------------------------------------------
-// What both servers must do (the defences live once, in crates/serve/src/http/)
+// What both servers must do (the defences live once, in src/serve/http/)
 
 /// Requests no server should serve, and what they get.
 fn refuses_what_http_forbids(t: &Target) {

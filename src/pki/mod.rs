@@ -1,8 +1,8 @@
 //! PKI under the paths pkit has always had (`pkit::pki::cert`, `pkit::pki::verify`,
 //! `pkit::pki::backend::pkcs11`, …), each a crate of its own: the objects, keys and
-//! the crypto backend are `pkit-x509` (crates/x509), the PKCS#11 backend `pkit-pkcs11`
-//! (crates/pkcs11), the CA `pkit-ca` (crates/ca), path validation and revocation
-//! `pkit-verify` (crates/verify).
+//! the crypto backend are `pkit-x509` (src/pki/x509), the PKCS#11 backend `pkit-pkcs11`
+//! (src/pki/pkcs11), the CA `pkit-ca` (src/pki/ca), path validation and revocation
+//! `pkit-verify` (src/pki/verify).
 
 pub use pkit_x509::{
     alg, algid, cert, crl, csr, detect, ext, extension, key, name, ocsp, ocsp_request, ocsp_verify,

@@ -11,7 +11,7 @@
 //! use pkit_x509::detect::{self, Kind};
 //!
 //! // NIST PKITS's trust anchor, a DER file.
-//! let der = std::fs::read("../../tests/data/pkits/certs/TrustAnchorRootCertificate.crt").unwrap();
+//! let der = std::fs::read("../../../tests/data/pkits/certs/TrustAnchorRootCertificate.crt").unwrap();
 //! assert_eq!(detect::sniff(&der), Kind::Certificate);
 //! let ctx = Ctx {
 //!     now: pkit_der::Time::now(),

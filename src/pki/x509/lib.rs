@@ -13,7 +13,7 @@
 //! use pkit_x509::signed::verify_signed;
 //!
 //! // NIST PKITS's trust anchor, a DER file.
-//! let der = std::fs::read("../../tests/data/pkits/certs/TrustAnchorRootCertificate.crt").unwrap();
+//! let der = std::fs::read("../../../tests/data/pkits/certs/TrustAnchorRootCertificate.crt").unwrap();
 //! let cert = Certificate::from_der(&der).unwrap();
 //! assert_eq!(cert.subject.to_rfc4514().unwrap(), "CN=Trust Anchor,O=Test Certificates 2011,C=US");
 //! let ok = verify_signed(

@@ -94,7 +94,7 @@ impl PreIssue {
     /// it does not decode, or the chain is not a valid path for any certificate below
     /// it (a CA that may not issue, constraints that cannot be taken in, validities that
     /// never overlap).
-    pub fn new(backend: &Backend, chain: Vec<Vec<u8>>) -> Result<PreIssue, Refusal> {
+    pub fn new(backend: &Backend, mut chain: Vec<Vec<u8>>) -> Result<PreIssue, Refusal> {
         if chain.is_empty() {
             return Err(Refusal::new(
                 Reason::UnknownIssuer.code(),
@@ -130,8 +130,10 @@ impl PreIssue {
         let latest = facts
             .iter()
             .map(|f| f.not_before)
-            .max_by_key(|t| t.unix)
-            .expect("a certificate");
+            .fold(
+                Time { unix: i64::MIN },
+                |a, b| if b.unix > a.unix { b } else { a },
+            );
         let opts = options(latest);
         // The path the certificates to sign end: theirs is certificate n.
         let n = parsed.len();
@@ -153,7 +155,7 @@ impl PreIssue {
         }
         Ok(PreIssue {
             backend: backend.clone(),
-            issuer: chain.into_iter().next().expect("a certificate"),
+            issuer: chain.swap_remove(0),
             chain: facts,
             state,
         })

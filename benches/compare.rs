@@ -250,7 +250,7 @@ fn cell(v: Option<f64>) -> String {
 }
 
 fn sets(size: usize) -> Vec<Dataset> {
-    let store = PathBuf::from(pkit::bench::parse::DEFAULT_STORE);
+    let store = PathBuf::from(pkit::pki::verify::trust_store::SYSTEM_ROOTS);
     let template = pkit::bench::parse::load(&store).expect("the system root store");
     let cache = datasets::default_cache_dir();
     let backend = pkit::pki::backend::openssl::backend();
@@ -271,7 +271,7 @@ fn main() {
     let benching = std::env::args().any(|a| a == "--bench");
     if !benching {
         // Test mode: every library reads every root; pkit must agree that they parse.
-        let store = PathBuf::from(pkit::bench::parse::DEFAULT_STORE);
+        let store = PathBuf::from(pkit::pki::verify::trust_store::SYSTEM_ROOTS);
         let Ok(roots) = pkit::bench::parse::load(&store) else {
             eprintln!("compare bench: no root store; nothing to check");
             return;

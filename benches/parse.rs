@@ -35,12 +35,12 @@ use std::time::SystemTime;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use pkit::bench::parse::DEFAULT_STORE;
+use pkit::pki::verify::trust_store::SYSTEM_ROOTS;
 const GROUP: &str = "parse";
 
 /// The DER of every certificate in the store, or `None` (with a message) when it is absent.
 fn load_store() -> Option<(String, Vec<Vec<u8>>)> {
-    let path = std::env::var("PKIT_BENCH_STORE").unwrap_or_else(|_| DEFAULT_STORE.into());
+    let path = std::env::var("PKIT_BENCH_STORE").unwrap_or_else(|_| SYSTEM_ROOTS.into());
     let text = match std::fs::read(&path) {
         Ok(t) => t,
         Err(e) => {

@@ -181,7 +181,8 @@ mod tests {
 
     #[test]
     fn a_bundle_gives_back_its_certificates() {
-        let store = crate::parse::load(std::path::Path::new(crate::parse::DEFAULT_STORE));
+        let store =
+            crate::parse::load(std::path::Path::new(pkit_verify::trust_store::SYSTEM_ROOTS));
         let Ok(certs) = store else { return };
         let picked: Vec<&[u8]> = certs.iter().take(5).map(Vec::as_slice).collect();
         let bundle = pkcs7_bundle(&picked);
@@ -205,7 +206,8 @@ mod tests {
     /// OpenSSL reads both bundles and finds the same certificates.
     #[test]
     fn openssl_reads_the_bundles() {
-        let Ok(certs) = crate::parse::load(std::path::Path::new(crate::parse::DEFAULT_STORE))
+        let Ok(certs) =
+            crate::parse::load(std::path::Path::new(pkit_verify::trust_store::SYSTEM_ROOTS))
         else {
             return;
         };

@@ -124,14 +124,13 @@ fn dataset(kind: Synthetic, certs: Vec<Vec<u8>>, roots: usize) -> Dataset {
 
 /// The cached set, if the file holds exactly `total` certificates that all parse.
 fn read_cache(path: &Path, total: usize) -> Option<Vec<Vec<u8>>> {
-    let bytes = std::fs::read(path).ok()?;
-    let certs: Vec<Vec<u8>> = pem::parse_many(&bytes)
+    // `certificates_in` refuses a labelled certificate that does not parse.
+    let certs: Vec<Vec<u8>> = pkit_verify::trust_store::certificates_in(path)
         .ok()?
         .into_iter()
-        .map(pem::Pem::into_contents)
+        .map(|(_, der)| der)
         .collect();
-    (certs.len() == total && certs.iter().all(|c| Certificate::from_der(c).is_ok()))
-        .then_some(certs)
+    (certs.len() == total).then_some(certs)
 }
 
 fn write_cache(path: &Path, certs: &[Vec<u8>]) -> Result<()> {
@@ -141,7 +140,7 @@ fn write_cache(path: &Path, certs: &[Vec<u8>]) -> Result<()> {
     }
     pkit_store::atomic_file::create(path, true, false, |w| {
         for c in certs {
-            let block = pem::encode(&pem::Pem::new("CERTIFICATE", c.clone()));
+            let block = pkit_x509::pem::encode("CERTIFICATE", c);
             w.write_all(block.as_bytes())?;
         }
         Ok(())

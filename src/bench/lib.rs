@@ -54,6 +54,7 @@ pub mod recorder;
 pub mod report;
 pub mod scratch;
 pub mod sizes;
+pub mod tables;
 pub mod verify;
 pub mod x509;
 
@@ -77,6 +78,8 @@ pub enum BenchError {
     Parse(String),
     Check(String),
     Mtc(pkit_mtc::MtcError),
+    /// Arguments that do not describe a bench (an unknown operation name).
+    Usage(String),
 }
 
 impl fmt::Display for BenchError {
@@ -85,7 +88,10 @@ impl fmt::Display for BenchError {
             BenchError::Backend(e) => write!(f, "{e}"),
             BenchError::Ca(e) => write!(f, "{e}"),
             BenchError::Store(e) => write!(f, "{e}"),
-            BenchError::Io(m) | BenchError::Parse(m) | BenchError::Check(m) => f.write_str(m),
+            BenchError::Io(m)
+            | BenchError::Parse(m)
+            | BenchError::Check(m)
+            | BenchError::Usage(m) => f.write_str(m),
             BenchError::Mtc(e) => write!(f, "{e}"),
         }
     }
@@ -98,7 +104,10 @@ impl std::error::Error for BenchError {
             BenchError::Ca(e) => Some(e),
             BenchError::Store(e) => Some(e),
             BenchError::Mtc(e) => Some(e),
-            BenchError::Io(_) | BenchError::Parse(_) | BenchError::Check(_) => None,
+            BenchError::Io(_)
+            | BenchError::Parse(_)
+            | BenchError::Check(_)
+            | BenchError::Usage(_) => None,
         }
     }
 }

@@ -9,14 +9,12 @@ use super::harness::{timed, Harness, Measurement};
 use super::report::{group, measurement_json, Table};
 use super::{BenchError, Result};
 use crate::der::Result as DerResult;
+use pkit_verify::trust_store::{certificates_in, TrustStoreError};
 use pkit_x509::cert::Certificate;
 use rayon::prelude::*;
 use serde_json::json;
 use std::hint::black_box;
 use std::path::Path;
-
-/// The store `pkit bench parse` reads when given no files.
-pub const DEFAULT_STORE: &str = "/etc/ssl/certs/ca-certificates.crt";
 
 /// Parse `der` and touch every field a typical caller reads; the result depends on all of
 /// them, so none can be optimised away.
@@ -40,30 +38,24 @@ pub fn all_fields(der: &[u8]) -> DerResult<usize> {
         + c.signature.bytes.len())
 }
 
-/// The certificates in `path`: every CERTIFICATE block of a PEM file, or one DER
-/// certificate. Each must pass [`all_fields`], so the timed loops cannot fail.
+/// The certificates in `path`, read as a trust store's file is
+/// ([`pkit_verify::trust_store::certificates_in`]: PEM, DER or base64). Each must pass
+/// [`all_fields`], so the timed loops cannot fail.
 pub fn load(path: &Path) -> Result<Vec<Vec<u8>>> {
     let name = path.display();
-    let bytes = std::fs::read(path).map_err(|e| BenchError::Io(format!("{name}: {e}")))?;
-    let ders: Vec<Vec<u8>> = if bytes.starts_with(b"-----") || bytes.contains(&b'\n') {
-        pem::parse_many(&bytes)
-            .map_err(|e| BenchError::Parse(format!("{name}: {e}")))?
-            .into_iter()
-            .filter(|p| p.tag() == "CERTIFICATE")
-            .map(pem::Pem::into_contents)
-            .collect()
-    } else {
-        vec![bytes]
-    };
-    if ders.is_empty() {
+    let certs = certificates_in(path).map_err(|e| match e {
+        TrustStoreError::Io { .. } => BenchError::Io(e.to_string()),
+        e => BenchError::Parse(e.to_string()),
+    })?;
+    if certs.is_empty() {
         return Err(BenchError::Parse(format!(
-            "{name}: expected PEM CERTIFICATE blocks or one DER certificate, found none"
+            "{name}: expected certificates (PEM, DER or base64), found none"
         )));
     }
-    for (i, d) in ders.iter().enumerate() {
-        all_fields(d).map_err(|e| BenchError::Parse(format!("{name}: certificate #{i}: {e}")))?;
+    for (cert, der) in &certs {
+        all_fields(der).map_err(|e| BenchError::Parse(format!("{cert}: {e}")))?;
     }
-    Ok(ders)
+    Ok(certs.into_iter().map(|(_, der)| der).collect())
 }
 
 /// One workload over the whole set, on one thread and on all.

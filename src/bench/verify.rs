@@ -37,9 +37,6 @@ pub const OPERATIONS: [(&str, &str); 3] = [
     ),
 ];
 
-/// The system store, whose index `root_index_build` times.
-pub const ROOT_STORE: &str = "/etc/ssl/certs/ca-certificates.crt";
-
 /// Every batch size for `alg`; `roots` are the DER certificates of a trust store.
 pub fn run(
     h: &super::harness::Harness<'_>,

@@ -9,10 +9,9 @@ use super::token::BackendChoice;
 use indicatif::{ProgressBar, ProgressStyle};
 use pkit::bench::harness::Harness;
 use pkit::bench::machine::Machine;
-use pkit::bench::report::{pipeline_table, Report};
+use pkit::bench::report::Report;
 use pkit::bench::scratch::Scratch;
-use pkit::bench::{compare, crypto, ed25519_batch, mtc, parse, sizes, verify, x509, BenchError};
-use pkit::pki::alg::Algorithm;
+use pkit::bench::{crypto, parse, tables, x509, BenchError};
 use pkit::pki::backend::Backend;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,6 +25,7 @@ impl From<BenchError> for CliError {
             BenchError::Io(m) => CliError::io(m),
             BenchError::Parse(m) => CliError::parse(m),
             BenchError::Check(m) => CliError::negative(m),
+            BenchError::Usage(m) => CliError::usage(m),
             BenchError::Mtc(m) => {
                 use pkit::mtc::MtcError as M;
                 match m {
@@ -101,7 +101,7 @@ fn progress_bar() -> ProgressBar {
 fn run_bench(
     be: &Backend,
     cmd: &BenchCommand,
-    mut h: Harness<'_>,
+    h: Harness<'_>,
     tokens: &Scratch,
 ) -> CliResult<Report> {
     let threads = rayon::current_num_threads();
@@ -109,55 +109,35 @@ fn run_bench(
     let (bench, tables) = match cmd {
         BenchCommand::Crypto(a) => {
             let algs = if a.algos.is_empty() {
-                default_crypto_algos(h.backend)
+                tables::default_crypto_algos(h.backend)
             } else {
                 a.algos.clone()
             };
-            let limits = crypto::run(&h, &algs)?;
-            let mut tables = vec![crypto::table(&limits, threads)];
-            if algs.contains(&Algorithm::Ed25519) {
-                let rows = ed25519_batch::run(&h, &a.batch_sizes)?;
-                tables.push(ed25519_batch::table(&rows, threads, h.backend));
-            }
-            ("crypto", tables)
+            ("crypto", tables::crypto(&h, &algs, &a.batch_sizes)?)
         }
-        BenchCommand::Parse(a) => ("parse", parse_tables(be, &h, a, threads)?),
+        BenchCommand::Parse(a) => ("parse", parse_tables(be, &h, a)?),
         BenchCommand::X509(a) => {
             let scratch = scratch_for(
                 a.scratch_db.db.as_deref(),
                 a.scratch_db.db_passin.as_deref(),
                 a.force,
             )?;
-            let run = x509::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
             let columns = columns(&a.pipeline)?;
-            let title = format!("Results: {}", a.ca_key_algo.name());
-            let mut notes = vec![format!(
-                "Configuration: {} for both CA and subscriber keys; {threads} threads.",
-                a.ca_key_algo.name()
-            )];
-            notes.extend(server_note(&scratch));
-            let tables = vec![
-                pipeline_table(title, notes, &run.rows, &columns),
-                sizes::table(&[&run]),
-            ];
-            ("x509", tables)
+            let t = tables::x509(&h, a.ca_key_algo, &a.pipeline.sizes, &columns, &scratch)?;
+            ("x509", t)
         }
         BenchCommand::Verify(a) => {
             let roots = parse::load(&a.roots)?;
-            let rows = verify::run(&h, a.ca_key_algo, &a.pipeline.sizes, &roots)?;
             let columns = columns(&a.pipeline)?;
-            let title = format!("Results: {}", a.ca_key_algo.name());
-            let notes = vec![format!(
-                "Configuration: {} root, intermediate and leaves; {} roots indexed from {}; \
-                 {threads} threads.",
-                a.ca_key_algo.name(),
-                roots.len(),
-                a.roots.display()
-            )];
-            (
-                "verify",
-                vec![pipeline_table(title, notes, &rows, &columns)],
-            )
+            let t = tables::verify(
+                &h,
+                a.ca_key_algo,
+                &a.pipeline.sizes,
+                &columns,
+                &roots,
+                &a.roots,
+            )?;
+            ("verify", t)
         }
         BenchCommand::Mtc(a) => {
             let scratch = scratch_for(
@@ -165,23 +145,9 @@ fn run_bench(
                 a.scratch_db.db_passin.as_deref(),
                 true,
             )?;
-            let run = mtc::run(&h, a.ca_key_algo, &a.pipeline.sizes, &scratch)?;
-            let title = format!("Results: {}", a.ca_key_algo.name());
-            let mut notes = vec![format!(
-                "Configuration: SHA-256 Merkle hash; {} CA and subscriber keys; {threads} \
-                 threads. Proofs are standalone certificates': each leads to the covering \
-                 subtree of [0, N) that holds its entry and carries that subtree's \
-                 cosignature; the db_ stages write and read mtc.db's tables as pkit mtc \
-                 cert does.",
-                a.ca_key_algo.name()
-            )];
-            notes.extend(server_note(&scratch));
             let columns = columns(&a.pipeline)?;
-            let tables = vec![
-                pipeline_table(title, notes, &run.rows, &columns),
-                sizes::mtc_table(&[&run]),
-            ];
-            ("mtc", tables)
+            let t = tables::mtc(&h, a.ca_key_algo, &a.pipeline.sizes, &columns, &scratch)?;
+            ("mtc", t)
         }
         BenchCommand::Compare(a) if !a.backends.is_empty() => {
             ("compare", compare_backends(&h, a, tokens)?)
@@ -193,27 +159,8 @@ fn run_bench(
                     a.algos.len()
                 )));
             };
-            let ops: Vec<String> = if a.ops.is_empty() {
-                compare::DEFAULT_OPS.iter().map(|s| s.to_string()).collect()
-            } else {
-                a.ops.clone()
-            };
-            if let Some(bad) = ops
-                .iter()
-                .find(|o| !x509::OPERATIONS.iter().any(|(n, _)| n == o))
-            {
-                return Err(CliError::usage(format!(
-                    "--ops {bad}: not an operation; valid: {}",
-                    x509::OPERATIONS.map(|(n, _)| n).join(", ")
-                )));
-            }
-            h.only = Some(ops.clone());
-            let scratch = Scratch::new(None)?;
-            let ra = x509::run(&h, alg_a, &a.pipeline.sizes, &scratch)?;
-            let rb = x509::run(&h, alg_b, &a.pipeline.sizes, &scratch)?;
-            let mut tables = compare::tables(&ra, &rb, &ops);
-            tables.push(sizes::table(&[&ra, &rb]));
-            ("compare", tables)
+            let t = tables::compare_algorithms(&h, (alg_a, alg_b), &a.ops, &a.pipeline.sizes)?;
+            ("compare", t)
         }
     };
     Ok(Report {
@@ -224,101 +171,48 @@ fn run_bench(
     })
 }
 
-/// `bench parse`: the datasets (files, the root store, the generated sets), then for
-/// each the one-thread and all-threads workloads, and the seed's tables over all of them.
+/// `bench parse`: the datasets (files, the root store, the generated sets), then the
+/// seed's tables over them.
 fn parse_tables(
     be: &Backend,
     h: &Harness<'_>,
     a: &ParseArgs,
-    threads: usize,
 ) -> CliResult<Vec<pkit::bench::report::Table>> {
-    use pkit::bench::datasets::{self, Dataset, Synthetic};
-    use pkit::bench::parse_tables as pt;
+    use pkit::bench::datasets::{self, Synthetic};
     let wanted = if a.files.is_empty() && a.datasets.is_empty() {
         vec![DatasetArg::Roots, DatasetArg::Ccadb, DatasetArg::Mldsa]
     } else {
         a.datasets.clone()
     };
-    let mut sets: Vec<Dataset> = Vec::new();
-    for f in &a.files {
-        let certs = parse::load(f)?;
-        let roots = certs.len();
-        sets.push(Dataset {
-            name: f.display().to_string(),
-            certs,
-            roots,
-        });
-    }
-    let store = PathBuf::from(parse::DEFAULT_STORE);
-    let template = if wanted.is_empty() {
-        Vec::new()
-    } else {
-        parse::load(&store)?
-    };
+    let kinds: Vec<Option<Synthetic>> = wanted
+        .iter()
+        .map(|d| match d {
+            DatasetArg::Roots => None,
+            DatasetArg::Ccadb => Some(Synthetic::Ccadb),
+            DatasetArg::Mldsa => Some(Synthetic::MlDsa),
+        })
+        .collect();
     let cache = a
         .cache_dir
         .clone()
         .unwrap_or_else(datasets::default_cache_dir);
-    for d in &wanted {
-        let kind = match d {
-            DatasetArg::Roots => {
-                let roots = template.len();
-                sets.push(Dataset {
-                    name: "root store".into(),
-                    certs: template.clone(),
-                    roots,
-                });
-                continue;
-            }
-            DatasetArg::Ccadb => Synthetic::Ccadb,
-            DatasetArg::Mldsa => Synthetic::MlDsa,
-        };
-        let started = std::time::Instant::now();
-        let (set, made) =
-            datasets::synthetic(be, kind, a.dataset_size as usize, &template, &cache)?;
-        let path = datasets::cache_path(&cache, kind, a.dataset_size as usize);
-        if made {
-            eprintln!(
-                "pkit: generated the {} set ({} certificates) in {:.1} s; cached at {}",
+    let sets = tables::parse_datasets(
+        be,
+        &a.files,
+        &kinds,
+        a.dataset_size as usize,
+        &cache,
+        &mut |set, generated, path| match generated {
+            Some(secs) => eprintln!(
+                "pkit: generated the {} set ({} certificates) in {secs:.1} s; cached at {}",
                 set.name,
                 set.certs.len(),
-                started.elapsed().as_secs_f64(),
                 path.display()
-            );
-        } else {
-            eprintln!("pkit: the {} set read from {}", set.name, path.display());
-        }
-        sets.push(set);
-    }
-    let mut tables = Vec::new();
-    for ds in &sets {
-        let rows = parse::run(h, &ds.certs)?;
-        let bytes = ds.certs.iter().map(Vec::len).sum();
-        tables.push(parse::table(
-            &rows,
-            &ds.name,
-            ds.certs.len(),
-            bytes,
-            threads,
-        ));
-    }
-    let mut through = Vec::new();
-    let mut singles = Vec::new();
-    for ds in &sets {
-        through.extend(pt::throughput(h, ds)?);
-        singles.push(pt::single(h, ds)?);
-    }
-    tables.push(pt::throughput_table(&through));
-    tables.push(pt::single_table(&singles));
-    let fields = pt::fields(h, &sets)?;
-    tables.push(pt::fields_table(&sets, &fields));
-    tables.push(pt::scalability(h, &sets)?);
-    if let Some(first) = sets.first() {
-        tables.push(pkit::bench::bundles::table(h, &first.certs)?);
-    }
-    tables.push(pkit::bench::asn1::table(h)?);
-    tables.push(pt::memory(&sets)?);
-    Ok(tables)
+            ),
+            None => eprintln!("pkit: the {} set read from {}", set.name, path.display()),
+        },
+    )?;
+    Ok(tables::parse(h, &sets)?)
 }
 
 /// `bench compare --backends A,B`: the X.509 pipeline's signing and verification stages
@@ -401,15 +295,6 @@ fn compare_backends(
     Ok(tables)
 }
 
-/// Every algorithm `backend` supports, less the slow RSA sizes.
-fn default_crypto_algos(backend: &pkit::pki::backend::Backend) -> Vec<Algorithm> {
-    Algorithm::ALL
-        .into_iter()
-        .filter(|a| !matches!(a, Algorithm::Rsa3072 | Algorithm::Rsa4096) && backend.supports(*a))
-        .collect()
-}
-
-/// `--columns`, each one of `--sizes`; every size when not given.
 /// The command line as the report shows it: a password given inline (`pass:…`) or in a
 /// database URL is left out, since reports are pasted into issues and documents.
 fn shown_command(args: impl Iterator<Item = String>) -> String {
@@ -457,16 +342,7 @@ fn scratch_for(db: Option<&str>, passin: Option<&str>, replace: bool) -> CliResu
     Ok(Scratch::new(Some(&path))?)
 }
 
-/// The table note that says which server the db_ rows measured.
-fn server_note(scratch: &Scratch) -> Option<String> {
-    scratch.server_shown().map(|url| {
-        format!(
-            "db_ rows: PostgreSQL at {url}, schemas pkit_bench_*; db_…_sqlite rows: the \
-             same stages and rows on SQLite (WAL), in the same run."
-        )
-    })
-}
-
+/// `--columns`, each one of `--sizes`; every size when not given.
 fn columns(p: &PipelineOpts) -> CliResult<Vec<u64>> {
     if p.columns.is_empty() {
         return Ok(p.sizes.clone());

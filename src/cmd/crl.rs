@@ -266,15 +266,7 @@ fn revoke_undelivered(
 ) -> CliResult<Exit> {
     let mut store = open_store(ca, db)?;
     let mut items = Vec::new();
-    let survey = undelivered::survey(be, store.as_ref()).map_err(db_err(ca))?;
-    // Ended deliveries first become certificates found undelivered, so that a revocation
-    // cut short leaves the rest listed.
-    survey.save(store.as_mut(), &[]).map_err(db_err(ca))?;
-    let mut settled = Vec::new();
-    for f in &survey.found {
-        let outcome = store
-            .revoke(&f.item.cert.serial, at.unix, reason)
-            .map_err(db_err(ca))?;
+    let survey = undelivered::revoke_all(be, store.as_mut(), at.unix, reason, &mut |f, outcome| {
         let was = match outcome {
             RevokeOutcome::Revoked => "revoked",
             RevokeOutcome::AlreadyRevoked(_) => "already_revoked",
@@ -291,17 +283,8 @@ fn revoke_undelivered(
                 f.item.destination
             );
         }
-        settled.push(f.item.id);
-        if settled.len() % 1024 == 0 {
-            store
-                .settle_deliveries(&[], &[], &settled)
-                .map_err(db_err(ca))?;
-            settled.clear();
-        }
-    }
-    store
-        .settle_deliveries(&[], &[], &settled)
-        .map_err(db_err(ca))?;
+    })
+    .map_err(db_err(ca))?;
     if json {
         print_json("revoked", items)?;
     }

@@ -28,7 +28,6 @@ pub mod parse;
 pub mod request;
 pub mod serve_args;
 pub mod token;
-pub mod trust_store;
 pub mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};

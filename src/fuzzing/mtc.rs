@@ -10,6 +10,7 @@ use crate::mtc::audit::audit;
 use crate::mtc::cert::CaInfo;
 use crate::mtc::checkpoint::Checkpoint;
 use crate::mtc::cosign::CosignerKey;
+use crate::mtc::fetch::FetchError;
 use crate::mtc::hash::{leaf_hash, Hash};
 use crate::mtc::ids::TrustAnchorId;
 use crate::mtc::landmark::parse_list;
@@ -18,6 +19,7 @@ use crate::mtc::subtree::Subtree;
 use crate::mtc::tiles::Tile;
 use crate::mtc::tree::evaluate_inclusion_proof;
 use crate::mtc::verify::{proof_subtree, verify_certificate, Policy, TrustedSubtree};
+use crate::mtc::witness::{parse_signature_line, SubtreeCosignature};
 use crate::pki::backend::openssl;
 use std::hint::black_box;
 use std::sync::OnceLock;
@@ -180,14 +182,14 @@ fn tiles(data: &[u8]) {
     let entries = head[40] & 1 == 1;
     // Pieces of the input separated by a 0xff 0xfe marker serve as the tiles.
     let pieces: Vec<&[u8]> = split_on(rest, b"\xff\xfe");
-    let fetch = |path: &str| -> Result<Vec<u8>, String> {
+    let fetch = |path: &str| -> Result<Vec<u8>, FetchError> {
         black_box(Tile::parse(path).ok());
         let h = leaf_hash(path.as_bytes());
         let i = usize::from(h[0]) % pieces.len().max(1);
         pieces
             .get(i)
             .map(|p| p.to_vec())
-            .ok_or_else(|| format!("{path}: not found"))
+            .ok_or_else(|| FetchError::NotFound(format!("{path}: not found")))
     };
     if let Ok(r) = audit(&fetch, u64::from_be_bytes(size), root, None, entries) {
         show(r);
@@ -218,10 +220,10 @@ fn cosignature_lines(data: &[u8]) {
         root: [7; 32],
     };
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        if let Ok((_, sigs)) = Checkpoint::parse(&format!("{}\n{line}\n", cp.body())) {
-            for s in &sigs {
-                black_box(cp.verify(openssl::backend(), &f.log, &f.key, s).ok());
-            }
+        if let Some(s) = parse_signature_line(&cp, line) {
+            black_box(cp.verify(openssl::backend(), &f.log, &f.key, &s).ok());
         }
+        // The same line as a witness's subtree cosignature (`--subtree-cosignature`).
+        black_box(SubtreeCosignature::parse_line(line).ok());
     }
 }

@@ -8,13 +8,10 @@ use super::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInpu
 use super::hash::leaf_hash;
 use super::store::{LogStore, NewEntry};
 use crate::der::Time;
-use base64::Engine as _;
-use pkit_ca::san::parse_san;
-use pkit_ca::subject::parse_subject;
+use pkit_ca::manifest::{nonblank_lines, ManifestError, ManifestLine};
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
 use rayon::prelude::*;
-use serde_json::Value;
 
 /// Entries appended per store call (and so per transaction): large enough that the
 /// per-call cost vanishes, small enough that memory for one call stays modest.
@@ -86,87 +83,46 @@ pub struct ManifestDefaults<'a> {
     pub backend: &'a Backend,
 }
 
-/// A manifest line that could not be turned into an entry: its number (from 1) and why.
-#[derive(Debug)]
-pub struct ManifestError {
-    pub line: usize,
-    pub message: String,
-}
-
-impl std::fmt::Display for ManifestError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for ManifestError {}
-
-/// One manifest line — `{"subject": …, "sans": […], "days": N, "spki": BASE64 | "alg":
-/// NAME}` — as a request; a line without `spki` gets a fresh key's.
-fn manifest_request(v: &Value, d: &ManifestDefaults<'_>) -> Result<EntryRequest, String> {
-    let subject_text = v["subject"].as_str().unwrap_or("");
-    let subject = parse_subject(subject_text).map_err(|e| e.0)?;
-    let sans = match &v["sans"] {
-        Value::Null => Vec::new(),
-        Value::Array(xs) => xs
-            .iter()
-            .map(|x| {
-                let s = x.as_str().ok_or("sans must be strings")?;
-                parse_san(s).map(|s| s.der).map_err(String::from)
-            })
-            .collect::<Result<Vec<_>, String>>()?,
-        _ => return Err("sans must be an array".into()),
-    };
-    if subject == [0x30, 0x00] && sans.is_empty() {
-        return Err("needs a subject or sans".into());
-    }
-    let days = match &v["days"] {
-        Value::Null => d.days,
-        n => n
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .ok_or("days must be a positive integer")?,
-    };
-    let spki = match v["spki"].as_str() {
-        Some(b) => base64::engine::general_purpose::STANDARD
-            .decode(b)
-            .map_err(|e| format!("spki: bad base64: {e}"))?,
-        None => {
-            let alg = match v["alg"].as_str() {
-                Some(s) => Algorithm::from_name(s).ok_or(format!("unknown alg '{s}'"))?,
-                None => d.alg,
-            };
-            d.backend
-                .generate(alg)
-                .and_then(|k| k.public_key_der())
-                .map_err(|e| e.to_string())?
-        }
+/// A manifest line as a request; a line without `spki` gets a fresh key's.
+fn manifest_request(l: ManifestLine, d: &ManifestDefaults<'_>) -> Result<EntryRequest, String> {
+    let spki = match l.spki {
+        Some(spki) => spki,
+        None => d
+            .backend
+            .generate(l.alg.unwrap_or(d.alg))
+            .and_then(|k| k.public_key_der())
+            .map_err(|e| e.to_string())?,
     };
     Ok(EntryRequest {
-        subject,
+        subject: l.subject,
         spki,
-        sans,
+        sans: l.sans,
         copied: Vec::new(),
-        days,
+        days: l.days.unwrap_or(d.days),
     })
 }
 
-/// Every line of a manifest (its number and text; blank lines left out by the caller)
-/// turned into an entry, in parallel, before anything is stored: one bad line and there
-/// are none. `done` is called once per entry made (a progress bar).
+/// Every line of a manifest (read by [`pkit_ca::manifest`]) turned into an entry, in
+/// parallel, before anything is stored: one bad line and there are none. `done` is
+/// called once per entry made (a progress bar).
 pub fn manifest_entries(
-    lines: &[(usize, String)],
+    text: &str,
     defaults: &ManifestDefaults<'_>,
     issuer: &[u8],
     now: Time,
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<NewEntry>, ManifestError> {
+    let lines: Vec<(usize, usize, &str)> = nonblank_lines(text).collect();
     lines
         .par_iter()
-        .map(|(n, line)| {
-            let at = |message: String| ManifestError { line: *n, message };
-            let v: Value = serde_json::from_str(line).map_err(|e| at(format!("bad JSON: {e}")))?;
-            let req = manifest_request(&v, defaults).map_err(at)?;
+        .map(|&(line, offset, text)| {
+            let at = |message: String| ManifestError {
+                line,
+                offset,
+                message,
+            };
+            let req =
+                manifest_request(ManifestLine::parse(text).map_err(at)?, defaults).map_err(at)?;
             let e = new_entry(issuer, now, &req).map_err(|e| at(e.to_string()))?;
             done();
             Ok(e)

@@ -12,24 +12,13 @@
 //! the tree cannot reach it), and only the tiles past the old size are fetched.
 
 use super::error::MtcError;
+use super::fetch::{Fetch, FetchError};
 use super::frontier::Frontier;
 use super::hash::{leaf_hash, perfect_root, Hash};
 use super::limits::UINT48_MAX;
 use super::tiles::{tile_hashes, Kind, Tile, HEIGHT, WIDTH};
 use rayon::prelude::*;
 use std::collections::HashMap;
-
-/// Where tiles come from (HTTP for the CLI; a closure over a store in tests).
-pub trait Fetch: Sync {
-    /// The bytes at `path` under the log's prefix (e.g. `tile/0/000.p/12`).
-    fn fetch(&self, path: &str) -> std::result::Result<Vec<u8>, String>;
-}
-
-impl<F: Fn(&str) -> std::result::Result<Vec<u8>, String> + Sync> Fetch for F {
-    fn fetch(&self, path: &str) -> std::result::Result<Vec<u8>, String> {
-        self(path)
-    }
-}
 
 /// What an audit found wrong with the log (exit 1), as opposed to failing to read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,8 +85,10 @@ pub enum AuditError {
     Found(Finding),
     /// A resource could not be fetched (the log, or the network, is down).
     Fetch {
+        /// The resource's path under the log's prefix.
         path: String,
-        why: String,
+        /// Why it could not be fetched.
+        why: FetchError,
     },
     Mtc(MtcError),
 }

@@ -15,6 +15,22 @@ pub enum MtcError {
     Store(String),
     /// The crypto backend failed or lacks the algorithm.
     Backend(pkit_x509::backend::BackendError),
+    /// A served log's resource could not be fetched (exit 4).
+    Fetch(crate::fetch::FetchError),
+    /// What a log or a witness served does not check out — a checkpoint not signed by
+    /// the CA, tiles that do not prove a subtree, a cosignature that does not verify, a
+    /// cosigner nobody trusts: a finding about them (exit 1), not an error in the input.
+    Untrusted(String),
+    /// A line of a text input (a witness's cosignature file) is malformed: its number
+    /// from 1, the byte offset where it starts, and what was expected (exit 3).
+    Line {
+        /// The line's number, from 1.
+        line: usize,
+        /// The byte offset of the line's start in the input.
+        offset: usize,
+        /// What the line should have been.
+        expected: String,
+    },
     /// A checkpoint was asked for and the latest one already covers the whole log (of
     /// this many entries): nothing to sign, which is no failure.
     NothingNew { size: u64 },
@@ -62,7 +78,13 @@ impl fmt::Display for MtcError {
             MtcError::Malformed { offset, expected } => {
                 write!(f, "at byte {offset}: expected {expected}")
             }
-            MtcError::Invalid(m) | MtcError::Store(m) => f.write_str(m),
+            MtcError::Invalid(m) | MtcError::Store(m) | MtcError::Untrusted(m) => f.write_str(m),
+            MtcError::Fetch(e) => write!(f, "{e}"),
+            MtcError::Line {
+                line,
+                offset,
+                expected,
+            } => write!(f, "line {line} (byte {offset}): expected {expected}"),
             MtcError::Backend(e) => write!(f, "{e}"),
             MtcError::NothingNew { size } => write!(
                 f,
@@ -76,6 +98,7 @@ impl std::error::Error for MtcError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             MtcError::Backend(e) => Some(e),
+            MtcError::Fetch(e) => Some(e),
             _ => None,
         }
     }

@@ -78,9 +78,18 @@ pub fn format_list(landmarks: &[Landmark], now: u64) -> String {
     out
 }
 
-/// Parse the list text back into `(latest number, [(tree_size, expiry)])`, checking the
-/// ordering rules.
-pub fn parse_list(text: &str) -> Result<(u64, Vec<(u64, u64)>)> {
+/// The subtrees that the active landmarks of `landmarks` (ordered by number) certify:
+/// what a relying party trusts landmark-relative certificates under.
+pub fn active_subtrees(landmarks: &[Landmark], now: u64) -> Vec<Subtree> {
+    (1..landmarks.len())
+        .filter(|&pos| landmarks[pos].is_active(now))
+        .flat_map(|pos| landmark_subtrees(landmarks, pos))
+        .collect()
+}
+
+/// Parse the list text back into its landmarks, ordered by number (the oldest listed
+/// first), checking the ordering rules: numbers count down from the first line's.
+pub fn parse_list(text: &str) -> Result<Vec<Landmark>> {
     let mut lines = text.split_terminator('\n');
     let mut at = 0;
     let num = |s: &str, at: usize| -> Result<u64> {
@@ -98,23 +107,34 @@ pub fn parse_list(text: &str) -> Result<(u64, Vec<(u64, u64)>)> {
         .ok_or_else(|| MtcError::malformed(0, "the latest landmark number"))?;
     let latest = num(first, 0)?;
     at += first.len() + 1;
-    let mut out: Vec<(u64, u64)> = Vec::new();
+    let mut out: Vec<Landmark> = Vec::new();
     for line in lines {
         let (a, b) = line
             .split_once(' ')
             .ok_or_else(|| MtcError::malformed(at, "\"<tree_size> <expiry>\""))?;
-        let size = num(a, at)?;
+        let tree_size = num(a, at)?;
         let expiry = num(b, at + a.len() + 1)?;
-        if out.last().is_some_and(|(s, _)| *s <= size) {
+        if out.last().is_some_and(|l| l.tree_size <= tree_size) {
             return Err(MtcError::malformed(at, "strictly decreasing tree sizes"));
         }
-        out.push((size, expiry));
+        let number = latest.checked_sub(out.len() as u64).ok_or_else(|| {
+            MtcError::malformed(
+                at,
+                "no more landmark lines than landmarks numbered up to the first line's",
+            )
+        })?;
+        out.push(Landmark {
+            number,
+            tree_size,
+            expiry,
+        });
         at += line.len() + 1;
     }
     if out.is_empty() {
         return Err(MtcError::malformed(at, "at least one landmark line"));
     }
-    Ok((latest, out))
+    out.reverse();
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -148,16 +168,29 @@ mod tests {
     }
 
     #[test]
+    fn active_landmarks_certify_their_subtrees() {
+        // Landmark 1 covers [0, 5) = [0, 4) + [4, 5); landmark 2 covers [5, 13) =
+        // [4, 8) + [8, 13) — the covering subtrees of the range since the one before.
+        let all = active_subtrees(&list(), 50);
+        assert_eq!(all.len(), 4);
+        assert!(all.contains(&Subtree::new(8, 13)));
+        // Once landmark 1 expires only landmark 2's subtrees stay.
+        assert_eq!(active_subtrees(&list(), 150), landmark_subtrees(&list(), 2));
+        assert!(active_subtrees(&list(), 250).is_empty());
+    }
+
+    #[test]
     fn list_text() {
         let t = format_list(&list(), 150);
         assert_eq!(t, "2\n13 200\n5 100\n");
-        assert_eq!(parse_list(&t).unwrap(), (2, vec![(13, 200), (5, 100)]));
+        assert_eq!(parse_list(&t).unwrap(), list()[1..]);
         assert!(parse_list("2\n5 1\n13 2\n").is_err());
         assert!(parse_list("02\n5 1\n").is_err());
         // All active: landmark 0 closes the list.
         let t = format_list(&list(), 50);
         assert_eq!(t, "2\n13 200\n5 100\n0 0\n");
-        assert_eq!(parse_list(&t).unwrap().1.len(), 3);
+        assert_eq!(parse_list(&t).unwrap(), list());
+        assert!(parse_list("1\n13 2\n5 1\n0 0\n").is_err());
         // The same from a store that does not keep landmark 0.
         assert_eq!(format_list(&list()[1..], 50), t);
     }

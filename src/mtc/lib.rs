@@ -74,6 +74,10 @@
 //!   checkpoint (`pkit mtc serve` and `pkit mtc tiles`).
 //! - [`tile_source`]: a served log's tree read from its tiles, for proofs
 //!   against a log known only by URL (`pkit mtc verify --url`).
+//! - [`fetch`]: where a served log's resources come from ([`fetch::Fetch`]).
+//! - [`remote`]: a served log seen from outside: its checkpoint checked against the
+//!   CA's key, its subtrees proven from its tiles, its active landmarks.
+//! - [`witness`]: what a witness signs, and the cosignatures the CA takes from one.
 //! - [`tiles`]: the log as tlog-tiles (c2sp.org/tlog-tiles, mtc-tlog): which tiles
 //!   a tree has, their paths, hash tiles and entry bundles.
 
@@ -89,6 +93,7 @@ pub mod checkpoint;
 pub mod cosign;
 pub mod entry;
 pub mod error;
+pub mod fetch;
 pub mod frontier;
 pub mod hash;
 pub mod ids;
@@ -97,12 +102,14 @@ pub mod landmark;
 pub mod limits;
 pub mod proof;
 pub mod publish;
+pub mod remote;
 pub mod store;
 pub mod subtree;
 pub mod tile_source;
 pub mod tiles;
 pub mod tree;
 pub mod verify;
+pub mod witness;
 
 #[cfg(test)]
 mod tree_properties;

@@ -6,8 +6,8 @@
 //! Tiles come unverified; what is computed from them is only trusted once it is checked
 //! against a signed checkpoint root (a subtree consistency proof, or the whole root).
 
-use super::audit::Fetch;
 use super::error::{MtcError, Result};
+use super::fetch::Fetch;
 use super::hash::{perfect_root, Hash};
 use super::tiles::{tile_hashes, Kind, Tile, HEIGHT, WIDTH};
 use super::tree::NodeSource;
@@ -60,7 +60,7 @@ impl<'f> TileSource<'f> {
             index,
             width: width as u16,
         };
-        let bytes = self.fetch.fetch(&t.path()).map_err(MtcError::Store)?;
+        let bytes = self.fetch.fetch(&t.path()).map_err(MtcError::Fetch)?;
         let hashes: Arc<[Hash]> = tile_hashes(&t, &bytes)
             .map_err(|why| MtcError::Invalid(format!("{}: {why}", t.path())))?
             .into();
@@ -97,6 +97,7 @@ impl NodeSource for TileSource<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fetch::FetchError;
     use crate::hash::leaf_hash;
     use crate::subtree::Subtree;
     use crate::tiles::hash_tile;
@@ -111,9 +112,9 @@ mod tests {
             .map(|i| leaf_hash(&i.to_le_bytes()))
             .collect();
         let tree = MemTree::from_leaves(leaves);
-        let fetch = |p: &str| -> std::result::Result<Vec<u8>, String> {
-            let t = Tile::parse(p).map_err(|e| e.0)?;
-            hash_tile(&tree, &t).map_err(|e| e.to_string())
+        let fetch = |p: &str| -> std::result::Result<Vec<u8>, FetchError> {
+            let t = Tile::parse(p).map_err(|e| FetchError::NotFound(e.0))?;
+            hash_tile(&tree, &t).map_err(|e| FetchError::Failed(e.to_string()))
         };
         let src = TileSource::new(&fetch, tree.size());
         for st in [

@@ -160,7 +160,7 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "ALG", default_value = "ecdsa-p256", value_parser = AlgorithmParser)]
     pub ca_key_algo: Algorithm,
     /// The trust store that root_index_build indexes.
-    #[arg(long, value_name = "FILE", default_value = pkit::bench::verify::ROOT_STORE)]
+    #[arg(long, value_name = "FILE", default_value = pkit::pki::verify::trust_store::SYSTEM_ROOTS)]
     pub roots: PathBuf,
     #[command(flatten)]
     pub pipeline: PipelineOpts,

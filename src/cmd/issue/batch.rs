@@ -19,15 +19,14 @@ use pkit::pki::backend::Backend;
 use pkit::pki::backend::PrivateKey;
 use pkit::pki::ca::batch::{Batch, BatchError, BatchItem, Delivery};
 use pkit::pki::ca::issuer::Issued;
+use pkit::pki::ca::manifest::{nonblank_lines, ManifestLine};
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::san::parse_san;
 use pkit::pki::ca::store::{self, DeliveryNote};
-use pkit::pki::ca::subject::parse_subject;
 use pkit::pki::ca::undelivered;
 use pkit::pki::ca::validity;
 use rayon::prelude::*;
-use serde_json::{json, Value};
-use std::io::BufRead;
+use serde_json::json;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -137,65 +136,26 @@ fn manifest_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
         .as_ref()
         .ok_or_else(|| CliError::usage("give --count N or --from FILE"))?;
     let name = path.display().to_string();
-    let f = std::fs::File::open(path).map_err(|e| CliError::io_at(&name, &e))?;
-    let mut out = Vec::new();
-    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
-        let line = line.map_err(|e| CliError::io_at(&name, &e))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = |m: String| CliError::usage(format!("{name}: line {}: {m}", i + 1));
-        let v: Value = serde_json::from_str(&line).map_err(|e| at(format!("bad JSON: {e}")))?;
-        let subject_text = v["subject"].as_str().unwrap_or("").to_string();
-        let san_list: Vec<String> = match &v["sans"] {
-            Value::Null => Vec::new(),
-            Value::Array(xs) => xs
-                .iter()
-                .map(|x| {
-                    x.as_str()
-                        .map(str::to_string)
-                        .ok_or_else(|| at("sans must be strings".into()))
-                })
-                .collect::<CliResult<_>>()?,
-            _ => return Err(at("sans must be an array".into())),
-        };
-        let alg = match v["alg"].as_str() {
-            Some(s) => Algorithm::from_name(s).ok_or_else(|| at(format!("unknown alg '{s}'")))?,
-            None => a.alg,
-        };
-        let prof = match v["profile"].as_str() {
-            Some(s) => Profile::from_name(s).ok_or_else(|| at(format!("unknown profile '{s}'")))?,
-            None => default_profile,
-        };
-        let days = match &v["days"] {
-            Value::Null => days_for(prof),
-            d => d
-                .as_u64()
-                .and_then(|d| u32::try_from(d).ok())
-                .ok_or_else(|| at("days must be a positive integer".into()))?,
-        };
-        let subj = parse_subject(&subject_text).map_err(|e| at(e.0))?;
-        let sans = san_list
-            .iter()
-            .map(|s| parse_san(s).map(|x| x.der).map_err(|e| at(e.0)))
-            .collect::<CliResult<Vec<_>>>()?;
-        if subj == [0x30, 0x00] && sans.is_empty() {
-            return Err(at("needs a subject or sans".into()));
-        }
-        if prof.needs_san() && sans.is_empty() {
-            return Err(at(format!(
-                "a {} certificate needs sans (e.g. \"sans\": [\"DNS:host.example\"])",
-                prof.name()
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
+    let lines =
+        ManifestLine::parse_all(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+    let mut out = Vec::with_capacity(lines.len());
+    for (line, (number, offset, _)) in lines.into_iter().zip(nonblank_lines(&text)) {
+        let profile = line.profile.unwrap_or(default_profile);
+        if profile.needs_san() && line.sans.is_empty() {
+            return Err(CliError::usage(format!(
+                "{name}: line {number} (byte {offset}): a {} certificate needs sans (e.g. \"sans\": [\"DNS:host.example\"])",
+                profile.name()
             )));
         }
         out.push(BatchItem {
             n: out.len() as u64 + 1,
-            subject_text,
-            subject: subj,
-            sans,
-            profile: prof,
-            alg,
-            days,
+            subject_text: line.subject_text,
+            subject: line.subject,
+            sans: line.sans,
+            profile,
+            alg: line.alg.unwrap_or(a.alg),
+            days: line.days.unwrap_or_else(|| days_for(profile)),
         });
     }
     Ok(out)

@@ -14,7 +14,6 @@ use pkit::mtc::store::LogStore;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use serde_json::json;
-use std::io::BufRead as _;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -146,21 +145,14 @@ fn run_manifest(
     now: Time,
 ) -> CliResult<Exit> {
     let name = path.display().to_string();
-    let f = std::fs::File::open(path).map_err(|e| CliError::io_at(&name, &e))?;
-    let mut lines = Vec::new();
-    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
-        let line = line.map_err(|e| CliError::io_at(&name, &e))?;
-        if !line.trim().is_empty() {
-            lines.push((i + 1, line));
-        }
-    }
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
     let defaults = ManifestDefaults {
         days: a.days,
         alg: a.alg.unwrap_or(Algorithm::EcdsaP256),
         backend: be,
     };
-    let bar = io::progress_bar(lines.len() as u64, "entries");
-    let entries = manifest_entries(&lines, &defaults, issuer, now, &|| bar.inc(1))
+    let bar = io::progress_bar(text.lines().count() as u64, "entries");
+    let entries = manifest_entries(&text, &defaults, issuer, now, &|| bar.inc(1))
         .map_err(|e| CliError::usage(format!("{name}: {e}")))?;
     let first = append_bulk(store, &entries).map_err(mtc_err(db_name))?;
     bar.finish_and_clear();

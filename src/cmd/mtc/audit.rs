@@ -16,6 +16,7 @@ use base64::Engine;
 use clap::Args;
 use pkit::mtc::audit::{audit, AuditError};
 use pkit::mtc::cert::CaInfo;
+use pkit::mtc::remote::{signed_checkpoint, SignedCheckpoint};
 use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::path::PathBuf;
@@ -56,7 +57,11 @@ pub fn run(be: &Backend, a: AuditArgs) -> CliResult<Exit> {
         .collect::<CliResult<Vec<_>>>()?;
     let remote = Remote::new(&a.url)?;
     let base = remote.base.clone();
-    let (cp, _, signed) = remote.signed_checkpoint(be, &ca, &others)?;
+    let SignedCheckpoint {
+        checkpoint: cp,
+        signers: signed,
+        ..
+    } = signed_checkpoint(be, &remote, &base, &ca, &others).map_err(mtc_err(&base))?;
     let seen = match &a.state {
         Some(p) => read_state(p, &cp.origin)?,
         None => None,
@@ -64,7 +69,7 @@ pub fn run(be: &Backend, a: AuditArgs) -> CliResult<Exit> {
     let (now_seen, done) = match audit(&remote, cp.size, cp.root, seen.as_ref(), a.entries) {
         Ok(r) => r,
         Err(AuditError::Found(f)) => return Err(CliError::negative(format!("{base}: {f}"))),
-        Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why)),
+        Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why.to_string())),
         Err(AuditError::Mtc(e)) => return Err(mtc_err(&base)(e)),
         Err(other) => return Err(CliError::internal(other.to_string())),
     };

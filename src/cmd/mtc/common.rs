@@ -43,6 +43,19 @@ pub fn mtc_err(source: &str) -> impl Fn(MtcError) -> CliError + '_ {
         },
         MtcError::Invalid(m) => CliError::usage(format!("{source}: {m}")),
         MtcError::Store(m) => CliError::io(format!("{source}: {m}")),
+        MtcError::Line {
+            line,
+            offset,
+            expected,
+        } => CliError {
+            exit: Exit::Parse,
+            message: format!("{source}: line {line} (byte {offset}): expected {expected}"),
+            offset: Some(offset),
+            path: None,
+        },
+        // These name what they are about (a URL, a file and line) themselves.
+        MtcError::Fetch(e) => CliError::io(e.to_string()),
+        MtcError::Untrusted(m) => CliError::negative(m),
         MtcError::Backend(b) => b.into(),
         other => CliError::internal(format!("{source}: {other}")),
     }

@@ -8,21 +8,20 @@
 //! cosign checkpoints). An inconsistent log is never cosigned: exit 1, the state kept.
 
 use super::common::{emit, mtc_err, now_of, unix, Format, FormatArg};
-use super::remote::{proven_subtree, Remote};
+use super::remote::Remote;
 use super::state::{read_state, write_state};
 use super::verify::read_der;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::load_private_key;
-use base64::engine::general_purpose::STANDARD as B64;
-use base64::Engine;
 use clap::Args;
 use pkit::mtc::audit::{audit, AuditError};
 use pkit::mtc::cert::CaInfo;
-use pkit::mtc::cosign::{cosigned_subtree, Cosigner};
+use pkit::mtc::cosign::Cosigner;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::subtree::covering_subtrees;
+use pkit::mtc::remote::{signed_checkpoint, SignedCheckpoint};
 use pkit::mtc::tile_source::TileSource;
+use pkit::mtc::witness::cosign_subtrees;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use serde_json::json;
@@ -91,7 +90,11 @@ pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
     let remote = Remote::new(&a.url)?;
-    let (cp, log, _) = remote.signed_checkpoint(be, &ca, &[])?;
+    let SignedCheckpoint {
+        checkpoint: cp,
+        log,
+        ..
+    } = signed_checkpoint(be, &remote, &remote.base, &ca, &[]).map_err(mtc_err(&remote.base))?;
     let seen = read_state(&a.state, &cp.origin)?;
     let (now_seen, _) = match audit(&remote, cp.size, cp.root, seen.as_ref(), false) {
         Ok(r) => r,
@@ -101,7 +104,7 @@ pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
                 remote.base
             )))
         }
-        Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why)),
+        Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why.to_string())),
         Err(AuditError::Mtc(e)) => return Err(mtc_err(&remote.base)(e)),
         Err(other) => return Err(CliError::internal(other.to_string())),
     };
@@ -113,27 +116,12 @@ pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
         let old = seen.as_ref().map_or(0, |s| s.size);
         let log_id = ca.ca_id.log_id(log);
         let src = TileSource::new(&remote, cp.size);
-        let (x, y) = covering_subtrees(old, cp.size);
-        let mut text = String::new();
-        let mut signer = cosigner
-            .signer()
-            .map_err(mtc_err(&a.key.display().to_string()))?;
-        for st in [x, y].into_iter().filter(|s| !s.is_empty()) {
-            let hash = proven_subtree(&remote.base, &src, &cp, st)?;
-            let msg = cosigned_subtree(&cosigner.public.id, 0, &log_id, st, &hash)
-                .map_err(mtc_err(&remote.base))?;
-            let sig = signer.sign(&msg)?;
-            text.push_str(&format!(
-                "{}\n",
-                json!({
-                    "cosigner": cosigner.public.id.to_string(),
-                    "start": st.start,
-                    "end": st.end,
-                    "hash": B64.encode(hash),
-                    "signature": B64.encode(sig),
-                })
-            ));
-        }
+        let signed = cosign_subtrees(&cosigner, &remote.base, &src, &cp, &log_id, old)
+            .map_err(mtc_err(&remote.base))?;
+        let text: String = signed
+            .iter()
+            .map(|c| format!("{}\n", c.to_json_line()))
+            .collect();
         io::write_file_atomic(path, text.as_bytes(), a.force, false)?;
     }
     if let Some(out) = &a.out {

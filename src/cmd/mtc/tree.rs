@@ -4,19 +4,16 @@ use super::common::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, F
 use crate::cmd::ca_dir::parse_duration;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
-use base64::engine::general_purpose::STANDARD as B64;
-use base64::Engine;
 use clap::{Args, Subcommand};
 use pkit::der::hex;
-use pkit::mtc::checkpoint::Checkpoint;
-use pkit::mtc::cosign::CosignerKey;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::{allocate_landmark, checkpoint_store, issue};
 use pkit::mtc::landmark::{format_list, landmark_subtrees};
-use pkit::mtc::store::{CertKind, LogStore, SubtreeSignature};
+use pkit::mtc::store::{CertKind, LogStore};
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash};
+use pkit::mtc::witness::{accept_subtree_cosignatures, CosignedNote};
 use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::path::PathBuf;
@@ -50,79 +47,10 @@ pub struct CheckpointArgs {
     pub output: FormatArg,
 }
 
-/// The witnesses' subtree cosignatures of `--subtree-cosignature`: each for a subtree
-/// the CA signed (so certificates keep the CA's cosignature), over the log's own hash of
-/// it, verified with its witness's key.
-fn subtree_cosignatures(
-    be: &Backend,
-    a: &CheckpointArgs,
-    store: &dyn LogStore,
-    keys: &[CosignerKey],
-    ca_id: &TrustAnchorId,
-    log_id: &TrustAnchorId,
-) -> CliResult<Vec<SubtreeSignature>> {
-    let backend = be;
-    let mut out = Vec::new();
-    for f in &a.subtree_cosignature {
-        let (fname, lines) = nonblank_lines(f)?;
-        for (n, line) in lines {
-            let line = line.as_str();
-            let at = |what: &str| CliError::parse(format!("{fname}: line {}: {what}", n + 1));
-            let v: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| at(&format!("not JSON ({e})")))?;
-            let id = v["cosigner"]
-                .as_str()
-                .and_then(|s| TrustAnchorId::parse(s).ok())
-                .ok_or_else(|| at("no cosigner ID"))?;
-            let (start, end) = (v["start"].as_u64(), v["end"].as_u64());
-            let st = match (start, end) {
-                (Some(s), Some(e)) if Subtree::new(s, e).is_valid() => Subtree::new(s, e),
-                _ => return Err(at("no valid subtree [start, end)")),
-            };
-            let sig = v["signature"]
-                .as_str()
-                .and_then(|s| B64.decode(s).ok())
-                .ok_or_else(|| at("no base64 signature"))?;
-            let key = keys.iter().find(|k| k.id == id).ok_or_else(|| {
-                CliError::negative(format!(
-                    "{fname}: line {}: a cosignature by {id}, not one of the --cosigner keys",
-                    n + 1
-                ))
-            })?;
-            let signed_by_ca = store
-                .subtree_signatures(st)
-                .map_err(mtc_err(&fname))?
-                .into_iter()
-                .find(|x| x.cosigner == ca_id.binary());
-            let Some(SubtreeSignature { hash, .. }) = signed_by_ca else {
-                return Err(CliError::negative(format!(
-                    "{fname}: line {}: {st} is not a subtree the CA has signed",
-                    n + 1
-                )));
-            };
-            if !key
-                .verify_subtree(backend, 0, log_id, st, &hash, &sig)
-                .map_err(mtc_err(&fname))?
-            {
-                return Err(CliError::negative(format!(
-                    "{fname}: line {}: the cosignature by {id} over {st} does not verify against the log's hash of it",
-                    n + 1
-                )));
-            }
-            out.push(SubtreeSignature {
-                subtree: st,
-                cosigner: id.binary().to_vec(),
-                hash,
-                signature: sig,
-            });
-        }
-    }
-    Ok(out)
-}
-
-/// `mtc checkpoint --cosignature`: the latest checkpoint's note with the witnesses'
-/// lines added, each verified against its witness key (a line from an unknown witness,
-/// or one that does not verify against this checkpoint, is refused: exit 1).
+/// `mtc checkpoint --cosignature` and `--subtree-cosignature`: the witnesses' lines
+/// added to the latest checkpoint's note, and their subtree cosignatures recorded, each
+/// checked by the library against its --cosigner key (an unknown witness, or a line that
+/// does not verify, is refused: exit 1).
 fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
     let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (ca_id, log) = ca_meta(&*store, &name)?;
@@ -136,66 +64,40 @@ fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
         .latest_checkpoint()
         .map_err(mtc_err(&name))?
         .ok_or_else(|| CliError::usage(format!("{name}: no checkpoint to add cosignatures to")))?;
-    let (body, _) = Checkpoint::parse(&cp.note).map_err(mtc_err(&name))?;
-    let mut lines: Vec<String> = cp
-        .note
-        .split_once("\n\n")
-        .map(|(_, sigs)| sigs.lines().map(str::to_string).collect())
-        .unwrap_or_default();
+    let mut note = CosignedNote::parse(&cp.note).map_err(mtc_err(&name))?;
     let mut added = Vec::new();
     for f in &a.cosignature {
-        let (fname, file_lines) = nonblank_lines(f)?;
-        for (n, line) in file_lines {
-            let line = line.as_str();
-            // A note of one line parses the signature line on its own.
-            let (_, sig) =
-                Checkpoint::parse(&format!("{}\n{line}\n", body.body())).map_err(|_| {
-                    CliError::parse(format!(
-                        "{fname}: line {}: expected a signature line \"\u{2014} NAME BASE64\"",
-                        n + 1
-                    ))
-                })?;
-            let s = &sig[0];
-            let key = keys
-                .iter()
-                .find(|k| k.id.note_name() == s.name && k.key_id() == s.key_id)
-                .ok_or_else(|| {
-                    CliError::negative(format!(
-                        "{fname}: line {}: a cosignature by {}, not one of the --cosigner keys",
-                        n + 1,
-                        s.name
-                    ))
-                })?;
-            let backend = be;
-            if !body
-                .verify(backend, &log_id, key, s)
-                .map_err(mtc_err(&fname))?
-            {
-                return Err(CliError::negative(format!(
-                    "{fname}: the cosignature by {} does not verify against the latest checkpoint (size {})",
-                    s.name, cp.size
-                )));
-            }
-            // One line per witness key: a newer cosignature replaces the older.
-            lines.retain(|l| {
-                Checkpoint::parse(&format!("{}\n{l}\n", body.body())).map_or(true, |(_, o)| {
-                    !(o[0].name == s.name && o[0].key_id == s.key_id)
-                })
-            });
-            lines.push(line.to_string());
-            added.push(s.name.clone());
-        }
+        let (fname, text) = read_text(f)?;
+        added.extend(
+            note.add(be, &fname, &text, &log_id, &keys)
+                .map_err(mtc_err(&fname))?,
+        );
     }
-    let note = format!("{}\n{}\n", body.body(), lines.join("\n"));
-    let subtrees = subtree_cosignatures(be, a, &*store, &keys, &ca_id, &log_id)?;
+    let mut subtrees = Vec::new();
+    for f in &a.subtree_cosignature {
+        let (fname, text) = read_text(f)?;
+        let signed_by_ca = |st| {
+            Ok(store
+                .subtree_signatures(st)?
+                .into_iter()
+                .find(|x| x.cosigner == ca_id.binary())
+                .map(|x| x.hash))
+        };
+        subtrees.extend(
+            accept_subtree_cosignatures(be, &fname, &text, &keys, &log_id, &signed_by_ca)
+                .map_err(mtc_err(&fname))?,
+        );
+    }
     store
         .insert_subtree_signatures(&subtrees)
         .map_err(mtc_err(&name))?;
+    let note_text = note.note();
     if !a.cosignature.is_empty() {
         store
-            .set_checkpoint_note(cp.size, &note)
+            .set_checkpoint_note(cp.size, &note_text)
             .map_err(mtc_err(&name))?;
     }
+    let body = note.checkpoint();
     let item = json!({
         "origin": body.origin,
         "tree_size": cp.size,
@@ -204,9 +106,9 @@ fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
             "start": s.subtree.start, "end": s.subtree.end,
             "cosigner": TrustAnchorId::from_binary(&s.cosigner, 0).map_or_else(|_| hex(&s.cosigner), |i| i.to_string()),
         })).collect::<Vec<_>>(),
-        "note": note,
+        "note": note_text,
     });
-    emit(a.output.format, "mtc_checkpoint", item, &note)?;
+    emit(a.output.format, "mtc_checkpoint", item, &note_text)?;
     Ok(Exit::Ok)
 }
 
@@ -548,18 +450,11 @@ pub fn run_consistency(a: ConsistencyArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
-/// A cosignature file's name and its non-blank lines, each with its index from 0 (error
-/// messages say `line n + 1`).
-fn nonblank_lines(path: &std::path::Path) -> CliResult<(String, Vec<(usize, String)>)> {
+/// A cosignature file's name and text.
+fn read_text(path: &std::path::Path) -> CliResult<(String, String)> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
-    let lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| (n, l.to_string()))
-        .collect();
-    Ok((name, lines))
+    Ok((name, text))
 }
 
 /// A landmark's expiry (POSIX seconds) as RFC 3339.

@@ -1,23 +1,18 @@
 //! `pkit mtc verify` (the draft §7.2 procedure) and `pkit mtc size`.
 
-use super::common::unix;
 use super::common::{emit, mtc_err, now_of, Format, FormatArg};
-use super::remote::{proven_subtree, Remote};
+use super::remote::Remote;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io::{self, InForm};
 use crate::cmd::key::AlgorithmParser;
 use clap::Args;
 use pkit::der::hex;
-use pkit::mtc::audit::Fetch;
 use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::{CosignerKey, COSIGNER_ALGORITHMS};
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::landmark::parse_list;
-use pkit::mtc::publish::Resource;
-use pkit::mtc::subtree::covering_subtrees;
+use pkit::mtc::remote::subtrees_from_log;
 use pkit::mtc::subtree::Subtree;
-use pkit::mtc::tile_source::TileSource;
-use pkit::mtc::verify::{proof_subtree, verify_certificates, MtcVerdict, Policy, TrustedSubtree};
+use pkit::mtc::verify::{verify_certificates, MtcVerdict, Policy, TrustedSubtree};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use serde_json::json;
@@ -53,64 +48,6 @@ pub struct VerifyArgs {
     pub now: Option<String>,
     #[command(flatten)]
     pub output: FormatArg,
-}
-
-/// The subtrees landmark-relative certificates may use, from the log's landmark list
-/// (mtc-tlog's `landmarks`): the covering subtrees between each active landmark and the
-/// one before it. A log without a list has none.
-fn active_landmark_subtrees(remote: &Remote, now: u64) -> CliResult<Vec<Subtree>> {
-    let text = match remote.fetch(&Resource::Landmarks.path()) {
-        Ok(b) => String::from_utf8(b)
-            .map_err(|_| CliError::negative(format!("{}/landmarks: not text", remote.base)))?,
-        Err(e) if e.ends_with("HTTP 404") => return Ok(Vec::new()),
-        Err(e) => return Err(CliError::io(e)),
-    };
-    let name = format!("{}/landmarks", remote.base);
-    let (_, list) = parse_list(&text)
-        .map_err(|e| CliError::negative(format!("{name}: {}", mtc_err(&name)(e).message)))?;
-    // Newest first: each landmark with the one before it.
-    let mut out = Vec::new();
-    for pair in list.windows(2) {
-        let ((size, expiry), (before, _)) = (pair[0], pair[1]);
-        if now < expiry {
-            let (a, b) = covering_subtrees(before, size);
-            out.extend([a, b].into_iter().filter(|s| !s.is_empty()));
-        }
-    }
-    Ok(out)
-}
-
-/// The subtrees of `ders` that the log at `url` holds, with their hashes from its tiles,
-/// each proven consistent with its checkpoint's root (signed by the CA).
-fn subtrees_from_log(
-    be: &Backend,
-    url: &str,
-    policy: &Policy,
-    ders: &[&[u8]],
-) -> CliResult<Vec<TrustedSubtree>> {
-    let remote = Remote::new(url)?;
-    let (cp, log, _) = remote.signed_checkpoint(be, &policy.ca, &policy.cosigners)?;
-    let src = TileSource::new(&remote, cp.size);
-    let landmark_subtrees = active_landmark_subtrees(&remote, unix(policy.now))?;
-    let mut wanted: Vec<Subtree> = ders
-        .iter()
-        .filter_map(|d| proof_subtree(d))
-        .filter(|(l, st, _)| *l == log && st.is_valid() && !st.is_empty() && st.end <= cp.size)
-        .filter(|(_, st, relative)| !relative || landmark_subtrees.contains(st))
-        .map(|(_, st, _)| st)
-        .collect();
-    wanted.sort_by_key(|st| (st.start, st.end));
-    wanted.dedup();
-    let mut out = Vec::new();
-    for st in wanted {
-        let hash = proven_subtree(&remote.base, &src, &cp, st)?;
-        out.push(TrustedSubtree {
-            log,
-            subtree: st,
-            hash,
-        });
-    }
-    Ok(out)
 }
 
 /// The first object of a file, as DER.
@@ -241,7 +178,9 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let ders: Vec<&[u8]> = certs.iter().map(|c| c.der.as_slice()).collect();
     let mut policy = policy;
     if let Some(url) = &a.url {
-        let from_log = subtrees_from_log(be, url, &policy, &ders)?;
+        let remote = Remote::new(url)?;
+        let from_log =
+            subtrees_from_log(be, &remote, &remote.base, &policy, &ders).map_err(mtc_err(url))?;
         policy.trusted.extend(from_log);
     }
     let verdicts = verify_certificates(be, &ders, &policy);

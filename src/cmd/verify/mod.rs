@@ -8,7 +8,6 @@ use super::ca_dir::{load_ca_cert, parse_duration, parse_time};
 use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm, Item};
 use super::output;
-use super::trust_store::TrustStore;
 use clap::{Args, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
@@ -22,6 +21,7 @@ use pkit::pki::verify::policy::PolicyInputs;
 use pkit::pki::verify::pool::Pool;
 use pkit::pki::verify::revocation::CrlSet;
 use pkit::pki::verify::sources::{CaDatabase, Sources};
+use pkit::pki::verify::trust_store::{self, TrustStore, TrustStoreError};
 use pkit::pki::verify::validate::RevocationSource;
 use rayon::prelude::*;
 use report::{ChainEntries, Report};
@@ -33,7 +33,6 @@ mod report;
 
 /// Where the system's trusted roots are when neither --roots nor SSL_CERT_FILE /
 /// SSL_CERT_DIR says otherwise (Debian and its derivatives).
-const SYSTEM_ROOTS: &str = "/etc/ssl/certs/ca-certificates.crt";
 
 /// What `pkit verify --help` and its man page add: the exit codes as this command uses
 /// them, and the reason codes a failed verdict carries.
@@ -484,22 +483,20 @@ fn read_all(paths: &[PathBuf], flag: &str) -> CliResult<Vec<(String, Vec<u8>)>> 
 }
 
 /// The trust anchors: --roots, else SSL_CERT_FILE / SSL_CERT_DIR, else the system store;
-/// directories read as `openssl verify -CApath` reads them (`trust_store.rs`).
+/// directories read as `openssl verify -CApath` reads them (`pkit_verify::trust_store`).
 fn read_roots(a: &VerifyArgs) -> CliResult<Vec<(String, Vec<u8>)>> {
-    let mut paths = a.roots.clone();
-    if paths.is_empty() {
-        if let Some(f) = std::env::var_os("SSL_CERT_FILE") {
-            paths.push(PathBuf::from(f));
+    let paths = if a.roots.is_empty() {
+        trust_store::default_paths()
+    } else {
+        a.roots.clone()
+    };
+    let store = TrustStore::read(&paths).map_err(|e| match e {
+        TrustStoreError::Io { path, error } => CliError::io_at(&path, &error),
+        TrustStoreError::Certificate { name, error } => {
+            CliError::der(&format!("--roots {name}"), &error)
         }
-        if let Some(d) = std::env::var_os("SSL_CERT_DIR") {
-            // OpenSSL's convention: a colon-separated list of directories.
-            paths.extend(std::env::split_paths(&d).filter(|p| p.is_dir()));
-        }
-        if paths.is_empty() {
-            paths.push(PathBuf::from(SYSTEM_ROOTS));
-        }
-    }
-    let store = TrustStore::read(&paths, "--roots")?;
+        e => CliError::parse(format!("--roots {e}")),
+    })?;
     if a.verbose {
         for s in &store.skipped {
             eprintln!("pkit: roots: skipped {s}");

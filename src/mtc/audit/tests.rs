@@ -34,11 +34,13 @@ impl Log {
     fn fetcher<'a>(
         &'a self,
         damage: Damage<'a>,
-    ) -> impl Fn(&str) -> std::result::Result<Vec<u8>, String> + Sync + 'a {
+    ) -> impl Fn(&str) -> std::result::Result<Vec<u8>, FetchError> + Sync + 'a {
         move |path: &str| {
-            let t = Tile::parse(path).map_err(|e| e.0)?;
+            let t = Tile::parse(path).map_err(|e| FetchError::NotFound(e.0))?;
             let mut bytes = match t.kind {
-                Kind::Hashes { .. } => hash_tile(&self.tree, &t).map_err(|e| e.to_string())?,
+                Kind::Hashes { .. } => {
+                    hash_tile(&self.tree, &t).map_err(|e| FetchError::Failed(e.to_string()))?
+                }
                 Kind::Entries => {
                     let (a, b) = t.nodes().unwrap();
                     entry_bundle(
@@ -189,13 +191,13 @@ fn damaged_tiles_are_named() {
 
 #[test]
 fn fetch_failures_are_not_findings() {
-    let failing = |p: &str| -> std::result::Result<Vec<u8>, String> {
-        Err(format!("{p}: connection refused"))
+    let failing = |p: &str| -> std::result::Result<Vec<u8>, FetchError> {
+        Err(FetchError::Failed(format!("{p}: connection refused")))
     };
     match audit(&failing, 300, [0; 32], None, false) {
         Err(AuditError::Fetch { path, why }) => {
             assert!(path.starts_with("tile/"), "{path}");
-            assert!(why.contains("refused"));
+            assert!(why.to_string().contains("refused"));
         }
         other => panic!("{other:?}"),
     }

@@ -56,6 +56,7 @@ pub mod crl;
 pub mod dir;
 pub mod gate;
 pub mod issuer;
+pub mod manifest;
 pub mod name_constraints;
 pub mod ocsp;
 pub mod ocsp_answer;

@@ -10,7 +10,7 @@
 
 #![forbid(unsafe_code)]
 
-use crate::store::{CaStore, Pending, Result, Undelivered};
+use crate::store::{CaStore, Pending, Result, RevokeOutcome, Undelivered};
 use pkit_store::process;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
@@ -111,6 +111,39 @@ impl Survey {
         let forget: Vec<i64> = self.now_delivered.iter().chain(settled).copied().collect();
         store.settle_deliveries(&self.ended_chunks, &still, &forget)
     }
+}
+
+/// Settled revocations recorded per transaction: a revocation of many cut short keeps
+/// what it did, and one commit per certificate would make it crawl.
+const SETTLE_EVERY: usize = 1024;
+
+/// Revoke every certificate a batch committed but never delivered (`pkit crl revoke
+/// --undelivered`), at `at` with `reason`, and forget each as undelivered once revoked.
+/// `each` hears every certificate and what its revocation did. Certificates a running
+/// batch is still delivering are left alone: the survey returned counts them.
+pub fn revoke_all(
+    be: &Backend,
+    store: &mut dyn CaStore,
+    at: i64,
+    reason: Option<u8>,
+    each: &mut dyn FnMut(&Found, &RevokeOutcome),
+) -> Result<Survey> {
+    let survey = survey(be, store)?;
+    // Ended deliveries first become certificates found undelivered, so that a revocation
+    // cut short leaves the rest listed.
+    survey.save(store, &[])?;
+    let mut settled = Vec::new();
+    for f in &survey.found {
+        let outcome = store.revoke(&f.item.cert.serial, at, reason)?;
+        each(f, &outcome);
+        settled.push(f.item.id);
+        if settled.len() == SETTLE_EVERY {
+            store.settle_deliveries(&[], &[], &settled)?;
+            settled.clear();
+        }
+    }
+    store.settle_deliveries(&[], &[], &settled)?;
+    Ok(survey)
 }
 
 fn inspect(be: &Backend, item: Undelivered) -> Found {

@@ -108,6 +108,7 @@ pub mod revocation;
 mod role;
 mod rules;
 pub mod sources;
+pub mod trust_store;
 pub mod validate;
 mod webpki;
 

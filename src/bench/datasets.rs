@@ -280,7 +280,7 @@ fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pkit_x509::backend::openssl;
+    use pkit_openssl as openssl;
 
     #[test]
     fn depths_follow_the_seed_and_sum_to_the_total() {

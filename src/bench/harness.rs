@@ -126,8 +126,8 @@ mod tests {
     #[test]
     fn repeats_until_the_minimum_time() {
         let h = Harness {
-            backend: pkit_x509::backend::openssl::backend(),
-            subscriber_keys: pkit_x509::backend::openssl::backend(),
+            backend: pkit_openssl::backend(),
+            subscriber_keys: pkit_openssl::backend(),
             min_time: Duration::from_millis(5),
             only: None,
             progress: &|_| {},

@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use pkit_bench::harness::Harness;
-//! use pkit_x509::backend::openssl;
+//! use pkit_openssl as openssl;
 //! use std::time::Duration;
 //!
 //! let h = Harness {

@@ -192,8 +192,8 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
-    use pkit_x509::backend::openssl;
 
     #[test]
     fn sign_parse_verify() {

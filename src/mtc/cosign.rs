@@ -170,7 +170,7 @@ impl Cosigner {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pkit_x509::backend::openssl;
+    use pkit_openssl as openssl;
 
     #[test]
     fn message_layout() {

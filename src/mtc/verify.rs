@@ -311,8 +311,8 @@ mod tests {
     use crate::limits::UINT48_MAX;
     use crate::proof::Cosignature;
     use crate::tree::{inclusion_proof, subtree_hash, MemTree};
+    use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
-    use pkit_x509::backend::openssl;
 
     /// A CA cosigner, a second cosigner, and the certificate of entry 2 of 5 carrying
     /// both cosignatures over `[0, 5)`.

@@ -393,9 +393,7 @@ mod tests {
         );
         let body = json!({"protected": header, "payload": "", "signature": b64(&[0u8; 96])});
         let jws = Jws::from_value(&body).unwrap();
-        let e = jws
-            .verify(pkit_x509::backend::openssl::backend(), &k.spki)
-            .unwrap_err();
+        let e = jws.verify(pkit_openssl::backend(), &k.spki).unwrap_err();
         assert_eq!(e.kind, "badSignatureAlgorithm");
     }
 

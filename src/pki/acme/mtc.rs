@@ -209,8 +209,8 @@ mod tests {
     use super::*;
     use pkit_mtc::cosign::Cosigner;
     use pkit_mtc::store::SqliteLogStore;
+    use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
-    use pkit_x509::backend::openssl;
 
     /// An order's entry: no certificate until a checkpoint covers it, no landmark-relative
     /// one until a landmark does; then each is made, with the entry's serial.

@@ -159,8 +159,8 @@ mod tests {
     use super::*;
     use crate::issuer::self_signed;
     use crate::subject::parse_subject;
+    use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
-    use pkit_x509::backend::openssl;
     use pkit_x509::cert::Certificate;
     use pkit_x509::crl::Crl;
     use pkit_x509::ext::crl::CrlReason;

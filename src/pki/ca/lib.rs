@@ -9,7 +9,7 @@
 //! use pkit_ca::profile::Profile;
 //! use pkit_ca::{san::parse_san, subject::parse_subject};
 //! use pkit_x509::alg::Algorithm;
-//! use pkit_x509::backend::openssl;
+//! use pkit_openssl as openssl;
 //! use pkit_x509::cert::Certificate;
 //! use pkit_x509::der::Time;
 //! use pkit_x509::signed::verify_signed;

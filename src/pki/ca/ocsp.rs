@@ -269,8 +269,8 @@ mod tests {
     use crate::issuer::self_signed;
     use crate::store::Revoked;
     use crate::subject::parse_subject;
+    use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
-    use pkit_x509::backend::openssl;
     use pkit_x509::ocsp::{CertStatus, OcspResponse, ResponderId};
     use pkit_x509::ocsp_request::encode_request;
     use pkit_x509::ocsp_verify::{verify, Expect};

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use pkit_describe::{describe, Ctx};
-//! use pkit_x509::backend::openssl;
+//! use pkit_openssl as openssl;
 //! use pkit_x509::detect::{self, Kind};
 //!
 //! // NIST PKITS's trust anchor, a DER file.

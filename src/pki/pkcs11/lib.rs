@@ -13,7 +13,8 @@
 //! ```
 //! use pkit_pkcs11::{scratch, Pkcs11Backend};
 //! use pkit_x509::alg::Algorithm;
-//! use pkit_x509::backend::{openssl, PrivateKey as _};
+//! use pkit_openssl as openssl;
+//! use pkit_x509::backend::PrivateKey as _;
 //!
 //! // A throwaway SoftHSM2 token (scripts/test installs SoftHSM2).
 //! let dir = tempfile::tempdir().unwrap();

@@ -4,7 +4,7 @@
 
 use super::module::{NSS_SOFTOKEN_MODULE, SOFTHSM_MODULE};
 use super::*;
-use pkit_x509::backend::openssl;
+use pkit_openssl as openssl;
 
 /// The modules, or why the test cannot run: under CI a missing module fails it.
 fn modules_present() -> bool {

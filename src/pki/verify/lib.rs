@@ -36,7 +36,7 @@
 //! use pkit_verify::options::{Options, Purpose};
 //! use pkit_verify::pool::Pool;
 //! use pkit_x509::alg::Algorithm;
-//! use pkit_x509::backend::openssl;
+//! use pkit_openssl as openssl;
 //! use pkit_x509::cert::Certificate;
 //! use pkit_x509::der::Time;
 //!

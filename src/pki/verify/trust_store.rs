@@ -224,7 +224,7 @@ pub fn certificates_in(path: &Path) -> Result<Vec<(String, Vec<u8>)>, TrustStore
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pkit_x509::backend::openssl;
+    use pkit_openssl as openssl;
 
     #[test]
     fn a_directory_is_read_by_content_and_duplicates_count_once() {

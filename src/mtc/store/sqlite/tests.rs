@@ -87,8 +87,8 @@ fn two_connections_append_in_turn() {
 fn two_connections_checkpoint_in_turn() {
     use crate::ids::TrustAnchorId;
     use crate::issuer::{checkpoint_store, MtcCa};
+    use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
-    use pkit_x509::backend::openssl;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mtc.db");
     let mut a = SqliteLogStore::open(&path).unwrap();

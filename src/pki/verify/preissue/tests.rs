@@ -3,8 +3,8 @@ use pkit_ca::issuer::{CaError, Issuer, Request};
 use pkit_ca::name_constraints::{encode, parse_base};
 use pkit_ca::profile::Profile;
 use pkit_ca::{san::parse_san, subject::parse_subject};
+use pkit_openssl as openssl;
 use pkit_x509::alg::Algorithm;
-use pkit_x509::backend::openssl;
 
 fn request(subject: &str, sans: &[&str], profile: Profile, now: Time) -> Request {
     let be = openssl::backend();

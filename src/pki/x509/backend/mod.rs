@@ -1,7 +1,8 @@
 //! The crypto backend boundary (the rustls `CryptoProvider` model): a [`Backend`] value
 //! made of small capabilities — [`KeyProvider`], [`SignatureVerifier`], [`Hasher`],
 //! [`pbe::Pbe`], [`TlsClient`] — that speak DER and the enums of [`crate::alg`]. Certificate, CRL, OCSP and MTC code
-//! never names OpenSSL; a PKCS#11 or pure-Rust backend can be added beside [`openssl`].
+//! never names OpenSSL: the OpenSSL backend is the crate `pkit-openssl`, the PKCS#11 one
+//! `pkit-pkcs11`; a pure-Rust backend would be a crate beside them.
 //!
 //! There is no default backend: the caller chooses one (the commands do it in
 //! `cmd/backend.rs`) and hands it down. The traits and the error live in their own files
@@ -9,7 +10,6 @@
 
 mod api;
 mod error;
-pub mod openssl;
 mod parallel;
 pub mod pbe;
 mod prechecked;

@@ -8,18 +8,38 @@
 //! `signers` (signing contexts reused across signatures), `verify_signature`, `pbe` (password-based
 //! cryptography) and `ffi` (entry points native-ossl does not wrap). TLS (the handshake
 //! of `verify --connect`, the PostgreSQL connector) is the crate `pkit-tls`, on the same
-//! OpenSSL. PKCS#8 structures are built and read in the key model (`pki::key`).
+//! OpenSSL. PKCS#8 structures are built and read in the key model (`pkit_x509::key`).
+//!
+//! Parse a certificate and check its self-signature:
+//!
+//! ```
+//! use pkit_x509::cert::Certificate;
+//! use pkit_x509::signed::verify_signed;
+//!
+//! // NIST PKITS's trust anchor, a DER file.
+//! let der = std::fs::read("../../../tests/data/pkits/certs/TrustAnchorRootCertificate.crt").unwrap();
+//! let cert = Certificate::from_der(&der).unwrap();
+//! let ok = verify_signed(
+//!     pkit_openssl::backend(),
+//!     cert.spki.raw,
+//!     &cert.signature_algorithm,
+//!     cert.tbs_raw,
+//!     cert.signature.bytes,
+//! )
+//! .unwrap();
+//! assert!(ok);
+//! ```
 
-use super::api::{
-    Hasher, KeyProvider, PrivateKey, SignatureVerifier, TlsClient, TlsStream, VerifyItem,
-};
-use super::error::{BackendError, Result};
-use super::provider::Backend;
-use crate::alg::{Algorithm, Digest};
 use key::OsslKey;
 use linked::{crypto, keymgmt_name, openssl_version};
 use native_ossl::params::ParamBuilder;
 use native_ossl::pkey::{KeygenCtx, Pkey, Private};
+use pkit_x509::alg::{Algorithm, Digest};
+use pkit_x509::backend::Backend;
+use pkit_x509::backend::{BackendError, Result};
+use pkit_x509::backend::{
+    Hasher, KeyProvider, PrivateKey, SignatureVerifier, TlsClient, TlsStream, VerifyItem,
+};
 
 mod ec_batch;
 mod ed25519_batch;

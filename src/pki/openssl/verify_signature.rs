@@ -2,13 +2,13 @@
 
 use super::ed25519_batch;
 use super::linked::{crypto, digest_name, reason, require};
-use crate::alg::{Algorithm, SignatureScheme};
-use crate::backend::api::VerifyItem;
-use crate::backend::error::{BackendError, Result};
-use crate::der::oid_registry as oids;
-use crate::key::kind::{spki_key_kind, KeyKind};
-use crate::spki::Spki;
 use native_ossl::pkey::{Pkey, Public, SignInit, Verifier};
+use pkit_x509::alg::{Algorithm, SignatureScheme};
+use pkit_x509::backend::VerifyItem;
+use pkit_x509::backend::{BackendError, Result};
+use pkit_x509::der::oid_registry as oids;
+use pkit_x509::key::kind::{spki_key_kind, KeyKind};
+use pkit_x509::spki::Spki;
 
 /// `Backend::verify`: `Ok(false)` for a signature that does not verify, including one
 /// under a scheme this key's type cannot make.

@@ -3,13 +3,13 @@
 
 use super::ffi;
 use super::linked::{crypto, digest, digest_name};
-use crate::alg::{Digest, SignatureScheme};
-use crate::backend::api::Signer;
-use crate::backend::error::Result;
 use native_ossl::digest::DigestCtx;
 use native_ossl::error::ErrorStack;
 use native_ossl::params::ParamBuilder;
 use native_ossl::pkey::{Pkey, Private, RawSigner};
+use pkit_x509::alg::{Digest, SignatureScheme};
+use pkit_x509::backend::Result;
+use pkit_x509::backend::Signer;
 
 /// ECDSA and RSA PKCS#1 v1.5: the message is hashed in Rust and the hash signed with one
 /// `EVP_PKEY_sign` context kept for the signer's life. `EVP_PKEY_sign` keeps its state

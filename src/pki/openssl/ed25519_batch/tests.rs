@@ -2,10 +2,10 @@
 //! ("Taming the many EdDSAs", Wycheproof) and on random corruptions.
 
 use super::*;
-use crate::alg::{Algorithm, SignatureScheme};
-use crate::backend::openssl::backend;
-use crate::backend::VerifyItem;
-use crate::key::public::PublicParts;
+use crate::backend;
+use pkit_x509::alg::{Algorithm, SignatureScheme};
+use pkit_x509::backend::VerifyItem;
+use pkit_x509::key::public::PublicParts;
 use serde_json::Value;
 
 /// A signature case: raw key, message, signature (any length, as the vectors have it).

@@ -16,11 +16,11 @@
 //! is encoded by `EC_POINT_point2oct` instead.
 
 use super::key::OsslKey;
-use crate::alg::Algorithm;
-use crate::backend::api::{PrivateKey, Signer};
-use crate::backend::error::{BackendError, Result};
-use crate::key::encode;
-use crate::key::ml_dsa::MlDsaKeyFormat;
+use pkit_x509::alg::Algorithm;
+use pkit_x509::backend::{BackendError, Result};
+use pkit_x509::backend::{PrivateKey, Signer};
+use pkit_x509::key::encode;
+use pkit_x509::key::ml_dsa::MlDsaKeyFormat;
 use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
 
@@ -80,7 +80,7 @@ mod ffi {
             ctx: *mut c_void,
         ) -> c_int;
     }
-    pub use crate::backend::openssl::ffi::{BN_bn2binpad, BN_clear_free};
+    pub use crate::ffi::{BN_bn2binpad, BN_clear_free};
 }
 
 /// `NID_X9_62_prime256v1` and `NID_secp384r1` from `<openssl/obj_mac.h>`.
@@ -335,8 +335,8 @@ impl PrivateKey for EcKeyPair {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::openssl::backend;
-    use crate::key::{encrypt_private_key, load_private, KdfChoice};
+    use crate::backend;
+    use pkit_x509::key::{encrypt_private_key, load_private, KdfChoice};
 
     /// Every key of a batch is a valid pair: OpenSSL loads its PKCS#8 (checking the point
     /// against the scalar), derives the same SPKI, and a signature verifies under it.

@@ -1,12 +1,10 @@
-//! The OpenSSL side of password-based cryptography ([`crate::backend::pbe::Pbe`]).
+//! The OpenSSL side of password-based cryptography ([`pkit_x509::backend::pbe::Pbe`]).
 //!
 //! The legacy PKCS#12 ciphers (RC2, RC4, single DES) live in OpenSSL 3's `legacy`
 //! provider. When the default context lacks a cipher, a private library context with the
 //! legacy provider is tried; an OpenSSL built without it (`no-legacy`, as the static
 //! build pkit's xtask makes) reports the cipher as unsupported.
 
-use crate::backend::error::{BackendError, Result};
-use crate::backend::pbe::{Hash, Pbe, PbeCipher, Pkcs12Purpose};
 use native_ossl::cipher::CipherAlg;
 use native_ossl::digest::DigestAlg;
 use native_ossl::error::ErrorStack;
@@ -15,6 +13,8 @@ use native_ossl::lib_ctx::{LibCtx, Provider};
 use native_ossl::mac::HmacCtx;
 use native_ossl::params::ParamBuilder;
 use native_ossl::pkey::{Pkey, Private};
+use pkit_x509::backend::pbe::{Hash, Pbe, PbeCipher, Pkcs12Purpose};
+use pkit_x509::backend::{BackendError, Result};
 use std::ffi::{CStr, CString};
 use std::sync::{Arc, OnceLock};
 
@@ -187,7 +187,7 @@ impl Pbe for OsslPbe {
     }
 
     fn decrypt_other_pkcs8(&self, der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>> {
-        let pem = pem::encode(&pem::Pem::new("ENCRYPTED PRIVATE KEY", der.to_vec()));
+        let pem = pkit_x509::pem::encode("ENCRYPTED PRIVATE KEY", der);
         Pkey::<Private>::from_pem_passphrase(pem.as_bytes(), password)
             .and_then(|k| k.to_pkcs8_der())
             .map_err(|_| {
@@ -203,7 +203,7 @@ impl Pbe for OsslPbe {
 mod tests {
     use super::*;
 
-    use crate::der::unhex as hex;
+    use pkit_x509::der::unhex as hex;
 
     #[test]
     fn pbkdf2_known_answer() {

@@ -3,11 +3,11 @@
 //! backend builds on this file.
 
 use super::ffi;
-use crate::alg::{Algorithm, Digest};
-use crate::backend::error::{BackendError, Result};
 use native_ossl::digest::DigestAlg;
 use native_ossl::error::ErrorStack;
 use native_ossl::pkey::KeygenCtx;
+use pkit_x509::alg::{Algorithm, Digest};
+use pkit_x509::backend::{BackendError, Result};
 use std::ffi::CStr;
 use std::sync::OnceLock;
 

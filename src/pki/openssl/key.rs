@@ -3,17 +3,17 @@
 use super::ffi;
 use super::linked::{self, crypto, reason};
 use super::signers::{OneShotSigner, PrehashSigner};
-use crate::alg::Algorithm;
-use crate::backend::api::{PrivateKey, Signer};
-use crate::backend::error::{BackendError, Result};
-use crate::der::oid_registry as oids;
-use crate::key::encode;
-use crate::key::ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
 use native_ossl::pkey::{Pkey, Private};
+use pkit_x509::alg::Algorithm;
+use pkit_x509::backend::{BackendError, Result};
+use pkit_x509::backend::{PrivateKey, Signer};
+use pkit_x509::der::oid_registry as oids;
+use pkit_x509::key::encode;
+use pkit_x509::key::ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
 use std::ffi::CStr;
 use std::sync::OnceLock;
 
-pub(super) fn ml_dsa_oid(alg: Algorithm) -> Option<crate::der::Oid> {
+pub(super) fn ml_dsa_oid(alg: Algorithm) -> Option<pkit_x509::der::Oid> {
     match alg {
         Algorithm::MlDsa44 => Some(oids::ML_DSA_44),
         Algorithm::MlDsa65 => Some(oids::ML_DSA_65),
@@ -156,7 +156,7 @@ impl OsslKey {
 
     /// ML-DSA PKCS#8 in the chosen RFC 9881 form, from the key's "seed" and "priv"
     /// (expanded key) parameters. OpenSSL itself always writes the `both` form.
-    fn ml_dsa_pkcs8(&self, oid: &crate::der::Oid, format: MlDsaKeyFormat) -> Result<Vec<u8>> {
+    fn ml_dsa_pkcs8(&self, oid: &pkit_x509::der::Oid, format: MlDsaKeyFormat) -> Result<Vec<u8>> {
         let params = self.pkey.export().map_err(crypto("exporting the key"))?;
         let expanded = params
             .get_octet_string(c"priv")

@@ -5,21 +5,21 @@ use super::key::ml_dsa_oid;
 use super::linked::digest_name;
 use super::signers::OneShotSigner;
 use super::*;
-use crate::alg::SignatureScheme;
-use crate::backend::api::Signer as _;
-use crate::backend::error::BackendError;
-use crate::backend::pbe::{Hash, PbeCipher};
-use crate::key::encrypted::{PBKDF2_ITERATIONS, SCRYPT_N, SCRYPT_P, SCRYPT_R};
-use crate::key::ml_dsa::ml_dsa_expanded_len;
-use crate::key::ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
-use crate::key::pbe::prf_hash;
-use crate::key::{
-    encrypt_private_key, is_encrypted, load_private, EncryptedPrivateKeyInfo, Kdf, KdfChoice,
-    PbeScheme, PrivateKeyInfo,
-};
 use native_ossl::cipher::CipherAlg;
 use native_ossl::digest::DigestAlg;
 use native_ossl::pkey::SignInit;
+use pkit_x509::alg::SignatureScheme;
+use pkit_x509::backend::pbe::{Hash, PbeCipher};
+use pkit_x509::backend::BackendError;
+use pkit_x509::backend::Signer as _;
+use pkit_x509::key::encrypted::{PBKDF2_ITERATIONS, SCRYPT_N, SCRYPT_P, SCRYPT_R};
+use pkit_x509::key::ml_dsa::ml_dsa_expanded_len;
+use pkit_x509::key::ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
+use pkit_x509::key::pbe::prf_hash;
+use pkit_x509::key::{
+    encrypt_private_key, is_encrypted, load_private, EncryptedPrivateKeyInfo, Kdf, KdfChoice,
+    PbeScheme, PrivateKeyInfo,
+};
 use std::sync::OnceLock;
 
 /// The encodings pkit writes itself are byte for byte OpenSSL's.
@@ -547,18 +547,18 @@ fn dsa_signatures_verify() {
         .unwrap());
 
     let ca = read("pkits/certs/DSACACert.crt");
-    let ca = crate::cert::Certificate::from_der(&ca).unwrap();
+    let ca = pkit_x509::cert::Certificate::from_der(&ca).unwrap();
     for (ee, valid) in [
         ("ValidDSASignaturesTest4EE.crt", true),
         ("InvalidDSASignatureTest6EE.crt", false),
     ] {
         let der = read(&format!("pkits/certs/{ee}"));
-        let ee = crate::cert::Certificate::from_der(&der).unwrap();
+        let ee = pkit_x509::cert::Certificate::from_der(&der).unwrap();
         assert_eq!(
             ee.signature_algorithm.signature_scheme().unwrap(),
             Some(SignatureScheme::DsaSha1)
         );
-        let ok = crate::signed::verify_signed(
+        let ok = pkit_x509::signed::verify_signed(
             backend(),
             ca.spki.raw,
             &ee.signature_algorithm,

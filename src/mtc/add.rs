@@ -121,8 +121,8 @@ pub fn manifest_entries(
                 offset,
                 message,
             };
-            let req =
-                manifest_request(ManifestLine::parse(text).map_err(at)?, defaults).map_err(at)?;
+            let req = manifest_request(ManifestLine::parse_at(text, line, offset)?, defaults)
+                .map_err(at)?;
             let e = new_entry(issuer, now, &req).map_err(|e| at(e.to_string()))?;
             done();
             Ok(e)

@@ -53,9 +53,19 @@ impl SubtreeCosignature {
         .to_string()
     }
 
-    /// One line read back; on failure, what the line lacks. The hash is optional: the
-    /// CA checks the signature against its own hash of the subtree, never the line's.
-    pub fn parse_line(line: &str) -> std::result::Result<SubtreeCosignature, String> {
+    /// Line `number` of a file (starting at byte `offset`) read back. The hash is
+    /// optional: the CA checks the signature against its own hash of the subtree, never
+    /// the line's.
+    pub fn parse_line(line: &str, number: usize, offset: usize) -> Result<SubtreeCosignature> {
+        SubtreeCosignature::parse(line).map_err(|expected| MtcError::Line {
+            line: number,
+            offset,
+            expected,
+        })
+    }
+
+    /// One line read back; on failure, what the line lacks.
+    fn parse(line: &str) -> std::result::Result<SubtreeCosignature, String> {
         let v: serde_json::Value =
             serde_json::from_str(line).map_err(|e| format!("a JSON object ({e})"))?;
         let cosigner = v["cosigner"]
@@ -128,11 +138,7 @@ pub fn accept_subtree_cosignatures(
 ) -> Result<Vec<SubtreeSignature>> {
     let mut out = Vec::new();
     for (line, offset, l) in nonblank_lines(text) {
-        let c = SubtreeCosignature::parse_line(l).map_err(|expected| MtcError::Line {
-            line,
-            offset,
-            expected,
-        })?;
+        let c = SubtreeCosignature::parse_line(l, line, offset)?;
         let (id, st) = (&c.cosigner, c.subtree);
         let key = keys.iter().find(|k| &k.id == id).ok_or_else(|| {
             MtcError::Untrusted(format!(
@@ -253,7 +259,7 @@ mod tests {
             hash: [3; 32],
             signature: vec![1, 2, 3],
         };
-        assert_eq!(SubtreeCosignature::parse_line(&c.to_json_line()), Ok(c));
+        assert_eq!(SubtreeCosignature::parse(&c.to_json_line()), Ok(c));
         for (bad, why) in [
             ("{", "JSON"),
             (r#"{"start":0,"end":1,"signature":"AA=="}"#, "cosigner"),
@@ -263,7 +269,7 @@ mod tests {
             ),
             (r#"{"cosigner":"1.2","start":0,"end":1}"#, "signature"),
         ] {
-            let e = SubtreeCosignature::parse_line(bad).unwrap_err();
+            let e = SubtreeCosignature::parse(bad).unwrap_err();
             assert!(e.contains(why), "{bad}: {e}");
         }
     }

@@ -76,8 +76,22 @@ pub fn nonblank_lines(text: &str) -> impl Iterator<Item = (usize, usize, &str)> 
 }
 
 impl ManifestLine {
+    /// Line `number` of a manifest, which starts at byte `offset`: its JSON, checked
+    /// member by member.
+    pub fn parse_at(
+        line: &str,
+        number: usize,
+        offset: usize,
+    ) -> Result<ManifestLine, ManifestError> {
+        ManifestLine::parse(line).map_err(|message| ManifestError {
+            line: number,
+            offset,
+            message,
+        })
+    }
+
     /// One line's JSON, checked member by member; on failure, what is wrong.
-    pub fn parse(line: &str) -> Result<ManifestLine, String> {
+    fn parse(line: &str) -> Result<ManifestLine, String> {
         let v: Value = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
         let subject_text = match &v["subject"] {
             Value::Null => String::new(),
@@ -144,13 +158,7 @@ impl ManifestLine {
     /// Every non-blank line of a manifest, parsed; the first bad line is the error.
     pub fn parse_all(text: &str) -> Result<Vec<ManifestLine>, ManifestError> {
         nonblank_lines(text)
-            .map(|(line, offset, l)| {
-                ManifestLine::parse(l).map_err(|message| ManifestError {
-                    line,
-                    offset,
-                    message,
-                })
-            })
+            .map(|(line, offset, l)| ManifestLine::parse_at(l, line, offset))
             .collect()
     }
 }

@@ -5,8 +5,8 @@
 use super::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
 use super::subject::parse_subject;
 use crate::der::{integer, oid_registry as oids, Reader, Time};
-use pkit_x509::alg::Algorithm;
 use pkit_openssl as openssl;
+use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::PrivateKey;
 use pkit_x509::crl::Crl;
 use pkit_x509::ext::crl::CrlReason;

@@ -69,4 +69,4 @@ pub use run::{
 };
 
 #[cfg(test)]
-mod tests;
+mod registry_tests;

@@ -8,11 +8,9 @@ use super::io::{self, InForm};
 use super::output;
 use clap::{Args, ValueEnum};
 use pkit::der::hex;
-use pkit::lint::csr::CsrFacts;
-use pkit::lint::encoding::deviation_findings;
 use pkit::lint::{
-    certificate_lints, lint_report, CertContext, CertType, Finding, Level, LintOptions, NotRun,
-    Rules,
+    deviation_findings, lint_parsed_crl, lint_parsed_csr, lint_parsed_ocsp, lint_report, lints,
+    CertContext, CertType, CsrFacts, Finding, Level, LintOptions, NotRun, Rules,
 };
 use pkit::pki::backend::openssl;
 use pkit::pki::cert::Certificate;
@@ -263,7 +261,7 @@ fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
         Kind::Crl => pkit::pki::crl::Crl::parse(reader)
             .map_err(unparsed)
             .map(|crl| {
-                let findings = pkit::lint::crl::lint_parsed_crl(&crl, opts);
+                let findings = lint_parsed_crl(&crl, opts);
                 linted(
                     "crl",
                     crl.issuer.to_rfc4514().unwrap_or_default(),
@@ -285,7 +283,7 @@ fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
                     )
                     .ok(),
                 };
-                let findings = pkit::lint::csr::lint_parsed_csr(&req, facts, opts);
+                let findings = lint_parsed_csr(&req, facts, opts);
                 linted(
                     "csr",
                     req.subject.to_rfc4514().unwrap_or_default(),
@@ -296,7 +294,7 @@ fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
         Kind::OcspResponse => pkit::pki::ocsp::OcspResponse::parse(reader)
             .map_err(unparsed)
             .map(|resp| {
-                let findings = pkit::lint::ocsp::lint_parsed_ocsp(&resp, opts);
+                let findings = lint_parsed_ocsp(&resp, opts);
                 linted(
                     "ocsp_response",
                     resp.status.name().unwrap_or("").to_string(),
@@ -421,88 +419,19 @@ fn list_lints() -> CliResult<Exit> {
     t.set_header([
         "lint", "object", "level", "rule set", "source", "since", "until",
     ]);
-    let set_name = |s: pkit::lint::RuleSet| match s {
-        pkit::lint::RuleSet::Rfc5280 => "rfc5280",
-        pkit::lint::RuleSet::CabfTlsCore => "cabf-tls-core",
-        pkit::lint::RuleSet::CabfTls => "cabf-tls",
-        pkit::lint::RuleSet::CabfSmime => "cabf-smime",
-    };
     let dated = |d: Option<pkit::lint::Dated>| {
         d.map_or_else(String::new, |d| format!("{} ({})", d.date, d.cite))
     };
-    type Row = (
-        &'static str,
-        &'static str,
-        Level,
-        &'static str,
-        &'static str,
-        String,
-        String,
-    );
-    let rows: Vec<Row> = pkit::lint::encoding::CLASSES
-        .iter()
-        .map(|m| {
-            (
-                m.name,
-                "any",
-                Level::Error,
-                "rfc5280",
-                m.source,
-                String::new(),
-                String::new(),
-            )
-        })
-        .chain(certificate_lints().map(|l| {
-            (
-                l.name,
-                "certificate",
-                l.level,
-                set_name(l.set),
-                l.source,
-                dated(l.since),
-                dated(l.until),
-            )
-        }))
-        .chain(pkit::lint::crl::LINTS.iter().map(|l| {
-            (
-                l.name,
-                "crl",
-                l.level,
-                set_name(l.set),
-                l.source,
-                dated(l.since),
-                String::new(),
-            )
-        }))
-        .chain(
-            pkit::lint::ocsp::lints()
-                .into_iter()
-                .map(|(n, level, source, set, since)| {
-                    (
-                        n,
-                        "ocsp_response",
-                        level,
-                        set_name(set),
-                        source,
-                        dated(since),
-                        String::new(),
-                    )
-                }),
-        )
-        .chain(pkit::lint::csr::LINTS.iter().map(|l| {
-            (
-                l.name,
-                "csr",
-                l.level,
-                set_name(l.set),
-                l.source,
-                String::new(),
-                String::new(),
-            )
-        }))
-        .collect();
-    for (name, object, level, set, source, since, until) in rows {
-        t.add_row([name, object, level.name(), set, source, &since, &until]);
+    for l in lints() {
+        t.add_row([
+            l.name,
+            l.object().name(),
+            l.level.name(),
+            l.set.name(),
+            l.source,
+            &dated(l.since),
+            &dated(l.until),
+        ]);
     }
     io::write_text(None, false, &format!("{t}\n"))?;
     Ok(Exit::Ok)

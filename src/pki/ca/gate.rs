@@ -56,7 +56,7 @@ impl LintGate {
         }
         let der = tbs::assemble(tbs_der, scheme, &[]);
         let findings = match pkit_x509::crl::Crl::from_der(&der) {
-            Ok(crl) => pkit_lint::crl::lint_parsed_crl(
+            Ok(crl) => pkit_lint::lint_parsed_crl(
                 &crl,
                 &LintOptions {
                     rules: self.rules,
@@ -78,7 +78,7 @@ impl LintGate {
             rules: self.rules,
             ..LintOptions::default()
         };
-        self.decide(pkit_lint::ocsp::lifetime_findings(&opts, seconds))
+        self.decide(pkit_lint::ocsp_lifetime_findings(&opts, seconds))
     }
 
     fn decide(&self, findings: Vec<Finding>) -> Result<Vec<Finding>, Refusal> {

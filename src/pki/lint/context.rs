@@ -7,10 +7,10 @@
 //! of its own, and a lint that asks for it (through the accessors below) is reported as
 //! not run instead of judging a certificate it cannot see.
 
+use crate::cert_type::CertType;
 use crate::der::oid_registry as oids;
 use crate::der::reader::Deviation;
 use crate::der::{Deviations, ErrorKind, ObjectId, Oid, Reader};
-use crate::kind::CertType;
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::basic_constraints::BasicConstraints;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
@@ -26,8 +26,11 @@ pub enum Part {
     Extensions,
     /// The extension at this index of [`CertContext::extensions`].
     Extension(usize),
+    /// The subject name (RFC 5280 §4.1.2.6) or one of its attribute values.
     Subject,
+    /// The validity (RFC 5280 §4.1.2.5).
     Validity,
+    /// The subject public key (RFC 5280 §4.1.2.7).
     PublicKey,
 }
 
@@ -35,21 +38,26 @@ pub enum Part {
 /// that could not be read at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// What is wrong with it.
     pub kind: ErrorKind,
     /// The field, as findings name fields.
     pub path: String,
+    /// Its byte offset in the certificate.
     pub offset: usize,
+    /// Whether the part did not decode at all (not merely leniently).
     pub undecodable: bool,
 }
 
 /// A certificate and what every lint asks of it, the extensions decoded once (the gate
 /// lints every certificate pkit signs, so this is on the issuing path).
 pub struct CertContext<'a> {
+    /// The certificate.
     pub cert: &'a Certificate<'a>,
     /// Its extensions in order, duplicates included (as far as the list decodes).
     pub extensions: Vec<Extension<'a>>,
     /// Each extension's value (same order); `None` where it did not decode even leniently.
     values: Vec<Option<ExtensionValue<'a>>>,
+    /// Its type: told by its contents, or as asked (`--as`).
     pub kind: CertType,
     /// Why the certificate is of that type, in a few words.
     pub kind_reason: String,
@@ -71,35 +79,10 @@ pub struct CertContext<'a> {
 }
 
 impl<'a> CertContext<'a> {
-    /// The context of a certificate parsed strictly (nothing to report of its encoding
-    /// but what its parts' own decoding finds).
-    pub fn new(cert: &'a Certificate<'a>, as_type: Option<CertType>) -> CertContext<'a> {
-        Self::build(cert, as_type, None, None, None)
-    }
-
-    /// The context of a certificate parsed with `Reader::lenient(der, log)`: the
-    /// deviations in `log` become findings too. `at` judges the rules as of that day
-    /// instead of the certificate's notBefore; `self_signed` says whether its own key
-    /// verifies its signature, when the caller checked.
-    pub fn lenient(
+    /// Read `cert` (leniently when `log` is given): everything but its type, which
+    /// [`CertContext::told`] sets.
+    pub(crate) fn read(
         cert: &'a Certificate<'a>,
-        as_type: Option<CertType>,
-        log: &'a Deviations,
-        at: Option<i64>,
-        self_signed: Option<bool>,
-    ) -> CertContext<'a> {
-        Self::build(cert, as_type, Some(log), at, self_signed)
-    }
-
-    /// As [`CertContext::new`], judged as of `at` (the gate: today's rules whatever the
-    /// notBefore).
-    pub fn at(cert: &'a Certificate<'a>, as_type: Option<CertType>, at: i64) -> CertContext<'a> {
-        Self::build(cert, as_type, None, Some(at), None)
-    }
-
-    fn build(
-        cert: &'a Certificate<'a>,
-        as_type: Option<CertType>,
         log: Option<&'a Deviations>,
         at: Option<i64>,
         self_signed: Option<bool>,
@@ -166,23 +149,15 @@ impl<'a> CertContext<'a> {
             }
         }
         ctx.at = at.or(ctx.validity.map(|(nb, _)| nb)).unwrap_or_else(now);
-        let (kind, reason) = match as_type {
-            Some(t) => (t, "as asked (--as)".to_string()),
-            None => {
-                ctx.begin_check();
-                let (kind, mut reason) = CertType::detect(&ctx);
-                if let Some(part) = ctx.touched() {
-                    // A type read through a part that did not decode is a guess: the
-                    // lints that depend on the type do not run on it (`--as` says).
-                    reason = format!("{reason}; {} did not decode", ctx.part_name(part));
-                    ctx.type_unsure = Some(part);
-                }
-                (kind, reason)
-            }
-        };
-        ctx.kind = kind;
-        ctx.kind_reason = reason;
         ctx
+    }
+
+    /// Set the certificate's type, why it is that, and the broken part it was told
+    /// through, if any.
+    pub(crate) fn told(&mut self, kind: CertType, reason: String, unsure: Option<Part>) {
+        self.kind = kind;
+        self.kind_reason = reason;
+        self.type_unsure = unsure;
     }
 
     fn read_extensions(&mut self, log: Option<&'a Deviations>) {
@@ -328,6 +303,7 @@ impl<'a> CertContext<'a> {
         self.basic_constraints().is_some_and(|b| b.ca)
     }
 
+    /// basicConstraints (RFC 5280 §4.2.1.9), when the extension is there and decodes.
     pub fn basic_constraints(&self) -> Option<BasicConstraints> {
         match self.value(&oids::CE_BASIC_CONSTRAINTS) {
             Some(ExtensionValue::BasicConstraints(b)) => Some(*b),
@@ -374,6 +350,8 @@ impl<'a> CertContext<'a> {
         }
     }
 
+    /// How many dNSName and iPAddress entries subjectAltName has: the names a TLS
+    /// certificate certifies.
     pub fn dns_or_ip_sans(&self) -> usize {
         self.sans()
             .iter()

@@ -2,24 +2,16 @@
 //! and §7.2) say of a CRL. Entries are walked as they stream from the DER, never held,
 //! so a million-entry CRL costs a pass or two of its bytes.
 
+//!
+//! Each lint is judged in force or not by the CRL's thisUpdate (or `--at`).
+
+use crate::crl_context::CrlPart;
 use crate::der::oid_registry as oids;
-use crate::{Finding, Level, LintOptions, RuleSet};
+use crate::finding::{Finding, Level};
+use crate::options::RuleSet;
+use crate::rule::{Lint, Reporter};
 use pkit_x509::crl::Crl;
 use pkit_x509::ext::{self, ExtensionValue};
-
-/// What a CRL check reports through: field, offset, message.
-pub type Report<'r> = &'r mut dyn FnMut(&str, usize, String);
-
-/// One CRL lint: name, level, source, rule set, check.
-pub struct CrlLint {
-    pub name: &'static str,
-    pub level: Level,
-    pub source: &'static str,
-    pub set: RuleSet,
-    pub check: fn(&Crl<'_>, Report<'_>),
-    /// The day the rule took effect, judged by the CRL's thisUpdate (or `--at`).
-    pub since: Option<crate::Dated>,
-}
 
 /// Where `part` (a slice of the CRL) starts in it.
 fn at(crl: &Crl<'_>, part: &[u8]) -> usize {
@@ -36,33 +28,30 @@ fn ext_offset(crl: &Crl<'_>, oid: &crate::der::Oid) -> Option<(usize, bool)> {
     Some((e.value_offset, e.critical))
 }
 
+/// An RFC 5280 §5 lint that reads `reads` beyond the CRL's fixed fields.
 const fn rfc(
     name: &'static str,
     level: Level,
     source: &'static str,
-    check: fn(&Crl<'_>, Report<'_>),
-) -> CrlLint {
-    CrlLint {
-        name,
-        level,
-        source,
-        set: RuleSet::Rfc5280,
-        check,
-        since: None,
-    }
+    reads: &'static [CrlPart],
+    check: fn(&Crl<'_>, &mut Reporter<'_>),
+) -> Lint {
+    Lint::crl(name, level, source, RuleSet::Rfc5280, reads, check)
 }
 
-pub static LINTS: &[CrlLint] = &[
+/// The CRL lints.
+pub(crate) static LINTS: &[Lint] = &[
     rfc(
         "e_rfc_crl_version_not_v2",
         Level::Error,
         "RFC 5280 §5.1.2.1",
+        &[],
         |c, r| {
             if c.version != 1 && c.extensions.is_some() {
-                r(
+                r.report(
                     "tbsCertList.version",
                     at(c, c.tbs_raw),
-                    "a CRL with extensions must be version 2".into(),
+                    "a CRL with extensions must be version 2",
                 );
             }
         },
@@ -71,12 +60,13 @@ pub static LINTS: &[CrlLint] = &[
         "e_rfc_crl_signature_algorithm_mismatch",
         Level::Error,
         "RFC 5280 §5.1.1.2",
+        &[],
         |c, r| {
             if c.tbs_signature.raw != c.signature_algorithm.raw {
-                r(
+                r.report(
                     "signatureAlgorithm",
                     c.signature_algorithm.offset,
-                    "signatureAlgorithm differs from the signature field inside the TBS".into(),
+                    "signatureAlgorithm differs from the signature field inside the TBS",
                 );
             }
         },
@@ -85,13 +75,14 @@ pub static LINTS: &[CrlLint] = &[
         "e_rfc_crl_next_update_missing",
         Level::Error,
         "RFC 5280 §5.1.2.5",
+        &[],
         |c, r| match c.next_update {
-            None => r(
+            None => r.report(
                 "tbsCertList.nextUpdate",
                 at(c, c.tbs_raw),
-                "conforming CAs must include nextUpdate".into(),
+                "conforming CAs must include nextUpdate",
             ),
-            Some(n) if n <= c.this_update => r(
+            Some(n) if n <= c.this_update => r.report(
                 "tbsCertList.nextUpdate",
                 at(c, c.tbs_raw),
                 format!("nextUpdate {n} is not after thisUpdate {}", c.this_update),
@@ -103,16 +94,17 @@ pub static LINTS: &[CrlLint] = &[
         "e_rfc_crl_number_missing",
         Level::Error,
         "RFC 5280 §5.2.3",
+        &[CrlPart::Extensions, CrlPart::CrlNumber],
         |c, r| match ext_offset(c, &oids::CE_CRL_NUMBER) {
-            None => r(
+            None => r.report(
                 "tbsCertList.crlExtensions",
                 at(c, c.tbs_raw),
-                "conforming CAs must include cRLNumber".into(),
+                "conforming CAs must include cRLNumber",
             ),
-            Some((o, true)) => r(
+            Some((o, true)) => r.report(
                 "tbsCertList.crlExtensions.cRLNumber",
                 o,
-                "cRLNumber must not be critical".into(),
+                "cRLNumber must not be critical",
             ),
             Some(_) => {}
         },
@@ -121,6 +113,7 @@ pub static LINTS: &[CrlLint] = &[
         "e_rfc_crl_aki_missing",
         Level::Error,
         "RFC 5280 §5.2.1",
+        &[CrlPart::Extensions, CrlPart::AuthorityKeyId],
         |c, r| {
             let has = c
                 .extensions
@@ -131,11 +124,10 @@ pub static LINTS: &[CrlLint] = &[
                 })
                 .is_some();
             if !has {
-                r(
+                r.report(
                     "tbsCertList.crlExtensions",
                     at(c, c.tbs_raw),
-                    "conforming CAs must include authorityKeyIdentifier with a keyIdentifier"
-                        .into(),
+                    "conforming CAs must include authorityKeyIdentifier with a keyIdentifier",
                 );
             }
         },
@@ -144,6 +136,7 @@ pub static LINTS: &[CrlLint] = &[
         "w_rfc_crl_entry_reason_unspecified",
         Level::Warning,
         "RFC 5280 §5.3.1",
+        &[CrlPart::Entries],
         |c, r| {
             for e in c.revoked().flatten() {
                 let Some(x) = e.extensions else { continue };
@@ -151,7 +144,7 @@ pub static LINTS: &[CrlLint] = &[
                     continue;
                 };
                 if reason.value == [0x0a, 0x01, 0x00] {
-                    r(
+                    r.report(
                         "tbsCertList.revokedCertificates.crlEntryExtensions.reasonCode",
                         reason.value_offset,
                         format!(
@@ -163,12 +156,13 @@ pub static LINTS: &[CrlLint] = &[
             }
         },
     ),
-    CrlLint {
-        name: "e_cabf_crl_next_update_too_far",
-        level: Level::Error,
-        source: "CA/B Forum TLS BR §4.9.7",
-        set: RuleSet::CabfTls,
-        check: |c, r| {
+    Lint::crl(
+        "e_cabf_crl_next_update_too_far",
+        Level::Error,
+        "CA/B Forum TLS BR §4.9.7",
+        RuleSet::CabfTls,
+        &[CrlPart::Extensions, CrlPart::IssuingDistributionPoint],
+        |c, r| {
             // A CRL of subscriber certificates: nextUpdate at most ten days after
             // thisUpdate; one that says (issuingDistributionPoint onlyContainsCACerts) it
             // covers CA certificates only, at most twelve months. Without that, a CA's
@@ -189,7 +183,7 @@ pub static LINTS: &[CrlLint] = &[
             if let Some(n) = c.next_update {
                 let days = (n.unix - c.this_update.unix) as f64 / 86_400.0;
                 if days > limit {
-                    r(
+                    r.report(
                         "tbsCertList.nextUpdate",
                         at(c, c.tbs_raw),
                         format!("nextUpdate is {days:.1} days after thisUpdate; at most {what}"),
@@ -197,67 +191,12 @@ pub static LINTS: &[CrlLint] = &[
                 }
             }
         },
-        since: Some(crate::Dated::new("2012-07-01", "BR 1.0")),
-    },
-];
-
-/// Lint a parsed CRL.
-pub fn lint_parsed_crl(crl: &Crl<'_>, opts: &LintOptions) -> Vec<Finding> {
-    let mut out = Vec::new();
-    // What does not decode is a finding, and the lints that read it do not judge it
-    // (they would call it absent).
-    let broken = undecodable_parts(crl, &mut out);
-    let judged = opts.at.unwrap_or(crl.this_update.unix);
-    for lint in LINTS
-        .iter()
-        .filter(|l| opts.rules.includes(l.set))
-        .filter(|l| l.since.is_none_or(|d| judged >= d.unix))
-    {
-        let reads = READS
-            .iter()
-            .find(|(n, _)| *n == lint.name)
-            .map_or(&[][..], |r| r.1);
-        if reads.iter().any(|p| broken.contains(p)) {
-            continue;
-        }
-        (lint.check)(
-            crl,
-            &mut crate::recorder(&mut out, lint.name, lint.level, lint.source),
-        );
-    }
-    out
-}
-
-/// A part of a CRL that a lint reads and that may not decode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Part {
-    /// The crlExtensions list.
-    Extensions,
-    CrlNumber,
-    AuthorityKeyId,
-    IssuingDistributionPoint,
-    Entries,
-}
-
-/// The parts each lint reads beyond the CRL's fixed fields.
-const READS: &[(&str, &[Part])] = &[
-    (
-        "e_rfc_crl_number_missing",
-        &[Part::Extensions, Part::CrlNumber],
-    ),
-    (
-        "e_rfc_crl_aki_missing",
-        &[Part::Extensions, Part::AuthorityKeyId],
-    ),
-    ("w_rfc_crl_entry_reason_unspecified", &[Part::Entries]),
-    (
-        "e_cabf_crl_next_update_too_far",
-        &[Part::Extensions, Part::IssuingDistributionPoint],
-    ),
+    )
+    .since("2012-07-01", "BR 1.0"),
 ];
 
 /// The parts that do not decode (strictly nor leniently), each reported as a finding.
-fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<Part> {
+pub(crate) fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<CrlPart> {
     let mut broken = Vec::new();
     if let Some(list) = crl.extensions {
         let (exts, err) = list.all_partial();
@@ -266,7 +205,7 @@ fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<Part> {
                 "tbsCertList.crlExtensions",
                 &e,
             ));
-            broken.push(Part::Extensions);
+            broken.push(CrlPart::Extensions);
         }
         for e in exts {
             if ext::decode(e.oid, e.value, e.value_offset).is_ok() {
@@ -281,11 +220,11 @@ fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<Part> {
                 Err(err) => {
                     out.push(crate::encoding::undecodable(&path, &err));
                     let part = if e.oid == oids::CE_CRL_NUMBER {
-                        Part::CrlNumber
+                        CrlPart::CrlNumber
                     } else if e.oid == oids::CE_AUTHORITY_KEY_ID {
-                        Part::AuthorityKeyId
+                        CrlPart::AuthorityKeyId
                     } else if e.oid == oids::CE_ISSUING_DIST_POINT {
-                        Part::IssuingDistributionPoint
+                        CrlPart::IssuingDistributionPoint
                     } else {
                         continue;
                     };
@@ -299,7 +238,7 @@ fn undecodable_parts(crl: &Crl<'_>, out: &mut Vec<Finding>) -> Vec<Part> {
             "tbsCertList.revokedCertificates",
             &e,
         ));
-        broken.push(Part::Entries);
+        broken.push(CrlPart::Entries);
     }
     broken
 }

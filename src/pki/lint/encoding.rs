@@ -5,53 +5,47 @@
 //! `e_rfc_field_undecodable` (the lints that need that part are then reported as not
 //! run, never as if it were absent).
 
-use crate::context::Problem;
+use crate::context::{CertContext, Problem};
 use crate::der::ErrorKind;
-use crate::{CertContext, Finding, Level};
+use crate::finding::Finding;
+use crate::rule::Lint;
 
-/// One class of malformation: its lint's name, source, and what it is about.
-pub struct Malformation {
-    pub name: &'static str,
-    pub source: &'static str,
+const fn class(name: &'static str, source: &'static str) -> Lint {
+    Lint::malformation(name, source)
 }
 
-const fn class(name: &'static str, source: &'static str) -> Malformation {
-    Malformation { name, source }
-}
+/// A part that would not decode even leniently.
+pub(crate) const UNDECODABLE: Lint = class("e_rfc_field_undecodable", "RFC 5280 §4.1");
+const BER_LENGTH: Lint = class("e_rfc_ber_length", "X.690 §10.1; RFC 5280 §4.1");
+const DEFAULT_ENCODED: Lint = class("e_rfc_default_value_encoded", "X.690 §11.5; RFC 5280 §4.1");
+const INTEGER_NOT_MINIMAL: Lint = class("e_rfc_integer_not_minimal", "X.690 §8.3.2; RFC 5280 §4.1");
+const INTEGER_NEGATIVE: Lint = class("e_rfc_integer_negative", "RFC 5280 §4.1");
+const BIT_STRING: Lint = class("e_rfc_bit_string_not_der", "X.690 §11.2; RFC 5280 §4.1");
+const BOOLEAN: Lint = class("e_rfc_boolean_not_der", "X.690 §11.1; RFC 5280 §4.1");
+const SET_ORDER: Lint = class("e_rfc_set_not_sorted", "X.690 §11.6; RFC 5280 §4.1");
+const TIME: Lint = class("e_rfc_time_not_der", "RFC 5280 §4.1.2.5.1, §4.1.2.5.2");
+const STRING: Lint = class("e_rfc_string_invalid", "RFC 5280 §4.1.2.4, §4.2.1.6");
+const VERSION: Lint = class("e_rfc_version_invalid", "RFC 5280 §4.1.2.1, §5.1.2.1");
+const MALFORMED: Lint = class("e_rfc_malformed", "RFC 5280 §4.1");
 
-pub static UNDECODABLE: Malformation = class("e_rfc_field_undecodable", "RFC 5280 §4.1");
-static BER_LENGTH: Malformation = class("e_rfc_ber_length", "X.690 §10.1; RFC 5280 §4.1");
-static DEFAULT_ENCODED: Malformation =
-    class("e_rfc_default_value_encoded", "X.690 §11.5; RFC 5280 §4.1");
-static INTEGER_NOT_MINIMAL: Malformation =
-    class("e_rfc_integer_not_minimal", "X.690 §8.3.2; RFC 5280 §4.1");
-static INTEGER_NEGATIVE: Malformation = class("e_rfc_integer_negative", "RFC 5280 §4.1");
-static BIT_STRING: Malformation = class("e_rfc_bit_string_not_der", "X.690 §11.2; RFC 5280 §4.1");
-static BOOLEAN: Malformation = class("e_rfc_boolean_not_der", "X.690 §11.1; RFC 5280 §4.1");
-static SET_ORDER: Malformation = class("e_rfc_set_not_sorted", "X.690 §11.6; RFC 5280 §4.1");
-static TIME: Malformation = class("e_rfc_time_not_der", "RFC 5280 §4.1.2.5.1, §4.1.2.5.2");
-static STRING: Malformation = class("e_rfc_string_invalid", "RFC 5280 §4.1.2.4, §4.2.1.6");
-static VERSION: Malformation = class("e_rfc_version_invalid", "RFC 5280 §4.1.2.1, §5.1.2.1");
-static MALFORMED: Malformation = class("e_rfc_malformed", "RFC 5280 §4.1");
-
-/// Every class, for `lint --list`.
-pub static CLASSES: [&Malformation; 12] = [
-    &UNDECODABLE,
-    &BER_LENGTH,
-    &DEFAULT_ENCODED,
-    &INTEGER_NOT_MINIMAL,
-    &INTEGER_NEGATIVE,
-    &BIT_STRING,
-    &BOOLEAN,
-    &SET_ORDER,
-    &TIME,
-    &STRING,
-    &VERSION,
-    &MALFORMED,
+/// Every class, as lints of any object.
+pub(crate) static LINTS: &[Lint] = &[
+    UNDECODABLE,
+    BER_LENGTH,
+    DEFAULT_ENCODED,
+    INTEGER_NOT_MINIMAL,
+    INTEGER_NEGATIVE,
+    BIT_STRING,
+    BOOLEAN,
+    SET_ORDER,
+    TIME,
+    STRING,
+    VERSION,
+    MALFORMED,
 ];
 
 /// The class a reader's error or deviation belongs to.
-pub fn classify(kind: &ErrorKind) -> &'static Malformation {
+fn classify(kind: &ErrorKind) -> &'static Lint {
     use ErrorKind::*;
     match kind {
         NonMinimalLength | IndefiniteLength | LengthTooLarge => &BER_LENGTH,
@@ -69,7 +63,7 @@ pub fn classify(kind: &ErrorKind) -> &'static Malformation {
 }
 
 /// The finding for one problem.
-pub fn finding(path: &str, offset: usize, kind: &ErrorKind, undecodable: bool) -> Finding {
+fn finding(path: &str, offset: usize, kind: &ErrorKind, undecodable: bool) -> Finding {
     let (m, message) = if undecodable {
         (
             &UNDECODABLE,
@@ -78,18 +72,11 @@ pub fn finding(path: &str, offset: usize, kind: &ErrorKind, undecodable: bool) -
     } else {
         (classify(kind), kind.to_string())
     };
-    Finding {
-        lint: m.name,
-        level: Level::Error,
-        source: m.source,
-        path: path.to_string(),
-        offset,
-        message,
-    }
+    m.finding(path, offset, message)
 }
 
 /// The finding for a part at `path` that did not decode.
-pub fn undecodable(path: &str, e: &crate::der::Error) -> Finding {
+pub(crate) fn undecodable(path: &str, e: &crate::der::Error) -> Finding {
     finding(path, e.offset, &e.kind, true)
 }
 

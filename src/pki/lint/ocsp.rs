@@ -3,13 +3,17 @@
 //! algorithm. The interval rule is one function, [`lifetime`],
 //! which the responder's gate also asks about the lifetime it is set to sign with.
 
+use crate::cabf::signing::signature_not_allowed;
+use crate::context::CertContext;
 use crate::der::oid_registry as oids;
-use crate::{Dated, Finding, Level, LintOptions, RuleSet};
-use pkit_x509::ocsp::{OcspResponse, ResponderId};
+use crate::finding::{Finding, Level};
+use crate::options::{LintOptions, RuleSet};
+use crate::rule::Lint;
+use pkit_x509::ocsp::ResponderId;
 
 /// BR §4.9.9: a response's nextUpdate is at least eight hours and at most ten days
 /// after its thisUpdate. Why not, when not.
-pub fn lifetime(seconds: i64) -> Option<String> {
+pub(crate) fn lifetime(seconds: i64) -> Option<String> {
     const MIN: i64 = 8 * 3600;
     const MAX: i64 = 10 * 86_400;
     if seconds < MIN {
@@ -25,189 +29,141 @@ pub fn lifetime(seconds: i64) -> Option<String> {
     }
 }
 
-/// One OCSP lint's identity.
-struct OcspLint {
-    name: &'static str,
-    level: Level,
-    source: &'static str,
-    set: RuleSet,
-    /// The day the rule took effect, judged by the response's thisUpdate (or `--at`).
-    since: Option<Dated>,
-}
-
 /// BR §4.9.10 then §4.9.9 (SC-076): 8 hours to 10 days, from ballot SC31.
-const SC31_OCSP: Option<Dated> = Some(Dated::new("2020-09-30", "Ballot SC31"));
+const SC31_DATE: &str = "2020-09-30";
+const SC31_CITE: &str = "Ballot SC31";
 
-const NEXT_BEFORE_THIS: OcspLint = OcspLint {
-    name: "e_rfc6960_next_update_before_this_update",
-    level: Level::Error,
-    source: "RFC 6960 §4.2.2.1",
-    set: RuleSet::Rfc5280,
-    since: None,
-};
-const NEXT_MISSING: OcspLint = OcspLint {
-    name: "e_cabf_ocsp_next_update_missing",
-    level: Level::Error,
-    source: "CA/B Forum TLS BR §4.9.9",
-    set: RuleSet::CabfTls,
-    since: SC31_OCSP,
-};
-const OUT_OF_RANGE: OcspLint = OcspLint {
-    name: "e_cabf_ocsp_validity_out_of_range",
-    level: Level::Error,
-    source: "CA/B Forum TLS BR §4.9.9",
-    set: RuleSet::CabfTls,
-    since: SC31_OCSP,
-};
+const NEXT_PATH: &str = "tbsResponseData.responses.nextUpdate";
 
-const SIGNER_NOT_AUTHORIZED: OcspLint = OcspLint {
-    name: "e_rfc6960_delegated_responder_not_ocsp_signer",
-    level: Level::Error,
-    source: "RFC 6960 §4.2.2.2",
-    set: RuleSet::Rfc5280,
-    since: None,
-};
-const RESPONDER_NAME_MISMATCH: OcspLint = OcspLint {
-    name: "e_rfc6960_responder_name_mismatch",
-    level: Level::Error,
-    source: "RFC 6960 §4.2.2.3",
-    set: RuleSet::Rfc5280,
-    since: None,
-};
-const SIGNATURE_ALGORITHM: OcspLint = OcspLint {
-    name: "e_cabf_ocsp_signature_algorithm_not_allowed",
-    level: Level::Error,
-    source: "CA/B Forum TLS BR §7.1.3.2",
-    set: RuleSet::CabfTls,
-    since: Some(Dated::new("2016-01-01", "BR 1.x §7.1.3, SHA-1 sunset")),
-};
-
-const ALL: [OcspLint; 6] = [
-    NEXT_BEFORE_THIS,
-    NEXT_MISSING,
-    OUT_OF_RANGE,
-    SIGNER_NOT_AUTHORIZED,
-    RESPONDER_NAME_MISMATCH,
-    SIGNATURE_ALGORITHM,
-];
-
-/// Every OCSP lint: (name, level, source, rule set, in force since).
-pub fn lints() -> [(&'static str, Level, &'static str, RuleSet, Option<Dated>); 6] {
-    ALL.map(|l| (l.name, l.level, l.source, l.set, l.since))
-}
-
-/// Whether lint `l` is on and in force for a response judged as of `at`.
-fn on(l: &OcspLint, opts: &LintOptions, at: i64) -> bool {
-    opts.rules.includes(l.set) && l.since.is_none_or(|d| at >= d.unix)
-}
-
-fn finding(l: &OcspLint, path: &str, offset: usize, message: String) -> Finding {
-    Finding {
-        lint: l.name,
-        level: l.level,
-        source: l.source,
-        path: path.into(),
-        offset,
-        message,
-    }
-}
-
-/// Lint each SingleResponse of a parsed response.
-pub fn lint_parsed_ocsp(resp: &OcspResponse<'_>, opts: &LintOptions) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let Some(basic) = &resp.basic else {
-        return out;
-    };
-    let at = (basic.tbs_raw.as_ptr() as usize).saturating_sub(resp.raw.as_ptr() as usize);
-    let path = "tbsResponseData.responses.nextUpdate";
-    // Responses that do not decode are a finding, not an empty list.
-    let responses = basic.responses().unwrap_or_else(|e| {
-        out.push(crate::encoding::undecodable(
-            "tbsResponseData.responses",
-            &e,
-        ));
-        Vec::new()
-    });
-    for single in responses {
-        let (this, next) = (single.this_update, single.next_update);
-        let judged = opts.at.unwrap_or(this.unix);
+/// BR §4.9.9's range, which the responder's gate asks about too.
+const OUT_OF_RANGE: Lint = Lint::ocsp_single(
+    "e_cabf_ocsp_validity_out_of_range",
+    Level::Error,
+    "CA/B Forum TLS BR §4.9.9",
+    RuleSet::CabfTls,
+    |c, r| {
+        let (this, next) = (c.single.this_update, c.single.next_update);
         match next {
-            Some(n) if n < this && on(&NEXT_BEFORE_THIS, opts, judged) => out.push(finding(
-                &NEXT_BEFORE_THIS,
-                path,
-                at,
-                format!("nextUpdate {n} is before thisUpdate {this}"),
-            )),
-            None if on(&NEXT_MISSING, opts, judged) => out.push(finding(
-                &NEXT_MISSING,
-                path,
-                at,
-                "a response must say when the next one is due (nextUpdate)".into(),
-            )),
-            Some(n) if on(&OUT_OF_RANGE, opts, judged) => {
+            // RFC 6960's finding when its rules are on.
+            Some(n) if n < this && c.rfc6960 => {}
+            Some(n) => {
                 if let Some(why) = lifetime(n.unix - this.unix) {
-                    out.push(finding(&OUT_OF_RANGE, path, at, why));
+                    r.report(NEXT_PATH, c.offset, why);
                 }
             }
-            _ => {}
+            None => {}
         }
-    }
-    let offset_of =
-        |part: &[u8]| (part.as_ptr() as usize).saturating_sub(resp.raw.as_ptr() as usize);
-    let certs = basic.certs().unwrap_or_default();
-    // The first certificate is the signer's when the response carries any (§4.2.1):
-    // a delegated responder (not a CA, so not the issuer itself) needs OCSPSigning.
-    if let Some(signer) = certs.first() {
-        let ctx = crate::CertContext::new(signer, None);
-        ctx.begin_check();
-        let delegated = !ctx.asserts_ca();
-        let signing = ctx.has_eku(&oids::KP_OCSP_SIGNING);
-        // A signer whose basicConstraints or EKU does not decode is not judged on them.
-        let seen = ctx.touched().is_none();
-        if seen && delegated && !signing && opts.rules.includes(SIGNER_NOT_AUTHORIZED.set) {
-            out.push(finding(
-                &SIGNER_NOT_AUTHORIZED,
-                "certs[0]",
-                offset_of(signer.raw),
-                format!(
-                    "the responder {} is not a CA and has no id-kp-OCSPSigning: clients refuse \
-                     what it signs",
-                    signer.subject.to_rfc4514().unwrap_or_default()
-                ),
-            ));
-        }
-        if let ResponderId::ByName(n) = &basic.responder_id {
-            if n.raw != signer.subject.raw && opts.rules.includes(RESPONDER_NAME_MISMATCH.set) {
-                out.push(finding(
-                    &RESPONDER_NAME_MISMATCH,
-                    "tbsResponseData.responderID",
-                    offset_of(n.raw),
-                    "responderID names someone other than the certificate the response \
-                     carries for its signer"
-                        .into(),
-                ));
+    },
+)
+.since(SC31_DATE, SC31_CITE);
+
+/// The OCSP lints: those of each SingleResponse, then those of the whole response.
+pub(crate) static LINTS: &[Lint] = &[
+    Lint::ocsp_single(
+        "e_rfc6960_next_update_before_this_update",
+        Level::Error,
+        "RFC 6960 §4.2.2.1",
+        RuleSet::Rfc5280,
+        |c, r| {
+            let (this, next) = (c.single.this_update, c.single.next_update);
+            if let Some(n) = next.filter(|n| *n < this) {
+                r.report(
+                    NEXT_PATH,
+                    c.offset,
+                    format!("nextUpdate {n} is before thisUpdate {this}"),
+                );
             }
-        }
-    }
-    if opts.rules.includes(SIGNATURE_ALGORITHM.set) {
-        if let Some(why) = crate::cabf::signature_not_allowed(&basic.signature_algorithm) {
-            out.push(finding(
-                &SIGNATURE_ALGORITHM,
-                "signatureAlgorithm",
-                basic.signature_algorithm.offset,
-                why,
-            ));
-        }
-    }
-    out
-}
+        },
+    ),
+    Lint::ocsp_single(
+        "e_cabf_ocsp_next_update_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §4.9.9",
+        RuleSet::CabfTls,
+        |c, r| {
+            if c.single.next_update.is_none() {
+                r.report(
+                    NEXT_PATH,
+                    c.offset,
+                    "a response must say when the next one is due (nextUpdate)",
+                );
+            }
+        },
+    )
+    .since(SC31_DATE, SC31_CITE),
+    OUT_OF_RANGE,
+    Lint::ocsp_response(
+        "e_rfc6960_delegated_responder_not_ocsp_signer",
+        Level::Error,
+        "RFC 6960 §4.2.2.2",
+        RuleSet::Rfc5280,
+        |c, r| {
+            // A delegated responder (not a CA, so not the issuer itself) needs
+            // OCSPSigning.
+            let Some(signer) = c.certs.first() else {
+                return;
+            };
+            let ctx = CertContext::new(signer, None);
+            ctx.begin_check();
+            let delegated = !ctx.asserts_ca();
+            let signing = ctx.has_eku(&oids::KP_OCSP_SIGNING);
+            // A signer whose basicConstraints or EKU does not decode is not judged on them.
+            let seen = ctx.touched().is_none();
+            if seen && delegated && !signing {
+                r.report(
+                    "certs[0]",
+                    c.offset_in(signer.raw),
+                    format!(
+                        "the responder {} is not a CA and has no id-kp-OCSPSigning: clients \
+                         refuse what it signs",
+                        signer.subject.to_rfc4514().unwrap_or_default()
+                    ),
+                );
+            }
+        },
+    ),
+    Lint::ocsp_response(
+        "e_rfc6960_responder_name_mismatch",
+        Level::Error,
+        "RFC 6960 §4.2.2.3",
+        RuleSet::Rfc5280,
+        |c, r| {
+            let Some(signer) = c.certs.first() else {
+                return;
+            };
+            if let ResponderId::ByName(n) = &c.basic.responder_id {
+                if n.raw != signer.subject.raw {
+                    r.report(
+                        "tbsResponseData.responderID",
+                        c.offset_in(n.raw),
+                        "responderID names someone other than the certificate the response \
+                         carries for its signer",
+                    );
+                }
+            }
+        },
+    ),
+    Lint::ocsp_response(
+        "e_cabf_ocsp_signature_algorithm_not_allowed",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.3.2",
+        RuleSet::CabfTls,
+        |c, r| {
+            let alg = &c.basic.signature_algorithm;
+            if let Some(why) = signature_not_allowed(alg) {
+                r.report("signatureAlgorithm", alg.offset, why);
+            }
+        },
+    )
+    .since("2016-01-01", "BR 1.x §7.1.3, SHA-1 sunset"),
+];
 
 /// What signing responses that stand `seconds` would be found to break, for the
-/// responder's gate at start-up.
-pub fn lifetime_findings(opts: &LintOptions, seconds: i64) -> Vec<Finding> {
+/// responder's gate at start-up (BR §4.9.9).
+pub(crate) fn lifetime_findings(opts: &LintOptions, seconds: i64) -> Vec<Finding> {
     match lifetime(seconds) {
         Some(why) if opts.rules.includes(OUT_OF_RANGE.set) => {
-            vec![finding(&OUT_OF_RANGE, "--next-update", 0, why)]
+            vec![OUT_OF_RANGE.finding("--next-update", 0, why)]
         }
         _ => Vec::new(),
     }

@@ -1,11 +1,15 @@
 //! What RFC 5280 says a certificate MUST (errors) and SHOULD (warnings) be.
 
+use crate::cert_type::CertType;
+use crate::context::CertContext;
 use crate::der::oid_registry as oids;
-use crate::kind::CertType;
-use crate::{CertContext, Level, Lint, Reporter, RuleSet};
+use crate::finding::Level;
+use crate::options::RuleSet;
+use crate::rule::{Lint, Reporter};
 use pkit_x509::ext::key_usage as ku;
 use pkit_x509::ext::ExtensionValue;
 
+/// An RFC 5280 rule of the certificates `applies` accepts, in force always.
 const fn rfc(
     name: &'static str,
     level: Level,
@@ -13,18 +17,10 @@ const fn rfc(
     applies: fn(CertType) -> bool,
     check: fn(&CertContext<'_>, &mut Reporter<'_>),
 ) -> Lint {
-    Lint {
-        name,
-        level,
-        source,
-        set: RuleSet::Rfc5280,
-        applies,
-        check,
-        since: None,
-        until: None,
-    }
+    Lint::certificate(name, level, source, RuleSet::Rfc5280, applies, check)
 }
 
+/// Every certificate.
 fn any(_: CertType) -> bool {
     true
 }
@@ -58,7 +54,8 @@ fn validity_time_problem(tag: u8, content: &[u8], year: Option<i64>) -> Option<S
     }
 }
 
-pub static LINTS: &[Lint] = &[
+/// RFC 5280's certificate lints.
+pub(crate) static LINTS: &[Lint] = &[
     rfc(
         "e_rfc_validity_time_format",
         Level::Error,

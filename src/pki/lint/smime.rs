@@ -2,31 +2,33 @@
 //! mailbox certificate: the rules every generation (legacy, multipurpose, strict) shares.
 //! They apply to S/MIME leaves (emailProtection in extendedKeyUsage, or `--as smime-leaf`).
 
+use crate::cabf::keys::weak_key;
+use crate::cabf::revocation::has_http_crl;
+use crate::cert_type::CertType;
+use crate::context::CertContext;
 use crate::der::oid_registry as oids;
-use crate::kind::is_smime_policy;
-use crate::kind::CertType;
-use crate::{CertContext, Level, Lint, Reporter, RuleSet};
-use pkit_x509::ext::GeneralName;
+use crate::detect::{is_smime_policy, mailboxes};
+use crate::finding::Level;
+use crate::options::RuleSet;
+use crate::rule::{Lint, Reporter};
 
+/// An S/MIME BR rule of mailbox certificates, in force from the S/MIME BRs' effective
+/// date.
 const fn smime(
     name: &'static str,
     level: Level,
     source: &'static str,
     check: fn(&CertContext<'_>, &mut Reporter<'_>),
 ) -> Lint {
-    Lint {
+    Lint::certificate(
         name,
         level,
         source,
-        set: RuleSet::CabfSmime,
-        applies: |t| t == CertType::SmimeLeaf,
+        RuleSet::CabfSmime,
+        |t| t == CertType::SmimeLeaf,
         check,
-        since: Some(crate::Dated::new(
-            "2023-09-01",
-            "S/MIME BR 1.0.0 effective date",
-        )),
-        until: None,
-    }
+    )
+    .since("2023-09-01", "S/MIME BR 1.0.0 effective date")
 }
 
 /// §6.3.2: at most 825 days for the Strict and Multipurpose generations, 1185 for
@@ -51,21 +53,6 @@ fn generation(c: &CertContext<'_>) -> Option<u64> {
         .and_then(|p| p.arcs().nth(6))
 }
 
-/// The mailbox addresses the certificate names in subjectAltName (rfc822Name and
-/// SmtpUTF8Mailbox otherName), lowercased for comparison.
-pub(crate) fn mailboxes(c: &CertContext<'_>) -> Vec<String> {
-    c.sans()
-        .iter()
-        .filter_map(|n| match n {
-            GeneralName::Rfc822Name(m) => Some(m.to_ascii_lowercase()),
-            GeneralName::OtherName(o) if o.type_id == oids::ON_SMTP_UTF8_MAILBOX => {
-                o.text().map(|s| s.to_lowercase())
-            }
-            _ => None,
-        })
-        .collect()
-}
-
 /// `local@domain.tld`, nothing else: one `@`, no spaces, a dot in the domain.
 fn looks_like_mailbox(v: &str) -> bool {
     let Some((local, domain)) = v.split_once('@') else {
@@ -80,7 +67,8 @@ fn looks_like_mailbox(v: &str) -> bool {
 const EXTS: &str = "tbsCertificate.extensions";
 const EKU: &str = "tbsCertificate.extensions.extKeyUsage";
 
-pub static LINTS: &[Lint] = &[
+/// The S/MIME BRs' certificate lints.
+pub(crate) static LINTS: &[Lint] = &[
     smime(
         "e_smime_validity_too_long",
         Level::Error,
@@ -106,7 +94,7 @@ pub static LINTS: &[Lint] = &[
         "e_smime_weak_key",
         Level::Error,
         "CA/B Forum S/MIME BR §6.1.5",
-        crate::cabf::weak_key,
+        weak_key,
     ),
     smime(
         "e_smime_eku_email_protection_missing",
@@ -245,7 +233,7 @@ pub static LINTS: &[Lint] = &[
         Level::Error,
         "CA/B Forum S/MIME BR §7.1.2.3(b)",
         |c, r| {
-            if !crate::cabf::has_http_crl(c) {
+            if !has_http_crl(c) {
                 r.report(
                     EXTS,
                     c.offset_of(&oids::CE_CRL_DIST_POINTS),

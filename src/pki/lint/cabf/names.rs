@@ -1,0 +1,255 @@
+//! The names a TLS certificate may certify (BR §7.1.2.7.12, §7.1.4): subjectAltName
+//! present and of DNS names and IP addresses only, each DNS name well formed and not an
+//! Internal Name, no reserved IP address, and a commonName that repeats one of them.
+
+use super::{br, tls, CORE, FULL};
+use crate::der::oid_registry as oids;
+use crate::finding::Level;
+use crate::rule::Lint;
+use pkit_x509::ext::GeneralName;
+use std::net::IpAddr;
+
+/// A DNS name as §7.1.2.7.12 wants it: LDH labels (a wildcard only as the whole first
+/// label), 1–63 octets each, at most 253 in all, no empty labels. Why not, when not.
+pub(crate) fn dns_name_problem(name: &str) -> Option<&'static str> {
+    let n = name.strip_suffix('.').unwrap_or(name);
+    if n.is_empty() || n.len() > 253 {
+        return Some("is empty or longer than 253 octets");
+    }
+    for (i, label) in n.split('.').enumerate() {
+        if i == 0 && label == "*" {
+            continue;
+        }
+        if label.is_empty() || label.len() > 63 {
+            return Some("has an empty label or one longer than 63 octets");
+        }
+        if label.contains('*') {
+            return Some("has a wildcard other than a whole leftmost label");
+        }
+        if !label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        {
+            return Some("has a character other than a letter, digit or hyphen");
+        }
+        if label.starts_with('-') || label.ends_with('-') {
+            return Some("has a label that starts or ends with a hyphen");
+        }
+    }
+    None
+}
+
+/// An Internal Name (BR §1.6.1): one whose rightmost label is not a top-level domain the
+/// Public Suffix List's ICANN section knows (`app.internal`, `host.corp`, `localhost`).
+/// Onion names are left to Appendix B's own rules.
+pub(crate) fn internal_name(name: &str) -> bool {
+    let n = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+    let n = n.strip_prefix("*.").unwrap_or(&n);
+    if n.ends_with(".onion") {
+        return false;
+    }
+    match psl::suffix(n.as_bytes()) {
+        Some(s) => !s.is_known(),
+        None => true,
+    }
+}
+
+/// An address IANA reserves (private, loopback, link-local, documentation, …).
+fn reserved_ip(ip: &IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(a) => {
+            a.is_private()
+                || a.is_loopback()
+                || a.is_link_local()
+                || a.is_unspecified()
+                || a.is_broadcast()
+                || a.is_documentation()
+                || a.octets()[0] >= 240
+                || (a.octets()[0] == 100 && (64..128).contains(&a.octets()[1]))
+        }
+        IpAddr::V6(a) => {
+            let s = a.segments();
+            a.is_loopback()
+                || a.is_unspecified()
+                || (s[0] & 0xfe00) == 0xfc00
+                || (s[0] & 0xffc0) == 0xfe80
+                || (s[0] == 0x2001 && s[1] == 0x0db8)
+        }
+    }
+}
+
+const SAN: &str = "tbsCertificate.extensions.subjectAltName";
+
+/// The rules of this file.
+pub(crate) static LINTS: &[Lint] = &[
+    br(
+        "e_cabf_san_missing",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        CORE,
+        tls,
+        |c, r| {
+            if c.dns_or_ip_sans() == 0 {
+                r.report(
+                "tbsCertificate.extensions",
+                c.extensions_offset(),
+                "a TLS certificate must name its hosts in subjectAltName (dNSName or iPAddress)",
+            );
+            }
+        },
+    ),
+    br(
+        "e_cabf_san_forbidden_type",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        CORE,
+        tls,
+        |c, r| {
+            for n in c.sans() {
+                if !matches!(n, GeneralName::DnsName(_) | GeneralName::IpAddress(_)) {
+                    r.report(
+                        SAN,
+                        c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                        format!(
+                            "a {} name: only dNSName and iPAddress are allowed",
+                            n.kind()
+                        ),
+                    );
+                }
+            }
+        },
+    ),
+    br(
+        "e_cabf_dns_name_malformed",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        CORE,
+        tls,
+        |c, r| {
+            for n in c.sans() {
+                if let GeneralName::DnsName(d) = n {
+                    if let Some(why) = dns_name_problem(d) {
+                        r.report(
+                            SAN,
+                            c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                            format!("{d:?} {why}"),
+                        );
+                    }
+                }
+            }
+        },
+    ),
+    br(
+        "e_cabf_cn_not_in_san",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.4.3",
+        FULL,
+        tls,
+        |c, r| {
+            // From BR 1.8.0 (SC48, 2021-08-25) byte for byte, an address in its
+            // canonical text (dotted decimal, RFC 5952); before, any spelling of one of
+            // the names.
+            let exact = c.at >= const { crate::dates::date("2021-08-25") };
+            let sans = c.sans();
+            for cn in c.common_names() {
+                let found = sans.iter().any(|n| match n {
+                    GeneralName::DnsName(d) if exact => **d == *cn,
+                    GeneralName::DnsName(d) => d.eq_ignore_ascii_case(&cn),
+                    GeneralName::IpAddress(ip) => ip.address().is_some_and(|a| {
+                        if exact {
+                            a.to_string() == cn
+                        } else {
+                            cn.parse::<IpAddr>().is_ok_and(|b| a == b)
+                        }
+                    }),
+                    _ => false,
+                });
+                if !found {
+                    r.report(
+                        "tbsCertificate.subject",
+                        c.cert.subject.offset,
+                        if exact {
+                            format!(
+                                "commonName {cn:?} is not, byte for byte, one of the \
+                                 subjectAltName entries"
+                            )
+                        } else {
+                            format!("commonName {cn:?} is not one of the subjectAltName entries")
+                        },
+                    );
+                }
+            }
+        },
+    ),
+    br(
+        "e_cabf_internal_name",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        FULL,
+        tls,
+        |c, r| {
+            for n in c.sans() {
+                if let GeneralName::DnsName(d) = n {
+                    if dns_name_problem(d).is_none() && internal_name(d) {
+                        r.report(
+                            SAN,
+                            c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                            format!(
+                                "{d:?} is an internal name: its top-level domain is not in the \
+                                 Public Suffix List"
+                            ),
+                        );
+                    }
+                }
+            }
+        },
+    )
+    .since("2015-11-01", "BR 1.x §7.1.4.2.1"),
+    br(
+        "e_cabf_ip_reserved",
+        Level::Error,
+        "CA/B Forum TLS BR §7.1.2.7.12",
+        FULL,
+        tls,
+        |c, r| {
+            for n in c.sans() {
+                if let GeneralName::IpAddress(ip) = n {
+                    if let Some(a) = ip.address().filter(reserved_ip) {
+                        r.report(
+                            SAN,
+                            c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
+                            format!("{a} is a reserved address"),
+                        );
+                    }
+                }
+            }
+        },
+    )
+    .since("2015-11-01", "BR 1.x §7.1.4.2.1"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dns_names_and_addresses() {
+        assert!(dns_name_problem("www.example.com").is_none());
+        assert!(dns_name_problem("*.example.com").is_none());
+        assert!(dns_name_problem("app.internal").is_none());
+        assert!(dns_name_problem("a_b.example.com").is_some());
+        assert!(dns_name_problem("w*.example.com").is_some());
+        assert!(dns_name_problem("-a.example").is_some());
+        assert!(dns_name_problem("a..example").is_some());
+        assert!(internal_name("app.internal"));
+        assert!(internal_name("localhost"));
+        assert!(internal_name("*.corp."));
+        assert!(!internal_name("www.example.com"));
+        assert!(!internal_name("*.example.co.uk"));
+        assert!(!internal_name("example.com."));
+        assert!(!internal_name("x.onion"));
+        assert!(reserved_ip(&"10.1.2.3".parse().unwrap()));
+        assert!(reserved_ip(&"fd00::1".parse().unwrap()));
+        assert!(!reserved_ip(&"8.8.8.8".parse().unwrap()));
+    }
+}

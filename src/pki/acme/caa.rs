@@ -5,6 +5,7 @@
 //! 8657 binds to it) and again at finalize for an authorization validated longer ago
 //! than the Baseline Requirements let a check stand ([`recheck`]).
 
+use crate::challenge::ChallengeType;
 use crate::problem::Problem;
 use crate::store::{AcmeStore, Authz};
 use crate::AcmeConfig;
@@ -55,8 +56,8 @@ pub struct Request<'a> {
     /// The ordering account's URL (RFC 8657 §3: what `accounturi` must be).
     pub account_uri: &'a str,
     /// The challenge type that proved control (RFC 8657 §4: what `validationmethods`
-    /// must list).
-    pub method: &'a str,
+    /// must list); `None` when none did, which no `validationmethods` lists.
+    pub method: Option<ChallengeType>,
 }
 
 /// Whether the Relevant RRset `rrset` lets `rq` through (RFC 8659 §4.2, §4.3); when it
@@ -150,10 +151,11 @@ fn authorizes(value: &[u8], rq: &Request<'_>) -> Result<(), String> {
             if !methods.iter().all(|m| is_label(m)) {
                 return Err("validationmethods is not a list of method names (RFC 8657 §4)".into());
             }
-            if methods.contains(&rq.method) {
+            let method = rq.method.map_or("", ChallengeType::as_str);
+            if methods.contains(&method) {
                 Ok(())
             } else {
-                Err(format!("validationmethods does not list {}", rq.method))
+                Err(format!("validationmethods does not list {method}"))
             }
         }
         _ => {
@@ -294,7 +296,7 @@ pub struct Asked {
     pub name: String,
     pub wildcard: bool,
     pub account_uri: String,
-    pub method: String,
+    pub method: Option<ChallengeType>,
 }
 
 impl Asked {
@@ -318,7 +320,7 @@ pub fn check(
     name: &str,
     wildcard: bool,
     account_uri: &str,
-    method: &str,
+    method: ChallengeType,
 ) -> Result<(), Problem> {
     check_all(
         config,
@@ -326,7 +328,7 @@ pub fn check(
             name: name.to_string(),
             wildcard,
             account_uri: account_uri.to_string(),
-            method: method.to_string(),
+            method: Some(method),
         }],
     )
 }
@@ -377,7 +379,7 @@ fn verdict(identity: &str, a: &Asked, found: Relevant) -> Result<(), Problem> {
         identity,
         wildcard: a.wildcard,
         account_uri: &a.account_uri,
-        method: &a.method,
+        method: a.method,
     };
     evaluate(&rrset, &rq).map_err(|why| {
         Problem::new(
@@ -412,8 +414,8 @@ pub fn recheck(
             .find(|c| c.status == "valid");
         // No valid challenge and no time: checked, with no method to satisfy
         // validationmethods (a valid authorization always has one).
-        let (method, at) = proof.map_or((String::new(), i64::MIN), |c| {
-            (c.kind, c.validated.unwrap_or(i64::MIN))
+        let (method, at) = proof.map_or((None, i64::MIN), |c| {
+            (Some(c.kind), c.validated.unwrap_or(i64::MIN))
         });
         if now.saturating_sub(at) >= STANDS_FOR {
             asked.push(Asked {

@@ -37,6 +37,7 @@
 
 pub mod ari;
 pub mod caa;
+pub mod challenge;
 pub mod dns;
 pub mod eab;
 pub mod finalize;

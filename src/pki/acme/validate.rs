@@ -3,6 +3,7 @@
 //! bounded in time and size, so a target that hangs or answers a gigabyte costs one
 //! validator ten seconds and a few kilobytes — and record the outcome.
 
+use crate::challenge::ChallengeType;
 use crate::jose::{b64, Jwk};
 use crate::problem::Problem;
 use crate::store::AcmeStore;
@@ -133,19 +134,18 @@ pub fn validate(
         serde_json::from_str(&account.jwk).map_err(|e| Problem::server(e.to_string()))?;
     let jwk = Jwk::from_json(&jwk).map_err(|e| Problem::server(e.detail))?;
     let key_auth = jwk.key_authorization(&c.token);
-    match c.kind.as_str() {
-        "http-01" => http_01(config, http, &z.id_type, &z.id_value, &c.token, &key_auth),
-        "dns-01" => crate::dns::dns_01(
+    match c.kind {
+        ChallengeType::Http01 => {
+            http_01(config, http, &z.id_type, &z.id_value, &c.token, &key_auth)
+        }
+        ChallengeType::Dns01 => crate::dns::dns_01(
             config,
             &z.id_value,
             &b64(&Sha256::digest(key_auth.as_bytes())),
         ),
-        "tls-alpn-01" => crate::tls_alpn::tls_alpn_01(config, &z.id_type, &z.id_value, &key_auth),
-        other => Err(Problem::new(
-            "unsupportedChallenge",
-            400,
-            format!("{other} is not validated by this server yet"),
-        )),
+        ChallengeType::TlsAlpn01 => {
+            crate::tls_alpn::tls_alpn_01(config, &z.id_type, &z.id_value, &key_auth)
+        }
     }?;
     // Control proven, whether the domain lets this CA issue (with --caa-identity): here,
     // where the challenge type is known (RFC 8657's validationmethods names it) and a
@@ -156,7 +156,7 @@ pub fn validate(
             &z.id_value,
             z.wildcard,
             &config.account_url(account.id),
-            &c.kind,
+            c.kind,
         )?;
     }
     Ok(())

@@ -30,7 +30,7 @@ impl AcmeHandler {
 
     pub(super) fn challenge_json(&self, c: &Challenge) -> Value {
         let mut v = json!({
-            "type": c.kind,
+            "type": c.kind.as_str(),
             "url": self.url(&format!("/chall/{}", c.id)),
             "token": c.token,
             "status": c.status,

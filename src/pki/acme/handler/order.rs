@@ -4,6 +4,7 @@
 use super::id_of;
 use super::signed::Signed;
 use super::{json_answer, time, AcmeHandler, Answer, Outcome};
+use crate::challenge::ChallengeType;
 use crate::jose;
 use crate::problem::Problem;
 use crate::store::{Created, NewAuthz, Order};
@@ -69,16 +70,10 @@ impl AcmeHandler {
                 .map_err(Problem::db)?;
             let mut challenges = Vec::new();
             if reuse.is_none() {
-                // §8.4: a wildcard is proven by DNS only; an IP address not by DNS (RFC 8738 §7).
-                let kinds: &[&str] = match (kind.as_str(), wildcard) {
-                    ("dns", true) => &["dns-01"],
-                    ("dns", false) => &["http-01", "dns-01", "tls-alpn-01"],
-                    _ => &["http-01", "tls-alpn-01"],
-                };
-                for k in kinds {
+                for k in ChallengeType::offered(&kind, wildcard) {
                     let mut t = [0u8; 32];
                     pkit_ca::random_bytes(&mut t).map_err(|e| Problem::server(e.to_string()))?;
-                    challenges.push((k.to_string(), jose::b64(&t)));
+                    challenges.push((*k, jose::b64(&t)));
                 }
             }
             authzs.push(NewAuthz {

@@ -11,6 +11,8 @@ mod sqlite;
 
 pub use sqlite::SqliteAcme;
 
+use crate::challenge::ChallengeType;
+
 /// A store failure, as one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreError(pub String);
@@ -82,7 +84,7 @@ pub struct Authz {
 pub struct Challenge {
     pub id: i64,
     pub authz_id: i64,
-    pub kind: String,
+    pub kind: ChallengeType,
     pub token: String,
     pub status: String,
     pub validated: Option<i64>,
@@ -108,7 +110,7 @@ pub struct NewAuthz {
     pub wildcard: bool,
     pub reuse: Option<i64>,
     /// (type, token) of each challenge of a new one.
-    pub challenges: Vec<(String, String)>,
+    pub challenges: Vec<(ChallengeType, String)>,
 }
 
 /// What a new order replaces (RFC 9773 §5), found in the records.

@@ -250,7 +250,7 @@ impl AcmeStore for PgAcme {
                             tx.execute(
                                 "INSERT INTO acme_challenges (authz_id, type, token, status)
                                  VALUES ($1, $2, $3, 'pending')",
-                                &[&id, kind, token],
+                                &[&id, &kind.as_str(), token],
                             )?;
                         }
                         id
@@ -373,7 +373,7 @@ impl AcmeStore for PgAcme {
 
     fn challenges(&self, authz: i64) -> Result<Vec<Challenge>> {
         self.run(|c| {
-            Ok(c.query(
+            c.query(
                 &format!(
                     "SELECT {CHALLENGE_COLUMNS} FROM acme_challenges WHERE authz_id = $1 ORDER BY id"
                 ),
@@ -381,18 +381,19 @@ impl AcmeStore for PgAcme {
             )?
             .iter()
             .map(challenge_row)
-            .collect())
+            .collect()
         })
     }
 
     fn challenge(&self, id: i64) -> Result<Option<Challenge>> {
         self.run(|c| {
-            Ok(c.query_opt(
+            c.query_opt(
                 &format!("SELECT {CHALLENGE_COLUMNS} FROM acme_challenges WHERE id = $1"),
                 &[&id],
             )?
             .as_ref()
-            .map(challenge_row))
+            .map(challenge_row)
+            .transpose()
         })
     }
 

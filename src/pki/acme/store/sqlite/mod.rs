@@ -193,7 +193,7 @@ impl AcmeStore for SqliteAcme {
                         tx.execute(
                             "INSERT INTO challenges (authz_id, type, token, status)
                              VALUES (?1, ?2, ?3, 'pending')",
-                            params![id, kind, token],
+                            params![id, kind.as_str(), token],
                         )?;
                     }
                     id

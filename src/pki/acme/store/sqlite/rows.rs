@@ -1,7 +1,19 @@
 //! Rows of `acme.db` read into the records, in the column order of the `*_COLUMNS`
 //! constants.
 
+use crate::challenge::ChallengeType;
 use crate::store::{Account, Authz, Challenge, Order};
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ValueRef};
+
+/// The `type` column: a name [`ChallengeType::parse`] knows, else the row is refused
+/// (a state written by a newer server with a type this one does not validate).
+impl FromSql for ChallengeType {
+    fn column_result(v: ValueRef<'_>) -> FromSqlResult<Self> {
+        let name = v.as_str()?;
+        ChallengeType::parse(name)
+            .ok_or_else(|| FromSqlError::Other(format!("challenge type {name:?}").into()))
+    }
+}
 
 pub(super) fn order_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Order> {
     Ok(Order {

@@ -17,7 +17,7 @@ use std::future::Future;
 /// How long a CAA check stands, in seconds. BR §3.2.2.8: the CA issues within the
 /// record's TTL or 8 hours of checking, whichever is greater; TTLs are not kept here, so
 /// 8 hours.
-pub const STANDS_FOR: i64 = 8 * 3600;
+pub(crate) const STANDS_FOR: i64 = 8 * 3600;
 
 /// Property tags this CA understands; a critical property with any other tag forbids
 /// issuance (RFC 8659 §4.1). `iodef` is understood and not acted on (reporting is
@@ -40,7 +40,7 @@ const QUOTED: usize = 80;
 ///
 /// Of the flags only bit 0 (128), Issuer Critical, means anything.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Property {
+pub(crate) struct Property {
     pub critical: bool,
     pub tag: String,
     pub value: Vec<u8>,
@@ -48,7 +48,7 @@ pub struct Property {
 
 /// What issuance is asked for.
 #[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     /// This CA's issuer domain name.
     pub identity: &'a str,
     /// The name is `*.` the one looked up (BR §3.2.2.8: its CAA is the base name's).
@@ -68,7 +68,7 @@ pub struct Request<'a> {
 /// properties when there are any, else by `issue`; a name by `issue` alone. Any one
 /// governing property that names this CA, with parameters this request satisfies, is
 /// enough.
-pub fn evaluate(rrset: &[Property], rq: &Request<'_>) -> Result<(), String> {
+pub(crate) fn evaluate(rrset: &[Property], rq: &Request<'_>) -> Result<(), String> {
     if let Some(p) = rrset
         .iter()
         .find(|p| p.critical && !UNDERSTOOD.iter().any(|t| p.tag.eq_ignore_ascii_case(t)))
@@ -222,7 +222,7 @@ impl<'a> IssueValue<'a> {
 
 /// `label = (ALPHA / DIGIT) *( *("-") (ALPHA / DIGIT))`, the shape of an issuer domain
 /// name's labels, of parameter tags and of RFC 8657's method names.
-pub fn is_label(s: &str) -> bool {
+pub(crate) fn is_label(s: &str) -> bool {
     let b = s.as_bytes();
     match (b.first(), b.last()) {
         (Some(f), Some(l)) => {
@@ -240,14 +240,14 @@ pub fn is_domain_name(s: &str) -> bool {
 }
 
 /// A Relevant RRset with the name it was found at; `None` when no name had one.
-pub type Relevant = Option<(String, Vec<Property>)>;
+pub(crate) type Relevant = Option<(String, Vec<Property>)>;
 
 /// The Relevant RRset of `name` (RFC 8659 §3): the CAA RRset of the name itself, else of
 /// its parent, and so on up to, not including, the root — the first that is not empty,
 /// with the name it was found at; `None` when none has one. `lookup` answers one fully
 /// qualified name's CAA RRset (empty for no records, the name not existing included; a
 /// CNAME followed as the resolver follows it), or fails, which ends the search.
-pub async fn relevant_rrset<F, Fut, E>(name: &str, mut lookup: F) -> Result<Relevant, E>
+pub(crate) async fn relevant_rrset<F, Fut, E>(name: &str, mut lookup: F) -> Result<Relevant, E>
 where
     F: FnMut(String) -> Fut,
     Fut: Future<Output = Result<Vec<Property>, E>>,
@@ -292,7 +292,7 @@ async fn lookup(
 /// One DNS identifier to check: the name (`*.name` with `wildcard`), the ordering
 /// account's URL and the challenge type that validated it.
 #[derive(Debug, Clone)]
-pub struct Asked {
+pub(crate) struct Asked {
     pub name: String,
     pub wildcard: bool,
     pub account_uri: String,
@@ -315,7 +315,7 @@ impl Asked {
 /// [`AcmeConfig::caa_identity`]. A refusal is `caa`; a look-up that fails is `dns` — BR
 /// §3.2.2.8 allows issuing on a failed look-up only in narrow cases this server cannot
 /// tell, so it refuses.
-pub fn check(
+pub(crate) fn check(
     config: &AcmeConfig,
     name: &str,
     wildcard: bool,
@@ -336,7 +336,7 @@ pub fn check(
 /// [`check`] for each of `asked` in turn, the first refusal ending it; all the look-ups
 /// share one resolver and one [`crate::validate::TIMEOUT`], so that an order of a
 /// hundred names costs a finalize no more than one validation.
-pub fn check_all(config: &AcmeConfig, asked: &[Asked]) -> Result<(), Problem> {
+pub(crate) fn check_all(config: &AcmeConfig, asked: &[Asked]) -> Result<(), Problem> {
     let Some(identity) = config.caa_identity.as_deref() else {
         return Ok(());
     };
@@ -396,7 +396,7 @@ fn verdict(identity: &str, a: &Asked, found: Relevant) -> Result<(), Problem> {
 /// Finalize's check of an order's DNS authorizations: each validated longer ago than a
 /// CAA check stands ([`STANDS_FOR`]; a reused one) is checked again, with the challenge
 /// type that validated it.
-pub fn recheck(
+pub(crate) fn recheck(
     store: &dyn AcmeStore,
     config: &AcmeConfig,
     authzs: &[Authz],

@@ -18,7 +18,7 @@ mod conn;
 mod error;
 mod log;
 mod signal;
-pub mod tls;
+mod tls;
 
 use api::Limits;
 pub use api::{Body, Clock, Handler, Reply, Request, MAX_BODY};
@@ -29,6 +29,7 @@ use signal::SignalWatch;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
+pub use tls::TlsIdentity;
 use tokio::sync::{watch, Semaphore};
 
 /// How a server listens and holds its clients to account.
@@ -49,7 +50,9 @@ pub struct ServerOptions {
 
 /// Where a server listens, and with how many workers, for its `listening` line.
 pub struct Listening {
+    /// The address bound (its port the system's choice when `listen` asked for port 0).
     pub addr: SocketAddr,
+    /// How many worker threads answer, each with its own handler.
     pub threads: usize,
 }
 

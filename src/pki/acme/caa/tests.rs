@@ -394,7 +394,8 @@ fn test_zone() -> Vec<(&'static str, Property)> {
 fn check_asks_the_resolver_and_refuses_with_caa_or_dns() {
     let (addr, asked) = dns_server(test_zone());
     let c = config(addr, Some("ca.example"));
-    let check = |name: &str, wildcard: bool| check(&c, name, wildcard, ACCOUNT, ChallengeType::Dns01);
+    let check =
+        |name: &str, wildcard: bool| check(&c, name, wildcard, ACCOUNT, ChallengeType::Dns01);
     // www.allow.test has no records; allow.test's govern it.
     assert_eq!(check("www.allow.test", false), Ok(()));
     assert_eq!(asked.load(Ordering::SeqCst), 2);

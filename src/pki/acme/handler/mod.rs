@@ -19,7 +19,7 @@ use crate::AcmeConfig;
 use pkit_ca::store::CaStore;
 use pkit_der::Time;
 use pkit_mtc::store::LogStore;
-use pkit_serve::http::{Body, Clock, Handler, Method, Reply, Request};
+use pkit_serve::{Body, Clock, Handler, Method, Reply, Request};
 use pkit_x509::backend::Backend;
 use serde_json::{json, Value};
 use std::sync::mpsc::Sender;
@@ -27,13 +27,20 @@ use std::sync::Arc;
 
 /// One worker's ACME server.
 pub struct AcmeHandler {
+    /// How the server runs, shared by every worker.
     pub config: Arc<AcmeConfig>,
+    /// The CA certificates are issued from, shared by every worker.
     pub ca: Arc<Ca>,
+    /// This worker's connection to the ACME state.
     pub db: Box<dyn AcmeStore>,
+    /// This worker's connection to the CA's records, where issued certificates and
+    /// revocations are recorded.
     pub ca_store: Box<dyn CaStore>,
     /// Challenges to validate, by id, for the validator threads.
     pub validate: Sender<i64>,
+    /// The crypto backend JWS and CSR signatures are verified with.
     pub backend: &'static Backend,
+    /// The time requests are judged at.
     pub clock: Clock,
     /// The key every server on the CA MACs its nonces with ([`crate::nonce`]).
     nonce_key: Vec<u8>,

@@ -103,7 +103,7 @@ impl AcmeStore for PgAcme {
             if prune {
                 tx.execute(
                     "DELETE FROM acme_spent_nonces WHERE made < $1",
-                    &[&(now - NONCE_LIFETIME)],
+                    &[&(now - crate::nonce::LIFETIME)],
                 )?;
             }
             tx.commit()?;

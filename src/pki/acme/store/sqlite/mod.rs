@@ -55,7 +55,7 @@ impl AcmeStore for SqliteAcme {
         if prune {
             self.conn
                 .prepare_cached("DELETE FROM spent_nonces WHERE made < ?1")?
-                .execute([now - NONCE_LIFETIME])?;
+                .execute([now - crate::nonce::LIFETIME])?;
         }
         Ok(n == 1)
     }

@@ -14,6 +14,8 @@ pub(crate) const LIFETIME: i64 = 3600;
 type HmacSha256 = hmac::Hmac<Sha256>;
 
 fn mac(key: &[u8], body: &[u8]) -> [u8; 16] {
+    // HMAC accepts a key of any length (RFC 2104 §2: a long one is hashed first), so
+    // no key read from the state can make this fail.
     let mut m = HmacSha256::new_from_slice(key).expect("HMAC takes any key length");
     m.update(body);
     let full = m.finalize().into_bytes();

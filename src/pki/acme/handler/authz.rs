@@ -45,7 +45,7 @@ impl AcmeHandler {
     }
 
     pub(super) fn own_authz(&self, s: &Signed, id: Option<i64>) -> Result<Authz, Problem> {
-        let a = s.account.as_ref().expect("kid");
+        let a = s.signer_account()?;
         let z = id
             .map(|id| self.db.authz(id))
             .transpose()

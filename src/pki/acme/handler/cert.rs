@@ -9,7 +9,7 @@ use pkit_mtc::store::CertKind;
 
 impl AcmeHandler {
     pub(super) fn certificate(&mut self, s: Signed, path: &str) -> Outcome {
-        let a = s.account.as_ref().expect("kid");
+        let a = s.signer_account()?;
         let rest = path.strip_prefix("/cert/").unwrap_or("");
         let (serial, landmark) = match rest.strip_suffix("/landmark") {
             Some(serial) => (serial, true),

@@ -19,7 +19,7 @@ const ABANDONED: i64 = 300;
 
 impl AcmeHandler {
     pub(super) fn new_order(&mut self, s: Signed) -> Outcome {
-        let a = s.account.expect("kid");
+        let a = s.signer_account()?.clone();
         let p = s
             .jws
             .json()
@@ -312,7 +312,7 @@ impl AcmeHandler {
     }
 
     pub(super) fn own_order(&mut self, s: &Signed, id: Option<i64>) -> Result<Order, Problem> {
-        let a = s.account.as_ref().expect("kid");
+        let a = s.signer_account()?;
         let o = self
             .refreshed_order(id.ok_or_else(|| Problem::new("malformed", 404, "no such order"))?)?;
         if o.account_id != a.id {

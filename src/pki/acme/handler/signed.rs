@@ -12,6 +12,21 @@ pub(super) struct Signed {
     pub(super) account: Option<crate::store::Account>,
 }
 
+impl Signed {
+    /// The account that signed, for a resource only an account signs for. `verify`
+    /// refuses a `jwk` JWS on every such resource, so each request that reaches one has
+    /// its account; should that change, the request is refused, not the worker lost.
+    pub(super) fn signer_account(&self) -> Result<&crate::store::Account, Problem> {
+        self.account.as_ref().ok_or_else(|| {
+            Problem::new(
+                "malformed",
+                400,
+                "this resource wants a JWS signed by an account (\"kid\")",
+            )
+        })
+    }
+}
+
 impl AcmeHandler {
     /// §6.2–6.5: the URL the JWS names is this one, its nonce is fresh, and its signature
     /// verifies with its `jwk` or its account's key.

@@ -44,7 +44,7 @@ pub struct ServerOptions {
     /// How long a client has to send a whole request header (and as long again for the
     /// body), and how long an answer may wait for a client that does not read it.
     pub header_timeout: Duration,
-    /// Speak HTTPS with this certificate chain and key (PEM): see [`tls`].
+    /// Speak HTTPS with this certificate chain and key (PEM): see [`TlsIdentity`](tls::TlsIdentity).
     pub tls: Option<tls::TlsIdentity>,
 }
 

@@ -167,7 +167,7 @@ pub struct NewAuthz {
 #[derive(Debug, Clone)]
 pub struct Replacing {
     /// The certificate's ARI CertID as the order records and shows it
-    /// ([`crate::ari::CertId`]).
+    /// (RFC 9773 §4.1: base64url AKI keyIdentifier, `.`, base64url serial).
     pub cert_id: String,
     /// Its serial, as [`IssuedCert::serial`].
     pub serial: String,
@@ -197,7 +197,7 @@ pub(crate) const CHALLENGE_COLUMNS: &str = "id, authz_id, type, token, status, v
 
 /// What the server keeps, whichever database keeps it.
 pub trait AcmeStore: Send {
-    /// The key nonces are MACed with ([`crate::nonce`]), made (randomly, by whichever
+    /// The key nonces are MACed with (RFC 8555 §6.5 lets a server make them as it likes), made (randomly, by whichever
     /// server asks first) and kept in the state, so that every server shares it.
     fn nonce_key(&self, fresh: &[u8; 32]) -> Result<Vec<u8>>;
     /// Record a nonce as spent: true the first time, false when it was spent already.

@@ -138,9 +138,9 @@ impl From<pkit::pki::backend::BackendError> for CliError {
 
 /// A server that could not start or went down: an I/O failure (4), named as the flag
 /// that chose the address when it is the address.
-impl From<pkit::serve::http::ServeError> for CliError {
-    fn from(e: pkit::serve::http::ServeError) -> Self {
-        use pkit::serve::http::ServeError as S;
+impl From<pkit::serve::ServeError> for CliError {
+    fn from(e: pkit::serve::ServeError) -> Self {
+        use pkit::serve::ServeError as S;
         match e {
             S::Bind { listen, source } => CliError::io(format!("--listen {listen}: {source}")),
             other => CliError::io(other.to_string()),

@@ -4,7 +4,7 @@
 use super::ca_dir::parse_duration;
 use super::error::CliResult;
 use clap::Args;
-use pkit::serve::http::ServerOptions;
+use pkit::serve::ServerOptions;
 use std::time::Duration;
 
 /// The server options both servers take.

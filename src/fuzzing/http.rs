@@ -1,6 +1,6 @@
 //! Targets for the HTTP servers' request handling, without the sockets: the handlers
-//! `pkit ocsp serve` and `pkit mtc serve` run (`serve::ocsp_http::OcspHandler`,
-//! `serve::mtc_http::MtcHandler`), given a request as the HTTP layer hands it over. Each
+//! `pkit ocsp serve` and `pkit mtc serve` run (`serve::OcspHandler`,
+//! `serve::MtcHandler`), given a request as the HTTP layer hands it over. Each
 //! runs against a small fixture built once per process: a CA with a fixed Ed25519 key
 //! and a store that knows one good and one revoked certificate; a log of 300 entries
 //! with a checkpoint and a landmark, in an in-memory database.
@@ -23,9 +23,7 @@ use crate::pki::ca::store::{CaStore, CertRecord, SqliteCaStore};
 use crate::pki::ca::subject::parse_subject;
 use crate::pki::cert::Certificate;
 use crate::pki::ocsp_request::{encode_request, IssuerHashes};
-use crate::serve::http::{Body, Clock, Handler, Method, Reply, Request};
-use crate::serve::mtc_http::MtcHandler;
-use crate::serve::ocsp_http::OcspHandler;
+use crate::serve::{Body, Clock, Handler, Method, MtcHandler, OcspHandler, Reply, Request};
 use hyper::body::Bytes;
 use std::hint::black_box;
 use std::path::Path;

@@ -1,14 +1,15 @@
-//! pkit's HTTP services: the layer every server stands on ([`http`]: workers,
-//! connections, limits against hostile clients, the log) and the request handling of
-//! each ([`ocsp_http`] for `pkit ocsp serve`, [`mtc_http`] for `pkit mtc serve`). The
-//! command line, the fuzz targets and the tests call these same handlers.
+//! pkit's HTTP services: the layer every server stands on ([`serve`] with its
+//! [`ServerOptions`]: workers, connections, limits against hostile clients, HTTPS, the
+//! log) and the request handling of each ([`OcspHandler`] for `pkit ocsp serve`,
+//! [`MtcHandler`] for `pkit mtc serve`; `pkit acme serve`'s is in `pkit-acme`). A server
+//! is a [`Handler`] turning a [`Request`] into a [`Reply`]. The command line, the fuzz
+//! targets and the tests call these same handlers.
 //!
 //! A handler answers a request as the HTTP layer hands it over, without a socket:
 //!
 //! ```
 //! use pkit_mtc::store::SqliteLogStore;
-//! use pkit_serve::http::{Body, Clock, Handler, Method, Request};
-//! use pkit_serve::mtc_http::MtcHandler;
+//! use pkit_serve::{Body, Clock, Handler, Method, MtcHandler, Request};
 //! use std::time::Instant;
 //!
 //! let store = SqliteLogStore::open(std::path::Path::new(":memory:")).unwrap();
@@ -30,10 +31,18 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
 /// The DER engine, under the path the modules use.
 use pkit_der as der;
 
-pub mod http;
-pub mod mtc_http;
-pub mod ocsp_http;
+mod http;
+mod mtc_http;
+mod ocsp_http;
+
+pub use http::{
+    log_line, serve, Body, Clock, Handler, Listening, Method, Reply, Request, ServeError,
+    ServerOptions, TlsIdentity, MAX_BODY,
+};
+pub use mtc_http::{normalize_prefix, MtcHandler};
+pub use ocsp_http::OcspHandler;

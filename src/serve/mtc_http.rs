@@ -79,8 +79,11 @@ fn headers_of(
 /// One worker: its own connection to the log, and the prefix (from
 /// [`normalize_prefix`]) it serves under.
 pub struct MtcHandler {
+    /// This worker's connection to the log's records.
     pub store: Box<dyn LogStore>,
+    /// The path the log is served under (`/log`; empty for the root).
     pub prefix: String,
+    /// The time checkpoints and landmarks are judged at.
     pub clock: Clock,
 }
 

@@ -27,12 +27,17 @@ const RESPONSE_TYPE: &str = "application/ocsp-response";
 
 /// One worker's responder: the shared parts, and its own signer and store.
 pub struct OcspHandler {
+    /// The responder's certificate and settings, shared by every worker.
     pub responder: Arc<Responder>,
+    /// This worker's handle on the responder's key.
     pub signer: Box<dyn Signer>,
+    /// This worker's connection to the CA's records, where statuses are read.
     pub store: Box<dyn CaStore>,
     /// How long a response stands, in seconds (nextUpdate = now + this).
     pub lifetime: i64,
+    /// Signed responses, shared by every worker, served again while young enough.
     pub cache: Arc<ResponseCache>,
+    /// The time responses are made and judged at.
     pub clock: Clock,
 }
 
@@ -106,7 +111,7 @@ impl OcspHandler {
 }
 
 /// Serial numbers as the logs print them: one string, an array, or null.
-pub fn serial_json(serials: &[String]) -> Value {
+pub(crate) fn serial_json(serials: &[String]) -> Value {
     match serials {
         [] => Value::Null,
         [one] => one.clone().into(),

@@ -55,7 +55,7 @@ impl OrdersArgs {
     }
 }
 
-fn db(ca: &Path) -> impl Fn(pkit::acme::store::StoreError) -> CliError + '_ {
+fn db(ca: &Path) -> impl Fn(pkit::acme::StoreError) -> CliError + '_ {
     move |e| CliError::io(format!("{}: the ACME state: {e}", ca.display()))
 }
 

@@ -7,14 +7,10 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::flags::KeySecretArgs;
 use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
-use pkit::acme::finalize::Ca;
-use pkit::acme::handler::AcmeHandler;
-use pkit::acme::mtc::{MtcLog, Schedule};
-use pkit::acme::{AcmeConfig, Issues, ProfileOffer};
+use pkit::acme::{AcmeConfig, AcmeHandler, Ca, Issues, MtcLog, ProfileOffer, Schedule};
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
-use pkit::serve::http::tls::TlsIdentity;
-use pkit::serve::http::{self, log_line, Clock};
+use pkit::serve::{log_line, Clock, TlsIdentity};
 use serde_json::json;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -174,15 +170,13 @@ fn tls_identity(be: &Backend, a: &ServeArgs, ca: &Ca, base_url: &str) -> CliResu
         _ => authority,
     };
     let mut store = crate::cmd::ca_db::open_store(&a.ca, &a.db)?;
-    let (chain, key) =
-        pkit::acme::finalize::server_identity(ca, store.as_mut(), host, be, Time::now()).map_err(
-            |p| {
-                CliError::new(
-                    crate::cmd::error::Exit::Negative,
-                    format!("the server's own certificate for {host}: {}", p.detail),
-                )
-            },
-        )?;
+    let (chain, key) = pkit::acme::server_identity(ca, store.as_mut(), host, be, Time::now())
+        .map_err(|p| {
+            CliError::new(
+                crate::cmd::error::Exit::Negative,
+                format!("the server's own certificate for {host}: {}", p.detail),
+            )
+        })?;
     Ok(TlsIdentity {
         chain_pem: chain.into_bytes(),
         key_pem: key.into_bytes(),
@@ -192,7 +186,7 @@ fn tls_identity(be: &Backend, a: &ServeArgs, ca: &Ca, base_url: &str) -> CliResu
 
 /// `--caa-identity`: an issuer domain name as CAA `issue` values write one.
 fn caa_identity(s: &str) -> CliResult<String> {
-    if pkit::acme::caa::is_domain_name(s) {
+    if pkit::acme::is_domain_name(s) {
         Ok(s.to_string())
     } else {
         Err(CliError::usage(format!(
@@ -286,7 +280,7 @@ fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog>
     store
         .refresh()
         .map_err(|e| CliError::io(format!("{name}: {e}")))?;
-    pkit::acme::mtc::spawn_checkpointer(
+    pkit::acme::spawn_checkpointer(
         store,
         ca,
         Schedule {
@@ -354,7 +348,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| CliError::io_at(&p.display().to_string(), &e))?;
-            pkit::acme::eab::parse_keys(&text)
+            pkit::acme::parse_eab_keys(&text)
                 .map_err(|e| CliError::parse(format!("{}: {e}", p.display())))?
         }
         None => Default::default(),
@@ -388,11 +382,14 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     }
     // The state must open before the server listens (its tables made once).
     super::state::open_state(&a.ca, &a.db, true)?;
-    let open: pkit::acme::validate::OpenStore = {
+    let open: pkit::acme::OpenStore = {
         let (ca, db) = (a.ca.clone(), a.db.clone());
-        Arc::new(move || super::state::open_state(&ca, &db, true).map_err(|e| e.to_string()))
+        Arc::new(move || {
+            super::state::open_state(&ca, &db, true)
+                .map_err(|e| pkit::acme::StoreError(e.to_string()))
+        })
     };
-    let validate = pkit::acme::validate::spawn(a.validators.into(), open, Arc::clone(&config))
+    let validate = pkit::acme::spawn_validators(a.validators.into(), open, Arc::clone(&config))
         .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
     let make = || {
         let h = AcmeHandler::new(
@@ -411,7 +408,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         })
     };
     let directory = format!("{}/directory", config.base_url);
-    let sig = http::serve(&opts, make, |l| {
+    let sig = pkit::serve::serve(&opts, make, |l| {
         log_line(
             &json!({"time": Time::now().to_string(), "event": "listening",
                          "listen": l.addr.to_string(), "threads": l.threads,

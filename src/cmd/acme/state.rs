@@ -2,7 +2,7 @@
 
 use crate::cmd::ca_db::{password, server_url, DbArgs};
 use crate::cmd::error::{CliError, CliResult};
-use pkit::acme::store::{AcmeStore, SqliteAcme};
+use pkit::acme::{AcmeStore, SqliteAcme};
 use std::path::Path;
 
 /// The ACME state beside the CA's records: in their PostgreSQL database when they are on
@@ -10,7 +10,7 @@ use std::path::Path;
 pub fn open_state(dir: &Path, db: &DbArgs, create: bool) -> CliResult<Box<dyn AcmeStore>> {
     if let Some(url) = server_url(dir, "ca.db", db)? {
         let pw = password(db)?;
-        let store = pkit::acme::store::pg::PgAcme::open(
+        let store = pkit::acme::PgAcme::open(
             &url,
             pw.as_deref(),
             pkit::pki::ca::store::pg_connect::connect,

@@ -1,5 +1,5 @@
 //! `pkit mtc serve`: the arguments, the log opened once per worker thread with a
-//! `pkit::serve::mtc_http::MtcHandler` each, and the `listening` and `shutdown` log
+//! `pkit::serve::MtcHandler` each, and the `listening` and `shutdown` log
 //! lines. What a request gets is the library's (`src/serve/mtc_http.rs`).
 
 use super::common::{mtc_err, open_store};
@@ -8,8 +8,8 @@ use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
 use pkit::der::Time;
 use pkit::mtc::publish;
-use pkit::serve::http::{self, log_line, Clock};
-use pkit::serve::mtc_http::{normalize_prefix, MtcHandler};
+use pkit::serve::{log_line, Clock};
+use pkit::serve::{normalize_prefix, MtcHandler};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -55,7 +55,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
             clock: Clock::System,
         })
     };
-    let sig = http::serve(&opts, make, |l| {
+    let sig = pkit::serve::serve(&opts, make, |l| {
         log_line(
             &json!({"time": Time::now().to_string(), "event": "listening",
            "listen": l.addr.to_string(),

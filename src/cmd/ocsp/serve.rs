@@ -1,5 +1,5 @@
 //! `pkit ocsp serve`: the arguments, the responder loaded once, one
-//! `pkit::serve::ocsp_http::OcspHandler` per worker thread, and the `listening` and
+//! `pkit::serve::OcspHandler` per worker thread, and the `listening` and
 //! `shutdown` log lines. What a request gets is the library's (`src/serve/ocsp_http.rs`).
 
 use super::responder::{load_responder, SignerArgs};
@@ -9,8 +9,8 @@ use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::ocsp_cache::ResponseCache;
-use pkit::serve::http::{self, log_line, Clock};
-use pkit::serve::ocsp_http::OcspHandler;
+use pkit::serve::OcspHandler;
+use pkit::serve::{log_line, Clock};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -47,7 +47,7 @@ pub fn run(be: &Backend, a: ServeArgs) -> CliResult<Exit> {
             clock: Clock::System,
         })
     };
-    let sig = http::serve(&opts, make, |l| {
+    let sig = pkit::serve::serve(&opts, make, |l| {
         log_line(
             &json!({"time": Time::now().to_string(), "event": "listening",
                          "listen": l.addr.to_string(), "threads": l.threads}),

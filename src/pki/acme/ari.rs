@@ -7,14 +7,14 @@ use crate::jose::{b64, unb64};
 /// Key Identifier and its serial number (the DER INTEGER's content octets), each
 /// base64url-encoded without padding, joined by ".".
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CertId {
+pub(crate) struct CertId {
     pub key_id: Vec<u8>,
     pub serial: Vec<u8>,
 }
 
 impl CertId {
     /// Read `AKI.SERIAL`; `None` unless both parts are non-empty unpadded base64url.
-    pub fn parse(s: &str) -> Option<CertId> {
+    pub(crate) fn parse(s: &str) -> Option<CertId> {
         let (key_id, serial) = s.split_once('.')?;
         let (key_id, serial) = (unb64(key_id)?, unb64(serial)?);
         (!key_id.is_empty() && !serial.is_empty()).then_some(CertId { key_id, serial })
@@ -31,7 +31,7 @@ impl std::fmt::Display for CertId {
 /// (POSIX seconds): the last third of its life begins the window, which lasts a fiftieth
 /// of it (two days of a 90-day certificate, as Let's Encrypt suggests); a revoked one is
 /// to be renewed now (a window that has begun).
-pub fn window(not_before: i64, not_after: i64, revoked: bool, now: i64) -> (i64, i64) {
+pub(crate) fn window(not_before: i64, not_after: i64, revoked: bool, now: i64) -> (i64, i64) {
     if revoked {
         return (now - 3600, now);
     }

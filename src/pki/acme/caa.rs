@@ -5,6 +5,7 @@
 //! 8657 binds to it) and again at finalize for an authorization validated longer ago
 //! than the Baseline Requirements let a check stand ([`recheck`]).
 
+use crate::challenge::ChallengeType;
 use crate::problem::Problem;
 use crate::store::{AcmeStore, Authz};
 use crate::AcmeConfig;
@@ -16,7 +17,7 @@ use std::future::Future;
 /// How long a CAA check stands, in seconds. BR §3.2.2.8: the CA issues within the
 /// record's TTL or 8 hours of checking, whichever is greater; TTLs are not kept here, so
 /// 8 hours.
-pub const STANDS_FOR: i64 = 8 * 3600;
+pub(crate) const STANDS_FOR: i64 = 8 * 3600;
 
 /// Property tags this CA understands; a critical property with any other tag forbids
 /// issuance (RFC 8659 §4.1). `iodef` is understood and not acted on (reporting is
@@ -39,7 +40,7 @@ const QUOTED: usize = 80;
 ///
 /// Of the flags only bit 0 (128), Issuer Critical, means anything.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Property {
+pub(crate) struct Property {
     pub critical: bool,
     pub tag: String,
     pub value: Vec<u8>,
@@ -47,7 +48,7 @@ pub struct Property {
 
 /// What issuance is asked for.
 #[derive(Debug, Clone, Copy)]
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     /// This CA's issuer domain name.
     pub identity: &'a str,
     /// The name is `*.` the one looked up (BR §3.2.2.8: its CAA is the base name's).
@@ -55,8 +56,8 @@ pub struct Request<'a> {
     /// The ordering account's URL (RFC 8657 §3: what `accounturi` must be).
     pub account_uri: &'a str,
     /// The challenge type that proved control (RFC 8657 §4: what `validationmethods`
-    /// must list).
-    pub method: &'a str,
+    /// must list); `None` when none did, which no `validationmethods` lists.
+    pub method: Option<ChallengeType>,
 }
 
 /// Whether the Relevant RRset `rrset` lets `rq` through (RFC 8659 §4.2, §4.3); when it
@@ -67,7 +68,7 @@ pub struct Request<'a> {
 /// properties when there are any, else by `issue`; a name by `issue` alone. Any one
 /// governing property that names this CA, with parameters this request satisfies, is
 /// enough.
-pub fn evaluate(rrset: &[Property], rq: &Request<'_>) -> Result<(), String> {
+pub(crate) fn evaluate(rrset: &[Property], rq: &Request<'_>) -> Result<(), String> {
     if let Some(p) = rrset
         .iter()
         .find(|p| p.critical && !UNDERSTOOD.iter().any(|t| p.tag.eq_ignore_ascii_case(t)))
@@ -150,10 +151,11 @@ fn authorizes(value: &[u8], rq: &Request<'_>) -> Result<(), String> {
             if !methods.iter().all(|m| is_label(m)) {
                 return Err("validationmethods is not a list of method names (RFC 8657 §4)".into());
             }
-            if methods.contains(&rq.method) {
+            let method = rq.method.map_or("", ChallengeType::as_str);
+            if methods.contains(&method) {
                 Ok(())
             } else {
-                Err(format!("validationmethods does not list {}", rq.method))
+                Err(format!("validationmethods does not list {method}"))
             }
         }
         _ => {
@@ -220,7 +222,7 @@ impl<'a> IssueValue<'a> {
 
 /// `label = (ALPHA / DIGIT) *( *("-") (ALPHA / DIGIT))`, the shape of an issuer domain
 /// name's labels, of parameter tags and of RFC 8657's method names.
-pub fn is_label(s: &str) -> bool {
+pub(crate) fn is_label(s: &str) -> bool {
     let b = s.as_bytes();
     match (b.first(), b.last()) {
         (Some(f), Some(l)) => {
@@ -238,14 +240,14 @@ pub fn is_domain_name(s: &str) -> bool {
 }
 
 /// A Relevant RRset with the name it was found at; `None` when no name had one.
-pub type Relevant = Option<(String, Vec<Property>)>;
+pub(crate) type Relevant = Option<(String, Vec<Property>)>;
 
 /// The Relevant RRset of `name` (RFC 8659 §3): the CAA RRset of the name itself, else of
 /// its parent, and so on up to, not including, the root — the first that is not empty,
 /// with the name it was found at; `None` when none has one. `lookup` answers one fully
 /// qualified name's CAA RRset (empty for no records, the name not existing included; a
 /// CNAME followed as the resolver follows it), or fails, which ends the search.
-pub async fn relevant_rrset<F, Fut, E>(name: &str, mut lookup: F) -> Result<Relevant, E>
+pub(crate) async fn relevant_rrset<F, Fut, E>(name: &str, mut lookup: F) -> Result<Relevant, E>
 where
     F: FnMut(String) -> Fut,
     Fut: Future<Output = Result<Vec<Property>, E>>,
@@ -290,11 +292,11 @@ async fn lookup(
 /// One DNS identifier to check: the name (`*.name` with `wildcard`), the ordering
 /// account's URL and the challenge type that validated it.
 #[derive(Debug, Clone)]
-pub struct Asked {
+pub(crate) struct Asked {
     pub name: String,
     pub wildcard: bool,
     pub account_uri: String,
-    pub method: String,
+    pub method: Option<ChallengeType>,
 }
 
 impl Asked {
@@ -313,12 +315,12 @@ impl Asked {
 /// [`AcmeConfig::caa_identity`]. A refusal is `caa`; a look-up that fails is `dns` — BR
 /// §3.2.2.8 allows issuing on a failed look-up only in narrow cases this server cannot
 /// tell, so it refuses.
-pub fn check(
+pub(crate) fn check(
     config: &AcmeConfig,
     name: &str,
     wildcard: bool,
     account_uri: &str,
-    method: &str,
+    method: ChallengeType,
 ) -> Result<(), Problem> {
     check_all(
         config,
@@ -326,7 +328,7 @@ pub fn check(
             name: name.to_string(),
             wildcard,
             account_uri: account_uri.to_string(),
-            method: method.to_string(),
+            method: Some(method),
         }],
     )
 }
@@ -334,7 +336,7 @@ pub fn check(
 /// [`check`] for each of `asked` in turn, the first refusal ending it; all the look-ups
 /// share one resolver and one [`crate::validate::TIMEOUT`], so that an order of a
 /// hundred names costs a finalize no more than one validation.
-pub fn check_all(config: &AcmeConfig, asked: &[Asked]) -> Result<(), Problem> {
+pub(crate) fn check_all(config: &AcmeConfig, asked: &[Asked]) -> Result<(), Problem> {
     let Some(identity) = config.caa_identity.as_deref() else {
         return Ok(());
     };
@@ -377,7 +379,7 @@ fn verdict(identity: &str, a: &Asked, found: Relevant) -> Result<(), Problem> {
         identity,
         wildcard: a.wildcard,
         account_uri: &a.account_uri,
-        method: &a.method,
+        method: a.method,
     };
     evaluate(&rrset, &rq).map_err(|why| {
         Problem::new(
@@ -394,7 +396,7 @@ fn verdict(identity: &str, a: &Asked, found: Relevant) -> Result<(), Problem> {
 /// Finalize's check of an order's DNS authorizations: each validated longer ago than a
 /// CAA check stands ([`STANDS_FOR`]; a reused one) is checked again, with the challenge
 /// type that validated it.
-pub fn recheck(
+pub(crate) fn recheck(
     store: &dyn AcmeStore,
     config: &AcmeConfig,
     authzs: &[Authz],
@@ -412,8 +414,8 @@ pub fn recheck(
             .find(|c| c.status == "valid");
         // No valid challenge and no time: checked, with no method to satisfy
         // validationmethods (a valid authorization always has one).
-        let (method, at) = proof.map_or((String::new(), i64::MIN), |c| {
-            (c.kind, c.validated.unwrap_or(i64::MIN))
+        let (method, at) = proof.map_or((None, i64::MIN), |c| {
+            (Some(c.kind), c.validated.unwrap_or(i64::MIN))
         });
         if now.saturating_sub(at) >= STANDS_FOR {
             asked.push(Asked {

@@ -56,7 +56,7 @@ pub(crate) fn with_resolver<T, F: Future<Output = Result<T, Problem>>>(
 
 /// dns-01: a TXT record at `_acme-challenge.NAME` holds `digest` (base64url SHA-256 of
 /// the key authorization).
-pub fn dns_01(config: &AcmeConfig, name: &str, digest: &str) -> Result<(), Problem> {
+pub(crate) fn dns_01(config: &AcmeConfig, name: &str, digest: &str) -> Result<(), Problem> {
     let fqdn = format!("_acme-challenge.{name}.");
     let found = with_resolver(config, |r| async move {
         let lookup = r
@@ -91,7 +91,7 @@ pub fn dns_01(config: &AcmeConfig, name: &str, digest: &str) -> Result<(), Probl
 }
 
 /// The addresses of `name`, asked of the configured resolver.
-pub fn addresses(config: &AcmeConfig, name: &str) -> Result<Vec<IpAddr>, Problem> {
+pub(crate) fn addresses(config: &AcmeConfig, name: &str) -> Result<Vec<IpAddr>, Problem> {
     let fqdn = format!("{name}.");
     let found: Vec<IpAddr> = with_resolver(config, |r| async move {
         Ok(r.lookup_ip(fqdn.as_str())

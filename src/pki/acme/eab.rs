@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// The EAB key id a new account is bound to, `None` without binding; a problem when the
 /// binding is missing where required, or does not hold.
-pub fn check(
+pub(crate) fn check(
     config: &AcmeConfig,
     payload: &Value,
     account_key: &Jwk,
@@ -57,8 +57,28 @@ pub fn check(
     Ok(Some(kid.clone()))
 }
 
-/// Read `--eab-keys`: `KID KEY` per line (the key base64url), `#` comments.
-pub fn parse_keys(text: &str) -> Result<std::collections::HashMap<String, Vec<u8>>, String> {
+/// Why a file of external account binding keys was refused: the line, and what is wrong
+/// with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EabKeysError {
+    /// The line, counting from 1.
+    pub line: usize,
+    /// What is wrong with it.
+    pub why: &'static str,
+}
+
+impl std::fmt::Display for EabKeysError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.why)
+    }
+}
+
+impl std::error::Error for EabKeysError {}
+
+/// Read `--eab-keys` (RFC 8555 §7.3.4's MAC keys, by key id, for
+/// [`AcmeConfig::eab_keys`]): `KID KEY` per line, the key base64url of 16 bytes or more,
+/// `#` comments.
+pub fn parse_keys(text: &str) -> Result<std::collections::HashMap<String, Vec<u8>>, EabKeysError> {
     let mut keys = std::collections::HashMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -67,15 +87,16 @@ pub fn parse_keys(text: &str) -> Result<std::collections::HashMap<String, Vec<u8
         }
         let mut parts = line.split_whitespace();
         let (Some(kid), Some(key), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(format!("line {}: expected KID and a base64url key", i + 1));
+            return Err(EabKeysError {
+                line: i + 1,
+                why: "expected KID and a base64url key",
+            });
         };
         let key = crate::jose::unb64(key)
             .filter(|k| k.len() >= 16)
-            .ok_or_else(|| {
-                format!(
-                    "line {}: the key is not base64url of 16 bytes or more",
-                    i + 1
-                )
+            .ok_or(EabKeysError {
+                line: i + 1,
+                why: "the key is not base64url of 16 bytes or more",
             })?;
         keys.insert(kid.to_string(), key);
     }

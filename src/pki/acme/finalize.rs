@@ -22,13 +22,14 @@ use std::net::IpAddr;
 
 /// The CA an ACME server issues from.
 pub struct Ca {
+    /// The CA certificate and key, with its lint gate and name policy.
     pub issuer: Issuer,
     /// What follows the leaf in the chain served (intermediates, or the CA itself).
     pub chain: Vec<Vec<u8>>,
 }
 
 /// A CSR that passed: the key the certificate gets.
-pub struct CheckedCsr {
+pub(crate) struct CheckedCsr {
     pub spki: Vec<u8>,
     pub key_alg: Option<Algorithm>,
 }
@@ -38,7 +39,7 @@ fn bad(detail: impl Into<String>) -> Problem {
 }
 
 /// The order's identifiers as (type, value), wildcards with their `*.`.
-pub fn order_names(o: &Order) -> BTreeSet<(String, String)> {
+pub(crate) fn order_names(o: &Order) -> BTreeSet<(String, String)> {
     serde_json::from_str::<Value>(&o.identifiers)
         .ok()
         .and_then(|v| v.as_array().cloned())
@@ -54,7 +55,12 @@ pub fn order_names(o: &Order) -> BTreeSet<(String, String)> {
 }
 
 /// Check a finalize CSR against its order.
-pub fn check_csr(der: &[u8], o: &Order, ca: &Ca, backend: &Backend) -> Result<CheckedCsr, Problem> {
+pub(crate) fn check_csr(
+    der: &[u8],
+    o: &Order,
+    ca: &Ca,
+    backend: &Backend,
+) -> Result<CheckedCsr, Problem> {
     let csr = Csr::from_der(der).map_err(|e| bad(format!("the CSR does not parse: {e}")))?;
     let verifies = pkit_x509::signed::verify_signed(
         backend,
@@ -142,7 +148,7 @@ pub fn check_csr(der: &[u8], o: &Order, ca: &Ca, backend: &Backend) -> Result<Ch
 
 /// Issue the order's certificate, record it in the CA's records, and return it with its
 /// chain.
-pub fn issue(
+pub(crate) fn issue(
     ca: &Ca,
     store: &mut dyn CaStore,
     config: &AcmeConfig,
@@ -174,7 +180,7 @@ pub fn issue(
 /// The subject and SANs (GeneralName TLVs) of a certificate for `names` ((type, value):
 /// `dns` or `ip`): every name in the SAN, and the first DNS name short enough for a
 /// commonName (64) as the subject's, else an empty subject (clients read the SAN).
-pub fn subject_and_sans(
+pub(crate) fn subject_and_sans(
     names: &BTreeSet<(String, String)>,
 ) -> Result<(Vec<u8>, Vec<Vec<u8>>), Problem> {
     let sans = names
@@ -204,7 +210,7 @@ pub fn subject_and_sans(
 /// through the CA's lint gate, recorded in its records; the certificate and the chain
 /// as PEM.
 #[allow(clippy::too_many_arguments)]
-pub fn issue_for_names(
+pub(crate) fn issue_for_names(
     ca: &Ca,
     store: &mut dyn CaStore,
     names: &BTreeSet<(String, String)>,

@@ -20,12 +20,12 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 /// Base64url without padding (RFC 8555 §6.1 forbids the padding).
-pub fn b64(bytes: &[u8]) -> String {
+pub(crate) fn b64(bytes: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(bytes)
 }
 
 /// Decode base64url; padding or other alphabets are refused, as the RFC wants.
-pub fn unb64(s: &str) -> Option<Vec<u8>> {
+pub(crate) fn unb64(s: &str) -> Option<Vec<u8>> {
     URL_SAFE_NO_PAD.decode(s).ok()
 }
 
@@ -34,6 +34,7 @@ pub fn unb64(s: &str) -> Option<Vec<u8>> {
 pub struct JoseError {
     /// `malformed`, `badSignatureAlgorithm`, `badPublicKey`, `unauthorized`.
     pub kind: &'static str,
+    /// What was wrong, for the client.
     pub detail: String,
 }
 
@@ -181,36 +182,34 @@ impl Jwk {
 
 /// Who signed: a new key, or an account by its URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Signer {
+pub(crate) enum Signer {
     Jwk(Jwk),
     Kid(String),
 }
 
 /// A flattened JWS, parsed but not yet verified.
 #[derive(Debug, Clone)]
-pub struct Jws {
+pub(crate) struct Jws {
     pub alg: String,
     pub signer: Signer,
     pub nonce: Option<String>,
     pub url: String,
     /// The payload bytes (empty for POST-as-GET).
     pub payload: Vec<u8>,
-    /// The protected header as sent (for an EAB's or a key change's inner JWS).
-    pub header: Map<String, Value>,
     signing_input: Vec<u8>,
     signature: Vec<u8>,
 }
 
 impl Jws {
     /// Read a flattened JWS (RFC 7515 §7.2.2) from a request body.
-    pub fn parse(body: &[u8]) -> Result<Jws, JoseError> {
+    pub(crate) fn parse(body: &[u8]) -> Result<Jws, JoseError> {
         let v: Value = serde_json::from_slice(body)
             .map_err(|e| err("malformed", format!("the body is not JSON: {e}")))?;
         Self::from_value(&v)
     }
 
     /// Read a flattened JWS already parsed as JSON (an inner JWS).
-    pub fn from_value(v: &Value) -> Result<Jws, JoseError> {
+    pub(crate) fn from_value(v: &Value) -> Result<Jws, JoseError> {
         let field = |name: &str| {
             v.get(name)
                 .and_then(Value::as_str)
@@ -263,12 +262,11 @@ impl Jws {
             signing_input: format!("{protected}.{payload}").into_bytes(),
             signature: unb64(signature)
                 .ok_or_else(|| err("malformed", "\"signature\" is not base64url"))?,
-            header,
         })
     }
 
     /// The payload as JSON; `None` for POST-as-GET's empty payload.
-    pub fn json(&self) -> Result<Option<Value>, JoseError> {
+    pub(crate) fn json(&self) -> Result<Option<Value>, JoseError> {
         if self.payload.is_empty() {
             return Ok(None);
         }
@@ -280,7 +278,7 @@ impl Jws {
     /// Verify the signature with `spki` (DER): `badSignatureAlgorithm` for an algorithm
     /// pkit does not take, `malformed` for a signature that does not verify (as Boulder
     /// answers).
-    pub fn verify(&self, backend: &Backend, spki: &[u8]) -> Result<(), JoseError> {
+    pub(crate) fn verify(&self, backend: &Backend, spki: &[u8]) -> Result<(), JoseError> {
         // RFC 7518 §3.4 and RFC 8037: each algorithm is for one kind of key (ES384 over a
         // P-256 key would verify in OpenSSL, and is not a JWS).
         let info = pkit_x509::spki::Spki::from_der(spki)
@@ -330,7 +328,7 @@ impl Jws {
 
 impl Jws {
     /// Whether an HS256 MAC (an external account binding's) verifies with `key`.
-    pub fn mac_verifies(&self, key: &[u8]) -> bool {
+    pub(crate) fn mac_verifies(&self, key: &[u8]) -> bool {
         use hmac::{KeyInit, Mac};
         let Ok(mut mac) = hmac::Hmac::<Sha256>::new_from_slice(key) else {
             return false;

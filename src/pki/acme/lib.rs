@@ -2,23 +2,23 @@
 //! information and the `profiles` extension): a fleet's clients (certbot, lego, Caddy,
 //! cert-manager) ask the CA for certificates and prove control of their names.
 //!
-//! - [`handler`]: the resources, one [`handler::AcmeHandler`] per worker of pkit's HTTP
-//!   layer (`pkit-serve`);
-//! - [`jose`]: the JWS every POST is, and JWKs turned into SPKIs;
-//! - [`store`]: the state (`DIR/acme.db`, shared by every process serving the CA);
-//! - [`validate`], [`dns`] and [`tls_alpn`]: challenges validated from the server,
-//!   bounded in time and size, on threads of their own;
-//! - [`caa`]: whether a domain's CAA records let the CA issue for it (RFC 8659, 8657);
-//! - [`finalize`]: the CSR checked and the certificate issued through the CA's lint gate;
-//! - [`mtc`]: Merkle Tree Certificates, appended to an MTC CA's log at finalize and
-//!   downloadable once checkpointed;
-//! - [`eab`], [`ari`], [`problem`]: account binding, renewal windows, error documents.
+//! - [`AcmeHandler`]: the resources, one per worker of pkit's HTTP layer (`pkit-serve`),
+//!   configured by an [`AcmeConfig`] and issuing from a [`Ca`];
+//! - [`AcmeStore`]: the state (`DIR/acme.db` as [`SqliteAcme`], or the CA's PostgreSQL
+//!   database), shared by every process serving the CA, and its records ([`Account`],
+//!   [`Order`], [`Authz`], [`Challenge`], [`IssuedCert`]);
+//! - [`spawn_validators`]: challenges ([`ChallengeType`]) validated from the server,
+//!   bounded in time and size, on threads of their own, CAA included (RFC 8659, 8657);
+//! - [`MtcLog`] and [`spawn_checkpointer`]: Merkle Tree Certificates, appended to an MTC
+//!   CA's log at finalize and downloadable once checkpointed;
+//! - [`Jwk`]: a client's key as its JWS carries it; [`parse_eab_keys`]: external account
+//!   binding keys (RFC 8555 §7.3.4); [`Problem`]: the error documents (§6.7).
 //!
 //! A client's key as its JWK says it, the thumbprint its key authorizations carry, and
-//! when a 90-day certificate should be renewed:
+//! the challenge types as they are named on the wire:
 //!
 //! ```
-//! use pkit_acme::{ari, jose::Jwk};
+//! use pkit_acme::{ChallengeType, Jwk};
 //! let jwk = serde_json::json!({
 //!     "kty": "EC", "crv": "P-256",
 //!     "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
@@ -28,26 +28,43 @@
 //! assert!(key.key_authorization("token").starts_with("token."));
 //! // An SPKI the backend verifies JWS signatures with.
 //! assert_eq!(key.spki[0], 0x30);
-//! let day = 86_400;
-//! let (start, end) = ari::window(0, 90 * day, false, 0);
-//! assert!(start == 60 * day && end > start);
+//! assert_eq!(ChallengeType::parse("tls-alpn-01"), Some(ChallengeType::TlsAlpn01));
+//! assert_eq!(ChallengeType::Dns01.as_str(), "dns-01");
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
-pub mod ari;
-pub mod caa;
-pub mod dns;
-pub mod eab;
-pub mod finalize;
-pub mod handler;
-pub mod jose;
-pub mod mtc;
-pub mod nonce;
-pub mod problem;
-pub mod store;
-pub mod tls_alpn;
-pub mod validate;
+mod ari;
+mod caa;
+mod challenge;
+mod dns;
+mod eab;
+mod finalize;
+mod handler;
+mod jose;
+mod mtc;
+mod nonce;
+mod problem;
+mod store;
+mod tls_alpn;
+mod validate;
+
+pub use caa::is_domain_name;
+pub use challenge::ChallengeType;
+pub use eab::{parse_keys as parse_eab_keys, EabKeysError};
+pub use finalize::{server_identity, Ca};
+pub use handler::AcmeHandler;
+pub use jose::{JoseError, Jwk};
+pub use mtc::{spawn_checkpointer, MtcLog, Schedule};
+pub use problem::Problem;
+#[cfg(feature = "postgres")]
+pub use store::PgAcme;
+pub use store::{
+    Account, AcmeStore, Authz, Challenge, Created, IssuedCert, NewAuthz, Order, Replacing,
+    SqliteAcme, StoreError,
+};
+pub use validate::{spawn as spawn_validators, OpenStore, ValidatorError};
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -69,9 +86,13 @@ pub enum Issues {
 /// what its certificates are, and how long they are valid.
 #[derive(Debug, Clone)]
 pub struct ProfileOffer {
+    /// The name orders give as their `profile`.
     pub name: String,
+    /// What the directory says of it.
     pub description: String,
+    /// The certificates its orders get.
     pub issues: Issues,
+    /// How many days they are valid, at most.
     pub days: u32,
 }
 
@@ -90,7 +111,10 @@ pub struct AcmeConfig {
     pub resolver: Option<SocketAddr>,
     /// How long an order (and its new authorizations) may take, in seconds.
     pub order_lifetime: i64,
+    /// The profiles offered; orders without one get the MTC CA's certificates with
+    /// [`AcmeConfig::mtc`], else pkit's server profile.
     pub profiles: Vec<ProfileOffer>,
+    /// The terms of service URL the directory names (RFC 8555 §7.1.1 `termsOfService`).
     pub terms_of_service: Option<String>,
     /// At most this many new orders per account in `.1` seconds (`None`: no limit).
     pub order_rate: Option<(i64, i64)>,
@@ -101,11 +125,13 @@ pub struct AcmeConfig {
     /// certificates.
     pub mtc: Option<mtc::MtcLog>,
     /// The issuer domain name this CA recognises as its own in CAA `issue` and
-    /// `issuewild` properties ([`caa`]); `None`: CAA is not looked up.
+    /// `issuewild` properties (RFC 8659 §4.2); `None`: CAA is not looked up.
     pub caa_identity: Option<String>,
 }
 
 impl AcmeConfig {
+    /// Whether new accounts must be bound to an external account (RFC 8555 §7.3.4): the
+    /// directory's `externalAccountRequired`.
     pub fn eab_required(&self) -> bool {
         !self.eab_keys.is_empty()
     }

@@ -29,6 +29,7 @@ use std::time::Duration;
 /// The MTC CA an ACME server issues from.
 #[derive(Debug, Clone)]
 pub struct MtcLog {
+    /// The MTC CA's trust anchor ID.
     pub ca_id: TrustAnchorId,
     /// The current issuance log's number.
     pub log: u16,
@@ -43,7 +44,7 @@ pub struct MtcLog {
 }
 
 /// What a certificate's download serves: the certificate, then the MTC CA certificate.
-pub fn chain_pem(log: &MtcLog, der: &[u8]) -> String {
+pub(crate) fn chain_pem(log: &MtcLog, der: &[u8]) -> String {
     let mut pem = pkit_x509::pem::encode("CERTIFICATE", der);
     pem.push_str(&log.ca_pem);
     pem
@@ -77,7 +78,7 @@ fn store_problem(e: MtcError) -> Problem {
 
 /// Append the entry of a certificate for `names` to `key`, valid over `validity`; its
 /// index in the log.
-pub fn append(
+pub(crate) fn append(
     store: &mut dyn LogStore,
     log: &MtcLog,
     names: &BTreeSet<(String, String)>,
@@ -102,7 +103,7 @@ pub fn append(
 }
 
 /// The serial number (hex, as the ACME state keys certificates) of entry `index`.
-pub fn serial_hex(log: &MtcLog, index: u64) -> Result<String, Problem> {
+pub(crate) fn serial_hex(log: &MtcLog, index: u64) -> Result<String, Problem> {
     let serial = serial_number(log.log, index).map_err(store_problem)?;
     Ok(pkit_der::hex(pkit_der::integer::unsigned_bytes(
         &serial.to_be_bytes(),
@@ -112,7 +113,7 @@ pub fn serial_hex(log: &MtcLog, index: u64) -> Result<String, Problem> {
 /// The certificate of `kind` for entry `index`, made from the log as it is now and
 /// recorded in it; `None` while no checkpoint (standalone) or active landmark
 /// (landmark-relative) covers the entry.
-pub fn certificate(
+pub(crate) fn certificate(
     store: &mut dyn LogStore,
     log: &MtcLog,
     index: u64,
@@ -130,7 +131,7 @@ pub fn certificate(
 }
 
 /// Whether a certificate of `kind` can be made for entry `index` now.
-pub fn available(
+pub(crate) fn available(
     store: &mut dyn LogStore,
     index: u64,
     kind: CertKind,
@@ -164,7 +165,7 @@ pub struct Schedule {
 }
 
 /// What the checkpointer reports, one JSON object per event.
-pub type Report = Arc<dyn Fn(Value) + Send + Sync>;
+pub(crate) type Report = Arc<dyn Fn(Value) + Send + Sync>;
 
 /// Start the thread that checkpoints the log on `schedule` (when anything was appended)
 /// and allocates landmarks. It runs as long as the process.

@@ -9,11 +9,13 @@ use hmac::{KeyInit, Mac};
 use sha2::Sha256;
 
 /// How long a nonce stays good (RFC 8555 §6.5 leaves it to the server).
-pub const LIFETIME: i64 = 3600;
+pub(crate) const LIFETIME: i64 = 3600;
 
 type HmacSha256 = hmac::Hmac<Sha256>;
 
 fn mac(key: &[u8], body: &[u8]) -> [u8; 16] {
+    // HMAC accepts a key of any length (RFC 2104 §2: a long one is hashed first), so
+    // no key read from the state can make this fail.
     let mut m = HmacSha256::new_from_slice(key).expect("HMAC takes any key length");
     m.update(body);
     let full = m.finalize().into_bytes();
@@ -23,7 +25,7 @@ fn mac(key: &[u8], body: &[u8]) -> [u8; 16] {
 }
 
 /// A fresh nonce made at `now`.
-pub fn make(key: &[u8], now: i64) -> std::io::Result<String> {
+pub(crate) fn make(key: &[u8], now: i64) -> std::io::Result<String> {
     let mut body = [0u8; 16];
     pkit_ca::random_bytes(&mut body[..8])?;
     body[8..].copy_from_slice(&now.to_be_bytes());
@@ -33,7 +35,7 @@ pub fn make(key: &[u8], now: i64) -> std::io::Result<String> {
 }
 
 /// When a nonce was made, if it is one of ours (its MAC holds) and still good at `now`.
-pub fn made_at(key: &[u8], nonce: &str, now: i64) -> Option<i64> {
+pub(crate) fn made_at(key: &[u8], nonce: &str, now: i64) -> Option<i64> {
     let raw = unb64(nonce).filter(|r| r.len() == 32)?;
     let (body, tag) = raw.split_at(16);
     // Constant-time comparison of the tag.

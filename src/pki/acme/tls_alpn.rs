@@ -22,7 +22,7 @@ use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::sync::Arc;
 
 /// The reverse-mapping name of an address (RFC 8738 §6), the SNI for an IP identifier.
-pub fn reverse_name(ip: &IpAddr) -> String {
+pub(crate) fn reverse_name(ip: &IpAddr) -> String {
     match ip {
         IpAddr::V4(a) => {
             let o = a.octets();
@@ -43,7 +43,7 @@ fn unauthorized(detail: String) -> Problem {
 }
 
 /// Validate: connect to each address of the identifier in turn until one answers.
-pub fn tls_alpn_01(
+pub(crate) fn tls_alpn_01(
     config: &AcmeConfig,
     id_type: &str,
     value: &str,

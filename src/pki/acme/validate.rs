@@ -3,9 +3,10 @@
 //! bounded in time and size, so a target that hangs or answers a gigabyte costs one
 //! validator ten seconds and a few kilobytes — and record the outcome.
 
+use crate::challenge::ChallengeType;
 use crate::jose::{b64, Jwk};
 use crate::problem::Problem;
-use crate::store::AcmeStore;
+use crate::store::{AcmeStore, StoreError};
 use crate::AcmeConfig;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -20,37 +21,64 @@ use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 /// How long one validation may take, connection and redirects included.
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 /// The most of an http-01 answer read: a key authorization is under 100 bytes.
-pub const MAX_ANSWER: u64 = 8 * 1024;
+pub(crate) const MAX_ANSWER: u64 = 8 * 1024;
 
 /// Opens a validator's own connection to the state.
-pub type OpenStore = Arc<dyn Fn() -> Result<Box<dyn AcmeStore>, String> + Send + Sync>;
+pub type OpenStore = Arc<dyn Fn() -> Result<Box<dyn AcmeStore>, StoreError> + Send + Sync>;
 
-/// Start `n` validator threads, each on a store `open` gives it; the sender takes
-/// challenge ids. Challenges a stopped server left in processing are validated first, so
+/// Why the validators could not start.
+#[derive(Debug)]
+pub enum ValidatorError {
+    /// The state could not be opened or read.
+    Store(StoreError),
+    /// A validator thread could not be started.
+    Thread(std::io::Error),
+}
+
+impl std::fmt::Display for ValidatorError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValidatorError::Store(e) => e.fmt(f),
+            ValidatorError::Thread(e) => write!(f, "starting a validator: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ValidatorError {}
+
+/// Start `n` validator threads (at least one), each on a store `open` gives it; the
+/// sender takes challenge ids ([`AcmeHandler::new`](crate::AcmeHandler::new)'s
+/// `validate`). Challenges a stopped server left in processing are validated first, so
 /// none stays there.
-pub fn spawn(n: usize, open: OpenStore, config: Arc<AcmeConfig>) -> Result<Sender<i64>, String> {
+pub fn spawn(
+    n: usize,
+    open: OpenStore,
+    config: Arc<AcmeConfig>,
+) -> Result<Sender<i64>, ValidatorError> {
     let (tx, rx) = channel::<i64>();
-    let left = open()?.processing_challenges().map_err(|e| e.to_string())?;
+    let left = open()
+        .and_then(|s| s.processing_challenges())
+        .map_err(ValidatorError::Store)?;
     for id in left {
         let _ = tx.send(id);
     }
     let rx = Arc::new(Mutex::new(rx));
     for i in 0..n.max(1) {
-        let store = open()?;
+        let store = open().map_err(ValidatorError::Store)?;
         let (rx, config) = (Arc::clone(&rx), Arc::clone(&config));
         std::thread::Builder::new()
             .name(format!("acme-validate-{i}"))
             .spawn(move || run(&rx, store, &config))
-            .map_err(|e| format!("starting a validator: {e}"))?;
+            .map_err(ValidatorError::Thread)?;
     }
     Ok(tx)
 }
 
 /// One validator's HTTP client, made once (its buffers too): no connection is kept
 /// between validations, each must reach the client's server afresh.
-pub fn agent() -> ureq::Agent {
+pub(crate) fn agent() -> ureq::Agent {
     let config = ureq::Agent::config_builder()
         .timeout_global(Some(TIMEOUT))
         .http_status_as_error(false)
@@ -102,7 +130,7 @@ fn run(rx: &Mutex<Receiver<i64>>, mut store: Box<dyn AcmeStore>, config: &AcmeCo
         let now = pkit_der::Time::now();
         if let Err(e) = store.finish_challenge(id, error.as_deref(), now.unix) {
             // Left in processing; the next start validates it again.
-            pkit_serve::http::log_line(&serde_json::json!({
+            pkit_serve::log_line(&serde_json::json!({
                 "time": now.to_string(), "event": "error", "challenge": id,
                 "error": format!("recording the validation: {e}"),
             }));
@@ -111,7 +139,7 @@ fn run(rx: &Mutex<Receiver<i64>>, mut store: Box<dyn AcmeStore>, config: &AcmeCo
 }
 
 /// Validate challenge `id`: Ok when the client proved control.
-pub fn validate(
+pub(crate) fn validate(
     store: &dyn AcmeStore,
     config: &AcmeConfig,
     http: &ureq::Agent,
@@ -133,19 +161,18 @@ pub fn validate(
         serde_json::from_str(&account.jwk).map_err(|e| Problem::server(e.to_string()))?;
     let jwk = Jwk::from_json(&jwk).map_err(|e| Problem::server(e.detail))?;
     let key_auth = jwk.key_authorization(&c.token);
-    match c.kind.as_str() {
-        "http-01" => http_01(config, http, &z.id_type, &z.id_value, &c.token, &key_auth),
-        "dns-01" => crate::dns::dns_01(
+    match c.kind {
+        ChallengeType::Http01 => {
+            http_01(config, http, &z.id_type, &z.id_value, &c.token, &key_auth)
+        }
+        ChallengeType::Dns01 => crate::dns::dns_01(
             config,
             &z.id_value,
             &b64(&Sha256::digest(key_auth.as_bytes())),
         ),
-        "tls-alpn-01" => crate::tls_alpn::tls_alpn_01(config, &z.id_type, &z.id_value, &key_auth),
-        other => Err(Problem::new(
-            "unsupportedChallenge",
-            400,
-            format!("{other} is not validated by this server yet"),
-        )),
+        ChallengeType::TlsAlpn01 => {
+            crate::tls_alpn::tls_alpn_01(config, &z.id_type, &z.id_value, &key_auth)
+        }
     }?;
     // Control proven, whether the domain lets this CA issue (with --caa-identity): here,
     // where the challenge type is known (RFC 8657's validationmethods names it) and a
@@ -156,7 +183,7 @@ pub fn validate(
             &z.id_value,
             z.wildcard,
             &config.account_url(account.id),
-            &c.kind,
+            c.kind,
         )?;
     }
     Ok(())

@@ -14,12 +14,15 @@ pub const MAX_BODY: usize = 64 * 1024;
 
 /// One request, its body read (or refused) already.
 pub struct Request<'a> {
+    /// The HTTP method.
     pub method: &'a Method,
     /// The request target as sent: path and query.
     pub target: &'a str,
     /// The Content-Type header, when present and readable.
     pub content_type: Option<&'a str>,
+    /// The client's address, for the log.
     pub peer: SocketAddr,
+    /// The body, read whole within [`MAX_BODY`] and the header timeout, or why not.
     pub body: Body,
     /// When the header had arrived, for the log's timings.
     pub received: Instant,
@@ -27,6 +30,7 @@ pub struct Request<'a> {
 
 /// A request's body, or why there is none to read.
 pub enum Body {
+    /// The whole body (empty when the request had none).
     Read(Bytes),
     /// Longer than [`MAX_BODY`], by its Content-Length or once read that far.
     TooLarge,
@@ -38,12 +42,15 @@ pub enum Body {
 
 /// What a handler answers.
 pub struct Reply {
+    /// The HTTP status code.
     pub status: u16,
+    /// The Content-Type of `body`.
     pub content_type: &'static str,
     /// More headers, by lower-case name (Cache-Control, Allow …).
     pub headers: &'static [(&'static str, &'static str)],
     /// Headers made for this answer (Replay-Nonce, Location, Link …); a name may repeat.
     pub made_headers: Vec<(&'static str, String)>,
+    /// The body, sent with its Content-Length (none for HEAD).
     pub body: Vec<u8>,
     /// The JSON lines the server's log gets for this request, in order (the HTTP layer
     /// writes them, so a handler does no I/O of its own).
@@ -54,11 +61,14 @@ pub struct Reply {
 /// targets, so that an input replays alike whatever the date).
 #[derive(Debug, Clone, Copy)]
 pub enum Clock {
+    /// The system's clock, read at each request.
     System,
+    /// Always this instant.
     Fixed(Time),
 }
 
 impl Clock {
+    /// The time a handler answers at.
     pub fn now(self) -> Time {
         match self {
             Clock::System => Time::now(),
@@ -69,6 +79,7 @@ impl Clock {
 
 /// One server's requests to answers: one per worker thread, so `&mut self` is its own.
 pub trait Handler: 'static {
+    /// The answer to one request; errors are answers too (a 4xx or 5xx [`Reply`]).
     fn handle(&mut self, rq: Request<'_>) -> Reply;
 }
 

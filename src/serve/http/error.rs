@@ -7,12 +7,16 @@
 pub enum ServeError {
     /// The address could not be listened on.
     Bind {
+        /// The address as given (`host:port`).
         listen: String,
+        /// The system's error.
         source: std::io::Error,
     },
     /// What was being done, and the system's error.
     Io {
+        /// What was being done (`sharing the listening socket`, …).
         what: &'static str,
+        /// The system's error.
         source: std::io::Error,
     },
     /// A worker thread panicked.

@@ -18,7 +18,7 @@ mod conn;
 mod error;
 mod log;
 mod signal;
-pub mod tls;
+mod tls;
 
 use api::Limits;
 pub use api::{Body, Clock, Handler, Reply, Request, MAX_BODY};
@@ -29,6 +29,7 @@ use signal::SignalWatch;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
+pub use tls::TlsIdentity;
 use tokio::sync::{watch, Semaphore};
 
 /// How a server listens and holds its clients to account.
@@ -43,13 +44,15 @@ pub struct ServerOptions {
     /// How long a client has to send a whole request header (and as long again for the
     /// body), and how long an answer may wait for a client that does not read it.
     pub header_timeout: Duration,
-    /// Speak HTTPS with this certificate chain and key (PEM): see [`tls`].
+    /// Speak HTTPS with this certificate chain and key (PEM): see [`TlsIdentity`](tls::TlsIdentity).
     pub tls: Option<tls::TlsIdentity>,
 }
 
 /// Where a server listens, and with how many workers, for its `listening` line.
 pub struct Listening {
+    /// The address bound (its port the system's choice when `listen` asked for port 0).
     pub addr: SocketAddr,
+    /// How many worker threads answer, each with its own handler.
     pub threads: usize,
 }
 

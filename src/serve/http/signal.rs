@@ -12,7 +12,7 @@ pub(crate) struct SignalWatch {
 }
 
 impl SignalWatch {
-    pub fn start(stop: impl FnOnce() + Send + 'static) -> Result<SignalWatch, ServeError> {
+    pub(crate) fn start(stop: impl FnOnce() + Send + 'static) -> Result<SignalWatch, ServeError> {
         let mut signals = signal_hook::iterator::Signals::new([
             signal_hook::consts::SIGINT,
             signal_hook::consts::SIGTERM,
@@ -30,7 +30,7 @@ impl SignalWatch {
     }
 
     /// Stop watching; the signal that stopped the server, if any.
-    pub fn finish(self) -> Option<i32> {
+    pub(crate) fn finish(self) -> Option<i32> {
         self.handle.close();
         self.thread.join().ok().flatten()
     }

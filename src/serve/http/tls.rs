@@ -18,7 +18,9 @@ use tokio_rustls::TlsAcceptor;
 /// A server's certificate chain (leaf first) and private key, as PEM.
 #[derive(Debug, Clone)]
 pub struct TlsIdentity {
+    /// The certificates, leaf first, PEM.
     pub chain_pem: Vec<u8>,
+    /// The leaf's private key, PEM (PKCS#8, or SEC 1 / PKCS#1).
     pub key_pem: Vec<u8>,
     /// Where they came from, for errors.
     pub source: String,
@@ -29,7 +31,7 @@ fn bad(id: &TlsIdentity, what: String) -> ServeError {
 }
 
 /// The acceptor for an identity.
-pub fn acceptor(id: &TlsIdentity) -> Result<TlsAcceptor, ServeError> {
+pub(crate) fn acceptor(id: &TlsIdentity) -> Result<TlsAcceptor, ServeError> {
     let chain = CertificateDer::pem_slice_iter(&id.chain_pem)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| bad(id, format!("the certificate chain: {e}")))?;

@@ -28,7 +28,7 @@ fn rq(wildcard: bool, method: &'static str) -> Request<'static> {
         identity: "ca.example",
         wildcard,
         account_uri: ACCOUNT,
-        method,
+        method: ChallengeType::parse(method),
     }
 }
 
@@ -394,7 +394,8 @@ fn test_zone() -> Vec<(&'static str, Property)> {
 fn check_asks_the_resolver_and_refuses_with_caa_or_dns() {
     let (addr, asked) = dns_server(test_zone());
     let c = config(addr, Some("ca.example"));
-    let check = |name: &str, wildcard: bool| check(&c, name, wildcard, ACCOUNT, "dns-01");
+    let check =
+        |name: &str, wildcard: bool| check(&c, name, wildcard, ACCOUNT, ChallengeType::Dns01);
     // www.allow.test has no records; allow.test's govern it.
     assert_eq!(check("www.allow.test", false), Ok(()));
     assert_eq!(asked.load(Ordering::SeqCst), 2);
@@ -430,7 +431,7 @@ fn check_asks_the_resolver_and_refuses_with_caa_or_dns() {
     let before = asked.load(Ordering::SeqCst);
     let off = config(addr, None);
     assert_eq!(
-        crate::caa::check(&off, "forbid.test", false, ACCOUNT, "http-01"),
+        crate::caa::check(&off, "forbid.test", false, ACCOUNT, ChallengeType::Http01),
         Ok(())
     );
     assert_eq!(asked.load(Ordering::SeqCst), before);
@@ -448,7 +449,7 @@ fn validated(dir: &std::path::Path, name: &str, at: i64) -> (SqliteAcme, Vec<Aut
         id_value: name.into(),
         wildcard: false,
         reuse: None,
-        challenges: vec![("http-01".into(), "token".into())],
+        challenges: vec![(ChallengeType::Http01, "token".into())],
     };
     let order = db
         .create_order(
@@ -502,7 +503,7 @@ fn a_resolver_that_never_answers_refuses_within_the_validation_time() {
     let silent = UdpSocket::bind("127.0.0.1:0").unwrap();
     let c = config(silent.local_addr().unwrap(), Some("ca.example"));
     let started = std::time::Instant::now();
-    let p = check(&c, "www.allow.test", false, ACCOUNT, "http-01").unwrap_err();
+    let p = check(&c, "www.allow.test", false, ACCOUNT, ChallengeType::Http01).unwrap_err();
     assert!(started.elapsed() <= crate::validate::TIMEOUT + Duration::from_secs(2));
     assert_eq!((p.kind, p.status), ("dns", 400), "{p:?}");
     assert!(

@@ -6,147 +6,19 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 
 use super::*;
+use rows::{account_row, authz_row, challenge_row, order_row};
+use schema::MIGRATIONS;
 
-const MIGRATIONS: &[&str] = &[
-    // v1. Times are POSIX seconds. `identifiers` and `contact` are JSON arrays.
-    "CREATE TABLE nonces (nonce TEXT PRIMARY KEY, created INTEGER NOT NULL);
-    CREATE TABLE accounts (
-        id          INTEGER PRIMARY KEY,
-        thumbprint  TEXT NOT NULL UNIQUE,
-        jwk         TEXT NOT NULL,
-        spki        BLOB NOT NULL,
-        status      TEXT NOT NULL,
-        contact     TEXT NOT NULL,
-        eab_kid     TEXT,
-        created     INTEGER NOT NULL
-    );
-    CREATE TABLE orders (
-        id          INTEGER PRIMARY KEY,
-        account_id  INTEGER NOT NULL REFERENCES accounts(id),
-        status      TEXT NOT NULL,
-        identifiers TEXT NOT NULL,
-        profile     TEXT,
-        replaces    TEXT,
-        not_before  INTEGER,
-        not_after   INTEGER,
-        expires     INTEGER NOT NULL,
-        error       TEXT,
-        cert_serial TEXT,
-        created     INTEGER NOT NULL
-    );
-    CREATE INDEX orders_by_account ON orders(account_id);
-    CREATE TABLE authzs (
-        id          INTEGER PRIMARY KEY,
-        account_id  INTEGER NOT NULL REFERENCES accounts(id),
-        id_type     TEXT NOT NULL,
-        id_value    TEXT NOT NULL,
-        wildcard    INTEGER NOT NULL,
-        status      TEXT NOT NULL,
-        expires     INTEGER NOT NULL
-    );
-    CREATE INDEX authzs_for_reuse ON authzs(account_id, id_type, id_value, wildcard);
-    CREATE TABLE order_authzs (
-        order_id    INTEGER NOT NULL REFERENCES orders(id),
-        authz_id    INTEGER NOT NULL REFERENCES authzs(id),
-        PRIMARY KEY (order_id, authz_id)
-    );
-    CREATE TABLE challenges (
-        id          INTEGER PRIMARY KEY,
-        authz_id    INTEGER NOT NULL REFERENCES authzs(id),
-        type        TEXT NOT NULL,
-        token       TEXT NOT NULL,
-        status      TEXT NOT NULL,
-        validated   INTEGER,
-        error       TEXT
-    );
-    CREATE INDEX challenges_by_authz ON challenges(authz_id);
-    CREATE TABLE certs (
-        serial      TEXT PRIMARY KEY,
-        order_id    INTEGER NOT NULL REFERENCES orders(id),
-        account_id  INTEGER NOT NULL REFERENCES accounts(id),
-        chain_pem   TEXT NOT NULL,
-        not_before  INTEGER NOT NULL,
-        not_after   INTEGER NOT NULL,
-        revoked     INTEGER NOT NULL DEFAULT 0
-    );",
-    // v2: nonces are MACed (crate::nonce); only the spent ones are kept, until they
-    // expire, and the key is shared here.
-    "DROP TABLE nonces;
-    CREATE TABLE spent_nonces (nonce TEXT PRIMARY KEY, made INTEGER NOT NULL);
-    CREATE INDEX spent_nonces_by_age ON spent_nonces(made);
-    CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);",
-    // v3: the MTC log entry of an order finalized on an MTC CA: its log and index.
-    // And when finalization claimed an order, so that one a stopped server left
-    // processing can be told apart from one being finalized.
-    "ALTER TABLE orders ADD COLUMN mtc_index INTEGER;
-    ALTER TABLE orders ADD COLUMN mtc_log TEXT;
-    ALTER TABLE orders ADD COLUMN claimed INTEGER;",
-    // v4: the orders that replace a certificate (RFC 9773 §5), looked up for each new one
-    // that replaces it.
-    "CREATE INDEX orders_by_replaces ON orders(replaces);",
-];
+mod rows;
+mod schema;
+#[cfg(test)]
+mod tests;
 
 /// One connection to `acme.db`. Transactions that write begin IMMEDIATE: a deferred one
 /// that reads first cannot take the write lock once another connection has written
 /// (SQLITE_BUSY at once, past any busy timeout), and an outcome would be lost.
 pub struct SqliteAcme {
     conn: Connection,
-}
-
-fn order_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Order> {
-    Ok(Order {
-        id: r.get(0)?,
-        account_id: r.get(1)?,
-        status: r.get(2)?,
-        identifiers: r.get(3)?,
-        profile: r.get(4)?,
-        replaces: r.get(5)?,
-        not_before: r.get(6)?,
-        not_after: r.get(7)?,
-        expires: r.get(8)?,
-        error: r.get(9)?,
-        cert_serial: r.get(10)?,
-        created: r.get(11)?,
-        mtc_index: r.get(12)?,
-        mtc_log: r.get(13)?,
-        claimed: r.get(14)?,
-    })
-}
-
-fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
-    Ok(Account {
-        id: r.get(0)?,
-        thumbprint: r.get(1)?,
-        jwk: r.get(2)?,
-        spki: r.get(3)?,
-        status: r.get(4)?,
-        contact: r.get(5)?,
-        created: r.get(6)?,
-    })
-}
-
-fn authz_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Authz> {
-    Ok(Authz {
-        id: r.get(0)?,
-        account_id: r.get(1)?,
-        id_type: r.get(2)?,
-        id_value: r.get(3)?,
-        wildcard: r.get(4)?,
-        status: r.get(5)?,
-        expires: r.get(6)?,
-    })
-}
-
-fn challenge_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Challenge> {
-    Ok(Challenge {
-        id: r.get(0)?,
-        authz_id: r.get(1)?,
-        kind: r.get(2)?,
-        token: r.get(3)?,
-        status: r.get(4)?,
-        validated: r.get(5)?,
-        error: r.get(6)?,
-    })
 }
 
 impl SqliteAcme {
@@ -183,7 +55,7 @@ impl AcmeStore for SqliteAcme {
         if prune {
             self.conn
                 .prepare_cached("DELETE FROM spent_nonces WHERE made < ?1")?
-                .execute([now - NONCE_LIFETIME])?;
+                .execute([now - crate::nonce::LIFETIME])?;
         }
         Ok(n == 1)
     }
@@ -321,7 +193,7 @@ impl AcmeStore for SqliteAcme {
                         tx.execute(
                             "INSERT INTO challenges (authz_id, type, token, status)
                              VALUES (?1, ?2, ?3, 'pending')",
-                            params![id, kind, token],
+                            params![id, kind.as_str(), token],
                         )?;
                     }
                     id
@@ -568,52 +440,5 @@ impl AcmeStore for SqliteAcme {
         self.conn
             .execute("UPDATE certs SET revoked = 1 WHERE serial = ?1", [serial])?;
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_order_at_a_time_replaces_a_certificate() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut db = SqliteAcme::open(&dir.path().join("acme.db")).unwrap();
-        let account = db.create_account("t", "{}", b"k", "[]", None, 0).unwrap();
-        let r = Replacing {
-            cert_id: "AQID.BA".into(),
-            serial: "04".into(),
-        };
-        let order = |db: &mut SqliteAcme, replaces: Option<&Replacing>| {
-            db.create_order(account, "[]", None, replaces, (None, None), 60, &[], 0)
-                .unwrap()
-        };
-        let Created::Order(first) = order(&mut db, Some(&r)) else {
-            panic!("the first replacement is made");
-        };
-        assert_eq!(
-            db.order(first).unwrap().unwrap().replaces.as_deref(),
-            Some("AQID.BA")
-        );
-        assert_eq!(order(&mut db, Some(&r)), Created::AlreadyReplaced(first));
-        // Orders that replace nothing, or something else, are not in the way.
-        assert!(matches!(order(&mut db, None), Created::Order(_)));
-        let other = Replacing {
-            cert_id: "AQID.BQ".into(),
-            serial: "05".into(),
-        };
-        assert!(matches!(order(&mut db, Some(&other)), Created::Order(_)));
-        // An invalid replacement frees the certificate for the next.
-        db.set_order_status(first, "invalid", None).unwrap();
-        let Created::Order(second) = order(&mut db, Some(&r)) else {
-            panic!("replaceable again once the first is invalid");
-        };
-        let replacing: Vec<i64> = db
-            .orders_replacing("AQID.BA")
-            .unwrap()
-            .iter()
-            .map(|o| o.id)
-            .collect();
-        assert_eq!(replacing, [first, second]);
     }
 }

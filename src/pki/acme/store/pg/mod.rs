@@ -6,154 +6,21 @@
 
 use super::*;
 use pkit_store::open_error::OpenError;
-use pkit_store::pg_error::one_line;
 use pkit_store::postgres::{off_runtime, open_versioned, server, Connector};
-use postgres::{Client, Row};
+use postgres::Client;
+use rows::{account_row, authz_row, challenge_row, order_row, pg};
+use schema::MIGRATIONS;
 use std::cell::RefCell;
 
-const STORE: &str = "acme";
+mod rows;
+mod schema;
 
-const MIGRATIONS: &[&str] = &[
-    "CREATE TABLE acme_nonces (nonce TEXT PRIMARY KEY, created BIGINT NOT NULL);
-    CREATE TABLE acme_accounts (
-        id          BIGSERIAL PRIMARY KEY,
-        thumbprint  TEXT NOT NULL UNIQUE,
-        jwk         TEXT NOT NULL,
-        spki        BYTEA NOT NULL,
-        status      TEXT NOT NULL,
-        contact     TEXT NOT NULL,
-        eab_kid     TEXT,
-        created     BIGINT NOT NULL
-    );
-    CREATE TABLE acme_orders (
-        id          BIGSERIAL PRIMARY KEY,
-        account_id  BIGINT NOT NULL REFERENCES acme_accounts(id),
-        status      TEXT NOT NULL,
-        identifiers TEXT NOT NULL,
-        profile     TEXT,
-        replaces    TEXT,
-        not_before  BIGINT,
-        not_after   BIGINT,
-        expires     BIGINT NOT NULL,
-        error       TEXT,
-        cert_serial TEXT,
-        created     BIGINT NOT NULL
-    );
-    CREATE INDEX acme_orders_by_account ON acme_orders(account_id, created);
-    CREATE TABLE acme_authzs (
-        id          BIGSERIAL PRIMARY KEY,
-        account_id  BIGINT NOT NULL REFERENCES acme_accounts(id),
-        id_type     TEXT NOT NULL,
-        id_value    TEXT NOT NULL,
-        wildcard    BOOLEAN NOT NULL,
-        status      TEXT NOT NULL,
-        expires     BIGINT NOT NULL
-    );
-    CREATE INDEX acme_authzs_for_reuse ON acme_authzs(account_id, id_type, id_value, wildcard);
-    CREATE TABLE acme_order_authzs (
-        order_id    BIGINT NOT NULL REFERENCES acme_orders(id),
-        authz_id    BIGINT NOT NULL REFERENCES acme_authzs(id),
-        PRIMARY KEY (order_id, authz_id)
-    );
-    CREATE TABLE acme_challenges (
-        id          BIGSERIAL PRIMARY KEY,
-        authz_id    BIGINT NOT NULL REFERENCES acme_authzs(id),
-        type        TEXT NOT NULL,
-        token       TEXT NOT NULL,
-        status      TEXT NOT NULL,
-        validated   BIGINT,
-        error       TEXT
-    );
-    CREATE INDEX acme_challenges_by_authz ON acme_challenges(authz_id);
-    CREATE TABLE acme_certs (
-        serial      TEXT PRIMARY KEY,
-        order_id    BIGINT NOT NULL REFERENCES acme_orders(id),
-        account_id  BIGINT NOT NULL REFERENCES acme_accounts(id),
-        chain_pem   TEXT NOT NULL,
-        not_before  BIGINT NOT NULL,
-        not_after   BIGINT NOT NULL,
-        revoked     BOOLEAN NOT NULL DEFAULT false
-    );",
-    // v2: MACed nonces (crate::nonce); only the spent ones are kept.
-    "DROP TABLE acme_nonces;
-    CREATE TABLE acme_spent_nonces (nonce TEXT PRIMARY KEY, made BIGINT NOT NULL);
-    CREATE INDEX acme_spent_nonces_by_age ON acme_spent_nonces(made);
-    CREATE TABLE acme_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL);",
-    // v2: the MTC log entry of an order finalized on an MTC CA: its log and index.
-    // And when finalization claimed an order, so that one a stopped server left
-    // processing can be told apart from one being finalized.
-    "ALTER TABLE acme_orders ADD COLUMN mtc_index BIGINT;
-    ALTER TABLE acme_orders ADD COLUMN mtc_log TEXT;
-    ALTER TABLE acme_orders ADD COLUMN claimed BIGINT;",
-    // v3: the orders that replace a certificate (RFC 9773 §5), looked up for each new one
-    // that replaces it.
-    "CREATE INDEX acme_orders_by_replaces ON acme_orders(replaces);",
-];
+const STORE: &str = "acme";
 
 /// One connection to the CA's database.
 pub struct PgAcme {
     /// `None` once dropped.
     client: RefCell<Option<Client>>,
-}
-
-fn pg(e: postgres::Error) -> StoreError {
-    StoreError(one_line(&e))
-}
-
-fn account_row(r: &Row) -> Account {
-    Account {
-        id: r.get(0),
-        thumbprint: r.get(1),
-        jwk: r.get(2),
-        spki: r.get(3),
-        status: r.get(4),
-        contact: r.get(5),
-        created: r.get(6),
-    }
-}
-
-fn order_row(r: &Row) -> Order {
-    Order {
-        id: r.get(0),
-        account_id: r.get(1),
-        status: r.get(2),
-        identifiers: r.get(3),
-        profile: r.get(4),
-        replaces: r.get(5),
-        not_before: r.get(6),
-        not_after: r.get(7),
-        expires: r.get(8),
-        error: r.get(9),
-        cert_serial: r.get(10),
-        created: r.get(11),
-        mtc_index: r.get(12),
-        mtc_log: r.get(13),
-        claimed: r.get(14),
-    }
-}
-
-fn authz_row(r: &Row) -> Authz {
-    Authz {
-        id: r.get(0),
-        account_id: r.get(1),
-        id_type: r.get(2),
-        id_value: r.get(3),
-        wildcard: r.get(4),
-        status: r.get(5),
-        expires: r.get(6),
-    }
-}
-
-fn challenge_row(r: &Row) -> Challenge {
-    Challenge {
-        id: r.get(0),
-        authz_id: r.get(1),
-        kind: r.get(2),
-        token: r.get(3),
-        status: r.get(4),
-        validated: r.get(5),
-        error: r.get(6),
-    }
 }
 
 impl PgAcme {
@@ -236,7 +103,7 @@ impl AcmeStore for PgAcme {
             if prune {
                 tx.execute(
                     "DELETE FROM acme_spent_nonces WHERE made < $1",
-                    &[&(now - NONCE_LIFETIME)],
+                    &[&(now - crate::nonce::LIFETIME)],
                 )?;
             }
             tx.commit()?;
@@ -383,7 +250,7 @@ impl AcmeStore for PgAcme {
                             tx.execute(
                                 "INSERT INTO acme_challenges (authz_id, type, token, status)
                                  VALUES ($1, $2, $3, 'pending')",
-                                &[&id, kind, token],
+                                &[&id, &kind.as_str(), token],
                             )?;
                         }
                         id
@@ -506,7 +373,7 @@ impl AcmeStore for PgAcme {
 
     fn challenges(&self, authz: i64) -> Result<Vec<Challenge>> {
         self.run(|c| {
-            Ok(c.query(
+            c.query(
                 &format!(
                     "SELECT {CHALLENGE_COLUMNS} FROM acme_challenges WHERE authz_id = $1 ORDER BY id"
                 ),
@@ -514,18 +381,19 @@ impl AcmeStore for PgAcme {
             )?
             .iter()
             .map(challenge_row)
-            .collect())
+            .collect()
         })
     }
 
     fn challenge(&self, id: i64) -> Result<Option<Challenge>> {
         self.run(|c| {
-            Ok(c.query_opt(
+            c.query_opt(
                 &format!("SELECT {CHALLENGE_COLUMNS} FROM acme_challenges WHERE id = $1"),
                 &[&id],
             )?
             .as_ref()
-            .map(challenge_row))
+            .map(challenge_row)
+            .transpose()
         })
     }
 

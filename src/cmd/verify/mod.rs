@@ -31,9 +31,6 @@ use std::sync::Mutex;
 mod fetch;
 mod report;
 
-/// Where the system's trusted roots are when neither --roots nor SSL_CERT_FILE /
-/// SSL_CERT_DIR says otherwise (Debian and its derivatives).
-
 /// What `pkit verify --help` and its man page add: the exit codes as this command uses
 /// them, and the reason codes a failed verdict carries.
 const AFTER_HELP: &str = "Exit codes: 0 every input is valid · 1 any input is not (an \

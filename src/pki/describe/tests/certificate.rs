@@ -2,7 +2,7 @@
 //! PKITS's trust anchor, see `tests/data/README.md`): the fields `pkit parse` prints.
 
 use pkit_describe::{describe, Ctx};
-use pkit_x509::backend::openssl;
+use pkit_openssl as openssl;
 use pkit_x509::detect::Kind;
 
 #[test]

@@ -24,6 +24,7 @@
 //! addresses (step-ca's policy engine reads its lists the same way). No rules: every name.
 
 use crate::der::oid_registry as oids;
+use pkit_x509::dns_name;
 use pkit_x509::ext::GeneralName;
 use pkit_x509::name::Name;
 use std::fmt;
@@ -263,15 +264,11 @@ fn domain(value: &str) -> Result<Domain, String> {
         Some(rest) => (true, rest),
         None => (false, value),
     };
-    let label_ok = |l: &str| {
-        !l.is_empty()
-            && l.len() <= 63
-            && l.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
+    let syntax = dns_name::Syntax {
+        underscore: true,
+        ..dns_name::Syntax::HOST
     };
-    if name.is_empty() || name.len() > 253 || !name.split('.').all(label_ok) {
+    if dns_name::check(name, syntax).is_err() {
         return Err(
             "expected a host name or *.domain in ASCII (punycode for IDNs); a wildcard may \
              only be the whole first label"

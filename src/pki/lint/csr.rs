@@ -8,11 +8,12 @@
 //! checks it and hands the answer in ([`crate::CsrFacts`]).
 
 use crate::cabf::keys::{key_algorithm_problem, weak_key_problem};
-use crate::cabf::names::{dns_name_problem, internal_name};
+use crate::cabf::names::dns_name_problem;
 use crate::der::oid_registry as oids;
 use crate::finding::Level;
 use crate::options::RuleSet;
 use crate::rule::Lint;
+use pkit_x509::dns_name::is_internal_name;
 
 const SAN: &str = "certificationRequestInfo.attributes.extensionRequest.subjectAltName";
 const SPKI: &str = "certificationRequestInfo.subjectPKInfo";
@@ -112,7 +113,7 @@ pub(crate) static LINTS: &[Lint] = &[
         RuleSet::CabfTls,
         |c, r| {
             for d in c.dns_names() {
-                if dns_name_problem(d).is_none() && internal_name(d) {
+                if dns_name_problem(d).is_none() && is_internal_name(d) {
                     r.report(
                         SAN,
                         c.san_offset(),

@@ -15,8 +15,8 @@
 //! - `failure`: a check and a failure, as [`validate`] reports them;
 //! - `inherited_key`: DSA keys that take their issuer's parameters (RFC 3279 §2.3.2);
 //! - `keyid`: key identifier rules (both rule sets); `webpki`: the `webpki` rule set's
-//!   profile checks per certificate; `public_suffix`: the Public Suffix List it
-//!   consults; `role`: leaf, intermediate or trust anchor;
+//!   profile checks per certificate (the Public Suffix List through
+//!   `pkit_x509::dns_name`); `role`: leaf, intermediate or trust anchor;
 //! - [`build`]: path building with backtracking and a work budget; [`prebatch`]: the
 //!   signatures it will check, found ahead for one batch; [`many`]: many targets at
 //!   once, as `pkit verify` and its benchmark run them;
@@ -102,7 +102,6 @@ pub mod policy;
 pub mod pool;
 pub mod prebatch;
 pub mod preissue;
-mod public_suffix;
 pub mod reason;
 pub mod revocation;
 mod role;

@@ -13,17 +13,11 @@
 
 use crate::der::oid_registry as oids;
 use crate::der::{Error, ErrorKind};
-use crate::public_suffix::is_public_suffix_wildcard;
 use crate::rules::Rules;
 use pkit_x509::cert::Certificate;
+use pkit_x509::dns_name;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
 use std::net::{IpAddr, Ipv4Addr};
-
-/// A host name in text form is at most 253 octets (RFC 1035 §2.3.4's 255 on the wire,
-/// less the length octets at both ends).
-const MAX_DNS_LEN: usize = 253;
-/// RFC 1035 §2.3.4.
-const MAX_LABEL_LEN: usize = 63;
 
 /// The name a relying party expects the certificate to carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,38 +114,15 @@ impl<'a> Identity<'a> {
     }
 }
 
-/// Host-name syntax (without a trailing dot), as [`Identity::parse_dns`] states it.
+/// Host-name syntax (without a trailing dot), as [`Identity::parse_dns`] states it:
+/// [`dns_name::check`], underscores allowed (names that carry them are still met in
+/// certificates; the `webpki` rules refuse them in SANs on their own).
 pub(crate) fn check_host_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("is empty".into());
-    }
-    if name.len() > MAX_DNS_LEN {
-        return Err(format!("is longer than {MAX_DNS_LEN} characters"));
-    }
-    for label in name.split('.') {
-        if label.is_empty() {
-            return Err("has an empty label".into());
-        }
-        if label.len() > MAX_LABEL_LEN {
-            return Err(format!(
-                "has a label longer than {MAX_LABEL_LEN} characters"
-            ));
-        }
-        if let Some(c) = label
-            .chars()
-            .find(|&c| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        {
-            return Err(format!(
-                "has {c:?}, outside letters, digits, '-' and '_' (IDNs go in xn-- form)"
-            ));
-        }
-        if label.starts_with('-') || label.ends_with('-') {
-            return Err(format!(
-                "has the label {label:?}, which starts or ends with '-'"
-            ));
-        }
-    }
-    Ok(())
+    let syntax = dns_name::Syntax {
+        underscore: true,
+        ..dns_name::Syntax::HOST
+    };
+    dns_name::check(name, syntax).map_err(|e| e.to_string())
 }
 
 /// Whether a commonName reads as a host name: host-name syntax (a leading `*.` allowed)
@@ -216,7 +187,7 @@ pub fn matches(cert: &Certificate<'_>, id: &Identity<'_>, rules: Rules) -> Resul
             for n in &sans {
                 if let GeneralName::DnsName(p) = n {
                     any = true;
-                    if rules == Rules::WebPki && is_public_suffix_wildcard(p) {
+                    if rules == Rules::WebPki && dns_name::is_public_suffix_wildcard(p) {
                         continue;
                     }
                     if dns_matches(p, reference) {

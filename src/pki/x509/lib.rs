@@ -32,6 +32,7 @@ pub mod cert;
 pub mod crl;
 pub mod csr;
 pub mod detect;
+pub mod dns_name;
 pub mod ext;
 pub mod extension;
 pub mod key;

@@ -10,6 +10,7 @@ use crate::problem::Problem;
 use crate::store::{Created, NewAuthz, Order};
 use crate::Issues;
 use pkit_der::Time;
+use pkit_x509::dns_name;
 use serde_json::{json, Value};
 use std::net::IpAddr;
 
@@ -353,15 +354,7 @@ fn identifier(v: &Value) -> Result<(String, String), Problem> {
         (Some("dns"), Some(name)) => {
             let name = name.to_ascii_lowercase();
             let base = name.strip_prefix("*.").unwrap_or(&name);
-            let ok = !base.is_empty()
-                && base.len() <= 253
-                && base.split('.').all(|l| {
-                    !l.is_empty()
-                        && l.len() <= 63
-                        && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-                        && !l.starts_with('-')
-                        && !l.ends_with('-')
-                });
+            let ok = dns_name::check(base, dns_name::Syntax::HOST).is_ok();
             if !ok || base.parse::<IpAddr>().is_ok() {
                 return Err(Problem::new(
                     "rejectedIdentifier",

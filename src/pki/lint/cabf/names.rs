@@ -6,52 +6,28 @@ use super::{br, tls, CORE, FULL};
 use crate::der::oid_registry as oids;
 use crate::finding::Level;
 use crate::rule::Lint;
+use pkit_x509::dns_name::{self, DnsNameError};
 use pkit_x509::ext::GeneralName;
 use std::net::IpAddr;
 
 /// A DNS name as §7.1.2.7.12 wants it: LDH labels (a wildcard only as the whole first
-/// label), 1–63 octets each, at most 253 in all, no empty labels. Why not, when not.
+/// label), 1–63 octets each, at most 253 in all, no empty labels
+/// ([`dns_name::check`]). Why not, when not.
 pub(crate) fn dns_name_problem(name: &str) -> Option<&'static str> {
     let n = name.strip_suffix('.').unwrap_or(name);
-    if n.is_empty() || n.len() > 253 {
-        return Some("is empty or longer than 253 octets");
-    }
-    for (i, label) in n.split('.').enumerate() {
-        if i == 0 && label == "*" {
-            continue;
+    let syntax = dns_name::Syntax {
+        wildcard: true,
+        underscore: false,
+    };
+    dns_name::check(n, syntax).err().map(|e| match e {
+        DnsNameError::Empty | DnsNameError::TooLong => "is empty or longer than 253 octets",
+        DnsNameError::EmptyLabel | DnsNameError::LabelTooLong => {
+            "has an empty label or one longer than 63 octets"
         }
-        if label.is_empty() || label.len() > 63 {
-            return Some("has an empty label or one longer than 63 octets");
-        }
-        if label.contains('*') {
-            return Some("has a wildcard other than a whole leftmost label");
-        }
-        if !label
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        {
-            return Some("has a character other than a letter, digit or hyphen");
-        }
-        if label.starts_with('-') || label.ends_with('-') {
-            return Some("has a label that starts or ends with a hyphen");
-        }
-    }
-    None
-}
-
-/// An Internal Name (BR §1.6.1): one whose rightmost label is not a top-level domain the
-/// Public Suffix List's ICANN section knows (`app.internal`, `host.corp`, `localhost`).
-/// Onion names are left to Appendix B's own rules.
-pub(crate) fn internal_name(name: &str) -> bool {
-    let n = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
-    let n = n.strip_prefix("*.").unwrap_or(&n);
-    if n.ends_with(".onion") {
-        return false;
-    }
-    match psl::suffix(n.as_bytes()) {
-        Some(s) => !s.is_known(),
-        None => true,
-    }
+        DnsNameError::Wildcard => "has a wildcard other than a whole leftmost label",
+        DnsNameError::Character(_) => "has a character other than a letter, digit or hyphen",
+        DnsNameError::Hyphen => "has a label that starts or ends with a hyphen",
+    })
 }
 
 /// An address IANA reserves (private, loopback, link-local, documentation, …).
@@ -190,7 +166,7 @@ pub(crate) static LINTS: &[Lint] = &[
         |c, r| {
             for n in c.sans() {
                 if let GeneralName::DnsName(d) = n {
-                    if dns_name_problem(d).is_none() && internal_name(d) {
+                    if dns_name_problem(d).is_none() && dns_name::is_internal_name(d) {
                         r.report(
                             SAN,
                             c.offset_of(&oids::CE_SUBJECT_ALT_NAME),
@@ -241,13 +217,13 @@ mod tests {
         assert!(dns_name_problem("w*.example.com").is_some());
         assert!(dns_name_problem("-a.example").is_some());
         assert!(dns_name_problem("a..example").is_some());
-        assert!(internal_name("app.internal"));
-        assert!(internal_name("localhost"));
-        assert!(internal_name("*.corp."));
-        assert!(!internal_name("www.example.com"));
-        assert!(!internal_name("*.example.co.uk"));
-        assert!(!internal_name("example.com."));
-        assert!(!internal_name("x.onion"));
+        assert!(dns_name::is_internal_name("app.internal"));
+        assert!(dns_name::is_internal_name("localhost"));
+        assert!(dns_name::is_internal_name("*.corp."));
+        assert!(!dns_name::is_internal_name("www.example.com"));
+        assert!(!dns_name::is_internal_name("*.example.co.uk"));
+        assert!(!dns_name::is_internal_name("example.com."));
+        assert!(!dns_name::is_internal_name("x.onion"));
         assert!(reserved_ip(&"10.1.2.3".parse().unwrap()));
         assert!(reserved_ip(&"fd00::1".parse().unwrap()));
         assert!(!reserved_ip(&"8.8.8.8".parse().unwrap()));

@@ -6,9 +6,9 @@
 //! than the Baseline Requirements let a check stand ([`recheck`]).
 
 use crate::challenge::ChallengeType;
+use crate::config::AcmeConfig;
 use crate::problem::Problem;
 use crate::store::{AcmeStore, Authz};
-use crate::AcmeConfig;
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::proto::rr::{RData, RecordType};
 use hickory_resolver::Resolver;
@@ -334,7 +334,7 @@ pub(crate) fn check(
 }
 
 /// [`check`] for each of `asked` in turn, the first refusal ending it; all the look-ups
-/// share one resolver and one [`crate::validate::TIMEOUT`], so that an order of a
+/// share one resolver and one [`crate::config::TIMEOUT`], so that an order of a
 /// hundred names costs a finalize no more than one validation.
 pub(crate) fn check_all(config: &AcmeConfig, asked: &[Asked]) -> Result<(), Problem> {
     let Some(identity) = config.caa_identity.as_deref() else {

@@ -1,12 +1,11 @@
-//! DNS for validation: dns-01's TXT records (RFC 8555 §8.4), [`crate::caa`]'s records
+//! DNS for validation: dns-01's TXT records (RFC 8555 §8.4), CAA's records
 //! and, where the server is given its own resolver (`--resolver`), the addresses http-01
 //! connects to. Each look-up
 //! asks a fresh resolver (no cache to go stale between a client's TXT update and its
-//! challenge POST) on a one-thread runtime, within [`crate::validate::TIMEOUT`].
+//! challenge POST) on a one-thread runtime, within [`crate::config::TIMEOUT`].
 
+use crate::config::{AcmeConfig, TIMEOUT};
 use crate::problem::Problem;
-use crate::validate::TIMEOUT;
-use crate::AcmeConfig;
 use hickory_resolver::config::{NameServerConfig, ResolverConfig};
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::proto::rr::RData;

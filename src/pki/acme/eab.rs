@@ -2,9 +2,9 @@
 //! account the CA already knows with a JWS over its own key, MACed (HS256) with a key the
 //! CA handed out (`--eab-keys FILE`: lines of `KID BASE64URL-KEY`).
 
+use crate::config::AcmeConfig;
 use crate::jose::{Jwk, Jws, Signer};
 use crate::problem::Problem;
-use crate::AcmeConfig;
 use serde_json::Value;
 
 /// The EAB key id a new account is bound to, `None` without binding; a problem when the

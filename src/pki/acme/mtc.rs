@@ -11,7 +11,7 @@
 //! thread per server; with several servers on one PostgreSQL database the store lets one
 //! lead at a time, and any server makes any order's certificate.
 
-use crate::finalize::{subject_and_sans, CheckedCsr};
+use crate::csr::{subject_and_sans, CheckedCsr};
 use crate::problem::Problem;
 use pkit_der::Time;
 use pkit_mtc::add::{entry_valid, EntryRequest};

@@ -5,9 +5,8 @@
 //! of the key authorization. The validation fails unless acme-tls/1 was the protocol
 //! negotiated (RFC 8737 §3).
 
+use crate::config::{AcmeConfig, TIMEOUT};
 use crate::problem::Problem;
-use crate::validate::TIMEOUT;
-use crate::AcmeConfig;
 use pkit_der::oid_registry as oids;
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{ExtensionValue, GeneralName};

@@ -4,10 +4,10 @@
 //! validator ten seconds and a few kilobytes — and record the outcome.
 
 use crate::challenge::ChallengeType;
+use crate::config::{AcmeConfig, TIMEOUT};
 use crate::jose::{b64, Jwk};
 use crate::problem::Problem;
 use crate::store::{AcmeStore, StoreError};
-use crate::AcmeConfig;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 // The resolver hook is ureq's unversioned API: Cargo.lock pins the release it is written
@@ -16,12 +16,9 @@ use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
-/// How long one validation may take, connection and redirects included.
-pub(crate) const TIMEOUT: Duration = Duration::from_secs(10);
 /// The most of an http-01 answer read: a key authorization is under 100 bytes.
 pub(crate) const MAX_ANSWER: u64 = 8 * 1024;
 

@@ -504,7 +504,7 @@ fn a_resolver_that_never_answers_refuses_within_the_validation_time() {
     let c = config(silent.local_addr().unwrap(), Some("ca.example"));
     let started = std::time::Instant::now();
     let p = check(&c, "www.allow.test", false, ACCOUNT, ChallengeType::Http01).unwrap_err();
-    assert!(started.elapsed() <= crate::validate::TIMEOUT + Duration::from_secs(2));
+    assert!(started.elapsed() <= crate::config::TIMEOUT + Duration::from_secs(2));
     assert_eq!((p.kind, p.status), ("dns", 400), "{p:?}");
     assert!(
         p.detail.starts_with("CAA for www.allow.test: "),

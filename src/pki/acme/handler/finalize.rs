@@ -5,11 +5,11 @@
 use super::id_of;
 use super::signed::Signed;
 use super::{json_answer, AcmeHandler, Outcome};
+use crate::config::Issues;
 use crate::finalize;
 use crate::jose;
 use crate::problem::Problem;
 use crate::store::Order;
-use crate::Issues;
 use pkit_der::Time;
 use pkit_mtc::store::{CertKind, LogStore};
 use serde_json::json;
@@ -55,7 +55,7 @@ impl AcmeHandler {
         // records allow it.
         crate::caa::recheck(self.db.as_ref(), &self.config, &authzs, now)?;
         // Checked before the order is claimed, so a bad CSR leaves it ready to retry.
-        let checked = finalize::check_csr(&csr, &o, &self.ca, self.backend)?;
+        let checked = crate::csr::check_csr(&csr, &o, &self.ca, self.backend)?;
         if !self.db.claim_order(o.id, now).map_err(Problem::db)? {
             return Err(Problem::new(
                 "orderNotReady",
@@ -109,7 +109,7 @@ impl AcmeHandler {
     pub(super) fn finalize_mtc(
         &mut self,
         o: Order,
-        key: finalize::CheckedCsr,
+        key: crate::csr::CheckedCsr,
         days: u32,
     ) -> Outcome {
         let now = self.clock.now();
@@ -118,7 +118,7 @@ impl AcmeHandler {
             || not_before.plus_seconds(i64::from(days) * 86_400),
             |t| Time { unix: t },
         );
-        let names = finalize::order_names(&o);
+        let names = crate::csr::order_names(&o);
         let (log, store) = self.mtc_log()?;
         let log_id = log.log_id();
         let appended = crate::mtc::append(store, log, &names, &key, (not_before, not_after));

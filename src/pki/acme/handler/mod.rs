@@ -12,10 +12,10 @@ mod order;
 mod renewal;
 mod signed;
 
-use crate::finalize::Ca;
+use crate::ca::Ca;
+use crate::config::AcmeConfig;
 use crate::problem::Problem;
 use crate::store::AcmeStore;
-use crate::AcmeConfig;
 use pkit_ca::store::CaStore;
 use pkit_der::Time;
 use pkit_mtc::store::LogStore;

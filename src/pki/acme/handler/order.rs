@@ -5,10 +5,10 @@ use super::id_of;
 use super::signed::Signed;
 use super::{json_answer, time, AcmeHandler, Answer, Outcome};
 use crate::challenge::ChallengeType;
+use crate::config::Issues;
 use crate::jose;
 use crate::problem::Problem;
 use crate::store::{Created, NewAuthz, Order};
-use crate::Issues;
 use pkit_der::Time;
 use pkit_x509::dns_name;
 use serde_json::{json, Value};
@@ -32,11 +32,14 @@ impl AcmeHandler {
             .ok_or_else(|| {
                 Problem::new("malformed", 400, "\"identifiers\" must be a non-empty list")
             })?;
-        if ids.len() > crate::MAX_IDENTIFIERS {
+        if ids.len() > crate::config::MAX_IDENTIFIERS {
             return Err(Problem::new(
                 "rejectedIdentifier",
                 400,
-                format!("at most {} identifiers in an order", crate::MAX_IDENTIFIERS),
+                format!(
+                    "at most {} identifiers in an order",
+                    crate::config::MAX_IDENTIFIERS
+                ),
             ));
         }
         let now = self.clock.now().unix;

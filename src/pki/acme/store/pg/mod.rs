@@ -4,7 +4,7 @@
 //! transaction the server serializes: a nonce is deleted by exactly one taker, an order
 //! claimed by exactly one finalizer.
 
-use super::*;
+use super::api::*;
 use pkit_store::open_error::OpenError;
 use pkit_store::postgres::{off_runtime, open_versioned, server, Connector};
 use postgres::Client;

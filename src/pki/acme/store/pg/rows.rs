@@ -2,7 +2,7 @@
 //! `*_COLUMNS` constants, and the driver's errors as one line.
 
 use crate::challenge::ChallengeType;
-use crate::store::{Account, Authz, Challenge, Order, StoreError};
+use crate::store::api::{Account, Authz, Challenge, Order, StoreError};
 use postgres::types::{FromSql, Type};
 
 /// The `type` column: a name [`ChallengeType::parse`] knows, else the row is refused

@@ -5,7 +5,7 @@ use pkit_store::sqlite;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 
-use super::*;
+use super::api::*;
 use rows::{account_row, authz_row, challenge_row, order_row};
 use schema::MIGRATIONS;
 

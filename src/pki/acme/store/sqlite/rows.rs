@@ -2,7 +2,7 @@
 //! constants.
 
 use crate::challenge::ChallengeType;
-use crate::store::{Account, Authz, Challenge, Order};
+use crate::store::api::{Account, Authz, Challenge, Order};
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ValueRef};
 
 /// The `type` column: a name [`ChallengeType::parse`] knows, else the row is refused

@@ -29,6 +29,7 @@ pub struct EntryRequest {
     pub sans: Vec<Vec<u8>>,
     /// Extensions copied whole (from a CSR's extensionRequest), concatenated.
     pub copied: Vec<u8>,
+    /// How many days the entry stands from its notBefore.
     pub days: u32,
 }
 
@@ -76,6 +77,7 @@ pub fn entry_valid(
 /// What a manifest line may leave out.
 #[derive(Clone, Copy)]
 pub struct ManifestDefaults<'a> {
+    /// The validity, in days, of a line without `days`.
     pub days: u32,
     /// The algorithm of the fresh key made for a line without `spki`.
     pub alg: Algorithm,

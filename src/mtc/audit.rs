@@ -25,19 +25,34 @@ use std::collections::HashMap;
 pub enum Finding {
     /// The log's tree is not an extension of the one seen before.
     Fork {
+        /// The size of the tree seen before.
         old_size: u64,
+        /// Its root.
         old_root: Hash,
+        /// The checkpoint's size.
         new_size: u64,
+        /// The checkpoint's root.
         new_root: Hash,
     },
     /// A tile (or bundle) is malformed or disagrees with the rest of the tree.
-    BadTile { path: String, why: String },
+    BadTile {
+        /// The tile's path under the log's prefix.
+        path: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The checkpoint claims more entries than an MTC log can hold (indices are 48-bit).
-    TooLarge { size: u64 },
+    TooLarge {
+        /// The size the checkpoint claims.
+        size: u64,
+    },
     /// The tiles give another root than the checkpoint states.
     Root {
+        /// The checkpoint's size.
         size: u64,
+        /// The root the checkpoint states.
         checkpoint: Hash,
+        /// The root the tiles give.
         tiles: Hash,
     },
 }
@@ -90,6 +105,7 @@ pub enum AuditError {
         /// Why it could not be fetched.
         why: FetchError,
     },
+    /// The library failed otherwise (a tile that cannot be decoded).
     Mtc(MtcError),
 }
 
@@ -121,8 +137,11 @@ impl From<MtcError> for AuditError {
 /// The tree last verified: its size, root and right edge.
 #[derive(Debug, Clone)]
 pub struct Seen {
+    /// The tree's size.
     pub size: u64,
+    /// Its root.
     pub root: Hash,
+    /// Its right edge, which the next audit continues from.
     pub frontier: Frontier,
 }
 
@@ -131,8 +150,11 @@ pub struct Seen {
 pub struct Audited {
     /// The size it started from (the tree seen before; 0 for a first audit).
     pub from: u64,
+    /// Hash tiles fetched.
     pub tiles: u64,
+    /// Entry bundles fetched.
     pub bundles: u64,
+    /// Bytes fetched, tiles and bundles together.
     pub bytes: u64,
 }
 

@@ -102,14 +102,21 @@ pub fn build_certificate(
 /// The raw fields of a TBSCertificate, for rebuilding its log entry.
 #[derive(Debug, Clone, Copy)]
 pub struct TbsCertFields<'a> {
+    /// The `[0]` version TLV, absent for v1.
     pub version: Option<&'a [u8]>,
     /// serialNumber INTEGER content octets.
     pub serial: &'a [u8],
+    /// The signature AlgorithmIdentifier TLV.
     pub signature: &'a [u8],
+    /// The issuer Name TLV.
     pub issuer: &'a [u8],
+    /// The Validity TLV.
     pub validity: &'a [u8],
+    /// The subject Name TLV.
     pub subject: &'a [u8],
+    /// The SubjectPublicKeyInfo TLV.
     pub spki: &'a [u8],
+    /// What follows the SPKI (unique IDs and the `[3]` extensions), as it stands.
     pub rest: &'a [u8],
 }
 
@@ -171,14 +178,19 @@ pub fn entry_from_certificate(cert_der: &[u8]) -> Result<(Vec<u8>, Vec<u8>)> {
 /// What the §5.5 CA certificate says.
 #[derive(Debug, Clone)]
 pub struct CaCertInput<'a> {
+    /// The CA's trust anchor ID, its subject and issuer.
     pub ca_id: &'a TrustAnchorId,
     /// The CA cosigner's SubjectPublicKeyInfo.
     pub spki: &'a [u8],
+    /// The cosigner key's algorithm, which the certificate's signature field names.
     pub alg: Algorithm,
+    /// The start of the CA certificate's validity.
     pub not_before: Time,
+    /// The end of the CA certificate's validity.
     pub not_after: Time,
     /// The serial range that is not revoked.
     pub min_serial: u64,
+    /// The serial range's upper end.
     pub max_serial: u64,
 }
 
@@ -248,10 +260,13 @@ pub fn ca_certificate(x: &CaCertInput<'_>) -> Vec<u8> {
 /// What a relying party takes from the CA certificate.
 #[derive(Debug, Clone)]
 pub struct CaInfo {
+    /// The CA's trust anchor ID.
     pub ca_id: TrustAnchorId,
     /// The CA cosigner's SPKI.
     pub spki: Vec<u8>,
+    /// The lowest serial not revoked.
     pub min_serial: u64,
+    /// The highest serial not revoked.
     pub max_serial: u64,
 }
 

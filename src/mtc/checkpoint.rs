@@ -33,16 +33,23 @@ pub const SIG_PREFIX: &str = "\u{2014} ";
 pub struct Checkpoint {
     /// The log origin (`oid/1.3.6.1.4.1.<log ID>`).
     pub origin: String,
+    /// The tree size the root is of.
     pub size: u64,
+    /// The tree's root hash.
     pub root: Hash,
 }
 
 /// One signature line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NoteSignature {
+    /// The signer's note name (`oid/1.3.6.1.4.1.<ID>`).
     pub name: String,
+    /// The key ID: the first four bytes of the key's hash with its name and type.
     pub key_id: [u8; 4],
+    /// The timestamp (Unix seconds) of signature types that carry one (cosignature/v1),
+    /// else 0.
     pub timestamp: u64,
+    /// The signature bytes.
     pub signature: Vec<u8>,
 }
 
@@ -53,6 +60,7 @@ pub fn looks_like_note(data: &[u8]) -> bool {
 }
 
 impl Checkpoint {
+    /// The note body: origin, size and base64 root, a line each.
     pub fn body(&self) -> String {
         format!(
             "{}\n{}\n{}\n",

@@ -77,13 +77,16 @@ pub const COSIGNER_ALGORITHMS: [Algorithm; 5] = [
 /// A cosigner's public side: what a relying party needs to check its signatures.
 #[derive(Debug, Clone)]
 pub struct CosignerKey {
+    /// The cosigner's trust anchor ID.
     pub id: TrustAnchorId,
+    /// The key's algorithm.
     pub alg: Algorithm,
     /// SubjectPublicKeyInfo DER.
     pub spki: Vec<u8>,
 }
 
 impl CosignerKey {
+    /// The cosigner `id` with the SubjectPublicKeyInfo `spki`; an algorithm no key ID type is assigned to is refused.
     pub fn new(id: TrustAnchorId, spki: Vec<u8>) -> Result<CosignerKey> {
         let alg = Algorithm::from_spki(&spki)
             .filter(|a| key_id_type(*a).is_some())
@@ -138,11 +141,13 @@ impl CosignerKey {
 /// A cosigner that can sign: its public side and the private key.
 #[derive(Debug)]
 pub struct Cosigner {
+    /// Its public half: ID, key and algorithm.
     pub public: CosignerKey,
     key: Box<dyn PrivateKey>,
 }
 
 impl Cosigner {
+    /// The cosigner `id` signing with `key`.
     pub fn new(id: TrustAnchorId, key: Box<dyn PrivateKey>) -> Result<Cosigner> {
         let public = CosignerKey::new(id, key.public_key_der()?)?;
         Ok(Cosigner { public, key })

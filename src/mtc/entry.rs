@@ -44,7 +44,9 @@ pub const MAX_ENTRY_LEN: usize = 65535;
 pub struct TbsEntryInput<'a> {
     /// The CA ID Name ([`super::ids::TrustAnchorId::to_name_der`]).
     pub issuer: &'a [u8],
+    /// The start of the entry's validity.
     pub not_before: Time,
+    /// The end of the entry's validity.
     pub not_after: Time,
     /// Subject Name TLV.
     pub subject: &'a [u8],
@@ -169,6 +171,7 @@ pub fn check_entry_extensions(data: &[u8], offset: usize) -> Result<()> {
 /// A decoded MTCLogEntry of type `tbs_cert_entry`.
 #[derive(Debug, Clone, Copy)]
 pub struct ParsedEntry<'a> {
+    /// The extensions TLV (`[3]`), empty when absent.
     pub extensions: &'a [u8],
     /// The TBSCertificateLogEntry contents octets.
     pub tbs_entry: &'a [u8],
@@ -203,10 +206,15 @@ pub fn parse_entry(entry: &[u8]) -> Result<ParsedEntry<'_>> {
 pub struct TbsEntryFields<'a> {
     /// The `[0]` version TLV, absent for v1.
     pub version: Option<&'a [u8]>,
+    /// The issuer Name TLV (the CA ID Name).
     pub issuer: &'a [u8],
+    /// The Validity TLV.
     pub validity: &'a [u8],
+    /// The subject Name TLV.
     pub subject: &'a [u8],
+    /// The subject key's AlgorithmIdentifier TLV.
     pub spki_algorithm: &'a [u8],
+    /// The SHA-256 hash of the subject's SubjectPublicKeyInfo.
     pub spki_hash: Hash,
     /// issuerUniqueID, subjectUniqueID and extensions TLVs, as they follow the hash.
     pub rest: &'a [u8],

@@ -3,11 +3,18 @@
 use crate::der;
 use std::fmt;
 
+/// What went wrong in the MTC library; each variant says which exit code the command
+/// line gives it.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MtcError {
     /// Malformed input bytes: the byte offset and what was expected there (exit 3).
-    Malformed { offset: usize, expected: String },
+    Malformed {
+        /// The byte offset in the input.
+        offset: usize,
+        /// What the bytes there should have been.
+        expected: String,
+    },
     /// A well-formed request the tree or log cannot answer (an index past the tree size,
     /// an invalid subtree): a usage error (exit 2).
     Invalid(String),
@@ -33,10 +40,14 @@ pub enum MtcError {
     },
     /// A checkpoint was asked for and the latest one already covers the whole log (of
     /// this many entries): nothing to sign, which is no failure.
-    NothingNew { size: u64 },
+    NothingNew {
+        /// The log's size, which the latest checkpoint covers.
+        size: u64,
+    },
 }
 
 impl MtcError {
+    /// A malformed-input error at `offset`, saying what was `expected`.
     pub fn malformed(offset: usize, expected: impl Into<String>) -> MtcError {
         MtcError::Malformed {
             offset,
@@ -110,4 +121,5 @@ impl From<pkit_x509::backend::BackendError> for MtcError {
     }
 }
 
+/// A result with [`MtcError`].
 pub type Result<T> = std::result::Result<T, MtcError>;

@@ -6,6 +6,9 @@
 use super::error::{MtcError, Result};
 use super::hash::{node_hash, Hash};
 
+/// The right edge of a tree: the nodes an append combines with, one per level at most.
+/// Appending leaves one by one through it yields each completed node and, at the end, the
+/// root.
 #[derive(Debug, Clone, Default)]
 pub struct Frontier {
     size: u64,

@@ -80,10 +80,12 @@ impl TrustAnchorId {
         })
     }
 
+    /// The ID in dotted decimal (`32473.1`).
     pub fn dotted(&self) -> &str {
         &self.dotted
     }
 
+    /// The ID's binary form: the OID content octets of its arcs.
     pub fn binary(&self) -> &[u8] {
         &self.binary
     }

@@ -20,12 +20,16 @@ use super::tree::{inclusion_proof, subtree_hash, NodeSource};
 /// A CA as the issuance commands see it.
 #[derive(Debug)]
 pub struct MtcCa {
+    /// The CA's trust anchor ID.
     pub ca_id: TrustAnchorId,
+    /// Its log's number.
     pub log: u16,
+    /// The key the CA signs checkpoints and subtrees with.
     pub cosigner: Cosigner,
 }
 
 impl MtcCa {
+    /// The ID of the CA's log (`{caID 0 N}`).
     pub fn log_id(&self) -> TrustAnchorId {
         self.ca_id.log_id(self.log)
     }
@@ -34,10 +38,13 @@ impl MtcCa {
 /// What one checkpoint signed.
 #[derive(Debug, Clone)]
 pub struct CheckpointResult {
+    /// The checkpoint as stored.
     pub checkpoint: StoredCheckpoint,
+    /// The size of the checkpoint before it.
     pub previous_size: u64,
     /// The non-empty covering subtrees of `[previous_size, size)` with their hashes.
     pub subtrees: Vec<(Subtree, Hash)>,
+    /// The CA's signatures over those subtrees.
     pub signatures: Vec<SubtreeSignature>,
 }
 
@@ -166,7 +173,9 @@ pub fn landmark_proof(store: &dyn LogStore, index: u64, now: u64) -> Result<(u64
 /// One certificate as issued: its proof row and its certificate row for `mtc.db`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IssuedCertificate {
+    /// The proof row.
     pub proof: StoredProof,
+    /// The certificate row.
     pub certificate: StoredCertificate,
 }
 

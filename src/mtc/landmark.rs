@@ -11,21 +11,26 @@
 use super::error::{MtcError, Result};
 use super::subtree::{covering_subtrees, Subtree};
 
+/// A landmark: a numbered tree size, trusted until its expiry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Landmark {
+    /// The landmark's number (0 is the empty tree).
     pub number: u64,
+    /// The tree size it marks.
     pub tree_size: u64,
     /// Unix seconds after which the landmark is no longer active.
     pub expiry: u64,
 }
 
 impl Landmark {
+    /// Landmark 0: the empty tree, expired from the start.
     pub const ZERO: Landmark = Landmark {
         number: 0,
         tree_size: 0,
         expiry: 0,
     };
 
+    /// Whether the landmark is still active at `now` (Unix seconds).
     pub fn is_active(&self, now: u64) -> bool {
         now < self.expiry
     }

@@ -82,6 +82,7 @@
 //!   a tree has, their paths, hash tiles and entry bundles.
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
 /// The DER engine, under the path the modules use.
 use pkit_der as der;

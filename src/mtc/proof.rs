@@ -27,6 +27,7 @@ use std::cmp::Ordering;
 pub struct Cosignature {
     /// The cosigner's TrustAnchorID in binary.
     pub cosigner_id: Vec<u8>,
+    /// The signature over the CosignedSubtree message.
     pub signature: Vec<u8>,
 }
 
@@ -35,8 +36,11 @@ pub struct Cosignature {
 pub struct MtcProof {
     /// The entry's `extensions` vector contents.
     pub extensions: Vec<u8>,
+    /// The subtree the inclusion proof leads to.
     pub subtree: Subtree,
+    /// The inclusion proof: sibling hashes from the entry's leaf up to the subtree's root.
     pub inclusion_proof: Vec<Hash>,
+    /// The cosignatures over the subtree (none for a landmark-relative certificate).
     pub signatures: Vec<Cosignature>,
 }
 

@@ -15,8 +15,11 @@ use super::tiles::{entry_bundle, has_tile, hash_tile, BadPath, Kind, Tile};
 /// A resource of the log, by its path under the log's prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resource {
+    /// `checkpoint`: the latest signed checkpoint note.
     Checkpoint,
+    /// `landmarks`: the landmark list.
     Landmarks,
+    /// A hash tile or an entry bundle (`tile/…`).
     Tile(Tile),
 }
 
@@ -30,6 +33,7 @@ impl Resource {
         }
     }
 
+    /// The resource's path under the log's prefix (no leading slash).
     pub fn path(&self) -> String {
         match self {
             Resource::Checkpoint => "checkpoint".into(),
@@ -42,7 +46,9 @@ impl Resource {
 /// Why a request names no resource of the log: the HTTP status to answer with and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refused {
+    /// The HTTP status to answer with (404, or 400 for a malformed path).
     pub status: u16,
+    /// Why, for the answer's body.
     pub why: String,
 }
 

@@ -5,23 +5,29 @@
 /// A subtree `[start, end)` of a log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Subtree {
+    /// The first index in the subtree.
     pub start: u64,
+    /// One past the last index in the subtree.
     pub end: u64,
 }
 
 impl Subtree {
+    /// The subtree `[start, end)` (not checked; see [`Subtree::is_valid`]).
     pub const fn new(start: u64, end: u64) -> Subtree {
         Subtree { start, end }
     }
 
+    /// How many entries the subtree holds.
     pub fn len(&self) -> u64 {
         self.end - self.start
     }
 
+    /// Whether the subtree holds no entry.
     pub fn is_empty(&self) -> bool {
         self.start == self.end
     }
 
+    /// Whether entry `index` is in the subtree.
     pub fn contains(&self, index: u64) -> bool {
         self.start <= index && index < self.end
     }

@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 /// A hash tile by level and index.
 type TileKey = (u8, u64);
 
+/// A served log's tree of a given size, read from its tiles as the proofs need them.
 pub struct TileSource<'f> {
     fetch: &'f dyn Fetch,
     size: u64,

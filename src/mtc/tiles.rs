@@ -24,7 +24,10 @@ pub const MAX_LEVEL: u8 = 63;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// Tree nodes of level `8 × level`.
-    Hashes { level: u8 },
+    Hashes {
+        /// The tile level (0 for leaf hashes).
+        level: u8,
+    },
     /// The entries of a level-0 tile.
     Entries,
 }
@@ -32,7 +35,9 @@ pub enum Kind {
 /// One tile: what it holds, its index within its level, and its width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Tile {
+    /// Hash tile or entry bundle.
     pub kind: Kind,
+    /// The tile's index within its level.
     pub index: u64,
     /// 1 … 256; 256 is a full tile.
     pub width: u16,
@@ -43,6 +48,7 @@ pub struct Tile {
 pub struct BadPath(pub String);
 
 impl Tile {
+    /// Whether the tile holds all 256 of its hashes or entries.
     pub fn is_full(&self) -> bool {
         u64::from(self.width) == WIDTH
     }

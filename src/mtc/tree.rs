@@ -312,6 +312,7 @@ pub struct MemTree {
 }
 
 impl MemTree {
+    /// An empty tree.
     pub fn new() -> MemTree {
         MemTree::default()
     }

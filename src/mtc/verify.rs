@@ -25,16 +25,24 @@ use pkit_x509::cert::Certificate;
 /// The §7.2 steps, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
+    /// The signature algorithm is `id-alg-mtcProof` with absent parameters.
     SignatureAlgorithm,
+    /// The serial number decodes to a log and an index.
     Serial,
+    /// The issuer is the CA's log.
     Issuer,
+    /// The inclusion proof leads from the entry to its subtree's hash.
     Inclusion,
+    /// The subtree is one the relying party trusts (a landmark's), with that hash.
     TrustedSubtree,
+    /// The CA's (and each trusted cosigner's) signature over the subtree verifies.
     Cosignature,
+    /// The certificate is within its validity.
     Validity,
 }
 
 impl Step {
+    /// The step's name, as reports print it.
     pub fn name(self) -> &'static str {
         match self {
             Step::SignatureAlgorithm => "signature-algorithm",
@@ -51,28 +59,38 @@ impl Step {
 /// A subtree the relying party already trusts (a landmark), with its hash.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrustedSubtree {
+    /// The log's number under the CA.
     pub log: u16,
+    /// The subtree.
     pub subtree: Subtree,
+    /// Its hash, as the relying party learned it.
     pub hash: Hash,
 }
 
 /// The relying party's policy.
 #[derive(Debug, Clone)]
 pub struct Policy {
+    /// The CA, from its certificate.
     pub ca: CaInfo,
     /// Cosigners whose signatures are checked (the CA's own key is always among them and
     /// always required).
     pub cosigners: Vec<CosignerKey>,
+    /// The subtrees trusted out of band (landmarks).
     pub trusted: Vec<TrustedSubtree>,
+    /// The verification time.
     pub now: Time,
 }
 
 /// What a certificate says, as far as verification got.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
+    /// The log the serial names.
     pub log: Option<u16>,
+    /// The entry's index the serial names.
     pub index: Option<u64>,
+    /// The subtree the proof leads to.
     pub subtree: Option<Subtree>,
+    /// The inclusion proof's length (hashes).
     pub proof_len: usize,
     /// Cosigner IDs carried (dotted), in certificate order.
     pub cosigners: Vec<String>,
@@ -80,14 +98,18 @@ pub struct Report {
     pub verified_cosigners: Vec<String>,
     /// True when the certificate verified against a trusted subtree.
     pub landmark: bool,
+    /// The entry's leaf hash.
     pub entry_hash: Option<Hash>,
+    /// The subtree's hash the proof gives.
     pub subtree_hash: Option<Hash>,
 }
 
 /// The verdict: `failed` is `None` for a valid certificate.
 #[derive(Debug, Clone)]
 pub struct MtcVerdict {
+    /// What was read and checked.
     pub report: Report,
+    /// The first step that failed, and why.
     pub failed: Option<(Step, String)>,
 }
 

@@ -10,17 +10,24 @@ use crate::tree::{MemTree, NodeSource};
 /// One entry to append: its MTCLogEntry bytes, the subject SPKI and the leaf hash.
 #[derive(Debug, Clone)]
 pub struct NewEntry {
+    /// The MTCLogEntry bytes.
     pub entry: Vec<u8>,
+    /// The subject's SubjectPublicKeyInfo.
     pub spki: Vec<u8>,
+    /// The entry's leaf hash.
     pub leaf: Hash,
 }
 
 /// A stored cosignature over a subtree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SubtreeSignature {
+    /// The subtree signed.
     pub subtree: Subtree,
+    /// The cosigner's trust anchor ID, binary.
     pub cosigner: Vec<u8>,
+    /// The subtree's hash the signature covers.
     pub hash: Hash,
+    /// The signature bytes.
     pub signature: Vec<u8>,
 }
 
@@ -30,9 +37,13 @@ pub type SignedSubtree = (Subtree, Hash, Vec<SubtreeSignature>);
 /// A stored checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredCheckpoint {
+    /// The tree size.
     pub size: u64,
+    /// The root hash.
     pub root: Hash,
+    /// The signed note (body and signature lines).
     pub note: String,
+    /// Unix seconds when it was signed.
     pub created: i64,
 }
 
@@ -40,7 +51,9 @@ pub struct StoredCheckpoint {
 /// signed subtree) and landmark-relative (no signatures; a landmark's subtree).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CertKind {
+    /// Standalone: the proof leads to a subtree the CA signed, and carries its cosignatures.
     Standalone,
+    /// Landmark-relative: the proof leads to a landmark's subtree and carries no signatures.
     Landmark,
 }
 
@@ -57,7 +70,9 @@ impl CertKind {
 /// An issued certificate's MTCProof as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredProof {
+    /// The entry's index in the log.
     pub index: u64,
+    /// Standalone or landmark-relative.
     pub kind: CertKind,
     /// The subtree the inclusion proof leads to.
     pub subtree: Subtree,
@@ -68,8 +83,11 @@ pub struct StoredProof {
 /// An issued certificate as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredCertificate {
+    /// The entry's index in the log.
     pub index: u64,
+    /// Standalone or landmark-relative.
     pub kind: CertKind,
+    /// The certificate's DER.
     pub der: Vec<u8>,
     /// Unix seconds of issuance.
     pub created: i64,
@@ -83,6 +101,7 @@ pub struct StoredCertificate {
 pub trait LogStore: NodeSource + Send {
     /// Set a `meta` value, replacing an earlier one.
     fn set_meta(&mut self, key: &str, value: &str) -> Result<()>;
+    /// A `meta` value (the CA ID, the log number, …), if set.
     fn meta(&self, key: &str) -> Result<Option<String>>;
 
     /// Say that many appends follow (`pkit mtc add --from`), so the store can prepare
@@ -146,6 +165,7 @@ pub trait LogStore: NodeSource + Send {
     /// The landmarks in number order, starting with [`Landmark::ZERO`].
     fn landmarks(&self) -> Result<Vec<Landmark>>;
 
+    /// Record a landmark allocated by `pkit mtc landmark`.
     fn insert_landmark(&mut self, l: &Landmark) -> Result<()>;
 
     /// Record proofs (`db_insert_proofs`); a row for the same index and kind is replaced.

@@ -65,6 +65,7 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (idx, kind));",
 ];
 
+/// The schema version this build writes: the number of migrations.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// The name under which the log's schema version is kept in `pkit_schema`.

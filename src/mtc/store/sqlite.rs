@@ -60,8 +60,10 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (idx, kind));",
 ];
 
+/// The schema version this build writes: the number of migrations.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
+/// A log in an `mtc.db` SQLite file (WAL; appends under an immediate transaction).
 pub struct SqliteLogStore {
     /// Declared before `conn`: dropped (its last checkpoint done) before the writer closes.
     checkpoints: Option<BackgroundCheckpoints>,

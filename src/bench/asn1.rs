@@ -26,6 +26,7 @@ fn encoded(f: impl FnOnce(&mut Writer)) -> Vec<u8> {
     w.finish()
 }
 
+/// The ASN.1 primitives table: each DER primitive parsed and written, per operation.
 pub fn table(h: &Harness<'_>) -> Result<Table> {
     let short = encoded(|w| {
         w.octet_string(&[0x5a; 40]);

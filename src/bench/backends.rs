@@ -37,7 +37,9 @@ pub fn ratio_words(ratio: f64, b_name: &str) -> String {
 
 /// One backend's runs, one per algorithm, with its name.
 pub struct BackendRuns<'a> {
+    /// The backend's name, as the table's columns show it.
     pub name: &'a str,
+    /// Its X.509 pipeline runs, one per algorithm.
     pub runs: &'a [X509Run],
 }
 

@@ -7,6 +7,7 @@
 pub enum Db {
     /// The `--db postgres://…` server.
     Server,
+    /// The SQLite scratch files, measured beside the server in the same run.
     Sqlite,
 }
 

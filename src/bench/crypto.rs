@@ -60,9 +60,13 @@ fn signing_rate(
 /// One row: an operation on one thread and on all of them.
 #[derive(Debug, Clone)]
 pub struct Limit {
+    /// The algorithm's name.
     pub algorithm: String,
+    /// The operation: key generation, signing or verification.
     pub op: &'static str,
+    /// On one thread.
     pub one: Measurement,
+    /// On every thread.
     pub all: Measurement,
 }
 

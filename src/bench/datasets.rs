@@ -38,6 +38,7 @@ pub enum Synthetic {
 }
 
 impl Synthetic {
+    /// The set's name, as tables show it.
     pub fn name(self) -> &'static str {
         match self {
             Synthetic::Ccadb => "ccadb",
@@ -66,8 +67,11 @@ impl Synthetic {
 /// A dataset: its certificates, roots first, and how many of them are roots.
 #[derive(Debug, Clone)]
 pub struct Dataset {
+    /// The set's name, as tables show it.
     pub name: String,
+    /// Its certificates' DER, in order.
     pub certs: Vec<Vec<u8>>,
+    /// How many of them are roots (they come first).
     pub roots: usize,
 }
 

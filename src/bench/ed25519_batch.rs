@@ -21,8 +21,11 @@ const KEYS: usize = 64;
 /// How a batch was run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
+    /// One signature verified at a time.
     Single,
+    /// One batch verification on one thread.
     Serial,
+    /// One batch verification spread over every thread.
     Parallel,
 }
 
@@ -36,9 +39,12 @@ impl Mode {
     }
 }
 
+/// One row of the Ed25519 batch table: a batch size and how it was run.
 #[derive(Debug, Clone)]
 pub struct Row {
+    /// The batch size.
     pub n: usize,
+    /// How it was run.
     pub mode: Mode,
     /// One measured run is one batch of `n` (the single row: `n` verifications).
     pub m: Measurement,

@@ -10,14 +10,20 @@ use std::time::{Duration, Instant};
 /// One measured cell: `items` processed per repetition.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Measurement {
+    /// Items (certificates, signatures, …) per repetition.
     pub items: u64,
+    /// Repetitions timed.
     pub repetitions: u64,
+    /// Mean time of one repetition, in nanoseconds.
     pub mean_ns: f64,
+    /// The fastest repetition, in nanoseconds.
     pub min_ns: f64,
+    /// The slowest repetition, in nanoseconds.
     pub max_ns: f64,
 }
 
 impl Measurement {
+    /// The mean time of one repetition, in milliseconds.
     pub fn mean_ms(&self) -> f64 {
         self.mean_ns / 1e6
     }
@@ -46,6 +52,7 @@ pub struct Harness<'a> {
     /// PKCS#11 backend under measurement they still come from software, as they would in
     /// a CA whose key alone is in an HSM.
     pub subscriber_keys: &'a Backend,
+    /// How long each cell repeats its work at least.
     pub min_time: Duration,
     /// Operation names to measure; the others run once, untimed, for their outputs.
     pub only: Option<Vec<String>>,

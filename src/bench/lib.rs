@@ -33,6 +33,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
 /// The DER engine, under the path the modules use.
 use pkit_der as der;
@@ -69,14 +70,19 @@ use std::fmt;
 #[non_exhaustive]
 #[derive(Debug)]
 pub enum BenchError {
+    /// The crypto backend failed.
     Backend(BackendError),
+    /// The CA failed to issue.
     Ca(CaError),
+    /// The CA's records failed.
     Store(StoreError),
     /// Reading inputs or writing the database files.
     Io(String),
     /// Input (a certificate file) that does not parse.
     Parse(String),
+    /// A stage's output failed its own check: the figures would be meaningless.
     Check(String),
+    /// The MTC library failed.
     Mtc(pkit_mtc::MtcError),
     /// Arguments that do not describe a bench (an unknown operation name).
     Usage(String),
@@ -136,4 +142,5 @@ impl From<pkit_mtc::MtcError> for BenchError {
     }
 }
 
+/// A result with [`BenchError`].
 pub type Result<T> = std::result::Result<T, BenchError>;

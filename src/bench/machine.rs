@@ -6,17 +6,24 @@ use crate::der::Time;
 use pkit_x509::backend::Backend;
 use serde_json::{json, Value};
 
+/// The machine a report was measured on, as the seeds' tables describe it.
 #[derive(Debug, Clone)]
 pub struct Machine {
+    /// The CPU's model name.
     pub cpu: String,
     /// Logical CPUs the OS offers this process.
     pub cores: usize,
     /// Worker threads the parallel stages use.
     pub threads: usize,
+    /// Memory, in GiB.
     pub memory_gib: f64,
+    /// The operating system and kernel.
     pub os: String,
+    /// The crypto backend and its version, as the backend reports it.
     pub crypto: String,
+    /// pkit's version.
     pub pkit: String,
+    /// When the report was made (RFC 3339).
     pub date: String,
 }
 
@@ -70,6 +77,7 @@ impl Machine {
         ]
     }
 
+    /// The description as JSON, for `-f json` reports.
     pub fn to_json(&self) -> Value {
         json!({
             "cpu": self.cpu,

@@ -76,18 +76,26 @@ const CA_ID: &str = "32473.1";
 /// Encoded sizes, in bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct MtcSizes {
+    /// Mean MTCLogEntry size.
     pub entry: f64,
+    /// Mean MTCProof size.
     pub proof: f64,
+    /// Mean standalone certificate size.
     pub standalone: f64,
 }
 
+/// One algorithm's MTC pipeline over all batch sizes.
 #[derive(Debug, Clone)]
 pub struct MtcRun {
+    /// The CA's and subscribers' key algorithm.
     pub algorithm: Algorithm,
+    /// Each stage's cells.
     pub rows: Vec<OpRow>,
+    /// The encoded sizes.
     pub sizes: MtcSizes,
 }
 
+/// Run the MTC pipeline (`pkit bench mtc`) for `alg` at each of `batches`.
 pub fn run(
     h: &super::harness::Harness<'_>,
     alg: Algorithm,

@@ -61,8 +61,11 @@ pub fn load(path: &Path) -> Result<Vec<Vec<u8>>> {
 /// One workload over the whole set, on one thread and on all.
 #[derive(Debug, Clone)]
 pub struct ParseRow {
+    /// The workload: parse-only or parse+fields.
     pub workload: &'static str,
+    /// On one thread.
     pub one: Measurement,
+    /// On every thread.
     pub all: Measurement,
 }
 
@@ -79,6 +82,7 @@ fn parse_fields(d: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Both workloads over `ders`, on one thread and on every thread.
 pub fn run(h: &Harness<'_>, ders: &[Vec<u8>]) -> Result<Vec<ParseRow>> {
     let n = ders.len() as u64;
     let workloads: [(&'static str, Workload); 2] =

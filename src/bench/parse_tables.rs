@@ -17,10 +17,13 @@ use std::hint::black_box;
 /// One measured operation over one dataset.
 #[derive(Debug, Clone)]
 pub struct Row {
+    /// The operation's name.
     pub op: &'static str,
+    /// The dataset it ran over.
     pub dataset: String,
     /// What the operation covered (e.g. "919 roots").
     pub over: String,
+    /// Its measurement.
     pub m: Measurement,
     /// Whether a rate per certificate means something (not for the tree builds).
     pub rate: bool,
@@ -215,12 +218,17 @@ fn hot(h: &Harness<'_>, label: &str, f: impl FnMut() -> Result<()>) -> Result<Me
 
 /// One dataset's median certificate: parse, and parse + access, hot.
 pub struct Single {
+    /// The dataset's name.
     pub dataset: String,
+    /// The median certificate's size, in bytes.
     pub size: usize,
+    /// Parsing it.
     pub parse: Measurement,
+    /// Parsing it and reading every field.
     pub access: Measurement,
 }
 
+/// The median certificate of `ds`, parsed hot and parsed with every field read.
 pub fn single(h: &Harness<'_>, ds: &Dataset) -> Result<Single> {
     let der = median_cert(ds);
     let parse = hot(h, &format!("{} per_cert parse", ds.name), || {
@@ -241,6 +249,7 @@ pub fn single(h: &Harness<'_>, ds: &Dataset) -> Result<Single> {
     })
 }
 
+/// The single-certificate table, one row per dataset.
 pub fn single_table(rows: &[Single]) -> Table {
     let ns = |m: &Measurement| format!("{:.0} ns", m.ns_per_item());
     Table {
@@ -325,6 +334,7 @@ pub fn fields(h: &Harness<'_>, sets: &[Dataset]) -> Result<Vec<(String, Vec<Meas
     Ok(out)
 }
 
+/// The per-field latency table: each field's access time per dataset.
 pub fn fields_table(sets: &[Dataset], rows: &[(String, Vec<Measurement>)]) -> Table {
     let mut header = vec!["Field".to_string()];
     header.extend(

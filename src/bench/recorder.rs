@@ -10,9 +10,13 @@ use std::time::Duration;
 
 /// Collects each stage's cells across batch sizes.
 pub struct Recorder<'a, 'h> {
+    /// How cells are measured.
     pub h: &'a Harness<'h>,
+    /// The row names' prefix (the algorithm).
     pub prefix: String,
+    /// The batch size being run.
     pub batch: u64,
+    /// Each stage's cells so far, by batch size.
     pub cells: BTreeMap<&'static str, Vec<(u64, Measurement)>>,
 }
 

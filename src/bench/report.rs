@@ -11,12 +11,17 @@ use std::fmt::Write as _;
 /// One table: a title, notes under it, a header row and the rows, plus its JSON form.
 #[derive(Debug, Clone)]
 pub struct Table {
+    /// The table's title.
     pub title: String,
+    /// Notes printed under the title (configuration, what a row means).
     pub notes: Vec<String>,
+    /// The header row.
     pub header: Vec<String>,
+    /// The rows, as printed.
     pub rows: Vec<Vec<String>>,
     /// Columns (by index) holding text, left-aligned; the others are numbers.
     pub text_columns: Vec<usize>,
+    /// The table as JSON, for `-f json`.
     pub json: Value,
 }
 
@@ -25,20 +30,27 @@ pub struct Table {
 pub struct Report {
     /// `crypto`, `parse`, `x509`, `compare`.
     pub bench: String,
+    /// The command line that made it (secrets left out).
     pub command: String,
+    /// The machine it ran on.
     pub machine: Machine,
+    /// Its tables, in order.
     pub tables: Vec<Table>,
 }
 
 /// One operation of a pipeline: its measured cells by batch size.
 #[derive(Debug, Clone)]
 pub struct OpRow {
+    /// The stage's name (`cert_gen`, `db_insert`, …).
     pub op: &'static str,
+    /// What the stage does, for the table's notes.
     pub notes: &'static str,
+    /// Its measurement at each batch size.
     pub cells: Vec<(u64, Measurement)>,
 }
 
 impl OpRow {
+    /// The cell of batch size `batch`, if measured.
     pub fn cell(&self, batch: u64) -> Option<&Measurement> {
         self.cells.iter().find(|(b, _)| *b == batch).map(|(_, m)| m)
     }
@@ -82,6 +94,7 @@ pub fn group(n: u64) -> String {
     out
 }
 
+/// A measurement as JSON: items, repetitions and times.
 pub fn measurement_json(m: &Measurement) -> Value {
     json!({
         "items": m.items,

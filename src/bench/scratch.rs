@@ -269,6 +269,7 @@ pub struct InsertTarget<'a, S> {
 }
 
 impl<'a, S: ScratchDb> InsertTarget<'a, S> {
+    /// A target for inserts into `db` of `scratch`, opened on first use.
     pub fn new(scratch: &'a Scratch, db: Db) -> Self {
         InsertTarget {
             scratch,

@@ -64,6 +64,7 @@ const OCSP_LIFETIME: i64 = 86_400;
 const KEY_COMPROMISE: u8 = 1;
 /// CRL nextUpdate, as `pkit crl gen`'s default.
 const CRL_LIFETIME: i64 = 7 * 86_400;
+/// The subject of every subscriber certificate the pipeline issues.
 pub const SUBJECT: &str = "CN=bench.example";
 /// Its name as a SAN: a TLS server certificate carries it there (pkit refuses one without).
 pub const SAN: &str = "DNS:bench.example";
@@ -71,18 +72,24 @@ pub const SAN: &str = "DNS:bench.example";
 /// Encoded sizes that drive the costs, in bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Sizes {
+    /// Mean certificate size.
     pub certificate: f64,
+    /// Mean OCSP response size.
     pub ocsp_response: f64,
     /// A CRL with no entries, and what each revoked serial adds.
     pub crl_empty: f64,
+    /// Bytes each revoked serial adds to a CRL.
     pub crl_entry: f64,
 }
 
 /// One algorithm's run over all batch sizes.
 #[derive(Debug, Clone)]
 pub struct X509Run {
+    /// The CA's and subscribers' key algorithm.
     pub algorithm: Algorithm,
+    /// Each stage's cells.
     pub rows: Vec<OpRow>,
+    /// The encoded sizes.
     pub sizes: Sizes,
 }
 
@@ -314,6 +321,7 @@ pub fn issue_batch(
     batch.sign(&items, |_, _, cert| Ok(cert))
 }
 
+/// The mean of `lens`, 0 for none.
 pub fn mean_len(lens: impl Iterator<Item = usize>) -> f64 {
     let (sum, count) = lens.fold((0usize, 0usize), |(s, c), l| (s + l, c + 1));
     sum as f64 / count.max(1) as f64

@@ -14,8 +14,8 @@ use pkit::der::hex;
 use pkit::der::{integer, Time};
 use pkit::pki::alg::Digest;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
-use pkit::pki::ca::store::{CrlRecord, RevokeOutcome};
+use pkit::pki::ca::crl_generate::{generate_crl, CrlError, CrlOptions};
+use pkit::pki::ca::store::RevokeOutcome;
 use pkit::pki::ca::undelivered;
 use pkit::pki::crl::Crl;
 use pkit::pki::crl_verify::{self, RevokedIndex};
@@ -317,37 +317,17 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     }
     let issuer = a.issuer.load(be)?;
     let mut store = open_store(&a.issuer.ca, &a.issuer.db)?;
-    let fields = CrlFields {
+    let options = CrlOptions {
         this_update: now,
-        next_update: now.plus_seconds(lifetime),
-        number: store.next_crl_number().map_err(db_err(&a.issuer.ca))?,
+        lifetime,
+        drop_expired: a.drop_expired,
     };
-    let crl_issuer = issuer.crl_issuer();
-    // Sizing the buffer up front spares a million-entry CRL its reallocations.
-    let expected = store.revoked_count().map_err(db_err(&a.issuer.ca))?;
-    let mut builder = TbsCrlBuilder::begin(&crl_issuer, &fields, expected);
-    store
-        .for_each_revoked(&mut |r| {
-            if !(a.drop_expired && r.not_after < now.unix) {
-                builder.push_revoked(&r);
-            }
-        })
-        .map_err(db_err(&a.issuer.ca))?;
-    let entries = builder.entries();
-    let tbs = builder.finish();
-    let findings = issuer
-        .gate
-        .check_crl(&tbs, issuer.scheme)
-        .map_err(|r| CliError::from(pkit::pki::ca::issuer::CaError::Lint(r.findings)))?;
-    super::ca_dir::note_findings(&findings);
-    let der = sign_crl(&tbs, issuer.key.signer()?.as_mut())?;
-    drop(tbs);
-    let record = CrlRecord {
-        number: fields.number,
-        this_update: fields.this_update.unix,
-        next_update: fields.next_update.unix,
-        der,
-    };
+    let made = generate_crl(&issuer, store.as_mut(), &options).map_err(|e| match e {
+        CrlError::Store(e) => db_err(&a.issuer.ca)(e),
+        CrlError::Ca(e) => CliError::from(e),
+    })?;
+    super::ca_dir::note_findings(&made.findings);
+    let (record, entries) = (made.record, made.entries);
     let opts = io::OutputOpts {
         path: a.output.out.as_deref(),
         force: a.output.force,
@@ -386,12 +366,12 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         }
         let mut item = json!({
             "type": "crl",
-            "crl_number": fields.number,
+            "crl_number": record.number,
             "issuer_dn": pkit::pki::cert::Certificate::from_der(&issuer.cert_der)
                 .ok()
                 .and_then(|c| c.subject.to_rfc4514().ok()),
-            "this_update": fields.this_update.to_string(),
-            "next_update": fields.next_update.to_string(),
+            "this_update": Time { unix: record.this_update }.to_string(),
+            "next_update": Time { unix: record.next_update }.to_string(),
             "entries": entries,
             "fingerprint_sha256": hex(&be.digest(Digest::Sha256, &record.der)),
             "files": files.into_value(),
@@ -403,9 +383,11 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     } else {
         eprintln!(
             "pkit: CRL number {} with {entries} entr{}, next update {}",
-            fields.number,
+            record.number,
             if entries == 1 { "y" } else { "ies" },
-            fields.next_update
+            Time {
+                unix: record.next_update
+            }
         );
     }
     Ok(Exit::Ok)

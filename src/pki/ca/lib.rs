@@ -53,6 +53,7 @@ use pkit_der as der;
 
 pub mod batch;
 pub mod crl;
+pub mod crl_generate;
 pub mod dir;
 pub mod gate;
 pub mod issuer;

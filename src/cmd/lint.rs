@@ -7,15 +7,9 @@ use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm};
 use super::output;
 use clap::{Args, ValueEnum};
-use pkit::der::hex;
-use pkit::lint::{
-    deviation_findings, lint_parsed_crl, lint_parsed_csr, lint_parsed_ocsp, lint_report, lints,
-    CertContext, CertType, CsrFacts, Finding, Level, LintOptions, NotRun, Rules,
-};
+use pkit::lint::{lint_object, lints, CertType, Finding, Level, LintOptions, Rules};
 use pkit::pki::backend::openssl;
-use pkit::pki::cert::Certificate;
-use pkit::pki::detect::{self, Kind};
-use pkit::pki::signed::verify_signed;
+use pkit::pki::detect;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -89,22 +83,17 @@ impl LintArgs {
     }
 }
 
-/// One linted object.
+/// One linted object and where it came from.
 struct Linted {
     source: String,
-    /// `certificate`, `crl`, `ocsp_response` or `csr`.
-    object: &'static str,
-    /// A certificate's or CSR's subject, a CRL's issuer (RFC 4514), a response's status.
-    name: String,
-    /// A certificate's serial; a CRL has none.
-    serial: Option<String>,
-    /// A certificate's type, and why.
-    cert_type: Option<(CertType, String)>,
-    /// The day a certificate was judged as of (its notBefore, or `--at`).
-    judged_at: Option<i64>,
-    findings: Vec<Finding>,
-    /// Lints that could not run: a part they need did not decode.
-    not_run: Vec<NotRun>,
+    linted: pkit::lint::Linted,
+}
+
+impl std::ops::Deref for Linted {
+    type Target = pkit::lint::Linted;
+    fn deref(&self) -> &pkit::lint::Linted {
+        &self.linted
+    }
 }
 
 /// The JSON of one finding, as every command that lints shows it.
@@ -201,109 +190,23 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
     Ok(if fails { Exit::Negative } else { Exit::Ok })
 }
 
-/// Lint one object by its kind; `None` for a kind pkit does not lint. Every object is
-/// read leniently: what is not DER is a finding; only what is not the object at all is
-/// an error.
+/// Lint one object by its kind (`pkit::lint::lint_object`); `None` for a kind pkit does
+/// not lint.
 fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
     let kind = item
         .label
         .as_deref()
         .and_then(detect::from_pem_label)
         .unwrap_or_else(|| detect::sniff(&item.der));
-    let unparsed = |e: pkit::der::Error| CliError::der(&item.name, &e);
-    let log = pkit::der::Deviations::new();
-    let reader = pkit::der::Reader::lenient(&item.der, &log);
-    let linted = |object, name: String, mut findings: Vec<Finding>, path: &str| {
-        if opts.rules.rfc5280 {
-            findings.extend(deviation_findings(&log, path));
-        }
-        Linted {
-            source: item.name.clone(),
-            object,
-            name,
-            serial: None,
-            cert_type: None,
-            judged_at: None,
-            findings,
-            not_run: Vec::new(),
-        }
-    };
-    Some(match kind {
-        Kind::Certificate => Certificate::parse(reader).map_err(unparsed).map(|cert| {
-            // Self-signed or only self-issued: RFC 5280's exemptions are for the former,
-            // and only the signature tells.
-            let self_signed = cert
-                .is_self_issued()
-                .then(|| {
-                    verify_signed(
-                        openssl::backend(),
-                        cert.spki.raw,
-                        &cert.signature_algorithm,
-                        cert.tbs_raw,
-                        cert.signature.bytes,
-                    )
-                    .ok()
-                })
-                .flatten();
-            let ctx = CertContext::lenient(&cert, opts.as_type, &log, opts.at, self_signed);
-            let report = lint_report(&ctx, &opts.rules);
-            Linted {
+    let linted = lint_object(kind, &item.der, openssl::backend(), opts)?;
+    Some(
+        linted
+            .map(|linted| Linted {
                 source: item.name.clone(),
-                object: "certificate",
-                name: cert.subject.to_rfc4514().unwrap_or_default(),
-                serial: Some(hex(pkit::der::integer::unsigned_bytes(cert.serial))),
-                cert_type: Some((ctx.kind, ctx.kind_reason.clone())),
-                judged_at: Some(ctx.at),
-                findings: report.findings,
-                not_run: report.not_run,
-            }
-        }),
-        Kind::Crl => pkit::pki::crl::Crl::parse(reader)
-            .map_err(unparsed)
-            .map(|crl| {
-                let findings = lint_parsed_crl(&crl, opts);
-                linted(
-                    "crl",
-                    crl.issuer.to_rfc4514().unwrap_or_default(),
-                    findings,
-                    "tbsCertList",
-                )
-            }),
-        Kind::Csr => pkit::pki::csr::Csr::parse(reader)
-            .map_err(unparsed)
-            .map(|req| {
-                // Proof of possession is a signature check, which the lints leave to us.
-                let facts = CsrFacts {
-                    signature_verifies: verify_signed(
-                        openssl::backend(),
-                        req.spki.raw,
-                        &req.signature_algorithm,
-                        req.tbs_raw(),
-                        req.signature.bytes,
-                    )
-                    .ok(),
-                };
-                let findings = lint_parsed_csr(&req, facts, opts);
-                linted(
-                    "csr",
-                    req.subject.to_rfc4514().unwrap_or_default(),
-                    findings,
-                    "certificationRequestInfo",
-                )
-            }),
-        Kind::OcspResponse => pkit::pki::ocsp::OcspResponse::parse(reader)
-            .map_err(unparsed)
-            .map(|resp| {
-                let findings = lint_parsed_ocsp(&resp, opts);
-                linted(
-                    "ocsp_response",
-                    resp.status.name().unwrap_or("").to_string(),
-                    findings,
-                    "responseBytes",
-                )
-            }),
-        _ => return None,
-    })
+                linted,
+            })
+            .map_err(|e| CliError::der(&item.name, &e)),
+    )
 }
 
 /// A day as RFC 3339, for the output.

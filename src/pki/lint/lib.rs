@@ -50,6 +50,7 @@ mod cabf;
 mod crl;
 mod csr;
 mod encoding;
+mod object;
 mod ocsp;
 mod rfc5280;
 mod smime;
@@ -61,6 +62,7 @@ pub use csr_context::{CsrContext, CsrFacts};
 pub use dates::{date, Dated};
 pub use encoding::deviation_findings;
 pub use finding::{at_least, Finding, Level, NotRun, Report};
+pub use object::{lint_object, Linted};
 pub use options::{LintOptions, RuleSet, Rules, UnknownRuleSet};
 pub use rule::{Lint, Object};
 pub use run::{

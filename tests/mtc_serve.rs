@@ -953,7 +953,7 @@ fn bad_inputs_to_the_log_commands() {
     refused(
         &r,
         3,
-        &["m.json", "not an audit or witness state"],
+        &["m.json", "expected an audit or witness state"],
         "foreign state file",
     );
     let state = t.path().join("w.json");

@@ -509,5 +509,7 @@ fn audit_from(
     ))
 }
 
+mod state;
+
 #[cfg(test)]
 mod tests;

@@ -67,6 +67,56 @@ pub struct TrustedSubtree {
     pub hash: Hash,
 }
 
+impl TrustedSubtree {
+    /// The line of the trusted-subtrees file (`pkit mtc landmark list --subtrees` writes
+    /// it, `pkit mtc verify --trusted-subtrees` reads it): `LOG START END HEXHASH`.
+    pub fn to_line(&self) -> String {
+        format!(
+            "{} {} {} {}",
+            self.log,
+            self.subtree.start,
+            self.subtree.end,
+            crate::der::hex(&self.hash)
+        )
+    }
+
+    /// Every subtree of a trusted-subtrees file; blank lines and `#` comments skipped.
+    /// A line that is not `LOG START END HEXHASH` is malformed at its byte offset.
+    pub fn parse_list(text: &str) -> Result<Vec<TrustedSubtree>> {
+        let mut out = Vec::new();
+        let mut offset = 0;
+        for line in text.split_inclusive('\n') {
+            let t = line.trim();
+            if !t.is_empty() && !t.starts_with('#') {
+                let bad = || MtcError::malformed(offset, "\"LOG START END HEXHASH\"");
+                let f: Vec<&str> = t.split_whitespace().collect();
+                if f.len() != 4 {
+                    return Err(bad());
+                }
+                let hash = (0..32)
+                    .map(|i| {
+                        f[3].get(2 * i..2 * i + 2)
+                            .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    })
+                    .collect::<Option<Vec<u8>>>()
+                    .filter(|_| f[3].len() == 64)
+                    .and_then(|v| v.try_into().ok())
+                    .ok_or_else(bad)?;
+                out.push(TrustedSubtree {
+                    log: f[0].parse().map_err(|_| bad())?,
+                    subtree: Subtree::new(
+                        f[1].parse().map_err(|_| bad())?,
+                        f[2].parse().map_err(|_| bad())?,
+                    ),
+                    hash,
+                });
+            }
+            offset += line.len();
+        }
+        Ok(out)
+    }
+}
+
 /// The relying party's policy.
 #[derive(Debug, Clone)]
 pub struct Policy {
@@ -326,6 +376,21 @@ pub fn verify_certificates(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn trusted_subtree_lines_read_back() {
+        let t = TrustedSubtree {
+            log: 1,
+            subtree: Subtree::new(8, 16),
+            hash: [0xab; 32],
+        };
+        let text = format!("# landmarks\n\n{}\n", t.to_line());
+        assert_eq!(TrustedSubtree::parse_list(&text).unwrap(), vec![t]);
+        let e = TrustedSubtree::parse_list("1 0 8 abcd\n").unwrap_err();
+        assert_eq!(e, MtcError::malformed(0, "\"LOG START END HEXHASH\""));
+        let e = TrustedSubtree::parse_list("\n1 0 8\n").unwrap_err();
+        assert!(matches!(e, MtcError::Malformed { offset: 1, .. }), "{e}");
+    }
+
     use super::*;
     use crate::cert::{build_certificate, ca_certificate, CaCertInput};
     use crate::cosign::Cosigner;

@@ -13,6 +13,7 @@ use pkit::mtc::landmark::{format_list, landmark_subtrees};
 use pkit::mtc::store::{CertKind, LogStore};
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash};
+use pkit::mtc::verify::TrustedSubtree;
 use pkit::mtc::witness::{accept_subtree_cosignatures, CosignedNote};
 use pkit::pki::backend::Backend;
 use serde_json::json;
@@ -335,7 +336,12 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
                 for st in landmark_subtrees(&landmarks, pos) {
                     let h = subtree_hash(&*store, st).map_err(mtc_err(&name))?;
                     if l.is_active(now) {
-                        text.push_str(&format!("{log} {} {} {}\n", st.start, st.end, hex(&h)));
+                        let trusted = TrustedSubtree {
+                            log,
+                            subtree: st,
+                            hash: h,
+                        };
+                        text.push_str(&format!("{}\n", trusted.to_line()));
                     }
                     sts.push(json!({"start": st.start, "end": st.end, "hash": hex(&h)}));
                 }

@@ -82,44 +82,11 @@ pub(super) fn cosigner_key(spec: &str) -> CliResult<CosignerKey> {
     CosignerKey::new(id, spki).map_err(mtc_err(&name))
 }
 
+/// The trusted-subtrees file (`TrustedSubtree::parse_list`).
 fn trusted_subtrees(path: &Path) -> CliResult<Vec<TrustedSubtree>> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
-    let mut out = Vec::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let t = line.trim();
-        if !t.is_empty() && !t.starts_with('#') {
-            let bad = || {
-                CliError::parse(format!(
-                    "{name}: offset {offset}: expected \"LOG START END HEXHASH\""
-                ))
-            };
-            let f: Vec<&str> = t.split_whitespace().collect();
-            if f.len() != 4 {
-                return Err(bad());
-            }
-            let hash = (0..32)
-                .map(|i| {
-                    f[3].get(2 * i..2 * i + 2)
-                        .and_then(|h| u8::from_str_radix(h, 16).ok())
-                })
-                .collect::<Option<Vec<u8>>>()
-                .filter(|_| f[3].len() == 64)
-                .and_then(|v| v.try_into().ok())
-                .ok_or_else(bad)?;
-            out.push(TrustedSubtree {
-                log: f[0].parse().map_err(|_| bad())?,
-                subtree: Subtree::new(
-                    f[1].parse().map_err(|_| bad())?,
-                    f[2].parse().map_err(|_| bad())?,
-                ),
-                hash,
-            });
-        }
-        offset += line.len();
-    }
-    Ok(out)
+    TrustedSubtree::parse_list(&text).map_err(mtc_err(&name))
 }
 
 fn verdict_json(source: &str, v: &MtcVerdict) -> serde_json::Value {

@@ -12,6 +12,9 @@ use super::landmark::format_list;
 use super::store::LogStore;
 use super::tiles::{entry_bundle, has_tile, hash_tile, BadPath, Kind, Tile};
 
+mod plan;
+pub use plan::{latest, published_size, tiles_to_write, Latest};
+
 /// A resource of the log, by its path under the log's prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resource {

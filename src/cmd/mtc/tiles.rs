@@ -14,11 +14,10 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::Args;
 use pkit::der::Time;
-use pkit::mtc::checkpoint::Checkpoint;
 use pkit::mtc::publish::{self, Resource};
-use pkit::mtc::tiles::{tiles_between, Kind};
+use pkit::mtc::tiles::Kind;
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct TilesArgs {
@@ -39,36 +38,9 @@ pub struct TilesArgs {
     pub output: FormatArg,
 }
 
-/// The tree size the directory's files back, from its `checkpoint` (0 without one). A
-/// checkpoint of another log, or of a larger tree, means the directory is not this log's
-/// (or the log was rewritten): refused rather than mixed.
-fn published_size(out: &Path, origin: &str, size: u64) -> CliResult<u64> {
-    let path = out.join(Resource::Checkpoint.path());
-    let name = path.display().to_string();
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(CliError::io_at(&name, &e)),
-    };
-    let (old, _) = Checkpoint::parse(&text).map_err(mtc_err(&name))?;
-    if old.origin != origin {
-        return Err(CliError::usage(format!(
-            "{name}: a checkpoint of {}, not of this log ({origin}); choose another --out-dir",
-            old.origin
-        )));
-    }
-    if old.size > size {
-        return Err(CliError::usage(format!(
-            "{name}: {} entries, more than the log's latest checkpoint ({size}); the files there are not this log's",
-            old.size
-        )));
-    }
-    Ok(old.size)
-}
-
 pub fn run(a: TilesArgs) -> CliResult<Exit> {
     let (store, name) = open_store(&a.dir, &a.db)?;
-    let (size, note) = publish::checkpoint(store.as_ref())
+    let latest = publish::latest(store.as_ref())
         .map_err(mtc_err(&name))?
         .ok_or_else(|| {
             CliError::usage(format!(
@@ -76,14 +48,17 @@ pub fn run(a: TilesArgs) -> CliResult<Exit> {
                 a.dir.display()
             ))
         })?;
-    let (cp, _) = Checkpoint::parse(&note).map_err(mtc_err(&name))?;
     std::fs::create_dir_all(&a.out_dir)
         .map_err(|e| CliError::io_at(&a.out_dir.display().to_string(), &e))?;
-    let old = published_size(&a.out_dir, &cp.origin, size)?;
-    let tiles: Vec<_> = tiles_between(old, size)
-        .into_iter()
-        .filter(|t| !(a.no_entries && t.kind == Kind::Entries))
-        .collect();
+    let cp_path = a.out_dir.join(Resource::Checkpoint.path());
+    let cp_name = cp_path.display().to_string();
+    let old = match std::fs::read_to_string(&cp_path) {
+        Ok(text) => publish::published_size(&text, &latest).map_err(mtc_err(&cp_name))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(e) => return Err(CliError::io_at(&cp_name, &e)),
+    };
+    let (size, note) = (latest.size, latest.note);
+    let tiles = publish::tiles_to_write(old, size, !a.no_entries);
     let bar = io::progress_bar(tiles.len() as u64, "tiles");
     let (mut hashes, mut bundles, mut bytes) = (0u64, 0u64, 0u64);
     let mut made = std::collections::HashSet::new();

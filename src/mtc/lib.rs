@@ -77,6 +77,8 @@
 //! - [`fetch`]: where a served log's resources come from ([`fetch::Fetch`]).
 //! - [`remote`]: a served log seen from outside: its checkpoint checked against the
 //!   CA's key, its subtrees proven from its tiles, its active landmarks.
+//! - [`setup`]: a new CA's certificate and serial range, and the log's record of whose
+//!   it is.
 //! - [`witness`]: what a witness signs, and the cosignatures the CA takes from one.
 //! - [`tiles`]: the log as tlog-tiles (c2sp.org/tlog-tiles, mtc-tlog): which tiles
 //!   a tree has, their paths, hash tiles and entry bundles.
@@ -104,6 +106,7 @@ pub mod limits;
 pub mod proof;
 pub mod publish;
 pub mod remote;
+pub mod setup;
 pub mod store;
 pub mod subtree;
 pub mod tile_source;

@@ -9,6 +9,7 @@ use crate::cmd::key::AlgorithmsOf;
 use clap::{Args, Subcommand};
 use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
 use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::setup::{holds_a_log, new_ca_certificate, record_log, serial_range, NewMtcCa};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use pkit::store::postgres::without_password;
@@ -45,7 +46,7 @@ pub struct NewArgs {
     #[command(flatten)]
     pub existing: ExistingKeyArgs,
     /// The issuance log number (1..65535).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub log: u16,
     /// Validity of the CA certificate in days.
     #[arg(long, default_value_t = 3650, value_parser = clap::value_parser!(u32).range(1..))]
@@ -59,9 +60,6 @@ pub struct NewArgs {
 }
 
 pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
-    if a.log == 0 {
-        return Err(CliError::usage("--log 0: log numbers are 1..65535"));
-    }
     let ca_id = TrustAnchorId::parse(&a.ca_id).map_err(mtc_err("--ca-id"))?;
     let now = now_of(&a.now)?;
     crate::cmd::ca_dir::create_ca_dir(&a.dir)?;
@@ -80,24 +78,17 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         Passout::Clear,
         &key_path,
     )?;
-    let alg = key.algorithm();
-    if !COSIGNER_ALGORITHMS.contains(&alg) {
-        return Err(CliError::usage(format!(
-            "--key: a {alg} key; MTC cosigners use ecdsa-p256, ed25519, ml-dsa-44, ml-dsa-65 \
-             or ml-dsa-87"
-        )));
-    }
     let spki = key.public_key_der()?;
-    let base = u64::from(a.log) << 48;
-    let der = pkit::mtc::cert::ca_certificate(&pkit::mtc::cert::CaCertInput {
+    let new = NewMtcCa {
         ca_id: &ca_id,
+        log: a.log,
         spki: &spki,
-        alg,
+        alg: key.algorithm(),
         not_before: now,
-        not_after: now.plus_seconds(i64::from(a.days) * 86_400),
-        min_serial: base,
-        max_serial: base | pkit::mtc::limits::UINT48_MAX,
-    });
+        days: a.days,
+    };
+    let der = new_ca_certificate(&new).map_err(mtc_err("--key"))?;
+    let (alg, (min_serial, max_serial)) = (new.alg, serial_range(a.log));
     // A log on a database server is reached before anything is written, so that a wrong
     // URL or password, or a database holding another log, changes nothing.
     let server = server_url(&a.dir, "mtc.db", &a.db)?;
@@ -105,7 +96,7 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         Some(url) => {
             let name = without_password(url);
             let store = open_server(url, &a.db, &name)?;
-            if store.meta("ca_id").map_err(mtc_err(&name))?.is_some() || store.size() > 0 {
+            if holds_a_log(store.as_ref()).map_err(mtc_err(&name))? {
                 return Err(CliError::io(format!(
                     "{name}: already holds another MTC CA's log (one log per database)"
                 )));
@@ -125,13 +116,7 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         io::write_file_atomic(&key_path, file_text.as_bytes(), false, true)?;
         record_url(&a.dir, url)?;
     }
-    for (k, v) in [
-        ("ca_id", ca_id.dotted().to_string()),
-        ("log", a.log.to_string()),
-        ("alg", alg.name().to_string()),
-    ] {
-        store.set_meta(k, &v).map_err(mtc_err(&db_name))?;
-    }
+    record_log(store.as_mut(), &new).map_err(mtc_err(&db_name))?;
     io::write_file_atomic(
         &pem_path,
         io::pem_encode("CERTIFICATE", &der).as_bytes(),
@@ -145,8 +130,8 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         "log_origin": ca_id.log_id(a.log).note_name(),
         "cosigner_name": ca_id.note_name(),
         "algorithm": alg.name(),
-        "min_serial": base,
-        "max_serial": base | pkit::mtc::limits::UINT48_MAX,
+        "min_serial": min_serial,
+        "max_serial": max_serial,
     });
     let text = format!(
         "created MTC CA {} (log {}, origin {}), cosigner key {}, in {}\n",

@@ -11,6 +11,7 @@ use pkit::der::Time;
 use pkit::mtc::cosign::Cosigner;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::MtcCa;
+use pkit::mtc::setup::log_of_store;
 use pkit::mtc::store::{self, LogStore};
 use pkit::mtc::MtcError;
 use pkit::pki::backend::Backend;
@@ -119,19 +120,9 @@ pub fn open_server(url: &str, args: &DbArgs, name: &str) -> CliResult<Box<dyn Lo
     .map_err(mtc_err(name))
 }
 
-/// The CA's ID and log number from `mtc.db`.
+/// The CA's ID and log number from `mtc.db` (`pkit::mtc::setup::log_of_store`).
 pub fn ca_meta(store: &dyn LogStore, name: &str) -> CliResult<(TrustAnchorId, u16)> {
-    let get = |k: &str| -> CliResult<String> {
-        store
-            .meta(k)
-            .map_err(mtc_err(name))?
-            .ok_or_else(|| CliError::parse(format!("{name}: missing {k} in meta")))
-    };
-    let id = TrustAnchorId::parse(&get("ca_id")?).map_err(mtc_err(name))?;
-    let log = get("log")?
-        .parse()
-        .map_err(|_| CliError::parse(format!("{name}: bad log number in meta")))?;
-    Ok((id, log))
+    log_of_store(store).map_err(mtc_err(name))
 }
 
 /// The CA with its cosigner key.

@@ -12,18 +12,21 @@
 //! is [`MtcError::Line`]; one from an unknown witness or that does not verify is
 //! [`MtcError::Untrusted`].
 
+use super::audit::{audit, AuditError, Seen};
 use super::checkpoint::{Checkpoint, NoteSignature};
 use super::cosign::{cosigned_subtree, Cosigner, CosignerKey};
 use super::error::{MtcError, Result};
+use super::fetch::Fetch;
 use super::hash::Hash;
 use super::ids::TrustAnchorId;
-use super::remote::proven_subtree;
+use super::remote::{proven_subtree, SignedCheckpoint};
 use super::store::SubtreeSignature;
 use super::subtree::{covering_subtrees, Subtree};
 use super::tile_source::TileSource;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine;
 use pkit_ca::manifest::nonblank_lines;
+use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
 
 /// A witness's signature over one subtree of a log: a line of `pkit mtc cosign
@@ -123,6 +126,73 @@ pub fn cosign_subtrees(
         });
     }
     Ok(out)
+}
+
+/// Whether a witness key of `alg` may cosign: ML-DSA-44 (the `subtree/v1` message, what
+/// mtc-tlog requires of cosignatures that go into certificates) or Ed25519
+/// (`cosignature/v1`, checkpoints only, so not with `subtrees`).
+pub fn check_witness_key(alg: Algorithm, subtrees: bool) -> Result<()> {
+    if !matches!(alg, Algorithm::MlDsa44 | Algorithm::Ed25519) {
+        return Err(MtcError::Invalid(format!(
+            "a {alg} key; a witness cosigns with ml-dsa-44 or ed25519 (tlog-cosignature)"
+        )));
+    }
+    if subtrees && alg != Algorithm::MlDsa44 {
+        return Err(MtcError::Invalid(format!(
+            "cosignatures that go into certificates are ML-DSA-44 (mtc-tlog); the key is {alg}"
+        )));
+    }
+    Ok(())
+}
+
+/// What a witness signed.
+#[derive(Debug, Clone)]
+pub struct Cosigned {
+    /// The note signature line over the checkpoint, for the CA to add.
+    pub line: String,
+    /// The subtree cosignatures, when asked for.
+    pub subtrees: Vec<SubtreeCosignature>,
+    /// The tree now verified: the witness's new state, to keep only once the signature
+    /// is out.
+    pub seen: Seen,
+}
+
+/// The witness's procedure (c2sp.org/tlog-cosignature) over a checkpoint already
+/// checked against the CA's key (`signed`): audit the log behind `fetch` (the log `name`
+/// in messages) from the tree `seen` before — it must extend it, tile by tile — and only
+/// then sign the checkpoint at `timestamp` and, with `subtrees`, the covering subtrees of
+/// what the log added. An inconsistent log is never cosigned ([`MtcError::Untrusted`]).
+#[allow(clippy::too_many_arguments)]
+pub fn cosign(
+    fetch: &dyn Fetch,
+    name: &str,
+    signed: &SignedCheckpoint,
+    ca_id: &TrustAnchorId,
+    cosigner: &Cosigner,
+    seen: Option<&Seen>,
+    timestamp: u64,
+    subtrees: bool,
+) -> Result<Cosigned> {
+    let cp = &signed.checkpoint;
+    let (now_seen, _) = audit(fetch, cp.size, cp.root, seen, false).map_err(|e| match e {
+        AuditError::Found(f) => MtcError::Untrusted(format!("{name}: not cosigned: {f}")),
+        AuditError::Fetch { why, .. } => MtcError::Fetch(why),
+        AuditError::Mtc(e) => e,
+    })?;
+    let log = ca_id.log_id(signed.log);
+    let line = cp.signature_line(&log, cosigner, timestamp)?;
+    let subtrees = if subtrees {
+        let src = TileSource::new(fetch, cp.size);
+        let old = seen.map_or(0, |s| s.size);
+        cosign_subtrees(cosigner, name, &src, cp, &log, old)?
+    } else {
+        Vec::new()
+    };
+    Ok(Cosigned {
+        line,
+        subtrees,
+        seen: now_seen,
+    })
 }
 
 /// The CA's side for subtree cosignatures: each line of `text` (the file `name`) must

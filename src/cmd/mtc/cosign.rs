@@ -11,18 +11,15 @@ use super::common::{emit, mtc_err, now_of, unix, Format, FormatArg};
 use super::remote::Remote;
 use super::state::{read_state, write_state};
 use super::verify::read_der;
-use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::error::{CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::load_private_key;
 use clap::Args;
-use pkit::mtc::audit::{audit, AuditError};
 use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::Cosigner;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::remote::{signed_checkpoint, SignedCheckpoint};
-use pkit::mtc::tile_source::TileSource;
-use pkit::mtc::witness::cosign_subtrees;
-use pkit::pki::alg::Algorithm;
+use pkit::mtc::remote::signed_checkpoint;
+use pkit::mtc::witness::{check_witness_key, cosign};
 use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::path::PathBuf;
@@ -74,51 +71,32 @@ pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
     let id = TrustAnchorId::parse(&a.id).map_err(mtc_err("--id"))?;
     let key = load_private_key(be, &a.key, a.passin.as_deref(), a.pin.as_deref())?;
     let alg = key.algorithm();
-    if !matches!(alg, Algorithm::MlDsa44 | Algorithm::Ed25519) {
-        return Err(CliError::usage(format!(
-            "--key {}: a {alg} key; a witness cosigns with ml-dsa-44 or ed25519 (tlog-cosignature)",
-            a.key.display()
-        )));
-    }
-    if a.subtrees.is_some() && alg != Algorithm::MlDsa44 {
-        return Err(CliError::usage(format!(
-            "--subtrees: cosignatures that go into certificates are ML-DSA-44 (mtc-tlog); --key {} is {alg}",
-            a.key.display()
-        )));
-    }
-    let cosigner = Cosigner::new(id, key).map_err(mtc_err(&a.key.display().to_string()))?;
+    let key_name = format!("--key {}", a.key.display());
+    check_witness_key(alg, a.subtrees.is_some()).map_err(mtc_err(&key_name))?;
+    let cosigner = Cosigner::new(id, key).map_err(mtc_err(&key_name))?;
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
     let remote = Remote::new(&a.url)?;
-    let SignedCheckpoint {
-        checkpoint: cp,
-        log,
-        ..
-    } = signed_checkpoint(be, &remote, &remote.base, &ca, &[]).map_err(mtc_err(&remote.base))?;
+    let signed =
+        signed_checkpoint(be, &remote, &remote.base, &ca, &[]).map_err(mtc_err(&remote.base))?;
+    let cp = &signed.checkpoint;
     let seen = read_state(&a.state, &cp.origin)?;
-    let (now_seen, _) = match audit(&remote, cp.size, cp.root, seen.as_ref(), false) {
-        Ok(r) => r,
-        Err(AuditError::Found(f)) => {
-            return Err(CliError::negative(format!(
-                "{}: not cosigned: {f}",
-                remote.base
-            )))
-        }
-        Err(AuditError::Fetch { why, .. }) => return Err(CliError::io(why.to_string())),
-        Err(AuditError::Mtc(e)) => return Err(mtc_err(&remote.base)(e)),
-        Err(other) => return Err(CliError::internal(other.to_string())),
-    };
     let timestamp = unix(now_of(&a.now)?);
-    let line = cp
-        .signature_line(&ca.ca_id.log_id(log), &cosigner, timestamp)
-        .map_err(mtc_err(&a.key.display().to_string()))?;
+    let done = cosign(
+        &remote,
+        &remote.base,
+        &signed,
+        &ca.ca_id,
+        &cosigner,
+        seen.as_ref(),
+        timestamp,
+        a.subtrees.is_some(),
+    )
+    .map_err(mtc_err(&remote.base))?;
+    let line = &done.line;
     if let Some(path) = &a.subtrees {
-        let old = seen.as_ref().map_or(0, |s| s.size);
-        let log_id = ca.ca_id.log_id(log);
-        let src = TileSource::new(&remote, cp.size);
-        let signed = cosign_subtrees(&cosigner, &remote.base, &src, &cp, &log_id, old)
-            .map_err(mtc_err(&remote.base))?;
-        let text: String = signed
+        let text: String = done
+            .subtrees
             .iter()
             .map(|c| format!("{}\n", c.to_json_line()))
             .collect();
@@ -129,7 +107,7 @@ pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
     }
     // Recorded only once the signature is out: a witness never cosigns a tree that does
     // not extend the one in its state.
-    write_state(&a.state, &cp.origin, &now_seen)?;
+    write_state(&a.state, &cp.origin, &done.seen)?;
     let item = json!({
         "origin": cp.origin,
         "size": cp.size,

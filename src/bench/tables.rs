@@ -245,3 +245,69 @@ pub fn parse(h: &Harness<'_>, sets: &[Dataset]) -> Result<Vec<Table>> {
     tables.push(pt::memory(sets)?);
     Ok(tables)
 }
+
+/// One side of `bench compare --backends`: a backend under its name, and whether its raw
+/// limits are measured beside its pipeline (for token backends, whose limits are the
+/// interesting figure; the software backend's are `bench crypto`'s).
+pub struct BackendSide<'a> {
+    /// The backend's name, as the tables show it.
+    pub name: &'a str,
+    /// The backend.
+    pub backend: &'a Backend,
+    /// Measure its raw limits too.
+    pub raw_limits: bool,
+}
+
+/// `bench compare --backends A,B`: the X.509 pipeline's signing and verification stages
+/// ([`super::backends::OPS`]) for each of `algs` on both backends at `batch`, side by
+/// side; then each side with raw limits against them. `skipped` hears of each algorithm
+/// a backend lacks (its rows are left out).
+pub fn compare_backends(
+    h: &Harness<'_>,
+    sides: [BackendSide<'_>; 2],
+    algs: &[Algorithm],
+    batch: u64,
+    skipped: &mut dyn FnMut(&str, Algorithm),
+) -> Result<Vec<Table>> {
+    use super::backends::{self, BackendRuns};
+    let ops: Vec<String> = backends::OPS.iter().map(|s| s.to_string()).collect();
+    let scratch = Scratch::new(None)?;
+    let mut measured = Vec::new();
+    for side in &sides {
+        let hb = Harness {
+            backend: side.backend,
+            only: Some(ops.clone()),
+            ..*h
+        };
+        let mut runs = Vec::new();
+        let mut supported = Vec::new();
+        for &alg in algs {
+            if !side.backend.supports(alg) {
+                skipped(side.name, alg);
+                continue;
+            }
+            runs.push(x509::run(&hb, alg, &[batch], &scratch)?);
+            supported.push(alg);
+        }
+        let limits = if side.raw_limits {
+            crypto::run(&Harness { only: None, ..hb }, &supported)?
+        } else {
+            Vec::new()
+        };
+        measured.push((side.name, runs, limits));
+    }
+    let runs_of = |i: usize| BackendRuns {
+        name: measured[i].0,
+        runs: &measured[i].1,
+    };
+    let mut tables = vec![backends::table(&runs_of(0), &runs_of(1), batch)];
+    for (name, runs, limits) in &measured {
+        if !limits.is_empty() {
+            tables.push(backends::against_raw(name, runs, limits, batch));
+            let mut raw = crypto::table(limits, threads());
+            raw.title = format!("{name}: {}", raw.title);
+            tables.push(raw);
+        }
+    }
+    Ok(tables)
+}

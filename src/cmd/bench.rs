@@ -11,7 +11,7 @@ use pkit::bench::harness::Harness;
 use pkit::bench::machine::Machine;
 use pkit::bench::report::Report;
 use pkit::bench::scratch::Scratch;
-use pkit::bench::{crypto, parse, tables, x509, BenchError};
+use pkit::bench::{parse, tables, BenchError};
 use pkit::pki::backend::Backend;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -223,7 +223,6 @@ fn compare_backends(
     a: &CompareArgs,
     tokens: &Scratch,
 ) -> CliResult<Vec<pkit::bench::report::Table>> {
-    use pkit::bench::backends;
     let [b_a, b_b] = a.backends[..] else {
         return Err(CliError::usage(format!(
             "--backends: expected two backends, found {}",
@@ -240,59 +239,28 @@ fn compare_backends(
         ));
     }
     let batch = a.pipeline.sizes.iter().copied().max().unwrap_or(1024);
-    let ops: Vec<String> = backends::OPS.iter().map(|s| s.to_string()).collect();
-    let scratch = Scratch::new(None)?;
-    let mut tables = Vec::new();
-    let mut sides = Vec::new();
-    for choice in [b_a, b_b] {
-        let backend = super::token::bench_backend(
+    let open = |choice: BackendChoice| {
+        super::token::bench_backend(
             choice,
             &tokens.path(choice.name()),
             a.common.nss_db.as_deref(),
             a.common.pin.as_deref(),
-        )?;
-        let hb = Harness {
-            backend: &backend,
-            subscriber_keys: h.subscriber_keys,
-            min_time: h.min_time,
-            only: Some(ops.clone()),
-            progress: h.progress,
-        };
-        let mut runs = Vec::new();
-        let mut algs = Vec::new();
-        for &alg in &a.algos {
-            if !backend.supports(alg) {
-                // The seeds' NSS lacks Ed25519 and ML-DSA: those rows are left out, said.
-                eprintln!(
-                    "pkit: {} has no {alg}; its rows are left out",
-                    choice.name()
-                );
-                continue;
-            }
-            runs.push(x509::run(&hb, alg, &[batch], &scratch)?);
-            algs.push(alg);
-        }
-        let limits = if choice == BackendChoice::Openssl {
-            Vec::new()
-        } else {
-            crypto::run(&Harness { only: None, ..hb }, &algs)?
-        };
-        sides.push((choice, runs, limits));
-    }
-    let side = |i: usize| backends::BackendRuns {
-        name: sides[i].0.name(),
-        runs: &sides[i].1,
+        )
     };
-    tables.push(backends::table(&side(0), &side(1), batch));
-    for (choice, runs, limits) in &sides {
-        if !limits.is_empty() {
-            tables.push(backends::against_raw(choice.name(), runs, limits, batch));
-            let mut raw = crypto::table(limits, rayon::current_num_threads());
-            raw.title = format!("{}: {}", choice.name(), raw.title);
-            tables.push(raw);
-        }
-    }
-    Ok(tables)
+    let (backend_a, backend_b) = (open(b_a)?, open(b_b)?);
+    let side = |choice: BackendChoice, backend| tables::BackendSide {
+        name: choice.name(),
+        backend,
+        raw_limits: choice != BackendChoice::Openssl,
+    };
+    Ok(tables::compare_backends(
+        h,
+        [side(b_a, &backend_a), side(b_b, &backend_b)],
+        &a.algos,
+        batch,
+        // The seeds' NSS lacks Ed25519 and ML-DSA: those rows are left out, said.
+        &mut |name, alg| eprintln!("pkit: {name} has no {alg}; its rows are left out"),
+    )?)
 }
 
 /// The command line as the report shows it: a password given inline (`pass:…`) or in a

@@ -49,6 +49,7 @@ pub mod ed25519_batch;
 pub mod harness;
 pub mod machine;
 pub mod mtc;
+pub mod mtc_size;
 pub mod parse;
 pub mod parse_tables;
 pub mod recorder;

@@ -6,13 +6,15 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io::{self, InForm};
 use crate::cmd::key::AlgorithmParser;
 use clap::Args;
+use pkit::bench::mtc_size::certificate_sizes;
+use pkit::bench::BenchError;
 use pkit::der::hex;
 use pkit::mtc::cert::CaInfo;
-use pkit::mtc::cosign::{CosignerKey, COSIGNER_ALGORITHMS};
+use pkit::mtc::cosign::CosignerKey;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::remote::subtrees_from_log;
-use pkit::mtc::subtree::Subtree;
 use pkit::mtc::verify::{verify_certificates, MtcVerdict, Policy, TrustedSubtree};
+use pkit::mtc::MtcError;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use serde_json::json;
@@ -210,101 +212,34 @@ pub struct SizeArgs {
 }
 
 pub fn run_size(be: &Backend, a: SizeArgs) -> CliResult<Exit> {
-    use pkit::mtc::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInput};
-    use pkit::mtc::proof::{Cosignature, MtcProof};
-    if !COSIGNER_ALGORITHMS.contains(&a.alg) {
-        return Err(CliError::unsupported(format!(
-            "--alg {}: not an MTC cosigner algorithm",
-            a.alg
-        )));
-    }
-    let now = pkit::der::Time::now();
-    let later = now.plus_seconds(7 * 86_400);
-    let subject = pkit::pki::ca::subject::parse_subject("CN=www.example.com")
-        .map_err(|e| CliError::usage(e.0))?;
-    let san = pkit::pki::ca::san::parse_san("DNS:www.example.com").map_err(CliError::usage)?;
-    let leaf_key = be.generate(a.alg)?;
-    let spki = leaf_key.public_key_der()?;
-    let ca_id = TrustAnchorId::parse("32473.1").map_err(mtc_err("size"))?;
-    let ext = leaf_extensions(std::slice::from_ref(&san.der), false, &[]);
-    let tbs = encode_tbs_entry(&TbsEntryInput {
-        issuer: &ca_id.to_name_der(),
-        not_before: now,
-        not_after: later,
-        subject: &subject,
-        spki: &spki,
-        extensions: &ext,
-    })
-    .map_err(mtc_err("size"))?;
-    let entry = encode_entry(&[], &tbs).map_err(mtc_err("size"))?;
-    let sig = be.generate(a.alg)?.sign(b"size estimate")?;
-    let n = a.proof_hashes.min(47);
-    let mut proof = MtcProof {
-        extensions: Vec::new(),
-        subtree: Subtree::new(0, 1u64 << n),
-        inclusion_proof: vec![[0u8; 32]; n],
-        signatures: vec![Cosignature {
-            cosigner_id: ca_id.binary().to_vec(),
-            signature: sig,
-        }],
-    };
-    let tbs_entry = pkit::mtc::entry::parse_entry(&entry)
-        .map_err(mtc_err("size"))?
-        .tbs_entry;
-    let standalone = pkit::mtc::cert::build_certificate(tbs_entry, &spki, 1, 0, &proof)
-        .map_err(mtc_err("size"))?;
-    proof.signatures.clear();
-    let landmark = pkit::mtc::cert::build_certificate(tbs_entry, &spki, 1, 0, &proof)
-        .map_err(mtc_err("size"))?;
-    // The X.509 comparison: an intermediate of the same algorithm and the leaf it signs.
-    let inter_key = be.generate(a.alg)?;
-    let inter_subject = pkit::pki::ca::subject::parse_subject("CN=Example Issuing CA,O=Example")
-        .map_err(|e| CliError::usage(e.0))?;
-    let inter = pkit::pki::ca::issuer::self_signed(
-        inter_key.as_ref(),
-        &inter_subject,
-        now,
-        later,
-        Some(0),
-    )?;
-    let issuer = pkit::pki::ca::issuer::Issuer::new(inter.clone(), inter_key)?;
-    let mut signer = issuer.key.signer()?;
-    let leaf = issuer.issue(
-        signer.as_mut(),
-        &pkit::pki::ca::issuer::Request {
-            subject,
-            spki,
-            key_alg: Some(a.alg),
-            profile: pkit::pki::ca::profile::Profile::Server,
-            sans: vec![san.der],
-            not_before: now,
-            not_after: later,
-            path_len: None,
-            copied: Vec::new(),
-            pointers: None,
-            name_constraints: None,
-            clip: false,
-            copied_wins: false,
-        },
-    )?;
-    let x509 = leaf.der.len() + inter.len();
+    let sizes = certificate_sizes(be, a.alg, a.proof_hashes).map_err(|e| match e {
+        BenchError::Mtc(MtcError::Invalid(m)) => CliError::unsupported(format!("--alg {m}")),
+        e => e.into(),
+    })?;
+    let (n, standalone, landmark) = (
+        sizes.proof_hashes,
+        sizes.standalone,
+        sizes.landmark_relative,
+    );
+    let (leaf, inter) = (sizes.x509_leaf, sizes.x509_intermediate);
+    let x509 = leaf + inter;
     let item = json!({
         "algorithm": a.alg.name(),
         "proof_hashes": n,
-        "standalone": standalone.len(),
-        "landmark_relative": landmark.len(),
-        "x509_leaf": leaf.der.len(),
-        "x509_intermediate": inter.len(),
+        "standalone": standalone,
+        "landmark_relative": landmark,
+        "x509_leaf": leaf,
+        "x509_intermediate": inter,
         "x509_chain": x509,
     });
     let text = format!(
         "algorithm {}, inclusion proof {n} hashes\n  standalone MTC certificate      {:>6} bytes\n  landmark-relative certificate   {:>6} bytes\n  X.509 leaf + intermediate       {:>6} bytes ({} + {})\n",
         a.alg,
-        standalone.len(),
-        landmark.len(),
+        standalone,
+        landmark,
         x509,
-        leaf.der.len(),
-        inter.len()
+        leaf,
+        inter
     );
     emit(a.output.format, "mtc_size", item, &text)?;
     Ok(Exit::Ok)

@@ -4,7 +4,6 @@
 //! there. Full tiles never change and partial tiles are named by their width, so a run
 //! cut short leaves the old checkpoint with every tile it needs.
 
-use super::checkpoint;
 use crate::checkpoint::Checkpoint;
 use crate::error::{MtcError, Result};
 use crate::store::LogStore;
@@ -23,9 +22,10 @@ pub struct Latest {
 
 /// The latest checkpoint of `store`, `None` before the first.
 pub fn latest(store: &dyn LogStore) -> Result<Option<Latest>> {
-    let Some((size, note)) = checkpoint(store)? else {
+    let Some(stored) = store.latest_checkpoint()? else {
         return Ok(None);
     };
+    let (size, note) = (stored.size, stored.note);
     let (cp, _) = Checkpoint::parse(&note)?;
     Ok(Some(Latest {
         size,

@@ -8,7 +8,10 @@ use std::sync::OnceLock;
 
 macro_rules! registry {
     ($($id:ident = $dotted:literal, $name:literal;)*) => {
-        $(pub const $id: Oid = Oid::new($dotted);)*
+        $(
+            #[doc = concat!("OBJECT IDENTIFIER ", $dotted, ", printed as `", $name, "`.")]
+            pub const $id: Oid = Oid::new($dotted);
+        )*
         static TABLE: &[(Oid, &str)] = &[$(($id, $name),)*];
     };
 }

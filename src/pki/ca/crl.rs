@@ -22,7 +22,7 @@
 use super::issuer::Issuer;
 use super::store::Revoked;
 use super::tbs::signed_envelope;
-use crate::der::writer::Open;
+use crate::der::Open;
 use crate::der::{oid_registry as oids, tag, Time, Writer};
 use pkit_x509::alg::SignatureScheme;
 use pkit_x509::backend::{BackendError, Signer};

@@ -26,7 +26,7 @@ use super::profile::Profile;
 use super::san::parse_san;
 use super::subject::parse_subject;
 use crate::der::oid_registry::{self as oids, by_name};
-use crate::der::{oid::encode_dotted, tag, Oid, Writer};
+use crate::der::{encode_dotted, tag, Oid, Writer};
 use base64::Engine as _;
 use pkit_x509::ext::key_usage::KEY_USAGE_BITS;
 use serde_json::Value;

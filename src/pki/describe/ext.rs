@@ -14,7 +14,7 @@
 
 use super::{algid_json as alg, b64, oid_json as oid};
 use crate::der::hex;
-use crate::der::reader::Reader;
+use crate::der::Reader;
 use crate::der::{ObjectId, Result, Time};
 use pkit_x509::ext::crl_dp::RelativeName;
 use pkit_x509::ext::general_name::GeneralName;

@@ -9,7 +9,7 @@
 
 use crate::cert_type::CertType;
 use crate::der::oid_registry as oids;
-use crate::der::reader::Deviation;
+use crate::der::Deviation;
 use crate::der::{Deviations, ErrorKind, ObjectId, Oid, Reader};
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::basic_constraints::BasicConstraints;

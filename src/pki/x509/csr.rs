@@ -25,7 +25,7 @@
 
 use crate::algid::AlgId;
 use crate::der::primitives::BitString;
-use crate::der::reader::Tlv;
+use crate::der::Tlv;
 use crate::der::{tag, Context, ErrorKind, ObjectId, Reader, Result};
 use crate::name::Name;
 use crate::spki::Spki;

@@ -11,7 +11,7 @@
 use crate::algid::AlgId;
 use crate::csr::Attributes;
 use crate::der::oid_registry as oids;
-use crate::der::reader::Tlv;
+use crate::der::Tlv;
 use crate::der::{tag, Context, Error, ErrorKind, ObjectId, Reader, Result};
 use crate::name::Name;
 use std::borrow::Cow;

@@ -131,7 +131,7 @@ impl CrlReason {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::reader::Deviations;
+    use crate::der::Deviations;
 
     #[test]
     fn crl_numbers() {

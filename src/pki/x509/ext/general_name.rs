@@ -8,7 +8,7 @@
 //! explicitly tagged (0xa4 around the Name SEQUENCE) because Name is itself a CHOICE.
 
 use super::fields::read_seq_of;
-use crate::der::reader::Tlv;
+use crate::der::Tlv;
 use crate::der::{string, tag, Context, Error, ErrorKind, ObjectId, Reader, Result};
 use crate::name::Name;
 use std::borrow::Cow;

@@ -103,7 +103,7 @@ pub fn read_netscape_cert_type<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> 
 mod tests {
     use super::*;
     use crate::der::oid_registry as oids;
-    use crate::der::reader::Deviations;
+    use crate::der::Deviations;
     use crate::der::Writer;
 
     #[test]

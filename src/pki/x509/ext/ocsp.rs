@@ -69,7 +69,7 @@ pub fn read_preferred_signature_algorithms<'a>(
 mod tests {
     use super::*;
     use crate::der::oid_registry as oids;
-    use crate::der::reader::Deviations;
+    use crate::der::Deviations;
     use crate::der::Writer;
 
     #[test]

@@ -11,7 +11,7 @@ use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
-use pkit::store::postgres::without_password;
+use pkit::store::url::without_password;
 use serde_json::json;
 use std::path::PathBuf;
 

@@ -163,7 +163,7 @@ mod tests {
     use pkit_x509::alg::Algorithm;
     use pkit_x509::cert::Certificate;
     use pkit_x509::crl::Crl;
-    use pkit_x509::ext::crl::CrlReason;
+    use pkit_x509::ext::CrlReason;
     use pkit_x509::signed::verify_signed;
 
     const NOW: Time = Time {

@@ -336,7 +336,8 @@ impl PrivateKey for EcKeyPair {
 mod tests {
     use super::*;
     use crate::backend;
-    use pkit_x509::key::{encrypt_private_key, load_private, KdfChoice};
+    use pkit_x509::key::encrypted::{encrypt_private_key, KdfChoice};
+    use pkit_x509::key::load::load_private;
 
     /// Every key of a batch is a valid pair: OpenSSL loads its PKCS#8 (checking the point
     /// against the scalar), derives the same SPKI, and a signature verifies under it.

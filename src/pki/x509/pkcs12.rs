@@ -2,7 +2,7 @@
 //! safe of ContentInfos, and the bags inside SafeContents.
 //!
 //! The structure is read here; decryption parameters are read by
-//! [`crate::key::PbeScheme`] and the cryptography comes from the backend. Like
+//! [`crate::key::pbe::PbeScheme`] and the cryptography comes from the backend. Like
 //! CMS, PKCS#12 files are BER in practice (Java and Windows write indefinite lengths),
 //! so callers read them with a lenient [`Reader`].
 

@@ -71,7 +71,7 @@ pub trait KeyProvider: Send + Sync {
             )))
         }
     }
-    /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load_private`)
+    /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load::load_private`)
     /// has read and found to be an `alg` key (an ML-DSA key's form already checked).
     fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
 }

@@ -187,7 +187,7 @@ impl<'a> MlDsaPrivateKey<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::PrivateKeyInfo;
+    use crate::key::pkcs8::PrivateKeyInfo;
 
     fn read(der: &[u8], alg: Algorithm) -> Result<MlDsaPrivateKey<'_>> {
         let k = PrivateKeyInfo::from_der(der).unwrap();

@@ -18,13 +18,3 @@ pub mod ml_dsa;
 pub mod pbe;
 pub mod pkcs8;
 pub mod public;
-
-pub use encrypted::{
-    encrypt_parts, encrypt_private_key, is_encrypted, EncryptedPrivateKeyInfo, KdfChoice,
-};
-pub use inner::EcPrivateKey;
-pub use kind::{key_kind, spki_key_kind, KeyKind};
-pub use load::load_private;
-pub use ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
-pub use pbe::{Kdf, PbeScheme};
-pub use pkcs8::PrivateKeyInfo;

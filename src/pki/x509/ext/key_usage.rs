@@ -56,7 +56,7 @@ pub const KEY_USAGE_BITS: &[&str] = &[
 
 /// Read a KeyUsage. RFC 5280 §4.2.1.3: "When the keyUsage extension appears in a
 /// certificate, at least one of the bits MUST be set to 1."
-pub fn read_key_usage<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
+pub(crate) fn read_key_usage<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
     let at = r.offset();
     let ku = read_named_bits(r, tag::BIT_STRING, KEY_USAGE_BITS)?;
     if ku.set_bits().next().is_none() {
@@ -72,7 +72,7 @@ pub fn read_key_usage<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
 /// ExtKeyUsageSyntax ::= SEQUENCE SIZE (1..MAX) OF KeyPurposeId
 /// KeyPurposeId ::= OBJECT IDENTIFIER
 /// ```
-pub fn read_extended_key_usage<'a>(r: &mut Reader<'a>) -> Result<Vec<ObjectId<'a>>> {
+pub(crate) fn read_extended_key_usage<'a>(r: &mut Reader<'a>) -> Result<Vec<ObjectId<'a>>> {
     read_seq_of(r, tag::SEQUENCE, "KeyPurposeId", |r| r.read_oid())
 }
 
@@ -101,7 +101,7 @@ pub const NETSCAPE_CERT_TYPE_BITS: &[&str] = &[
     "objectSigningCA",
 ];
 
-pub fn read_netscape_cert_type<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
+pub(crate) fn read_netscape_cert_type<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
     read_named_bits(r, tag::BIT_STRING, NETSCAPE_CERT_TYPE_BITS)
 }
 

@@ -329,7 +329,7 @@ pub fn name(content: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// Names for OIDs read from input: the registry lives here rather than in [`super::oid`]
+/// Names for OIDs read from input: the registry lives here rather than beside [`ObjectId`]
 /// so that the OID type knows nothing of the table built from it.
 impl ObjectId<'_> {
     /// Human name from the registry, if pkit knows this OID.

@@ -39,7 +39,7 @@ impl Deviations {
     pub fn push(&self, offset: usize, what: ErrorKind) {
         self.log().push(Deviation { offset, what });
     }
-    /// The deviations recorded so far, in input order; the log is left empty.
+    /// The deviations recorded so far, in the order recorded; the log is left empty.
     pub fn take(&self) -> Vec<Deviation> {
         std::mem::take(&mut *self.log())
     }

@@ -49,7 +49,7 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 /// Broken-down UTC time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Civil {
-    /// The proleptic Gregorian year (may be before 1 or after 9999 in arithmetic).
+    /// The year, in the proleptic Gregorian calendar.
     pub year: i64,
     /// Month of the year, 1 to 12.
     pub month: u32,

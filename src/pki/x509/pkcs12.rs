@@ -327,7 +327,7 @@ pub fn authenticated_safe<'a>(mut r: Reader<'a>) -> Result<Vec<ContentInfo<'a>>>
 /// ```
 #[derive(Debug, Clone)]
 pub struct EncryptedData<'a> {
-    /// version: 0 for this structure.
+    /// version: the CMSVersion, 0 (or 2 with unprotectedAttrs, RFC 5652 §8).
     pub version: u64,
     /// contentType of the encrypted content (id-data for SafeContents).
     pub content_type: ObjectId<'a>,

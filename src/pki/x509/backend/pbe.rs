@@ -11,7 +11,7 @@ use super::error::Result;
 /// The hash under a KDF or an HMAC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Hash {
-    /// MD5 (PKCS#5 v1.5 schemes in old files).
+    /// MD5, which old PKCS#12 files use for their MAC.
     Md5,
     /// SHA-1.
     Sha1,

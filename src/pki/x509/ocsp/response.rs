@@ -38,7 +38,8 @@ pub struct OcspResponse<'a> {
     pub raw: &'a [u8],
     /// responseStatus: whether the responder could answer.
     pub status: ResponseStatus,
-    /// responseBytes: present only when the status is successful.
+    /// responseBytes: the response itself, which RFC 6960 §4.2.1 has only for a successful
+    /// status.
     pub response_bytes: Option<ResponseBytes<'a>>,
     /// The decoded response when `responseType` is id-pkix-ocsp-basic.
     pub basic: Option<BasicOcspResponse<'a>>,

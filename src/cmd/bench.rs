@@ -267,8 +267,8 @@ fn compare_backends(
 /// database URL is left out, since reports are pasted into issues and documents.
 fn shown_command(args: impl Iterator<Item = String>) -> String {
     let shown = args.map(|a| {
-        if pkit::store::postgres::is_url(&a) {
-            pkit::store::postgres::without_password(&a)
+        if pkit::store::url::is_url(&a) {
+            pkit::store::url::without_password(&a)
         } else if let Some(i) = a.find("pass:") {
             if i == 0 || a[..i].ends_with('=') {
                 format!("{}pass:…", &a[..i])
@@ -291,7 +291,7 @@ fn scratch_for(db: Option<&str>, passin: Option<&str>, replace: bool) -> CliResu
     let Some(db) = db else {
         return Ok(Scratch::new(None)?);
     };
-    if pkit::store::postgres::is_url(db) {
+    if pkit::store::url::is_url(db) {
         let password = passin.map(io::read_secret).transpose()?;
         return Ok(Scratch::with_server(db, password.as_deref())?);
     }

@@ -8,7 +8,7 @@ use super::error::{CliError, CliResult};
 use super::io;
 use pkit::pki::ca::dir::{self as ca_dir, LocateError, Records};
 use pkit::pki::ca::store::{self, CaStore, StoreError};
-use pkit::store::postgres::without_password;
+use pkit::store::url::without_password;
 use std::path::Path;
 
 pub use pkit::pki::ca::dir::URL_FILE;

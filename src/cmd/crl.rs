@@ -19,7 +19,7 @@ use pkit::pki::ca::store::RevokeOutcome;
 use pkit::pki::ca::undelivered;
 use pkit::pki::crl::Crl;
 use pkit::pki::crl_verify::{self, RevokedIndex};
-use pkit::pki::ext::crl::CrlReason;
+use pkit::pki::ext::CrlReason;
 use pkit::pki::ocsp_verify::VerifyError;
 use pkit::pki::signed::SignedError;
 use serde_json::{json, Value};

@@ -10,7 +10,9 @@ use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{Backend, PrivateKey};
-use pkit::pki::key::{self, KdfChoice, MlDsaKeyFormat};
+use pkit::pki::key;
+use pkit::pki::key::encrypted::KdfChoice;
+use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -253,7 +255,7 @@ fn gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
                 KdfArg::Pbkdf2 => KdfChoice::Pbkdf2,
                 KdfArg::Scrypt => KdfChoice::Scrypt,
             };
-            let der = key::encrypt_private_key(be, &*key, &pw, kdf, format);
+            let der = key::encrypted::encrypt_private_key(be, &*key, &pw, kdf, format);
             pw.fill(0);
             (der?, "ENCRYPTED PRIVATE KEY")
         }

@@ -64,8 +64,8 @@ pub fn load_private_key(
             ))
         }));
     };
-    let encrypted =
-        item.label.as_deref() == Some("ENCRYPTED PRIVATE KEY") || key::is_encrypted(&item.der);
+    let encrypted = item.label.as_deref() == Some("ENCRYPTED PRIVATE KEY")
+        || key::encrypted::is_encrypted(&item.der);
     let mut password = match passin {
         Some(spec) => Some(io::read_secret(spec)?),
         // At a terminal, ask (without echo); a script gets an error instead of a hang.
@@ -82,7 +82,7 @@ pub fn load_private_key(
         }
         None => None,
     };
-    let loaded = key::load_private(be, &item.der, password.as_deref());
+    let loaded = key::load::load_private(be, &item.der, password.as_deref());
     if let Some(pw) = password.as_mut() {
         pw.fill(0);
     }

@@ -7,7 +7,7 @@ use super::key_file::load_private_key;
 use clap::Args;
 use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::cert::Certificate;
-use pkit::pki::key::MlDsaKeyFormat;
+use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
 use pkit::pki::pkcs12::write::{encode_pfx, Contents};
 use std::path::{Path, PathBuf};
 

@@ -9,7 +9,7 @@ use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm, Item, OutputOpts};
 use super::output;
 use clap::Args;
-use pkit::der::reader::Deviation;
+use pkit::der::Deviation;
 use pkit::der::{tree, Time};
 use pkit::describe::{self, CertFacts, Ctx, Described};
 use pkit::pki::backend::Backend;

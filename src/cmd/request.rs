@@ -13,7 +13,8 @@ use pkit::pki::ca::store::CertRecord;
 use pkit::pki::ca::subject::parse_subject;
 use pkit::pki::cert::Certificate;
 use pkit::pki::csr::Csr;
-use pkit::pki::key::{encrypt_private_key, KdfChoice, MlDsaKeyFormat};
+use pkit::pki::key::encrypted::{encrypt_private_key, KdfChoice};
+use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
 use std::path::Path;
 
 pub fn profile(s: &str) -> CliResult<Profile> {

@@ -7,11 +7,26 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorKind {
     /// The input ended inside a header or content.
-    Truncated { needed: usize, available: usize },
+    Truncated {
+        /// Bytes the header or content needed.
+        needed: usize,
+        /// Bytes the input still had.
+        available: usize,
+    },
     /// A different tag was found than the structure requires.
-    UnexpectedTag { expected: u8, found: u8 },
+    UnexpectedTag {
+        /// The identifier octet the structure requires.
+        expected: u8,
+        /// The identifier octet in the input.
+        found: u8,
+    },
     /// A length that does not fit in the remaining input.
-    LengthOverrun { length: usize, available: usize },
+    LengthOverrun {
+        /// The length the header declares.
+        length: usize,
+        /// Bytes left in the enclosing input after the header.
+        available: usize,
+    },
     /// DER requires the shortest length form.
     NonMinimalLength,
     /// Indefinite lengths are BER only.
@@ -39,9 +54,15 @@ pub enum ErrorKind {
     /// String content not allowed by its type (PrintableString, IA5String, UTF8String…).
     InvalidString(&'static str),
     /// Bytes left over after a complete value.
-    TrailingData { count: usize },
+    TrailingData {
+        /// How many bytes are left over.
+        count: usize,
+    },
     /// Nesting deeper than the reader allows (hostile input guard).
-    TooDeep { limit: usize },
+    TooDeep {
+        /// The deepest nesting the reader accepts.
+        limit: usize,
+    },
     /// High tag numbers (>= 31) are not used by any structure pkit decodes strictly.
     HighTagNumber,
     /// SET OF elements must be sorted in DER.
@@ -50,7 +71,14 @@ pub enum ErrorKind {
     /// `u32`, which TLS vector bounds never exceed, keeps every variant but `Invalid`
     /// within 16 bytes, so `Error` stays as small as the parsers' `Result`s need (24-byte
     /// fields cost the certificate parser 2% more instructions).
-    VectorLength { length: u32, min: u32, max: u32 },
+    VectorLength {
+        /// The length the vector's prefix declares.
+        length: u32,
+        /// The smallest length the vector's type allows.
+        min: u32,
+        /// The largest length the vector's type allows.
+        max: u32,
+    },
     /// A DEFAULT value encoded (X.690 §11.5: DER omits it); names the field.
     DefaultEncoded(&'static str),
     /// A version that does not fit the structure's contents (RFC 5280 §4.1.2.1, §5.1.2.1):
@@ -58,7 +86,12 @@ pub enum ErrorKind {
     WrongVersion(&'static str),
     /// A version number the structure does not have: the INTEGER found and the highest
     /// one allowed (0 is v1).
-    UnknownVersion { found: u32, highest: u8 },
+    UnknownVersion {
+        /// The version INTEGER in the input.
+        found: u32,
+        /// The highest version the structure defines.
+        highest: u8,
+    },
     /// A structure-level rule (names the rule).
     Invalid(String),
 }
@@ -68,12 +101,14 @@ pub enum ErrorKind {
 pub struct Error {
     /// Absolute byte offset into the input where the problem was found.
     pub offset: usize,
+    /// Which rule the input broke.
     pub kind: ErrorKind,
     /// Field path, outermost first; filled in as the error travels outwards.
     pub path: Vec<String>,
 }
 
 impl Error {
+    /// An error of `kind` at byte `offset`, with no field path yet.
     pub fn new(offset: usize, kind: ErrorKind) -> Self {
         Error {
             offset,
@@ -114,6 +149,7 @@ impl Error {
 
 /// Add field context to a `Result` as it propagates.
 pub trait Context<T> {
+    /// Prefix the error's path with `field` (see [`Error::at`]).
     fn at(self, field: &str) -> Result<T, Error>;
     /// `name[index]`, formatted only when there is an error (keeps the success path free
     /// of allocations).
@@ -131,6 +167,7 @@ impl<T> Context<T> for Result<T, Error> {
     }
 }
 
+/// A `Result` whose error defaults to a DER [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl fmt::Display for ErrorKind {

@@ -1,9 +1,9 @@
 //! The DER engine: bytes and tags, nothing about PKI.
 //!
-//! - [`reader`]: zero-copy cursor, strict DER or lenient BER with a deviation log;
-//! - [`writer`]: continuation-style builder with back-patched lengths;
-//! - value rules: [`integer`], [`primitives`] (BOOLEAN, NULL, OCTET/BIT STRING), [`oid`],
-//!   [`time`], [`string`];
+//! - [`Reader`]: zero-copy cursor, strict DER or lenient BER with a [`Deviations`] log;
+//! - [`Writer`]: continuation-style builder with back-patched lengths;
+//! - value rules: [`integer`], [`primitives`] (BOOLEAN, NULL, OCTET/BIT STRING),
+//!   [`ObjectId`] and [`Oid`], [`Time`], [`string`];
 //! - [`tls`]: the TLS presentation language (length-prefixed vectors, big-endian
 //!   integers) that SCTs and MTC structures are written in, with the same errors;
 //! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`hex()`]: bytes as
@@ -34,30 +34,33 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
-pub mod error;
+mod error;
 mod hex;
 pub mod integer;
-pub mod oid;
+mod oid;
 pub mod oid_registry;
 pub mod primitives;
-pub mod reader;
+mod reader;
 pub mod string;
 pub mod tag;
-pub mod time;
+mod time;
 pub mod tls;
 pub mod tree;
-pub mod writer;
+mod writer;
 
 #[cfg(test)]
 mod properties;
 
+// The reader, writer, OID, time and error types are the crate's core and live at its root;
+// their modules stay private so that each has one path.
 pub use error::{Context, Error, ErrorKind, Result};
 pub use hex::hex;
-pub use oid::{ObjectId, Oid};
-pub use reader::{Deviations, Reader};
-pub use time::Time;
-pub use writer::Writer;
+pub use oid::{encode_dotted, push_base128, ObjectId, Oid};
+pub use reader::{Deviation, Deviations, Reader, Tlv, MAX_DEPTH};
+pub use time::{parse_generalized_time, parse_utc_time, Civil, Time};
+pub use writer::{Open, Writer};
 
 #[cfg(any(test, feature = "test-util"))]
 pub use hex::unhex;

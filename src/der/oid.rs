@@ -83,6 +83,7 @@ impl Oid {
         self.bytes.split_at(self.len as usize).0
     }
 
+    /// The same OID as a borrowed [`ObjectId`], the form readers return.
     #[inline]
     pub fn id(&self) -> ObjectId<'_> {
         ObjectId(self.as_bytes())
@@ -138,6 +139,7 @@ impl<'a> ObjectId<'a> {
         ObjectId(content)
     }
 
+    /// The content octets (no tag or length), borrowed from the input.
     #[inline]
     pub fn as_bytes(&self) -> &'a [u8] {
         self.0
@@ -227,6 +229,7 @@ impl fmt::Debug for ObjectId<'_> {
 }
 
 impl<'a> Reader<'a> {
+    /// Read an OBJECT IDENTIFIER (X.690 §8.19), its content validated.
     #[inline]
     pub fn read_oid(&mut self) -> Result<ObjectId<'a>> {
         let tlv = self.read_expect(tag::OID)?;

@@ -8,7 +8,10 @@ use std::sync::OnceLock;
 
 macro_rules! registry {
     ($($id:ident = $dotted:literal, $name:literal;)*) => {
-        $(pub const $id: Oid = Oid::new($dotted);)*
+        $(
+            #[doc = concat!("OBJECT IDENTIFIER ", $dotted, ", printed as `", $name, "`.")]
+            pub const $id: Oid = Oid::new($dotted);
+        )*
         static TABLE: &[(Oid, &str)] = &[$(($id, $name),)*];
     };
 }
@@ -326,7 +329,7 @@ pub fn name(content: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// Names for OIDs read from input: the registry lives here rather than in [`super::oid`]
+/// Names for OIDs read from input: the registry lives here rather than beside [`ObjectId`]
 /// so that the OID type knows nothing of the table built from it.
 impl ObjectId<'_> {
     /// Human name from the registry, if pkit knows this OID.

@@ -7,7 +7,9 @@ use super::tag;
 /// A BIT STRING's content split into its unused-bit count and data octets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BitString<'a> {
+    /// How many bits of the last octet are padding (0 to 7).
     pub unused_bits: u8,
+    /// The data octets, padding included in the last one.
     pub bytes: &'a [u8],
 }
 
@@ -58,6 +60,7 @@ impl<'a> BitString<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// Read a BOOLEAN; DER allows only 0x00 and 0xFF, BER any non-zero octet for true.
     pub fn read_bool(&mut self) -> Result<bool> {
         let tlv = self.read_expect(tag::BOOLEAN)?;
         match tlv.content {
@@ -71,6 +74,7 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Read a NULL, which must have empty content.
     pub fn read_null(&mut self) -> Result<()> {
         let tlv = self.read_expect(tag::NULL)?;
         if tlv.content.is_empty() {
@@ -80,11 +84,13 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Read an OCTET STRING and return its content octets.
     #[inline]
     pub fn read_octet_string(&mut self) -> Result<&'a [u8]> {
         self.read(tag::OCTET_STRING)
     }
 
+    /// Read a BIT STRING with its universal tag (see [`BitString::parse`] for the rules).
     #[inline]
     pub fn read_bit_string(&mut self) -> Result<BitString<'a>> {
         self.read_bit_string_tagged(tag::BIT_STRING)

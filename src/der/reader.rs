@@ -17,7 +17,9 @@ pub const MAX_DEPTH: usize = 64;
 /// One BER deviation accepted in lenient mode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deviation {
+    /// Absolute byte offset of the deviating encoding.
     pub offset: usize,
+    /// The DER rule the input broke.
     pub what: ErrorKind,
 }
 
@@ -29,15 +31,19 @@ pub struct Deviation {
 pub struct Deviations(Mutex<Vec<Deviation>>);
 
 impl Deviations {
+    /// An empty log.
     pub fn new() -> Self {
         Self::default()
     }
+    /// Record that the rule `what` was broken at `offset`.
     pub fn push(&self, offset: usize, what: ErrorKind) {
         self.log().push(Deviation { offset, what });
     }
+    /// The deviations recorded so far, in the order recorded; the log is left empty.
     pub fn take(&self) -> Vec<Deviation> {
         std::mem::take(&mut *self.log())
     }
+    /// Whether nothing has been recorded.
     pub fn is_empty(&self) -> bool {
         self.log().is_empty()
     }
@@ -71,6 +77,7 @@ impl<'a> Tlv<'a> {
     pub fn content_offset(&self) -> usize {
         self.offset + self.header_len
     }
+    /// Whether the identifier octet has the constructed bit (X.690 §8.1.2.5).
     pub fn is_constructed(&self) -> bool {
         self.tag & tag::CONSTRUCTED != 0
     }
@@ -125,18 +132,22 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Absolute byte offset of the next unread octet in the whole input.
     #[inline]
     pub fn offset(&self) -> usize {
         self.base
     }
+    /// The octets not read yet.
     #[inline]
     pub fn remaining(&self) -> &'a [u8] {
         self.data
     }
+    /// Whether every octet has been read.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
+    /// Whether this reader accepts BER deviations and logs them instead of failing.
     pub fn is_lenient(&self) -> bool {
         self.lenient.is_some()
     }
@@ -417,8 +428,10 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Parse exactly one element spanning all of `data` (trailing bytes are an error).
-pub fn parse_single(data: &[u8]) -> Result<Tlv<'_>> {
+/// Parse exactly one element spanning all of `data` (trailing bytes are an error); the
+/// tests' way to read what a writer produced.
+#[cfg(test)]
+pub(crate) fn parse_single(data: &[u8]) -> Result<Tlv<'_>> {
     let mut r = Reader::new(data);
     let tlv = r.read_tlv()?;
     r.finish()?;

@@ -1,32 +1,58 @@
 //! Tag constants (X.690 §8.1.2). pkit's structures only use single-octet tags; the generic
 //! tree reader handles high tag numbers separately.
 
+/// BOOLEAN, universal 1.
 pub const BOOLEAN: u8 = 0x01;
+/// INTEGER, universal 2.
 pub const INTEGER: u8 = 0x02;
+/// BIT STRING, universal 3.
 pub const BIT_STRING: u8 = 0x03;
+/// OCTET STRING, universal 4.
 pub const OCTET_STRING: u8 = 0x04;
+/// NULL, universal 5.
 pub const NULL: u8 = 0x05;
+/// OBJECT IDENTIFIER, universal 6.
 pub const OID: u8 = 0x06;
+/// ENUMERATED, universal 10.
 pub const ENUMERATED: u8 = 0x0a;
+/// UTF8String, universal 12.
 pub const UTF8_STRING: u8 = 0x0c;
+/// RELATIVE-OID, universal 13.
 pub const RELATIVE_OID: u8 = 0x0d;
+/// SEQUENCE and SEQUENCE OF, universal 16 with the constructed bit.
 pub const SEQUENCE: u8 = 0x30;
+/// SET and SET OF, universal 17 with the constructed bit.
 pub const SET: u8 = 0x31;
+/// NumericString, universal 18.
 pub const NUMERIC_STRING: u8 = 0x12;
+/// PrintableString, universal 19.
 pub const PRINTABLE_STRING: u8 = 0x13;
+/// TeletexString (T61String), universal 20.
 pub const TELETEX_STRING: u8 = 0x14;
+/// VideotexString, universal 21.
 pub const VIDEOTEX_STRING: u8 = 0x15;
+/// IA5String, universal 22.
 pub const IA5_STRING: u8 = 0x16;
+/// UTCTime, universal 23.
 pub const UTC_TIME: u8 = 0x17;
+/// GeneralizedTime, universal 24.
 pub const GENERALIZED_TIME: u8 = 0x18;
+/// GraphicString, universal 25.
 pub const GRAPHIC_STRING: u8 = 0x19;
+/// VisibleString, universal 26.
 pub const VISIBLE_STRING: u8 = 0x1a;
+/// GeneralString, universal 27.
 pub const GENERAL_STRING: u8 = 0x1b;
+/// UniversalString (UCS-4), universal 28.
 pub const UNIVERSAL_STRING: u8 = 0x1c;
+/// BMPString (UCS-2), universal 30.
 pub const BMP_STRING: u8 = 0x1e;
 
+/// The constructed bit of an identifier octet (X.690 §8.1.2.5).
 pub const CONSTRUCTED: u8 = 0x20;
+/// The context-specific class bits of an identifier octet.
 pub const CONTEXT: u8 = 0x80;
+/// The application class bits of an identifier octet.
 pub const APPLICATION: u8 = 0x40;
 
 /// `[n] EXPLICIT` (constructed, context-specific).
@@ -47,15 +73,21 @@ pub const fn implicit_constructed(n: u8) -> u8 {
     CONTEXT | CONSTRUCTED | n
 }
 
+/// The class of a tag, the top two bits of its identifier octet (X.690 §8.1.2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Class {
+    /// Types X.680 defines (INTEGER, SEQUENCE, …).
     Universal,
+    /// Tags an application defines for itself.
     Application,
+    /// Tags that distinguish fields inside one structure (`[0]`, `[1]`, …).
     Context,
+    /// Tags private to an organisation.
     Private,
 }
 
 impl Class {
+    /// The class encoded in an identifier octet.
     pub fn of(first_octet: u8) -> Class {
         match first_octet >> 6 {
             0 => Class::Universal,
@@ -65,6 +97,7 @@ impl Class {
         }
     }
 
+    /// The lowercase name printed in tree dumps.
     pub fn as_str(self) -> &'static str {
         match self {
             Class::Universal => "universal",

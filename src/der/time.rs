@@ -49,15 +49,22 @@ fn days_in_month(y: i64, m: u32) -> u32 {
 /// Broken-down UTC time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Civil {
+    /// The year, in the proleptic Gregorian calendar.
     pub year: i64,
+    /// Month of the year, 1 to 12.
     pub month: u32,
+    /// Day of the month, from 1.
     pub day: u32,
+    /// Hour of the day, 0 to 23.
     pub hour: u32,
+    /// Minute of the hour, 0 to 59.
     pub minute: u32,
+    /// Second of the minute, 0 to 59 (no leap seconds, as RFC 5280 §4.1.2.5 asks).
     pub second: u32,
 }
 
 impl Time {
+    /// The instant a broken-down UTC time names; `None` when a field is out of range.
     pub fn from_civil(c: Civil) -> Option<Time> {
         if !(1..=12).contains(&c.month)
             || c.day == 0
@@ -74,6 +81,7 @@ impl Time {
         })
     }
 
+    /// This instant broken down into UTC calendar fields.
     pub fn civil(&self) -> Civil {
         let days = self.unix.div_euclid(86_400);
         let secs = self.unix.rem_euclid(86_400) as u32;
@@ -164,6 +172,8 @@ impl Time {
         })
     }
 
+    /// The instant `secs` seconds later (earlier when negative), saturating at the ends of
+    /// the `i64` range.
     pub fn plus_seconds(&self, secs: i64) -> Time {
         Time {
             unix: self.unix.saturating_add(secs),
@@ -389,6 +399,8 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Read a GeneralizedTime: `YYYYMMDDHHMMSSZ` in DER (X.690 §11.7); a lenient reader
+    /// logs the BER forms it accepts.
     pub fn read_generalized_time(&mut self) -> Result<Time> {
         let tlv = self.read_expect(tag::GENERALIZED_TIME)?;
         parse_generalized_time(self, tlv.content, tlv.content_offset())

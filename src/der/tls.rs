@@ -30,6 +30,7 @@ pub struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader over `data`, offsets counted from its first byte.
     pub fn new(data: &'a [u8]) -> Self {
         Reader::with_base(data, 0)
     }
@@ -51,6 +52,7 @@ impl<'a> Reader<'a> {
         self.data
     }
 
+    /// Whether every byte has been read.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
@@ -89,19 +91,23 @@ impl<'a> Reader<'a> {
             .fold(0u64, |v, &b| (v << 8) | u64::from(b)))
     }
 
+    /// Read a `uint8`.
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.bytes(1)?[0])
     }
 
+    /// Read a big-endian `uint16`.
     pub fn u16(&mut self) -> Result<u16> {
         Ok(u16::from_be_bytes(self.array()?))
     }
 
+    /// Read a big-endian `uint24`.
     pub fn u24(&mut self) -> Result<u32> {
         // Three bytes always fit.
         Ok(self.uint(3)? as u32)
     }
 
+    /// Read a big-endian `uint32`.
     pub fn u32(&mut self) -> Result<u32> {
         Ok(u32::from_be_bytes(self.array()?))
     }
@@ -111,6 +117,7 @@ impl<'a> Reader<'a> {
         self.uint(6)
     }
 
+    /// Read a big-endian `uint64`.
     pub fn u64(&mut self) -> Result<u64> {
         Ok(u64::from_be_bytes(self.array()?))
     }
@@ -150,24 +157,29 @@ pub struct Writer {
 }
 
 impl Writer {
+    /// An empty encoding.
     pub fn new() -> Self {
         Writer::default()
     }
 
+    /// An empty encoding with room for `n` bytes before it reallocates.
     pub fn with_capacity(n: usize) -> Self {
         Writer {
             buf: Vec::with_capacity(n),
         }
     }
 
+    /// The bytes written.
     pub fn finish(self) -> Vec<u8> {
         self.buf
     }
 
+    /// How many bytes have been written.
     pub fn len(&self) -> usize {
         self.buf.len()
     }
 
+    /// Whether nothing has been written.
     pub fn is_empty(&self) -> bool {
         self.buf.is_empty()
     }
@@ -187,11 +199,13 @@ impl Writer {
         Ok(self)
     }
 
+    /// Write a `uint8`.
     pub fn u8(&mut self, v: u8) -> &mut Self {
         self.buf.push(v);
         self
     }
 
+    /// Write a big-endian `uint16`.
     pub fn u16(&mut self, v: u16) -> &mut Self {
         self.bytes(&v.to_be_bytes())
     }
@@ -201,6 +215,7 @@ impl Writer {
         self.uint(3, u64::from(v))
     }
 
+    /// Write a big-endian `uint32`.
     pub fn u32(&mut self, v: u32) -> &mut Self {
         self.bytes(&v.to_be_bytes())
     }
@@ -210,6 +225,7 @@ impl Writer {
         self.uint(6, v)
     }
 
+    /// Write a big-endian `uint64`.
     pub fn u64(&mut self, v: u64) -> &mut Self {
         self.bytes(&v.to_be_bytes())
     }

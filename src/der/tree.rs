@@ -10,13 +10,21 @@ use super::{integer, oid::ObjectId, string, time};
 /// One element of the tree.
 #[derive(Debug, Clone)]
 pub struct Node {
+    /// Nesting level: 0 for a top-level element.
     pub depth: usize,
+    /// Absolute byte offset of the identifier octet.
     pub offset: usize,
+    /// Octets of identifier and length together.
     pub header_len: usize,
+    /// Octets of content (for an indefinite length, up to the end-of-contents octets).
     pub content_len: usize,
+    /// The tag's class.
     pub class: Class,
+    /// Whether the element is constructed (has child elements).
     pub constructed: bool,
+    /// The tag number within its class.
     pub number: u32,
+    /// Whether the length is the BER indefinite form.
     pub indefinite: bool,
     /// The tag's display name: "SEQUENCE", "\[0\]", "application \[3\]".
     pub label: String,

@@ -14,34 +14,42 @@ pub struct Open {
     len_pos: usize,
 }
 
+/// A growing DER encoding; each method appends one element and returns the writer, so
+/// calls chain.
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     buf: Vec<u8>,
 }
 
 impl Writer {
+    /// An empty encoding.
     pub fn new() -> Self {
         Writer { buf: Vec::new() }
     }
 
+    /// An empty encoding with room for `n` octets before it reallocates.
     pub fn with_capacity(n: usize) -> Self {
         Writer {
             buf: Vec::with_capacity(n),
         }
     }
 
+    /// The octets written.
     pub fn finish(self) -> Vec<u8> {
         self.buf
     }
 
+    /// The octets written so far, the writer kept.
     pub fn as_bytes(&self) -> &[u8] {
         &self.buf
     }
 
+    /// How many octets have been written.
     pub fn len(&self) -> usize {
         self.buf.len()
     }
 
+    /// Whether nothing has been written.
     pub fn is_empty(&self) -> bool {
         self.buf.is_empty()
     }
@@ -107,10 +115,13 @@ impl Writer {
         self
     }
 
+    /// A SEQUENCE whose elements `f` writes.
     pub fn sequence(&mut self, f: impl FnOnce(&mut Writer)) -> &mut Self {
         self.tlv(tag::SEQUENCE, f)
     }
 
+    /// A SET whose elements `f` writes, kept in the order written ([`Writer::set_of`]
+    /// sorts them as DER needs for a SET OF).
     pub fn set(&mut self, f: impl FnOnce(&mut Writer)) -> &mut Self {
         self.tlv(tag::SET, f)
     }
@@ -138,14 +149,17 @@ impl Writer {
         self.tlv(tag::explicit(n), f)
     }
 
+    /// A BOOLEAN: 0xFF for true, 0x00 for false (X.690 §11.1).
     pub fn boolean(&mut self, v: bool) -> &mut Self {
         self.primitive(tag::BOOLEAN, &[if v { 0xff } else { 0 }])
     }
 
+    /// A NULL.
     pub fn null(&mut self) -> &mut Self {
         self.primitive(tag::NULL, &[])
     }
 
+    /// A non-negative INTEGER in its shortest encoding.
     pub fn integer_u64(&mut self, v: u64) -> &mut Self {
         self.integer_unsigned(&v.to_be_bytes())
     }
@@ -156,6 +170,7 @@ impl Writer {
         self.integer_unsigned_tagged(tag::INTEGER, magnitude)
     }
 
+    /// [`Writer::integer_unsigned`] under tag `t` (e.g. an `[n] IMPLICIT INTEGER`).
     pub fn integer_unsigned_tagged(&mut self, t: u8, magnitude: &[u8]) -> &mut Self {
         let first = magnitude
             .iter()
@@ -176,6 +191,7 @@ impl Writer {
         self
     }
 
+    /// An ENUMERATED with value `v` (CRLReason, OCSPResponseStatus).
     pub fn enumerated(&mut self, v: u8) -> &mut Self {
         if v & 0x80 != 0 {
             self.primitive(tag::ENUMERATED, &[0, v])
@@ -184,10 +200,12 @@ impl Writer {
         }
     }
 
+    /// An OBJECT IDENTIFIER.
     pub fn oid(&mut self, oid: &Oid) -> &mut Self {
         self.primitive(tag::OID, oid.as_bytes())
     }
 
+    /// An OCTET STRING holding `v`.
     pub fn octet_string(&mut self, v: &[u8]) -> &mut Self {
         self.primitive(tag::OCTET_STRING, v)
     }
@@ -219,14 +237,17 @@ impl Writer {
         self
     }
 
+    /// A UTF8String.
     pub fn utf8_string(&mut self, s: &str) -> &mut Self {
         self.primitive(tag::UTF8_STRING, s.as_bytes())
     }
 
+    /// A PrintableString; the caller checks that `s` uses only its characters.
     pub fn printable_string(&mut self, s: &str) -> &mut Self {
         self.primitive(tag::PRINTABLE_STRING, s.as_bytes())
     }
 
+    /// An IA5String; the caller checks that `s` is ASCII.
     pub fn ia5_string(&mut self, s: &str) -> &mut Self {
         self.primitive(tag::IA5_STRING, s.as_bytes())
     }
@@ -240,6 +261,7 @@ impl Writer {
         }
     }
 
+    /// A GeneralizedTime, `YYYYMMDDHHMMSSZ` (X.690 §11.7).
     pub fn generalized_time(&mut self, t: Time) -> &mut Self {
         match t.generalized_time_bytes() {
             Some(b) => self.primitive(tag::GENERALIZED_TIME, &b),
@@ -249,7 +271,7 @@ impl Writer {
 }
 
 /// Append a DER length.
-pub fn push_length(buf: &mut Vec<u8>, len: usize) {
+pub(crate) fn push_length(buf: &mut Vec<u8>, len: usize) {
     if len < 0x80 {
         buf.push(len as u8);
     } else {

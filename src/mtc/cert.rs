@@ -18,7 +18,7 @@ use super::proof::MtcProof;
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Reader, Time, Writer};
 use pkit_x509::alg::Algorithm;
-use pkit_x509::ext::key_usage::ku;
+use pkit_x509::ext::ku;
 use pkit_x509::ext::write::ext;
 
 /// `(log_number << 48) | index`; log numbers are 1..65535, indices at most 2^48 − 2.

@@ -32,7 +32,7 @@ use super::error::{MtcError, Result};
 use super::hash::{sha256, Hash};
 use crate::der::oid_registry as oids;
 use crate::der::{tag, tls, Reader, Time, Writer};
-use pkit_x509::ext::key_usage::ku;
+use pkit_x509::ext::ku;
 use pkit_x509::ext::write::ext;
 
 /// `tbs_cert_entry(1)`.

@@ -6,8 +6,8 @@
 //! > log N = {caID 0 N}; landmark L of log N = {caID 1 N L}
 
 use super::error::{MtcError, Result};
-use crate::der::oid::push_base128;
 use crate::der::oid_registry as oids;
+use crate::der::push_base128;
 use crate::der::{tag, Writer};
 
 /// "opaque TrustAnchorID<1..2^8-1>", kept with its dotted form.

@@ -8,6 +8,7 @@ use std::fmt;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum OpenError {
+    /// Opening or migrating an SQLite database failed.
     Sqlite(rusqlite::Error),
     /// Connecting to or migrating a PostgreSQL database failed.
     #[cfg(feature = "postgres")]
@@ -15,7 +16,9 @@ pub enum OpenError {
     /// The database was written by a newer pkit: its schema version, and the newest this
     /// build knows.
     TooNew {
+        /// The schema version recorded in the database.
         found: i64,
+        /// The newest schema version this build can read and write.
         known: i64,
     },
     /// The database holds tables but not pkit's: it is someone else's, and pkit leaves it

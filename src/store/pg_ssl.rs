@@ -107,7 +107,7 @@ fn decode(s: &str) -> Result<String, String> {
 /// use), and the check they ask for. `home` is where `.postgresql/root.crt` is looked
 /// for when `sslrootcert` is not given. The error is one line that does not repeat the
 /// URL (the caller names it).
-pub fn take_tls_params(
+pub(crate) fn take_tls_params(
     url: &str,
     home: Option<&Path>,
 ) -> Result<(String, Option<ServerCheck>), String> {

@@ -24,13 +24,14 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// opening the same database at once ("pkit" in ASCII).
 const SCHEMA_LOCK: i64 = 0x706b_6974;
 
-pub use super::url::{is_url, without_password};
-
 /// A database server to connect to: the client's configuration, and what its TLS must
 /// check of the server (`None`: nothing, libpq's `require`).
 #[derive(Debug, Clone)]
 pub struct Server {
+    /// Host, port, database, user and password, and the TLS mode, as the client takes them.
     pub config: Config,
+    /// What the TLS handshake must prove of the server (`verify-ca`, `verify-full`);
+    /// `None` checks nothing (libpq's `require`).
     pub check: Option<ServerCheck>,
 }
 
@@ -171,6 +172,7 @@ pub fn open_versioned(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::url::{is_url, without_password};
 
     #[test]
     fn passwords_are_never_shown() {

@@ -5,7 +5,7 @@ use rusqlite::Connection;
 use std::path::Path;
 use std::time::Duration;
 
-pub use super::open_error::OpenError;
+use super::open_error::OpenError;
 
 /// How long a write waits for another process's write lock before failing with
 /// "database is locked": 60 s, or `PKIT_DB_BUSY_TIMEOUT_MS` (for scripts that would

@@ -18,6 +18,8 @@ use std::sync::mpsc::{channel, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// A thread that checkpoints an SQLite database's WAL while a bulk writer goes on
+/// committing, and the writer's side of their channel.
 pub struct BackgroundCheckpoints {
     nudge: Option<Sender<Msg>>,
     worker: Option<JoinHandle<()>>,

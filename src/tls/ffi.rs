@@ -4,5 +4,5 @@ use std::ffi::{c_char, c_long};
 
 extern "C" {
     /// OpenSSL's text for an `X509_V_ERR_*` code (a static string, never freed).
-    pub fn X509_verify_cert_error_string(n: c_long) -> *const c_char;
+    pub(crate) fn X509_verify_cert_error_string(n: c_long) -> *const c_char;
 }

@@ -7,7 +7,7 @@
 //!   `sslmode=verify-ca|verify-full` would, whether the server may be talked to.
 //!
 //! OpenSSL runs over memory BIO pairs in both, so this crate does no network I/O of its
-//! own. `unsafe` is allowed here, as in the backends: one FFI call ([`ffi`]).
+//! own. `unsafe` is allowed here, as in the backends: one FFI call, in the private `ffi` module.
 //!
 //! A server that speaks no TLS ends the handshake with an error naming whose doing it
 //! was:
@@ -30,8 +30,12 @@
 //! assert!(matches!(err, ClientError::Peer(_)), "{err}");
 //! ```
 
+#![deny(missing_docs, unreachable_pub)]
+
 pub mod client;
-pub mod ffi;
+// Only the PostgreSQL check explains a refused certificate, with OpenSSL's own text.
+#[cfg(feature = "postgres")]
+mod ffi;
 #[cfg(feature = "postgres")]
 pub mod pg;
 #[cfg(feature = "postgres")]

@@ -11,6 +11,7 @@
 //! in one line which failed and why.
 
 use super::ffi;
+use native_ossl::error::ErrorStack;
 use native_ossl::ssl::{Client, Ssl, SslCtx, SslCtxBuilder};
 use native_ossl::x509::{GeneralName, X509Store, X509StoreCtx, X509};
 use std::net::IpAddr;
@@ -32,9 +33,74 @@ pub enum Roots {
 /// What the server must prove: libpq's `verify-ca`, and with `host` its `verify-full`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verify {
+    /// The CA certificates the server's chain must verify to.
     pub roots: Roots,
+    /// Whether the server's certificate must also name the host connected to
+    /// (`verify-full`).
     pub host: bool,
 }
+
+/// Why a connection could not be set up to check the server as [`Verify`] asks. The
+/// message is one line; OpenSSL's reason is part of it, so `source` gives nothing more.
+#[derive(Debug)]
+pub(crate) enum SetupError {
+    /// `verify-full` with no host name in the connection string to check against.
+    NoHost,
+    /// OpenSSL could not make the client context.
+    Context(ErrorStack),
+    /// The root file could not be read or loaded: the file as shown, and why.
+    RootFile(String, RootFileError),
+    /// OpenSSL could not load the system's trusted certificates.
+    SystemRoots(ErrorStack),
+    /// OpenSSL refused the host name to check the certificate against.
+    HostName(String, ErrorStack),
+}
+
+/// What is wrong with a root file (`sslrootcert`).
+#[derive(Debug)]
+pub(crate) enum RootFileError {
+    /// It could not be read.
+    Read(std::io::Error),
+    /// It is not PEM.
+    NotPem(pem::PemError),
+    /// It has no `CERTIFICATE` block.
+    NoCertificate,
+    /// A `CERTIFICATE` block (numbered from 1) that OpenSSL could not parse.
+    Certificate(usize, ErrorStack),
+    /// OpenSSL would not add a certificate to the context.
+    Load(ErrorStack),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::NoHost => f.write_str(
+                "sslmode=verify-full needs a host name to check the server's \
+                            certificate against",
+            ),
+            SetupError::Context(e) => write!(f, "TLS context: {e}"),
+            SetupError::RootFile(shown, e) => write!(f, "sslrootcert {shown}: {e}"),
+            SetupError::SystemRoots(e) => write!(f, "the system's trusted certificates: {e}"),
+            SetupError::HostName(h, e) => write!(f, "the host name {h:?} to check: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl std::fmt::Display for RootFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RootFileError::Read(e) => write!(f, "{e}"),
+            RootFileError::NotPem(e) => write!(f, "not PEM: {e}"),
+            RootFileError::NoCertificate => f.write_str("no PEM certificate in it"),
+            RootFileError::Certificate(n, e) => write!(f, "certificate {n}: {e}"),
+            RootFileError::Load(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for RootFileError {}
 
 /// The roots loaded for one connection to `host`, and the names it checks.
 pub(super) struct Trust {
@@ -49,34 +115,33 @@ pub(super) struct Trust {
 impl Verify {
     /// A client context that refuses a server failing `self` when it connects to `domain`
     /// (the URL's host), and what explains a refusal. The error is one line.
-    pub(super) fn context(&self, domain: &str) -> Result<(SslCtx, Trust), String> {
+    pub(super) fn context(&self, domain: &str) -> Result<(SslCtx, Trust), SetupError> {
         let host = if self.host {
             if domain.is_empty() {
-                return Err(
-                    "sslmode=verify-full needs a host name to check the server's \
-                            certificate against"
-                        .into(),
-                );
+                return Err(SetupError::NoHost);
             }
             Some(domain.to_string())
         } else {
             None
         };
-        let builder = SslCtxBuilder::<Client>::new().map_err(|e| format!("TLS context: {e}"))?;
+        let builder = SslCtxBuilder::<Client>::new().map_err(SetupError::Context)?;
         let (builder, shown, certs) = match &self.roots {
             Roots::File(path) => {
                 let shown = path.display().to_string();
-                let certs = read_roots(path).map_err(|e| format!("sslrootcert {shown}: {e}"))?;
-                let builder = certs
-                    .iter()
-                    .try_fold(builder, |b, c| b.ca_cert(c))
-                    .map_err(|e| format!("sslrootcert {shown}: {e}"))?;
+                let certs = match read_roots(path) {
+                    Ok(certs) => certs,
+                    Err(e) => return Err(SetupError::RootFile(shown, e)),
+                };
+                let builder = match certs.iter().try_fold(builder, |b, c| b.ca_cert(c)) {
+                    Ok(b) => b,
+                    Err(e) => return Err(SetupError::RootFile(shown, RootFileError::Load(e))),
+                };
                 (builder, shown, certs)
             }
             Roots::System => {
                 let builder = builder
                     .default_ca_paths()
-                    .map_err(|e| format!("the system's trusted certificates: {e}"))?;
+                    .map_err(SetupError::SystemRoots)?;
                 (
                     builder,
                     "the system's trusted certificates".into(),
@@ -84,40 +149,37 @@ impl Verify {
                 )
             }
         };
-        let ctx = builder
-            .verify_peer()
-            .build()
-            .map_err(|e| format!("TLS context: {e}"))?;
+        let ctx = builder.verify_peer().build().map_err(SetupError::Context)?;
         Ok((ctx, Trust { shown, certs, host }))
     }
 }
 
 /// The certificates in the PEM file `path`: at least one, every one readable.
-fn read_roots(path: &std::path::Path) -> Result<Vec<X509>, String> {
-    let text = std::fs::read(path).map_err(|e| e.to_string())?;
-    let blocks = pem::parse_many(&text).map_err(|e| format!("not PEM: {e}"))?;
+fn read_roots(path: &std::path::Path) -> Result<Vec<X509>, RootFileError> {
+    let text = std::fs::read(path).map_err(RootFileError::Read)?;
+    let blocks = pem::parse_many(&text).map_err(RootFileError::NotPem)?;
     let certs = blocks
         .iter()
         .filter(|b| b.tag() == "CERTIFICATE")
         .enumerate()
         .map(|(i, b)| {
-            X509::from_der(b.contents()).map_err(|e| format!("certificate {}: {e}", i + 1))
+            X509::from_der(b.contents()).map_err(|e| RootFileError::Certificate(i + 1, e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     if certs.is_empty() {
-        return Err("no PEM certificate in it".into());
+        return Err(RootFileError::NoCertificate);
     }
     Ok(certs)
 }
 
 impl Trust {
     /// Have OpenSSL check the name on `ssl`, for `verify-full`.
-    pub(super) fn expect_name(&self, ssl: &mut Ssl) -> Result<(), String> {
+    pub(super) fn expect_name(&self, ssl: &mut Ssl) -> Result<(), SetupError> {
         match &self.host {
             // An IP address is checked as one (SSL_set1_host tells them apart).
             Some(h) => ssl
                 .set_verify_hostname(h)
-                .map_err(|e| format!("the host name {h:?} to check: {e}")),
+                .map_err(|e| SetupError::HostName(h.clone(), e)),
             None => Ok(()),
         }
     }
@@ -239,7 +301,10 @@ mod tests {
         };
         let empty = dir.path().join("empty.pem");
         std::fs::write(&empty, "no certificate here\n").unwrap();
-        let e = verify(&empty, false).context("db.example").err();
+        let e = verify(&empty, false)
+            .context("db.example")
+            .err()
+            .map(|e| e.to_string());
         assert_eq!(
             e,
             Some(format!(
@@ -249,10 +314,16 @@ mod tests {
         );
         let bad = dir.path().join("bad.pem");
         std::fs::write(&bad, pem::encode(&pem::Pem::new("CERTIFICATE", vec![0x30]))).unwrap();
-        let e = verify(&bad, false).context("db.example").err();
+        let e = verify(&bad, false)
+            .context("db.example")
+            .err()
+            .map(|e| e.to_string());
         assert!(e.is_some_and(|e| e.contains("certificate 1")));
         // verify-full with no host to check (a unix socket) is refused, not waved through.
-        let e = verify(&empty, true).context("").err();
+        let e = verify(&empty, true)
+            .context("")
+            .err()
+            .map(|e| e.to_string());
         assert!(e.is_some_and(|e| e.contains("needs a host name")));
     }
 }

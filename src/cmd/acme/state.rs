@@ -15,12 +15,7 @@ pub fn open_state(dir: &Path, db: &DbArgs, create: bool) -> CliResult<Box<dyn Ac
             pw.as_deref(),
             pkit::pki::ca::store::pg_connect::connect,
         )
-        .map_err(|e| {
-            CliError::io(format!(
-                "{}: {e}",
-                pkit::store::postgres::without_password(&url)
-            ))
-        })?;
+        .map_err(|e| CliError::io(format!("{}: {e}", pkit::store::url::without_password(&url))))?;
         return Ok(Box::new(store));
     }
     let path = dir.join("acme.db");

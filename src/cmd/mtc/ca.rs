@@ -12,7 +12,7 @@ use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::setup::{holds_a_log, new_ca_certificate, record_log, serial_range, NewMtcCa};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
-use pkit::store::postgres::without_password;
+use pkit::store::url::without_password;
 use serde_json::json;
 use std::path::PathBuf;
 

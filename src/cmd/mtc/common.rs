@@ -15,7 +15,7 @@ use pkit::mtc::setup::log_of_store;
 use pkit::mtc::store::{self, LogStore};
 use pkit::mtc::MtcError;
 use pkit::pki::backend::Backend;
-use pkit::store::postgres::without_password;
+use pkit::store::url::without_password;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -418,7 +418,7 @@ fn policy_inputs(a: &VerifyArgs) -> CliResult<PolicyInputs> {
         .policy
         .iter()
         .map(|p| {
-            pkit::der::oid::encode_dotted(p)
+            pkit::der::encode_dotted(p)
                 .ok_or_else(|| CliError::usage(format!("--policy {p}: expected a dotted OID")))
         })
         .collect::<CliResult<Vec<_>>>()?;

@@ -22,7 +22,7 @@
 use super::issuer::Issuer;
 use super::store::Revoked;
 use super::tbs::signed_envelope;
-use crate::der::writer::Open;
+use crate::der::Open;
 use crate::der::{oid_registry as oids, tag, Time, Writer};
 use pkit_x509::alg::SignatureScheme;
 use pkit_x509::backend::{BackendError, Signer};
@@ -163,7 +163,7 @@ mod tests {
     use pkit_x509::alg::Algorithm;
     use pkit_x509::cert::Certificate;
     use pkit_x509::crl::Crl;
-    use pkit_x509::ext::crl::CrlReason;
+    use pkit_x509::ext::CrlReason;
     use pkit_x509::signed::verify_signed;
 
     const NOW: Time = Time {

@@ -14,7 +14,7 @@ use crate::der::{Time, Writer};
 use pkit_x509::alg::{Algorithm, SignatureScheme};
 use pkit_x509::backend::{BackendError, PrivateKey, Signer};
 use pkit_x509::cert::Certificate;
-use pkit_x509::ext::key_id::key_identifier;
+use pkit_x509::ext::key_identifier;
 
 #[non_exhaustive]
 #[derive(Debug)]

@@ -124,7 +124,7 @@ pub fn encode(permitted: &[Vec<u8>], excluded: &[Vec<u8>]) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
     use crate::der::Reader;
-    use pkit_x509::ext::name_constraints::NameConstraints;
+    use pkit_x509::ext::NameConstraints;
 
     #[test]
     fn encodes_what_the_parser_reads() {

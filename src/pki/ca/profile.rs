@@ -1,12 +1,12 @@
 //! Certificate profiles: which extensions a certificate gets, by its role and key type
 //! (RFC 5280 §4.2.1.3 keyUsage, §4.2.1.9 basicConstraints, §4.2.1.12 extKeyUsage).
-//! The AKI of a certificate is its issuer's SKI ([`pkit_x509::ext::key_id::key_identifier`]).
+//! The AKI of a certificate is its issuer's SKI ([`pkit_x509::ext::key_identifier`]).
 
 use crate::der::oid_registry as oids;
 use crate::der::{Oid, Writer};
 use crate::pointers::Pointers;
 use pkit_x509::alg::Algorithm;
-use pkit_x509::ext::key_usage::ku;
+use pkit_x509::ext::ku;
 use pkit_x509::ext::write::ext;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

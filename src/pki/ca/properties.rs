@@ -9,7 +9,7 @@ use pkit_openssl as openssl;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::PrivateKey;
 use pkit_x509::crl::Crl;
-use pkit_x509::ext::crl::CrlReason;
+use pkit_x509::ext::CrlReason;
 use pkit_x509::name::Name;
 use pkit_x509::signed::verify_signed;
 use proptest::prelude::*;

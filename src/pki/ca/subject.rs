@@ -5,7 +5,7 @@
 //! RDNs in encoding order). Attribute names are the registry's short names (CN, O, OU, C,
 //! ST, L, DC, UID, emailAddress, serialNumber, …) or dotted OIDs.
 
-use crate::der::{oid, oid_registry as oids, tag, Writer};
+use crate::der::{encode_dotted, oid_registry as oids, tag, Writer};
 
 /// An error naming the offending RDN.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -145,7 +145,7 @@ fn parse_atv(atv: &str) -> Result<Atv, SubjectError> {
 
 fn type_oid(ty: &str) -> Option<Vec<u8>> {
     if ty.starts_with(|c: char| c.is_ascii_digit()) {
-        return oid::encode_dotted(ty);
+        return encode_dotted(ty);
     }
     let alias = match ty.to_ascii_lowercase().as_str() {
         "commonname" => "CN",

@@ -26,9 +26,9 @@ use super::profile::Profile;
 use super::san::parse_san;
 use super::subject::parse_subject;
 use crate::der::oid_registry::{self as oids, by_name};
-use crate::der::{oid::encode_dotted, tag, Oid, Writer};
+use crate::der::{encode_dotted, tag, Oid, Writer};
 use base64::Engine as _;
-use pkit_x509::ext::key_usage::KEY_USAGE_BITS;
+use pkit_x509::ext::KEY_USAGE_BITS;
 use serde_json::Value;
 
 /// A template, read.
@@ -193,10 +193,8 @@ impl Template {
                 })
         };
         if let Some(bc) = find(&oids::CE_BASIC_CONSTRAINTS) {
-            let ca = pkit_x509::ext::basic_constraints::BasicConstraints::read(
-                &mut crate::der::Reader::new(&bc),
-            )
-            .is_ok_and(|b| b.ca);
+            let ca = pkit_x509::ext::BasicConstraints::read(&mut crate::der::Reader::new(&bc))
+                .is_ok_and(|b| b.ca);
             if ca {
                 return Profile::Ca;
             }

@@ -14,7 +14,7 @@ use crate::store::{CaStore, Pending, Result, RevokeOutcome, Undelivered};
 use pkit_store::process;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
-use pkit_x509::key::load_private;
+use pkit_x509::key::load::load_private;
 use pkit_x509::split::{split, Form, Item};
 use std::path::{Path, PathBuf};
 

@@ -123,9 +123,9 @@ pub fn attribute_json(a: &Attribute<'_>) -> Result<Value> {
             hex(v.content).into()
         } else if v.tag == tag::UTC_TIME || v.tag == tag::GENERALIZED_TIME {
             let t = if v.tag == tag::UTC_TIME {
-                crate::der::time::parse_utc_time(&mode, v.content, v.content_offset())
+                crate::der::parse_utc_time(&mode, v.content, v.content_offset())
             } else {
-                crate::der::time::parse_generalized_time(&mode, v.content, v.content_offset())
+                crate::der::parse_generalized_time(&mode, v.content, v.content_offset())
             }
             .at_index(i)
             .at("values")?;
@@ -145,7 +145,7 @@ pub fn attribute_json(a: &Attribute<'_>) -> Result<Value> {
 }
 
 /// A value's whole TLV (header included), re-read from the attribute's value span.
-fn value_der<'a>(mode: &crate::der::Reader<'a>, v: &crate::der::reader::Tlv<'a>) -> Vec<u8> {
+fn value_der<'a>(mode: &crate::der::Reader<'a>, v: &crate::der::Tlv<'a>) -> Vec<u8> {
     let start = v.offset - mode.offset();
     mode.remaining()
         .get(start..start + v.total_len)

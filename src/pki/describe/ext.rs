@@ -14,12 +14,12 @@
 
 use super::{algid_json as alg, b64, oid_json as oid};
 use crate::der::hex;
-use crate::der::reader::Reader;
+use crate::der::Reader;
 use crate::der::{ObjectId, Result, Time};
-use pkit_x509::ext::crl_dp::RelativeName;
-use pkit_x509::ext::general_name::GeneralName;
-use pkit_x509::ext::policies::{notice_number_u64, PolicyQualifier};
+use pkit_x509::ext::GeneralName;
+use pkit_x509::ext::RelativeName;
 use pkit_x509::ext::{self, DistributionPointName, ExtensionValue, GeneralSubtree, NamedBits};
+use pkit_x509::ext::{notice_number_u64, PolicyQualifier};
 use serde_json::{json, Map, Value};
 
 /// One extension's JSON: `{oid, name, critical, value}`, the value decoded by

@@ -3,7 +3,7 @@
 
 use super::ctx::Ctx;
 use crate::der::hex;
-use crate::der::reader::Deviation;
+use crate::der::Deviation;
 use crate::der::{Deviations, ObjectId, Reader, Time};
 use base64::Engine;
 use pkit_x509::algid::AlgId;

@@ -10,7 +10,10 @@ use crate::der::hex;
 use crate::der::{Context, Reader, Result};
 use pkit_x509::backend::BackendError;
 use pkit_x509::detect::Kind;
-use pkit_x509::key::{EncryptedPrivateKeyInfo, Kdf, MlDsaPrivateKey, PbeScheme, PrivateKeyInfo};
+use pkit_x509::key::encrypted::EncryptedPrivateKeyInfo;
+use pkit_x509::key::ml_dsa::MlDsaPrivateKey;
+use pkit_x509::key::pbe::{Kdf, PbeScheme};
+use pkit_x509::key::pkcs8::PrivateKeyInfo;
 use pkit_x509::spki::Spki;
 use serde_json::{Map, Value};
 

@@ -3,7 +3,7 @@
 //! failed.
 
 use super::crl_entries;
-use crate::der::reader::Deviation;
+use crate::der::Deviation;
 use crate::der::Time;
 use pkit_x509::detect::Kind;
 use serde_json::Value;

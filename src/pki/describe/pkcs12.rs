@@ -15,7 +15,8 @@ use crate::der::{Context, Deviations, Reader};
 use pkit_x509::backend::{Backend, BackendError};
 use pkit_x509::detect::Kind;
 use pkit_x509::key::cost::Allowance;
-use pkit_x509::key::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
+use pkit_x509::key::encrypted::EncryptedPrivateKeyInfo;
+use pkit_x509::key::pkcs8::PrivateKeyInfo;
 use pkit_x509::pkcs12::{
     authenticated_safe, safe_contents, BagKind, EncryptedData, MacData, MacScheme, Pfx, SafeBag,
 };

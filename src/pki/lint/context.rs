@@ -9,10 +9,10 @@
 
 use crate::cert_type::CertType;
 use crate::der::oid_registry as oids;
-use crate::der::reader::Deviation;
+use crate::der::Deviation;
 use crate::der::{Deviations, ErrorKind, ObjectId, Oid, Reader};
 use pkit_x509::cert::Certificate;
-use pkit_x509::ext::basic_constraints::BasicConstraints;
+use pkit_x509::ext::BasicConstraints;
 use pkit_x509::ext::{self, ExtensionValue, GeneralName};
 use pkit_x509::extension::Extension;
 use pkit_x509::name::Attribute;

@@ -6,7 +6,7 @@ use crate::der::oid_registry as oids;
 use crate::finding::Level;
 use crate::options::RuleSet;
 use crate::rule::{Lint, Reporter};
-use pkit_x509::ext::key_usage as ku;
+use pkit_x509::ext::ku;
 use pkit_x509::ext::ExtensionValue;
 
 /// An RFC 5280 rule of the certificates `applies` accepts, in force always.

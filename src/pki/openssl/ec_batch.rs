@@ -28,16 +28,16 @@ mod ffi {
     use std::ffi::{c_int, c_void};
     // <openssl/ec.h> and <openssl/bn.h>; libcrypto is linked by native-ossl-sys.
     extern "C" {
-        pub fn EC_GROUP_new_by_curve_name_ex(
+        pub(crate) fn EC_GROUP_new_by_curve_name_ex(
             libctx: *mut c_void,
             propq: *const std::ffi::c_char,
             nid: c_int,
         ) -> *mut c_void;
-        pub fn EC_GROUP_free(group: *mut c_void);
-        pub fn EC_GROUP_get0_order(group: *const c_void) -> *const c_void;
-        pub fn EC_POINT_new(group: *const c_void) -> *mut c_void;
-        pub fn EC_POINT_free(point: *mut c_void);
-        pub fn EC_POINT_mul(
+        pub(crate) fn EC_GROUP_free(group: *mut c_void);
+        pub(crate) fn EC_GROUP_get0_order(group: *const c_void) -> *const c_void;
+        pub(crate) fn EC_POINT_new(group: *const c_void) -> *mut c_void;
+        pub(crate) fn EC_POINT_free(point: *mut c_void);
+        pub(crate) fn EC_POINT_mul(
             group: *const c_void,
             r: *mut c_void,
             n: *const c_void,
@@ -45,13 +45,13 @@ mod ffi {
             m: *const c_void,
             ctx: *mut c_void,
         ) -> c_int;
-        pub fn EC_POINTs_make_affine(
+        pub(crate) fn EC_POINTs_make_affine(
             group: *const c_void,
             num: usize,
             points: *mut *mut c_void,
             ctx: *mut c_void,
         ) -> c_int;
-        pub fn EC_POINT_get_Jprojective_coordinates_GFp(
+        pub(crate) fn EC_POINT_get_Jprojective_coordinates_GFp(
             group: *const c_void,
             p: *const c_void,
             x: *mut c_void,
@@ -59,7 +59,7 @@ mod ffi {
             z: *mut c_void,
             ctx: *mut c_void,
         ) -> c_int;
-        pub fn EC_POINT_point2oct(
+        pub(crate) fn EC_POINT_point2oct(
             group: *const c_void,
             p: *const c_void,
             form: c_int,
@@ -67,20 +67,20 @@ mod ffi {
             len: usize,
             ctx: *mut c_void,
         ) -> usize;
-        pub fn BN_CTX_new_ex(libctx: *mut c_void) -> *mut c_void;
-        pub fn BN_CTX_free(ctx: *mut c_void);
-        pub fn BN_new() -> *mut c_void;
-        pub fn BN_is_zero(a: *const c_void) -> c_int;
-        pub fn BN_set_flags(b: *mut c_void, n: c_int);
-        pub fn BN_is_one(a: *const c_void) -> c_int;
-        pub fn BN_priv_rand_range_ex(
+        pub(crate) fn BN_CTX_new_ex(libctx: *mut c_void) -> *mut c_void;
+        pub(crate) fn BN_CTX_free(ctx: *mut c_void);
+        pub(crate) fn BN_new() -> *mut c_void;
+        pub(crate) fn BN_is_zero(a: *const c_void) -> c_int;
+        pub(crate) fn BN_set_flags(b: *mut c_void, n: c_int);
+        pub(crate) fn BN_is_one(a: *const c_void) -> c_int;
+        pub(crate) fn BN_priv_rand_range_ex(
             r: *mut c_void,
             range: *const c_void,
             strength: u32,
             ctx: *mut c_void,
         ) -> c_int;
     }
-    pub use crate::ffi::{BN_bn2binpad, BN_clear_free};
+    pub(crate) use crate::ffi::{BN_bn2binpad, BN_clear_free};
 }
 
 /// `NID_X9_62_prime256v1` and `NID_secp384r1` from `<openssl/obj_mac.h>`.
@@ -336,7 +336,8 @@ impl PrivateKey for EcKeyPair {
 mod tests {
     use super::*;
     use crate::backend;
-    use pkit_x509::key::{encrypt_private_key, load_private, KdfChoice};
+    use pkit_x509::key::encrypted::{encrypt_private_key, KdfChoice};
+    use pkit_x509::key::load::load_private;
 
     /// Every key of a batch is a valid pair: OpenSSL loads its PKCS#8 (checking the point
     /// against the scalar), derives the same SPKI, and a signature verifies under it.

@@ -30,6 +30,8 @@
 //! assert!(ok);
 //! ```
 
+#![deny(missing_docs, unreachable_pub)]
+
 use key::OsslKey;
 use linked::{crypto, keymgmt_name, openssl_version};
 use native_ossl::params::ParamBuilder;

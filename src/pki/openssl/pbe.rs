@@ -19,7 +19,7 @@ use std::ffi::{CStr, CString};
 use std::sync::{Arc, OnceLock};
 
 /// OpenSSL's password-based cryptography.
-pub struct OsslPbe;
+pub(crate) struct OsslPbe;
 
 fn hash_name(h: Hash) -> &'static CStr {
     match h {

@@ -12,14 +12,16 @@ use pkit_x509::alg::SignatureScheme;
 use pkit_x509::backend::pbe::{Hash, PbeCipher};
 use pkit_x509::backend::BackendError;
 use pkit_x509::backend::Signer as _;
+use pkit_x509::key::encrypted::{
+    encrypt_private_key, is_encrypted, EncryptedPrivateKeyInfo, KdfChoice,
+};
 use pkit_x509::key::encrypted::{PBKDF2_ITERATIONS, SCRYPT_N, SCRYPT_P, SCRYPT_R};
+use pkit_x509::key::load::load_private;
 use pkit_x509::key::ml_dsa::ml_dsa_expanded_len;
 use pkit_x509::key::ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
 use pkit_x509::key::pbe::prf_hash;
-use pkit_x509::key::{
-    encrypt_private_key, is_encrypted, load_private, EncryptedPrivateKeyInfo, Kdf, KdfChoice,
-    PbeScheme, PrivateKeyInfo,
-};
+use pkit_x509::key::pbe::{Kdf, PbeScheme};
+use pkit_x509::key::pkcs8::PrivateKeyInfo;
 use std::sync::OnceLock;
 
 /// The encodings pkit writes itself are byte for byte OpenSSL's.

@@ -15,6 +15,8 @@ use pkit_x509::key::public::{curve_oid, ec_field_len, ecdsa_raw_to_der, PublicPa
 use sha2::Digest as _;
 use std::sync::{Arc, Mutex};
 
+/// A private key object in a token, with its algorithm and public key: a
+/// [`PrivateKey`] whose signatures the token makes.
 pub struct TokenKey {
     token: Arc<Token>,
     handle: ObjectHandle,
@@ -93,7 +95,9 @@ fn keygen(alg: Algorithm) -> Result<(Mechanism<'static>, Vec<Attribute>)> {
 
 /// What a new key is called in the token.
 pub struct NewKey<'a> {
+    /// CKA_LABEL for both halves of the pair, if any.
     pub label: Option<&'a str>,
+    /// CKA_ID for both halves of the pair, if any.
     pub id: Option<&'a [u8]>,
     /// A token object (kept) or a session object (gone with the session).
     pub persist: bool,
@@ -251,6 +255,7 @@ impl TokenKey {
         Ok(p)
     }
 
+    /// The token that holds the key.
     pub fn token(&self) -> &Arc<Token> {
         &self.token
     }
@@ -259,9 +264,13 @@ impl TokenKey {
 /// CKA_SENSITIVE, CKA_EXTRACTABLE, CKA_NEVER_EXTRACTABLE, CKA_ALWAYS_SENSITIVE.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct KeyProtection {
+    /// CKA_SENSITIVE: the key's value is never revealed in plain form.
     pub sensitive: bool,
+    /// CKA_EXTRACTABLE: the key may leave the token wrapped under another key.
     pub extractable: bool,
+    /// CKA_NEVER_EXTRACTABLE: the key has never been extractable.
     pub never_extractable: bool,
+    /// CKA_ALWAYS_SENSITIVE: the key has been sensitive since it was made.
     pub always_sensitive: bool,
 }
 
@@ -517,7 +526,7 @@ fn sha384(data: &[u8]) -> Vec<u8> {
 }
 
 /// The mechanisms an `alg` key needs: generation and signing.
-pub fn mechanisms(alg: Algorithm) -> Result<Vec<MechanismType>> {
+pub(crate) fn mechanisms(alg: Algorithm) -> Result<Vec<MechanismType>> {
     Ok(vec![
         keygen(alg)?.0.mechanism_type(),
         sign_mechanism(alg)?.0.mechanism_type(),

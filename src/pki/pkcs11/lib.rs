@@ -31,6 +31,8 @@
 //! assert!(backend.verify(&spki, scheme, b"hello", &signature).unwrap());
 //! ```
 
+#![deny(missing_docs, unreachable_pub)]
+
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::{
     Backend, BackendError, KeyProvider, PrivateKey, Result, SignatureVerifier, VerifyItem,
@@ -41,13 +43,15 @@ mod key;
 pub mod module;
 pub mod scratch;
 mod token;
-pub mod uri;
+mod uri;
 mod verify_signature;
 
 pub use key::{KeyProtection, NewKey, TokenKey};
 pub use token::Token;
-pub use uri::{is_pkcs11_uri, KeyUri};
+pub use uri::{is_pkcs11_uri, KeyUri, UriError};
 
+/// Keys and signature verification in one PKCS#11 token, everything else from a software
+/// backend.
 pub struct Pkcs11Backend {
     token: Arc<Token>,
     verifier: verify_signature::TokenVerifier,
@@ -69,6 +73,7 @@ impl Pkcs11Backend {
         ))
     }
 
+    /// The backend for a token already open, `soft` doing what the token does not.
     pub fn on(token: Arc<Token>, soft: &'static Backend) -> Pkcs11Backend {
         Pkcs11Backend {
             verifier: verify_signature::TokenVerifier::new(token.clone()),
@@ -84,6 +89,7 @@ impl Pkcs11Backend {
         this.soft.with_keys(this.clone()).with_verifier(this)
     }
 
+    /// The token this backend's keys are in.
     pub fn token(&self) -> &Arc<Token> {
         &self.token
     }

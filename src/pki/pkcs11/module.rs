@@ -10,9 +10,11 @@ use std::ffi::CString;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
-/// Where Debian puts the two modules pkit is tested with; `--backend softhsm|nss` and
-/// `module-name=` find them here.
+/// Where Debian puts SoftHSM's module, one of the two pkit is tested with;
+/// `--backend softhsm` and `module-name=` find it here.
 pub const SOFTHSM_MODULE: &str = "/usr/lib/softhsm/libsofthsm2.so";
+/// Where Debian puts NSS's softoken module, the other one pkit is tested with;
+/// `--backend nss` and `module-name=` find it here.
 pub const NSS_SOFTOKEN_MODULE: &str = "/usr/lib/x86_64-linux-gnu/libsoftokn3.so";
 
 /// Directories searched for `module-name=NAME` (as `NAME.so` and `libNAME.so`): p11-kit's

@@ -70,7 +70,7 @@ fn exercise(be: &Pkcs11Backend, algs: &[Algorithm]) {
             &sig
         ));
         assert!(key
-            .to_pkcs8_der(pkit_x509::key::MlDsaKeyFormat::Seed)
+            .to_pkcs8_der(pkit_x509::key::ml_dsa::MlDsaKeyFormat::Seed)
             .is_err());
     }
 }

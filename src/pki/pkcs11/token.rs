@@ -14,6 +14,7 @@ use cryptoki::types::RawAuthPin;
 use pkit_x509::backend::{BackendError, Result};
 use std::sync::{Arc, Mutex};
 
+/// A token found in a loaded module and logged into, with the mechanisms it offers.
 pub struct Token {
     ctx: Pkcs11,
     slot: Slot,
@@ -35,7 +36,7 @@ impl std::fmt::Debug for Token {
 }
 
 /// The module a URI names: `module-path`, else `module-name`, else `default`.
-pub fn module_path(uri: &KeyUri, default: Option<&str>) -> Result<String> {
+pub(crate) fn module_path(uri: &KeyUri, default: Option<&str>) -> Result<String> {
     if let Some(p) = &uri.module_path {
         return Ok(p.clone());
     }
@@ -170,6 +171,7 @@ impl Token {
             .map_err(|e| failed(&self.module, "C_OpenSession", &e))
     }
 
+    /// Whether the token lists mechanism `m` (C_GetMechanismList).
     pub fn offers(&self, m: MechanismType) -> bool {
         self.mechanisms.contains(&m)
     }
@@ -207,7 +209,7 @@ fn login_failure(uri: &KeyUri, label: &str, module: &str, e: &Error) -> BackendE
 }
 
 /// A PKCS#11 call that failed where it should not have.
-pub fn failed(module: &str, call: &str, e: &Error) -> BackendError {
+pub(crate) fn failed(module: &str, call: &str, e: &Error) -> BackendError {
     BackendError::Crypto(format!("PKCS#11 module {module}: {call}: {e}"))
 }
 

@@ -19,16 +19,25 @@ use std::fmt;
 /// `Debug` and `Display` leave the PIN out.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct KeyUri {
+    /// `token`: the token's label (CK_TOKEN_INFO `label`).
     pub token: Option<String>,
+    /// `manufacturer`: the token's manufacturer ID.
     pub manufacturer: Option<String>,
+    /// `serial`: the token's serial number.
     pub serial: Option<String>,
+    /// `model`: the token's model.
     pub model: Option<String>,
+    /// `slot-id`: the slot the token is in.
     pub slot_id: Option<u64>,
+    /// `object`: the object's label (CKA_LABEL).
     pub object: Option<String>,
+    /// `id`: the object's CKA_ID, percent-decoded to bytes.
     pub id: Option<Vec<u8>>,
     /// `private`, `public`, `cert`, `secret-key` or `data`.
     pub object_type: Option<String>,
+    /// `module-path`: the module's file.
     pub module_path: Option<String>,
+    /// `module-name`: the module's name, looked for in the module directories.
     pub module_name: Option<String>,
     /// Where the PIN comes from (`pin-source`): a path, or one of `--pin`'s forms.
     pub pin_source: Option<String>,
@@ -65,6 +74,8 @@ pub fn is_pkcs11_uri(s: &str) -> bool {
 }
 
 impl KeyUri {
+    /// Parse an RFC 7512 URI (`pkcs11:` path attributes `;`-separated, then `?` query
+    /// attributes `&`-separated, values percent-decoded).
     pub fn parse(s: &str) -> Result<KeyUri, UriError> {
         if !is_pkcs11_uri(s) {
             return Err(UriError("expected a URI starting with pkcs11:".into()));

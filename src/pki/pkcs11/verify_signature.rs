@@ -20,7 +20,9 @@ use std::sync::{Arc, Mutex};
 /// A public key the token holds as an object, with its parts.
 type Known = (ObjectHandle, Arc<PublicParts>);
 
-pub struct TokenVerifier {
+/// Signature verification inside a token: each public key is imported once as a
+/// session object and kept for the next signature it checks.
+pub(crate) struct TokenVerifier {
     token: Arc<Token>,
     /// Idle sessions: a verification takes one and gives it back. They are never closed
     /// before the verifier, because the key objects they created live with them.
@@ -29,7 +31,8 @@ pub struct TokenVerifier {
 }
 
 impl TokenVerifier {
-    pub fn new(token: Arc<Token>) -> TokenVerifier {
+    /// A verifier with no sessions or keys yet.
+    pub(crate) fn new(token: Arc<Token>) -> TokenVerifier {
         TokenVerifier {
             token,
             sessions: Mutex::new(Vec::new()),
@@ -39,7 +42,7 @@ impl TokenVerifier {
 
     /// What the token says of `item` (`soft` hashes what the token's mechanism wants
     /// hashed first).
-    pub fn verify(&self, soft: &Backend, item: &VerifyItem<'_>) -> Result<bool> {
+    pub(crate) fn verify(&self, soft: &Backend, item: &VerifyItem<'_>) -> Result<bool> {
         let session = self.take()?;
         let result = self.verify_in(&session, soft, item);
         self.sessions

@@ -29,8 +29,8 @@ use crate::der::{Reader, Time};
 use crate::dn;
 use pkit_x509::cert::Certificate;
 use pkit_x509::crl::{Crl, RevokedCert};
-use pkit_x509::ext::key_id::AuthorityKeyIdentifier;
-use pkit_x509::ext::key_usage::ku;
+use pkit_x509::ext::ku;
+use pkit_x509::ext::AuthorityKeyIdentifier;
 use pkit_x509::ext::{self, ExtensionValue};
 use pkit_x509::extension::Extension;
 

@@ -26,7 +26,7 @@ use super::role::Role;
 use crate::der::oid_registry as oids;
 use crate::der::{hex, Reader};
 use pkit_x509::cert::Certificate;
-use pkit_x509::ext::key_id::AuthorityKeyIdentifier;
+use pkit_x509::ext::AuthorityKeyIdentifier;
 use pkit_x509::extension::Extension;
 
 fn fail(at: usize, detail: impl Into<String>) -> Failure {

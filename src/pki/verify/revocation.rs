@@ -24,7 +24,7 @@ use pkit_ca::store::CertStatus as StoreStatus;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
 use pkit_x509::crl::{Crl, RevokedCert};
-use pkit_x509::ext::crl::CrlReason;
+use pkit_x509::ext::CrlReason;
 use pkit_x509::ocsp::{CertStatus, OcspResponse};
 use pkit_x509::ocsp_verify::{self, Expect, VerifyError};
 use pkit_x509::signed::verify_signed;

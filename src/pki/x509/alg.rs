@@ -10,18 +10,28 @@ use std::fmt;
 /// A key type pkit can generate and sign with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Algorithm {
+    /// An ECDSA key on NIST P-256 (secp256r1).
     EcdsaP256,
+    /// An ECDSA key on NIST P-384 (secp384r1).
     EcdsaP384,
+    /// An Ed25519 key (RFC 8032).
     Ed25519,
+    /// An RSA key with a 2048-bit modulus.
     Rsa2048,
+    /// An RSA key with a 3072-bit modulus.
     Rsa3072,
+    /// An RSA key with a 4096-bit modulus.
     Rsa4096,
+    /// An ML-DSA-44 key (FIPS 204), security category 2.
     MlDsa44,
+    /// An ML-DSA-65 key (FIPS 204), security category 3.
     MlDsa65,
+    /// An ML-DSA-87 key (FIPS 204), security category 5.
     MlDsa87,
 }
 
 impl Algorithm {
+    /// Every algorithm, in the order help texts list them.
     pub const ALL: [Algorithm; 9] = [
         Algorithm::EcdsaP256,
         Algorithm::EcdsaP384,
@@ -80,6 +90,7 @@ impl Algorithm {
         Algorithm::ALL.map(Algorithm::name).join(", ")
     }
 
+    /// Whether this is one of the RSA sizes.
     pub fn is_rsa(self) -> bool {
         matches!(
             self,
@@ -87,6 +98,7 @@ impl Algorithm {
         )
     }
 
+    /// Whether this is one of the ML-DSA parameter sets.
     pub fn is_ml_dsa(self) -> bool {
         matches!(
             self,
@@ -129,15 +141,20 @@ impl fmt::Display for Algorithm {
 /// Hash functions the schemes use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Digest {
+    /// SHA-1, for old signatures and the identifiers that name it.
     Sha1,
     /// Only for DSA signatures (dsa-with-sha224, RFC 5758 §3.1).
     Sha224,
+    /// SHA-256.
     Sha256,
+    /// SHA-384.
     Sha384,
+    /// SHA-512.
     Sha512,
 }
 
 impl Digest {
+    /// The digest's length in bytes.
     pub fn output_len(self) -> usize {
         match self {
             Digest::Sha1 => 20,
@@ -152,27 +169,43 @@ impl Digest {
 /// A signature algorithm as named by an AlgorithmIdentifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SignatureScheme {
+    /// ecdsa-with-SHA1 (RFC 3279 §2.2.3).
     EcdsaSha1,
+    /// ecdsa-with-SHA256 (RFC 5758 §3.2).
     EcdsaSha256,
+    /// ecdsa-with-SHA384 (RFC 5758 §3.2).
     EcdsaSha384,
+    /// ecdsa-with-SHA512 (RFC 5758 §3.2).
     EcdsaSha512,
+    /// Ed25519 (RFC 8410 §3), which hashes internally.
     Ed25519,
+    /// sha1WithRSAEncryption, PKCS#1 v1.5 (RFC 3279 §2.2.1).
     RsaPkcs1Sha1,
+    /// sha256WithRSAEncryption, PKCS#1 v1.5 (RFC 4055 §5).
     RsaPkcs1Sha256,
+    /// sha384WithRSAEncryption, PKCS#1 v1.5 (RFC 4055 §5).
     RsaPkcs1Sha384,
+    /// sha512WithRSAEncryption, PKCS#1 v1.5 (RFC 4055 §5).
     RsaPkcs1Sha512,
     /// RSASSA-PSS with the same hash for MGF1 and the given salt length.
     RsaPss {
+        /// The hash of the message and of MGF1.
         digest: Digest,
+        /// The salt length in bytes.
         salt_len: u32,
     },
+    /// ML-DSA-44 (RFC 9881), pure mode.
     MlDsa44,
+    /// ML-DSA-65 (RFC 9881), pure mode.
     MlDsa65,
+    /// ML-DSA-87 (RFC 9881), pure mode.
     MlDsa87,
     /// DSA (FIPS 186-4 §4) over SHA-1 (id-dsa-with-sha1, RFC 3279 §2.2.2), SHA-224 or
     /// SHA-256 (RFC 5758 §3.1). pkit verifies these and never signs with them.
     DsaSha1,
+    /// dsa-with-SHA224 (RFC 5758 §3.1).
     DsaSha224,
+    /// dsa-with-SHA256 (RFC 5758 §3.1).
     DsaSha256,
 }
 

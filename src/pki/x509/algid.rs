@@ -15,16 +15,20 @@ use crate::der::{tag, Context, Error, ObjectId, Reader, Result};
 /// A borrowed AlgorithmIdentifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AlgId<'a> {
+    /// The algorithm's OBJECT IDENTIFIER.
     pub oid: ObjectId<'a>,
     /// The parameters' full TLV, if present.
     pub params: Option<&'a [u8]>,
     /// The whole AlgorithmIdentifier TLV.
     pub raw: &'a [u8],
+    /// Absolute byte offset of the AlgorithmIdentifier in the input.
     pub offset: usize,
 }
 
 impl<'a> AlgId<'a> {
     #[inline]
+    /// Read an AlgorithmIdentifier (RFC 5280 §4.1.1.2): `SEQUENCE { algorithm OBJECT
+    /// IDENTIFIER, parameters ANY OPTIONAL }`.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let offset = r.offset();
         let raw = r.remaining();

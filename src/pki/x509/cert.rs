@@ -39,6 +39,9 @@ use crate::spki::Spki;
 pub const EXTENSIONS_NEED_V3: &str = "version 3 for a certificate with extensions";
 
 #[derive(Debug, Clone, Copy)]
+/// A parsed X.509 certificate (RFC 5280 §4.1), borrowing from its DER: `Certificate ::=
+/// SEQUENCE { tbsCertificate TBSCertificate, signatureAlgorithm AlgorithmIdentifier,
+/// signatureValue BIT STRING }`.
 pub struct Certificate<'a> {
     /// The whole certificate DER.
     pub raw: &'a [u8],
@@ -48,16 +51,27 @@ pub struct Certificate<'a> {
     pub version: u8,
     /// serialNumber INTEGER content octets (sign included).
     pub serial: &'a [u8],
+    /// Absolute byte offset of the serialNumber INTEGER (RFC 5280 §4.1.2.2).
     pub serial_offset: usize,
+    /// The TBSCertificate's `signature` field (RFC 5280 §4.1.2.3), which must match
+    /// `signature_algorithm`.
     pub tbs_signature: AlgId<'a>,
+    /// The issuer's distinguished name (RFC 5280 §4.1.2.4).
     pub issuer: Name<'a>,
     validity: Reader<'a>,
+    /// The subject's distinguished name (RFC 5280 §4.1.2.6).
     pub subject: Name<'a>,
+    /// The subject's public key, SubjectPublicKeyInfo (RFC 5280 §4.1.2.7).
     pub spki: Spki<'a>,
+    /// The `[1] IMPLICIT` issuerUniqueID (RFC 5280 §4.1.2.8), if present.
     pub issuer_unique_id: Option<BitString<'a>>,
+    /// The `[2] IMPLICIT` subjectUniqueID (RFC 5280 §4.1.2.8), if present.
     pub subject_unique_id: Option<BitString<'a>>,
+    /// The `[3] EXPLICIT` extensions (RFC 5280 §4.1.2.9), if present.
     pub extensions: Option<Extensions<'a>>,
+    /// The outer signatureAlgorithm (RFC 5280 §4.1.1.2).
     pub signature_algorithm: AlgId<'a>,
+    /// The signatureValue BIT STRING (RFC 5280 §4.1.1.3).
     pub signature: BitString<'a>,
 }
 
@@ -210,6 +224,7 @@ impl<'a> Certificate<'a> {
         hex(integer::unsigned_bytes(self.serial))
     }
 
+    /// Whether the serialNumber INTEGER is negative, which RFC 5280 §4.1.2.2 forbids.
     pub fn serial_is_negative(&self) -> bool {
         integer::is_negative(self.serial)
     }

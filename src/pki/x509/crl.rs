@@ -38,12 +38,13 @@ use crate::der::{integer, tag, Context, Error, ErrorKind, Reader, Result, Time};
 use crate::extension::Extensions;
 use crate::name::Name;
 
-/// A borrowed `CertificateList`.
 /// What a v1 CRL with CRL or entry extensions is told (RFC 5280 §5.1.2.1); the linter's
 /// version lint names it, so its malformations leave it out.
 pub const EXTENSIONS_NEED_V2: &str = "version v2 for a CRL with extensions";
 
 #[derive(Debug, Clone, Copy)]
+/// A borrowed `CertificateList` (RFC 5280 §5.1): `SEQUENCE { tbsCertList TBSCertList,
+/// signatureAlgorithm AlgorithmIdentifier, signatureValue BIT STRING }`.
 pub struct Crl<'a> {
     /// The whole CRL DER.
     pub raw: &'a [u8],
@@ -51,16 +52,25 @@ pub struct Crl<'a> {
     pub tbs_raw: &'a [u8],
     /// 0 = v1 (version absent), 1 = v2.
     pub version: u8,
+    /// The TBSCertList's `signature` field (RFC 5280 §5.1.2.2), which must match
+    /// `signature_algorithm`.
     pub tbs_signature: AlgId<'a>,
+    /// The issuer's distinguished name (RFC 5280 §5.1.2.3).
     pub issuer: Name<'a>,
+    /// thisUpdate: when this CRL was issued (RFC 5280 §5.1.2.4).
     pub this_update: Time,
+    /// nextUpdate: when the next CRL will be issued at the latest (RFC 5280 §5.1.2.5), if
+    /// given.
     pub next_update: Option<Time>,
     /// Reader over the revokedCertificates SEQUENCE content (empty when absent).
     revoked: Reader<'a>,
     /// True when the revokedCertificates element is present (possibly empty).
     pub revoked_present: bool,
+    /// The `[0] EXPLICIT` crlExtensions (RFC 5280 §5.1.2.7), if present.
     pub extensions: Option<Extensions<'a>>,
+    /// The outer signatureAlgorithm (RFC 5280 §5.1.1.2).
     pub signature_algorithm: AlgId<'a>,
+    /// The signatureValue BIT STRING (RFC 5280 §5.1.1.3).
     pub signature: BitString<'a>,
 }
 
@@ -69,8 +79,11 @@ pub struct Crl<'a> {
 pub struct RevokedCert<'a> {
     /// userCertificate INTEGER content octets (sign included).
     pub serial: &'a [u8],
+    /// Absolute byte offset of the userCertificate INTEGER.
     pub serial_offset: usize,
+    /// When the certificate was revoked (RFC 5280 §5.1.2.6).
     pub revocation_date: Time,
+    /// The crlEntryExtensions (RFC 5280 §5.3), if present.
     pub extensions: Option<Extensions<'a>>,
 }
 

@@ -25,7 +25,7 @@
 
 use crate::algid::AlgId;
 use crate::der::primitives::BitString;
-use crate::der::reader::Tlv;
+use crate::der::Tlv;
 use crate::der::{tag, Context, ErrorKind, ObjectId, Reader, Result};
 use crate::name::Name;
 use crate::spki::Spki;
@@ -39,11 +39,15 @@ pub struct Csr<'a> {
     pub info_raw: &'a [u8],
     /// 0 = v1, the only version RFC 2986 defines.
     pub version: u64,
+    /// The subject's distinguished name (RFC 2986 §4.1).
     pub subject: Name<'a>,
+    /// The public key to certify, SubjectPublicKeyInfo.
     pub spki: Spki<'a>,
     /// The `[0]` attributes, decoded on demand.
     pub attributes: Attributes<'a>,
+    /// The signatureAlgorithm (RFC 2986 §4.2).
     pub signature_algorithm: AlgId<'a>,
+    /// The signature BIT STRING, made with the key in `spki`.
     pub signature: BitString<'a>,
 }
 
@@ -125,6 +129,7 @@ impl<'a> Csr<'a> {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Attribute<'a> {
+    /// The attribute's type.
     pub oid: ObjectId<'a>,
     /// Reader over the `values` SET content, in the mode the attribute was read with.
     values: Reader<'a>,
@@ -202,6 +207,7 @@ impl<'a> Attributes<'a> {
         Attributes { body }
     }
 
+    /// Whether the request has no attributes.
     pub fn is_empty(&self) -> bool {
         self.body.is_empty()
     }

@@ -7,19 +7,31 @@ use crate::der::oid_registry as oids;
 use crate::der::{tag, Reader};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// What a DER (or text) input is, as far as its outer structure tells.
 pub enum Kind {
+    /// An X.509 certificate (RFC 5280 §4.1).
     Certificate,
+    /// A PKCS#10 certification request (RFC 2986).
     Csr,
+    /// A certificate revocation list (RFC 5280 §5.1).
     Crl,
+    /// An OCSP request (RFC 6960 §4.1).
     OcspRequest,
+    /// An OCSP response (RFC 6960 §4.2).
     OcspResponse,
+    /// A PKCS#7 / CMS ContentInfo (RFC 5652), as certificate bundles are.
     Pkcs7,
+    /// A PKCS#12 PFX (RFC 7292).
     Pkcs12,
+    /// A bare SubjectPublicKeyInfo (RFC 5280 §4.1.2.7).
     Spki,
+    /// An unencrypted PKCS#8 private key (RFC 5958).
     Pkcs8,
+    /// An EncryptedPrivateKeyInfo (RFC 5958 §3).
     EncryptedPkcs8,
     /// An MTC checkpoint: a C2SP signed note (text, not DER).
     Checkpoint,
+    /// DER of no structure pkit knows: shown as a generic ASN.1 tree.
     Asn1,
 }
 

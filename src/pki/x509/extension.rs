@@ -14,8 +14,13 @@
 use crate::der::{tag, Context, ErrorKind, ObjectId, Oid, Reader, Result};
 
 #[derive(Debug, Clone, Copy)]
+/// One Extension (RFC 5280 §4.1.2.9): `SEQUENCE { extnID OBJECT IDENTIFIER, critical
+/// BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }`.
 pub struct Extension<'a> {
+    /// The extnID: which extension this is.
     pub oid: ObjectId<'a>,
+    /// Whether a relying party that does not know the extension must reject the
+    /// certificate.
     pub critical: bool,
     /// The extnValue OCTET STRING's content (the DER of the extension's own type).
     pub value: &'a [u8],
@@ -44,6 +49,7 @@ impl<'a> Extensions<'a> {
         })
     }
 
+    /// Whether the SEQUENCE holds no extensions.
     pub fn is_empty(&self) -> bool {
         self.body.is_empty()
     }

@@ -21,6 +21,7 @@
 //! the model itself holds no cryptography and no unsafe code.
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
 /// The DER engine this crate reads and writes with.
 pub use pkit_der as der;

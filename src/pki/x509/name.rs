@@ -19,6 +19,7 @@ pub struct Name<'a> {
     pub raw: &'a [u8],
     /// A reader over the content (keeps the strict/lenient mode it was read with).
     body: Reader<'a>,
+    /// Absolute byte offset of the Name's SEQUENCE in the input.
     pub offset: usize,
 }
 
@@ -35,12 +36,15 @@ impl Eq for Name<'_> {}
 /// One AttributeTypeAndValue.
 #[derive(Debug, Clone, Copy)]
 pub struct Attribute<'a> {
+    /// The attribute type (e.g. id-at-commonName).
     pub oid: ObjectId<'a>,
     /// The value's tag (a string type in almost every Name).
     pub value_tag: u8,
+    /// The value's content octets.
     pub value: &'a [u8],
     /// The value's full TLV (RFC 4514 `#hex` form for non-string values).
     pub value_raw: &'a [u8],
+    /// Absolute byte offset of the value's content.
     pub value_offset: usize,
     /// The reader the attribute came from: decoding follows its strict/lenient mode.
     mode: Reader<'a>,
@@ -67,6 +71,7 @@ impl<'a> Name<'a> {
         Ok(n)
     }
 
+    /// Whether the Name has no RDNs (the empty sequence).
     pub fn is_empty(&self) -> bool {
         self.body.is_empty()
     }

@@ -37,12 +37,17 @@ pub fn digest_of(id: &CertId<'_>) -> Option<Digest> {
 /// The issuer half of a CertID: both hashes of one issuer certificate under one digest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IssuerHashes {
+    /// The hashAlgorithm both hashes are made with.
     pub digest: Digest,
+    /// issuerNameHash: the hash of the issuer's subject Name DER.
     pub name_hash: Vec<u8>,
+    /// issuerKeyHash: the hash of the issuer's subjectPublicKey BIT STRING content (RFC
+    /// 6960 §4.1.1).
     pub key_hash: Vec<u8>,
 }
 
 impl IssuerHashes {
+    /// Both hashes of `issuer` under `digest`.
     pub fn of(b: &Backend, issuer: &Certificate<'_>, digest: Digest) -> IssuerHashes {
         IssuerHashes {
             digest,

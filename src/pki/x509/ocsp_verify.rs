@@ -24,15 +24,20 @@ pub const SKEW_SECONDS: i64 = 300;
 /// One named check and its outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Check {
+    /// The check's short name, as the report prints it.
     pub name: &'static str,
+    /// Whether the response passed it.
     pub ok: bool,
+    /// What was found, in a line.
     pub detail: String,
 }
 
 /// Every check made, and the certificate's status when a SingleResponse was found.
 #[derive(Debug, Clone)]
 pub struct OcspVerdict {
+    /// The SingleResponse's certStatus, when one for the certificate was found.
     pub status: Option<CertStatus>,
+    /// Every check, in the order made.
     pub checks: Vec<Check>,
 }
 
@@ -97,6 +102,7 @@ pub struct Expect<'a, 'b> {
     /// The request the response answers (its nonce must come back; without `cert`, its
     /// first CertID's serial picks the SingleResponse).
     pub request: Option<&'b OcspRequest<'a>>,
+    /// The time the response must be current at.
     pub now: Time,
 }
 

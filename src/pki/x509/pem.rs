@@ -19,7 +19,9 @@ const CHUNK: usize = 64 * 1024;
 /// A decoded block: its label and contents.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Block {
+    /// The label between `-----BEGIN ` and `-----` (e.g. `CERTIFICATE`).
     pub label: String,
+    /// The base64 body, decoded.
     pub der: Vec<u8>,
 }
 

@@ -2,7 +2,7 @@
 //! safe of ContentInfos, and the bags inside SafeContents.
 //!
 //! The structure is read here; decryption parameters are read by
-//! [`crate::key::PbeScheme`] and the cryptography comes from the backend. Like
+//! [`crate::key::pbe::PbeScheme`] and the cryptography comes from the backend. Like
 //! CMS, PKCS#12 files are BER in practice (Java and Windows write indefinite lengths),
 //! so callers read them with a lenient [`Reader`].
 
@@ -42,8 +42,11 @@ use crate::pkcs7::{read_octets, ContentInfo, Octets};
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Pfx<'a> {
+    /// version: 3, the only one RFC 7292 defines.
     pub version: u64,
+    /// authSafe: the AuthenticatedSafe, as data or signed data.
     pub auth_safe: ContentInfo<'a>,
+    /// macData: the password MAC over `auth_safe`'s content, if present.
     pub mac_data: Option<MacData<'a>>,
     mode: Reader<'a>,
 }
@@ -51,9 +54,13 @@ pub struct Pfx<'a> {
 /// `MacData`.
 #[derive(Debug, Clone, Copy)]
 pub struct MacData<'a> {
+    /// The MAC's digest algorithm (or PBMAC1, RFC 9579).
     pub digest_algorithm: AlgId<'a>,
+    /// The MAC value.
     pub digest: &'a [u8],
+    /// macSalt: the salt the MAC key is derived with.
     pub mac_salt: &'a [u8],
+    /// iterations for the MAC key's derivation (DEFAULT 1).
     pub iterations: u64,
     mode: Reader<'a>,
 }
@@ -144,7 +151,10 @@ impl<'a> Pfx<'a> {
 #[derive(Debug, Clone, Copy)]
 pub enum MacScheme<'a> {
     /// RFC 7292 Appendix B: HMAC keyed by the PKCS#12 KDF with ID 3.
-    Pkcs12 { hash: Hash },
+    Pkcs12 {
+        /// The hash of the KDF and of the HMAC.
+        hash: Hash,
+    },
     /// RFC 9579 §4:
     ///
     /// ```asn1
@@ -152,7 +162,12 @@ pub enum MacScheme<'a> {
     ///     keyDerivationFunc AlgorithmIdentifier {{PBMAC1-KDFs}},
     ///     messageAuthScheme AlgorithmIdentifier {{PBMAC1-MACs}} }
     /// ```
-    Pbmac1 { kdf: Kdf<'a>, mac: AlgId<'a> },
+    Pbmac1 {
+        /// keyDerivationFunc: PBKDF2 in practice.
+        kdf: Kdf<'a>,
+        /// messageAuthScheme: the HMAC algorithm.
+        mac: AlgId<'a>,
+    },
     /// A digest or scheme pkit does not know.
     Unknown,
 }
@@ -181,6 +196,7 @@ pub fn digest_hash(o: ObjectId<'_>) -> Option<Hash> {
 }
 
 impl<'a> MacData<'a> {
+    /// How the MAC key is derived and the MAC computed.
     pub fn scheme(&self) -> Result<MacScheme<'a>> {
         let a = &self.digest_algorithm;
         if a.oid == oids::PBMAC1 {
@@ -311,9 +327,13 @@ pub fn authenticated_safe<'a>(mut r: Reader<'a>) -> Result<Vec<ContentInfo<'a>>>
 /// ```
 #[derive(Debug, Clone)]
 pub struct EncryptedData<'a> {
+    /// version: the CMSVersion, 0 (or 2 with unprotectedAttrs, RFC 5652 §8).
     pub version: u64,
+    /// contentType of the encrypted content (id-data for SafeContents).
     pub content_type: ObjectId<'a>,
+    /// contentEncryptionAlgorithm: the PBE scheme, as encoded.
     pub algorithm: AlgId<'a>,
+    /// `[0]` encryptedContent, BER segments joined; absent when the content is elsewhere.
     pub encrypted_content: Option<Octets<'a>>,
     mode: Reader<'a>,
 }
@@ -354,6 +374,7 @@ impl<'a> EncryptedData<'a> {
         })
     }
 
+    /// The contentEncryptionAlgorithm decoded as a PBE scheme.
     pub fn scheme(&self) -> Result<PbeScheme<'a>> {
         PbeScheme::read(&self.mode, &self.algorithm)
             .at("encryptedData.encryptedContentInfo.contentEncryptionAlgorithm")
@@ -373,22 +394,32 @@ impl<'a> EncryptedData<'a> {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct SafeBag<'a> {
+    /// bagId: which bag this is.
     pub bag_id: ObjectId<'a>,
     /// A reader over the `[0]` wrapper's content.
     pub value: Reader<'a>,
+    /// bagAttributes (friendlyName, localKeyID), if present.
     pub attributes: Option<Attributes<'a>>,
+    /// Absolute byte offset of the SafeBag.
     pub offset: usize,
 }
 
 /// Which bag a SafeBag is (RFC 7292 §4.2.1–§4.2.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BagKind {
+    /// keyBag: an unencrypted PKCS#8 key.
     Key,
+    /// pkcs8ShroudedKeyBag: an EncryptedPrivateKeyInfo.
     ShroudedKey,
+    /// certBag: a certificate.
     Cert,
+    /// crlBag: a CRL.
     Crl,
+    /// secretBag: a secret of the application's own type.
     Secret,
+    /// safeContentsBag: a nested SafeContents.
     SafeContents,
+    /// A bag type RFC 7292 does not define.
     Unknown,
 }
 
@@ -415,6 +446,7 @@ pub enum BagKind {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct TypedValue<'a> {
+    /// The OID that says what the value is (e.g. x509Certificate).
     pub type_id: ObjectId<'a>,
     /// A reader over the `[0]` wrapper's content.
     pub value: Reader<'a>,
@@ -443,6 +475,7 @@ pub fn safe_contents<'a>(mut r: Reader<'a>) -> Result<Vec<SafeBag<'a>>> {
 }
 
 impl<'a> SafeBag<'a> {
+    /// Read a SafeBag at the cursor.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let offset = r.offset();
         let mut s = r.read_sequence()?;
@@ -461,6 +494,7 @@ impl<'a> SafeBag<'a> {
         })
     }
 
+    /// Which of the RFC 7292 bag types `bag_id` names.
     pub fn kind(&self) -> BagKind {
         let o = self.bag_id;
         if o == oids::P12_KEY_BAG {

@@ -11,7 +11,7 @@
 use crate::algid::AlgId;
 use crate::csr::Attributes;
 use crate::der::oid_registry as oids;
-use crate::der::reader::Tlv;
+use crate::der::Tlv;
 use crate::der::{tag, Context, Error, ErrorKind, ObjectId, Reader, Result};
 use crate::name::Name;
 use std::borrow::Cow;
@@ -24,6 +24,7 @@ const MAX_SEGMENT_DEPTH: usize = 8;
 /// it into segments (X.690 §8.7.3.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Octets<'a> {
+    /// The content octets.
     pub bytes: Cow<'a, [u8]>,
     /// Absolute offset of the first content byte. For reassembled strings, offsets
     /// past the first segment are approximate.
@@ -116,9 +117,11 @@ fn collect_segments(mut r: Reader<'_>, out: &mut Vec<u8>, depth: usize) -> Resul
 /// RFC 2315 §7 makes `content` OPTIONAL (a detached or absent `data`); it is here too.
 #[derive(Debug, Clone, Copy)]
 pub struct ContentInfo<'a> {
+    /// contentType: what the content is (signedData, data, …).
     pub content_type: ObjectId<'a>,
     /// A reader over the `[0]` wrapper's content: the one inner element.
     pub content: Option<Reader<'a>>,
+    /// Absolute byte offset of the ContentInfo.
     pub offset: usize,
 }
 
@@ -174,6 +177,7 @@ impl<'a> ContentInfo<'a> {
         }
     }
 
+    /// Whether the content type is `oid`.
     pub fn is(&self, oid: &crate::der::Oid) -> bool {
         self.content_type == *oid
     }
@@ -202,9 +206,12 @@ impl<'a> ContentInfo<'a> {
 /// are read.
 #[derive(Debug, Clone)]
 pub struct SignedData<'a> {
+    /// version: the CMSVersion, which RFC 5652 §5.1 derives from the other fields.
     pub version: u64,
     digest_algorithms: Reader<'a>,
+    /// eContentType: the encapsulated content's type.
     pub encap_content_type: ObjectId<'a>,
+    /// eContent: the encapsulated content, absent when detached.
     pub encap_content: Option<EncapContent<'a>>,
     certificates: Option<Reader<'a>>,
     crls: Option<Reader<'a>>,
@@ -229,6 +236,7 @@ impl EncapContent<'_> {
         }
     }
 
+    /// Whether the content is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -252,6 +260,7 @@ pub struct CertificateChoice<'a> {
     pub tag: u8,
     /// The whole element TLV.
     pub raw: &'a [u8],
+    /// Absolute byte offset of the element.
     pub offset: usize,
 }
 
@@ -268,6 +277,7 @@ impl CertificateChoice<'_> {
         }
     }
 
+    /// Whether this is a plain X.509 certificate (the `certificate` alternative).
     pub fn is_certificate(&self) -> bool {
         self.tag == tag::SEQUENCE
     }
@@ -288,12 +298,16 @@ impl CertificateChoice<'_> {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct RevocationChoice<'a> {
+    /// The element's identifier octet.
     pub tag: u8,
+    /// The whole element TLV.
     pub raw: &'a [u8],
+    /// Absolute byte offset of the element.
     pub offset: usize,
 }
 
 impl RevocationChoice<'_> {
+    /// Whether this is a CRL (the `crl` alternative).
     pub fn is_crl(&self) -> bool {
         self.tag == tag::SEQUENCE
     }
@@ -324,25 +338,35 @@ impl RevocationChoice<'_> {
 /// ```
 #[derive(Debug, Clone)]
 pub struct SignerInfo<'a> {
+    /// version: 1 with issuerAndSerialNumber, 3 with subjectKeyIdentifier.
     pub version: u64,
+    /// sid: which certificate's key made the signature.
     pub sid: SignerId<'a>,
+    /// digestAlgorithm: the hash of the content.
     pub digest_algorithm: AlgId<'a>,
+    /// `[0]` signedAttrs, if present.
     pub signed_attrs: Option<Attributes<'a>>,
     /// The `[0]` element as encoded; the signature covers it with a SET tag (§5.4).
     pub signed_attrs_raw: Option<&'a [u8]>,
+    /// signatureAlgorithm.
     pub signature_algorithm: AlgId<'a>,
+    /// signature: the SignatureValue OCTET STRING.
     pub signature: Octets<'a>,
+    /// `[1]` unsignedAttrs, if present.
     pub unsigned_attrs: Option<Attributes<'a>>,
 }
 
 /// `SignerIdentifier`.
 #[derive(Debug, Clone, Copy)]
 pub enum SignerId<'a> {
+    /// The signer's certificate by issuer and serial number.
     IssuerAndSerialNumber {
+        /// The issuer's Name.
         issuer: Name<'a>,
         /// INTEGER content octets (sign included).
         serial: &'a [u8],
     },
+    /// `[0]` subjectKeyIdentifier: the signer's certificate by key identifier.
     SubjectKeyIdentifier(&'a [u8]),
 }
 
@@ -388,6 +412,7 @@ impl<'a> SignedData<'a> {
         })
     }
 
+    /// The digestAlgorithms SET, decoded.
     pub fn digest_algorithms(&self) -> Result<Vec<AlgId<'a>>> {
         let mut r = self.digest_algorithms;
         let mut out = Vec::with_capacity(2);
@@ -416,6 +441,7 @@ impl<'a> SignedData<'a> {
         })
     }
 
+    /// The signerInfos SET, decoded.
     pub fn signer_infos(&self) -> Result<Vec<SignerInfo<'a>>> {
         let mut r = self.signer_infos;
         let mut out = Vec::with_capacity(1);
@@ -453,6 +479,7 @@ fn spans<'a>(set: Option<Reader<'a>>, field: &str) -> Result<Vec<(u8, &'a [u8], 
 }
 
 impl<'a> SignerInfo<'a> {
+    /// Read a SignerInfo (RFC 5652 §5.3) at the cursor.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let version = s.read_u64().at("version")?;

@@ -15,6 +15,7 @@ pub enum SignedError {
     UnsupportedAlgorithm(String),
     /// The algorithm identifier is malformed (exit 3).
     BadAlgorithm(String),
+    /// The backend could not check the signature.
     Backend(BackendError),
 }
 

@@ -14,11 +14,16 @@ use crate::der::primitives::BitString;
 use crate::der::{integer, oid_registry as oids, tag, Context, Error, ObjectId, Reader, Result};
 
 #[derive(Debug, Clone, Copy)]
+/// A borrowed SubjectPublicKeyInfo (RFC 5280 §4.1.2.7): `SEQUENCE { algorithm
+/// AlgorithmIdentifier, subjectPublicKey BIT STRING }`.
 pub struct Spki<'a> {
     /// The whole SPKI TLV (what key identifiers and MTC hash).
     pub raw: &'a [u8],
+    /// The key's algorithm and parameters (e.g. id-ecPublicKey with its named curve).
     pub algorithm: AlgId<'a>,
+    /// The subjectPublicKey BIT STRING: the key in its algorithm's encoding.
     pub key: BitString<'a>,
+    /// Absolute byte offset of the SubjectPublicKeyInfo in the input.
     pub offset: usize,
 }
 
@@ -35,6 +40,7 @@ pub struct KeyInfo {
 
 impl<'a> Spki<'a> {
     #[inline]
+    /// Read a SubjectPublicKeyInfo at the cursor.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let offset = r.offset();
         let rest = r.remaining();
@@ -51,6 +57,7 @@ impl<'a> Spki<'a> {
         })
     }
 
+    /// A SubjectPublicKeyInfo spanning all of `der`.
     pub fn from_der(der: &'a [u8]) -> Result<Self> {
         let mut r = Reader::new(der);
         let s = Spki::read(&mut r)?;
@@ -121,6 +128,7 @@ impl<'a> Spki<'a> {
         })
     }
 
+    /// The OID of the key's algorithm.
     pub fn algorithm_oid(&self) -> ObjectId<'a> {
         self.algorithm.oid
     }

@@ -14,8 +14,11 @@ pub enum Form {
     /// Detect PEM, DER or base64.
     #[default]
     Auto,
+    /// PEM blocks (`-----BEGIN …-----`).
     Pem,
+    /// Binary DER, one or more values back to back.
     Der,
+    /// Base64 of DER without PEM armour.
     Base64,
 }
 
@@ -24,6 +27,7 @@ pub enum Form {
 pub struct Item {
     /// The PEM label (`CERTIFICATE`, `X509 CRL`…), if the item came from PEM.
     pub label: Option<String>,
+    /// The object's DER.
     pub der: Vec<u8>,
 }
 
@@ -31,7 +35,9 @@ pub struct Item {
 /// ("expected …"), for the caller to prefix with the input's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplitError {
+    /// Byte offset in the input where the problem was found.
     pub offset: usize,
+    /// What was expected there.
     pub message: String,
 }
 

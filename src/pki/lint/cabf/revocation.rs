@@ -6,7 +6,7 @@ use crate::context::CertContext;
 use crate::der::oid_registry as oids;
 use crate::finding::Level;
 use crate::rule::Lint;
-use pkit_x509::ext::crl_dp::DistributionPointName;
+use pkit_x509::ext::DistributionPointName;
 use pkit_x509::ext::{ExtensionValue, GeneralName};
 
 /// Whether cRLDistributionPoints gives a CRL over http (BR §7.1.2.11.2; S/MIME BR

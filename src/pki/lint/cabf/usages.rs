@@ -8,7 +8,7 @@ use crate::der::oid_registry as oids;
 use crate::der::Oid;
 use crate::finding::Level;
 use crate::rule::Lint;
-use pkit_x509::ext::key_usage as ku;
+use pkit_x509::ext::{ku, KEY_USAGE_BITS};
 
 /// What is wrong with a subordinate CA certificate's extendedKeyUsage, the BRs' profiles
 /// told apart by the EKU itself: one with only the Precertificate Signing EKU is a
@@ -204,7 +204,7 @@ pub(crate) static LINTS: &[Lint] = &[
                     c.offset_of(&oids::CE_KEY_USAGE),
                     format!(
                         "{} must not be set with {key} key",
-                        ku::KEY_USAGE_BITS.get(*b).unwrap_or(&"an unnamed bit")
+                        KEY_USAGE_BITS.get(*b).unwrap_or(&"an unnamed bit")
                     ),
                 );
             }

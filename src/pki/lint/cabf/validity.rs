@@ -58,7 +58,7 @@ impl Limit {
                 // next (2017-01-31 + 39 months = 2020-05-01), as zlint's Go counts them.
                 let c = crate::der::Time { unix: nb }.civil();
                 let months = i64::from(c.month) - 1 + m;
-                let first = crate::der::Time::from_civil(crate::der::time::Civil {
+                let first = crate::der::Time::from_civil(crate::der::Civil {
                     year: c.year + months / 12,
                     month: (months % 12 + 1) as u32,
                     day: 1,

@@ -6,8 +6,8 @@ use pkit_x509::backend::BackendError;
 use pkit_x509::der::oid_registry as oids;
 use pkit_x509::der::Writer;
 use pkit_x509::key::cost;
+use pkit_x509::key::encrypted::EncryptedPrivateKeyInfo;
 use pkit_x509::key::pbe::*;
-use pkit_x509::key::EncryptedPrivateKeyInfo;
 
 fn pkcs8(alg: &pkit_x509::der::Oid, private: &[u8]) -> Vec<u8> {
     let mut w = Writer::new();

@@ -5,7 +5,7 @@ use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::pbe::Hash;
 use pkit_x509::der::Reader;
 use pkit_x509::key::cost;
-use pkit_x509::key::MlDsaKeyFormat;
+use pkit_x509::key::ml_dsa::MlDsaKeyFormat;
 use pkit_x509::pkcs12::write::*;
 use pkit_x509::pkcs12::{MacScheme, Pfx};
 

@@ -13,11 +13,11 @@ use crate::der::oid_registry as oids;
 use crate::der::{hex, integer, tag, Reader, Writer};
 use pkit_x509::cert::Certificate;
 use pkit_x509::crl::Crl;
-use pkit_x509::ext::crl_dp::{
+use pkit_x509::ext::GeneralName;
+use pkit_x509::ext::{self, ExtensionValue};
+use pkit_x509::ext::{
     DistributionPoint, DistributionPointName, IssuingDistributionPoint, REASON_FLAGS_BITS,
 };
-use pkit_x509::ext::general_name::GeneralName;
-use pkit_x509::ext::{self, ExtensionValue};
 
 /// ReasonFlags bits 1..=8, keyCompromise to aACompromise (bit 0 is `unused`): what a CRL
 /// must cover, alone or with others, before "not listed" means good (§6.3.3 (d), (j)).

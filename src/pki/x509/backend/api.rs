@@ -9,6 +9,7 @@ use std::fmt;
 
 /// A private key held by the backend. `Send + Sync`: one CA key serves every thread.
 pub trait PrivateKey: Send + Sync + fmt::Debug {
+    /// The key's algorithm (type and size or parameter set).
     fn algorithm(&self) -> Algorithm;
     /// SubjectPublicKeyInfo DER.
     fn public_key_der(&self) -> Result<Vec<u8>>;
@@ -42,7 +43,9 @@ impl<K: PrivateKey + ?Sized> PrivateKey for std::sync::Arc<K> {
 /// A per-thread signing context: creating one costs more than a signature, so callers
 /// that sign many messages keep one per thread.
 pub trait Signer: Send {
+    /// The scheme every signature from this context is made with.
     fn scheme(&self) -> SignatureScheme;
+    /// Sign `message` (the scheme hashes it where it hashes).
     fn sign(&mut self, message: &[u8]) -> Result<Vec<u8>>;
 }
 
@@ -52,7 +55,9 @@ pub trait Signer: Send {
 pub trait KeyProvider: Send + Sync {
     /// What provides the keys, e.g. "OpenSSL 3.5.5 27 Jan 2026" or a token's description.
     fn description(&self) -> String;
+    /// Whether this provider can generate and sign with `alg` keys.
     fn supports(&self, alg: Algorithm) -> bool;
+    /// A new key of `alg`.
     fn generate(&self, alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
     /// `n` new keys of `alg`. A provider may make them together for less than `n` calls
     /// of [`KeyProvider::generate`] cost (OpenSSL: one field inversion for a batch of EC
@@ -71,7 +76,7 @@ pub trait KeyProvider: Send + Sync {
             )))
         }
     }
-    /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load_private`)
+    /// A signing key from unencrypted PKCS#8 DER that the key model (`pki::key::load::load_private`)
     /// has read and found to be an `alg` key (an ML-DSA key's form already checked).
     fn private_key_from_pkcs8(&self, pkcs8: &[u8], alg: Algorithm) -> Result<Box<dyn PrivateKey>>;
 }
@@ -94,6 +99,7 @@ pub trait SignatureVerifier: Send + Sync {
 /// Message digests: fingerprints, key identifiers, OCSP CertIDs, signatures made in two
 /// steps.
 pub trait Hasher: Send + Sync {
+    /// The digest `alg` of `data`.
     fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8>;
 }
 
@@ -111,9 +117,13 @@ pub trait TlsClient: Send + Sync {
 /// One signature to check: what [`SignatureVerifier::verify`] takes.
 #[derive(Debug, Clone, Copy)]
 pub struct VerifyItem<'a> {
+    /// The signer's SubjectPublicKeyInfo DER.
     pub spki_der: &'a [u8],
+    /// The signature algorithm the signature claims.
     pub scheme: SignatureScheme,
+    /// The signed bytes (e.g. a TBSCertificate), not their hash.
     pub message: &'a [u8],
+    /// The signature value (BIT STRING content without its unused-bits octet).
     pub signature: &'a [u8],
 }
 

@@ -41,4 +41,5 @@ impl fmt::Display for BackendError {
 
 impl std::error::Error for BackendError {}
 
+/// A `Result` whose error is a [`BackendError`].
 pub type Result<T> = std::result::Result<T, BackendError>;

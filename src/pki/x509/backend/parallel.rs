@@ -7,7 +7,7 @@ use super::provider::Backend;
 use rayon::prelude::*;
 
 /// Below this a chunk's batch saves too little to be worth a thread of its own.
-pub const MIN_CHUNK: usize = 8;
+pub(crate) const MIN_CHUNK: usize = 8;
 
 /// One verdict per item, in order, as [`Backend::verify`] would answer each.
 pub fn verify_batch_parallel(backend: &Backend, items: &[VerifyItem<'_>]) -> Vec<Result<bool>> {

@@ -11,17 +11,26 @@ use super::error::Result;
 /// The hash under a KDF or an HMAC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Hash {
+    /// MD5, which old PKCS#12 files use for their MAC.
     Md5,
+    /// SHA-1.
     Sha1,
+    /// SHA-224.
     Sha224,
+    /// SHA-256.
     Sha256,
+    /// SHA-384.
     Sha384,
+    /// SHA-512.
     Sha512,
+    /// SHA-512/224.
     Sha512_224,
+    /// SHA-512/256.
     Sha512_256,
 }
 
 impl Hash {
+    /// The digest's length in bytes.
     pub fn output_len(self) -> usize {
         match self {
             Hash::Md5 => 16,
@@ -37,18 +46,25 @@ impl Hash {
 /// A CBC (or, for RC4, stream) cipher as the PBE schemes name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PbeCipher {
+    /// AES-128 in CBC mode.
     Aes128Cbc,
+    /// AES-192 in CBC mode.
     Aes192Cbc,
+    /// AES-256 in CBC mode.
     Aes256Cbc,
+    /// Three-key triple DES in CBC mode.
     DesEde3Cbc,
     /// Two-key triple DES (PKCS#12 pbeWithSHAAnd2-KeyTripleDES-CBC).
     DesEdeCbc,
+    /// Single DES in CBC mode.
     DesCbc,
     /// RC2 with a 128-bit key and 128 effective bits.
     Rc2_128Cbc,
     /// RC2 with a 40-bit key and 40 effective bits.
     Rc2_40Cbc,
+    /// RC4 with a 128-bit key.
     Rc4_128,
+    /// RC4 with a 40-bit key.
     Rc4_40,
 }
 
@@ -69,6 +85,7 @@ impl PbeCipher {
         }
     }
 
+    /// The key length in bytes.
     pub fn key_len(self) -> usize {
         match self {
             PbeCipher::Aes128Cbc
@@ -82,6 +99,7 @@ impl PbeCipher {
         }
     }
 
+    /// The IV length in bytes (0 for RC4, which has none).
     pub fn iv_len(self) -> usize {
         match self {
             PbeCipher::Aes128Cbc | PbeCipher::Aes192Cbc | PbeCipher::Aes256Cbc => 16,
@@ -94,8 +112,11 @@ impl PbeCipher {
 /// What the PKCS#12 KDF derives (RFC 7292 Appendix B.3: the diversifier ID).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pkcs12Purpose {
+    /// Key material, diversifier ID 1.
     Key,
+    /// An initialisation vector, diversifier ID 2.
     Iv,
+    /// A MAC key, diversifier ID 3.
     Mac,
 }
 

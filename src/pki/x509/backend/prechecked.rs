@@ -33,13 +33,18 @@ type Asked = (HashSet<[u8; 32]>, Vec<Question>);
 /// A signature question kept beyond the borrow that asked it.
 #[derive(Debug, Clone)]
 pub struct Question {
+    /// The signer's SubjectPublicKeyInfo DER.
     pub spki_der: Vec<u8>,
+    /// The signature algorithm the signature claims.
     pub scheme: SignatureScheme,
+    /// The signed bytes.
     pub message: Vec<u8>,
+    /// The signature value.
     pub signature: Vec<u8>,
 }
 
 impl Question {
+    /// The question as the borrowed item a verifier takes.
     pub fn item(&self) -> VerifyItem<'_> {
         VerifyItem {
             spki_der: &self.spki_der,

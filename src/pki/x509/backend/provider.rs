@@ -15,10 +15,15 @@ use std::sync::Arc;
 /// A capability of each kind. Cloning one shares its capabilities.
 #[derive(Clone)]
 pub struct Backend {
+    /// Makes and loads private keys.
     pub keys: Arc<dyn KeyProvider>,
+    /// Checks signatures.
     pub verifier: Arc<dyn SignatureVerifier>,
+    /// Password-based encryption, key derivation and MACs (PKCS#5, PKCS#12).
     pub pbe: Arc<dyn Pbe>,
+    /// Message digests.
     pub hasher: Arc<dyn Hasher>,
+    /// TLS as a client.
     pub tls: Arc<dyn TlsClient>,
 }
 
@@ -52,6 +57,7 @@ impl Backend {
         self.keys.description()
     }
 
+    /// Whether the key provider can make `alg` keys.
     pub fn supports(&self, alg: Algorithm) -> bool {
         self.keys.supports(alg)
     }
@@ -61,6 +67,7 @@ impl Backend {
         self.keys.require(alg)
     }
 
+    /// A new `alg` key from the key provider.
     pub fn generate(&self, alg: Algorithm) -> Result<Box<dyn PrivateKey>> {
         self.keys.generate(alg)
     }
@@ -116,6 +123,7 @@ impl Backend {
         self.verifier.verify_batch(items)
     }
 
+    /// The digest `alg` of `data`, from the hasher.
     pub fn digest(&self, alg: Digest, data: &[u8]) -> Vec<u8> {
         self.hasher.digest(alg, data)
     }

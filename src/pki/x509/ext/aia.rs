@@ -16,11 +16,13 @@ use crate::der::{tag, Context, ObjectId, Reader, Result};
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct AccessDescription<'a> {
+    /// accessMethod: what the location serves (id-ad-caIssuers, id-ad-ocsp, …).
     pub access_method: ObjectId<'a>,
+    /// accessLocation: where, usually a URI.
     pub access_location: GeneralName<'a>,
 }
 
-pub fn read_info_access<'a>(r: &mut Reader<'a>) -> Result<Vec<AccessDescription<'a>>> {
+pub(crate) fn read_info_access<'a>(r: &mut Reader<'a>) -> Result<Vec<AccessDescription<'a>>> {
     read_seq_of(r, tag::SEQUENCE, "AccessDescription", |r| {
         let mut s = r.read_sequence()?;
         let access_method = s.read_oid().at("accessMethod")?;

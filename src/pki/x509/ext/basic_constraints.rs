@@ -10,11 +10,15 @@ use crate::der::{tag, Context, Reader, Result};
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BasicConstraints {
+    /// cA: whether the subject is a CA (RFC 5280 §4.2.1.9).
     pub ca: bool,
+    /// pathLenConstraint: how many non-self-issued intermediates may follow this CA, if
+    /// limited.
     pub path_len_constraint: Option<u64>,
 }
 
 impl BasicConstraints {
+    /// Read a BasicConstraints SEQUENCE; DER forbids encoding `cA` FALSE, its default.
     pub fn read(r: &mut Reader<'_>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let ca = s.read_default_false().at("cA")?;

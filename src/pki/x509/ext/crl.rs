@@ -10,7 +10,7 @@ use crate::der::{integer, tag, Error, ErrorKind, Reader, Result};
 /// ```
 /// Returns the magnitude octets. §5.2.3: "CRL issuers MUST NOT use CRLNumber values
 /// longer than 20 octets", so the value does not fit any machine integer in general.
-pub fn read_crl_number<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
+pub(crate) fn read_crl_number<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
     let tlv = r.read_expect(tag::INTEGER)?;
     integer::check(r, tlv.content, tlv.content_offset())?;
     if integer::is_negative(tlv.content) {
@@ -45,21 +45,33 @@ pub fn read_crl_number<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CrlReason {
+    /// unspecified (0).
     Unspecified,
+    /// keyCompromise (1): the subject's private key is known or suspected to be
+    /// compromised.
     KeyCompromise,
+    /// cACompromise (2): the CA's private key is compromised.
     CaCompromise,
+    /// affiliationChanged (3): the subject's name or other information changed.
     AffiliationChanged,
+    /// superseded (4): the certificate has been replaced.
     Superseded,
+    /// cessationOfOperation (5): the certificate is no longer needed.
     CessationOfOperation,
+    /// certificateHold (6): the certificate is suspended.
     CertificateHold,
+    /// removeFromCRL (8): a delta CRL takes a held certificate off the list.
     RemoveFromCrl,
+    /// privilegeWithdrawn (9): a privilege the certificate asserts was withdrawn.
     PrivilegeWithdrawn,
+    /// aACompromise (10): the attribute authority's key is compromised.
     AaCompromise,
     /// A value the ENUMERATED does not define (only in lenient mode).
     Other(i64),
 }
 
 impl CrlReason {
+    /// The reason with ENUMERATED value `code`; `None` for 7 (unused) and unknown values.
     pub fn from_code(code: i64) -> Option<CrlReason> {
         use CrlReason::*;
         Some(match code {
@@ -77,6 +89,7 @@ impl CrlReason {
         })
     }
 
+    /// The reason's ENUMERATED value.
     pub fn code(self) -> i64 {
         use CrlReason::*;
         match self {
@@ -112,6 +125,7 @@ impl CrlReason {
         })
     }
 
+    /// Read a CRLReason ENUMERATED (RFC 5280 §5.3.1).
     pub fn read(r: &mut Reader<'_>) -> Result<CrlReason> {
         let at = r.offset();
         let code = r.read_enumerated()?;
@@ -131,7 +145,7 @@ impl CrlReason {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::der::reader::Deviations;
+    use crate::der::Deviations;
 
     #[test]
     fn crl_numbers() {

@@ -39,8 +39,12 @@ pub const REASON_FLAGS_BITS: &[&str] = &[
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct DistributionPoint<'a> {
+    /// `[0]` distributionPoint: where the CRL is, if given here rather than by
+    /// `crl_issuer`.
     pub distribution_point: Option<DistributionPointName<'a>>,
+    /// `[1]` reasons: the revocation reasons this CRL covers; absent means all.
     pub reasons: Option<NamedBits<'a>>,
+    /// `[2]` cRLIssuer: who signs the CRL, when not the certificate's issuer.
     pub crl_issuer: Option<Vec<GeneralName<'a>>>,
 }
 
@@ -51,7 +55,9 @@ pub struct DistributionPoint<'a> {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum DistributionPointName<'a> {
+    /// `[0]` fullName: the CRL's locations, usually URIs.
     FullName(Vec<GeneralName<'a>>),
+    /// `[1]` nameRelativeToCRLIssuer: an RDN appended to the CRL issuer's name.
     NameRelativeToCrlIssuer(RelativeName<'a>),
 }
 
@@ -59,7 +65,9 @@ pub enum DistributionPointName<'a> {
 /// AttributeTypeAndValue elements, and the absolute offset of the first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RelativeName<'a> {
+    /// The AttributeTypeAndValue elements' DER, one after another.
     pub content: &'a [u8],
+    /// Absolute byte offset of the first element.
     pub offset: usize,
 }
 
@@ -85,7 +93,9 @@ impl RelativeName<'_> {
 /// CRLDistributionPoints ::= SEQUENCE SIZE (1..MAX) OF DistributionPoint
 /// FreshestCRL ::= CRLDistributionPoints
 /// ```
-pub fn read_distribution_points<'a>(r: &mut Reader<'a>) -> Result<Vec<DistributionPoint<'a>>> {
+pub(crate) fn read_distribution_points<'a>(
+    r: &mut Reader<'a>,
+) -> Result<Vec<DistributionPoint<'a>>> {
     read_seq_of(
         r,
         tag::SEQUENCE,
@@ -95,6 +105,7 @@ pub fn read_distribution_points<'a>(r: &mut Reader<'a>) -> Result<Vec<Distributi
 }
 
 impl<'a> DistributionPoint<'a> {
+    /// Read a DistributionPoint (RFC 5280 §4.2.1.13).
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let start = s.offset();
@@ -174,15 +185,23 @@ fn read_dp_name<'a>(r: &mut Reader<'a>) -> Result<DistributionPointName<'a>> {
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct IssuingDistributionPoint<'a> {
+    /// `[0]` distributionPoint: the name this CRL is published under, if given.
     pub distribution_point: Option<DistributionPointName<'a>>,
+    /// `[1]` onlyContainsUserCerts: the CRL lists only end-entity certificates.
     pub only_contains_user_certs: bool,
+    /// `[2]` onlyContainsCACerts: the CRL lists only CA certificates.
     pub only_contains_ca_certs: bool,
+    /// `[3]` onlySomeReasons: the revocation reasons the CRL covers; absent means all.
     pub only_some_reasons: Option<NamedBits<'a>>,
+    /// `[4]` indirectCRL: the CRL may list certificates of issuers other than its own.
     pub indirect_crl: bool,
+    /// `[5]` onlyContainsAttributeCerts: the CRL lists only attribute certificates.
     pub only_contains_attribute_certs: bool,
 }
 
 impl<'a> IssuingDistributionPoint<'a> {
+    /// Read an IssuingDistributionPoint (RFC 5280 §5.2.5); an empty SEQUENCE is refused as
+    /// the section asks.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let start = s.offset();

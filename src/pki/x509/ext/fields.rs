@@ -10,7 +10,9 @@ use std::borrow::Cow;
 /// names its type gives the bit positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NamedBits<'a> {
+    /// The BIT STRING as read.
     pub bits: BitString<'a>,
+    /// The names of the bit positions, from bit 0, as the extension's ASN.1 gives them.
     pub names: &'static [&'static str],
 }
 
@@ -20,6 +22,7 @@ impl<'a> NamedBits<'a> {
         (0..self.bits.bit_len()).filter(|&n| self.bits.bit(n))
     }
 
+    /// Whether bit `n` is set.
     pub fn contains(&self, n: usize) -> bool {
         self.bits.bit(n)
     }

@@ -8,7 +8,7 @@
 //! explicitly tagged (0xa4 around the Name SEQUENCE) because Name is itself a CHOICE.
 
 use super::fields::read_seq_of;
-use crate::der::reader::Tlv;
+use crate::der::Tlv;
 use crate::der::{string, tag, Context, Error, ErrorKind, ObjectId, Reader, Result};
 use crate::name::Name;
 use std::borrow::Cow;
@@ -29,15 +29,23 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum GeneralName<'a> {
+    /// `[0]` otherName: a name form identified by OID.
     OtherName(OtherName<'a>),
+    /// `[1]` rfc822Name: an email address.
     Rfc822Name(Cow<'a, str>),
+    /// `[2]` dNSName: a host name, possibly with a leading wildcard label.
     DnsName(Cow<'a, str>),
     /// The whole `[3]` element: ORAddress (X.411) is rare enough that pkit shows its DER.
     X400Address(&'a [u8]),
+    /// `[4]` directoryName: a distinguished name.
     DirectoryName(Name<'a>),
+    /// `[5]` ediPartyName.
     EdiPartyName(EdiPartyName<'a>),
+    /// `[6]` uniformResourceIdentifier.
     Uri(Cow<'a, str>),
+    /// `[7]` iPAddress: an address, or an address and mask in name constraints.
     IpAddress(IpAddress<'a>),
+    /// `[8]` registeredID: a name that is an OBJECT IDENTIFIER.
     RegisteredId(ObjectId<'a>),
 }
 
@@ -48,6 +56,7 @@ pub enum GeneralName<'a> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OtherName<'a> {
+    /// The OID that says what the value is (e.g. the Microsoft UPN).
     pub type_id: ObjectId<'a>,
     /// The element inside the `[0] EXPLICIT` wrapper.
     pub value: Tlv<'a>,
@@ -80,7 +89,9 @@ impl<'a> OtherName<'a> {
 /// DirectoryString is a CHOICE, so both fields are explicitly tagged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EdiPartyName<'a> {
+    /// The `[0]` nameAssigner, if present.
     pub name_assigner: Option<Cow<'a, str>>,
+    /// The `[1]` partyName.
     pub party_name: Cow<'a, str>,
 }
 
@@ -88,6 +99,7 @@ pub struct EdiPartyName<'a> {
 /// in name constraints an address followed by a mask (8 or 32 octets, §4.2.1.10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IpAddress<'a> {
+    /// The OCTET STRING content: 4, 8, 16 or 32 octets.
     pub bytes: &'a [u8],
 }
 
@@ -302,7 +314,7 @@ impl<'a> GeneralName<'a> {
 /// ```
 /// `t` is the tag the SEQUENCE carries where it appears (`SEQUENCE` in subjectAltName,
 /// `[1]` in authorityKeyIdentifier, `[0]` in DistributionPointName, …).
-pub fn read_general_names<'a>(r: &mut Reader<'a>, t: u8) -> Result<Vec<GeneralName<'a>>> {
+pub(crate) fn read_general_names<'a>(r: &mut Reader<'a>, t: u8) -> Result<Vec<GeneralName<'a>>> {
     read_seq_of(r, t, "GeneralName", |r| {
         GeneralName::read(r, IpForm::Address)
     })

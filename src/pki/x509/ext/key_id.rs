@@ -18,7 +18,7 @@ pub fn key_identifier(subject_public_key: &[u8]) -> [u8; 20] {
 /// SubjectKeyIdentifier ::= KeyIdentifier
 /// KeyIdentifier ::= OCTET STRING
 /// ```
-pub fn read_subject_key_identifier<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
+pub(crate) fn read_subject_key_identifier<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
     r.read_octet_string()
 }
 
@@ -30,13 +30,16 @@ pub fn read_subject_key_identifier<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AuthorityKeyIdentifier<'a> {
+    /// `[0]` keyIdentifier: the issuer's subject key identifier, usually.
     pub key_identifier: Option<&'a [u8]>,
+    /// `[1]` authorityCertIssuer: the issuer's issuer, with `authority_cert_serial_number`.
     pub authority_cert_issuer: Option<Vec<GeneralName<'a>>>,
     /// The serial INTEGER's content octets (two's complement, as encoded).
     pub authority_cert_serial_number: Option<&'a [u8]>,
 }
 
 impl<'a> AuthorityKeyIdentifier<'a> {
+    /// Read an AuthorityKeyIdentifier (RFC 5280 §4.2.1.1).
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let start = s.offset();

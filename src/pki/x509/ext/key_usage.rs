@@ -5,12 +5,28 @@
 use super::fields::{read_named_bits, read_seq_of, NamedBits};
 use crate::der::{tag, ErrorKind, ObjectId, Reader, Result};
 
-/// KeyUsage bit numbers (RFC 5280 §4.2.1.3) for writers.
+/// KeyUsage bit numbers (RFC 5280 §4.2.1.3), for writers and for checks of
+/// [`NamedBits`].
 pub mod ku {
+    /// `digitalSignature`: signatures other than on certificates and CRLs.
     pub const DIGITAL_SIGNATURE: usize = 0;
+    /// `nonRepudiation` (`contentCommitment` in recent X.509): signatures that commit to
+    /// content.
+    pub const NON_REPUDIATION: usize = 1;
+    /// `keyEncipherment`: transporting keys encrypted to this key (RSA).
     pub const KEY_ENCIPHERMENT: usize = 2;
+    /// `dataEncipherment`: encrypting user data directly to this key.
+    pub const DATA_ENCIPHERMENT: usize = 3;
+    /// `keyAgreement`: key agreement (ECDH, DH).
+    pub const KEY_AGREEMENT: usize = 4;
+    /// `keyCertSign`: signatures on certificates.
     pub const KEY_CERT_SIGN: usize = 5;
+    /// `cRLSign`: signatures on CRLs.
     pub const CRL_SIGN: usize = 6;
+    /// `encipherOnly`: with keyAgreement, only to encipher.
+    pub const ENCIPHER_ONLY: usize = 7;
+    /// `decipherOnly`: with keyAgreement, only to decipher.
+    pub const DECIPHER_ONLY: usize = 8;
 }
 
 /// ```asn1
@@ -38,19 +54,9 @@ pub const KEY_USAGE_BITS: &[&str] = &[
     "decipherOnly",
 ];
 
-pub const DIGITAL_SIGNATURE: usize = 0;
-pub const NON_REPUDIATION: usize = 1;
-pub const KEY_ENCIPHERMENT: usize = 2;
-pub const DATA_ENCIPHERMENT: usize = 3;
-pub const KEY_AGREEMENT: usize = 4;
-pub const KEY_CERT_SIGN: usize = 5;
-pub const CRL_SIGN: usize = 6;
-pub const ENCIPHER_ONLY: usize = 7;
-pub const DECIPHER_ONLY: usize = 8;
-
 /// Read a KeyUsage. RFC 5280 §4.2.1.3: "When the keyUsage extension appears in a
 /// certificate, at least one of the bits MUST be set to 1."
-pub fn read_key_usage<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
+pub(crate) fn read_key_usage<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
     let at = r.offset();
     let ku = read_named_bits(r, tag::BIT_STRING, KEY_USAGE_BITS)?;
     if ku.set_bits().next().is_none() {
@@ -66,7 +72,7 @@ pub fn read_key_usage<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
 /// ExtKeyUsageSyntax ::= SEQUENCE SIZE (1..MAX) OF KeyPurposeId
 /// KeyPurposeId ::= OBJECT IDENTIFIER
 /// ```
-pub fn read_extended_key_usage<'a>(r: &mut Reader<'a>) -> Result<Vec<ObjectId<'a>>> {
+pub(crate) fn read_extended_key_usage<'a>(r: &mut Reader<'a>) -> Result<Vec<ObjectId<'a>>> {
     read_seq_of(r, tag::SEQUENCE, "KeyPurposeId", |r| r.read_oid())
 }
 
@@ -95,15 +101,16 @@ pub const NETSCAPE_CERT_TYPE_BITS: &[&str] = &[
     "objectSigningCA",
 ];
 
-pub fn read_netscape_cert_type<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
+pub(crate) fn read_netscape_cert_type<'a>(r: &mut Reader<'a>) -> Result<NamedBits<'a>> {
     read_named_bits(r, tag::BIT_STRING, NETSCAPE_CERT_TYPE_BITS)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::ku::*;
     use super::*;
     use crate::der::oid_registry as oids;
-    use crate::der::reader::Deviations;
+    use crate::der::Deviations;
     use crate::der::Writer;
 
     #[test]

@@ -24,7 +24,7 @@ impl TlsFeature {
     }
 }
 
-pub fn read_tls_features(r: &mut Reader<'_>) -> Result<Vec<TlsFeature>> {
+pub(crate) fn read_tls_features(r: &mut Reader<'_>) -> Result<Vec<TlsFeature>> {
     let mut s = r.read_sequence()?;
     let mut out = Vec::new();
     while !s.is_empty() {
@@ -46,7 +46,7 @@ pub fn read_tls_features(r: &mut Reader<'_>) -> Result<Vec<TlsFeature>> {
 }
 
 /// netscapeComment (2.16.840.1.113730.1.13): `IA5String`.
-pub fn read_netscape_comment<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
+pub(crate) fn read_netscape_comment<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
     let t = r.read_expect(tag::IA5_STRING)?;
     string::decode(r, tag::IA5_STRING, t.content, t.content_offset())
 }
@@ -61,7 +61,7 @@ pub fn read_netscape_comment<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
 /// Certificates issued by Windows CAs carry the name as a bare BMPString instead (e.g.
 /// `DomainController`), so both forms are read; any string type is accepted for the bare
 /// form.
-pub fn read_template_name<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
+pub(crate) fn read_template_name<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
     if r.peek_tag() == Some(tag::SEQUENCE) {
         let mut s = r.read_sequence()?;
         let name = s
@@ -96,12 +96,16 @@ pub fn read_template_name<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MsCertificateTemplate<'a> {
+    /// templateID: the OID of the template the certificate was issued from.
     pub template_id: ObjectId<'a>,
+    /// templateMajorVersion, if given.
     pub major_version: Option<u32>,
+    /// templateMinorVersion, if given.
     pub minor_version: Option<u32>,
 }
 
 impl<'a> MsCertificateTemplate<'a> {
+    /// Read a certificate template extension (Microsoft's szOID_CERTIFICATE_TEMPLATE).
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let template_id = s.read_oid().at("templateID")?;

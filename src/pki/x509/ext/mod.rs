@@ -7,27 +7,32 @@
 //! is strict DER plus the structural rules the RFCs state for each type; a lenient
 //! reader (see [`decode_with`]) logs those deviations instead of failing.
 //!
-//! One file per family: [`general_name`] (the name forms most extensions carry),
-//! [`key_usage`], [`key_id`], [`basic_constraints`], [`policies`], [`crl_dp`] (CRL
-//! distribution points and the issuing distribution point), [`crl`] (CRL and CRL entry
-//! extensions), [`aia`], [`name_constraints`], [`sct`] (Certificate Transparency),
-//! [`ocsp`] and [`misc`]; [`write`](mod@write) wraps extension values that pkit writes.
+//! The decoded types are all here, at `ext::`: [`GeneralName`] (the name forms most
+//! extensions carry), [`NamedBits`] (keyUsage and the other bit strings),
+//! [`AuthorityKeyIdentifier`], [`BasicConstraints`], [`PolicyInformation`] and its
+//! kin, [`DistributionPoint`] and [`IssuingDistributionPoint`], [`CrlReason`],
+//! [`AccessDescription`], [`NameConstraints`], [`SctList`] (Certificate Transparency),
+//! [`PreferredSignatureAlgorithm`] (OCSP), [`TlsFeature`] and the rest; each family's
+//! decoder sits in a private file of its own. [`write`](mod@write) wraps extension values
+//! that pkit writes.
 
 #![forbid(unsafe_code)]
 
-pub mod aia;
-pub mod basic_constraints;
-pub mod crl;
-pub mod crl_dp;
-pub mod fields;
-pub mod general_name;
-pub mod key_id;
-pub mod key_usage;
-pub mod misc;
-pub mod name_constraints;
-pub mod ocsp;
-pub mod policies;
-pub mod sct;
+// The families are private to the crate: their types and constants are public here, at
+// `ext::`, and nowhere else.
+pub(crate) mod aia;
+pub(crate) mod basic_constraints;
+pub(crate) mod crl;
+pub(crate) mod crl_dp;
+pub(crate) mod fields;
+pub(crate) mod general_name;
+pub(crate) mod key_id;
+pub(crate) mod key_usage;
+pub(crate) mod misc;
+pub(crate) mod name_constraints;
+pub(crate) mod ocsp;
+pub(crate) mod policies;
+pub(crate) mod sct;
 pub mod write;
 
 use crate::der::oid_registry as oids;
@@ -37,15 +42,22 @@ use std::borrow::Cow;
 pub use aia::AccessDescription;
 pub use basic_constraints::BasicConstraints;
 pub use crl::CrlReason;
-pub use crl_dp::{DistributionPoint, DistributionPointName, IssuingDistributionPoint};
+pub use crl_dp::{
+    DistributionPoint, DistributionPointName, IssuingDistributionPoint, RelativeName,
+    REASON_FLAGS_BITS,
+};
 pub use fields::NamedBits;
-pub use general_name::{GeneralName, IpAddress, IpForm};
-pub use key_id::AuthorityKeyIdentifier;
+pub use general_name::{EdiPartyName, GeneralName, IpAddress, IpForm, OtherName};
+pub use key_id::{key_identifier, AuthorityKeyIdentifier};
+pub use key_usage::{ku, KEY_USAGE_BITS, NETSCAPE_CERT_TYPE_BITS};
 pub use misc::{MsCertificateTemplate, TlsFeature};
 pub use name_constraints::{GeneralSubtree, NameConstraints};
 pub use ocsp::PreferredSignatureAlgorithm;
-pub use policies::{PolicyConstraints, PolicyInformation, PolicyMapping, PolicyQualifier};
-pub use sct::{SctList, SignedCertificateTimestamp};
+pub use policies::{
+    notice_number_u64, NoticeReference, PolicyConstraints, PolicyInformation, PolicyMapping,
+    PolicyQualifier, UserNotice,
+};
+pub use sct::{SctList, SctV1, SignedCertificateTimestamp};
 
 /// A decoded extension value. Every variant borrows from the input.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,7 +12,9 @@ use crate::der::{tag, Context, ErrorKind, Reader, Result};
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NameConstraints<'a> {
+    /// `[0]` permittedSubtrees: names below one of these are allowed.
     pub permitted_subtrees: Option<Vec<GeneralSubtree<'a>>>,
+    /// `[1]` excludedSubtrees: names below any of these are refused.
     pub excluded_subtrees: Option<Vec<GeneralSubtree<'a>>>,
 }
 
@@ -27,12 +29,17 @@ pub struct NameConstraints<'a> {
 /// shown rather than refused, since they are well-formed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GeneralSubtree<'a> {
+    /// The name that roots the subtree.
     pub base: GeneralName<'a>,
+    /// `[0]` minimum BaseDistance (DEFAULT 0).
     pub minimum: u64,
+    /// `[1]` maximum BaseDistance, if given.
     pub maximum: Option<u64>,
 }
 
 impl<'a> NameConstraints<'a> {
+    /// Read a NameConstraints (RFC 5280 §4.2.1.10); a SEQUENCE with neither subtree is
+    /// refused.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let start = s.offset();

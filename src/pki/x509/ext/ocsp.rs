@@ -12,7 +12,7 @@ use crate::der::{tag, Context, Error, ErrorKind, Reader, Result};
 /// RFC 8954 §2.1 bounds the length; RFC 6960 did not, and some responders echo longer
 /// nonces from old clients, so in lenient mode an out-of-range length is logged and the
 /// nonce kept.
-pub fn read_nonce<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
+pub(crate) fn read_nonce<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
     let tlv = r.read_expect(tag::OCTET_STRING)?;
     match tlv.content.len() {
         0 => Err(Error::invalid(
@@ -42,11 +42,13 @@ pub fn read_nonce<'a>(r: &mut Reader<'a>) -> Result<&'a [u8]> {
 /// AlgorithmIdentifier, so one reader serves both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PreferredSignatureAlgorithm<'a> {
+    /// sigIdentifier: a signature algorithm the client prefers.
     pub sig_identifier: AlgId<'a>,
+    /// pubKeyAlgIdentifier: the key algorithm it goes with, if given.
     pub pub_key_alg_identifier: Option<AlgId<'a>>,
 }
 
-pub fn read_preferred_signature_algorithms<'a>(
+pub(crate) fn read_preferred_signature_algorithms<'a>(
     r: &mut Reader<'a>,
 ) -> Result<Vec<PreferredSignatureAlgorithm<'a>>> {
     read_seq_of(r, tag::SEQUENCE, "PreferredSignatureAlgorithm", |r| {
@@ -69,7 +71,7 @@ pub fn read_preferred_signature_algorithms<'a>(
 mod tests {
     use super::*;
     use crate::der::oid_registry as oids;
-    use crate::der::reader::Deviations;
+    use crate::der::Deviations;
     use crate::der::Writer;
 
     #[test]

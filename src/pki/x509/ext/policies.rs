@@ -22,6 +22,8 @@ static UNOTICE: Oid = oids::QT_UNOTICE;
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct PolicyInformation<'a> {
+    /// policyIdentifier: the policy's OID (anyPolicy, 2.5.29.32.0, stands for every
+    /// policy).
     pub policy_identifier: ObjectId<'a>,
     /// Empty when the optional field is absent.
     pub policy_qualifiers: Vec<PolicyQualifier<'a>>,
@@ -38,11 +40,15 @@ pub struct PolicyInformation<'a> {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum PolicyQualifier<'a> {
+    /// id-qt-cps: the URI of the Certification Practice Statement.
     CpsUri(Cow<'a, str>),
+    /// id-qt-unotice: text to show to relying parties.
     UserNotice(UserNotice<'a>),
     /// A qualifier this profile does not define: its OID and the qualifier's DER.
     Other {
+        /// policyQualifierId.
         id: ObjectId<'a>,
+        /// The qualifier's complete DER.
         qualifier: &'a [u8],
     },
 }
@@ -57,12 +63,16 @@ pub enum PolicyQualifier<'a> {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct UserNotice<'a> {
+    /// `noticeRef`: an organisation's numbered notices, if given.
     pub notice_ref: Option<NoticeReference<'a>>,
+    /// `explicitText`: the notice's text, if given.
     pub explicit_text: Option<Cow<'a, str>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+/// An organisation and the numbers of its notices, as a UserNotice refers to them.
 pub struct NoticeReference<'a> {
+    /// The organisation's name.
     pub organization: Cow<'a, str>,
     /// Each INTEGER's content octets (notice numbers are small in practice, but the
     /// ASN.1 does not bound them).
@@ -72,7 +82,9 @@ pub struct NoticeReference<'a> {
 /// ```asn1
 /// certificatePolicies ::= SEQUENCE SIZE (1..MAX) OF PolicyInformation
 /// ```
-pub fn read_certificate_policies<'a>(r: &mut Reader<'a>) -> Result<Vec<PolicyInformation<'a>>> {
+pub(crate) fn read_certificate_policies<'a>(
+    r: &mut Reader<'a>,
+) -> Result<Vec<PolicyInformation<'a>>> {
     let at = r.offset();
     let list = read_seq_of(
         r,
@@ -98,6 +110,7 @@ pub fn read_certificate_policies<'a>(r: &mut Reader<'a>) -> Result<Vec<PolicyInf
 }
 
 impl<'a> PolicyInformation<'a> {
+    /// Read a PolicyInformation (RFC 5280 §4.2.1.4).
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let policy_identifier = s.read_oid().at("policyIdentifier")?;
@@ -119,12 +132,14 @@ impl<'a> PolicyInformation<'a> {
         })
     }
 
+    /// Whether this is anyPolicy (2.5.29.32.0).
     pub fn is_any_policy(&self) -> bool {
         self.policy_identifier == oids::CE_ANY_POLICY
     }
 }
 
 impl<'a> PolicyQualifier<'a> {
+    /// Read a PolicyQualifierInfo.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let id = s.read_oid().at("policyQualifierId")?;
@@ -157,6 +172,7 @@ impl<'a> PolicyQualifier<'a> {
 }
 
 impl<'a> UserNotice<'a> {
+    /// Read a UserNotice.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let notice_ref = if s.peek_tag() == Some(tag::SEQUENCE) {
@@ -178,6 +194,7 @@ impl<'a> UserNotice<'a> {
 }
 
 impl<'a> NoticeReference<'a> {
+    /// Read a NoticeReference.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let organization = read_display_text(&mut s).at("organization")?;
@@ -235,11 +252,13 @@ fn read_display_text<'a>(r: &mut Reader<'a>) -> Result<Cow<'a, str>> {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PolicyMapping<'a> {
+    /// issuerDomainPolicy: the policy as the issuing CA names it.
     pub issuer_domain_policy: ObjectId<'a>,
+    /// subjectDomainPolicy: the subject CA's policy taken as equivalent.
     pub subject_domain_policy: ObjectId<'a>,
 }
 
-pub fn read_policy_mappings<'a>(r: &mut Reader<'a>) -> Result<Vec<PolicyMapping<'a>>> {
+pub(crate) fn read_policy_mappings<'a>(r: &mut Reader<'a>) -> Result<Vec<PolicyMapping<'a>>> {
     read_seq_of(r, tag::SEQUENCE, "policy mapping", |r| {
         let mut s = r.read_sequence()?;
         let issuer_domain_policy = s.read_oid().at("issuerDomainPolicy")?;
@@ -260,11 +279,17 @@ pub fn read_policy_mappings<'a>(r: &mut Reader<'a>) -> Result<Vec<PolicyMapping<
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PolicyConstraints {
+    /// `[0]` requireExplicitPolicy: how many more certificates may follow before a policy
+    /// is required, if limited.
     pub require_explicit_policy: Option<u64>,
+    /// `[1]` inhibitPolicyMapping: how many more certificates may follow before mapping is
+    /// refused, if limited.
     pub inhibit_policy_mapping: Option<u64>,
 }
 
 impl PolicyConstraints {
+    /// Read a PolicyConstraints (RFC 5280 §4.2.1.11); a SEQUENCE with neither field is
+    /// refused.
     pub fn read(r: &mut Reader<'_>) -> Result<Self> {
         let mut s = r.read_sequence()?;
         let start = s.offset();

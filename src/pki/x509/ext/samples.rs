@@ -238,9 +238,15 @@ pub fn samples() -> Vec<(Oid, Vec<u8>)> {
 
 /// One v1 SCT: log id of `id` bytes, the given timestamp, no extensions, an
 /// ecdsa/sha256 signature of `sig_len` bytes.
+///
+/// # Panics
+///
+/// When `sig_len` is above 65535, which a TLS `opaque<0..2^16-1>` cannot hold: callers
+/// are tests that pass small constants.
 pub fn sct_v1(id: u8, timestamp_ms: u64, sig_len: usize) -> Vec<u8> {
     let mut s = tls::Writer::new();
     s.u8(0).bytes(&[id; 32]).u64(timestamp_ms);
+    // An empty vector is always within 0..=0xffff.
     s.opaque(0, 0xffff, &[]).unwrap();
     s.u8(4).u8(3);
     let sig: Vec<u8> = (0..sig_len).map(|i| i as u8).collect();
@@ -249,6 +255,11 @@ pub fn sct_v1(id: u8, timestamp_ms: u64, sig_len: usize) -> Vec<u8> {
 }
 
 /// The extension value (DER OCTET STRING around the TLS list) for these SCTs.
+///
+/// # Panics
+///
+/// When the SCTs together exceed the list's 65535 bytes: callers are tests with a few
+/// short SCTs.
 pub fn sct_ext(scts: &[Vec<u8>]) -> Vec<u8> {
     let mut list = tls::Writer::new();
     list.vector(0, 0xffff, |l| {

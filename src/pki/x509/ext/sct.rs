@@ -15,6 +15,7 @@ use crate::der::{tag, tls, Error, ErrorKind, Reader, Result, Time};
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SctList<'a> {
+    /// The SCTs in the order the list gives them.
     pub scts: Vec<SignedCertificateTimestamp<'a>>,
 }
 
@@ -37,6 +38,7 @@ pub struct SignedCertificateTimestamp<'a> {
     pub offset: usize,
     /// The serialized SCT.
     pub raw: &'a [u8],
+    /// sct_version: 0 for v1, the only version RFC 6962 defines.
     pub version: u8,
     /// The fields of a v1 SCT. A later version's layout is unknown, and RFC 6962 §3.2
     /// leaves room for them, so such an SCT is kept as `raw` rather than refused.
@@ -57,9 +59,13 @@ pub struct SctV1<'a> {
     pub log_id: &'a [u8],
     /// Milliseconds since the Unix epoch.
     pub timestamp_ms: u64,
+    /// CtExtensions: the opaque extension bytes (none are defined).
     pub extensions: &'a [u8],
+    /// The hash algorithm of `digitally-signed` (4 for SHA-256).
     pub hash_algorithm: u8,
+    /// The signature algorithm of `digitally-signed` (1 RSA, 3 ECDSA).
     pub signature_algorithm: u8,
+    /// The signature bytes.
     pub signature: &'a [u8],
 }
 

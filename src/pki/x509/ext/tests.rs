@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::der::primitives::BitString;
-use crate::der::reader::Deviations;
+use crate::der::Deviations;
 use crate::der::{tag, ErrorKind, Writer};
 
 use super::samples::samples;

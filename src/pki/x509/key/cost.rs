@@ -24,7 +24,9 @@ pub const MAX_ITERATIONS: u64 = MAX_WORK;
 /// scrypt bounds: N up to 2^20, r up to 32, p up to 16, N·r·p within [`MAX_WORK`] (so
 /// at most 128 MiB of memory).
 pub const MAX_SCRYPT_N: u64 = 1 << 20;
+/// The largest scrypt block size r accepted.
 pub const MAX_SCRYPT_R: u64 = 32;
+/// The largest scrypt parallelization p accepted.
 pub const MAX_SCRYPT_P: u64 = 16;
 const SCRYPT_MAX_MEM: u64 = 256 << 20;
 
@@ -42,6 +44,7 @@ impl Default for Allowance {
 }
 
 impl Allowance {
+    /// The whole of [`MAX_WORK`], for one input.
     pub fn new() -> Allowance {
         Allowance {
             left: Cell::new(MAX_WORK),

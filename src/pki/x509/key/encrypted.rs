@@ -17,7 +17,9 @@ pub const PBKDF2_ITERATIONS: u64 = 100_000;
 /// `openssl pkcs8 -scrypt` writes. It needs 16 MiB; N = 2^15 would exceed the 32 MiB that
 /// OpenSSL allows by default when it decrypts, and `openssl pkey` could not read the key.
 pub const SCRYPT_N: u64 = 1 << 14;
+/// The scrypt block size r pkit writes (see [`SCRYPT_N`]).
 pub const SCRYPT_R: u64 = 8;
+/// The scrypt parallelization p pkit writes (see [`SCRYPT_N`]).
 pub const SCRYPT_P: u64 = 1;
 
 /// Which of pkit's two PBES2 settings a key it writes gets. A choice, not a model of
@@ -54,13 +56,17 @@ pub fn is_encrypted(der: &[u8]) -> bool {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct EncryptedPrivateKeyInfo<'a> {
+    /// The whole EncryptedPrivateKeyInfo DER.
     pub raw: &'a [u8],
+    /// How the key was encrypted: a PBES2 or PKCS#12 PBE AlgorithmIdentifier.
     pub encryption_algorithm: AlgId<'a>,
+    /// The encrypted PKCS#8 PrivateKeyInfo.
     pub encrypted_data: &'a [u8],
     mode: Reader<'a>,
 }
 
 impl<'a> EncryptedPrivateKeyInfo<'a> {
+    /// Parse an EncryptedPrivateKeyInfo (RFC 5958 §3) spanning all of `der`.
     pub fn from_der(der: &'a [u8]) -> Result<Self> {
         Self::parse(Reader::new(der))
     }

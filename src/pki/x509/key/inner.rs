@@ -30,9 +30,11 @@ pub fn rsa_public<'a>(mut r: Reader<'a>) -> Result<(&'a [u8], &'a [u8])> {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct EcPrivateKey<'a> {
+    /// The private key octets: the scalar, as long as the curve's order.
     pub private_key: &'a [u8],
     /// The `[0]` ECParameters content, when present.
     pub parameters: Option<&'a [u8]>,
+    /// The `[1]` public key point, when present.
     pub public_key: Option<BitString<'a>>,
 }
 

@@ -16,10 +16,13 @@ use crate::backend::Result;
 /// itself, so they are one kind here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyKind {
+    /// An RSA key of any size.
     Rsa,
     /// A DSA key (RFC 3279 §2.3.2): pkit verifies signatures made with one, as RFC 5280
     /// paths still hold them (NIST PKITS has two), but neither loads nor makes one.
     Dsa,
+    /// A key of exactly one [`Algorithm`] (an EC curve, Ed25519 or an ML-DSA parameter
+    /// set).
     Fixed(Algorithm),
 }
 

@@ -10,9 +10,12 @@ use crate::der::{
 /// or both. Seed is the default: it is small and the expanded form derives from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MlDsaKeyFormat {
+    /// The 32-byte seed only.
     #[default]
     Seed,
+    /// The expanded private key only.
     Expanded,
+    /// The seed and the expanded key together.
     Both,
 }
 
@@ -69,9 +72,17 @@ const SEED_TAG: u8 = tag::implicit(0);
 /// (ML-DSA-65 and ML-DSA-87 differ only in the expanded size: 4032 and 4896 octets.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MlDsaPrivateKey<'a> {
+    /// `seed [0] IMPLICIT OCTET STRING`: the 32-byte seed alone.
     Seed(&'a [u8]),
+    /// `expandedKey OCTET STRING`: the expanded private key alone.
     Expanded(&'a [u8]),
-    Both { seed: &'a [u8], expanded: &'a [u8] },
+    /// `both SEQUENCE`: the seed and the expanded key derived from it.
+    Both {
+        /// The 32-byte seed.
+        seed: &'a [u8],
+        /// The expanded private key.
+        expanded: &'a [u8],
+    },
 }
 
 impl<'a> MlDsaPrivateKey<'a> {
@@ -143,6 +154,7 @@ impl<'a> MlDsaPrivateKey<'a> {
         Ok(key)
     }
 
+    /// Which of the three forms this key was written in.
     pub fn format(&self) -> MlDsaKeyFormat {
         match self {
             MlDsaPrivateKey::Seed(_) => MlDsaKeyFormat::Seed,
@@ -187,7 +199,7 @@ impl<'a> MlDsaPrivateKey<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::PrivateKeyInfo;
+    use crate::key::pkcs8::PrivateKeyInfo;
 
     fn read(der: &[u8], alg: Algorithm) -> Result<MlDsaPrivateKey<'_>> {
         let k = PrivateKeyInfo::from_der(der).unwrap();

@@ -5,6 +5,12 @@
 //!
 //! Everything here is structure; key material and cryptography come from a
 //! backend the caller passes in.
+//!
+//! Each family is reached through its module, whose name says what its items are for:
+//! [`pkcs8`] and [`encrypted`] (the two PKCS#8 forms), [`pbe`] and [`cost`] (the
+//! password-based schemes and the work they may cost), [`inner`] (RSA and EC keys inside
+//! PKCS#8), [`ml_dsa`], [`public`] (public keys taken apart), [`kind`] (which key an
+//! algorithm names), [`encode`] (what pkit writes) and [`load`] (a key to sign with).
 
 #![forbid(unsafe_code)]
 
@@ -18,13 +24,3 @@ pub mod ml_dsa;
 pub mod pbe;
 pub mod pkcs8;
 pub mod public;
-
-pub use encrypted::{
-    encrypt_parts, encrypt_private_key, is_encrypted, EncryptedPrivateKeyInfo, KdfChoice,
-};
-pub use inner::EcPrivateKey;
-pub use kind::{key_kind, spki_key_kind, KeyKind};
-pub use load::load_private;
-pub use ml_dsa::{MlDsaKeyFormat, MlDsaPrivateKey};
-pub use pbe::{Kdf, PbeScheme};
-pub use pkcs8::PrivateKeyInfo;

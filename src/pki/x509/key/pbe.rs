@@ -21,7 +21,9 @@ pub enum PbeScheme<'a> {
     ///    encryptionScheme AlgorithmIdentifier {{PBES2-Encs}} }
     /// ```
     Pbes2 {
+        /// keyDerivationFunc: how the key is derived from the password.
         kdf: Kdf<'a>,
+        /// encryptionScheme: the cipher and its parameters, as encoded.
         encryption_scheme: AlgId<'a>,
         /// The cipher when pkit can decrypt with it.
         cipher: Option<PbeCipher>,
@@ -37,9 +39,13 @@ pub enum PbeScheme<'a> {
     /// }
     /// ```
     Pkcs12 {
+        /// The PKCS#12 PBE algorithm's OID, which names KDF hash and cipher together.
         algorithm: ObjectId<'a>,
+        /// The cipher the OID names.
         cipher: PbeCipher,
+        /// The salt.
         salt: &'a [u8],
+        /// The iteration count.
         iterations: u64,
     },
     /// RFC 8018 §A.3 (PBES1, DES or RC2 under MD2/MD5/SHA-1); described, not decrypted:
@@ -50,8 +56,11 @@ pub enum PbeScheme<'a> {
     ///    iterationCount INTEGER }
     /// ```
     Pbes1 {
+        /// The PBES1 algorithm's OID.
         algorithm: ObjectId<'a>,
+        /// The 8-byte salt.
         salt: &'a [u8],
+        /// The iteration count.
         iterations: u64,
     },
     /// Anything else, named by its AlgorithmIdentifier.
@@ -77,7 +86,9 @@ pub enum Kdf<'a> {
     Pbkdf2 {
         /// `None` for the (never used in practice) otherSource salt.
         salt: Option<&'a [u8]>,
+        /// iterationCount.
         iterations: u64,
+        /// keyLength in bytes, if given.
         key_length: Option<u64>,
         /// `None` when the DEFAULT hmacWithSHA1 applies.
         prf: Option<AlgId<'a>>,
@@ -93,12 +104,18 @@ pub enum Kdf<'a> {
     ///     keyLength INTEGER (1..MAX) OPTIONAL }
     /// ```
     Scrypt {
+        /// The salt.
         salt: &'a [u8],
+        /// costParameter N.
         cost: u64,
+        /// blockSize r.
         block_size: u64,
+        /// parallelizationParameter p.
         parallelization: u64,
+        /// keyLength in bytes, if given.
         key_length: Option<u64>,
     },
+    /// Any other KDF, named by its AlgorithmIdentifier.
     Unknown(AlgId<'a>),
 }
 

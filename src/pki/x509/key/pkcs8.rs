@@ -30,20 +30,26 @@ use crate::spki::{KeyInfo, Spki};
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct PrivateKeyInfo<'a> {
+    /// The whole PrivateKeyInfo (OneAsymmetricKey) DER.
     pub raw: &'a [u8],
     /// 0 = v1, 1 = v2.
     pub version: u64,
+    /// privateKeyAlgorithm: the key's algorithm and parameters.
     pub algorithm: AlgId<'a>,
     /// The `privateKey` OCTET STRING content (the algorithm's own private key DER).
     pub private_key: &'a [u8],
+    /// Absolute byte offset of the `privateKey` content.
     pub private_key_offset: usize,
+    /// The `[0]` attributes, if present.
     pub attributes: Option<Attributes<'a>>,
+    /// The `[1]` publicKey (v2 only), if present.
     pub public_key: Option<BitString<'a>>,
     /// The reader mode the key was parsed with (inner structures decode the same way).
     mode: Reader<'a>,
 }
 
 impl<'a> PrivateKeyInfo<'a> {
+    /// Parse a PrivateKeyInfo / OneAsymmetricKey (RFC 5958 §2) spanning all of `der`.
     pub fn from_der(der: &'a [u8]) -> Result<Self> {
         Self::parse(Reader::new(der))
     }

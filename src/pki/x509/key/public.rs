@@ -13,14 +13,25 @@ use crate::backend::BackendError;
 use crate::backend::Result;
 use crate::spki::Spki;
 
+/// A public key taken apart into the values a token or backend imports it from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PublicParts {
     /// ECDSA P-256 or P-384: the uncompressed point (0x04 || X || Y).
-    Ec { alg: Algorithm, point: Vec<u8> },
+    Ec {
+        /// Which curve, as the algorithm of keys on it.
+        alg: Algorithm,
+        /// The uncompressed point.
+        point: Vec<u8>,
+    },
     /// The 32-byte Ed25519 public key.
     Ed25519(Vec<u8>),
     /// Modulus and public exponent, unsigned big-endian without leading zeros.
-    Rsa { n: Vec<u8>, e: Vec<u8> },
+    Rsa {
+        /// The modulus.
+        n: Vec<u8>,
+        /// The public exponent.
+        e: Vec<u8>,
+    },
 }
 
 impl PublicParts {

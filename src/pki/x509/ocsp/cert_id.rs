@@ -7,17 +7,22 @@ use crate::der::{integer, Context, Reader, Result};
 /// A borrowed `CertID` (RFC 6960 §4.1.1).
 #[derive(Debug, Clone, Copy)]
 pub struct CertId<'a> {
+    /// hashAlgorithm: the digest both hashes are made with.
     pub hash_algorithm: AlgId<'a>,
+    /// issuerNameHash: the hash of the issuer's Name DER.
     pub issuer_name_hash: &'a [u8],
+    /// issuerKeyHash: the hash of the issuer's subjectPublicKey BIT STRING content.
     pub issuer_key_hash: &'a [u8],
     /// serialNumber INTEGER content octets (sign included).
     pub serial: &'a [u8],
+    /// Absolute byte offset of the serialNumber INTEGER.
     pub serial_offset: usize,
     /// The whole CertID TLV (responders match requests to responses on it).
     pub raw: &'a [u8],
 }
 
 impl<'a> CertId<'a> {
+    /// Read a CertID at the cursor.
     pub fn read(r: &mut Reader<'a>) -> Result<Self> {
         let start = r.remaining();
         let mut s = r.read_sequence()?;

@@ -7,7 +7,7 @@ use crate::extension::Extensions;
 
 /// `certs [0] EXPLICIT SEQUENCE OF Certificate OPTIONAL`: a reader over the SEQUENCE
 /// content.
-pub fn read_certs_field<'a>(s: &mut Reader<'a>) -> Result<Option<Reader<'a>>> {
+pub(crate) fn read_certs_field<'a>(s: &mut Reader<'a>) -> Result<Option<Reader<'a>>> {
     match s.read_optional(tag::explicit(0))? {
         Some(tlv) => {
             let mut w = s.with_base(tlv.content, tlv.content_offset());
@@ -19,7 +19,7 @@ pub fn read_certs_field<'a>(s: &mut Reader<'a>) -> Result<Option<Reader<'a>>> {
     }
 }
 
-pub fn read_certs<'a>(certs: Option<Reader<'a>>) -> Result<Vec<Certificate<'a>>> {
+pub(crate) fn read_certs<'a>(certs: Option<Reader<'a>>) -> Result<Vec<Certificate<'a>>> {
     let Some(mut r) = certs else {
         return Ok(Vec::new());
     };
@@ -36,7 +36,10 @@ pub fn read_certs<'a>(certs: Option<Reader<'a>>) -> Result<Vec<Certificate<'a>>>
 }
 
 /// `[n] EXPLICIT Extensions OPTIONAL`.
-pub fn read_explicit_extensions<'a>(r: &mut Reader<'a>, n: u8) -> Result<Option<Extensions<'a>>> {
+pub(crate) fn read_explicit_extensions<'a>(
+    r: &mut Reader<'a>,
+    n: u8,
+) -> Result<Option<Extensions<'a>>> {
     match r.read_optional(tag::explicit(n))? {
         Some(tlv) => {
             let mut e = r.with_base(tlv.content, tlv.content_offset());
@@ -50,7 +53,7 @@ pub fn read_explicit_extensions<'a>(r: &mut Reader<'a>, n: u8) -> Result<Option<
 
 /// `[0] EXPLICIT Version DEFAULT v1` with `Version ::= INTEGER { v1(0) }`: DER omits
 /// v1, and no other version exists.
-pub fn read_version(r: &mut Reader<'_>) -> Result<u64> {
+pub(crate) fn read_version(r: &mut Reader<'_>) -> Result<u64> {
     let Some(tlv) = r.read_optional(tag::explicit(0))? else {
         return Ok(0);
     };

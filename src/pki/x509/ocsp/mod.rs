@@ -15,7 +15,7 @@
 
 mod cert_id;
 mod fields;
-pub mod get;
+mod get;
 mod request;
 mod response;
 

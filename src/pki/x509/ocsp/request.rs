@@ -35,28 +35,36 @@ use crate::extension::Extensions;
 /// ```
 #[derive(Debug, Clone)]
 pub struct OcspRequest<'a> {
+    /// The whole OCSPRequest DER.
     pub raw: &'a [u8],
     /// The TBSRequest TLV: the bytes an optional signature covers.
     pub tbs_raw: &'a [u8],
     /// 0 = v1.
     pub version: u64,
+    /// `[1]` requestorName: who asks, if given.
     pub requestor_name: Option<GeneralName<'a>>,
     request_list: Reader<'a>,
+    /// `[2]` requestExtensions (e.g. the nonce), if present.
     pub request_extensions: Option<Extensions<'a>>,
+    /// `[0]` optionalSignature, if the request is signed.
     pub signature: Option<OcspSignature<'a>>,
 }
 
 /// One entry of `requestList`.
 #[derive(Debug, Clone, Copy)]
 pub struct Request<'a> {
+    /// reqCert: the certificate asked about.
     pub cert_id: CertId<'a>,
+    /// `[0]` singleRequestExtensions, if present.
     pub single_request_extensions: Option<Extensions<'a>>,
 }
 
 /// The `Signature` of a signed request.
 #[derive(Debug, Clone, Copy)]
 pub struct OcspSignature<'a> {
+    /// The algorithm the request is signed with.
     pub signature_algorithm: AlgId<'a>,
+    /// The signature over the TBSRequest.
     pub signature: BitString<'a>,
     certs: Option<Reader<'a>>,
 }
@@ -69,6 +77,7 @@ impl<'a> OcspSignature<'a> {
 }
 
 impl<'a> OcspRequest<'a> {
+    /// Parse an OCSPRequest (RFC 6960 §4.1.1) spanning all of `der`.
     pub fn from_der(der: &'a [u8]) -> Result<Self> {
         Self::parse(Reader::new(der))
     }

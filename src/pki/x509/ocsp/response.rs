@@ -34,8 +34,12 @@ use crate::name::Name;
 /// ```
 #[derive(Debug, Clone)]
 pub struct OcspResponse<'a> {
+    /// The whole OCSPResponse DER.
     pub raw: &'a [u8],
+    /// responseStatus: whether the responder could answer.
     pub status: ResponseStatus,
+    /// responseBytes: the response itself, which RFC 6960 §4.2.1 has only for a successful
+    /// status.
     pub response_bytes: Option<ResponseBytes<'a>>,
     /// The decoded response when `responseType` is id-pkix-ocsp-basic.
     pub basic: Option<BasicOcspResponse<'a>>,
@@ -44,17 +48,24 @@ pub struct OcspResponse<'a> {
 /// `OCSPResponseStatus`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResponseStatus {
+    /// successful (0): the response has valid confirmations.
     Successful,
+    /// malformedRequest (1): the request did not parse.
     MalformedRequest,
+    /// internalError (2): the responder is in an inconsistent state.
     InternalError,
+    /// tryLater (3): the responder cannot answer now.
     TryLater,
+    /// sigRequired (5): the request must be signed.
     SigRequired,
+    /// unauthorized (6): the responder will not answer this client.
     Unauthorized,
     /// A value the ENUMERATED does not define (lenient mode only).
     Other(i64),
 }
 
 impl ResponseStatus {
+    /// The status with ENUMERATED value `code`; `None` for 4 (unused) and unknown values.
     pub fn from_code(code: i64) -> Option<Self> {
         use ResponseStatus::*;
         Some(match code {
@@ -68,6 +79,7 @@ impl ResponseStatus {
         })
     }
 
+    /// The status's ENUMERATED value.
     pub fn code(self) -> i64 {
         use ResponseStatus::*;
         match self {
@@ -99,9 +111,11 @@ impl ResponseStatus {
 /// `ResponseBytes`: the response type and its still-encoded body.
 #[derive(Debug, Clone, Copy)]
 pub struct ResponseBytes<'a> {
+    /// responseType: the OID of the body's type (id-pkix-ocsp-basic in practice).
     pub response_type: ObjectId<'a>,
     /// The `response` OCTET STRING content.
     pub response: &'a [u8],
+    /// Absolute byte offset of the `response` content.
     pub response_offset: usize,
 }
 
@@ -136,11 +150,16 @@ pub struct BasicOcspResponse<'a> {
     pub tbs_raw: &'a [u8],
     /// 0 = v1.
     pub version: u64,
+    /// responderID: who signed the response.
     pub responder_id: ResponderId<'a>,
+    /// producedAt: when the response was signed.
     pub produced_at: Time,
     responses: Reader<'a>,
+    /// `[1]` responseExtensions (e.g. the nonce), if present.
     pub response_extensions: Option<Extensions<'a>>,
+    /// The algorithm the response is signed with.
     pub signature_algorithm: AlgId<'a>,
+    /// The signature over the ResponseData.
     pub signature: BitString<'a>,
     certs: Option<Reader<'a>>,
 }
@@ -148,6 +167,7 @@ pub struct BasicOcspResponse<'a> {
 /// `ResponderID`.
 #[derive(Debug, Clone, Copy)]
 pub enum ResponderId<'a> {
+    /// `[1]` byName: the responder's subject Name.
     ByName(Name<'a>),
     /// SHA-1 of the responder's subjectPublicKey BIT STRING value.
     ByKey(&'a [u8]),
@@ -176,25 +196,36 @@ pub enum ResponderId<'a> {
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct SingleResponse<'a> {
+    /// certID: the certificate this answer is about.
     pub cert_id: CertId<'a>,
+    /// certStatus: good, revoked or unknown.
     pub cert_status: CertStatus,
+    /// thisUpdate: when the status was known to be correct.
     pub this_update: Time,
+    /// `[0]` nextUpdate: when newer information will be available, if given.
     pub next_update: Option<Time>,
+    /// `[1]` singleExtensions, if present.
     pub single_extensions: Option<Extensions<'a>>,
 }
 
 /// `CertStatus`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CertStatus {
+    /// `[0]` good: not revoked (as far as the responder knows).
     Good,
+    /// `[1]` revoked, with its RevokedInfo.
     Revoked {
+        /// revocationTime: when the certificate was revoked.
         revocation_time: Time,
+        /// `[0]` revocationReason, if given.
         revocation_reason: Option<CrlReason>,
     },
+    /// `[2]` unknown: the responder does not know the certificate.
     Unknown,
 }
 
 impl<'a> OcspResponse<'a> {
+    /// Parse an OCSPResponse (RFC 6960 §4.2.1) spanning all of `der`.
     pub fn from_der(der: &'a [u8]) -> Result<Self> {
         Self::parse(Reader::new(der))
     }

@@ -19,7 +19,7 @@ use crate::der::oid_registry as oids;
 use crate::der::{tag, Oid, Writer};
 use crate::key::cost;
 use crate::key::encrypted::encrypt_parts;
-use crate::key::KdfChoice;
+use crate::key::encrypted::KdfChoice;
 
 /// MAC iterations: OpenSSL's default (`PKCS12_DEFAULT_ITER`), which every reader accepts.
 const MAC_ITERATIONS: u64 = 2048;

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::der::Writer;
-use crate::key::EncryptedPrivateKeyInfo;
+use crate::key::encrypted::EncryptedPrivateKeyInfo;
 
 #[test]
 fn pkcs12_pbe_params_and_errors() {

@@ -7,20 +7,23 @@
 use super::constraints::{NameConstraintState, NcError};
 use super::dn;
 use super::names;
-use super::options::{Options, Purpose, RevocationScope, Rules};
+use super::options::{Options, RevocationScope, Rules};
 use super::policy::PolicyState;
 use super::reason::Reason;
 use super::revocation::Status;
 use super::role::Role;
 use super::{keyid, webpki};
 use crate::der::oid_registry as oids;
-use crate::der::{ObjectId, Oid, Time};
+use crate::der::Time;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
-use pkit_x509::ext::{self, BasicConstraints, ExtensionValue, NamedBits};
 use pkit_x509::extension::Extension;
 
 pub use super::failure::{Check, Failure};
+
+mod extensions;
+
+use extensions::{basic_constraints, critical_extensions, eku, extensions, key_usage};
 
 /// What a revocation source is asked: the status of `cert`, issued by `issuer`, at
 /// `now`. `crl_signers`: other certificates that may sign its CRLs (the CA's other keys,
@@ -41,22 +44,6 @@ pub trait RevocationSource: Sync {
 /// Finds, for a certificate on the path, the validated certificates that may sign its
 /// CRLs besides its issuer.
 pub type CrlSigners<'f, 'a> = &'f dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>;
-
-/// Extensions whose meaning this validation implements; a critical extension outside
-/// this list fails the path (§6.1.3 (o)... §6.1.5 (b)... RFC 5280 §4.2).
-const UNDERSTOOD: [Oid; 11] = [
-    oids::CE_BASIC_CONSTRAINTS,
-    oids::CE_KEY_USAGE,
-    oids::CE_EXT_KEY_USAGE,
-    oids::CE_SUBJECT_ALT_NAME,
-    oids::CE_NAME_CONSTRAINTS,
-    oids::CE_CERT_POLICIES,
-    oids::CE_POLICY_MAPPINGS,
-    oids::CE_POLICY_CONSTRAINTS,
-    oids::CE_INHIBIT_ANY_POLICY,
-    oids::CE_SUBJECT_KEY_ID,
-    oids::CE_AUTHORITY_KEY_ID,
-];
 
 /// keyUsage bit 5 (RFC 5280 §4.2.1.3).
 const KEY_CERT_SIGN: usize = 5;
@@ -491,101 +478,6 @@ fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<String, Failure
         ));
     }
     Ok(format!("certificate {at}: {nb} to {na}"))
-}
-
-fn malformed(at: usize) -> impl Fn(crate::der::Error) -> Failure {
-    move |e| Failure::new(Reason::Malformed, Some(at), e.to_string())
-}
-
-/// Certificate `at`'s extensions (none for a v1 certificate).
-fn extensions<'a>(c: &Certificate<'a>, at: usize) -> Result<Vec<Extension<'a>>, Failure> {
-    match c.extensions {
-        Some(x) => x.list().map_err(malformed(at)),
-        None => Ok(Vec::new()),
-    }
-}
-
-/// The decoded value of extension `oid` among `exts`, if present.
-fn extension<'a>(
-    exts: &[Extension<'a>],
-    oid: &Oid,
-    at: usize,
-) -> Result<Option<ExtensionValue<'a>>, Failure> {
-    match exts.iter().find(|e| e.oid == *oid) {
-        Some(e) => ext::decode(e.oid, e.value, e.value_offset)
-            .map(Some)
-            .map_err(malformed(at)),
-        None => Ok(None),
-    }
-}
-
-fn basic_constraints(
-    exts: &[Extension<'_>],
-    at: usize,
-) -> Result<Option<BasicConstraints>, Failure> {
-    Ok(match extension(exts, &oids::CE_BASIC_CONSTRAINTS, at)? {
-        Some(ExtensionValue::BasicConstraints(b)) => Some(b),
-        _ => None,
-    })
-}
-
-fn key_usage<'a>(exts: &[Extension<'a>], at: usize) -> Result<Option<NamedBits<'a>>, Failure> {
-    Ok(match extension(exts, &oids::CE_KEY_USAGE, at)? {
-        Some(ExtensionValue::KeyUsage(k)) => Some(k),
-        _ => None,
-    })
-}
-
-/// The certificate's extendedKeyUsage must allow `purpose` when it has one; under the
-/// `webpki` rules the target must have one.
-fn eku(exts: &[Extension<'_>], at: usize, purpose: Purpose, required: bool) -> Result<(), Failure> {
-    let listed: Option<Vec<ObjectId<'_>>> = match extension(exts, &oids::CE_EXT_KEY_USAGE, at)? {
-        Some(ExtensionValue::ExtendedKeyUsage(v)) => Some(v),
-        _ => None,
-    };
-    let Some(listed) = listed else {
-        return if required && purpose != Purpose::Any {
-            Err(Failure::new(
-                Reason::EkuMismatch,
-                Some(at),
-                "no extendedKeyUsage (the webpki rules require one)",
-            ))
-        } else {
-            Ok(())
-        };
-    };
-    let Some(want) = purpose.eku() else {
-        return Ok(());
-    };
-    if listed.iter().any(|o| *o == want || *o == oids::KP_ANY) {
-        Ok(())
-    } else {
-        Err(Failure::new(
-            Reason::EkuMismatch,
-            Some(at),
-            format!(
-                "extendedKeyUsage does not allow {}",
-                want.id().name_or_dotted()
-            ),
-        ))
-    }
-}
-
-/// §6.1.3 (o)-style: a critical extension this validation does not implement.
-fn critical_extensions(exts: &[Extension<'_>], at: usize) -> Result<(), Failure> {
-    for e in exts.iter().filter(|e| e.critical) {
-        if !UNDERSTOOD.iter().any(|o| e.oid == *o) {
-            return Err(Failure::new(
-                Reason::UnknownCriticalExtension,
-                Some(at),
-                format!(
-                    "critical extension {} is not understood",
-                    e.oid.name_or_dotted()
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The `webpki` rule on signatures: no SHA-1 (keys are [`webpki`]'s to judge).

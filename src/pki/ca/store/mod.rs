@@ -16,8 +16,6 @@ mod pg_delivery;
 #[cfg(feature = "postgres")]
 mod pg_rows;
 pub mod sqlite;
-mod sqlite_delivery;
-mod sqlite_rows;
 
 use std::path::Path;
 

@@ -22,8 +22,6 @@ use pkit_x509::spki::Spki;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crl_signers::CRL_SIGNER_DEPTH;
-
 /// No path is longer than this, whatever `--max-depth` says: a hostile pool must not
 /// make the search (or the report) unbounded.
 const MAX_PATH: usize = 32;
@@ -87,6 +85,9 @@ impl<'a, 'x> Search<'a, 'x> {
         }
     }
 }
+
+/// Levels of CRL signers whose own CRLs may have other signers.
+const CRL_SIGNER_DEPTH: u8 = 2;
 
 /// Ranks of failures: a complete path that failed validation says most.
 const RANK_UNKNOWN_ISSUER: u8 = 0;

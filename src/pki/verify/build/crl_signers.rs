@@ -86,9 +86,6 @@ impl<'a> Verifier<'a, '_> {
     }
 }
 
-/// Levels of CRL signers whose own CRLs may have other signers.
-pub(super) const CRL_SIGNER_DEPTH: u8 = 2;
-
 /// Candidate CRL signers looked at per name: a pool of look-alikes must not turn each
 /// revocation check into a thousand path validations.
 const MAX_CRL_SIGNERS: usize = 8;

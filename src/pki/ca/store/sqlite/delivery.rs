@@ -1,4 +1,4 @@
-//! Deliveries in `ca.db` (see the deliveries in `api.rs`): `pending_deliveries` holds one row per
+//! Deliveries in `ca.db` (see `DeliveryNote`): `pending_deliveries` holds one row per
 //! chunk being delivered, naming its certificates by their row-id range;
 //! `undelivered` one row per certificate found undelivered.
 

@@ -18,10 +18,10 @@ use pkit::pki::ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
 use pkit::pki::ca::store::{CrlRecord, RevokeOutcome};
 use pkit::pki::ca::undelivered;
 use pkit::pki::crl::Crl;
-use pkit::pki::crl_verify::{self, RevokedIndex};
 use pkit::pki::ext::crl::CrlReason;
 use pkit::pki::ocsp_verify::VerifyError;
 use pkit::pki::signed::SignedError;
+use pkit::pki::verify::crl_verify::{self, RevokedIndex};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 

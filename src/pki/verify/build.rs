@@ -39,10 +39,12 @@ fn counted_intermediates(path: &[Certificate<'_>]) -> usize {
 pub struct PathVerdict<'a> {
     /// Target first; ends at the trust anchor when a complete path was found.
     pub chain: Vec<Certificate<'a>>,
+    /// Ok with the checks that passed, or the failure.
     pub result: Result<Vec<Check>, Failure>,
 }
 
 impl PathVerdict<'_> {
+    /// Whether a path validated.
     pub fn valid(&self) -> bool {
         self.result.is_ok()
     }
@@ -50,9 +52,13 @@ impl PathVerdict<'_> {
 
 /// The trust anchors, the intermediates on offer, and what the run shares.
 pub struct Verifier<'a, 'p> {
+    /// What checks signatures.
     pub backend: &'p Backend,
+    /// The trust anchors.
     pub roots: &'p Pool<'a>,
+    /// The intermediates on offer besides those that come with each target.
     pub intermediates: &'p Pool<'a>,
+    /// Where revocation statuses come from; `None` checks none.
     pub revocation: Option<&'p dyn RevocationSource>,
     /// How many levels deep revocation checks may look for CRL signers other than the
     /// issuer: a signer's own path may need one too (a key rollover below a key
@@ -96,6 +102,7 @@ const RANK_DEPTH: u8 = 2;
 const RANK_VALIDATION: u8 = 3;
 
 impl<'a, 'p> Verifier<'a, 'p> {
+    /// A verifier over these anchors and intermediates, asking `revocation` when given.
     pub fn new(
         backend: &'p Backend,
         roots: &'p Pool<'a>,

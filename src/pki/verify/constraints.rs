@@ -37,7 +37,7 @@ struct PermittedSet {
 /// Name-to-subtree comparisons one certificate may cost (Go's verifier stops at the
 /// same number): a leaf with thousands of names under a CA with thousands of subtrees
 /// is refused at once rather than compared for minutes.
-pub const MAX_COMPARISONS: usize = 250_000;
+pub(crate) const MAX_COMPARISONS: usize = 250_000;
 
 /// Why a certificate's names could not be checked, or its constraints not taken in.
 #[non_exhaustive]

@@ -35,7 +35,7 @@ use pkit_x509::ext::{self, ExtensionValue};
 use pkit_x509::extension::Extension;
 
 use pkit_x509::backend::Backend;
-pub use pkit_x509::ocsp_verify::SKEW_SECONDS;
+use pkit_x509::ocsp_verify::SKEW_SECONDS;
 use pkit_x509::ocsp_verify::{Check, VerifyError};
 use pkit_x509::signed::verify_signed;
 use std::cmp::Ordering;
@@ -205,6 +205,7 @@ pub enum NextUpdate {
 }
 
 impl NextUpdate {
+    /// How `crl`'s nextUpdate stands at `now`.
     pub fn of(crl: &Crl<'_>, now: Time) -> NextUpdate {
         match crl.next_update {
             // At nextUpdate itself the next CRL is due: this one is stale.
@@ -332,6 +333,7 @@ pub struct RevokedIndex<'a> {
 }
 
 impl<'a> RevokedIndex<'a> {
+    /// The index of `crl`'s entries; an error when an entry does not decode.
     pub fn build(crl: &Crl<'a>) -> crate::der::Result<Self> {
         let entries = crl.revoked().collect::<crate::der::Result<Vec<_>>>()?;
         Ok(Self::from_entries(entries))
@@ -346,10 +348,12 @@ impl<'a> RevokedIndex<'a> {
         RevokedIndex { entries }
     }
 
+    /// How many entries the CRL has.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the CRL revokes nothing.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

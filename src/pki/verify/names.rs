@@ -24,6 +24,7 @@ use std::net::{IpAddr, Ipv4Addr};
 pub enum Identity<'a> {
     /// A host name (the parsers drop a trailing dot).
     Dns(&'a str),
+    /// An IP address, matched only against iPAddress entries.
     Ip(IpAddr),
     /// `local@domain`.
     Email(&'a str),
@@ -162,7 +163,7 @@ pub fn subject_alt_names<'a>(cert: &Certificate<'a>) -> Result<Vec<GeneralName<'
 /// match a commonName of the subject; when it has no rfc822Name, a mailbox may match an
 /// emailAddress attribute of it (RFC 5280 practice). A certificate with any SAN is not
 /// matched by its CN: name constraints read the CN as a dNSName only then
-/// ([`super::constraints`]), so a CN beside, say, an IP SAN would name a host no
+/// (`constraints`), so a CN beside, say, an IP SAN would name a host no
 /// constraint checked (BetterTLS's name constraints suite has such chains).
 ///
 /// Under `webpki` there is no such fallback (RFC 9525 §6.2.1 matches the SAN alone),

@@ -30,9 +30,13 @@ pub use valid_policy_tree::{MAX_EXPECTED, MAX_NODES};
 /// (g) initial-any-policy-inhibit. Policy OIDs are their content octets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PolicyInputs {
+    /// user-initial-policy-set (§6.1.1 (c)); empty for {anyPolicy}.
     pub initial_policy_set: Vec<Vec<u8>>,
+    /// initial-explicit-policy (§6.1.1 (f)).
     pub initial_explicit_policy: bool,
+    /// initial-policy-mapping-inhibit (§6.1.1 (e)).
     pub initial_policy_mapping_inhibit: bool,
+    /// initial-any-policy-inhibit (§6.1.1 (g)).
     pub initial_any_policy_inhibit: bool,
 }
 

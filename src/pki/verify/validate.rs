@@ -29,9 +29,13 @@ use extensions::{basic_constraints, critical_extensions, eku, extensions, key_us
 /// `now`. `crl_signers`: other certificates that may sign its CRLs (the CA's other keys,
 /// indirect CRL issuers), each already validated to a trust anchor (RFC 5280 §6.3.3 (f)).
 pub struct StatusQuery<'q, 'a> {
+    /// The certificate whose status is asked.
     pub cert: &'q Certificate<'a>,
+    /// Its issuer on the path.
     pub issuer: &'q Certificate<'a>,
+    /// Other certificates that may sign its CRLs, each validated (§6.3.3 (f)).
     pub crl_signers: &'q [Certificate<'a>],
+    /// The time the status is asked for.
     pub now: Time,
 }
 

@@ -195,7 +195,7 @@ pub(crate) fn check_this_update(crl: &Crl<'_>, now: Time) -> Result<(), String> 
 
 /// How a CRL's nextUpdate stands at a time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NextUpdate {
+pub(crate) enum NextUpdate {
     /// Present and not passed.
     Current(Time),
     /// Present and passed: the CRL is stale.
@@ -206,7 +206,7 @@ pub enum NextUpdate {
 
 impl NextUpdate {
     /// How `crl`'s nextUpdate stands at `now`.
-    pub fn of(crl: &Crl<'_>, now: Time) -> NextUpdate {
+    pub(crate) fn of(crl: &Crl<'_>, now: Time) -> NextUpdate {
         match crl.next_update {
             // At nextUpdate itself the next CRL is due: this one is stale.
             Some(t) if t > now => NextUpdate::Current(t),
@@ -216,7 +216,7 @@ impl NextUpdate {
     }
 
     /// Why the CRL cannot be used on its own, if it cannot.
-    pub fn problem(self) -> Option<String> {
+    pub(crate) fn problem(self) -> Option<String> {
         match self {
             NextUpdate::Current(_) => None,
             NextUpdate::Passed(t) => Some(format!("stale: its nextUpdate {t} has passed")),
@@ -228,7 +228,7 @@ impl NextUpdate {
 }
 
 /// Whether `crl` is within its validity window at `now` by the rules above.
-pub fn is_current(crl: &Crl<'_>, now: Time) -> bool {
+pub(crate) fn is_current(crl: &Crl<'_>, now: Time) -> bool {
     check_this_update(crl, now).is_ok() && NextUpdate::of(crl, now).problem().is_none()
 }
 
@@ -341,7 +341,7 @@ impl<'a> RevokedIndex<'a> {
 
     /// An index over entries a caller has already chosen (an indirect CRL's entries for
     /// one certificate issuer, say).
-    pub fn from_entries(mut entries: Vec<RevokedCert<'a>>) -> Self {
+    pub(crate) fn from_entries(mut entries: Vec<RevokedCert<'a>>) -> Self {
         if !entries.is_sorted_by(|a, b| serial_cmp(a.serial, b.serial).is_le()) {
             entries.sort_unstable_by(|a, b| serial_cmp(a.serial, b.serial));
         }

@@ -72,13 +72,13 @@ impl<'a> Pool<'a> {
 
     /// The canonical form of `name` when a certificate of this pool has exactly these
     /// subject bytes: known without computing it.
-    pub fn known_key(&self, name: &Name<'_>) -> Option<&[u8]> {
+    pub(crate) fn known_key(&self, name: &Name<'_>) -> Option<&[u8]> {
         let &i = self.by_raw.get(name.raw)?.first()?;
         Some(&self.keys[i])
     }
 
     /// The certificates whose canonical subject is `key` (a `dn::key`).
-    pub fn with_subject_key(&self, key: &[u8]) -> impl Iterator<Item = &Certificate<'a>> {
+    pub(crate) fn with_subject_key(&self, key: &[u8]) -> impl Iterator<Item = &Certificate<'a>> {
         self.by_key
             .get(key)
             .into_iter()

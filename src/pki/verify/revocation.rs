@@ -463,7 +463,7 @@ pub fn crl_status_with(
 /// CertID, and that answer is current at `now` (thisUpdate not in the future, nextUpdate
 /// not passed). Any usable `revoked` answer wins over `good`; `unknown` from the
 /// responder and unusable responses leave the status Unknown with the reasons.
-pub fn ocsp_status(
+pub(crate) fn ocsp_status(
     backend: &Backend,
     responses: &[OcspResponse<'_>],
     cert: &Certificate<'_>,

@@ -47,14 +47,14 @@ pub trait RevocationSource: Sync {
 
 /// Finds, for a certificate on the path, the validated certificates that may sign its
 /// CRLs besides its issuer.
-pub type CrlSigners<'f, 'a> = &'f dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>;
+pub(crate) type CrlSigners<'f, 'a> = &'f dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>;
 
 /// keyUsage bit 5 (RFC 5280 §4.2.1.3).
 const KEY_CERT_SIGN: usize = 5;
 
 /// Validate `path` (target first, trust anchor last). Ok with the checks that passed;
 /// Err with the first failure.
-pub fn validate<'a>(
+pub(crate) fn validate<'a>(
     backend: &Backend,
     path: &[Certificate<'a>],
     opts: &Options<'_>,
@@ -163,7 +163,7 @@ fn run_checks<'a>(
 }
 
 /// What a check that passed reports: its name and what it found.
-pub type Passed<'c> = &'c mut dyn FnMut(&'static str, String);
+pub(crate) type Passed<'c> = &'c mut dyn FnMut(&'static str, String);
 
 /// §6.1's state variables after the trust anchor and the certificates below it walked
 /// so far (§6.1.2 initialised, §6.1.3 and §6.1.4 applied to each): what the rest of the
@@ -171,7 +171,7 @@ pub type Passed<'c> = &'c mut dyn FnMut(&'static str, String);
 /// own chain leaves and continues it with each certificate it is about to sign
 /// ([`crate::preissue`]), so the chain is walked once, not once per certificate.
 #[derive(Debug, Clone)]
-pub struct PathState {
+pub(crate) struct PathState {
     names: NameConstraintState,
     policy: PolicyState,
     max_path_length: usize,
@@ -181,7 +181,7 @@ pub struct PathState {
 
 impl PathState {
     /// §6.1.2 for a path of `n` certificates below `anchor` (0: the anchor is the target).
-    pub fn start(
+    pub(crate) fn start(
         anchor: &Certificate<'_>,
         n: usize,
         opts: &Options<'_>,
@@ -225,14 +225,14 @@ impl PathState {
     }
 
     /// The name constraints taken in so far.
-    pub fn name_constraints(&self) -> &NameConstraintState {
+    pub(crate) fn name_constraints(&self) -> &NameConstraintState {
         &self.names
     }
 
     /// §6.1.3 and §6.1.4 for certificate `i` (1: issued by the anchor, n: the target),
     /// issued by `issuer`: its extensions, read once, for the checks on the target.
     #[allow(clippy::too_many_arguments)]
-    pub fn step<'a>(
+    pub(crate) fn step<'a>(
         &mut self,
         backend: &Backend,
         cert: &Certificate<'a>,
@@ -379,7 +379,7 @@ impl PathState {
 
     /// §6.1.5 for the target (n > 0), whose extensions [`PathState::step`] gave: the
     /// policies the path is valid for, and the purpose asked of it.
-    pub fn finish(
+    pub(crate) fn finish(
         self,
         target: &Certificate<'_>,
         target_exts: &[Extension<'_>],

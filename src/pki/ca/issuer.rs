@@ -221,7 +221,7 @@ impl Issuer {
     /// by default one less than ours. RFC 5280 6.1.4 (l)-(m): a chain through a CA with
     /// pathLenConstraint 0 to another CA does not validate, so issuing one only produces an
     /// unusable certificate — refuse instead.
-    pub fn sub_ca_path_len(&self, requested: Option<u32>) -> Result<Option<u32>, CaError> {
+    pub(crate) fn sub_ca_path_len(&self, requested: Option<u32>) -> Result<Option<u32>, CaError> {
         let Some(ours) = self.path_len else {
             return Ok(requested);
         };
@@ -243,7 +243,7 @@ impl Issuer {
     /// The validity a request gets: as asked when it lies within the issuer's (RFC 5280
     /// §6.1.3 (a)(2): a certificate outlasting its issuer fails validation once the
     /// issuer expires), else cut to fit when the request allows, else refused.
-    pub fn validity_for(&self, req: &Request) -> Result<(Time, Time), CaError> {
+    pub(crate) fn validity_for(&self, req: &Request) -> Result<(Time, Time), CaError> {
         if req.not_after < req.not_before {
             return Err(CaError::Request(format!(
                 "the validity ends ({}) before it starts ({})",

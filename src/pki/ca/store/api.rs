@@ -295,7 +295,7 @@ pub struct Undelivered {
 
 impl Undelivered {
     /// Whether it is known from the still-noted chunk `chunk`.
-    pub fn in_chunk(&self, chunk: i64) -> bool {
+    pub(crate) fn in_chunk(&self, chunk: i64) -> bool {
         matches!(self.pending, Pending::Chunk { id, .. } if id == chunk)
     }
 }

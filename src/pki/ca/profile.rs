@@ -23,7 +23,7 @@ pub enum Profile {
     CodeSigning,
     /// A delegated OCSP responder (OCSPSigning, RFC 6960 §4.2.2.2).
     OcspSigner,
-    /// A subordinate CA (basicConstraints cA, keyCertSign and cRLSign).
+    /// A subordinate CA (basicConstraints cA; keyCertSign, cRLSign and digitalSignature).
     Ca,
 }
 

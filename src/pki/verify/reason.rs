@@ -28,7 +28,7 @@ pub enum Reason {
     NameConstraints,
     /// The certificate policies do not satisfy the inputs (§6.1.3 (d)–(f), §6.1.5 (g)).
     Policy,
-    /// A critical extension this validation does not implement (§6.1.4 (o), §6.1.5 (e)).
+    /// A critical extension this validation does not implement (§6.1.4 (o), §6.1.5 (f)).
     UnknownCriticalExtension,
     /// The target does not carry the name asked for (RFC 9525).
     HostnameMismatch,
@@ -53,7 +53,8 @@ pub enum Reason {
     /// a root's AKI that is not its own SKI (`webpki`).
     KeyIdentifier,
     /// A name breaks the `webpki` rules: a CN that is not one of the SANs, an underscore or a
-    /// wildcard over a public suffix in a dNSName, a subject or SAN marked against BR §7.1.2.
+    /// wildcard over a public suffix in a dNSName, a subjectAltName critical beside a
+    /// non-empty subject or not critical beside an empty one, a CA with an empty subject.
     InvalidName,
     /// A serial number that is zero, negative or over 20 octets (`webpki`, BR §7.1).
     InvalidSerial,

@@ -684,8 +684,7 @@ fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
             rest = after;
         }
         out.push_str(rest);
-        // `pkit_verify::crl_verify` is `pkit::pki::crl_verify` too: the re-export below
-        // resolves it to `pki::verify::crl_verify`.
+        // Another crate's paths are those `pkit` re-exports it under.
         for (_, module, name) in CRATES {
             out = out.replace(&format!("{name}::"), &format!("crate::{module}::"));
         }
@@ -717,9 +716,7 @@ fn crates_as_modules(root: &Path) -> Vec<(String, String)> {
             let mut text = rebase(&text, &own);
             if *module == "pki" && rel == "mod.rs" {
                 // The crates `pkit` puts under `pkit::pki` (src/pki/mod.rs).
-                text.push_str(
-                    "\npub mod ca;\npub mod lint;\npub mod verify;\npub use verify::crl_verify;\n",
-                );
+                text.push_str("\npub mod ca;\npub mod lint;\npub mod verify;\n");
             }
             if *module == "pki" && rel == "backend/mod.rs" {
                 text.push_str("\npub mod pkcs11;\n");

@@ -18,10 +18,10 @@ use pkit::pki::ca::crl_generate::{generate_crl, CrlError, CrlOptions};
 use pkit::pki::ca::store::RevokeOutcome;
 use pkit::pki::ca::undelivered;
 use pkit::pki::crl::Crl;
-use pkit::pki::crl_verify::{self, RevokedIndex};
 use pkit::pki::ext::CrlReason;
 use pkit::pki::ocsp_verify::VerifyError;
 use pkit::pki::signed::SignedError;
+use pkit::pki::verify::crl_verify::{self, RevokedIndex};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 

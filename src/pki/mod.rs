@@ -20,4 +20,3 @@ pub mod backend {
 
 pub use pkit_ca as ca;
 pub use pkit_verify as verify;
-pub use pkit_verify::crl_verify;

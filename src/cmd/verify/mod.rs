@@ -20,7 +20,7 @@ use pkit::pki::verify::options::{Budget, Options, Purpose, RevocationScope, Rule
 use pkit::pki::verify::policy::PolicyInputs;
 use pkit::pki::verify::pool::Pool;
 use pkit::pki::verify::revocation::CrlSet;
-use pkit::pki::verify::sources::{CaDatabase, Sources};
+use pkit::pki::verify::sources::{CaDatabase, FetchError, Sources};
 use pkit::pki::verify::trust_store::{self, TrustStore, TrustStoreError};
 use pkit::pki::verify::validate::RevocationSource;
 use rayon::prelude::*;
@@ -254,12 +254,12 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let any_source = local_source || ask_ocsp || fetch_crls;
     let fetcher = (ask_ocsp || fetch_crls).then(fetch::Fetcher::new);
     let ocsp_fetch = |url: &str, request: &[u8]| match &fetcher {
-        Some(f) => f.ocsp(url, request),
-        None => Err("not fetching".into()),
+        Some(f) => f.ocsp(url, request).map_err(FetchError::new),
+        None => Err(FetchError::new("not fetching")),
     };
     let crl_fetch = |url: &str| match &fetcher {
-        Some(f) => f.crl(url),
-        None => Err("not fetching".into()),
+        Some(f) => f.crl(url).map_err(FetchError::new),
+        None => Err(FetchError::new("not fetching")),
     };
     let sources = Sources {
         crls: CrlSet::new(crls),

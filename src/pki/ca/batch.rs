@@ -29,6 +29,7 @@ pub struct BatchItem {
     pub subject: Vec<u8>,
     /// Encoded GeneralName TLVs.
     pub sans: Vec<Vec<u8>>,
+    /// The certificate profile: its key usages and basicConstraints.
     pub profile: Profile,
     /// The new key's algorithm.
     pub alg: Algorithm,
@@ -41,6 +42,7 @@ pub trait Delivery: Sync {
     /// What [`Delivery::prepare`] makes of one certificate (for the CLI: the PEM of the
     /// key and certificate and the report line).
     type Output: Send + Sync;
+    /// What fails in preparing or delivering; a signing failure becomes one.
     type Error: From<CaError> + From<BackendError> + Send;
     /// On the signing thread, right after `cert` was signed for `item` over the new `key`:
     /// whatever costs CPU in delivering it.
@@ -55,7 +57,7 @@ pub trait Delivery: Sync {
     fn deliver(&self, chunk: &[Self::Output]) -> Result<(), Self::Error>;
     /// Where the chunk starting with `first` is delivered, to be recorded with its
     /// certificates until [`Delivery::deliver`] returns (see
-    /// the deliveries in [`crate::store::api`]); `None` records nothing.
+    /// [`crate::store::DeliveryNote`]); `None` records nothing.
     fn note(&self, first: &BatchItem) -> Option<DeliveryNote> {
         let _ = first;
         None
@@ -75,7 +77,9 @@ pub struct Finished {
 #[non_exhaustive]
 #[derive(Debug)]
 pub enum BatchError<E> {
+    /// The store refused to commit a chunk.
     Store(StoreError),
+    /// Signing, preparing or delivering failed.
     Other(E),
 }
 
@@ -106,8 +110,11 @@ impl<E> From<E> for BatchError<E> {
 /// A batch's signing context: the CA, the backend that makes the subscribers' keys, and
 /// the time every certificate starts at.
 pub struct Batch<'a> {
+    /// The CA that signs every certificate of the batch.
     pub issuer: &'a Issuer,
+    /// The backend that generates each subscriber's key.
     pub backend: &'a Backend,
+    /// The time every certificate's validity starts at.
     pub now: Time,
     /// Set (by a signal handler) to stop at the next chunk boundary: the chunk in hand is
     /// committed and delivered, no further chunk is signed.
@@ -119,7 +126,7 @@ pub struct Batch<'a> {
 /// How many keys one parallel job of a batch generates together: enough to share the
 /// cost [`Backend::generate_many`] saves (beyond 64 EC keys it is under 2%), few enough
 /// that every thread of the pool gets several jobs.
-pub fn keys_per_job(batch: usize) -> usize {
+pub(crate) fn keys_per_job(batch: usize) -> usize {
     (batch / (4 * rayon::current_num_threads())).clamp(1, 64)
 }
 

@@ -37,6 +37,7 @@ pub struct CrlIssuer<'a> {
     pub name: &'a [u8],
     /// The CA's subject key identifier (for authorityKeyIdentifier).
     pub key_id: &'a [u8],
+    /// The signature algorithm the CA signs its CRLs with.
     pub scheme: SignatureScheme,
 }
 
@@ -54,7 +55,9 @@ impl Issuer {
 /// The CRL's own fields.
 #[derive(Debug, Clone, Copy)]
 pub struct CrlFields {
+    /// thisUpdate (RFC 5280 §5.1.2.4): when the CRL was issued.
     pub this_update: Time,
+    /// nextUpdate (RFC 5280 §5.1.2.5): when the next CRL is due at the latest.
     pub next_update: Time,
     /// cRLNumber (RFC 5280 §5.2.3): strictly increasing per CA.
     pub number: u64,
@@ -130,6 +133,7 @@ impl TbsCrlBuilder {
         self.push(&r.serial, Time { unix: r.revoked_at }, r.reason);
     }
 
+    /// How many revoked certificates have been appended.
     pub fn entries(&self) -> usize {
         self.entries
     }

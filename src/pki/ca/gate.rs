@@ -21,6 +21,7 @@ pub enum GateMode {
 }
 
 impl GateMode {
+    /// The mode as `ca.json` and the command line spell it.
     pub fn name(self) -> &'static str {
         match self {
             GateMode::Enforce => "enforce",
@@ -33,13 +34,16 @@ impl GateMode {
 /// A CA's lint gate: the rule sets it applies and what it does with findings.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LintGate {
+    /// The lint rule sets applied to each certificate.
     pub rules: Rules,
+    /// What the findings do to the certificate.
     pub mode: GateMode,
 }
 
 /// Why the gate refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
+    /// The findings that refused it (at least one error under `enforce`).
     pub findings: Vec<Finding>,
 }
 

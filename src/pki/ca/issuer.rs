@@ -18,9 +18,11 @@ use pkit_x509::ext::key_identifier;
 
 #[non_exhaustive]
 #[derive(Debug)]
+/// Why the CA could not issue.
 pub enum CaError {
     /// The CA certificate or a request could not be decoded.
     Parse(String),
+    /// The key or signer failed, or lacks an algorithm.
     Backend(BackendError),
     /// The CA cannot issue now (expired, not yet valid, not a CA).
     Refused(String),
@@ -71,12 +73,19 @@ impl From<BackendError> for CaError {
 
 /// The issuing side: certificate fields copied once, the key shared across threads.
 pub struct Issuer {
+    /// The CA certificate's DER.
     pub cert_der: Vec<u8>,
+    /// The CA's private key.
     pub key: Box<dyn PrivateKey>,
+    /// The CA certificate's subject Name TLV: the issuer of what it signs, byte for byte.
     pub subject: Vec<u8>,
+    /// The CA's subject key identifier, the authorityKeyIdentifier of what it signs.
     pub key_id: Vec<u8>,
+    /// The start of the CA certificate's validity.
     pub not_before: Time,
+    /// The end of the CA certificate's validity: nothing it signs outlives it.
     pub not_after: Time,
+    /// The signature algorithm the CA's key signs with.
     pub scheme: SignatureScheme,
     /// The CA certificate's own pathLenConstraint: how many CAs may still follow it.
     pub path_len: Option<u64>,
@@ -93,13 +102,21 @@ pub struct Issuer {
 
 /// What to put in one certificate.
 pub struct Request {
+    /// The subject Name DER.
     pub subject: Vec<u8>,
+    /// The subject's SubjectPublicKeyInfo DER.
     pub spki: Vec<u8>,
+    /// The subject key's algorithm; `None` when it is not one pkit generates (a CSR's key).
     pub key_alg: Option<Algorithm>,
+    /// The profile: key usages, extended key usages and basicConstraints.
     pub profile: Profile,
+    /// The subjectAltName entries, as encoded GeneralName TLVs.
     pub sans: Vec<Vec<u8>>,
+    /// The start of the validity period.
     pub not_before: Time,
+    /// The end of the validity period.
     pub not_after: Time,
+    /// The pathLenConstraint of a CA certificate.
     pub path_len: Option<u32>,
     /// (OID content, full Extension TLV) copied from a CSR.
     pub copied: Vec<(Vec<u8>, Vec<u8>)>,
@@ -116,9 +133,13 @@ pub struct Request {
 
 /// One issued certificate.
 pub struct Issued {
+    /// The serial number: 20 random bytes, positive (RFC 5280 §4.1.2.2).
     pub serial: [u8; 20],
+    /// The signed certificate's DER.
     pub der: Vec<u8>,
+    /// The start of its validity.
     pub not_before: Time,
+    /// The end of its validity (cut to the CA's when the request asked to clip).
     pub not_after: Time,
     /// What the lint gate found and let through (warnings; errors too under `warn`).
     pub findings: Vec<pkit_lint::Finding>,
@@ -200,7 +221,7 @@ impl Issuer {
     /// by default one less than ours. RFC 5280 6.1.4 (l)-(m): a chain through a CA with
     /// pathLenConstraint 0 to another CA does not validate, so issuing one only produces an
     /// unusable certificate — refuse instead.
-    pub fn sub_ca_path_len(&self, requested: Option<u32>) -> Result<Option<u32>, CaError> {
+    pub(crate) fn sub_ca_path_len(&self, requested: Option<u32>) -> Result<Option<u32>, CaError> {
         let Some(ours) = self.path_len else {
             return Ok(requested);
         };
@@ -222,7 +243,7 @@ impl Issuer {
     /// The validity a request gets: as asked when it lies within the issuer's (RFC 5280
     /// §6.1.3 (a)(2): a certificate outlasting its issuer fails validation once the
     /// issuer expires), else cut to fit when the request allows, else refused.
-    pub fn validity_for(&self, req: &Request) -> Result<(Time, Time), CaError> {
+    pub(crate) fn validity_for(&self, req: &Request) -> Result<(Time, Time), CaError> {
         if req.not_after < req.not_before {
             return Err(CaError::Request(format!(
                 "the validity ends ({}) before it starts ({})",
@@ -309,9 +330,9 @@ impl Issuer {
                 Some(pkit_x509::ext::ExtensionValue::SubjectAltName(n)) => n,
                 _ => Vec::new(),
             };
-            self.policy
-                .check_names(&cert.subject, &sans)
-                .map_err(|d| CaError::Forbidden(Refusal::new("ca-policy", Some(0), d)))?;
+            self.policy.check_names(&cert.subject, &sans).map_err(|d| {
+                CaError::Forbidden(Refusal::new("ca-policy", Some(0), d.to_string()))
+            })?;
         }
         if let Some(chain) = &self.chain {
             chain.certificate(&der).map_err(CaError::Forbidden)?;

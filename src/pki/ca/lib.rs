@@ -47,6 +47,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
 /// The DER engine, under the path the modules use.
 use pkit_der as der;
@@ -71,7 +72,7 @@ pub mod san;
 pub mod settings;
 pub mod store;
 pub mod subject;
-pub mod tbs;
+mod tbs;
 pub mod template;
 pub mod undelivered;
 pub mod validity;

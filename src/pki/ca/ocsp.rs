@@ -28,7 +28,9 @@ use pkit_x509::ocsp_verify::check_delegated_signer;
 pub enum Asked<'a> {
     /// Every CertID names this CA; the nonce to echo, if any.
     Ours {
+        /// The CertIDs asked about, in the request's order.
         cert_ids: Vec<CertId<'a>>,
+        /// The nonce to echo (RFC 8954), if the request has one.
         nonce: Option<&'a [u8]>,
     },
     /// At least one CertID names another issuer (or a hash pkit does not compute).
@@ -255,7 +257,7 @@ fn write_status(w: &mut Writer, s: &StoreStatus) {
 }
 
 /// The name of a store status as OCSP calls it.
-pub fn status_name(s: &StoreStatus) -> &'static str {
+pub(crate) fn status_name(s: &StoreStatus) -> &'static str {
     match s {
         StoreStatus::Good => "good",
         StoreStatus::Revoked(_) => "revoked",

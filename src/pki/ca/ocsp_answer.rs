@@ -14,7 +14,9 @@ use pkit_x509::ocsp::{CertId, OcspRequest, ResponseStatus};
 pub enum Question<'a> {
     /// At least one CertID names another issuer: the answer is `unauthorized`.
     Foreign,
+    /// Every CertID names this CA.
     Ours {
+        /// The CertIDs asked about, in the request's order.
         cert_ids: Vec<CertId<'a>>,
         /// The status of each CertID, in the same order.
         statuses: Vec<CertStatus>,
@@ -25,6 +27,7 @@ pub enum Question<'a> {
 
 /// The outcome of answering one request: the OCSPResponse and what it said.
 pub struct Answered {
+    /// The OCSPResponse DER.
     pub der: Vec<u8>,
     /// Serials (hex) asked about.
     pub serials: Vec<String>,
@@ -38,6 +41,7 @@ pub struct Answered {
 #[non_exhaustive]
 #[derive(Debug)]
 pub enum AnswerError {
+    /// The request does not decode: the answer is `malformedRequest`.
     Malformed(crate::der::Error),
     /// The store or the signer failed.
     Internal(String),

@@ -82,10 +82,12 @@ impl ResponseCache {
         );
     }
 
+    /// How many responses the cache holds.
     pub fn len(&self) -> usize {
         self.entries().map_or(0, |e| e.len())
     }
 
+    /// Whether the cache holds no response.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

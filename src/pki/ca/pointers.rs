@@ -60,6 +60,7 @@ pub fn check_url(flag: &str, url: &str) -> Result<(), PointerError> {
 }
 
 impl Pointers {
+    /// Whether no pointer of any kind is set.
     pub fn is_empty(&self) -> bool {
         self.ocsp.is_empty() && self.ca_issuers.is_empty() && self.crl.is_empty()
     }

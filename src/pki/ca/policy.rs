@@ -33,9 +33,13 @@ use std::net::IpAddr;
 /// A name a certificate would carry, as the policy judges it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PolicyName<'a> {
+    /// A dNSName (or a commonName read as one).
     Dns(&'a str),
+    /// An iPAddress.
     Ip(IpAddr),
+    /// An rfc822Name (or an emailAddress attribute).
     Email(&'a str),
+    /// A uniformResourceIdentifier.
     Uri(&'a str),
 }
 
@@ -124,6 +128,19 @@ impl fmt::Display for RuleError {
 }
 
 impl std::error::Error for RuleError {}
+
+/// Why the CA's policy refuses a name: the name and the rule that denies it, or the allow
+/// rules it matches none of, as `pkit` prints it after the `ca-policy` code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyRefusal(String);
+
+impl fmt::Display for PolicyRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PolicyRefusal {}
 
 impl Rule {
     /// Parse `TYPE:PATTERN` (see the module's documentation).
@@ -317,7 +334,9 @@ fn masked(ip: IpAddr, prefix: u8) -> IpAddr {
 /// A CA's rules: what it may sign and what it never signs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Policy {
+    /// Rules of which a name must match one, when there are any.
     pub allow: Vec<Rule>,
+    /// Rules of which a name must match none.
     pub deny: Vec<Rule>,
 }
 
@@ -333,14 +352,18 @@ impl Policy {
         })
     }
 
+    /// Whether the policy has no rule: it then allows every name.
     pub fn is_empty(&self) -> bool {
         self.allow.is_empty() && self.deny.is_empty()
     }
 
     /// Whether the CA may certify `name`; if not, why, naming the rule.
-    pub fn check(&self, name: &PolicyName<'_>) -> Result<(), String> {
+    pub fn check(&self, name: &PolicyName<'_>) -> Result<(), PolicyRefusal> {
         if let Some(r) = self.deny.iter().find(|r| r.matches(name, false)) {
-            return Err(format!("{name}: denied by the CA's rule deny {}", r.text));
+            return Err(PolicyRefusal(format!(
+                "{name}: denied by the CA's rule deny {}",
+                r.text
+            )));
         }
         if self.allow.is_empty() {
             return Ok(());
@@ -348,19 +371,19 @@ impl Policy {
         let form = name.form();
         let mut same_form = self.allow.iter().filter(|r| r.form() == form).peekable();
         if same_form.peek().is_none() {
-            return Err(format!(
+            return Err(PolicyRefusal(format!(
                 "{name}: the CA's policy allows no {} (no allow rule of that type)",
                 form.plural()
-            ));
+            )));
         }
         if same_form.clone().any(|r| r.matches(name, true)) {
             return Ok(());
         }
         let list: Vec<&str> = same_form.map(|r| r.text.as_str()).collect();
-        Err(format!(
+        Err(PolicyRefusal(format!(
             "{name}: not allowed by the CA's policy (allow {})",
             list.join(", ")
-        ))
+        )))
     }
 
     /// Every name a certificate with this subject and these subjectAltName entries would
@@ -368,7 +391,11 @@ impl Policy {
     /// in the SAN, and in the subject each emailAddress and each commonName that reads
     /// as a host name or an IP address (a relying party that still reads the CN would
     /// take it as one). The first refusal.
-    pub fn check_names(&self, subject: &Name<'_>, sans: &[GeneralName<'_>]) -> Result<(), String> {
+    pub fn check_names(
+        &self,
+        subject: &Name<'_>,
+        sans: &[GeneralName<'_>],
+    ) -> Result<(), PolicyRefusal> {
         if self.is_empty() {
             return Ok(());
         }
@@ -377,7 +404,7 @@ impl Policy {
                 GeneralName::DnsName(d) => self.check(&PolicyName::Dns(d))?,
                 GeneralName::IpAddress(a) => match a.address() {
                     Some(ip) => self.check(&PolicyName::Ip(ip))?,
-                    None => return Err(format!("IP:{a}: not an IP address")),
+                    None => return Err(PolicyRefusal(format!("IP:{a}: not an IP address"))),
                 },
                 GeneralName::Rfc822Name(e) => self.check(&PolicyName::Email(e))?,
                 GeneralName::Uri(u) => self.check(&PolicyName::Uri(u))?,
@@ -390,7 +417,9 @@ impl Policy {
                 _ => {}
             }
         }
-        let attrs = subject.attributes().map_err(|e| format!("subject: {e}"))?;
+        let attrs = subject
+            .attributes()
+            .map_err(|e| PolicyRefusal(format!("subject: {e}")))?;
         for a in attrs {
             let Ok(text) = a.text() else { continue };
             if a.oid == oids::AT_EMAIL {
@@ -423,7 +452,7 @@ mod tests {
     }
 
     fn dns(p: &Policy, n: &str) -> Result<(), String> {
-        p.check(&PolicyName::Dns(n))
+        p.check(&PolicyName::Dns(n)).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -470,7 +499,8 @@ mod tests {
         let p = policy(&["DNS:*.corp.example"], &[]);
         let e = p
             .check(&PolicyName::Ip("10.0.0.1".parse().unwrap()))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("allows no IP addresses"), "{e}");
         // Deny rules alone leave other names free.
         let p = policy(&[], &["IP:10.0.0.0/8"]);

@@ -20,12 +20,16 @@ use std::fmt;
 /// anchor), and what was wrong, as `verify` would print it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
+    /// The stable reason code, as `pkit verify` prints it.
     pub code: &'static str,
+    /// The certificate of the path it concerns (0: the one to be signed), if one.
     pub cert: Option<usize>,
+    /// What was wrong, as `pkit verify` would print it.
     pub detail: String,
 }
 
 impl Refusal {
+    /// A refusal with `code`, about certificate `cert` of the path, saying `detail`.
     pub fn new(code: &'static str, cert: Option<usize>, detail: impl Into<String>) -> Refusal {
         Refusal {
             code,
@@ -80,7 +84,7 @@ pub fn names_allowed(
             .collect::<Result<Vec<_>, _>>()?;
         policy
             .check_names(&name, &general)
-            .map_err(|d| Refusal::new("ca-policy", Some(0), d))?;
+            .map_err(|d| Refusal::new("ca-policy", Some(0), d.to_string()))?;
     }
     match chain {
         Some(c) => c.names(subject, sans),

@@ -10,16 +10,25 @@ use pkit_x509::ext::ku;
 use pkit_x509::ext::write::ext;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a certificate is for: the key usages, extended key usages and basicConstraints
+/// the CA gives it.
 pub enum Profile {
+    /// A TLS server (serverAuth).
     Server,
+    /// A TLS client (clientAuth).
     Client,
+    /// A TLS server that is also a client (serverAuth and clientAuth).
     ServerClient,
+    /// A code signer (codeSigning).
     CodeSigning,
+    /// A delegated OCSP responder (OCSPSigning, RFC 6960 §4.2.2.2).
     OcspSigner,
+    /// A subordinate CA (basicConstraints cA; keyCertSign, cRLSign and digitalSignature).
     Ca,
 }
 
 impl Profile {
+    /// The profile a name on the command line or in a template means (case ignored), if any.
     pub fn from_name(s: &str) -> Option<Profile> {
         Some(match s.to_ascii_lowercase().as_str() {
             "server" | "tls-server" => Profile::Server,
@@ -32,6 +41,7 @@ impl Profile {
         })
     }
 
+    /// The profile's canonical name, as the CA records it.
     pub fn name(self) -> &'static str {
         match self {
             Profile::Server => "server",
@@ -56,13 +66,16 @@ impl Profile {
 }
 
 /// What the extensions depend on besides the profile.
-pub struct ExtensionInputs<'a> {
+pub(crate) struct ExtensionInputs<'a> {
+    /// The profile the extensions are written for.
     pub profile: Profile,
     /// The subject key's algorithm; `None` when it is not one pkit generates (a CSR's key).
     pub key_alg: Option<Algorithm>,
+    /// The subject key identifier to write (RFC 5280 §4.2.1.2).
     pub subject_key_id: [u8; 20],
     /// The issuer's SKI (absent for a self-signed root, whose AKI equals its SKI).
     pub authority_key_id: Option<&'a [u8]>,
+    /// The pathLenConstraint, for the CA profile.
     pub path_len: Option<u32>,
     /// Encoded GeneralName TLVs.
     pub sans: &'a [Vec<u8>],
@@ -94,7 +107,7 @@ impl Profile {
 }
 
 /// Write the extension list (the elements of `Extensions`, without the outer SEQUENCE).
-pub fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
+pub(crate) fn write_extensions(w: &mut Writer, x: &ExtensionInputs<'_>) {
     let is_ca = x.profile == Profile::Ca;
     let templated =
         |o: &Oid| x.copied_wins && x.copied.iter().any(|(c, _)| c.as_slice() == o.as_bytes());

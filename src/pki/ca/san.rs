@@ -16,7 +16,9 @@ use std::net::IpAddr;
 /// One parsed SAN, kept with its encoding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct San {
+    /// The GeneralName type, lowercase: `dns`, `ip`, `email` or `uri`.
     pub kind: &'static str,
+    /// The name as written.
     pub value: String,
     /// The GeneralName TLV.
     pub der: Vec<u8>,
@@ -111,7 +113,7 @@ pub fn sans_of(cert: &Certificate<'_>) -> Vec<String> {
 }
 
 /// One GeneralName as `--san` writes it.
-pub fn san_text(n: &GeneralName<'_>) -> String {
+pub(crate) fn san_text(n: &GeneralName<'_>) -> String {
     match n {
         GeneralName::DnsName(v) => format!("DNS:{v}"),
         GeneralName::IpAddress(ip) => format!("IP:{ip}"),

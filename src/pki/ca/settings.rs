@@ -23,7 +23,9 @@ pub const FILE: &str = "ca.json";
 /// Why the settings could not be read.
 #[derive(Debug)]
 pub struct SettingsError {
+    /// The settings file.
     pub path: PathBuf,
+    /// What is wrong with it.
     pub message: String,
 }
 

@@ -17,13 +17,16 @@ use crate::der::{Time, Writer};
 use pkit_x509::alg::SignatureScheme;
 
 /// Everything a TBSCertificate holds, as pre-encoded DER pieces.
-pub struct TbsFields<'a> {
+pub(crate) struct TbsFields<'a> {
     /// 20 bytes, high bit clear (positive, RFC 5280 §4.1.2.2).
     pub serial: &'a [u8; 20],
+    /// The signature algorithm, for the TBSCertificate's `signature` field.
     pub scheme: SignatureScheme,
     /// Issuer Name TLV, copied byte for byte from the CA certificate's subject.
     pub issuer: &'a [u8],
+    /// notBefore.
     pub not_before: Time,
+    /// notAfter.
     pub not_after: Time,
     /// Subject Name TLV.
     pub subject: &'a [u8],
@@ -34,7 +37,7 @@ pub struct TbsFields<'a> {
 }
 
 /// Encode the TBSCertificate.
-pub fn encode_tbs(f: &TbsFields<'_>) -> Vec<u8> {
+pub(crate) fn encode_tbs(f: &TbsFields<'_>) -> Vec<u8> {
     let mut w = Writer::with_capacity(f.spki.len() + f.issuer.len() + f.subject.len() + 512);
     w.sequence(|w| {
         w.explicit(0, |w| {
@@ -57,13 +60,13 @@ pub fn encode_tbs(f: &TbsFields<'_>) -> Vec<u8> {
 }
 
 /// `Certificate ::= SEQUENCE { tbs, signatureAlgorithm, signatureValue BIT STRING }`.
-pub fn assemble(tbs: &[u8], scheme: SignatureScheme, signature: &[u8]) -> Vec<u8> {
+pub(crate) fn assemble(tbs: &[u8], scheme: SignatureScheme, signature: &[u8]) -> Vec<u8> {
     signed_envelope(tbs, scheme, signature)
 }
 
 /// The `SEQUENCE { tbs, AlgorithmIdentifier, BIT STRING }` shape shared by certificates,
 /// CSRs and CRLs.
-pub fn signed_envelope(tbs: &[u8], scheme: SignatureScheme, signature: &[u8]) -> Vec<u8> {
+pub(crate) fn signed_envelope(tbs: &[u8], scheme: SignatureScheme, signature: &[u8]) -> Vec<u8> {
     let mut w = Writer::with_capacity(tbs.len() + signature.len() + 32);
     w.sequence(|w| {
         w.raw(tbs);
@@ -75,7 +78,7 @@ pub fn signed_envelope(tbs: &[u8], scheme: SignatureScheme, signature: &[u8]) ->
 
 /// A fresh serial: 20 random bytes with the top bit cleared (positive, and exactly 20
 /// octets is the RFC 5280 maximum) and never zero.
-pub fn random_serial(fill: impl FnOnce(&mut [u8; 20])) -> [u8; 20] {
+pub(crate) fn random_serial(fill: impl FnOnce(&mut [u8; 20])) -> [u8; 20] {
     let mut s = [0u8; 20];
     fill(&mut s);
     s[0] &= 0x7f;

@@ -36,6 +36,7 @@ use serde_json::Value;
 pub struct Template {
     /// The subject Name DER, when the template names one.
     pub subject: Option<Vec<u8>>,
+    /// The profile, when the template names one.
     pub profile: Option<Profile>,
     /// SAN GeneralName TLVs from `sans` (given to the issuer as SANs).
     pub sans: Vec<Vec<u8>>,

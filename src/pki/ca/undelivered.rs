@@ -1,5 +1,5 @@
-//! Certificates a batch committed but never delivered (see the deliveries in
-//! [`crate::store::api`]): finding them, for `pkit issue list|export --undelivered`,
+//! Certificates a batch committed but never delivered (see
+//! [`crate::store::DeliveryNote`]): finding them, for `pkit issue list|export --undelivered`,
 //! `pkit crl revoke --undelivered` and the warning `pkit issue batch` prints.
 //!
 //! The store knows which chunks were being delivered when their process stopped; the
@@ -30,6 +30,7 @@ pub enum FileState {
 }
 
 impl FileState {
+    /// The state as reports print it.
     pub fn name(self) -> &'static str {
         match self {
             FileState::Present => "present",
@@ -42,15 +43,20 @@ impl FileState {
 /// One undelivered certificate and what its output directory holds for it.
 #[derive(Debug)]
 pub struct Found {
+    /// The certificate, as the store knows it.
     pub item: Undelivered,
+    /// What is at its key file's path.
     pub key: FileState,
+    /// What is at its certificate file's path.
     pub cert: FileState,
 }
 
 impl Found {
+    /// Where its private key is delivered: `<n>.key` in the batch's directory.
     pub fn key_path(&self) -> PathBuf {
         Path::new(&self.item.destination).join(format!("{}.key", self.item.n))
     }
+    /// Where its certificate is delivered: `<n>.pem` in the batch's directory.
     pub fn cert_path(&self) -> PathBuf {
         Path::new(&self.item.destination).join(format!("{}.pem", self.item.n))
     }

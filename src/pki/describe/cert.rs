@@ -1,16 +1,17 @@
 //! JSON model of an X.509 certificate (field names follow RFC 5280's ASN.1).
 
-use super::{
+use super::json::{
     algid_json, b64, dn, fingerprints_json, key_label, name_attributes_json, pem_json, spki_json,
-    time_json, CertFacts, Ctx, Described,
+    time_json,
 };
+use super::{CertFacts, Ctx, Described};
 use crate::der::{Context, Result};
 use pkit_x509::cert::Certificate;
 use pkit_x509::detect::Kind;
 use serde_json::{Map, Value};
 
-pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
-    let (v, warnings) = super::with_reader(der, ctx, |r| {
+pub(crate) fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
+    let (v, warnings) = super::json::with_reader(der, ctx, |r| {
         let c = Certificate::parse(r)?;
         let (json, facts) = cert_json(&c, ctx)?;
         Ok((json, facts))
@@ -24,7 +25,7 @@ pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
 
 /// The certificate's JSON and its summary facts (also used for certificates inside
 /// PKCS#7 and PKCS#12 containers).
-pub fn cert_json(c: &Certificate<'_>, ctx: &Ctx) -> Result<(Value, CertFacts)> {
+pub(crate) fn cert_json(c: &Certificate<'_>, ctx: &Ctx) -> Result<(Value, CertFacts)> {
     let (not_before, not_after) = c.validity()?;
     let mut m = Map::new();
     m.insert("type".into(), "certificate".into());

@@ -3,17 +3,17 @@
 //! (`Deferred::CrlEntries`), so memory does not grow with the list.
 
 use super::crl_entries::{entry_extensions, entry_json, ENTRIES_KEY};
-use super::{
-    algid_json, b64, dn, fingerprints_json, name_attributes_json, pem_json, time_json, Ctx,
-    Deferred, Described,
+use super::json::{
+    algid_json, b64, dn, fingerprints_json, name_attributes_json, pem_json, time_json,
 };
+use super::{Ctx, Deferred, Described};
 use crate::der::{Context, Reader, Result};
 use pkit_x509::crl::Crl;
 use pkit_x509::detect::Kind;
 use serde_json::{Map, Value};
 
-pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
-    let (json, warnings) = super::with_reader(der, ctx, |r| {
+pub(crate) fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
+    let (json, warnings) = super::json::with_reader(der, ctx, |r| {
         let c = Crl::parse(r)?;
         crl_json_with(&c, ctx, Entries::Deferred)
     })?;
@@ -26,13 +26,13 @@ pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
 }
 
 /// Parse and describe the CRL that `r` spans.
-pub fn crl_json_from(r: Reader<'_>, ctx: &Ctx) -> Result<Value> {
+pub(crate) fn crl_json_from(r: Reader<'_>, ctx: &Ctx) -> Result<Value> {
     let c = Crl::parse(r)?;
     crl_json(&c, ctx)
 }
 
 /// The CRL's JSON with its entries (for CRLs inside PKCS#7 and PKCS#12 containers).
-pub fn crl_json(c: &Crl<'_>, ctx: &Ctx) -> Result<Value> {
+pub(crate) fn crl_json(c: &Crl<'_>, ctx: &Ctx) -> Result<Value> {
     crl_json_with(c, ctx, Entries::Inline)
 }
 

@@ -10,10 +10,10 @@ use serde_json::Value;
 use std::collections::HashMap;
 
 /// Key of the list that `-f json` writes entry by entry.
-pub const ENTRIES_KEY: &str = "revoked_certificates";
+pub(crate) const ENTRIES_KEY: &str = "revoked_certificates";
 
 /// One revokedCertificates entry.
-pub fn entry_json(i: usize, e: &RevokedCert<'_>) -> Result<Value> {
+pub(crate) fn entry_json(i: usize, e: &RevokedCert<'_>) -> Result<Value> {
     let entry = EntryJson {
         serial: e.serial_hex(),
         date: e.revocation_date,
@@ -45,7 +45,7 @@ impl serde::Serialize for EntryJson<'_> {
     }
 }
 
-pub fn entry_extensions<'a>(i: usize, e: &RevokedCert<'a>) -> Result<Vec<Extension<'a>>> {
+pub(crate) fn entry_extensions<'a>(i: usize, e: &RevokedCert<'a>) -> Result<Vec<Extension<'a>>> {
     match &e.extensions {
         Some(x) => x
             .list()
@@ -57,7 +57,7 @@ pub fn entry_extensions<'a>(i: usize, e: &RevokedCert<'a>) -> Result<Vec<Extensi
 }
 
 /// Every entry's JSON, for the formats that render from values.
-pub fn entries_json(der: &[u8], lenient: bool) -> Result<Vec<Value>> {
+pub(crate) fn entries_json(der: &[u8], lenient: bool) -> Result<Vec<Value>> {
     let (list, _) = with_reader_mode(der, lenient, |r| {
         let c = Crl::parse(r)?;
         c.revoked()
@@ -73,9 +73,9 @@ const DISTINCT_EXTENSION_SETS: usize = 64;
 
 /// The entries of the CRL in `der`, serialized one at a time: the printer's side of
 /// [`super::model::Deferred::CrlEntries`].
-pub struct EntriesJson<'a> {
-    pub der: &'a [u8],
-    pub lenient: bool,
+pub(crate) struct EntriesJson<'a> {
+    pub(crate) der: &'a [u8],
+    pub(crate) lenient: bool,
 }
 
 impl serde::Serialize for EntriesJson<'_> {

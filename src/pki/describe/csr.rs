@@ -1,10 +1,11 @@
 //! JSON model of a PKCS#10 certification request (field names follow RFC 2986's ASN.1),
 //! and of the PKCS#9 attributes that requests, PKCS#12 bags and CMS signers carry.
 
-use super::{
+use super::json::{
     algid_json, b64, dn, fingerprints_json, name_attributes_json, oid_json, pem_json, spki_json,
-    time_json, Ctx, Described,
+    time_json,
 };
+use super::{Ctx, Described};
 use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{string, tag, Context, Result};
@@ -13,8 +14,8 @@ use pkit_x509::detect::Kind;
 use pkit_x509::extension::Extensions;
 use serde_json::{Map, Value};
 
-pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
-    let (json, warnings) = super::with_reader(der, ctx, |r| {
+pub(crate) fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
+    let (json, warnings) = super::json::with_reader(der, ctx, |r| {
         let c = Csr::parse(r)?;
         csr_json(&c)
     })?;
@@ -92,7 +93,7 @@ fn extension_request(a: &Attribute<'_>) -> Result<Vec<Value>> {
 /// extensions; string-valued attributes (challengePassword, friendlyName,
 /// unstructuredName…) their text; the CMS content type, message digest and signing time
 /// their meaning; localKeyID its hex; anything else the DER of each value.
-pub fn attribute_json(a: &Attribute<'_>) -> Result<Value> {
+pub(crate) fn attribute_json(a: &Attribute<'_>) -> Result<Value> {
     let mut m = match oid_json(a.oid) {
         Value::Object(m) => m,
         _ => Map::new(),

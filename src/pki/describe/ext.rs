@@ -12,7 +12,7 @@
 //! decode is `{"error", "der_b64"}`, so one bad extension never hides the rest of the
 //! certificate.
 
-use super::{algid_json as alg, b64, oid_json as oid};
+use super::json::{algid_json as alg, b64, oid_json as oid};
 use crate::der::hex;
 use crate::der::Reader;
 use crate::der::{ObjectId, Result, Time};
@@ -24,12 +24,12 @@ use serde_json::{json, Map, Value};
 
 /// One extension's JSON: `{oid, name, critical, value}`, the value decoded by
 /// `pkit_x509::ext` (unknown extensions show their DER).
-pub fn json_of(x: &pkit_x509::extension::Extension<'_>) -> Value {
+pub(crate) fn json_of(x: &pkit_x509::extension::Extension<'_>) -> Value {
     extension_json(x.oid, x.critical, x.value, x.value_offset)
 }
 
 /// One extension: `{"oid", "name", "critical", "value"}`, decoded strictly.
-pub fn extension_json(
+pub(crate) fn extension_json(
     oid: ObjectId<'_>,
     critical: bool,
     value: &[u8],
@@ -40,7 +40,7 @@ pub fn extension_json(
 
 /// As [`extension_json`], decoding in the mode of `ctx` (a lenient reader logs
 /// deviations to its log and describes what it could decode).
-pub fn extension_json_in<'a>(
+pub(crate) fn extension_json_in<'a>(
     ctx: &Reader<'a>,
     oid: ObjectId<'a>,
     critical: bool,
@@ -58,7 +58,7 @@ pub fn extension_json_in<'a>(
 }
 
 /// The `value` member alone.
-pub fn value_json_in<'a>(
+pub(crate) fn value_json_in<'a>(
     ctx: &Reader<'a>,
     oid: ObjectId<'a>,
     value: &'a [u8],
@@ -71,7 +71,7 @@ pub fn value_json_in<'a>(
 }
 
 /// The JSON for a decoded value. Fallible only because names are formatted on demand.
-pub fn describe(v: &ExtensionValue<'_>) -> Result<Value> {
+pub(crate) fn describe(v: &ExtensionValue<'_>) -> Result<Value> {
     use ExtensionValue as E;
     Ok(match v {
         E::SubjectAltName(n) | E::IssuerAltName(n) | E::CertificateIssuer(n) => general_names(n)?,
@@ -263,7 +263,7 @@ fn general_names(list: &[GeneralName<'_>]) -> Result<Value> {
 
 /// `{"type", "value"}`, with `type` one of other_name, email, dns, x400_address,
 /// directory_name, edi_party_name, uri, ip, registered_id.
-pub fn general_name(g: &GeneralName<'_>) -> Result<Value> {
+pub(crate) fn general_name(g: &GeneralName<'_>) -> Result<Value> {
     let mut m = Map::new();
     m.insert("type".into(), g.kind().into());
     match g {

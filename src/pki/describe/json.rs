@@ -13,7 +13,8 @@ use pkit_x509::spki::Spki;
 use serde_json::{json, Map, Value};
 use sha2::Digest as _;
 
-/// Run `f` over a strict or lenient reader for `der`, collecting deviations.
+/// Run `f` over a reader for `der`: strict, or lenient (BER accepted) when `ctx.lenient`
+/// asks; `f`'s result with the deviations the lenient reader accepted.
 pub fn with_reader<T>(
     der: &[u8],
     ctx: &Ctx,
@@ -23,7 +24,7 @@ pub fn with_reader<T>(
 }
 
 /// [`with_reader`] for callers with an error type of their own.
-pub fn with_reader_mode<T, E>(
+pub(crate) fn with_reader_mode<T, E>(
     der: &[u8],
     lenient: bool,
     f: impl FnOnce(Reader<'_>) -> Result<T, E>,
@@ -38,13 +39,13 @@ pub fn with_reader_mode<T, E>(
     Ok((v, log.take()))
 }
 
-pub fn oid_json(o: ObjectId<'_>) -> Value {
+pub(crate) fn oid_json(o: ObjectId<'_>) -> Value {
     json!({"oid": o.to_string(), "name": o.name().unwrap_or("")})
 }
 
 /// AlgorithmIdentifier: `{oid, name}`, plus `parameters_b64` when parameters other than
 /// NULL are present.
-pub fn algid_json(a: &AlgId<'_>) -> Value {
+pub(crate) fn algid_json(a: &AlgId<'_>) -> Value {
     let mut m = Map::new();
     m.insert("oid".into(), a.oid.to_string().into());
     m.insert("name".into(), a.oid.name().unwrap_or("").into());
@@ -56,21 +57,21 @@ pub fn algid_json(a: &AlgId<'_>) -> Value {
     Value::Object(m)
 }
 
-pub fn b64(bytes: &[u8]) -> String {
+pub(crate) fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-pub fn time_json(t: Time) -> Value {
+pub(crate) fn time_json(t: Time) -> Value {
     Value::String(t.to_string())
 }
 
 /// A Name as its RFC 4514 string.
-pub fn dn(n: &Name<'_>) -> crate::der::Result<String> {
+pub(crate) fn dn(n: &Name<'_>) -> crate::der::Result<String> {
     n.to_rfc4514()
 }
 
 /// A Name as a list of attributes, RDN order as encoded.
-pub fn name_attributes_json(n: &Name<'_>) -> crate::der::Result<Value> {
+pub(crate) fn name_attributes_json(n: &Name<'_>) -> crate::der::Result<Value> {
     let mut out = Vec::new();
     for rdn in n.rdns()? {
         for a in rdn {
@@ -85,7 +86,7 @@ pub fn name_attributes_json(n: &Name<'_>) -> crate::der::Result<Value> {
 
 /// SubjectPublicKeyInfo: algorithm, family, size, key bytes, and the SHA-256 of the SPKI
 /// (what pinning and MTC use).
-pub fn spki_json(s: &Spki<'_>) -> crate::der::Result<Value> {
+pub(crate) fn spki_json(s: &Spki<'_>) -> crate::der::Result<Value> {
     let info = s.key_info()?;
     let mut m = Map::new();
     m.insert("algorithm".into(), algid_json(&s.algorithm));
@@ -100,7 +101,7 @@ pub fn spki_json(s: &Spki<'_>) -> crate::der::Result<Value> {
 }
 
 /// "RSA 2048", "EC P-256", "ML-DSA-65" — the key label summaries group by.
-pub fn key_label(s: &Spki<'_>) -> String {
+pub(crate) fn key_label(s: &Spki<'_>) -> String {
     match s.key_info() {
         Ok(i) => match (i.family.as_str(), i.parameters, i.bits) {
             ("ML-DSA", Some(p), _) => p,
@@ -113,13 +114,13 @@ pub fn key_label(s: &Spki<'_>) -> String {
 }
 
 /// SHA-256 and SHA-1 fingerprints of the whole DER, lowercase hex.
-pub fn fingerprints_json(der: &[u8]) -> Value {
+pub(crate) fn fingerprints_json(der: &[u8]) -> Value {
     json!({
         "sha256": hex(&sha2::Sha256::digest(der)),
     })
 }
 
 /// The PEM text of an object.
-pub fn pem_json(kind: Kind, der: &[u8]) -> Value {
+pub(crate) fn pem_json(kind: Kind, der: &[u8]) -> Value {
     Value::String(pkit_x509::pem::encode(kind.pem_label(), der))
 }

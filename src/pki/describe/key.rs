@@ -5,7 +5,8 @@
 //! Private key bytes appear only with `--show-private`; everything else (algorithm,
 //! size, public key, ML-DSA form) is shown always.
 
-use super::{algid_json, b64, oid_json, spki_json, Ctx, Described, Failure};
+use super::json::{algid_json, b64, oid_json, spki_json};
+use super::{Ctx, Described, Failure};
 use crate::der::hex;
 use crate::der::{Context, Reader, Result};
 use pkit_x509::backend::BackendError;
@@ -18,14 +19,14 @@ use pkit_x509::spki::Spki;
 use serde_json::{Map, Value};
 
 /// `public_key`: a bare SubjectPublicKeyInfo.
-pub fn describe_spki(der: &[u8], ctx: &Ctx) -> Result<Described> {
-    let (json, warnings) = super::with_reader(der, ctx, |mut r| {
+pub(crate) fn describe_spki(der: &[u8], ctx: &Ctx) -> Result<Described> {
+    let (json, warnings) = super::json::with_reader(der, ctx, |mut r| {
         let s = Spki::read(&mut r).at("subjectPublicKeyInfo")?;
         r.finish()?;
         let mut m = Map::new();
         m.insert("type".into(), Kind::Spki.as_str().into());
         m.insert("public_key".into(), spki_json(&s)?);
-        m.insert("pem".into(), super::pem_json(Kind::Spki, s.raw));
+        m.insert("pem".into(), super::json::pem_json(Kind::Spki, s.raw));
         Ok(Value::Object(m))
     })?;
     let mut d = Described::new(Kind::Spki, json, der);
@@ -36,7 +37,7 @@ pub fn describe_spki(der: &[u8], ctx: &Ctx) -> Result<Described> {
 /// `private_key`: an unencrypted PKCS#8 key, or a traditional OpenSSL key (`BEGIN RSA
 /// PRIVATE KEY`: RFC 8017 RSAPrivateKey; `BEGIN EC PRIVATE KEY`: RFC 5915 ECPrivateKey),
 /// described as the PKCS#8 key it stands for with `format` saying what it was.
-pub fn describe_pkcs8(der: &[u8], ctx: &Ctx) -> Result<Described> {
+pub(crate) fn describe_pkcs8(der: &[u8], ctx: &Ctx) -> Result<Described> {
     let e = match describe_one_asymmetric_key(der, ctx) {
         Ok(d) => return Ok(d),
         Err(e) => e,
@@ -57,13 +58,13 @@ pub fn describe_pkcs8(der: &[u8], ctx: &Ctx) -> Result<Described> {
 }
 
 fn describe_one_asymmetric_key(der: &[u8], ctx: &Ctx) -> Result<Described> {
-    let (json, warnings) = super::with_reader(der, ctx, |r| {
+    let (json, warnings) = super::json::with_reader(der, ctx, |r| {
         let k = PrivateKeyInfo::parse(r)?;
         let mut m = Map::new();
         m.insert("type".into(), Kind::Pkcs8.as_str().into());
         private_key_fields(&k, ctx, &mut m)?;
         if ctx.show_private {
-            m.insert("pem".into(), super::pem_json(Kind::Pkcs8, k.raw));
+            m.insert("pem".into(), super::json::pem_json(Kind::Pkcs8, k.raw));
         }
         Ok(Value::Object(m))
     })?;
@@ -73,7 +74,7 @@ fn describe_one_asymmetric_key(der: &[u8], ctx: &Ctx) -> Result<Described> {
 }
 
 /// `encrypted_private_key`: the protection, and with `--passin` the key inside.
-pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Described, Failure> {
+pub(crate) fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Described, Failure> {
     let mut warnings = Vec::new();
     let (json, plain) = {
         let log = crate::der::Deviations::new();
@@ -91,7 +92,10 @@ pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Describe
             "encrypted_data_length".into(),
             e.encrypted_data.len().into(),
         );
-        m.insert("pem".into(), super::pem_json(Kind::EncryptedPkcs8, e.raw));
+        m.insert(
+            "pem".into(),
+            super::json::pem_json(Kind::EncryptedPkcs8, e.raw),
+        );
         let plain = match &ctx.password {
             Some(pw) => Some(scheme.decrypt(
                 ctx.backend,
@@ -124,7 +128,7 @@ pub fn describe_encrypted(der: &[u8], ctx: &Ctx) -> std::result::Result<Describe
 
 /// The JSON of a private key that decryption produced. A wrong password that still
 /// unpads correctly gives bytes that are not a key; that is reported as a bad password.
-pub fn decrypted_key_json(plain: &[u8], ctx: &Ctx) -> std::result::Result<Value, Failure> {
+pub(crate) fn decrypted_key_json(plain: &[u8], ctx: &Ctx) -> std::result::Result<Value, Failure> {
     let k = PrivateKeyInfo::parse(Reader::new(plain)).map_err(|e| {
         BackendError::BadPassword(format!(
             "the decrypted data is not a private key (wrong password?): {e}"
@@ -137,7 +141,7 @@ pub fn decrypted_key_json(plain: &[u8], ctx: &Ctx) -> std::result::Result<Value,
 
 /// The fields of a OneAsymmetricKey: version, algorithm, type and size, public key,
 /// ML-DSA form, attributes; the private bytes only with `--show-private`.
-pub fn private_key_fields(
+pub(crate) fn private_key_fields(
     k: &PrivateKeyInfo<'_>,
     ctx: &Ctx,
     m: &mut Map<String, Value>,
@@ -187,7 +191,7 @@ pub fn private_key_fields(
 
 /// A password-based encryption scheme and its parameters (salts by length only: they
 /// are not secret, but they are noise).
-pub fn pbe_json(s: &PbeScheme<'_>) -> Value {
+pub(crate) fn pbe_json(s: &PbeScheme<'_>) -> Value {
     let mut m = Map::new();
     match s {
         PbeScheme::Pbes2 {
@@ -234,7 +238,7 @@ pub fn pbe_json(s: &PbeScheme<'_>) -> Value {
     Value::Object(m)
 }
 
-pub fn kdf_json(k: &Kdf<'_>) -> Value {
+pub(crate) fn kdf_json(k: &Kdf<'_>) -> Value {
     let mut m = Map::new();
     match k {
         Kdf::Pbkdf2 {

@@ -1,9 +1,9 @@
 //! The `pkit parse` model: any PKI object turned into the JSON that `parse -f json`
 //! prints and `-f text` renders, with its warnings, the objects it holds and the facts
 //! `--summary` counts. [`describe`] is the one entry point the command line, the fuzz
-//! targets and the benchmarks call. One file per object type; what they share: [`ctx`]
-//! (the options and the backend), [`model`] (what describing gives), [`json`](mod@json) (the
-//! common JSON pieces).
+//! targets and the benchmarks call, with [`Ctx`] (the options and the backend) and
+//! [`Described`] (what describing gives) or a [`Failure`]. Inside, one file per object
+//! type, sharing the common JSON pieces.
 //!
 //! ```
 //! use pkit_describe::{describe, Ctx};
@@ -25,32 +25,30 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
 /// The DER engine, under the path the modules use.
 use pkit_der as der;
 
-pub mod cert;
-pub mod crl;
-pub mod crl_entries;
-pub mod csr;
-pub mod ctx;
-pub mod ext;
-pub mod json;
-pub mod key;
-pub mod model;
-pub mod mtc;
-pub mod ocsp;
-pub mod pkcs12;
-pub mod pkcs7;
+mod cert;
+mod crl;
+mod crl_entries;
+mod csr;
+mod ctx;
+mod ext;
+mod json;
+mod key;
+mod model;
+mod mtc;
+mod ocsp;
+mod pkcs12;
+mod pkcs7;
 
 use pkit_x509::detect::Kind;
 use serde_json::{json, Value};
 
 pub use ctx::Ctx;
-pub use json::{
-    algid_json, b64, dn, fingerprints_json, key_label, name_attributes_json, oid_json, pem_json,
-    spki_json, time_json, with_reader,
-};
+pub use json::with_reader;
 pub use model::{CertFacts, Deferred, Described, Failure};
 
 /// Describe `der` as a `kind`: an unknown object (`Kind::Asn1`) as its ASN.1 tree.

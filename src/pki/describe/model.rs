@@ -11,16 +11,22 @@ use serde_json::Value;
 /// Facts about one certificate, for `--summary`.
 #[derive(Debug, Clone)]
 pub struct CertFacts {
+    /// The subject key as summaries group it: "RSA 2048", "EC P-256", "ML-DSA-65".
     pub key: String,
+    /// The name of the algorithm the certificate is signed with.
     pub signature: String,
+    /// The start of the validity period.
     pub not_before: Time,
+    /// The end of the validity period.
     pub not_after: Time,
 }
 
 /// The result of describing one object.
 #[derive(Debug)]
 pub struct Described {
+    /// What the object is.
     pub kind: Kind,
+    /// The object as `parse -f json` prints it (a deferred list empty, see [`Deferred`]).
     pub json: Value,
     /// BER deviations accepted in lenient mode.
     pub warnings: Vec<Deviation>,
@@ -40,11 +46,15 @@ pub struct Described {
 #[derive(Debug, Clone, Copy)]
 pub enum Deferred {
     /// A CRL's `revoked_certificates`, read in lenient mode or not.
-    CrlEntries { lenient: bool },
+    CrlEntries {
+        /// Whether the entries are read as BER, deviations accepted.
+        lenient: bool,
+    },
 }
 
 impl Deferred {
-    pub fn key(self) -> &'static str {
+    /// The key of the list in the object's JSON.
+    pub(crate) fn key(self) -> &'static str {
         match self {
             Deferred::CrlEntries { .. } => crl_entries::ENTRIES_KEY,
         }
@@ -76,6 +86,8 @@ impl serde::Serialize for Described {
 }
 
 impl Described {
+    /// `json` describing the object `der` of type `kind`, itself the one object it emits,
+    /// with no warnings, certificates or deferred list yet.
     pub fn new(kind: Kind, json: Value, der: &[u8]) -> Self {
         Described {
             kind,
@@ -108,7 +120,10 @@ impl Described {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Failure {
+    /// The bytes do not decode as the object.
     Der(crate::der::Error),
+    /// The backend could not open the object: a password missing or wrong, or an
+    /// algorithm this build lacks.
     Backend(pkit_x509::backend::BackendError),
 }
 

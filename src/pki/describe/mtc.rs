@@ -20,7 +20,7 @@ fn cosigner_name(id: &[u8]) -> String {
 
 /// The `mtc` member of a certificate whose signature algorithm is id-alg-mtcProof: what
 /// the serial and proof say (no verification; `pkit mtc verify` does that).
-pub fn proof_json(c: &Certificate<'_>) -> Option<Value> {
+pub(crate) fn proof_json(c: &Certificate<'_>) -> Option<Value> {
     if c.signature_algorithm.oid.as_bytes() != oids::ALG_MTC_PROOF.as_bytes() {
         return None;
     }
@@ -43,7 +43,7 @@ pub fn proof_json(c: &Certificate<'_>) -> Option<Value> {
 }
 
 /// A checkpoint note: origin, size, root and the signature lines (not verified).
-pub fn describe_checkpoint(data: &[u8]) -> Result<Described, Failure> {
+pub(crate) fn describe_checkpoint(data: &[u8]) -> Result<Described, Failure> {
     let text = std::str::from_utf8(data)
         .map_err(|e| Failure::Der(Error::invalid(e.valid_up_to(), "UTF-8 note text")))?;
     let (cp, sigs) = Checkpoint::parse(text).map_err(|e| match e {

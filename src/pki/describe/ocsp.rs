@@ -2,7 +2,8 @@
 //! §4.2.1). A basic response's fields sit at the top level beside `response_status`.
 
 use super::cert::cert_json;
-use super::{algid_json, b64, dn, pem_json, time_json, CertFacts, Ctx, Described};
+use super::json::{algid_json, b64, dn, pem_json, time_json};
+use super::{CertFacts, Ctx, Described};
 use crate::der::hex;
 use crate::der::{Context, Result};
 use pkit_x509::cert::Certificate;
@@ -11,8 +12,8 @@ use pkit_x509::extension::Extensions;
 use pkit_x509::ocsp::{CertId, CertStatus, OcspRequest, OcspResponse, ResponderId};
 use serde_json::{json, Map, Value};
 
-pub fn describe_request(der: &[u8], ctx: &Ctx) -> Result<Described> {
-    let ((json, facts), warnings) = super::with_reader(der, ctx, |r| {
+pub(crate) fn describe_request(der: &[u8], ctx: &Ctx) -> Result<Described> {
+    let ((json, facts), warnings) = super::json::with_reader(der, ctx, |r| {
         let q = OcspRequest::parse(r)?;
         request_json(&q, ctx)
     })?;
@@ -22,8 +23,8 @@ pub fn describe_request(der: &[u8], ctx: &Ctx) -> Result<Described> {
     Ok(d)
 }
 
-pub fn describe_response(der: &[u8], ctx: &Ctx) -> Result<Described> {
-    let ((json, facts), warnings) = super::with_reader(der, ctx, |r| {
+pub(crate) fn describe_response(der: &[u8], ctx: &Ctx) -> Result<Described> {
+    let ((json, facts), warnings) = super::json::with_reader(der, ctx, |r| {
         let resp = OcspResponse::parse(r)?;
         response_json(&resp, ctx)
     })?;
@@ -118,7 +119,10 @@ fn response_json(resp: &OcspResponse<'_>, ctx: &Ctx) -> Result<(Value, Vec<CertF
     m.insert("response_status_code".into(), resp.status.code().into());
     let mut facts = Vec::new();
     if let Some(rb) = &resp.response_bytes {
-        m.insert("response_type".into(), super::oid_json(rb.response_type));
+        m.insert(
+            "response_type".into(),
+            super::json::oid_json(rb.response_type),
+        );
         if resp.basic.is_none() {
             // A response type pkit does not decode: its size and bytes.
             m.insert("response_b64".into(), b64(rb.response).into());

@@ -7,9 +7,10 @@
 //! a message asking for `--passin`; shrouded keys without it are described by their
 //! encryption only.
 
+use super::json::{b64, oid_json};
 use super::key::{decrypted_key_json, pbe_json, private_key_fields};
 use super::pkcs7::{contained_cert, contained_crl};
-use super::{b64, oid_json, Ctx, Described, Failure};
+use super::{Ctx, Described, Failure};
 use crate::der::oid_registry as oids;
 use crate::der::{Context, Deviations, Reader};
 use pkit_x509::backend::{Backend, BackendError};
@@ -50,7 +51,7 @@ impl Password {
     }
 }
 
-pub fn describe(der: &[u8], ctx: &Ctx) -> Out<Described> {
+pub(crate) fn describe(der: &[u8], ctx: &Ctx) -> Out<Described> {
     // BER is the norm for PKCS#12 (RFC 7292 §4 builds on CMS): no warnings for it.
     let container = Deviations::new();
     let pfx = Pfx::parse(Reader::lenient(der, &container))?;
@@ -82,7 +83,7 @@ pub fn describe(der: &[u8], ctx: &Ctx) -> Out<Described> {
         out.push(safe_json(i, ci, pfx.mode(), &pw, ctx, &mut d)?);
     }
     m.insert("auth_safe".into(), Value::Array(out));
-    m.insert("pem".into(), super::pem_json(Kind::Pkcs12, der));
+    m.insert("pem".into(), super::json::pem_json(Kind::Pkcs12, der));
     d.json = Value::Object(m);
     Ok(d)
 }
@@ -92,11 +93,11 @@ fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password, backend: &Back
     let mut m = Map::new();
     m.insert(
         "digest_algorithm".into(),
-        super::algid_json(&mac.digest_algorithm),
+        super::json::algid_json(&mac.digest_algorithm),
     );
     if let MacScheme::Pbmac1 { kdf, mac: hmac } = &scheme {
         m.insert("kdf".into(), super::key::kdf_json(kdf));
-        m.insert("message_auth_scheme".into(), super::algid_json(hmac));
+        m.insert("message_auth_scheme".into(), super::json::algid_json(hmac));
     }
     m.insert("mac_salt_length".into(), mac.mac_salt.len().into());
     m.insert("iterations".into(), mac.iterations.into());

@@ -6,7 +6,8 @@
 //! with warnings, under `--lenient`). `-f pem` extracts them.
 
 use super::cert::cert_json;
-use super::{algid_json, b64, dn, oid_json, Ctx, Described};
+use super::json::{algid_json, b64, dn, oid_json};
+use super::{Ctx, Described};
 use crate::der::hex;
 use crate::der::oid_registry as oids;
 use crate::der::{Context, Deviations, Reader, Result};
@@ -15,7 +16,7 @@ use pkit_x509::detect::Kind;
 use pkit_x509::pkcs7::{ContentInfo, EncapContent, SignedData, SignerId};
 use serde_json::{json, Map, Value};
 
-pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
+pub(crate) fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
     let container = Deviations::new();
     let ci = ContentInfo::parse(Reader::lenient(der, &container))?;
     let mut d = Described::new(Kind::Pkcs7, Value::Null, der);
@@ -34,14 +35,19 @@ pub fn describe(der: &[u8], ctx: &Ctx) -> Result<Described> {
         // Enveloped, encrypted, digested…: named and sized, not opened.
         m.insert("content_length".into(), t.total_len.into());
     }
-    m.insert("pem".into(), super::pem_json(Kind::Pkcs7, der));
+    m.insert("pem".into(), super::json::pem_json(Kind::Pkcs7, der));
     d.json = Value::Object(m);
     Ok(d)
 }
 
 /// A certificate inside a container: parsed in the mode `--lenient` asks for, described,
 /// and recorded for `--summary` and `-f pem`.
-pub fn contained_cert(raw: &[u8], offset: usize, ctx: &Ctx, d: &mut Described) -> Result<Value> {
+pub(crate) fn contained_cert(
+    raw: &[u8],
+    offset: usize,
+    ctx: &Ctx,
+    d: &mut Described,
+) -> Result<Value> {
     let log = Deviations::new();
     let mode = if ctx.lenient {
         Reader::lenient(&[], &log)
@@ -57,7 +63,12 @@ pub fn contained_cert(raw: &[u8], offset: usize, ctx: &Ctx, d: &mut Described) -
 }
 
 /// A CRL inside a container, likewise.
-pub fn contained_crl(raw: &[u8], offset: usize, ctx: &Ctx, d: &mut Described) -> Result<Value> {
+pub(crate) fn contained_crl(
+    raw: &[u8],
+    offset: usize,
+    ctx: &Ctx,
+    d: &mut Described,
+) -> Result<Value> {
     let log = Deviations::new();
     let mode = if ctx.lenient {
         Reader::lenient(&[], &log)

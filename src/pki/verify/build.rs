@@ -16,7 +16,7 @@ use super::validate::{validate, Check, Failure, RevocationSource};
 use crate::der::oid_registry as oids;
 use pkit_x509::backend::{Backend, BackendError};
 use pkit_x509::cert::Certificate;
-use pkit_x509::ext::{self, ExtensionValue, GeneralName};
+use pkit_x509::ext::{self, ExtensionValue};
 use pkit_x509::signed::{verify_signed, SignedError};
 use pkit_x509::spki::Spki;
 use std::collections::HashMap;
@@ -39,10 +39,12 @@ fn counted_intermediates(path: &[Certificate<'_>]) -> usize {
 pub struct PathVerdict<'a> {
     /// Target first; ends at the trust anchor when a complete path was found.
     pub chain: Vec<Certificate<'a>>,
+    /// Ok with the checks that passed, or the failure.
     pub result: Result<Vec<Check>, Failure>,
 }
 
 impl PathVerdict<'_> {
+    /// Whether a path validated.
     pub fn valid(&self) -> bool {
         self.result.is_ok()
     }
@@ -50,9 +52,13 @@ impl PathVerdict<'_> {
 
 /// The trust anchors, the intermediates on offer, and what the run shares.
 pub struct Verifier<'a, 'p> {
+    /// What checks signatures.
     pub backend: &'p Backend,
+    /// The trust anchors.
     pub roots: &'p Pool<'a>,
+    /// The intermediates on offer besides those that come with each target.
     pub intermediates: &'p Pool<'a>,
+    /// Where revocation statuses come from; `None` checks none.
     pub revocation: Option<&'p dyn RevocationSource>,
     /// How many levels deep revocation checks may look for CRL signers other than the
     /// issuer: a signer's own path may need one too (a key rollover below a key
@@ -86,6 +92,9 @@ impl<'a, 'x> Search<'a, 'x> {
     }
 }
 
+/// Levels of CRL signers whose own CRLs may have other signers.
+const CRL_SIGNER_DEPTH: u8 = 2;
+
 /// Ranks of failures: a complete path that failed validation says most.
 const RANK_UNKNOWN_ISSUER: u8 = 0;
 const RANK_SIGNATURE: u8 = 1;
@@ -93,6 +102,7 @@ const RANK_DEPTH: u8 = 2;
 const RANK_VALIDATION: u8 = 3;
 
 impl<'a, 'p> Verifier<'a, 'p> {
+    /// A verifier over these anchors and intermediates, asking `revocation` when given.
     pub fn new(
         backend: &'p Backend,
         roots: &'p Pool<'a>,
@@ -412,80 +422,6 @@ impl<'a, 'p> Verifier<'a, 'p> {
         Ok(())
     }
 
-    /// Certificates other than `c`'s issuer on `path` that may sign `c`'s CRLs (RFC 5280
-    /// §6.3.3 (f)): a certificate of the same CA under another key (a key rollover, a
-    /// separate CRL key), or of an indirect CRL issuer its cRLDistributionPoints name.
-    /// Each must itself have a valid path to a trust anchor, its own revocation checked
-    /// with the CRLs signed by the keys on that path.
-    fn crl_signers(
-        &self,
-        c: &Certificate<'a>,
-        path: &[Certificate<'a>],
-        opts: &Options<'_>,
-    ) -> Vec<Certificate<'a>> {
-        let mut names = vec![dn::key(&c.issuer)];
-        let crl_issuers = crl_issuer_names(c);
-        // A CRL issuer's own certificate may send its status to the CRLs that issuer
-        // signs (PKITS 4.14.30: the indirect CRL covers the CRL issuer's certificate
-        // too). That certificate is the one whose path is being validated, so it is
-        // taken as a signer without validating its path a second time.
-        let names_itself = crl_issuers.contains(&dn::key(&c.subject));
-        for n in crl_issuers {
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-        let issuer_key = path
-            .iter()
-            .position(|p| p.raw == c.raw)
-            .and_then(|i| path.get(i + 1))
-            .map(|i| i.spki.raw);
-        if self.crl_signer_depth == 0 {
-            return Vec::new();
-        }
-        // The signer's own path, revocation included (a revoked CRL key signs nothing
-        // that counts: PKITS 4.4.21), but no purpose, name or renewal window.
-        let mut plain = Options::at(opts.now);
-        plain.policy = opts.policy.clone();
-        plain.budget = opts.budget;
-        plain.revocation = opts.revocation;
-        plain.hard_fail = opts.hard_fail;
-        // §6.3.3 (f): the CRL signer's path ends at the same trust anchor as the path
-        // whose certificate it speaks for.
-        let Some(anchor) = path.last() else {
-            return Vec::new();
-        };
-        let mut same_anchor = Pool::new();
-        same_anchor.add(*anchor);
-        let mut sub = Verifier::new(
-            self.backend,
-            &same_anchor,
-            self.intermediates,
-            self.revocation,
-        );
-        sub.crl_signer_depth = self.crl_signer_depth - 1;
-        let mut out: Vec<Certificate<'a>> = Vec::new();
-        for name in &names {
-            let pools = [self.roots, self.intermediates];
-            for cand in pools
-                .iter()
-                .flat_map(|p| p.with_subject_key(name))
-                .take(MAX_CRL_SIGNERS)
-            {
-                if Some(cand.spki.raw) == issuer_key || out.iter().any(|o| o.raw == cand.raw) {
-                    continue;
-                }
-                let trusted = cand.raw == anchor.raw
-                    || (names_itself && cand.raw == c.raw)
-                    || sub.verify(*cand, path, &plain).valid();
-                if trusted {
-                    out.push(*cand);
-                }
-            }
-        }
-        out
-    }
-
     /// Who could have issued `c`: trust anchors first (the shortest paths), then the
     /// pool's and the input's intermediates; within each, those whose subject key
     /// identifier is the one `c`'s authorityKeyIdentifier names come first. The flag
@@ -579,30 +515,6 @@ impl<'a, 'p> Verifier<'a, 'p> {
     }
 }
 
-/// Levels of CRL signers whose own CRLs may have other signers.
-const CRL_SIGNER_DEPTH: u8 = 2;
-
-/// Candidate CRL signers looked at per name: a pool of look-alikes must not turn each
-/// revocation check into a thousand path validations.
-const MAX_CRL_SIGNERS: usize = 8;
-
-/// The names (as [`dn::key`]s) of the CRL issuers `c`'s cRLDistributionPoints name.
-fn crl_issuer_names(c: &Certificate<'_>) -> Vec<Vec<u8>> {
-    let Some(ExtensionValue::CrlDistributionPoints(points)) =
-        c.extension_value(&oids::CE_CRL_DIST_POINTS)
-    else {
-        return Vec::new();
-    };
-    points
-        .iter()
-        .flat_map(|p| p.crl_issuer.iter().flatten())
-        .filter_map(|g| match g {
-            GeneralName::DirectoryName(n) => Some(dn::key(n)),
-            _ => None,
-        })
-        .collect()
-}
-
 /// The keyIdentifier of `c`'s authorityKeyIdentifier, if any.
 fn authority_key_id(c: &Certificate<'_>) -> Option<Vec<u8>> {
     let e = c.extensions?.find(&oids::CE_AUTHORITY_KEY_ID).ok()??;
@@ -612,28 +524,6 @@ fn authority_key_id(c: &Certificate<'_>) -> Option<Vec<u8>> {
     }
 }
 
+mod crl_signers;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testcert::{cert, utf8_name};
-
-    #[test]
-    fn self_issued_intermediates_are_not_counted() {
-        // testcert's certificates are all issued by "CN=Test CA".
-        let leaf = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "leaf")]), &[]);
-        let other = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "Other CA")]), &[]);
-        let self_issued = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "Test CA")]), &[]);
-        fn c(d: &[u8]) -> Certificate<'_> {
-            Certificate::from_der(d).unwrap()
-        }
-        assert_eq!(counted_intermediates(&[c(&leaf)]), 0);
-        assert_eq!(counted_intermediates(&[c(&leaf), c(&other)]), 1);
-        assert_eq!(counted_intermediates(&[c(&leaf), c(&self_issued)]), 0);
-        assert_eq!(
-            counted_intermediates(&[c(&leaf), c(&self_issued), c(&other), c(&self_issued)]),
-            1
-        );
-        // The target is never an intermediate, self-issued or not.
-        assert_eq!(counted_intermediates(&[c(&self_issued), c(&other)]), 1);
-    }
-}
+mod tests;

@@ -37,12 +37,12 @@ struct PermittedSet {
 /// Name-to-subtree comparisons one certificate may cost (Go's verifier stops at the
 /// same number): a leaf with thousands of names under a CA with thousands of subtrees
 /// is refused at once rather than compared for minutes.
-pub const MAX_COMPARISONS: usize = 250_000;
+pub(crate) const MAX_COMPARISONS: usize = 250_000;
 
 /// Why a certificate's names could not be checked, or its constraints not taken in.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NcError {
+pub(crate) enum NcError {
     /// The nameConstraints extension does not decode.
     Malformed(Error),
     /// The constraints decode but are not valid ones (a bad IP mask, a wildcard, …).
@@ -73,7 +73,7 @@ impl std::error::Error for NcError {
 
 /// permitted_subtrees and excluded_subtrees of §6.1.2 (b)(c).
 #[derive(Debug, Clone, Default)]
-pub struct NameConstraintState {
+pub(crate) struct NameConstraintState {
     permitted: Vec<PermittedSet>,
     /// Each subtree with the subject of the CA that excluded it.
     excluded: Vec<(Base, String)>,
@@ -81,12 +81,12 @@ pub struct NameConstraintState {
 
 impl NameConstraintState {
     /// The initial state: every name permitted, none excluded.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Whether no constraint has been set yet.
-    pub fn is_unconstrained(&self) -> bool {
+    pub(crate) fn is_unconstrained(&self) -> bool {
         self.permitted.is_empty() && self.excluded.is_empty()
     }
 
@@ -107,7 +107,7 @@ impl NameConstraintState {
     /// the names in subjectAltName; RFC 9525 matches those alone).
     ///
     /// The error names the offending name and the constraint it broke.
-    pub fn check(&self, cert: &Certificate<'_>, rules: Rules) -> Result<(), NcError> {
+    pub(crate) fn check(&self, cert: &Certificate<'_>, rules: Rules) -> Result<(), NcError> {
         if self.is_unconstrained() {
             return Ok(());
         }
@@ -118,7 +118,7 @@ impl NameConstraintState {
 
     /// [`Self::check`] for the names a certificate would carry: its subject and its
     /// subjectAltName entries (a CA asks this before it makes the certificate).
-    pub fn check_names(
+    pub(crate) fn check_names(
         &self,
         subject: &Name<'_>,
         sans: Vec<GeneralName<'_>>,
@@ -209,7 +209,7 @@ impl NameConstraintState {
 
     /// One name, found at `place`, against the constraints taken in (a CA also holds
     /// a subject's host-name commonName to them when its certificate has SANs).
-    pub fn check_one(&self, place: &str, n: &GeneralName<'_>) -> Result<(), NcError> {
+    pub(crate) fn check_one(&self, place: &str, n: &GeneralName<'_>) -> Result<(), NcError> {
         self.check_name(n)
             .map_err(|why| NcError::Violation(format!("{place} {}: {why}", describe(n))))
     }
@@ -251,7 +251,7 @@ impl NameConstraintState {
     ///
     /// Subtrees are checked as they are taken in (see `valid_base`): a constraint that is
     /// not a valid one of its form is refused, not read as something it does not say.
-    pub fn update(&mut self, cert: &Certificate<'_>, rules: Rules) -> Result<(), NcError> {
+    pub(crate) fn update(&mut self, cert: &Certificate<'_>, rules: Rules) -> Result<(), NcError> {
         let Some(exts) = cert.extensions else {
             return Ok(());
         };

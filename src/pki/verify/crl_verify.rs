@@ -35,7 +35,7 @@ use pkit_x509::ext::{self, ExtensionValue};
 use pkit_x509::extension::Extension;
 
 use pkit_x509::backend::Backend;
-pub use pkit_x509::ocsp_verify::SKEW_SECONDS;
+use pkit_x509::ocsp_verify::SKEW_SECONDS;
 use pkit_x509::ocsp_verify::{Check, VerifyError};
 use pkit_x509::signed::verify_signed;
 use std::cmp::Ordering;
@@ -195,7 +195,7 @@ pub(crate) fn check_this_update(crl: &Crl<'_>, now: Time) -> Result<(), String> 
 
 /// How a CRL's nextUpdate stands at a time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NextUpdate {
+pub(crate) enum NextUpdate {
     /// Present and not passed.
     Current(Time),
     /// Present and passed: the CRL is stale.
@@ -205,7 +205,8 @@ pub enum NextUpdate {
 }
 
 impl NextUpdate {
-    pub fn of(crl: &Crl<'_>, now: Time) -> NextUpdate {
+    /// How `crl`'s nextUpdate stands at `now`.
+    pub(crate) fn of(crl: &Crl<'_>, now: Time) -> NextUpdate {
         match crl.next_update {
             // At nextUpdate itself the next CRL is due: this one is stale.
             Some(t) if t > now => NextUpdate::Current(t),
@@ -215,7 +216,7 @@ impl NextUpdate {
     }
 
     /// Why the CRL cannot be used on its own, if it cannot.
-    pub fn problem(self) -> Option<String> {
+    pub(crate) fn problem(self) -> Option<String> {
         match self {
             NextUpdate::Current(_) => None,
             NextUpdate::Passed(t) => Some(format!("stale: its nextUpdate {t} has passed")),
@@ -227,7 +228,7 @@ impl NextUpdate {
 }
 
 /// Whether `crl` is within its validity window at `now` by the rules above.
-pub fn is_current(crl: &Crl<'_>, now: Time) -> bool {
+pub(crate) fn is_current(crl: &Crl<'_>, now: Time) -> bool {
     check_this_update(crl, now).is_ok() && NextUpdate::of(crl, now).problem().is_none()
 }
 
@@ -332,6 +333,7 @@ pub struct RevokedIndex<'a> {
 }
 
 impl<'a> RevokedIndex<'a> {
+    /// The index of `crl`'s entries; an error when an entry does not decode.
     pub fn build(crl: &Crl<'a>) -> crate::der::Result<Self> {
         let entries = crl.revoked().collect::<crate::der::Result<Vec<_>>>()?;
         Ok(Self::from_entries(entries))
@@ -339,17 +341,19 @@ impl<'a> RevokedIndex<'a> {
 
     /// An index over entries a caller has already chosen (an indirect CRL's entries for
     /// one certificate issuer, say).
-    pub fn from_entries(mut entries: Vec<RevokedCert<'a>>) -> Self {
+    pub(crate) fn from_entries(mut entries: Vec<RevokedCert<'a>>) -> Self {
         if !entries.is_sorted_by(|a, b| serial_cmp(a.serial, b.serial).is_le()) {
             entries.sort_unstable_by(|a, b| serial_cmp(a.serial, b.serial));
         }
         RevokedIndex { entries }
     }
 
+    /// How many entries the CRL has.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the CRL revokes nothing.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

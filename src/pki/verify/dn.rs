@@ -8,7 +8,7 @@ use pkit_x509::name::{Attribute, Name};
 
 /// A canonical form of `name`: two names are the same name exactly when their keys are
 /// equal. Names that cannot be read key by their bytes (and so match only themselves).
-pub fn key(name: &Name<'_>) -> Vec<u8> {
+pub(crate) fn key(name: &Name<'_>) -> Vec<u8> {
     match name.rdns() {
         Ok(rdns) => rdns.iter().flat_map(|r| rdn_key(r)).collect(),
         Err(_) => tagged(0xff, name.raw),
@@ -17,7 +17,7 @@ pub fn key(name: &Name<'_>) -> Vec<u8> {
 
 /// The canonical form of one RDN. A multi-valued RDN is a set: its order carries no
 /// meaning, so its attributes are sorted.
-pub fn rdn_key(rdn: &[Attribute<'_>]) -> Vec<u8> {
+pub(crate) fn rdn_key(rdn: &[Attribute<'_>]) -> Vec<u8> {
     let mut atvs: Vec<Vec<u8>> = rdn
         .iter()
         .map(|a| {
@@ -39,7 +39,7 @@ pub fn rdn_key(rdn: &[Attribute<'_>]) -> Vec<u8> {
 }
 
 /// [`key`] of a Name given as its DER.
-pub fn key_der(der: &[u8]) -> Vec<u8> {
+pub(crate) fn key_der(der: &[u8]) -> Vec<u8> {
     match Name::from_der(der, 0) {
         Ok(n) => key(&n),
         Err(_) => tagged(0xff, der),
@@ -49,7 +49,7 @@ pub fn key_der(der: &[u8]) -> Vec<u8> {
 /// Whether two names are the same name. RDN by RDN, stopping at the first difference:
 /// path validation asks this of every certificate (is it self-issued?), and most
 /// answers are "no" at the first RDN or by the count.
-pub fn equal(a: &Name<'_>, b: &Name<'_>) -> bool {
+pub(crate) fn equal(a: &Name<'_>, b: &Name<'_>) -> bool {
     if a.raw == b.raw {
         return true;
     }

@@ -3,21 +3,21 @@
 //! checking revocation (CRLs, OCSP). Each failure carries a stable [`Reason`] that
 //! `pkit verify` prints and scripts match on.
 //!
-//! - [`reason`]: the reason codes;
+//! - [`Reason`]: the reason codes;
 //! - [`names`]: host name, IP address and email matching against a certificate;
 //!   `mailbox`: RFC 5321 mailbox syntax, which rfc822Names are held to;
-//! - [`constraints`]: name constraints along a path (§6.1.2 (b)(c), §6.1.3 (b)(c),
+//! - `constraints`: name constraints along a path (§6.1.2 (b)(c), §6.1.3 (b)(c),
 //!   §6.1.4 (g));
 //! - [`policy`]: the certificate policy tree (§6.1.2–§6.1.5);
 //! - [`revocation`]: a certificate's status from CRLs and OCSP responses;
-//! - [`dn`]: name comparison for chaining; [`pool`]: certificates by subject;
+//! - `dn`: name comparison for chaining; [`pool`]: certificates by subject;
 //! - [`options`]: what the relying party asks; [`validate`]: §6.1 over one path;
 //! - `failure`: a check and a failure, as [`validate`] reports them;
 //! - `inherited_key`: DSA keys that take their issuer's parameters (RFC 3279 §2.3.2);
 //! - `keyid`: key identifier rules (both rule sets); `webpki`: the `webpki` rule set's
 //!   profile checks per certificate (the Public Suffix List through
 //!   `pkit_x509::dns_name`); `role`: leaf, intermediate or trust anchor;
-//! - [`build`]: path building with backtracking and a work budget; [`prebatch`]: the
+//! - [`build`]: path building with backtracking and a work budget; `prebatch`: the
 //!   signatures it will check, found ahead for one batch; [`many`]: many targets at
 //!   once, as `pkit verify` and its benchmark run them;
 //! - [`sources`]: CRL files, OCSP responses and a CA database asked together;
@@ -83,14 +83,15 @@
 //! ```
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs, unreachable_pub)]
 
 /// The DER engine, under the path the modules use.
 use pkit_der as der;
 
 pub mod build;
-pub mod constraints;
+mod constraints;
 pub mod crl_verify;
-pub mod dn;
+mod dn;
 mod failure;
 mod inherited_key;
 mod keyid;
@@ -100,9 +101,9 @@ pub mod names;
 pub mod options;
 pub mod policy;
 pub mod pool;
-pub mod prebatch;
+mod prebatch;
 pub mod preissue;
-pub mod reason;
+mod reason;
 pub mod revocation;
 mod role;
 mod rules;

@@ -1,7 +1,7 @@
 //! Many targets verified against the same trust anchors and intermediates, as `pkit
 //! verify` does with many inputs and as `pkit bench verify` times it: when a batch pays
 //! (a pool with Ed25519 keys, more than one target), the targets' likely signatures are
-//! checked together first ([`super::prebatch`]) and the searches find them answered;
+//! checked together first (`prebatch`) and the searches find them answered;
 //! then every target is verified in parallel by one [`Verifier`], its verdict handed to
 //! the caller's function on the thread that made it (so a caller can render there).
 

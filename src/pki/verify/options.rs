@@ -13,16 +13,24 @@ pub use crate::rules::Rules;
 /// The extended key usage the certificate is for (`--purpose`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
+    /// Any purpose: no extendedKeyUsage asked for.
     Any,
+    /// TLS server authentication (id-kp-serverAuth).
     Server,
+    /// TLS client authentication (id-kp-clientAuth).
     Client,
+    /// Code signing (id-kp-codeSigning).
     CodeSigning,
+    /// Email protection (id-kp-emailProtection).
     Email,
+    /// OCSP response signing (id-kp-OCSPSigning).
     OcspSigner,
+    /// Time stamping (id-kp-timeStamping).
     Timestamping,
 }
 
 impl Purpose {
+    /// Every purpose, in the order `--help` lists them.
     pub const ALL: [Purpose; 7] = [
         Purpose::Any,
         Purpose::Server,
@@ -46,6 +54,7 @@ impl Purpose {
         }
     }
 
+    /// The purpose `--purpose` names, if any.
     pub fn from_name(s: &str) -> Option<Purpose> {
         Purpose::ALL.into_iter().find(|p| p.name() == s)
     }
@@ -68,8 +77,11 @@ impl Purpose {
 /// Which certificates of the chosen path get a revocation check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RevocationScope {
+    /// No certificate.
     None,
+    /// The target only.
     Leaf,
+    /// Every certificate below the trust anchor.
     Chain,
 }
 
@@ -95,19 +107,26 @@ impl Default for Budget {
 /// Everything `verify` is asked, besides the certificates.
 #[derive(Debug, Clone)]
 pub struct Options<'a> {
+    /// The time validity is judged at (§6.1.1 (b)).
     pub now: Time,
     /// At most this many intermediates between the leaf and the trust anchor, not
     /// counting self-issued ones (RFC 5280 §6.1.4 (l), as for pathLenConstraint).
     pub max_depth: Option<usize>,
+    /// The extended key usage the target must allow.
     pub purpose: Purpose,
+    /// The name the target must carry, if any.
     pub identity: Option<Identity<'a>>,
+    /// The policy inputs of §6.1.1 (c), (e), (f) and (g).
     pub policy: PolicyInputs,
+    /// The rule set the path is held to: `rfc5280` or `webpki`.
     pub rules: Rules,
+    /// Which certificates get a revocation check.
     pub revocation: RevocationScope,
     /// Treat an unknown revocation status as a failure.
     pub hard_fail: bool,
     /// Fail a chain with a certificate that expires within this many seconds.
     pub expires_within: Option<i64>,
+    /// How much path building may spend.
     pub budget: Budget,
     /// Hold the target to its own profile too: its critical extensions understood, its
     /// key identifiers, the `webpki` profile, no nameConstraints in an end-entity

@@ -1,9 +1,9 @@
 //! Certificate policy processing along a path (RFC 5280 §6.1.2 (a),(d)–(f),(i)–(j),
 //! §6.1.3 (d)–(f), §6.1.4 (a),(b),(h)–(j), §6.1.5 (a),(b),(g)).
 //!
-//! The path builder drives it: [`PolicyState::new`] with the relying party's inputs,
-//! [`PolicyState::process`] for each certificate from the one the trust anchor issued
-//! (1) to the target (n), then [`PolicyState::finish`], which yields the
+//! The path builder drives it: `PolicyState::new` with the relying party's inputs,
+//! `PolicyState::process` for each certificate from the one the trust anchor issued
+//! (1) to the target (n), then `PolicyState::finish`, which yields the
 //! user-constrained policy set.
 //!
 //! The tree itself and the operations on it live in the private `tree` module; this file
@@ -30,9 +30,13 @@ pub use valid_policy_tree::{MAX_EXPECTED, MAX_NODES};
 /// (g) initial-any-policy-inhibit. Policy OIDs are their content octets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PolicyInputs {
+    /// user-initial-policy-set (§6.1.1 (c)); empty for {anyPolicy}.
     pub initial_policy_set: Vec<Vec<u8>>,
+    /// initial-explicit-policy (§6.1.1 (f)).
     pub initial_explicit_policy: bool,
+    /// initial-policy-mapping-inhibit (§6.1.1 (e)).
     pub initial_policy_mapping_inhibit: bool,
+    /// initial-any-policy-inhibit (§6.1.1 (g)).
     pub initial_any_policy_inhibit: bool,
 }
 
@@ -73,7 +77,7 @@ fn dotted(policy: &[u8]) -> String {
 
 /// The policy state variables of §6.1.2 and the valid_policy_tree.
 #[derive(Debug, Clone)]
-pub struct PolicyState {
+pub(crate) struct PolicyState {
     /// None is the NULL tree.
     tree: Option<Tree>,
     explicit_policy: usize,
@@ -195,7 +199,7 @@ fn skip_certs(v: u64) -> usize {
 
 impl PolicyState {
     /// `n`: the path length (certificates after the trust anchor).
-    pub fn new(inputs: &PolicyInputs, n: usize) -> PolicyState {
+    pub(crate) fn new(inputs: &PolicyInputs, n: usize) -> PolicyState {
         let user_policies = if inputs.initial_policy_set.is_empty()
             || inputs.initial_policy_set.iter().any(|p| is_any(p))
         {
@@ -223,7 +227,7 @@ impl PolicyState {
     /// leaves the anchor's constraints to the implementation; RFC 5937 §3 allows it):
     /// a root that requires explicit policy, or inhibits mapping or anyPolicy, holds
     /// every path under it to that. Called once, before certificate 1.
-    pub fn anchor(&mut self, anchor: &Certificate<'_>) -> Result<(), PolicyError> {
+    pub(crate) fn anchor(&mut self, anchor: &Certificate<'_>) -> Result<(), PolicyError> {
         let ext = CertPolicies::read(anchor, 0)?;
         self.constrain(&ext);
         Ok(())
@@ -249,7 +253,7 @@ impl PolicyState {
     /// §6.1.3 (d),(e),(f) for every certificate, and §6.1.4 (a),(b),(h),(i),(j) when
     /// i < n. Certificates must come in order, each once; after an error every later
     /// call (and [`PolicyState::finish`]) returns that error again.
-    pub fn process(&mut self, cert: &Certificate<'_>, i: usize) -> Result<(), PolicyError> {
+    pub(crate) fn process(&mut self, cert: &Certificate<'_>, i: usize) -> Result<(), PolicyError> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
@@ -358,7 +362,7 @@ impl PolicyState {
     /// is 0. The set is {anyPolicy} alone when a chain of anyPolicy reaches the target
     /// and the user set is {anyPolicy}: every policy applies. An empty set with Ok means
     /// policy processing allows the path but no policy applies.
-    pub fn finish(mut self, target: &Certificate<'_>) -> Result<Vec<Vec<u8>>, PolicyError> {
+    pub(crate) fn finish(mut self, target: &Certificate<'_>) -> Result<Vec<Vec<u8>>, PolicyError> {
         if let Some(e) = self.failed {
             return Err(e);
         }

@@ -1,6 +1,6 @@
 //! Certificates indexed by subject name: the trust anchors, and the intermediates a path
 //! may go through. Path building asks "who could have issued this?" once per step, so the
-//! answer is a hash lookup on the name's canonical form ([`super::dn::key`]), which is
+//! answer is a hash lookup on the name's canonical form (`dn::key`), which is
 //! computed only when no pool holds a subject with the name's exact bytes.
 
 use super::dn;
@@ -9,6 +9,8 @@ use pkit_x509::name::Name;
 use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Default)]
+/// Certificates indexed by subject name (compared as `dn::key` compares them):
+/// the trust anchors, or the intermediates on offer.
 pub struct Pool<'a> {
     certs: Vec<Certificate<'a>>,
     /// Each certificate's canonical subject.
@@ -21,6 +23,7 @@ pub struct Pool<'a> {
 }
 
 impl<'a> Pool<'a> {
+    /// An empty pool.
     pub fn new() -> Pool<'a> {
         Pool::default()
     }
@@ -39,14 +42,17 @@ impl<'a> Pool<'a> {
         self.certs.push(c);
     }
 
+    /// How many certificates the pool holds.
     pub fn len(&self) -> usize {
         self.certs.len()
     }
 
+    /// Whether the pool holds no certificate.
     pub fn is_empty(&self) -> bool {
         self.certs.is_empty()
     }
 
+    /// The certificates, in the order added.
     pub fn iter(&self) -> impl Iterator<Item = &Certificate<'a>> {
         self.certs.iter()
     }
@@ -66,13 +72,13 @@ impl<'a> Pool<'a> {
 
     /// The canonical form of `name` when a certificate of this pool has exactly these
     /// subject bytes: known without computing it.
-    pub fn known_key(&self, name: &Name<'_>) -> Option<&[u8]> {
+    pub(crate) fn known_key(&self, name: &Name<'_>) -> Option<&[u8]> {
         let &i = self.by_raw.get(name.raw)?.first()?;
         Some(&self.keys[i])
     }
 
-    /// The certificates whose canonical subject is `key` (a [`dn::key`]).
-    pub fn with_subject_key(&self, key: &[u8]) -> impl Iterator<Item = &Certificate<'a>> {
+    /// The certificates whose canonical subject is `key` (a `dn::key`).
+    pub(crate) fn with_subject_key(&self, key: &[u8]) -> impl Iterator<Item = &Certificate<'a>> {
         self.by_key
             .get(key)
             .into_iter()

@@ -17,7 +17,7 @@ use pkit_x509::cert::Certificate;
 
 /// Whether any pool certificate has an Ed25519 key: without one there is nothing to
 /// batch, and the targets need not be read ahead.
-pub fn worth_batching(pools: &[&Pool<'_>]) -> bool {
+pub(crate) fn worth_batching(pools: &[&Pool<'_>]) -> bool {
     pools
         .iter()
         .flat_map(|p| p.iter())
@@ -26,7 +26,7 @@ pub fn worth_batching(pools: &[&Pool<'_>]) -> bool {
 
 /// The Ed25519 signatures of `targets` under the Ed25519 keys of the pool certificates
 /// whose subject is the target's issuer.
-pub fn likely_signatures<'a>(
+pub(crate) fn likely_signatures<'a>(
     pools: &[&Pool<'a>],
     targets: &[Certificate<'a>],
 ) -> Vec<VerifyItem<'a>> {

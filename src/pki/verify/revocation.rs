@@ -39,11 +39,14 @@ use scope::{
 /// What the revocation sources say about one certificate.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Status {
+    /// A source in scope vouches the certificate is not revoked.
     Good,
     /// Listed (a CRL entry or an OCSP `revoked`); certificateHold is reported here too,
     /// with its reason, since a held certificate must not be relied on (§5.3.1).
     Revoked {
+        /// The CRLReason, if the source gave one.
         reason: Option<CrlReason>,
+        /// When it was revoked.
         at: Time,
     },
     /// No usable source answered; the text says why (no CRL in scope, stale, bad
@@ -98,7 +101,7 @@ type IndexOutcome<'a> = Result<Arc<RevokedIndex<'a>>, String>;
 
 /// A run's CRLs, parsed once and indexed by issuer name for checking many certificates;
 /// what lookups learn is cached in the set and shared by the threads of a run. Names
-/// compare as path validation compares them ([`dn::key`]: case and insignificant spaces
+/// compare as path validation compares them (`dn::key`: case and insignificant spaces
 /// do not matter).
 pub struct CrlSet<'a> {
     crls: Vec<Listed<'a>>,
@@ -106,6 +109,7 @@ pub struct CrlSet<'a> {
 }
 
 impl<'a> CrlSet<'a> {
+    /// The set of `crls`, indexed by issuer name.
     pub fn new(crls: Vec<Crl<'a>>) -> Self {
         let mut by_issuer: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
         let crls: Vec<Listed<'a>> = crls
@@ -124,10 +128,12 @@ impl<'a> CrlSet<'a> {
         CrlSet { crls, by_issuer }
     }
 
+    /// How many CRLs the set holds.
     pub fn len(&self) -> usize {
         self.crls.len()
     }
 
+    /// Whether the set holds no CRL.
     pub fn is_empty(&self) -> bool {
         self.crls.is_empty()
     }
@@ -457,7 +463,7 @@ pub fn crl_status_with(
 /// CertID, and that answer is current at `now` (thisUpdate not in the future, nextUpdate
 /// not passed). Any usable `revoked` answer wins over `good`; `unknown` from the
 /// responder and unusable responses leave the status Unknown with the reasons.
-pub fn ocsp_status(
+pub(crate) fn ocsp_status(
     backend: &Backend,
     responses: &[OcspResponse<'_>],
     cert: &Certificate<'_>,

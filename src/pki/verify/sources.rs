@@ -22,6 +22,7 @@ use std::sync::{Arc, Mutex};
 /// A pkit CA directory: its certificate and its database, which knows the status of
 /// every certificate that CA issued.
 pub struct CaDatabase<'a> {
+    /// The CA's certificate: the issuer whose certificates the database answers for.
     pub cert: Certificate<'a>,
     /// A database connection serves one thread at a time.
     pub store: Mutex<Box<dyn CaStore>>,
@@ -29,15 +30,40 @@ pub struct CaDatabase<'a> {
 
 /// Sends an OCSP request (DER) to a responder URL and returns the response's DER: the
 /// caller's transport (the library does no network I/O of its own).
-pub type Fetch<'a> = &'a (dyn Fn(&str, &[u8]) -> Result<Vec<u8>, String> + Sync);
+pub type Fetch<'a> = &'a (dyn Fn(&str, &[u8]) -> Result<Vec<u8>, FetchError> + Sync);
 
 /// Fetches a CRL (DER) by URL: the caller's transport, which also bounds its size and
 /// time and keeps what it fetched for the rest of the run.
-pub type CrlFetch<'a> = &'a (dyn Fn(&str) -> Result<Arc<Vec<u8>>, String> + Sync);
+pub type CrlFetch<'a> = &'a (dyn Fn(&str) -> Result<Arc<Vec<u8>>, FetchError> + Sync);
 
+/// Why the caller's transport brought nothing back: the URL and what went wrong (an HTTP
+/// status, a timeout, a size limit), as the revocation status that results says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchError(String);
+
+impl FetchError {
+    /// An error that reads `message`, which names the URL.
+    pub fn new(message: impl Into<String>) -> FetchError {
+        FetchError(message.into())
+    }
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FetchError {}
+
+/// Every revocation source of a run, asked together: CRLs, OCSP responses, a CA's
+/// database, and (when allowed) the CRLs and responders certificates point to.
 pub struct Sources<'a> {
+    /// The CRLs given.
     pub crls: CrlSet<'a>,
+    /// The OCSP responses given.
     pub ocsp: Vec<OcspResponse<'a>>,
+    /// The CA database given, if any.
     pub ca: Option<CaDatabase<'a>>,
     /// Ask the OCSP responders certificates name in their authorityInfoAccess.
     pub online: Option<Fetch<'a>>,
@@ -85,7 +111,7 @@ fn fetched_crl_status(backend: &Backend, fetch: CrlFetch<'_>, q: &StatusQuery<'_
     for url in &urls {
         match fetch(url) {
             Ok(der) => fetched.push((url, der)),
-            Err(why) => failed.push(why),
+            Err(why) => failed.push(why.to_string()),
         }
     }
     let mut crls = Vec::with_capacity(fetched.len());
@@ -143,11 +169,13 @@ fn online_status(
     );
     let mut answers = Vec::with_capacity(urls.len());
     for url in urls {
-        let answer = fetch(&url, &request).and_then(|der| {
-            OcspResponse::from_der(&der)
-                .map(|r| ocsp_status(backend, &[r], cert, issuer, now))
-                .map_err(|e| format!("{url}: the response does not parse: {e}"))
-        });
+        let answer = fetch(&url, &request)
+            .map_err(|e| e.to_string())
+            .and_then(|der| {
+                OcspResponse::from_der(&der)
+                    .map(|r| ocsp_status(backend, &[r], cert, issuer, now))
+                    .map_err(|e| format!("{url}: the response does not parse: {e}"))
+            });
         answers.push(answer.unwrap_or_else(Status::Unknown));
     }
     combine(answers)

@@ -6,30 +6,30 @@ use crate::der::oid_registry as oids;
 use crate::der::{tag, Oid, Writer};
 
 /// One GeneralName TLV: `t` is its context tag (0x82 dNSName, 0x87 iPAddress, …).
-pub fn gn(t: u8, content: &[u8]) -> Vec<u8> {
+pub(crate) fn gn(t: u8, content: &[u8]) -> Vec<u8> {
     let mut w = Writer::new();
     w.primitive(t, content);
     w.finish()
 }
 
-pub fn dns(s: &str) -> Vec<u8> {
+pub(crate) fn dns(s: &str) -> Vec<u8> {
     gn(0x82, s.as_bytes())
 }
 
-pub fn email(s: &str) -> Vec<u8> {
+pub(crate) fn email(s: &str) -> Vec<u8> {
     gn(0x81, s.as_bytes())
 }
 
-pub fn uri(s: &str) -> Vec<u8> {
+pub(crate) fn uri(s: &str) -> Vec<u8> {
     gn(0x86, s.as_bytes())
 }
 
-pub fn ip(bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn ip(bytes: &[u8]) -> Vec<u8> {
     gn(0x87, bytes)
 }
 
 /// directoryName: `[4]` around a Name.
-pub fn dir(name: &[u8]) -> Vec<u8> {
+pub(crate) fn dir(name: &[u8]) -> Vec<u8> {
     let mut w = Writer::new();
     w.tlv(0xa4, |w| {
         w.raw(name);
@@ -38,7 +38,7 @@ pub fn dir(name: &[u8]) -> Vec<u8> {
 }
 
 /// A Name with one attribute per RDN; `t` is each value's string tag.
-pub fn name(attrs: &[(Oid, u8, &str)]) -> Vec<u8> {
+pub(crate) fn name(attrs: &[(Oid, u8, &str)]) -> Vec<u8> {
     let mut w = Writer::new();
     w.sequence(|w| {
         for (oid, t, v) in attrs {
@@ -54,7 +54,7 @@ pub fn name(attrs: &[(Oid, u8, &str)]) -> Vec<u8> {
 }
 
 /// A Name of UTF8String attributes.
-pub fn utf8_name(attrs: &[(Oid, &str)]) -> Vec<u8> {
+pub(crate) fn utf8_name(attrs: &[(Oid, &str)]) -> Vec<u8> {
     let with_tags: Vec<(Oid, u8, &str)> = attrs
         .iter()
         .map(|(o, v)| (*o, tag::UTF8_STRING, *v))
@@ -63,7 +63,7 @@ pub fn utf8_name(attrs: &[(Oid, &str)]) -> Vec<u8> {
 }
 
 /// A subjectAltName extension holding these GeneralName TLVs.
-pub fn san(names: &[Vec<u8>]) -> (Oid, bool, Vec<u8>) {
+pub(crate) fn san(names: &[Vec<u8>]) -> (Oid, bool, Vec<u8>) {
     let mut w = Writer::new();
     w.sequence(|w| {
         for n in names {
@@ -75,7 +75,10 @@ pub fn san(names: &[Vec<u8>]) -> (Oid, bool, Vec<u8>) {
 
 /// A nameConstraints extension (critical) from GeneralName TLVs, each a subtree with
 /// the default minimum and no maximum.
-pub fn name_constraints(permitted: &[Vec<u8>], excluded: &[Vec<u8>]) -> (Oid, bool, Vec<u8>) {
+pub(crate) fn name_constraints(
+    permitted: &[Vec<u8>],
+    excluded: &[Vec<u8>],
+) -> (Oid, bool, Vec<u8>) {
     let wrap = |v: &[Vec<u8>]| -> Vec<Vec<u8>> {
         v.iter()
             .map(|base| {
@@ -91,7 +94,7 @@ pub fn name_constraints(permitted: &[Vec<u8>], excluded: &[Vec<u8>]) -> (Oid, bo
 }
 
 /// A nameConstraints extension from complete GeneralSubtree TLVs.
-pub fn raw_name_constraints(
+pub(crate) fn raw_name_constraints(
     permitted: &[Vec<u8>],
     excluded: &[Vec<u8>],
     critical: bool,
@@ -117,7 +120,7 @@ pub fn raw_name_constraints(
 }
 
 /// A v3 certificate with this subject (a complete Name DER) and these extensions.
-pub fn cert(subject: &[u8], exts: &[(Oid, bool, Vec<u8>)]) -> Vec<u8> {
+pub(crate) fn cert(subject: &[u8], exts: &[(Oid, bool, Vec<u8>)]) -> Vec<u8> {
     let alg = |w: &mut Writer| {
         w.sequence(|w| {
             w.oid(&Oid::new("1.3.101.112"));

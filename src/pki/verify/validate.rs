@@ -7,28 +7,35 @@
 use super::constraints::{NameConstraintState, NcError};
 use super::dn;
 use super::names;
-use super::options::{Options, Purpose, RevocationScope, Rules};
+use super::options::{Options, RevocationScope, Rules};
 use super::policy::PolicyState;
 use super::reason::Reason;
 use super::revocation::Status;
 use super::role::Role;
 use super::{keyid, webpki};
 use crate::der::oid_registry as oids;
-use crate::der::{ObjectId, Oid, Time};
+use crate::der::Time;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
-use pkit_x509::ext::{self, BasicConstraints, ExtensionValue, NamedBits};
 use pkit_x509::extension::Extension;
 
 pub use super::failure::{Check, Failure};
+
+mod extensions;
+
+use extensions::{basic_constraints, critical_extensions, eku, extensions, key_usage};
 
 /// What a revocation source is asked: the status of `cert`, issued by `issuer`, at
 /// `now`. `crl_signers`: other certificates that may sign its CRLs (the CA's other keys,
 /// indirect CRL issuers), each already validated to a trust anchor (RFC 5280 §6.3.3 (f)).
 pub struct StatusQuery<'q, 'a> {
+    /// The certificate whose status is asked.
     pub cert: &'q Certificate<'a>,
+    /// Its issuer on the path.
     pub issuer: &'q Certificate<'a>,
+    /// Other certificates that may sign its CRLs, each validated (§6.3.3 (f)).
     pub crl_signers: &'q [Certificate<'a>],
+    /// The time the status is asked for.
     pub now: Time,
 }
 
@@ -40,30 +47,14 @@ pub trait RevocationSource: Sync {
 
 /// Finds, for a certificate on the path, the validated certificates that may sign its
 /// CRLs besides its issuer.
-pub type CrlSigners<'f, 'a> = &'f dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>;
-
-/// Extensions whose meaning this validation implements; a critical extension outside
-/// this list fails the path (§6.1.3 (o)... §6.1.5 (b)... RFC 5280 §4.2).
-const UNDERSTOOD: [Oid; 11] = [
-    oids::CE_BASIC_CONSTRAINTS,
-    oids::CE_KEY_USAGE,
-    oids::CE_EXT_KEY_USAGE,
-    oids::CE_SUBJECT_ALT_NAME,
-    oids::CE_NAME_CONSTRAINTS,
-    oids::CE_CERT_POLICIES,
-    oids::CE_POLICY_MAPPINGS,
-    oids::CE_POLICY_CONSTRAINTS,
-    oids::CE_INHIBIT_ANY_POLICY,
-    oids::CE_SUBJECT_KEY_ID,
-    oids::CE_AUTHORITY_KEY_ID,
-];
+pub(crate) type CrlSigners<'f, 'a> = &'f dyn Fn(&Certificate<'a>) -> Vec<Certificate<'a>>;
 
 /// keyUsage bit 5 (RFC 5280 §4.2.1.3).
 const KEY_CERT_SIGN: usize = 5;
 
 /// Validate `path` (target first, trust anchor last). Ok with the checks that passed;
 /// Err with the first failure.
-pub fn validate<'a>(
+pub(crate) fn validate<'a>(
     backend: &Backend,
     path: &[Certificate<'a>],
     opts: &Options<'_>,
@@ -172,7 +163,7 @@ fn run_checks<'a>(
 }
 
 /// What a check that passed reports: its name and what it found.
-pub type Passed<'c> = &'c mut dyn FnMut(&'static str, String);
+pub(crate) type Passed<'c> = &'c mut dyn FnMut(&'static str, String);
 
 /// §6.1's state variables after the trust anchor and the certificates below it walked
 /// so far (§6.1.2 initialised, §6.1.3 and §6.1.4 applied to each): what the rest of the
@@ -180,7 +171,7 @@ pub type Passed<'c> = &'c mut dyn FnMut(&'static str, String);
 /// own chain leaves and continues it with each certificate it is about to sign
 /// ([`crate::preissue`]), so the chain is walked once, not once per certificate.
 #[derive(Debug, Clone)]
-pub struct PathState {
+pub(crate) struct PathState {
     names: NameConstraintState,
     policy: PolicyState,
     max_path_length: usize,
@@ -190,7 +181,7 @@ pub struct PathState {
 
 impl PathState {
     /// §6.1.2 for a path of `n` certificates below `anchor` (0: the anchor is the target).
-    pub fn start(
+    pub(crate) fn start(
         anchor: &Certificate<'_>,
         n: usize,
         opts: &Options<'_>,
@@ -234,14 +225,14 @@ impl PathState {
     }
 
     /// The name constraints taken in so far.
-    pub fn name_constraints(&self) -> &NameConstraintState {
+    pub(crate) fn name_constraints(&self) -> &NameConstraintState {
         &self.names
     }
 
     /// §6.1.3 and §6.1.4 for certificate `i` (1: issued by the anchor, n: the target),
     /// issued by `issuer`: its extensions, read once, for the checks on the target.
     #[allow(clippy::too_many_arguments)]
-    pub fn step<'a>(
+    pub(crate) fn step<'a>(
         &mut self,
         backend: &Backend,
         cert: &Certificate<'a>,
@@ -388,7 +379,7 @@ impl PathState {
 
     /// §6.1.5 for the target (n > 0), whose extensions [`PathState::step`] gave: the
     /// policies the path is valid for, and the purpose asked of it.
-    pub fn finish(
+    pub(crate) fn finish(
         self,
         target: &Certificate<'_>,
         target_exts: &[Extension<'_>],
@@ -491,101 +482,6 @@ fn validity(c: &Certificate<'_>, at: usize, now: Time) -> Result<String, Failure
         ));
     }
     Ok(format!("certificate {at}: {nb} to {na}"))
-}
-
-fn malformed(at: usize) -> impl Fn(crate::der::Error) -> Failure {
-    move |e| Failure::new(Reason::Malformed, Some(at), e.to_string())
-}
-
-/// Certificate `at`'s extensions (none for a v1 certificate).
-fn extensions<'a>(c: &Certificate<'a>, at: usize) -> Result<Vec<Extension<'a>>, Failure> {
-    match c.extensions {
-        Some(x) => x.list().map_err(malformed(at)),
-        None => Ok(Vec::new()),
-    }
-}
-
-/// The decoded value of extension `oid` among `exts`, if present.
-fn extension<'a>(
-    exts: &[Extension<'a>],
-    oid: &Oid,
-    at: usize,
-) -> Result<Option<ExtensionValue<'a>>, Failure> {
-    match exts.iter().find(|e| e.oid == *oid) {
-        Some(e) => ext::decode(e.oid, e.value, e.value_offset)
-            .map(Some)
-            .map_err(malformed(at)),
-        None => Ok(None),
-    }
-}
-
-fn basic_constraints(
-    exts: &[Extension<'_>],
-    at: usize,
-) -> Result<Option<BasicConstraints>, Failure> {
-    Ok(match extension(exts, &oids::CE_BASIC_CONSTRAINTS, at)? {
-        Some(ExtensionValue::BasicConstraints(b)) => Some(b),
-        _ => None,
-    })
-}
-
-fn key_usage<'a>(exts: &[Extension<'a>], at: usize) -> Result<Option<NamedBits<'a>>, Failure> {
-    Ok(match extension(exts, &oids::CE_KEY_USAGE, at)? {
-        Some(ExtensionValue::KeyUsage(k)) => Some(k),
-        _ => None,
-    })
-}
-
-/// The certificate's extendedKeyUsage must allow `purpose` when it has one; under the
-/// `webpki` rules the target must have one.
-fn eku(exts: &[Extension<'_>], at: usize, purpose: Purpose, required: bool) -> Result<(), Failure> {
-    let listed: Option<Vec<ObjectId<'_>>> = match extension(exts, &oids::CE_EXT_KEY_USAGE, at)? {
-        Some(ExtensionValue::ExtendedKeyUsage(v)) => Some(v),
-        _ => None,
-    };
-    let Some(listed) = listed else {
-        return if required && purpose != Purpose::Any {
-            Err(Failure::new(
-                Reason::EkuMismatch,
-                Some(at),
-                "no extendedKeyUsage (the webpki rules require one)",
-            ))
-        } else {
-            Ok(())
-        };
-    };
-    let Some(want) = purpose.eku() else {
-        return Ok(());
-    };
-    if listed.iter().any(|o| *o == want || *o == oids::KP_ANY) {
-        Ok(())
-    } else {
-        Err(Failure::new(
-            Reason::EkuMismatch,
-            Some(at),
-            format!(
-                "extendedKeyUsage does not allow {}",
-                want.id().name_or_dotted()
-            ),
-        ))
-    }
-}
-
-/// §6.1.3 (o)-style: a critical extension this validation does not implement.
-fn critical_extensions(exts: &[Extension<'_>], at: usize) -> Result<(), Failure> {
-    for e in exts.iter().filter(|e| e.critical) {
-        if !UNDERSTOOD.iter().any(|o| e.oid == *o) {
-            return Err(Failure::new(
-                Reason::UnknownCriticalExtension,
-                Some(at),
-                format!(
-                    "critical extension {} is not understood",
-                    e.oid.name_or_dotted()
-                ),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The `webpki` rule on signatures: no SHA-1 (keys are [`webpki`]'s to judge).

@@ -4,11 +4,13 @@
 use pkit_store::open_error::OpenError;
 
 /// Where CRLs are kept, beside ca.db.
-pub const CRL_DIR: &str = "crls";
+pub(crate) const CRL_DIR: &str = "crls";
 
 #[non_exhaustive]
 #[derive(Debug)]
+/// Why the CA store failed.
 pub enum StoreError {
+    /// SQLite refused a statement, or `ca.db` could not be read or written.
     Sqlite(rusqlite::Error),
     /// A PostgreSQL server refused a statement, or the connection to it broke.
     #[cfg(feature = "postgres")]
@@ -77,44 +79,58 @@ impl StoreError {
     }
 }
 
+/// A result of the CA store.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// One issued certificate as stored.
 #[derive(Debug, Clone)]
 pub struct CertRecord {
+    /// The serial number's content octets.
     pub serial: Vec<u8>,
+    /// The subject as the user wrote it.
     pub subject: String,
+    /// The start of the validity, in Unix seconds.
     pub not_before: i64,
+    /// The end of the validity, in Unix seconds.
     pub not_after: i64,
+    /// The profile's name ([`crate::profile::Profile::name`]).
     pub profile: String,
+    /// The subject key's algorithm, by name.
     pub key_algorithm: String,
+    /// `valid` or `revoked`.
     pub status: String,
+    /// When it was issued, in Unix seconds.
     pub issued_at: i64,
+    /// The certificate's DER.
     pub der: Vec<u8>,
 }
 
 /// A revoked certificate as a CRL or an OCSP response needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Revoked {
+    /// The serial number's content octets.
     pub serial: Vec<u8>,
+    /// When it was revoked, in Unix seconds.
     pub revoked_at: i64,
     /// CRLReason code (RFC 5280 5.3.1); None when no reason was given.
     pub reason: Option<u8>,
+    /// The end of the certificate's validity, in Unix seconds: a CRL may drop it after.
     pub not_after: i64,
 }
 
 /// certificateHold: the one reason that a later revocation may replace (RFC 5280 5.3.1).
-pub const CERTIFICATE_HOLD: u8 = 6;
+pub(crate) const CERTIFICATE_HOLD: u8 = 6;
 
 /// Whether an earlier revocation (with reason `earlier`) stands against a new one with
 /// `reason`: always, except a hold that a final reason now replaces.
-pub fn revocation_stands(earlier: Option<u8>, reason: Option<u8>) -> bool {
+pub(crate) fn revocation_stands(earlier: Option<u8>, reason: Option<u8>) -> bool {
     earlier != Some(CERTIFICATE_HOLD) || reason == Some(CERTIFICATE_HOLD)
 }
 
 /// What `revoke` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RevokeOutcome {
+    /// The revocation was recorded.
     Revoked,
     /// The serial was already revoked; the earlier record stands (unless it was
     /// certificateHold, which a final reason replaces).
@@ -126,26 +142,37 @@ pub enum RevokeOutcome {
 /// A serial's state for an OCSP answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CertStatus {
+    /// Issued here and not revoked.
     Good,
+    /// Revoked, with when and why.
     Revoked(Revoked),
+    /// Not issued by this CA.
     Unknown,
 }
 
 /// One signed CRL as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrlRecord {
+    /// The cRLNumber (RFC 5280 §5.2.3).
     pub number: u64,
+    /// thisUpdate, in Unix seconds.
     pub this_update: i64,
+    /// nextUpdate, in Unix seconds.
     pub next_update: i64,
+    /// The signed CRL's DER.
     pub der: Vec<u8>,
 }
 
 /// One signed OCSP response (for a single serial) as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OcspRecord {
+    /// The serial number the response is for.
     pub serial: Vec<u8>,
+    /// producedAt, in Unix seconds.
     pub produced_at: i64,
+    /// nextUpdate, in Unix seconds: the response is to be replaced before then.
     pub next_update: i64,
+    /// The signed OCSPResponse DER.
     pub der: Vec<u8>,
 }
 
@@ -186,7 +213,9 @@ pub trait CaStore: Send {
     fn lint_overrides(&self) -> Result<Vec<(Vec<u8>, String, String)>>;
     /// Every issued certificate, in the order issued.
     fn list(&self) -> Result<Vec<CertRecord>>;
+    /// The certificate with serial number `serial`, if this CA issued one.
     fn get(&self, serial: &[u8]) -> Result<Option<CertRecord>>;
+    /// How many certificates this CA issued.
     fn count(&self) -> Result<i64>;
     /// Record a revocation; two revokers never interleave.
     fn revoke(&mut self, serial: &[u8], at: i64, reason: Option<u8>) -> Result<RevokeOutcome>;
@@ -213,15 +242,15 @@ pub trait CaStore: Send {
     fn ocsp_responses(&self) -> Result<Vec<OcspRecord>>;
 }
 
-// Deliveries. A batch commits each chunk of certificates before it writes their key and
-// certificate files (a certificate handed out must be on record). A chunk is committed
-// together with a [`DeliveryNote`] naming where its files go and which process writes
-// them, and the note is dropped once the files are written. A process killed in between
-// leaves the note behind: its certificates were issued, but nobody may have received
-// them. `pkit issue list --undelivered` finds them, `pkit issue export --undelivered`
-// writes their certificate files again, and `pkit crl revoke --undelivered` revokes them.
-
 /// Where one chunk's files are being written, recorded with its certificates.
+///
+/// A batch commits each chunk of certificates before it writes their key and
+/// certificate files (a certificate handed out must be on record). A chunk is committed
+/// together with a note naming where its files go and which process writes
+/// them, and the note is dropped once the files are written. A process killed in between
+/// leaves the note behind: its certificates were issued, but nobody may have received
+/// them. `pkit issue list --undelivered` finds them, `pkit issue export --undelivered`
+/// writes their certificate files again, and `pkit crl revoke --undelivered` revokes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeliveryNote {
     /// The output directory.
@@ -239,7 +268,12 @@ pub struct DeliveryNote {
 pub enum Pending {
     /// A chunk whose delivery never finished, with its [`DeliveryNote::owner`]: maybe
     /// still under way.
-    Chunk { id: i64, owner: String },
+    Chunk {
+        /// The chunk's id in the store.
+        id: i64,
+        /// The process delivering it ([`DeliveryNote::owner`]).
+        owner: String,
+    },
     /// A certificate already found undelivered by an earlier look.
     Found,
 }
@@ -251,14 +285,17 @@ pub struct Undelivered {
     pub id: i64,
     /// Its number in its batch: its files are `<n>.key` and `<n>.pem`.
     pub n: u64,
+    /// The directory its batch delivers files to.
     pub destination: String,
+    /// Where it is known from.
     pub pending: Pending,
+    /// The certificate as stored.
     pub cert: CertRecord,
 }
 
 impl Undelivered {
     /// Whether it is known from the still-noted chunk `chunk`.
-    pub fn in_chunk(&self, chunk: i64) -> bool {
+    pub(crate) fn in_chunk(&self, chunk: i64) -> bool {
         matches!(self.pending, Pending::Chunk { id, .. } if id == chunk)
     }
 }

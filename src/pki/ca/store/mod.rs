@@ -1,12 +1,12 @@
 //! The CA's state: every certificate it issued (recorded in the transaction that releases
 //! it), revocations, CRL numbers and signed CRLs, pre-signed OCSP responses.
 //!
-//! [`CaStore`] is what the CA logic and the commands use; [`sqlite::SqliteCaStore`]
+//! [`CaStore`] is what the CA logic and the commands use; [`SqliteCaStore`]
 //! (`ca.db`, the default) and [`pg::PgCaStore`] (a PostgreSQL database, for a CA shared by
 //! several hosts) implement it; [`open`] opens a `ca.db` and [`open_url`] a database
 //! server, and callers see only the trait.
 
-pub mod api;
+mod api;
 #[cfg(feature = "postgres")]
 pub mod pg;
 #[cfg(feature = "postgres")]
@@ -15,15 +15,13 @@ pub mod pg_connect;
 mod pg_delivery;
 #[cfg(feature = "postgres")]
 mod pg_rows;
-pub mod sqlite;
-mod sqlite_delivery;
-mod sqlite_rows;
+mod sqlite;
 
 use std::path::Path;
 
 pub use api::{
     CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord, Pending, Result,
-    RevokeOutcome, Revoked, StoreError, Undelivered, CRL_DIR,
+    RevokeOutcome, Revoked, StoreError, Undelivered,
 };
 pub use sqlite::SqliteCaStore;
 

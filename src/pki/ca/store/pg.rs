@@ -93,6 +93,7 @@ const MIGRATIONS: &[&str] = &[
     );",
 ];
 
+/// The version a fully migrated database records (the number of migrations).
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// The name under which the CA's schema version is kept in `pkit_schema`.

@@ -29,7 +29,7 @@ pub const MAX_EXPECTED: usize = 100_000;
 
 /// The tree would pass [`MAX_NODES`] or [`MAX_EXPECTED`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TreeFull;
+pub(super) struct TreeFull;
 
 /// One node of the valid_policy_tree (§6.1.2 (a)).
 #[derive(Debug, Clone)]
@@ -52,19 +52,19 @@ impl Node {
 
 /// A non-NULL valid_policy_tree.
 #[derive(Debug, Clone)]
-pub struct Tree {
+pub(super) struct Tree {
     levels: Vec<Vec<Node>>,
     nodes: usize,
     expected: usize,
 }
 
-pub fn is_any(policy: &[u8]) -> bool {
+pub(super) fn is_any(policy: &[u8]) -> bool {
     policy == oids::CE_ANY_POLICY.as_bytes()
 }
 
 impl Tree {
     /// §6.1.2 (a): a single node of depth 0 with valid_policy anyPolicy.
-    pub fn root() -> Tree {
+    pub(super) fn root() -> Tree {
         Tree {
             levels: vec![vec![Node::new(oids::CE_ANY_POLICY.as_bytes(), 0)]],
             nodes: 1,
@@ -174,7 +174,7 @@ impl Tree {
 
 /// §6.1.3 (d): add level `i` from the certificate's policies, then prune. False when
 /// the tree is left NULL.
-pub fn grow(
+pub(super) fn grow(
     tree: &mut Tree,
     policies: &[PolicyInformation<'_>],
     i: usize,
@@ -255,7 +255,7 @@ fn group_mappings(mappings: &[PolicyMapping<'_>]) -> Vec<(Vec<u8>, Vec<Vec<u8>>)
 }
 
 /// §6.1.4 (b)(1): policy_mapping > 0.
-pub fn map_policies(
+pub(super) fn map_policies(
     tree: &mut Tree,
     mappings: &[PolicyMapping<'_>],
     i: usize,
@@ -288,7 +288,7 @@ pub fn map_policies(
 
 /// §6.1.4 (b)(2): policy_mapping is 0, so each mapped issuerDomainPolicy's nodes of
 /// depth i go, and then the ancestors left childless. False when the tree is NULL.
-pub fn delete_mapped(tree: &mut Tree, mappings: &[PolicyMapping<'_>], i: usize) -> bool {
+pub(super) fn delete_mapped(tree: &mut Tree, mappings: &[PolicyMapping<'_>], i: usize) -> bool {
     let from: HashSet<&[u8]> = mappings
         .iter()
         .map(|m| m.issuer_domain_policy.as_bytes())
@@ -306,7 +306,7 @@ pub fn delete_mapped(tree: &mut Tree, mappings: &[PolicyMapping<'_>], i: usize) 
 
 /// §6.1.5 (g)(iii): intersect the tree with a user-initial-policy-set that is not
 /// {anyPolicy}. False when the tree is left NULL.
-pub fn intersect(tree: &mut Tree, user: &[Vec<u8>], n: usize) -> Result<bool, TreeFull> {
+pub(super) fn intersect(tree: &mut Tree, user: &[Vec<u8>], n: usize) -> Result<bool, TreeFull> {
     // (1),(2): the nodes whose parent is anyPolicy form the valid_policy_node_set; those
     // with a policy the user did not ask for go, with their subtrees. Deepest first, so
     // that the indices of shallower levels stay put.
@@ -349,7 +349,7 @@ pub fn intersect(tree: &mut Tree, user: &[Vec<u8>], n: usize) -> Result<bool, Tr
 /// each node whose parent is anyPolicy (the policies in the trust anchor's domain),
 /// or {anyPolicy} alone when an anyPolicy node reaches depth n, since that stands for
 /// every policy and listing others beside it would add nothing.
-pub fn authorities_policies(tree: &Tree, n: usize) -> Vec<Vec<u8>> {
+pub(super) fn authorities_policies(tree: &Tree, n: usize) -> Vec<Vec<u8>> {
     if tree.depth() == n && tree.any_at(n).is_some() {
         return vec![oids::CE_ANY_POLICY.as_bytes().to_vec()];
     }
@@ -373,7 +373,7 @@ pub fn authorities_policies(tree: &Tree, n: usize) -> Vec<Vec<u8>> {
 impl Tree {
     /// The shape every operation must leave: parents in range, no childless node above
     /// the deepest level, at most one anyPolicy node per level, counters current.
-    pub fn check_invariants(&self) {
+    pub(super) fn check_invariants(&self) {
         assert!(!self.levels[0].is_empty(), "a non-NULL tree has its root");
         for d in 0..self.levels.len() {
             let level = &self.levels[d];

@@ -1,11 +1,9 @@
-//! Deliveries in `ca.db` (see the deliveries in `api.rs`): `pending_deliveries` holds one row per
+//! Deliveries in `ca.db` (see `DeliveryNote`): `pending_deliveries` holds one row per
 //! chunk being delivered, naming its certificates by their row-id range;
 //! `undelivered` one row per certificate found undelivered.
 
-use super::api::CertRecord;
-use super::api::Result;
-use super::api::{DeliveryNote, Pending, Undelivered};
-use super::sqlite_rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
+use super::rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
+use crate::store::api::{CertRecord, DeliveryNote, Pending, Result, Undelivered};
 use rusqlite::{params, Connection, TransactionBehavior};
 
 pub(super) fn insert(

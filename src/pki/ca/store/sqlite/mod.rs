@@ -11,99 +11,12 @@ use super::api::{
     revocation_stands, CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord,
     Result, RevokeOutcome, Revoked, StoreError, Undelivered, CRL_DIR,
 };
-use super::sqlite_delivery;
-use super::sqlite_rows::{insert_rows, row_to_record};
+use rows::{insert_rows, revocation_row, row_to_record};
+use schema::MIGRATIONS;
 
-/// Forward migrations; index i takes the schema from version i to i + 1.
-const MIGRATIONS: &[&str] = &[
-    // v1: issued certificates. Serials are 20 random bytes, UNIQUE.
-    "CREATE TABLE certificates (
-        id          INTEGER PRIMARY KEY,
-        serial      BLOB NOT NULL UNIQUE,
-        subject     TEXT NOT NULL,
-        not_before  INTEGER NOT NULL,
-        not_after   INTEGER NOT NULL,
-        profile     TEXT NOT NULL,
-        key_algorithm TEXT NOT NULL,
-        status      TEXT NOT NULL DEFAULT 'valid',
-        issued_at   INTEGER NOT NULL,
-        der         BLOB NOT NULL
-    );
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
-    // v2: revocation. `status` becomes 'revoked'; the reason is the CRLReason code (NULL
-    // when none is given). The partial index keeps CRL generation a walk over the revoked
-    // rows in serial order, however many certificates were issued.
-    "ALTER TABLE certificates ADD COLUMN revoked_at INTEGER;
-    ALTER TABLE certificates ADD COLUMN revocation_reason INTEGER;
-    CREATE INDEX certificates_revoked ON certificates(serial) WHERE revoked_at IS NOT NULL;",
-    // v3: signed CRLs by cRLNumber, and pre-signed OCSP responses by serial, so a CA's
-    // published artefacts live beside the certificates they speak about.
-    "CREATE TABLE crls (
-        number      INTEGER PRIMARY KEY,
-        this_update INTEGER NOT NULL,
-        next_update INTEGER NOT NULL,
-        der         BLOB NOT NULL
-    );
-    CREATE TABLE ocsp_responses (
-        serial      BLOB PRIMARY KEY,
-        produced_at INTEGER NOT NULL,
-        next_update INTEGER NOT NULL,
-        der         BLOB NOT NULL
-    );",
-    // v4: the revoked index covers every column CRL generation reads, so `crl gen` is one
-    // sequential walk over the index instead of a table lookup per entry (on a million
-    // revoked certificates: 5.3 s of random page reads before, see docs/perf.md).
-    "DROP INDEX certificates_revoked;
-    CREATE INDEX certificates_revoked
-        ON certificates(serial, revoked_at, revocation_reason, not_after)
-        WHERE revoked_at IS NOT NULL;",
-    // v5: a CRL's DER lives in `crls/<number>.crl` beside ca.db, the table keeps its
-    // size and SHA-256. A million-entry CRL is 53 MB: as a row it was written twice (WAL,
-    // then checkpoint) with two fsyncs, half of `crl gen`'s time. Rows from before keep
-    // their DER in `der`.
-    "CREATE TABLE crls_v5 (
-        number      INTEGER PRIMARY KEY,
-        this_update INTEGER NOT NULL,
-        next_update INTEGER NOT NULL,
-        size        INTEGER NOT NULL,
-        sha256      BLOB,
-        der         BLOB
-    );
-    INSERT INTO crls_v5 (number, this_update, next_update, size, der)
-        SELECT number, this_update, next_update, length(der), der FROM crls;
-    DROP TABLE crls;
-    ALTER TABLE crls_v5 RENAME TO crls;",
-    // v6: deliveries (see the deliveries in `api.rs`). A batch chunk's note goes in with its
-    // certificates and leaves when their files are written: one row per chunk, so the
-    // bookkeeping costs two row writes per thousand certificates. Certificates found
-    // undelivered after a crash are kept one row each until exported or revoked.
-    "CREATE TABLE pending_deliveries (
-        id          INTEGER PRIMARY KEY,
-        destination TEXT NOT NULL,
-        owner       TEXT NOT NULL,
-        first_n     INTEGER NOT NULL,
-        first_cert  INTEGER NOT NULL,
-        last_cert   INTEGER NOT NULL
-    );
-    CREATE TABLE undelivered (
-        cert        INTEGER PRIMARY KEY REFERENCES certificates(id),
-        destination TEXT NOT NULL,
-        n           INTEGER NOT NULL
-    );",
-    // v7: renewals. A certificate `issue renew` made names the one it replaces.
-    "CREATE TABLE renewals (
-        serial      BLOB PRIMARY KEY REFERENCES certificates(serial),
-        replaces    BLOB NOT NULL REFERENCES certificates(serial)
-    );",
-    // v8: certificates signed with the lint gate in warn or off mode, and what it found.
-    "CREATE TABLE lint_overrides (
-        serial      BLOB PRIMARY KEY REFERENCES certificates(serial),
-        mode        TEXT NOT NULL,
-        findings    TEXT NOT NULL
-    );",
-];
-
-pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+mod delivery;
+mod rows;
+mod schema;
 
 fn crl_file(number: u64) -> String {
     format!("{number}.crl")
@@ -168,17 +81,17 @@ impl CaStore for SqliteCaStore {
     }
 
     fn insert_for_delivery(&mut self, certs: &[CertRecord], note: &DeliveryNote) -> Result<i64> {
-        let id = sqlite_delivery::insert(&mut self.conn, certs, note)?;
+        let id = delivery::insert(&mut self.conn, certs, note)?;
         self.committed();
         Ok(id)
     }
 
     fn delivered(&mut self, chunk: i64) -> Result<()> {
-        sqlite_delivery::delivered(&self.conn, chunk)
+        delivery::delivered(&self.conn, chunk)
     }
 
     fn undelivered(&self) -> Result<Vec<Undelivered>> {
-        sqlite_delivery::undelivered(&self.conn)
+        delivery::undelivered(&self.conn)
     }
 
     fn settle_deliveries(
@@ -187,7 +100,7 @@ impl CaStore for SqliteCaStore {
         still: &[&Undelivered],
         settled: &[i64],
     ) -> Result<()> {
-        sqlite_delivery::settle(&mut self.conn, chunks, still, settled)
+        delivery::settle(&mut self.conn, chunks, still, settled)
     }
 
     fn insert_renewal(&mut self, cert: &CertRecord, replaces: &[u8]) -> Result<()> {
@@ -480,138 +393,5 @@ impl CaStore for SqliteCaStore {
     }
 }
 
-/// `(revoked_at, revocation_reason, not_after)` of one serial, if it was issued here.
-type RevocationRow = (Option<i64>, Option<u8>, i64);
-
-/// Prepared once per connection and kept: an OCSP responder asks this on every request,
-/// and compiling the statement each time cost about 4 µs a look-up (Python's sqlite3 on a
-/// CA's ca.db: 9.6 µs a look-up prepared each time, 5.5 µs from its statement cache).
-fn revocation_row(conn: &Connection, serial: &[u8]) -> rusqlite::Result<Option<RevocationRow>> {
-    conn.prepare_cached(
-        "SELECT revoked_at, revocation_reason, not_after FROM certificates WHERE serial = ?1",
-    )?
-    .query_row([serial], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-    .optional()
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::api::CERTIFICATE_HOLD;
-    use crate::store::CaStore;
-
-    fn rec(serial: u8) -> CertRecord {
-        CertRecord {
-            serial: vec![serial; 20],
-            subject: "CN=x".into(),
-            not_before: 0,
-            not_after: 1,
-            profile: "server".into(),
-            key_algorithm: "ecdsa-p256".into(),
-            status: "valid".into(),
-            issued_at: 0,
-            der: vec![0x30, 0],
-        }
-    }
-
-    #[test]
-    fn migrates_inserts_and_rejects_duplicate_serials() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("ca.db");
-        let mut s = SqliteCaStore::open(&p).unwrap();
-        s.insert_certificates(&[rec(1), rec(2)]).unwrap();
-        assert!(s.insert_certificates(&[rec(3), rec(1)]).is_err());
-        assert_eq!(
-            s.count().unwrap(),
-            2,
-            "a failed batch leaves nothing behind"
-        );
-        drop(s);
-        let s = SqliteCaStore::open(&p).unwrap();
-        assert_eq!(s.list().unwrap().len(), 2);
-        assert!(s.get(&[2; 20]).unwrap().is_some());
-        let v: i64 = s
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(v, SCHEMA_VERSION);
-    }
-
-    #[test]
-    fn revocation_status_and_crl_numbers() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut s = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
-        s.insert_certificates(&[rec(1), rec(2), rec(3)]).unwrap();
-        assert_eq!(s.status(&[1; 20]).unwrap(), CertStatus::Good);
-        assert_eq!(s.status(&[9; 20]).unwrap(), CertStatus::Unknown);
-        assert_eq!(s.revoke(&[9; 20], 5, None).unwrap(), RevokeOutcome::Unknown);
-        assert_eq!(
-            s.revoke(&[3; 20], 5, Some(1)).unwrap(),
-            RevokeOutcome::Revoked
-        );
-        assert_eq!(
-            s.revoke(&[1; 20], 7, Some(CERTIFICATE_HOLD)).unwrap(),
-            RevokeOutcome::Revoked
-        );
-        // A second revocation keeps the first record...
-        assert!(matches!(
-            s.revoke(&[3; 20], 9, Some(4)).unwrap(),
-            RevokeOutcome::AlreadyRevoked(Revoked {
-                revoked_at: 5,
-                reason: Some(1),
-                ..
-            })
-        ));
-        // ...except that a hold may become final.
-        assert_eq!(
-            s.revoke(&[1; 20], 8, Some(1)).unwrap(),
-            RevokeOutcome::Revoked
-        );
-        let mut seen = Vec::new();
-        s.for_each_revoked(&mut |r| seen.push((r.serial[0], r.revoked_at, r.reason)))
-            .unwrap();
-        assert_eq!(seen, vec![(1, 8, Some(1)), (3, 5, Some(1))]);
-        assert!(matches!(
-            s.status(&[3; 20]).unwrap(),
-            CertStatus::Revoked(_)
-        ));
-        assert_eq!(s.get(&[3; 20]).unwrap().unwrap().status, "revoked");
-        assert_eq!(s.next_crl_number().unwrap(), 1);
-        assert_eq!(s.next_crl_number().unwrap(), 2);
-    }
-
-    #[test]
-    fn crls_and_ocsp_responses() {
-        let dir = tempfile::tempdir().unwrap();
-        let mut s = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
-        assert_eq!(s.latest_crl().unwrap(), None);
-        let crl = |number| CrlRecord {
-            number,
-            this_update: 1,
-            next_update: 2,
-            der: vec![0x30, 0],
-        };
-        s.insert_crl(&crl(1)).unwrap();
-        s.insert_crl(&crl(2)).unwrap();
-        assert!(s.insert_crl(&crl(2)).is_err(), "a CRL number is used once");
-        assert_eq!(s.latest_crl().unwrap(), Some(crl(2)));
-        // The DER is a file beside ca.db; a changed file is refused, not returned.
-        let file = dir.path().join(CRL_DIR).join("2.crl");
-        assert_eq!(std::fs::read(&file).unwrap(), [0x30, 0]);
-        std::fs::write(&file, [0x30, 1]).unwrap();
-        assert!(matches!(s.latest_crl(), Err(StoreError::File(_))));
-        // A leftover file for a number not on record is replaced.
-        std::fs::write(dir.path().join(CRL_DIR).join("3.crl"), b"junk").unwrap();
-        s.insert_crl(&crl(3)).unwrap();
-        assert_eq!(s.latest_crl().unwrap(), Some(crl(3)));
-        let resp = |serial, at| OcspRecord {
-            serial: vec![serial; 20],
-            produced_at: at,
-            next_update: at + 1,
-            der: vec![0x30, 0],
-        };
-        s.put_ocsp_responses(&[resp(2, 1), resp(1, 1)]).unwrap();
-        s.put_ocsp_responses(&[resp(2, 5)]).unwrap();
-        assert_eq!(s.ocsp_responses().unwrap(), vec![resp(1, 1), resp(2, 5)]);
-    }
-}
+mod tests;

@@ -7,6 +7,7 @@
 //!   compiler holds too, draw the same graph;
 //! - no two modules import each other, directly or around a longer cycle;
 //! - nothing but `cmd` prints, exits or knows clap;
+//! - every library crate denies `missing_docs` and `unreachable_pub`;
 //! - `unsafe` appears only under `pki/backend/` (the crates `pkit-openssl`
 //!   and `pkit-pkcs11`), in the crate `pkit-tls` and in
 //!   `src/main.rs` (the allocator hooks), and every other module carries
@@ -774,12 +775,29 @@ fn src_follows_the_architecture() {
         "read only {} files under src/",
         tree.files.len()
     );
-    let bad = tree.check();
+    let mut bad = tree.check();
+    bad.extend(api_discipline(root));
     assert!(
         bad.is_empty(),
         "the architecture is broken:\n  {}",
         bad.join("\n  ")
     );
+}
+
+/// Every library crate keeps its API as rustls does: the compiler refuses an
+/// undocumented public item and a `pub` item nothing outside the crate can reach.
+const API_LINTS: &str = "#![deny(missing_docs, unreachable_pub)]";
+
+/// The crates whose `lib.rs` lacks [`API_LINTS`].
+fn api_discipline(root: &Path) -> Vec<String> {
+    CRATES
+        .iter()
+        .filter(|(dir, _, _)| {
+            let lib = std::fs::read_to_string(root.join(dir).join("lib.rs")).unwrap_or_default();
+            !lib.lines().any(|l| l.trim() == API_LINTS)
+        })
+        .map(|(dir, _, _)| format!("{dir}/lib.rs: lacks {API_LINTS}"))
+        .collect()
 }
 
 // --- the checker's own tests: small made-up trees ------------------------------------

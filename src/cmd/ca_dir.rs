@@ -317,27 +317,12 @@ pub fn note_findings(findings: &[pkit::lint::Finding]) {
     }
 }
 
-/// Record in the CA's records the certificates signed past the lint gate (`--lint warn`
-/// or `off`), each with what it found, so that `issue list` says so and a later `pkit
-/// lint` can be set beside it. Nothing to record when the gate enforced.
+/// Record the certificates signed past the lint gate (`pkit::pki::ca::gate::record_overrides`).
 pub fn record_gate(
     store: &mut dyn pkit::pki::ca::store::CaStore,
     dir: &Path,
     mode: pkit::pki::ca::gate::GateMode,
     certs: &[(Vec<u8>, &[pkit::lint::Finding])],
 ) -> CliResult {
-    if mode == pkit::pki::ca::gate::GateMode::Enforce || certs.is_empty() {
-        return Ok(());
-    }
-    let rows: Vec<(Vec<u8>, String)> = certs
-        .iter()
-        .map(|(serial, found)| {
-            let list: Vec<serde_json::Value> =
-                found.iter().map(super::lint::finding_json).collect();
-            (serial.clone(), serde_json::Value::Array(list).to_string())
-        })
-        .collect();
-    store
-        .record_lint_overrides(mode.name(), &rows)
-        .map_err(super::ca_db::db_err(dir))
+    pkit::pki::ca::gate::record_overrides(store, mode, certs).map_err(super::ca_db::db_err(dir))
 }

@@ -96,18 +96,6 @@ impl std::ops::Deref for Linted {
     }
 }
 
-/// The JSON of one finding, as every command that lints shows it.
-pub fn finding_json(f: &Finding) -> Value {
-    json!({
-        "lint": f.lint,
-        "level": f.level.name(),
-        "source": f.source,
-        "path": f.path,
-        "offset": f.offset,
-        "message": f.message,
-    })
-}
-
 /// One finding as a text line.
 pub fn finding_text(f: &Finding) -> String {
     format!(
@@ -237,7 +225,7 @@ fn item_json(l: &Linted, rules: &Rules) -> Value {
         "errors": l.findings.iter().filter(|f| f.level == Level::Error).count(),
         "warnings": l.findings.iter().filter(|f| f.level == Level::Warning).count(),
         "notices": l.findings.iter().filter(|f| f.level == Level::Notice).count(),
-        "findings": l.findings.iter().map(finding_json).collect::<Vec<_>>(),
+        "findings": l.findings.iter().map(Finding::to_json).collect::<Vec<_>>(),
         "not_run": l
             .not_run
             .iter()

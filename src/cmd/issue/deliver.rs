@@ -109,7 +109,7 @@ pub fn deliver(
         item["lint_findings"] = issued
             .findings
             .iter()
-            .map(crate::cmd::lint::finding_json)
+            .map(pkit::lint::Finding::to_json)
             .collect::<Vec<_>>()
             .into();
     } else {

@@ -132,3 +132,24 @@ fn unreadable(path: &str) -> Finding {
         message: "what is to be signed does not parse back".into(),
     }
 }
+
+/// Record in the CA's records the certificates signed past the gate (`--lint warn` or
+/// `off`), each with what it found (their JSON), so that `issue list` says so and a later
+/// `pkit lint` can be set beside it. Nothing to record when the gate enforced.
+pub fn record_overrides(
+    store: &mut dyn crate::store::CaStore,
+    mode: GateMode,
+    certs: &[(Vec<u8>, &[Finding])],
+) -> crate::store::Result<()> {
+    if mode == GateMode::Enforce || certs.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<(Vec<u8>, String)> = certs
+        .iter()
+        .map(|(serial, found)| {
+            let list = found.iter().map(Finding::to_json).collect();
+            (serial.clone(), serde_json::Value::Array(list).to_string())
+        })
+        .collect();
+    store.record_lint_overrides(mode.name(), &rows)
+}

@@ -53,6 +53,22 @@ pub struct Finding {
     pub message: String,
 }
 
+impl Finding {
+    /// The finding as JSON (`lint`, `level`, `source`, `path`, `offset`, `message`): one
+    /// item of `pkit lint -f json`'s `findings`, and what a CA records of the findings
+    /// its gate let through.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "lint": self.lint,
+            "level": self.level.name(),
+            "source": self.source,
+            "path": self.path,
+            "offset": self.offset,
+            "message": self.message,
+        })
+    }
+}
+
 /// A lint that applied but could not run: a part it needs did not decode.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotRun {

@@ -180,7 +180,7 @@ fn get(fetch: &dyn Fetch, t: &Tile, a: &mut Audited) -> std::result::Result<Vec<
 fn hashes(t: &Tile, bytes: &[u8]) -> std::result::Result<Vec<Hash>, Finding> {
     tile_hashes(t, bytes).map_err(|why| Finding::BadTile {
         path: t.path(),
-        why,
+        why: why.to_string(),
     })
 }
 

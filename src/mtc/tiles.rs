@@ -251,15 +251,36 @@ pub fn hash_tile<S: NodeSource + ?Sized>(src: &S, tile: &Tile) -> Result<Vec<u8>
     Ok(hashes.concat())
 }
 
-/// A hash tile's bytes as its hashes: exactly `t.width` of them, else what is wrong.
-pub fn tile_hashes(t: &Tile, bytes: &[u8]) -> std::result::Result<Vec<Hash>, String> {
-    let want = usize::from(t.width) * 32;
-    if bytes.len() != want {
-        return Err(format!(
-            "{} bytes; a tile of width {} has {want}",
-            bytes.len(),
-            t.width
-        ));
+/// A hash tile whose length is not its width's: what a served log got wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrongTileLength {
+    /// The bytes served.
+    pub got: usize,
+    /// The tile's width in hashes.
+    pub width: u16,
+}
+
+impl std::fmt::Display for WrongTileLength {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} bytes; a tile of width {} has {}",
+            self.got,
+            self.width,
+            usize::from(self.width) * 32
+        )
+    }
+}
+
+impl std::error::Error for WrongTileLength {}
+
+/// A hash tile's bytes as its hashes: exactly `t.width` of them.
+pub fn tile_hashes(t: &Tile, bytes: &[u8]) -> std::result::Result<Vec<Hash>, WrongTileLength> {
+    if bytes.len() != usize::from(t.width) * 32 {
+        return Err(WrongTileLength {
+            got: bytes.len(),
+            width: t.width,
+        });
     }
     Ok(bytes
         .chunks_exact(32)

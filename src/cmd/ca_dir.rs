@@ -316,13 +316,3 @@ pub fn note_findings(findings: &[pkit::lint::Finding]) {
         eprintln!("pkit: lint: {}", super::lint::finding_text(f));
     }
 }
-
-/// Record the certificates signed past the lint gate (`pkit::pki::ca::gate::record_overrides`).
-pub fn record_gate(
-    store: &mut dyn pkit::pki::ca::store::CaStore,
-    dir: &Path,
-    mode: pkit::pki::ca::gate::GateMode,
-    certs: &[(Vec<u8>, &[pkit::lint::Finding])],
-) -> CliResult {
-    pkit::pki::ca::gate::record_overrides(store, mode, certs).map_err(super::ca_db::db_err(dir))
-}

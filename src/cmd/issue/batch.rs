@@ -343,7 +343,8 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
             .iter()
             .map(|(s, f)| (s.clone(), f.as_slice()))
             .collect();
-        crate::cmd::ca_dir::record_gate(store.as_mut(), &a.issuer.ca, issuer.gate.mode, &rows)?;
+        pkit::pki::ca::gate::record_overrides(store.as_mut(), issuer.gate.mode, &rows)
+            .map_err(db_err(&a.issuer.ca))?;
     }
     if files.envelope.is_some() {
         // Closed whatever happened next: what was delivered is a complete document.

@@ -225,15 +225,14 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
                 db_passin: a.db.db_passin.clone(),
             };
             let mut store = ca_db::open_store(parent_dir, &parent_db)?;
-            store
-                .insert_certificates(&[record(&issued, &a.subject, Profile::Ca, alg.name())])
+            issued
+                .record_in(
+                    store.as_mut(),
+                    &record(&issued, &a.subject, Profile::Ca, alg.name()),
+                    None,
+                    issuer.gate.mode,
+                )
                 .map_err(db_err(parent_dir))?;
-            crate::cmd::ca_dir::record_gate(
-                store.as_mut(),
-                parent_dir,
-                issuer.gate.mode,
-                &[(issued.serial.to_vec(), &issued.findings)],
-            )?;
             let chain = chain_below(parent_dir, &issued.der)?;
             (
                 issued.der,

@@ -2,7 +2,7 @@
 
 use super::deliver::{deliver, report, DeliverArgs};
 use crate::cmd::ca_db::db_err;
-use crate::cmd::ca_dir::{parse_time, record_gate};
+use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::key::AlgorithmParser;
 use crate::cmd::request::{dn_of, generate, profile, read_csr, record, sans, subject};
@@ -175,15 +175,14 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let dn = dn_of(&issued.der);
     let alg_name = key_alg.map_or("other", Algorithm::name);
     let mut store = crate::cmd::ca_db::open_store(&a.issuer.ca, &a.issuer.db)?;
-    store
-        .insert_certificates(&[record(&issued, &dn, prof, alg_name)])
+    issued
+        .record_in(
+            store.as_mut(),
+            &record(&issued, &dn, prof, alg_name),
+            None,
+            issuer.gate.mode,
+        )
         .map_err(db_err(&a.issuer.ca))?;
-    record_gate(
-        store.as_mut(),
-        &a.issuer.ca,
-        issuer.gate.mode,
-        &[(issued.serial.to_vec(), &issued.findings)],
-    )?;
     let key = match (&key, &a.key_out) {
         (Some(k), Some(p)) => Some((k.as_ref(), p.as_path())),
         _ => None,

@@ -151,18 +151,14 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
     };
     let issued = issuer.issue(issuer.key.signer()?.as_mut(), &req)?;
     let alg_name = key_alg.map_or("other", Algorithm::name);
-    store
-        .insert_renewal(
+    issued
+        .record_in(
+            store.as_mut(),
             &record(&issued, &dn_of(&issued.der), profile, alg_name),
-            &serial,
+            Some(&serial),
+            issuer.gate.mode,
         )
         .map_err(db_err(&a.issuer.ca))?;
-    crate::cmd::ca_dir::record_gate(
-        store.as_mut(),
-        &a.issuer.ca,
-        issuer.gate.mode,
-        &[(issued.serial.to_vec(), &issued.findings)],
-    )?;
     let what = format!("renewed serial {} as", hex(&serial));
     let mut out = deliver(
         be,

@@ -160,6 +160,23 @@ impl Issued {
             der: self.der.clone(),
         }
     }
+
+    /// Record this certificate in the CA's records — its row (the renewal of `renews`
+    /// when given), then, under a gate that did not enforce, what the gate let through —
+    /// as every command that issues one certificate does.
+    pub fn record_in(
+        &self,
+        store: &mut dyn crate::store::CaStore,
+        row: &CertRecord,
+        renews: Option<&[u8]>,
+        mode: crate::gate::GateMode,
+    ) -> crate::store::Result<()> {
+        match renews {
+            Some(old) => store.insert_renewal(row, old)?,
+            None => store.insert_certificates(std::slice::from_ref(row))?,
+        }
+        crate::gate::record_overrides(store, mode, &[(self.serial.to_vec(), &self.findings)])
+    }
 }
 
 impl Issuer {

@@ -2,10 +2,11 @@
 //! `DIR/ca.key` and `DIR/ca.db` (or where `ca_db.rs` finds its records), plus the argument forms they share (times, serials).
 
 use super::error::{CliError, CliResult};
-use super::io::{self, InForm};
+use super::io;
 use super::key::load_private_key;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::ca_files::{self, CaFilesError};
 use pkit::pki::ca::issuer::{CaError, Issuer};
 use pkit::pki::ca::settings::CaSettings;
 use pkit::pki::verify::preissue::PreIssue;
@@ -67,57 +68,23 @@ pub fn load_issuer(
     Ok(issuer)
 }
 
-/// The trust anchor above an intermediate's chain, kept beside it (`issue ca --parent`
-/// writes it) so that what the CA signs is validated up to the anchor; a root, and an
-/// intermediate made before the file existed, have none.
-pub const ROOT_FILE: &str = "root.pem";
-
-/// Every certificate above what the CA in `dir` signs: its own (`ca.pem`), the others
-/// of `chain.pem`, then `root.pem`. Without `root.pem` the highest certificate the CA
-/// has stands for the anchor (its constraints still apply: pkit applies an anchor's).
-pub fn chain_to_anchor(dir: &Path) -> CliResult<Vec<Vec<u8>>> {
-    let own = load_ca_cert(dir)?;
-    let mut all = vec![own.clone()];
-    for der in ca_chain(dir)? {
-        if der != own && !all.contains(&der) {
-            all.push(der);
-        }
+/// The CA directory's files' errors, naming the file.
+fn files_err(e: CaFilesError) -> CliError {
+    match e {
+        CaFilesError::Io { path, error } => CliError::io_at(&path.display().to_string(), &error),
+        e => CliError::parse(e.to_string()),
     }
-    let root = dir.join(ROOT_FILE);
-    if root.exists() {
-        for it in io::split_items(io::read_source(&root)?, InForm::Auto) {
-            let der = it?.der;
-            if !all.contains(&der) {
-                all.push(der);
-            }
-        }
-    }
-    Ok(all)
 }
 
-/// The certificates a CA's issued certificates chain through to its root, root left
-/// out: `DIR/chain.pem` of an intermediate (its own certificate first); a root has none.
-pub const CHAIN_FILE: &str = "chain.pem";
+/// Every certificate above what the CA in `dir` signs (`ca_files::chain_to_anchor`).
+pub fn chain_to_anchor(dir: &Path) -> CliResult<Vec<Vec<u8>>> {
+    ca_files::chain_to_anchor(dir).map_err(files_err)
+}
 
-/// The chain a certificate issued by the CA in `dir` is served with: `DIR/chain.pem`
-/// when the CA has one; else its own certificate when it is not self-issued (an
-/// intermediate made elsewhere); else nothing (a root).
+/// The chain a certificate issued by the CA in `dir` is served with
+/// (`ca_files::served_chain`).
 pub fn ca_chain(dir: &Path) -> CliResult<Vec<Vec<u8>>> {
-    let chain = dir.join(CHAIN_FILE);
-    if chain.exists() {
-        return io::split_items(io::read_source(&chain)?, InForm::Auto)
-            .into_iter()
-            .map(|it| it.map(|it| it.der))
-            .collect();
-    }
-    let der = load_ca_cert(dir)?;
-    let c = pkit::pki::cert::Certificate::from_der(&der)
-        .map_err(|e| CliError::der(&dir.join("ca.pem").display().to_string(), &e))?;
-    Ok(if c.is_self_issued() {
-        Vec::new()
-    } else {
-        vec![der]
-    })
+    ca_files::served_chain(dir).map_err(files_err)
 }
 
 /// `DIR/ca.json`: what the CA applies to everything it issues.
@@ -127,13 +94,7 @@ pub fn load_settings(dir: &Path) -> CliResult<CaSettings> {
 
 /// The DER of `DIR/ca.pem` alone (for those that act for the CA without its key).
 pub fn load_ca_cert(dir: &Path) -> CliResult<Vec<u8>> {
-    let pem_path = dir.join("ca.pem");
-    let src = io::read_source(&pem_path)?;
-    let cert = io::split_items(src, InForm::Auto)
-        .into_iter()
-        .next()
-        .ok_or_else(|| CliError::parse(format!("{}: no certificate", pem_path.display())))??;
-    Ok(cert.der)
+    ca_files::ca_certificate(dir).map_err(files_err)
 }
 
 /// A duration argument: a number with a unit, `90s`, `30m`, `1h`, `7d`, `4w`.

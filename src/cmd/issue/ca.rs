@@ -5,7 +5,6 @@ use crate::cmd::ca_db::{self, DbArgs};
 use crate::cmd::ca_dir::note_findings;
 use crate::cmd::ca_dir::{
     chain_to_anchor, load_issuer, new_ca_key, note_clear_key, parse_time, ExistingKeyArgs, Passout,
-    CHAIN_FILE, ROOT_FILE,
 };
 use crate::cmd::created::{certificate_item, print_json, Files, FormatArgs};
 use crate::cmd::error::{CliError, CliResult, Exit};
@@ -19,6 +18,7 @@ use pkit::der::Time;
 use pkit::lint::Rules;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::ca_files::{CHAIN_FILE, ROOT_FILE};
 use pkit::pki::ca::gate::LintGate;
 use pkit::pki::ca::issuer::{self, Request};
 use pkit::pki::ca::pointers::Pointers;

@@ -85,25 +85,13 @@ pub fn run_policy(be: &Backend, a: PolicyCmdArgs) -> CliResult<Exit> {
             *policy = Policy::default();
         }
         for r in &a.remove {
-            let before = policy.allow.len() + policy.deny.len();
-            policy.allow.retain(|x| x.text() != r);
-            policy.deny.retain(|x| x.text() != r);
-            if before == policy.allow.len() + policy.deny.len() && !a.clear {
+            if !policy.remove(r) && !a.clear {
                 return Err(CliError::usage(format!(
                     "--remove {r}: the CA's policy has no such rule"
                 )));
             }
         }
-        for (list, new) in [
-            (&mut policy.allow, adding.allow),
-            (&mut policy.deny, adding.deny),
-        ] {
-            for rule in new {
-                if !list.contains(&rule) {
-                    list.push(rule);
-                }
-            }
-        }
+        policy.merge(adding);
         io::write_file_atomic(
             &a.ca.join(settings::FILE),
             settings.to_json().as_bytes(),

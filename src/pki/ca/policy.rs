@@ -435,6 +435,25 @@ impl Policy {
         Ok(())
     }
 
+    /// Take out the rule written `text` (allow or deny); whether there was one.
+    pub fn remove(&mut self, text: &str) -> bool {
+        let before = self.allow.len() + self.deny.len();
+        self.allow.retain(|x| x.text() != text);
+        self.deny.retain(|x| x.text() != text);
+        before != self.allow.len() + self.deny.len()
+    }
+
+    /// Add `other`'s rules, each once.
+    pub fn merge(&mut self, other: Policy) {
+        for (list, new) in [(&mut self.allow, other.allow), (&mut self.deny, other.deny)] {
+            for rule in new {
+                if !list.contains(&rule) {
+                    list.push(rule);
+                }
+            }
+        }
+    }
+
     /// The rule lists as ca.json keeps them.
     pub fn texts(&self) -> (Vec<String>, Vec<String>) {
         let t = |l: &[Rule]| l.iter().map(|r| r.text.clone()).collect();
@@ -577,5 +596,23 @@ mod tests {
             let e = Rule::parse(rule).unwrap_err().0;
             assert!(e.starts_with(rule) && e.contains(want), "{rule}: {e}");
         }
+    }
+
+    #[test]
+    fn rules_are_removed_by_their_text_and_merged_once() {
+        let mut p = policy(&["DNS:*.example.com"], &["DNS:bad.example.com"]);
+        assert!(p.remove("DNS:bad.example.com"));
+        assert!(!p.remove("DNS:bad.example.com"));
+        p.merge(policy(
+            &["DNS:*.example.com", "IP:10.0.0.0/8"],
+            &["DNS:x.example.com"],
+        ));
+        assert_eq!(
+            p.texts(),
+            (
+                vec!["DNS:*.example.com".to_string(), "IP:10.0.0.0/8".to_string()],
+                vec!["DNS:x.example.com".to_string()]
+            )
+        );
     }
 }

@@ -2,26 +2,16 @@
 //! anchor CRL, see `tests/data/README.md`): the fields `pkit parse` prints, the one
 //! revoked serial with its reason, and the DER it would emit.
 
-use pkit_describe::{describe, Ctx};
-use pkit_openssl as openssl;
-use pkit_x509::detect::{self, Kind};
+mod common;
+
+use common::{ctx, data, describe_data};
+use pkit_describe::describe;
+use pkit_x509::detect::Kind;
 
 #[test]
 fn a_crl_renders_its_fields_and_entries() {
-    let path = format!(
-        "{}/../../../tests/data/pkits/crls/TrustAnchorRootCRL.crl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let der = std::fs::read(&path).unwrap();
-    assert_eq!(detect::sniff(&der), Kind::Crl);
-    let ctx = Ctx {
-        now: pkit_der::Time::now(),
-        show_private: false,
-        password: None,
-        lenient: false,
-        backend: openssl::backend(),
-    };
-    let mut d = describe(Kind::Crl, &der, &ctx).unwrap();
+    let mut d = describe_data("pkits/crls/TrustAnchorRootCRL.crl", Kind::Crl);
+    let der = data("pkits/crls/TrustAnchorRootCRL.crl", Kind::Crl);
     // A long entry list may be left for printing; this one fills in either way.
     d.fill_deferred().unwrap();
     let json = &d.json;
@@ -52,5 +42,5 @@ fn a_crl_renders_its_fields_and_entries() {
     assert_eq!(d.objects, vec![(Kind::Crl, der.clone())]);
     assert!(d.certs.is_empty());
     // A truncated CRL is an error, not a description.
-    assert!(describe(Kind::Crl, &der[..der.len() - 1], &ctx).is_err());
+    assert!(describe(Kind::Crl, &der[..der.len() - 1], &ctx()).is_err());
 }

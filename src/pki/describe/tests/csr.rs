@@ -2,26 +2,16 @@
 //! see `tests/data/README.md`): the subject, the key, and the subjectAltName its
 //! extensionRequest asks for.
 
-use pkit_describe::{describe, Ctx};
-use pkit_openssl as openssl;
-use pkit_x509::detect::{self, Kind};
+mod common;
+
+use common::{ctx, data, describe_data};
+use pkit_describe::describe;
+use pkit_x509::detect::Kind;
 
 #[test]
 fn a_csr_renders_its_subject_key_and_requested_extensions() {
-    let path = format!(
-        "{}/../../../tests/data/lint/weak-internal.csr",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let der = std::fs::read(&path).unwrap();
-    assert_eq!(detect::sniff(&der), Kind::Csr);
-    let ctx = Ctx {
-        now: pkit_der::Time::now(),
-        show_private: false,
-        password: None,
-        lenient: false,
-        backend: openssl::backend(),
-    };
-    let d = describe(Kind::Csr, &der, &ctx).unwrap();
+    let d = describe_data("lint/weak-internal.csr", Kind::Csr);
+    let der = data("lint/weak-internal.csr", Kind::Csr);
     let json = &d.json;
     assert_eq!(json["type"], "csr");
     // PKCS#10's version field is 0, printed as version 1.
@@ -44,5 +34,5 @@ fn a_csr_renders_its_subject_key_and_requested_extensions() {
     );
     assert_eq!(d.objects, vec![(Kind::Csr, der.clone())]);
     // A certificate's reader refuses it: describing needs the right kind.
-    assert!(describe(Kind::Certificate, &der, &ctx).is_err());
+    assert!(describe(Kind::Certificate, &der, &ctx()).is_err());
 }

@@ -2,26 +2,15 @@
 //! (`resp-revoked-no-next-update.der`, see `tests/data/README.md`): the response status,
 //! the responder, and the one revoked certificate it answers for.
 
-use pkit_describe::{describe, Ctx};
-use pkit_openssl as openssl;
-use pkit_x509::detect::{self, Kind};
+mod common;
+
+use common::{ctx, data, describe_data};
+use pkit_describe::describe;
+use pkit_x509::detect::Kind;
 
 #[test]
 fn an_ocsp_response_renders_its_single_responses() {
-    let path = format!(
-        "{}/../../../tests/data/lint/resp-revoked-no-next-update.der",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let der = std::fs::read(&path).unwrap();
-    assert_eq!(detect::sniff(&der), Kind::OcspResponse);
-    let ctx = Ctx {
-        now: pkit_der::Time::now(),
-        show_private: false,
-        password: None,
-        lenient: false,
-        backend: openssl::backend(),
-    };
-    let d = describe(Kind::OcspResponse, &der, &ctx).unwrap();
+    let d = describe_data("lint/resp-revoked-no-next-update.der", Kind::OcspResponse);
     let json = &d.json;
     assert_eq!(json["type"], "ocsp_response");
     assert_eq!(json["response_status"], "successful");
@@ -45,5 +34,6 @@ fn an_ocsp_response_renders_its_single_responses() {
     assert_eq!(json["certs"].as_array().map(Vec::len), Some(0));
     assert!(d.certs.is_empty());
     // An OCSP request's reader refuses a response.
-    assert!(describe(Kind::OcspRequest, &der, &ctx).is_err());
+    let der = data("lint/resp-revoked-no-next-update.der", Kind::OcspResponse);
+    assert!(describe(Kind::OcspRequest, &der, &ctx()).is_err());
 }

@@ -14,7 +14,7 @@ use pkit::pki::backend::openssl;
 use pkit::pki::ca::gate::GateMode;
 use pkit::pki::ca::issuer::{self_signed, Issuer, Request};
 use pkit::pki::ca::profile::Profile;
-use pkit::pki::ca::subject::parse_subject;
+use pkit::pki::subject::parse_subject;
 use std::hint::black_box;
 
 fn issuance(c: &mut Criterion) {
@@ -46,7 +46,7 @@ fn issuance(c: &mut Criterion) {
             key_alg: Some(alg),
             profile: Profile::Server,
             sans: vec![
-                pkit::pki::ca::san::parse_san("DNS:bench.example")
+                pkit::pki::san::parse_san("DNS:bench.example")
                     .expect("SAN")
                     .der,
             ],

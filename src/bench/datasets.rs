@@ -303,7 +303,7 @@ mod tests {
                 .generate(Algorithm::EcdsaP256)
                 .unwrap()
                 .as_ref(),
-            &pkit_ca::subject::parse_subject("CN=Template,O=pkit").unwrap(),
+            &pkit_x509::subject::parse_subject("CN=Template,O=pkit").unwrap(),
             Time {
                 unix: 1_767_225_600,
             },

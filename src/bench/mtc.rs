@@ -17,7 +17,6 @@ use super::scratch::{Db, Scratch};
 use super::x509::{self, insert_stage, mean_len};
 use super::{BenchError, Result};
 use crate::der::Time;
-use pkit_ca::subject::parse_subject;
 use pkit_mtc::add::append_bulk;
 use pkit_mtc::cert::{assemble, build_tbs, entry_from_certificate, serial_number, CaInfo};
 use pkit_mtc::cosign::Cosigner;
@@ -31,6 +30,7 @@ use pkit_mtc::subtree::{covering_subtrees, Subtree};
 use pkit_mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use pkit_mtc::verify::{verify_certificates, Policy};
 use pkit_x509::alg::Algorithm;
+use pkit_x509::subject::parse_subject;
 use rayon::prelude::*;
 
 /// The operations pkit measures, in the seed's table order, with notes.

@@ -6,8 +6,6 @@
 use super::Result;
 use pkit_ca::issuer::{self_signed, Issuer, Request};
 use pkit_ca::profile::Profile;
-use pkit_ca::san::parse_san;
-use pkit_ca::subject::parse_subject;
 use pkit_der::Time;
 use pkit_mtc::cert::build_certificate;
 use pkit_mtc::cosign::COSIGNER_ALGORITHMS;
@@ -20,6 +18,8 @@ use pkit_mtc::subtree::Subtree;
 use pkit_mtc::MtcError;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
+use pkit_x509::san::parse_san;
+use pkit_x509::subject::parse_subject;
 
 /// The longest inclusion proof a log of 2^48 entries can have, less one.
 pub const MAX_PROOF_HASHES: usize = 47;

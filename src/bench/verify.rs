@@ -12,13 +12,13 @@ use super::{BenchError, Result};
 use crate::der::Time;
 use pkit_ca::issuer::{self_signed, Issuer, Request};
 use pkit_ca::profile::Profile;
-use pkit_ca::subject::parse_subject;
 use pkit_verify::many::verify_many;
 use pkit_verify::options::Options;
 use pkit_verify::pool::Pool;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::cert::Certificate;
 use pkit_x509::signed::verify_signed;
+use pkit_x509::subject::parse_subject;
 use rayon::prelude::*;
 
 /// The operations, in table order, with their notes.

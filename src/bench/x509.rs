@@ -18,7 +18,6 @@ use pkit_ca::ocsp::Responder;
 use pkit_ca::ocsp_answer::{ask, Question};
 use pkit_ca::profile::Profile;
 use pkit_ca::store::{CaStore, CertRecord, CertStatus, CrlRecord, OcspRecord};
-use pkit_ca::subject::parse_subject;
 use pkit_verify::crl_verify;
 use pkit_verify::preissue::PreIssue;
 use pkit_x509::alg::{Algorithm, Digest};
@@ -29,6 +28,7 @@ use pkit_x509::ocsp::{OcspRequest, OcspResponse};
 use pkit_x509::ocsp_request::{encode_request, IssuerHashes};
 use pkit_x509::ocsp_verify::{self, Expect};
 use pkit_x509::signed::verify_item;
+use pkit_x509::subject::parse_subject;
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -164,7 +164,7 @@ pub fn make_ca(
     let chain = PreIssue::new(backend, vec![ca_der.clone()])
         .map_err(|r| BenchError::Ca(pkit_ca::issuer::CaError::Forbidden(r)))?;
     let mut issuer = Issuer::new(ca_der, Box::new(key.clone()))?;
-    issuer.chain = Some(Box::new(chain));
+    issuer.chain = Some(chain);
     Ok((issuer, responder, key))
 }
 
@@ -297,7 +297,7 @@ pub fn issue_batch(
     n: u64,
     now: Time,
 ) -> Result<Vec<Issued>> {
-    let san = pkit_ca::san::parse_san(SAN)
+    let san = pkit_x509::san::parse_san(SAN)
         .map_err(|e| BenchError::Check(e.to_string()))?
         .der;
     let items: Vec<BatchItem> = (1..=n)

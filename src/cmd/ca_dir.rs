@@ -64,7 +64,7 @@ pub fn load_issuer(
     issuer.gate.rules = settings.lint_rules;
     issuer.policy = settings.policy;
     let chain = PreIssue::new(be, chain_to_anchor(dir)?).map_err(CaError::Forbidden)?;
-    issuer.chain = Some(Box::new(chain));
+    issuer.chain = Some(chain);
     Ok(issuer)
 }
 

@@ -9,8 +9,8 @@ use clap::{Args, ValueEnum};
 use pkit::der::hex;
 use pkit::pki::alg::Digest;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::san::sans_of;
 use pkit::pki::cert::Certificate;
+use pkit::pki::san::sans_of;
 use serde_json::{json, Map, Value};
 use std::path::Path;
 

@@ -8,13 +8,13 @@ use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
-use pkit::pki::ca::san::parse_san;
 use pkit::pki::ca::store::CertRecord;
-use pkit::pki::ca::subject::parse_subject;
 use pkit::pki::cert::Certificate;
 use pkit::pki::csr::Csr;
 use pkit::pki::key::encrypted::{encrypt_private_key, KdfChoice};
 use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
+use pkit::pki::san::parse_san;
+use pkit::pki::subject::parse_subject;
 use std::path::Path;
 
 pub fn profile(s: &str) -> CliResult<Profile> {

@@ -8,9 +8,9 @@ use super::entry::{encode_entry, encode_tbs_entry, leaf_extensions, TbsEntryInpu
 use super::hash::leaf_hash;
 use super::store::{LogStore, NewEntry};
 use crate::der::Time;
-use pkit_ca::manifest::{nonblank_lines, ManifestError, ManifestLine};
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
+use pkit_x509::manifest::{nonblank_lines, ManifestError, ManifestLine};
 use rayon::prelude::*;
 
 /// Entries appended per store call (and so per transaction): large enough that the
@@ -104,7 +104,7 @@ fn manifest_request(l: ManifestLine, d: &ManifestDefaults<'_>) -> Result<EntryRe
     })
 }
 
-/// Every line of a manifest (read by [`pkit_ca::manifest`]) turned into an entry, in
+/// Every line of a manifest (read by [`pkit_x509::manifest`]) turned into an entry, in
 /// parallel, before anything is stored: one bad line and there are none. `done` is
 /// called once per entry made (a progress bar).
 pub fn manifest_entries(

@@ -27,7 +27,7 @@
 //!
 //! | stage | call |
 //! |---|---|
-//! | `cert_gen` | ordinary X.509 issuance (`pkit_ca`); MTC input is its TBS |
+//! | `cert_gen` | ordinary X.509 issuance (the CA's, `pkit-ca`); MTC input is its TBS |
 //! | `entry_convert` | [`cert::entry_from_certificate`] (X.509 → MTCLogEntry + SPKI), or [`entry::encode_tbs_entry`] + [`entry::encode_entry`] from parts |
 //! | `leaf_hash` | [`hash::leaf_hash`] |
 //! | `db_insert_entries` | [`store::LogStore::append_entries`] (one transaction per call) |

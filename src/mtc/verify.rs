@@ -430,7 +430,7 @@ mod tests {
         let entries: Vec<(Vec<u8>, Vec<u8>)> = (0..5u8)
             .map(|i| {
                 let subject = [0x30, 0x00];
-                let san = pkit_ca::san::parse_san(&format!("DNS:h{i}.example"))
+                let san = pkit_x509::san::parse_san(&format!("DNS:h{i}.example"))
                     .unwrap()
                     .der;
                 let tbs = encode_tbs_entry(&TbsEntryInput {

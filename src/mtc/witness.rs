@@ -25,9 +25,9 @@ use super::subtree::{covering_subtrees, Subtree};
 use super::tile_source::TileSource;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine;
-use pkit_ca::manifest::nonblank_lines;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
+use pkit_x509::manifest::nonblank_lines;
 
 /// A witness's signature over one subtree of a log: a line of `pkit mtc cosign
 /// --subtrees` output, `{"cosigner", "start", "end", "hash", "signature"}`.

@@ -5,8 +5,8 @@
 //! `pkit-verify` (src/pki/verify).
 
 pub use pkit_x509::{
-    alg, algid, cert, crl, csr, detect, ext, extension, key, name, ocsp, ocsp_request, ocsp_verify,
-    pem, pkcs12, pkcs7, signed, spki, split,
+    alg, algid, cert, crl, csr, detect, ext, extension, key, manifest, name, ocsp, ocsp_request,
+    ocsp_verify, pem, pkcs12, pkcs7, san, signed, spki, split, subject,
 };
 
 /// The crypto backend (`pkit_x509::backend`), with its implementations: OpenSSL

@@ -19,12 +19,12 @@ use pkit::pki::backend::Backend;
 use pkit::pki::backend::PrivateKey;
 use pkit::pki::ca::batch::{Batch, BatchError, BatchItem, Delivery};
 use pkit::pki::ca::issuer::Issued;
-use pkit::pki::ca::manifest::{nonblank_lines, ManifestLine};
 use pkit::pki::ca::profile::Profile;
-use pkit::pki::ca::san::parse_san;
 use pkit::pki::ca::store::{self, DeliveryNote};
 use pkit::pki::ca::undelivered;
 use pkit::pki::ca::validity;
+use pkit::pki::manifest::{ManifestError, ManifestLine};
+use pkit::pki::san::parse_san;
 use rayon::prelude::*;
 use serde_json::json;
 use std::path::PathBuf;
@@ -140,13 +140,16 @@ fn manifest_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
     let lines =
         ManifestLine::parse_all(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
     let mut out = Vec::with_capacity(lines.len());
-    for (line, (number, offset, _)) in lines.into_iter().zip(nonblank_lines(&text)) {
-        let profile = line.profile.unwrap_or(default_profile);
+    for line in lines {
+        let at = |e: ManifestError| CliError::usage(format!("{name}: {e}"));
+        let profile = Profile::of_line(&line)
+            .map_err(at)?
+            .unwrap_or(default_profile);
         if profile.needs_san() && line.sans.is_empty() {
-            return Err(CliError::usage(format!(
-                "{name}: line {number} (byte {offset}): a {} certificate needs sans (e.g. \"sans\": [\"DNS:host.example\"])",
+            return Err(at(line.error(format!(
+                "a {} certificate needs sans (e.g. \"sans\": [\"DNS:host.example\"])",
                 profile.name()
-            )));
+            ))));
         }
         out.push(BatchItem {
             n: out.len() as u64 + 1,

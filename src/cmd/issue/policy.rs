@@ -8,10 +8,10 @@ use crate::cmd::io;
 use clap::Args;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::policy::{Policy, Rule};
-use pkit::pki::ca::precheck::{names_allowed, Refusal};
-use pkit::pki::ca::san::parse_san;
+use pkit::pki::ca::precheck::names_allowed;
 use pkit::pki::ca::settings;
-use pkit::pki::verify::preissue::PreIssue;
+use pkit::pki::san::parse_san;
+use pkit::pki::verify::preissue::{PreIssue, Refusal};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 

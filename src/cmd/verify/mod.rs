@@ -238,7 +238,7 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         (Some(dir), Some(der)) => Some(CaDatabase {
             cert: Certificate::from_der(der)
                 .map_err(|e| CliError::der(&dir.join("ca.pem").display().to_string(), &e))?,
-            store: Mutex::new(open_store(dir, &a.db)?),
+            records: Mutex::new(Box::new(open_store(dir, &a.db)?)),
         }),
         _ => None,
     };

@@ -6,12 +6,12 @@
 use crate::ca::Ca;
 use crate::problem::Problem;
 use crate::store::Order;
-use pkit_ca::san::parse_san;
 use pkit_lint::{lint_csr_context, CsrContext, CsrFacts, Level, LintOptions};
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
 use pkit_x509::csr::Csr;
 use pkit_x509::ext::GeneralName;
+use pkit_x509::san::parse_san;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::net::IpAddr;
@@ -158,7 +158,7 @@ pub(crate) fn subject_and_sans(
         .find(|(t, v)| t == "dns" && v.len() <= 64)
         .map(|(_, v)| v.clone());
     let subject =
-        pkit_ca::subject::parse_subject(&cn.map(|c| format!("CN={c}")).unwrap_or_default())
+        pkit_x509::subject::parse_subject(&cn.map(|c| format!("CN={c}")).unwrap_or_default())
             .map_err(|e| Problem::server(e.to_string()))?;
     Ok((subject, sans))
 }

@@ -162,13 +162,13 @@ pub fn sign_crl(tbs: &[u8], signer: &mut dyn Signer) -> Result<Vec<u8>, BackendE
 mod tests {
     use super::*;
     use crate::issuer::self_signed;
-    use crate::subject::parse_subject;
     use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
     use pkit_x509::cert::Certificate;
     use pkit_x509::crl::Crl;
     use pkit_x509::ext::CrlReason;
     use pkit_x509::signed::verify_signed;
+    use pkit_x509::subject::parse_subject;
 
     const NOW: Time = Time {
         unix: 1_800_000_000,

@@ -6,11 +6,11 @@
 use super::gate::LintGate;
 use super::pointers::Pointers;
 use super::policy::Policy;
-use super::precheck::{ChainCheck, Refusal};
 use super::profile::{self, ExtensionInputs, Profile};
 use super::store::CertRecord;
 use super::tbs::{self, TbsFields};
 use crate::der::{Time, Writer};
+use pkit_verify::preissue::{PreIssue, Refusal};
 use pkit_x509::alg::{Algorithm, SignatureScheme};
 use pkit_x509::backend::{BackendError, PrivateKey, Signer};
 use pkit_x509::cert::Certificate;
@@ -96,8 +96,8 @@ pub struct Issuer {
     /// The CA's rules on names (ca.json `allow`, `deny`), applied before every signature.
     pub policy: Policy,
     /// Its chain, every certificate validated through it before it is signed: set by
-    /// whoever loads the CA (`pkit_verify::preissue`), since the validation lives there.
-    pub chain: Option<Box<dyn ChainCheck>>,
+    /// whoever loads the CA from its directory, which holds the chain.
+    pub chain: Option<PreIssue>,
 }
 
 /// What to put in one certificate.
@@ -330,7 +330,7 @@ impl Issuer {
     /// and subjectAltName entries (GeneralName TLVs), asked before anything is made for
     /// them (a whole batch before its first signature; an ACME order).
     pub fn check_names(&self, subject: &[u8], sans: &[Vec<u8>]) -> Result<(), CaError> {
-        super::precheck::names_allowed(&self.policy, self.chain.as_deref(), subject, sans)
+        super::precheck::names_allowed(&self.policy, self.chain.as_ref(), subject, sans)
             .map_err(CaError::Forbidden)
     }
 

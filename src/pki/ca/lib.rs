@@ -1,4 +1,4 @@
-//! The CA as a library: subject strings, SANs, profiles, TBS encoding, issuance, CRL
+//! The CA as a library: profiles, policies, TBS encoding, issuance, CRL
 //! signing, the OCSP responder and its cache, and the CA's state (`ca.db`) that issuance
 //! records into.
 //!
@@ -7,7 +7,7 @@
 //! ```
 //! use pkit_ca::issuer::{self_signed, Issuer, Request};
 //! use pkit_ca::profile::Profile;
-//! use pkit_ca::{san::parse_san, subject::parse_subject};
+//! use pkit_x509::{san::parse_san, subject::parse_subject};
 //! use pkit_x509::alg::Algorithm;
 //! use pkit_openssl as openssl;
 //! use pkit_x509::cert::Certificate;
@@ -59,7 +59,6 @@ pub mod crl_generate;
 pub mod dir;
 pub mod gate;
 pub mod issuer;
-pub mod manifest;
 pub mod name_constraints;
 pub mod ocsp;
 pub mod ocsp_answer;
@@ -69,10 +68,8 @@ pub mod policy;
 pub mod precheck;
 pub mod profile;
 pub mod request;
-pub mod san;
 pub mod settings;
 pub mod store;
-pub mod subject;
 mod tbs;
 pub mod template;
 pub mod undelivered;

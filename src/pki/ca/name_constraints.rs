@@ -13,8 +13,8 @@
 //! `email:user@example.com`, `URI:.example.com` (hosts), `DN:O=Example` (a subtree of
 //! names).
 
-use super::subject::parse_subject;
 use crate::der::{tag, Writer};
+use pkit_x509::subject::parse_subject;
 use std::net::IpAddr;
 
 /// Why a constraint argument is not one.

@@ -270,12 +270,12 @@ mod tests {
     use super::*;
     use crate::issuer::self_signed;
     use crate::store::Revoked;
-    use crate::subject::parse_subject;
     use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
     use pkit_x509::ocsp::{CertStatus, OcspResponse, ResponderId};
     use pkit_x509::ocsp_request::encode_request;
     use pkit_x509::ocsp_verify::{verify, Expect};
+    use pkit_x509::subject::parse_subject;
 
     const NOW: Time = Time {
         unix: 1_800_000_000,

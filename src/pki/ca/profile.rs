@@ -8,6 +8,7 @@ use crate::pointers::Pointers;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::ext::ku;
 use pkit_x509::ext::write::ext;
+use pkit_x509::manifest::{ManifestError, ManifestLine};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 /// What a certificate is for: the key usages, extended key usages and basicConstraints
@@ -39,6 +40,17 @@ impl Profile {
             "ca" => Profile::Ca,
             _ => return None,
         })
+    }
+
+    /// The profile a manifest line names, if it names one; an unknown name is the line's
+    /// error.
+    pub fn of_line(line: &ManifestLine) -> Result<Option<Profile>, ManifestError> {
+        line.profile
+            .as_deref()
+            .map(|s| {
+                Profile::from_name(s).ok_or_else(|| line.error(format!("unknown profile '{s}'")))
+            })
+            .transpose()
     }
 
     /// The profile's canonical name, as the CA records it.

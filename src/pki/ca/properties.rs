@@ -3,7 +3,6 @@
 //! those entries with a signature that verifies.
 
 use super::crl::{sign_crl, CrlFields, CrlIssuer, TbsCrlBuilder};
-use super::subject::parse_subject;
 use crate::der::{integer, oid_registry as oids, Reader, Time};
 use pkit_openssl as openssl;
 use pkit_x509::alg::Algorithm;
@@ -12,6 +11,7 @@ use pkit_x509::crl::Crl;
 use pkit_x509::ext::CrlReason;
 use pkit_x509::name::Name;
 use pkit_x509::signed::verify_signed;
+use pkit_x509::subject::parse_subject;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use std::sync::OnceLock;

@@ -23,12 +23,12 @@
 use super::name_constraints;
 use super::pointers::{check_url, Pointers};
 use super::profile::Profile;
-use super::san::parse_san;
-use super::subject::parse_subject;
 use crate::der::oid_registry::{self as oids, by_name};
 use crate::der::{encode_dotted, tag, Oid, Writer};
 use base64::Engine as _;
 use pkit_x509::ext::KEY_USAGE_BITS;
+use pkit_x509::san::parse_san;
+use pkit_x509::subject::parse_subject;
 use serde_json::Value;
 
 /// A template, read.

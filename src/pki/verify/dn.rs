@@ -135,7 +135,7 @@ fn tagged(t: u8, bytes: &[u8]) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::der::{tag, Writer};
-    use pkit_ca::subject::parse_subject;
+    use pkit_x509::subject::parse_subject;
 
     fn name(der: &[u8]) -> Name<'_> {
         Name::from_der(der, 0).unwrap()

@@ -30,7 +30,7 @@
 //! ```
 //! use pkit_ca::issuer::{self_signed, Issuer, Request};
 //! use pkit_ca::profile::Profile;
-//! use pkit_ca::{san::parse_san, subject::parse_subject};
+//! use pkit_x509::{san::parse_san, subject::parse_subject};
 //! use pkit_verify::build::Verifier;
 //! use pkit_verify::names::Identity;
 //! use pkit_verify::options::{Options, Purpose};

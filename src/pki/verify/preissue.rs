@@ -31,11 +31,49 @@ use super::reason::Reason;
 use super::validate::{Failure, PathState};
 use crate::der::oid_registry as oids;
 use crate::der::{Reader, Time};
-use pkit_ca::precheck::{ChainCheck, Refusal};
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
 use pkit_x509::ext::{ExtensionValue, GeneralName, IpForm};
 use pkit_x509::name::Name;
+use std::fmt;
+
+/// Why a CA refuses to sign: a stable code (`pkit verify`'s reason codes, such as
+/// `name-constraints`, or `ca-policy` for the CA's own rules), the certificate of the
+/// path it concerns (0: the one to be signed, 1: the issuing CA, up to the trust
+/// anchor), and what was wrong, as `verify` would print it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The stable reason code, as `pkit verify` prints it.
+    pub code: &'static str,
+    /// The certificate of the path it concerns (0: the one to be signed), if one.
+    pub cert: Option<usize>,
+    /// What was wrong, as `pkit verify` would print it.
+    pub detail: String,
+}
+
+impl Refusal {
+    /// A refusal with `code`, about certificate `cert` of the path, saying `detail`.
+    pub fn new(code: &'static str, cert: Option<usize>, detail: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            cert,
+            detail: detail.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    /// As `pkit verify` prints a failed verdict: `CODE (certificate N): DETAIL`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code)?;
+        if let Some(i) = self.cert {
+            write!(f, " (certificate {i})")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}
+
+impl std::error::Error for Refusal {}
 
 /// What each certificate of the chain contributes beyond the walk, read once.
 #[derive(Debug, Clone)]
@@ -181,10 +219,12 @@ impl PreIssue {
         }
         Ok(())
     }
-}
 
-impl ChainCheck for PreIssue {
-    fn names(&self, subject: &[u8], sans: &[Vec<u8>]) -> Result<(), Refusal> {
+    /// The names a certificate would carry (its subject Name DER and its
+    /// subjectAltName GeneralName TLVs), against the chain's name constraints: asked
+    /// before anything is made (a batch before its first signature, an ACME order
+    /// before its authorizations).
+    pub fn names(&self, subject: &[u8], sans: &[Vec<u8>]) -> Result<(), Refusal> {
         let subject = Name::from_der(subject, 0).map_err(malformed(0))?;
         let mut general = Vec::with_capacity(sans.len());
         for tlv in sans {
@@ -199,7 +239,9 @@ impl ChainCheck for PreIssue {
         self.common_names(&subject)
     }
 
-    fn certificate(&self, der: &[u8]) -> Result<(), Refusal> {
+    /// The whole certificate about to be signed (DER, its signature empty), validated
+    /// as the last certificate of a path through the CA's chain.
+    pub fn certificate(&self, der: &[u8]) -> Result<(), Refusal> {
         let cert = Certificate::from_der(der).map_err(malformed(0))?;
         let issuer = Certificate::from_der(&self.issuer).map_err(malformed(1))?;
         let (nb, na) = cert.validity().map_err(malformed(0))?;

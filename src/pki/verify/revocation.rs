@@ -20,7 +20,6 @@ use crate::der::oid_registry as oids;
 use crate::der::{integer, Reader, Time};
 use crate::dn;
 use crate::reason::Reason;
-use pkit_ca::store::CertStatus as StoreStatus;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
 use pkit_x509::crl::{Crl, RevokedCert};
@@ -55,24 +54,6 @@ pub enum Status {
 }
 
 impl Status {
-    /// What a CA's own records say (`--ca DIR`): the store keeps the CRLReason code and
-    /// the revocation time that its CRLs and OCSP answers carry.
-    pub fn from_store(s: &StoreStatus) -> Status {
-        match s {
-            StoreStatus::Good => Status::Good,
-            StoreStatus::Revoked(r) => Status::Revoked {
-                reason: r.reason.map(|code| {
-                    CrlReason::from_code(i64::from(code))
-                        .unwrap_or(CrlReason::Other(i64::from(code)))
-                }),
-                at: Time { unix: r.revoked_at },
-            },
-            StoreStatus::Unknown => {
-                Status::Unknown("the CA's records do not know the certificate".into())
-            }
-        }
-    }
-
     /// The reason code a failed path reports: `revoked` or `revocation-unknown`.
     pub fn reason(&self) -> Option<Reason> {
         match self {

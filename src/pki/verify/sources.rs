@@ -7,25 +7,32 @@ use super::revocation::{crl_status_with, ocsp_status, CrlSet, Status};
 use super::validate::{RevocationSource, StatusQuery};
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Time};
-use pkit_ca::store::{CaStore, CertStatus};
 use pkit_x509::alg::Digest;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
 use pkit_x509::crl::Crl;
-use pkit_x509::ext::CrlReason;
 use pkit_x509::ext::DistributionPointName;
 use pkit_x509::ext::{ExtensionValue, GeneralName};
 use pkit_x509::ocsp::OcspResponse;
 use pkit_x509::ocsp_request::{encode_request, IssuerHashes};
 use std::sync::{Arc, Mutex};
 
-/// A pkit CA directory: its certificate and its database, which knows the status of
+/// A CA's own records of what it signed, asked by serial (a pkit CA's database, which
+/// `pkit-ca` answers through). Its answer is the revocation status; a record that
+/// cannot be read is [`Status::Unknown`] saying why.
+pub trait IssuedRecords: Send {
+    /// The status of the certificate with this serial (the INTEGER's unsigned
+    /// big-endian bytes) by the records.
+    fn status(&self, serial: &[u8]) -> Status;
+}
+
+/// A pkit CA directory: its certificate and its records, which know the status of
 /// every certificate that CA issued.
 pub struct CaDatabase<'a> {
-    /// The CA's certificate: the issuer whose certificates the database answers for.
+    /// The CA's certificate: the issuer whose certificates the records answer for.
     pub cert: Certificate<'a>,
     /// A database connection serves one thread at a time.
-    pub store: Mutex<Box<dyn CaStore>>,
+    pub records: Mutex<Box<dyn IssuedRecords>>,
 }
 
 /// Sends an OCSP request (DER) to a responder URL and returns the response's DER: the
@@ -228,14 +235,6 @@ fn database_status(
     if issuer.spki.raw != ca.cert.spki.raw || issuer.subject.raw != ca.cert.subject.raw {
         return Status::Unknown("not issued by the CA whose database was given".into());
     }
-    let store = ca.store.lock().unwrap_or_else(|e| e.into_inner());
-    match store.status(integer::unsigned_bytes(cert.serial)) {
-        Ok(CertStatus::Good) => Status::Good,
-        Ok(CertStatus::Revoked(r)) => Status::Revoked {
-            reason: r.reason.and_then(|c| CrlReason::from_code(i64::from(c))),
-            at: Time { unix: r.revoked_at },
-        },
-        Ok(CertStatus::Unknown) => Status::Unknown("not in the CA's database".into()),
-        Err(e) => Status::Unknown(format!("the CA's database: {e}")),
-    }
+    let records = ca.records.lock().unwrap_or_else(|e| e.into_inner());
+    records.status(integer::unsigned_bytes(cert.serial))
 }

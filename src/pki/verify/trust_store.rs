@@ -233,7 +233,7 @@ mod tests {
             .generate(pkit_x509::alg::Algorithm::Ed25519)
             .unwrap();
         let now = pkit_der::Time::now();
-        let name = pkit_ca::subject::parse_subject("CN=Store Root").unwrap();
+        let name = pkit_x509::subject::parse_subject("CN=Store Root").unwrap();
         let der = pkit_ca::issuer::self_signed(&*key, &name, now, now, None).unwrap();
         let root = pkit_x509::pem::encode("CERTIFICATE", &der);
         std::fs::write(d.path().join("a.pem"), &root).unwrap();

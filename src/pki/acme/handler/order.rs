@@ -177,7 +177,7 @@ impl AcmeHandler {
                 Some("ip") => format!("IP:{value}"),
                 _ => format!("DNS:{value}"),
             };
-            let why = match pkit_ca::san::parse_san(&text) {
+            let why = match pkit_x509::san::parse_san(&text) {
                 Ok(san) => match self.ca.issuer.check_names(&[0x30, 0x00], &[san.der]) {
                     Ok(()) => continue,
                     Err(pkit_ca::issuer::CaError::Forbidden(r)) => r.to_string(),

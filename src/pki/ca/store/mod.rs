@@ -15,6 +15,7 @@ pub mod pg_connect;
 mod pg_delivery;
 #[cfg(feature = "postgres")]
 mod pg_rows;
+mod records;
 mod sqlite;
 
 use std::path::Path;

@@ -10,12 +10,12 @@ use pkit_ca::issuer::{self_signed, Issuer, Request};
 use pkit_ca::ocsp::{Asked, Responder};
 use pkit_ca::profile::Profile;
 use pkit_ca::store::{CertStatus as StoreStatus, Revoked as StoreRevoked};
-use pkit_ca::subject::parse_subject;
 use pkit_openssl as openssl;
 use pkit_x509::alg::{Algorithm, Digest};
 use pkit_x509::ext::write::ext;
 use pkit_x509::ocsp::OcspRequest;
 use pkit_x509::ocsp_request::{encode_request, IssuerHashes};
+use pkit_x509::subject::parse_subject;
 
 const NOW: Time = Time {
     unix: 1_800_000_000,
@@ -973,43 +973,6 @@ fn malformed_extensions_are_reported_not_trusted() {
 }
 
 #[test]
-fn a_ca_store_answer() {
-    let held = StoreStatus::Revoked(StoreRevoked {
-        serial: vec![1],
-        revoked_at: 1_700_000_000,
-        reason: Some(6),
-        not_after: 0,
-    });
-    assert_eq!(
-        Status::from_store(&held),
-        Status::Revoked {
-            reason: Some(CrlReason::CertificateHold),
-            at: Time {
-                unix: 1_700_000_000
-            },
-        }
-    );
-    let odd = StoreStatus::Revoked(StoreRevoked {
-        serial: vec![1],
-        revoked_at: 0,
-        reason: Some(7),
-        not_after: 0,
-    });
-    assert!(matches!(
-        Status::from_store(&odd),
-        Status::Revoked {
-            reason: Some(CrlReason::Other(7)),
-            ..
-        }
-    ));
-    assert_eq!(Status::from_store(&StoreStatus::Good), Status::Good);
-    unknown_with(
-        &Status::from_store(&StoreStatus::Unknown),
-        "do not know the certificate",
-    );
-}
-
-#[test]
 fn hostile_crl_bytes_never_panic() {
     let ca = ca("CN=Rev CA");
     let cert = issue(
@@ -1294,7 +1257,11 @@ fn a_crl_issuer_may_vouch_for_itself_but_not_against_its_ca() {
 /// A SAN for the profiles that need one (the CA refuses a TLS certificate without).
 fn test_sans(profile: Profile) -> Vec<Vec<u8>> {
     if profile.needs_san() {
-        vec![pkit_ca::san::parse_san("DNS:subject.example").unwrap().der]
+        vec![
+            pkit_x509::san::parse_san("DNS:subject.example")
+                .unwrap()
+                .der,
+        ]
     } else {
         Vec::new()
     }

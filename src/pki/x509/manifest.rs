@@ -10,12 +10,18 @@
 //! members it uses (a batch makes its own keys, so it leaves `spki` unread; a log entry
 //! has no profile) and fills in the rest from its command line. Blank lines are skipped;
 //! errors name the line and the byte offset where it starts.
+//!
+//! The line is read here, beside the subject and SAN parsers it uses, so that both
+//! issuers (the CA and the MTC log) read one format without one depending on the other.
+//! A profile is the CA's notion: the line keeps its name, and the CA reads it with
+//! [`ManifestLine::error`] naming the line when the name is not one of its profiles.
 
-use crate::profile::Profile;
+#![forbid(unsafe_code)]
+
+use crate::alg::Algorithm;
 use crate::san::parse_san;
 use crate::subject::parse_subject;
 use base64::Engine as _;
-use pkit_x509::alg::Algorithm;
 use serde_json::Value;
 use std::fmt;
 
@@ -28,14 +34,18 @@ pub struct ManifestLine {
     pub subject: Vec<u8>,
     /// Each SAN as a GeneralName TLV, in the line's order.
     pub sans: Vec<Vec<u8>>,
-    /// The certificate profile, when the line names one.
-    pub profile: Option<Profile>,
+    /// The certificate profile's name, when the line names one (the CA checks it).
+    pub profile: Option<String>,
     /// The key algorithm, when the line names one.
     pub alg: Option<Algorithm>,
     /// The validity in days, when the line gives it.
     pub days: Option<u32>,
     /// A SubjectPublicKeyInfo's DER, when the line brings its own key.
     pub spki: Option<Vec<u8>>,
+    /// The line's number in its manifest, from 1.
+    pub line: usize,
+    /// The byte offset of the line's start in the manifest.
+    pub offset: usize,
 }
 
 /// A manifest line that could not be read: where it is and what was expected.
@@ -83,11 +93,23 @@ impl ManifestLine {
         number: usize,
         offset: usize,
     ) -> Result<ManifestLine, ManifestError> {
-        ManifestLine::parse(line).map_err(|message| ManifestError {
+        let mut parsed = ManifestLine::parse(line).map_err(|message| ManifestError {
             line: number,
             offset,
             message,
-        })
+        })?;
+        (parsed.line, parsed.offset) = (number, offset);
+        Ok(parsed)
+    }
+
+    /// What is wrong with this line, found by a reader after parsing (an unknown
+    /// profile), as the error that names where the line is.
+    pub fn error(&self, message: impl Into<String>) -> ManifestError {
+        ManifestError {
+            line: self.line,
+            offset: self.offset,
+            message: message.into(),
+        }
     }
 
     /// One line's JSON, checked member by member; on failure, what is wrong.
@@ -115,10 +137,7 @@ impl ManifestLine {
         }
         let profile = match &v["profile"] {
             Value::Null => None,
-            p => {
-                let s = p.as_str().ok_or("profile must be a string")?;
-                Some(Profile::from_name(s).ok_or(format!("unknown profile '{s}'"))?)
-            }
+            p => Some(p.as_str().ok_or("profile must be a string")?.to_owned()),
         };
         let alg = match &v["alg"] {
             Value::Null => None,
@@ -152,6 +171,8 @@ impl ManifestLine {
             alg,
             days,
             spki,
+            line: 0,
+            offset: 0,
         })
     }
 
@@ -175,7 +196,7 @@ mod tests {
         .unwrap();
         assert_eq!(l.subject_text, "CN=a.example");
         assert_eq!(l.sans.len(), 2);
-        assert_eq!(l.profile, Some(Profile::Server));
+        assert_eq!(l.profile.as_deref(), Some("server"));
         assert_eq!(l.alg, Some(Algorithm::Ed25519));
         assert_eq!(l.days, Some(30));
         assert_eq!(l.spki.as_deref(), Some(&[0x30, 0x2a][..]));
@@ -196,8 +217,8 @@ mod tests {
             (r#"{"sans":[1]}"#, "sans must be strings"),
             (r#"{"sans":["DNS:a"],"alg":"rot13"}"#, "unknown alg 'rot13'"),
             (
-                r#"{"sans":["DNS:a"],"profile":"nope"}"#,
-                "unknown profile 'nope'",
+                r#"{"sans":["DNS:a"],"profile":7}"#,
+                "profile must be a string",
             ),
             (
                 r#"{"sans":["DNS:a"],"days":0}"#,

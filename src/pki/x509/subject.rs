@@ -5,6 +5,8 @@
 //! RDNs in encoding order). Attribute names are the registry's short names (CN, O, OU, C,
 //! ST, L, DC, UID, emailAddress, serialNumber, …) or dotted OIDs.
 
+#![forbid(unsafe_code)]
+
 use crate::der::{encode_dotted, oid_registry as oids, tag, Writer};
 
 /// An error naming the offending RDN.
@@ -234,7 +236,7 @@ fn decode_hex(h: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pkit_x509::name::Name;
+    use crate::name::Name;
 
     fn round(s: &str) -> String {
         let der = parse_subject(s).unwrap();
@@ -246,7 +248,7 @@ mod tests {
     #[test]
     fn escaped_spaces_at_the_ends_survive() {
         let der = parse_subject("CN=\\ lead and trail\\ ").unwrap();
-        let name = pkit_x509::name::Name::from_der(&der, 0).unwrap();
+        let name = crate::name::Name::from_der(&der, 0).unwrap();
         assert_eq!(
             name.attributes().unwrap()[0].text().unwrap(),
             " lead and trail "

@@ -8,9 +8,11 @@
 //!      iPAddress       [7] OCTET STRING, … }
 //! ```
 
+#![forbid(unsafe_code)]
+
+use crate::cert::Certificate;
 use crate::der::{oid_registry as oids, tag, Writer};
-use pkit_x509::cert::Certificate;
-use pkit_x509::ext::{ExtensionValue, GeneralName};
+use crate::ext::{ExtensionValue, GeneralName};
 use std::net::IpAddr;
 
 /// One parsed SAN, kept with its encoding.

@@ -32,8 +32,9 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("der", &["der"]),
     ("store", &["der", "store"]),
     // TLS as a client on the linked OpenSSL: the OpenSSL backend's `--connect`
-    // handshake and the PostgreSQL connector (the CA's store) call it.
-    ("tls", &["tls"]),
+    // handshake and the PostgreSQL connector (the CA's store) call it. It reads a root
+    // file's PEM with the DER engine's one PEM reader.
+    ("tls", &["der", "tls"]),
     ("pki", &["der", "pki", "store", "tls"]),
     ("mtc", &["der", "pki", "store", "mtc"]),
     // The `parse` model: every object, MTC proofs and checkpoints included.

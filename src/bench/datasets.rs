@@ -144,7 +144,7 @@ fn write_cache(path: &Path, certs: &[Vec<u8>]) -> Result<()> {
     }
     pkit_store::atomic_file::create(path, true, false, |w| {
         for c in certs {
-            let block = pkit_x509::pem::encode("CERTIFICATE", c);
+            let block = pkit_x509::der::pem::encode("CERTIFICATE", c);
             w.write_all(block.as_bytes())?;
         }
         Ok(())

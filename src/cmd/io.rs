@@ -3,7 +3,7 @@
 //! temporary file and a rename, never over an existing file without `--force`.
 
 use super::error::{CliError, CliResult};
-pub use pkit::pki::pem::{encode as pem_encode, write as write_pem};
+pub use pkit::der::pem::{encode as pem_encode, write as write_pem};
 use pkit::pki::split::{self, Form};
 use pkit::store::atomic_file;
 use std::fs;

@@ -6,6 +6,7 @@
 //!   [`ObjectId`] and [`Oid`], [`Time`], [`string`];
 //! - [`tls`]: the TLS presentation language (length-prefixed vectors, big-endian
 //!   integers) that SCTs and MTC structures are written in, with the same errors;
+//! - [`pem`]: PEM (RFC 7468), the text form DER travels in, read and written;
 //! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`hex()`]: bytes as
 //!   lowercase hex.
 //!
@@ -41,6 +42,7 @@ mod hex;
 pub mod integer;
 mod oid;
 pub mod oid_registry;
+pub mod pem;
 pub mod primitives;
 mod reader;
 pub mod string;

@@ -217,7 +217,7 @@ pub fn fixture_seeds() -> Vec<(&'static str, Vec<u8>)> {
                 let mut post = b"\x01/\n".to_vec();
                 post.extend(&der);
                 out.push(("ocsp_http", post));
-                let b64 = crate::pki::pem::encode("X", &der);
+                let b64 = crate::der::pem::encode("X", &der);
                 let body: String = b64.lines().filter(|l| !l.starts_with("-----")).collect();
                 let mut get = vec![0u8];
                 get.extend(format!("/{}", body.replace('/', "%2F").replace('+', "%2B")).bytes());

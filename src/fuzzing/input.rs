@@ -3,8 +3,8 @@
 //! A PEM block pkit writes back must read the same: that is asserted.
 
 use super::objects::show;
+use crate::der::pem;
 use crate::pki::detect::{from_pem_label, sniff};
-use crate::pki::pem;
 use crate::pki::split::{split, Form, Item};
 
 pub fn detect(data: &[u8]) {

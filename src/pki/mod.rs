@@ -6,7 +6,7 @@
 
 pub use pkit_x509::{
     alg, algid, cert, crl, csr, detect, ext, extension, key, manifest, name, ocsp, ocsp_request,
-    ocsp_verify, pem, pkcs12, pkcs7, san, signed, spki, split, subject,
+    ocsp_verify, pkcs12, pkcs7, san, signed, spki, split, subject,
 };
 
 /// The crypto backend (`pkit_x509::backend`), with its implementations: OpenSSL

@@ -62,7 +62,7 @@ pub(crate) enum RootFileError {
     /// It could not be read.
     Read(std::io::Error),
     /// It is not PEM.
-    NotPem(pem::PemError),
+    NotPem(pkit_der::pem::PemError),
     /// It has no `CERTIFICATE` block.
     NoCertificate,
     /// A `CERTIFICATE` block (numbered from 1) that OpenSSL could not parse.
@@ -157,14 +157,15 @@ impl Verify {
 /// The certificates in the PEM file `path`: at least one, every one readable.
 fn read_roots(path: &std::path::Path) -> Result<Vec<X509>, RootFileError> {
     let text = std::fs::read(path).map_err(RootFileError::Read)?;
-    let blocks = pem::parse_many(&text).map_err(RootFileError::NotPem)?;
+    let blocks = pkit_der::pem::blocks(&text)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(RootFileError::NotPem)?;
     let certs = blocks
         .iter()
-        .filter(|b| b.tag() == "CERTIFICATE")
+        .filter(|b| b.label == "CERTIFICATE")
         .enumerate()
-        .map(|(i, b)| {
-            X509::from_der(b.contents()).map_err(|e| RootFileError::Certificate(i + 1, e))
-        })
+        .map(|(i, b)| X509::from_der(&b.der).map_err(|e| RootFileError::Certificate(i + 1, e)))
         .collect::<Result<Vec<_>, _>>()?;
     if certs.is_empty() {
         return Err(RootFileError::NoCertificate);
@@ -313,7 +314,7 @@ mod tests {
             ))
         );
         let bad = dir.path().join("bad.pem");
-        std::fs::write(&bad, pem::encode(&pem::Pem::new("CERTIFICATE", vec![0x30]))).unwrap();
+        std::fs::write(&bad, pkit_der::pem::encode("CERTIFICATE", &[0x30])).unwrap();
         let e = verify(&bad, false)
             .context("db.example")
             .err()

@@ -303,9 +303,8 @@ fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog>
     let ca_pem = std::fs::read_to_string(&ca_path)
         .map_err(|e| CliError::io_at(&ca_path.display().to_string(), &e))?;
     // Served after every certificate: it must be one.
-    let parses = pkit::pki::pem::decode(ca_pem.as_bytes())
-        .and_then(Result::ok)
-        .is_some_and(|b| pkit::pki::cert::Certificate::from_der(&b.der).is_ok());
+    let parses = pkit::der::pem::decode(ca_pem.as_bytes())
+        .is_ok_and(|b| pkit::pki::cert::Certificate::from_der(&b.der).is_ok());
     if !parses {
         return Err(CliError::parse(format!(
             "{}: expected the MTC CA certificate (PEM)",

@@ -166,9 +166,9 @@ pub fn server_identity(
         None,
         now,
     )?;
-    Ok((chain, pkit_x509::pem::encode("PRIVATE KEY", &pkcs8)))
+    Ok((chain, pkit_x509::der::pem::encode("PRIVATE KEY", &pkcs8)))
 }
 
 fn pem_block(der: &[u8]) -> String {
-    pkit_x509::pem::encode("CERTIFICATE", der)
+    pkit_x509::der::pem::encode("CERTIFICATE", der)
 }

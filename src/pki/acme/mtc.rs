@@ -45,7 +45,7 @@ pub struct MtcLog {
 
 /// What a certificate's download serves: the certificate, then the MTC CA certificate.
 pub(crate) fn chain_pem(log: &MtcLog, der: &[u8]) -> String {
-    let mut pem = pkit_x509::pem::encode("CERTIFICATE", der);
+    let mut pem = pkit_x509::der::pem::encode("CERTIFICATE", der);
     pem.push_str(&log.ca_pem);
     pem
 }

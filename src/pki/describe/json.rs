@@ -122,5 +122,5 @@ pub(crate) fn fingerprints_json(der: &[u8]) -> Value {
 
 /// The PEM text of an object.
 pub(crate) fn pem_json(kind: Kind, der: &[u8]) -> Value {
-    Value::String(pkit_x509::pem::encode(kind.pem_label(), der))
+    Value::String(pkit_x509::der::pem::encode(kind.pem_label(), der))
 }

@@ -187,7 +187,7 @@ impl Pbe for OsslPbe {
     }
 
     fn decrypt_other_pkcs8(&self, der: &[u8], password: &[u8], scheme: &str) -> Result<Vec<u8>> {
-        let pem = pkit_x509::pem::encode("ENCRYPTED PRIVATE KEY", der);
+        let pem = pkit_x509::der::pem::encode("ENCRYPTED PRIVATE KEY", der);
         Pkey::<Private>::from_pem_passphrase(pem.as_bytes(), password)
             .and_then(|k| k.to_pkcs8_der())
             .map_err(|_| {

@@ -235,7 +235,7 @@ mod tests {
         let now = pkit_der::Time::now();
         let name = pkit_x509::subject::parse_subject("CN=Store Root").unwrap();
         let der = pkit_ca::issuer::self_signed(&*key, &name, now, now, None).unwrap();
-        let root = pkit_x509::pem::encode("CERTIFICATE", &der);
+        let root = pkit_x509::der::pem::encode("CERTIFICATE", &der);
         std::fs::write(d.path().join("a.pem"), &root).unwrap();
         std::os::unix::fs::symlink(d.path().join("a.pem"), d.path().join("1a2b3c4d.0")).unwrap();
         std::fs::write(d.path().join("README"), "not a certificate\n").unwrap();
@@ -252,7 +252,7 @@ mod tests {
         let e = TrustStore::read(&[d.path().join("README")]).unwrap_err();
         assert!(matches!(e, TrustStoreError::NoCertificate { .. }), "{e}");
         // A block labelled CERTIFICATE must be one, at the offset where it breaks.
-        let bad = pkit_x509::pem::encode("CERTIFICATE", &[0x30, 0x03, 0x02, 0x01]);
+        let bad = pkit_x509::der::pem::encode("CERTIFICATE", &[0x30, 0x03, 0x02, 0x01]);
         std::fs::write(d.path().join("bad.pem"), bad).unwrap();
         let e = certificates_in(&d.path().join("bad.pem")).unwrap_err();
         assert!(matches!(e, TrustStoreError::Certificate { .. }), "{e}");

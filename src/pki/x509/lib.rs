@@ -42,7 +42,6 @@ pub mod name;
 pub mod ocsp;
 pub mod ocsp_request;
 pub mod ocsp_verify;
-pub mod pem;
 pub mod pkcs12;
 pub mod pkcs7;
 pub mod san;

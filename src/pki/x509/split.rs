@@ -5,7 +5,7 @@
 
 #![forbid(unsafe_code)]
 
-use super::pem;
+use crate::der::pem;
 use base64::Engine;
 
 /// How the bytes of an input are encoded.
@@ -95,10 +95,10 @@ pub fn split(data: Vec<u8>, form: Form) -> Vec<Result<Item, SplitError>> {
 pub fn detect_form(data: &[u8]) -> Form {
     // DER starts with a tag octet, never with text: a quick look spares scanning a large
     // binary file for a PEM header.
-    if data.first() == Some(&0x30) && find(&data[..data.len().min(4096)], BEGIN).is_none() {
+    if data.first() == Some(&0x30) && !pem::has_block(&data[..data.len().min(4096)]) {
         return Form::Der;
     }
-    if find(data, BEGIN).is_some() {
+    if pem::has_block(data) {
         return Form::Pem;
     }
     let trimmed = data.trim_ascii();
@@ -112,65 +112,20 @@ pub fn detect_form(data: &[u8]) -> Form {
     Form::Der
 }
 
-const BEGIN: &[u8] = b"-----BEGIN ";
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(hay, needle)
-}
-
 fn split_pem(data: &[u8]) -> Vec<Result<Item, SplitError>> {
-    let mut items = Vec::new();
-    let mut pos = 0;
-    while let Some(rel) = find(&data[pos..], BEGIN) {
-        let start = pos + rel;
-        let Some(end) = find(&data[start..], b"-----END ").map(|e| start + e) else {
-            items.push(Err(SplitError::expected(start, "a matching -----END line")));
-            break;
-        };
-        // The END line runs to the next newline (or the end of data).
-        let line_end = data[end..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(data.len(), |n| end + n + 1);
-        let block = &data[start..line_end];
-        items.push(match pem::decode(block) {
-            Some(Ok(b)) => Ok(Item {
+    pem::blocks(data)
+        .into_iter()
+        .map(|b| match b {
+            Ok(b) => Ok(Item {
                 label: Some(b.label),
                 der: b.der,
             }),
-            Some(Err((at, what))) => Err(SplitError::expected(start + at, what)),
-            None => pem_with_headers(start, block),
-        });
-        pos = line_end;
-    }
-    items
-}
-
-/// A block with RFC 1421 headers, read by the `pem` crate: legacy encrypted keys are
-/// named as such, anything else is read as usual.
-fn pem_with_headers(off: usize, block: &[u8]) -> Result<Item, SplitError> {
-    match ::pem::parse(block) {
-        Ok(p)
-            if p.headers()
-                .get("Proc-Type")
-                .is_some_and(|v| v.contains("ENCRYPTED")) =>
-        {
-            Err(SplitError {
-                offset: off,
-                message: "the block uses legacy PEM encryption (Proc-Type: 4,ENCRYPTED), \
-                          which pkit does not read; convert it with `openssl pkcs8 -topk8`"
-                    .into(),
-            })
-        }
-        Ok(p) => Ok(Item {
-            label: Some(p.tag().to_string()),
-            der: p.into_contents(),
-        }),
-        Err(e) => Err(SplitError::expected(
-            off,
-            format_args!("a valid PEM block: {e}"),
-        )),
-    }
+            Err(e) => Err(SplitError {
+                offset: e.offset,
+                message: e.message,
+            }),
+        })
+        .collect()
 }
 
 #[cfg(test)]

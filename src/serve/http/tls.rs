@@ -9,9 +9,11 @@
 //! SEC 1 PEM, as `pkit key gen` and `issue cert --key-out` write).
 
 use super::error::ServeError;
+use crate::der::pem;
 use std::sync::Arc;
-use tokio_rustls::rustls::pki_types::pem::PemObject;
-use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use tokio_rustls::rustls::pki_types::{
+    CertificateDer, PrivateKeyDer, PrivatePkcs1KeyDer, PrivatePkcs8KeyDer, PrivateSec1KeyDer,
+};
 use tokio_rustls::rustls::ServerConfig;
 use tokio_rustls::TlsAcceptor;
 
@@ -30,16 +32,33 @@ fn bad(id: &TlsIdentity, what: String) -> ServeError {
     ServeError::Tls(format!("{}: {what}", id.source))
 }
 
+/// The first private key in `text`, by its PEM label: PKCS#8, SEC 1 or PKCS#1.
+fn private_key(text: &[u8]) -> Result<PrivateKeyDer<'static>, String> {
+    for block in pem::blocks(text) {
+        let block = block.map_err(|e| e.to_string())?;
+        return Ok(match block.label.as_str() {
+            "PRIVATE KEY" => PrivatePkcs8KeyDer::from(block.der).into(),
+            "EC PRIVATE KEY" => PrivateSec1KeyDer::from(block.der).into(),
+            "RSA PRIVATE KEY" => PrivatePkcs1KeyDer::from(block.der).into(),
+            _ => continue,
+        });
+    }
+    Err("no PRIVATE KEY, EC PRIVATE KEY or RSA PRIVATE KEY block".into())
+}
+
 /// The acceptor for an identity.
 pub(crate) fn acceptor(id: &TlsIdentity) -> Result<TlsAcceptor, ServeError> {
-    let chain = CertificateDer::pem_slice_iter(&id.chain_pem)
+    // pkit's one PEM reader, so that a chain or key reads here as `pkit parse` reads it.
+    let chain = pem::blocks(&id.chain_pem)
+        .into_iter()
+        .filter(|b| b.as_ref().map_or(true, |b| b.label == "CERTIFICATE"))
+        .map(|b| b.map(|b| CertificateDer::from(b.der)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| bad(id, format!("the certificate chain: {e}")))?;
     if chain.is_empty() {
         return Err(bad(id, "no certificate in the chain".into()));
     }
-    let key = PrivateKeyDer::from_pem_slice(&id.key_pem)
-        .map_err(|e| bad(id, format!("the private key: {e}")))?;
+    let key = private_key(&id.key_pem).map_err(|e| bad(id, format!("the private key: {e}")))?;
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
     let config = ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()

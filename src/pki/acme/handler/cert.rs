@@ -175,7 +175,7 @@ impl AcmeHandler {
 pub(super) fn leaf_der(chain_pem: &str) -> Option<Vec<u8>> {
     const END: &str = "-----END CERTIFICATE-----";
     let leaf = chain_pem.find(END).map(|i| &chain_pem[..i + END.len()])?;
-    pkit_x509::pem::decode(leaf.as_bytes())
-        .and_then(|b| b.ok())
+    pkit_x509::der::pem::decode(leaf.as_bytes())
+        .ok()
         .map(|b| b.der)
 }

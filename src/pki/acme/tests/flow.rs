@@ -264,7 +264,7 @@ fn an_order_goes_from_account_to_certificate() {
     assert_eq!(pem.matches("-----BEGIN CERTIFICATE-----").count(), 2);
     const END: &str = "-----END CERTIFICATE-----";
     let first = &pem[..pem.find(END).unwrap() + END.len()];
-    let leaf = pkit_x509::pem::decode(first.as_bytes()).unwrap().unwrap();
+    let leaf = pkit_x509::der::pem::decode(first.as_bytes()).unwrap();
     let cert = pkit_x509::cert::Certificate::from_der(&leaf.der).unwrap();
     assert_eq!(cert.spki.raw, key.public_key_der().unwrap().as_slice());
     let serial = pkit_der::hex(pkit_der::integer::unsigned_bytes(cert.serial));

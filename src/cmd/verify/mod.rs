@@ -382,7 +382,7 @@ fn purpose_parser() -> impl clap::builder::TypedValueParser<Value = Purpose> {
 fn identity(a: &VerifyArgs) -> CliResult<Option<Identity<'_>>> {
     if let (Some(target), None, None, None) = (&a.connect, &a.hostname, &a.ip, &a.email) {
         // The name to match defaults to the host connected to.
-        let (host, _) = super::connect::host_port(target)?;
+        let host = super::connect::target(target)?.host;
         return Identity::parse(host)
             .map(Some)
             .map_err(|e| CliError::usage(format!("--connect {e}")));

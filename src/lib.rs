@@ -4,7 +4,7 @@
 //! `pkit-ca`; path validation and revocation, `pkit-verify`), `store` (`pkit-store`),
 //! `mtc` (Merkle Tree Certificates, `pkit-mtc`), `describe` (the `parse` model,
 //! `pkit-describe`), `serve` (the HTTP services, `pkit-serve`), `acme` (the ACME server,
-//! `pkit-acme`) and `bench`
+//! `pkit-acme`), `tls` (TLS as a client, `pkit-tls`) and `bench`
 //! (`pkit-bench`); and the fuzz targets' bodies. The binary's `cmd` module turns
 //! arguments into calls and results into text or JSON. `docs/architecture.md` is the
 //! map; `tests/architecture.rs` holds the code to it.
@@ -41,3 +41,5 @@ pub mod pki;
 pub use pkit_serve as serve;
 /// What the stores share (src/store), under its old path.
 pub use pkit_store as store;
+/// TLS as a client on the linked OpenSSL (src/tls): a server's chain for `--connect`.
+pub use pkit_tls as tls;

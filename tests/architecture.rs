@@ -649,7 +649,7 @@ fn read_tree(root: &Path) -> Vec<(String, String)> {
 /// as `pki::ca`, `pkit-openssl` and `pkit-pkcs11` as `pki::backend::openssl` and
 /// `pki::backend::pkcs11`, …), but for `pkit-lint`, which
 /// the CA's lint gate calls, read as `pki::lint`, the PKI layer it belongs to and the
-/// folder it sits in; and `pkit-tls`, which `pkit` does not re-export, as `tls`.
+/// folder it sits in; and `pkit-tls` as `tls`.
 const CRATES: &[(&str, &str, &str)] = &[
     ("src/der", "der", "pkit_der"),
     ("src/store", "store", "pkit_store"),

@@ -10,7 +10,7 @@ use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::gate::GateMode;
 use pkit::pki::ca::issuer::Issuer;
-use pkit::pki::ca::pointers::{check_url, Pointers};
+use pkit::pki::ca::pointers::{PointerNames, Pointers};
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::validity;
 use std::path::PathBuf;
@@ -120,17 +120,18 @@ pub struct PointerArgs {
 impl PointerArgs {
     /// `base` with each kind of URL given here replacing that kind.
     pub fn over(&self, base: &Pointers) -> CliResult<Pointers> {
-        let checked = |flag: &str, urls: &[String], base: &[String]| -> CliResult<Vec<String>> {
-            for u in urls {
-                check_url(flag, u).map_err(|e| CliError::usage(e.0))?;
-            }
-            Ok(if urls.is_empty() { base } else { urls }.to_vec())
+        let given = Pointers {
+            ocsp: self.ocsp_url.clone(),
+            ca_issuers: self.issuer_url.clone(),
+            crl: self.crl_url.clone(),
         };
-        Ok(Pointers {
-            ocsp: checked("--ocsp-url", &self.ocsp_url, &base.ocsp)?,
-            ca_issuers: checked("--issuer-url", &self.issuer_url, &base.ca_issuers)?,
-            crl: checked("--crl-url", &self.crl_url, &base.crl)?,
-        })
+        let names = PointerNames {
+            ocsp: "--ocsp-url",
+            ca_issuers: "--issuer-url",
+            crl: "--crl-url",
+        };
+        base.replaced_by(&given, &names)
+            .map_err(|e| CliError::usage(e.0))
     }
 }
 

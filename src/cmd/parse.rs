@@ -11,12 +11,11 @@ use super::output;
 use clap::Args;
 use pkit::der::Deviation;
 use pkit::der::{tree, Time};
-use pkit::describe::{self, CertFacts, Ctx, Described};
+use pkit::describe::{self, Ctx, Described, Summary};
 use pkit::pki::backend::Backend;
 use pkit::pki::detect::{self, Kind};
 use rayon::prelude::*;
-use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashSet};
+use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -337,94 +336,44 @@ fn render(outcomes: &[Outcome], format: Format) -> CliResult<Vec<u8>> {
     })
 }
 
-/// `--summary`: counts by type, key, signature algorithm; validity against `--now`.
-/// An object read twice (a hash link beside its file, a bundle beside its parts, as in
-/// /etc/ssl/certs) counts once; `duplicates` says how many were passed over.
+/// `--summary`: counts by type, key, signature algorithm; validity against `--now`
+/// (`pkit::describe::Summary`, an object read twice counted once).
 fn summary(outcomes: &[Outcome], ctx: &Ctx, format: Format) -> CliResult<Vec<u8>> {
-    let mut by_type: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_sig: BTreeMap<String, usize> = BTreeMap::new();
-    let mut seen: HashSet<Vec<&[u8]>> = HashSet::new();
-    let distinct: Vec<&Described> = outcomes
-        .iter()
-        .filter_map(|o| o.result.as_ref().ok())
-        .filter(|d| seen.insert(d.objects.iter().map(|(_, der)| der.as_slice()).collect()))
-        .collect();
-    let parsed = outcomes.iter().filter(|o| o.result.is_ok()).count();
-    let duplicates = parsed - distinct.len();
-    let certs: Vec<&CertFacts> = distinct.iter().flat_map(|d| d.certs.iter()).collect();
-    for d in &distinct {
-        *by_type.entry(d.kind.as_str()).or_default() += 1;
-    }
-    for c in &certs {
-        *by_key.entry(c.key.clone()).or_default() += 1;
-        *by_sig.entry(c.signature.clone()).or_default() += 1;
-    }
+    let described = outcomes.iter().filter_map(|o| o.result.as_ref().ok());
     let failures = outcomes.iter().filter(|o| o.result.is_err()).count();
-    let expired = certs.iter().filter(|c| ctx.now > c.not_after).count();
-    let not_yet = certs.iter().filter(|c| ctx.now < c.not_before).count();
-    let earliest = certs.iter().map(|c| c.not_after).min();
-    let latest = certs.iter().map(|c| c.not_after).max();
-    let to_json = |m: &BTreeMap<String, usize>| -> Value {
-        let mut v: Vec<(&String, &usize)> = m.iter().collect();
-        v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        Value::Array(
-            v.into_iter()
-                .map(|(k, n)| json!({"name": k, "count": n}))
-                .collect(),
-        )
-    };
-    let summary = json!({
-        "type": "summary",
-        "objects": distinct.len(),
-        "duplicates": duplicates,
-        "failures": failures,
-        "by_type": by_type,
-        "certificates": certs.len(),
-        "by_key": to_json(&by_key),
-        "by_signature_algorithm": to_json(&by_sig),
-        "expired": expired,
-        "not_yet_valid": not_yet,
-        "earliest_expiry": earliest.map(|t| t.to_string()),
-        "latest_expiry": latest.map(|t| t.to_string()),
-        "checked_at": ctx.now.to_string(),
-    });
+    let s = Summary::of(described, failures, ctx.now);
     Ok(match format {
-        Format::Json => output::json_text(&output::envelope("summary", vec![summary])).into_bytes(),
-        Format::Jsonl => output::json_line(&summary).into_bytes(),
-        _ => summary_table(&summary).into_bytes(),
+        Format::Json => {
+            output::json_text(&output::envelope("summary", vec![s.to_json()])).into_bytes()
+        }
+        Format::Jsonl => output::json_line(&s.to_json()).into_bytes(),
+        _ => summary_table(&s).into_bytes(),
     })
 }
 
-fn summary_table(s: &Value) -> String {
+fn summary_table(s: &Summary) -> String {
     use comfy_table::Table;
     let mut t = Table::new();
     t.set_header(vec!["", "count"]);
-    let n = |k: &str| s[k].to_string();
-    t.add_row(vec!["objects".to_string(), n("objects")]);
-    t.add_row(vec![
-        "duplicates (counted once)".to_string(),
-        n("duplicates"),
-    ]);
-    t.add_row(vec!["failures".to_string(), n("failures")]);
-    if let Some(m) = s["by_type"].as_object() {
-        for (k, v) in m {
-            t.add_row(vec![format!("  type {k}"), v.to_string()]);
+    let row = |t: &mut Table, title: String, n: usize| {
+        t.add_row(vec![title, n.to_string()]);
+    };
+    row(&mut t, "objects".into(), s.objects);
+    row(&mut t, "duplicates (counted once)".into(), s.duplicates);
+    row(&mut t, "failures".into(), s.failures);
+    for (k, n) in &s.by_type {
+        row(&mut t, format!("  type {k}"), *n);
+    }
+    row(&mut t, "certificates".into(), s.certificates);
+    for (title, list) in [("key", &s.by_key), ("signature", &s.by_signature)] {
+        for (name, n) in list {
+            row(&mut t, format!("  {title} {name}"), *n);
         }
     }
-    t.add_row(vec!["certificates".to_string(), n("certificates")]);
-    for (title, key) in [("key", "by_key"), ("signature", "by_signature_algorithm")] {
-        for e in s[key].as_array().into_iter().flatten() {
-            t.add_row(vec![
-                format!("  {title} {}", e["name"].as_str().unwrap_or("")),
-                e["count"].to_string(),
-            ]);
-        }
-    }
-    t.add_row(vec!["expired".to_string(), n("expired")]);
-    t.add_row(vec!["not yet valid".to_string(), n("not_yet_valid")]);
-    let text = |k: &str| s[k].as_str().unwrap_or("-").to_string();
-    t.add_row(vec!["earliest expiry".to_string(), text("earliest_expiry")]);
-    t.add_row(vec!["latest expiry".to_string(), text("latest_expiry")]);
+    row(&mut t, "expired".into(), s.expired);
+    row(&mut t, "not yet valid".into(), s.not_yet_valid);
+    let time = |t: Option<Time>| t.map_or_else(|| "-".to_string(), |t| t.to_string());
+    t.add_row(vec!["earliest expiry".to_string(), time(s.earliest_expiry)]);
+    t.add_row(vec!["latest expiry".to_string(), time(s.latest_expiry)]);
     format!("{t}\n")
 }

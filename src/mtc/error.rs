@@ -44,6 +44,14 @@ pub enum MtcError {
         /// The log's size, which the latest checkpoint covers.
         size: u64,
     },
+    /// Certificates recorded earlier were asked for, and this entry has none of this
+    /// kind: a usage error (exit 2), since issuing it again is the remedy.
+    NotRecorded {
+        /// The kind of certificate asked for (`standalone`, `landmark`).
+        kind: &'static str,
+        /// The first entry asked for without one.
+        index: u64,
+    },
 }
 
 impl MtcError {
@@ -101,6 +109,9 @@ impl fmt::Display for MtcError {
                 f,
                 "nothing to checkpoint: the latest checkpoint covers all {size} entries"
             ),
+            MtcError::NotRecorded { kind, index } => {
+                write!(f, "no {kind} certificate of entry {index} is recorded")
+            }
         }
     }
 }

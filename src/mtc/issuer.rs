@@ -219,6 +219,55 @@ pub fn issue(
     })
 }
 
+/// Issue the certificates of `kind` for the entries `[start, end)` (`pkit mtc cert
+/// --count`): each made from the log as it is now ([`issue`]), then all recorded in one
+/// transaction ([`LogStore::record_issued`], replacing earlier issues of the same index
+/// and kind), so that nothing is recorded unless every one was made and nothing is handed
+/// out that was not recorded. Their DER, in index order.
+pub fn issue_range(
+    store: &mut dyn LogStore,
+    log: u16,
+    start: u64,
+    end: u64,
+    kind: CertKind,
+    now: u64,
+) -> Result<Vec<Vec<u8>>> {
+    let mut proofs = Vec::new();
+    let mut certs = Vec::new();
+    for index in start..end {
+        let made = issue(&*store, log, index, kind, now)?;
+        proofs.push(made.proof);
+        certs.push(made.certificate);
+    }
+    store.record_issued(&proofs, &certs)?;
+    Ok(certs.into_iter().map(|c| c.der).collect())
+}
+
+/// The certificates of `kind` that earlier issues recorded for the entries `[start,
+/// end)` (`pkit mtc cert --stored`), in index order; every one must be there:
+/// [`MtcError::NotRecorded`] names the first entry without one.
+pub fn recorded_range(
+    store: &dyn LogStore,
+    start: u64,
+    end: u64,
+    kind: CertKind,
+) -> Result<Vec<Vec<u8>>> {
+    let rows = store.stored_certificates(start, end, kind)?;
+    // Rows come in index order: the first index that is not the next row is missing.
+    let recorded = rows
+        .iter()
+        .zip(start..)
+        .take_while(|(r, want)| r.index == *want)
+        .count() as u64;
+    if recorded < end.saturating_sub(start) {
+        return Err(MtcError::NotRecorded {
+            kind: kind.as_str(),
+            index: start + recorded,
+        });
+    }
+    Ok(rows.into_iter().map(|r| r.der).collect())
+}
+
 /// The next landmark if one is due: `every` seconds after the last was allocated (its
 /// expiry less `lifetime`), and the latest checkpoint past it. Decided and allocated by
 /// the checkpoint leader ([`LogStore::lead_checkpoint`]), so that several servers on one
@@ -272,4 +321,82 @@ pub fn allocate_landmark(store: &mut dyn LogStore, now: u64, lifetime: u64) -> R
     };
     store.insert_landmark(&l)?;
     Ok(l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::add::{entry_valid, EntryRequest};
+    use crate::der::Time;
+    use crate::store::SqliteLogStore;
+    use pkit_openssl as openssl;
+    use pkit_x509::alg::Algorithm;
+
+    /// A log of three entries and its CA, checkpointed at `now`.
+    fn checkpointed_log(dir: &std::path::Path, now: u64) -> SqliteLogStore {
+        let mut store = SqliteLogStore::open(&dir.join("mtc.db")).unwrap();
+        let ca_id = TrustAnchorId::parse("32473.1").unwrap();
+        let be = openssl::backend();
+        let key = be.generate(Algorithm::EcdsaP256).unwrap();
+        let request = EntryRequest {
+            subject: vec![0x30, 0x00],
+            spki: key.public_key_der().unwrap(),
+            // dNSName "a.example".
+            sans: vec![[&[0x82, 9][..], b"a.example"].concat()],
+            copied: Vec::new(),
+            days: 0,
+        };
+        let t = Time { unix: now as i64 };
+        let entry = entry_valid(&ca_id.to_name_der(), (t, t.plus_seconds(86_400)), &request);
+        let entry = entry.unwrap();
+        let entries = vec![entry.clone(), entry.clone(), entry];
+        store.append_entries(&entries).unwrap();
+        let ca = MtcCa {
+            ca_id: ca_id.clone(),
+            log: 1,
+            cosigner: Cosigner::new(ca_id, be.generate(Algorithm::Ed25519).unwrap()).unwrap(),
+        };
+        checkpoint_store(&mut store, &ca, now).unwrap();
+        store
+    }
+
+    #[test]
+    fn a_range_is_issued_and_recorded_together() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = 1_800_000_000;
+        let mut store = checkpointed_log(dir.path(), now);
+        let kind = CertKind::Standalone;
+        // Nothing recorded yet: the first entry asked for is named.
+        assert_eq!(
+            recorded_range(&store, 1, 3, kind),
+            Err(MtcError::NotRecorded {
+                kind: "standalone",
+                index: 1
+            })
+        );
+        let made = issue_range(&mut store, 1, 1, 3, kind, now).unwrap();
+        assert_eq!(made.len(), 2);
+        assert_eq!(
+            made[0],
+            issue(&store, 1, 1, kind, now).unwrap().certificate.der
+        );
+        assert_eq!(recorded_range(&store, 1, 3, kind).unwrap(), made);
+        // Past what was recorded, and past the log: the gap is named, nothing recorded.
+        let gap = recorded_range(&store, 0, 3, kind).unwrap_err();
+        assert_eq!(
+            gap.to_string(),
+            "no standalone certificate of entry 0 is recorded"
+        );
+        assert!(issue_range(&mut store, 1, 2, 5, kind, now).is_err());
+        assert_eq!(
+            recorded_range(&store, 2, 4, kind),
+            Err(MtcError::NotRecorded {
+                kind: "standalone",
+                index: 3
+            })
+        );
+        // No landmark covers the entries: none is made or recorded.
+        assert!(issue_range(&mut store, 1, 0, 1, CertKind::Landmark, now).is_err());
+        assert!(recorded_range(&store, 0, 1, CertKind::Landmark).is_err());
+    }
 }

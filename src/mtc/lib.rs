@@ -46,8 +46,9 @@
 //! | `db_read_standalone` | [`store::LogStore::stored_certificates`] |
 //!
 //! `pkit mtc cert` runs the issuing stages for one index at a time through
-//! [`issuer::issue`] (the proof from the stored tree, then encode, build and assemble)
-//! and records proofs and certificates together with [`store::LogStore::record_issued`].
+//! [`issuer::issue`] (the proof from the stored tree, then encode, build and assemble),
+//! over a range with [`issuer::issue_range`], which records proofs and certificates
+//! together with [`store::LogStore::record_issued`].
 //!
 //! # Modules
 //!

@@ -2,12 +2,16 @@
 //!
 //! - [`client`]: a handshake over a byte stream the caller opened, for the chain a
 //!   server sends (`pkit verify --connect`); the chain is taken, not judged;
+//! - [`connect`]: that stream opened: `HOST[:PORT]`, the TCP connection to it within a
+//!   time limit, and the chain a handshake over it brings back;
 //! - [`pg`]: the `MakeTlsConnect` pkit hands the `postgres` client, with
 //!   [`pg_verify`] deciding, during the handshake and as libpq's
 //!   `sslmode=verify-ca|verify-full` would, whether the server may be talked to.
 //!
-//! OpenSSL runs over memory BIO pairs in both, so this crate does no network I/O of its
-//! own. `unsafe` is allowed here, as in the backends: one FFI call, in the private `ffi` module.
+//! OpenSSL runs over memory BIO pairs in [`client`] and [`pg`], so the handshakes do no
+//! network I/O of their own; the one connection this crate opens is [`connect`]'s.
+//! `unsafe` is allowed here, as in the backends: one FFI call, in the private `ffi`
+//! module.
 //!
 //! A server that speaks no TLS ends the handshake with an error naming whose doing it
 //! was:
@@ -33,6 +37,7 @@
 #![deny(missing_docs, unreachable_pub)]
 
 pub mod client;
+pub mod connect;
 // Only the PostgreSQL check explains a refused certificate, with OpenSSL's own text.
 #[cfg(feature = "postgres")]
 mod ffi;

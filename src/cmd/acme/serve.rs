@@ -7,7 +7,9 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::flags::KeySecretArgs;
 use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
-use pkit::acme::{AcmeConfig, AcmeHandler, Ca, Issues, MtcLog, ProfileOffer, Schedule};
+use pkit::acme::{
+    AcmeConfig, AcmeHandler, Ca, Issues, MtcLog, MtcStart, MtcStartError, ProfileOffer, Schedule,
+};
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::serve::{log_line, Clock, TlsIdentity};
@@ -255,21 +257,12 @@ fn profile(s: &str, mtc: bool) -> CliResult<ProfileOffer> {
 }
 
 /// `--mtc DIR`: the MTC CA's log as the handlers see it, and the thread that
-/// checkpoints it.
+/// checkpoints it (`pkit::acme::MtcStart`).
 fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog> {
     let db = mtc_db(a);
-    let (mut store, name) = crate::cmd::mtc::open_log(dir, &db)?;
-    let (ca_id, log) = crate::cmd::mtc::ca_meta(&*store, &name)?;
+    let (store, name) = crate::cmd::mtc::open_log(dir, &db)?;
     let ca = crate::cmd::mtc::load_ca(be, dir, &*store, &name, a.secrets.pin())?;
     let every = parse_duration("--checkpoint-every", &a.checkpoint_every)?;
-    // As for profiles: TLS certificates, MTC ones too, live no longer than the BRs allow.
-    let max = pkit::pki::ca::validity::br_max_days(Time::now());
-    if a.mtc_days > max {
-        return Err(CliError::usage(format!(
-            "--mtc-days {}: TLS certificates issued today have at most {max}",
-            a.mtc_days
-        )));
-    }
     let landmarks = match &a.landmark_every {
         Some(e) => Some((
             Duration::from_secs(parse_duration("--landmark-every", e)?.unsigned_abs()),
@@ -277,46 +270,39 @@ fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog>
         )),
         None => None,
     };
-    store
-        .refresh()
-        .map_err(|e| CliError::io(format!("{name}: {e}")))?;
-    pkit::acme::spawn_checkpointer(
-        store,
-        ca,
-        Schedule {
-            checkpoint_every: Duration::from_secs(every.unsigned_abs()),
-            landmarks,
-        },
-        || u64::try_from(Time::now().unix).unwrap_or(0),
-        Arc::new(|v| {
-            // The time first, as every line of the log has it.
-            let mut line = serde_json::Map::new();
-            line.insert("time".into(), Time::now().to_string().into());
-            if let serde_json::Value::Object(fields) = v {
-                line.extend(fields);
-            }
-            log_line(&serde_json::Value::Object(line));
-        }),
-    )
-    .map_err(|e| CliError::io(format!("starting the MTC checkpointer: {e}")))?;
     let ca_path = dir.join("mtc-ca.pem");
     let ca_pem = std::fs::read_to_string(&ca_path)
         .map_err(|e| CliError::io_at(&ca_path.display().to_string(), &e))?;
-    // Served after every certificate: it must be one.
-    let parses = pkit::der::pem::decode(ca_pem.as_bytes())
-        .is_ok_and(|b| pkit::pki::cert::Certificate::from_der(&b.der).is_ok());
-    if !parses {
-        return Err(CliError::parse(format!(
+    let start = MtcStart {
+        store,
+        ca,
+        ca_pem,
+        days: a.mtc_days,
+        schedule: Schedule {
+            checkpoint_every: Duration::from_secs(every.unsigned_abs()),
+            landmarks,
+        },
+    };
+    let now = || u64::try_from(Time::now().unix).unwrap_or(0);
+    let report = Arc::new(|v: serde_json::Value| {
+        // The time first, as every line of the log has it.
+        let mut line = serde_json::Map::new();
+        line.insert("time".into(), Time::now().to_string().into());
+        if let serde_json::Value::Object(fields) = v {
+            line.extend(fields);
+        }
+        log_line(&serde_json::Value::Object(line));
+    });
+    start.start(now, report).map_err(|e| match e {
+        MtcStartError::TooLong { days, max } => CliError::usage(format!(
+            "--mtc-days {days}: TLS certificates issued today have at most {max}"
+        )),
+        MtcStartError::Log(e) => CliError::io(format!("{name}: {e}")),
+        MtcStartError::NotACertificate => CliError::parse(format!(
             "{}: expected the MTC CA certificate (PEM)",
             ca_path.display()
-        )));
-    }
-    Ok(MtcLog {
-        ca_id,
-        log,
-        days: a.mtc_days,
-        checkpoint_every: every.unsigned_abs(),
-        ca_pem,
+        )),
+        e @ MtcStartError::Spawn(_) => CliError::io(e.to_string()),
     })
 }
 

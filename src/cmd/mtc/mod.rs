@@ -15,7 +15,7 @@ mod tree;
 mod verify;
 
 /// The MTC CA's log and key, for `acme serve --mtc`.
-pub use common::{ca_meta, load_ca, open_store as open_log};
+pub use common::{load_ca, open_store as open_log};
 
 use super::error::{CliResult, Exit};
 use ca::{CaArgs, CaCommand};

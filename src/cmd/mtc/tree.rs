@@ -8,13 +8,14 @@ use clap::{Args, Subcommand};
 use pkit::der::hex;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::issuer::{allocate_landmark, checkpoint_store, issue};
+use pkit::mtc::issuer::{allocate_landmark, checkpoint_store, issue_range, recorded_range};
 use pkit::mtc::landmark::{format_list, landmark_subtrees};
-use pkit::mtc::store::{CertKind, LogStore};
+use pkit::mtc::store::CertKind;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash};
 use pkit::mtc::verify::TrustedSubtree;
 use pkit::mtc::witness::{accept_subtree_cosignatures, CosignedNote};
+use pkit::mtc::MtcError;
 use pkit::pki::backend::Backend;
 use serde_json::json;
 use std::path::PathBuf;
@@ -127,7 +128,7 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
     let r = match checkpoint_store(&mut *store, &ca, unix(now)) {
         Ok(r) => r,
         // Nothing added since the last checkpoint: a cron job's idle run, not a failure.
-        Err(e @ pkit::mtc::MtcError::NothingNew { .. }) => {
+        Err(e @ MtcError::NothingNew { .. }) => {
             eprintln!("pkit: {name}: {e}");
             if a.output.format == Format::Json {
                 crate::cmd::created::print_json("mtc_checkpoint", Vec::new())?;
@@ -207,22 +208,17 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
     };
     let end = a.entry.index.saturating_add(a.count);
     let ders = if a.stored {
-        stored_certificates(&*store, &name, a.entry.index, end, kind)?
+        recorded_range(&*store, a.entry.index, end, kind).map_err(|e| match e {
+            MtcError::NotRecorded { .. } => CliError::usage(format!(
+                "{name}: {e} (issue it with `pkit mtc cert` without --stored)"
+            )),
+            e => mtc_err(&name)(e),
+        })?
     } else {
         // Each certificate is derived from the log as it is now, then all are recorded
-        // in one transaction (replacing earlier issues of the same index and kind)
         // before anything is written out.
-        let mut proofs = Vec::new();
-        let mut certs = Vec::new();
-        for index in a.entry.index..end {
-            let i = issue(&*store, log, index, kind, unix(now)).map_err(mtc_err(&name))?;
-            proofs.push(i.proof);
-            certs.push(i.certificate);
-        }
-        store
-            .record_issued(&proofs, &certs)
-            .map_err(mtc_err(&name))?;
-        certs.into_iter().map(|c| c.der).collect()
+        issue_range(&mut *store, log, a.entry.index, end, kind, unix(now))
+            .map_err(mtc_err(&name))?
     };
     let pem: String = ders
         .iter()
@@ -230,34 +226,6 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
         .collect();
     io::write_text(a.out.as_deref(), a.force, &pem)?;
     Ok(Exit::Ok)
-}
-
-/// The recorded certificates of `[start, end)`, every one of which must be there.
-fn stored_certificates(
-    store: &dyn LogStore,
-    name: &str,
-    start: u64,
-    end: u64,
-    kind: CertKind,
-) -> CliResult<Vec<Vec<u8>>> {
-    let rows = store
-        .stored_certificates(start, end, kind)
-        .map_err(mtc_err(name))?;
-    // Rows come in index order: the first index that is not the next row is missing.
-    let recorded = rows
-        .iter()
-        .zip(start..)
-        .take_while(|(r, want)| r.index == *want)
-        .count() as u64;
-    if recorded < end - start {
-        return Err(CliError::usage(format!(
-            "{name}: no {} certificate of entry {} is recorded (issue it with `pkit mtc \
-             cert` without --stored)",
-            kind.as_str(),
-            start + recorded
-        )));
-    }
-    Ok(rows.into_iter().map(|r| r.der).collect())
 }
 
 #[derive(Args, Debug)]

@@ -9,9 +9,7 @@ use crate::cmd::key::load_private_key;
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::gate::LintGate;
-use pkit::pki::ca::issuer::CaError;
-use pkit::pki::ca::ocsp::Responder;
+use pkit::pki::ca::ocsp::{gate_lifetime, Responder};
 use pkit::pki::ca::store::CaStore;
 use std::path::PathBuf;
 
@@ -48,15 +46,9 @@ pub fn load_responder(
     now: Time,
 ) -> CliResult<(Responder, Box<dyn CaStore>, i64)> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
-    // Every response stands `lifetime`: the gate asks about it once, before any is
-    // signed, with the CA's rule sets.
-    let gate = LintGate {
-        rules: crate::cmd::ca_dir::load_settings(&a.ca)?.lint_rules,
-        mode: a.lint.mode(),
-    };
-    let findings = gate
-        .check_ocsp_lifetime(lifetime)
-        .map_err(|r| CliError::from(CaError::Lint(r.findings)))?;
+    // Every response stands `lifetime`: the gate asks about it once, before any is signed.
+    let settings = crate::cmd::ca_dir::load_settings(&a.ca)?;
+    let findings = gate_lifetime(&settings, a.lint.mode(), lifetime)?;
     crate::cmd::ca_dir::note_findings(&findings);
     let ca_der = load_ca_cert(&a.ca)?;
     let (passin, pin) = (a.secrets.passin(), a.secrets.pin());

@@ -16,7 +16,9 @@ use pkit::pki::crl::Crl;
 use pkit::pki::ocsp::OcspResponse;
 use pkit::pki::verify::many::{verify_many, Chain as CertChain};
 use pkit::pki::verify::names::Identity;
-use pkit::pki::verify::options::{Budget, Options, Purpose, RevocationScope, Rules};
+use pkit::pki::verify::options::{
+    Budget, Options, Purpose, RevocationRequest, RevocationScope, Rules,
+};
 use pkit::pki::verify::policy::PolicyInputs;
 use pkit::pki::verify::pool::Pool;
 use pkit::pki::verify::revocation::CrlSet;
@@ -242,17 +244,20 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         }),
         _ => None,
     };
-    let local_source = !crls.is_empty() || !ocsp.is_empty() || ca.is_some();
-    // Asked to check revocation with nothing at hand: ask where the certificates point.
-    let online_by_default = !local_source
-        && !a.offline
-        && matches!(a.check_revocation, Some(ScopeArg::Leaf | ScopeArg::Chain));
-    let (ask_ocsp, fetch_crls) = (
-        a.ocsp || online_by_default,
-        a.crl_download || online_by_default,
-    );
-    let any_source = local_source || ask_ocsp || fetch_crls;
-    let fetcher = (ask_ocsp || fetch_crls).then(fetch::Fetcher::new);
+    let plan = RevocationRequest {
+        local: !crls.is_empty() || !ocsp.is_empty() || ca.is_some(),
+        ocsp: a.ocsp,
+        crl_download: a.crl_download,
+        offline: a.offline,
+        scope: a.check_revocation.map(|s| match s {
+            ScopeArg::None => RevocationScope::None,
+            ScopeArg::Leaf => RevocationScope::Leaf,
+            ScopeArg::Chain => RevocationScope::Chain,
+        }),
+        hard_fail: a.revocation_policy == FailArg::HardFail,
+    }
+    .plan();
+    let fetcher = (plan.ask_ocsp || plan.fetch_crls).then(fetch::Fetcher::new);
     let ocsp_fetch = |url: &str, request: &[u8]| match &fetcher {
         Some(f) => f.ocsp(url, request).map_err(FetchError::new),
         None => Err(FetchError::new("not fetching")),
@@ -265,8 +270,8 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         crls: CrlSet::new(crls),
         ocsp,
         ca,
-        online: ask_ocsp.then_some(&ocsp_fetch as _),
-        crl_online: fetch_crls.then_some(&crl_fetch as _),
+        online: plan.ask_ocsp.then_some(&ocsp_fetch as _),
+        crl_online: plan.fetch_crls.then_some(&crl_fetch as _),
     };
     let identity = identity(&a)?;
     let opts = Options {
@@ -280,14 +285,8 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
             RulesArg::Rfc5280 => Rules::Rfc5280,
             RulesArg::Webpki => Rules::WebPki,
         },
-        revocation: match a.check_revocation {
-            Some(ScopeArg::None) => RevocationScope::None,
-            Some(ScopeArg::Leaf) => RevocationScope::Leaf,
-            Some(ScopeArg::Chain) => RevocationScope::Chain,
-            None if any_source => RevocationScope::Leaf,
-            None => RevocationScope::None,
-        },
-        hard_fail: a.revocation_policy == FailArg::HardFail,
+        revocation: plan.scope,
+        hard_fail: plan.hard_fail,
         expires_within: a
             .expires_within
             .as_deref()
@@ -295,7 +294,7 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
             .transpose()?,
         budget: Budget::default(),
     };
-    let revocation: Option<&dyn RevocationSource> = any_source.then_some(&sources as _);
+    let revocation: Option<&dyn RevocationSource> = plan.any_source.then_some(&sources as _);
     let certs = ChainEntries::new(&roots, &untrusted);
     let bar = io::progress_bar(inputs.len() as u64, "certificates");
     // Each verdict is also rendered on the thread that made it (a JSON line or the text
@@ -383,7 +382,7 @@ fn purpose_parser() -> impl clap::builder::TypedValueParser<Value = Purpose> {
 fn identity(a: &VerifyArgs) -> CliResult<Option<Identity<'_>>> {
     if let (Some(target), None, None, None) = (&a.connect, &a.hostname, &a.ip, &a.email) {
         // The name to match defaults to the host connected to.
-        let (host, _) = super::connect::host_port(target)?;
+        let host = super::connect::target(target)?.host;
         return Identity::parse(host)
             .map(Some)
             .map_err(|e| CliError::usage(format!("--connect {e}")));

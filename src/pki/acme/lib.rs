@@ -10,7 +10,8 @@
 //! - [`spawn_validators`]: challenges ([`ChallengeType`]) validated from the server,
 //!   bounded in time and size, on threads of their own, CAA included (RFC 8659, 8657);
 //! - [`MtcLog`] and [`spawn_checkpointer`]: Merkle Tree Certificates, appended to an MTC
-//!   CA's log at finalize and downloadable once checkpointed;
+//!   CA's log at finalize and downloadable once checkpointed; [`MtcStart`]: a server's
+//!   start on an MTC CA, checked, its checkpointer started;
 //! - [`Jwk`]: a client's key as its JWS carries it; [`parse_eab_keys`]: external account
 //!   binding keys (RFC 8555 §7.3.4); [`Problem`]: the error documents (§6.7).
 //!
@@ -61,7 +62,7 @@ pub use eab::{parse_keys as parse_eab_keys, EabKeysError};
 pub use finalize::server_identity;
 pub use handler::AcmeHandler;
 pub use jose::{JoseError, Jwk};
-pub use mtc::{spawn_checkpointer, MtcLog, Schedule};
+pub use mtc::{spawn_checkpointer, MtcLog, MtcStart, MtcStartError, Schedule};
 pub use problem::Problem;
 #[cfg(feature = "postgres")]
 pub use store::PgAcme;

@@ -205,6 +205,105 @@ pub fn spawn_checkpointer(
         })
 }
 
+/// What an ACME server issuing Merkle Tree Certificates starts from (`acme serve --mtc
+/// DIR`): the MTC CA's log, opened, the CA with its cosigner key, and what the server is
+/// told to do with them.
+pub struct MtcStart {
+    /// The MTC CA's log, which the checkpointer signs (the handlers open their own).
+    pub store: Box<dyn LogStore>,
+    /// The MTC CA, whose cosigner key signs the checkpoints.
+    pub ca: MtcCa,
+    /// The MTC CA certificate (§5.5) as PEM, served after each certificate.
+    pub ca_pem: String,
+    /// Days an order's certificate is valid when no profile says.
+    pub days: u32,
+    /// When the checkpointer signs and allocates.
+    pub schedule: Schedule,
+}
+
+/// Why an ACME server cannot issue from an MTC CA.
+#[derive(Debug)]
+pub enum MtcStartError {
+    /// Certificates of `days` days would outlive what the Baseline Requirements allow a
+    /// TLS certificate issued today (`max` days): MTC certificates are TLS certificates
+    /// too, and every order would be refused.
+    TooLong {
+        /// The days asked for.
+        days: u32,
+        /// The most the BRs allow today.
+        max: u32,
+    },
+    /// The log could not be read.
+    Log(MtcError),
+    /// What was given as the MTC CA certificate is not one: it is served after every
+    /// certificate, for clients to build the chain with.
+    NotACertificate,
+    /// The checkpointer's thread could not be started.
+    Spawn(std::io::Error),
+}
+
+impl std::fmt::Display for MtcStartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MtcStartError::TooLong { days, max } => write!(
+                f,
+                "{days} days: TLS certificates issued today have at most {max}"
+            ),
+            MtcStartError::Log(e) => write!(f, "the MTC log: {e}"),
+            MtcStartError::NotACertificate => f.write_str("expected the MTC CA certificate (PEM)"),
+            MtcStartError::Spawn(e) => write!(f, "starting the MTC checkpointer: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MtcStartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MtcStartError::Log(e) => Some(e),
+            MtcStartError::Spawn(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl MtcStart {
+    /// Check what the server was given — the validity against the BRs in force at
+    /// `now()`, the log read up to date, the CA certificate one — then start the
+    /// checkpointer ([`spawn_checkpointer`], reporting to `report`). The log as the
+    /// handlers see it ([`crate::AcmeConfig::mtc`]).
+    pub fn start(self, now: fn() -> u64, report: Report) -> Result<MtcLog, MtcStartError> {
+        let MtcStart {
+            mut store,
+            ca,
+            ca_pem,
+            days,
+            schedule,
+        } = self;
+        let today = Time {
+            unix: i64::try_from(now()).unwrap_or(i64::MAX),
+        };
+        let max = pkit_ca::validity::br_max_days(today);
+        if days > max {
+            return Err(MtcStartError::TooLong { days, max });
+        }
+        store.refresh().map_err(MtcStartError::Log)?;
+        let parses = pkit_x509::der::pem::decode(ca_pem.as_bytes())
+            .is_ok_and(|b| pkit_x509::cert::Certificate::from_der(&b.der).is_ok());
+        if !parses {
+            return Err(MtcStartError::NotACertificate);
+        }
+        let log = MtcLog {
+            ca_id: ca.ca_id.clone(),
+            log: ca.log,
+            days,
+            checkpoint_every: schedule.checkpoint_every.as_secs(),
+            ca_pem,
+        };
+        spawn_checkpointer(store, ca, schedule, now, report).map_err(MtcStartError::Spawn)?;
+        Ok(log)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,5 +368,53 @@ mod tests {
         assert!(cert(&mut store, CertKind::Landmark).is_some());
         // Past the landmark's lifetime it is no longer offered.
         assert!(!available(&mut store, second, CertKind::Landmark, t + 86_401).unwrap());
+    }
+
+    /// A start on an MTC CA: refused for a validity the BRs do not allow or a CA
+    /// certificate that is none; otherwise the log as the handlers see it.
+    #[test]
+    fn a_start_checks_what_it_was_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let ca_id = TrustAnchorId::parse("32473.1").unwrap();
+        let be = openssl::backend();
+        let der = std::fs::read("../../../tests/data/pkits/certs/TrustAnchorRootCertificate.crt")
+            .unwrap();
+        let start = |days, ca_pem: &str| MtcStart {
+            store: Box::new(SqliteLogStore::open(&dir.path().join("mtc.db")).unwrap()),
+            ca: MtcCa {
+                ca_id: ca_id.clone(),
+                log: 3,
+                cosigner: Cosigner::new(ca_id.clone(), be.generate(Algorithm::Ed25519).unwrap())
+                    .unwrap(),
+            },
+            ca_pem: ca_pem.to_string(),
+            days,
+            schedule: Schedule {
+                // The checkpointer sleeps first: long enough to do nothing in a test.
+                checkpoint_every: Duration::from_secs(86_400),
+                landmarks: None,
+            },
+        };
+        // 2027-01-15, when the BRs allow 200 days.
+        let now = || 1_800_000_000;
+        let quiet: Report = Arc::new(|_| {});
+        let pem = pkit_x509::der::pem::encode("CERTIFICATE", &der);
+        match start(400, &pem).start(now, quiet.clone()) {
+            Err(MtcStartError::TooLong { days: 400, max }) => assert!(max < 400),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            start(7, "not PEM").start(now, quiet.clone()),
+            Err(MtcStartError::NotACertificate)
+        ));
+        let key = pkit_x509::der::pem::encode("PUBLIC KEY", b"\x30\x00");
+        assert!(matches!(
+            start(7, &key).start(now, quiet.clone()),
+            Err(MtcStartError::NotACertificate)
+        ));
+        let log = start(7, &pem).start(now, quiet).unwrap();
+        assert_eq!((log.log, log.days, log.checkpoint_every), (3, 7, 86_400));
+        assert_eq!(log.ca_pem, pem);
+        assert_eq!(log.log_id(), "32473.1.0.3");
     }
 }

@@ -11,10 +11,13 @@
 //! this query to this server", and RFC 5019 §2.2.3 uses it for a responder that has no
 //! authoritative answer, which a CA answering only for itself never has for others.
 
+use super::gate::{GateMode, LintGate};
 use super::issuer::CaError;
+use super::settings::CaSettings;
 use super::store::CertStatus as StoreStatus;
 use crate::der::oid_registry as oids;
 use crate::der::{integer, tag, Context, Error, Result as DerResult, Time, Writer};
+use pkit_lint::Finding;
 use pkit_x509::alg::Digest;
 use pkit_x509::backend::{Backend, BackendError, PrivateKey, Signer};
 use pkit_x509::cert::Certificate;
@@ -220,6 +223,25 @@ impl Responder {
         });
         Ok(out.finish())
     }
+}
+
+/// Whether a responder may sign responses that stand `seconds` (nextUpdate less
+/// thisUpdate, the same for every response it signs): asked of the CA's lint gate once,
+/// when the responder starts, under the rule sets the CA was set up with (`settings`,
+/// `ca.json`'s `lint_rules`) and the gate's `mode`. A CA set for public trust needs 8
+/// hours to 10 days (BR §4.9.10). The findings the gate let through, or
+/// [`CaError::Lint`] with its findings when it refused.
+pub fn gate_lifetime(
+    settings: &CaSettings,
+    mode: GateMode,
+    seconds: i64,
+) -> Result<Vec<Finding>, CaError> {
+    let gate = LintGate {
+        rules: settings.lint_rules,
+        mode,
+    };
+    gate.check_ocsp_lifetime(seconds)
+        .map_err(|r| CaError::Lint(r.findings))
 }
 
 /// `OCSPResponse ::= SEQUENCE { responseStatus }` for an unsuccessful status (§4.2.1:
@@ -430,5 +452,33 @@ mod tests {
             Responder::new(openssl::backend(), &ca_der, other_key, None, NOW),
             Err(CaError::Refused(_))
         ));
+    }
+
+    #[test]
+    fn the_lifetime_gate_holds_a_public_ca_to_the_brs() {
+        let private = CaSettings::default();
+        let public = CaSettings {
+            lint_rules: pkit_lint::Rules::parse("rfc5280,cabf-tls").unwrap(),
+            ..CaSettings::default()
+        };
+        let hour = 3600;
+        // A private CA's responder may sign for an hour; a public one's may not.
+        assert_eq!(
+            gate_lifetime(&private, GateMode::Enforce, hour).unwrap(),
+            []
+        );
+        let Err(CaError::Lint(found)) = gate_lifetime(&public, GateMode::Enforce, hour) else {
+            panic!("an hour is under the BRs' 8 hours");
+        };
+        assert!(found.iter().any(|f| f.level == pkit_lint::Level::Error));
+        // Warn lets it through with what it found; off finds nothing.
+        assert_eq!(gate_lifetime(&public, GateMode::Warn, hour).unwrap(), found);
+        assert_eq!(gate_lifetime(&public, GateMode::Off, hour).unwrap(), []);
+        // A day is in range, and 11 days past it.
+        assert_eq!(
+            gate_lifetime(&public, GateMode::Enforce, 86_400).unwrap(),
+            []
+        );
+        assert!(gate_lifetime(&public, GateMode::Enforce, 11 * 86_400).is_err());
     }
 }

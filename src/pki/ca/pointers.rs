@@ -59,10 +59,44 @@ pub fn check_url(flag: &str, url: &str) -> Result<(), PointerError> {
     Ok(())
 }
 
+/// The names each kind of pointer URL goes by where it was given (a command's flags, a
+/// file's keys), for the messages about them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PointerNames<'a> {
+    /// What OCSP responder URLs are given as.
+    pub ocsp: &'a str,
+    /// What caIssuers URLs are given as.
+    pub ca_issuers: &'a str,
+    /// What CRL URLs are given as.
+    pub crl: &'a str,
+}
+
 impl Pointers {
     /// Whether no pointer of any kind is set.
     pub fn is_empty(&self) -> bool {
         self.ocsp.is_empty() && self.ca_issuers.is_empty() && self.crl.is_empty()
+    }
+
+    /// These pointers (a CA's) with each kind `given` has replacing that kind, and the
+    /// kinds it lacks kept: a certificate that names its own OCSP responder still points
+    /// to its CA's CRL. Every URL given is checked first ([`check_url`], named as `names`
+    /// says; OCSP, then caIssuers, then CRL).
+    pub fn replaced_by(
+        &self,
+        given: &Pointers,
+        names: &PointerNames<'_>,
+    ) -> Result<Pointers, PointerError> {
+        let kind = |name: &str, given: &[String], own: &[String]| {
+            for u in given {
+                check_url(name, u)?;
+            }
+            Ok::<_, PointerError>(if given.is_empty() { own } else { given }.to_vec())
+        };
+        Ok(Pointers {
+            ocsp: kind(names.ocsp, &given.ocsp, &self.ocsp)?,
+            ca_issuers: kind(names.ca_issuers, &given.ca_issuers, &self.ca_issuers)?,
+            crl: kind(names.crl, &given.crl, &self.crl)?,
+        })
     }
 
     /// Write authorityInfoAccess and cRLDistributionPoints (non-critical, as RFC 5280
@@ -145,5 +179,39 @@ mod tests {
         assert!(check_url("--crl-url", "ldap://ca.example/").is_err());
         assert!(check_url("--crl-url", "http:///x").is_err());
         assert!(check_url("--crl-url", "http://a b/").is_err());
+    }
+
+    #[test]
+    fn given_kinds_replace_the_cas_and_the_others_stay() {
+        let names = PointerNames {
+            ocsp: "--ocsp-url",
+            ca_issuers: "--issuer-url",
+            crl: "--crl-url",
+        };
+        let urls = |u: &[&str]| u.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let ca = Pointers {
+            ocsp: urls(&["http://ocsp.ca.example"]),
+            ca_issuers: urls(&["http://ca.example/ca.der"]),
+            crl: urls(&["http://ca.example/ca.crl"]),
+        };
+        let given = Pointers {
+            ocsp: urls(&["http://ocsp1.example", "http://ocsp2.example"]),
+            ..Pointers::default()
+        };
+        let p = ca.replaced_by(&given, &names).unwrap();
+        assert_eq!(p.ocsp, given.ocsp);
+        assert_eq!(
+            (p.ca_issuers, p.crl),
+            (ca.ca_issuers.clone(), ca.crl.clone())
+        );
+        assert_eq!(ca.replaced_by(&Pointers::default(), &names).unwrap(), ca);
+        // A bad URL is named as it was given, OCSP's before the CRL's.
+        let bad = Pointers {
+            ocsp: urls(&["https://ocsp.example"]),
+            crl: urls(&["ftp://ca.example"]),
+            ..Pointers::default()
+        };
+        let e = Pointers::default().replaced_by(&bad, &names).unwrap_err();
+        assert!(e.0.starts_with("--ocsp-url https://ocsp.example: "), "{e}");
     }
 }

@@ -2,8 +2,9 @@
 //! prints and `-f text` renders, with its warnings, the objects it holds and the facts
 //! `--summary` counts. [`describe`] is the one entry point the command line, the fuzz
 //! targets and the benchmarks call, with [`Ctx`] (the options and the backend) and
-//! [`Described`] (what describing gives) or a [`Failure`]. Inside, one file per object
-//! type, sharing the common JSON pieces.
+//! [`Described`] (what describing gives) or a [`Failure`]; [`Summary`] counts what a whole
+//! input holds (`parse --summary`). Inside, one file per object type, sharing the common
+//! JSON pieces.
 //!
 //! ```
 //! use pkit_describe::{describe, Ctx};
@@ -43,6 +44,7 @@ mod mtc;
 mod ocsp;
 mod pkcs12;
 mod pkcs7;
+mod summary;
 
 use pkit_x509::detect::Kind;
 use serde_json::{json, Value};
@@ -50,6 +52,7 @@ use serde_json::{json, Value};
 pub use ctx::Ctx;
 pub use json::with_reader;
 pub use model::{CertFacts, Deferred, Described, Failure};
+pub use summary::Summary;
 
 /// Describe `der` as a `kind`: an unknown object (`Kind::Asn1`) as its ASN.1 tree.
 pub fn describe(kind: Kind, der: &[u8], ctx: &Ctx) -> Result<Described, Failure> {

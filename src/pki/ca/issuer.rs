@@ -187,7 +187,7 @@ impl Issuer {
         let (not_before, not_after) = c
             .validity()
             .map_err(|e| CaError::Parse(format!("ca.pem: {e}")))?;
-        if key.public_key_der()? != c.spki.raw {
+        if !c.certifies_key(key.as_ref())? {
             return Err(CaError::Refused(
                 "ca.key does not match the public key in ca.pem".into(),
             ));

@@ -164,7 +164,7 @@ fn inspect(be: &Backend, item: Undelivered) -> Found {
     f.key = file_state(&f.key_path(), |path| {
         let cert = Certificate::from_der(&f.item.cert.der).ok()?;
         let key = load_private(be, &first_item(path)?.der, None).ok()?;
-        Some(key.public_key_der().ok()? == cert.spki.raw)
+        cert.certifies_key(key.as_ref()).ok()
     });
     f
 }

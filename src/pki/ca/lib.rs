@@ -54,6 +54,7 @@ use pkit_der as der;
 
 pub mod batch;
 pub mod ca_files;
+pub mod compose;
 pub mod crl;
 pub mod crl_generate;
 pub mod dir;

@@ -69,6 +69,7 @@ pub mod pointers;
 pub mod policy;
 pub mod precheck;
 pub mod profile;
+pub mod renew;
 pub mod request;
 pub mod san;
 pub mod settings;

@@ -59,6 +59,7 @@ pub mod crl;
 pub mod crl_generate;
 pub mod dir;
 pub mod gate;
+pub mod issued;
 pub mod issuer;
 pub mod manifest;
 pub mod name_constraints;

@@ -55,6 +55,7 @@ use pkit_der as der;
 pub mod batch;
 pub mod ca_files;
 pub mod compose;
+pub mod create;
 pub mod crl;
 pub mod crl_generate;
 pub mod dir;

@@ -238,6 +238,70 @@ fn lifecycle_on(db: Option<PgDb>) {
     }
 }
 
+/// What the lint gate let through under `--lint warn` is on record for every certificate
+/// so signed: a batch's (committed chunk by chunk), one certificate's and a renewal's.
+fn overrides(test: &str, on_server: bool) {
+    let Ok(db) = backend(test, on_server) else {
+        return;
+    };
+    let t = common::tempdir();
+    let ca = Ca::new(t.path(), db);
+    let out = t.path().join("out");
+    let batch = [
+        "issue",
+        "batch",
+        "--count",
+        "3",
+        "--chunk",
+        "2",
+        "--lint",
+        "warn",
+        "--out-dir",
+    ];
+    ca.ok(&[&batch[..], &[&s(&out)]].concat());
+    let (leaf, key) = (t.path().join("leaf.pem"), t.path().join("leaf.key"));
+    ca.ok(&[
+        "issue",
+        "cert",
+        "--san",
+        "DNS:one.example",
+        "--lint",
+        "warn",
+        "--key-out",
+        &s(&key),
+        "-o",
+        &s(&leaf),
+    ]);
+    ca.ok(&[
+        "issue",
+        "renew",
+        "--cert",
+        &s(&leaf),
+        "--key",
+        &s(&key),
+        "--lint",
+        "warn",
+        "-o",
+        &s(&t.path().join("renewed.pem")),
+    ]);
+    let listed = ca.listed(&[]);
+    assert_eq!(listed.len(), 5);
+    for item in &listed {
+        assert_eq!(item["lint"]["mode"], "warn", "{item}");
+        assert!(item["lint"]["findings"].is_array(), "{item}");
+    }
+}
+
+#[test]
+fn overrides_on_sqlite() {
+    overrides("overrides", false);
+}
+
+#[test]
+fn overrides_on_postgres() {
+    overrides("overrides", true);
+}
+
 #[test]
 fn lifecycle_on_sqlite() {
     lifecycle("lifecycle", false);

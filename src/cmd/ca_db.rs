@@ -6,6 +6,7 @@
 
 use super::error::{CliError, CliResult};
 use super::io;
+use pkit::pki::ca::create::{check_unused, CreateError};
 use pkit::pki::ca::dir::{self as ca_dir, LocateError, Records};
 use pkit::pki::ca::store::{self, CaStore, StoreError};
 use pkit::store::url::without_password;
@@ -128,13 +129,10 @@ pub fn check_new_server(dir: &Path, db: &DbArgs) -> CliResult<Option<String>> {
         return Ok(None);
     };
     let s = open_server(&url, db)?;
-    let issued = s.count().map_err(db_err(dir))?;
-    if issued > 0 {
-        return Err(CliError::io(format!(
-            "{}: already holds another CA's {issued} certificates (one CA per database)",
-            without_password(&url)
-        )));
-    }
+    check_unused(s.as_ref()).map_err(|e| match e {
+        CreateError::Store(e) => db_err(dir)(e),
+        e => CliError::io(format!("{}: {e}", without_password(&url))),
+    })?;
     Ok(Some(url))
 }
 

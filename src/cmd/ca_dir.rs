@@ -69,7 +69,7 @@ pub fn load_issuer(
 }
 
 /// The CA directory's files' errors, naming the file.
-fn files_err(e: CaFilesError) -> CliError {
+pub fn files_err(e: CaFilesError) -> CliError {
     match e {
         CaFilesError::Io { path, error } => CliError::io_at(&path.display().to_string(), &error),
         e => CliError::parse(e.to_string()),

@@ -157,24 +157,16 @@ pub struct ValidityArgs {
 }
 
 impl ValidityArgs {
-    /// (not before, not after) for a certificate of `profile` issued at `now`. A server
-    /// validity above the Baseline Requirements' maximum is allowed (a private CA may
-    /// choose it); the certificate's delivery warns of it.
+    /// (not before, not after) for a certificate of `profile` issued at `now`
+    /// (`pkit::pki::ca::validity::window`).
     pub fn window(&self, profile: Profile, now: Time) -> CliResult<(Time, Time)> {
-        let not_before = parse_time("--not-before", &self.not_before)?.unwrap_or(now);
-        let not_after = match parse_time("--not-after", &self.not_after)? {
-            Some(t) if t <= not_before => {
-                return Err(CliError::usage(format!(
-                    "--not-after {t}: the validity would end before it starts ({not_before})"
-                )))
-            }
-            Some(t) => t,
-            None => validity::not_after_for(
-                not_before,
-                self.days
-                    .unwrap_or_else(|| validity::default_days(profile, not_before)),
-            ),
-        };
-        Ok((not_before, not_after))
+        let not_before = parse_time("--not-before", &self.not_before)?;
+        let not_after = parse_time("--not-after", &self.not_after)?;
+        validity::window(profile, now, not_before, not_after, self.days).map_err(|e| {
+            CliError::usage(format!(
+                "--not-after {}: the validity would end before it starts ({})",
+                e.not_after, e.not_before
+            ))
+        })
     }
 }

@@ -265,19 +265,25 @@ fn write_file_atomic_with(
     private: bool,
     produce: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> CliResult {
-    let name = path.display().to_string();
-    let exists = || CliError::io(format!("{name}: already exists (use --force to overwrite)"));
     // Checked first so that nothing is produced for an output that would be refused.
     if !force && path.exists() {
-        return Err(exists());
+        return Err(file_err(
+            path,
+            &std::io::Error::from(std::io::ErrorKind::AlreadyExists),
+        ));
     }
-    atomic_file::create(path, force, private, produce).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            exists()
-        } else {
-            CliError::io_at(&name, &e)
-        }
-    })
+    atomic_file::create(path, force, private, produce).map_err(|e| file_err(path, &e))
+}
+
+/// A file's error naming it: one that exists where a new one was to be written is
+/// refused with a hint.
+pub fn file_err(path: &Path, e: &std::io::Error) -> CliError {
+    let name = path.display().to_string();
+    if e.kind() == std::io::ErrorKind::AlreadyExists {
+        CliError::io(format!("{name}: already exists (use --force to overwrite)"))
+    } else {
+        CliError::io_at(&name, e)
+    }
 }
 
 /// Like [`write_file_atomic`] (temporary name, then rename) but without fsync and

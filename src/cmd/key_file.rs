@@ -9,15 +9,6 @@ use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::key;
 use std::path::Path;
 
-/// PEM labels a private key may carry. The traditional ones hold an `RSAPrivateKey` or
-/// `ECPrivateKey`, which the backend converts.
-const KEY_LABELS: [&str; 4] = [
-    "PRIVATE KEY",
-    "ENCRYPTED PRIVATE KEY",
-    "RSA PRIVATE KEY",
-    "EC PRIVATE KEY",
-];
-
 /// Read a private key from `path` (`-` for stdin): PEM (the first private key block of a
 /// bundle), DER or base64; PKCS#8, encrypted PKCS#8, or traditional RSA/EC. `passin` is a
 /// password source (`pass:`, `env:`, `file:`, `fd:`). An encrypted key without `passin`
@@ -47,7 +38,7 @@ pub fn load_private_key(
     let mut found = None;
     for item in io::split_items(src, InForm::Auto) {
         match item {
-            Ok(i) if i.label.as_deref().is_none_or(|l| KEY_LABELS.contains(&l)) => {
+            Ok(i) if key::load::may_be_private_key(i.label.as_deref()) => {
                 found = Some(i);
                 break;
             }
@@ -64,8 +55,7 @@ pub fn load_private_key(
             ))
         }));
     };
-    let encrypted = item.label.as_deref() == Some("ENCRYPTED PRIVATE KEY")
-        || key::encrypted::is_encrypted(&item.der);
+    let encrypted = key::load::is_encrypted_key(item.label.as_deref(), &item.der);
     let mut password = match passin {
         Some(spec) => Some(io::read_secret(spec)?),
         // At a terminal, ask (without echo); a script gets an error instead of a hang.

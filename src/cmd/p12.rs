@@ -50,7 +50,7 @@ pub fn run(be: &Backend, a: P12Args) -> CliResult<Exit> {
     let key = load_private_key(be, &a.key, a.passin.as_deref(), None)?;
     let cert_name = a.cert.display().to_string();
     let c = Certificate::from_der(&leaf).map_err(|e| CliError::der(&cert_name, &e))?;
-    if key.public_key_der()? != c.spki.raw {
+    if !c.certifies_key(key.as_ref())? {
         return Err(CliError::usage(format!(
             "{}: the key does not match the certificate {cert_name}",
             a.key.display()

@@ -10,7 +10,7 @@ use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::store::CertRecord;
 use pkit::pki::cert::Certificate;
-use pkit::pki::csr::Csr;
+use pkit::pki::csr::{read_checked, CsrError, Requested};
 use pkit::pki::key::encrypted::{encrypt_private_key, KdfChoice};
 use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
 use pkit::pki::san::parse_san;
@@ -109,57 +109,19 @@ pub fn dn_of(der: &[u8]) -> String {
         .unwrap_or_default()
 }
 
-/// The subject, key and extensions a CSR asks for, after checking its signature.
-pub(crate) struct FromCsr {
-    pub(crate) subject: Vec<u8>,
-    pub(crate) spki: Vec<u8>,
-    pub(crate) extensions: Vec<(Vec<u8>, Vec<u8>)>,
-}
-
-pub fn read_csr(be: &Backend, path: &Path) -> CliResult<FromCsr> {
+/// The CSR in the file at `path`: what it asks for, its signature checked
+/// (`pkit::pki::csr::read_checked`).
+pub fn read_csr(be: &Backend, path: &Path) -> CliResult<Requested> {
     let src = io::read_source(path)?;
     let item = io::split_items(src, InForm::Auto)
         .into_iter()
         .next()
         .ok_or_else(|| CliError::parse(format!("{}: empty", path.display())))??;
-    let csr = Csr::from_der(&item.der).map_err(|e| CliError::der(&item.name, &e))?;
-    let scheme = csr
-        .signature_algorithm
-        .signature_scheme()
-        .map_err(|e| CliError::der(&item.name, &e))?
-        .ok_or_else(|| {
-            CliError::unsupported(format!(
-                "{}: signature algorithm {} is not supported",
-                item.name,
-                csr.signature_algorithm.name()
-            ))
-        })?;
-    let ok = be.verify(csr.spki.raw, scheme, csr.tbs_raw(), csr.signature.bytes)?;
-    if !ok {
-        return Err(CliError::negative(format!(
-            "{}: the CSR's signature does not verify with its own key",
-            item.name
-        )));
-    }
-    let mut extensions = Vec::new();
-    if let Some(attr) = csr
-        .attributes
-        .find(&pkit::der::oid_registry::PKCS9_EXTENSION_REQUEST)
-        .map_err(|e| CliError::der(&item.name, &e))?
-    {
-        let mut v = attr
-            .single_value()
-            .map_err(|e| CliError::der(&item.name, &e))?;
-        let exts = pkit::pki::extension::Extensions::read(&mut v)
-            .map_err(|e| CliError::der(&item.name, &e))?;
-        let mut body = exts
-            .raw_elements()
-            .map_err(|e| CliError::der(&item.name, &e))?;
-        extensions.append(&mut body);
-    }
-    Ok(FromCsr {
-        subject: csr.subject.raw.to_vec(),
-        spki: csr.spki.raw.to_vec(),
-        extensions,
+    read_checked(be, &item.der).map_err(|e| match e {
+        CsrError::Der(e) => CliError::der(&item.name, &e),
+        CsrError::UnsupportedAlgorithm(_) => CliError::unsupported(format!("{}: {e}", item.name)),
+        CsrError::BadSignature => CliError::negative(format!("{}: {e}", item.name)),
+        CsrError::Backend(e) => e.into(),
+        other => CliError::internal(format!("{}: {other}", item.name)),
     })
 }

@@ -174,9 +174,6 @@ struct BatchOutput {
     line: String,
 }
 
-/// A certificate signed past the gate: its serial and what the gate found.
-type PastGate = (Vec<u8>, Vec<pkit::lint::Finding>);
-
 /// How `pkit issue batch` delivers: a key file and a certificate file per certificate in
 /// the output directory, a report line on stdout, and the progress bar.
 struct Files<'a> {
@@ -190,9 +187,6 @@ struct Files<'a> {
     /// The report as one JSON envelope: items separated by commas, between the header
     /// written before the first and the end written after the last.
     envelope: Option<std::sync::atomic::AtomicBool>,
-    /// With the gate not enforcing: each certificate's serial and findings, recorded
-    /// once the batch is done.
-    past_gate: Option<std::sync::Mutex<Vec<PastGate>>>,
     /// The output directory as recorded with each chunk until its files are written.
     destination: String,
     /// This process, as the deliveries' owner.
@@ -216,11 +210,6 @@ impl Delivery for Files<'_> {
                 it.n,
                 crate::cmd::lint::finding_text(f)
             );
-        }
-        if let Some(past) = &self.past_gate {
-            past.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((cert.serial.to_vec(), cert.findings.clone()));
         }
         let (cert_path, key_path) = (
             self.out_dir.path().join(&cert_name),
@@ -300,15 +289,13 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     let stop = stop_on_signals()?;
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
-    let mut files = Files {
+    let files = Files {
         backend: be,
         out_dir: &out_dir,
         bar: &bar,
         report_error: std::sync::Mutex::new(None),
         envelope: (a.format == ReportFormat::Json)
             .then(|| std::sync::atomic::AtomicBool::new(false)),
-        past_gate: (issuer.gate.mode != pkit::pki::ca::gate::GateMode::Enforce)
-            .then(|| std::sync::Mutex::new(Vec::new())),
         destination: std::path::absolute(out_dir.path())
             .unwrap_or_else(|_| out_dir.path().to_path_buf())
             .display()
@@ -340,15 +327,6 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
             other => CliError::internal(other.to_string()),
         })?;
     bar.finish_and_clear();
-    if let Some(past) = files.past_gate.take() {
-        let past = past.into_inner().unwrap_or_else(|e| e.into_inner());
-        let rows: Vec<(Vec<u8>, &[pkit::lint::Finding])> = past
-            .iter()
-            .map(|(s, f)| (s.clone(), f.as_slice()))
-            .collect();
-        pkit::pki::ca::gate::record_overrides(store.as_mut(), issuer.gate.mode, &rows)
-            .map_err(db_err(&a.issuer.ca))?;
-    }
     if files.envelope.is_some() {
         // Closed whatever happened next: what was delivered is a complete document.
         io::write_text(None, false, "\n]}\n")?;

@@ -1,10 +1,11 @@
-//! `pkit issue ca`: a root CA, or an intermediate under `--parent`.
+//! `pkit issue ca`: a root CA, or an intermediate under `--parent`. The CA is made by
+//! `pkit::pki::ca::create`; this file reads the arguments, opens the parent and the new
+//! key (asking for passphrases), and says what was made.
 
-use crate::cmd::ca_db::db_err;
-use crate::cmd::ca_db::{self, DbArgs};
-use crate::cmd::ca_dir::note_findings;
+use crate::cmd::ca_db::{self, db_err, DbArgs};
 use crate::cmd::ca_dir::{
-    chain_to_anchor, load_issuer, new_ca_key, note_clear_key, parse_time, ExistingKeyArgs, Passout,
+    files_err, load_issuer, new_ca_key, note_clear_key, note_findings, parse_time, ExistingKeyArgs,
+    Passout,
 };
 use crate::cmd::created::{certificate_item, print_json, Files, FormatArgs};
 use crate::cmd::error::{CliError, CliResult, Exit};
@@ -12,21 +13,17 @@ use crate::cmd::flags::{LintGateArgs, PointerArgs};
 use crate::cmd::io;
 use crate::cmd::issue::policy::PolicyArgs;
 use crate::cmd::key::AlgorithmParser;
-use crate::cmd::request::{dn_of, record, subject};
+use crate::cmd::request::{dn_of, subject};
 use clap::Args;
 use pkit::der::Time;
 use pkit::lint::Rules;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::ca_files::{CHAIN_FILE, ROOT_FILE};
-use pkit::pki::ca::gate::LintGate;
-use pkit::pki::ca::issuer::{self, Request};
+use pkit::pki::ca::create::{self, CreateError, NewCa};
+use pkit::pki::ca::name_constraints;
 use pkit::pki::ca::pointers::Pointers;
-use pkit::pki::ca::profile::Profile;
-use pkit::pki::ca::settings::{self, CaSettings};
-use pkit::pki::ca::store::{self};
-use pkit::pki::ca::{name_constraints, validity};
-use std::path::{Path, PathBuf};
+use pkit::pki::ca::settings::CaSettings;
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct CaArgs {
@@ -105,24 +102,12 @@ pub struct CaArgs {
 pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let subj = subject(&a.subject)?;
-    if subj == [0x30, 0x00] {
-        return Err(CliError::usage("--subject: a CA needs a non-empty subject"));
-    }
     let settings = CaSettings {
         pointers: a.pointers.over(&Pointers::default())?,
         lint_rules: Rules::parse(&a.lint_rules)
             .map_err(|e| CliError::usage(format!("--lint-rules: {e}")))?,
         policy: a.policy.parse()?,
     };
-    if settings.lint_rules.cabf_tls
-        && (settings.pointers.ca_issuers.is_empty() || settings.pointers.crl.is_empty())
-    {
-        // What the BRs require of every certificate it will issue (§7.1.2.7.7, §7.1.2.11.2).
-        return Err(CliError::usage(
-            "--lint-rules cabf-tls: a CA meant for public trust needs --issuer-url and \
-             --crl-url (its certificates must carry caIssuers and cRLDistributionPoints)",
-        ));
-    }
     let bases = |flag: &str, list: &[String]| -> CliResult<Vec<Vec<u8>>> {
         list.iter()
             .map(|s| {
@@ -130,33 +115,23 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
             })
             .collect()
     };
-    let constraints = name_constraints::encode(
-        &bases("--permit", &a.permit)?,
-        &bases("--exclude", &a.exclude)?,
-    );
-    for f in [
-        "ca.pem",
-        "ca.key",
-        "ca.db",
-        ca_db::URL_FILE,
-        settings::FILE,
-        CHAIN_FILE,
-        ROOT_FILE,
-    ] {
-        if a.dir.join(f).exists() {
-            return Err(CliError::io(format!(
-                "{}: already exists; refusing to replace a CA",
-                a.dir.join(f).display()
-            )));
-        }
-    }
-    let server = ca_db::check_new_server(&a.dir, &a.db)?;
-    let default_days = if a.parent.is_some() {
-        validity::default_days(Profile::Ca, now)
-    } else {
-        3650
+    let new = NewCa {
+        subject: subj,
+        subject_text: a.subject.clone(),
+        settings,
+        path_len: a.path_len,
+        name_constraints: name_constraints::encode(
+            &bases("--permit", &a.permit)?,
+            &bases("--exclude", &a.exclude)?,
+        ),
+        not_before: now,
+        days: a.days,
+        clip: a.clip_validity,
+        lint: a.lint.mode(),
     };
-    let not_after = validity::not_after_for(now, a.days.unwrap_or(default_days));
+    new.check().map_err(|e| create_err(&a, e))?;
+    create::check_free(&a.dir).map_err(|e| create_err(&a, e))?;
+    let server = ca_db::check_new_server(&a.dir, &a.db)?;
     // The parent is loaded (its key opened) before a passphrase is asked for the new key.
     let parent = match &a.parent {
         Some(dir) => {
@@ -166,7 +141,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         }
         None => None,
     };
-    let key_file = a.dir.join("ca.key");
+    let key_file = a.dir.join(create::KEY_FILE);
     let passout = match (&a.passout, a.no_passout) {
         (Some(src), _) => Passout::Source(src),
         (None, true) => Passout::Clear,
@@ -180,44 +155,11 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         passout,
         &key_file,
     )?;
-    let key = &new_key.key;
+    let key = new_key.key.as_ref();
     let alg = key.algorithm();
-    let (cert_der, chain, findings) = match &parent {
-        None => {
-            // A root is linted with the rules it will apply to what it signs.
-            let gate = LintGate {
-                rules: settings.lint_rules,
-                mode: a.lint.mode(),
-            };
-            let (der, findings) = issuer::self_signed_with(
-                key.as_ref(),
-                &subj,
-                now,
-                not_after,
-                a.path_len,
-                constraints.as_deref(),
-                &gate,
-            )?;
-            (der, None, findings)
-        }
+    let cert = match &parent {
+        None => new.self_signed(key),
         Some((parent_dir, issuer)) => {
-            let req = Request {
-                subject: subj.clone(),
-                spki: key.public_key_der()?,
-                key_alg: Some(alg),
-                profile: Profile::Ca,
-                sans: Vec::new(),
-                not_before: now,
-                not_after,
-                path_len: a.path_len,
-                copied: Vec::new(),
-                pointers: None,
-                name_constraints: constraints.clone(),
-                clip: a.clip_validity,
-                copied_wins: false,
-            };
-            let mut signer = issuer.key.signer()?;
-            let issued = issuer.issue(signer.as_mut(), &req)?;
             // The parent's records are where its directory says (its db.url, else its
             // ca.db), reached with the same --db-passin.
             let parent_db = DbArgs {
@@ -225,68 +167,39 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
                 db_passin: a.db.db_passin.clone(),
             };
             let mut store = ca_db::open_store(parent_dir, &parent_db)?;
-            issued
-                .record_in(
-                    store.as_mut(),
-                    &record(&issued, &a.subject, Profile::Ca, alg.name()),
-                    None,
-                    issuer.gate.mode,
-                )
-                .map_err(db_err(parent_dir))?;
-            let chain = chain_below(parent_dir, &issued.der)?;
-            (
-                issued.der,
-                Some((chain, anchor_of(parent_dir)?)),
-                issued.findings,
-            )
+            new.under(key, issuer, parent_dir, store.as_mut())
         }
-    };
-    note_findings(&findings);
-    crate::cmd::ca_dir::create_ca_dir(&a.dir)?;
-    match &server {
-        Some(url) => ca_db::record_url(&a.dir, url)?,
-        None => drop(store::open(&a.dir.join("ca.db")).map_err(db_err(&a.dir))?),
     }
-    io::write_file_atomic(&key_file, new_key.file_text.as_bytes(), false, true)?;
+    .map_err(|e| create_err(&a, e))?;
+    note_findings(&cert.findings);
+    let written = new
+        .write(
+            &a.dir,
+            &cert,
+            new_key.file_text.as_bytes(),
+            server.as_deref(),
+        )
+        .map_err(|e| create_err(&a, e))?;
     note_clear_key(&new_key, passout, &key_file);
-    io::write_file_atomic(
-        &a.dir.join(settings::FILE),
-        settings.to_json().as_bytes(),
-        false,
-        false,
-    )?;
-    if let Some((chain, root)) = &chain {
-        io::write_file_atomic(&a.dir.join(CHAIN_FILE), chain.as_bytes(), false, false)?;
-        if let Some(root) = root {
-            io::write_file_atomic(&a.dir.join(ROOT_FILE), root.as_bytes(), false, false)?;
-        }
-    }
-    let pem_path = a.dir.join("ca.pem");
-    io::write_file_atomic(
-        &pem_path,
-        io::pem_encode("CERTIFICATE", &cert_der).as_bytes(),
-        false,
-        false,
-    )?;
     if a.format.json() {
         let mut files = Files::default();
-        files.add("certificate", &pem_path);
-        files.add("key", &key_file);
-        files.add("settings", &a.dir.join(settings::FILE));
-        if let Some((_, root)) = &chain {
-            files.add("chain", &a.dir.join(CHAIN_FILE));
-            if root.is_some() {
-                files.add("root", &a.dir.join(ROOT_FILE));
-            }
+        files.add("certificate", &written.certificate);
+        files.add("key", &written.key);
+        files.add("settings", &written.settings);
+        if let Some(chain) = &written.chain {
+            files.add("chain", chain);
         }
-        let mut item = certificate_item(be, &cert_der, "ca", files);
+        if let Some(root) = &written.root {
+            files.add("root", root);
+        }
+        let mut item = certificate_item(be, &cert.der, "ca", files);
         item["key_algorithm"] = alg.name().into();
         item["key_encrypted"] = (!new_key.in_clear).into();
         print_json("ca", vec![item])?;
     } else {
         eprintln!(
             "pkit: created CA {} ({}) in {}",
-            dn_of(&cert_der),
+            dn_of(&cert.der),
             alg,
             a.dir.display()
         );
@@ -294,33 +207,22 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
-/// `root.pem` of a new intermediate: its parent's, or the parent itself when it is a
-/// root (self-issued); none when the parent is an intermediate that has none.
-fn anchor_of(parent: &Path) -> CliResult<Option<String>> {
-    let above = chain_to_anchor(parent)?;
-    let Some(top) = above.last() else {
-        return Ok(None);
-    };
-    let self_issued = pkit::pki::cert::Certificate::from_der(top)
-        .map_err(|e| CliError::der(&parent.join("ca.pem").display().to_string(), &e))?
-        .is_self_issued();
-    Ok(self_issued.then(|| io::pem_encode("CERTIFICATE", top)))
-}
-
-/// `chain.pem` of a new intermediate: its certificate, then the parent's chain (nothing
-/// more when the parent is a root: the root is what relying parties already hold, and a
-/// served chain leaves it out).
-fn chain_below(parent: &Path, cert_der: &[u8]) -> CliResult<String> {
-    let mut text = io::pem_encode("CERTIFICATE", cert_der);
-    match std::fs::read_to_string(parent.join(CHAIN_FILE)) {
-        Ok(t) => text.push_str(&t),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => {
-            return Err(CliError::io_at(
-                &parent.join(CHAIN_FILE).display().to_string(),
-                &e,
-            ))
-        }
+/// What failed in making the CA of `a`, as the command says it.
+fn create_err(a: &CaArgs, e: CreateError) -> CliError {
+    match e {
+        CreateError::EmptySubject => CliError::usage("--subject: a CA needs a non-empty subject"),
+        // What the BRs require of every certificate it will issue (§7.1.2.7.7, §7.1.2.11.2).
+        CreateError::PublicTrustPointers => CliError::usage(
+            "--lint-rules cabf-tls: a CA meant for public trust needs --issuer-url and \
+             --crl-url (its certificates must carry caIssuers and cRLDistributionPoints)",
+        ),
+        e @ CreateError::Exists(_) => CliError::io(e.to_string()),
+        CreateError::Ca(e) => e.into(),
+        CreateError::Store(e) => db_err(&a.dir)(e),
+        CreateError::ParentStore(e) => db_err(a.parent.as_deref().unwrap_or(&a.dir))(e),
+        CreateError::ParentFiles(e) => files_err(e),
+        CreateError::ParentCertificate(path, e) => CliError::der(&path.display().to_string(), &e),
+        CreateError::Io(path, e) => io::file_err(&path, &e),
+        other => CliError::internal(other.to_string()),
     }
-    Ok(text)
 }

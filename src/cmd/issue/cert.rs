@@ -1,4 +1,5 @@
-//! `pkit issue cert`: one certificate, for a new key or from a CSR.
+//! `pkit issue cert`: one certificate, for a new key or from a CSR (what each source
+//! says is weighed in `pkit::pki::ca::compose`).
 
 use super::deliver::{deliver, report, DeliverArgs};
 use crate::cmd::ca_db::db_err;
@@ -10,8 +11,7 @@ use clap::{Args, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::issuer::Request;
-use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::compose::{Asked, Keyed};
 use pkit::pki::ca::template::Template;
 use std::path::{Path, PathBuf};
 
@@ -71,56 +71,40 @@ pub struct CertArgs {
 pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let template = a.template.as_deref().map(read_template).transpose()?;
-    let prof = match (&a.profile, &template) {
-        (Some(p), _) => profile(p)?,
-        (None, Some(t)) => t.implied_profile(),
-        (None, None) => Profile::Server,
+    let mut asked = Asked {
+        profile: a.profile.as_deref().map(profile).transpose()?,
+        template,
+        ..Asked::default()
     };
-    let (not_before, not_after) = a.validity.window(prof, now)?;
-    let sans = match (&template, a.san.is_empty()) {
-        (Some(t), true) => t.sans.clone(),
-        _ => sans(&a.san)?,
-    };
+    let (not_before, not_after) = a.validity.window(asked.profile(), now)?;
+    asked.sans = sans(&a.san)?;
     // Fail on existing outputs before doing any work.
     a.deliver.check(a.key_out.as_deref())?;
     let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
-    let (subj, spki, key, copied, key_alg) = match (&a.csr, &a.key_out) {
+    let (keyed, key) = match (&a.csr, &a.key_out) {
         (Some(csr_path), _) => {
             let c = read_csr(be, csr_path)?;
-            let subj = match (
-                &a.subject,
-                template.as_ref().and_then(|t| t.subject.clone()),
-            ) {
-                (Some(s), _) => subject(s)?,
-                (None, Some(t)) => t,
-                (None, None) => c.subject,
+            let keyed = Keyed {
+                key_alg: Algorithm::from_spki(&c.spki),
+                spki: c.spki,
+                subject: Some(c.subject),
+                extensions: match a.copy_extensions {
+                    CopyExtensions::Copy => c.extensions,
+                    CopyExtensions::None => Vec::new(),
+                },
             };
-            let copied = match a.copy_extensions {
-                CopyExtensions::Copy => c.extensions,
-                CopyExtensions::None => Vec::new(),
-            };
-            let alg = Algorithm::from_spki(&c.spki);
-            (subj, c.spki, None, copied, alg)
+            (keyed, None)
         }
         (None, Some(_)) => {
             let alg = a.alg.unwrap_or(Algorithm::EcdsaP256);
             let key = generate(be, alg)?;
-            let subj = match (
-                &a.subject,
-                template.as_ref().and_then(|t| t.subject.clone()),
-            ) {
-                (Some(s), _) => subject(s)?,
-                (None, Some(t)) => t,
-                (None, None) => subject("")?,
+            let keyed = Keyed {
+                spki: key.public_key_der()?,
+                key_alg: Some(alg),
+                ..Keyed::default()
             };
-            (
-                subj,
-                key.public_key_der()?,
-                Some(key),
-                Vec::new(),
-                Some(alg),
-            )
+            (keyed, Some(key))
         }
         (None, None) => {
             return Err(CliError::usage(
@@ -128,48 +112,16 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
             ))
         }
     };
-    // A template's extensions first; a CSR's fill in what it does not set.
-    let copied = match &template {
-        Some(t) => {
-            let mut all = t.extensions.clone();
-            all.extend(
-                copied
-                    .into_iter()
-                    .filter(|(o, _)| !t.extensions.iter().any(|(x, _)| x == o)),
-            );
-            all
-        }
-        None => copied,
-    };
-    let base_pointers = template
-        .as_ref()
-        .and_then(|t| t.pointers.clone())
-        .unwrap_or_else(|| issuer.pointers.clone());
-    if subj == [0x30, 0x00]
-        && sans.is_empty()
-        && !copied
-            .iter()
-            .any(|(o, _)| o.as_slice() == pkit::der::oid_registry::CE_SUBJECT_ALT_NAME.as_bytes())
-    {
-        return Err(CliError::usage(
-            "the certificate needs a subject or at least one --san",
-        ));
-    }
-    let req = Request {
-        subject: subj,
-        spki,
-        key_alg,
-        profile: prof,
-        sans,
-        not_before,
-        not_after,
-        path_len: None,
-        copied,
-        pointers: Some(a.pointers.over(&base_pointers)?),
-        name_constraints: None,
-        clip: a.validity.clip_validity,
-        copied_wins: template.is_some(),
-    };
+    asked.subject = a.subject.as_deref().map(subject).transpose()?;
+    let key_alg = keyed.key_alg;
+    let pointers = a.pointers.over(&asked.base_pointers(&issuer.pointers))?;
+    let req = asked.request(
+        keyed,
+        (not_before, not_after),
+        pointers,
+        a.validity.clip_validity,
+    )?;
+    let prof = req.profile;
     let mut signer = issuer.key.signer()?;
     let issued = issuer.issue(signer.as_mut(), &req)?;
     let dn = dn_of(&issued.der);

@@ -1,4 +1,6 @@
-//! `pkit issue list` and `pkit issue export`: what a CA has issued.
+//! `pkit issue list` and `pkit issue export`: what a CA has issued (which certificates
+//! are shown is `pkit::pki::ca::issued`'s; which files an export writes,
+//! `pkit::pki::ca::undelivered`'s).
 
 use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::open_store;
@@ -10,12 +12,12 @@ use clap::{Args, ValueEnum};
 use pkit::der::hex;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::issued::{self, Filter, State};
 use pkit::pki::ca::store::CaStore;
-use pkit::pki::ca::undelivered::{self, FileState, Found};
+use pkit::pki::ca::undelivered::{self, Export, Found};
 use pkit::pki::cert::Certificate;
 use pkit::pki::san::sans_of;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -97,51 +99,27 @@ pub fn run_list(be: &Backend, a: ListArgs) -> CliResult<Exit> {
         return list_undelivered(be, store.as_ref(), &a);
     }
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    let horizon = a
-        .expiring
-        .as_deref()
-        .map(|d| parse_duration("--expiring", d).map(|s| now.unix + s))
-        .transpose()?;
-    let rows = store.list().map_err(db_err(&a.ca))?;
-    let renewals = store.renewals().map_err(db_err(&a.ca))?;
-    let overrides = store.lint_overrides().map_err(db_err(&a.ca))?;
-    let past_gate: HashMap<&[u8], (&str, &str)> = overrides
+    let filter = Filter {
+        state: a.status.map(|s| match s {
+            StatusFilter::Valid => State::Valid,
+            StatusFilter::Revoked => State::Revoked,
+            StatusFilter::Expired => State::Expired,
+        }),
+        expiring_by: a
+            .expiring
+            .as_deref()
+            .map(|d| parse_duration("--expiring", d).map(|s| now.unix + s))
+            .transpose()?,
+    };
+    let listed = issued::list(store.as_ref(), &filter, now).map_err(db_err(&a.ca))?;
+    let items: Vec<Value> = listed
         .iter()
-        .map(|(serial, mode, found)| (serial.as_slice(), (mode.as_str(), found.as_str())))
-        .collect();
-    let replaced_by: HashMap<&[u8], &[u8]> = renewals
-        .iter()
-        .map(|(new, old)| (old.as_slice(), new.as_slice()))
-        .collect();
-    let replaces: HashMap<&[u8], &[u8]> = renewals
-        .iter()
-        .map(|(new, old)| (new.as_slice(), old.as_slice()))
-        .collect();
-    let items: Vec<Value> = rows
-        .iter()
-        .filter_map(|r| {
-            let status = match r.status.as_str() {
-                "valid" if r.not_after < now.unix => "expired",
-                s => s,
-            };
-            let wanted = a.status.is_none_or(|f| {
-                status
-                    == match f {
-                        StatusFilter::Valid => "valid",
-                        StatusFilter::Revoked => "revoked",
-                        StatusFilter::Expired => "expired",
-                    }
-            });
-            // The renewal list: still valid, ending before the horizon.
-            let expiring = horizon.is_none_or(|h| status == "valid" && r.not_after <= h);
-            if !(wanted && expiring) {
-                return None;
-            }
+        .map(|l| {
+            let r = &l.record;
             let sans = Certificate::from_der(&r.der)
                 .map(|c| sans_of(&c))
                 .unwrap_or_default();
-            let link = |m: &HashMap<&[u8], &[u8]>| m.get(r.serial.as_slice()).map(|s| hex(s));
-            Some(json!({
+            json!({
                 "serial_number": hex(&r.serial),
                 "subject": r.subject,
                 "subject_alt_names": sans,
@@ -149,15 +127,15 @@ pub fn run_list(be: &Backend, a: ListArgs) -> CliResult<Exit> {
                 "not_after": Time { unix: r.not_after }.to_string(),
                 "profile": r.profile,
                 "key_algorithm": r.key_algorithm,
-                "status": status,
-                "replaces": link(&replaces),
-                "replaced_by": link(&replaced_by),
+                "status": l.status,
+                "replaces": l.replaces.as_deref().map(hex),
+                "replaced_by": l.replaced_by.as_deref().map(hex),
                 // Signed past the lint gate (`--lint warn|off`): the mode and what it found.
-                "lint": past_gate.get(r.serial.as_slice()).map(|(mode, found)| json!({
+                "lint": l.lint.as_ref().map(|(mode, found)| json!({
                     "mode": mode,
                     "findings": serde_json::from_str::<Value>(found).unwrap_or(Value::Null),
                 })),
-            }))
+            })
         })
         .collect();
     print_list(
@@ -271,19 +249,18 @@ pub fn run_export(be: &Backend, a: ExportArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
-/// `issue export --undelivered`: every undelivered certificate's file written again.
+/// `issue export --undelivered`: every undelivered certificate's file written again
+/// (where, and whether that delivers it: `Survey::exports`).
 fn export_undelivered(be: &Backend, store: &mut dyn CaStore, a: &ExportArgs) -> CliResult<Exit> {
     let survey = undelivered::survey(be, store).map_err(db_err(&a.ca))?;
     note_in_flight(&survey);
     let mut delivered = Vec::new();
     let mut out = std::io::stdout().lock();
     let mut written = 0;
-    for f in &survey.found {
-        let dir = match &a.out_dir {
-            Some(d) => d.clone(),
-            // Files of the same names from another run are theirs: neither replaced nor
-            // given a certificate that does not go with them.
-            None if f.key == FileState::Replaced || f.cert == FileState::Replaced => {
+    for export in survey.exports(a.out_dir.as_deref(), a.force) {
+        let w = match export {
+            Export::Write(w) => w,
+            Export::Foreign(f) => {
                 eprintln!(
                     "pkit: serial {}: {} holds another run's files of that name; not \
                      touched (write it elsewhere with --out-dir)",
@@ -292,29 +269,26 @@ fn export_undelivered(be: &Backend, store: &mut dyn CaStore, a: &ExportArgs) -> 
                 );
                 continue;
             }
-            None => PathBuf::from(&f.item.destination),
         };
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| CliError::io_at(&dir.display().to_string(), &e))?;
-        let path = dir.join(format!("{}.pem", f.item.n));
+        let f = w.found;
+        std::fs::create_dir_all(&w.dir)
+            .map_err(|e| CliError::io_at(&w.dir.display().to_string(), &e))?;
         io::write_file_atomic(
-            &path,
+            &w.path,
             io::pem_encode("CERTIFICATE", &f.item.cert.der).as_bytes(),
-            a.out_dir.is_none() || a.force,
+            w.replace,
             false,
         )?;
         written += 1;
-        // Its key in place beside it: this certificate is delivered now.
-        let in_place = a.out_dir.is_none() && f.key == FileState::Present;
-        if in_place {
+        if w.delivers {
             delivered.push(f.item.id);
         }
         let line = json!({
             "n": f.item.n,
             "serial_number": hex(&f.item.cert.serial),
             "subject": f.item.cert.subject,
-            "cert": path,
-            "key": in_place.then(|| f.key_path()),
+            "cert": w.path,
+            "key": w.delivers.then(|| f.key_path()),
         });
         std::io::Write::write_all(&mut out, output::json_line(&line).as_bytes())
             .map_err(|e| CliError::io_at("stdout", &e))?;

@@ -1,6 +1,7 @@
 //! `pkit issue renew`: a certificate again, from the one it replaces — same subject,
 //! SANs, profile and extensions; a new serial, validity and (with --key-out) key; the
-//! CA's current pointers. The CA's records link the two.
+//! CA's current pointers. The CA's records link the two. What the renewal takes from the
+//! old certificate, and whether it is due, is `pkit::pki::ca::renew`'s.
 
 use super::deliver::{deliver, report, DeliverArgs};
 use crate::cmd::ca_db::{db_err, open_store};
@@ -11,11 +12,10 @@ use crate::cmd::io;
 use crate::cmd::key::{load_private_key, AlgorithmParser};
 use crate::cmd::request::{dn_of, generate, record};
 use clap::Args;
-use pkit::der::{hex, integer, Time};
+use pkit::der::{hex, Time};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{Backend, PrivateKey};
-use pkit::pki::ca::issuer::Request;
-use pkit::pki::ca::profile::Profile;
+use pkit::pki::ca::renew::{RenewError, Renewal};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -58,45 +58,38 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
         .map(|w| parse_duration("--within", w))
         .transpose()?;
     let item = io::read_item(&a.cert)?;
-    let old = io::parse_cert(&item)?;
-    let serial = integer::unsigned_bytes(old.serial).to_vec();
-    let (_, old_end) = old.validity().map_err(|e| CliError::der(&item.name, &e))?;
-    if let Some(w) = window {
-        if old_end.unix > now.unix + w {
-            if !a.deliver.format.json() {
-                eprintln!(
-                    "pkit: {}: valid until {old_end}, more than {} from now; not renewed",
-                    item.name,
-                    a.within.as_deref().unwrap_or_default()
-                );
-            }
-            report(&a.deliver, Vec::new())?;
-            return Ok(Exit::Ok);
+    let old = Renewal::of(&io::parse_cert(&item)?).map_err(|e| CliError::der(&item.name, &e))?;
+    let serial = &old.serial;
+    if !old.is_due(now, window) {
+        if !a.deliver.format.json() {
+            eprintln!(
+                "pkit: {}: valid until {}, more than {} from now; not renewed",
+                item.name,
+                old.not_after,
+                a.within.as_deref().unwrap_or_default()
+            );
         }
+        report(&a.deliver, Vec::new())?;
+        return Ok(Exit::Ok);
     }
     let mut store = open_store(&a.issuer.ca, &a.issuer.db)?;
-    let rec = store
-        .get(&serial)
-        .map_err(db_err(&a.issuer.ca))?
-        .filter(|r| r.der == item.der)
-        .ok_or_else(|| {
-            CliError::usage(format!(
-                "{}: serial {} is not a certificate {} issued",
-                item.name,
-                hex(&serial),
-                a.issuer.ca.display()
-            ))
-        })?;
-    let profile = Profile::from_name(&rec.profile).ok_or_else(|| {
-        CliError::parse(format!(
-            "{}: the records give serial {} the unknown profile '{}'",
+    let profile = old.profile_in(store.as_ref()).map_err(|e| match e {
+        RenewError::NotIssued => CliError::usage(format!(
+            "{}: serial {} is not a certificate {} issued",
+            item.name,
+            hex(serial),
+            a.issuer.ca.display()
+        )),
+        RenewError::UnknownProfile(p) => CliError::parse(format!(
+            "{}: the records give serial {} the unknown profile '{p}'",
             a.issuer.ca.display(),
-            hex(&serial),
-            rec.profile
-        ))
+            hex(serial),
+        )),
+        RenewError::Store(e) => db_err(&a.issuer.ca)(e),
+        other => CliError::internal(other.to_string()),
     })?;
     a.deliver.check(a.key_out.as_deref())?;
-    let (not_before, not_after) = a.validity.window(profile, now)?;
+    let validity = a.validity.window(profile, now)?;
     let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
     let key: Box<dyn PrivateKey>;
@@ -106,15 +99,12 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
             (key.public_key_der()?, Some(key.algorithm()), None)
         }
         (None, Some(path)) => {
-            let alg = a
-                .alg
-                .or_else(|| Algorithm::from_spki(old.spki.raw))
-                .ok_or_else(|| {
-                    CliError::unsupported(format!(
-                        "{}: pkit cannot make a key like the certificate's; give --alg",
-                        item.name
-                    ))
-                })?;
+            let alg = a.alg.or(old.key_alg).ok_or_else(|| {
+                CliError::unsupported(format!(
+                    "{}: pkit cannot make a key like the certificate's; give --alg",
+                    item.name
+                ))
+            })?;
             key = generate(be, alg)?;
             (
                 key.public_key_der()?,
@@ -124,42 +114,18 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
         }
         (None, None) => return Err(CliError::usage("give --key FILE or --key-out FILE")),
     };
-    let copied = match old.extensions {
-        Some(x) => x
-            .raw_elements()
-            .map_err(|e| CliError::der(&item.name, &e))?,
-        None => Vec::new(),
-    };
-    let path_len = old
-        .basic_constraints()
-        .and_then(|b| b.path_len_constraint)
-        .map(|n| u32::try_from(n).unwrap_or(u32::MAX));
-    let req = Request {
-        subject: old.subject.raw.to_vec(),
-        spki,
-        key_alg,
-        profile,
-        sans: Vec::new(),
-        not_before,
-        not_after,
-        path_len,
-        copied,
-        pointers: None,
-        name_constraints: None,
-        clip: a.validity.clip_validity,
-        copied_wins: false,
-    };
+    let req = old.request(profile, spki, key_alg, validity, a.validity.clip_validity);
     let issued = issuer.issue(issuer.key.signer()?.as_mut(), &req)?;
     let alg_name = key_alg.map_or("other", Algorithm::name);
     issued
         .record_in(
             store.as_mut(),
             &record(&issued, &dn_of(&issued.der), profile, alg_name),
-            Some(&serial),
+            Some(serial),
             issuer.gate.mode,
         )
         .map_err(db_err(&a.issuer.ca))?;
-    let what = format!("renewed serial {} as", hex(&serial));
+    let what = format!("renewed serial {} as", hex(serial));
     let mut out = deliver(
         be,
         &a.issuer.ca,
@@ -169,7 +135,7 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
         &a.deliver,
         &what,
     )?;
-    out["replaces"] = hex(&serial).into();
+    out["replaces"] = hex(serial).into();
     report(&a.deliver, vec![out])?;
     Ok(Exit::Ok)
 }

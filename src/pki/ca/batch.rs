@@ -7,11 +7,14 @@
 //! report lines: the caller's [`Delivery`]) while chunk k+1 is being signed, so the commit
 //! and the file system calls overlap the cryptography instead of leaving cores idle. A
 //! chunk is always committed before any of it is delivered: a certificate the caller
-//! hands out is one the CA has on record.
+//! hands out is one the CA has on record. What a lint gate set to `warn` or `off` let
+//! through goes into the chunk's transaction with its certificates, so a process killed
+//! mid-batch leaves no committed certificate without its record of it.
 
+use super::gate::{self, GateMode};
 use super::issuer::{CaError, Issued, Issuer, Request};
 use super::profile::Profile;
-use super::store::{CaStore, CertRecord, DeliveryNote, StoreError};
+use super::store::{CaStore, CertRecord, DeliveryNote, LintOverrides, StoreError};
 use crate::der::Time;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::{Backend, BackendError, PrivateKey};
@@ -181,10 +184,11 @@ impl Batch<'_> {
     }
 
     /// The whole batch: `items` in chunks of `chunk` certificates, each chunk signed,
-    /// committed to `store` in one transaction (with the delivery's note, if it keeps
-    /// one), then handed to `delivery`. Stops at the first error; chunks committed before
-    /// it stay committed (and were delivered, unless delivering is what failed: their
-    /// notes then say so).
+    /// committed to `store` in one transaction (with what a gate that did not enforce
+    /// let through, and the delivery's note, if it keeps one), then handed to
+    /// `delivery`. Stops at the first error; chunks committed before it stay committed,
+    /// each certificate with its overrides (and were delivered, unless delivering is
+    /// what failed: their notes then say so).
     pub fn run<D: Delivery>(
         &self,
         items: &[BatchItem],
@@ -195,32 +199,49 @@ impl Batch<'_> {
         struct Signed<O> {
             note: Option<DeliveryNote>,
             records: Vec<CertRecord>,
+            /// What the gate let through, committed with the certificates.
+            overrides: LintOverrides,
             outputs: Vec<O>,
         }
+        let mode = self.issuer.gate.mode;
         let sign_chunk = |c: &[BatchItem]| -> Result<Signed<D::Output>, D::Error> {
             let signed = self.sign_checked(c, |it, key, cert| -> Result<_, D::Error> {
                 let out = delivery.prepare(it, key, &cert)?;
+                let past_gate = (mode != GateMode::Enforce)
+                    .then(|| gate::override_row(&cert.serial, &cert.findings));
                 Ok((
                     cert.record(&it.subject_text, it.profile, it.alg.name()),
+                    past_gate,
                     out,
                 ))
             })?;
-            let (records, outputs) = signed.into_iter().unzip();
+            let mut records = Vec::with_capacity(signed.len());
+            let mut past_gate = Vec::new();
+            let mut outputs = Vec::with_capacity(signed.len());
+            for (record, row, out) in signed {
+                records.push(record);
+                past_gate.extend(row);
+                outputs.push(out);
+            }
             Ok(Signed {
                 note: c.first().and_then(|first| delivery.note(first)),
                 records,
+                overrides: LintOverrides {
+                    mode: mode.name().to_string(),
+                    certs: past_gate,
+                },
                 outputs,
             })
         };
         let mut commit_and_deliver = |s: &Signed<D::Output>| -> Result<(), BatchError<D::Error>> {
             let Some(note) = &s.note else {
                 store
-                    .insert_certificates(&s.records)
+                    .insert_with_overrides(&s.records, &s.overrides)
                     .map_err(BatchError::Store)?;
                 return Ok(delivery.deliver(&s.outputs)?);
             };
             let id = store
-                .insert_for_delivery(&s.records, note)
+                .insert_for_delivery(&s.records, note, &s.overrides)
                 .map_err(BatchError::Store)?;
             delivery.deliver(&s.outputs)?;
             store.delivered(id).map_err(BatchError::Store)
@@ -309,5 +330,175 @@ impl Batch<'_> {
             clip: self.clip,
             copied_wins: false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::der::{oid_registry as oids, Writer};
+    use crate::issuer::self_signed;
+    use crate::store::SqliteCaStore;
+    use pkit_openssl as openssl;
+    use std::collections::HashMap;
+    use std::sync::atomic::AtomicUsize;
+
+    /// Why the test's delivery stopped.
+    #[derive(Debug)]
+    struct Stopped;
+
+    impl From<CaError> for Stopped {
+        fn from(e: CaError) -> Self {
+            panic!("signing failed: {e}")
+        }
+    }
+
+    impl From<BackendError> for Stopped {
+        fn from(e: BackendError) -> Self {
+            panic!("the backend failed: {e}")
+        }
+    }
+
+    /// Delivers the first chunk, then stops as a process killed after its second
+    /// commit would: that chunk is on record, its files never written.
+    struct StopsAtSecond {
+        chunks: AtomicUsize,
+    }
+
+    impl Delivery for StopsAtSecond {
+        type Output = ();
+        type Error = Stopped;
+
+        fn prepare(&self, _: &BatchItem, _: &dyn PrivateKey, _: &Issued) -> Result<(), Stopped> {
+            Ok(())
+        }
+
+        fn deliver(&self, _: &[()]) -> Result<(), Stopped> {
+            match self.chunks.fetch_add(1, Ordering::SeqCst) {
+                0 => Ok(()),
+                _ => Err(Stopped),
+            }
+        }
+
+        fn note(&self, first: &BatchItem) -> Option<DeliveryNote> {
+            Some(DeliveryNote {
+                destination: "out".into(),
+                owner: "test".into(),
+                first_n: first.n,
+            })
+        }
+    }
+
+    fn common_name(cn: &str) -> Vec<u8> {
+        let mut w = Writer::new();
+        w.sequence(|w| {
+            w.set(|w| {
+                w.sequence(|w| {
+                    w.oid(&oids::AT_COMMON_NAME);
+                    w.utf8_string(cn);
+                });
+            });
+        });
+        w.finish()
+    }
+
+    /// A dNSName GeneralName.
+    fn dns_name(name: &str) -> Vec<u8> {
+        let mut w = Writer::new();
+        w.primitive(crate::der::tag::implicit(2), name.as_bytes());
+        w.finish()
+    }
+
+    fn items(n: u64) -> Vec<BatchItem> {
+        (1..=n)
+            .map(|n| BatchItem {
+                n,
+                subject_text: format!("CN=client {n}"),
+                subject: common_name(&format!("client {n}")),
+                sans: vec![dns_name(&format!("client-{n}.example"))],
+                profile: Profile::Client,
+                alg: Algorithm::EcdsaP256,
+                days: 30,
+            })
+            .collect()
+    }
+
+    fn issuer(be: &Backend, mode: GateMode) -> Issuer {
+        let now = Time::now();
+        let key = be.generate(Algorithm::EcdsaP256).unwrap();
+        let der = self_signed(
+            key.as_ref(),
+            &common_name("Batch Test CA"),
+            now.plus_seconds(-60),
+            now.plus_seconds(86_400 * 365),
+            None,
+        )
+        .unwrap();
+        let mut issuer = Issuer::new(der, key).unwrap();
+        issuer.gate.mode = mode;
+        issuer
+    }
+
+    /// A batch stopped after its second commit: every certificate committed has its
+    /// overrides on record (they went in with it), none that was not committed has.
+    #[test]
+    fn each_committed_certificate_has_its_overrides() {
+        let be = openssl::backend();
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+        let issuer = issuer(be, GateMode::Warn);
+        let batch = Batch {
+            issuer: &issuer,
+            backend: be,
+            now: Time::now(),
+            stop: None,
+            clip: false,
+        };
+        let delivery = StopsAtSecond {
+            chunks: AtomicUsize::new(0),
+        };
+        let run = batch.run(&items(7), 2, &mut store, &delivery);
+        assert!(matches!(run, Err(BatchError::Other(Stopped))));
+        let committed = store.list().unwrap();
+        assert_eq!(committed.len(), 4, "two chunks of two were committed");
+        let overrides: HashMap<Vec<u8>, (String, String)> = store
+            .lint_overrides()
+            .unwrap()
+            .into_iter()
+            .map(|(serial, mode, found)| (serial, (mode, found)))
+            .collect();
+        assert_eq!(overrides.len(), committed.len());
+        for c in &committed {
+            let (mode, found) = &overrides[&c.serial];
+            assert_eq!(mode, "warn");
+            assert!(serde_json::from_str::<serde_json::Value>(found)
+                .unwrap()
+                .is_array());
+        }
+        // The second chunk is on record as undelivered, overrides and all.
+        assert_eq!(store.undelivered().unwrap().len(), 2);
+    }
+
+    /// Under an enforcing gate nothing is recorded beside the certificates.
+    #[test]
+    fn an_enforcing_gate_records_no_overrides() {
+        let be = openssl::backend();
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+        let issuer = issuer(be, GateMode::Enforce);
+        let batch = Batch {
+            issuer: &issuer,
+            backend: be,
+            now: Time::now(),
+            stop: None,
+            clip: false,
+        };
+        let delivery = StopsAtSecond {
+            chunks: AtomicUsize::new(0),
+        };
+        let run = batch.run(&items(2), 2, &mut store, &delivery).unwrap();
+        assert_eq!(run.issued, 2);
+        assert_eq!(store.count().unwrap(), 2);
+        assert!(store.lint_overrides().unwrap().is_empty());
     }
 }

@@ -3,6 +3,7 @@
 //! it — nothing signed, recorded or written. `warn` lets it through with its findings;
 //! `off` skips linting.
 
+use super::store::LintOverrides;
 use super::tbs;
 use pkit_lint::{lint_parsed, Finding, Level, LintOptions, Rules};
 use pkit_x509::alg::SignatureScheme;
@@ -133,23 +134,30 @@ fn unreadable(path: &str) -> Finding {
     }
 }
 
-/// Record in the CA's records the certificates signed past the gate (`--lint warn` or
-/// `off`), each with what it found (their JSON), so that `issue list` says so and a later
-/// `pkit lint` can be set beside it. Nothing to record when the gate enforced.
-pub fn record_overrides(
-    store: &mut dyn crate::store::CaStore,
+/// What the CA's records keep of the certificates signed past the gate (`--lint warn`
+/// or `off`): each serial with what the gate found (its JSON), so that `issue list` says
+/// so and a later `pkit lint` can be set beside it. Recorded with the certificates, in
+/// their transaction ([`crate::store::CaStore::insert_with_overrides`] and the other
+/// inserts); nothing when the gate enforced.
+pub fn overrides<'a>(
     mode: GateMode,
-    certs: &[(Vec<u8>, &[Finding])],
-) -> crate::store::Result<()> {
-    if mode == GateMode::Enforce || certs.is_empty() {
-        return Ok(());
+    certs: impl IntoIterator<Item = (&'a [u8], &'a [Finding])>,
+) -> LintOverrides {
+    if mode == GateMode::Enforce {
+        return LintOverrides::default();
     }
-    let rows: Vec<(Vec<u8>, String)> = certs
-        .iter()
-        .map(|(serial, found)| {
-            let list = found.iter().map(Finding::to_json).collect();
-            (serial.clone(), serde_json::Value::Array(list).to_string())
-        })
-        .collect();
-    store.record_lint_overrides(mode.name(), &rows)
+    LintOverrides {
+        mode: mode.name().to_string(),
+        certs: certs
+            .into_iter()
+            .map(|(serial, found)| override_row(serial, found))
+            .collect(),
+    }
+}
+
+/// One certificate's row of [`overrides`]: its serial and the findings' JSON (made on
+/// the thread that signed it, in a batch).
+pub fn override_row(serial: &[u8], found: &[Finding]) -> (Vec<u8>, String) {
+    let list = found.iter().map(Finding::to_json).collect();
+    (serial.to_vec(), serde_json::Value::Array(list).to_string())
 }

@@ -161,9 +161,9 @@ impl Issued {
         }
     }
 
-    /// Record this certificate in the CA's records — its row (the renewal of `renews`
-    /// when given), then, under a gate that did not enforce, what the gate let through —
-    /// as every command that issues one certificate does.
+    /// Record this certificate in the CA's records, in one transaction: its row (the
+    /// renewal of `renews` when given) and, under a gate that did not enforce, what the
+    /// gate let through — as every command that issues one certificate does.
     pub fn record_in(
         &self,
         store: &mut dyn crate::store::CaStore,
@@ -171,11 +171,11 @@ impl Issued {
         renews: Option<&[u8]>,
         mode: crate::gate::GateMode,
     ) -> crate::store::Result<()> {
+        let overrides = crate::gate::overrides(mode, [(&self.serial[..], &self.findings[..])]);
         match renews {
-            Some(old) => store.insert_renewal(row, old)?,
-            None => store.insert_certificates(std::slice::from_ref(row))?,
+            Some(old) => store.insert_renewal(row, old, &overrides),
+            None => store.insert_with_overrides(std::slice::from_ref(row), &overrides),
         }
-        crate::gate::record_overrides(store, mode, &[(self.serial.to_vec(), &self.findings)])
     }
 }
 
@@ -187,7 +187,7 @@ impl Issuer {
         let (not_before, not_after) = c
             .validity()
             .map_err(|e| CaError::Parse(format!("ca.pem: {e}")))?;
-        if key.public_key_der()? != c.spki.raw {
+        if !c.certifies_key(key.as_ref())? {
             return Err(CaError::Refused(
                 "ca.key does not match the public key in ca.pem".into(),
             ));

@@ -119,6 +119,60 @@ impl Survey {
     }
 }
 
+/// What `pkit issue export --undelivered` does with one certificate found undelivered.
+#[derive(Debug)]
+pub enum Export<'a> {
+    /// Its batch's directory holds another run's files of its names: neither replaced nor
+    /// given a certificate that does not go with them (it may be written elsewhere).
+    Foreign(&'a Found),
+    /// Its certificate file is to be written.
+    Write(Rewrite<'a>),
+}
+
+/// A certificate file to write again.
+#[derive(Debug)]
+pub struct Rewrite<'a> {
+    /// The certificate.
+    pub found: &'a Found,
+    /// The directory: its batch's, or the one asked for.
+    pub dir: PathBuf,
+    /// The file: `<n>.pem` in `dir`.
+    pub path: PathBuf,
+    /// Whether a file already there may be replaced: in its batch's directory (whose file
+    /// of that name is missing or already this certificate), or when asked.
+    pub replace: bool,
+    /// Whether writing it delivers the certificate: written beside its key, in place. It
+    /// is then forgotten as undelivered ([`Survey::save`]).
+    pub delivers: bool,
+}
+
+impl Survey {
+    /// What exporting the certificates found does with each, in batch order: its
+    /// certificate file written into its batch's directory, or into `out_dir` when given
+    /// (replacing a file there only with `force`).
+    pub fn exports(&self, out_dir: Option<&Path>, force: bool) -> Vec<Export<'_>> {
+        self.found
+            .iter()
+            .map(|f| {
+                let dir = match out_dir {
+                    Some(d) => d.to_path_buf(),
+                    None if f.key == FileState::Replaced || f.cert == FileState::Replaced => {
+                        return Export::Foreign(f);
+                    }
+                    None => PathBuf::from(&f.item.destination),
+                };
+                Export::Write(Rewrite {
+                    found: f,
+                    path: dir.join(format!("{}.pem", f.item.n)),
+                    dir,
+                    replace: out_dir.is_none() || force,
+                    delivers: out_dir.is_none() && f.key == FileState::Present,
+                })
+            })
+            .collect()
+    }
+}
+
 /// Settled revocations recorded per transaction: a revocation of many cut short keeps
 /// what it did, and one commit per certificate would make it crawl.
 const SETTLE_EVERY: usize = 1024;
@@ -164,7 +218,7 @@ fn inspect(be: &Backend, item: Undelivered) -> Found {
     f.key = file_state(&f.key_path(), |path| {
         let cert = Certificate::from_der(&f.item.cert.der).ok()?;
         let key = load_private(be, &first_item(path)?.der, None).ok()?;
-        Some(key.public_key_der().ok()? == cert.spki.raw)
+        cert.certifies_key(key.as_ref()).ok()
     });
     f
 }
@@ -184,5 +238,84 @@ fn file_state(path: &Path, belongs: impl FnOnce(&Path) -> Option<bool>) -> FileS
     match belongs(path) {
         Some(true) => FileState::Present,
         _ => FileState::Replaced,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::CertRecord;
+
+    fn found(n: u64, key: FileState, cert: FileState) -> Found {
+        Found {
+            item: Undelivered {
+                id: n as i64,
+                n,
+                destination: "/batch".into(),
+                pending: Pending::Found,
+                cert: CertRecord {
+                    serial: vec![n as u8; 20],
+                    subject: "CN=x".into(),
+                    not_before: 0,
+                    not_after: 1,
+                    profile: "server".into(),
+                    key_algorithm: "ecdsa-p256".into(),
+                    status: "valid".into(),
+                    issued_at: 0,
+                    der: vec![0x30, 0],
+                },
+            },
+            key,
+            cert,
+        }
+    }
+
+    fn survey() -> Survey {
+        use FileState::*;
+        Survey {
+            found: vec![
+                found(1, Present, Missing),
+                found(2, Missing, Missing),
+                found(3, Replaced, Missing),
+                found(4, Present, Replaced),
+            ],
+            in_flight: 0,
+            ended_chunks: Vec::new(),
+            now_delivered: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn exports_in_place_deliver_what_has_its_key_and_spare_foreign_files() {
+        let s = survey();
+        let plan = s.exports(None, false);
+        let Export::Write(w) = &plan[0] else {
+            panic!("1 is written")
+        };
+        assert_eq!(w.path, Path::new("/batch/1.pem"));
+        assert!(w.replace && w.delivers, "its key is there: delivered now");
+        let Export::Write(w) = &plan[1] else {
+            panic!("2 is written")
+        };
+        assert!(!w.delivers, "no key: still undelivered");
+        assert!(matches!(plan[2], Export::Foreign(f) if f.item.n == 3));
+        assert!(matches!(plan[3], Export::Foreign(f) if f.item.n == 4));
+    }
+
+    #[test]
+    fn exports_elsewhere_deliver_nothing_and_replace_only_when_forced() {
+        let s = survey();
+        for force in [false, true] {
+            let plan = s.exports(Some(Path::new("/elsewhere")), force);
+            assert_eq!(plan.len(), 4);
+            for (e, n) in plan.iter().zip(1..) {
+                let Export::Write(w) = e else {
+                    panic!("everything is written elsewhere")
+                };
+                assert_eq!(w.path, Path::new("/elsewhere").join(format!("{n}.pem")));
+                assert_eq!(w.replace, force);
+                assert!(!w.delivers);
+            }
+        }
     }
 }

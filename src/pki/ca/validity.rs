@@ -35,6 +35,56 @@ pub fn not_after_for(not_before: Time, days: u32) -> Time {
     not_before.plus_seconds(i64::from(days) * 86_400 - 1)
 }
 
+/// A validity asked to end before it starts (or when it starts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndsBeforeStart {
+    /// Its start.
+    pub not_before: Time,
+    /// The end asked for.
+    pub not_after: Time,
+}
+
+impl std::fmt::Display for EndsBeforeStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the validity would end ({}) before it starts ({})",
+            self.not_after, self.not_before
+        )
+    }
+}
+
+impl std::error::Error for EndsBeforeStart {}
+
+/// The validity of a certificate of `profile` issued at `now`: from `not_before` (`now`
+/// when not given) to `not_after` when given, else for `days` days (by default the
+/// profile's, [`default_days`] on the start date), counted inclusively. A server validity
+/// above the Baseline Requirements' maximum is allowed (a private CA may choose it): the
+/// lint gate and the delivery speak of it.
+pub fn window(
+    profile: Profile,
+    now: Time,
+    not_before: Option<Time>,
+    not_after: Option<Time>,
+    days: Option<u32>,
+) -> Result<(Time, Time), EndsBeforeStart> {
+    let not_before = not_before.unwrap_or(now);
+    let not_after = match not_after {
+        Some(t) if t <= not_before => {
+            return Err(EndsBeforeStart {
+                not_before,
+                not_after: t,
+            })
+        }
+        Some(t) => t,
+        None => not_after_for(
+            not_before,
+            days.unwrap_or_else(|| default_days(profile, not_before)),
+        ),
+    };
+    Ok((not_before, not_after))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +117,37 @@ mod tests {
         let nb = at("2026-11-27T00:00:00Z");
         let na = not_after_for(nb, 200);
         assert_eq!(na.unix - nb.unix + 1, 200 * 86_400);
+    }
+
+    #[test]
+    fn a_window_from_its_start_by_days_or_to_its_end() {
+        let now = at("2026-11-27T00:00:00Z");
+        let later = at("2026-12-01T00:00:00Z");
+        assert_eq!(
+            window(Profile::Server, now, None, None, None).unwrap(),
+            (now, not_after_for(now, 90))
+        );
+        assert_eq!(
+            window(Profile::Client, now, Some(later), None, None).unwrap(),
+            (later, not_after_for(later, 365))
+        );
+        assert_eq!(
+            window(Profile::Ca, now, None, None, Some(10)).unwrap(),
+            (now, not_after_for(now, 10))
+        );
+        assert_eq!(
+            window(Profile::Server, now, None, Some(later), Some(10)).unwrap(),
+            (now, later),
+            "an end given wins over days"
+        );
+        let e = window(Profile::Server, later, None, Some(now), None).unwrap_err();
+        assert_eq!(
+            e,
+            EndsBeforeStart {
+                not_before: later,
+                not_after: now
+            }
+        );
+        assert!(window(Profile::Server, now, None, Some(now), None).is_err());
     }
 }

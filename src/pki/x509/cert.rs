@@ -234,6 +234,15 @@ impl<'a> Certificate<'a> {
         self.issuer.raw == self.subject.raw
     }
 
+    /// Whether `key` is the private half of the public key this certificate certifies
+    /// (a key packed with its certificate, a CA's key beside its certificate).
+    pub fn certifies_key(
+        &self,
+        key: &dyn crate::backend::PrivateKey,
+    ) -> crate::backend::Result<bool> {
+        Ok(key.public_key_der()? == self.spki.raw)
+    }
+
     /// The outer and inner signature algorithms must match (RFC 5280 §4.1.1.2).
     pub fn check_signature_algorithms_match(&self) -> Result<()> {
         if self.tbs_signature.raw == self.signature_algorithm.raw {

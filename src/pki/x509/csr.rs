@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 
 use crate::algid::AlgId;
+use crate::backend::{Backend, BackendError};
 use crate::der::primitives::BitString;
 use crate::der::Tlv;
 use crate::der::{tag, Context, ErrorKind, ObjectId, Reader, Result};
@@ -116,6 +117,100 @@ impl<'a> Csr<'a> {
     pub fn tbs_raw(&self) -> &'a [u8] {
         self.info_raw
     }
+
+    /// Check the proof of possession (RFC 2986 §3): the signature verifies with the key
+    /// the request asks to have certified, checked by `backend`.
+    pub fn check_signature(&self, backend: &Backend) -> std::result::Result<(), CsrError> {
+        let scheme = self
+            .signature_algorithm
+            .signature_scheme()
+            .map_err(CsrError::Der)?
+            .ok_or_else(|| CsrError::UnsupportedAlgorithm(self.signature_algorithm.name()))?;
+        let ok = backend
+            .verify(self.spki.raw, scheme, self.info_raw, self.signature.bytes)
+            .map_err(CsrError::Backend)?;
+        if ok {
+            Ok(())
+        } else {
+            Err(CsrError::BadSignature)
+        }
+    }
+
+    /// The extensions the request asks for (its PKCS#9 extensionRequest attribute, RFC
+    /// 2985 §5.4.2), each as (OID content octets, whole Extension TLV), in order; none
+    /// without the attribute.
+    pub fn requested_extensions(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        let Some(attr) = self
+            .attributes
+            .find(&crate::der::oid_registry::PKCS9_EXTENSION_REQUEST)?
+        else {
+            return Ok(Vec::new());
+        };
+        let mut v = attr.single_value()?;
+        crate::extension::Extensions::read(&mut v)?.raw_elements()
+    }
+}
+
+/// Why a CSR cannot be certified as it is.
+#[non_exhaustive]
+#[derive(Debug)]
+pub enum CsrError {
+    /// It does not decode, nor its signature algorithm or its extensionRequest.
+    Der(crate::der::Error),
+    /// Its signature algorithm (this one) is not one pkit verifies.
+    UnsupportedAlgorithm(String),
+    /// Its signature does not verify with its own key: it proves no possession.
+    BadSignature,
+    /// The backend could not check the signature.
+    Backend(BackendError),
+}
+
+impl std::fmt::Display for CsrError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CsrError::Der(e) => write!(f, "{e}"),
+            CsrError::UnsupportedAlgorithm(n) => {
+                write!(f, "signature algorithm {n} is not supported")
+            }
+            CsrError::BadSignature => {
+                f.write_str("the CSR's signature does not verify with its own key")
+            }
+            CsrError::Backend(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for CsrError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CsrError::Der(e) => Some(e),
+            CsrError::Backend(e) => Some(e),
+            CsrError::UnsupportedAlgorithm(_) | CsrError::BadSignature => None,
+        }
+    }
+}
+
+/// What a CSR asks to have certified, its proof of possession checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Requested {
+    /// The subject Name DER.
+    pub subject: Vec<u8>,
+    /// The SubjectPublicKeyInfo DER.
+    pub spki: Vec<u8>,
+    /// The extensions it asks for ([`Csr::requested_extensions`]).
+    pub extensions: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// Read the CSR in `der` (strict DER), check its signature with `backend`
+/// ([`Csr::check_signature`]), and take what it asks for: what a CA certifies from it.
+pub fn read_checked(backend: &Backend, der: &[u8]) -> std::result::Result<Requested, CsrError> {
+    let csr = Csr::from_der(der).map_err(CsrError::Der)?;
+    csr.check_signature(backend)?;
+    Ok(Requested {
+        subject: csr.subject.raw.to_vec(),
+        spki: csr.spki.raw.to_vec(),
+        extensions: csr.requested_extensions().map_err(CsrError::Der)?,
+    })
 }
 
 /// X.501 `Attribute` as RFC 2986 §4.1 writes it (RFC 5652 §5.3 and RFC 7292 §4.2 use
@@ -314,6 +409,37 @@ mod tests {
         // The info span is exactly what follows the outer header.
         let outer = Reader::new(&der).read_sequence().unwrap();
         assert!(outer.remaining().starts_with(c.info_raw));
+    }
+
+    #[test]
+    fn requested_extensions_come_from_the_extension_request() {
+        let der = sample(0, std_attrs);
+        let c = Csr::from_der(&der).unwrap();
+        let exts = c.requested_extensions().unwrap();
+        assert_eq!(exts.len(), 1);
+        assert_eq!(exts[0].0, oids::CE_BASIC_CONSTRAINTS.as_bytes());
+        assert_eq!(exts[0].1[0], 0x30, "the whole Extension TLV");
+        let plain = sample(0, |w| {
+            w.sequence(|w| {
+                w.oid(&oids::PKCS9_CHALLENGE_PASSWORD);
+                w.set(|w| {
+                    w.utf8_string("s3cret");
+                });
+            });
+        });
+        let c = Csr::from_der(&plain).unwrap();
+        assert!(c.requested_extensions().unwrap().is_empty());
+        // An extensionRequest that is not a SEQUENCE OF Extension is refused, with where.
+        let bad = sample(0, |w| {
+            w.sequence(|w| {
+                w.oid(&oids::PKCS9_EXTENSION_REQUEST);
+                w.set(|w| {
+                    w.utf8_string("not extensions");
+                });
+            });
+        });
+        let c = Csr::from_der(&bad).unwrap();
+        assert!(c.requested_extensions().is_err());
     }
 
     #[test]

@@ -182,10 +182,25 @@ pub trait CaStore: Send {
     /// WAL from a background thread) until the store is dropped.
     fn checkpoint_in_background(&mut self) -> Result<()>;
     /// Insert certificates in one transaction. Fails as a whole on a duplicate serial.
-    fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()>;
-    /// Insert a batch chunk's certificates (in batch order) and `note` in one
-    /// transaction; the returned id is for [`CaStore::delivered`].
-    fn insert_for_delivery(&mut self, certs: &[CertRecord], note: &DeliveryNote) -> Result<i64>;
+    fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()> {
+        self.insert_with_overrides(certs, &LintOverrides::default())
+    }
+    /// Insert certificates and what the lint gate let through for them in one
+    /// transaction. Fails as a whole on a duplicate serial.
+    fn insert_with_overrides(
+        &mut self,
+        certs: &[CertRecord],
+        overrides: &LintOverrides,
+    ) -> Result<()>;
+    /// Insert a batch chunk's certificates (in batch order), what the lint gate let
+    /// through for them, and `note`, in one transaction; the returned id is for
+    /// [`CaStore::delivered`].
+    fn insert_for_delivery(
+        &mut self,
+        certs: &[CertRecord],
+        note: &DeliveryNote,
+        overrides: &LintOverrides,
+    ) -> Result<i64>;
     /// The chunk's files are written: forget its note.
     fn delivered(&mut self, chunk: i64) -> Result<()>;
     /// Every certificate whose delivery never finished: those of chunks still noted (in
@@ -201,14 +216,16 @@ pub trait CaStore: Send {
         still: &[&Undelivered],
         settled: &[i64],
     ) -> Result<()>;
-    /// Insert a certificate that renews the one with serial `replaces`, and that link,
-    /// in one transaction.
-    fn insert_renewal(&mut self, cert: &CertRecord, replaces: &[u8]) -> Result<()>;
+    /// Insert a certificate that renews the one with serial `replaces`, that link, and
+    /// what the lint gate let through for it, in one transaction.
+    fn insert_renewal(
+        &mut self,
+        cert: &CertRecord,
+        replaces: &[u8],
+        overrides: &LintOverrides,
+    ) -> Result<()>;
     /// Every renewal: (new serial, the serial it replaces), in the order recorded.
     fn renewals(&self) -> Result<Vec<(Vec<u8>, Vec<u8>)>>;
-    /// Record that these certificates were signed with the lint gate in `mode` (`warn`,
-    /// `off`) rather than enforcing, each with what it found (JSON), in one transaction.
-    fn record_lint_overrides(&mut self, mode: &str, certs: &[(Vec<u8>, String)]) -> Result<()>;
     /// Every certificate signed past the gate: (serial, mode, findings JSON).
     fn lint_overrides(&self) -> Result<Vec<(Vec<u8>, String, String)>>;
     /// Every issued certificate, in the order issued.
@@ -240,6 +257,18 @@ pub trait CaStore: Send {
     fn put_ocsp_responses(&mut self, responses: &[OcspRecord]) -> Result<()>;
     /// Every stored OCSP response, in serial order.
     fn ocsp_responses(&self) -> Result<Vec<OcspRecord>>;
+}
+
+/// Certificates signed with the lint gate in `warn` or `off` mode rather than enforcing,
+/// each with what it found: recorded in the transaction that records the certificates
+/// themselves, so that no certificate is on record without them (a process killed
+/// between two commits would lose them). Empty when the gate enforced.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LintOverrides {
+    /// The gate's mode as `ca.json` spells it (`warn`, `off`).
+    pub mode: String,
+    /// Each certificate's serial and the gate's findings for it (JSON).
+    pub certs: Vec<(Vec<u8>, String)>,
 }
 
 /// Where one chunk's files are being written, recorded with its certificates.

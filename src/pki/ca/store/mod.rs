@@ -21,8 +21,8 @@ mod sqlite;
 use std::path::Path;
 
 pub use api::{
-    CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord, Pending, Result,
-    RevokeOutcome, Revoked, StoreError, Undelivered,
+    CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, LintOverrides, OcspRecord, Pending,
+    Result, RevokeOutcome, Revoked, StoreError, Undelivered,
 };
 pub use sqlite::SqliteCaStore;
 

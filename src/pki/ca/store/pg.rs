@@ -12,11 +12,11 @@
 //! that a delivery note's id range holds only its own chunk's certificates.
 
 use super::api::{
-    revocation_stands, CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord,
-    Result, RevokeOutcome, Revoked, StoreError, Undelivered,
+    revocation_stands, CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, LintOverrides,
+    OcspRecord, Result, RevokeOutcome, Revoked, StoreError, Undelivered,
 };
 use super::pg_delivery;
-use super::pg_rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
+use super::pg_rows::{insert_overrides, insert_rows, row_to_record_at, RECORD_COLUMNS};
 use pkit_store::pg_copy::{copy_upsert, CopyRow};
 use pkit_store::postgres::{open_versioned, server, Connector, Server};
 use postgres::error::SqlState;
@@ -230,19 +230,29 @@ impl CaStore for PgCaStore {
         Ok(())
     }
 
-    /// Insert certificates in one transaction with binary COPY. Fails as a whole on a
-    /// duplicate serial.
-    fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()> {
+    /// Insert certificates and their overrides in one transaction, the certificates with
+    /// binary COPY. Fails as a whole on a duplicate serial.
+    fn insert_with_overrides(
+        &mut self,
+        certs: &[CertRecord],
+        overrides: &LintOverrides,
+    ) -> Result<()> {
         self.call(|c| {
             let mut tx = c.client.transaction()?;
             insert_rows(&mut tx, certs)?;
+            insert_overrides(&mut tx, overrides)?;
             tx.commit()?;
             Ok(())
         })
     }
 
-    fn insert_for_delivery(&mut self, certs: &[CertRecord], note: &DeliveryNote) -> Result<i64> {
-        self.call(|c| pg_delivery::insert(&mut c.client, certs, note))
+    fn insert_for_delivery(
+        &mut self,
+        certs: &[CertRecord],
+        note: &DeliveryNote,
+        overrides: &LintOverrides,
+    ) -> Result<i64> {
+        self.call(|c| pg_delivery::insert(&mut c.client, certs, note, overrides))
     }
 
     fn delivered(&mut self, chunk: i64) -> Result<()> {
@@ -262,7 +272,12 @@ impl CaStore for PgCaStore {
         self.call(|c| pg_delivery::settle(&mut c.client, chunks, still, settled))
     }
 
-    fn insert_renewal(&mut self, cert: &CertRecord, replaces: &[u8]) -> Result<()> {
+    fn insert_renewal(
+        &mut self,
+        cert: &CertRecord,
+        replaces: &[u8],
+        overrides: &LintOverrides,
+    ) -> Result<()> {
         self.call(|c| {
             let mut tx = c.client.transaction()?;
             insert_rows(&mut tx, std::slice::from_ref(cert))?;
@@ -270,6 +285,7 @@ impl CaStore for PgCaStore {
                 "INSERT INTO renewals (serial, replaces) VALUES ($1, $2)",
                 &[&cert.serial, &replaces],
             )?;
+            insert_overrides(&mut tx, overrides)?;
             tx.commit()?;
             Ok(())
         })
@@ -282,21 +298,6 @@ impl CaStore for PgCaStore {
                 .iter()
                 .map(|r| (r.get(0), r.get(1)))
                 .collect())
-        })
-    }
-
-    fn record_lint_overrides(&mut self, mode: &str, certs: &[(Vec<u8>, String)]) -> Result<()> {
-        self.call(|c| {
-            let mut tx = c.client.transaction()?;
-            for (serial, findings) in certs {
-                tx.execute(
-                    "INSERT INTO lint_overrides (serial, mode, findings) VALUES ($1, $2, $3)
-                     ON CONFLICT (serial) DO UPDATE SET mode = $2, findings = $3",
-                    &[serial, &mode, findings],
-                )?;
-            }
-            tx.commit()?;
-            Ok(())
         })
     }
 

@@ -3,17 +3,19 @@
 //! naming its certificates by their id range; `undelivered` one row per certificate
 //! found undelivered.
 
-use super::api::{CertRecord, DeliveryNote, Pending, Result, Undelivered};
-use super::pg_rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
+use super::api::{CertRecord, DeliveryNote, LintOverrides, Pending, Result, Undelivered};
+use super::pg_rows::{insert_overrides, insert_rows, row_to_record_at, RECORD_COLUMNS};
 use postgres::Client;
 
 pub(super) fn insert(
     client: &mut Client,
     certs: &[CertRecord],
     note: &DeliveryNote,
+    overrides: &LintOverrides,
 ) -> Result<i64> {
     let mut tx = client.transaction()?;
     let (first, last) = insert_rows(&mut tx, certs)?;
+    insert_overrides(&mut tx, overrides)?;
     let id: i64 = tx
         .query_one(
             "INSERT INTO pending_deliveries (destination, owner, first_n, first_cert, last_cert)

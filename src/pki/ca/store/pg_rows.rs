@@ -1,7 +1,7 @@
 //! Certificate rows of a CA database on PostgreSQL as its store and its deliveries both
 //! read and write them: ids reserved as one block, rows sent with binary COPY.
 
-use super::api::{CertRecord, Result, StoreError};
+use super::api::{CertRecord, LintOverrides, Result, StoreError};
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::types::Type;
 use postgres::{Row, Transaction};
@@ -51,6 +51,22 @@ fn reserve_ids(tx: &mut Transaction<'_>, n: i64) -> Result<i64> {
         ));
     }
     Ok(first)
+}
+
+/// Record what the lint gate let through, in the transaction of the certificates it
+/// concerns.
+pub(super) fn insert_overrides(tx: &mut Transaction<'_>, overrides: &LintOverrides) -> Result<()> {
+    if overrides.certs.is_empty() {
+        return Ok(());
+    }
+    let st = tx.prepare(
+        "INSERT INTO lint_overrides (serial, mode, findings) VALUES ($1, $2, $3)
+         ON CONFLICT (serial) DO UPDATE SET mode = $2, findings = $3",
+    )?;
+    for (serial, findings) in &overrides.certs {
+        tx.execute(&st, &[serial, &overrides.mode, findings])?;
+    }
+    Ok(())
 }
 
 /// Insert `certs` in order with binary COPY (a round trip per chunk, not per row); the ids

@@ -15,6 +15,28 @@ use crate::backend::{Backend, BackendError, PrivateKey, Result};
 use crate::der::oid_registry as oids;
 use crate::der::Reader;
 
+/// PEM labels a private key may carry. The traditional ones hold an `RSAPrivateKey` or
+/// `ECPrivateKey`, which [`load_private`] wraps.
+pub const PRIVATE_KEY_LABELS: [&str; 4] = [
+    "PRIVATE KEY",
+    "ENCRYPTED PRIVATE KEY",
+    "RSA PRIVATE KEY",
+    "EC PRIVATE KEY",
+];
+
+/// Whether an object of a key file, with this PEM label (`None`: DER or base64, which
+/// carry none), may be the key: a key file's first such object is its key, and the
+/// certificates a bundle holds beside it are passed over.
+pub fn may_be_private_key(label: Option<&str>) -> bool {
+    label.is_none_or(|l| PRIVATE_KEY_LABELS.contains(&l))
+}
+
+/// Whether a private key object is encrypted, so that a password is needed before
+/// [`load_private`]: its PEM label says so, or its DER is an `EncryptedPrivateKeyInfo`.
+pub fn is_encrypted_key(label: Option<&str>, der: &[u8]) -> bool {
+    label == Some("ENCRYPTED PRIVATE KEY") || is_encrypted(der)
+}
+
 /// Load a private key from DER: `PrivateKeyInfo`/`OneAsymmetricKey`, a traditional
 /// `RSAPrivateKey` or `ECPrivateKey`, or `EncryptedPrivateKeyInfo` when a password is
 /// given. ML-DSA keys in seed, expanded or both forms.
@@ -174,5 +196,23 @@ impl From<BadPasswordKind> for BackendError {
             }
             .into(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn which_objects_of_a_key_file_are_keys() {
+        for label in PRIVATE_KEY_LABELS {
+            assert!(may_be_private_key(Some(label)), "{label}");
+        }
+        assert!(may_be_private_key(None), "DER or base64 has no label");
+        assert!(!may_be_private_key(Some("CERTIFICATE")));
+        assert!(!may_be_private_key(Some("PUBLIC KEY")));
+        assert!(is_encrypted_key(Some("ENCRYPTED PRIVATE KEY"), &[]));
+        assert!(!is_encrypted_key(Some("PRIVATE KEY"), &[0x30, 0x00]));
+        assert!(!is_encrypted_key(None, &[0x30, 0x00]));
     }
 }

@@ -2,17 +2,19 @@
 //! chunk being delivered, naming its certificates by their row-id range;
 //! `undelivered` one row per certificate found undelivered.
 
-use super::rows::{insert_rows, row_to_record_at, RECORD_COLUMNS};
-use crate::store::api::{CertRecord, DeliveryNote, Pending, Result, Undelivered};
+use super::rows::{insert_overrides, insert_rows, row_to_record_at, RECORD_COLUMNS};
+use crate::store::api::{CertRecord, DeliveryNote, LintOverrides, Pending, Result, Undelivered};
 use rusqlite::{params, Connection, TransactionBehavior};
 
 pub(super) fn insert(
     conn: &mut Connection,
     certs: &[CertRecord],
     note: &DeliveryNote,
+    overrides: &LintOverrides,
 ) -> Result<i64> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let (first, last) = insert_rows(&tx, certs)?;
+    insert_overrides(&tx, overrides)?;
     tx.execute(
         "INSERT INTO pending_deliveries (destination, owner, first_n, first_cert, last_cert)
          VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -8,10 +8,10 @@ use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 
 use super::api::{
-    revocation_stands, CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, OcspRecord,
-    Result, RevokeOutcome, Revoked, StoreError, Undelivered, CRL_DIR,
+    revocation_stands, CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, LintOverrides,
+    OcspRecord, Result, RevokeOutcome, Revoked, StoreError, Undelivered, CRL_DIR,
 };
-use rows::{insert_rows, revocation_row, row_to_record};
+use rows::{insert_overrides, insert_rows, revocation_row, row_to_record};
 use schema::MIGRATIONS;
 
 mod delivery;
@@ -68,20 +68,30 @@ impl CaStore for SqliteCaStore {
         Ok(())
     }
 
-    /// Insert certificates in one transaction (statement prepared once). Fails as a whole
-    /// on a duplicate serial.
-    fn insert_certificates(&mut self, certs: &[CertRecord]) -> Result<()> {
+    /// Insert certificates and their overrides in one transaction (statement prepared
+    /// once). Fails as a whole on a duplicate serial.
+    fn insert_with_overrides(
+        &mut self,
+        certs: &[CertRecord],
+        overrides: &LintOverrides,
+    ) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         insert_rows(&tx, certs)?;
+        insert_overrides(&tx, overrides)?;
         tx.commit()?;
         self.committed();
         Ok(())
     }
 
-    fn insert_for_delivery(&mut self, certs: &[CertRecord], note: &DeliveryNote) -> Result<i64> {
-        let id = delivery::insert(&mut self.conn, certs, note)?;
+    fn insert_for_delivery(
+        &mut self,
+        certs: &[CertRecord],
+        note: &DeliveryNote,
+        overrides: &LintOverrides,
+    ) -> Result<i64> {
+        let id = delivery::insert(&mut self.conn, certs, note, overrides)?;
         self.committed();
         Ok(id)
     }
@@ -103,7 +113,12 @@ impl CaStore for SqliteCaStore {
         delivery::settle(&mut self.conn, chunks, still, settled)
     }
 
-    fn insert_renewal(&mut self, cert: &CertRecord, replaces: &[u8]) -> Result<()> {
+    fn insert_renewal(
+        &mut self,
+        cert: &CertRecord,
+        replaces: &[u8],
+        overrides: &LintOverrides,
+    ) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -112,6 +127,7 @@ impl CaStore for SqliteCaStore {
             "INSERT INTO renewals (serial, replaces) VALUES (?1, ?2)",
             params![cert.serial, replaces],
         )?;
+        insert_overrides(&tx, overrides)?;
         tx.commit()?;
         self.committed();
         Ok(())
@@ -123,22 +139,6 @@ impl CaStore for SqliteCaStore {
             .prepare("SELECT serial, replaces FROM renewals ORDER BY rowid")?;
         let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-    }
-
-    fn record_lint_overrides(&mut self, mode: &str, certs: &[(Vec<u8>, String)]) -> Result<()> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        {
-            let mut st = tx.prepare(
-                "INSERT OR REPLACE INTO lint_overrides (serial, mode, findings) VALUES (?1, ?2, ?3)",
-            )?;
-            for (serial, findings) in certs {
-                st.execute(params![serial, mode, findings])?;
-            }
-        }
-        tx.commit()?;
-        Ok(())
     }
 
     fn lint_overrides(&self) -> Result<Vec<(Vec<u8>, String, String)>> {

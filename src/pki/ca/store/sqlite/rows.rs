@@ -1,7 +1,7 @@
 //! Certificate rows of `ca.db` as the SQLite store and its deliveries both read and
 //! write them.
 
-use crate::store::api::{CertRecord, Result};
+use crate::store::api::{CertRecord, LintOverrides, Result};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
 /// Insert `certs` in order with one prepared statement; the row ids of the first and the
@@ -28,6 +28,21 @@ pub(super) fn insert_rows(tx: &Transaction<'_>, certs: &[CertRecord]) -> Result<
     }
     let last = tx.last_insert_rowid();
     Ok((first.unwrap_or(last + 1), last))
+}
+
+/// Record what the lint gate let through, in the transaction of the certificates it
+/// concerns.
+pub(super) fn insert_overrides(tx: &Transaction<'_>, overrides: &LintOverrides) -> Result<()> {
+    if overrides.certs.is_empty() {
+        return Ok(());
+    }
+    let mut st = tx.prepare_cached(
+        "INSERT OR REPLACE INTO lint_overrides (serial, mode, findings) VALUES (?1, ?2, ?3)",
+    )?;
+    for (serial, findings) in &overrides.certs {
+        st.execute(params![serial, overrides.mode, findings])?;
+    }
+    Ok(())
 }
 
 /// The columns [`row_to_record`] reads, in its order.

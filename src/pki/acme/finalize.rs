@@ -118,8 +118,15 @@ pub(crate) fn issue_for_names(
         .and_then(|c| c.subject.to_rfc4514().ok())
         .unwrap_or_default();
     let alg = key.key_alg.map_or("other", Algorithm::name);
-    store
-        .insert_certificates(&[issued.record(&dn, profile, alg)])
+    // What the gate let through (under `warn`) goes on record with the certificate, in
+    // its transaction, as for every certificate the CA signs.
+    issued
+        .record_in(
+            store,
+            &issued.record(&dn, profile, alg),
+            None,
+            ca.issuer.gate.mode,
+        )
         .map_err(|e| Problem::server(format!("the CA's records: {e}")))?;
     let mut chain_pem = pem_block(&issued.der);
     for c in &ca.chain {

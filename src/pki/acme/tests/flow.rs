@@ -37,6 +37,11 @@ struct Server {
 }
 
 fn server() -> Server {
+    server_gated(pkit_ca::gate::GateMode::Enforce)
+}
+
+/// A server whose CA's lint gate runs in `mode`.
+fn server_gated(mode: pkit_ca::gate::GateMode) -> Server {
     let be = openssl::backend();
     let dir = tempfile::tempdir().unwrap();
     let now = Time::now();
@@ -50,7 +55,8 @@ fn server() -> Server {
         None,
     )
     .unwrap();
-    let issuer = Issuer::new(ca_der.clone(), ca_key).unwrap();
+    let mut issuer = Issuer::new(ca_der.clone(), ca_key).unwrap();
+    issuer.gate.mode = mode;
     let ca = Arc::new(Ca {
         issuer,
         chain: vec![ca_der],
@@ -184,9 +190,29 @@ fn account(s: &mut Server) -> Client {
 #[test]
 fn an_order_goes_from_account_to_certificate() {
     let mut s = server();
+    order_to_certificate(&mut s);
+}
+
+#[test]
+fn what_the_gate_let_through_is_on_record_with_the_certificate() {
+    let mut s = server_gated(pkit_ca::gate::GateMode::Warn);
+    let serial = order_to_certificate(&mut s);
+    let records = pkit_ca::store::open(&s._dir.path().join("ca.db")).unwrap();
+    let overrides = records.lint_overrides().unwrap();
+    let (_, mode, findings) = overrides
+        .iter()
+        .find(|(sn, _, _)| *sn == serial)
+        .expect("the certificate's gate record");
+    assert_eq!(mode, "warn");
+    assert!(serde_json::from_str::<Value>(findings).unwrap().is_array());
+}
+
+/// An order for [`NAME`] from a new account through http-01 to its certificate, each
+/// step checked; the certificate's serial (its INTEGER's unsigned bytes).
+fn order_to_certificate(s: &mut Server) -> Vec<u8> {
     let dir = json_of(&ask(&mut s.handler, Method::GET, "/directory", Vec::new()));
     assert_eq!(dir["newOrder"], format!("{BASE}/new-order"));
-    let c = account(&mut s);
+    let c = account(s);
 
     let r = post(
         &mut s.handler,
@@ -267,9 +293,14 @@ fn an_order_goes_from_account_to_certificate() {
     let leaf = pkit_x509::der::pem::decode(first.as_bytes()).unwrap();
     let cert = pkit_x509::cert::Certificate::from_der(&leaf.der).unwrap();
     assert_eq!(cert.spki.raw, key.public_key_der().unwrap().as_slice());
-    let serial = pkit_der::hex(pkit_der::integer::unsigned_bytes(cert.serial));
-    let issued = s.state.cert(&serial).unwrap().expect("recorded");
+    let serial = pkit_der::integer::unsigned_bytes(cert.serial).to_vec();
+    let issued = s
+        .state
+        .cert(&pkit_der::hex(&serial))
+        .unwrap()
+        .expect("recorded");
     assert!(!issued.revoked);
+    serial
 }
 
 #[test]

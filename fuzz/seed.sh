@@ -127,6 +127,9 @@ def add_file(path, default=None):
     for target, der in ders:
         if target:
             put(target, der)
+        # What `pkit lint` reads: the objects it has rules for.
+        if target in ("certificate", "crl", "csr", "ocsp_response"):
+            put("lint", der)
         put("der_strict", der)
         put("der_lenient", der)
 

@@ -1,6 +1,6 @@
 //! The bodies of the fuzz targets under `fuzz/fuzz_targets/`, one function per target,
 //! each taking the fuzzer's bytes and doing with them what pkit does with such input:
-//! describe it with the function `pkit parse` calls, decrypt with a fixed
+//! describe it with the function `pkit parse` calls, lint it as `pkit lint` does, decrypt with a fixed
 //! password, build paths, answer HTTP requests. They live in the library, not in the
 //! fuzz crate, so that `tests/fuzz_corpus.rs` replays every stored corpus file through
 //! the same code on the stable toolchain (that is how CI runs the corpora), and so that
@@ -17,6 +17,7 @@
 mod der;
 mod http;
 mod input;
+mod lint;
 mod mtc;
 mod objects;
 mod verify;
@@ -24,6 +25,7 @@ mod verify;
 pub use der::{der_lenient, der_strict};
 pub use http::{fixture_seeds, mtc_http, ocsp_http};
 pub use input::detect;
+pub use lint::lint;
 pub use mtc::{mtc_cert, mtc_checkpoint, mtc_proof, mtc_tile};
 pub use objects::{certificate, crl, csr, ocsp_request, ocsp_response, pkcs12, pkcs7, pkcs8, spki};
 pub use verify::verify_pool;
@@ -51,6 +53,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("mtc_checkpoint", mtc_checkpoint),
     ("mtc_tile", mtc_tile),
     ("verify_pool", verify_pool),
+    ("lint", lint),
     ("ocsp_http", ocsp_http),
     ("mtc_http", mtc_http),
 ];

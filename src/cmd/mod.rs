@@ -13,6 +13,7 @@ pub mod connect;
 pub mod created;
 pub mod crl;
 pub mod error;
+pub mod examples;
 pub mod flags;
 pub mod io;
 pub mod issue;

@@ -25,11 +25,31 @@ pub struct Machine {
     pub pkit: String,
     /// When the report was made (RFC 3339).
     pub date: String,
+    /// The 1-minute load average before the bench started (Linux), so a reader can tell
+    /// figures from a busy machine: above `cores`, other work took CPU time from it.
+    pub load_before: Option<f64>,
+}
+
+/// The 1-minute load average (`/proc/loadavg`), where the system has one.
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Whether a machine with `cores` logical CPUs at `load` is busy: more runnable work than
+/// CPUs, so a bench started now measures a share of the machine, not the machine.
+pub fn is_busy(load: f64, cores: usize) -> bool {
+    load > cores as f64
 }
 
 impl Machine {
-    /// Describe this machine; `threads` is the size of the pool the bench runs in.
-    pub fn detect(threads: usize, backend: &Backend) -> Machine {
+    /// Describe this machine; `threads` is the size of the pool the bench runs in,
+    /// `load_before` the load average read before it started.
+    pub fn detect(threads: usize, backend: &Backend, load_before: Option<f64>) -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
         let cpu = field(&cpuinfo, "model name")
             .or_else(|| field(&cpuinfo, "Model"))
@@ -61,6 +81,7 @@ impl Machine {
             crypto: backend.version(),
             pkit: env!("CARGO_PKG_VERSION").to_string(),
             date: Time::now().to_string(),
+            load_before,
         }
     }
 
@@ -75,6 +96,16 @@ impl Machine {
             format!("pkit: {}", self.pkit),
             format!("Date: {}", self.date),
         ]
+        .into_iter()
+        .chain(self.load_before.map(|l| {
+            let busy = if is_busy(l, self.cores) {
+                " (busy: figures are low and noisy)"
+            } else {
+                ""
+            };
+            format!("Load before: {l:.2}{busy}")
+        }))
+        .collect()
     }
 
     /// The description as JSON, for `-f json` reports.
@@ -88,6 +119,7 @@ impl Machine {
             "crypto": self.crypto,
             "pkit": self.pkit,
             "date": self.date,
+            "load_before": self.load_before,
         })
     }
 }
@@ -98,4 +130,18 @@ fn field(text: &str, key: &str) -> Option<String> {
         let (k, v) = l.split_once(':')?;
         (k.trim() == key).then(|| v.trim().to_string())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_is_more_work_than_cores() {
+        assert!(!is_busy(1.9, 2));
+        assert!(is_busy(2.5, 2));
+        if std::path::Path::new("/proc/loadavg").exists() {
+            assert!(load_average().is_some_and(|l| l >= 0.0));
+        }
+    }
 }

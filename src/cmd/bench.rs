@@ -8,7 +8,7 @@ use super::output;
 use super::token::BackendChoice;
 use indicatif::{ProgressBar, ProgressStyle};
 use pkit::bench::harness::Harness;
-use pkit::bench::machine::Machine;
+use pkit::bench::machine::{self, Machine};
 use pkit::bench::report::Report;
 use pkit::bench::scratch::Scratch;
 use pkit::bench::{parse, tables, BenchError};
@@ -51,6 +51,16 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
         BenchCommand::Verify(c) => c.common.clone(),
         BenchCommand::Compare(c) => c.common.clone(),
     };
+    // Read before anything of ours runs: a busy machine measures a share of itself.
+    let load_before = machine::load_average();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if let Some(load) = load_before.filter(|&l| machine::is_busy(l, cores)) {
+        eprintln!(
+            "pkit: warning: the machine is busy (load average {load:.2} on {cores} cores): \
+             other work will take CPU time from the bench, and its figures will be low and \
+             noisy"
+        );
+    }
     // Before any thread starts: a SoftHSM2 token is set up through the environment.
     let tokens = Scratch::named("tokens")?;
     let backend = super::token::bench_backend(
@@ -73,7 +83,7 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
         only: None,
         progress: &progress,
     };
-    let report = pool.install(|| run_bench(be, &a.command, h, &tokens))?;
+    let report = pool.install(|| run_bench(be, &a.command, h, &tokens, load_before))?;
     bar.finish_and_clear();
     let text = match common.format {
         Format::Markdown => report.markdown(),
@@ -103,6 +113,7 @@ fn run_bench(
     cmd: &BenchCommand,
     h: Harness<'_>,
     tokens: &Scratch,
+    load_before: Option<f64>,
 ) -> CliResult<Report> {
     let threads = rayon::current_num_threads();
     let command = shown_command(std::env::args().skip(1));
@@ -166,7 +177,7 @@ fn run_bench(
     Ok(Report {
         bench: bench.into(),
         command,
-        machine: Machine::detect(threads, h.backend),
+        machine: Machine::detect(threads, h.backend, load_before),
         tables,
     })
 }

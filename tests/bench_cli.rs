@@ -58,7 +58,12 @@ fn json_tables(out: &str) -> Vec<Value> {
     assert!(item["machine"]["cpu"].is_string(), "{item}");
     assert!(item["machine"]["threads"].as_u64().unwrap() >= 1);
     // The load before the bench ran, so busy figures can be told apart.
-    assert!(item["machine"]["load_before"].as_f64().is_some_and(|l| l >= 0.0), "{item}");
+    assert!(
+        item["machine"]["load_before"]
+            .as_f64()
+            .is_some_and(|l| l >= 0.0),
+        "{item}"
+    );
     item["tables"].as_array().expect("tables").clone()
 }
 

@@ -23,7 +23,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::StatusCode;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use serde_json::json;
+use serde_json::{json, Value};
 use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -242,7 +242,7 @@ async fn exchange<H: Handler>(
     // Whatever the client sent after a body that was not read whole cannot be trusted to
     // start a request.
     let close = !matches!(body, Body::Read(_));
-    let reply = {
+    let mut reply = {
         // No await while the handler is borrowed, so no second borrow can come.
         let mut handler = shared.handler.borrow_mut();
         handler.handle(Request {
@@ -257,10 +257,24 @@ async fn exchange<H: Handler>(
             received,
         })
     };
-    for line in &reply.log {
-        log_line(line);
+    for line in std::mem::take(&mut reply.log) {
+        log_line(&stamped(line));
     }
     response(reply, close)
+}
+
+/// A handler's log line with the time first, when the handler left it out: every line a
+/// server writes says when, whoever made it.
+fn stamped(line: Value) -> Value {
+    match line {
+        Value::Object(fields) if !fields.contains_key("time") => {
+            let mut out = serde_json::Map::with_capacity(fields.len() + 1);
+            out.insert("time".into(), Time::now().to_string().into());
+            out.extend(fields);
+            Value::Object(out)
+        }
+        other => other,
+    }
 }
 
 /// The body, at most `max` bytes within `timeout`: refused unread when its Content-Length
@@ -303,4 +317,18 @@ fn response(reply: Reply, close: bool) -> hyper::Response<Full<Bytes>> {
         h.insert(CONNECTION, HeaderValue::from_static("close"));
     }
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_says_when() {
+        let line = stamped(json!({"event": "request", "status": 200}));
+        let keys: Vec<&String> = line.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["time", "event", "status"]);
+        let kept = stamped(json!({"time": "2026-01-01T00:00:00Z", "event": "x"}));
+        assert_eq!(kept["time"], "2026-01-01T00:00:00Z");
+    }
 }

@@ -27,6 +27,7 @@ pub mod p12;
 pub mod parse;
 pub mod request;
 pub mod serve_args;
+pub mod store_at;
 pub mod token;
 pub mod verify;
 

@@ -175,7 +175,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
     }
     match cli.command {
         Some(Command::Parse(a)) => parse::run(backend, a),
-        Some(Command::Lint(a)) => lint::run(a),
+        Some(Command::Lint(a)) => lint::run(backend, a),
         Some(Command::Acme(a)) => acme::run(backend, a),
         Some(Command::Key(a)) => key::run(backend, a),
         Some(Command::Issue(a)) => issue::run(backend, a),

@@ -14,6 +14,7 @@ pub mod created;
 pub mod crl;
 pub mod error;
 pub mod flags;
+pub mod http_get;
 pub mod io;
 pub mod issue;
 pub mod key;

@@ -135,9 +135,3 @@ pub fn check_new_server(dir: &Path, db: &DbArgs) -> CliResult<Option<String>> {
     })?;
     Ok(Some(url))
 }
-
-/// Record a new CA's database URL (without its password) in `DIR/db.url`.
-pub fn record_url(dir: &Path, url: &str) -> CliResult {
-    let text = ca_dir::url_file_text(url);
-    io::write_file_atomic(&dir.join(URL_FILE), text.as_bytes(), false, false)
-}

@@ -8,8 +8,8 @@ use super::io::{self, InForm};
 use super::output;
 use clap::{Args, ValueEnum};
 use pkit::lint::{lint_object, lints, CertType, Finding, Level, LintOptions, Rules};
-use pkit::pki::backend::openssl;
-use pkit::pki::detect;
+use pkit::pki::backend::Backend;
+use pkit::pki::detect::Kind;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -109,7 +109,7 @@ pub fn finding_text(f: &Finding) -> String {
     )
 }
 
-pub fn run(a: LintArgs) -> CliResult<Exit> {
+pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
     let rules = Rules::parse(&a.rules).map_err(|e| CliError::usage(format!("--rules: {e}")))?;
     if a.list {
         return list_lints();
@@ -154,7 +154,7 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
     for path in io::collect_paths(&a.inputs, a.recursive)? {
         let src = io::read_source(&path)?;
         for item in io::split_items(src, InForm::Auto) {
-            match item.map(|it| (lint_item(&it, &opts), it)) {
+            match item.map(|it| (lint_item(be, &it, &opts), it)) {
                 Err(e) | Ok((Some(Err(e)), _)) => report(e),
                 Ok((Some(Ok(l)), _)) => linted.push(l),
                 Ok((None, it)) => eprintln!(
@@ -180,13 +180,9 @@ pub fn run(a: LintArgs) -> CliResult<Exit> {
 
 /// Lint one object by its kind (`pkit::lint::lint_object`); `None` for a kind pkit does
 /// not lint.
-fn lint_item(item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
-    let kind = item
-        .label
-        .as_deref()
-        .and_then(detect::from_pem_label)
-        .unwrap_or_else(|| detect::sniff(&item.der));
-    let linted = lint_object(kind, &item.der, openssl::backend(), opts)?;
+fn lint_item(be: &Backend, item: &io::Item, opts: &LintOptions) -> Option<CliResult<Linted>> {
+    let kind = Kind::of(item.label.as_deref(), &item.der);
+    let linted = lint_object(kind, &item.der, be, opts)?;
     Some(
         linted
             .map(|linted| Linted {

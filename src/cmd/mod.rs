@@ -15,6 +15,7 @@ pub mod crl;
 pub mod error;
 pub mod examples;
 pub mod flags;
+pub mod http_get;
 pub mod io;
 pub mod issue;
 pub mod key;
@@ -28,6 +29,7 @@ pub mod p12;
 pub mod parse;
 pub mod request;
 pub mod serve_args;
+pub mod store_at;
 pub mod token;
 pub mod verify;
 
@@ -175,7 +177,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
     }
     match cli.command {
         Some(Command::Parse(a)) => parse::run(backend, a),
-        Some(Command::Lint(a)) => lint::run(a),
+        Some(Command::Lint(a)) => lint::run(backend, a),
         Some(Command::Acme(a)) => acme::run(backend, a),
         Some(Command::Key(a)) => key::run(backend, a),
         Some(Command::Issue(a)) => issue::run(backend, a),

@@ -5,6 +5,7 @@
 //! line on stderr (`FILE#N: offset N: what was expected`); the others still print; the exit
 //! code is 3 if any item failed.
 
+use super::ca_dir::parse_time;
 use super::error::{CliError, CliResult, Exit};
 use super::io::{self, InForm, Item, OutputOpts};
 use super::output;
@@ -108,11 +109,7 @@ struct Outcome {
 }
 
 pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
-    let now = match &a.now {
-        Some(s) => Time::parse_rfc3339(s)
-            .ok_or_else(|| CliError::usage(format!("--now {s}: expected an RFC 3339 time")))?,
-        None => Time::now(),
-    };
+    let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let forced = match &a.kind {
         Some(k) => Some(Kind::from_name(k).ok_or_else(|| {
             CliError::usage(format!(
@@ -152,7 +149,7 @@ pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
     for p in &paths {
         match io::read_source(p) {
             // A checkpoint is a text note, not PEM or DER: it is one item as it stands.
-            Ok(src) if pkit::mtc::checkpoint::looks_like_note(&src.data) => items.push(Ok(Item {
+            Ok(src) if detect::looks_like_note(&src.data) => items.push(Ok(Item {
                 name: src.name,
                 label: Some(Kind::Checkpoint.pem_label().into()),
                 der: src.data,
@@ -251,9 +248,7 @@ pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
 
 /// Detect the type and describe the item.
 fn describe_item(item: &Item, forced: Option<Kind>, ctx: &Ctx) -> Result<Described, CliError> {
-    let kind = forced
-        .or_else(|| item.label.as_deref().and_then(detect::from_pem_label))
-        .unwrap_or_else(|| detect::sniff(&item.der));
+    let kind = forced.unwrap_or_else(|| Kind::of(item.label.as_deref(), &item.der));
     let mut d = describe::describe(kind, &item.der, ctx).map_err(|e| failure(e, &item.name))?;
     d.set_source(&item.name);
     Ok(d)

@@ -6,9 +6,9 @@
 use super::error::{CliError, CliResult};
 use super::io;
 use pkit::pki::alg::Algorithm;
-use pkit::pki::backend::pkcs11::module::{NSS_SOFTOKEN_MODULE, SOFTHSM_MODULE};
-use pkit::pki::backend::pkcs11::{scratch, KeyUri, NewKey, Pkcs11Backend, TokenKey};
-use pkit::pki::backend::{openssl, Backend, BackendError, PrivateKey};
+use pkit::pki::backend::pkcs11::scratch::{self, BenchToken};
+use pkit::pki::backend::pkcs11::{KeyUri, NewKey, NewKeyError, Pkcs11Backend, TokenKey};
+use pkit::pki::backend::{openssl, Backend, PrivateKey};
 
 pub use pkit::pki::backend::pkcs11::is_pkcs11_uri;
 
@@ -29,10 +29,8 @@ pub fn shown(text: &str) -> String {
 /// The PIN for `uri`: `--pin`, else `pin-value`, else `pin-source` (a `--pin` form or
 /// a file path, as RFC 7512 §2.3 has it). `None` when nothing gives one.
 pub fn pin_for(uri: &KeyUri, pin: Option<&str>) -> CliResult<Option<Vec<u8>>> {
-    if let Some(spec) = pin {
-        return io::read_secret(spec)
-            .map(Some)
-            .map_err(|e| with_flag("--pin", e));
+    if pin.is_some() {
+        return pin_flag(pin);
     }
     if let Some(v) = &uri.pin_value {
         return Ok(Some(v.as_bytes().to_vec()));
@@ -49,6 +47,12 @@ pub fn pin_for(uri: &KeyUri, pin: Option<&str>) -> CliResult<Option<Vec<u8>>> {
         return io::read_secret(&spec).map(Some);
     }
     Ok(None)
+}
+
+/// The PIN `--pin` gives, if any.
+fn pin_flag(pin: Option<&str>) -> CliResult<Option<Vec<u8>>> {
+    pin.map(|spec| io::read_secret(spec).map_err(|e| with_flag("--pin", e)))
+        .transpose()
 }
 
 fn with_flag(flag: &str, mut e: CliError) -> CliError {
@@ -78,32 +82,17 @@ pub fn load_key(text: &str, pin: Option<&str>) -> CliResult<Box<dyn PrivateKey>>
 
 /// A new key pair in the token `text` names, kept there under its `object` label (and
 /// `id`, when given). A key already under that name is not replaced (exit 4, as for an
-/// output file that exists).
+/// output file that exists): `Pkcs11Backend::generate_new`.
 pub fn generate_key(text: &str, alg: Algorithm, pin: Option<&str>) -> CliResult<TokenKey> {
     let uri = parse_uri(text)?;
-    let Some(label) = uri.object.as_deref() else {
-        return Err(CliError::usage(format!(
-            "{uri}: name the new key with object=LABEL"
-        )));
+    let new_key_err = |e: NewKeyError| match e {
+        NewKeyError::NoLabel => CliError::usage(format!("{uri}: {e}")),
+        NewKeyError::Exists { .. } => CliError::io(format!("{uri}: {e}")),
+        NewKeyError::Backend(e) => e.into(),
     };
+    let new = NewKey::for_uri(&uri).map_err(new_key_err)?;
     let backend = open(&uri, pin)?;
-    match backend.find_key(&uri) {
-        Ok(_) | Err(BackendError::Usage(_)) => {
-            return Err(CliError::io(format!(
-                "{uri}: token {} already holds a private key by that name; refusing to add \
-                 another",
-                backend.token().label
-            )))
-        }
-        Err(BackendError::Unavailable(_)) => {}
-        Err(e) => return Err(e.into()),
-    }
-    let new = NewKey {
-        label: Some(label),
-        id: uri.id.as_deref(),
-        persist: true,
-    };
-    Ok(backend.generate_named(alg, &new)?)
+    backend.generate_new(alg, &uri, &new).map_err(new_key_err)
 }
 
 /// `--backend` of the benchmarks: software, or a PKCS#11 module on a scratch token.
@@ -128,7 +117,8 @@ impl BackendChoice {
 }
 
 /// A backend for a benchmark run. The token backends live on scratch tokens in `dir`
-/// (NSS: `nss_db` instead when given, logged into with `pin`).
+/// (NSS: `nss_db` instead when given, logged into with `pin`):
+/// `pkit::pki::backend::pkcs11::scratch::bench_token`.
 pub fn bench_backend(
     choice: BackendChoice,
     dir: &std::path::Path,
@@ -136,41 +126,11 @@ pub fn bench_backend(
     pin: Option<&str>,
 ) -> CliResult<Backend> {
     let soft = openssl::backend();
-    let token = match choice {
+    let which = match choice {
         BackendChoice::Openssl => return Ok(soft.clone()),
-        BackendChoice::Softhsm => {
-            require_module(SOFTHSM_MODULE, "softhsm2")?;
-            let conf = scratch::softhsm_config(&dir.join("softhsm"))?;
-            // SoftHSM2 reads its configuration at initialisation. The thread pool's
-            // workers are idle here and nothing else reads the environment meanwhile.
-            std::env::set_var("SOFTHSM2_CONF", conf);
-            scratch::softhsm_token()?
-        }
-        BackendChoice::Nss => {
-            require_module(NSS_SOFTOKEN_MODULE, "libnss3")?;
-            match nss_db {
-                None => scratch::nss_token(&dir.join("nss"))?,
-                Some(db) => {
-                    let uri = KeyUri {
-                        token: Some(scratch::NSS_KEY_TOKEN.into()),
-                        module_path: Some(NSS_SOFTOKEN_MODULE.into()),
-                        nss_db: Some(db.display().to_string()),
-                        ..KeyUri::default()
-                    };
-                    return Ok(open(&uri, pin)?.into_backend());
-                }
-            }
-        }
+        BackendChoice::Softhsm => BenchToken::Softhsm,
+        BackendChoice::Nss => BenchToken::Nss { db: nss_db },
     };
+    let token = scratch::bench_token(which, dir, || pin_flag(pin))?;
     Ok(Pkcs11Backend::on(token, soft).into_backend())
-}
-
-fn require_module(path: &str, package: &str) -> CliResult {
-    if std::path::Path::new(path).is_file() {
-        Ok(())
-    } else {
-        Err(CliError::unsupported(format!(
-            "{path} is not installed (Debian package {package})"
-        )))
-    }
 }

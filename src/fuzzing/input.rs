@@ -4,16 +4,12 @@
 
 use super::objects::show;
 use crate::der::pem;
-use crate::pki::detect::{from_pem_label, sniff};
+use crate::pki::detect::Kind;
 use crate::pki::split::{split, Form, Item};
 
 pub fn detect(data: &[u8]) {
     for item in split(data.to_vec(), Form::Auto).into_iter().flatten() {
-        let kind = item
-            .label
-            .as_deref()
-            .and_then(from_pem_label)
-            .unwrap_or_else(|| sniff(&item.der));
+        let kind = Kind::of_item(&item);
         show(kind.as_str());
         // `parse -f pem` writes each item back under its kind's label.
         let text = pem::encode(kind.pem_label(), &item.der);

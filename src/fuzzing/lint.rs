@@ -7,7 +7,7 @@
 use super::objects::show;
 use crate::lint::{lint_object, LintOptions, Rules};
 use crate::pki::backend::openssl;
-use crate::pki::detect::{from_pem_label, sniff};
+use crate::pki::detect::Kind;
 use crate::pki::split::{split, Form};
 use std::hint::black_box;
 
@@ -24,11 +24,7 @@ pub fn lint(data: &[u8]) {
         at: Some(1_767_225_600),
     };
     for item in split(data.to_vec(), Form::Auto).into_iter().flatten() {
-        let kind = item
-            .label
-            .as_deref()
-            .and_then(from_pem_label)
-            .unwrap_or_else(|| sniff(&item.der));
+        let kind = Kind::of_item(&item);
         match lint_object(kind, &item.der, openssl::backend(), &opts) {
             Some(Ok(linted)) => {
                 let json: Vec<_> = linted.findings.iter().map(|f| f.to_json()).collect();

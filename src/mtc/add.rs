@@ -10,6 +10,7 @@ use super::store::{LogStore, NewEntry};
 use crate::der::Time;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
+use pkit_x509::csr::Requested;
 use pkit_x509::manifest::{nonblank_lines, ManifestError, ManifestLine};
 use rayon::prelude::*;
 
@@ -34,6 +35,40 @@ pub struct EntryRequest {
 }
 
 impl EntryRequest {
+    /// What a CSR asks for (its proof of possession checked, [`Requested`]): its key and
+    /// its subject (unless `subject` replaces it), the SANs given, and the extensions it
+    /// requests copied whole, as `pkit mtc add --csr` takes them.
+    pub fn from_csr(
+        csr: Requested,
+        subject: Option<Vec<u8>>,
+        sans: Vec<Vec<u8>>,
+        days: u32,
+    ) -> EntryRequest {
+        EntryRequest {
+            subject: subject.unwrap_or(csr.subject),
+            spki: csr.spki,
+            sans,
+            copied: csr
+                .extensions
+                .into_iter()
+                .flat_map(|(_, raw)| raw)
+                .collect(),
+            days,
+        }
+    }
+
+    /// An entry for the key `spki` (a fresh one, as `pkit mtc add --key-out` makes), with
+    /// `subject` and `sans` and nothing copied.
+    pub fn for_key(subject: Vec<u8>, spki: Vec<u8>, sans: Vec<Vec<u8>>, days: u32) -> EntryRequest {
+        EntryRequest {
+            subject,
+            spki,
+            sans,
+            copied: Vec::new(),
+            days,
+        }
+    }
+
     /// An entry names someone: a subject, or at least one SAN.
     pub fn names_someone(&self) -> bool {
         self.subject != [0x30, 0x00] || !self.sans.is_empty()
@@ -145,4 +180,34 @@ pub fn append_bulk(store: &mut dyn LogStore, entries: &[NewEntry]) -> super::Res
         first.get_or_insert(i);
     }
     Ok(first.unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_csr_gives_its_key_subject_and_extensions() {
+        let csr = Requested {
+            subject: vec![0x30, 0x03, 0x31, 0x01, 0x00],
+            spki: vec![0x30, 0x01, 0x02],
+            extensions: vec![
+                (vec![0x55], vec![0x30, 0x01]),
+                (vec![0x56], vec![0x30, 0x02]),
+            ],
+        };
+        let san = vec![0x82, 0x01, b'a'];
+        let r = EntryRequest::from_csr(csr.clone(), None, vec![san.clone()], 7);
+        assert_eq!((&r.subject, &r.spki), (&csr.subject, &csr.spki));
+        // Each requested extension copied whole, in order.
+        assert_eq!(r.copied, [0x30, 0x01, 0x30, 0x02]);
+        assert_eq!((r.sans, r.days), (vec![san], 7));
+        // A subject given replaces the CSR's.
+        let r = EntryRequest::from_csr(csr, Some(vec![0x30, 0x00]), Vec::new(), 7);
+        assert_eq!(r.subject, [0x30, 0x00]);
+        assert!(!r.names_someone());
+
+        let r = EntryRequest::for_key(vec![0x30, 0x00], vec![1], Vec::new(), 3);
+        assert!(r.copied.is_empty() && !r.names_someone());
+    }
 }

@@ -25,8 +25,9 @@ use base64::Engine as _;
 use pkit_x509::alg::Algorithm;
 use pkit_x509::backend::Backend;
 
-/// The signature line marker: an em dash and a space.
-pub const SIG_PREFIX: &str = "\u{2014} ";
+/// The signature line marker: an em dash and a space (what
+/// `pkit_x509::detect::looks_like_note` tells a note by).
+pub const SIG_PREFIX: &str = pkit_x509::detect::NOTE_SIGNATURE_PREFIX;
 
 /// The note body a checkpoint commits to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,12 +52,6 @@ pub struct NoteSignature {
     pub timestamp: u64,
     /// The signature bytes.
     pub signature: Vec<u8>,
-}
-
-/// True for text shaped like a signed note: UTF-8 with a blank line followed by a
-/// signature line (cheap; [`Checkpoint::parse`] judges the rest).
-pub fn looks_like_note(data: &[u8]) -> bool {
-    std::str::from_utf8(data).is_ok_and(|s| s.contains(&format!("\n\n{SIG_PREFIX}")))
 }
 
 impl Checkpoint {

@@ -85,6 +85,16 @@ pub struct CosignerKey {
     pub spki: Vec<u8>,
 }
 
+/// The SubjectPublicKeyInfo a cosigner's public key is handed over in: a certificate's
+/// (a CA's `mtc-ca.pem`, a witness's certificate), else a bare `PUBLIC KEY`. Bytes that
+/// are neither fail as a SubjectPublicKeyInfo, the simpler of the two.
+pub fn spki_of_cert_or_key(der: &[u8]) -> std::result::Result<Vec<u8>, crate::der::Error> {
+    match pkit_x509::cert::Certificate::from_der(der) {
+        Ok(c) => Ok(c.spki.raw.to_vec()),
+        Err(_) => Ok(Spki::from_der(der)?.raw.to_vec()),
+    }
+}
+
 impl CosignerKey {
     /// The cosigner `id` with the SubjectPublicKeyInfo `spki`; an algorithm no key ID type is assigned to is refused.
     pub fn new(id: TrustAnchorId, spki: Vec<u8>) -> Result<CosignerKey> {
@@ -176,6 +186,29 @@ impl Cosigner {
 mod tests {
     use super::*;
     use pkit_openssl as openssl;
+
+    #[test]
+    fn a_cosigners_key_from_a_certificate_or_a_bare_key() {
+        let key = openssl::backend().generate(Algorithm::Ed25519).unwrap();
+        let spki = key.public_key_der().unwrap();
+        let ca = TrustAnchorId::parse("32473.1").unwrap();
+        let cert = crate::cert::ca_certificate(&crate::cert::CaCertInput {
+            ca_id: &ca,
+            spki: &spki,
+            alg: Algorithm::Ed25519,
+            not_before: crate::der::Time {
+                unix: 1_800_000_000,
+            },
+            not_after: crate::der::Time {
+                unix: 1_900_000_000,
+            },
+            min_serial: 0,
+            max_serial: 1,
+        });
+        assert_eq!(spki_of_cert_or_key(&cert).unwrap(), spki);
+        assert_eq!(spki_of_cert_or_key(&spki).unwrap(), spki);
+        assert!(spki_of_cert_or_key(&[0x30, 0x00]).is_err());
+    }
 
     #[test]
     fn message_layout() {

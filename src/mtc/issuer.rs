@@ -149,6 +149,16 @@ pub fn standalone_proof(store: &dyn LogStore, index: u64) -> Result<MtcProof> {
     })
 }
 
+/// The subtree an inclusion proof of `index` is given in when none is asked for
+/// (`pkit mtc proof`): the signed subtree holding it, as a standalone certificate's
+/// proof would be, else (not checkpointed yet) the whole tree.
+pub fn proof_subtree(store: &dyn LogStore, index: u64) -> Result<Subtree> {
+    Ok(match store.signed_subtree_for(index)? {
+        Some((st, _, _)) => st,
+        None => Subtree::new(0, store.size()),
+    })
+}
+
 /// The MTCProof of a landmark-relative certificate: no signatures, the covering subtree
 /// of the landmark that contains `index`.
 pub fn landmark_proof(store: &dyn LogStore, index: u64, now: u64) -> Result<(u64, MtcProof)> {
@@ -358,6 +368,24 @@ mod tests {
         };
         checkpoint_store(&mut store, &ca, now).unwrap();
         store
+    }
+
+    #[test]
+    fn a_proof_is_given_in_the_signed_subtree_else_the_whole_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = 1_800_000_000;
+        let mut store = checkpointed_log(dir.path(), now);
+        // Checkpointed: the subtree a standalone certificate's proof is in.
+        let st = proof_subtree(&store, 1).unwrap();
+        assert_eq!(st, standalone_proof(&store, 1).unwrap().subtree);
+        // Added since: no signed subtree holds it yet, so the whole tree.
+        let more = store.entries(0, 1).unwrap();
+        let (entry, spki) = more[0].clone();
+        let leaf = crate::hash::leaf_hash(&entry);
+        store
+            .append_entries(&[crate::store::NewEntry { entry, spki, leaf }])
+            .unwrap();
+        assert_eq!(proof_subtree(&store, 3).unwrap(), Subtree::new(0, 4));
     }
 
     #[test]

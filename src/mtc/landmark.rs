@@ -9,7 +9,10 @@
 //! > landmark, numbers without leading zeros.
 
 use super::error::{MtcError, Result};
+use super::hash::Hash;
 use super::subtree::{covering_subtrees, Subtree};
+use super::tree::{subtree_hash, NodeSource};
+use super::verify::TrustedSubtree;
 
 /// A landmark: a numbered tree size, trusted until its expiry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,12 +86,62 @@ pub fn format_list(landmarks: &[Landmark], now: u64) -> String {
     out
 }
 
+/// Each landmark after landmark 0 with the subtrees it certifies: what both a log's own
+/// list ([`certified`]) and a relying party reading a served list ([`active_subtrees`])
+/// walk.
+fn certifying(landmarks: &[Landmark]) -> impl Iterator<Item = (Landmark, Vec<Subtree>)> + '_ {
+    (1..landmarks.len()).map(|pos| (landmarks[pos], landmark_subtrees(landmarks, pos)))
+}
+
 /// The subtrees that the active landmarks of `landmarks` (ordered by number) certify:
 /// what a relying party trusts landmark-relative certificates under.
 pub fn active_subtrees(landmarks: &[Landmark], now: u64) -> Vec<Subtree> {
-    (1..landmarks.len())
-        .filter(|&pos| landmarks[pos].is_active(now))
-        .flat_map(|pos| landmark_subtrees(landmarks, pos))
+    certifying(landmarks)
+        .filter(|(l, _)| l.is_active(now))
+        .flat_map(|(_, sts)| sts)
+        .collect()
+}
+
+/// What one landmark certifies, with the hashes a log's tree gives its subtrees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Certified {
+    /// The landmark.
+    pub landmark: Landmark,
+    /// The non-empty subtrees of its range ([`landmark_subtrees`]), each with its hash.
+    pub subtrees: Vec<(Subtree, Hash)>,
+}
+
+/// Every landmark of `landmarks` (ordered by number, from landmark 0) after landmark 0,
+/// with its subtrees hashed from `tree` (the log's own store): `pkit mtc landmark list`.
+pub fn certified<S: NodeSource + ?Sized>(
+    tree: &S,
+    landmarks: &[Landmark],
+) -> Result<Vec<Certified>> {
+    certifying(landmarks)
+        .map(|(landmark, sts)| {
+            let subtrees = sts
+                .into_iter()
+                .map(|st| Ok((st, subtree_hash(tree, st)?)))
+                .collect::<Result<_>>()?;
+            Ok(Certified { landmark, subtrees })
+        })
+        .collect()
+}
+
+/// The subtrees of log `log` that relying parties may trust landmark-relative
+/// certificates under at `now`: those of the landmarks active then, with their hashes
+/// (the lines of `pkit mtc landmark list --subtrees`, which `pkit mtc verify
+/// --trusted-subtrees` reads). A served log's list gives the same subtrees
+/// ([`active_subtrees`]).
+pub fn trusted_subtrees(certified: &[Certified], log: u16, now: u64) -> Vec<TrustedSubtree> {
+    certified
+        .iter()
+        .filter(|c| c.landmark.is_active(now))
+        .flat_map(|c| {
+            c.subtrees
+                .iter()
+                .map(move |&(subtree, hash)| TrustedSubtree { log, subtree, hash })
+        })
         .collect()
 }
 
@@ -182,6 +235,32 @@ mod tests {
         // Once landmark 1 expires only landmark 2's subtrees stay.
         assert_eq!(active_subtrees(&list(), 150), landmark_subtrees(&list(), 2));
         assert!(active_subtrees(&list(), 250).is_empty());
+    }
+
+    #[test]
+    fn the_logs_own_landmarks_certify_what_a_served_list_does() {
+        use crate::hash::leaf_hash;
+        use crate::tree::MemTree;
+        let tree = MemTree::from_leaves((0..13u8).map(|i| leaf_hash(&[i])).collect());
+        let all = certified(&tree, &list()).unwrap();
+        // Landmark 0 certifies nothing; each other one its covering subtrees.
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[1].landmark.number, 2);
+        let sts: Vec<Subtree> = all[1].subtrees.iter().map(|(s, _)| *s).collect();
+        assert_eq!(sts, landmark_subtrees(&list(), 2));
+        for (st, h) in all.iter().flat_map(|c| &c.subtrees) {
+            assert_eq!(*h, subtree_hash(&tree, *st).unwrap());
+        }
+        // The trusted ones are exactly the active subtrees a served list names.
+        for now in [50, 150, 250] {
+            let trusted = trusted_subtrees(&all, 7, now);
+            let sts: Vec<Subtree> = trusted.iter().map(|t| t.subtree).collect();
+            assert_eq!(sts, active_subtrees(&list(), now), "at {now}");
+            assert!(trusted.iter().all(|t| t.log == 7));
+        }
+        // A landmark past the tree's size cannot be hashed.
+        let short = MemTree::from_leaves((0..6u8).map(|i| leaf_hash(&[i])).collect());
+        assert!(certified(&short, &list()).is_err());
     }
 
     #[test]

@@ -63,24 +63,29 @@
 //! - [`proof`]: MTCProof TLS encoding.
 //! - [`cert`]: certificate assembly, serials, the §5.5 CA certificate.
 //! - [`verify`]: the §7.2 relying-party procedure, naming the failed step.
-//! - [`landmark`]: landmarks and the landmark list text.
+//! - [`landmark`]: landmarks, the landmark list text, and the subtrees the active ones
+//!   certify (from the log's own tree, or a served list).
 //! - [`limits`]: the wire format's integer bounds (uint48).
 //! - [`store`]: the log store ([`store::LogStore`]) and `mtc.db`, its SQLite
 //!   implementation.
 //! - [`frontier`]: the right edge a log store appends through.
-//! - [`issuer`]: checkpointing, and per-index proofs and certificates from the store.
+//! - [`issuer`]: checkpointing, and per-index proofs (in the signed subtree, or one asked
+//!   for) and certificates from the store.
 //! - [`audit`]: recomputing a tiled log's root from its tiles, checking each tile
 //!   level and the consistency with the tree seen before (`pkit mtc audit`).
 //! - [`publish`]: what a log serves, resource by resource, bounded by its latest
-//!   checkpoint (`pkit mtc serve` and `pkit mtc tiles`).
+//!   checkpoint (`pkit mtc serve`), and a static copy brought up to it tile by tile,
+//!   the checkpoint last ([`publish::catch_up`], `pkit mtc tiles`).
 //! - [`tile_source`]: a served log's tree read from its tiles, for proofs
 //!   against a log known only by URL (`pkit mtc verify --url`).
 //! - [`fetch`]: where a served log's resources come from ([`fetch::Fetch`]).
 //! - [`remote`]: a served log seen from outside: its checkpoint checked against the
 //!   CA's key, its subtrees proven from its tiles, its active landmarks.
-//! - [`setup`]: a new CA's certificate and serial range, and the log's record of whose
-//!   it is.
-//! - [`witness`]: what a witness signs, and the cosignatures the CA takes from one.
+//! - [`setup`]: a CA directory's files, a new CA's certificate and serial range, the
+//!   log's record of whose it is, the directory made in a crash-safe order, and the CA
+//!   loaded with its cosigner key.
+//! - [`witness`]: what a witness signs, and the cosignatures the CA takes from one
+//!   into its log ([`witness::Cosignatures`]).
 //! - [`tiles`]: the log as tlog-tiles (c2sp.org/tlog-tiles, mtc-tlog): which tiles
 //!   a tree has, their paths, hash tiles and entry bundles.
 

@@ -374,8 +374,26 @@ pub fn verify_certificates(
         .collect()
 }
 
+/// The inputs that are certificates to check: a chain as an ACME server serves it ends
+/// with the MTC CA certificate `ca_der`, the trust anchor, not a certificate to check
+/// against itself; every copy of it is left out. `der` gives an input's bytes.
+pub fn without_ca_certificate<T>(
+    inputs: Vec<T>,
+    ca_der: &[u8],
+    der: impl Fn(&T) -> &[u8],
+) -> Vec<T> {
+    inputs.into_iter().filter(|i| der(i) != ca_der).collect()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_ca_certificate_of_a_served_chain_is_not_checked() {
+        let chain = vec![vec![1u8], vec![9], vec![2], vec![9]];
+        let left = without_ca_certificate(chain, &[9], |c| c.as_slice());
+        assert_eq!(left, [vec![1], vec![2]]);
+    }
+
     #[test]
     fn trusted_subtree_lines_read_back() {
         let t = TrustedSubtree {

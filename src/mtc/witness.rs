@@ -20,7 +20,7 @@ use super::fetch::Fetch;
 use super::hash::Hash;
 use super::ids::TrustAnchorId;
 use super::remote::{proven_subtree, SignedCheckpoint};
-use super::store::SubtreeSignature;
+use super::store::{LogStore, SubtreeSignature};
 use super::subtree::{covering_subtrees, Subtree};
 use super::tile_source::TileSource;
 use base64::engine::general_purpose::STANDARD as B64;
@@ -317,9 +317,219 @@ impl CosignedNote {
     }
 }
 
+/// Witnesses' cosignatures the CA takes into its log (`pkit mtc checkpoint --cosignature`
+/// and `--subtree-cosignature`), over its latest checkpoint: each file's lines checked
+/// against the witnesses' keys ([`CosignedNote::add`], [`accept_subtree_cosignatures`]),
+/// then stored together by [`Cosignatures::store`]. Nothing is stored until every file
+/// checked out.
+#[derive(Debug)]
+pub struct Cosignatures {
+    ca: TrustAnchorId,
+    log: TrustAnchorId,
+    size: u64,
+    note: CosignedNote,
+    /// Whether checkpoint signature lines were offered (the note is stored again).
+    lines_offered: bool,
+    added: Vec<String>,
+    subtrees: Vec<SubtreeSignature>,
+}
+
+/// What [`Cosignatures::store`] recorded.
+#[derive(Debug, Clone)]
+pub struct TakenCosignatures {
+    /// The checkpoint's origin (the log's note name).
+    pub origin: String,
+    /// The checkpoint's tree size.
+    pub size: u64,
+    /// The names of the witnesses whose checkpoint signature lines were added.
+    pub added: Vec<String>,
+    /// The subtree cosignatures recorded.
+    pub subtrees: Vec<SubtreeSignature>,
+    /// The checkpoint's note as the log now serves it.
+    pub note: String,
+}
+
+impl Cosignatures {
+    /// Cosignatures over the latest checkpoint in `store`, the log `log` of the CA `ca`;
+    /// a log without a checkpoint has nothing to cosign ([`MtcError::Invalid`]).
+    pub fn for_latest(store: &dyn LogStore, ca: &TrustAnchorId, log: u16) -> Result<Cosignatures> {
+        let cp = store
+            .latest_checkpoint()?
+            .ok_or_else(|| MtcError::Invalid("no checkpoint to add cosignatures to".into()))?;
+        Ok(Cosignatures {
+            ca: ca.clone(),
+            log: ca.log_id(log),
+            size: cp.size,
+            note: CosignedNote::parse(&cp.note)?,
+            lines_offered: false,
+            added: Vec::new(),
+            subtrees: Vec::new(),
+        })
+    }
+
+    /// Take the checkpoint signature lines of `text` (the file `name`), each by one of
+    /// `keys` ([`CosignedNote::add`]).
+    pub fn add_checkpoint_lines(
+        &mut self,
+        backend: &Backend,
+        name: &str,
+        text: &str,
+        keys: &[CosignerKey],
+    ) -> Result<()> {
+        self.lines_offered = true;
+        let added = self.note.add(backend, name, text, &self.log, keys)?;
+        self.added.extend(added);
+        Ok(())
+    }
+
+    /// Take the subtree cosignatures of `text` (the file `name`), each by one of `keys`
+    /// over a subtree the CA signed in `store` ([`accept_subtree_cosignatures`]).
+    pub fn add_subtree_lines(
+        &mut self,
+        backend: &Backend,
+        store: &dyn LogStore,
+        name: &str,
+        text: &str,
+        keys: &[CosignerKey],
+    ) -> Result<()> {
+        let ca = self.ca.binary();
+        let signed_by_ca = |st| {
+            Ok(store
+                .subtree_signatures(st)?
+                .into_iter()
+                .find(|x| x.cosigner == ca)
+                .map(|x| x.hash))
+        };
+        let taken =
+            accept_subtree_cosignatures(backend, name, text, keys, &self.log, &signed_by_ca)?;
+        self.subtrees.extend(taken);
+        Ok(())
+    }
+
+    /// Record what was taken: the subtree cosignatures, and the note with the added
+    /// lines when checkpoint lines were offered.
+    pub fn store(self, store: &mut dyn LogStore) -> Result<TakenCosignatures> {
+        store.insert_subtree_signatures(&self.subtrees)?;
+        let note = self.note.note();
+        if self.lines_offered {
+            store.set_checkpoint_note(self.size, &note)?;
+        }
+        Ok(TakenCosignatures {
+            origin: self.note.checkpoint().origin.clone(),
+            size: self.size,
+            added: self.added,
+            subtrees: self.subtrees,
+            note,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A log of three entries checkpointed by the CA 32473.1 (log 1).
+    fn checkpointed(dir: &std::path::Path) -> (crate::store::SqliteLogStore, TrustAnchorId) {
+        use crate::issuer::{checkpoint_store, MtcCa};
+        use crate::store::NewEntry;
+        let be = pkit_openssl::backend();
+        let mut store = crate::store::SqliteLogStore::open(&dir.join("mtc.db")).unwrap();
+        let entries: Vec<NewEntry> = (0..3u8)
+            .map(|i| NewEntry {
+                entry: vec![i],
+                spki: Vec::new(),
+                leaf: crate::hash::leaf_hash(&[i]),
+            })
+            .collect();
+        store.append_entries(&entries).unwrap();
+        let ca_id = TrustAnchorId::parse("32473.1").unwrap();
+        let key = be.generate(Algorithm::Ed25519).unwrap();
+        let ca = MtcCa {
+            ca_id: ca_id.clone(),
+            log: 1,
+            cosigner: Cosigner::new(ca_id.clone(), key).unwrap(),
+        };
+        checkpoint_store(&mut store, &ca, 1_800_000_000).unwrap();
+        (store, ca_id)
+    }
+
+    #[test]
+    fn the_ca_takes_only_what_its_witnesses_signed_over_its_latest_checkpoint() {
+        let be = pkit_openssl::backend();
+        let dir = tempfile::tempdir().unwrap();
+        let (mut store, ca_id) = checkpointed(dir.path());
+        let log = ca_id.log_id(1);
+        let witness = |id: &str, alg| {
+            let key = be.generate(alg).unwrap();
+            Cosigner::new(TrustAnchorId::parse(id).unwrap(), key).unwrap()
+        };
+        let (w, stranger) = (
+            witness("32473.9", Algorithm::MlDsa44),
+            witness("32473.8", Algorithm::Ed25519),
+        );
+        let keys = [w.public.clone()];
+        let note = store.latest_checkpoint().unwrap().unwrap().note;
+        let (cp, _) = Checkpoint::parse(&note).unwrap();
+        let line = cp.signature_line(&log, &w, 1_800_000_001).unwrap();
+
+        // A line by a key not given, and one that does not verify, are refused.
+        let mut c = Cosignatures::for_latest(&store, &ca_id, 1).unwrap();
+        let theirs = cp.signature_line(&log, &stranger, 1).unwrap();
+        let e = c.add_checkpoint_lines(be, "s.txt", &theirs, &keys);
+        assert!(matches!(e, Err(MtcError::Untrusted(m)) if m.starts_with("s.txt: line 1")));
+        let st = Subtree::new(0, 2);
+        let hash = crate::tree::subtree_hash(&store, st).unwrap();
+        let mut signer = w.signer().unwrap();
+        let mut over = |hash: &Hash| SubtreeCosignature {
+            cosigner: w.public.id.clone(),
+            subtree: st,
+            hash: *hash,
+            signature: w.sign_subtree(&mut *signer, 0, &log, st, hash).unwrap(),
+        };
+        let forged = over(&[7; 32]).to_json_line();
+        let e = c.add_subtree_lines(be, &store, "f.txt", &forged, &keys);
+        assert!(matches!(e, Err(MtcError::Untrusted(_))), "{e:?}");
+        // A subtree the CA never signed is not taken either.
+        let mut unsigned = over(&hash);
+        unsigned.subtree = Subtree::new(0, 1);
+        let e = c.add_subtree_lines(be, &store, "u.txt", &unsigned.to_json_line(), &keys);
+        assert!(
+            matches!(e, Err(MtcError::Untrusted(m)) if m.contains("not a subtree the CA has signed"))
+        );
+
+        // What verifies is stored: the note gains the line, the subtree its cosignature.
+        let mut c = Cosignatures::for_latest(&store, &ca_id, 1).unwrap();
+        c.add_checkpoint_lines(be, "w.txt", &line, &keys).unwrap();
+        c.add_subtree_lines(be, &store, "w.json", &over(&hash).to_json_line(), &keys)
+            .unwrap();
+        let taken = c.store(&mut store).unwrap();
+        assert_eq!(
+            (taken.size, taken.origin.as_str()),
+            (3, log.note_name().as_str())
+        );
+        assert_eq!(taken.added, [w.public.id.note_name()]);
+        assert_eq!(taken.subtrees.len(), 1);
+        assert!(taken.note.ends_with(&format!("{line}\n")));
+        assert_eq!(store.latest_checkpoint().unwrap().unwrap().note, taken.note);
+        let sigs = store.subtree_signatures(st).unwrap();
+        assert!(sigs.iter().any(|s| s.cosigner == w.public.id.binary()));
+
+        // Subtree cosignatures alone leave the note as it is.
+        let c = Cosignatures::for_latest(&store, &ca_id, 1).unwrap();
+        assert_eq!(c.store(&mut store).unwrap().note, taken.note);
+    }
+
+    #[test]
+    fn a_log_without_a_checkpoint_has_nothing_to_cosign() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::SqliteLogStore::open(&dir.path().join("mtc.db")).unwrap();
+        let ca_id = TrustAnchorId::parse("32473.1").unwrap();
+        let e = Cosignatures::for_latest(&store, &ca_id, 1).unwrap_err();
+        assert_eq!(
+            e,
+            MtcError::Invalid("no checkpoint to add cosignatures to".into())
+        );
+    }
 
     #[test]
     fn subtree_cosignature_lines_round_trip() {

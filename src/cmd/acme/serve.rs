@@ -11,6 +11,7 @@ use pkit::acme::{
     AcmeConfig, AcmeHandler, Ca, Issues, MtcLog, MtcStart, MtcStartError, ProfileOffer, Schedule,
 };
 use pkit::der::Time;
+use pkit::mtc::setup::CaFiles;
 use pkit::pki::backend::Backend;
 use pkit::serve::{log_line, Clock, TlsIdentity};
 use serde_json::json;
@@ -148,7 +149,12 @@ pub struct ServeArgs {
 }
 
 /// `--tls-cert`/`--tls-key`, or a certificate the CA issues the server for its URL's host.
-fn tls_identity(be: &Backend, a: &ServeArgs, ca: &Ca, base_url: &str) -> CliResult<TlsIdentity> {
+fn tls_identity(
+    be: &Backend,
+    a: &ServeArgs,
+    ca: &Ca,
+    config: &AcmeConfig,
+) -> CliResult<TlsIdentity> {
     if let (Some(cert), Some(key)) = (&a.tls_cert, &a.tls_key) {
         let read = |p: &PathBuf| {
             std::fs::read(p).map_err(|e| CliError::io_at(&p.display().to_string(), &e))
@@ -159,18 +165,7 @@ fn tls_identity(be: &Backend, a: &ServeArgs, ca: &Ca, base_url: &str) -> CliResu
             source: format!("{} and {}", cert.display(), key.display()),
         });
     }
-    let authority = base_url
-        .split("://")
-        .nth(1)
-        .unwrap_or("")
-        .split('/')
-        .next()
-        .unwrap_or("");
-    // host:port, [v6]:port or a bare host.
-    let host = match authority.rsplit_once(':') {
-        Some((h, p)) if p.bytes().all(|b| b.is_ascii_digit()) && !h.is_empty() => h,
-        _ => authority,
-    };
+    let host = config.host();
     let mut store = crate::cmd::ca_db::open_store(&a.ca, &a.db)?;
     let (chain, key) = pkit::acme::server_identity(ca, store.as_mut(), host, be, Time::now())
         .map_err(|p| {
@@ -270,7 +265,7 @@ fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog>
         )),
         None => None,
     };
-    let ca_path = dir.join("mtc-ca.pem");
+    let ca_path = CaFiles::in_dir(dir).cert;
     let ca_pem = std::fs::read_to_string(&ca_path)
         .map_err(|e| CliError::io_at(&ca_path.display().to_string(), &e))?;
     let start = MtcStart {
@@ -356,14 +351,10 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         caa_identity: a.caa_identity.as_deref().map(caa_identity).transpose()?,
     });
     let issuer = load_issuer(be, &a.ca, a.secrets.passin(), a.secrets.pin())?;
-    let mut chain = ca_chain(&a.ca)?;
-    if chain.is_empty() {
-        // A root issues: clients get it after the leaf, to build the path from.
-        chain.push(load_ca_cert(&a.ca)?);
-    }
+    let chain = Ca::served_chain(ca_chain(&a.ca)?, || load_ca_cert(&a.ca))?;
     let ca = Arc::new(Ca { issuer, chain });
     if !a.plain_http {
-        opts.tls = Some(tls_identity(be, &a, &ca, &config.base_url)?);
+        opts.tls = Some(tls_identity(be, &a, &ca, &config)?);
     }
     // The state must open before the server listens (its tables made once).
     super::state::open_state(&a.ca, &a.db, true)?;

@@ -76,36 +76,14 @@ pub fn run(be: &Backend, a: AddArgs) -> CliResult<Exit> {
         match (&a.csr, &a.key_out) {
             (Some(csr), _) => {
                 let c = read_csr(be, csr)?;
-                let subj = match &a.subject {
-                    Some(s) => subject(s)?,
-                    None => c.subject,
-                };
-                let copied: Vec<u8> = c.extensions.into_iter().flat_map(|(_, raw)| raw).collect();
-                (
-                    EntryRequest {
-                        subject: subj,
-                        spki: c.spki,
-                        sans,
-                        copied,
-                        days: a.days,
-                    },
-                    None,
-                )
+                let subj = a.subject.as_deref().map(subject).transpose()?;
+                (EntryRequest::from_csr(c, subj, sans, a.days), None)
             }
             (None, Some(_)) => {
                 let key = generate(be, a.alg.unwrap_or(Algorithm::EcdsaP256))?;
                 let subj = subject(a.subject.as_deref().unwrap_or(""))?;
                 let spki = key.public_key_der()?;
-                (
-                    EntryRequest {
-                        subject: subj,
-                        spki,
-                        sans,
-                        copied: Vec::new(),
-                        days: a.days,
-                    },
-                    Some(key),
-                )
+                (EntryRequest::for_key(subj, spki, sans, a.days), Some(key))
             }
             (None, None) => return Err(CliError::usage(
                 "give --csr FILE, --subject and --key-out FILE for a fresh key, or --from MANIFEST",

@@ -1,7 +1,7 @@
 //! `pkit mtc ca new`: create an MTC CA directory.
 
-use super::common::{emit, mtc_err, now_of, open_server, paths, FormatArg};
-use crate::cmd::ca_db::{record_url, server_url};
+use super::common::{emit, mtc_err, now_of, open_server, FormatArg};
+use crate::cmd::ca_db::{server_url, URL_FILE};
 use crate::cmd::ca_dir::{new_ca_key, ExistingKeyArgs, NewCaKey, Passout};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
@@ -9,9 +9,12 @@ use crate::cmd::key::AlgorithmsOf;
 use clap::{Args, Subcommand};
 use pkit::mtc::cosign::COSIGNER_ALGORITHMS;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::setup::{holds_a_log, new_ca_certificate, record_log, serial_range, NewMtcCa};
+use pkit::mtc::setup::{
+    create, new_ca_certificate, serial_range, CaFiles, NewLog, NewMtcCa, SetupError,
+};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::dir::url_file_text;
 use pkit::store::url::without_password;
 use serde_json::json;
 use std::path::PathBuf;
@@ -63,11 +66,9 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
     let ca_id = TrustAnchorId::parse(&a.ca_id).map_err(mtc_err("--ca-id"))?;
     let now = now_of(&a.now)?;
     crate::cmd::ca_dir::create_ca_dir(&a.dir)?;
-    let (pem_path, key_path, db_path) = paths(&a.dir);
-    for p in [&pem_path, &key_path, &db_path] {
-        if p.exists() {
-            return Err(CliError::io(format!("{}: already exists", p.display())));
-        }
+    let files = CaFiles::in_dir(&a.dir);
+    if let Some(p) = files.existing() {
+        return Err(CliError::io(format!("{}: already exists", p.display())));
     }
     // The log's cosigner key signs checkpoints unattended (`mtc checkpoint` from cron).
     let NewCaKey { key, file_text, .. } = new_ca_key(
@@ -76,7 +77,7 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         a.alg,
         Algorithm::EcdsaP256,
         Passout::Clear,
-        &key_path,
+        &files.key,
     )?;
     let spki = key.public_key_der()?;
     let new = NewMtcCa {
@@ -90,39 +91,25 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
     let der = new_ca_certificate(&new).map_err(mtc_err("--key"))?;
     let (alg, (min_serial, max_serial)) = (new.alg, serial_range(a.log));
     // A log on a database server is reached before anything is written, so that a wrong
-    // URL or password, or a database holding another log, changes nothing.
-    let server = server_url(&a.dir, "mtc.db", &a.db)?;
-    let (mut store, db_name) = match &server {
+    // URL or password, or a database holding another log (`pkit::mtc::setup::create`
+    // checks), changes nothing.
+    let log = match server_url(&a.dir, CaFiles::LOG, &a.db)? {
         Some(url) => {
-            let name = without_password(url);
-            let store = open_server(url, &a.db, &name)?;
-            if holds_a_log(store.as_ref()).map_err(mtc_err(&name))? {
-                return Err(CliError::io(format!(
-                    "{name}: already holds another MTC CA's log (one log per database)"
-                )));
-            }
-            (store, name)
-        }
-        None => {
-            let name = db_path.display().to_string();
-            io::write_file_atomic(&key_path, file_text.as_bytes(), false, true)?;
-            (
-                pkit::mtc::store::open(&db_path).map_err(mtc_err(&name))?,
+            let name = without_password(&url);
+            NewLog::Server {
+                store: open_server(&url, &a.db, &name)?,
                 name,
-            )
+                url_file: a.dir.join(URL_FILE),
+                url_text: url_file_text(&url),
+            }
         }
+        None => NewLog::File,
     };
-    if let Some(url) = &server {
-        io::write_file_atomic(&key_path, file_text.as_bytes(), false, true)?;
-        record_url(&a.dir, url)?;
-    }
-    record_log(store.as_mut(), &new).map_err(mtc_err(&db_name))?;
-    io::write_file_atomic(
-        &pem_path,
-        io::pem_encode("CERTIFICATE", &der).as_bytes(),
-        false,
-        false,
-    )?;
+    create(&files, &new, &der, file_text.as_bytes(), log).map_err(|e| match e {
+        SetupError::Log { name, error } => mtc_err(&name)(error),
+        SetupError::Write { path, error } => io::file_err(&path, &error),
+        e => CliError::io(e.to_string()),
+    })?;
     let item = json!({
         "dir": a.dir.display().to_string(),
         "ca_id": ca_id.dotted(),

@@ -1,23 +1,22 @@
 //! What the `pkit mtc` subcommands share: the CA directory's files, opening `mtc.db`,
 //! loading the CA with its cosigner key, the `-f text|json` choice and error mapping.
 
-use crate::cmd::ca_db::{password, server_url, DbArgs};
+use crate::cmd::ca_db::{password, DbArgs};
 use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::load_private_key;
 use crate::cmd::output;
+use crate::cmd::store_at::{self, StoreAt};
 use pkit::der::Time;
-use pkit::mtc::cosign::Cosigner;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::MtcCa;
-use pkit::mtc::setup::log_of_store;
+use pkit::mtc::setup::{self, log_of_store, CaFiles, LoadCaError};
 use pkit::mtc::store::{self, LogStore};
 use pkit::mtc::MtcError;
 use pkit::pki::backend::Backend;
-use pkit::store::url::without_password;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -79,45 +78,44 @@ pub fn unix(t: Time) -> u64 {
     u64::try_from(t.unix).unwrap_or(0)
 }
 
-/// `DIR/mtc-ca.pem`, `DIR/cosigner.key`, `DIR/mtc.db`.
-pub fn paths(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
-    (
-        dir.join("mtc-ca.pem"),
-        dir.join("cosigner.key"),
-        dir.join("mtc.db"),
-    )
-}
-
 /// Open the CA's log, which must exist: `DIR/mtc.db`, or the PostgreSQL database
-/// `--db` names or `DIR/db.url` records. With the name its messages carry.
+/// `--db` names or `DIR/db.url` records (`crate::cmd::store_at`). With the name its
+/// messages carry.
 pub fn open_store(dir: &Path, args: &DbArgs) -> CliResult<(Box<dyn LogStore>, String)> {
-    if let Some(url) = server_url(dir, "mtc.db", args)? {
-        let name = without_password(&url);
-        let s = open_server(&url, args, &name)?;
-        return Ok((s, name));
-    }
-    let (_, _, db) = paths(dir);
-    let name = db.display().to_string();
-    if !db.is_file() {
-        return Err(CliError::io(format!(
-            "{name}: no MTC database (create the CA with `pkit mtc ca new --dir {}`)",
+    let missing = |db: &Path| {
+        CliError::io(format!(
+            "{}: no MTC database (create the CA with `pkit mtc ca new --dir {}`)",
+            db.display(),
             dir.display()
-        )));
+        ))
+    };
+    let file = CaFiles::in_dir(dir).log;
+    match store_at::locate(dir, CaFiles::LOG, file, args, Some(&missing))? {
+        StoreAt::Server {
+            url,
+            name,
+            password,
+        } => {
+            let s = open_url(&url, password.as_deref(), &name)?;
+            Ok((s, name))
+        }
+        StoreAt::File { path, name } => {
+            let s = store::open(&path).map_err(mtc_err(&name))?;
+            Ok((s, name))
+        }
     }
-    let s = store::open(&db).map_err(mtc_err(&name))?;
-    Ok((s, name))
 }
 
 /// The log in the PostgreSQL database `url`, created if the database is empty, over TLS
-/// when the URL asks for it or the server offers it.
+/// when the URL asks for it or the server offers it; `--db-passin`'s password.
 pub fn open_server(url: &str, args: &DbArgs, name: &str) -> CliResult<Box<dyn LogStore>> {
     let password = password(args)?;
-    store::open_url(
-        url,
-        password.as_deref(),
-        pkit::pki::ca::store::pg_connect::connect,
-    )
-    .map_err(mtc_err(name))
+    open_url(url, password.as_deref(), name)
+}
+
+/// [`open_server`] with the password read.
+fn open_url(url: &str, password: Option<&[u8]>, name: &str) -> CliResult<Box<dyn LogStore>> {
+    store::open_url(url, password, pkit::pki::ca::store::pg_connect::connect).map_err(mtc_err(name))
 }
 
 /// The CA's ID and log number from `mtc.db` (`pkit::mtc::setup::log_of_store`).
@@ -125,7 +123,8 @@ pub fn ca_meta(store: &dyn LogStore, name: &str) -> CliResult<(TrustAnchorId, u1
     log_of_store(store).map_err(mtc_err(name))
 }
 
-/// The CA with its cosigner key.
+/// The CA with its cosigner key (`pkit::mtc::setup::load_ca`), the key read from
+/// `DIR/cosigner.key` as every key file is.
 pub fn load_ca(
     be: &Backend,
     dir: &Path,
@@ -133,14 +132,10 @@ pub fn load_ca(
     name: &str,
     pin: Option<&str>,
 ) -> CliResult<MtcCa> {
-    let (ca_id, log) = ca_meta(store, name)?;
-    let (_, key_path, _) = paths(dir);
-    let key = load_private_key(be, &key_path, None, pin)?;
-    let cosigner =
-        Cosigner::new(ca_id.clone(), key).map_err(mtc_err(&key_path.display().to_string()))?;
-    Ok(MtcCa {
-        ca_id,
-        log,
-        cosigner,
+    let files = CaFiles::in_dir(dir);
+    setup::load_ca(store, &files, |key| load_private_key(be, key, None, pin)).map_err(|e| match e {
+        LoadCaError::Log(e) => mtc_err(name)(e),
+        LoadCaError::Key(e) => e,
+        LoadCaError::Cosigner(e) => mtc_err(&files.key.display().to_string())(e),
     })
 }

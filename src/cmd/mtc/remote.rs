@@ -2,8 +2,8 @@
 //! `verify --url` hand to the library's checks (`pkit::mtc::remote`).
 
 use crate::cmd::error::{CliError, CliResult};
+use crate::cmd::http_get::{self, HttpError};
 use pkit::mtc::fetch::{Fetch, FetchError};
-use std::io::Read;
 use std::time::Duration;
 
 /// Resources are tiles (8 KiB) and entry bundles (256 entries of up to 64 KiB).
@@ -21,22 +21,14 @@ impl Fetch for Remote {
     fn fetch(&self, path: &str) -> Result<Vec<u8>, FetchError> {
         let url = format!("{}/{path}", self.base);
         let failed = |e: &dyn std::fmt::Display| FetchError::Failed(format!("{url}: {e}"));
-        let mut r = self.agent.get(&url).call().map_err(|e| failed(&e))?;
-        match r.status().as_u16() {
-            200 => {}
-            404 => return Err(FetchError::NotFound(format!("{url}: HTTP 404"))),
-            code => return Err(failed(&format!("HTTP {code}"))),
-        }
-        let mut out = Vec::new();
-        r.body_mut()
-            .as_reader()
-            .take(MAX_RESOURCE + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| failed(&e))?;
-        if out.len() as u64 > MAX_RESOURCE {
-            return Err(failed(&"larger than any tile or entry bundle"));
-        }
-        Ok(out)
+        http_get::get(&self.agent, &url, MAX_RESOURCE).map_err(|e| match e {
+            HttpError::Status(s) if s.as_u16() == 404 => {
+                FetchError::NotFound(format!("{url}: HTTP 404"))
+            }
+            HttpError::Status(s) => failed(&format!("HTTP {}", s.as_u16())),
+            HttpError::TooLarge(_) => failed(&"larger than any tile or entry bundle"),
+            HttpError::Failed(m) => FetchError::Failed(m),
+        })
     }
 }
 
@@ -56,11 +48,7 @@ impl Remote {
         }
         Ok(Remote {
             base: url.trim_end_matches('/').to_string(),
-            agent: ureq::Agent::config_builder()
-                .timeout_global(Some(TIMEOUT))
-                .http_status_as_error(false)
-                .build()
-                .into(),
+            agent: http_get::agent(TIMEOUT),
         })
     }
 }

@@ -40,9 +40,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
     // Opened here first so that a missing or foreign database is an error before
     // listening; that connection serves the first worker.
     let (store, name) = open_store(&a.dir, &a.db)?;
-    let origin = publish::checkpoint(store.as_ref())
-        .map_err(mtc_err(&name))?
-        .and_then(|(_, note)| note.lines().next().map(str::to_string));
+    let origin = publish::origin(store.as_ref()).map_err(mtc_err(&name))?;
     let mut first = Some(store);
     let make = || {
         let store = match first.take() {

@@ -8,13 +8,14 @@ use clap::{Args, Subcommand};
 use pkit::der::hex;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::issuer::{allocate_landmark, checkpoint_store, issue_range, recorded_range};
-use pkit::mtc::landmark::{format_list, landmark_subtrees};
+use pkit::mtc::issuer::{
+    allocate_landmark, checkpoint_store, issue_range, proof_subtree, recorded_range,
+};
+use pkit::mtc::landmark::{certified, format_list, trusted_subtrees};
 use pkit::mtc::store::CertKind;
 use pkit::mtc::subtree::Subtree;
 use pkit::mtc::tree::{consistency_proof, inclusion_proof, subtree_hash};
-use pkit::mtc::verify::TrustedSubtree;
-use pkit::mtc::witness::{accept_subtree_cosignatures, CosignedNote};
+use pkit::mtc::witness::Cosignatures;
 use pkit::mtc::MtcError;
 use pkit::pki::backend::Backend;
 use serde_json::json;
@@ -51,66 +52,41 @@ pub struct CheckpointArgs {
 
 /// `mtc checkpoint --cosignature` and `--subtree-cosignature`: the witnesses' lines
 /// added to the latest checkpoint's note, and their subtree cosignatures recorded, each
-/// checked by the library against its --cosigner key (an unknown witness, or a line that
-/// does not verify, is refused: exit 1).
+/// checked by the library against its --cosigner key (`pkit::mtc::witness::Cosignatures`:
+/// an unknown witness, or a line that does not verify, is refused: exit 1).
 fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
     let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (ca_id, log) = ca_meta(&*store, &name)?;
-    let log_id = ca_id.log_id(log);
     let keys = a
         .cosigner
         .iter()
         .map(|s| super::verify::cosigner_key(s))
         .collect::<CliResult<Vec<_>>>()?;
-    let cp = store
-        .latest_checkpoint()
-        .map_err(mtc_err(&name))?
-        .ok_or_else(|| CliError::usage(format!("{name}: no checkpoint to add cosignatures to")))?;
-    let mut note = CosignedNote::parse(&cp.note).map_err(mtc_err(&name))?;
-    let mut added = Vec::new();
+    let mut taking = Cosignatures::for_latest(&*store, &ca_id, log).map_err(mtc_err(&name))?;
     for f in &a.cosignature {
         let (fname, text) = read_text(f)?;
-        added.extend(
-            note.add(be, &fname, &text, &log_id, &keys)
-                .map_err(mtc_err(&fname))?,
-        );
+        taking
+            .add_checkpoint_lines(be, &fname, &text, &keys)
+            .map_err(mtc_err(&fname))?;
     }
-    let mut subtrees = Vec::new();
     for f in &a.subtree_cosignature {
         let (fname, text) = read_text(f)?;
-        let signed_by_ca = |st| {
-            Ok(store
-                .subtree_signatures(st)?
-                .into_iter()
-                .find(|x| x.cosigner == ca_id.binary())
-                .map(|x| x.hash))
-        };
-        subtrees.extend(
-            accept_subtree_cosignatures(be, &fname, &text, &keys, &log_id, &signed_by_ca)
-                .map_err(mtc_err(&fname))?,
-        );
+        taking
+            .add_subtree_lines(be, &*store, &fname, &text, &keys)
+            .map_err(mtc_err(&fname))?;
     }
-    store
-        .insert_subtree_signatures(&subtrees)
-        .map_err(mtc_err(&name))?;
-    let note_text = note.note();
-    if !a.cosignature.is_empty() {
-        store
-            .set_checkpoint_note(cp.size, &note_text)
-            .map_err(mtc_err(&name))?;
-    }
-    let body = note.checkpoint();
+    let taken = taking.store(&mut *store).map_err(mtc_err(&name))?;
     let item = json!({
-        "origin": body.origin,
-        "tree_size": cp.size,
-        "added": added,
-        "subtree_cosignatures": subtrees.iter().map(|s| json!({
+        "origin": taken.origin,
+        "tree_size": taken.size,
+        "added": taken.added,
+        "subtree_cosignatures": taken.subtrees.iter().map(|s| json!({
             "start": s.subtree.start, "end": s.subtree.end,
             "cosigner": TrustAnchorId::from_binary(&s.cosigner, 0).map_or_else(|_| hex(&s.cosigner), |i| i.to_string()),
         })).collect::<Vec<_>>(),
-        "note": note_text,
+        "note": taken.note,
     });
-    emit(a.output.format, "mtc_checkpoint", item, &note_text)?;
+    emit(a.output.format, "mtc_checkpoint", item, &taken.note)?;
     Ok(Exit::Ok)
 }
 
@@ -296,29 +272,25 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
             format,
         } => {
             let now = unix(now_of(&now)?);
-            let mut rows = Vec::new();
-            let mut text = String::new();
-            for pos in 1..landmarks.len() {
-                let l = landmarks[pos];
-                let mut sts = Vec::new();
-                for st in landmark_subtrees(&landmarks, pos) {
-                    let h = subtree_hash(&*store, st).map_err(mtc_err(&name))?;
-                    if l.is_active(now) {
-                        let trusted = TrustedSubtree {
-                            log,
-                            subtree: st,
-                            hash: h,
-                        };
-                        text.push_str(&format!("{}\n", trusted.to_line()));
-                    }
-                    sts.push(json!({"start": st.start, "end": st.end, "hash": hex(&h)}));
-                }
-                rows.push(
+            let certified = certified(&*store, &landmarks).map_err(mtc_err(&name))?;
+            let text: String = trusted_subtrees(&certified, log, now)
+                .iter()
+                .map(|t| format!("{}\n", t.to_line()))
+                .collect();
+            let rows: Vec<_> = certified
+                .iter()
+                .map(|c| {
+                    let l = c.landmark;
+                    let sts: Vec<_> = c
+                        .subtrees
+                        .iter()
+                        .map(|(st, h)| json!({"start": st.start, "end": st.end, "hash": hex(h)}))
+                        .collect();
                     json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry,
-                    "expires_at": expires_at(l.expiry), "active": l.is_active(now),
-                    "subtrees": sts}),
-                );
-            }
+                        "expires_at": expires_at(l.expiry), "active": l.is_active(now),
+                        "subtrees": sts})
+                })
+                .collect();
             let list = format_list(&landmarks, now);
             let item = json!({"log": log, "list": list, "landmarks": rows});
             emit(
@@ -354,13 +326,7 @@ pub fn run_proof(a: ProofArgs) -> CliResult<Exit> {
                 .ok_or_else(|| CliError::usage(format!("--subtree {s}: expected START:END")))?;
             Subtree::new(x, y)
         }
-        None => match store
-            .signed_subtree_for(a.entry.index)
-            .map_err(mtc_err(&name))?
-        {
-            Some((st, _, _)) => st,
-            None => Subtree::new(0, store.size()),
-        },
+        None => proof_subtree(&*store, a.entry.index).map_err(mtc_err(&name))?,
     };
     let proof = inclusion_proof(&*store, a.entry.index, st).map_err(mtc_err(&name))?;
     let hash = subtree_hash(&*store, st).map_err(mtc_err(&name))?;

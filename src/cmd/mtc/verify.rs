@@ -10,10 +10,12 @@ use pkit::bench::mtc_size::certificate_sizes;
 use pkit::bench::BenchError;
 use pkit::der::hex;
 use pkit::mtc::cert::CaInfo;
-use pkit::mtc::cosign::CosignerKey;
+use pkit::mtc::cosign::{spki_of_cert_or_key, CosignerKey};
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::remote::subtrees_from_log;
-use pkit::mtc::verify::{verify_certificates, MtcVerdict, Policy, TrustedSubtree};
+use pkit::mtc::verify::{
+    verify_certificates, without_ca_certificate, MtcVerdict, Policy, TrustedSubtree,
+};
 use pkit::mtc::MtcError;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
@@ -74,13 +76,7 @@ pub(super) fn cosigner_key(spec: &str) -> CliResult<CosignerKey> {
         .ok_or_else(|| CliError::usage(format!("--cosigner {spec}: expected ID=KEY_OR_CERT")))?;
     let id = TrustAnchorId::parse(id).map_err(mtc_err("--cosigner"))?;
     let (name, der) = read_der(Path::new(file))?;
-    let spki = match pkit::pki::cert::Certificate::from_der(&der) {
-        Ok(c) => c.spki.raw.to_vec(),
-        Err(_) => pkit::pki::spki::Spki::from_der(&der)
-            .map_err(|e| CliError::der(&name, &e))?
-            .raw
-            .to_vec(),
-    };
+    let spki = spki_of_cert_or_key(&der).map_err(|e| CliError::der(&name, &e))?;
     CosignerKey::new(id, spki).map_err(mtc_err(&name))
 }
 
@@ -136,9 +132,7 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
             certs.push(item?);
         }
     }
-    // A chain as ACME serves it ends with the MTC CA certificate: the trust anchor, not
-    // a certificate to check against itself.
-    certs.retain(|c| c.der != ca_der);
+    let certs = without_ca_certificate(certs, &ca_der, |c| c.der.as_slice());
     if certs.is_empty() {
         return Err(CliError::usage(format!(
             "no MTC certificate given, only the CA certificate {ca_name}"

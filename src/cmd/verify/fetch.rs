@@ -4,6 +4,7 @@
 //! exchange is bounded in size and time; a CRL is fetched once per run, however many
 //! certificates point to it.
 
+use crate::cmd::http_get::{self, agent, HttpError};
 use crate::cmd::io;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -29,12 +30,13 @@ pub struct Fetcher {
     crls: Mutex<HashMap<String, Arc<OnceLock<Fetched>>>>,
 }
 
-fn agent(timeout: Duration) -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .timeout_global(Some(timeout))
-        .http_status_as_error(false)
-        .build()
-        .into()
+/// A failed exchange with `url` as one line.
+fn failed(url: &str) -> impl Fn(HttpError) -> String + '_ {
+    move |e| match e {
+        HttpError::Failed(m) | HttpError::TooLarge(m) => m,
+        // The status with its reason phrase ("404 Not Found").
+        HttpError::Status(status) => format!("{url}: HTTP {status}"),
+    }
 }
 
 impl Fetcher {
@@ -48,21 +50,13 @@ impl Fetcher {
 
     /// POST an OCSP request to `url`; the response's DER.
     pub fn ocsp(&self, url: &str, request: &[u8]) -> Result<Vec<u8>, String> {
-        let mut response = self
+        let response = self
             .ocsp
             .post(url)
             .header("Content-Type", "application/ocsp-request")
             .send(request)
             .map_err(|e| format!("{url}: {e}"))?;
-        if response.status() != 200 {
-            return Err(format!("{url}: HTTP {}", response.status()));
-        }
-        response
-            .body_mut()
-            .with_config()
-            .limit(OCSP_MAX_RESPONSE)
-            .read_to_vec()
-            .map_err(|e| format!("{url}: {e}"))
+        http_get::body(response, url, OCSP_MAX_RESPONSE).map_err(failed(url))
     }
 
     /// GET the CRL at `url` (DER, or PEM as some servers publish it), once per run.
@@ -79,20 +73,7 @@ impl Fetcher {
     }
 
     fn download_crl(&self, url: &str) -> Result<Vec<u8>, String> {
-        let mut response = self
-            .crl
-            .get(url)
-            .call()
-            .map_err(|e| format!("{url}: {e}"))?;
-        if response.status() != 200 {
-            return Err(format!("{url}: HTTP {}", response.status()));
-        }
-        let body = response
-            .body_mut()
-            .with_config()
-            .limit(CRL_MAX)
-            .read_to_vec()
-            .map_err(|e| format!("{url}: {e}"))?;
+        let body = http_get::get(&self.crl, url, CRL_MAX).map_err(failed(url))?;
         if body.starts_with(b"-----BEGIN") {
             let source = io::Source {
                 name: url.to_string(),

@@ -217,10 +217,7 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     if roots.is_empty() {
         return Err(CliError::parse("the trusted roots hold no certificate"));
     }
-    // A trust anchor issues; a pinned self-signed certificate is one too. A roots file
-    // of end-entity certificates issued by others is a mistake (the wrong file), not a
-    // store to verify against.
-    if !roots.iter().any(|c| c.is_ca() || c.is_self_issued()) {
+    if !trust_store::holds_an_anchor(roots.iter()) {
         let files: Vec<String> = a.roots.iter().map(|p| p.display().to_string()).collect();
         return Err(CliError::parse(format!(
             "{}: no certificate in the trusted roots is a CA or self-issued",
@@ -390,12 +387,7 @@ fn identity(a: &VerifyArgs) -> CliResult<Option<Identity<'_>>> {
     if let Some(h) = &a.hostname {
         // An address given as the host is matched as one (iPAddress SANs), as
         // `openssl verify -verify_hostname` users expect of `--hostname 10.1.2.3`.
-        if h.parse::<std::net::IpAddr>().is_ok() {
-            return Identity::parse_ip(h)
-                .map(Some)
-                .map_err(|e| CliError::usage(format!("--hostname {e}")));
-        }
-        return Identity::parse_dns(h)
+        return Identity::parse_host(h)
             .map(Some)
             .map_err(|e| CliError::usage(format!("--hostname {h}: {e}")));
     }

@@ -76,6 +76,25 @@ impl AcmeConfig {
         !self.eab_keys.is_empty()
     }
 
+    /// The host of [`AcmeConfig::base_url`] (a name, an IPv4 address or a bracketed IPv6
+    /// one), without its port: what the server's own certificate is for when it makes
+    /// one.
+    pub fn host(&self) -> &str {
+        let authority = self
+            .base_url
+            .split("://")
+            .nth(1)
+            .unwrap_or("")
+            .split('/')
+            .next()
+            .unwrap_or("");
+        // host:port, [v6]:port or a bare host (a bare [v6] ends in `]`, not digits).
+        match authority.rsplit_once(':') {
+            Some((h, p)) if p.bytes().all(|b| b.is_ascii_digit()) && !h.is_empty() => h,
+            _ => authority,
+        }
+    }
+
     /// Account `id`'s URL: its `kid`, and what a CAA `accounturi` names (RFC 8657 §3).
     pub fn account_url(&self, id: i64) -> String {
         format!("{}/acct/{id}", self.base_url)
@@ -94,6 +113,41 @@ impl AcmeConfig {
                 Some(m) => (Issues::Mtc, Some(m.days)),
                 None => (Issues::X509(pkit_ca::profile::Profile::Server), None),
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(base_url: &str) -> AcmeConfig {
+        AcmeConfig {
+            base_url: base_url.into(),
+            http_port: 80,
+            tls_port: 443,
+            resolver: None,
+            order_lifetime: 86_400,
+            profiles: Vec::new(),
+            terms_of_service: None,
+            order_rate: None,
+            eab_keys: HashMap::new(),
+            mtc: None,
+            caa_identity: None,
+        }
+    }
+
+    #[test]
+    fn the_host_of_the_base_url() {
+        for (url, host) in [
+            ("https://acme.example:8443", "acme.example"),
+            ("https://acme.example/acme", "acme.example"),
+            ("http://127.0.0.1:14000", "127.0.0.1"),
+            ("https://[::1]:8443/x", "[::1]"),
+            ("https://[::1]", "[::1]"),
+            ("https://acme.example", "acme.example"),
+        ] {
+            assert_eq!(at(url).host(), host, "{url}");
         }
     }
 }

@@ -103,7 +103,72 @@ impl Pkcs11Backend {
     pub fn find_key(&self, uri: &KeyUri) -> Result<TokenKey> {
         TokenKey::find(self.token.clone(), uri)
     }
+
+    /// A new key pair kept in the token as `new` names it ([`NewKey::for_uri`] of `uri`),
+    /// unless a private key `uri` names is there already: a key is never added beside
+    /// another of the same name (which one would sign?), nor replaced.
+    pub fn generate_new(
+        &self,
+        alg: Algorithm,
+        uri: &KeyUri,
+        new: &NewKey<'_>,
+    ) -> std::result::Result<TokenKey, NewKeyError> {
+        match self.find_key(uri) {
+            // One key or several answer to the name.
+            Ok(_) | Err(BackendError::Usage(_)) => {
+                return Err(NewKeyError::Exists {
+                    token: self.token.label.clone(),
+                })
+            }
+            Err(BackendError::Unavailable(_)) => {}
+            Err(e) => return Err(NewKeyError::Backend(e)),
+        }
+        self.generate_named(alg, new).map_err(NewKeyError::Backend)
+    }
 }
+
+impl<'a> NewKey<'a> {
+    /// The name a new token key is kept under, from the URI that will name it: its
+    /// `object` label (required: a key without one could not be named again) and its
+    /// `id`, when given.
+    pub fn for_uri(uri: &'a KeyUri) -> std::result::Result<NewKey<'a>, NewKeyError> {
+        let label = uri.object.as_deref().ok_or(NewKeyError::NoLabel)?;
+        Ok(NewKey {
+            label: Some(label),
+            id: uri.id.as_deref(),
+            persist: true,
+        })
+    }
+}
+
+/// Why a named key was not made ([`Pkcs11Backend::generate_new`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NewKeyError {
+    /// The URI names no label (`object=`) for the new key.
+    NoLabel,
+    /// The token (labelled so) already holds a private key by that name.
+    Exists {
+        /// The token's label.
+        token: String,
+    },
+    /// The token failed.
+    Backend(BackendError),
+}
+
+impl std::fmt::Display for NewKeyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NewKeyError::NoLabel => f.write_str("name the new key with object=LABEL"),
+            NewKeyError::Exists { token } => write!(
+                f,
+                "token {token} already holds a private key by that name; refusing to add another"
+            ),
+            NewKeyError::Backend(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for NewKeyError {}
 
 impl KeyProvider for Pkcs11Backend {
     fn description(&self) -> String {

@@ -1,6 +1,7 @@
 //! Throwaway tokens in a temporary directory, for `pkit bench --backend softhsm|nss`:
 //! a fresh SoftHSM2 token, or a fresh NSS database, each logged into with a PIN made up
-//! here. Nothing outside the directory is touched.
+//! here. Nothing outside the directory is touched. [`bench_token`] picks one as the
+//! benchmarks' `--backend` asks (or an NSS database of the caller's).
 
 use super::module::{self, NSS_SOFTOKEN_MODULE, SOFTHSM_MODULE};
 use super::token::{failed, Token};
@@ -116,4 +117,86 @@ pub fn nss_token(db_dir: &Path) -> Result<Arc<Token>> {
         ..KeyUri::default()
     };
     Token::open(&uri, None, Some(SCRATCH_PIN.as_bytes()))
+}
+
+/// The token a benchmark runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BenchToken<'a> {
+    /// A fresh SoftHSM2 token.
+    Softhsm,
+    /// NSS's softoken: a fresh database, or the one in `db` (logged into with the PIN
+    /// the caller gives).
+    Nss {
+        /// An existing NSS database directory to use instead of a fresh one.
+        db: Option<&'a Path>,
+    },
+}
+
+/// The token `which` names for a benchmark run, its scratch files under `dir`
+/// (`dir/softhsm`, `dir/nss`). Its module must be installed (else
+/// [`BackendError::Unsupported`] names the Debian package). An existing NSS database is
+/// logged into with what `pin` reads, asked only then; the secret is wiped once used.
+///
+/// SoftHSM2 reads its configuration once, when it is first loaded: this sets
+/// `SOFTHSM2_CONF` to a scratch configuration, so call it before other threads read the
+/// environment and before anything else in the process loads SoftHSM2.
+pub fn bench_token<E: From<BackendError>>(
+    which: BenchToken<'_>,
+    dir: &Path,
+    pin: impl FnOnce() -> std::result::Result<Option<Vec<u8>>, E>,
+) -> std::result::Result<Arc<Token>, E> {
+    match which {
+        BenchToken::Softhsm => {
+            require_module(SOFTHSM_MODULE, "softhsm2")?;
+            let conf = softhsm_config(&dir.join("softhsm"))?;
+            std::env::set_var("SOFTHSM2_CONF", conf);
+            Ok(softhsm_token()?)
+        }
+        BenchToken::Nss { db: None } => {
+            require_module(NSS_SOFTOKEN_MODULE, "libnss3")?;
+            Ok(nss_token(&dir.join("nss"))?)
+        }
+        BenchToken::Nss { db: Some(db) } => {
+            require_module(NSS_SOFTOKEN_MODULE, "libnss3")?;
+            let uri = KeyUri {
+                token: Some(NSS_KEY_TOKEN.into()),
+                module_path: Some(NSS_SOFTOKEN_MODULE.into()),
+                nss_db: Some(db.display().to_string()),
+                ..KeyUri::default()
+            };
+            let mut secret = pin()?;
+            let opened = Token::open(&uri, None, secret.as_deref());
+            if let Some(s) = secret.as_mut() {
+                s.fill(0);
+            }
+            Ok(opened?)
+        }
+    }
+}
+
+/// The module at `path` is installed, or the benchmark cannot run on it.
+fn require_module(path: &str, package: &str) -> Result<()> {
+    if Path::new(path).is_file() {
+        Ok(())
+    } else {
+        Err(BackendError::Unsupported(format!(
+            "{path} is not installed (Debian package {package})"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_module_not_installed_is_unsupported() {
+        let e = require_module("/nonexistent/libnothing.so", "nothing").unwrap_err();
+        assert_eq!(
+            e,
+            BackendError::Unsupported(
+                "/nonexistent/libnothing.so is not installed (Debian package nothing)".into()
+            )
+        );
+    }
 }

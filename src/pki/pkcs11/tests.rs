@@ -81,10 +81,10 @@ fn softhsm_and_nss_sign_and_verify() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let conf = scratch::softhsm_config(&dir.path().join("softhsm")).unwrap();
-    std::env::set_var("SOFTHSM2_CONF", &conf);
     let soft = openssl::backend();
-    let hsm = Pkcs11Backend::on(scratch::softhsm_token().unwrap(), soft);
+    let no_pin = || -> Result<Option<Vec<u8>>> { panic!("a scratch token asked for a PIN") };
+    let hsm = scratch::bench_token(scratch::BenchToken::Softhsm, dir.path(), no_pin).unwrap();
+    let hsm = Pkcs11Backend::on(hsm, soft);
     assert!(
         hsm.description().contains("SoftHSM"),
         "{}",
@@ -127,6 +127,31 @@ fn softhsm_and_nss_sign_and_verify() {
         p.sensitive && !p.extractable && p.never_extractable && p.always_sensitive,
         "{p:?}"
     );
+    // A new key by that name is refused, not added beside it; another name is made once.
+    let named = NewKey::for_uri(&uri).unwrap();
+    assert_eq!(
+        hsm.generate_new(Algorithm::EcdsaP256, &uri, &named).err(),
+        Some(NewKeyError::Exists {
+            token: "pkit scratch".into()
+        })
+    );
+    let fresh = KeyUri::parse(&format!(
+        "pkcs11:token=pkit%20scratch;object=fresh;id=%01?module-path={SOFTHSM_MODULE}"
+    ))
+    .unwrap();
+    let named = NewKey::for_uri(&fresh).unwrap();
+    assert_eq!((named.label, named.id), (Some("fresh"), Some(&[1u8][..])));
+    let made = hsm
+        .generate_new(Algorithm::Ed25519, &fresh, &named)
+        .unwrap();
+    assert_eq!(
+        hsm.find_key(&fresh).unwrap().public_key_der().unwrap(),
+        made.public_key_der().unwrap()
+    );
+    assert!(matches!(
+        hsm.generate_new(Algorithm::Ed25519, &fresh, &named),
+        Err(NewKeyError::Exists { .. })
+    ));
     // An unknown object, an unknown token. (A wrong PIN cannot be tried here: this
     // process is logged in already, and a login is per process. The CLI tests try it.)
     let missing = KeyUri::parse(&format!(
@@ -148,7 +173,8 @@ fn softhsm_and_nss_sign_and_verify() {
         "{e}"
     );
 
-    let nss = Pkcs11Backend::on(scratch::nss_token(&dir.path().join("nss")).unwrap(), soft);
+    let nss = scratch::bench_token(scratch::BenchToken::Nss { db: None }, dir.path(), no_pin);
+    let nss = Pkcs11Backend::on(nss.unwrap(), soft);
     exercise(
         &nss,
         &[
@@ -177,5 +203,34 @@ fn softhsm_and_nss_sign_and_verify() {
     assert!(
         matches!(&e, BackendError::Unsupported(m) if m.contains("CKM_EC_EDWARDS_KEY_PAIR_GEN") && m.contains("softokn3")),
         "{e}"
+    );
+    // The same database opened as an existing one, with the PIN asked for then.
+    let db = dir.path().join("nss");
+    let asked = || Ok::<_, BackendError>(Some(scratch::SCRATCH_PIN.as_bytes().to_vec()));
+    let again = scratch::bench_token(
+        scratch::BenchToken::Nss { db: Some(&db) },
+        dir.path(),
+        asked,
+    );
+    let kept_uri = KeyUri {
+        object: Some("nss ca key".into()),
+        ..KeyUri::default()
+    };
+    let found = Pkcs11Backend::on(again.unwrap(), soft)
+        .find_key(&kept_uri)
+        .unwrap();
+    assert_eq!(
+        found.public_key_der().unwrap(),
+        kept.public_key_der().unwrap()
+    );
+}
+
+#[test]
+fn a_new_key_needs_a_label() {
+    let uri = KeyUri::parse("pkcs11:token=t;id=%02").unwrap();
+    assert_eq!(NewKey::for_uri(&uri).err(), Some(NewKeyError::NoLabel));
+    assert_eq!(
+        NewKeyError::NoLabel.to_string(),
+        "name the new key with object=LABEL"
     );
 }

@@ -50,13 +50,24 @@ impl<'a> Identity<'a> {
     }
 
     fn parse_text(s: &'a str) -> Result<Self, String> {
-        if let Ok(ip) = Self::parse_ip_text(s) {
-            return Ok(ip);
-        }
-        if s.contains('@') {
+        if s.contains('@') && Self::parse_ip_text(s).is_err() {
             return Self::parse_email_text(s);
         }
-        Self::parse_dns_text(s)
+        Self::parse_host_text(s)
+    }
+
+    /// A host as a server is named (`--hostname`, a `--connect` target): an IP address
+    /// when it reads as one (IPv6 optionally in brackets, `[::1]`), matched against
+    /// iPAddress entries, else a host name ([`Identity::parse_dns`]).
+    pub fn parse_host(s: &'a str) -> Result<Self, InvalidIdentity> {
+        Self::parse_host_text(s).map_err(InvalidIdentity)
+    }
+
+    fn parse_host_text(s: &'a str) -> Result<Self, String> {
+        match Self::parse_ip_text(s) {
+            Ok(ip) => Ok(ip),
+            Err(_) => Self::parse_dns_text(s),
+        }
     }
 
     /// A host name: letters, digits, `-` and `_` in labels of 1 to 63 octets, at most

@@ -181,6 +181,14 @@ impl TrustStore {
     }
 }
 
+/// Whether `roots`, the trusted roots, can anchor a path: a trust anchor issues, and a
+/// pinned self-signed certificate anchors itself, so at least one must be a CA or
+/// self-issued. Roots of end-entity certificates issued by others are a mistake (the
+/// wrong file), not a store to verify against.
+pub fn holds_an_anchor<'c, 'a: 'c>(roots: impl IntoIterator<Item = &'c Certificate<'a>>) -> bool {
+    roots.into_iter().any(|c| c.is_ca() || c.is_self_issued())
+}
+
 /// The certificates a file holds — PEM (blocks of other kinds passed over), DER or
 /// base64 — each named `FILE` (or `FILE#N` when the file holds several objects); an
 /// error when it cannot be read or a certificate in it does not decode.
@@ -225,6 +233,21 @@ pub fn certificates_in(path: &Path) -> Result<Vec<(String, Vec<u8>)>, TrustStore
 mod tests {
     use super::*;
     use pkit_openssl as openssl;
+
+    #[test]
+    fn roots_of_leaves_issued_by_others_anchor_nothing() {
+        use crate::der::oid_registry as oids;
+        use crate::testcert::{cert, utf8_name};
+        // testcert's certificates are issued by "Test CA".
+        let leaf = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "leaf")]), &[]);
+        let pinned = cert(&utf8_name(&[(oids::AT_COMMON_NAME, "Test CA")]), &[]);
+        let leaf = Certificate::from_der(&leaf).unwrap();
+        let pinned = Certificate::from_der(&pinned).unwrap();
+        assert!(!holds_an_anchor([&leaf]));
+        assert!(!holds_an_anchor(std::iter::empty::<&Certificate<'_>>()));
+        // A self-issued one anchors (itself), however many leaves are beside it.
+        assert!(holds_an_anchor([&leaf, &pinned]));
+    }
 
     #[test]
     fn a_directory_is_read_by_content_and_duplicates_count_once() {

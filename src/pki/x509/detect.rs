@@ -1,10 +1,13 @@
 //! What kind of object a DER blob is, from its PEM label or, failing that, from the shape
-//! of its first few elements. Cheap: reads tags only, never decodes values.
+//! of its first few elements ([`Kind::of`], what every command and fuzz target that reads
+//! objects asks). Cheap: reads tags only, never decodes values. A C2SP signed note (an
+//! MTC checkpoint) is text, told by [`looks_like_note`].
 
 #![forbid(unsafe_code)]
 
 use crate::der::oid_registry as oids;
 use crate::der::{tag, Reader};
+use crate::split::Item;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 /// What a DER (or text) input is, as far as its outer structure tells.
@@ -110,6 +113,30 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// What an object is: the kind its PEM `label` announces, else what its bytes look
+    /// like ([`sniff`]).
+    pub fn of(label: Option<&str>, der: &[u8]) -> Kind {
+        label.and_then(from_pem_label).unwrap_or_else(|| sniff(der))
+    }
+
+    /// What an item of an input is ([`Kind::of`] its label and bytes).
+    pub fn of_item(item: &Item) -> Kind {
+        Kind::of(item.label.as_deref(), &item.der)
+    }
+}
+
+/// What a signed note's signature lines start with (C2SP signed-note): an em dash and a
+/// space.
+pub const NOTE_SIGNATURE_PREFIX: &str = "\u{2014} ";
+
+/// True for text shaped like a C2SP signed note (an MTC checkpoint): UTF-8 with a blank
+/// line followed by a signature line, `— NAME SIGNATURE` (cheap; the checkpoint's parser
+/// judges the rest). Such an input is one object as it stands, not PEM or DER.
+pub fn looks_like_note(data: &[u8]) -> bool {
+    std::str::from_utf8(data).is_ok_and(|s| s.contains(&format!("\n\n{NOTE_SIGNATURE_PREFIX}")))
+}
+
 /// The kind a PEM label announces.
 pub fn from_pem_label(label: &str) -> Option<Kind> {
     Some(match label {
@@ -211,4 +238,36 @@ fn first_tags(mut r: Reader<'_>, n: usize) -> Vec<u8> {
         }
     }
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_label_decides_else_the_shape() {
+        // SEQUENCE { SEQUENCE, BIT STRING }: a bare SubjectPublicKeyInfo by its shape.
+        let spki = [0x30, 0x07, 0x30, 0x00, 0x03, 0x03, 0x00, 0x01, 0x02];
+        assert_eq!(Kind::of(None, &spki), Kind::Spki);
+        assert_eq!(Kind::of(Some("CERTIFICATE"), &spki), Kind::Certificate);
+        // A label pkit does not know is no kind: the bytes decide.
+        assert_eq!(Kind::of(Some("SOMETHING ELSE"), &spki), Kind::Spki);
+        let item = Item {
+            label: Some("X509 CRL".into()),
+            der: spki.to_vec(),
+        };
+        assert_eq!(Kind::of_item(&item), Kind::Crl);
+        assert_eq!(Kind::of(None, b"not der"), Kind::Asn1);
+    }
+
+    #[test]
+    fn a_signed_note_is_told_by_its_signature_line() {
+        let note =
+            "oid/1.3.6.1.4.1.32473.1.0.1\n3\nAAAA\n\n\u{2014} oid/1.3.6.1.4.1.32473.1 AAAA\n";
+        assert!(looks_like_note(note.as_bytes()));
+        assert!(!looks_like_note(b"origin\n3\nAAAA\n\n- not a signature\n"));
+        assert!(!looks_like_note(&[
+            0xff, 0x0a, 0x0a, 0xe2, 0x80, 0x94, 0x20
+        ]));
+    }
 }

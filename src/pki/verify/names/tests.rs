@@ -195,6 +195,29 @@ fn parse_picks_the_kind() {
 }
 
 #[test]
+fn a_host_is_an_address_or_a_host_name_never_a_mailbox() {
+    assert_eq!(
+        Identity::parse_host("10.1.2.3").unwrap(),
+        Identity::Ip("10.1.2.3".parse().unwrap())
+    );
+    // An IPv6 address as URLs and `--connect` targets write it.
+    for v6 in ["[::1]", "::1"] {
+        assert_eq!(
+            Identity::parse_host(v6).unwrap(),
+            Identity::Ip("::1".parse().unwrap()),
+            "{v6}"
+        );
+    }
+    assert_eq!(
+        Identity::parse_host("Example.com.").unwrap(),
+        Identity::Dns("Example.com")
+    );
+    let e = Identity::parse_host("a@example.com").unwrap_err();
+    assert!(e.0.starts_with("host name \"a@example.com\""), "{e}");
+    assert!(Identity::parse_host("[example.com]").is_err());
+}
+
+#[test]
 fn cn_fallback_only_without_sans() {
     let id = Identity::Dns("www.example.com");
     // No SAN at all: the CN counts only with the fallback.

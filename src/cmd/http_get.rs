@@ -1,0 +1,56 @@
+//! The binary's HTTP client: one way to make an agent and to read a response bounded in
+//! size, for `pkit verify`'s OCSP and CRL fetches (`verify/fetch.rs`) and a served MTC
+//! log's resources (`mtc/remote.rs`). pkit's HTTP client is built without TLS.
+
+use std::time::Duration;
+
+/// Why a GET (or a POST's response) brought no body back.
+#[derive(Debug)]
+pub enum HttpError {
+    /// No answer, or a body that could not be read: `URL: why`.
+    Failed(String),
+    /// Answered with a status other than 200.
+    Status(ureq::http::StatusCode),
+    /// The body is larger than the limit: `URL: why`, in the client's words.
+    TooLarge(String),
+}
+
+/// An agent whose every exchange, connection included, ends within `timeout`, and that
+/// hands back any status for the caller to judge.
+pub fn agent(timeout: Duration) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(timeout))
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// GET `url`: the body of a 200 answer, at most `limit` bytes.
+pub fn get(agent: &ureq::Agent, url: &str, limit: u64) -> Result<Vec<u8>, HttpError> {
+    let response = agent
+        .get(url)
+        .call()
+        .map_err(|e| HttpError::Failed(format!("{url}: {e}")))?;
+    body(response, url, limit)
+}
+
+/// The body of `response` (from `url`) when its status is 200, at most `limit` bytes: a
+/// hostile server cannot fill memory.
+pub fn body(
+    mut response: ureq::http::Response<ureq::Body>,
+    url: &str,
+    limit: u64,
+) -> Result<Vec<u8>, HttpError> {
+    if response.status() != 200 {
+        return Err(HttpError::Status(response.status()));
+    }
+    response
+        .body_mut()
+        .with_config()
+        .limit(limit)
+        .read_to_vec()
+        .map_err(|e| match e {
+            ureq::Error::BodyExceedsLimit(_) => HttpError::TooLarge(format!("{url}: {e}")),
+            e => HttpError::Failed(format!("{url}: {e}")),
+        })
+}

@@ -5016,7 +5016,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__parse)
-            opts="-r -f -o -h --connect --recursive --format --inform --type --summary --passin --show-private --lenient --now --out --force --color --help"
+            opts="-r -f -o -h --connect --recursive --format --inform --type --summary --passin --show-private --lenient --now --out --force --split --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -47,7 +47,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand parse" -s f -l format -d 'Outp
 json\t'One JSON document: {"schema":"pkit/v1","type":"parse","items":[…]}'
 jsonl\t'One JSON object per line'
 pem\t'Re-encode as PEM (certificates and CRLs inside PKCS#7/PKCS#12 are extracted)'
-der\t'Re-encode as DER (concatenated; never to a terminal)'
+der\t'Re-encode as DER: one object (several need --split; never to a terminal)'
 asn1\t'ASN.1 tree with offsets, lengths, tags and decoded values'
 table\t'A table (with --summary)'"
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -l inform -d 'Input encoding; detected by default' -r -f -a "auto\t'Detect PEM, DER or base64'
@@ -66,6 +66,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand parse" -l summary -d 'Print co
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -l show-private -d 'Include private key material in the output (off by default)'
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -l lenient -d 'Accept BER (non-minimal lengths, indefinite lengths, bad string characters…) and report each deviation as a warning instead of failing'
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -l force -d 'Overwrite the output file if it exists'
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l split -d 'With -f der or pem: one file per object, named after -o with its number before the extension (-o certs.der writes certs-1.der, certs-2.der …). DER holds one object per file, so -f der of several objects needs it'
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and not __fish_seen_subcommand_from gen pub p12 help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''

@@ -498,3 +498,46 @@ fn output_order_is_input_order() {
     let expected: Vec<u8> = order.iter().flat_map(|i| certs[*i].der.clone()).collect();
     assert_eq!(run.stdout, expected);
 }
+
+/// DER holds one object per file: several objects are refused as DER (nothing, pkit
+/// included, reads a concatenation back), or written one file each with --split, and
+/// each file reads back as its object; an existing file stops --split before it writes.
+#[test]
+fn der_of_several_objects_is_refused_or_split() {
+    let dir = tempdir();
+    let store = root_store();
+    let bundle: String = store[..3].iter().map(|c| c.pem.as_str()).collect();
+    let input = write_file(dir.path(), "three.pem", bundle.as_bytes());
+    let input = input.to_string_lossy().into_owned();
+    let out = dir.path().join("certs.der");
+    let out_s = out.to_string_lossy().into_owned();
+
+    let run = pkit_run(&["parse", &input, "-f", "der", "-o", &out_s]);
+    assert_eq!(run.code, Some(2), "{}", run.describe());
+    assert!(run.stderr_str().contains("3 objects"), "{}", run.describe());
+    assert!(!out.exists(), "nothing is written");
+
+    let run = pkit_run(&["parse", &input, "-f", "der", "-o", &out_s, "--split"]);
+    ok(&run, "--split");
+    for (i, c) in store[..3].iter().enumerate() {
+        let one = dir.path().join(format!("certs-{}.der", i + 1));
+        assert_eq!(std::fs::read(&one).unwrap(), c.der, "{}", one.display());
+    }
+    assert!(!dir.path().join("certs-4.der").exists());
+
+    // Again: the first name exists, so nothing is replaced without --force.
+    std::fs::remove_file(dir.path().join("certs-3.der")).unwrap();
+    let run = pkit_run(&["parse", &input, "-f", "der", "-o", &out_s, "--split"]);
+    assert_eq!(run.code, Some(4), "{}", run.describe());
+    assert!(!dir.path().join("certs-3.der").exists());
+
+    // PEM splits too; --split without -f der or pem is a usage error.
+    let pem_out = dir.path().join("c.pem").to_string_lossy().into_owned();
+    ok(
+        &pkit_run(&["parse", &input, "-f", "pem", "-o", &pem_out, "--split"]),
+        "-f pem --split",
+    );
+    assert!(dir.path().join("c-2.pem").exists());
+    let run = pkit_run(&["parse", &input, "-f", "json", "-o", &pem_out, "--split"]);
+    assert_eq!(run.code, Some(2), "{}", run.describe());
+}

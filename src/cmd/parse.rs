@@ -30,7 +30,7 @@ pub enum Format {
     Jsonl,
     /// Re-encode as PEM (certificates and CRLs inside PKCS#7/PKCS#12 are extracted).
     Pem,
-    /// Re-encode as DER (concatenated; never to a terminal).
+    /// Re-encode as DER: one object (several need --split; never to a terminal).
     Der,
     /// ASN.1 tree with offsets, lengths, tags and decoded values.
     Asn1,
@@ -100,6 +100,12 @@ pub struct ParseArgs {
     /// Overwrite the output file if it exists.
     #[arg(long)]
     pub force: bool,
+
+    /// With -f der or pem: one file per object, named after -o with its number before
+    /// the extension (-o certs.der writes certs-1.der, certs-2.der …). DER holds one
+    /// object per file, so -f der of several objects needs it.
+    #[arg(long, requires = "out")]
+    pub split: bool,
 }
 
 /// What became of one item.
@@ -128,6 +134,9 @@ pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
     };
     if a.format == Format::Table && !a.summary {
         return Err(CliError::usage("-f table goes with --summary"));
+    }
+    if a.split && !matches!(a.format, Format::Der | Format::Pem) {
+        return Err(CliError::usage("--split goes with -f der or -f pem"));
     }
 
     let paths = match a.connect {
@@ -222,7 +231,21 @@ pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
                 w.write_all(b"\n")
             }),
         })?;
+    } else if a.split {
+        write_split(&outcomes, a.format, &opts)?;
     } else {
+        let objects = outcomes
+            .iter()
+            .filter_map(|o| o.result.as_ref().ok())
+            .map(|d| d.objects.len())
+            .sum::<usize>();
+        if a.format == Format::Der && objects > 1 {
+            // Back-to-back DER is no format: nothing (pkit included) reads it back.
+            return Err(CliError::usage(format!(
+                "-f der: the input holds {objects} objects and DER holds one per file; \
+                 add --split -o FILE to write one file each, or use -f pem"
+            )));
+        }
         for o in &mut outcomes {
             if let Ok(d) = &mut o.result {
                 d.fill_deferred().map_err(|e| CliError::der(&o.name, &e))?;
@@ -296,6 +319,52 @@ fn asn1_tree(item: &Item, ctx: &Ctx) -> Result<Described, CliError> {
     let mut d = Described::new(Kind::Asn1, Value::String(s), &item.der);
     d.warnings = warnings;
     Ok(d)
+}
+
+/// `--split`: each object in a file of its own, numbered from 1 in input order, the
+/// number before -o's extension. Every name is checked before the first is written, so a
+/// refusal leaves nothing behind.
+fn write_split(outcomes: &[Outcome], format: Format, opts: &OutputOpts<'_>) -> CliResult {
+    let Some(out) = opts.path else {
+        return Err(CliError::usage("--split needs -o FILE"));
+    };
+    let objects: Vec<_> = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().ok())
+        .flat_map(|d| d.objects.iter())
+        .collect();
+    let name = |n: usize| {
+        let stem = out.file_stem().unwrap_or_default().to_string_lossy();
+        let file = match out.extension() {
+            Some(ext) => format!("{stem}-{n}.{}", ext.to_string_lossy()),
+            None => format!("{stem}-{n}"),
+        };
+        out.with_file_name(file)
+    };
+    let paths: Vec<PathBuf> = (1..=objects.len()).map(name).collect();
+    let each: Vec<Option<&std::path::Path>> = paths.iter().map(|p| Some(p.as_path())).collect();
+    super::created::check_free(&each, opts.force)?;
+    for ((kind, der), path) in objects.into_iter().zip(&paths) {
+        let bytes = match format {
+            Format::Pem => io::pem_encode(kind.pem_label(), der).into_bytes(),
+            _ => der.clone(),
+        };
+        let one = OutputOpts {
+            path: Some(path),
+            binary: false,
+            ..*opts
+        };
+        io::write_output(&one, &bytes)?;
+    }
+    if let (Some(first), Some(last)) = (paths.first(), paths.last()) {
+        eprintln!(
+            "pkit: created {} files ({} … {})",
+            paths.len(),
+            first.display(),
+            last.display()
+        );
+    }
+    Ok(())
 }
 
 fn render(outcomes: &[Outcome], format: Format) -> CliResult<Vec<u8>> {

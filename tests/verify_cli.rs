@@ -335,6 +335,45 @@ fn many_inputs_get_one_verdict_each() {
     );
 }
 
+/// `-r DIR` reads a directory as `--roots DIR` does: a file there that holds no
+/// certificate (a key, a README, a damaged file) is skipped and counted, and the run goes
+/// on; the same file named on the command line is an error.
+#[test]
+fn a_directory_skips_what_is_no_certificate() {
+    let h = hierarchy("ecdsa-p256");
+    let certs = h.dir.join("certs");
+    std::fs::create_dir(&certs).unwrap();
+    let a = h.bundle(&h.leaf("a", &["--subject", "CN=a"]));
+    std::fs::copy(&a, certs.join("a.pem")).unwrap();
+    std::fs::copy(h.dir.join("a.key"), certs.join("a.key")).unwrap();
+    std::fs::write(certs.join("README"), "certificates for the fleet\n").unwrap();
+    std::fs::write(
+        certs.join("broken.pem"),
+        "-----BEGIN CERTIFICATE-----\n!!\n",
+    )
+    .unwrap();
+    let roots = h.roots();
+    let r = pk(&["verify", "--roots", &roots, "-r", &s(&certs), "-f", "json"]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_eq!(common::json_items(&r).len(), 1, "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("skipped 3 files"),
+        "{}",
+        r.describe()
+    );
+    let r = pk(&["verify", "--roots", &roots, "-r", &s(&certs), "--verbose"]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    for name in ["a.key", "README", "broken.pem"] {
+        assert!(r.stderr_str().contains(name), "{name}: {}", r.describe());
+    }
+    // Named, the key is an input error; a directory with no certificate at all too.
+    let r = pk(&["verify", "--roots", &roots, &s(&certs.join("a.key"))]);
+    assert_eq!(r.code, Some(3), "{}", r.describe());
+    std::fs::remove_file(certs.join("a.pem")).unwrap();
+    let r = pk(&["verify", "--roots", &roots, "-r", &s(&certs)]);
+    assert_eq!(r.code, Some(3), "{}", r.describe());
+}
+
 /// Ed25519 leaves are checked in one batch before path building; each keeps the verdict
 /// single verification gives, and openssl agrees leaf by leaf: a broken signature among
 /// good ones is named, not the whole batch.

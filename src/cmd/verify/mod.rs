@@ -13,6 +13,7 @@ use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::pki::cert::Certificate;
 use pkit::pki::crl::Crl;
+use pkit::pki::detect::Kind;
 use pkit::pki::ocsp::OcspResponse;
 use pkit::pki::verify::many::{verify_many, Chain as CertChain};
 use pkit::pki::verify::names::Identity;
@@ -70,7 +71,9 @@ pub struct VerifyArgs {
     /// to match defaults to HOST.
     #[arg(long, value_name = "HOST[:PORT]", conflicts_with = "certs")]
     pub connect: Option<String>,
-    /// Read the files in directories given as CERT, recursively.
+    /// Read the files in directories given as CERT, recursively. A file in them that
+    /// holds no certificate (a key, a CRL, a README) is skipped and counted, not an error
+    /// (--verbose names each); a file named on the command line must hold one.
     #[arg(short, long)]
     pub recursive: bool,
     /// Trusted roots: a file or a directory of PEM/DER certificates (repeatable). A
@@ -152,8 +155,8 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Name the files of --roots directories that hold no certificate, and count the
-    /// certificates found more than once.
+    /// Name the files of --roots directories (and of -r directories) that hold no
+    /// certificate, and count the certificates found more than once.
     #[arg(short, long)]
     pub verbose: bool,
 }
@@ -206,7 +209,27 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
             let (name, ders) = super::connect::peer_chain(backend, target)?;
             vec![Input { name, ders }]
         }
-        None => read_inputs(&a.certs, a.recursive)?,
+        None => {
+            let (inputs, skipped) = read_inputs(&a.certs, a.recursive)?;
+            if !skipped.is_empty() {
+                if a.verbose {
+                    for s in &skipped {
+                        eprintln!("pkit: skipped {s}");
+                    }
+                }
+                eprintln!(
+                    "pkit: skipped {} file{} in directories that hold no certificate{}",
+                    skipped.len(),
+                    if skipped.len() == 1 { "" } else { "s" },
+                    if a.verbose {
+                        ""
+                    } else {
+                        " (--verbose names them)"
+                    }
+                );
+            }
+            inputs
+        }
     };
     let root_ders = read_roots(&a)?;
     let untrusted_ders = read_all(&a.untrusted, "--untrusted")?;
@@ -421,29 +444,78 @@ fn policy_inputs(a: &VerifyArgs) -> CliResult<PolicyInputs> {
     })
 }
 
-/// Each CERT argument (or directory entry) is one input. Read on every core: ten
-/// thousand small files cost more in system calls than their chains cost to verify.
-fn read_inputs(args: &[PathBuf], recursive: bool) -> CliResult<Vec<Input>> {
-    io::collect_paths(args, recursive)?
+/// Each CERT argument (or directory entry) is one input, and what was skipped: the files
+/// found in -r directories that hold no certificate, each with why. Read on every core:
+/// ten thousand small files cost more in system calls than their chains cost to verify.
+fn read_inputs(args: &[PathBuf], recursive: bool) -> CliResult<(Vec<Input>, Vec<String>)> {
+    // Each path, and whether it was named (true) or found in a directory (false).
+    let mut paths: Vec<(PathBuf, bool)> = Vec::new();
+    for p in io::collect_paths(args, false)? {
+        if recursive && p.as_os_str() != "-" && p.is_dir() {
+            let found = io::collect_paths(std::slice::from_ref(&p), true)?;
+            paths.extend(found.into_iter().map(|f| (f, false)));
+        } else {
+            paths.push((p, true));
+        }
+    }
+    let read: Vec<CliResult<Result<Input, String>>> = paths
         .par_iter()
-        .map(|p| {
-            let src = io::read_source(p)?;
-            let name = src.name.clone();
-            let ders = certificates(src, &name)?;
-            Ok(Input { name, ders })
+        .map(|(p, named)| {
+            let input = io::read_source(p).and_then(|src| {
+                let name = src.name.clone();
+                let ders = certificates(src, &name)?;
+                Ok(Input { name, ders })
+            });
+            match input {
+                Ok(i) => Ok(Ok(i)),
+                // As --roots reads a directory: what is not a certificate is skipped.
+                Err(e) if !named => Ok(Err(e.message)),
+                Err(e) => Err(e),
+            }
         })
-        .collect()
+        .collect();
+    let (mut inputs, mut skipped) = (Vec::new(), Vec::new());
+    for r in read {
+        match r? {
+            Ok(i) => inputs.push(i),
+            Err(why) => skipped.push(why),
+        }
+    }
+    if inputs.is_empty() {
+        return Err(CliError::parse(format!(
+            "no certificate in {} ({} files skipped)",
+            args.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            skipped.len()
+        )));
+    }
+    Ok((inputs, skipped))
 }
 
-/// The certificates of one source; a source without any is an input error.
+/// The certificates of one source; a source without any is an input error. An object
+/// that is plainly something else (a key, a CRL, a CSR beside the chain in one PEM file)
+/// is left out; one that reads as nothing known stays, so that its error is reported
+/// with its offset.
 fn certificates(src: io::Source, name: &str) -> CliResult<Vec<Vec<u8>>> {
     let items = io::split_items(src, InForm::Auto)
         .into_iter()
         .collect::<CliResult<Vec<Item>>>()?;
-    if items.is_empty() {
+    let ders: Vec<Vec<u8>> = items
+        .into_iter()
+        .filter(|i| {
+            matches!(
+                Kind::of(i.label.as_deref(), &i.der),
+                Kind::Certificate | Kind::Asn1
+            )
+        })
+        .map(|i| i.der)
+        .collect();
+    if ders.is_empty() {
         return Err(CliError::parse(format!("{name}: no certificate")));
     }
-    Ok(items.into_iter().map(|i| i.der).collect())
+    Ok(ders)
 }
 
 /// Every object in `paths` (directories read whole), named for messages.

@@ -846,3 +846,30 @@ fn lint_judges_by_the_rules_of_the_issuance_day() {
         assert!(r.stdout_str().is_empty(), "{}", r.describe());
     }
 }
+
+/// A directory read with -r lints each distinct object once, however many names it has
+/// there (a file, a hash link to it, a bundle holding it again), under the first name.
+#[test]
+fn each_distinct_object_is_linted_once() {
+    let t = common::tempdir();
+    let store = common::root_store();
+    let dir = t.path().join("certs");
+    std::fs::create_dir(&dir).unwrap();
+    let bundle: String = store[..4].iter().map(|c| c.pem.as_str()).collect();
+    std::fs::write(dir.join("bundle.crt"), &bundle).unwrap();
+    for (i, c) in store[..4].iter().enumerate() {
+        let file = dir.join(format!("root-{i}.pem"));
+        std::fs::write(&file, &c.pem).unwrap();
+        std::os::unix::fs::symlink(&file, dir.join(format!("{i:08x}.0"))).unwrap();
+    }
+    let d = dir.to_string_lossy().into_owned();
+    let run = common::pkit_run(&["lint", "-r", &d, "-f", "json"]);
+    assert!(matches!(run.code, Some(0 | 1)), "{}", run.describe());
+    let items = common::json_items(&run);
+    assert_eq!(items.len(), 4, "{}", run.describe());
+    assert!(
+        run.stderr_str().contains("8 objects were found again"),
+        "{}",
+        run.describe()
+    );
+}

@@ -151,9 +151,20 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
         e.report(json);
         unreadable.get_or_insert(e);
     };
+    // Each distinct object is linted once, under the first name it was found by: a
+    // directory such as /etc/ssl/certs holds each root as a file, as hash links to it and
+    // again in the bundle (parse --summary counts them alike).
+    let mut seen = std::collections::HashSet::new();
+    let mut again = 0usize;
     for path in io::collect_paths(&a.inputs, a.recursive)? {
         let src = io::read_source(&path)?;
         for item in io::split_items(src, InForm::Auto) {
+            if let Ok(it) = &item {
+                if !seen.insert(it.der.clone()) {
+                    again += 1;
+                    continue;
+                }
+            }
             match item.map(|it| (lint_item(be, &it, &opts), it)) {
                 Err(e) | Ok((Some(Err(e)), _)) => report(e),
                 Ok((Some(Ok(l)), _)) => linted.push(l),
@@ -163,6 +174,13 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
                 ),
             }
         }
+    }
+    if again > 0 {
+        eprintln!(
+            "pkit: {again} object{} found again (links, bundles, the same file twice) and \
+             linted once",
+            if again == 1 { " was" } else { "s were" }
+        );
     }
     print(&a, &rules, &linted)?;
     if let Some(e) = unreadable {

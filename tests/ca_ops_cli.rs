@@ -229,6 +229,114 @@ fn pointers_lead_verify_and_openssl_to_revocation() {
     assert!(!t.path().join("bad").exists());
 }
 
+/// docs/ca.md's recipe: the root records where its CRL and certificate are served, so
+/// the intermediate it signs points there, and a client that checks every certificate of
+/// the chain (`openssl verify -crl_check_all -crl_download`) finds the intermediate's CRL
+/// through the leaf and the root's through the intermediate: valid, then the
+/// intermediate revoked at the root.
+#[test]
+fn a_two_tier_chain_is_checked_for_revocation_to_the_root() {
+    common::require_openssl();
+    let t = common::tempdir();
+    let port = free_port();
+    let url = |file: &str| format!("http://127.0.0.1:{port}/{file}");
+    let (root_crl, root_der) = (url("root.crl"), url("root.der"));
+    let (int_crl, int_der) = (url("issuing.crl"), url("issuing.der"));
+    let root = new_ca(
+        t.path(),
+        "root",
+        "CN=Tour Root",
+        &["--crl-url", &root_crl, "--issuer-url", &root_der],
+    );
+    let int = new_ca(
+        t.path(),
+        "issuing",
+        "CN=Tour Issuing CA",
+        &[
+            "--parent",
+            &s(&root),
+            "--crl-url",
+            &int_crl,
+            "--issuer-url",
+            &int_der,
+        ],
+    );
+    let text = x509_text(&int.join("ca.pem"));
+    assert!(text.contains(&format!("URI:{root_crl}")), "{text}");
+    assert!(
+        text.contains(&format!("CA Issuers - URI:{root_der}")),
+        "{text}"
+    );
+    let cert = leaf(
+        &int,
+        t.path(),
+        "api",
+        &["--san", "DNS:api.example.internal"],
+    );
+    let www = t.path().join("www");
+    std::fs::create_dir(&www).unwrap();
+    publish_crl(&root, &www.join("root.crl"));
+    publish_crl(&int, &www.join("issuing.crl"));
+    let files = file_server(&www, port, t.path().join("http.log"));
+    let check = || {
+        ossl(&[
+            "verify",
+            "-crl_download",
+            "-crl_check_all",
+            // OpenSSL checks the trust anchor too, which points nowhere: its own CRL.
+            "-CRLfile",
+            &s(&www.join("root.crl")),
+            "-CAfile",
+            &s(&root.join("ca.pem")),
+            "-untrusted",
+            &s(&int.join("chain.pem")),
+            &s(&cert),
+        ])
+    };
+    // pkit follows each certificate's pointer, the intermediate's to the root's CRL.
+    let pkit_check = || {
+        let chain = s(&int.join("chain.pem"));
+        verify(
+            &root.join("ca.pem"),
+            &cert,
+            &[
+                "--untrusted",
+                &chain,
+                "--check-revocation",
+                "chain",
+                "--crl-download",
+            ],
+        )
+    };
+    let (code, out) = check();
+    assert_eq!(code, Some(0), "openssl -crl_check_all: {out}");
+    let (code, v) = pkit_check();
+    assert_eq!(code, Some(0), "{v}");
+    assert!(
+        files.log_text().contains("GET /root.crl"),
+        "{}",
+        files.log_text()
+    );
+    pk_ok(&[
+        "crl",
+        "revoke",
+        "--ca",
+        &s(&root),
+        "--cert",
+        &s(&int.join("ca.pem")),
+    ]);
+    publish_crl(&root, &www.join("root.crl"));
+    let (code, out) = check();
+    assert_ne!(code, Some(0), "{out}");
+    assert!(out.contains("certificate revoked"), "{out}");
+    let (code, v) = pkit_check();
+    assert_eq!(
+        (code, v["reason"].as_str()),
+        (Some(1), Some("revoked")),
+        "{v}"
+    );
+}
+
 #[test]
 fn validity_follows_the_baseline_requirements() {
     let t = common::tempdir();

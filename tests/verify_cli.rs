@@ -310,6 +310,39 @@ fn revocation_from_a_crl_and_from_the_ca_database() {
         ],
     );
     assert_eq!(code, Some(0), "{v}");
+    // The text says what vouched for each certificate, and what passed only under
+    // soft-fail; a revocation names its source too.
+    let roots = h.roots();
+    let r = pk(&[
+        "verify",
+        "--roots",
+        &roots,
+        "--crl",
+        &s(&crl),
+        "--check-revocation",
+        "chain",
+        "--revocation-policy",
+        "soft-fail",
+        &s(&h.bundle(&good)),
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let out = r.stdout_str();
+    assert!(
+        out.contains("revocation: certificate 0: good, from a CRL given"),
+        "{out}"
+    );
+    assert!(
+        out.contains("revocation: certificate 1: not known, passed under soft-fail"),
+        "{out}"
+    );
+    let (_, v) = verify(&h, &["--ca", &s(&h.int), &s(&h.bundle(&bad))]);
+    assert!(
+        v["detail"]
+            .as_str()
+            .unwrap()
+            .ends_with("from the CA's records"),
+        "{v}"
+    );
 }
 
 #[test]

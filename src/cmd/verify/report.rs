@@ -60,8 +60,12 @@ impl Report {
         let mut s = String::with_capacity(256);
         let name = &self.input;
         match &self.result {
-            Ok(_) => {
+            Ok(checks) => {
                 let _ = writeln!(s, "{name}: OK");
+                // Which source vouched for each certificate, or that soft-fail let it pass.
+                for c in checks.iter().filter(|c| c.name == "revocation") {
+                    let _ = writeln!(s, "  revocation: {}", c.detail);
+                }
             }
             Err(f) => {
                 let at = f

@@ -80,28 +80,35 @@ pub struct Sources<'a> {
 
 impl RevocationSource for Sources<'_> {
     fn status(&self, backend: &Backend, q: &StatusQuery<'_, '_>) -> Status {
+        self.status_by(backend, q).0
+    }
+
+    fn status_by(
+        &self,
+        backend: &Backend,
+        q: &StatusQuery<'_, '_>,
+    ) -> (Status, Option<&'static str>) {
         let (cert, issuer, crl_signers, now) = (q.cert, q.issuer, q.crl_signers, q.now);
         let mut answers = Vec::with_capacity(3);
         if let Some(ca) = &self.ca {
-            answers.push(database_status(ca, cert, issuer));
+            answers.push(("the CA's records", database_status(ca, cert, issuer)));
         }
         if !self.ocsp.is_empty() {
-            answers.push(ocsp_status(backend, &self.ocsp, cert, issuer, now));
+            let s = ocsp_status(backend, &self.ocsp, cert, issuer, now);
+            answers.push(("an OCSP response given", s));
         }
         if let Some(fetch) = self.online {
-            answers.push(online_status(backend, fetch, cert, issuer, now));
+            let s = online_status(backend, fetch, cert, issuer, now);
+            answers.push(("its OCSP responder", s));
         }
         if let Some(fetch) = self.crl_online {
-            answers.push(fetched_crl_status(backend, fetch, q));
+            answers.push((
+                "the CRL it points to",
+                fetched_crl_status(backend, fetch, q),
+            ));
         }
-        answers.push(crl_status_with(
-            backend,
-            &self.crls,
-            cert,
-            issuer,
-            crl_signers,
-            now,
-        ));
+        let given = crl_status_with(backend, &self.crls, cert, issuer, crl_signers, now);
+        answers.push(("a CRL given", given));
         combine(answers)
     }
 }
@@ -183,9 +190,9 @@ fn online_status(
                     .map(|r| ocsp_status(backend, &[r], cert, issuer, now))
                     .map_err(|e| format!("{url}: the response does not parse: {e}"))
             });
-        answers.push(answer.unwrap_or_else(Status::Unknown));
+        answers.push(("its OCSP responder", answer.unwrap_or_else(Status::Unknown)));
     }
-    combine(answers)
+    combine(answers).0
 }
 
 /// The http URLs of the OCSP responders in `cert`'s authorityInfoAccess.
@@ -204,26 +211,31 @@ fn responder_urls(cert: &Certificate<'_>) -> Vec<String> {
         .collect()
 }
 
-/// Revoked beats good beats unknown.
-fn combine(answers: Vec<Status>) -> Status {
-    if let Some(r) = answers.iter().find(|s| matches!(s, Status::Revoked { .. })) {
-        return r.clone();
+/// Revoked beats good beats unknown; the source of a revocation or a good answer (the
+/// first that gave it).
+fn combine(answers: Vec<(&'static str, Status)>) -> (Status, Option<&'static str>) {
+    if let Some((by, r)) = answers
+        .iter()
+        .find(|(_, s)| matches!(s, Status::Revoked { .. }))
+    {
+        return (r.clone(), Some(by));
     }
-    if answers.contains(&Status::Good) {
-        return Status::Good;
+    if let Some((by, _)) = answers.iter().find(|(_, s)| *s == Status::Good) {
+        return (Status::Good, Some(by));
     }
     let why: Vec<String> = answers
         .into_iter()
-        .filter_map(|s| match s {
+        .filter_map(|(_, s)| match s {
             Status::Unknown(w) => Some(w),
             _ => None,
         })
         .collect();
-    Status::Unknown(if why.is_empty() {
+    let why = if why.is_empty() {
         "no revocation source covers it".into()
     } else {
         why.join("; ")
-    })
+    };
+    (Status::Unknown(why), None)
 }
 
 fn database_status(

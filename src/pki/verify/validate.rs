@@ -43,6 +43,17 @@ pub struct StatusQuery<'q, 'a> {
 pub trait RevocationSource: Sync {
     /// The answer to `q`, checked with `backend`.
     fn status(&self, backend: &Backend, q: &StatusQuery<'_, '_>) -> Status;
+
+    /// [`RevocationSource::status`], and which of its sources answered when one vouched
+    /// for the certificate or revoked it (`the CA's records`, `OCSP (online)`…), for the
+    /// verdict to say.
+    fn status_by(
+        &self,
+        backend: &Backend,
+        q: &StatusQuery<'_, '_>,
+    ) -> (Status, Option<&'static str>) {
+        (self.status(backend, q), None)
+    }
 }
 
 /// Finds, for a certificate on the path, the validated certificates that may sign its
@@ -268,8 +279,8 @@ impl PathState {
             RevocationScope::Chain => true,
         };
         if wanted {
-            let status = match revocation {
-                Some((source, signers)) => source.status(
+            let (status, by) = match revocation {
+                Some((source, signers)) => source.status_by(
                     backend,
                     &StatusQuery {
                         cert,
@@ -279,10 +290,14 @@ impl PathState {
                     },
                 ),
                 // Asked for and nothing to ask: not known, which hard-fail rejects.
-                None => Status::Unknown("no revocation source was given".into()),
+                None => (
+                    Status::Unknown("no revocation source was given".into()),
+                    None,
+                ),
             };
+            let by = by.map_or_else(String::new, |s| format!(", from {s}"));
             match status {
-                Status::Good => ok("revocation", format!("certificate {at}: good")),
+                Status::Good => ok("revocation", format!("certificate {at}: good{by}")),
                 Status::Revoked { reason, at: when } => {
                     let why = reason
                         .and_then(|r| r.name())
@@ -290,13 +305,17 @@ impl PathState {
                     return Err(Failure::new(
                         Reason::Revoked,
                         Some(at),
-                        format!("revoked at {when}{why}"),
+                        format!("revoked at {when}{why}{by}"),
                     ));
                 }
                 Status::Unknown(why) if opts.hard_fail => {
                     return Err(Failure::new(Reason::RevocationUnknown, Some(at), why));
                 }
-                Status::Unknown(why) => ok("revocation", format!("certificate {at}: {why}")),
+                // Soft-fail: the path passes, and its check says on what grounds.
+                Status::Unknown(why) => ok(
+                    "revocation",
+                    format!("certificate {at}: not known, passed under soft-fail: {why}"),
+                ),
             }
         }
         if !self_issued || last {

@@ -117,21 +117,12 @@ pub fn parse_duration(flag: &str, s: &str) -> CliResult<i64> {
     n.checked_mul(unit).filter(|v| *v > 0).ok_or_else(bad)
 }
 
-/// Hex (with optional colons) to bytes; a leading 00 sign octet is kept as given.
-fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    let h: String = s.chars().filter(|c| *c != ':').collect();
-    if h.is_empty() || h.len() % 2 != 0 {
-        return None;
-    }
-    (0..h.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
-/// A serial number argument: hex, optionally with colons (as OpenSSL prints them).
+/// A serial number argument: hex, optionally with colons (as OpenSSL prints them); a
+/// leading 00 sign octet is kept as given.
 pub fn parse_serial(s: &str) -> CliResult<Vec<u8>> {
-    decode_hex(s).ok_or_else(|| CliError::usage(format!("{s}: expected a hex serial number")))
+    pkit::der::parse_hex(s, |c| c == ':')
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| CliError::usage(format!("{s}: expected a hex serial number")))
 }
 
 /// `--key`, `--passin`, `--pin`: an existing key for a new CA (`issue ca`, `mtc ca new`).

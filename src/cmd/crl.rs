@@ -17,6 +17,7 @@ use pkit::pki::backend::Backend;
 use pkit::pki::ca::crl_generate::{generate_crl, CrlError, CrlOptions};
 use pkit::pki::ca::store::RevokeOutcome;
 use pkit::pki::ca::undelivered;
+use pkit::pki::cert::subject_dn;
 use pkit::pki::crl::Crl;
 use pkit::pki::ext::CrlReason;
 use pkit::pki::ocsp_verify::VerifyError;
@@ -191,14 +192,12 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
             let ca_der = super::ca_dir::load_ca_cert(&a.ca)?;
             let ca = pkit::pki::cert::Certificate::from_der(&ca_der)
                 .map_err(|e| CliError::der(&a.ca.join("ca.pem").display().to_string(), &e))?;
-            if cert.issuer.raw != ca.subject.raw {
-                return Err(CliError::negative(format!(
+            cert.check_issued_by(&ca).map_err(|e| {
+                CliError::negative(format!(
                     "{}: issued by {}, not by this CA ({})",
-                    item.name,
-                    cert.issuer.to_rfc4514().unwrap_or_default(),
-                    ca.subject.to_rfc4514().unwrap_or_default()
-                )));
-            }
+                    item.name, e.issuer, e.ca
+                ))
+            })?;
             integer::unsigned_bytes(cert.serial).to_vec()
         }
         (Some(s), None) => parse_serial(s)?,
@@ -367,9 +366,7 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         let mut item = json!({
             "type": "crl",
             "crl_number": record.number,
-            "issuer_dn": pkit::pki::cert::Certificate::from_der(&issuer.cert_der)
-                .ok()
-                .and_then(|c| c.subject.to_rfc4514().ok()),
+            "issuer_dn": subject_dn(&issuer.cert_der),
             "this_update": Time { unix: record.this_update }.to_string(),
             "next_update": Time { unix: record.next_update }.to_string(),
             "entries": entries,

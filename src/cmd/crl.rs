@@ -158,13 +158,9 @@ pub fn wants_json(a: &CrlArgs) -> bool {
 /// A reason name as RFC 5280 spells it (any case). removeFromCRL belongs to delta CRLs
 /// only and is refused.
 fn parse_reason(s: &str) -> CliResult<u8> {
-    (0u8..=10)
-        .filter(|c| *c != 7 && *c != 8)
-        .find(|c| {
-            CrlReason::from_code(i64::from(*c))
-                .and_then(CrlReason::name)
-                .is_some_and(|n| n.eq_ignore_ascii_case(s))
-        })
+    CrlReason::from_name(s)
+        .filter(|r| r.revokes())
+        .and_then(|r| u8::try_from(r.code()).ok())
         .ok_or_else(|| {
             CliError::usage(format!(
                 "--reason {s}: expected keyCompromise, cACompromise, affiliationChanged, \
@@ -455,24 +451,35 @@ fn run_check(a: CheckArgs) -> CliResult<Exit> {
     let mut items = Vec::new();
     for s in &serials {
         let shown = hex(integer::unsigned_bytes(s));
-        let hit = index.find(s);
-        any |= hit.is_some();
-        let reason = match hit {
-            Some(e) => entry_reason(e, &item.name)?,
+        // The argument is a magnitude: the positive serial, whatever its first octet.
+        let hit = index.lookup(&integer::from_unsigned(s));
+        let reason = match &hit {
+            Some(l) => l
+                .reason()
+                .map_err(|e| CliError::der(&item.name, &e))?
+                .and_then(CrlReason::name),
             None => None,
         };
-        match hit {
-            Some(e) => text.push_str(&format!(
+        // A delta CRL's removeFromCRL entry takes a certificate off hold: listed, and
+        // not revoked.
+        let revoked = hit.filter(|l| l.revokes()).map(|l| l.entry);
+        any |= revoked.is_some();
+        match (hit, revoked) {
+            (_, Some(e)) => text.push_str(&format!(
                 "{shown}: revoked at {}{}\n",
                 e.revocation_date,
                 reason.map_or(String::new(), |r| format!(" ({r})"))
             )),
-            None => text.push_str(&format!("{shown}: not listed\n")),
+            (Some(_), None) => text.push_str(&format!(
+                "{shown}: not revoked ({})\n",
+                reason.unwrap_or_default()
+            )),
+            (None, None) => text.push_str(&format!("{shown}: not listed\n")),
         }
         items.push(json!({
             "serial_number": shown,
-            "revoked": hit.is_some(),
-            "revocation_date": hit.map_or(Value::Null, |e| e.revocation_date.to_string().into()),
+            "revoked": revoked.is_some(),
+            "revocation_date": revoked.map_or(Value::Null, |e| e.revocation_date.to_string().into()),
             "reason": reason.map_or(Value::Null, Value::from),
         }));
     }
@@ -482,23 +489,4 @@ fn run_check(a: CheckArgs) -> CliResult<Exit> {
     };
     io::write_text(None, false, &text)?;
     Ok(if any { Exit::Negative } else { Exit::Ok })
-}
-
-/// The entry's reasonCode name, if it has one.
-fn entry_reason(
-    e: &pkit::pki::crl::RevokedCert<'_>,
-    source: &str,
-) -> CliResult<Option<&'static str>> {
-    let Some(x) = &e.extensions else {
-        return Ok(None);
-    };
-    let der_err = |err| CliError::der(source, &err);
-    let Some(ext) = x
-        .find(&pkit::der::oid_registry::CE_CRL_REASON)
-        .map_err(der_err)?
-    else {
-        return Ok(None);
-    };
-    let reason = CrlReason::read(&mut pkit::der::Reader::new(ext.value)).map_err(der_err)?;
-    Ok(reason.name())
 }

@@ -12,7 +12,8 @@ use super::scratch::{rep_serial, Db, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use pkit_ca::batch::{self, BatchItem};
-use pkit_ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
+use pkit_ca::crl::{sign_crl, TbsCrlBuilder};
+use pkit_ca::crl_generate::{self, CrlError, CrlOptions};
 use pkit_ca::issuer::{self_signed, Issued, Issuer};
 use pkit_ca::ocsp::Responder;
 use pkit_ca::ocsp_answer::{ask, Question};
@@ -39,7 +40,10 @@ pub const OPERATIONS: [(&str, &str); 15] = [
     ("db_insert_certs", "SQLite WAL, 1 transaction"),
     ("cert_verify", "parse + signature check, parallel"),
     ("db_read_certs", "SQLite read"),
-    ("crl_build", "1 CRL covering N serials; TBS DER only"),
+    (
+        "crl_build",
+        "1 CRL covering N serials from the records; TBS DER + lint gate",
+    ),
     ("crl_sign", "1 signature over the whole TBS"),
     ("db_insert_crl", "SQLite WAL"),
     ("crl_verify", "parse + issuer, key id, signature, freshness"),
@@ -479,8 +483,12 @@ fn ocsp(
 }
 
 /// crl_build, crl_sign, db_insert_crl, crl_verify, db_read_crl: every certificate of the
-/// batch revoked (as `pkit` records a revocation), then one CRL covering them, built from
-/// the store's revoked rows as CRL generation does.
+/// batch revoked (as `pkit crl revoke` records a revocation), then one CRL covering them
+/// made by `pkit crl gen`'s own stages ([`crl_generate`]) over the first database:
+/// `crl_build` is [`crl_generate::build`] (the next CRL number, the entries streamed
+/// from the records, the TBS) and [`crl_generate::gate`] (the lint gate), `crl_sign` is
+/// [`crl_generate::sign`]. Each repetition of `crl_build` spends a CRL number, as each
+/// `crl gen` does.
 fn crl_stages(
     rec: &mut Recorder<'_, '_>,
     issuer: &Issuer,
@@ -489,60 +497,53 @@ fn crl_stages(
 ) -> Result<()> {
     let (ca, issued, now) = (b.ca, b.issued, b.now);
     let n = issued.len();
-    // Every database records the revocations and hands out the CRL number; the CRL is
-    // built from the first one's rows.
-    let mut revoked = Vec::with_capacity(n);
-    let mut number = 0;
-    for (i, (_, store)) in b.stores.iter_mut().enumerate() {
+    for (_, store) in b.stores.iter_mut() {
         for c in issued {
             store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
         }
-        if i == 0 {
-            store.for_each_revoked(&mut |r| revoked.push(r))?;
-        }
-        number = number.max(store.next_crl_number()?);
     }
-    check(revoked.len() == n, || {
-        format!("{} of {n} revoked", revoked.len())
-    })?;
-    let crl_issuer = issuer.crl_issuer();
-    let fields = CrlFields {
+    let options = CrlOptions {
         this_update: now,
-        next_update: now.plus_seconds(CRL_LIFETIME),
-        number,
+        lifetime: CRL_LIFETIME,
+        drop_expired: false,
     };
-    let mut tbs = Vec::new();
+    let crl_err = |e: CrlError| match e {
+        CrlError::Store(e) => BenchError::from(e),
+        CrlError::Ca(e) => BenchError::Ca(e),
+    };
+    let mut built = None;
+    let store = b.stores[0].1.as_mut();
     rec.stage("crl_build", 1, || {
         let (d, t) = timed(|| {
-            let mut b = TbsCrlBuilder::begin(&crl_issuer, &fields, revoked.len());
-            for r in &revoked {
-                b.push_revoked(r);
-            }
-            Ok(b.finish())
+            let tbs = crl_generate::build(issuer, store, &options).map_err(crl_err)?;
+            let findings = crl_generate::gate(issuer, &tbs).map_err(crl_err)?;
+            Ok((tbs, findings))
         })?;
-        tbs = t;
+        built = Some(t);
         Ok(d)
+    })?;
+    let (tbs, findings) = built.ok_or_else(|| BenchError::Check("no CRL was built".into()))?;
+    check(tbs.entries == n, || {
+        format!("{} of {n} revoked", tbs.entries)
     })?;
     let mut signer = issuer.key.signer()?;
-    let mut crl = Vec::new();
+    let mut made = None;
     rec.stage("crl_sign", 1, || {
-        let (d, c) = timed(|| Ok(sign_crl(&tbs, signer.as_mut())?))?;
-        crl = c;
+        let (d, m) =
+            timed(|| crl_generate::sign(signer.as_mut(), &tbs, findings.clone()).map_err(crl_err))?;
+        made = Some(m);
         Ok(d)
     })?;
+    let made = made.ok_or_else(|| BenchError::Check("no CRL was signed".into()))?;
+    let crl = made.record.der.clone();
     let empty = sign_crl(
-        &TbsCrlBuilder::begin(&crl_issuer, &fields, 0).finish(),
+        &TbsCrlBuilder::begin(&issuer.crl_issuer(), &tbs.fields, 0).finish(),
         signer.as_mut(),
     )?;
     sizes.crl_empty = empty.len() as f64;
     sizes.crl_entry = crl.len().saturating_sub(empty.len()) as f64 / n.max(1) as f64;
 
-    let record = CrlRecord {
-        number: fields.number,
-        this_update: now.unix,
-        next_update: fields.next_update.unix,
-        der: crl.clone(),
-    };
+    let record = made.record;
     insert_stage(
         rec,
         "db_insert_crl",

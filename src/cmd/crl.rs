@@ -4,7 +4,7 @@
 use super::ca_db::db_err;
 use super::ca_db::{open_store, DbArgs};
 use super::ca_dir::{parse_duration, parse_serial, parse_time};
-use super::created::{print_json, Files, FormatArgs};
+use super::created::{check_free, print_json, Files, FormatArgs};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
@@ -14,7 +14,9 @@ use pkit::der::hex;
 use pkit::der::{integer, Time};
 use pkit::pki::alg::Digest;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::crl_generate::{generate_crl, CrlError, CrlOptions};
+use pkit::pki::ca::crl_generate::{
+    generate_crl, record_and_write, CrlError, CrlOptions, PublishError,
+};
 use pkit::pki::ca::store::RevokeOutcome;
 use pkit::pki::ca::undelivered;
 use pkit::pki::cert::subject_dn;
@@ -301,15 +303,8 @@ fn revoke_undelivered(
 fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    if let Some(out) = &a.output.out {
-        // Refuse before a CRL number is spent.
-        if out.exists() && !a.output.force {
-            return Err(CliError::io(format!(
-                "{}: already exists (use --force to overwrite)",
-                out.display()
-            )));
-        }
-    }
+    // Refuse before a CRL number is spent.
+    check_free(&[a.output.out.as_deref()], a.output.force)?;
     let issuer = a.issuer.load(be)?;
     let mut store = open_store(&a.issuer.ca, &a.issuer.db)?;
     let options = CrlOptions {
@@ -329,31 +324,21 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         private: false,
         binary: a.outform == OutForm::Der,
     };
-    // Recording the CRL (a flushed file under crls/ and a row) and writing the output
-    // both wait mostly on the disk: they run side by side.
-    let (stored, written) = rayon::join(
-        || store.insert_crl(&record).map_err(db_err(&a.issuer.ca)),
-        || {
-            // In JSON without -o, the CRL travels in the description.
-            if a.format.json() && a.output.out.is_none() {
-                return Ok(());
-            }
-            io::write_output_with(&opts, |w| match a.outform {
-                OutForm::Der => w.write_all(&record.der),
-                OutForm::Pem => io::write_pem(w, "X509 CRL", &record.der),
-            })
-        },
-    );
-    if let Err(e) = stored {
-        // No output for a CRL that is not on record.
-        if let (Ok(()), Some(p)) = (&written, &a.output.out) {
-            if p.as_os_str() != "-" {
-                let _ = std::fs::remove_file(p);
-            }
+    let file = a.output.out.as_deref().filter(|p| p.as_os_str() != "-");
+    record_and_write(store.as_mut(), &record, file, || {
+        // In JSON without -o, the CRL travels in the description.
+        if a.format.json() && a.output.out.is_none() {
+            return Ok(());
         }
-        return Err(e);
-    }
-    written?;
+        io::write_output_with(&opts, |w| match a.outform {
+            OutForm::Der => w.write_all(&record.der),
+            OutForm::Pem => io::write_pem(w, "X509 CRL", &record.der),
+        })
+    })
+    .map_err(|e| match e {
+        PublishError::Store(e) => db_err(&a.issuer.ca)(e),
+        PublishError::Write(e) => e,
+    })?;
     if a.format.json() {
         let mut files = Files::default();
         if let Some(p) = a.output.out.as_deref().filter(|p| p.as_os_str() != "-") {

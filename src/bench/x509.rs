@@ -12,6 +12,7 @@ use super::scratch::{rep_serial, Db, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use pkit_ca::batch::{self, BatchItem};
+use pkit_ca::batch_items;
 use pkit_ca::crl::{sign_crl, TbsCrlBuilder};
 use pkit_ca::crl_generate::{self, CrlError, CrlOptions};
 use pkit_ca::issuer::{self_signed, Issued, Issuer};
@@ -183,12 +184,13 @@ fn one_batch(
     let subject =
         parse_subject("CN=pkit bench CA").map_err(|e| BenchError::Check(e.to_string()))?;
     let (issuer, responder, _) = make_ca(rec, alg, &subject, now)?;
-    let subject = parse_subject(SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
 
-    // Issuance: what `pkit issue batch` does per chunk, less the files.
+    // Issuance: what `pkit issue batch` does per chunk, less the files (its items are
+    // made before its clock starts, as here).
+    let items = batch_items(alg, SUBJECT, n, now)?;
     let mut issued: Vec<Issued> = Vec::new();
     rec.stage("cert_gen", n, || {
-        let (d, v) = timed(|| issue_batch(rec.h.subscriber_keys, &issuer, alg, &subject, n, now))?;
+        let (d, v) = timed(|| issue_batch(rec.h.subscriber_keys, &issuer, &items, now))?;
         issued = v;
         Ok(d)
     })?;
@@ -291,30 +293,29 @@ fn reserial<T>(
     }
 }
 
-/// `cert_gen`: `n` subscriber keys and certificates, in parallel with one CA signer per
-/// worker: the signing stage of `pkit issue batch` ([`batch::Batch::sign`]), without the files.
+/// What `cert_gen` issues: `n` TLS server certificates of `alg` keys for `subject` (RFC
+/// 4514 text) with [`SAN`], made as `pkit issue batch --count` makes its items
+/// ([`batch_items::numbered_items`]; no `{n}` in either, so every item names the same).
+pub fn batch_items(alg: Algorithm, subject: &str, n: u64, now: Time) -> Result<Vec<BatchItem>> {
+    let defaults = batch_items::ItemDefaults {
+        profile: Profile::Server,
+        alg,
+        days: Some(VALIDITY_DAYS),
+        now,
+    };
+    batch_items::numbered_items(n, subject, &[SAN.to_string()], &defaults)
+        .map_err(|e| BenchError::Check(e.to_string()))
+}
+
+/// `cert_gen`: a subscriber key and certificate for each of `items`, in parallel with one
+/// CA signer per worker: the signing stage of `pkit issue batch` ([`batch::Batch::sign`]),
+/// without the files.
 pub fn issue_batch(
     backend: &Backend,
     issuer: &Issuer,
-    alg: Algorithm,
-    subject: &[u8],
-    n: u64,
+    items: &[BatchItem],
     now: Time,
 ) -> Result<Vec<Issued>> {
-    let san = pkit_x509::san::parse_san(SAN)
-        .map_err(|e| BenchError::Check(e.to_string()))?
-        .der;
-    let items: Vec<BatchItem> = (1..=n)
-        .map(|n| BatchItem {
-            n,
-            subject_text: SUBJECT.to_string(),
-            subject: subject.to_vec(),
-            sans: vec![san.clone()],
-            profile: Profile::Server,
-            alg,
-            days: VALIDITY_DAYS,
-        })
-        .collect();
     let batch = batch::Batch {
         issuer,
         backend,
@@ -322,7 +323,7 @@ pub fn issue_batch(
         stop: None,
         clip: true,
     };
-    batch.sign(&items, |_, _, cert| Ok(cert))
+    batch.sign(items, |_, _, cert| Ok(cert))
 }
 
 /// The mean of `lens`, 0 for none.

@@ -53,6 +53,7 @@
 use pkit_der as der;
 
 pub mod batch;
+pub mod batch_items;
 pub mod ca_files;
 pub mod compose;
 pub mod create;

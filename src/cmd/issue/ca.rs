@@ -13,7 +13,7 @@ use crate::cmd::flags::{LintGateArgs, PointerArgs};
 use crate::cmd::io;
 use crate::cmd::issue::policy::PolicyArgs;
 use crate::cmd::key::AlgorithmParser;
-use crate::cmd::request::{dn_of, subject};
+use crate::cmd::request::subject;
 use clap::Args;
 use pkit::der::Time;
 use pkit::lint::Rules;
@@ -23,6 +23,7 @@ use pkit::pki::ca::create::{self, CreateError, NewCa};
 use pkit::pki::ca::name_constraints;
 use pkit::pki::ca::pointers::Pointers;
 use pkit::pki::ca::settings::CaSettings;
+use pkit::pki::cert::subject_dn;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -199,7 +200,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     } else {
         eprintln!(
             "pkit: created CA {} ({}) in {}",
-            dn_of(&cert.der),
+            subject_dn(&cert.der).unwrap_or_default(),
             alg,
             a.dir.display()
         );

@@ -8,6 +8,7 @@
 use super::ca_files::{self, CaFilesError, CA_CERT_FILE, CHAIN_FILE, ROOT_FILE};
 use super::dir::{self, URL_FILE};
 use super::gate::{GateMode, LintGate};
+use super::issue_one::{IssueError, RecordAs};
 use super::issuer::{self, CaError, Issuer, Request};
 use super::profile::Profile;
 use super::settings::{self, CaSettings};
@@ -267,15 +268,17 @@ impl NewCa {
             copied_wins: false,
         };
         let mut signer = parent.key.signer().map_err(CaError::from)?;
-        let issued = parent.issue(signer.as_mut(), &req)?;
-        issued
-            .record_in(
-                parent_store,
-                &issued.record(&self.subject_text, Profile::Ca, alg.name()),
-                None,
-                parent.gate.mode,
-            )
-            .map_err(CreateError::ParentStore)?;
+        // Recorded under the subject as it was given (`issue list` shows it so).
+        let record = RecordAs {
+            subject: Some(&self.subject_text),
+            renews: None,
+        };
+        let issued = parent
+            .issue_and_record(signer.as_mut(), &req, parent_store, record)
+            .map_err(|e| match e {
+                IssueError::Ca(e) => CreateError::Ca(e),
+                IssueError::Store(e) => CreateError::ParentStore(e),
+            })?;
         Ok(Certified {
             chain: Some(chain_below(parent_dir, &issued.der)?),
             root: anchor_of(parent_dir)?,

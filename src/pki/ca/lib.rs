@@ -61,6 +61,7 @@ pub mod crl;
 pub mod crl_generate;
 pub mod dir;
 pub mod gate;
+pub mod issue_one;
 pub mod issued;
 pub mod issuer;
 pub mod name_constraints;

@@ -19,6 +19,7 @@ use pkit::der::Time;
 use pkit::lint::Rules;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::ca_files::KEY_FILE;
 use pkit::pki::ca::create::{self, CreateError, NewCa};
 use pkit::pki::ca::name_constraints;
 use pkit::pki::ca::pointers::Pointers;
@@ -142,7 +143,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         }
         None => None,
     };
-    let key_file = a.dir.join(create::KEY_FILE);
+    let key_file = a.dir.join(KEY_FILE);
     let passout = match (&a.passout, a.no_passout) {
         (Some(src), _) => Passout::Source(src),
         (None, true) => Passout::Clear,

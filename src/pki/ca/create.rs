@@ -5,7 +5,7 @@
 //! `ca.pem` last, each file whole or not at all. `pkit issue ca` runs this; the key, and
 //! how its file is protected, are the caller's.
 
-use super::ca_files::{self, CaFilesError, CA_CERT_FILE, CHAIN_FILE, ROOT_FILE};
+use super::ca_files::{self, CaFilesError, CA_CERT_FILE, CHAIN_FILE, KEY_FILE, ROOT_FILE};
 use super::dir::{self, URL_FILE};
 use super::gate::{GateMode, LintGate};
 use super::issue_one::{IssueError, RecordAs};
@@ -22,8 +22,6 @@ use pkit_x509::backend::PrivateKey;
 use pkit_x509::cert::Certificate;
 use std::path::{Path, PathBuf};
 
-/// The CA's key: PEM PKCS#8 (perhaps encrypted), or the URI of a key in a token.
-pub const KEY_FILE: &str = "ca.key";
 /// The CA's records, when they are not on a database server.
 pub const DB_FILE: &str = "ca.db";
 /// Every file of a CA directory: a new CA is never made where any of them is.

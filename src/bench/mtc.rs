@@ -30,7 +30,6 @@ use pkit_mtc::subtree::{covering_subtrees, Subtree};
 use pkit_mtc::tree::{all_inclusion_proofs, evaluate_inclusion_proof, inclusion_proof, MemTree};
 use pkit_mtc::verify::{verify_certificates, Policy};
 use pkit_x509::alg::Algorithm;
-use pkit_x509::subject::parse_subject;
 use rayon::prelude::*;
 
 /// The operations pkit measures, in the seed's table order, with notes.
@@ -144,11 +143,10 @@ fn one_batch(
     let ca_id = TrustAnchorId::parse(CA_ID)?;
     let (issuer, _, ca_key) = x509::make_ca(rec, alg, &ca_id.to_name_der(), now)?;
     rec.cells.remove("ca_self_sign");
-    let subject = parse_subject(x509::SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
+    let items = x509::batch_items(alg, x509::SUBJECT, n, now)?;
     let mut issued = Vec::new();
     rec.stage("cert_gen", n, || {
-        let (d, v) =
-            timed(|| x509::issue_batch(rec.h.subscriber_keys, &issuer, alg, &subject, n, now))?;
+        let (d, v) = timed(|| x509::issue_batch(rec.h.subscriber_keys, &issuer, &items, now))?;
         issued = v;
         Ok(d)
     })?;

@@ -7,7 +7,7 @@
 use super::harness::timed;
 use super::recorder::Recorder;
 use super::report::OpRow;
-use super::x509::issue_batch;
+use super::x509::{batch_items, issue_batch};
 use super::{BenchError, Result};
 use crate::der::Time;
 use pkit_ca::issuer::{self_signed, Issuer, Request};
@@ -87,7 +87,12 @@ fn one_batch(rec: &mut Recorder<'_, '_>, alg: Algorithm, n: u64, store: &[Vec<u8
     };
     let int_der = root.issue(root.key.signer()?.as_mut(), &int_req)?.der;
     let int = Issuer::new(int_der.clone(), int_key)?;
-    let leaves = issue_batch(backend, &int, alg, &subject("CN=leaf.bench")?, n, now)?;
+    let leaves = issue_batch(
+        backend,
+        &int,
+        &batch_items(alg, "CN=leaf.bench", n, now)?,
+        now,
+    )?;
     let root_cert = parse(&root_der)?;
     let int_cert = parse(&int_der)?;
     let leaf_certs = leaves

@@ -12,7 +12,9 @@ use super::scratch::{rep_serial, Db, InsertTarget, Scratch, ScratchDb};
 use super::{BenchError, Result};
 use crate::der::Time;
 use pkit_ca::batch::{self, BatchItem};
-use pkit_ca::crl::{sign_crl, CrlFields, TbsCrlBuilder};
+use pkit_ca::batch_items;
+use pkit_ca::crl::{sign_crl, TbsCrlBuilder};
+use pkit_ca::crl_generate::{self, CrlError, CrlOptions};
 use pkit_ca::issuer::{self_signed, Issued, Issuer};
 use pkit_ca::ocsp::Responder;
 use pkit_ca::ocsp_answer::{ask, Question};
@@ -39,7 +41,10 @@ pub const OPERATIONS: [(&str, &str); 15] = [
     ("db_insert_certs", "SQLite WAL, 1 transaction"),
     ("cert_verify", "parse + signature check, parallel"),
     ("db_read_certs", "SQLite read"),
-    ("crl_build", "1 CRL covering N serials; TBS DER only"),
+    (
+        "crl_build",
+        "1 CRL covering N serials from the records; TBS DER + lint gate",
+    ),
     ("crl_sign", "1 signature over the whole TBS"),
     ("db_insert_crl", "SQLite WAL"),
     ("crl_verify", "parse + issuer, key id, signature, freshness"),
@@ -179,12 +184,13 @@ fn one_batch(
     let subject =
         parse_subject("CN=pkit bench CA").map_err(|e| BenchError::Check(e.to_string()))?;
     let (issuer, responder, _) = make_ca(rec, alg, &subject, now)?;
-    let subject = parse_subject(SUBJECT).map_err(|e| BenchError::Check(e.to_string()))?;
 
-    // Issuance: what `pkit issue batch` does per chunk, less the files.
+    // Issuance: what `pkit issue batch` does per chunk, less the files (its items are
+    // made before its clock starts, as here).
+    let items = batch_items(alg, SUBJECT, n, now)?;
     let mut issued: Vec<Issued> = Vec::new();
     rec.stage("cert_gen", n, || {
-        let (d, v) = timed(|| issue_batch(rec.h.subscriber_keys, &issuer, alg, &subject, n, now))?;
+        let (d, v) = timed(|| issue_batch(rec.h.subscriber_keys, &issuer, &items, now))?;
         issued = v;
         Ok(d)
     })?;
@@ -287,30 +293,29 @@ fn reserial<T>(
     }
 }
 
-/// `cert_gen`: `n` subscriber keys and certificates, in parallel with one CA signer per
-/// worker: the signing stage of `pkit issue batch` ([`batch::Batch::sign`]), without the files.
+/// What `cert_gen` issues: `n` TLS server certificates of `alg` keys for `subject` (RFC
+/// 4514 text) with [`SAN`], made as `pkit issue batch --count` makes its items
+/// ([`batch_items::numbered_items`]; no `{n}` in either, so every item names the same).
+pub fn batch_items(alg: Algorithm, subject: &str, n: u64, now: Time) -> Result<Vec<BatchItem>> {
+    let defaults = batch_items::ItemDefaults {
+        profile: Profile::Server,
+        alg,
+        days: Some(VALIDITY_DAYS),
+        now,
+    };
+    batch_items::numbered_items(n, subject, &[SAN.to_string()], &defaults)
+        .map_err(|e| BenchError::Check(e.to_string()))
+}
+
+/// `cert_gen`: a subscriber key and certificate for each of `items`, in parallel with one
+/// CA signer per worker: the signing stage of `pkit issue batch` ([`batch::Batch::sign`]),
+/// without the files.
 pub fn issue_batch(
     backend: &Backend,
     issuer: &Issuer,
-    alg: Algorithm,
-    subject: &[u8],
-    n: u64,
+    items: &[BatchItem],
     now: Time,
 ) -> Result<Vec<Issued>> {
-    let san = pkit_x509::san::parse_san(SAN)
-        .map_err(|e| BenchError::Check(e.to_string()))?
-        .der;
-    let items: Vec<BatchItem> = (1..=n)
-        .map(|n| BatchItem {
-            n,
-            subject_text: SUBJECT.to_string(),
-            subject: subject.to_vec(),
-            sans: vec![san.clone()],
-            profile: Profile::Server,
-            alg,
-            days: VALIDITY_DAYS,
-        })
-        .collect();
     let batch = batch::Batch {
         issuer,
         backend,
@@ -318,7 +323,7 @@ pub fn issue_batch(
         stop: None,
         clip: true,
     };
-    batch.sign(&items, |_, _, cert| Ok(cert))
+    batch.sign(items, |_, _, cert| Ok(cert))
 }
 
 /// The mean of `lens`, 0 for none.
@@ -479,8 +484,12 @@ fn ocsp(
 }
 
 /// crl_build, crl_sign, db_insert_crl, crl_verify, db_read_crl: every certificate of the
-/// batch revoked (as `pkit` records a revocation), then one CRL covering them, built from
-/// the store's revoked rows as CRL generation does.
+/// batch revoked (as `pkit crl revoke` records a revocation), then one CRL covering them
+/// made by `pkit crl gen`'s own stages ([`crl_generate`]) over the first database:
+/// `crl_build` is [`crl_generate::build`] (the next CRL number, the entries streamed
+/// from the records, the TBS) and [`crl_generate::gate`] (the lint gate), `crl_sign` is
+/// [`crl_generate::sign`]. Each repetition of `crl_build` spends a CRL number, as each
+/// `crl gen` does.
 fn crl_stages(
     rec: &mut Recorder<'_, '_>,
     issuer: &Issuer,
@@ -489,60 +498,53 @@ fn crl_stages(
 ) -> Result<()> {
     let (ca, issued, now) = (b.ca, b.issued, b.now);
     let n = issued.len();
-    // Every database records the revocations and hands out the CRL number; the CRL is
-    // built from the first one's rows.
-    let mut revoked = Vec::with_capacity(n);
-    let mut number = 0;
-    for (i, (_, store)) in b.stores.iter_mut().enumerate() {
+    for (_, store) in b.stores.iter_mut() {
         for c in issued {
             store.revoke(&c.serial, now.unix, Some(KEY_COMPROMISE))?;
         }
-        if i == 0 {
-            store.for_each_revoked(&mut |r| revoked.push(r))?;
-        }
-        number = number.max(store.next_crl_number()?);
     }
-    check(revoked.len() == n, || {
-        format!("{} of {n} revoked", revoked.len())
-    })?;
-    let crl_issuer = issuer.crl_issuer();
-    let fields = CrlFields {
+    let options = CrlOptions {
         this_update: now,
-        next_update: now.plus_seconds(CRL_LIFETIME),
-        number,
+        lifetime: CRL_LIFETIME,
+        drop_expired: false,
     };
-    let mut tbs = Vec::new();
+    let crl_err = |e: CrlError| match e {
+        CrlError::Store(e) => BenchError::from(e),
+        CrlError::Ca(e) => BenchError::Ca(e),
+    };
+    let mut built = None;
+    let store = b.stores[0].1.as_mut();
     rec.stage("crl_build", 1, || {
         let (d, t) = timed(|| {
-            let mut b = TbsCrlBuilder::begin(&crl_issuer, &fields, revoked.len());
-            for r in &revoked {
-                b.push_revoked(r);
-            }
-            Ok(b.finish())
+            let tbs = crl_generate::build(issuer, store, &options).map_err(crl_err)?;
+            let findings = crl_generate::gate(issuer, &tbs).map_err(crl_err)?;
+            Ok((tbs, findings))
         })?;
-        tbs = t;
+        built = Some(t);
         Ok(d)
+    })?;
+    let (tbs, findings) = built.ok_or_else(|| BenchError::Check("no CRL was built".into()))?;
+    check(tbs.entries == n, || {
+        format!("{} of {n} revoked", tbs.entries)
     })?;
     let mut signer = issuer.key.signer()?;
-    let mut crl = Vec::new();
+    let mut made = None;
     rec.stage("crl_sign", 1, || {
-        let (d, c) = timed(|| Ok(sign_crl(&tbs, signer.as_mut())?))?;
-        crl = c;
+        let (d, m) =
+            timed(|| crl_generate::sign(signer.as_mut(), &tbs, findings.clone()).map_err(crl_err))?;
+        made = Some(m);
         Ok(d)
     })?;
+    let made = made.ok_or_else(|| BenchError::Check("no CRL was signed".into()))?;
+    let crl = made.record.der.clone();
     let empty = sign_crl(
-        &TbsCrlBuilder::begin(&crl_issuer, &fields, 0).finish(),
+        &TbsCrlBuilder::begin(&issuer.crl_issuer(), &tbs.fields, 0).finish(),
         signer.as_mut(),
     )?;
     sizes.crl_empty = empty.len() as f64;
     sizes.crl_entry = crl.len().saturating_sub(empty.len()) as f64 / n.max(1) as f64;
 
-    let record = CrlRecord {
-        number: fields.number,
-        this_update: now.unix,
-        next_update: fields.next_update.unix,
-        der: crl.clone(),
-    };
+    let record = made.record;
     insert_stage(
         rec,
         "db_insert_crl",

@@ -8,6 +8,7 @@ use super::error::{CliError, CliResult};
 use super::io;
 use pkit::pki::ca::create::{check_unused, CreateError};
 use pkit::pki::ca::dir::{self as ca_dir, LocateError, Records};
+use pkit::pki::ca::issue_one::IssueError;
 use pkit::pki::ca::store::{self, CaStore, StoreError};
 use pkit::store::url::without_password;
 use std::path::Path;
@@ -23,6 +24,15 @@ pub fn db_err(dir: &Path) -> impl Fn(StoreError) -> CliError + '_ {
         } else {
             CliError::io(format!("{}: {e}", dir.join("ca.db").display()))
         }
+    }
+}
+
+/// A certificate not issued and recorded (`Issuer::issue_and_record`): the CA's refusal
+/// as such, the records' error as [`db_err`] names it.
+pub fn issue_err(dir: &Path) -> impl Fn(IssueError) -> CliError + '_ {
+    move |e| match e {
+        IssueError::Ca(e) => e.into(),
+        IssueError::Store(e) => db_err(dir)(e),
     }
 }
 

@@ -5,11 +5,11 @@ use super::error::{CliError, CliResult};
 use super::io;
 use super::key::load_private_key;
 use pkit::der::Time;
+use pkit::pki::backend::pkcs11::key_uri_in;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::ca_files::{self, CaFilesError};
+use pkit::pki::ca::ca_files::{self, CaFilesError, LoadError};
 use pkit::pki::ca::issuer::{CaError, Issuer};
 use pkit::pki::ca::settings::CaSettings;
-use pkit::pki::verify::preissue::PreIssue;
 use std::path::Path;
 
 impl From<CaError> for CliError {
@@ -48,24 +48,23 @@ pub fn parse_time(flag: &str, s: &Option<String>) -> CliResult<Option<Time>> {
         .transpose()
 }
 
-/// Load `DIR/ca.pem` and `DIR/ca.key` (a key file, or the URI of a key in a PKCS#11
-/// token, reached with `pin`).
+/// The CA in `dir`, ready to sign (`ca_files::load_issuer`: its settings and chain
+/// check in place); `DIR/ca.key` is a key file, or the URI of a key in a PKCS#11 token,
+/// reached with `pin`.
 pub fn load_issuer(
     be: &Backend,
     dir: &Path,
     passin: Option<&str>,
     pin: Option<&str>,
 ) -> CliResult<Issuer> {
-    let cert = load_ca_cert(dir)?;
-    let settings = load_settings(dir)?;
-    let key = load_private_key(be, &dir.join("ca.key"), passin, pin)?;
-    let mut issuer = Issuer::new(cert, key)?;
-    issuer.pointers = settings.pointers;
-    issuer.gate.rules = settings.lint_rules;
-    issuer.policy = settings.policy;
-    let chain = PreIssue::new(be, chain_to_anchor(dir)?).map_err(CaError::Forbidden)?;
-    issuer.chain = Some(chain);
-    Ok(issuer)
+    ca_files::load_issuer(be, dir, |path| load_private_key(be, path, passin, pin)).map_err(|e| {
+        match e {
+            LoadError::Files(e) => files_err(e),
+            LoadError::Settings(e) => CliError::parse(e.to_string()),
+            LoadError::Key(e) => e,
+            LoadError::Ca(e) => e.into(),
+        }
+    })
 }
 
 /// The CA directory's files' errors, naming the file.
@@ -117,21 +116,12 @@ pub fn parse_duration(flag: &str, s: &str) -> CliResult<i64> {
     n.checked_mul(unit).filter(|v| *v > 0).ok_or_else(bad)
 }
 
-/// Hex (with optional colons) to bytes; a leading 00 sign octet is kept as given.
-fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    let h: String = s.chars().filter(|c| *c != ':').collect();
-    if h.is_empty() || h.len() % 2 != 0 {
-        return None;
-    }
-    (0..h.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
-/// A serial number argument: hex, optionally with colons (as OpenSSL prints them).
+/// A serial number argument: hex, optionally with colons (as OpenSSL prints them); a
+/// leading 00 sign octet is kept as given.
 pub fn parse_serial(s: &str) -> CliResult<Vec<u8>> {
-    decode_hex(s).ok_or_else(|| CliError::usage(format!("{s}: expected a hex serial number")))
+    pkit::der::parse_hex(s, |c| c == ':')
+        .filter(|b| !b.is_empty())
+        .ok_or_else(|| CliError::usage(format!("{s}: expected a hex serial number")))
 }
 
 /// `--key`, `--passin`, `--pin`: an existing key for a new CA (`issue ca`, `mtc ca new`).
@@ -185,16 +175,7 @@ pub fn new_ca_key(
 ) -> CliResult<NewCaKey> {
     let (passin, pin) = (existing.passin.as_deref(), existing.pin.as_deref());
     // A URI given as such, or held in the file given (another token CA's ca.key).
-    let uri_text = existing.key.as_deref().and_then(|spec| {
-        if super::token::is_pkcs11_uri(spec) {
-            Some(spec.to_string())
-        } else {
-            std::fs::read_to_string(spec)
-                .ok()
-                .map(|t| t.trim().to_string())
-                .filter(|t| super::token::is_pkcs11_uri(t))
-        }
-    });
+    let uri_text = existing.key.as_deref().and_then(key_uri_in);
     if let Some(text) = &uri_text {
         if matches!(passout, Passout::Source(_)) {
             return Err(CliError::usage(

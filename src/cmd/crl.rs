@@ -4,7 +4,7 @@
 use super::ca_db::db_err;
 use super::ca_db::{open_store, DbArgs};
 use super::ca_dir::{parse_duration, parse_serial, parse_time};
-use super::created::{print_json, Files, FormatArgs};
+use super::created::{check_free, print_json, Files, FormatArgs};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
@@ -14,9 +14,12 @@ use pkit::der::hex;
 use pkit::der::{integer, Time};
 use pkit::pki::alg::Digest;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::crl_generate::{generate_crl, CrlError, CrlOptions};
+use pkit::pki::ca::crl_generate::{
+    generate_crl, record_and_write, CrlError, CrlOptions, PublishError,
+};
 use pkit::pki::ca::store::RevokeOutcome;
 use pkit::pki::ca::undelivered;
+use pkit::pki::cert::subject_dn;
 use pkit::pki::crl::Crl;
 use pkit::pki::ext::CrlReason;
 use pkit::pki::ocsp_verify::VerifyError;
@@ -157,13 +160,9 @@ pub fn wants_json(a: &CrlArgs) -> bool {
 /// A reason name as RFC 5280 spells it (any case). removeFromCRL belongs to delta CRLs
 /// only and is refused.
 fn parse_reason(s: &str) -> CliResult<u8> {
-    (0u8..=10)
-        .filter(|c| *c != 7 && *c != 8)
-        .find(|c| {
-            CrlReason::from_code(i64::from(*c))
-                .and_then(CrlReason::name)
-                .is_some_and(|n| n.eq_ignore_ascii_case(s))
-        })
+    CrlReason::from_name(s)
+        .filter(|r| r.revokes())
+        .and_then(|r| u8::try_from(r.code()).ok())
         .ok_or_else(|| {
             CliError::usage(format!(
                 "--reason {s}: expected keyCompromise, cACompromise, affiliationChanged, \
@@ -191,14 +190,12 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
             let ca_der = super::ca_dir::load_ca_cert(&a.ca)?;
             let ca = pkit::pki::cert::Certificate::from_der(&ca_der)
                 .map_err(|e| CliError::der(&a.ca.join("ca.pem").display().to_string(), &e))?;
-            if cert.issuer.raw != ca.subject.raw {
-                return Err(CliError::negative(format!(
+            cert.check_issued_by(&ca).map_err(|e| {
+                CliError::negative(format!(
                     "{}: issued by {}, not by this CA ({})",
-                    item.name,
-                    cert.issuer.to_rfc4514().unwrap_or_default(),
-                    ca.subject.to_rfc4514().unwrap_or_default()
-                )));
-            }
+                    item.name, e.issuer, e.ca
+                ))
+            })?;
             integer::unsigned_bytes(cert.serial).to_vec()
         }
         (Some(s), None) => parse_serial(s)?,
@@ -306,15 +303,8 @@ fn revoke_undelivered(
 fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
     let lifetime = parse_duration("--next-update", &a.next_update)?;
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    if let Some(out) = &a.output.out {
-        // Refuse before a CRL number is spent.
-        if out.exists() && !a.output.force {
-            return Err(CliError::io(format!(
-                "{}: already exists (use --force to overwrite)",
-                out.display()
-            )));
-        }
-    }
+    // Refuse before a CRL number is spent.
+    check_free(&[a.output.out.as_deref()], a.output.force)?;
     let issuer = a.issuer.load(be)?;
     let mut store = open_store(&a.issuer.ca, &a.issuer.db)?;
     let options = CrlOptions {
@@ -334,31 +324,21 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         private: false,
         binary: a.outform == OutForm::Der,
     };
-    // Recording the CRL (a flushed file under crls/ and a row) and writing the output
-    // both wait mostly on the disk: they run side by side.
-    let (stored, written) = rayon::join(
-        || store.insert_crl(&record).map_err(db_err(&a.issuer.ca)),
-        || {
-            // In JSON without -o, the CRL travels in the description.
-            if a.format.json() && a.output.out.is_none() {
-                return Ok(());
-            }
-            io::write_output_with(&opts, |w| match a.outform {
-                OutForm::Der => w.write_all(&record.der),
-                OutForm::Pem => io::write_pem(w, "X509 CRL", &record.der),
-            })
-        },
-    );
-    if let Err(e) = stored {
-        // No output for a CRL that is not on record.
-        if let (Ok(()), Some(p)) = (&written, &a.output.out) {
-            if p.as_os_str() != "-" {
-                let _ = std::fs::remove_file(p);
-            }
+    let file = a.output.out.as_deref().filter(|p| p.as_os_str() != "-");
+    record_and_write(store.as_mut(), &record, file, || {
+        // In JSON without -o, the CRL travels in the description.
+        if a.format.json() && a.output.out.is_none() {
+            return Ok(());
         }
-        return Err(e);
-    }
-    written?;
+        io::write_output_with(&opts, |w| match a.outform {
+            OutForm::Der => w.write_all(&record.der),
+            OutForm::Pem => io::write_pem(w, "X509 CRL", &record.der),
+        })
+    })
+    .map_err(|e| match e {
+        PublishError::Store(e) => db_err(&a.issuer.ca)(e),
+        PublishError::Write(e) => e,
+    })?;
     if a.format.json() {
         let mut files = Files::default();
         if let Some(p) = a.output.out.as_deref().filter(|p| p.as_os_str() != "-") {
@@ -367,9 +347,7 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         let mut item = json!({
             "type": "crl",
             "crl_number": record.number,
-            "issuer_dn": pkit::pki::cert::Certificate::from_der(&issuer.cert_der)
-                .ok()
-                .and_then(|c| c.subject.to_rfc4514().ok()),
+            "issuer_dn": subject_dn(&issuer.cert_der),
             "this_update": Time { unix: record.this_update }.to_string(),
             "next_update": Time { unix: record.next_update }.to_string(),
             "entries": entries,
@@ -458,24 +436,35 @@ fn run_check(a: CheckArgs) -> CliResult<Exit> {
     let mut items = Vec::new();
     for s in &serials {
         let shown = hex(integer::unsigned_bytes(s));
-        let hit = index.find(s);
-        any |= hit.is_some();
-        let reason = match hit {
-            Some(e) => entry_reason(e, &item.name)?,
+        // The argument is a magnitude: the positive serial, whatever its first octet.
+        let hit = index.lookup(&integer::from_unsigned(s));
+        let reason = match &hit {
+            Some(l) => l
+                .reason()
+                .map_err(|e| CliError::der(&item.name, &e))?
+                .and_then(CrlReason::name),
             None => None,
         };
-        match hit {
-            Some(e) => text.push_str(&format!(
+        // A delta CRL's removeFromCRL entry takes a certificate off hold: listed, and
+        // not revoked.
+        let revoked = hit.filter(|l| l.revokes()).map(|l| l.entry);
+        any |= revoked.is_some();
+        match (hit, revoked) {
+            (_, Some(e)) => text.push_str(&format!(
                 "{shown}: revoked at {}{}\n",
                 e.revocation_date,
                 reason.map_or(String::new(), |r| format!(" ({r})"))
             )),
-            None => text.push_str(&format!("{shown}: not listed\n")),
+            (Some(_), None) => text.push_str(&format!(
+                "{shown}: not revoked ({})\n",
+                reason.unwrap_or_default()
+            )),
+            (None, None) => text.push_str(&format!("{shown}: not listed\n")),
         }
         items.push(json!({
             "serial_number": shown,
-            "revoked": hit.is_some(),
-            "revocation_date": hit.map_or(Value::Null, |e| e.revocation_date.to_string().into()),
+            "revoked": revoked.is_some(),
+            "revocation_date": revoked.map_or(Value::Null, |e| e.revocation_date.to_string().into()),
             "reason": reason.map_or(Value::Null, Value::from),
         }));
     }
@@ -485,23 +474,4 @@ fn run_check(a: CheckArgs) -> CliResult<Exit> {
     };
     io::write_text(None, false, &text)?;
     Ok(if any { Exit::Negative } else { Exit::Ok })
-}
-
-/// The entry's reasonCode name, if it has one.
-fn entry_reason(
-    e: &pkit::pki::crl::RevokedCert<'_>,
-    source: &str,
-) -> CliResult<Option<&'static str>> {
-    let Some(x) = &e.extensions else {
-        return Ok(None);
-    };
-    let der_err = |err| CliError::der(source, &err);
-    let Some(ext) = x
-        .find(&pkit::der::oid_registry::CE_CRL_REASON)
-        .map_err(der_err)?
-    else {
-        return Ok(None);
-    };
-    let reason = CrlReason::read(&mut pkit::der::Reader::new(ext.value)).map_err(der_err)?;
-    Ok(reason.name())
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::cert::Certificate;
 use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
-use pkit::pki::pkcs12::write::{encode_pfx, Contents};
+use pkit::pki::pkcs12::write::{default_friendly_name, encode_pfx, Contents};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -88,7 +88,7 @@ fn read_certs(path: &Path) -> CliResult<Vec<Vec<u8>>> {
 }
 
 /// What goes in a PKCS#12 file: a key, its certificate, the chain, and the alias
-/// (default: the certificate's subject, its first 64 characters).
+/// (default: `default_friendly_name`, the certificate's subject).
 pub struct P12<'a> {
     pub key: &'a dyn PrivateKey,
     pub cert: &'a [u8],
@@ -105,16 +105,9 @@ pub fn write_pkcs12(
     out: &Path,
     force: bool,
 ) -> CliResult {
-    let subject = || -> String {
-        Certificate::from_der(p.cert)
-            .ok()
-            .and_then(|c| c.subject.to_rfc4514().ok())
-            .unwrap_or_default()
-            .chars()
-            .take(64)
-            .collect()
-    };
-    let name = p.name.map_or_else(subject, str::to_string);
+    let name = p
+        .name
+        .map_or_else(|| default_friendly_name(p.cert), str::to_string);
     let mut password = match passout {
         Some(src) => io::read_secret(src)?,
         None => io::ask_new_passphrase(&out.display().to_string())?.ok_or_else(|| {

@@ -6,10 +6,7 @@ use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::io::{self, InForm};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{Backend, PrivateKey};
-use pkit::pki::ca::issuer::Issued;
 use pkit::pki::ca::profile::Profile;
-use pkit::pki::ca::store::CertRecord;
-use pkit::pki::cert::Certificate;
 use pkit::pki::csr::{read_checked, CsrError, Requested};
 use pkit::pki::key::encrypted::{encrypt_private_key, KdfChoice};
 use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
@@ -96,17 +93,6 @@ pub fn key_pem_with(
 
 pub fn generate(be: &Backend, alg: Algorithm) -> CliResult<Box<dyn PrivateKey>> {
     Ok(be.generate(alg)?)
-}
-
-pub fn record(issued: &Issued, subject: &str, profile: Profile, key_alg: &str) -> CertRecord {
-    issued.record(subject, profile, key_alg)
-}
-
-pub fn dn_of(der: &[u8]) -> String {
-    Certificate::from_der(der)
-        .ok()
-        .and_then(|c| c.subject.to_rfc4514().ok())
-        .unwrap_or_default()
 }
 
 /// The CSR in the file at `path`: what it asks for, its signature checked

@@ -31,6 +31,20 @@ pub fn unsigned_bytes(content: &[u8]) -> &[u8] {
     }
 }
 
+/// The content octets of the non-negative INTEGER whose magnitude is `magnitude`: a zero
+/// octet goes first when the top bit is set, so that the value does not read as negative
+/// (a serial number given as hex, `ff`, is 255, whose content is `00 ff`).
+pub fn from_unsigned(magnitude: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if is_negative(magnitude) {
+        let mut v = Vec::with_capacity(magnitude.len() + 1);
+        v.push(0);
+        v.extend_from_slice(magnitude);
+        v.into()
+    } else {
+        magnitude.into()
+    }
+}
+
 /// The value as `u64`, failing for negative or too-large values.
 pub fn to_u64(content: &[u8], offset: usize) -> Result<u64> {
     if is_negative(content) {
@@ -100,6 +114,15 @@ mod tests {
             ErrorKind::NonMinimalInteger
         );
         assert_eq!(read(&[2, 0]).unwrap_err().kind, ErrorKind::EmptyInteger);
+    }
+
+    #[test]
+    fn magnitudes_become_non_negative_content() {
+        assert_eq!(&*from_unsigned(&[0xff]), &[0, 0xff]);
+        assert_eq!(&*from_unsigned(&[0x7f, 0xff]), &[0x7f, 0xff]);
+        assert_eq!(&*from_unsigned(&[0, 0xff]), &[0, 0xff]);
+        assert_eq!(unsigned_bytes(&from_unsigned(&[0x80, 1])), &[0x80, 1]);
+        assert!(!is_negative(&from_unsigned(&[0x80])));
     }
 
     #[test]

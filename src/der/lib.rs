@@ -8,7 +8,7 @@
 //!   integers) that SCTs and MTC structures are written in, with the same errors;
 //! - [`pem`]: PEM (RFC 7468), the text form DER travels in, read and written;
 //! - [`oid_registry`]: every OID pkit names; [`tree`]: generic dump; [`hex()`]: bytes as
-//!   lowercase hex.
+//!   lowercase hex, [`parse_hex`] back.
 //!
 //! Write a value, then read it back; a reader borrows the input and fails with the byte
 //! offset and field path of what it expected:
@@ -58,7 +58,7 @@ mod properties;
 // The reader, writer, OID, time and error types are the crate's core and live at its root;
 // their modules stay private so that each has one path.
 pub use error::{Context, Error, ErrorKind, Result};
-pub use hex::hex;
+pub use hex::{hex, parse_hex};
 pub use oid::{encode_dotted, push_base128, ObjectId, Oid};
 pub use reader::{Deviation, Deviations, Reader, Tlv, MAX_DEPTH};
 pub use time::{parse_generalized_time, parse_utc_time, Civil, Time};

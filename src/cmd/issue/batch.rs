@@ -10,7 +10,7 @@ use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
 use crate::cmd::outdir::OutDir;
 use crate::cmd::output;
-use crate::cmd::request::{key_pem, profile, subject, SecretText};
+use crate::cmd::request::{key_pem, profile, SecretText};
 use clap::Args;
 use pkit::der::hex;
 use pkit::der::Time;
@@ -18,13 +18,12 @@ use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use pkit::pki::backend::PrivateKey;
 use pkit::pki::ca::batch::{Batch, BatchError, BatchItem, Delivery};
+use pkit::pki::ca::batch_items::{
+    manifest_items, numbered_items, ItemDefaults, ItemsError, DEFAULT_SUBJECT,
+};
 use pkit::pki::ca::issuer::Issued;
-use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::store::{self, DeliveryNote};
 use pkit::pki::ca::undelivered;
-use pkit::pki::ca::validity;
-use pkit::pki::manifest::{ManifestError, ManifestLine};
-use pkit::pki::san::parse_san;
 use rayon::prelude::*;
 use serde_json::json;
 use std::path::PathBuf;
@@ -88,48 +87,28 @@ pub enum ReportFormat {
     Json,
 }
 
-/// The default --subject-template, and the SAN that goes with it.
-const DEFAULT_SUBJECT: &str = "CN=host-{n}.example";
-const DEFAULT_SAN: &str = "DNS:host-{n}.example";
-
-fn manifest_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
-    let default_profile = profile(&a.profile)?;
-    let days_for = |p: Profile| a.days.unwrap_or_else(|| validity::default_days(p, now));
+/// The batch's items: `--count` numbered from the templates, or the `--from` manifest's
+/// lines (`pkit::pki::ca::batch::{numbered_items, manifest_items}`).
+fn batch_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
+    let d = ItemDefaults {
+        profile: profile(&a.profile)?,
+        alg: a.alg,
+        days: a.days,
+        now,
+    };
     if let Some(count) = a.count {
-        let san_templates: Vec<&str> =
-            match (a.san_template.is_empty(), a.subject_template.as_str()) {
-                (true, DEFAULT_SUBJECT) => vec![DEFAULT_SAN],
-                _ => a.san_template.iter().map(String::as_str).collect(),
-            };
-        if default_profile.needs_san() && san_templates.is_empty() {
-            return Err(CliError::usage(format!(
-                "a {} certificate needs a SAN: give --san-template (e.g. DNS:host-{{n}}.example)",
-                default_profile.name()
-            )));
-        }
-        return (1..=count)
-            .map(|n| {
-                let text = a.subject_template.replace("{n}", &n.to_string());
-                let sans = san_templates
-                    .iter()
-                    .map(|t| {
-                        let t = t.replace("{n}", &n.to_string());
-                        parse_san(&t)
-                            .map(|x| x.der)
-                            .map_err(|e| CliError::usage(format!("--san-template {e}")))
-                    })
-                    .collect::<CliResult<Vec<_>>>()?;
-                Ok(BatchItem {
-                    n,
-                    subject: subject(&text)?,
-                    subject_text: text,
-                    sans,
-                    profile: default_profile,
-                    alg: a.alg,
-                    days: days_for(default_profile),
-                })
-            })
-            .collect();
+        return numbered_items(count, &a.subject_template, &a.san_template, &d).map_err(
+            |e| match e {
+                ItemsError::NeedsSan(p) => CliError::usage(format!(
+                    "a {} certificate needs a SAN: give --san-template (e.g. \
+                     DNS:host-{{n}}.example)",
+                    p.name()
+                )),
+                ItemsError::San(e) => CliError::usage(format!("--san-template {e}")),
+                ItemsError::Subject(e) => CliError::usage(format!("--subject: {e}")),
+                ItemsError::Manifest(e) => CliError::usage(e.to_string()),
+            },
+        );
     }
     let path = a
         .from
@@ -137,31 +116,7 @@ fn manifest_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
         .ok_or_else(|| CliError::usage("give --count N or --from FILE"))?;
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
-    let lines =
-        ManifestLine::parse_all(&text).map_err(|e| CliError::usage(format!("{name}: {e}")))?;
-    let mut out = Vec::with_capacity(lines.len());
-    for line in lines {
-        let at = |e: ManifestError| CliError::usage(format!("{name}: {e}"));
-        let profile = Profile::of_line(&line)
-            .map_err(at)?
-            .unwrap_or(default_profile);
-        if profile.needs_san() && line.sans.is_empty() {
-            return Err(at(line.error(format!(
-                "a {} certificate needs sans (e.g. \"sans\": [\"DNS:host.example\"])",
-                profile.name()
-            ))));
-        }
-        out.push(BatchItem {
-            n: out.len() as u64 + 1,
-            subject_text: line.subject_text,
-            subject: line.subject,
-            sans: line.sans,
-            profile,
-            alg: line.alg.unwrap_or(a.alg),
-            days: line.days.unwrap_or_else(|| days_for(profile)),
-        });
-    }
-    Ok(out)
+    manifest_items(&text, &d).map_err(|e| CliError::usage(format!("{name}: {e}")))
 }
 
 /// One certificate of a batch, ready to be written.
@@ -277,7 +232,7 @@ impl Delivery for Files<'_> {
 
 pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    let items = manifest_items(&a, now)?;
+    let items = batch_items(&a, now)?;
     let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
     let out_dir = OutDir::open(&a.out_dir)?;

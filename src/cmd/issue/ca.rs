@@ -13,16 +13,18 @@ use crate::cmd::flags::{LintGateArgs, PointerArgs};
 use crate::cmd::io;
 use crate::cmd::issue::policy::PolicyArgs;
 use crate::cmd::key::AlgorithmParser;
-use crate::cmd::request::{dn_of, subject};
+use crate::cmd::request::subject;
 use clap::Args;
 use pkit::der::Time;
 use pkit::lint::Rules;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
+use pkit::pki::ca::ca_files::KEY_FILE;
 use pkit::pki::ca::create::{self, CreateError, NewCa};
 use pkit::pki::ca::name_constraints;
 use pkit::pki::ca::pointers::Pointers;
 use pkit::pki::ca::settings::CaSettings;
+use pkit::pki::cert::subject_dn;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -141,7 +143,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         }
         None => None,
     };
-    let key_file = a.dir.join(create::KEY_FILE);
+    let key_file = a.dir.join(KEY_FILE);
     let passout = match (&a.passout, a.no_passout) {
         (Some(src), _) => Passout::Source(src),
         (None, true) => Passout::Clear,
@@ -199,7 +201,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     } else {
         eprintln!(
             "pkit: created CA {} ({}) in {}",
-            dn_of(&cert.der),
+            subject_dn(&cert.der).unwrap_or_default(),
             alg,
             a.dir.display()
         );

@@ -2,16 +2,17 @@
 //! says is weighed in `pkit::pki::ca::compose`).
 
 use super::deliver::{deliver, report, DeliverArgs};
-use crate::cmd::ca_db::db_err;
+use crate::cmd::ca_db::issue_err;
 use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::key::AlgorithmParser;
-use crate::cmd::request::{dn_of, generate, profile, read_csr, record, sans, subject};
+use crate::cmd::request::{generate, profile, read_csr, sans, subject};
 use clap::{Args, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::compose::{Asked, Keyed};
+use pkit::pki::ca::issue_one::RecordAs;
 use pkit::pki::ca::template::Template;
 use std::path::{Path, PathBuf};
 
@@ -113,7 +114,6 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
         }
     };
     asked.subject = a.subject.as_deref().map(subject).transpose()?;
-    let key_alg = keyed.key_alg;
     let pointers = a.pointers.over(&asked.base_pointers(&issuer.pointers))?;
     let req = asked.request(
         keyed,
@@ -123,18 +123,10 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     )?;
     let prof = req.profile;
     let mut signer = issuer.key.signer()?;
-    let issued = issuer.issue(signer.as_mut(), &req)?;
-    let dn = dn_of(&issued.der);
-    let alg_name = key_alg.map_or("other", Algorithm::name);
     let mut store = crate::cmd::ca_db::open_store(&a.issuer.ca, &a.issuer.db)?;
-    issued
-        .record_in(
-            store.as_mut(),
-            &record(&issued, &dn, prof, alg_name),
-            None,
-            issuer.gate.mode,
-        )
-        .map_err(db_err(&a.issuer.ca))?;
+    let issued = issuer
+        .issue_and_record(signer.as_mut(), &req, store.as_mut(), RecordAs::default())
+        .map_err(issue_err(&a.issuer.ca))?;
     let key = match (&key, &a.key_out) {
         (Some(k), Some(p)) => Some((k.as_ref(), p.as_path())),
         _ => None,

@@ -6,7 +6,7 @@ use crate::cmd::key::load_private_key;
 use crate::cmd::request::{sans, subject};
 use clap::Args;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::request::encode_csr;
+use pkit::pki::ca::request::{encode_csr, RequestError};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
@@ -30,12 +30,10 @@ pub fn run_csr(be: &Backend, a: CsrArgs) -> CliResult<Exit> {
     let key = load_private_key(be, &a.key, a.secrets.passin(), a.secrets.pin())?;
     let subj = subject(&a.subject)?;
     let sans = sans(&a.san)?;
-    if subj == [0x30, 0x00] && sans.is_empty() {
-        return Err(CliError::usage(
-            "a CSR needs a --subject or at least one --san",
-        ));
-    }
-    let der = encode_csr(key.as_ref(), &subj, &sans)?;
+    let der = encode_csr(key.as_ref(), &subj, &sans).map_err(|e| match e {
+        RequestError::Unnamed => CliError::usage("a CSR needs a --subject or at least one --san"),
+        RequestError::Backend(e) => e.into(),
+    })?;
     io::write_text(
         a.output.out.as_deref(),
         a.output.force,

@@ -14,7 +14,7 @@ use pkit::der::Time;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::issued::{self, Filter, State};
 use pkit::pki::ca::store::CaStore;
-use pkit::pki::ca::undelivered::{self, Export, Found};
+use pkit::pki::ca::undelivered::{self, Export, ExportError, Found};
 use pkit::pki::cert::Certificate;
 use pkit::pki::san::sans_of;
 use serde_json::{json, Value};
@@ -250,55 +250,50 @@ pub fn run_export(be: &Backend, a: ExportArgs) -> CliResult<Exit> {
 }
 
 /// `issue export --undelivered`: every undelivered certificate's file written again
-/// (where, and whether that delivers it: `Survey::exports`).
+/// (where, and whether that delivers it: `Survey::exports`; the writing and what is
+/// recorded: `Survey::export`), a JSON line on stdout for each.
 fn export_undelivered(be: &Backend, store: &mut dyn CaStore, a: &ExportArgs) -> CliResult<Exit> {
     let survey = undelivered::survey(be, store).map_err(db_err(&a.ca))?;
     note_in_flight(&survey);
-    let mut delivered = Vec::new();
     let mut out = std::io::stdout().lock();
-    let mut written = 0;
-    for export in survey.exports(a.out_dir.as_deref(), a.force) {
-        let w = match export {
-            Export::Write(w) => w,
-            Export::Foreign(f) => {
-                eprintln!(
-                    "pkit: serial {}: {} holds another run's files of that name; not \
-                     touched (write it elsewhere with --out-dir)",
-                    hex(&f.item.cert.serial),
-                    f.item.destination
-                );
-                continue;
+    let done = survey
+        .export(store, a.out_dir.as_deref(), a.force, &mut |export| {
+            let w = match export {
+                Export::Write(w) => w,
+                Export::Foreign(f) => {
+                    eprintln!(
+                        "pkit: serial {}: {} holds another run's files of that name; not \
+                         touched (write it elsewhere with --out-dir)",
+                        hex(&f.item.cert.serial),
+                        f.item.destination
+                    );
+                    return Ok(());
+                }
+            };
+            let f = w.found;
+            let line = json!({
+                "n": f.item.n,
+                "serial_number": hex(&f.item.cert.serial),
+                "subject": f.item.cert.subject,
+                "cert": w.path,
+                "key": w.delivers.then(|| f.key_path()),
+            });
+            std::io::Write::write_all(&mut out, output::json_line(&line).as_bytes())
+        })
+        .map_err(|e| match e {
+            ExportError::Store(e) => db_err(&a.ca)(e),
+            ExportError::Dir { path, error } => {
+                CliError::io_at(&path.display().to_string(), &error)
             }
-        };
-        let f = w.found;
-        std::fs::create_dir_all(&w.dir)
-            .map_err(|e| CliError::io_at(&w.dir.display().to_string(), &e))?;
-        io::write_file_atomic(
-            &w.path,
-            io::pem_encode("CERTIFICATE", &f.item.cert.der).as_bytes(),
-            w.replace,
-            false,
-        )?;
-        written += 1;
-        if w.delivers {
-            delivered.push(f.item.id);
-        }
-        let line = json!({
-            "n": f.item.n,
-            "serial_number": hex(&f.item.cert.serial),
-            "subject": f.item.cert.subject,
-            "cert": w.path,
-            "key": w.delivers.then(|| f.key_path()),
-        });
-        std::io::Write::write_all(&mut out, output::json_line(&line).as_bytes())
-            .map_err(|e| CliError::io_at("stdout", &e))?;
-    }
-    survey.save(store, &delivered).map_err(db_err(&a.ca))?;
-    let keyless = written - delivered.len();
+            ExportError::File { path, error } => io::file_err(&path, &error),
+            ExportError::Report(e) => CliError::io_at("stdout", &e),
+        })?;
+    let (written, delivered) = (done.written, done.delivered);
+    let keyless = written - delivered;
     eprintln!(
         "pkit: wrote {written} certificate files; {} of them are delivered now (their keys \
          are in place){}",
-        delivered.len(),
+        delivered,
         if keyless > 0 {
             format!(
                 "; {keyless} have no key: revoke them with `pkit crl revoke --ca {} \

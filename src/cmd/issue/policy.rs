@@ -7,11 +7,10 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::Args;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::policy::{Policy, Rule};
-use pkit::pki::ca::precheck::names_allowed;
+use pkit::pki::ca::policy::{NoSuchRule, Policy, PolicyChange, Rule};
+use pkit::pki::ca::precheck::name_allowed;
 use pkit::pki::ca::settings;
-use pkit::pki::san::parse_san;
-use pkit::pki::verify::preissue::{PreIssue, Refusal};
+use pkit::pki::verify::preissue::PreIssue;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
@@ -77,27 +76,18 @@ pub struct PolicyCmdArgs {
 
 pub fn run_policy(be: &Backend, a: PolicyCmdArgs) -> CliResult<Exit> {
     let mut settings = load_settings(&a.ca)?;
-    let adding = a.add.parse()?;
-    let changes = a.clear || !a.remove.is_empty() || !adding.is_empty();
+    let change = PolicyChange {
+        clear: a.clear,
+        remove: a.remove.clone(),
+        add: a.add.parse()?,
+    };
+    let changes = !change.is_empty();
     if changes {
-        let policy = &mut settings.policy;
-        if a.clear {
-            *policy = Policy::default();
-        }
-        for r in &a.remove {
-            if !policy.remove(r) && !a.clear {
-                return Err(CliError::usage(format!(
-                    "--remove {r}: the CA's policy has no such rule"
-                )));
-            }
-        }
-        policy.merge(adding);
-        io::write_file_atomic(
-            &a.ca.join(settings::FILE),
-            settings.to_json().as_bytes(),
-            true,
-            false,
-        )?;
+        settings.policy.change(change).map_err(|NoSuchRule(r)| {
+            CliError::usage(format!("--remove {r}: the CA's policy has no such rule"))
+        })?;
+        let file = a.ca.join(settings::FILE);
+        settings.save(&a.ca).map_err(|e| io::file_err(&file, &e))?;
     }
     let checks = if a.check.is_empty() {
         Vec::new()
@@ -106,7 +96,11 @@ pub fn run_policy(be: &Backend, a: PolicyCmdArgs) -> CliResult<Exit> {
             .map_err(|r| CliError::negative(format!("the CA's chain: {r}")))?;
         a.check
             .iter()
-            .map(|n| Ok((n.clone(), check_name(&settings.policy, &chain, n)?)))
+            .map(|n| {
+                let allowed = name_allowed(&settings.policy, &chain, n)
+                    .map_err(|e| CliError::usage(format!("--check {e}")))?;
+                Ok((n.clone(), allowed))
+            })
             .collect::<CliResult<Vec<_>>>()?
     };
     let (allow, deny) = settings.policy.texts();
@@ -156,16 +150,4 @@ pub fn run_policy(be: &Backend, a: PolicyCmdArgs) -> CliResult<Exit> {
     } else {
         Exit::Ok
     })
-}
-
-/// Whether a certificate naming `name` in its SAN (and nothing in its subject) would
-/// pass the policy and the chain's name constraints.
-fn check_name(policy: &Policy, chain: &PreIssue, name: &str) -> CliResult<Result<(), Refusal>> {
-    let san = parse_san(name).map_err(|e| CliError::usage(format!("--check {e}")))?;
-    Ok(names_allowed(
-        policy,
-        Some(chain),
-        &[0x30, 0x00],
-        &[san.der],
-    ))
 }

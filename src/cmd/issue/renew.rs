@@ -4,17 +4,18 @@
 //! old certificate, and whether it is due, is `pkit::pki::ca::renew`'s.
 
 use super::deliver::{deliver, report, DeliverArgs};
-use crate::cmd::ca_db::{db_err, open_store};
+use crate::cmd::ca_db::{db_err, issue_err, open_store};
 use crate::cmd::ca_dir::{parse_duration, parse_time};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::flags::{IssuingCaArgs, ValidityArgs};
 use crate::cmd::io;
 use crate::cmd::key::{load_private_key, AlgorithmParser};
-use crate::cmd::request::{dn_of, generate, record};
+use crate::cmd::request::generate;
 use clap::Args;
 use pkit::der::{hex, Time};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{Backend, PrivateKey};
+use pkit::pki::ca::issue_one::RecordAs;
 use pkit::pki::ca::renew::{RenewError, Renewal};
 use std::path::PathBuf;
 
@@ -115,16 +116,13 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
         (None, None) => return Err(CliError::usage("give --key FILE or --key-out FILE")),
     };
     let req = old.request(profile, spki, key_alg, validity, a.validity.clip_validity);
-    let issued = issuer.issue(issuer.key.signer()?.as_mut(), &req)?;
-    let alg_name = key_alg.map_or("other", Algorithm::name);
-    issued
-        .record_in(
-            store.as_mut(),
-            &record(&issued, &dn_of(&issued.der), profile, alg_name),
-            Some(serial),
-            issuer.gate.mode,
-        )
-        .map_err(db_err(&a.issuer.ca))?;
+    let renewal = RecordAs {
+        subject: None,
+        renews: Some(serial),
+    };
+    let issued = issuer
+        .issue_and_record(issuer.key.signer()?.as_mut(), &req, store.as_mut(), renewal)
+        .map_err(issue_err(&a.issuer.ca))?;
     let what = format!("renewed serial {} as", hex(serial));
     let mut out = deliver(
         be,

@@ -19,7 +19,7 @@ use pkit::pki::alg::Digest;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::ocsp_answer::{answer, AnswerError};
 use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse};
-use pkit::pki::ocsp_request::{encode_request, find_nonce, IssuerHashes, NONCE_LEN};
+use pkit::pki::ocsp_request::{encode_request, new_nonce, read_request, IssuerHashes};
 use pkit::pki::ocsp_verify::{self, Expect, OcspVerdict, VerifyError};
 use pkit::pki::signed::SignedError;
 use responder::{load_responder, SignerArgs};
@@ -142,27 +142,18 @@ fn run_request(be: &Backend, a: RequestArgs) -> CliResult<Exit> {
     let issuer_item = read_item(&a.issuer)?;
     let leaf = parse_cert(&leaf_item)?;
     let issuer = parse_cert(&issuer_item)?;
-    if leaf.issuer.raw != issuer.subject.raw {
-        return Err(CliError::negative(format!(
-            "{}: issued by {}, not by {} ({})",
-            leaf_item.name,
-            leaf.issuer.to_rfc4514().unwrap_or_default(),
-            issuer.subject.to_rfc4514().unwrap_or_default(),
-            issuer_item.name
-        )));
-    }
+    leaf.check_issued_by(&issuer).map_err(|e| {
+        CliError::negative(format!("{}: {e} ({})", leaf_item.name, issuer_item.name))
+    })?;
     let digest = match a.hash {
         CertIdHash::Sha1 => Digest::Sha1,
         CertIdHash::Sha256 => Digest::Sha256,
     };
-    let nonce = if a.nonce {
-        let mut n = [0u8; NONCE_LEN];
-        pkit::pki::ca::random_bytes(&mut n)
-            .map_err(|e| CliError::io(format!("randomness: {e}")))?;
-        Some(n)
-    } else {
-        None
-    };
+    let nonce = a
+        .nonce
+        .then(|| new_nonce(be))
+        .transpose()
+        .map_err(|e| CliError::io(format!("randomness: {e}")))?;
     let der = encode_request(
         &IssuerHashes::of(be, &issuer, digest),
         leaf.serial,
@@ -274,16 +265,10 @@ fn run_verify(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let cert_item = a.cert.as_deref().map(read_item).transpose()?;
     let cert = cert_item.as_ref().map(parse_cert).transpose()?;
     let req_item = a.request.as_deref().map(read_item).transpose()?;
-    let req = match &req_item {
-        Some(item) => {
-            let der_err = |e| CliError::der(&item.name, &e);
-            let q = OcspRequest::from_der(&item.der).map_err(der_err)?;
-            q.requests().map_err(der_err)?;
-            find_nonce(q.request_extensions.as_ref()).map_err(der_err)?;
-            Some(q)
-        }
-        None => None,
-    };
+    let req = req_item
+        .as_ref()
+        .map(|item| read_request(&item.der).map_err(|e| CliError::der(&item.name, &e)))
+        .transpose()?;
     let verdict = ocsp_verify::verify(
         &resp,
         &Expect {

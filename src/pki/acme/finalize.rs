@@ -8,6 +8,7 @@ use crate::config::{AcmeConfig, Issues};
 use crate::csr::{order_names, subject_and_sans, CheckedCsr};
 use crate::problem::Problem;
 use crate::store::{IssuedCert, Order};
+use pkit_ca::issue_one::{IssueError, RecordAs};
 use pkit_ca::issuer::{CaError, Request};
 use pkit_ca::profile::Profile;
 use pkit_ca::store::CaStore;
@@ -88,11 +89,13 @@ pub(crate) fn issue_for_names(
         .key
         .signer()
         .map_err(|e| Problem::server(format!("the CA's key: {e}")))?;
+    // What the gate let through (under `warn`) goes on record with the certificate, in
+    // its transaction, as for every certificate the CA signs.
     let issued = ca
         .issuer
-        .issue(signer.as_mut(), &req)
+        .issue_and_record(signer.as_mut(), &req, store, RecordAs::default())
         .map_err(|e| match e {
-            CaError::Lint(findings) => Problem::new(
+            IssueError::Ca(CaError::Lint(findings)) => Problem::new(
                 "rejectedIdentifier",
                 400,
                 format!(
@@ -106,28 +109,14 @@ pub(crate) fn issue_for_names(
             ),
             // The CA's policy changed since the order was made, or the CSR names what
             // the chain forbids: the client's request, not the server, is at fault.
-            CaError::Forbidden(r) => Problem::new(
+            IssueError::Ca(CaError::Forbidden(r)) => Problem::new(
                 "rejectedIdentifier",
                 400,
                 format!("the CA refused to sign: {r}"),
             ),
-            other => Problem::server(format!("issuing: {other}")),
+            IssueError::Ca(other) => Problem::server(format!("issuing: {other}")),
+            IssueError::Store(e) => Problem::server(format!("the CA's records: {e}")),
         })?;
-    let dn = pkit_x509::cert::Certificate::from_der(&issued.der)
-        .ok()
-        .and_then(|c| c.subject.to_rfc4514().ok())
-        .unwrap_or_default();
-    let alg = key.key_alg.map_or("other", Algorithm::name);
-    // What the gate let through (under `warn`) goes on record with the certificate, in
-    // its transaction, as for every certificate the CA signs.
-    issued
-        .record_in(
-            store,
-            &issued.record(&dn, profile, alg),
-            None,
-            ca.issuer.gate.mode,
-        )
-        .map_err(|e| Problem::server(format!("the CA's records: {e}")))?;
     let mut chain_pem = pem_block(&issued.der);
     for c in &ca.chain {
         chain_pem.push_str(&pem_block(c));

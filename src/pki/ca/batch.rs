@@ -10,6 +10,9 @@
 //! hands out is one the CA has on record. What a lint gate set to `warn` or `off` let
 //! through goes into the chunk's transaction with its certificates, so a process killed
 //! mid-batch leaves no committed certificate without its record of it.
+//!
+//! The items a batch issues are made by [`crate::batch_items`] from `--count` templates or
+//! a manifest.
 
 use super::gate::{self, GateMode};
 use super::issuer::{CaError, Issued, Issuer, Request};

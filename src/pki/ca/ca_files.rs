@@ -1,13 +1,21 @@
 //! The certificates in a CA directory: `ca.pem` (the CA's own), `chain.pem` (an
 //! intermediate's chain, its own certificate first, what issued certificates are served
 //! with) and `root.pem` (the trust anchor above that chain, which `issue ca --parent`
-//! keeps beside it so that what the CA signs is validated up to the anchor).
+//! keeps beside it so that what the CA signs is validated up to the anchor); and the CA
+//! loaded from its directory to sign ([`load_issuer`]), with its settings and that chain
+//! check in place, so that no front end can leave them out.
 
+use crate::issuer::{CaError, Issuer};
+use crate::settings::{CaSettings, SettingsError};
+use pkit_verify::preissue::PreIssue;
+use pkit_x509::backend::{Backend, PrivateKey};
 use pkit_x509::cert::Certificate;
 use pkit_x509::split::{split, Form};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// The CA's key: PEM PKCS#8 (perhaps encrypted), or the URI of a key in a token.
+pub const KEY_FILE: &str = "ca.key";
 /// The CA's own certificate.
 pub const CA_CERT_FILE: &str = "ca.pem";
 /// An intermediate's chain up to (not including) its root, its own certificate first.
@@ -129,3 +137,66 @@ pub fn chain_to_anchor(dir: &Path) -> Result<Vec<Vec<u8>>, CaFilesError> {
     }
     Ok(all)
 }
+
+/// Why the CA in a directory could not be loaded to sign ([`load_issuer`]).
+#[derive(Debug)]
+pub enum LoadError<E> {
+    /// Its certificates could not be read.
+    Files(CaFilesError),
+    /// Its settings (`ca.json`) could not be read.
+    Settings(SettingsError),
+    /// Its key could not be loaded: the caller's loader's error.
+    Key(E),
+    /// The key is not the certificate's, the certificate is not a CA's, or its chain
+    /// does not validate ([`CaError::Forbidden`]).
+    Ca(CaError),
+}
+
+impl<E: fmt::Display> fmt::Display for LoadError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Files(e) => write!(f, "{e}"),
+            LoadError::Settings(e) => write!(f, "{e}"),
+            LoadError::Key(e) => write!(f, "{e}"),
+            LoadError::Ca(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for LoadError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Files(e) => Some(e),
+            LoadError::Settings(e) => Some(e),
+            LoadError::Key(e) => Some(e),
+            LoadError::Ca(e) => Some(e),
+        }
+    }
+}
+
+/// The CA in `dir`, ready to sign: its certificate (`ca.pem`), its settings (`ca.json`:
+/// pointers, lint rules, policy), the key `key` loads from `DIR/ca.key` (a file, or a
+/// token the file names: the caller knows how to ask for passwords and PINs), and its
+/// chain ([`chain_to_anchor`]) installed as the pre-issuance check, so that everything
+/// it signs is first validated as a relying party would. Read in that order: a
+/// directory without a certificate is refused before anyone is asked for a password.
+pub fn load_issuer<E>(
+    be: &Backend,
+    dir: &Path,
+    key: impl FnOnce(&Path) -> Result<Box<dyn PrivateKey>, E>,
+) -> Result<Issuer, LoadError<E>> {
+    let cert = ca_certificate(dir).map_err(LoadError::Files)?;
+    let settings = CaSettings::load(dir).map_err(LoadError::Settings)?;
+    let key = key(&dir.join(KEY_FILE)).map_err(LoadError::Key)?;
+    let mut issuer = Issuer::new(cert, key).map_err(LoadError::Ca)?;
+    issuer.pointers = settings.pointers;
+    issuer.gate.rules = settings.lint_rules;
+    issuer.policy = settings.policy;
+    let chain = chain_to_anchor(dir).map_err(LoadError::Files)?;
+    let chain = PreIssue::new(be, chain).map_err(|r| LoadError::Ca(CaError::Forbidden(r)))?;
+    issuer.chain = Some(chain);
+    Ok(issuer)
+}
+
+#[cfg(test)]
+mod tests;

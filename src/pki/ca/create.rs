@@ -5,9 +5,10 @@
 //! `ca.pem` last, each file whole or not at all. `pkit issue ca` runs this; the key, and
 //! how its file is protected, are the caller's.
 
-use super::ca_files::{self, CaFilesError, CA_CERT_FILE, CHAIN_FILE, ROOT_FILE};
+use super::ca_files::{self, CaFilesError, CA_CERT_FILE, CHAIN_FILE, KEY_FILE, ROOT_FILE};
 use super::dir::{self, URL_FILE};
 use super::gate::{GateMode, LintGate};
+use super::issue_one::{IssueError, RecordAs};
 use super::issuer::{self, CaError, Issuer, Request};
 use super::profile::Profile;
 use super::settings::{self, CaSettings};
@@ -21,8 +22,6 @@ use pkit_x509::backend::PrivateKey;
 use pkit_x509::cert::Certificate;
 use std::path::{Path, PathBuf};
 
-/// The CA's key: PEM PKCS#8 (perhaps encrypted), or the URI of a key in a token.
-pub const KEY_FILE: &str = "ca.key";
 /// The CA's records, when they are not on a database server.
 pub const DB_FILE: &str = "ca.db";
 /// Every file of a CA directory: a new CA is never made where any of them is.
@@ -267,15 +266,17 @@ impl NewCa {
             copied_wins: false,
         };
         let mut signer = parent.key.signer().map_err(CaError::from)?;
-        let issued = parent.issue(signer.as_mut(), &req)?;
-        issued
-            .record_in(
-                parent_store,
-                &issued.record(&self.subject_text, Profile::Ca, alg.name()),
-                None,
-                parent.gate.mode,
-            )
-            .map_err(CreateError::ParentStore)?;
+        // Recorded under the subject as it was given (`issue list` shows it so).
+        let record = RecordAs {
+            subject: Some(&self.subject_text),
+            renews: None,
+        };
+        let issued = parent
+            .issue_and_record(signer.as_mut(), &req, parent_store, record)
+            .map_err(|e| match e {
+                IssueError::Ca(e) => CreateError::Ca(e),
+                IssueError::Store(e) => CreateError::ParentStore(e),
+            })?;
         Ok(Certified {
             chain: Some(chain_below(parent_dir, &issued.der)?),
             root: anchor_of(parent_dir)?,

@@ -1,15 +1,19 @@
-//! `pkit crl gen`'s pipeline: the next CRL number, every revoked certificate streamed
-//! from the CA's records into one TBSCertList (those expired left out when asked), the
-//! lint gate over it, and the signature. What is made is handed back for the caller to
-//! record and write: recording it ([`CaStore::insert_crl`]) and writing the file both
-//! wait on the disk, and the command line runs them side by side.
+//! `pkit crl gen`'s pipeline, in stages that `pkit bench x509` times one by one:
+//! [`build`] (the next CRL number, every revoked certificate streamed from the CA's
+//! records into one TBSCertList, those expired left out when asked), [`gate`] (the lint
+//! gate over it) and [`sign`]; [`generate_crl`] runs the three. What is made is handed
+//! back for the caller to publish with [`record_and_write`]: recording it
+//! ([`CaStore::insert_crl`]) and writing the file both wait on the disk, so they run side
+//! by side, and a file is not left behind for a CRL that did not go on record.
 
 use crate::crl::{sign_crl, CrlFields, TbsCrlBuilder};
 use crate::issuer::{CaError, Issuer};
 use crate::store::{CaStore, CrlRecord, StoreError};
 use pkit_der::Time;
 use pkit_lint::Finding;
+use pkit_x509::backend::Signer;
 use std::fmt;
+use std::path::Path;
 
 /// What a CRL covers and for how long.
 #[derive(Debug, Clone, Copy)]
@@ -67,14 +71,21 @@ impl From<StoreError> for CrlError {
     }
 }
 
-/// The next CRL of `issuer`'s CA over the revoked certificates in `store`, checked by
-/// the CA's lint gate and signed. The CRL number is taken from the records; nothing is
-/// written to them.
-pub fn generate_crl(
-    issuer: &Issuer,
-    store: &mut dyn CaStore,
-    o: &CrlOptions,
-) -> Result<GeneratedCrl, CrlError> {
+/// A CRL's TBSCertList, built and not yet signed ([`build`]).
+#[derive(Debug, Clone)]
+pub struct CrlTbs {
+    /// Its number and times.
+    pub fields: CrlFields,
+    /// The TBSCertList's DER.
+    pub tbs: Vec<u8>,
+    /// How many revoked certificates it lists.
+    pub entries: usize,
+}
+
+/// The first stage: the next CRL number, taken from `store` (and so spent there), and
+/// every revoked certificate in it streamed into one TBSCertList for `issuer`'s CA;
+/// with [`CrlOptions::drop_expired`], those expired before thisUpdate are left out.
+pub fn build(issuer: &Issuer, store: &mut dyn CaStore, o: &CrlOptions) -> Result<CrlTbs, CrlError> {
     let fields = CrlFields {
         this_update: o.this_update,
         next_update: o.this_update.plus_seconds(o.lifetime),
@@ -91,24 +102,106 @@ pub fn generate_crl(
         }
     })?;
     let entries = builder.entries();
-    let tbs = builder.finish();
-    let findings = issuer
+    Ok(CrlTbs {
+        fields,
+        tbs: builder.finish(),
+        entries,
+    })
+}
+
+/// The second stage: the CA's lint gate over the TBSCertList. What it lets through comes
+/// back (warnings; errors too under `warn`); a refusal is [`CaError::Lint`].
+pub fn gate(issuer: &Issuer, tbs: &CrlTbs) -> Result<Vec<Finding>, CrlError> {
+    issuer
         .gate
-        .check_crl(&tbs, issuer.scheme)
-        .map_err(|r| CrlError::Ca(CaError::Lint(r.findings)))?;
+        .check_crl(&tbs.tbs, issuer.scheme)
+        .map_err(|r| CrlError::Ca(CaError::Lint(r.findings)))
+}
+
+/// The last stage: the signature, with `signer` (one of the CA key's).
+pub fn sign(
+    signer: &mut dyn Signer,
+    tbs: &CrlTbs,
+    findings: Vec<Finding>,
+) -> Result<GeneratedCrl, CrlError> {
+    let der = sign_crl(&tbs.tbs, signer).map_err(|e| CrlError::Ca(CaError::Backend(e)))?;
+    Ok(GeneratedCrl {
+        record: CrlRecord {
+            number: tbs.fields.number,
+            this_update: tbs.fields.this_update.unix,
+            next_update: tbs.fields.next_update.unix,
+            der,
+        },
+        entries: tbs.entries,
+        findings,
+    })
+}
+
+/// The next CRL of `issuer`'s CA over the revoked certificates in `store`, checked by
+/// the CA's lint gate and signed: [`build`], [`gate`], [`sign`]. The CRL number is
+/// spent in the records; the CRL itself is not recorded ([`record_and_write`]).
+pub fn generate_crl(
+    issuer: &Issuer,
+    store: &mut dyn CaStore,
+    o: &CrlOptions,
+) -> Result<GeneratedCrl, CrlError> {
+    let tbs = build(issuer, store, o)?;
+    let findings = gate(issuer, &tbs)?;
     let mut signer = issuer
         .key
         .signer()
         .map_err(|e| CrlError::Ca(CaError::Backend(e)))?;
-    let der = sign_crl(&tbs, signer.as_mut()).map_err(|e| CrlError::Ca(CaError::Backend(e)))?;
-    Ok(GeneratedCrl {
-        record: CrlRecord {
-            number: fields.number,
-            this_update: fields.this_update.unix,
-            next_update: fields.next_update.unix,
-            der,
-        },
-        entries,
-        findings,
-    })
+    sign(signer.as_mut(), &tbs, findings)
 }
+
+/// Why a CRL made was not published ([`record_and_write`]).
+#[derive(Debug)]
+pub enum PublishError<E> {
+    /// The records refused it: it is not published, and no file of it is left.
+    Store(StoreError),
+    /// Writing it out failed (it is on record).
+    Write(E),
+}
+
+impl<E: fmt::Display> fmt::Display for PublishError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PublishError::Store(e) => write!(f, "{e}"),
+            PublishError::Write(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for PublishError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PublishError::Store(e) => Some(e),
+            PublishError::Write(e) => Some(e),
+        }
+    }
+}
+
+/// Publish a CRL made: record it in `store` (a flushed file and a row, or a row on a
+/// database server) while `write` writes it out — both wait mostly on the disk, so they
+/// run side by side. When recording fails, `file` (what `write` created, if anything) is
+/// removed again: no output is left for a CRL that is not on record. A failed record
+/// is reported before a failed write.
+pub fn record_and_write<E: Send>(
+    store: &mut dyn CaStore,
+    crl: &CrlRecord,
+    file: Option<&Path>,
+    write: impl FnOnce() -> Result<(), E> + Send,
+) -> Result<(), PublishError<E>> {
+    let (stored, written) = rayon::join(|| store.insert_crl(crl), write);
+    if let Err(e) = stored {
+        if let (Ok(()), Some(p)) = (&written, file) {
+            // Best effort: the error that matters is the record's.
+            let _ = std::fs::remove_file(p);
+        }
+        return Err(PublishError::Store(e));
+    }
+    written.map_err(PublishError::Write)
+}
+
+#[cfg(test)]
+mod tests;

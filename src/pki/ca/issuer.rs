@@ -1,7 +1,8 @@
 //! A certificate authority on disk: `DIR/ca.pem` (its certificate), `DIR/ca.key` (PKCS#8,
 //! mode 0600, optionally encrypted), `DIR/ca.db` (the store). Issuing builds the TBS once,
 //! signs it with a per-thread signer, and returns the certificate; recording and writing
-//! files is the caller's (so batches can commit per chunk).
+//! files is the caller's (so batches can commit per chunk), or, for one certificate,
+//! [`Issuer::issue_and_record`]'s ([`crate::issue_one`]).
 
 use super::gate::LintGate;
 use super::pointers::Pointers;

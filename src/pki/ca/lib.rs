@@ -53,6 +53,7 @@
 use pkit_der as der;
 
 pub mod batch;
+pub mod batch_items;
 pub mod ca_files;
 pub mod compose;
 pub mod create;
@@ -60,6 +61,7 @@ pub mod crl;
 pub mod crl_generate;
 pub mod dir;
 pub mod gate;
+pub mod issue_one;
 pub mod issued;
 pub mod issuer;
 pub mod name_constraints;

@@ -129,6 +129,38 @@ impl fmt::Display for RuleError {
 
 impl std::error::Error for RuleError {}
 
+/// A rule a change was to remove that the policy does not have (its text as given).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoSuchRule(pub String);
+
+impl fmt::Display for NoSuchRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: the CA's policy has no such rule", self.0)
+    }
+}
+
+impl std::error::Error for NoSuchRule {}
+
+/// A change to a CA's policy, as `pkit issue policy` makes it: every rule dropped first
+/// when `clear`, then each rule of `remove` (as written) taken out, then `add`'s rules
+/// added, each once.
+#[derive(Debug, Clone, Default)]
+pub struct PolicyChange {
+    /// Drop every rule first.
+    pub clear: bool,
+    /// Rules to take out, as written; each must be there, unless `clear` took it.
+    pub remove: Vec<String>,
+    /// Rules to add.
+    pub add: Policy,
+}
+
+impl PolicyChange {
+    /// Whether the change changes nothing.
+    pub fn is_empty(&self) -> bool {
+        !self.clear && self.remove.is_empty() && self.add.is_empty()
+    }
+}
+
 /// Why the CA's policy refuses a name: the name and the rule that denies it, or the allow
 /// rules it matches none of, as `pkit` prints it after the `ca-policy` code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -441,6 +473,21 @@ impl Policy {
         self.allow.retain(|x| x.text() != text);
         self.deny.retain(|x| x.text() != text);
         before != self.allow.len() + self.deny.len()
+    }
+
+    /// Make `change` ([`PolicyChange`]). A rule to remove that is not there refuses the
+    /// change, which may then be half made: the caller keeps the policy it had.
+    pub fn change(&mut self, change: PolicyChange) -> Result<(), NoSuchRule> {
+        if change.clear {
+            *self = Policy::default();
+        }
+        for r in &change.remove {
+            if !self.remove(r) && !change.clear {
+                return Err(NoSuchRule(r.clone()));
+            }
+        }
+        self.merge(change.add);
+        Ok(())
     }
 
     /// Add `other`'s rules, each once.

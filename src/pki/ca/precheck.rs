@@ -14,6 +14,7 @@ use crate::der::Reader;
 use pkit_verify::preissue::{PreIssue, Refusal};
 use pkit_x509::ext::{GeneralName, IpForm};
 use pkit_x509::name::Name;
+use pkit_x509::san::{parse_san, SanError};
 
 /// Whether a certificate with this subject (Name DER) and these subjectAltName entries
 /// (GeneralName TLVs) would pass the CA's `policy`, then its `chain`'s name constraints:
@@ -40,6 +41,24 @@ pub fn names_allowed(
         Some(c) => c.names(subject, sans),
         None => Ok(()),
     }
+}
+
+/// Whether the CA would certify `name` (a SAN as `pkit issue cert --san` takes it:
+/// `DNS:…`, `IP:…`, `email:…`, `URI:…`): a certificate naming it in its SAN and nothing
+/// in its subject, held to the CA's `policy` and its `chain` ([`names_allowed`]). What
+/// `pkit issue policy --check` answers; an error when `name` is not a SAN.
+pub fn name_allowed(
+    policy: &Policy,
+    chain: &PreIssue,
+    name: &str,
+) -> Result<Result<(), Refusal>, SanError> {
+    let san = parse_san(name)?;
+    Ok(names_allowed(
+        policy,
+        Some(chain),
+        &[0x30, 0x00],
+        &[san.der],
+    ))
 }
 
 #[cfg(test)]

@@ -132,6 +132,15 @@ impl CaSettings {
         })
     }
 
+    /// Write the settings to `DIR/ca.json`, replacing the file whole: a command that
+    /// loads the CA meanwhile reads the old settings or the new, never part of either.
+    pub fn save(&self, dir: &Path) -> std::io::Result<()> {
+        let text = self.to_json();
+        pkit_store::atomic_file::create(&dir.join(FILE), true, false, |w| {
+            w.write_all(text.as_bytes())
+        })
+    }
+
     /// The file's text.
     pub fn to_json(&self) -> String {
         let p = &self.pointers;
@@ -168,7 +177,7 @@ mod tests {
             policy: Policy::parse(&["DNS:*.corp.example".into()], &["IP:10.0.0.0/8".into()])
                 .unwrap(),
         };
-        std::fs::write(d.path().join(FILE), s.to_json()).unwrap();
+        s.save(d.path()).unwrap();
         assert_eq!(CaSettings::load(d.path()).unwrap(), s);
         std::fs::write(d.path().join(FILE), "{\"ocsp_urls\": [\"ftp://x\"]}").unwrap();
         let e = CaSettings::load(d.path()).unwrap_err().to_string();

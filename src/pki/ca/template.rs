@@ -273,7 +273,8 @@ fn extension(e: &Value) -> Result<(Vec<u8>, Vec<u8>), String> {
         (Some(b), _) => base64::engine::general_purpose::STANDARD
             .decode(b)
             .map_err(|x| format!("der_b64: {x}"))?,
-        (None, Some(h)) => decode_hex(h).ok_or("der_hex: expected pairs of hex digits")?,
+        (None, Some(h)) => crate::der::parse_hex(h, |c| c == ':' || c.is_whitespace())
+            .ok_or("der_hex: expected pairs of hex digits")?,
         (None, None) => {
             return Err(format!(
                 "extension {dotted}: expected der_b64 or der_hex (its DER); subjectAltName, \
@@ -291,20 +292,6 @@ fn extension(e: &Value) -> Result<(Vec<u8>, Vec<u8>), String> {
         w.octet_string(&der);
     });
     Ok((oid, w.finish()))
-}
-
-fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    let s: String = s
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ':')
-        .collect();
-    if s.len() % 2 != 0 {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 /// keyUsage from bit names (RFC 5280 §4.2.1.3 spellings, case-insensitive).

@@ -1,6 +1,7 @@
 //! Certificates a batch committed but never delivered (see
 //! [`crate::store::DeliveryNote`]): finding them, for `pkit issue list|export --undelivered`,
-//! `pkit crl revoke --undelivered` and the warning `pkit issue batch` prints.
+//! `pkit crl revoke --undelivered` and the warning `pkit issue batch` prints; writing
+//! their certificate files again ([`Survey::export`]) and revoking them ([`revoke_all`]).
 //!
 //! The store knows which chunks were being delivered when their process stopped; the
 //! files tell the rest. A certificate counts as delivered when `<n>.key` in its output
@@ -10,12 +11,14 @@
 
 #![forbid(unsafe_code)]
 
-use crate::store::{CaStore, Pending, Result, RevokeOutcome, Undelivered};
+use crate::der::pem;
+use crate::store::{CaStore, Pending, Result, RevokeOutcome, StoreError, Undelivered};
 use pkit_store::process;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
 use pkit_x509::key::load::load_private;
 use pkit_x509::split::{split, Form, Item};
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// What an expected file holds.
@@ -173,6 +176,106 @@ impl Survey {
     }
 }
 
+/// What [`Survey::export`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Exported {
+    /// Certificate files written.
+    pub written: usize,
+    /// Of them, those that delivered their certificate (beside its key, in place): no
+    /// longer undelivered.
+    pub delivered: usize,
+}
+
+/// Why an export stopped (what it wrote before stays written; what it delivered is not
+/// recorded as such, and a later survey finds it delivered).
+#[derive(Debug)]
+pub enum ExportError<E> {
+    /// The records could not be updated.
+    Store(StoreError),
+    /// A directory to write into could not be made.
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// A certificate file could not be written (`AlreadyExists`: one is there that the
+    /// export may not replace).
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// The caller's report of a certificate failed.
+    Report(E),
+}
+
+impl<E: fmt::Display> fmt::Display for ExportError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Store(e) => write!(f, "{e}"),
+            ExportError::Dir { path, error } | ExportError::File { path, error } => {
+                write!(f, "{}: {error}", path.display())
+            }
+            ExportError::Report(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for ExportError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExportError::Store(e) => Some(e),
+            ExportError::Dir { error, .. } | ExportError::File { error, .. } => Some(error),
+            ExportError::Report(e) => Some(e),
+        }
+    }
+}
+
+impl Survey {
+    /// `pkit issue export --undelivered`: each certificate found, in batch order, as
+    /// [`Survey::exports`] says — its PEM file written (whole or not at all, its
+    /// directory made when missing), or left alone beside another run's files — and
+    /// reported to `each` once done; then what it delivered is recorded, with what the
+    /// survey found ([`Survey::save`]). Stops at the first failure.
+    pub fn export<E>(
+        &self,
+        store: &mut dyn CaStore,
+        out_dir: Option<&Path>,
+        force: bool,
+        each: &mut dyn FnMut(&Export<'_>) -> std::result::Result<(), E>,
+    ) -> std::result::Result<Exported, ExportError<E>> {
+        let mut delivered = Vec::new();
+        let mut written = 0;
+        for export in self.exports(out_dir, force) {
+            if let Export::Write(w) = &export {
+                std::fs::create_dir_all(&w.dir).map_err(|error| ExportError::Dir {
+                    path: w.dir.clone(),
+                    error,
+                })?;
+                pkit_store::atomic_file::create(&w.path, w.replace, false, |out| {
+                    pem::write(out, "CERTIFICATE", &w.found.item.cert.der)
+                })
+                .map_err(|error| ExportError::File {
+                    path: w.path.clone(),
+                    error,
+                })?;
+                written += 1;
+                if w.delivers {
+                    delivered.push(w.found.item.id);
+                }
+            }
+            each(&export).map_err(ExportError::Report)?;
+        }
+        self.save(store, &delivered).map_err(ExportError::Store)?;
+        Ok(Exported {
+            written,
+            delivered: delivered.len(),
+        })
+    }
+}
+
 /// Settled revocations recorded per transaction: a revocation of many cut short keeps
 /// what it did, and one commit per certificate would make it crawl.
 const SETTLE_EVERY: usize = 1024;
@@ -317,5 +420,88 @@ mod tests {
                 assert!(!w.delivers);
             }
         }
+    }
+
+    #[test]
+    fn an_export_writes_reports_and_records_what_it_delivered() {
+        use FileState::*;
+        let d = tempfile::tempdir().unwrap();
+        let batch = d.path().join("batch");
+        let in_batch = |n, key, cert| {
+            let mut f = found(n, key, cert);
+            f.item.destination = batch.display().to_string();
+            f
+        };
+        let s = Survey {
+            found: vec![
+                in_batch(1, Present, Missing),
+                in_batch(2, Missing, Missing),
+                in_batch(3, Replaced, Missing),
+            ],
+            in_flight: 0,
+            ended_chunks: Vec::new(),
+            now_delivered: Vec::new(),
+        };
+        let mut store = crate::store::SqliteCaStore::open(&d.path().join("ca.db")).unwrap();
+        let mut heard = Vec::new();
+        let done = s
+            .export(&mut store, None, false, &mut |e| {
+                heard.push(match e {
+                    Export::Write(w) => (w.found.item.n, true),
+                    Export::Foreign(f) => (f.item.n, false),
+                });
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        assert_eq!(
+            done,
+            Exported {
+                written: 2,
+                delivered: 1
+            }
+        );
+        assert_eq!(heard, [(1, true), (2, true), (3, false)]);
+        let pem_text = std::fs::read_to_string(batch.join("1.pem")).unwrap();
+        assert_eq!(pem_text, pem::encode("CERTIFICATE", &[0x30, 0]));
+        assert!(batch.join("2.pem").exists() && !batch.join("3.pem").exists());
+
+        // Elsewhere, a file already there is replaced only when forced.
+        let elsewhere = d.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        std::fs::write(elsewhere.join("1.pem"), "mine").unwrap();
+        let e = s
+            .export(&mut store, Some(&elsewhere), false, &mut |_| {
+                Ok::<(), ()>(())
+            })
+            .unwrap_err();
+        assert!(
+            matches!(&e, ExportError::File { path, error }
+                if path.ends_with("1.pem") && error.kind() == std::io::ErrorKind::AlreadyExists),
+            "{e:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(elsewhere.join("1.pem")).unwrap(),
+            "mine"
+        );
+        let done = s
+            .export(
+                &mut store,
+                Some(&elsewhere),
+                true,
+                &mut |_| Ok::<(), ()>(()),
+            )
+            .unwrap();
+        assert_eq!(
+            done,
+            Exported {
+                written: 3,
+                delivered: 0
+            }
+        );
+        // The caller's report stops it.
+        let e = s
+            .export(&mut store, None, false, &mut |_| Err("stdout closed"))
+            .unwrap_err();
+        assert!(matches!(e, ExportError::Report("stdout closed")));
     }
 }

@@ -48,7 +48,7 @@ mod verify_signature;
 
 pub use key::{KeyProtection, NewKey, TokenKey};
 pub use token::Token;
-pub use uri::{is_pkcs11_uri, KeyUri, UriError};
+pub use uri::{is_pkcs11_uri, key_uri_in, KeyUri, UriError};
 
 /// Keys and signature verification in one PKCS#11 token, everything else from a software
 /// backend.

@@ -73,6 +73,20 @@ pub fn is_pkcs11_uri(s: &str) -> bool {
         .is_some_and(|p| p.eq_ignore_ascii_case(b"pkcs11:"))
 }
 
+/// The key URI a key argument stands for: the argument itself when it is a URI, else
+/// the text of the file it names when that holds one (another token CA's `ca.key`,
+/// trimmed); `None` for anything else (a key file, or no file at all: the caller reads it
+/// as a key and says what is wrong).
+pub fn key_uri_in(spec: &str) -> Option<String> {
+    if is_pkcs11_uri(spec) {
+        return Some(spec.to_string());
+    }
+    std::fs::read_to_string(spec)
+        .ok()
+        .map(|t| t.trim().to_string())
+        .filter(|t| is_pkcs11_uri(t))
+}
+
 impl KeyUri {
     /// Parse an RFC 7512 URI (`pkcs11:` path attributes `;`-separated, then `?` query
     /// attributes `&`-separated, values percent-decoded).
@@ -299,6 +313,23 @@ fn encode_all(b: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_argument_is_a_uri_or_a_file_holding_one() {
+        let uri = "pkcs11:token=CA;object=ca%20key";
+        assert_eq!(key_uri_in(uri).as_deref(), Some(uri));
+        assert_eq!(
+            key_uri_in("PKCS11:object=x").as_deref(),
+            Some("PKCS11:object=x")
+        );
+        let d = tempfile::tempdir().unwrap();
+        let (holds, pem) = (d.path().join("ca.key"), d.path().join("key.pem"));
+        std::fs::write(&holds, format!("{uri}\n")).unwrap();
+        std::fs::write(&pem, "-----BEGIN PRIVATE KEY-----\n").unwrap();
+        assert_eq!(key_uri_in(holds.to_str().unwrap()).as_deref(), Some(uri));
+        assert_eq!(key_uri_in(pem.to_str().unwrap()), None);
+        assert_eq!(key_uri_in(d.path().join("absent").to_str().unwrap()), None);
+    }
 
     #[test]
     fn reads_the_rfcs_examples() {

@@ -30,8 +30,8 @@ use crate::dn;
 use pkit_x509::cert::Certificate;
 use pkit_x509::crl::{Crl, RevokedCert};
 use pkit_x509::ext::ku;
-use pkit_x509::ext::AuthorityKeyIdentifier;
 use pkit_x509::ext::{self, ExtensionValue};
+use pkit_x509::ext::{AuthorityKeyIdentifier, CrlReason};
 use pkit_x509::extension::Extension;
 
 use pkit_x509::backend::Backend;
@@ -358,12 +358,50 @@ impl<'a> RevokedIndex<'a> {
         self.entries.is_empty()
     }
 
-    /// The entry for `serial` (its magnitude or its INTEGER content octets).
-    pub fn find(&self, serial: &[u8]) -> Option<&RevokedCert<'a>> {
-        self.entries
-            .binary_search_by(|e| serial_cmp(e.serial, serial))
-            .ok()
-            .map(|i| &self.entries[i])
+    /// What the CRL says of the certificate whose serialNumber has the INTEGER content
+    /// octets `serial`: its entry, if it has one. Magnitudes and signs are both compared:
+    /// a negative serial (RFC 5280 §4.1.2.2 tolerates them from non-conforming CAs) is not
+    /// the positive one with the same octets. A serial given as a magnitude (hex from a
+    /// command line) is made content octets with `pkit_der::integer::from_unsigned`.
+    /// The one look-up of both `pkit crl check` and `pkit verify --crl`.
+    pub fn lookup(&self, serial: &[u8]) -> Option<Listing<'_, 'a>> {
+        let negative = crate::der::integer::is_negative(serial);
+        let first = self
+            .entries
+            .partition_point(|e| serial_cmp(e.serial, serial).is_lt());
+        self.entries[first..]
+            .iter()
+            .take_while(|e| serial_cmp(e.serial, serial).is_eq())
+            .find(|e| crate::der::integer::is_negative(e.serial) == negative)
+            .map(|entry| Listing { entry })
+    }
+}
+
+/// A CRL's entry for one certificate ([`RevokedIndex::lookup`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Listing<'i, 'a> {
+    /// The entry.
+    pub entry: &'i RevokedCert<'a>,
+}
+
+impl Listing<'_, '_> {
+    /// The entry's reasonCode (§5.3.1); `None` when it has none, an error when its
+    /// extensions or the reason do not decode.
+    pub fn reason(&self) -> crate::der::Result<Option<CrlReason>> {
+        let Some(x) = &self.entry.extensions else {
+            return Ok(None);
+        };
+        let Some(ext) = x.find(&oids::CE_CRL_REASON)? else {
+            return Ok(None);
+        };
+        CrlReason::read(&mut Reader::new(ext.value)).map(Some)
+    }
+
+    /// Whether the entry revokes its certificate: any entry but one whose reason is
+    /// removeFromCRL, which in a delta CRL takes a held certificate off the list
+    /// ([`CrlReason::revokes`]). An entry whose reason does not decode still revokes.
+    pub fn revokes(&self) -> bool {
+        self.reason().ok().flatten().is_none_or(CrlReason::revokes)
     }
 }
 
@@ -377,5 +415,98 @@ mod tests {
         assert_eq!(serial_cmp(&[0x01, 0x00], &[0xff]), Ordering::Greater);
         assert_eq!(serial_cmp(&[0x00, 0x80], &[0x80]), Ordering::Equal);
         assert_eq!(serial_cmp(&[0x02], &[0x03]), Ordering::Less);
+    }
+
+    /// A CRL (signed by no one) listing `entries`: (serial content octets, reasonCode
+    /// extension's value).
+    fn crl_of(entries: &[(&[u8], Option<&[u8]>)]) -> Vec<u8> {
+        use crate::der::{tag, Writer};
+        let alg = |w: &mut Writer| {
+            w.sequence(|w| {
+                w.oid(&oids::ED25519);
+            });
+        };
+        let mut w = Writer::new();
+        w.sequence(|w| {
+            w.sequence(|w| {
+                w.integer_u64(1);
+                alg(w);
+                w.sequence(|_| {});
+                w.time(Time { unix: 0 });
+                w.sequence(|w| {
+                    for (serial, reason) in entries {
+                        w.sequence(|w| {
+                            w.primitive(tag::INTEGER, serial);
+                            w.time(Time { unix: 60 });
+                            if let Some(r) = reason {
+                                w.sequence(|w| {
+                                    w.sequence(|w| {
+                                        w.oid(&oids::CE_CRL_REASON);
+                                        w.octet_string(r);
+                                    });
+                                });
+                            }
+                        });
+                    }
+                });
+            });
+            alg(w);
+            w.bit_string(&[0; 64]);
+        });
+        w.finish()
+    }
+
+    #[test]
+    fn lookups_compare_signs_and_read_reasons() {
+        let key_compromise: &[u8] = &[0x0a, 1, 1];
+        let remove: &[u8] = &[0x0a, 1, 8];
+        let der = crl_of(&[
+            // 255, and -1 with the same octets: both in the list, adjacent once sorted.
+            (&[0x00, 0xff], Some(key_compromise)),
+            (&[0xff], None),
+            (&[0x05], Some(remove)),
+            (&[0x06], Some(&[0x02, 1, 1])),
+        ]);
+        let crl = Crl::from_der(&der).unwrap();
+        let index = RevokedIndex::build(&crl).unwrap();
+        assert_eq!(index.len(), 4);
+        let hit = index.lookup(&[0x00, 0xff]).unwrap();
+        assert_eq!(hit.entry.serial, [0x00, 0xff]);
+        assert_eq!(hit.reason().unwrap(), Some(CrlReason::KeyCompromise));
+        assert!(hit.revokes());
+        let negative = index.lookup(&[0xff]).unwrap();
+        assert_eq!(negative.entry.serial, [0xff]);
+        assert_eq!(negative.reason().unwrap(), None);
+        // A magnitude from a command line reads as the positive serial.
+        let typed = crate::der::integer::from_unsigned(&[0xff]);
+        assert_eq!(index.lookup(&typed).unwrap().entry.serial, [0x00, 0xff]);
+        // removeFromCRL is listed, and does not revoke.
+        let removed = index.lookup(&[0x05]).unwrap();
+        assert_eq!(removed.reason().unwrap(), Some(CrlReason::RemoveFromCrl));
+        assert!(!removed.revokes());
+        // A reasonCode that does not decode (an INTEGER): an error, and still revoked.
+        let bad = index.lookup(&[0x06]).unwrap();
+        assert!(bad.reason().is_err());
+        assert!(bad.revokes());
+        assert!(index.lookup(&[0x07]).is_none());
+        assert!(
+            index.lookup(&[0x00, 0x05]).is_some(),
+            "a sign octet is no other serial"
+        );
+    }
+
+    #[test]
+    fn lookups_find_a_sign_on_either_side_of_its_twin() {
+        for entries in [
+            [&[0x00u8, 0x80][..], &[0x80][..]],
+            [&[0x80][..], &[0x00, 0x80][..]],
+        ] {
+            let der = crl_of(&[(entries[0], None), (entries[1], None)]);
+            let crl = Crl::from_der(&der).unwrap();
+            let index = RevokedIndex::build(&crl).unwrap();
+            for want in entries {
+                assert_eq!(index.lookup(want).unwrap().entry.serial, want);
+            }
+        }
     }
 }

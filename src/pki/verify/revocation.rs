@@ -16,13 +16,12 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::crl_verify::{self, NextUpdate, RevokedIndex};
-use crate::der::oid_registry as oids;
-use crate::der::{integer, Reader, Time};
+use crate::der::Time;
 use crate::dn;
 use crate::reason::Reason;
 use pkit_x509::backend::Backend;
 use pkit_x509::cert::Certificate;
-use pkit_x509::crl::{Crl, RevokedCert};
+use pkit_x509::crl::Crl;
 use pkit_x509::ext::CrlReason;
 use pkit_x509::ocsp::{CertStatus, OcspResponse};
 use pkit_x509::ocsp_verify::{self, Expect, VerifyError};
@@ -203,25 +202,6 @@ struct Answer<'s> {
     revoked: Option<(Option<CrlReason>, Time)>,
 }
 
-/// The entry for `serial` (INTEGER content octets). The index compares magnitudes, so
-/// the sign is compared here: a negative serial (RFC 5280 §4.1.2.2 tolerates them from
-/// non-conforming CAs) is not the positive one with the same octets.
-fn find<'i, 'a>(index: &'i RevokedIndex<'a>, serial: &[u8]) -> Option<&'i RevokedCert<'a>> {
-    index
-        .find(serial)
-        .filter(|e| integer::is_negative(e.serial) == integer::is_negative(serial))
-}
-
-/// The status an entry gives: §5.3.1 removeFromCRL (in a delta CRL) takes a held
-/// certificate off the list; any other reason, certificateHold included, is revoked.
-fn listing(e: &RevokedCert<'_>) -> Option<(Option<CrlReason>, Time)> {
-    let reason = e
-        .extensions
-        .and_then(|x| x.find(&oids::CE_CRL_REASON).ok().flatten())
-        .and_then(|x| CrlReason::read(&mut Reader::new(x.value)).ok());
-    (reason != Some(CrlReason::RemoveFromCrl)).then_some((reason, e.revocation_date))
-}
-
 /// The newest usable delta CRL for complete CRL `base` (§5.2.4, §6.3.3 (c)): same issuer
 /// and key, same scope, a BaseCRLNumber not above the complete CRL's number, a number of
 /// its own above it, current at `now`. A delta that fails any of this is passed over:
@@ -307,17 +287,23 @@ fn consult<'s, 'a>(
         NextUpdate::Passed(_) if delta.is_some() => {}
         stale_or_missing => return Err(stale_or_missing.problem().unwrap_or_default()),
     }
-    // An entry in the delta supersedes the complete CRL's (§5.2.4).
+    // An entry in the delta supersedes the complete CRL's (§5.2.4): its removeFromCRL
+    // takes a held certificate off the list; any other reason, certificateHold included,
+    // is revoked.
     let entry = delta
         .as_deref()
-        .and_then(|d| find(d, cert.serial).copied())
-        .or_else(|| find(&index, cert.serial).copied());
+        .and_then(|d| d.lookup(cert.serial))
+        .or_else(|| index.lookup(cert.serial));
+    let revoked = entry.and_then(|l| {
+        l.revokes()
+            .then(|| (l.reason().ok().flatten(), l.entry.revocation_date))
+    });
     Ok(Answer {
         issuer: c.crl.issuer.raw,
         scope: m.scope,
         this_update: c.crl.this_update,
         covers,
-        revoked: entry.as_ref().and_then(listing),
+        revoked,
     })
 }
 

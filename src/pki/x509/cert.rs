@@ -234,6 +234,19 @@ impl<'a> Certificate<'a> {
         self.issuer.raw == self.subject.raw
     }
 
+    /// Whether `ca` issued this certificate as far as names tell: its issuer field is
+    /// `ca`'s subject byte for byte, as a CA writes it into everything it signs (and as an
+    /// OCSP CertID's issuerNameHash hashes it). The signature is not checked.
+    pub fn check_issued_by(&self, ca: &Certificate<'_>) -> std::result::Result<(), OtherIssuer> {
+        if self.issuer.raw == ca.subject.raw {
+            return Ok(());
+        }
+        Err(OtherIssuer {
+            issuer: self.issuer.to_rfc4514().unwrap_or_default(),
+            ca: ca.subject.to_rfc4514().unwrap_or_default(),
+        })
+    }
+
     /// Whether `key` is the private half of the public key this certificate certifies
     /// (a key packed with its certificate, a CA's key beside its certificate).
     pub fn certifies_key(
@@ -254,6 +267,32 @@ impl<'a> Certificate<'a> {
             ))
         }
     }
+}
+
+/// A certificate that names another issuer than the CA it was held against
+/// ([`Certificate::check_issued_by`]): both names as RFC 4514 text (empty when one does
+/// not decode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherIssuer {
+    /// The certificate's issuer.
+    pub issuer: String,
+    /// The CA's subject.
+    pub ca: String,
+}
+
+impl std::fmt::Display for OtherIssuer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "issued by {}, not by {}", self.issuer, self.ca)
+    }
+}
+
+impl std::error::Error for OtherIssuer {}
+
+/// The subject of the certificate `der` as RFC 4514 text (what the CA's records, the
+/// JSON's `issuer_dn` and a PKCS#12 file's default alias show); `None` when the
+/// certificate or its subject does not decode.
+pub fn subject_dn(der: &[u8]) -> Option<String> {
+    Certificate::from_der(der).ok()?.subject.to_rfc4514().ok()
 }
 
 /// `[0] EXPLICIT Version DEFAULT v1`: DER omits v1, so an explicit 0 is a deviation.
@@ -281,5 +320,73 @@ fn read_version(t: &mut Reader<'_>) -> Result<u8> {
             )?;
             Ok(2)
         }
+    }
+}
+
+/// A certificate from `issuer` to `subject` (an Ed25519 key of zeros, signed by no one:
+/// for tests of what its names and fields say).
+#[cfg(test)]
+pub(crate) fn test_cert(issuer: &str, subject: &str) -> Vec<u8> {
+    use crate::der::Writer;
+    let name = |s: &str| crate::subject::parse_subject(s).unwrap();
+    let alg = |w: &mut Writer| {
+        w.sequence(|w| {
+            w.oid(&oids::ED25519);
+        });
+    };
+    let mut w = Writer::new();
+    w.sequence(|w| {
+        w.sequence(|w| {
+            w.explicit(0, |w| {
+                w.integer_u64(2);
+            });
+            w.integer_u64(1);
+            alg(w);
+            w.raw(&name(issuer));
+            w.sequence(|w| {
+                w.time(Time { unix: 0 });
+                w.time(Time { unix: 86_400 });
+            });
+            w.raw(&name(subject));
+            w.sequence(|w| {
+                alg(w);
+                w.bit_string(&[0; 32]);
+            });
+        });
+        alg(w);
+        w.bit_string(&[0; 64]);
+    });
+    w.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cert(issuer: &str, subject: &str) -> Vec<u8> {
+        test_cert(issuer, subject)
+    }
+
+    #[test]
+    fn issued_by_compares_the_issuer_with_the_cas_subject() {
+        let (ca_der, leaf_der) = (cert("CN=CA", "CN=CA"), cert("CN=CA", "CN=leaf"));
+        let other_der = cert("CN=Other CA,O=X", "CN=leaf");
+        let ca = Certificate::from_der(&ca_der).unwrap();
+        let leaf = Certificate::from_der(&leaf_der).unwrap();
+        assert_eq!(leaf.check_issued_by(&ca), Ok(()));
+        assert_eq!(ca.check_issued_by(&ca), Ok(()));
+        let other = Certificate::from_der(&other_der).unwrap();
+        let e = other.check_issued_by(&ca).unwrap_err();
+        assert_eq!(e.to_string(), "issued by CN=Other CA,O=X, not by CN=CA");
+        assert_eq!(ca.check_issued_by(&other).unwrap_err().ca, "CN=leaf");
+    }
+
+    #[test]
+    fn subject_dn_of_der() {
+        assert_eq!(
+            subject_dn(&cert("CN=CA", "CN=leaf,O=Example")).as_deref(),
+            Some("CN=leaf,O=Example")
+        );
+        assert_eq!(subject_dn(&[0x30, 0x00]), None);
     }
 }

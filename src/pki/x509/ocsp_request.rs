@@ -13,7 +13,7 @@ use crate::backend::Backend;
 use crate::cert::Certificate;
 use crate::der::oid_registry as oids;
 use crate::der::{integer, Oid, Writer};
-use crate::ocsp::CertId;
+use crate::ocsp::{CertId, OcspRequest};
 
 /// The hash OID for a CertID `hashAlgorithm`.
 pub fn digest_oid(d: Digest) -> Oid {
@@ -101,6 +101,30 @@ pub fn same_serial(a: &[u8], b: &[u8]) -> bool {
 /// RFC 8954 §2.1: a nonce of 1..=32 octets; 32 is what it recommends.
 pub const NONCE_LEN: usize = 32;
 
+/// A fresh nonce for a request (RFC 8954): [`NONCE_LEN`] octets from the backend's
+/// random generator.
+pub fn new_nonce(be: &Backend) -> crate::backend::Result<[u8; NONCE_LEN]> {
+    let bytes = be.pbe().random(NONCE_LEN)?;
+    let mut nonce = [0u8; NONCE_LEN];
+    nonce.copy_from_slice(bytes.get(..NONCE_LEN).ok_or_else(|| {
+        crate::backend::BackendError::Crypto(format!(
+            "the random generator gave {} octets of the {NONCE_LEN} asked for",
+            bytes.len()
+        ))
+    })?);
+    Ok(nonce)
+}
+
+/// The request a response is held against (`pkit ocsp verify --request`): read whole —
+/// its list of requests and its nonce decoded — so that a malformed request is refused as
+/// such rather than taken for a mismatch with the response.
+pub fn read_request(der: &[u8]) -> crate::der::Result<OcspRequest<'_>> {
+    let q = OcspRequest::from_der(der)?;
+    q.requests()?;
+    find_nonce(q.request_extensions.as_ref())?;
+    Ok(q)
+}
+
 /// An unsigned `OCSPRequest` for one certificate, with a nonce extension when given.
 ///
 /// ```asn1
@@ -158,7 +182,6 @@ pub fn find_nonce<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ocsp::OcspRequest;
 
     #[test]
     fn requests_round_trip() {
@@ -192,5 +215,37 @@ mod tests {
             ..hashes
         };
         assert!(!other.issued(&q.requests().unwrap()[0].cert_id));
+    }
+
+    #[test]
+    fn a_request_is_read_whole() {
+        let hashes = IssuerHashes {
+            digest: Digest::Sha1,
+            name_hash: vec![1; 20],
+            key_hash: vec![2; 20],
+        };
+        let good = encode_request(&hashes, &[7], Some(&[9; 8]));
+        assert_eq!(read_request(&good).unwrap().requests().unwrap().len(), 1);
+        // A nonce extension whose value is a NULL, not an OCTET STRING.
+        let mut w = Writer::new();
+        w.sequence(|w| {
+            w.sequence(|w| {
+                w.sequence(|w| {
+                    w.sequence(|w| hashes.write_cert_id(w, &[7]));
+                });
+                w.explicit(2, |w| {
+                    w.sequence(|w| {
+                        w.sequence(|w| {
+                            w.oid(&oids::PKIX_OCSP_NONCE);
+                            w.octet_string(&[0x05, 0x00]);
+                        });
+                    });
+                });
+            });
+        });
+        let bad = w.finish();
+        assert!(OcspRequest::from_der(&bad).is_ok(), "the envelope reads");
+        assert!(read_request(&bad).is_err(), "the nonce does not");
+        assert!(read_request(&good[..good.len() - 1]).is_err());
     }
 }

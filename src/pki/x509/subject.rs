@@ -133,7 +133,9 @@ fn parse_atv(atv: &str) -> Result<Atv, SubjectError> {
         ))
     })?;
     let value_der = if let Some(hex) = value.strip_prefix('#') {
-        decode_hex(hex).ok_or_else(|| SubjectError(format!("RDN '{atv}': bad #hex value")))?
+        // RFC 4514 §2.4: hexpairs, nothing between them.
+        crate::der::parse_hex(hex, |_| false)
+            .ok_or_else(|| SubjectError(format!("RDN '{atv}': bad #hex value")))?
     } else {
         let text = unescape(value)
             .ok_or_else(|| SubjectError(format!("RDN '{atv}': bad escape sequence")))?;
@@ -221,16 +223,6 @@ fn unescape(v: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
-}
-
-fn decode_hex(h: &str) -> Option<Vec<u8>> {
-    if h.len() % 2 != 0 {
-        return None;
-    }
-    (0..h.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 #[cfg(test)]

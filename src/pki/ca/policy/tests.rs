@@ -152,3 +152,43 @@ fn rules_are_removed_by_their_text_and_merged_once() {
         )
     );
 }
+
+#[test]
+fn changes_clear_remove_then_add() {
+    let texts = |p: &Policy| p.texts();
+    let mut p = policy(&["DNS:*.corp.example"], &["IP:10.0.0.0/8"]);
+    let change = PolicyChange {
+        remove: vec!["IP:10.0.0.0/8".into()],
+        add: policy(&["DNS:*.corp.example", "DNS:www.example.com"], &[]),
+        ..PolicyChange::default()
+    };
+    assert!(!change.is_empty() && PolicyChange::default().is_empty());
+    p.change(change).unwrap();
+    assert_eq!(
+        texts(&p),
+        (
+            vec![
+                "DNS:*.corp.example".to_string(),
+                "DNS:www.example.com".to_string()
+            ],
+            Vec::new()
+        )
+    );
+    let missing = PolicyChange {
+        remove: vec!["DNS:nope.example".into()],
+        ..PolicyChange::default()
+    };
+    let e = p.clone().change(missing.clone()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "DNS:nope.example: the CA's policy has no such rule"
+    );
+    // Clearing first: a rule to remove need not be there.
+    p.change(PolicyChange {
+        clear: true,
+        add: policy(&[], &["DNS:bad.example"]),
+        ..missing
+    })
+    .unwrap();
+    assert_eq!(texts(&p), (Vec::new(), vec!["DNS:bad.example".to_string()]));
+}

@@ -155,3 +155,23 @@ fn a_ca_below_a_path_length_of_zero_is_refused() {
         )
         .is_ok());
 }
+
+#[test]
+fn one_name_is_asked_of_the_policy_then_the_chain() {
+    let ca = constrained_root(&["DNS:fleet.internal"], None);
+    let chain = ca.chain.as_ref().unwrap();
+    let policy = Policy::parse(&[], &["DNS:*.lab.fleet.internal".to_string()]).unwrap();
+    assert_eq!(
+        name_allowed(&policy, chain, "DNS:a.fleet.internal"),
+        Ok(Ok(()))
+    );
+    let r = name_allowed(&policy, chain, "DNS:x.lab.fleet.internal")
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(r.code, "ca-policy");
+    let r = name_allowed(&policy, chain, "DNS:evil.example")
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(r.code, "name-constraints");
+    assert!(name_allowed(&policy, chain, "nonsense").is_err());
+}

@@ -4,7 +4,8 @@
 
 use super::scope::append_rdn;
 use super::*;
-use crate::der::{tag, Oid, Writer};
+use crate::der::oid_registry as oids;
+use crate::der::{integer, tag, Oid, Writer};
 use pkit_ca::crl::sign_crl;
 use pkit_ca::issuer::{self_signed, Issuer, Request};
 use pkit_ca::ocsp::{Asked, Responder};
@@ -458,8 +459,8 @@ fn a_negative_serial_is_not_the_positive_one_with_the_same_octets() {
     let list = Crl::from_der(&der).unwrap();
     let index = RevokedIndex::build(&list).unwrap();
     // The entry is 255 (02 02 00 ff); 02 01 ff is -1.
-    assert!(find(&index, &[0x00, 0xff]).is_some());
-    assert!(find(&index, &[0xff]).is_none());
+    assert!(index.lookup(&[0x00, 0xff]).is_some());
+    assert!(index.lookup(&[0xff]).is_none());
 }
 
 #[test]

@@ -125,6 +125,21 @@ impl CrlReason {
         })
     }
 
+    /// The reason whose ASN.1 identifier is `name`, in any case (`keyCompromise`,
+    /// `KEYCOMPROMISE`); `None` for any other text.
+    pub fn from_name(name: &str) -> Option<CrlReason> {
+        (0..=10)
+            .filter_map(CrlReason::from_code)
+            .find(|r| r.name().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+    }
+
+    /// Whether a CRL entry with this reason revokes its certificate: every reason but
+    /// removeFromCRL, which a delta CRL gives a certificate it takes off hold (§5.3.1),
+    /// and which a CA therefore never records for a revocation.
+    pub fn revokes(self) -> bool {
+        self != CrlReason::RemoveFromCrl
+    }
+
     /// Read a CRLReason ENUMERATED (RFC 5280 §5.3.1).
     pub fn read(r: &mut Reader<'_>) -> Result<CrlReason> {
         let at = r.offset();
@@ -198,5 +213,24 @@ mod tests {
         assert_eq!((r, r.name()), (CrlReason::Other(7), None));
         // INTEGER is not ENUMERATED.
         assert!(CrlReason::read(&mut Reader::new(&[0x02, 1, 1])).is_err());
+    }
+
+    #[test]
+    fn reasons_by_name() {
+        for code in (0..=10).filter(|&c| c != 7) {
+            let r = CrlReason::from_code(code).unwrap();
+            let name = r.name().unwrap();
+            assert_eq!(CrlReason::from_name(name), Some(r));
+            assert_eq!(CrlReason::from_name(&name.to_ascii_uppercase()), Some(r));
+        }
+        assert_eq!(
+            CrlReason::from_name("cacompromise"),
+            Some(CrlReason::CaCompromise)
+        );
+        assert_eq!(CrlReason::from_name("compromised"), None);
+        assert_eq!(CrlReason::from_name(""), None);
+        assert!(CrlReason::KeyCompromise.revokes() && CrlReason::CertificateHold.revokes());
+        assert!(CrlReason::Other(7).revokes());
+        assert!(!CrlReason::RemoveFromCrl.revokes());
     }
 }

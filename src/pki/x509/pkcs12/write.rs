@@ -36,6 +36,17 @@ pub struct Contents<'a> {
     pub friendly_name: &'a str,
 }
 
+/// The friendlyName a file gets when none is asked for: the certificate's subject as RFC
+/// 4514 text, its first 64 characters (an alias keytool and the Windows store show whole);
+/// empty when the subject does not decode.
+pub fn default_friendly_name(cert: &[u8]) -> String {
+    crate::cert::subject_dn(cert)
+        .unwrap_or_default()
+        .chars()
+        .take(64)
+        .collect()
+}
+
 /// Encode the PFX under `password` (UTF-8).
 pub fn encode_pfx(be: &Backend, c: &Contents<'_>, password: &[u8]) -> backend::Result<Vec<u8>> {
     // localKeyID pairs the key with its certificate: the certificate's SHA-1, as OpenSSL
@@ -182,4 +193,23 @@ fn bag(
         w.explicit(0, value);
         attributes(w);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cert::test_cert;
+
+    #[test]
+    fn the_default_name_is_the_subject_cut_to_64_characters() {
+        assert_eq!(
+            default_friendly_name(&test_cert("CN=CA", "CN=leaf,O=Example")),
+            "CN=leaf,O=Example"
+        );
+        let long = format!("CN={},O={}", "é".repeat(40), "x".repeat(40));
+        let name = default_friendly_name(&test_cert("CN=CA", &long));
+        assert_eq!(name.chars().count(), 64);
+        assert!(long.starts_with(&name));
+        assert_eq!(default_friendly_name(b"not a certificate"), "");
+    }
 }

@@ -532,14 +532,14 @@ jsonl\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -s r -l recursive -d 'Read the files in directories given as CERT, recursively'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -s r -l recursive -d 'Read the files in directories given as CERT, recursively. A file in them that holds no certificate (a key, a CRL, a README) is skipped and counted, not an error (--verbose names each); a file named on the command line must hold one'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l require-explicit-policy -d 'Require a valid policy for the whole path (RFC 5280 initial-explicit-policy)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-policy-mapping -d 'Do not follow policy mappings (initial-policy-mapping-inhibit)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l inhibit-any-policy -d 'Do not let anyPolicy stand for other policies (initial-any-policy-inhibit)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l ocsp -d 'Ask the OCSP responder each certificate names (authorityInfoAccess, http) about it'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl-download -d 'Fetch the CRL each certificate names (cRLDistributionPoints, http; once per run)'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l offline -d 'Never fetch revocation data. Without it, --check-revocation given with no CRL, OCSP response or --ca asks the OCSP responders and fetches the CRLs the certificates name, as --ocsp --crl-download do'
-complete -c pkit -n "__fish_pkit_using_subcommand verify" -s v -l verbose -d 'Name the files of --roots directories that hold no certificate, and count the certificates found more than once'
+complete -c pkit -n "__fish_pkit_using_subcommand verify" -s v -l verbose -d 'Name the files of --roots directories (and of -r directories) that hold no certificate, and count the certificates found more than once'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l rules -d 'Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements\' rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of them, for a publicly trusted CA), cabf-smime (the S/MIME BRs, for mailbox certificates), none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l as -d 'Lint every certificate as this type instead of the one its contents say: root, intermediate, cross-ca, tls-leaf, smime-leaf, ocsp-signer, leaf' -r

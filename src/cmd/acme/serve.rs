@@ -58,7 +58,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
     /// The HTTPS certificate chain (PEM, leaf first); without it the server issues itself
-    /// one from the CA for the host of the base URL, with a fresh P-256 key, at start.
+    /// one from the CA for the host of the base URL, with a fresh P-256 key, and keeps it
+    /// in DIR/acme-tls.pem and DIR/acme-tls.key for the next start, which uses it again
+    /// while it names the host and over a third of its validity is left.
     #[arg(
         long,
         value_name = "FILE",
@@ -167,17 +169,25 @@ fn tls_identity(
     }
     let host = config.host();
     let mut store = crate::cmd::ca_db::open_store(&a.ca, &a.db)?;
-    let (chain, key) = pkit::acme::server_identity(ca, store.as_mut(), host, be, Time::now())
-        .map_err(|p| {
-            CliError::new(
+    let id = pkit::acme::server_identity_kept(&a.ca, ca, store.as_mut(), host, be, Time::now())
+        .map_err(|e| match e {
+            pkit::acme::IdentityError::Issue(p) => CliError::new(
                 crate::cmd::error::Exit::Negative,
                 format!("the server's own certificate for {host}: {}", p.detail),
-            )
+            ),
+            e @ pkit::acme::IdentityError::Write(_) => {
+                CliError::io(format!("the server's own certificate for {host}: {e}"))
+            }
         })?;
+    let kept = if id.reused { ", kept from before" } else { "" };
     Ok(TlsIdentity {
-        chain_pem: chain.into_bytes(),
-        key_pem: key.into_bytes(),
-        source: format!("a certificate from {} for {host}", a.ca.display()),
+        chain_pem: id.chain_pem.into_bytes(),
+        key_pem: id.key_pem.into_bytes(),
+        source: format!(
+            "a certificate from {} for {host} ({}{kept})",
+            a.ca.display(),
+            pkit::acme::IDENTITY_CERT_FILE
+        ),
     })
 }
 

@@ -46,6 +46,7 @@ mod dns;
 mod eab;
 mod finalize;
 mod handler;
+mod identity;
 mod jose;
 mod mtc;
 mod nonce;
@@ -61,6 +62,10 @@ pub use config::{AcmeConfig, Issues, ProfileOffer, MAX_IDENTIFIERS};
 pub use eab::{parse_keys as parse_eab_keys, EabKeysError};
 pub use finalize::server_identity;
 pub use handler::AcmeHandler;
+pub use identity::{
+    load_or_issue as server_identity_kept, IdentityError, ServerIdentity,
+    CERT_FILE as IDENTITY_CERT_FILE, KEY_FILE as IDENTITY_KEY_FILE,
+};
 pub use jose::{JoseError, Jwk};
 pub use mtc::{spawn_checkpointer, MtcLog, MtcStart, MtcStartError, Schedule};
 pub use problem::Problem;

@@ -554,7 +554,7 @@ summary\t'A table of how often each lint fired, over all inputs'"
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand lint" -s r -l recursive -d 'Read the files in directories, recursively'
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -s r -l recursive -d 'Read the files in directories, recursively; each distinct object found is linted once, under the first name it was found by (hash links and bundles repeat them)'
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l list -d 'List the lints (name, object, level, rule set, source, in force since and until) and exit'
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand acme; and not __fish_seen_subcommand_from serve accounts orders help" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''

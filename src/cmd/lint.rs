@@ -31,7 +31,8 @@ pub enum Format {
 pub struct LintArgs {
     /// Files or directories to lint; `-` (or nothing) reads stdin.
     pub inputs: Vec<PathBuf>,
-    /// Read the files in directories, recursively.
+    /// Read the files in directories, recursively; each distinct object found is linted
+    /// once, under the first name it was found by (hash links and bundles repeat them).
     #[arg(short, long)]
     pub recursive: bool,
     /// Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements'
@@ -151,15 +152,16 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
         e.report(json);
         unreadable.get_or_insert(e);
     };
-    // Each distinct object is linted once, under the first name it was found by: a
-    // directory such as /etc/ssl/certs holds each root as a file, as hash links to it and
-    // again in the bundle (parse --summary counts them alike).
+    // With -r each distinct object is linted once, under the first name it was found by:
+    // a directory such as /etc/ssl/certs holds each root as a file, as hash links to it
+    // and again in the bundle (parse --summary counts them alike). Files named one by one
+    // are each linted: whoever names two copies asks about both.
     let mut seen = std::collections::HashSet::new();
     let mut again = 0usize;
     for path in io::collect_paths(&a.inputs, a.recursive)? {
         let src = io::read_source(&path)?;
         for item in io::split_items(src, InForm::Auto) {
-            if let Ok(it) = &item {
+            if let (true, Ok(it)) = (a.recursive, &item) {
                 if !seen.insert(it.der.clone()) {
                     again += 1;
                     continue;
@@ -177,7 +179,7 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
     }
     if again > 0 {
         eprintln!(
-            "pkit: {again} object{} found again (links, bundles, the same file twice) and \
+            "pkit: {again} object{} found again in the directories (links, bundles) and \
              linted once",
             if again == 1 { " was" } else { "s were" }
         );

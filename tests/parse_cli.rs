@@ -490,13 +490,23 @@ fn output_order_is_input_order() {
             Some(pem("CERTIFICATE", &certs[*i].der).as_str())
         );
     }
-    // -f der concatenates in the same order.
-    let mut args: Vec<&str> = vec!["parse", "-f", "der"];
+    // -f der --split numbers the files in the same order.
+    let out = dir.path().join("out").join("c.der");
+    std::fs::create_dir(out.parent().unwrap()).unwrap();
+    let out_s = out.to_string_lossy().into_owned();
+    let mut args: Vec<&str> = vec!["parse", "-f", "der", "--split", "-o", &out_s];
     args.extend(paths.iter().map(String::as_str));
     let run = pkit_run(&args);
-    ok(&run, "many files, -f der");
-    let expected: Vec<u8> = order.iter().flat_map(|i| certs[*i].der.clone()).collect();
-    assert_eq!(run.stdout, expected);
+    ok(&run, "many files, -f der --split");
+    for (k, i) in order.iter().enumerate() {
+        let file = out.with_file_name(format!("c-{}.der", k + 1));
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            certs[*i].der,
+            "{}",
+            file.display()
+        );
+    }
 }
 
 /// DER holds one object per file: several objects are refused as DER (nothing, pkit

@@ -54,13 +54,7 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
     // Read before anything of ours runs: a busy machine measures a share of itself.
     let load_before = machine::load_average();
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    if let Some(load) = load_before.filter(|&l| machine::is_busy(l, cores)) {
-        eprintln!(
-            "pkit: warning: the machine is busy (load average {load:.2} on {cores} cores): \
-             other work will take CPU time from the bench, and its figures will be low and \
-             noisy"
-        );
-    }
+    let busy = load_before.filter(|&l| machine::is_busy(l, cores));
     // Before any thread starts: a SoftHSM2 token is set up through the environment.
     let tokens = Scratch::named("tokens")?;
     let backend = super::token::bench_backend(
@@ -75,7 +69,23 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
         .build()
         .map_err(|e| CliError::usage(format!("--threads {threads}: {e}")))?;
     let bar = progress_bar();
-    let progress = |label: &str| bar.set_message(label.to_string());
+    // Said when the first cell is measured: after the arguments and inputs were taken,
+    // so that a refusal stays the one line it is.
+    let warned = std::sync::Once::new();
+    let progress = |label: &str| {
+        warned.call_once(|| {
+            if let Some(load) = busy {
+                bar.suspend(|| {
+                    eprintln!(
+                        "pkit: warning: the machine is busy (load average {load:.2} on {cores} \
+                         cores): other work will take CPU time from the bench, and its \
+                         figures will be low and noisy"
+                    )
+                });
+            }
+        });
+        bar.set_message(label.to_string());
+    };
     let h = Harness {
         backend: &backend,
         subscriber_keys: be,

@@ -1,5 +1,5 @@
 //! `pkit crl gen`'s pipeline, in stages that `pkit bench x509` times one by one:
-//! [`build`] (the next CRL number, every revoked certificate streamed from the CA's
+//! [`build`] (a CRL number, every revoked certificate streamed from the CA's
 //! records into one TBSCertList, those expired left out when asked), [`gate`] (the lint
 //! gate over it) and [`sign`]; [`generate_crl`] runs the three. What is made is handed
 //! back for the caller to publish with [`record_and_write`]: recording it
@@ -86,10 +86,22 @@ pub struct CrlTbs {
 /// every revoked certificate in it streamed into one TBSCertList for `issuer`'s CA;
 /// with [`CrlOptions::drop_expired`], those expired before thisUpdate are left out.
 pub fn build(issuer: &Issuer, store: &mut dyn CaStore, o: &CrlOptions) -> Result<CrlTbs, CrlError> {
+    let number = store.next_crl_number()?;
+    build_numbered(issuer, &*store, o, number)
+}
+
+/// [`build`] under CRL number `number`, which is not taken here: [`generate_crl`] claims
+/// it once the gate has let the CRL through.
+pub fn build_numbered(
+    issuer: &Issuer,
+    store: &dyn CaStore,
+    o: &CrlOptions,
+    number: u64,
+) -> Result<CrlTbs, CrlError> {
     let fields = CrlFields {
         this_update: o.this_update,
         next_update: o.this_update.plus_seconds(o.lifetime),
-        number: store.next_crl_number()?,
+        number,
     };
     let crl_issuer = issuer.crl_issuer();
     // Sizing the buffer up front spares a million-entry CRL its reallocations.
@@ -138,15 +150,24 @@ pub fn sign(
 }
 
 /// The next CRL of `issuer`'s CA over the revoked certificates in `store`, checked by
-/// the CA's lint gate and signed: [`build`], [`gate`], [`sign`]. The CRL number is
-/// spent in the records; the CRL itself is not recorded ([`record_and_write`]).
+/// the CA's lint gate and signed: [`build_numbered`], [`gate`], [`sign`]. Its number is
+/// claimed in the records only once the gate let it through, so CRL numbers strictly
+/// increase and a refused CRL spends none (another process that took the number
+/// meanwhile makes this one build again under the next). The CRL itself is not
+/// recorded ([`record_and_write`]).
 pub fn generate_crl(
     issuer: &Issuer,
     store: &mut dyn CaStore,
     o: &CrlOptions,
 ) -> Result<GeneratedCrl, CrlError> {
-    let tbs = build(issuer, store, o)?;
-    let findings = gate(issuer, &tbs)?;
+    let (tbs, findings) = loop {
+        let number = store.last_crl_number()? + 1;
+        let tbs = build_numbered(issuer, &*store, o, number)?;
+        let findings = gate(issuer, &tbs)?;
+        if store.claim_crl_number(number)? {
+            break (tbs, findings);
+        }
+    };
     let mut signer = issuer
         .key
         .signer()

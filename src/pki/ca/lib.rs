@@ -59,6 +59,7 @@ pub mod compose;
 pub mod create;
 pub mod crl;
 pub mod crl_generate;
+pub mod crl_publish;
 pub mod dir;
 pub mod gate;
 pub mod issue_one;
@@ -83,6 +84,8 @@ pub mod validity;
 
 #[cfg(test)]
 mod properties;
+#[cfg(test)]
+mod testing;
 
 /// Fill `buf` from the operating system's CSPRNG.
 pub fn random_bytes(buf: &mut [u8]) -> std::io::Result<()> {

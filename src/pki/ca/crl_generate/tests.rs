@@ -2,53 +2,19 @@
 //! the whole makes, and a CRL the records refuse leaves no file.
 
 use super::*;
-use crate::issuer::self_signed;
-use crate::store::{CertRecord, SqliteCaStore};
-use pkit_openssl as openssl;
-use pkit_x509::alg::Algorithm;
 use pkit_x509::crl::Crl;
-use pkit_x509::subject::parse_subject;
 
 const NOW: Time = Time {
     unix: 1_800_000_000,
 };
 
 fn issuer() -> Issuer {
-    let be = openssl::backend();
-    let key = be.generate(Algorithm::EcdsaP256).unwrap();
-    let name = parse_subject("CN=CRL CA").unwrap();
-    let ca = self_signed(
-        key.as_ref(),
-        &name,
-        NOW.plus_seconds(-86_400),
-        NOW.plus_seconds(365 * 86_400),
-        None,
-    )
-    .unwrap();
-    Issuer::new(ca, key).unwrap()
+    crate::testing::issuer(NOW)
 }
 
 /// A store holding three certificates, all revoked; the second expired before [`NOW`].
-fn store(dir: &Path) -> SqliteCaStore {
-    let mut s = SqliteCaStore::open(&dir.join("ca.db")).unwrap();
-    let rec = |n: u8, not_after: i64| CertRecord {
-        serial: vec![n; 20],
-        subject: "CN=x".into(),
-        not_before: 0,
-        not_after,
-        profile: "server".into(),
-        key_algorithm: "ecdsa-p256".into(),
-        status: "valid".into(),
-        issued_at: 0,
-        der: vec![0x30, 0],
-    };
-    let later = NOW.unix + 86_400;
-    s.insert_certificates(&[rec(1, later), rec(2, NOW.unix - 1), rec(3, later)])
-        .unwrap();
-    for n in 1..=3 {
-        s.revoke(&[n; 20], NOW.unix - 60, Some(1)).unwrap();
-    }
-    s
+fn store(dir: &Path) -> crate::store::SqliteCaStore {
+    crate::testing::revoked_store(dir, NOW)
 }
 
 fn options(drop_expired: bool) -> CrlOptions {

@@ -241,11 +241,25 @@ pub trait CaStore: Send {
     fn for_each_revoked(&self, f: &mut dyn FnMut(Revoked)) -> Result<()>;
     /// How many certificates are revoked.
     fn revoked_count(&self) -> Result<usize>;
+    /// How many revocations were ever recorded (each [`RevokeOutcome::Revoked`] counts
+    /// one, in the transaction that records it): one row read, so a CRL publisher can ask
+    /// often whether its CRL is still true without walking the revoked certificates.
+    fn revocations_recorded(&self) -> Result<u64>;
     /// The status of one serial, for OCSP.
     fn status(&self, serial: &[u8]) -> Result<CertStatus>;
     /// Take the next CRL number: strictly increasing, starting at 1, committed before the
     /// CRL is written so that no two CRLs ever share one.
     fn next_crl_number(&mut self) -> Result<u64>;
+    /// The last CRL number taken (0 when none was).
+    fn last_crl_number(&self) -> Result<u64>;
+    /// Take CRL number `n` if it is the next one (the last taken is `n - 1`); false when
+    /// another took it first. A CRL is built and gated under the number it expects and
+    /// only then claims it, so one the gate refuses spends none.
+    fn claim_crl_number(&mut self, n: u64) -> Result<bool>;
+    /// Forget the recorded CRLs numbered below `number` (their rows, and their files
+    /// beside ca.db): a server that republishes on every revocation keeps a bounded
+    /// history instead of one file per revocation.
+    fn forget_crls_before(&mut self, number: u64) -> Result<()>;
     /// Keep a signed CRL. A CRL number is never reused: a second insert of the same
     /// number fails and leaves the first alone.
     fn insert_crl(&mut self, crl: &CrlRecord) -> Result<()>;

@@ -382,6 +382,12 @@ impl CaStore for PgCaStore {
                                  revocation_reason = $3 WHERE serial = $1",
                                 &[&serial, &at, &reason_code],
                             )?;
+                            tx.execute(
+                                "INSERT INTO meta (key, value) VALUES ('revocations', '1')
+                                 ON CONFLICT (key)
+                                 DO UPDATE SET value = (meta.value::bigint + 1)::text",
+                                &[],
+                            )?;
                             RevokeOutcome::Revoked
                         }
                     }
@@ -419,6 +425,17 @@ impl CaStore for PgCaStore {
         })
     }
 
+    fn revocations_recorded(&self) -> Result<u64> {
+        self.read(|c| {
+            let v: Option<String> = c
+                .client
+                .query_opt("SELECT value FROM meta WHERE key = 'revocations'", &[])?
+                .map(|r| r.try_get(0))
+                .transpose()?;
+            Ok(v.and_then(|v| v.parse().ok()).unwrap_or(0))
+        })
+    }
+
     fn status(&self, serial: &[u8]) -> Result<CertStatus> {
         self.read(|c| {
             let row = c.client.query_opt(&c.status, &[&serial])?;
@@ -453,6 +470,49 @@ impl CaStore for PgCaStore {
             value.parse().map_err(|_| {
                 StoreError::File(format!("meta.crl_number is not a number: {value:?}"))
             })
+        })
+    }
+
+    fn last_crl_number(&self) -> Result<u64> {
+        self.read(|c| {
+            let v: Option<String> = c
+                .client
+                .query_opt("SELECT value FROM meta WHERE key = 'crl_number'", &[])?
+                .map(|r| r.try_get(0))
+                .transpose()?;
+            Ok(v.and_then(|v| v.parse().ok()).unwrap_or(0))
+        })
+    }
+
+    /// One statement either way, so two claimers of one number never both win: the
+    /// first number is the row's insertion, a later one the update of the row holding the
+    /// number before it.
+    fn claim_crl_number(&mut self, n: u64) -> Result<bool> {
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        self.call(|c| {
+            let changed = if n == 1 {
+                c.client.execute(
+                    "INSERT INTO meta (key, value) VALUES ('crl_number', '1')
+                     ON CONFLICT (key) DO NOTHING",
+                    &[],
+                )?
+            } else {
+                c.client.execute(
+                    "UPDATE meta SET value = ($1::bigint)::text
+                     WHERE key = 'crl_number' AND value::bigint = $1::bigint - 1",
+                    &[&n],
+                )?
+            };
+            Ok(changed == 1)
+        })
+    }
+
+    fn forget_crls_before(&mut self, number: u64) -> Result<()> {
+        let below = i64::try_from(number).unwrap_or(i64::MAX);
+        self.call(|c| {
+            c.client
+                .execute("DELETE FROM crls WHERE number < $1", &[&below])?;
+            Ok(())
         })
     }
 

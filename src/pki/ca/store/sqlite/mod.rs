@@ -200,6 +200,11 @@ impl CaStore for SqliteCaStore {
                      revocation_reason = ?3 WHERE serial = ?1",
                     params![serial, at, reason],
                 )?;
+                tx.execute(
+                    "INSERT INTO meta (key, value) VALUES ('revocations', '1')
+                     ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+                    [],
+                )?;
                 RevokeOutcome::Revoked
             }
         };
@@ -236,6 +241,18 @@ impl CaStore for SqliteCaStore {
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
+    fn revocations_recorded(&self) -> Result<u64> {
+        let n: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'revocations'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(n.and_then(|v| v.parse().ok()).unwrap_or(0))
+    }
+
     /// The status of one serial, for OCSP.
     fn status(&self, serial: &[u8]) -> Result<CertStatus> {
         let row = revocation_row(&self.conn, serial)?;
@@ -270,6 +287,63 @@ impl CaStore for SqliteCaStore {
         )?;
         tx.commit()?;
         Ok(next)
+    }
+
+    fn last_crl_number(&self) -> Result<u64> {
+        let last: Option<String> = self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = 'crl_number'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(last.and_then(|v| v.parse::<u64>().ok()).unwrap_or(0))
+    }
+
+    /// One IMMEDIATE transaction from the read to the write: two claimers of one number
+    /// never both win.
+    fn claim_crl_number(&mut self, n: u64) -> Result<bool> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let last: Option<String> = tx
+            .query_row("SELECT value FROM meta WHERE key = 'crl_number'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        let last = last.and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        if last.checked_add(1) != Some(n) {
+            return Ok(false);
+        }
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('crl_number', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [n.to_string()],
+        )?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// The rows go first, in one transaction; then the files, best effort (a file left
+    /// behind is a leftover that a later insert of its number would replace, and numbers
+    /// are never reused).
+    fn forget_crls_before(&mut self, number: u64) -> Result<()> {
+        let below = i64::try_from(number).unwrap_or(i64::MAX);
+        let tx = self.conn.transaction()?;
+        let gone: Vec<i64> = {
+            let mut st = tx.prepare("SELECT number FROM crls WHERE number < ?1 AND der IS NULL")?;
+            let rows = st.query_map([below], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        tx.execute("DELETE FROM crls WHERE number < ?1", [below])?;
+        tx.commit()?;
+        for n in gone {
+            let path = self
+                .dir
+                .join(CRL_DIR)
+                .join(crl_file(u64::try_from(n).unwrap_or(0)));
+            let _ = std::fs::remove_file(path);
+        }
+        Ok(())
     }
 
     /// Keep a signed CRL: its DER in `crls/<number>.crl` (written, flushed and renamed

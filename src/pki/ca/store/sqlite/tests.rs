@@ -83,6 +83,27 @@ fn revocation_status_and_crl_numbers() {
     assert_eq!(s.get(&[3; 20]).unwrap().unwrap().status, "revoked");
     assert_eq!(s.next_crl_number().unwrap(), 1);
     assert_eq!(s.next_crl_number().unwrap(), 2);
+    // A number is claimed only when it is the next one, and once.
+    assert_eq!(s.last_crl_number().unwrap(), 2);
+    assert!(!s.claim_crl_number(2).unwrap());
+    assert!(!s.claim_crl_number(4).unwrap());
+    assert!(s.claim_crl_number(3).unwrap());
+    assert!(!s.claim_crl_number(3).unwrap());
+    assert_eq!(s.next_crl_number().unwrap(), 4);
+}
+
+#[test]
+fn revocations_are_counted_once_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+    assert_eq!(s.revocations_recorded().unwrap(), 0);
+    s.insert_certificates(&[rec(1), rec(2)]).unwrap();
+    s.revoke(&[1; 20], 5, None).unwrap();
+    s.revoke(&[1; 20], 6, None).unwrap(); // already revoked: nothing changes
+    s.revoke(&[9; 20], 6, None).unwrap(); // unknown
+    assert_eq!(s.revocations_recorded().unwrap(), 1);
+    s.revoke(&[2; 20], 7, Some(1)).unwrap();
+    assert_eq!(s.revocations_recorded().unwrap(), 2);
 }
 
 #[test]

@@ -1,0 +1,263 @@
+//! A CRL kept true while a server runs: [`CrlPublisher`] signs the CA's CRL at start,
+//! again whenever a revocation is recorded (by this process or any other: `pkit crl
+//! revoke`, ACME's revokeCert, a second server on the same records), and again once half
+//! of the current CRL's thisUpdate..nextUpdate window has passed, so that a relying party
+//! never holds one close to its nextUpdate. The CRL served is always the newest signed;
+//! readers take it from a [`CurrentCrl`] without waiting on the signer.
+//!
+//! How fast a revocation shows: the publisher asks the records every `poll` whether the
+//! count of recorded revocations ([`CaStore::revocations_recorded`], one row) moved, and
+//! rebuilds when it did. A revocation is therefore in the served CRL within `poll` plus
+//! one generation (0.8 s at a million entries, docs/perf.md); revocations that arrive
+//! during a generation are taken by the next, so a burst of them costs a few CRLs, not
+//! one each.
+//!
+//! Every CRL goes through [`generate_crl`] (the lint gate; a number spent only by a CRL
+//! the gate let through) and is recorded ([`CaStore::insert_crl`]); the records keep the
+//! last [`KEPT`] of them, so a server republishing all day does not leave a file per
+//! revocation.
+
+use crate::crl_generate::{generate_crl, CrlError, CrlOptions};
+use crate::issuer::Issuer;
+use crate::store::{CaStore, CrlRecord, StoreError};
+use pkit_der::Time;
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, RwLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How many of the newest CRLs the records keep while a publisher runs.
+pub const KEPT: u64 = 8;
+
+/// One signed CRL as it is served.
+#[derive(Debug, Clone)]
+pub struct Published {
+    /// The CRL's DER.
+    pub der: Arc<[u8]>,
+    /// Its cRLNumber.
+    pub number: u64,
+    /// thisUpdate (Unix seconds).
+    pub this_update: i64,
+    /// nextUpdate (Unix seconds).
+    pub next_update: i64,
+    /// How many revoked certificates it lists.
+    pub entries: usize,
+    /// How long building, gating and signing it took.
+    pub took: Duration,
+}
+
+/// The newest CRL of one CA, shared between its publisher and whoever serves it.
+#[derive(Debug, Default)]
+pub struct CurrentCrl(RwLock<Option<Arc<Published>>>);
+
+impl CurrentCrl {
+    /// The newest CRL, if one was signed yet.
+    pub fn get(&self) -> Option<Arc<Published>> {
+        self.0.read().ok().and_then(|g| g.clone())
+    }
+
+    fn set(&self, p: &Arc<Published>) {
+        if let Ok(mut g) = self.0.write() {
+            *g = Some(Arc::clone(p));
+        }
+    }
+}
+
+/// When a CRL is remade.
+#[derive(Debug, Clone, Copy)]
+pub struct Schedule {
+    /// nextUpdate − thisUpdate, in seconds.
+    pub lifetime: i64,
+    /// How often the records are asked whether a revocation came.
+    pub poll: Duration,
+    /// Leave out certificates that expired before thisUpdate.
+    pub drop_expired: bool,
+}
+
+/// What a publisher tells its server's log.
+#[derive(Debug)]
+pub enum Event {
+    /// A CRL was signed and is now served.
+    Published {
+        /// It.
+        crl: Arc<Published>,
+        /// Why it was made: `start`, `revocation` or `refresh`.
+        why: &'static str,
+    },
+    /// Making or recording one failed; the previous stays served and it is tried again
+    /// at the next poll.
+    Failed {
+        /// What failed.
+        message: String,
+    },
+}
+
+/// Signs one CA's CRLs from its records.
+pub struct CrlPublisher {
+    issuer: Issuer,
+    store: Box<dyn CaStore>,
+    schedule: Schedule,
+    current: Arc<CurrentCrl>,
+    /// The revocation count the served CRL was made after.
+    seen: u64,
+}
+
+/// Why a publisher could not start: its first CRL was not made.
+#[derive(Debug)]
+pub enum PublishStartError {
+    /// The records could not be read or written.
+    Store(StoreError),
+    /// The CRL was refused by the lint gate, or not signed.
+    Crl(CrlError),
+}
+
+impl std::fmt::Display for PublishStartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PublishStartError::Store(e) => write!(f, "{e}"),
+            PublishStartError::Crl(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for PublishStartError {}
+
+impl CrlPublisher {
+    /// A publisher for `issuer`'s CA, its first CRL signed now (so a server never
+    /// listens without one to serve).
+    pub fn start(
+        issuer: Issuer,
+        store: Box<dyn CaStore>,
+        schedule: Schedule,
+        now: Time,
+    ) -> Result<(CrlPublisher, Arc<Published>), PublishStartError> {
+        let mut p = CrlPublisher {
+            issuer,
+            store,
+            schedule,
+            current: Arc::default(),
+            seen: 0,
+        };
+        let first = p.publish(now).map_err(|e| match e {
+            CrlError::Store(e) => PublishStartError::Store(e),
+            e => PublishStartError::Crl(e),
+        })?;
+        Ok((p, first))
+    }
+
+    /// Where the newest CRL is read.
+    pub fn current(&self) -> Arc<CurrentCrl> {
+        Arc::clone(&self.current)
+    }
+
+    /// Make, record and serve the next CRL.
+    fn publish(&mut self, now: Time) -> Result<Arc<Published>, CrlError> {
+        let started = Instant::now();
+        // Read before the walk: a revocation recorded during it is taken by the next.
+        let seen = self.store.revocations_recorded()?;
+        let options = CrlOptions {
+            this_update: now,
+            lifetime: self.schedule.lifetime,
+            drop_expired: self.schedule.drop_expired,
+        };
+        let made = generate_crl(&self.issuer, self.store.as_mut(), &options)?;
+        let CrlRecord {
+            number,
+            this_update,
+            next_update,
+            ..
+        } = made.record;
+        self.store.insert_crl(&made.record)?;
+        let published = Arc::new(Published {
+            der: made.record.der.into(),
+            number,
+            this_update,
+            next_update,
+            entries: made.entries,
+            took: started.elapsed(),
+        });
+        self.current.set(&published);
+        self.seen = seen;
+        // Best effort: an old CRL left on record costs disk, not correctness.
+        let _ = self
+            .store
+            .forget_crls_before(number.saturating_sub(KEPT - 1));
+        Ok(published)
+    }
+
+    /// Why the served CRL should be remade at `now`, if it should.
+    fn due(&self, now: Time) -> Result<Option<&'static str>, StoreError> {
+        if self.store.revocations_recorded()? != self.seen {
+            return Ok(Some("revocation"));
+        }
+        let Some(c) = self.current.get() else {
+            return Ok(Some("start"));
+        };
+        // Half the window gone: remade, so a client always gets at least half of one.
+        let half = c.this_update + (c.next_update - c.this_update) / 2;
+        Ok((now.unix >= half).then_some("refresh"))
+    }
+
+    /// One poll: remake the CRL when due.
+    pub fn tick(&mut self, now: Time) -> Option<Event> {
+        let why = match self.due(now) {
+            Ok(Some(why)) => why,
+            Ok(None) => return None,
+            Err(e) => {
+                return Some(Event::Failed {
+                    message: format!("reading the records: {e}"),
+                })
+            }
+        };
+        Some(match self.publish(now) {
+            Ok(crl) => Event::Published { crl, why },
+            Err(e) => Event::Failed {
+                message: e.to_string(),
+            },
+        })
+    }
+
+    /// Poll on a thread of its own until the returned handle is dropped, telling
+    /// `report` what it does.
+    pub fn spawn(
+        mut self,
+        report: impl Fn(Event) + Send + 'static,
+    ) -> std::io::Result<PublisherThread> {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let poll = self.schedule.poll;
+        let join = std::thread::Builder::new()
+            .name("crl-publisher".into())
+            .spawn(move || loop {
+                match stopped.recv_timeout(poll) {
+                    Err(RecvTimeoutError::Timeout) => {}
+                    // Told to stop, or the handle is gone.
+                    _ => return,
+                }
+                if let Some(e) = self.tick(Time::now()) {
+                    report(e);
+                }
+            })?;
+        Ok(PublisherThread {
+            stop: Some(stop),
+            join: Some(join),
+        })
+    }
+}
+
+/// A publisher's thread: dropping it stops the thread once its CRL in hand is done.
+pub struct PublisherThread {
+    stop: Option<Sender<()>>,
+    join: Option<JoinHandle<()>>,
+}
+
+impl Drop for PublisherThread {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(j) = self.join.take() {
+            let _ = j.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,99 @@
+//! The publisher over a `ca.db` in a temporary directory: a CRL at start, a new one after
+//! a revocation recorded by another connection, a refresh at half its window, none
+//! otherwise, and a bounded history.
+
+use super::*;
+use crate::store::SqliteCaStore;
+use crate::testing::{issuer, record, revoked_store};
+use pkit_x509::crl::Crl;
+
+const NOW: Time = Time {
+    unix: 1_800_000_000,
+};
+
+fn schedule() -> Schedule {
+    Schedule {
+        lifetime: 86_400,
+        poll: Duration::from_millis(10),
+        drop_expired: true,
+    }
+}
+
+#[test]
+fn republishes_on_revocation_and_before_next_update() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut other = revoked_store(dir.path(), NOW);
+    let store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+    let (mut p, first) =
+        CrlPublisher::start(issuer(NOW), Box::new(store), schedule(), NOW).unwrap();
+    // The expired one is left out.
+    assert_eq!((first.number, first.entries), (1, 2));
+    assert_eq!(p.current().get().unwrap().number, 1);
+
+    // Nothing new: nothing made.
+    assert!(p.tick(NOW.plus_seconds(60)).is_none());
+
+    // Another process revokes: the next tick republishes, listing it.
+    other
+        .insert_certificates(&[record(7, NOW.unix + 86_400)])
+        .unwrap();
+    other.revoke(&[7; 20], NOW.unix, None).unwrap();
+    let Some(Event::Published { crl, why }) = p.tick(NOW.plus_seconds(61)) else {
+        panic!("no CRL after a revocation")
+    };
+    assert_eq!((why, crl.number, crl.entries), ("revocation", 2, 3));
+    let parsed = Crl::from_der(&crl.der).unwrap();
+    assert_eq!(parsed.revoked_count().unwrap(), 3);
+    assert!(p.tick(NOW.plus_seconds(62)).is_none());
+
+    // Half the window gone: refreshed.
+    let half = NOW.plus_seconds(61 + 43_200);
+    let Some(Event::Published { why, crl }) = p.tick(half) else {
+        panic!("no refresh")
+    };
+    assert_eq!((why, crl.number), ("refresh", 3));
+    assert_eq!(crl.this_update, half.unix);
+}
+
+#[test]
+fn keeps_a_bounded_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut other = revoked_store(dir.path(), NOW);
+    let store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+    let (mut p, _) = CrlPublisher::start(issuer(NOW), Box::new(store), schedule(), NOW).unwrap();
+    for n in 10..30u8 {
+        other
+            .insert_certificates(&[record(n, NOW.unix + 86_400)])
+            .unwrap();
+        other.revoke(&[n; 20], NOW.unix, None).unwrap();
+        assert!(matches!(
+            p.tick(NOW),
+            Some(Event::Published {
+                why: "revocation",
+                ..
+            })
+        ));
+    }
+    let files = std::fs::read_dir(dir.path().join("crls")).unwrap().count();
+    assert_eq!(files as u64, KEPT);
+    assert_eq!(other.latest_crl().unwrap().unwrap().number, 21);
+}
+
+#[test]
+fn the_thread_stops_when_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut other = revoked_store(dir.path(), NOW);
+    let store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+    let (p, _) = CrlPublisher::start(issuer(NOW), Box::new(store), schedule(), NOW).unwrap();
+    let current = p.current();
+    let (tx, rx) = mpsc::channel();
+    let thread = p.spawn(move |e| {
+        let _ = tx.send(matches!(e, Event::Published { .. }));
+    });
+    let thread = thread.unwrap();
+    other.insert_certificates(&[record(9, i64::MAX)]).unwrap();
+    other.revoke(&[9; 20], NOW.unix, None).unwrap();
+    assert!(rx.recv_timeout(Duration::from_secs(30)).unwrap());
+    assert_eq!(current.get().unwrap().number, 2);
+    drop(thread);
+}

@@ -49,12 +49,11 @@ impl HttpArgs {
     /// The server's options, `--header-timeout` read.
     pub fn options(&self) -> CliResult<ServerOptions> {
         let header_timeout = parse_duration("--header-timeout", &self.header_timeout)?;
-        Ok(ServerOptions {
-            listen: self.listen.clone(),
-            threads: self.threads.map(usize::from),
-            max_connections: self.max_connections as usize,
-            header_timeout: Duration::from_secs(header_timeout.unsigned_abs()),
-            tls: None,
-        })
+        Ok(ServerOptions::plain(
+            &self.listen,
+            self.threads.map(usize::from),
+            self.max_connections as usize,
+            Duration::from_secs(header_timeout.unsigned_abs()),
+        ))
     }
 }

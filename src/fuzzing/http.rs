@@ -74,6 +74,7 @@ fn handle(handler: &mut dyn Handler, data: &[u8]) {
         content_type,
         peer: ([127, 0, 0, 1], 0).into(),
         body,
+        endpoint: 0,
         received: Instant::now(),
     });
     black_box((

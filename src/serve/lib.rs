@@ -20,6 +20,7 @@
 //!         target,
 //!         content_type: None,
 //!         peer: ([127, 0, 0, 1], 50000).into(),
+//!         endpoint: 0,
 //!         body: Body::Read(Default::default()),
 //!         received: Instant::now(),
 //!     })
@@ -41,7 +42,7 @@ mod mtc_http;
 mod ocsp_http;
 
 pub use http::{
-    log_line, serve, Body, Clock, Handler, Listening, Method, Reply, Request, ServeError,
+    log_line, serve, Body, Clock, Endpoint, Handler, Listening, Method, Reply, Request, ServeError,
     ServerOptions, TlsIdentity, MAX_BODY,
 };
 pub use mtc_http::{normalize_prefix, MtcHandler};

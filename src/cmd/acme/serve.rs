@@ -364,7 +364,10 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let chain = Ca::served_chain(ca_chain(&a.ca)?, || load_ca_cert(&a.ca))?;
     let ca = Arc::new(Ca { issuer, chain });
     if !a.plain_http {
-        opts.tls = Some(tls_identity(be, &a, &ca, &config)?);
+        let tls = Some(tls_identity(be, &a, &ca, &config)?);
+        for e in &mut opts.endpoints {
+            e.tls.clone_from(&tls);
+        }
     }
     // The state must open before the server listens (its tables made once).
     super::state::open_state(&a.ca, &a.db, true)?;

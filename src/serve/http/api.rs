@@ -22,6 +22,9 @@ pub struct Request<'a> {
     pub content_type: Option<&'a str>,
     /// The client's address, for the log.
     pub peer: SocketAddr,
+    /// Which of [`ServerOptions::endpoints`](super::ServerOptions::endpoints) the
+    /// connection came in on (0 for a server with one).
+    pub endpoint: usize,
     /// The body, read whole within [`MAX_BODY`] and the header timeout, or why not.
     pub body: Body,
     /// When the header had arrived, for the log's timings.
@@ -87,6 +90,4 @@ pub trait Handler: 'static {
 pub(crate) struct Limits {
     pub header_timeout: Duration,
     pub max_body: usize,
-    /// Set when connections speak TLS.
-    pub tls: Option<tokio_rustls::TlsAcceptor>,
 }

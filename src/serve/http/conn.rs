@@ -55,10 +55,10 @@ const LAST_WRITE: Duration = Duration::from_millis(250);
 /// the next, so that the failure is not retried in a busy loop.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
-/// Run one worker on this thread until `stopped` says stop: accept, serve, then give the
-/// connections in hand [`GRACE`] to finish.
+/// Run one worker on this thread until `stopped` says stop: accept from every listener,
+/// serve, then give the connections in hand [`GRACE`] to finish.
 pub(crate) fn worker<H: Handler>(
-    listener: std::net::TcpListener,
+    listeners: Vec<(std::net::TcpListener, Option<tokio_rustls::TlsAcceptor>)>,
     handler: H,
     limits: &Limits,
     permits: Arc<Semaphore>,
@@ -74,18 +74,33 @@ pub(crate) fn worker<H: Handler>(
     let local = tokio::task::LocalSet::new();
     let shared = Rc::new(Shared {
         handler: RefCell::new(handler),
-        tls: limits.tls.clone(),
         builder: builder(limits.header_timeout),
         header_timeout: limits.header_timeout,
         max_body: limits.max_body,
     });
     local.block_on(&rt, async {
-        let listener = TcpListener::from_std(listener)
-            .map_err(|e| ServeError::io("registering the listening socket", e))?;
-        accept_loop(listener, shared, permits, stopped).await;
+        let mut loops = Vec::with_capacity(listeners.len());
+        for (endpoint, (listener, tls)) in listeners.into_iter().enumerate() {
+            let listener = TcpListener::from_std(listener)
+                .map_err(|e| ServeError::io("registering the listening socket", e))?;
+            let on = Endpoint {
+                index: endpoint,
+                tls,
+            };
+            loops.push(tokio::task::spawn_local(accept_loop(
+                listener,
+                on,
+                Rc::clone(&shared),
+                Arc::clone(&permits),
+                stopped.clone(),
+            )));
+        }
+        for l in loops {
+            let _ = l.await;
+        }
         Ok::<(), ServeError>(())
     })?;
-    // The connections were told to stop with the accept loop; `local` completes when the
+    // The connections were told to stop with the accept loops; `local` completes when the
     // last of them has.
     rt.block_on(async {
         let _ = tokio::time::timeout(GRACE, local).await;
@@ -97,11 +112,17 @@ pub(crate) fn worker<H: Handler>(
 /// What a worker's connections share.
 struct Shared<H> {
     handler: RefCell<H>,
-    /// TLS, when the server speaks HTTPS.
-    tls: Option<tokio_rustls::TlsAcceptor>,
     builder: http1::Builder,
     header_timeout: Duration,
     max_body: usize,
+}
+
+/// Which of the server's endpoints a connection came in on, and its TLS when it speaks
+/// HTTPS.
+#[derive(Clone)]
+struct Endpoint {
+    index: usize,
+    tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 fn builder(header_timeout: Duration) -> http1::Builder {
@@ -115,6 +136,7 @@ fn builder(header_timeout: Duration) -> http1::Builder {
 
 async fn accept_loop<H: Handler>(
     listener: TcpListener,
+    on: Endpoint,
     shared: Rc<Shared<H>>,
     permits: Arc<Semaphore>,
     mut stopped: watch::Receiver<bool>,
@@ -140,6 +162,7 @@ async fn accept_loop<H: Handler>(
                 tokio::task::spawn_local(connection(
                     sock,
                     peer,
+                    on.clone(),
                     Rc::clone(&shared),
                     permit,
                     stopped.clone(),
@@ -158,6 +181,7 @@ async fn accept_loop<H: Handler>(
 async fn connection<H: Handler>(
     sock: TcpStream,
     peer: SocketAddr,
+    on: Endpoint,
     shared: Rc<Shared<H>>,
     permit: OwnedSemaphorePermit,
     mut stopped: watch::Receiver<bool>,
@@ -167,13 +191,14 @@ async fn connection<H: Handler>(
     let _ = sock.set_nodelay(true);
     // Whether a request is being read or answered, for a stop to wait for it.
     let in_hand = Rc::new(Cell::new(false));
+    let endpoint = on.index;
     let service = {
         let (shared, in_hand) = (Rc::clone(&shared), Rc::clone(&in_hand));
         service_fn(move |rq| {
             let (shared, in_hand) = (Rc::clone(&shared), Rc::clone(&in_hand));
             in_hand.set(true);
             async move {
-                let r = exchange(&shared, rq, peer).await;
+                let r = exchange(&shared, rq, peer, endpoint).await;
                 in_hand.set(false);
                 Ok::<_, Infallible>(r)
             }
@@ -184,7 +209,7 @@ async fn connection<H: Handler>(
     let mut io = TimeoutStream::new(sock);
     io.set_write_timeout(Some(shared.header_timeout));
     let io = Box::pin(io);
-    match &shared.tls {
+    match &on.tls {
         None => serve_io(TokioIo::new(io), &shared, service, &in_hand, &mut stopped).await,
         Some(acceptor) => {
             // The handshake within the header timeout, or the connection is closed: a
@@ -235,6 +260,7 @@ async fn exchange<H: Handler>(
     shared: &Shared<H>,
     rq: hyper::Request<Incoming>,
     peer: SocketAddr,
+    endpoint: usize,
 ) -> hyper::Response<Full<Bytes>> {
     let received = Instant::now();
     let (parts, body) = rq.into_parts();
@@ -253,6 +279,7 @@ async fn exchange<H: Handler>(
                 .get(CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok()),
             peer,
+            endpoint,
             body,
             received,
         })

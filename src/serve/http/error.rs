@@ -23,6 +23,8 @@ pub enum ServeError {
     WorkerFailed,
     /// The TLS certificate or key could not be used.
     Tls(String),
+    /// The options named no address to listen on.
+    NoEndpoint,
 }
 
 impl ServeError {
@@ -38,6 +40,7 @@ impl std::fmt::Display for ServeError {
             ServeError::Io { what, source } => write!(f, "{what}: {source}"),
             ServeError::WorkerFailed => f.write_str("a worker thread failed"),
             ServeError::Tls(why) => write!(f, "TLS: {why}"),
+            ServeError::NoEndpoint => f.write_str("no address to listen on"),
         }
     }
 }
@@ -46,7 +49,7 @@ impl std::error::Error for ServeError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ServeError::Bind { source, .. } | ServeError::Io { source, .. } => Some(source),
-            ServeError::WorkerFailed | ServeError::Tls(_) => None,
+            ServeError::WorkerFailed | ServeError::Tls(_) | ServeError::NoEndpoint => None,
         }
     }
 }

@@ -32,11 +32,22 @@ use std::time::Duration;
 pub use tls::TlsIdentity;
 use tokio::sync::{watch, Semaphore};
 
+/// One address a server listens on.
+#[derive(Debug, Clone)]
+pub struct Endpoint {
+    /// Address to listen on, e.g. `127.0.0.1:8080`.
+    pub listen: String,
+    /// Speak HTTPS there with this certificate chain and key (PEM): see [`TlsIdentity`].
+    pub tls: Option<TlsIdentity>,
+}
+
 /// How a server listens and holds its clients to account.
 #[derive(Debug, Clone)]
 pub struct ServerOptions {
-    /// Address to listen on, e.g. `127.0.0.1:8080`.
-    pub listen: String,
+    /// Where to listen: one endpoint or more, each plain HTTP or HTTPS, all answered by
+    /// the same workers and handlers ([`Request::endpoint`] says which one a request
+    /// came in on).
+    pub endpoints: Vec<Endpoint>,
     /// Worker threads, each with its own handler; `None`: one per CPU.
     pub threads: Option<usize>,
     /// Connections open at once; further clients wait in the kernel's accept queue.
@@ -44,14 +55,35 @@ pub struct ServerOptions {
     /// How long a client has to send a whole request header (and as long again for the
     /// body), and how long an answer may wait for a client that does not read it.
     pub header_timeout: Duration,
-    /// Speak HTTPS with this certificate chain and key (PEM): see [`TlsIdentity`](tls::TlsIdentity).
-    pub tls: Option<tls::TlsIdentity>,
+}
+
+impl ServerOptions {
+    /// Options for one plain HTTP endpoint at `listen`.
+    pub fn plain(
+        listen: &str,
+        threads: Option<usize>,
+        max_connections: usize,
+        header_timeout: Duration,
+    ) -> ServerOptions {
+        ServerOptions {
+            endpoints: vec![Endpoint {
+                listen: listen.to_string(),
+                tls: None,
+            }],
+            threads,
+            max_connections,
+            header_timeout,
+        }
+    }
 }
 
 /// Where a server listens, and with how many workers, for its `listening` line.
 pub struct Listening {
-    /// The address bound (its port the system's choice when `listen` asked for port 0).
+    /// The first endpoint's address (its port the system's choice when `listen` asked
+    /// for port 0).
     pub addr: SocketAddr,
+    /// Every endpoint's address, in the order of [`ServerOptions::endpoints`].
+    pub addrs: Vec<SocketAddr>,
     /// How many worker threads answer, each with its own handler.
     pub threads: usize,
 }
@@ -68,19 +100,36 @@ pub fn serve<H: Handler + Send, E: From<ServeError>>(
     let limits = Limits {
         header_timeout: opts.header_timeout,
         max_body: MAX_BODY,
-        tls: opts.tls.as_ref().map(tls::acceptor).transpose()?,
     };
+    let acceptors = opts
+        .endpoints
+        .iter()
+        .map(|e| e.tls.as_ref().map(tls::acceptor).transpose())
+        .collect::<Result<Vec<_>, ServeError>>()?;
     let threads = opts
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
     let handlers = (0..threads)
         .map(|_| make())
         .collect::<Result<Vec<H>, E>>()?;
-    let listener = bind(&opts.listen)?;
-    let addr = listener.local_addr().map_err(|source| ServeError::Bind {
-        listen: opts.listen.clone(),
-        source,
-    })?;
+    let listeners = opts
+        .endpoints
+        .iter()
+        .map(|e| bind(&e.listen))
+        .collect::<Result<Vec<_>, ServeError>>()?;
+    let addrs = listeners
+        .iter()
+        .zip(&opts.endpoints)
+        .map(|(l, e)| {
+            l.local_addr().map_err(|source| ServeError::Bind {
+                listen: e.listen.clone(),
+                source,
+            })
+        })
+        .collect::<Result<Vec<_>, ServeError>>()?;
+    let Some(&addr) = addrs.first() else {
+        return Err(ServeError::NoEndpoint.into());
+    };
     let (stop, stopped) = watch::channel(false);
     let stop = Arc::new(stop);
     let watch = {
@@ -90,17 +139,25 @@ pub fn serve<H: Handler + Send, E: From<ServeError>>(
             let _ = stop.send(true);
         })?
     };
-    listening(&Listening { addr, threads });
+    listening(&Listening {
+        addr,
+        addrs: addrs.clone(),
+        threads,
+    });
     let permits = Arc::new(Semaphore::new(opts.max_connections));
     let results: Vec<Result<(), ServeError>> = std::thread::scope(|s| {
         let workers: Vec<_> = handlers
             .into_iter()
             .map(|handler| {
-                let listener = listener.try_clone();
+                let mine = listeners
+                    .iter()
+                    .zip(&acceptors)
+                    .map(|(l, tls)| l.try_clone().map(|l| (l, tls.clone())))
+                    .collect::<std::io::Result<Vec<_>>>();
                 let (permits, stopped, stop) = (Arc::clone(&permits), stopped.clone(), &stop);
                 let limits = &limits;
                 s.spawn(move || {
-                    let r = listener
+                    let r = mine
                         .map_err(|e| ServeError::io("sharing the listening socket", e))
                         .and_then(|l| conn::worker(l, handler, limits, permits, stopped));
                     if r.is_err() {

@@ -2,7 +2,9 @@
 //! over a socket, limits on what it reads, and a stop by SIGTERM. Every wait is bounded,
 //! so a server that hangs fails the test rather than stalling it.
 
-use pkit_serve::{serve, Body, Handler, Reply, Request, ServeError, ServerOptions, MAX_BODY};
+use pkit_serve::{
+    serve, Body, Endpoint, Handler, Reply, Request, ServeError, ServerOptions, MAX_BODY,
+};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::mpsc;
@@ -11,13 +13,17 @@ use std::time::Duration;
 /// How long any one step may take before the test gives up.
 const BOUND: Duration = Duration::from_secs(10);
 
-/// Answers with the request's method, path and body length; a body too large is 413.
+/// Answers with the request's method, path, body length and endpoint; a body too large
+/// is 413.
 struct Echo;
 
 impl Handler for Echo {
     fn handle(&mut self, rq: Request<'_>) -> Reply {
         let (status, body) = match &rq.body {
-            Body::Read(b) => (200, format!("{} {} {}", rq.method, rq.target, b.len())),
+            Body::Read(b) => (
+                200,
+                format!("{} {} {} @{}", rq.method, rq.target, b.len(), rq.endpoint),
+            ),
             Body::TooLarge => (413, "too large".to_string()),
             _ => (400, "unread".to_string()),
         };
@@ -45,12 +51,15 @@ fn exchange(addr: SocketAddr, request: &[u8]) -> String {
 
 #[test]
 fn a_server_answers_on_loopback_and_stops_on_sigterm() {
-    let opts = ServerOptions {
+    let at_any_port = || Endpoint {
         listen: "127.0.0.1:0".into(),
+        tls: None,
+    };
+    let opts = ServerOptions {
+        endpoints: vec![at_any_port(), at_any_port()],
         threads: Some(1),
         max_connections: 8,
         header_timeout: Duration::from_secs(5),
-        tls: None,
     };
     let (bound, at) = mpsc::channel();
     let (done, finished) = mpsc::channel();
@@ -59,13 +68,14 @@ fn a_server_answers_on_loopback_and_stops_on_sigterm() {
             &opts,
             || Ok::<_, ServeError>(Echo),
             |l| {
-                let _ = bound.send((l.addr, l.threads));
+                let _ = bound.send((l.addrs.clone(), l.threads));
             },
         );
         let _ = done.send(r.map_err(|e| e.to_string()));
     });
-    let (addr, threads) = at.recv_timeout(BOUND).expect("the server listens");
+    let (addrs, threads) = at.recv_timeout(BOUND).expect("the server listens");
     assert_eq!(threads, 1);
+    let addr = addrs[0];
     assert!(addr.ip().is_loopback() && addr.port() != 0);
 
     let got = exchange(
@@ -77,7 +87,13 @@ fn a_server_answers_on_loopback_and_stops_on_sigterm() {
     assert!(lower.contains("content-type: text/plain"), "{got}");
     assert!(lower.contains("cache-control: no-store"), "{got}");
     assert!(lower.contains("x-echo: yes"), "{got}");
-    assert!(got.ends_with("POST /hello?x=1 5"), "{got}");
+    assert!(got.ends_with("POST /hello?x=1 5 @0"), "{got}");
+    // The second endpoint is answered by the same worker, and the handler knows which.
+    let second = exchange(
+        addrs[1],
+        b"GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    );
+    assert!(second.ends_with("GET /x 0 @1"), "{second}");
 
     // A body past the limit reaches the handler as TooLarge, unread.
     let big = format!(

@@ -143,6 +143,7 @@ fn ask(h: &mut AcmeHandler, method: Method, path: &str, body: Vec<u8>) -> Reply 
         content_type: Some("application/jose+json"),
         peer: ([127, 0, 0, 1], 40000).into(),
         body: Body::Read(body.into()),
+        endpoint: 0,
         received: Instant::now(),
     })
 }

@@ -37,13 +37,17 @@
 /// The DER engine, under the path the modules use.
 use pkit_der as der;
 
+mod ca_http;
 mod http;
+mod metrics;
 mod mtc_http;
 mod ocsp_http;
 
+pub use ca_http::{url_path, CaHandler, CaRoute, CaUrls, RouteError, Routes};
 pub use http::{
     log_line, serve, Body, Clock, Endpoint, Handler, Listening, Method, Reply, Request, ServeError,
     ServerOptions, TlsIdentity, MAX_BODY,
 };
+pub use metrics::Metrics;
 pub use mtc_http::{normalize_prefix, MtcHandler};
-pub use ocsp_http::OcspHandler;
+pub use ocsp_http::{OcspHandler, OcspOutcome};

@@ -20,6 +20,7 @@ use pkit_x509::backend::Signer;
 use pkit_x509::ocsp::{decode_get_path, OcspRequest, ResponseStatus};
 use serde_json::{json, Value};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The media types of RFC 6960 Appendix A.
 const REQUEST_TYPE: &str = "application/ocsp-request";
@@ -43,8 +44,27 @@ pub struct OcspHandler {
 
 impl Handler for OcspHandler {
     fn handle(&mut self, rq: Request<'_>) -> Reply {
+        self.respond(&rq).0
+    }
+}
+
+/// What one answer said, for a server that counts its answers.
+pub struct OcspOutcome {
+    /// good / revoked / unknown per certificate (comma-separated), or the responseStatus
+    /// name of a failed answer.
+    pub status: String,
+    /// How long it took, when it was signed rather than served from the cache.
+    pub signed_in: Option<Duration>,
+}
+
+impl OcspHandler {
+    /// The reply to one request, and what it said.
+    pub fn respond(&mut self, rq: &Request<'_>) -> (Reply, OcspOutcome) {
         let mut log = Vec::new();
-        let (code, answered) = self.answer(&rq, &mut log);
+        let started = Instant::now();
+        let (code, answered) = self.answer(rq, &mut log);
+        let signed_in = (code == 200 && !answered.cached && !answered.serials.is_empty())
+            .then(|| started.elapsed());
         log.push(json!({
             "time": self.clock.now().to_string(),
             "peer": rq.peer.to_string(),
@@ -55,7 +75,7 @@ impl Handler for OcspHandler {
             "cached": answered.cached,
             "us": rq.received.elapsed().as_micros() as u64,
         }));
-        Reply {
+        let reply = Reply {
             status: code,
             content_type: RESPONSE_TYPE,
             headers: if code == 405 {
@@ -66,7 +86,32 @@ impl Handler for OcspHandler {
             made_headers: Vec::new(),
             body: answered.der,
             log,
+        };
+        let outcome = OcspOutcome {
+            status: answered.status,
+            signed_in,
+        };
+        (reply, outcome)
+    }
+
+    /// The DER request a GET or POST carries, if it carries one.
+    pub fn request_der(rq: &Request<'_>) -> Option<Vec<u8>> {
+        match (rq.method, &rq.body) {
+            (&Method::POST, Body::Read(b)) if is_request_type(rq.content_type) => Some(b.to_vec()),
+            (&Method::GET, _) => decode_get_path(rq.target),
+            _ => None,
         }
+    }
+
+    /// Whether this responder's CA issued the certificates `der` (an OCSPRequest) asks
+    /// about: a server answering for several CAs at one URL picks the responder so.
+    pub fn answers_for(&self, der: &[u8]) -> bool {
+        OcspRequest::from_der(der).is_ok_and(|req| {
+            matches!(
+                self.responder.read(&req),
+                Ok(pkit_ca::ocsp::Asked::Ours { .. })
+            )
+        })
     }
 }
 

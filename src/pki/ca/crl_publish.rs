@@ -44,6 +44,9 @@ pub struct Published {
     pub entries: usize,
     /// How long building, gating and signing it took.
     pub took: Duration,
+    /// How many revocations the records held when it was made
+    /// ([`CaStore::revocations_recorded`]).
+    pub revocations: u64,
 }
 
 /// The newest CRL of one CA, shared between its publisher and whoever serves it.
@@ -175,6 +178,7 @@ impl CrlPublisher {
             next_update,
             entries: made.entries,
             took: started.elapsed(),
+            revocations: seen,
         });
         self.current.set(&published);
         self.seen = seen;

@@ -1,0 +1,213 @@
+//! What `pkit ca serve` tells Prometheus at `/metrics` (the text exposition format,
+//! written by the `prometheus-client` crate): requests and answers by route and status,
+//! OCSP answers by certificate status, how long signing takes, and each CA's CRL: its
+//! number, entries, age and the revocations it was made after.
+//!
+//! Counters and histograms are atomics the workers update without a lock; the CRL's age
+//! is worked out when scraped, from the thisUpdate of the CRL served.
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+type Labels = Vec<(&'static str, String)>;
+
+/// Signing latencies from 50 µs to about 1.6 s (an OCSP response is under a
+/// millisecond; a million-entry CRL under a second).
+fn latency_buckets() -> impl Iterator<Item = f64> {
+    exponential_buckets(0.000_05, 2.0, 16)
+}
+
+/// One server's metrics, shared by its workers.
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<Labels, Counter>,
+    ocsp: Family<Labels, Counter>,
+    ocsp_sign: Histogram,
+    crl_sign: Family<Labels, Histogram>,
+    crl_number: Family<Labels, Gauge>,
+    crl_entries: Family<Labels, Gauge>,
+    crl_age: Family<Labels, Gauge>,
+    revocations: Family<Labels, Counter>,
+    /// Per CA: the served CRL's thisUpdate and the revocations counted so far.
+    crls: Mutex<HashMap<String, (i64, u64)>>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    /// Every metric registered, at zero.
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("pkit");
+        let requests = Family::<Labels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by route (ocsp, crl, ca_issuers, acme, health, metrics, none) and status code",
+            requests.clone(),
+        );
+        let ocsp = Family::<Labels, Counter>::default();
+        registry.register(
+            "ocsp_responses",
+            "OCSP answers by CA and status (good, revoked, unknown, or the responseStatus of a failed one)",
+            ocsp.clone(),
+        );
+        let ocsp_sign = Histogram::new(latency_buckets());
+        registry.register(
+            "ocsp_sign_seconds",
+            "Time to answer an OCSP request that was signed (not served from the cache), look-up included",
+            ocsp_sign.clone(),
+        );
+        let crl_sign =
+            Family::<Labels, Histogram>::new_with_constructor(|| Histogram::new(latency_buckets()));
+        registry.register(
+            "crl_sign_seconds",
+            "Time to build, lint and sign a CRL, by CA",
+            crl_sign.clone(),
+        );
+        let crl_number = Family::<Labels, Gauge>::default();
+        registry.register(
+            "crl_number",
+            "cRLNumber of the CRL served, by CA",
+            crl_number.clone(),
+        );
+        let crl_entries = Family::<Labels, Gauge>::default();
+        registry.register(
+            "crl_entries",
+            "Revoked certificates listed in the CRL served, by CA",
+            crl_entries.clone(),
+        );
+        let crl_age = Family::<Labels, Gauge>::default();
+        registry.register(
+            "crl_age_seconds",
+            "Seconds since the thisUpdate of the CRL served, by CA",
+            crl_age.clone(),
+        );
+        let revocations = Family::<Labels, Counter>::default();
+        registry.register(
+            "revocations",
+            "Revocations recorded in the CA's records (by any process), as of its latest CRL",
+            revocations.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            ocsp,
+            ocsp_sign,
+            crl_sign,
+            crl_number,
+            crl_entries,
+            crl_age,
+            revocations,
+            crls: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// One request answered.
+    pub fn request(&self, route: &'static str, status: u16) {
+        self.requests
+            .get_or_create(&vec![
+                ("route", route.to_string()),
+                ("code", status.to_string()),
+            ])
+            .inc();
+    }
+
+    /// One OCSP answer; `signed_in` when it was signed rather than served from the cache.
+    pub fn ocsp_answer(&self, ca: &str, status: &str, signed_in: Option<Duration>) {
+        self.ocsp
+            .get_or_create(&vec![
+                ("ca", ca.to_string()),
+                ("status", status.to_string()),
+            ])
+            .inc();
+        if let Some(d) = signed_in {
+            self.ocsp_sign.observe(d.as_secs_f64());
+        }
+    }
+
+    /// A CRL of `ca` is now served.
+    pub fn crl_published(&self, ca: &str, crl: &pkit_ca::crl_publish::Published) {
+        let labels = vec![("ca", ca.to_string())];
+        self.crl_sign
+            .get_or_create(&labels)
+            .observe(crl.took.as_secs_f64());
+        self.crl_number
+            .get_or_create(&labels)
+            .set(i64::try_from(crl.number).unwrap_or(i64::MAX));
+        self.crl_entries
+            .get_or_create(&labels)
+            .set(i64::try_from(crl.entries).unwrap_or(i64::MAX));
+        if let Ok(mut crls) = self.crls.lock() {
+            let seen = crls.entry(ca.to_string()).or_insert((0, 0));
+            // The records' count only grows; a CRL made from an older read adds nothing.
+            let more = crl.revocations.saturating_sub(seen.1);
+            self.revocations.get_or_create(&labels).inc_by(more);
+            *seen = (crl.this_update, seen.1 + more);
+        }
+    }
+
+    /// The text exposition at `now` (Unix seconds).
+    pub fn encode(&self, now: i64) -> String {
+        if let Ok(crls) = self.crls.lock() {
+            for (ca, (this_update, _)) in crls.iter() {
+                self.crl_age
+                    .get_or_create(&vec![("ca", ca.clone())])
+                    .set(now - this_update);
+            }
+        }
+        let mut out = String::new();
+        // Writing to a String does not fail.
+        let _ = encode(&mut out, &self.registry);
+        out
+    }
+}
+
+/// The media type of the text exposition format.
+pub(crate) const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_show_in_the_exposition() {
+        let m = Metrics::new();
+        m.request("ocsp", 200);
+        m.request("ocsp", 200);
+        m.ocsp_answer("int", "good", Some(Duration::from_micros(300)));
+        let crl = pkit_ca::crl_publish::Published {
+            der: Vec::new().into(),
+            number: 7,
+            this_update: 1000,
+            next_update: 2000,
+            entries: 3,
+            took: Duration::from_millis(2),
+            revocations: 5,
+        };
+        m.crl_published("int", &crl);
+        m.crl_published("int", &crl);
+        let text = m.encode(1010);
+        for line in [
+            "pkit_http_requests_total{route=\"ocsp\",code=\"200\"} 2",
+            "pkit_ocsp_responses_total{ca=\"int\",status=\"good\"} 1",
+            "pkit_crl_number{ca=\"int\"} 7",
+            "pkit_crl_entries{ca=\"int\"} 3",
+            "pkit_crl_age_seconds{ca=\"int\"} 10",
+            "pkit_revocations_total{ca=\"int\"} 5",
+            "pkit_ocsp_sign_seconds_count 1",
+        ] {
+            assert!(text.contains(line), "{line} not in\n{text}");
+        }
+        assert!(text.ends_with("# EOF\n"), "{text}");
+    }
+}

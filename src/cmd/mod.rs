@@ -6,6 +6,7 @@
 
 pub mod acme;
 pub mod bench;
+pub mod ca;
 pub mod ca_db;
 pub mod ca_dir;
 pub mod completions;
@@ -85,6 +86,9 @@ pub enum Command {
     /// cert-manager) get and renew certificates by themselves; inspect its accounts and
     /// orders.
     Acme(acme::AcmeArgs),
+    /// Run a CA's public face: one server for every URL its certificates point to (OCSP,
+    /// CRLs, issuer certificates), with health, metrics and ACME.
+    Ca(ca::CaArgs),
     /// Merkle Tree Certificates: run an MTC CA, issue and verify MTC certificates.
     Mtc(mtc::MtcArgs),
     /// Measure the pipelines (X.509, OCSP, MTC), parsing and raw crypto on this machine.
@@ -179,6 +183,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
         Some(Command::Parse(a)) => parse::run(backend, a),
         Some(Command::Lint(a)) => lint::run(backend, a),
         Some(Command::Acme(a)) => acme::run(backend, a),
+        Some(Command::Ca(a)) => ca::run(backend, a),
         Some(Command::Key(a)) => key::run(backend, a),
         Some(Command::Issue(a)) => issue::run(backend, a),
         Some(Command::Crl(a)) => crl::run(backend, a),

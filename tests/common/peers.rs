@@ -39,9 +39,11 @@ pub enum Peer {
     Pkilint,
     /// certbot (Python), the ACME client, in target/certbot (scripts/test installs it).
     Certbot,
+    /// prometheus_client (Python), whose parser reads what `/metrics` serves.
+    PrometheusClient,
 }
 
-const PEERS: [Peer; 9] = [
+const PEERS: [Peer; 10] = [
     Peer::Openssl,
     Peer::Python,
     Peer::PythonCryptography,
@@ -51,6 +53,7 @@ const PEERS: [Peer; 9] = [
     Peer::Keytool,
     Peer::Pkilint,
     Peer::Certbot,
+    Peer::PrometheusClient,
 ];
 
 impl Peer {
@@ -65,6 +68,7 @@ impl Peer {
             Peer::Keytool => "Java's keytool",
             Peer::Pkilint => "pkilint",
             Peer::Certbot => "certbot",
+            Peer::PrometheusClient => "Python's prometheus_client",
         }
     }
 
@@ -92,6 +96,10 @@ impl Peer {
             Peer::Certbot => {
                 "python3 -m pip install --target target/certbot certbot==5.8.0 (scripts/test \
                  does)"
+            }
+            Peer::PrometheusClient => {
+                "python3 -m pip install prometheus_client==0.26.0 (scripts/test installs it; \
+                 set PYTHONPATH=target/pydeps when running cargo directly)"
             }
         }
     }
@@ -127,6 +135,13 @@ impl Peer {
                 ],
             ),
             Peer::Certbot => ("env", &[CERTBOT_ENV, CERTBOT, "--version"]),
+            Peer::PrometheusClient => (
+                "python3",
+                &[
+                    "-c",
+                    "import importlib.metadata as m; print(m.version('prometheus_client'))",
+                ],
+            ),
         };
         let run = super::try_run_with(program, args, None, PROBE_LIMIT)
             .map_err(|e| format!("cannot run {program}: {e}"))?;

@@ -5,6 +5,8 @@ mod inspect;
 mod serve;
 mod state;
 
+pub use serve::{AcmeOptions, AcmeServer, At};
+
 use super::error::{CliResult, Exit};
 use clap::{Args, Subcommand};
 use pkit::pki::backend::Backend;

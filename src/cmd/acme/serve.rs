@@ -53,6 +53,14 @@ pub struct ServeArgs {
     pub secrets: KeySecretArgs,
     #[command(flatten)]
     pub http: HttpArgs,
+    #[command(flatten)]
+    pub acme: AcmeOptions,
+}
+
+/// What an ACME server is asked to be, beside its CA and where it listens: `acme serve`
+/// and `ca serve --acme` take the same.
+#[derive(Args, Debug)]
+pub struct AcmeOptions {
     /// The URL clients reach this server at (what the directory's URLs start with); by
     /// default https://ADDR:PORT of --listen (http:// with --plain-http).
     #[arg(long, value_name = "URL")]
@@ -153,7 +161,8 @@ pub struct ServeArgs {
 /// `--tls-cert`/`--tls-key`, or a certificate the CA issues the server for its URL's host.
 fn tls_identity(
     be: &Backend,
-    a: &ServeArgs,
+    at: &At<'_>,
+    a: &AcmeOptions,
     ca: &Ca,
     config: &AcmeConfig,
 ) -> CliResult<TlsIdentity> {
@@ -168,8 +177,8 @@ fn tls_identity(
         });
     }
     let host = config.host();
-    let mut store = crate::cmd::ca_db::open_store(&a.ca, &a.db)?;
-    let id = pkit::acme::server_identity_kept(&a.ca, ca, store.as_mut(), host, be, Time::now())
+    let mut store = crate::cmd::ca_db::open_store(at.ca, at.db)?;
+    let id = pkit::acme::server_identity_kept(at.ca, ca, store.as_mut(), host, be, Time::now())
         .map_err(|e| match e {
             pkit::acme::IdentityError::Issue(p) => CliError::new(
                 crate::cmd::error::Exit::Negative,
@@ -185,7 +194,7 @@ fn tls_identity(
         key_pem: id.key_pem.into_bytes(),
         source: format!(
             "a certificate from {} for {host} ({}{kept})",
-            a.ca.display(),
+            at.ca.display(),
             pkit::acme::IDENTITY_CERT_FILE
         ),
     })
@@ -263,10 +272,10 @@ fn profile(s: &str, mtc: bool) -> CliResult<ProfileOffer> {
 
 /// `--mtc DIR`: the MTC CA's log as the handlers see it, and the thread that
 /// checkpoints it (`pkit::acme::MtcStart`).
-fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog> {
-    let db = mtc_db(a);
+fn mtc_log(be: &'static Backend, at: &At<'_>, a: &AcmeOptions, dir: &Path) -> CliResult<MtcLog> {
+    let db = mtc_db(at, a);
     let (store, name) = crate::cmd::mtc::open_log(dir, &db)?;
-    let ca = crate::cmd::mtc::load_ca(be, dir, &*store, &name, a.secrets.pin())?;
+    let ca = crate::cmd::mtc::load_ca(be, dir, &*store, &name, at.secrets.pin())?;
     let every = parse_duration("--checkpoint-every", &a.checkpoint_every)?;
     let landmarks = match &a.landmark_every {
         Some(e) => Some((
@@ -313,95 +322,159 @@ fn mtc_log(be: &'static Backend, a: &ServeArgs, dir: &Path) -> CliResult<MtcLog>
 
 /// The MTC CA's records: its own (DIR/mtc.db, or DIR/db.url's server), opened with the
 /// server password --mtc-db-passin (else --db-passin) gives.
-fn mtc_db(a: &ServeArgs) -> DbArgs {
+fn mtc_db(at: &At<'_>, a: &AcmeOptions) -> DbArgs {
     DbArgs {
         db: None,
-        db_passin: a.mtc_db_passin.clone().or_else(|| a.db.db_passin.clone()),
+        db_passin: a.mtc_db_passin.clone().or_else(|| at.db.db_passin.clone()),
+    }
+}
+
+/// The CA an ACME server issues from, and how its records and key are reached.
+pub struct At<'a> {
+    /// The CA directory.
+    pub ca: &'a Path,
+    /// Its records.
+    pub db: &'a DbArgs,
+    /// Its key's password or PIN.
+    pub secrets: &'a KeySecretArgs,
+}
+
+/// An ACME server ready to answer: its configuration, its CA, its HTTPS identity and
+/// its validators running; [`AcmeServer::handler`] makes each worker's handler.
+pub struct AcmeServer {
+    config: Arc<AcmeConfig>,
+    ca: Arc<Ca>,
+    validate: std::sync::mpsc::Sender<i64>,
+    dir: PathBuf,
+    db: DbArgs,
+    mtc: Option<(PathBuf, DbArgs)>,
+    /// The HTTPS certificate and key (none with --plain-http).
+    pub tls: Option<TlsIdentity>,
+    /// The directory URL, for the `listening` line.
+    pub directory: String,
+}
+
+impl AcmeServer {
+    /// Read the options, load the CA, make its state's tables, start the validators (and
+    /// the MTC log's checkpointer, with --mtc): everything an ACME server needs before it
+    /// listens at `listen`.
+    pub fn start(
+        be: &'static Backend,
+        at: &At<'_>,
+        a: &AcmeOptions,
+        listen: &str,
+    ) -> CliResult<AcmeServer> {
+        let scheme = if a.plain_http { "http" } else { "https" };
+        let base_url = a
+            .base_url
+            .clone()
+            .unwrap_or_else(|| format!("{scheme}://{listen}"))
+            .trim_end_matches('/')
+            .to_string();
+        if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+            return Err(CliError::usage(format!(
+                "--base-url {base_url}: expected an http(s) URL"
+            )));
+        }
+        let eab_keys = match &a.eab_keys {
+            Some(p) => {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| CliError::io_at(&p.display().to_string(), &e))?;
+                pkit::acme::parse_eab_keys(&text)
+                    .map_err(|e| CliError::parse(format!("{}: {e}", p.display())))?
+            }
+            None => Default::default(),
+        };
+        let config = Arc::new(AcmeConfig {
+            base_url,
+            http_port: a.http_port,
+            tls_port: a.tls_port,
+            resolver: a.resolver,
+            order_lifetime: parse_duration("--order-lifetime", &a.order_lifetime)?,
+            order_rate: order_rate(&a.orders_per_account)?,
+            profiles: a
+                .profiles
+                .iter()
+                .map(|p| profile(p, a.mtc.is_some()))
+                .collect::<CliResult<_>>()?,
+            terms_of_service: a.terms_of_service.clone(),
+            eab_keys,
+            mtc: a
+                .mtc
+                .as_deref()
+                .map(|d| mtc_log(be, at, a, d))
+                .transpose()?,
+            caa_identity: a.caa_identity.as_deref().map(caa_identity).transpose()?,
+        });
+        let issuer = load_issuer(be, at.ca, at.secrets.passin(), at.secrets.pin())?;
+        let chain = Ca::served_chain(ca_chain(at.ca)?, || load_ca_cert(at.ca))?;
+        let ca = Arc::new(Ca { issuer, chain });
+        let tls = if a.plain_http {
+            None
+        } else {
+            Some(tls_identity(be, at, a, &ca, &config)?)
+        };
+        // The state must open before the server listens (its tables made once).
+        super::state::open_state(at.ca, at.db, true)?;
+        let open: pkit::acme::OpenStore = {
+            let (ca, db) = (at.ca.to_path_buf(), at.db.clone());
+            Arc::new(move || {
+                super::state::open_state(&ca, &db, true)
+                    .map_err(|e| pkit::acme::StoreError(e.to_string()))
+            })
+        };
+        let validate = pkit::acme::spawn_validators(a.validators.into(), open, Arc::clone(&config))
+            .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
+        let directory = format!("{}/directory", config.base_url);
+        Ok(AcmeServer {
+            config,
+            ca,
+            validate,
+            dir: at.ca.to_path_buf(),
+            db: at.db.clone(),
+            mtc: a.mtc.clone().map(|d| (d, mtc_db(at, a))),
+            tls,
+            directory,
+        })
+    }
+
+    /// One worker's handler: its own connections to the state, the CA's records and the
+    /// MTC log.
+    pub fn handler(&self, be: &'static Backend) -> CliResult<AcmeHandler> {
+        let h = AcmeHandler::new(
+            Arc::clone(&self.config),
+            Arc::clone(&self.ca),
+            super::state::open_state(&self.dir, &self.db, true)?,
+            crate::cmd::ca_db::open_store(&self.dir, &self.db)?,
+            self.validate.clone(),
+            be,
+            Clock::System,
+        )
+        .map_err(|e| CliError::io(format!("{}: the ACME state: {e}", self.dir.display())))?;
+        Ok(match &self.mtc {
+            Some((dir, db)) => h.with_mtc(crate::cmd::mtc::open_log(dir, db)?.0),
+            None => h,
+        })
     }
 }
 
 pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let mut opts = a.http.options()?;
-    let scheme = if a.plain_http { "http" } else { "https" };
-    let base_url = a
-        .base_url
-        .clone()
-        .unwrap_or_else(|| format!("{scheme}://{}", a.http.listen))
-        .trim_end_matches('/')
-        .to_string();
-    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(CliError::usage(format!(
-            "--base-url {base_url}: expected an http(s) URL"
-        )));
+    let at = At {
+        ca: &a.ca,
+        db: &a.db,
+        secrets: &a.secrets,
+    };
+    let acme = AcmeServer::start(be, &at, &a.acme, &a.http.listen)?;
+    for e in &mut opts.endpoints {
+        e.tls.clone_from(&acme.tls);
     }
-    let eab_keys = match &a.eab_keys {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| CliError::io_at(&p.display().to_string(), &e))?;
-            pkit::acme::parse_eab_keys(&text)
-                .map_err(|e| CliError::parse(format!("{}: {e}", p.display())))?
-        }
-        None => Default::default(),
-    };
-    let config = Arc::new(AcmeConfig {
-        base_url,
-        http_port: a.http_port,
-        tls_port: a.tls_port,
-        resolver: a.resolver,
-        order_lifetime: parse_duration("--order-lifetime", &a.order_lifetime)?,
-        order_rate: order_rate(&a.orders_per_account)?,
-        profiles: a
-            .profiles
-            .iter()
-            .map(|p| profile(p, a.mtc.is_some()))
-            .collect::<CliResult<_>>()?,
-        terms_of_service: a.terms_of_service.clone(),
-        eab_keys,
-        mtc: a.mtc.as_deref().map(|d| mtc_log(be, &a, d)).transpose()?,
-        caa_identity: a.caa_identity.as_deref().map(caa_identity).transpose()?,
-    });
-    let issuer = load_issuer(be, &a.ca, a.secrets.passin(), a.secrets.pin())?;
-    let chain = Ca::served_chain(ca_chain(&a.ca)?, || load_ca_cert(&a.ca))?;
-    let ca = Arc::new(Ca { issuer, chain });
-    if !a.plain_http {
-        let tls = Some(tls_identity(be, &a, &ca, &config)?);
-        for e in &mut opts.endpoints {
-            e.tls.clone_from(&tls);
-        }
-    }
-    // The state must open before the server listens (its tables made once).
-    super::state::open_state(&a.ca, &a.db, true)?;
-    let open: pkit::acme::OpenStore = {
-        let (ca, db) = (a.ca.clone(), a.db.clone());
-        Arc::new(move || {
-            super::state::open_state(&ca, &db, true)
-                .map_err(|e| pkit::acme::StoreError(e.to_string()))
-        })
-    };
-    let validate = pkit::acme::spawn_validators(a.validators.into(), open, Arc::clone(&config))
-        .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
-    let make = || {
-        let h = AcmeHandler::new(
-            Arc::clone(&config),
-            Arc::clone(&ca),
-            super::state::open_state(&a.ca, &a.db, true)?,
-            crate::cmd::ca_db::open_store(&a.ca, &a.db)?,
-            validate.clone(),
-            be,
-            Clock::System,
-        )
-        .map_err(|e| CliError::io(format!("{}: the ACME state: {e}", a.ca.display())))?;
-        Ok::<_, CliError>(match &a.mtc {
-            Some(dir) => h.with_mtc(crate::cmd::mtc::open_log(dir, &mtc_db(&a))?.0),
-            None => h,
-        })
-    };
-    let directory = format!("{}/directory", config.base_url);
+    let make = || acme.handler(be);
     let sig = pkit::serve::serve(&opts, make, |l| {
         log_line(
             &json!({"time": Time::now().to_string(), "event": "listening",
                          "listen": l.addr.to_string(), "threads": l.threads,
-                         "directory": directory}),
+                         "directory": acme.directory}),
         );
     })?;
     log_line(&json!({"time": Time::now().to_string(), "event": "shutdown", "signal": sig}));

@@ -22,7 +22,7 @@ use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse};
 use pkit::pki::ocsp_request::{encode_request, new_nonce, read_request, IssuerHashes};
 use pkit::pki::ocsp_verify::{self, Expect, OcspVerdict, VerifyError};
 use pkit::pki::signed::SignedError;
-use responder::{load_responder, SignerArgs};
+pub use responder::{load_responder, SignerArgs};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

@@ -137,6 +137,50 @@ impl Pointers {
     }
 }
 
+/// The URIs a certificate's extensions point to: authorityInfoAccess (OCSP, caIssuers)
+/// and cRLDistributionPoints (each point's fullName URIs). What `pkit ca serve` checks a
+/// served CA's certificate against: every URL its parent wrote must be answered.
+pub fn in_certificate(
+    extensions: &pkit_x509::extension::Extensions<'_>,
+) -> crate::der::Result<Pointers> {
+    use pkit_x509::ext::{decode, DistributionPointName, ExtensionValue, GeneralName};
+    let uris = |names: &[GeneralName<'_>]| -> Vec<String> {
+        names
+            .iter()
+            .filter_map(|n| match n {
+                GeneralName::Uri(u) => Some(u.to_string()),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut p = Pointers::default();
+    for e in extensions.all()? {
+        match decode(e.oid, e.value, e.value_offset)? {
+            ExtensionValue::AuthorityInfoAccess(list) => {
+                for d in list {
+                    let GeneralName::Uri(u) = &d.access_location else {
+                        continue;
+                    };
+                    if d.access_method == oids::AD_OCSP {
+                        p.ocsp.push(u.to_string());
+                    } else if d.access_method == oids::AD_CA_ISSUERS {
+                        p.ca_issuers.push(u.to_string());
+                    }
+                }
+            }
+            ExtensionValue::CrlDistributionPoints(points) => {
+                for dp in points {
+                    if let Some(DistributionPointName::FullName(names)) = &dp.distribution_point {
+                        p.crl.extend(uris(names));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,6 +213,8 @@ mod tests {
         let cdp = exts.find(&oids::CE_CRL_DIST_POINTS).unwrap().unwrap();
         assert!(!cdp.critical);
         assert!(x::decode(cdp.oid, cdp.value, 0).is_ok());
+        // And read back whole, as `ca serve` reads a served CA's certificate.
+        assert_eq!(in_certificate(&exts).unwrap(), p);
     }
 
     #[test]

@@ -1,0 +1,345 @@
+//! `pkit ca serve`: one process answering every URL the CAs write into certificates —
+//! OCSP, CRLs, issuer certificates — plus `/health`, `/metrics` and, with `--acme`, the
+//! ACME server on an HTTPS endpoint of its own. The URLs are each CA's ca.json
+//! pointers; what a request gets is `pkit::serve::CaHandler`'s, a CRL is kept true by a
+//! `pkit::pki::ca::crl_publish::CrlPublisher` per CA.
+
+use crate::cmd::acme::{AcmeOptions, AcmeServer, At};
+use crate::cmd::ca_db::{open_store, DbArgs};
+use crate::cmd::ca_dir::{load_ca_cert, load_issuer, load_settings, parse_duration};
+use crate::cmd::error::{CliError, CliResult, Exit};
+use crate::cmd::flags::{KeySecretArgs, LintGateArgs};
+use crate::cmd::ocsp::{load_responder, SignerArgs};
+use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
+use clap::Args;
+use pkit::der::Time;
+use pkit::pki::backend::Backend;
+use pkit::pki::ca::crl_publish::{CrlPublisher, Event, PublisherThread, Schedule};
+use pkit::pki::ca::ocsp::Responder;
+use pkit::pki::ca::ocsp_cache::ResponseCache;
+use pkit::pki::ca::pointers::{in_certificate, Pointers};
+use pkit::pki::cert::Certificate;
+use pkit::serve::{
+    log_line, url_path, CaHandler, CaRoute, CaUrls, Clock, Endpoint, Handler, Metrics, OcspHandler,
+    Routes,
+};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Distinct certificates whose OCSP responses are kept signed, per CA.
+const CACHE_ENTRIES: usize = 100_000;
+
+const SERVE_HELP: &str = "What is served: for each --ca DIR, the URLs of its ca.json \
+(set by `issue ca --ocsp-url/--crl-url/--issuer-url`), at their paths on --listen: OCSP \
+(POST application/ocsp-request, or GET PATH/BASE64, RFC 6960 Appendix A) answered from the \
+CA's records and signed by its key; the CRL (DER, application/pkix-crl), made at start and \
+again within --crl-max-age of any revocation recorded in the CA's records (by `pkit crl \
+revoke`, ACME revokeCert or another process) and once half of its --crl-next-update window \
+has passed; the CA's certificate (DER, application/pkix-cert). Several CAs may share an \
+OCSP URL (the request's CertID picks the CA). GET /health: JSON with each CA's CRL, 503 \
+when one is past its nextUpdate. GET /metrics: Prometheus (OpenMetrics text): requests by \
+route and status, OCSP answers by status, OCSP and CRL signing latency, CRL number, \
+entries and age, revocations. Refused at start: two things at one path, a CA whose \
+ca.json names no URL, and a served CA whose certificate points to a URL its issuer (also \
+served) does not answer. With --acme, the ACME server of --acme-ca (default: the last \
+--ca) listens on --acme-listen (HTTPS with a certificate it keeps, as `acme serve` does).";
+
+#[derive(Args, Debug)]
+#[command(after_long_help = format!("{SERVE_HELP}\n\n{BEHAVIOUR_HELP}"))]
+pub struct ServeArgs {
+    /// A CA directory whose URLs are served (repeatable: a root and its intermediates).
+    #[arg(long = "ca", value_name = "DIR", required = true)]
+    pub cas: Vec<PathBuf>,
+    /// Password source for the CAs' PostgreSQL databases (each CA's records are those its
+    /// directory names: DIR/ca.db, or the server in DIR/db.url).
+    #[arg(long, value_name = "SRC")]
+    pub db_passin: Option<String>,
+    #[command(flatten)]
+    pub secrets: KeySecretArgs,
+    #[command(flatten)]
+    pub http: HttpArgs,
+    /// How long an OCSP response stands: nextUpdate = now + this.
+    #[arg(long, value_name = "DURATION", default_value = "1h")]
+    pub ocsp_next_update: String,
+    /// How long a CRL stands: nextUpdate = thisUpdate + this. A new one is made once half
+    /// of it has passed.
+    #[arg(long, value_name = "DURATION", default_value = "24h")]
+    pub crl_next_update: String,
+    /// A revocation recorded in a CA's records is in its served CRL within this: the
+    /// records are asked every half of it, and a CRL is made when they changed (a
+    /// million-entry CRL takes under a second to make).
+    #[arg(long, value_name = "DURATION", default_value = "2s")]
+    pub crl_max_age: String,
+    /// Keep certificates that expired in the CRLs (by default they are left out once
+    /// expired, as RFC 5280 §3.3 allows).
+    #[arg(long)]
+    pub keep_expired: bool,
+    /// Serve ACME too, on --acme-listen.
+    #[arg(long, requires = "acme_listen")]
+    pub acme: bool,
+    /// Where the ACME server listens (HTTPS unless --plain-http).
+    #[arg(long, value_name = "ADDR:PORT", requires = "acme")]
+    pub acme_listen: Option<String>,
+    /// The CA that issues through ACME (one of the --ca; default: the last).
+    #[arg(long, value_name = "DIR", requires = "acme")]
+    pub acme_ca: Option<PathBuf>,
+    #[command(flatten)]
+    pub acme_options: AcmeOptions,
+}
+
+/// One CA as loaded for serving.
+struct Served {
+    dir: PathBuf,
+    name: String,
+    cert: Vec<u8>,
+    pointers: Pointers,
+    responder: Arc<Responder>,
+    cache: Arc<ResponseCache>,
+    db: DbArgs,
+}
+
+/// The name a CA goes by in logs and metrics: its directory's.
+fn name_of(dir: &Path) -> String {
+    dir.canonicalize()
+        .ok()
+        .as_deref()
+        .unwrap_or(dir)
+        .file_name()
+        .map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+}
+
+fn load(be: &Backend, a: &ServeArgs, dir: &Path, now: Time) -> CliResult<Served> {
+    let db = DbArgs {
+        db: None,
+        db_passin: a.db_passin.clone(),
+    };
+    let signer = SignerArgs {
+        ca: dir.to_path_buf(),
+        db: db.clone(),
+        responder_cert: None,
+        responder_key: None,
+        secrets: a.secrets.clone(),
+        next_update: a.ocsp_next_update.clone(),
+        lint: LintGateArgs::default(),
+    };
+    let (responder, _store, _) = load_responder(be, &signer, now)?;
+    Ok(Served {
+        dir: dir.to_path_buf(),
+        name: name_of(dir),
+        cert: load_ca_cert(dir)?,
+        pointers: load_settings(dir)?.pointers,
+        responder: Arc::new(responder),
+        cache: Arc::new(ResponseCache::new(CACHE_ENTRIES)),
+        db,
+    })
+}
+
+/// Refuse what would leave a URL unanswered: a CA with no URL, and a served CA's
+/// certificate pointing to a URL its issuer, served here too, does not list.
+fn check_answered(cas: &[Served]) -> CliResult<()> {
+    for c in cas {
+        if c.pointers.is_empty() {
+            return Err(CliError::usage(format!(
+                "{}: its ca.json names no OCSP, CRL or issuer URL, so there is nothing to \
+                 serve for it (set them with `pkit issue policy` or when making the CA: \
+                 --ocsp-url, --crl-url, --issuer-url)",
+                c.dir.display()
+            )));
+        }
+    }
+    for child in cas {
+        let cert = Certificate::from_der(&child.cert)
+            .map_err(|e| CliError::parse(format!("{}/ca.pem: {e}", child.dir.display())))?;
+        if cert.issuer.raw == cert.subject.raw {
+            continue;
+        }
+        let Some(parent) = cas.iter().find(|p| {
+            Certificate::from_der(&p.cert).is_ok_and(|pc| pc.subject.raw == cert.issuer.raw)
+        }) else {
+            continue;
+        };
+        let wrote = match &cert.extensions {
+            Some(e) => in_certificate(e)
+                .map_err(|e| CliError::parse(format!("{}/ca.pem: {e}", child.dir.display())))?,
+            None => Pointers::default(),
+        };
+        let kinds = [
+            (
+                "authorityInfoAccess OCSP",
+                &wrote.ocsp,
+                &parent.pointers.ocsp,
+            ),
+            (
+                "authorityInfoAccess caIssuers",
+                &wrote.ca_issuers,
+                &parent.pointers.ca_issuers,
+            ),
+            ("cRLDistributionPoints", &wrote.crl, &parent.pointers.crl),
+        ];
+        for (what, urls, answered) in kinds {
+            for url in urls {
+                let path = url_path(url);
+                if !answered.iter().any(|u| url_path(u) == path) {
+                    return Err(CliError::usage(format!(
+                        "{}/ca.pem: its {what} {url} is not among the URLs of its issuer {} \
+                         (ca.json), so nothing here would answer it",
+                        child.dir.display(),
+                        parent.dir.display()
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One CA's CRL publisher, started (its first CRL signed) and polling on its thread.
+fn publish(
+    be: &Backend,
+    a: &ServeArgs,
+    c: &Served,
+    metrics: &Arc<Metrics>,
+    now: Time,
+) -> CliResult<(Arc<pkit::pki::ca::crl_publish::CurrentCrl>, PublisherThread)> {
+    let max_age = parse_duration("--crl-max-age", &a.crl_max_age)?;
+    let schedule = Schedule {
+        lifetime: parse_duration("--crl-next-update", &a.crl_next_update)?,
+        // Asked twice per --crl-max-age (at least every 50 ms apart): half the bound for
+        // noticing, half for making the CRL.
+        poll: Duration::from_millis((max_age.unsigned_abs() * 500).max(50)),
+        drop_expired: !a.keep_expired,
+    };
+    let issuer = load_issuer(be, &c.dir, a.secrets.passin(), a.secrets.pin())?;
+    let store = open_store(&c.dir, &c.db)?;
+    let (publisher, first) = CrlPublisher::start(issuer, store, schedule, now)
+        .map_err(|e| CliError::io(format!("{}: the first CRL: {e}", c.dir.display())))?;
+    let current = publisher.current();
+    let (name, m) = (c.name.clone(), Arc::clone(metrics));
+    m.crl_published(&name, &first);
+    log_line(&crl_line(&name, &first, "start"));
+    let thread = publisher
+        .spawn(move |e| match e {
+            Event::Published { crl, why } => {
+                m.crl_published(&name, &crl);
+                log_line(&crl_line(&name, &crl, why));
+            }
+            Event::Failed { message } => log_line(&json!({
+                "time": Time::now().to_string(), "event": "crl_failed", "ca": name,
+                "message": message})),
+        })
+        .map_err(|e| CliError::io(format!("starting the CRL publisher: {e}")))?;
+    Ok((current, thread))
+}
+
+fn crl_line(ca: &str, crl: &pkit::pki::ca::crl_publish::Published, why: &str) -> serde_json::Value {
+    json!({"time": Time::now().to_string(), "event": "crl", "ca": ca, "why": why,
+           "number": crl.number, "entries": crl.entries,
+           "next_update": Time { unix: crl.next_update }.to_string(),
+           "ms": crl.took.as_millis() as u64})
+}
+
+pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
+    let mut opts = a.http.options()?;
+    let now = Time::now();
+    let lifetime = parse_duration("--ocsp-next-update", &a.ocsp_next_update)?;
+    let cas = a
+        .cas
+        .iter()
+        .map(|d| load(be, &a, d, now))
+        .collect::<CliResult<Vec<_>>>()?;
+    check_answered(&cas)?;
+    let metrics = Arc::new(Metrics::new());
+    let mut urls = Vec::with_capacity(cas.len());
+    let mut publishers = Vec::with_capacity(cas.len());
+    for c in &cas {
+        let (crl, thread) = publish(be, &a, c, &metrics, now)?;
+        publishers.push(thread);
+        urls.push(CaUrls {
+            ca: CaRoute {
+                name: c.name.clone(),
+                crl,
+            },
+            cert: c.cert.clone().into(),
+            ocsp: c.pointers.ocsp.clone(),
+            crl: c.pointers.crl.clone(),
+            issuer: c.pointers.ca_issuers.clone(),
+        });
+    }
+    let routes = Arc::new(Routes::new(urls).map_err(|e| CliError::usage(e.0))?);
+    let acme = match (&a.acme, &a.acme_listen) {
+        (true, Some(listen)) => {
+            let dir = a
+                .acme_ca
+                .clone()
+                .or_else(|| a.cas.last().cloned())
+                .unwrap_or_default();
+            let db = DbArgs {
+                db: None,
+                db_passin: a.db_passin.clone(),
+            };
+            let at = At {
+                ca: &dir,
+                db: &db,
+                secrets: &a.secrets,
+            };
+            let server = AcmeServer::start(be, &at, &a.acme_options, listen)?;
+            opts.endpoints.push(Endpoint {
+                listen: listen.clone(),
+                tls: server.tls.clone(),
+            });
+            Some(server)
+        }
+        _ => None,
+    };
+    // Each worker: its own signer and records connection per CA, and its ACME handler.
+    let make = || {
+        let ocsp = cas
+            .iter()
+            .map(|c| {
+                Ok::<_, CliError>(OcspHandler {
+                    responder: Arc::clone(&c.responder),
+                    signer: c.responder.signer()?,
+                    store: open_store(&c.dir, &c.db)?,
+                    lifetime,
+                    cache: Arc::clone(&c.cache),
+                    clock: Clock::System,
+                })
+            })
+            .collect::<CliResult<Vec<_>>>()?;
+        let acme = match &acme {
+            Some(s) => Some((1, Box::new(s.handler(be)?) as Box<dyn Handler + Send>)),
+            None => None,
+        };
+        Ok::<_, CliError>(CaHandler {
+            routes: Arc::clone(&routes),
+            metrics: Arc::clone(&metrics),
+            ocsp,
+            acme,
+        })
+    };
+    let served: Vec<_> = cas
+        .iter()
+        .map(|c| {
+            json!({"ca": c.name, "ocsp": c.pointers.ocsp, "crl": c.pointers.crl,
+                   "issuer": c.pointers.ca_issuers})
+        })
+        .collect();
+    let sig = pkit::serve::serve(&opts, make, |l| {
+        let mut line = json!({"time": Time::now().to_string(), "event": "listening",
+                              "listen": l.addr.to_string(), "threads": l.threads,
+                              "cas": served});
+        if let (Some(s), Some(addr)) = (&acme, l.addrs.get(1)) {
+            line["acme_listen"] = addr.to_string().into();
+            line["directory"] = s.directory.clone().into();
+        }
+        log_line(&line);
+    })?;
+    drop(publishers);
+    log_line(&json!({"time": Time::now().to_string(), "event": "shutdown", "signal": sig}));
+    Ok(Exit::Ok)
+}

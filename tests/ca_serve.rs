@@ -1,0 +1,394 @@
+//! `pkit ca serve`: one process answering every URL a two-tier CA writes into its
+//! certificates, checked by relying parties nobody here wrote — `openssl verify
+//! -crl_download -crl_check` and `openssl ocsp -url` follow the leaf's own URLs, Go's
+//! crypto/x509 completes the chain through caIssuers (`tests/go/aiafetch`), certbot gets
+//! and revokes a certificate through the same process's ACME endpoint, and Python's
+//! prometheus_client parses `/metrics`. A revocation (certbot's, or `pkit crl revoke` from
+//! another process) shows in the CRL and in OCSP without a restart. URLs nothing would
+//! answer are refused at start.
+
+mod common;
+
+use common::{free_port, pk, pk_ok, require, s, Peer, Server, CERTBOT, CERTBOT_ENV};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How long a revocation may take to show before the test calls it lost. The server's
+/// bound is --crl-max-age (1 s here); this is only the test's patience on a loaded
+/// machine, not a measurement.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(10)))
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// GET `url`: status, Content-Type and body.
+fn get(url: &str) -> (u16, String, Vec<u8>) {
+    let mut r = agent().get(url).call().expect("request");
+    let status = r.status().as_u16();
+    let ct = r
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    (status, ct, r.body_mut().read_to_vec().unwrap_or_default())
+}
+
+/// A root and an intermediate whose ca.json point to `base` (one OCSP URL for both).
+fn two_tier(d: &Path, base: &str) -> (PathBuf, PathBuf) {
+    let urls = |name: &str| {
+        vec![
+            "--ocsp-url".to_string(),
+            format!("{base}/ocsp"),
+            "--crl-url".to_string(),
+            format!("{base}/crl/{name}.crl"),
+            "--issuer-url".to_string(),
+            format!("{base}/certs/{name}.der"),
+        ]
+    };
+    let r = urls("root");
+    let r: Vec<&str> = r.iter().map(String::as_str).collect();
+    let root = common::issue_ca(d, "root", "CN=Serve Root,O=Example", &r);
+    let i = urls("int");
+    let mut i: Vec<&str> = i.iter().map(String::as_str).collect();
+    let parent = s(&root);
+    i.extend(["--parent", &parent]);
+    let int = common::issue_ca(d, "int", "CN=Serve Intermediate,O=Example", &i);
+    (root, int)
+}
+
+/// The samples of a /metrics scrape as Python's prometheus_client (OpenMetrics parser)
+/// reads them: `name{labels as sorted JSON}` → value.
+fn scrape(base: &str) -> HashMap<String, f64> {
+    require(Peer::PrometheusClient);
+    let (status, ct, body) = get(&format!("{base}/metrics"));
+    assert_eq!(status, 200);
+    assert!(ct.starts_with("application/openmetrics-text"), "{ct}");
+    let script = "import sys, json\n\
+        from prometheus_client.openmetrics.parser import text_string_to_metric_families\n\
+        out = {}\n\
+        for f in text_string_to_metric_families(sys.stdin.read()):\n\
+        \x20   for x in f.samples:\n\
+        \x20       out[x.name + json.dumps(x.labels, sort_keys=True)] = x.value\n\
+        print(json.dumps(out))\n";
+    let r = common::run_with("python3", &["-c", script], Some(&body), common::HANG);
+    assert_eq!(r.code, Some(0), "prometheus_client: {}", r.describe());
+    serde_json::from_str(r.stdout_str().trim()).expect("parser output")
+}
+
+fn sample(m: &HashMap<String, f64>, key: &str) -> f64 {
+    m.get(key).copied().unwrap_or(0.0)
+}
+
+/// Poll until `done` says yes, within [`PATIENCE`]; how long it took.
+fn within(what: &str, mut done: impl FnMut() -> bool) -> Duration {
+    let t = Instant::now();
+    while !done() {
+        assert!(t.elapsed() < PATIENCE, "{what}: not within {PATIENCE:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    t.elapsed()
+}
+
+/// `openssl verify -crl_download -crl_check` of `leaf` (the CRL fetched from its own
+/// cRLDistributionPoints): exit code and output.
+fn crl_verify(root: &Path, int: &Path, leaf: &Path) -> (Option<i32>, String) {
+    common::ossl(&[
+        "verify",
+        "-crl_download",
+        "-crl_check",
+        "-CAfile",
+        &s(&root.join("ca.pem")),
+        "-untrusted",
+        &s(&int.join("ca.pem")),
+        &s(leaf),
+    ])
+}
+
+/// `openssl ocsp -url` with the leaf's own AIA OCSP URL: its output.
+fn ocsp_status(root: &Path, int: &Path, leaf: &Path) -> String {
+    let (code, url) = common::ossl(&["x509", "-in", &s(leaf), "-noout", "-ocsp_uri"]);
+    assert_eq!(code, Some(0), "{url}");
+    let (code, out) = common::ossl(&[
+        "ocsp",
+        "-issuer",
+        &s(&int.join("ca.pem")),
+        "-cert",
+        &s(leaf),
+        "-url",
+        url.trim(),
+        "-CAfile",
+        &s(&root.join("ca.pem")),
+    ]);
+    assert_eq!(code, Some(0), "openssl ocsp: {out}");
+    assert!(out.contains("Response verify OK"), "{out}");
+    out
+}
+
+#[test]
+fn one_server_answers_every_url_of_a_two_tier_ca_with_acme() {
+    require(Peer::Certbot);
+    let t = common::tempdir();
+    let d = t.path();
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let (root, int) = two_tier(d, &base);
+    let (acme_port, http_port) = (free_port(), free_port());
+    let mut cmd = common::pkit();
+    cmd.args([
+        "ca",
+        "serve",
+        "--ca",
+        &s(&root),
+        "--ca",
+        &s(&int),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--threads",
+        "2",
+        "--crl-max-age",
+        "1s",
+        "--acme",
+        "--acme-listen",
+        &format!("127.0.0.1:{acme_port}"),
+        "--http-port",
+        &http_port.to_string(),
+        "--validators",
+        "2",
+    ]);
+    let server = Server::start(cmd, d.join("serve.log"), "\"listening\"");
+
+    // certbot, through the same process's ACME endpoint, trusting the root.
+    let directory = format!("https://127.0.0.1:{acme_port}/directory");
+    let certbot = |args: &[&str]| {
+        let mut all: Vec<String> = vec![
+            CERTBOT_ENV.into(),
+            format!("REQUESTS_CA_BUNDLE={}", s(&root.join("ca.pem"))),
+            CERTBOT.into(),
+        ];
+        all.extend(args.iter().map(|a| a.to_string()));
+        for (k, v) in [
+            ("--server", directory.clone()),
+            ("--config-dir", s(&d.join("cfg"))),
+            ("--work-dir", s(&d.join("work"))),
+            ("--logs-dir", s(&d.join("logs"))),
+        ] {
+            all.extend([k.to_string(), v]);
+        }
+        all.push("--non-interactive".into());
+        let r = common::run_with("env", &all, None, Duration::from_secs(120));
+        assert!(!r.timed_out, "certbot hung: {}", r.describe());
+        assert_eq!(
+            r.code,
+            Some(0),
+            "certbot: {}\n{}",
+            r.describe(),
+            server.log_text()
+        );
+    };
+    let hp = http_port.to_string();
+    certbot(&[
+        "certonly",
+        "--standalone",
+        "--http-01-port",
+        &hp,
+        "--http-01-address",
+        "127.0.0.1",
+        "--agree-tos",
+        "--register-unsafely-without-email",
+        "-d",
+        "localhost",
+    ]);
+    let leaf = d.join("cfg/live/localhost/cert.pem");
+
+    // The leaf's own URLs resolve through the one server.
+    let (code, out) = crl_verify(&root, &int, &leaf);
+    assert_eq!(code, Some(0), "openssl verify -crl_download: {out}");
+    let out = ocsp_status(&root, &int, &leaf);
+    assert!(out.contains(": good"), "{out}");
+    // The intermediate's own status, asked at the same OCSP URL, is the root's to give.
+    let (_, out) = common::ossl(&[
+        "ocsp",
+        "-issuer",
+        &s(&root.join("ca.pem")),
+        "-cert",
+        &s(&int.join("ca.pem")),
+        "-url",
+        &format!("{base}/ocsp"),
+        "-CAfile",
+        &s(&root.join("ca.pem")),
+    ]);
+    assert!(
+        out.contains("Response verify OK") && out.contains(": good"),
+        "{out}"
+    );
+    let (status, ct, der) = get(&format!("{base}/certs/int.der"));
+    assert_eq!((status, ct.as_str()), (200, "application/pkix-cert"));
+    let (code, out) = common::ossl(&[
+        "x509",
+        "-in",
+        &s(&int.join("ca.pem")),
+        "-outform",
+        "DER",
+        "-out",
+        &s(&d.join("int.der")),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(der, std::fs::read(d.join("int.der")).unwrap());
+    // Go completes the chain through caIssuers, as a browser does.
+    if let Some(go) = common::go_program(
+        "aiafetch",
+        "completing a chain through caIssuers with Go's crypto/x509",
+        "install Go >= 1.22",
+    ) {
+        let r = common::run_with(
+            &go,
+            &[s(&leaf), s(&root.join("ca.pem")), "localhost".into()],
+            None,
+            common::HANG,
+        );
+        let v: Value = serde_json::from_str(r.stdout_str().trim()).expect("aiafetch output");
+        assert!(v["error"].is_null(), "{v}");
+        assert_eq!(v["fetched"][0], format!("{base}/certs/int.der"), "{v}");
+        assert_eq!(v["content_types"][0], "application/pkix-cert", "{v}");
+        assert_eq!(v["chain"].as_array().map(Vec::len), Some(3), "{v}");
+    }
+
+    // /metrics parses, and moves as requests are made.
+    let before = scrape(&base);
+    let key = r#"pkit_http_requests_total{"code": "200", "route": "crl"}"#;
+    let crl_url = format!("{base}/crl/int.crl");
+    assert_eq!(get(&crl_url).0, 200);
+    assert_eq!(get(&crl_url).0, 200);
+    let after = scrape(&base);
+    assert_eq!(sample(&after, key), sample(&before, key) + 2.0, "{after:?}");
+    assert!(
+        sample(
+            &after,
+            r#"pkit_ocsp_responses_total{"ca": "int", "status": "good"}"#
+        ) >= 1.0
+    );
+    assert!(
+        sample(
+            &after,
+            r#"pkit_http_requests_total{"code": "201", "route": "acme"}"#
+        ) >= 1.0,
+        "{after:?}"
+    );
+    assert_eq!(
+        sample(&after, r#"pkit_revocations_total{"ca": "int"}"#),
+        0.0
+    );
+
+    // certbot revokes: CRL and OCSP say so, with no restart.
+    certbot(&[
+        "revoke",
+        "--cert-path",
+        &s(&leaf),
+        "--no-delete-after-revoke",
+    ]);
+    let took = within("the CRL listing certbot's revocation", || {
+        crl_verify(&root, &int, &leaf)
+            .1
+            .contains("certificate revoked")
+    });
+    common::note(&format!("revocation in the CRL after {took:?}"));
+    assert!(ocsp_status(&root, &int, &leaf).contains(": revoked"));
+    let m = scrape(&base);
+    assert_eq!(sample(&m, r#"pkit_revocations_total{"ca": "int"}"#), 1.0);
+    assert!(sample(&m, r#"pkit_crl_entries{"ca": "int"}"#) >= 1.0);
+
+    // A revocation by another process (the CLI) shows too.
+    let other = common::issue_leaf(&int, d, "other", &["--san", "DNS:other.example"]);
+    let (code, _) = crl_verify(&root, &int, &other);
+    assert_eq!(code, Some(0));
+    pk_ok(&[
+        "crl",
+        "revoke",
+        "--ca",
+        &s(&int),
+        "--cert",
+        &s(&other),
+        "--reason",
+        "keyCompromise",
+    ]);
+    within("the CRL listing the CLI's revocation", || {
+        crl_verify(&root, &int, &other)
+            .1
+            .contains("certificate revoked")
+    });
+    let h: Value = serde_json::from_slice(&get(&format!("{base}/health")).2).unwrap();
+    assert_eq!(h["status"], "ok", "{h}");
+    assert_eq!(h["cas"][1]["crl_entries"], 2, "{h}");
+    // Every CRL the server made has its own, increasing number.
+    let log = server.log_text();
+    let numbers: Vec<u64> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["event"] == "crl" && v["ca"] == "int")
+        .filter_map(|v| v["number"].as_u64())
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+    assert!(log.lines().all(|l| l.starts_with("{\"time\":")), "{log}");
+}
+
+#[test]
+fn urls_nothing_would_answer_are_refused_at_start() {
+    let t = common::tempdir();
+    let d = t.path();
+    let (root, int) = two_tier(d, "http://127.0.0.1:9");
+    let serve = |cas: &[&Path]| {
+        let mut args = vec!["ca".to_string(), "serve".into()];
+        for c in cas {
+            args.extend(["--ca".to_string(), s(c)]);
+        }
+        args.extend(["--listen".into(), "127.0.0.1:0".into()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        pk(&args)
+    };
+    // The intermediate's certificate points to the root's CRL; a root whose ca.json no
+    // longer names it would leave that URL unanswered.
+    let settings = root.join("ca.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(&settings, text.replace("/crl/root.crl", "/crl/moved.crl")).unwrap();
+    let r = serve(&[&root, &int]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    let err = r.stderr_str();
+    assert!(
+        err.contains("int/ca.pem: its cRLDistributionPoints http://127.0.0.1:9/crl/root.crl")
+            && err.contains("nothing here would answer it"),
+        "{err}"
+    );
+    // Two things at one path: the intermediate's CRL where the root's is.
+    std::fs::write(&settings, &text).unwrap();
+    let int_settings = int.join("ca.json");
+    let int_text = std::fs::read_to_string(&int_settings).unwrap();
+    std::fs::write(
+        &int_settings,
+        int_text.replace("/crl/int.crl", "/crl/root.crl"),
+    )
+    .unwrap();
+    let r = serve(&[&root, &int]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("same path /crl/root.crl"),
+        "{}",
+        r.stderr_str()
+    );
+    // A CA with no URL at all.
+    let bare = common::issue_ca(d, "bare", "CN=Bare", &[]);
+    let r = serve(&[&bare]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("names no OCSP, CRL or issuer URL"),
+        "{}",
+        r.stderr_str()
+    );
+}

@@ -1,0 +1,3 @@
+module pkit.test/aiafetch
+
+go 1.22.0

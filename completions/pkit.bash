@@ -2993,7 +2993,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__cert)
-            opts="-o -f -h --ca --db --db-passin --passin --pin --lint --csr --subject --key-out --alg --san --profile --template --days --not-after --not-before --clip-validity --ocsp-url --crl-url --issuer-url --copy-extensions --now --out --force --bundle --p12-out --p12-passout --format --color --help"
+            opts="-o -f -h --ca --db --db-passin --passin --pin --lint --csr --subject --key-out --alg --san --profile --template --days --not-after --not-before --clip-validity --ocsp-url --crl-url --issuer-url --copy-extensions --now --out --force --bundle --p12-out --p12-passout --p12-legacy --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3443,7 +3443,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__renew)
-            opts="-o -f -h --ca --db --db-passin --passin --pin --lint --cert --key --key-passin --key-out --alg --within --days --not-after --not-before --clip-validity --now --out --force --bundle --p12-out --p12-passout --format --color --help"
+            opts="-q -o -f -h --ca --db --db-passin --passin --pin --lint --cert --key --key-passin --key-out --alg --within --quiet --exec --days --not-after --not-before --clip-validity --now --out --force --bundle --p12-out --p12-passout --p12-legacy --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3494,6 +3494,10 @@ _pkit() {
                     return 0
                     ;;
                 --within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exec)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3699,7 +3703,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__key__subcmd__p12)
-            opts="-o -h --cert --key --passin --chain --passout --name --out --force --color --help"
+            opts="-o -h --cert --key --passin --chain --passout --name --legacy --out --force --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -123,6 +123,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l legacy -d 'Protect the file as old readers need (Windows Server 2016 and earlier, Java before 8u301): PBE-SHA1-3DES for the key and certificates and a SHA-1 MAC, instead of AES-256 and SHA-256. Weak: only for those readers'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from p12" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand key; and __fish_seen_subcommand_from help" -f -a "gen" -d 'Generate a private key and write it as PKCS#8 (PEM by default, mode 0600)'
@@ -228,7 +229,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 copy\t'Copy the CSR\'s requested extensions (the profile\'s own win)'"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l now -d 'Judge the CA\'s validity at this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s o -l out -d 'Output file (default stdout)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l p12-out -d 'Also write a PKCS#12 file of the key, the certificate and the CA\'s chain (needs the new key: --key-out)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l p12-out -d 'Also write a PKCS#12 file (mode 0600) of the key, the certificate and the CA\'s chain (needs the key: --key-out, or renew\'s --key)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l p12-passout -d 'Password source for --p12-out (pass:, env:, file:, fd:); asked for at a terminal when not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
 json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
@@ -238,6 +239,7 @@ never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l clip-validity -d 'Cut a validity that reaches past the issuing CA\'s to end with it, instead of refusing (exit 2)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l bundle -d 'Write the certificate followed by the CA\'s chain to -o (intermediates; the root is left out, as TLS servers send it): the file nginx\'s ssl_certificate, Envoy and HAProxy take'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l p12-legacy -d 'Protect --p12-out as old Windows and Java need: PBE-SHA1-3DES and a SHA-1 MAC instead of AES-256 and SHA-256 (weak: only for those readers; `key p12 --legacy`)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l ca -d 'The issuing CA directory (ca.pem, ca.key, ca.db)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
@@ -294,22 +296,25 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l within -d 'Renew only when the certificate expires within this window (e.g. 30d); otherwise say so and exit 0 having done nothing (for cron)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l within -d 'Renew only when the certificate expires within this window (e.g. 30d); otherwise say "nothing due for renewal" and exit 0 having done nothing (for cron and timers)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l exec -d 'After a renewal, run this through `sh -c` with the files and serials in PKIT_* variables (below), e.g. \'systemctl reload nginx\'; its failure is exit 8' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l days -d 'Validity in days from not-before, counted as the CA/Browser Forum counts it (the last second is included). Default by profile: server and server-client 90 (never above the Baseline Requirements\' maximum on the issuance date), client and code-signing 365, ocsp-signer 90, ca 1825' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l not-after -d 'End of validity (RFC 3339)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l not-before -d 'Start of validity (RFC 3339; default now)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l now -d 'Judge the CA\'s validity (and --within) at this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -s o -l out -d 'Output file (default stdout)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l p12-out -d 'Also write a PKCS#12 file of the key, the certificate and the CA\'s chain (needs the new key: --key-out)' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l p12-out -d 'Also write a PKCS#12 file (mode 0600) of the key, the certificate and the CA\'s chain (needs the key: --key-out, or renew\'s --key)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l p12-passout -d 'Password source for --p12-out (pass:, env:, file:, fd:); asked for at a terminal when not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
 json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -s q -l quiet -d 'Print nothing when nothing is due (cron then mails only a renewal or a failure)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l clip-validity -d 'Cut a validity that reaches past the issuing CA\'s to end with it, instead of refusing (exit 2)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l force -d 'Overwrite the output file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l bundle -d 'Write the certificate followed by the CA\'s chain to -o (intermediates; the root is left out, as TLS servers send it): the file nginx\'s ssl_certificate, Envoy and HAProxy take'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l p12-legacy -d 'Protect --p12-out as old Windows and Java need: PBE-SHA1-3DES and a SHA-1 MAC instead of AES-256 and SHA-256 (weak: only for those readers; `key p12 --legacy`)'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l ca -d 'The CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from policy" -l allow -d 'Names the CA may certify, beyond what its certificate\'s constraints say (kept in ca.json `allow`), repeatable: DNS:host.example (that name), DNS:*.corp.example (every name below corp.example), IP:10.0.0.0/8, IP:192.0.2.1, email:user@example, email:@corp.example (any mailbox there), email:@*.corp.example, URI:*.corp.example (the URI\'s host). Once there is an allow rule, every name in a certificate must match one of its type; a type no rule names is refused' -r

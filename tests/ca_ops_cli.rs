@@ -794,6 +794,133 @@ fn bundles_and_pkcs12_open_in_openssl_keytool_and_pyca() {
 }
 
 #[test]
+fn legacy_pkcs12_for_old_windows_is_triple_des_with_a_sha1_mac() {
+    common::require_openssl();
+    common::require_python_cryptography();
+    let t = common::tempdir();
+    let root = new_ca(t.path(), "root", "CN=Legacy Root", &[]);
+    let int = new_ca(t.path(), "int", "CN=Legacy Int", &["--parent", &s(&root)]);
+    let cert = leaf(
+        &int,
+        t.path(),
+        "old",
+        &[
+            "--subject",
+            "CN=old.example",
+            "--san",
+            "DNS:old.example",
+            "--bundle",
+        ],
+    );
+    let key = t.path().join("old.key");
+    let p12 = |name: &str, extra: &[&str]| -> (PathBuf, common::Run) {
+        let out = t.path().join(name);
+        let (c, k, o) = (s(&cert), s(&key), s(&out));
+        let mut args = vec![
+            "key",
+            "p12",
+            "--cert",
+            &c,
+            "--key",
+            &k,
+            "--passout",
+            "pass:w1nd0ws",
+            "-o",
+            &o,
+        ];
+        args.extend_from_slice(extra);
+        (out, pk_ok(&args))
+    };
+    let info = |f: &Path| -> String {
+        let (code, out) = ossl(&[
+            "pkcs12",
+            "-info",
+            "-noout",
+            "-in",
+            &s(f),
+            "-passin",
+            "pass:w1nd0ws",
+        ]);
+        assert_eq!(code, Some(0), "openssl pkcs12: {out}");
+        out
+    };
+    let (legacy, r) = p12("legacy.p12", &["--legacy"]);
+    let warning: Vec<String> = r
+        .stderr_str()
+        .lines()
+        .filter(|l| l.contains("warning"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(warning.len(), 1, "{}", r.describe());
+    assert!(
+        warning[0].contains("legacy.p12") && warning[0].contains("weak"),
+        "{warning:?}"
+    );
+    let out = info(&legacy);
+    assert!(out.contains("MAC: sha1,"), "{out}");
+    assert!(
+        out.contains("PKCS7 Encrypted data: pbeWithSHA1And3-KeyTripleDES-CBC"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Shrouded Keybag: pbeWithSHA1And3-KeyTripleDES-CBC"),
+        "{out}"
+    );
+    assert!(!out.contains("AES") && !out.contains("PBES2"), "{out}");
+    let py = python_ok(
+        "import sys\n\
+         from cryptography.hazmat.primitives.serialization import pkcs12\n\
+         k, c, extra = pkcs12.load_key_and_certificates(open(sys.argv[1], 'rb').read(), b'w1nd0ws')\n\
+         print(c.subject.rfc4514_string(), len(extra), k is not None)",
+        &[&s(&legacy)],
+    );
+    assert_eq!(py.trim(), "CN=old.example 1 True");
+    if common::optional(Peer::Keytool, "keytool reads the legacy PKCS#12 file").is_some() {
+        let r = common::run_with(
+            "keytool",
+            &[
+                "-list",
+                "-keystore",
+                &s(&legacy),
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                "w1nd0ws",
+            ],
+            None,
+            common::HANG,
+        );
+        assert_eq!(r.code, Some(0), "keytool: {}", r.describe());
+        assert!(
+            r.stdout_str().contains("PrivateKeyEntry"),
+            "{}",
+            r.stdout_str()
+        );
+    }
+    // Without --legacy: AES-256 and SHA-256, and no warning.
+    let (modern, r) = p12("modern.p12", &[]);
+    assert!(!r.stderr_str().contains("warning"), "{}", r.describe());
+    let out = info(&modern);
+    assert!(out.contains("MAC: sha256"), "{out}");
+    assert!(out.contains("PBES2, PBKDF2, AES-256-CBC"), "{out}");
+    assert!(!out.contains("TripleDES"), "{out}");
+    // --p12-legacy means nothing without --p12-out.
+    let r = pk(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&int),
+        "--san",
+        "DNS:x.example",
+        "--key-out",
+        &s(&t.path().join("x.key")),
+        "--p12-legacy",
+    ]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    assert!(r.stderr_str().contains("--p12-out"), "{}", r.describe());
+}
+
+#[test]
 fn renewal_keeps_names_and_links_the_records() {
     common::require_openssl();
     let t = common::tempdir();
@@ -835,7 +962,11 @@ fn renewal_keeps_names_and_links_the_records() {
         "--within",
         "2w",
     ]);
-    assert!(r.stderr_str().contains("not renewed"), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("nothing due for renewal"),
+        "{}",
+        r.describe()
+    );
     assert!(!new.exists());
     assert_eq!(list(&["--expiring", "30d"]).len(), 1);
     assert_eq!(list(&["--expiring", "2w"]).len(), 0);

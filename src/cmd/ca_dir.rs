@@ -86,6 +86,12 @@ pub fn ca_chain(dir: &Path) -> CliResult<Vec<Vec<u8>>> {
     ca_files::served_chain(dir).map_err(files_err)
 }
 
+/// The file holding the chain the CA's certificates are served with (`DIR/chain.pem`, or
+/// `ca.pem` for an intermediate without one; none for a root).
+pub fn ca_chain_file(dir: &Path) -> CliResult<Option<std::path::PathBuf>> {
+    ca_files::served_chain_file(dir).map_err(files_err)
+}
+
 /// `DIR/ca.json`: what the CA applies to everything it issues.
 pub fn load_settings(dir: &Path) -> CliResult<CaSettings> {
     CaSettings::load(dir).map_err(|e| CliError::parse(e.to_string()))

@@ -85,6 +85,16 @@ pub fn print_json(kind: &str, items: Vec<Value>) -> CliResult {
     )
 }
 
+/// Print `items` as the `kind` envelope with the fields of `extra` (an object) beside
+/// them, for a report that says more than what was made (`issue renew`'s status).
+pub fn print_json_with(kind: &str, items: Vec<Value>, extra: Value) -> CliResult {
+    let mut v = output::envelope(kind, items);
+    if let (Some(env), Value::Object(more)) = (v.as_object_mut(), extra) {
+        env.extend(more);
+    }
+    super::io::write_text(None, false, &output::json_text(&v))
+}
+
 /// Refuse to go on when a file to be written exists (before any work is done).
 pub fn check_free(paths: &[Option<&Path>], force: bool) -> CliResult {
     for p in paths.iter().flatten() {

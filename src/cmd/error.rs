@@ -23,6 +23,9 @@ pub enum Exit {
     /// An internal failure: the crypto library failed an operation on valid input, or
     /// pkit hit a state it should never reach. Not a verdict about the input (that is 1).
     Internal = 7,
+    /// A command pkit was told to run afterwards (`issue renew --exec`) failed; what pkit
+    /// itself did is done and recorded.
+    ExecFailed = 8,
 }
 
 /// The text for `--help` and man pages.

@@ -76,10 +76,16 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "pkit key p12",
-        &[(
-            "A PKCS#12 file for Windows, Java or a browser",
-            "pkit key p12 --cert www.pem --key www.key --out www.p12 --passout env:P12_PW",
-        )],
+        &[
+            (
+                "A PKCS#12 file for Windows, Java or a browser",
+                "pkit key p12 --cert www.pem --key www.key --out www.p12 --passout env:P12_PW",
+            ),
+            (
+                "One that Windows Server 2016 and Java 8 open (weak: PBE-SHA1-3DES, SHA-1 MAC)",
+                "pkit key p12 --cert www.pem --key www.key --out www-old.p12 --passout env:P12_PW --legacy",
+            ),
+        ],
     ),
     (
         "pkit issue ca",
@@ -133,10 +139,16 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "pkit issue renew",
-        &[(
-            "Renew when 30 days or less remain (exit 0 and nothing written otherwise)",
-            "pkit issue renew --ca int --cert www.pem --key-out www2.key -o www2.pem --bundle --within 30d",
-        )],
+        &[
+            (
+                "Renew when 30 days or less remain (exit 0 and nothing written otherwise)",
+                "pkit issue renew --ca int --cert www.pem --key-out www2.key -o www2.pem --bundle --within 30d",
+            ),
+            (
+                "From cron: in place, quiet when nothing is due, nginx reloaded after a renewal",
+                "pkit issue renew --ca int --cert www.pem --key-out www.key -o www.pem --bundle --force --within 30d -q --exec 'systemctl reload nginx'",
+            ),
+        ],
     ),
     (
         "pkit issue list",

@@ -8,7 +8,7 @@ use clap::Args;
 use pkit::pki::backend::{Backend, PrivateKey};
 use pkit::pki::cert::Certificate;
 use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
-use pkit::pki::pkcs12::write::{default_friendly_name, encode_pfx, Contents};
+use pkit::pki::pkcs12::write::{default_friendly_name, encode_pfx, Contents, Protection};
 use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
@@ -32,6 +32,11 @@ pub struct P12Args {
     /// The alias keytool and the Windows store show (default: the certificate's subject).
     #[arg(long)]
     pub name: Option<String>,
+    /// Protect the file as old readers need (Windows Server 2016 and earlier, Java before
+    /// 8u301): PBE-SHA1-3DES for the key and certificates and a SHA-1 MAC, instead of
+    /// AES-256 and SHA-256. Weak: only for those readers.
+    #[arg(long)]
+    pub legacy: bool,
     /// The PKCS#12 file to write (mode 0600).
     #[arg(short, long, value_name = "FILE")]
     pub out: PathBuf,
@@ -62,7 +67,14 @@ pub fn run(be: &Backend, a: P12Args) -> CliResult<Exit> {
         chain: &certs,
         name: a.name.as_deref(),
     };
-    write_pkcs12(be, &contents, a.passout.as_deref(), &a.out, a.force)?;
+    write_pkcs12(
+        be,
+        &contents,
+        a.passout.as_deref(),
+        protection(a.legacy),
+        &a.out,
+        a.force,
+    )?;
     eprintln!(
         "pkit: wrote {} (key, certificate and {} chain certificates)",
         a.out.display(),
@@ -96,12 +108,22 @@ pub struct P12<'a> {
     pub name: Option<&'a str>,
 }
 
+/// The protection a `--legacy` (`--p12-legacy`) flag asks for.
+pub fn protection(legacy: bool) -> Protection {
+    if legacy {
+        Protection::Legacy
+    } else {
+        Protection::Modern
+    }
+}
+
 /// Write `p` as a PKCS#12 file, its password from `passout` (or asked for at a
-/// terminal).
+/// terminal), protected as `protection` says (the legacy form with a warning).
 pub fn write_pkcs12(
     be: &Backend,
     p: &P12<'_>,
     passout: Option<&str>,
+    protection: Protection,
     out: &Path,
     force: bool,
 ) -> CliResult {
@@ -128,8 +150,17 @@ pub fn write_pkcs12(
             friendly_name: &name,
         },
         &password,
+        protection,
     );
     pkcs8.fill(0);
     password.fill(0);
-    io::write_file_atomic(out, &der?, force, true)
+    io::write_file_atomic(out, &der?, force, true)?;
+    if protection == Protection::Legacy {
+        eprintln!(
+            "pkit: warning: {}: PBE-SHA1-3DES and a SHA-1 MAC are weak; use this file only \
+             for old Windows or Java that cannot read AES-256",
+            out.display()
+        );
+    }
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! `pkit issue cert`: one certificate, for a new key or from a CSR (what each source
 //! says is weighed in `pkit::pki::ca::compose`).
 
-use super::deliver::{deliver, report, DeliverArgs};
+use super::deliver::{deliver, report, DeliverArgs, HeldKey};
 use crate::cmd::ca_db::issue_err;
 use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
@@ -80,7 +80,11 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let (not_before, not_after) = a.validity.window(asked.profile(), now)?;
     asked.sans = sans(&a.san)?;
     // Fail on existing outputs before doing any work.
-    a.deliver.check(a.key_out.as_deref())?;
+    a.deliver.check(
+        a.key_out.as_deref(),
+        a.key_out.is_some(),
+        "give --key-out FILE for a new key",
+    )?;
     let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
     let (keyed, key) = match (&a.csr, &a.key_out) {
@@ -127,10 +131,10 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let issued = issuer
         .issue_and_record(signer.as_mut(), &req, store.as_mut(), RecordAs::default())
         .map_err(issue_err(&a.issuer.ca))?;
-    let key = match (&key, &a.key_out) {
-        (Some(k), Some(p)) => Some((k.as_ref(), p.as_path())),
-        _ => None,
-    };
+    let key = key.as_deref().map(|k| HeldKey {
+        key: k,
+        out: a.key_out.as_deref(),
+    });
     let item = deliver(be, &a.issuer.ca, &issued, prof, key, &a.deliver, "issued")?;
     report(&a.deliver, vec![item])?;
     Ok(Exit::Ok)

@@ -8,7 +8,7 @@ use crate::cmd::created::{certificate_item, check_free, print_json, Files, Forma
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::flags::OutputArgs;
 use crate::cmd::io;
-use crate::cmd::p12::{write_pkcs12, P12};
+use crate::cmd::p12::{protection, write_pkcs12, P12};
 use crate::cmd::request::key_pem;
 use clap::Args;
 use pkit::der::hex;
@@ -28,25 +28,38 @@ pub struct DeliverArgs {
     /// HAProxy take.
     #[arg(long)]
     pub bundle: bool,
-    /// Also write a PKCS#12 file of the key, the certificate and the CA's chain (needs
-    /// the new key: --key-out).
+    /// Also write a PKCS#12 file (mode 0600) of the key, the certificate and the CA's
+    /// chain (needs the key: --key-out, or renew's --key).
     #[arg(long, value_name = "FILE")]
     pub p12_out: Option<PathBuf>,
     /// Password source for --p12-out (pass:, env:, file:, fd:); asked for at a terminal
     /// when not given.
     #[arg(long, value_name = "SRC", requires = "p12_out")]
     pub p12_passout: Option<String>,
+    /// Protect --p12-out as old Windows and Java need: PBE-SHA1-3DES and a SHA-1 MAC
+    /// instead of AES-256 and SHA-256 (weak: only for those readers; `key p12 --legacy`).
+    #[arg(long, requires = "p12_out")]
+    pub p12_legacy: bool,
     #[command(flatten)]
     pub format: FormatArgs,
 }
 
+/// The certificate's private key, when pkit holds it: a new one is written to `out`.
+#[derive(Clone, Copy)]
+pub struct HeldKey<'a> {
+    pub key: &'a dyn PrivateKey,
+    pub out: Option<&'a Path>,
+}
+
 impl DeliverArgs {
-    /// Refuse, before any work, files that exist and what cannot be delivered.
-    pub fn check(&self, key_out: Option<&Path>) -> CliResult {
-        if self.p12_out.is_some() && key_out.is_none() {
-            return Err(CliError::usage(
-                "--p12-out needs the certificate's key: give --key-out FILE for a new key",
-            ));
+    /// Refuse, before any work, files that exist and what cannot be delivered. `key_out`:
+    /// where a new key goes; `key_held`: whether the key will be at hand (a new one, or
+    /// one read from a file); `give_key`: what to ask for when it is not.
+    pub fn check(&self, key_out: Option<&Path>, key_held: bool, give_key: &str) -> CliResult {
+        if self.p12_out.is_some() && !key_held {
+            return Err(CliError::usage(format!(
+                "--p12-out needs the certificate's key: {give_key}"
+            )));
         }
         check_free(
             &[self.output.out.as_deref(), key_out, self.p12_out.as_deref()],
@@ -62,7 +75,7 @@ pub fn deliver(
     ca: &Path,
     issued: &Issued,
     profile: Profile,
-    key: Option<(&dyn PrivateKey, &Path)>,
+    key: Option<HeldKey<'_>>,
     d: &DeliverArgs,
     what: &str,
 ) -> CliResult<Value> {
@@ -74,9 +87,11 @@ pub fn deliver(
     } else {
         Vec::new()
     };
-    if let Some((key, path)) = key {
-        io::write_file_atomic(path, key_pem(be, key, None)?.as_bytes(), force, true)?;
-        files.add("key", path);
+    if let Some(HeldKey { key, out }) = key {
+        if let Some(path) = out {
+            io::write_file_atomic(path, key_pem(be, key, None)?.as_bytes(), force, true)?;
+            files.add("key", path);
+        }
         if let Some(p12) = &d.p12_out {
             let contents = P12 {
                 key,
@@ -84,7 +99,14 @@ pub fn deliver(
                 chain: &chain,
                 name: None,
             };
-            write_pkcs12(be, &contents, d.p12_passout.as_deref(), p12, force)?;
+            write_pkcs12(
+                be,
+                &contents,
+                d.p12_passout.as_deref(),
+                protection(d.p12_legacy),
+                p12,
+                force,
+            )?;
             files.add("pkcs12", p12);
         }
     }

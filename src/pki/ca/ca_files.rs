@@ -100,9 +100,19 @@ pub fn ca_certificate(dir: &Path) -> Result<Vec<u8>, CaFilesError> {
 /// when the CA has one; else its own certificate when it is not self-issued (an
 /// intermediate made elsewhere); else nothing (a root).
 pub fn served_chain(dir: &Path) -> Result<Vec<Vec<u8>>, CaFilesError> {
+    Ok(match served_chain_file(dir)? {
+        Some(p) if p.ends_with(CHAIN_FILE) => objects(&p)?,
+        Some(_) => vec![ca_certificate(dir)?],
+        None => Vec::new(),
+    })
+}
+
+/// The file holding [`served_chain`]: `DIR/chain.pem`, or `DIR/ca.pem` for an
+/// intermediate without one; `None` for a root (what a deploy hook points a server at).
+pub fn served_chain_file(dir: &Path) -> Result<Option<PathBuf>, CaFilesError> {
     let chain = dir.join(CHAIN_FILE);
     if chain.exists() {
-        return objects(&chain);
+        return Ok(Some(chain));
     }
     let der = ca_certificate(dir)?;
     let c = Certificate::from_der(&der).map_err(|e| CaFilesError::Malformed {
@@ -110,11 +120,7 @@ pub fn served_chain(dir: &Path) -> Result<Vec<Vec<u8>>, CaFilesError> {
         offset: e.offset,
         message: e.to_string(),
     })?;
-    Ok(if c.is_self_issued() {
-        Vec::new()
-    } else {
-        vec![der]
-    })
+    Ok((!c.is_self_issued()).then(|| dir.join(CA_CERT_FILE)))
 }
 
 /// Every certificate above what the CA in `dir` signs: its own (`ca.pem`), the others

@@ -1,14 +1,18 @@
 //! Renewing a certificate: what the new one takes from the one it replaces (subject,
 //! extensions, SANs among them, profile, pathLenConstraint) and what it gets anew
 //! (serial, validity, the CA's current pointers, perhaps a key); whether the old one is
-//! due; and that the CA issued it, which its records say. `pkit issue renew` runs this.
+//! due; that the CA issued it, which its records say; and the command run after a
+//! renewal to deploy it ([`Renewed::command`]). `pkit issue renew` runs this.
 
 use super::issuer::Request;
 use super::profile::Profile;
 use super::store::{CaStore, StoreError};
-use crate::der::{integer, Time};
+use crate::der::{hex, integer, Time};
 use pkit_x509::alg::Algorithm;
 use pkit_x509::cert::Certificate;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::Command;
 
 /// Why a certificate cannot be renewed by this CA.
 #[non_exhaustive]
@@ -130,6 +134,101 @@ impl Renewal {
     }
 }
 
+/// What a renewal made and wrote, as the command run after it is told (environment
+/// variables: [`Renewed::environment`]).
+#[derive(Debug, Clone)]
+pub struct Renewed {
+    /// The new certificate's serial number (content octets).
+    pub serial: Vec<u8>,
+    /// The serial of the certificate it replaces.
+    pub replaces: Vec<u8>,
+    /// The end of its validity.
+    pub not_after: Time,
+    /// Its subject, RFC 4514 (empty for an empty subject).
+    pub subject: String,
+    /// The file the certificate was written to (with `bundle`, followed by the chain);
+    /// `None` when it went to standard output.
+    pub cert: Option<PathBuf>,
+    /// Whether `cert` holds the chain after the certificate.
+    pub bundle: bool,
+    /// The private key's file: the new key written, or the existing key certified.
+    pub key: Option<PathBuf>,
+    /// The CA's chain file, which the certificate is served with (none for a root's).
+    pub chain: Option<PathBuf>,
+    /// The PKCS#12 file written.
+    pub pkcs12: Option<PathBuf>,
+}
+
+/// The variables a renewal's command is given, in the order the help lists them.
+pub const ENVIRONMENT: [&str; 9] = [
+    "PKIT_CERT",
+    "PKIT_BUNDLE",
+    "PKIT_KEY",
+    "PKIT_CHAIN",
+    "PKIT_P12",
+    "PKIT_SERIAL",
+    "PKIT_REPLACES",
+    "PKIT_NOT_AFTER",
+    "PKIT_SUBJECT",
+];
+
+impl Renewed {
+    /// What the certificate `der`, which renews serial `replaces`, says of itself; no
+    /// files yet.
+    pub fn of(der: &[u8], replaces: &[u8]) -> crate::der::Result<Renewed> {
+        let c = Certificate::from_der(der)?;
+        let (_, not_after) = c.validity()?;
+        Ok(Renewed {
+            serial: integer::unsigned_bytes(c.serial).to_vec(),
+            replaces: replaces.to_vec(),
+            not_after,
+            subject: c.subject.to_rfc4514()?,
+            cert: None,
+            bundle: false,
+            key: None,
+            chain: None,
+            pkcs12: None,
+        })
+    }
+
+    /// The environment of [`ENVIRONMENT`], each variable with its value or `None` when
+    /// it does not apply (then it is removed from what the command inherits, so a stale
+    /// value from the caller cannot mislead it). Serials are lowercase hex, the time RFC
+    /// 3339; `PKIT_BUNDLE` is the same file as `PKIT_CERT`, set only when that file is
+    /// a bundle.
+    pub fn environment(&self) -> Vec<(&'static str, Option<OsString>)> {
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.clone().into_os_string());
+        let text = |t: String| Some(OsString::from(t));
+        let values = [
+            path(&self.cert),
+            path(&self.cert).filter(|_| self.bundle),
+            path(&self.key),
+            path(&self.chain),
+            path(&self.pkcs12),
+            text(hex(&self.serial)),
+            text(hex(&self.replaces)),
+            text(self.not_after.to_string()),
+            text(self.subject.clone()),
+        ];
+        ENVIRONMENT.into_iter().zip(values).collect()
+    }
+
+    /// `sh -c COMMAND` with [`Renewed::environment`]; the caller chooses its standard
+    /// streams and runs it. Through the shell, so that an operator writes what a cron
+    /// line or a systemd `ExecStartPost` would (`systemctl reload nginx && …`).
+    pub fn command(&self, command: &str) -> Command {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(command);
+        for (name, value) in self.environment() {
+            match value {
+                Some(v) => c.env(name, v),
+                None => c.env_remove(name),
+            };
+        }
+        c
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,5 +324,59 @@ mod tests {
             r.profile_in(&store),
             Err(RenewError::UnknownProfile(p)) if p == "teapot"
         ));
+    }
+
+    #[test]
+    fn the_command_after_a_renewal_is_told_what_was_written() {
+        let be = openssl::backend();
+        let key = be.generate(Algorithm::EcdsaP256).unwrap();
+        let start = Time {
+            unix: 1_800_000_000,
+        };
+        let der = self_signed(
+            key.as_ref(),
+            &name("svc"),
+            start,
+            start.plus_seconds(60),
+            None,
+        )
+        .unwrap();
+        let mut r = Renewed::of(&der, &[0x0a, 0xbc]).unwrap();
+        assert_eq!(r.subject, "CN=svc");
+        r.cert = Some("out/svc.pem".into());
+        r.key = Some("out/svc.key".into());
+        let env = r.environment();
+        let get = |n: &str| {
+            env.iter()
+                .find(|(k, _)| *k == n)
+                .unwrap()
+                .1
+                .as_ref()
+                .map(|v| v.to_str().unwrap().to_string())
+        };
+        assert_eq!(get("PKIT_CERT").as_deref(), Some("out/svc.pem"));
+        assert_eq!(get("PKIT_BUNDLE"), None);
+        assert_eq!(get("PKIT_KEY").as_deref(), Some("out/svc.key"));
+        assert_eq!(get("PKIT_P12"), None);
+        assert_eq!(get("PKIT_REPLACES").as_deref(), Some("0abc"));
+        assert_eq!(get("PKIT_SERIAL").unwrap(), hex(&r.serial));
+        assert_eq!(
+            get("PKIT_NOT_AFTER").as_deref(),
+            Some("2027-01-15T08:01:00Z")
+        );
+        assert_eq!(env.len(), ENVIRONMENT.len());
+        r.bundle = true;
+        assert_eq!(
+            r.environment()[1].1.as_deref(),
+            Some(std::ffi::OsStr::new("out/svc.pem"))
+        );
+
+        // The shell runs it with those values; what does not apply is removed from what
+        // it inherits.
+        let mut c = r.command("echo \"$PKIT_CERT|$PKIT_SUBJECT\"; exit 3");
+        assert!(c.get_envs().any(|(k, v)| k == "PKIT_P12" && v.is_none()));
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(3));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "out/svc.pem|CN=svc\n");
     }
 }

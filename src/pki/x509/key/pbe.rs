@@ -289,30 +289,56 @@ impl<'a> PbeScheme<'a> {
         Ok(PbeScheme::Unknown(*a))
     }
 
-    /// Encrypt `plain` under PBES2, the one scheme pkit writes; `password` as typed.
+    /// Encrypt `plain`; `password` as typed. pkit writes PBES2, and the PKCS#12 PBE with
+    /// SHA-1 and three-key triple DES for the PKCS#12 files old readers need
+    /// (`pkcs12::write::Protection::Legacy`).
     pub fn encrypt(
         &self,
         backend: &Backend,
         password: &[u8],
         plain: &[u8],
     ) -> backend::Result<Vec<u8>> {
-        let PbeScheme::Pbes2 {
-            kdf,
-            encryption_scheme,
-            cipher,
-            iv,
-        } = *self
-        else {
-            return Err(BackendError::Unsupported(
-                "pkit encrypts keys with PBES2 only".into(),
-            ));
-        };
-        let (cipher, iv) = supported_pbes2(&encryption_scheme, cipher, iv)?;
-        // Its own parameters: an allowance of its own.
-        let mut key = kdf.derive(backend, &cost::Allowance::new(), password, cipher.key_len())?;
-        let out = backend.pbe().encrypt(cipher, &key, iv, plain);
-        key.fill(0);
-        out
+        match *self {
+            PbeScheme::Pbes2 {
+                kdf,
+                encryption_scheme,
+                cipher,
+                iv,
+            } => {
+                let (cipher, iv) = supported_pbes2(&encryption_scheme, cipher, iv)?;
+                // Its own parameters: an allowance of its own.
+                let mut key =
+                    kdf.derive(backend, &cost::Allowance::new(), password, cipher.key_len())?;
+                let out = backend.pbe().encrypt(cipher, &key, iv, plain);
+                key.fill(0);
+                out
+            }
+            PbeScheme::Pkcs12 {
+                cipher: cipher @ PbeCipher::DesEde3Cbc,
+                salt,
+                iterations,
+                ..
+            } => {
+                let mut password = cost::bmp_password(Some(password))?;
+                let keys = pkcs12_key_iv(
+                    backend,
+                    &cost::Allowance::new(),
+                    &password,
+                    salt,
+                    iterations,
+                    cipher,
+                );
+                password.fill(0);
+                let (mut key, iv) = keys?;
+                let out = backend.pbe().encrypt(cipher, &key, &iv, plain);
+                key.fill(0);
+                out
+            }
+            _ => Err(BackendError::Unsupported(
+                "pkit encrypts with PBES2, or the PKCS#12 PBE with SHA-1 and triple DES, only"
+                    .into(),
+            )),
+        }
     }
 
     /// Decrypt `data` with `password` (UTF-8 as typed; `None` for an absent password,
@@ -347,30 +373,8 @@ impl<'a> PbeScheme<'a> {
                 ..
             } => {
                 let password = cost::bmp_password(password)?;
-                let mut key = cost::pkcs12_kdf(
-                    backend,
-                    allowance,
-                    &password,
-                    salt,
-                    iterations,
-                    Hash::Sha1,
-                    Pkcs12Purpose::Key,
-                    cipher.key_len(),
-                )?;
-                let iv = if cipher.iv_len() > 0 {
-                    cost::pkcs12_kdf(
-                        backend,
-                        allowance,
-                        &password,
-                        salt,
-                        iterations,
-                        Hash::Sha1,
-                        Pkcs12Purpose::Iv,
-                        cipher.iv_len(),
-                    )?
-                } else {
-                    Vec::new()
-                };
+                let (mut key, iv) =
+                    pkcs12_key_iv(backend, allowance, &password, salt, iterations, cipher)?;
                 let plain = backend.pbe().decrypt(cipher, &key, &iv, data);
                 key.fill(0);
                 plain
@@ -385,6 +389,37 @@ impl<'a> PbeScheme<'a> {
             ))),
         }
     }
+}
+
+/// The key and IV of a PKCS#12 PBE (RFC 7292 Appendix B.2, over SHA-1), from the
+/// password in BMPString form; no IV for RC4.
+fn pkcs12_key_iv(
+    backend: &Backend,
+    allowance: &cost::Allowance,
+    bmp_password: &[u8],
+    salt: &[u8],
+    iterations: u64,
+    cipher: PbeCipher,
+) -> backend::Result<(Vec<u8>, Vec<u8>)> {
+    let derive = |purpose, len| {
+        cost::pkcs12_kdf(
+            backend,
+            allowance,
+            bmp_password,
+            salt,
+            iterations,
+            Hash::Sha1,
+            purpose,
+            len,
+        )
+    };
+    let key = derive(Pkcs12Purpose::Key, cipher.key_len())?;
+    let iv = if cipher.iv_len() > 0 {
+        derive(Pkcs12Purpose::Iv, cipher.iv_len())?
+    } else {
+        Vec::new()
+    };
+    Ok((key, iv))
 }
 
 /// The PBES2 cipher and IV, when pkit has the cipher.

@@ -5,6 +5,13 @@
 //! defaults, which OpenSSL 3.0, Java's keytool (8u301 and later) and Windows 10 1709 and
 //! later open.
 //!
+//! [`Protection::Legacy`] writes what older readers need (Windows Server 2016 and
+//! earlier, Windows 7, Java before 8u301): both parts under pbeWithSHAAnd3-KeyTripleDES-CBC
+//! (RFC 7292 Appendix C) and a SHA-1 HMAC — what OpenSSL 1.1's `pkcs12 -export` wrote with
+//! `-keypbe PBE-SHA1-3DES -certpbe PBE-SHA1-3DES -macalg sha1`, and Windows' own
+//! "TripleDES-SHA1" export. Triple DES and SHA-1 are weak; the password is all that
+//! protects the key.
+//!
 //! ```asn1
 //! PFX ::= SEQUENCE { version INTEGER {v3(3)}, authSafe ContentInfo, macData MacData OPTIONAL }
 //! MacData ::= SEQUENCE { mac DigestInfo, macSalt OCTET STRING, iterations INTEGER DEFAULT 1 }
@@ -13,16 +20,33 @@
 //! CertBag ::= SEQUENCE { certId OID, certValue [0] EXPLICIT OCTET STRING }
 //! ```
 
+use crate::algid::AlgId;
 use crate::backend::pbe::{Hash, Pkcs12Purpose};
 use crate::backend::{self, Backend};
 use crate::der::oid_registry as oids;
-use crate::der::{tag, Oid, Writer};
+use crate::der::{tag, Oid, Reader, Writer};
 use crate::key::cost;
 use crate::key::encrypted::encrypt_parts;
 use crate::key::encrypted::KdfChoice;
+use crate::key::pbe::PbeScheme;
 
 /// MAC iterations: OpenSSL's default (`PKCS12_DEFAULT_ITER`), which every reader accepts.
 const MAC_ITERATIONS: u64 = 2048;
+
+/// Iterations of the legacy PBE: OpenSSL's default too (`PKCS12_DEFAULT_ITER`).
+const LEGACY_ITERATIONS: u64 = 2048;
+
+/// How the file is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protection {
+    /// PBES2 (PBKDF2-HMAC-SHA-256, AES-256-CBC) and an HMAC-SHA-256 MAC.
+    #[default]
+    Modern,
+    /// pbeWithSHAAnd3-KeyTripleDES-CBC for the key and the certificates and an
+    /// HMAC-SHA-1 MAC, for readers that know nothing newer. Weak: see the module
+    /// documentation.
+    Legacy,
+}
 
 /// What goes in the file.
 pub struct Contents<'a> {
@@ -47,8 +71,17 @@ pub fn default_friendly_name(cert: &[u8]) -> String {
         .collect()
 }
 
-/// Encode the PFX under `password` (UTF-8).
-pub fn encode_pfx(be: &Backend, c: &Contents<'_>, password: &[u8]) -> backend::Result<Vec<u8>> {
+/// Encode the PFX under `password` (UTF-8), protected as `protection` says.
+pub fn encode_pfx(
+    be: &Backend,
+    c: &Contents<'_>,
+    password: &[u8],
+    protection: Protection,
+) -> backend::Result<Vec<u8>> {
+    let encrypt = |plain: &[u8]| match protection {
+        Protection::Modern => encrypt_parts(be, plain, password, KdfChoice::Pbkdf2),
+        Protection::Legacy => legacy_parts(be, plain, password),
+    };
     // localKeyID pairs the key with its certificate: the certificate's SHA-1, as OpenSSL
     // writes it.
     let local_key_id = be.digest(crate::alg::Digest::Sha1, c.cert);
@@ -100,10 +133,10 @@ pub fn encode_pfx(be: &Backend, c: &Contents<'_>, password: &[u8]) -> backend::R
             );
         }
     });
-    let (cert_alg, cert_ct) = encrypt_parts(be, &certs.finish(), password, KdfChoice::Pbkdf2)?;
+    let (cert_alg, cert_ct) = encrypt(&certs.finish())?;
     let mut shrouded = Writer::new();
     {
-        let (key_alg, key_ct) = encrypt_parts(be, c.key_pkcs8, password, KdfChoice::Pbkdf2)?;
+        let (key_alg, key_ct) = encrypt(c.key_pkcs8)?;
         shrouded.sequence(|w| {
             w.raw(&key_alg);
             w.octet_string(&key_ct);
@@ -147,16 +180,24 @@ pub fn encode_pfx(be: &Backend, c: &Contents<'_>, password: &[u8]) -> backend::R
         });
     });
     let safe = safe.finish();
-    let salt = be.pbe().random(16)?;
+    // The legacy form keeps to the 8-byte salt of the readers it is for (OpenSSL's
+    // PKCS12_SALT_LEN).
+    let (mac_hash, mac_oid, salt_len) = match protection {
+        Protection::Modern => (Hash::Sha256, &oids::SHA256, 16),
+        Protection::Legacy => (Hash::Sha1, &oids::SHA1, 8),
+    };
+    let salt = be.pbe().random(salt_len)?;
+    let mut bmp = cost::bmp_password(Some(password))?;
     let mac_key = be.pbe().pkcs12_kdf(
-        &cost::bmp_password(Some(password))?,
+        &bmp,
         &salt,
         MAC_ITERATIONS as u32,
-        Hash::Sha256,
+        mac_hash,
         Pkcs12Purpose::Mac,
-        32,
-    )?;
-    let mac = be.pbe().hmac(Hash::Sha256, &mac_key, &safe)?;
+        mac_hash.output_len(),
+    );
+    bmp.fill(0);
+    let mac = be.pbe().hmac(mac_hash, &mac_key?, &safe)?;
     let mut w = Writer::with_capacity(safe.len() + 128);
     w.sequence(|w| {
         w.integer_u64(3);
@@ -169,7 +210,7 @@ pub fn encode_pfx(be: &Backend, c: &Contents<'_>, password: &[u8]) -> backend::R
         w.sequence(|w| {
             w.sequence(|w| {
                 w.sequence(|w| {
-                    w.oid(&oids::SHA256);
+                    w.oid(mac_oid);
                     w.null();
                 });
                 w.octet_string(&mac);
@@ -179,6 +220,34 @@ pub fn encode_pfx(be: &Backend, c: &Contents<'_>, password: &[u8]) -> backend::R
         });
     });
     Ok(w.finish())
+}
+
+/// `plain` encrypted under pbeWithSHAAnd3-KeyTripleDES-CBC with a random 8-byte salt:
+/// the AlgorithmIdentifier TLV and the ciphertext.
+fn legacy_parts(
+    be: &Backend,
+    plain: &[u8],
+    password: &[u8],
+) -> backend::Result<(Vec<u8>, Vec<u8>)> {
+    let salt = be.pbe().random(8)?;
+    let mut w = Writer::with_capacity(40);
+    w.sequence(|w| {
+        w.oid(&oids::PBE_SHA1_3DES);
+        w.sequence(|w| {
+            w.octet_string(&salt);
+            w.integer_u64(LEGACY_ITERATIONS);
+        });
+    });
+    let alg = w.finish();
+    // Read back as any file's parameters are, so writing and reading derive the key by
+    // the same code.
+    let mode = Reader::new(&alg);
+    let mut r = mode;
+    let scheme = AlgId::read(&mut r)
+        .and_then(|a| PbeScheme::read(&mode, &a))
+        .map_err(|e| backend::BackendError::Crypto(format!("PKCS#12 PBE parameters: {e}")))?;
+    let ct = scheme.encrypt(be, password, plain)?;
+    Ok((alg, ct))
 }
 
 /// One SafeBag.

@@ -291,6 +291,19 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "pkit ca serve",
+        &[
+            (
+                "Every URL of a two-tier CA (OCSP, CRLs, issuer certificates) from one server",
+                "pkit ca serve --ca root --ca int --listen 0.0.0.0:80",
+            ),
+            (
+                "The same, with ACME for the intermediate on port 443",
+                "pkit ca serve --ca root --ca int --listen 0.0.0.0:80 --acme --acme-listen 0.0.0.0:443 --base-url https://pki.example.internal",
+            ),
+        ],
+    ),
+    (
         "pkit acme orders",
         &[("The server's orders", "pkit acme orders --ca int -f json")],
     ),

@@ -20,25 +20,8 @@ use std::time::{Duration, Instant};
 /// machine, not a measurement.
 const PATIENCE: Duration = Duration::from_secs(30);
 
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(10)))
-        .http_status_as_error(false)
-        .build()
-        .into()
-}
-
-/// GET `url`: status, Content-Type and body.
 fn get(url: &str) -> (u16, String, Vec<u8>) {
-    let mut r = agent().get(url).call().expect("request");
-    let status = r.status().as_u16();
-    let ct = r
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    (status, ct, r.body_mut().read_to_vec().unwrap_or_default())
+    common::http_get(url)
 }
 
 /// A root and an intermediate whose ca.json point to `base` (one OCSP URL for both).

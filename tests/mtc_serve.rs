@@ -9,7 +9,6 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-use std::time::Duration;
 
 const NOW: &str = "2026-11-01T00:00:00Z";
 const LATER: &str = "2026-11-02T00:00:00Z";
@@ -52,19 +51,9 @@ fn serve(dir: &Path, extra: &[&str]) -> (Server, String) {
 }
 
 /// An HTTP client that returns error statuses as answers, bounded in time.
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(10)))
-        .http_status_as_error(false)
-        .build()
-        .into()
-}
-
 /// GET `url`: status and body.
 fn get(url: &str) -> (u16, Vec<u8>) {
-    let mut r = agent().get(url).call().expect("request");
-    let status = r.status().as_u16();
-    let body = r.body_mut().read_to_vec().unwrap_or_default();
+    let (status, _, body) = common::http_get(url);
     (status, body)
 }
 
@@ -330,7 +319,7 @@ fn hostile_and_unknown_paths() {
         let (status, _) = get(&format!("{url}{path}"));
         assert_eq!(status, want, "{path}");
     }
-    let agent = agent();
+    let agent = common::http_agent();
     let r = agent
         .post(&format!("{url}/mtc/1/checkpoint"))
         .send(&b"x"[..])

@@ -11,7 +11,7 @@ pub use peers::*;
 #[allow(unused_imports)] // only the tests that use a database server
 pub use pg::{pg_database, psql_for_ca, PgCluster, PgDb};
 #[allow(unused_imports)] // only the tests that start servers use them
-pub use server::{free_port, Server};
+pub use server::{free_port, http_agent, http_get, Server};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -81,3 +81,25 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// An HTTP client for the tests' servers: bounded in time, statuses as answers.
+pub fn http_agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(10)))
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// GET `url`: status, Content-Type and body.
+pub fn http_get(url: &str) -> (u16, String, Vec<u8>) {
+    let mut r = http_agent().get(url).call().expect("request");
+    let status = r.status().as_u16();
+    let ct = r
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    (status, ct, r.body_mut().read_to_vec().unwrap_or_default())
+}

@@ -5039,7 +5039,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ocsp__subcmd__request)
-            opts="-o -f -h --cert --issuer --hash --nonce --out --force --format --color --help"
+            opts="-o -f -h --cert --issuer --hash --nonce --url --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5055,6 +5055,10 @@ _pkit() {
                     ;;
                 --hash)
                     COMPREPLY=($(compgen -W "sha1 sha256" -- "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --out)

@@ -430,7 +430,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subc
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate; with --url, send it and check the answer'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and not __fish_seen_subcommand_from request respond verify serve help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
@@ -439,6 +439,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l issuer -d 'The certificate of the CA that issued it' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l hash -d 'Hash for the CertID (responders expect sha1)' -r -f -a "sha1\t''
 sha256\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -l url -d 'Send the request to the OCSP responder at URL (http://…) and check the response; without a value, to the one the certificate\'s authorityInfoAccess names. -o then saves the response' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -s o -l out -d 'Output file (default stdout)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from request" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
 json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
@@ -498,7 +499,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcomma
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from serve" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate'
+complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate; with --url, send it and check the answer'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand ocsp; and __fish_seen_subcommand_from help" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'
@@ -1084,7 +1085,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcomma
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "gen" -d 'Generate and sign a CRL (v2) over the CA\'s revoked certificates'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "verify" -d 'Check a CRL: issuer, key identifier, signature, thisUpdate/nextUpdate'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from crl" -f -a "check" -d 'Look serial numbers up in a CRL (exit 1 when any is listed)'
-complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate'
+complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "request" -d 'Build an OCSP request (RFC 6960) for a certificate; with --url, send it and check the answer'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "respond" -d 'Answer an OCSP request from a CA directory\'s ca.db'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "verify" -d 'Check an OCSP response: signer, certificate, nonce, freshness, status'
 complete -c pkit -n "__fish_pkit_using_subcommand help; and __fish_seen_subcommand_from ocsp" -f -a "serve" -d 'Run an OCSP responder over HTTP (RFC 6960 Appendix A) for a CA directory'

@@ -71,20 +71,28 @@ impl Pki {
     }
 
     fn named(alg: &str, subject: &str) -> Pki {
+        Pki::with(alg, subject, &[])
+    }
+
+    /// A CA made with `extra` arguments to `issue ca`, and its leaf.
+    fn with(alg: &str, subject: &str, extra: &[&str]) -> Pki {
         common::require_openssl();
         let tmp = common::tempdir();
         let dir = tmp.path().to_path_buf();
         let ca = dir.join("ca");
-        pk_ok(&[
-            "issue",
-            "ca",
-            "--dir",
-            &s(&ca),
-            "--subject",
-            subject,
-            "--alg",
-            alg,
-        ]);
+        let mut args = vec![
+            "issue".to_string(),
+            "ca".into(),
+            "--dir".into(),
+            s(&ca),
+            "--subject".into(),
+            subject.into(),
+            "--alg".into(),
+            alg.into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let r = pkit_run(&args);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
         let (leaf, serial) = issue_leaf(&ca, &dir, "leaf", "CN=leaf.example");
         Pki {
             ca_pem: ca.join("ca.pem"),
@@ -866,4 +874,159 @@ fn bad_input() {
     let r = p.respond(&cut, &out, &[]);
     common::assert_parse_failure(&r, "cut.der", "respond truncated");
     assert!(!out.exists());
+}
+
+// ---------------------------------------------------------------------------------------
+// `ocsp request --url`: ask a responder and check its answer in one step
+
+/// `pkit ocsp request --cert CERT --issuer ca.pem [extra]` (no -o).
+fn ask(p: &Pki, cert: &Path, extra: &[&str]) -> Run {
+    let (c, i) = (s(cert), s(&p.ca_pem));
+    let mut args = vec!["ocsp", "request", "--cert", &c, "--issuer", &i];
+    args.extend(extra);
+    pk(&args)
+}
+
+#[test]
+fn request_url_asks_pkit_serve() {
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}/");
+    let p = Pki::with(
+        "ecdsa-p256",
+        "CN=OCSP Test CA,O=pkit",
+        &["--ocsp-url", &url],
+    );
+    let mut server = pkit_serve(&p, port);
+
+    // `--url` without a value asks the responder the certificate's AIA names.
+    let r = ask(&p, &p.leaf, &["--url"]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let out = r.stdout_str();
+    assert!(out.starts_with(&format!("{url}: good — valid\n")), "{out}");
+    for check in ["signature", "cert_id", "this_update", "next_update"] {
+        assert!(out.contains(&format!("ok   {check}: ")), "{check}: {out}");
+    }
+
+    // A nonce sent must come back; -o keeps the response, which OpenSSL verifies.
+    let resp = p.path("asked.der");
+    let r = ask(
+        &p,
+        &p.leaf,
+        &["--url", &url, "--nonce", "-f", "json", "-o", &s(&resp)],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).expect("JSON");
+    assert_eq!(v["type"], "ocsp_verify", "{v}");
+    let item = &v["items"][0];
+    assert_eq!(item["source"], url.as_str(), "{v}");
+    assert_eq!(item["valid"], true, "{v}");
+    assert_eq!(item["status"], "good", "{v}");
+    assert_eq!(check(item, "nonce")["ok"], true, "{v}");
+    assert_eq!(item["files"]["ocsp_response"], s(&resp), "{v}");
+    let out = p.openssl_check(&resp, &p.leaf);
+    assert!(out.contains("leaf.pem: good"), "{out}");
+    // The file is what `ocsp verify` checks again later.
+    let (code, v) = p.verify_json(&resp, &[]);
+    assert_eq!((code, &v["status"]), (Some(0), &"good".into()), "{v}");
+    // Not overwritten without --force.
+    let r = ask(&p, &p.leaf, &["--url", &url, "-o", &s(&resp)]);
+    common::refused(&r, 4, &["asked.der", "already exists"], "-o exists");
+
+    // Unknown to the CA's records: exit 1, the status shown.
+    let stray = unrecorded_cert(&p);
+    let r = ask(&p, &stray, &["--url", &url]);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    assert!(
+        r.stdout_str().contains("unknown — NOT valid"),
+        "{}",
+        r.describe()
+    );
+
+    // Revoked: exit 1, with the reason, as `ocsp verify` reports it.
+    revoke(&p.ca, &p.serial, "keyCompromise");
+    let r = ask(&p, &p.leaf, &["--url", &url, "--nonce"]);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    let out = r.stdout_str();
+    assert!(out.contains(": revoked"), "{out}");
+    assert!(out.contains("keyCompromise"), "{out}");
+    assert!(out.contains("FAIL cert_status"), "{out}");
+
+    // No responder listening: exit 4, the URL named.
+    assert_eq!(server.terminate(), Some(0), "{}", server.log_text());
+    let r = ask(&p, &p.leaf, &["--url", &url]);
+    common::refused(&r, 4, &[&url], "responder down");
+    // Only http.
+    let r = ask(&p, &p.leaf, &["--url", "https://127.0.0.1/"]);
+    common::refused(&r, 2, &["https://127.0.0.1/", "http://"], "https URL");
+
+    // `--url` alone for a certificate that names no responder: a usage error.
+    let bare = Pki::new("ecdsa-p256");
+    let r = ask(&bare, &bare.leaf, &["--url"]);
+    common::refused(&r, 2, &["leaf.pem", "--url URL"], "no AIA");
+    // Without --url nothing is sent: the request is written, as before.
+    let req = p.path("plain-req.der");
+    let r = ask(&p, &p.leaf, &["-o", &s(&req)]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(r.stdout.is_empty());
+    assert!(openssl_req_text(&req).contains("OCSP Request Data"));
+}
+
+/// `openssl ocsp -reqin F -req_text`.
+fn openssl_req_text(req: &Path) -> String {
+    let (code, out) = ossl(&["ocsp", "-reqin", &s(req), "-req_text"]);
+    assert_eq!(code, Some(0), "{out}");
+    out
+}
+
+/// A responder that answers the one request it is sent with `answer` (status line,
+/// headers and body): what a broken or hostile server sends.
+fn one_answer(answer: Vec<u8>) -> (u16, std::thread::JoinHandle<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("binding");
+    let port = listener.local_addr().unwrap().port();
+    let handle = std::thread::spawn(move || {
+        let (mut c, _) = listener.accept().expect("accepting");
+        c.set_read_timeout(Some(HANG)).unwrap();
+        // Read the header and the body its Content-Length announces, then answer.
+        let mut r = std::io::BufReader::new(c.try_clone().unwrap());
+        let mut len = 0;
+        loop {
+            let mut line = String::new();
+            r.read_line(&mut line).unwrap();
+            if line.trim().is_empty() {
+                break;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                len = v.trim().parse().unwrap();
+            }
+        }
+        let mut body = vec![0; len];
+        r.read_exact(&mut body).unwrap();
+        c.write_all(&answer).unwrap();
+    });
+    (port, handle)
+}
+
+#[test]
+fn request_url_bad_answers() {
+    let p = Pki::new("ecdsa-p256");
+    let cases: [(&[u8], i32, &str); 2] = [
+        (
+            b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n",
+            4,
+            "HTTP 503",
+        ),
+        (
+            b"HTTP/1.0 200 OK\r\nContent-Type: application/ocsp-response\r\n\
+              Content-Length: 9\r\n\r\n\x30\x07garbage",
+            3,
+            "offset",
+        ),
+    ];
+    for (answer, code, what) in cases {
+        let (port, server) = one_answer(answer.to_vec());
+        let url = format!("http://127.0.0.1:{port}/ocsp");
+        let r = ask(&p, &p.leaf, &["--url", &url]);
+        common::refused(&r, code, &[&url, what], what);
+        server.join().unwrap();
+    }
 }

@@ -220,10 +220,16 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "pkit ocsp request",
-        &[(
-            "An OCSP request, written to a file",
-            "pkit ocsp request --cert www.pem --issuer int/ca.pem -o req.der",
-        )],
+        &[
+            (
+                "An OCSP request, written to a file",
+                "pkit ocsp request --cert www.pem --issuer int/ca.pem -o req.der",
+            ),
+            (
+                "Ask the responder the certificate names, and check the answer",
+                "pkit ocsp request --cert www.pem --issuer int/ca.pem --nonce --url",
+            ),
+        ],
     ),
     (
         "pkit ocsp respond",

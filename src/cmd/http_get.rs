@@ -1,6 +1,7 @@
-//! The binary's HTTP client: one way to make an agent and to read a response bounded in
-//! size, for `pkit verify`'s OCSP and CRL fetches (`verify/fetch.rs`) and a served MTC
-//! log's resources (`mtc/remote.rs`). pkit's HTTP client is built without TLS.
+//! The binary's HTTP client: one way to make an agent, to read a response bounded in
+//! size and to ask an OCSP responder, for `pkit verify`'s OCSP and CRL fetches
+//! (`verify/fetch.rs`), `pkit ocsp request --url` and a served MTC log's resources
+//! (`mtc/remote.rs`). pkit's HTTP client is built without TLS.
 
 use std::time::Duration;
 
@@ -14,6 +15,11 @@ pub enum HttpError {
     /// The body is larger than the limit: `URL: why`, in the client's words.
     TooLarge(String),
 }
+
+/// How long one OCSP exchange may take, connection included.
+pub const OCSP_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most an OCSP response may be: a hostile responder cannot fill memory.
+pub const OCSP_MAX_RESPONSE: u64 = 1 << 20;
 
 /// An agent whose every exchange, connection included, ends within `timeout`, and that
 /// hands back any status for the caller to judge.
@@ -53,4 +59,24 @@ pub fn body(
             ureq::Error::BodyExceedsLimit(_) => HttpError::TooLarge(format!("{url}: {e}")),
             e => HttpError::Failed(format!("{url}: {e}")),
         })
+}
+
+/// POST the DER OCSP request `request` to the responder at `url` (RFC 6960 Appendix
+/// A.1: `application/ocsp-request`); the response's DER, at most [`OCSP_MAX_RESPONSE`].
+pub fn post_ocsp(agent: &ureq::Agent, url: &str, request: &[u8]) -> Result<Vec<u8>, HttpError> {
+    let response = agent
+        .post(url)
+        .header("Content-Type", "application/ocsp-request")
+        .send(request)
+        .map_err(|e| HttpError::Failed(format!("{url}: {e}")))?;
+    body(response, url, OCSP_MAX_RESPONSE)
+}
+
+/// A failed exchange with `url` as one line naming it.
+pub fn one_line(url: &str, e: HttpError) -> String {
+    match e {
+        HttpError::Failed(m) | HttpError::TooLarge(m) => m,
+        // The status with its reason phrase ("404 Not Found").
+        HttpError::Status(status) => format!("{url}: HTTP {status}"),
+    }
 }

@@ -6,9 +6,10 @@ mod responder;
 mod serve;
 
 use super::ca_dir::parse_time;
-use super::created::{print_json, Files, FormatArgs};
+use super::created::{check_free, print_json, Files, FormatArgs};
 use super::error::{CliError, CliResult, Exit};
 use super::flags::OutputArgs;
+use super::http_get;
 use super::io::{self, parse_cert, read_item};
 use super::output;
 use base64::engine::general_purpose::STANDARD as B64;
@@ -18,8 +19,11 @@ use pkit::der::{hex, Time};
 use pkit::pki::alg::Digest;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::ocsp_answer::{answer, AnswerError};
+use pkit::pki::cert::Certificate;
 use pkit::pki::ocsp::{CertStatus, OcspRequest, OcspResponse};
-use pkit::pki::ocsp_request::{encode_request, new_nonce, read_request, IssuerHashes};
+use pkit::pki::ocsp_request::{
+    encode_request, new_nonce, read_request, responder_urls, IssuerHashes,
+};
 use pkit::pki::ocsp_verify::{self, Expect, OcspVerdict, VerifyError};
 use pkit::pki::signed::SignedError;
 pub use responder::{load_responder, SignerArgs};
@@ -35,7 +39,21 @@ pub struct OcspArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum OcspCommand {
-    /// Build an OCSP request (RFC 6960) for a certificate.
+    /// Build an OCSP request (RFC 6960) for a certificate; with --url, send it and check
+    /// the answer.
+    ///
+    /// Without --url the request is written (to -o or stdout) and nothing goes over the
+    /// network, even when the certificate names a responder. With --url URL the request
+    /// is POSTed there (`application/ocsp-request`, at most 10 s, a response of at most
+    /// 1 MiB) and the response is checked as `pkit ocsp verify` checks one: signed by the
+    /// issuer or a delegated responder it certifies, the CertID answered, the nonce back
+    /// when --nonce sent one, thisUpdate/nextUpdate current; the report goes to stdout
+    /// and -o saves the response (DER). `--url` without a value asks the first http OCSP
+    /// URL in the certificate's authorityInfoAccess. Exit 0 when the answer is valid and
+    /// good, 1 when it is revoked, unknown or fails a check, 3 when it does not parse, 4
+    /// when the responder could not be reached or answered with an HTTP status other than
+    /// 200. With -f json the report is `ocsp verify -f json`'s envelope, `files` naming
+    /// the response saved.
     Request(RequestArgs),
     /// Answer an OCSP request from a CA directory's ca.db.
     Respond(RespondArgs),
@@ -76,6 +94,11 @@ pub struct RequestArgs {
     /// Add a 32-byte random nonce (RFC 8954).
     #[arg(long)]
     pub nonce: bool,
+    /// Send the request to the OCSP responder at URL (http://…) and check the response;
+    /// without a value, to the one the certificate's authorityInfoAccess names. -o then
+    /// saves the response.
+    #[arg(long, value_name = "URL", num_args = 0..=1)]
+    pub url: Option<Option<String>>,
     #[command(flatten)]
     pub output: crate::cmd::flags::OutputArgs,
     /// json: describe the request on stdout (serial, CertID hash, nonce, files; its DER
@@ -159,6 +182,24 @@ fn run_request(be: &Backend, a: RequestArgs) -> CliResult<Exit> {
         leaf.serial,
         nonce.as_ref().map(|n| n.as_slice()),
     );
+    if let Some(url) = &a.url {
+        let url = match url {
+            Some(u) => u.clone(),
+            None => responder_urls(&leaf).into_iter().next().ok_or_else(|| {
+                CliError::usage(format!(
+                    "{}: names no http OCSP responder in authorityInfoAccess; give --url URL",
+                    leaf_item.name
+                ))
+            })?,
+        };
+        let sent = Sent {
+            url: &url,
+            request: &der,
+            leaf: &leaf,
+            issuer: &issuer,
+        };
+        return ask_responder(be, &a, sent);
+    }
     let item = json!({
         "type": "ocsp_request",
         "serial_number": hex(pkit::der::integer::unsigned_bytes(leaf.serial)),
@@ -166,6 +207,61 @@ fn run_request(be: &Backend, a: RequestArgs) -> CliResult<Exit> {
         "nonce": nonce.map(|n| hex(&n)),
     });
     deliver_der(&a.output, &a.format, "ocsp_request", item, &der)
+}
+
+/// A request on its way to a responder, and what its answer must be about.
+struct Sent<'s, 'c> {
+    url: &'s str,
+    request: &'s [u8],
+    leaf: &'s Certificate<'c>,
+    issuer: &'s Certificate<'c>,
+}
+
+/// `ocsp request --url`: POST the request, save the response when -o names a file, and
+/// report the check of it as `ocsp verify` does.
+fn ask_responder(be: &Backend, a: &RequestArgs, sent: Sent<'_, '_>) -> CliResult<Exit> {
+    let url = sent.url;
+    if !url.starts_with("http://") {
+        return Err(CliError::usage(format!(
+            "--url {url}: not an http:// URL (OCSP is asked over plain HTTP; pkit's client \
+             has no TLS)"
+        )));
+    }
+    check_free(&[a.output.out.as_deref()], a.output.force)?;
+    let agent = http_get::agent(http_get::OCSP_TIMEOUT);
+    let der = http_get::post_ocsp(&agent, url, sent.request)
+        .map_err(|e| CliError::io(http_get::one_line(url, e)))?;
+    let resp = OcspResponse::from_der(&der).map_err(|e| CliError::der(url, &e))?;
+    let req = read_request(sent.request).map_err(|e| CliError::internal(e.to_string()))?;
+    let verdict = check_response(
+        &resp,
+        &Expect {
+            backend: be,
+            issuer: sent.issuer,
+            cert: Some(sent.leaf),
+            request: Some(&req),
+            now: Time::now(),
+        },
+        url,
+    )?;
+    let mut files = Files::default();
+    if let Some(p) = a.output.out.as_deref() {
+        write_der(Some(p), a.output.force, &der)?;
+        files.add("ocsp_response", p);
+    }
+    let text = if a.format.json() {
+        let mut item = verdict_json(url, &verdict);
+        item["files"] = files.into_value();
+        output::json_text(&output::envelope("ocsp_verify", vec![item]))
+    } else {
+        verdict_text(url, &verdict)
+    };
+    io::write_text(None, false, &text)?;
+    Ok(if verdict.valid() {
+        Exit::Ok
+    } else {
+        Exit::Negative
+    })
 }
 
 /// Write `der` to -o (or stdout), or with `-f json` describe it on stdout (its DER as
@@ -269,7 +365,7 @@ fn run_verify(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         .as_ref()
         .map(|item| read_request(&item.der).map_err(|e| CliError::der(&item.name, &e)))
         .transpose()?;
-    let verdict = ocsp_verify::verify(
+    let verdict = check_response(
         &resp,
         &Expect {
             backend: be,
@@ -278,18 +374,8 @@ fn run_verify(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
             request: req.as_ref(),
             now,
         },
-    )
-    .map_err(|e| match e {
-        VerifyError::Der(e) => CliError::der(&resp_item.name, &e),
-        VerifyError::Signed(SignedError::UnsupportedAlgorithm(n)) => {
-            CliError::unsupported(format!(
-                "{}: signature algorithm {n} is not supported",
-                resp_item.name
-            ))
-        }
-        VerifyError::Signed(e) => CliError::parse(format!("{}: {e}", resp_item.name)),
-        other => CliError::internal(format!("{}: {other}", resp_item.name)),
-    })?;
+        &resp_item.name,
+    )?;
     let text = match a.format {
         VerifyFormat::Json => output::json_text(&output::envelope(
             "ocsp_verify",
@@ -302,6 +388,23 @@ fn run_verify(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
         Exit::Ok
     } else {
         Exit::Negative
+    })
+}
+
+/// Check the response read from `source` (a file or a URL), its failures to check as
+/// errors naming it.
+fn check_response(
+    resp: &OcspResponse<'_>,
+    want: &Expect<'_, '_>,
+    source: &str,
+) -> CliResult<OcspVerdict> {
+    ocsp_verify::verify(resp, want).map_err(|e| match e {
+        VerifyError::Der(e) => CliError::der(source, &e),
+        VerifyError::Signed(SignedError::UnsupportedAlgorithm(n)) => CliError::unsupported(
+            format!("{source}: signature algorithm {n} is not supported"),
+        ),
+        VerifyError::Signed(e) => CliError::parse(format!("{source}: {e}")),
+        other => CliError::internal(format!("{source}: {other}")),
     })
 }
 

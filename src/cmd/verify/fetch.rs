@@ -4,16 +4,12 @@
 //! exchange is bounded in size and time; a CRL is fetched once per run, however many
 //! certificates point to it.
 
-use crate::cmd::http_get::{self, agent, HttpError};
+use crate::cmd::http_get::{self, agent, HttpError, OCSP_TIMEOUT};
 use crate::cmd::io;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-/// How long one OCSP exchange may take, connection included.
-const OCSP_TIMEOUT: Duration = Duration::from_secs(10);
-/// The most an OCSP response may be: a hostile responder cannot fill memory.
-const OCSP_MAX_RESPONSE: u64 = 1 << 20;
 /// How long one CRL download may take (a CA's full CRL can be tens of megabytes).
 const CRL_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest CRL taken: a million entries is about 53 MB.
@@ -32,11 +28,7 @@ pub struct Fetcher {
 
 /// A failed exchange with `url` as one line.
 fn failed(url: &str) -> impl Fn(HttpError) -> String + '_ {
-    move |e| match e {
-        HttpError::Failed(m) | HttpError::TooLarge(m) => m,
-        // The status with its reason phrase ("404 Not Found").
-        HttpError::Status(status) => format!("{url}: HTTP {status}"),
-    }
+    move |e| http_get::one_line(url, e)
 }
 
 impl Fetcher {
@@ -50,13 +42,7 @@ impl Fetcher {
 
     /// POST an OCSP request to `url`; the response's DER.
     pub fn ocsp(&self, url: &str, request: &[u8]) -> Result<Vec<u8>, String> {
-        let response = self
-            .ocsp
-            .post(url)
-            .header("Content-Type", "application/ocsp-request")
-            .send(request)
-            .map_err(|e| format!("{url}: {e}"))?;
-        http_get::body(response, url, OCSP_MAX_RESPONSE).map_err(failed(url))
+        http_get::post_ocsp(&self.ocsp, url, request).map_err(failed(url))
     }
 
     /// GET the CRL at `url` (DER, or PEM as some servers publish it), once per run.

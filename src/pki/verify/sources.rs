@@ -14,7 +14,7 @@ use pkit_x509::crl::Crl;
 use pkit_x509::ext::DistributionPointName;
 use pkit_x509::ext::{ExtensionValue, GeneralName};
 use pkit_x509::ocsp::OcspResponse;
-use pkit_x509::ocsp_request::{encode_request, IssuerHashes};
+use pkit_x509::ocsp_request::{encode_request, responder_urls, IssuerHashes};
 use std::sync::{Arc, Mutex};
 
 /// A CA's own records of what it signed, asked by serial (a pkit CA's database, which
@@ -193,22 +193,6 @@ fn online_status(
         answers.push(("its OCSP responder", answer.unwrap_or_else(Status::Unknown)));
     }
     combine(answers).0
-}
-
-/// The http URLs of the OCSP responders in `cert`'s authorityInfoAccess.
-fn responder_urls(cert: &Certificate<'_>) -> Vec<String> {
-    let Some(ExtensionValue::AuthorityInfoAccess(list)) =
-        cert.extension_value(&oids::PE_AUTHORITY_INFO_ACCESS)
-    else {
-        return Vec::new();
-    };
-    list.iter()
-        .filter(|a| a.access_method == oids::AD_OCSP)
-        .filter_map(|a| match &a.access_location {
-            GeneralName::Uri(u) if u.starts_with("http://") => Some(u.to_string()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Revoked beats good beats unknown; the source of a revocation or a good answer (the

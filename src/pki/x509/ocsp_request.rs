@@ -165,6 +165,23 @@ pub fn responder_key_hash(backend: &Backend, cert: &Certificate<'_>) -> Vec<u8> 
     backend.digest(Digest::Sha1, cert.spki.key.bytes)
 }
 
+/// The http URLs of the OCSP responders `cert`'s authorityInfoAccess names (RFC 5280
+/// §4.2.2.1, id-ad-ocsp), in order. Other schemes are left out: pkit asks over HTTP only.
+pub fn responder_urls(cert: &Certificate<'_>) -> Vec<String> {
+    let Some(crate::ext::ExtensionValue::AuthorityInfoAccess(list)) =
+        cert.extension_value(&oids::PE_AUTHORITY_INFO_ACCESS)
+    else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter(|a| a.access_method == oids::AD_OCSP)
+        .filter_map(|a| match &a.access_location {
+            crate::ext::GeneralName::Uri(u) if u.starts_with("http://") => Some(u.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The nonce of a request or response, from its id-pkix-ocsp-nonce extension.
 pub fn find_nonce<'a>(
     exts: Option<&crate::extension::Extensions<'a>>,

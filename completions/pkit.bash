@@ -767,7 +767,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__acme__subcmd__serve)
-            opts="-h --ca --db --db-passin --passin --pin --listen --threads --max-connections --header-timeout --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-db-passin --mtc-days --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
+            opts="-h --ca --db --db-passin --passin --pin --listen --threads --max-connections --header-timeout --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-passin --mtc-db-passin --mtc-days --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -846,6 +846,10 @@ _pkit() {
                     return 0
                     ;;
                 --mtc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mtc-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4023,7 +4027,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__ca__subcmd__new)
-            opts="-f -h --dir --db --db-passin --ca-id --alg --key --passin --pin --log --days --now --format --color --help"
+            opts="-f -h --dir --db --db-passin --ca-id --alg --key --passin --pin --passout --log --days --now --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4058,6 +4062,10 @@ _pkit() {
                     return 0
                     ;;
                 --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4143,7 +4151,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__checkpoint)
-            opts="-f -h --dir --db --db-passin --now --pin --cosignature --subtree-cosignature --cosigner --format --color --help"
+            opts="-f -h --dir --db --db-passin --now --passin --pin --cosignature --subtree-cosignature --cosigner --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4162,6 +4170,10 @@ _pkit() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

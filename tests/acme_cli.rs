@@ -914,6 +914,18 @@ fn the_servers_options_and_what_it_refuses_at_start() {
         dir["newNonce"].as_str().unwrap().starts_with("https://"),
         "{dir}"
     );
+    // An MTC CA whose cosigner.key `mtc ca new --passout` encrypted: --mtc-passin.
+    let sealed = d.join("sealed");
+    std::fs::create_dir_all(&sealed).unwrap();
+    let sealed = new_mtc_ca(&sealed, &["--passout", "pass:mtc-pw"]);
+    let with_mtc = serve(
+        &ca,
+        &d.join("sealed.log"),
+        free_port(),
+        &["--mtc", &s(&sealed), "--mtc-passin", "pass:mtc-pw"],
+    );
+    get_json(&with_mtc.directory, &ca);
+    drop(with_mtc);
     // Refused at start, each with one line naming what is wrong, and nothing served.
     let bad_key = common::write_file(d, "bad.key", b"not a key\n");
     let eab = common::write_file(d, "eab.keys", b"kid-only\n");
@@ -975,6 +987,21 @@ fn the_servers_options_and_what_it_refuses_at_start() {
             vec!["--mtc".into(), s(&damaged_mtc_ca(d))],
             3,
             vec!["mtc-ca.pem", "expected the MTC CA certificate"],
+        ),
+        (
+            vec!["--mtc".into(), s(&sealed)],
+            3,
+            vec!["cosigner.key", "encrypted", "--passin"],
+        ),
+        (
+            vec![
+                "--mtc".into(),
+                s(&sealed),
+                "--mtc-passin".into(),
+                "pass:wrong".into(),
+            ],
+            3,
+            vec!["cosigner.key", "wrong password"],
         ),
         (
             vec!["--mtc".into(), s(&d.join("no-mtc"))],

@@ -423,6 +423,76 @@ fn bad_input_and_existing_outputs() {
     assert_eq!(r.code, Some(2), "{}", r.describe());
 }
 
+/// `mtc ca new --passout` writes cosigner.key encrypted (PKCS#8, as `issue ca --passout`
+/// does, readable by OpenSSL under the password); signing with it then needs `--passin`.
+#[test]
+fn an_encrypted_cosigner_key_needs_passin() {
+    let t = tempdir();
+    let dir = t.path();
+    let d = s(dir);
+    let r = pk_ok(&[
+        "mtc",
+        "ca",
+        "new",
+        "--dir",
+        &d,
+        "--ca-id",
+        "32473.1",
+        "--alg",
+        "ecdsa-p256",
+        "--passout",
+        "pass:cosign-pw",
+        "--now",
+        NOW,
+        "-f",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).expect("JSON");
+    assert_eq!(v["items"][0]["key_encrypted"], true, "{v}");
+    let key = dir.join("cosigner.key");
+    let text = std::fs::read_to_string(&key).unwrap();
+    assert!(
+        text.starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----"),
+        "{text}"
+    );
+    require_openssl();
+    let (code, out) = ossl(&[
+        "pkey",
+        "-in",
+        &s(&key),
+        "-passin",
+        "pass:cosign-pw",
+        "-noout",
+    ]);
+    assert_eq!(code, Some(0), "openssl pkey: {out}");
+    let (code, _) = ossl(&["pkey", "-in", &s(&key), "-passin", "pass:other", "-noout"]);
+    assert_ne!(code, Some(0), "openssl read the key under another password");
+
+    add_many(dir, 0, 3);
+    let base = ["mtc", "checkpoint", "--dir", &d, "--now", NOW];
+    let r = pk(&base);
+    refused(
+        &r,
+        3,
+        &["cosigner.key", "encrypted", "--passin"],
+        "no --passin",
+    );
+    let r = pk(&[&base[..], &["--passin", "pass:wrong"]].concat());
+    refused(&r, 3, &["cosigner.key", "password"], "a wrong --passin");
+    let r = pk_ok(&[&base[..], &["--passin", "pass:cosign-pw"]].concat());
+    assert_eq!(note_root(&r.stdout_str()).0, 3, "{}", r.describe());
+    // The checkpoint it signed is the CA's: certificates from it verify.
+    let c = cert(dir, 2, "c.pem", &[]);
+    let r = verify(dir, &c, &[]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+
+    // A key in the clear, as before, needs none.
+    let (t2, note) = checkpointed("ed25519", 2);
+    assert_eq!(note_root(&note).0, 2);
+    let clear = std::fs::read_to_string(t2.path().join("cosigner.key")).unwrap();
+    assert!(clear.starts_with("-----BEGIN PRIVATE KEY-----"), "{clear}");
+}
+
 #[test]
 fn proof_and_size() {
     let (t, _) = checkpointed("ed25519", 7);

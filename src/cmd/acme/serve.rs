@@ -118,6 +118,10 @@ pub struct AcmeOptions {
     /// names).
     #[arg(long, value_name = "DIR")]
     pub mtc: Option<PathBuf>,
+    /// Password source of the MTC CA's cosigner.key when `mtc ca new --passout` encrypted
+    /// it (pass:, env:, file:, fd:); default: --passin's.
+    #[arg(long, value_name = "SRC", requires = "mtc")]
+    pub mtc_passin: Option<String>,
     /// Password source for the MTC CA's PostgreSQL database (pass:, env:, file:, fd:);
     /// default: --db-passin's.
     #[arg(long, value_name = "SRC", requires = "mtc")]
@@ -275,7 +279,14 @@ fn profile(s: &str, mtc: bool) -> CliResult<ProfileOffer> {
 fn mtc_log(be: &'static Backend, at: &At<'_>, a: &AcmeOptions, dir: &Path) -> CliResult<MtcLog> {
     let db = mtc_db(at, a);
     let (store, name) = crate::cmd::mtc::open_log(dir, &db)?;
-    let ca = crate::cmd::mtc::load_ca(be, dir, &*store, &name, at.secrets.pin())?;
+    let ca = crate::cmd::mtc::load_ca(
+        be,
+        dir,
+        &*store,
+        &name,
+        a.mtc_passin.as_deref().or(at.secrets.passin()),
+        at.secrets.pin(),
+    )?;
     let every = parse_duration("--checkpoint-every", &a.checkpoint_every)?;
     let landmarks = match &a.landmark_every {
         Some(e) => Some((

@@ -29,6 +29,11 @@ pub struct CaArgs {
 pub enum CaCommand {
     /// Create DIR/mtc-ca.pem, DIR/cosigner.key and DIR/mtc.db (with --db, DIR/db.url and
     /// the log in that database).
+    ///
+    /// cosigner.key (0600) is written in clear unless --passout gives a password: the
+    /// cosigner signs unattended (`mtc checkpoint` from cron, `acme serve --mtc`), so it
+    /// is not asked for at a terminal. With --passout it is encrypted PKCS#8 (PBES2,
+    /// AES-256-CBC), and `mtc checkpoint --passin` and `acme serve --mtc-passin` unlock it.
     New(NewArgs),
 }
 
@@ -48,6 +53,10 @@ pub struct NewArgs {
     pub alg: Option<Algorithm>,
     #[command(flatten)]
     pub existing: ExistingKeyArgs,
+    /// Encrypt cosigner.key with a password from SRC (pass:, env:, file:, fd:), as
+    /// `issue ca --passout` encrypts ca.key. Without it the key is written in clear.
+    #[arg(long, value_name = "SRC")]
+    pub passout: Option<String>,
     /// The issuance log number (1..65535).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     pub log: u16,
@@ -76,9 +85,13 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         &a.existing,
         a.alg,
         Algorithm::EcdsaP256,
-        Passout::Clear,
+        match &a.passout {
+            Some(src) => Passout::Source(src),
+            None => Passout::Clear,
+        },
         &files.key,
     )?;
+    let key_encrypted = a.passout.is_some();
     let spki = key.public_key_der()?;
     let new = NewMtcCa {
         ca_id: &ca_id,
@@ -117,6 +130,7 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         "log_origin": ca_id.log_id(a.log).note_name(),
         "cosigner_name": ca_id.note_name(),
         "algorithm": alg.name(),
+        "key_encrypted": key_encrypted,
         "min_serial": min_serial,
         "max_serial": max_serial,
     });

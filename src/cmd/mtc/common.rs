@@ -124,16 +124,19 @@ pub fn ca_meta(store: &dyn LogStore, name: &str) -> CliResult<(TrustAnchorId, u1
 }
 
 /// The CA with its cosigner key (`pkit::mtc::setup::load_ca`), the key read from
-/// `DIR/cosigner.key` as every key file is.
+/// `DIR/cosigner.key` as every key file is: `passin` unlocks a key `mtc ca new
+/// --passout` encrypted, `pin` a token's.
 pub fn load_ca(
     be: &Backend,
     dir: &Path,
     store: &dyn LogStore,
     name: &str,
+    passin: Option<&str>,
     pin: Option<&str>,
 ) -> CliResult<MtcCa> {
     let files = CaFiles::in_dir(dir);
-    setup::load_ca(store, &files, |key| load_private_key(be, key, None, pin)).map_err(|e| match e {
+    setup::load_ca(store, &files, |key| load_private_key(be, key, passin, pin)).map_err(|e| match e
+    {
         LoadCaError::Log(e) => mtc_err(name)(e),
         LoadCaError::Key(e) => e,
         LoadCaError::Cosigner(e) => mtc_err(&files.key.display().to_string())(e),

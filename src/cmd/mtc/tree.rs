@@ -30,6 +30,10 @@ pub struct CheckpointArgs {
     /// Signing time (RFC 3339), default now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
+    /// Password source of DIR/cosigner.key when `mtc ca new --passout` encrypted it
+    /// (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
     /// PIN of the PKCS#11 token holding the cosigner key (pass:, env:, file:, fd:).
     #[arg(long, value_name = "SRC")]
     pub pin: Option<String>,
@@ -100,7 +104,14 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
     }
     let now = now_of(&a.now)?;
     let (mut store, name) = open_store(&a.dir, &a.db)?;
-    let ca = load_ca(be, &a.dir, &*store, &name, a.pin.as_deref())?;
+    let ca = load_ca(
+        be,
+        &a.dir,
+        &*store,
+        &name,
+        a.passin.as_deref(),
+        a.pin.as_deref(),
+    )?;
     let r = match checkpoint_store(&mut *store, &ca, unix(now)) {
         Ok(r) => r,
         // Nothing added since the last checkpoint: a cron job's idle run, not a failure.

@@ -4151,7 +4151,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__checkpoint)
-            opts="-f -h --dir --db --db-passin --now --passin --pin --cosignature --subtree-cosignature --cosigner --format --color --help"
+            opts="-o -f -h --dir --db --db-passin --now --passin --pin --cosignature --subtree-cosignature --cosigner --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4190,6 +4190,14 @@ _pkit() {
                     return 0
                     ;;
                 --cosigner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -735,11 +735,13 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosignature -d 'Instead of signing a new checkpoint, add these witnesses\' cosignature lines (`pkit mtc cosign` output) to the latest one, each checked with its --cosigner key' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l subtree-cosignature -d 'Instead of signing a new checkpoint, take these witnesses\' subtree cosignatures (`pkit mtc cosign --subtrees` output) for subtrees the CA has signed, each checked with its --cosigner key: standalone certificates then carry them' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l cosigner -d 'A witness whose cosignatures are taken: its trust anchor ID and a public key or certificate file (repeatable)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s o -l out -d 'Write the signed note to FILE instead of stdout (with -f json, the description stays on stdout and names the file). Nothing is written when there was nothing new to sign' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -l force -d 'Overwrite the -o file if it exists'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from checkpoint" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l dir -d 'The MTC CA directory' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cert" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r

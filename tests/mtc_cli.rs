@@ -508,6 +508,114 @@ fn proof_and_size() {
     assert!(v["standalone"].as_u64() < v["x509_chain"].as_u64(), "{v}");
 }
 
+/// `mtc checkpoint` says what it signed in one line on stderr and writes the note to -o
+/// (stdout without it); with -f json the description stays on stdout and names the file.
+#[test]
+fn checkpoint_summary_and_note_file() {
+    use base64::Engine;
+    let t = tempdir();
+    let dir = t.path();
+    let d = s(dir);
+    new_ca(dir, "ed25519");
+    add_many(dir, 0, 3);
+    let note_file = dir.join("checkpoint.txt");
+    let r = pk_ok(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "--now",
+        NOW,
+        "-o",
+        &s(&note_file),
+    ]);
+    assert!(r.stdout.is_empty(), "{}", r.describe());
+    let note = std::fs::read_to_string(&note_file).unwrap();
+    let (size, root_b64) = note_root(&note);
+    assert_eq!(size, 3);
+    let root = base64::engine::general_purpose::STANDARD
+        .decode(&root_b64)
+        .unwrap();
+    let hex: String = root.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        r.stderr_str(),
+        format!(
+            "pkit: checkpoint of oid/1.3.6.1.4.1.32473.1.0.1 at tree size 3 (3 new entries), \
+             root {hex}\n"
+        ),
+        "{}",
+        r.describe()
+    );
+    // The note is what `parse` reads as a checkpoint.
+    let v = &json_items(&pk_ok(&["parse", &s(&note_file), "-f", "json"]))[0];
+    assert_eq!(
+        (&v["type"], &v["tree_size"]),
+        (&"checkpoint".into(), &3.into())
+    );
+
+    // An existing -o is refused before anything is signed.
+    add_many(dir, 3, 1);
+    let r = pk(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "--now",
+        NOW,
+        "-o",
+        &s(&note_file),
+    ]);
+    refused(&r, 4, &["checkpoint.txt", "--force"], "-o exists");
+    // With -f json: the item on stdout, the note in the file, no summary line.
+    let r = pk_ok(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "--now",
+        NOW,
+        "-o",
+        &s(&note_file),
+        "--force",
+        "-f",
+        "json",
+    ]);
+    assert!(r.stderr.is_empty(), "{}", r.describe());
+    let item = &json_items(&r)[0];
+    assert_eq!(item["tree_size"], 4, "{item}");
+    assert_eq!(item["previous_size"], 3, "{item}");
+    assert_eq!(item["files"]["note"], s(&note_file), "{item}");
+    assert_eq!(item["note"], std::fs::read_to_string(&note_file).unwrap());
+    // Without -o the note goes to stdout, the summary still to stderr.
+    add_many(dir, 4, 1);
+    let r = pk_ok(&["mtc", "checkpoint", "--dir", &d, "--now", NOW]);
+    assert_eq!(note_root(&r.stdout_str()).0, 5, "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("at tree size 5 (1 new entry)"),
+        "{}",
+        r.describe()
+    );
+    // Nothing new: said, nothing written.
+    let r = pk_ok(&[
+        "mtc",
+        "checkpoint",
+        "--dir",
+        &d,
+        "-o",
+        &s(&note_file),
+        "--force",
+    ]);
+    assert!(
+        r.stderr_str().contains("nothing to checkpoint"),
+        "{}",
+        r.describe()
+    );
+    assert_eq!(
+        note_root(&std::fs::read_to_string(&note_file).unwrap()).0,
+        4
+    );
+}
+
 #[test]
 fn parse_recognises_certificates_and_checkpoints() {
     let (t, note) = checkpointed("ed25519", 5);

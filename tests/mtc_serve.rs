@@ -656,10 +656,22 @@ fn witnesses_cosign_consistent_checkpoints_only() {
         &w1c,
         "--cosigner",
         &w2c,
-        "-f",
-        "json",
     ]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
+    // The note on stdout, and on stderr one line saying who cosigned.
+    assert_eq!(
+        r.stdout_str().matches("\n\u{2014} ").count(),
+        3,
+        "{}",
+        r.describe()
+    );
+    let said = r.stderr_str();
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.starts_with("pkit: checkpoint of oid/1.3.6.1.4.1.32473.1.0.1 at tree size ")
+            && said.contains("cosigned by oid/1.3.6.1.4.1.32473.50, oid/1.3.6.1.4.1.32473.51"),
+        "{said}"
+    );
     let (_, note) = get(&format!("{url}/checkpoint"));
     let note = String::from_utf8(note).unwrap();
     assert_eq!(note.matches("\n\u{2014} ").count(), 3, "{note}");

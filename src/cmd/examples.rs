@@ -329,10 +329,13 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "pkit mtc checkpoint",
-        &[(
-            "Checkpoint the log",
-            "pkit mtc checkpoint --dir mtc",
-        )],
+        &[
+            ("Checkpoint the log", "pkit mtc checkpoint --dir mtc"),
+            (
+                "From cron: the signed note replaced in a file",
+                "pkit mtc checkpoint --dir mtc -o checkpoint.txt --force",
+            ),
+        ],
     ),
     (
         "pkit mtc cert",

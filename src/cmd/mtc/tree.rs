@@ -2,6 +2,7 @@
 
 use super::common::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, Format, FormatArg};
 use crate::cmd::ca_dir::parse_duration;
+use crate::cmd::created::check_free;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::{Args, Subcommand};
@@ -50,8 +51,42 @@ pub struct CheckpointArgs {
     /// certificate file (repeatable).
     #[arg(long, value_name = "ID=KEY_OR_CERT")]
     pub cosigner: Vec<String>,
+    /// Write the signed note to FILE instead of stdout (with -f json, the description
+    /// stays on stdout and names the file). Nothing is written when there was nothing
+    /// new to sign.
+    #[arg(short, long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Overwrite the -o file if it exists.
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub output: FormatArg,
+}
+
+impl CheckpointArgs {
+    /// -o, unless it says stdout.
+    fn out_file(&self) -> Option<&std::path::Path> {
+        self.out.as_deref().filter(|p| p.as_os_str() != "-")
+    }
+
+    /// The signed note to -o (or stdout), then what was signed: `summary` on stderr, or
+    /// with -f json the `mtc_checkpoint` item on stdout, `files.note` naming -o's file.
+    fn deliver(&self, note: &str, mut item: serde_json::Value, summary: &str) -> CliResult {
+        let out = self.out_file();
+        if self.output.format == Format::Json {
+            if let Some(p) = out {
+                io::write_text(Some(p), self.force, note)?;
+            }
+            item["files"] = match out {
+                Some(p) => json!({"note": p.display().to_string()}),
+                None => json!({}),
+            };
+            return emit(Format::Json, "mtc_checkpoint", item, "");
+        }
+        io::write_text(out, self.force, note)?;
+        eprintln!("pkit: {summary}");
+        Ok(())
+    }
 }
 
 /// `mtc checkpoint --cosignature` and `--subtree-cosignature`: the witnesses' lines
@@ -59,6 +94,7 @@ pub struct CheckpointArgs {
 /// checked by the library against its --cosigner key (`pkit::mtc::witness::Cosignatures`:
 /// an unknown witness, or a line that does not verify, is refused: exit 1).
 fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
+    check_free(&[a.out_file()], a.force)?;
     let (mut store, name) = open_store(&a.dir, &a.db)?;
     let (ca_id, log) = ca_meta(&*store, &name)?;
     let keys = a
@@ -90,8 +126,29 @@ fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
         })).collect::<Vec<_>>(),
         "note": taken.note,
     });
-    emit(a.output.format, "mtc_checkpoint", item, &taken.note)?;
+    let summary = format!(
+        "checkpoint of {} at tree size {}: cosigned by {}; {} subtree cosignature{} \
+         recorded",
+        taken.origin,
+        taken.size,
+        if taken.added.is_empty() {
+            "no new witness".to_string()
+        } else {
+            taken.added.join(", ")
+        },
+        taken.subtrees.len(),
+        plural(taken.subtrees.len()),
+    );
+    a.deliver(&taken.note, item, &summary)?;
     Ok(Exit::Ok)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 fn hashes_json(hs: &[Hash]) -> Vec<String> {
@@ -103,6 +160,7 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
         return add_cosignatures(be, &a);
     }
     let now = now_of(&a.now)?;
+    check_free(&[a.out_file()], a.force)?;
     let (mut store, name) = open_store(&a.dir, &a.db)?;
     let ca = load_ca(
         be,
@@ -134,7 +192,15 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
             "start": s.start, "end": s.end, "hash": hex(h)})).collect::<Vec<_>>(),
         "note": r.checkpoint.note,
     });
-    emit(a.output.format, "mtc_checkpoint", item, &r.checkpoint.note)?;
+    let new = r.checkpoint.size - r.previous_size;
+    let summary = format!(
+        "checkpoint of {} at tree size {} ({new} new entr{}), root {}",
+        ca.log_id().note_name(),
+        r.checkpoint.size,
+        if new == 1 { "y" } else { "ies" },
+        hex(&r.checkpoint.root)
+    );
+    a.deliver(&r.checkpoint.note, item, &summary)?;
     Ok(Exit::Ok)
 }
 

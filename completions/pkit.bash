@@ -1463,7 +1463,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ca__subcmd__serve)
-            opts="-h --ca --db-passin --passin --pin --listen --threads --max-connections --header-timeout --ocsp-next-update --crl-next-update --crl-max-age --keep-expired --acme --acme-listen --acme-ca --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-db-passin --mtc-days --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
+            opts="-h --ca --db-passin --passin --pin --listen --threads --max-connections --header-timeout --ocsp-next-update --crl-next-update --crl-max-age --keep-expired --acme --acme-listen --acme-ca --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-passin --mtc-db-passin --mtc-days --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1558,6 +1558,10 @@ _pkit() {
                     return 0
                     ;;
                 --mtc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mtc-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

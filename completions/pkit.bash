@@ -2879,7 +2879,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__ca)
-            opts="-f -h --dir --subject --alg --key --passin --pin --db --db-passin --days --clip-validity --parent --parent-passin --parent-pin --path-len --permit --exclude --allow --deny --ocsp-url --crl-url --issuer-url --passout --no-passout --now --lint-rules --lint --format --color --help"
+            opts="-f -h --dir --subject --alg --key --passin --pin --db --db-passin --days --clip-validity --parent --parent-passin --parent-pin --path-len --permit --exclude --allow --deny --ocsp-url --crl-url --issuer-url --passout --no-passout --now --lint-rules --crl-shards --lint --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2974,6 +2974,10 @@ _pkit() {
                     return 0
                     ;;
                 --lint-rules)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crl-shards)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

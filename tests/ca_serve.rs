@@ -375,3 +375,208 @@ fn urls_nothing_would_answer_are_refused_at_start() {
         r.stderr_str()
     );
 }
+
+/// Checks, in Python with pyca/cryptography, the shard CRLs in `dir` (`shard-K.der`)
+/// against every certificate in `db` (ca.db): each certificate's cRLDistributionPoints
+/// names one shard; its serial is listed in that shard's CRL and in no other; every
+/// listed serial belongs to a certificate. Prints a JSON summary.
+const SHARD_CHECK: &str = r#"
+import json, sqlite3, sys
+from cryptography import x509
+db, crls, shards = sys.argv[1], sys.argv[2], int(sys.argv[3])
+listed = {}
+for k in range(shards):
+    crl = x509.load_der_x509_crl(open(f"{crls}/shard-{k}.der", "rb").read())
+    idp = crl.extensions.get_extension_for_class(x509.IssuingDistributionPoint)
+    assert idp.critical, k
+    names = [n.value for n in idp.value.full_name]
+    for entry in crl:
+        assert entry.serial_number not in listed, (entry.serial_number, k)
+        listed[entry.serial_number] = (k, names)
+rows = sqlite3.connect(db).execute("SELECT der FROM certificates").fetchall()
+checked = 0
+for (der,) in rows:
+    cert = x509.load_der_x509_certificate(der)
+    cdp = cert.extensions.get_extension_for_class(x509.CRLDistributionPoints).value
+    urls = [n.value for dp in cdp for n in dp.full_name]
+    assert len(urls) == 1, urls
+    k, names = listed.pop(cert.serial_number)
+    assert names == urls, (names, urls)
+    assert urls[0].endswith(f"-{k}.crl"), (urls, k)
+    checked += 1
+assert not listed, len(listed)
+print(json.dumps({"certificates": checked}))
+"#;
+
+#[test]
+fn sharded_crls_list_each_revocation_in_the_shard_its_certificate_names() {
+    require(Peer::PythonCryptography);
+    const COUNT: usize = 100_000;
+    const SHARDS: u32 = 16;
+    let t = common::tempdir();
+    let d = t.path();
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let crl_url = format!("{base}/crl/int.crl");
+    let ca = common::issue_ca(
+        d,
+        "int",
+        "CN=Sharded CA",
+        &["--crl-url", &crl_url, "--crl-shards", &SHARDS.to_string()],
+    );
+    // A hundred thousand certificates take a while in a debug build on a busy machine:
+    // the limit is the test's patience, not a measurement.
+    let r = common::run_with(
+        common::pkit_bin(),
+        &[
+            "issue",
+            "batch",
+            "--ca",
+            &s(&ca),
+            "--count",
+            &COUNT.to_string(),
+            "--out-dir",
+            &s(&d.join("out")),
+        ],
+        None,
+        Duration::from_secs(600),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    // Every certificate revoked: the records as `crl revoke` leaves them, written in one
+    // statement (a hundred thousand `crl revoke` runs would only test the loop).
+    let db = ca.join("ca.db");
+    let r = common::run_with(
+        "python3",
+        &[
+            "-c",
+            "import sqlite3, sys\n\
+             c = sqlite3.connect(sys.argv[1])\n\
+             c.execute(\"UPDATE certificates SET status = 'revoked', revoked_at = 1800000000, revocation_reason = 1\")\n\
+             c.commit()",
+            &s(&db),
+        ],
+        None,
+        common::HANG,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let mut cmd = common::pkit();
+    cmd.args([
+        "ca",
+        "serve",
+        "--ca",
+        &s(&ca),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--threads",
+        "1",
+        "--keep-expired",
+    ]);
+    let server = Server::start(cmd, d.join("serve.log"), "\"listening\"");
+    // Each shard as served, verified by OpenSSL.
+    let crls = d.join("crls");
+    std::fs::create_dir_all(&crls).unwrap();
+    let mut total = 0;
+    for k in 0..SHARDS {
+        let (status, ct, der) = get(&format!("{base}/crl/int-{k}.crl"));
+        assert_eq!(
+            (status, ct.as_str()),
+            (200, "application/pkix-crl"),
+            "shard {k}"
+        );
+        let file = crls.join(format!("shard-{k}.der"));
+        std::fs::write(&file, &der).unwrap();
+        let (code, out) = common::ossl(&[
+            "crl",
+            "-inform",
+            "DER",
+            "-in",
+            &s(&file),
+            "-CAfile",
+            &s(&ca.join("ca.pem")),
+            "-noout",
+        ]);
+        assert!(
+            code == Some(0) && out.contains("verify OK"),
+            "shard {k}: {out}"
+        );
+        total += der.len();
+    }
+    let (_, _, whole) = get(&crl_url);
+    assert!(
+        whole.len() > total * 9 / 10,
+        "the whole CRL lists them all too"
+    );
+    let r = common::run_with(
+        "python3",
+        &["-c", SHARD_CHECK, &s(&db), &s(&crls), &SHARDS.to_string()],
+        None,
+        Duration::from_secs(300),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v: Value = serde_json::from_str(r.stdout_str().trim()).unwrap();
+    assert_eq!(v["certificates"], COUNT, "{v}");
+
+    // Relying parties follow the shard: OpenSSL with the shard the certificate names says
+    // revoked, and with another shard finds it out of scope; pkit verify fetches it.
+    let leaf = d.join("out/1.pem");
+    let (_, cdp) = common::ossl(&[
+        "x509",
+        "-in",
+        &s(&leaf),
+        "-noout",
+        "-ext",
+        "crlDistributionPoints",
+    ]);
+    let k: u32 = cdp
+        .split("/crl/int-")
+        .nth(1)
+        .and_then(|r| r.split(".crl").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{cdp}"));
+    let pem = |k: u32| {
+        let p = crls.join(format!("shard-{k}.pem"));
+        let (code, out) = common::ossl(&[
+            "crl",
+            "-inform",
+            "DER",
+            "-in",
+            &s(&crls.join(format!("shard-{k}.der"))),
+            "-out",
+            &s(&p),
+        ]);
+        assert_eq!(code, Some(0), "{out}");
+        p
+    };
+    let check = |crl: &Path| {
+        common::ossl(&[
+            "verify",
+            "-crl_check",
+            "-CAfile",
+            &s(&ca.join("ca.pem")),
+            "-CRLfile",
+            &s(crl),
+            &s(&leaf),
+        ])
+    };
+    let (code, out) = check(&pem(k));
+    assert_ne!(code, Some(0));
+    assert!(out.contains("certificate revoked"), "{out}");
+    let (code, out) = check(&pem((k + 1) % SHARDS));
+    assert_ne!(code, Some(0));
+    assert!(
+        out.contains("different CRL scope") || out.contains("unable to get certificate CRL"),
+        "{out}"
+    );
+    let r = pk(&[
+        "verify",
+        "--roots",
+        &s(&ca.join("ca.pem")),
+        "--crl-download",
+        "--check-revocation",
+        "leaf",
+        &s(&leaf),
+    ]);
+    assert_ne!(r.code, Some(0), "{}", r.describe());
+    assert!(r.stdout_str().contains("revoked"), "{}", r.describe());
+    drop(server);
+}

@@ -25,8 +25,8 @@ use std::sync::Arc;
 enum Static {
     /// A CA's certificate.
     Cert(Arc<[u8]>),
-    /// A CA's current CRL (the CA's index in [`Routes::cas`]).
-    Crl(usize),
+    /// A CA's current CRL (whole, or one shard).
+    Crl(Arc<CurrentCrl>),
 }
 
 /// One CA as the routes know it.
@@ -70,6 +70,8 @@ pub struct CaUrls {
     pub crl: Vec<String>,
     /// Its certificate's URLs (caIssuers of what it issues).
     pub issuer: Vec<String>,
+    /// Its CRL shards, when it shards them: each one's URLs and CRL.
+    pub shards: Vec<(Vec<String>, Arc<CurrentCrl>)>,
 }
 
 /// The path of an `http://host[:port]/path` URL (`/` when it has none), its query and
@@ -95,11 +97,18 @@ impl Routes {
         let mut routed = Vec::with_capacity(cas.len());
         for (i, c) in cas.into_iter().enumerate() {
             let name = c.ca.name.clone();
-            let statics = c.crl.iter().map(|u| (u, Static::Crl(i))).chain(
-                c.issuer
-                    .iter()
-                    .map(|u| (u, Static::Cert(Arc::clone(&c.cert)))),
-            );
+            let whole = c
+                .crl
+                .iter()
+                .map(|u| (u, Static::Crl(Arc::clone(&c.ca.crl))));
+            let shards = c.shards.iter().flat_map(|(urls, crl)| {
+                urls.iter().map(move |u| (u, Static::Crl(Arc::clone(crl))))
+            });
+            let certs = c
+                .issuer
+                .iter()
+                .map(|u| (u, Static::Cert(Arc::clone(&c.cert))));
+            let statics = whole.chain(shards).chain(certs).collect::<Vec<_>>();
             for (url, what) in statics {
                 let path = url_path(url);
                 if OWN.contains(&path.as_str()) {
@@ -225,7 +234,7 @@ impl CaHandler {
                     r.headers = &[("cache-control", "public, max-age=86400")];
                     ("ca_issuers", r)
                 }
-                Static::Crl(i) => match routes.cas[*i].crl.get() {
+                Static::Crl(crl) => match crl.get() {
                     Some(crl) => {
                         let mut r = plain(200, "application/pkix-crl", crl.der.to_vec());
                         // A revocation shows in the next CRL within the publisher's bound:
@@ -335,6 +344,7 @@ mod tests {
             ocsp: s(ocsp),
             crl: s(crl),
             issuer: s(issuer),
+            shards: Vec::new(),
         }
     }
 

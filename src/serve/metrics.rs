@@ -35,8 +35,9 @@ pub struct Metrics {
     crl_entries: Family<Labels, Gauge>,
     crl_age: Family<Labels, Gauge>,
     revocations: Family<Labels, Counter>,
-    /// Per CA: the served CRL's thisUpdate and the revocations counted so far.
-    crls: Mutex<HashMap<String, (i64, u64)>>,
+    /// Per CA and CRL (`all`, or a shard's number): the served CRL's thisUpdate and the
+    /// revocations counted so far.
+    crls: Mutex<HashMap<(String, String), (i64, u64)>>,
 }
 
 impl Default for Metrics {
@@ -71,7 +72,7 @@ impl Metrics {
             Family::<Labels, Histogram>::new_with_constructor(|| Histogram::new(latency_buckets()));
         registry.register(
             "crl_sign_seconds",
-            "Time to build, lint and sign a CRL, by CA",
+            "Time to build, lint and sign a CA's CRLs (all its shards in one walk), by CA and CRL (all, or the shard)",
             crl_sign.clone(),
         );
         let crl_number = Family::<Labels, Gauge>::default();
@@ -137,7 +138,11 @@ impl Metrics {
 
     /// A CRL of `ca` is now served.
     pub fn crl_published(&self, ca: &str, crl: &pkit_ca::crl_publish::Published) {
-        let labels = vec![("ca", ca.to_string())];
+        let scope = match crl.scope {
+            pkit_ca::crl_generate::Scope::Whole => "all".to_string(),
+            pkit_ca::crl_generate::Scope::Shard(k) => k.to_string(),
+        };
+        let labels = vec![("ca", ca.to_string()), ("crl", scope.clone())];
         self.crl_sign
             .get_or_create(&labels)
             .observe(crl.took.as_secs_f64());
@@ -148,20 +153,26 @@ impl Metrics {
             .get_or_create(&labels)
             .set(i64::try_from(crl.entries).unwrap_or(i64::MAX));
         if let Ok(mut crls) = self.crls.lock() {
-            let seen = crls.entry(ca.to_string()).or_insert((0, 0));
-            // The records' count only grows; a CRL made from an older read adds nothing.
-            let more = crl.revocations.saturating_sub(seen.1);
-            self.revocations.get_or_create(&labels).inc_by(more);
-            *seen = (crl.this_update, seen.1 + more);
+            let seen = crls.entry((ca.to_string(), scope)).or_insert((0, 0));
+            if crl.scope == pkit_ca::crl_generate::Scope::Whole {
+                // The records' count only grows; a CRL made from an older read adds
+                // nothing. Counted once per CA, with its whole CRL.
+                let more = crl.revocations.saturating_sub(seen.1);
+                self.revocations
+                    .get_or_create(&vec![("ca", ca.to_string())])
+                    .inc_by(more);
+                seen.1 += more;
+            }
+            seen.0 = crl.this_update;
         }
     }
 
     /// The text exposition at `now` (Unix seconds).
     pub fn encode(&self, now: i64) -> String {
         if let Ok(crls) = self.crls.lock() {
-            for (ca, (this_update, _)) in crls.iter() {
+            for ((ca, crl), (this_update, _)) in crls.iter() {
                 self.crl_age
-                    .get_or_create(&vec![("ca", ca.clone())])
+                    .get_or_create(&vec![("ca", ca.clone()), ("crl", crl.clone())])
                     .set(now - this_update);
             }
         }
@@ -186,6 +197,7 @@ mod tests {
         m.request("ocsp", 200);
         m.ocsp_answer("int", "good", Some(Duration::from_micros(300)));
         let crl = pkit_ca::crl_publish::Published {
+            scope: pkit_ca::crl_generate::Scope::Whole,
             der: Vec::new().into(),
             number: 7,
             this_update: 1000,
@@ -200,9 +212,9 @@ mod tests {
         for line in [
             "pkit_http_requests_total{route=\"ocsp\",code=\"200\"} 2",
             "pkit_ocsp_responses_total{ca=\"int\",status=\"good\"} 1",
-            "pkit_crl_number{ca=\"int\"} 7",
-            "pkit_crl_entries{ca=\"int\"} 3",
-            "pkit_crl_age_seconds{ca=\"int\"} 10",
+            "pkit_crl_number{ca=\"int\",crl=\"all\"} 7",
+            "pkit_crl_entries{ca=\"int\",crl=\"all\"} 3",
+            "pkit_crl_age_seconds{ca=\"int\",crl=\"all\"} 10",
             "pkit_revocations_total{ca=\"int\"} 5",
             "pkit_ocsp_sign_seconds_count 1",
         ] {

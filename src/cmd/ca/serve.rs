@@ -14,7 +14,10 @@ use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::crl_publish::{CrlPublisher, Event, PublisherThread, Schedule};
+use pkit::pki::ca::crl_generate::Scope;
+use pkit::pki::ca::crl_publish::{
+    CrlPublisher, CurrentCrl, Event, Published, PublisherThread, Schedule,
+};
 use pkit::pki::ca::ocsp::Responder;
 use pkit::pki::ca::ocsp_cache::ResponseCache;
 use pkit::pki::ca::pointers::{in_certificate, Pointers};
@@ -198,14 +201,21 @@ fn check_answered(cas: &[Served]) -> CliResult<()> {
     Ok(())
 }
 
-/// One CA's CRL publisher, started (its first CRL signed) and polling on its thread.
+/// What a CA's CRL publisher serves: its whole CRL, and each shard's URLs and CRL.
+type Crls = (
+    Arc<CurrentCrl>,
+    Vec<(Vec<String>, Arc<CurrentCrl>)>,
+    PublisherThread,
+);
+
+/// One CA's CRL publisher, started (its first CRLs signed) and polling on its thread.
 fn publish(
     be: &Backend,
     a: &ServeArgs,
     c: &Served,
     metrics: &Arc<Metrics>,
     now: Time,
-) -> CliResult<(Arc<pkit::pki::ca::crl_publish::CurrentCrl>, PublisherThread)> {
+) -> CliResult<Crls> {
     let max_age = parse_duration("--crl-max-age", &a.crl_max_age)?;
     let schedule = Schedule {
         lifetime: parse_duration("--crl-next-update", &a.crl_next_update)?,
@@ -218,10 +228,18 @@ fn publish(
     let store = open_store(&c.dir, &c.db)?;
     let (publisher, first) = CrlPublisher::start(issuer, store, schedule, now)
         .map_err(|e| CliError::io(format!("{}: the first CRL: {e}", c.dir.display())))?;
-    let current = publisher.current();
+    let whole = publisher.current();
+    let shards = publisher
+        .scopes()
+        .into_iter()
+        .filter(|(scope, _, _)| *scope != Scope::Whole)
+        .map(|(_, urls, crl)| (urls, crl))
+        .collect();
     let (name, m) = (c.name.clone(), Arc::clone(metrics));
-    m.crl_published(&name, &first);
-    log_line(&crl_line(&name, &first, "start"));
+    for crl in &first {
+        m.crl_published(&name, crl);
+        log_line(&crl_line(&name, crl, "start"));
+    }
     let thread = publisher
         .spawn(move |e| match e {
             Event::Published { crl, why } => {
@@ -233,11 +251,15 @@ fn publish(
                 "message": message})),
         })
         .map_err(|e| CliError::io(format!("starting the CRL publisher: {e}")))?;
-    Ok((current, thread))
+    Ok((whole, shards, thread))
 }
 
-fn crl_line(ca: &str, crl: &pkit::pki::ca::crl_publish::Published, why: &str) -> serde_json::Value {
-    json!({"time": Time::now().to_string(), "event": "crl", "ca": ca, "why": why,
+fn crl_line(ca: &str, crl: &Published, why: &str) -> serde_json::Value {
+    let shard = match crl.scope {
+        Scope::Whole => None,
+        Scope::Shard(k) => Some(k),
+    };
+    json!({"time": Time::now().to_string(), "event": "crl", "ca": ca, "why": why, "shard": shard,
            "number": crl.number, "entries": crl.entries,
            "next_update": Time { unix: crl.next_update }.to_string(),
            "ms": crl.took.as_millis() as u64})
@@ -257,7 +279,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let mut urls = Vec::with_capacity(cas.len());
     let mut publishers = Vec::with_capacity(cas.len());
     for c in &cas {
-        let (crl, thread) = publish(be, &a, c, &metrics, now)?;
+        let (crl, shards, thread) = publish(be, &a, c, &metrics, now)?;
         publishers.push(thread);
         urls.push(CaUrls {
             ca: CaRoute {
@@ -268,6 +290,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
             ocsp: c.pointers.ocsp.clone(),
             crl: c.pointers.crl.clone(),
             issuer: c.pointers.ca_issuers.clone(),
+            shards,
         });
     }
     let routes = Arc::new(Routes::new(urls).map_err(|e| CliError::usage(e.0))?);

@@ -95,6 +95,15 @@ pub struct CaArgs {
     /// BRs for the S/MIME certificates it issues.
     #[arg(long, value_name = "RULES", default_value = "rfc5280,cabf-tls-core")]
     pub lint_rules: String,
+    /// Publish the CA's revocations in N partitioned CRLs (as large public CAs do): each
+    /// certificate's cRLDistributionPoints names the shard of its serial (serial mod N),
+    /// served beside each --crl-url with -SHARD before its extension (int.crl →
+    /// int-3.crl), each with an issuingDistributionPoint naming it; the whole CRL stays at
+    /// --crl-url for certificates issued before. Fixed for the CA's life (ca.json
+    /// crl_shards).
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=4096))]
+    pub crl_shards: u32,
     #[command(flatten)]
     pub lint: LintGateArgs,
     #[command(flatten)]
@@ -109,7 +118,13 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         lint_rules: Rules::parse(&a.lint_rules)
             .map_err(|e| CliError::usage(format!("--lint-rules: {e}")))?,
         policy: a.policy.parse()?,
+        crl_shards: a.crl_shards,
     };
+    if a.crl_shards > 1 && settings.pointers.crl.is_empty() {
+        return Err(CliError::usage(
+            "--crl-shards: sharded CRLs need --crl-url (each shard is served beside it)",
+        ));
+    }
     let bases = |flag: &str, list: &[String]| -> CliResult<Vec<Vec<u8>>> {
         list.iter()
             .map(|s| {

@@ -196,6 +196,7 @@ pub fn load_issuer<E>(
     let key = key(&dir.join(KEY_FILE)).map_err(LoadError::Key)?;
     let mut issuer = Issuer::new(cert, key).map_err(LoadError::Ca)?;
     issuer.pointers = settings.pointers;
+    issuer.crl_shards = settings.crl_shards;
     issuer.gate.rules = settings.lint_rules;
     issuer.policy = settings.policy;
     let chain = chain_to_anchor(dir).map_err(LoadError::Files)?;

@@ -81,6 +81,18 @@ const ENTRY_BYTES_HINT: usize = 56;
 impl TbsCrlBuilder {
     /// Start a TBSCertList; `expected_entries` only sizes the buffer.
     pub fn begin(issuer: &CrlIssuer<'_>, f: &CrlFields, expected_entries: usize) -> Self {
+        Self::begin_scoped(issuer, f, expected_entries, &[])
+    }
+
+    /// [`begin`](Self::begin) a partitioned CRL: with `scope` (URLs) not empty, an
+    /// issuingDistributionPoint (RFC 5280 §5.2.5, critical) names the distribution point
+    /// whose certificates it covers, as their cRLDistributionPoints name it.
+    pub fn begin_scoped(
+        issuer: &CrlIssuer<'_>,
+        f: &CrlFields,
+        expected_entries: usize,
+        scope: &[String],
+    ) -> Self {
         let mut w =
             Writer::with_capacity(issuer.name.len() + 160 + ENTRY_BYTES_HINT * expected_entries);
         let outer = w.open(tag::SEQUENCE);
@@ -101,6 +113,11 @@ impl TbsCrlBuilder {
                 ext(w, &oids::CE_CRL_NUMBER, false, |w| {
                     w.integer_u64(f.number);
                 });
+                if !scope.is_empty() {
+                    ext(w, &oids::CE_ISSUING_DIST_POINT, true, |w| {
+                        w.sequence(|w| crate::pointers::write_full_name(w, scope));
+                    });
+                }
             });
         });
         TbsCrlBuilder {

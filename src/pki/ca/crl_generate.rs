@@ -98,27 +98,116 @@ pub fn build_numbered(
     o: &CrlOptions,
     number: u64,
 ) -> Result<CrlTbs, CrlError> {
-    let fields = CrlFields {
-        this_update: o.this_update,
-        next_update: o.this_update.plus_seconds(o.lifetime),
-        number,
-    };
+    let mut all = build_scopes(issuer, store, o, &[Scope::Whole], number)?;
+    Ok(all.remove(0))
+}
+
+/// Which revoked certificates a CRL lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// Every one: the CA's whole CRL, at its `crl_urls`.
+    Whole,
+    /// Those whose serial falls in this shard of the CA's `crl_shards`
+    /// ([`crate::pointers::shard_of`]), with an issuingDistributionPoint naming the
+    /// shard's URLs ([`crate::pointers::shard_url`]), as their certificates'
+    /// cRLDistributionPoints do.
+    Shard(u32),
+}
+
+impl Scope {
+    /// Every scope a CA publishes: the whole CRL, then each shard.
+    pub fn all_of(issuer: &Issuer) -> Vec<Scope> {
+        let shards = if issuer.crl_shards > 1 {
+            issuer.crl_shards
+        } else {
+            0
+        };
+        std::iter::once(Scope::Whole)
+            .chain((0..shards).map(Scope::Shard))
+            .collect()
+    }
+
+    /// Where a CRL of this scope is served: the CA's CRL URLs, or the shard's.
+    pub fn urls(self, issuer: &Issuer) -> Vec<String> {
+        match self {
+            Scope::Whole => issuer.pointers.crl.clone(),
+            Scope::Shard(k) => issuer
+                .pointers
+                .crl
+                .iter()
+                .map(|u| crate::pointers::shard_url(u, k))
+                .collect(),
+        }
+    }
+}
+
+/// The TBSCertLists of `scopes` in one walk over the revoked certificates, numbered
+/// from `first` in the order given.
+pub fn build_scopes(
+    issuer: &Issuer,
+    store: &dyn CaStore,
+    o: &CrlOptions,
+    scopes: &[Scope],
+    first: u64,
+) -> Result<Vec<CrlTbs>, CrlError> {
     let crl_issuer = issuer.crl_issuer();
-    // Sizing the buffer up front spares a million-entry CRL its reallocations.
+    // Sizing the buffers up front spares a million-entry CRL its reallocations.
     let expected = store.revoked_count()?;
-    let mut builder = TbsCrlBuilder::begin(&crl_issuer, &fields, expected);
+    let shards = issuer.crl_shards.max(1);
+    let mut builders: Vec<(CrlFields, TbsCrlBuilder)> = scopes
+        .iter()
+        .zip(first..)
+        .map(|(scope, number)| {
+            let fields = CrlFields {
+                this_update: o.this_update,
+                next_update: o.this_update.plus_seconds(o.lifetime),
+                number,
+            };
+            let (idp, size) = match scope {
+                Scope::Whole => (Vec::new(), expected),
+                Scope::Shard(_) => (scope.urls(issuer), expected / shards as usize),
+            };
+            let b = TbsCrlBuilder::begin_scoped(&crl_issuer, &fields, size, &idp);
+            (fields, b)
+        })
+        .collect();
+    // Where each entry goes: the whole CRL, and its shard's.
+    let whole = scopes.iter().position(|s| *s == Scope::Whole);
+    let mut by_shard = vec![None; shards as usize];
+    for (i, s) in scopes.iter().enumerate() {
+        if let Scope::Shard(k) = s {
+            if let Some(slot) = by_shard.get_mut(*k as usize) {
+                *slot = Some(i);
+            }
+        }
+    }
+    let sharded = by_shard.iter().any(Option::is_some);
     let now = o.this_update.unix;
     store.for_each_revoked(&mut |r| {
-        if !(o.drop_expired && r.not_after < now) {
-            builder.push_revoked(&r);
+        if o.drop_expired && r.not_after < now {
+            return;
+        }
+        if let Some(i) = whole {
+            builders[i].1.push_revoked(&r);
+        }
+        if sharded {
+            let k = crate::pointers::shard_of(&r.serial, shards) as usize;
+            if let Some(Some(i)) = by_shard.get(k) {
+                builders[*i].1.push_revoked(&r);
+            }
         }
     })?;
-    let entries = builder.entries();
-    Ok(CrlTbs {
-        fields,
-        tbs: builder.finish(),
-        entries,
-    })
+    Ok(builders
+        .into_iter()
+        .map(|(fields, b)| {
+            let entries = b.entries();
+            CrlTbs {
+                fields,
+                tbs: b.finish(),
+                entries,
+            }
+        })
+        .collect())
 }
 
 /// The second stage: the CA's lint gate over the TBSCertList. What it lets through comes
@@ -150,29 +239,48 @@ pub fn sign(
 }
 
 /// The next CRL of `issuer`'s CA over the revoked certificates in `store`, checked by
-/// the CA's lint gate and signed: [`build_numbered`], [`gate`], [`sign`]. Its number is
-/// claimed in the records only once the gate let it through, so CRL numbers strictly
-/// increase and a refused CRL spends none (another process that took the number
-/// meanwhile makes this one build again under the next). The CRL itself is not
-/// recorded ([`record_and_write`]).
+/// the CA's lint gate and signed: [`generate_crls`] of the whole CRL alone.
 pub fn generate_crl(
     issuer: &Issuer,
     store: &mut dyn CaStore,
     o: &CrlOptions,
 ) -> Result<GeneratedCrl, CrlError> {
-    let (tbs, findings) = loop {
-        let number = store.last_crl_number()? + 1;
-        let tbs = build_numbered(issuer, &*store, o, number)?;
-        let findings = gate(issuer, &tbs)?;
-        if store.claim_crl_number(number)? {
-            break (tbs, findings);
+    let mut made = generate_crls(issuer, store, o, &[Scope::Whole])?;
+    Ok(made.remove(0))
+}
+
+/// The next CRLs of `scopes` ([`build_scopes`], one walk), each checked by the CA's lint
+/// gate, then signed. Their numbers are claimed in the records only once the gate let
+/// every one through, so CRL numbers strictly increase and a refused CRL spends none
+/// (another process that took the numbers meanwhile makes these build again under the
+/// next). They are not recorded ([`record_and_write`]).
+pub fn generate_crls(
+    issuer: &Issuer,
+    store: &mut dyn CaStore,
+    o: &CrlOptions,
+    scopes: &[Scope],
+) -> Result<Vec<GeneratedCrl>, CrlError> {
+    let count = scopes.len() as u64;
+    let (built, findings) = loop {
+        let first = store.last_crl_number()? + 1;
+        let built = build_scopes(issuer, &*store, o, scopes, first)?;
+        let findings = built
+            .iter()
+            .map(|t| gate(issuer, t))
+            .collect::<Result<Vec<_>, _>>()?;
+        if store.claim_crl_numbers(first, count)? {
+            break (built, findings);
         }
     };
     let mut signer = issuer
         .key
         .signer()
         .map_err(|e| CrlError::Ca(CaError::Backend(e)))?;
-    sign(signer.as_mut(), &tbs, findings)
+    built
+        .iter()
+        .zip(findings)
+        .map(|(t, f)| sign(signer.as_mut(), t, f))
+        .collect()
 }
 
 /// Why a CRL made was not published ([`record_and_write`]).

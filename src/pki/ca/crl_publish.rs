@@ -1,4 +1,5 @@
-//! A CRL kept true while a server runs: [`CrlPublisher`] signs the CA's CRL at start,
+//! A CRL kept true while a server runs: [`CrlPublisher`] signs the CA's CRL (and each
+//! of its shards, when it shards them: [`Scope`]) at start,
 //! again whenever a revocation is recorded (by this process or any other: `pkit crl
 //! revoke`, ACME's revokeCert, a second server on the same records), and again once half
 //! of the current CRL's thisUpdate..nextUpdate window has passed, so that a relying party
@@ -17,7 +18,7 @@
 //! last [`KEPT`] of them, so a server republishing all day does not leave a file per
 //! revocation.
 
-use crate::crl_generate::{generate_crl, CrlError, CrlOptions};
+use crate::crl_generate::{generate_crls, CrlError, CrlOptions, Scope};
 use crate::issuer::Issuer;
 use crate::store::{CaStore, CrlRecord, StoreError};
 use pkit_der::Time;
@@ -32,6 +33,8 @@ pub const KEPT: u64 = 8;
 /// One signed CRL as it is served.
 #[derive(Debug, Clone)]
 pub struct Published {
+    /// What it covers: the whole CRL, or one shard.
+    pub scope: Scope,
     /// The CRL's DER.
     pub der: Arc<[u8]>,
     /// Its cRLNumber.
@@ -100,7 +103,9 @@ pub struct CrlPublisher {
     issuer: Issuer,
     store: Box<dyn CaStore>,
     schedule: Schedule,
-    current: Arc<CurrentCrl>,
+    /// The whole CRL, then each shard when the CA shards ([`Scope::all_of`]).
+    scopes: Vec<Scope>,
+    current: Vec<Arc<CurrentCrl>>,
     /// The revocation count the served CRL was made after.
     seen: u64,
 }
@@ -126,19 +131,21 @@ impl std::fmt::Display for PublishStartError {
 impl std::error::Error for PublishStartError {}
 
 impl CrlPublisher {
-    /// A publisher for `issuer`'s CA, its first CRL signed now (so a server never
-    /// listens without one to serve).
+    /// A publisher for `issuer`'s CA, its first CRLs signed now (so a server never
+    /// listens without them to serve): the whole CRL, then each shard.
     pub fn start(
         issuer: Issuer,
         store: Box<dyn CaStore>,
         schedule: Schedule,
         now: Time,
-    ) -> Result<(CrlPublisher, Arc<Published>), PublishStartError> {
+    ) -> Result<(CrlPublisher, Vec<Arc<Published>>), PublishStartError> {
+        let scopes = Scope::all_of(&issuer);
         let mut p = CrlPublisher {
+            current: scopes.iter().map(|_| Arc::default()).collect(),
+            scopes,
             issuer,
             store,
             schedule,
-            current: Arc::default(),
             seen: 0,
         };
         let first = p.publish(now).map_err(|e| match e {
@@ -148,13 +155,24 @@ impl CrlPublisher {
         Ok((p, first))
     }
 
-    /// Where the newest CRL is read.
+    /// Where the newest whole CRL is read.
     pub fn current(&self) -> Arc<CurrentCrl> {
-        Arc::clone(&self.current)
+        Arc::clone(&self.current[0])
     }
 
-    /// Make, record and serve the next CRL.
-    fn publish(&mut self, now: Time) -> Result<Arc<Published>, CrlError> {
+    /// Every scope it publishes, with where its newest CRL is read and the URLs it is
+    /// served at.
+    pub fn scopes(&self) -> Vec<(Scope, Vec<String>, Arc<CurrentCrl>)> {
+        self.scopes
+            .iter()
+            .zip(&self.current)
+            .map(|(s, c)| (*s, s.urls(&self.issuer), Arc::clone(c)))
+            .collect()
+    }
+
+    /// Make, record and serve the next CRLs, one per scope, from one walk over the
+    /// records.
+    fn publish(&mut self, now: Time) -> Result<Vec<Arc<Published>>, CrlError> {
         let started = Instant::now();
         // Read before the walk: a revocation recorded during it is taken by the next.
         let seen = self.store.revocations_recorded()?;
@@ -163,30 +181,39 @@ impl CrlPublisher {
             lifetime: self.schedule.lifetime,
             drop_expired: self.schedule.drop_expired,
         };
-        let made = generate_crl(&self.issuer, self.store.as_mut(), &options)?;
-        let CrlRecord {
-            number,
-            this_update,
-            next_update,
-            ..
-        } = made.record;
-        self.store.insert_crl(&made.record)?;
-        let published = Arc::new(Published {
-            der: made.record.der.into(),
-            number,
-            this_update,
-            next_update,
-            entries: made.entries,
-            took: started.elapsed(),
-            revocations: seen,
-        });
-        self.current.set(&published);
+        let made = generate_crls(&self.issuer, self.store.as_mut(), &options, &self.scopes)?;
+        let took = started.elapsed();
+        let mut out = Vec::with_capacity(made.len());
+        for ((m, scope), current) in made.into_iter().zip(&self.scopes).zip(&self.current) {
+            self.store.insert_crl(&m.record)?;
+            let CrlRecord {
+                number,
+                this_update,
+                next_update,
+                der,
+            } = m.record;
+            let published = Arc::new(Published {
+                scope: *scope,
+                der: der.into(),
+                number,
+                this_update,
+                next_update,
+                entries: m.entries,
+                took,
+                revocations: seen,
+            });
+            current.set(&published);
+            out.push(published);
+        }
         self.seen = seen;
-        // Best effort: an old CRL left on record costs disk, not correctness.
-        let _ = self
-            .store
-            .forget_crls_before(number.saturating_sub(KEPT - 1));
-        Ok(published)
+        // Best effort: old CRLs left on record cost disk, not correctness.
+        if let Some(first) = out.first() {
+            let generations = (KEPT - 1) * self.scopes.len() as u64;
+            let _ = self
+                .store
+                .forget_crls_before(first.number.saturating_sub(generations));
+        }
+        Ok(out)
     }
 
     /// Why the served CRL should be remade at `now`, if it should.
@@ -194,7 +221,7 @@ impl CrlPublisher {
         if self.store.revocations_recorded()? != self.seen {
             return Ok(Some("revocation"));
         }
-        let Some(c) = self.current.get() else {
+        let Some(c) = self.current[0].get() else {
             return Ok(Some("start"));
         };
         // Half the window gone: remade, so a client always gets at least half of one.
@@ -202,23 +229,26 @@ impl CrlPublisher {
         Ok((now.unix >= half).then_some("refresh"))
     }
 
-    /// One poll: remake the CRL when due.
-    pub fn tick(&mut self, now: Time) -> Option<Event> {
+    /// One poll: remake the CRLs when due; what was done (nothing when not due).
+    pub fn tick(&mut self, now: Time) -> Vec<Event> {
         let why = match self.due(now) {
             Ok(Some(why)) => why,
-            Ok(None) => return None,
+            Ok(None) => return Vec::new(),
             Err(e) => {
-                return Some(Event::Failed {
+                return vec![Event::Failed {
                     message: format!("reading the records: {e}"),
-                })
+                }]
             }
         };
-        Some(match self.publish(now) {
-            Ok(crl) => Event::Published { crl, why },
-            Err(e) => Event::Failed {
+        match self.publish(now) {
+            Ok(crls) => crls
+                .into_iter()
+                .map(|crl| Event::Published { crl, why })
+                .collect(),
+            Err(e) => vec![Event::Failed {
                 message: e.to_string(),
-            },
-        })
+            }],
+        }
     }
 
     /// Poll on a thread of its own until the returned handle is dropped, telling
@@ -237,7 +267,7 @@ impl CrlPublisher {
                     // Told to stop, or the handle is gone.
                     _ => return,
                 }
-                if let Some(e) = self.tick(Time::now()) {
+                for e in self.tick(Time::now()) {
                     report(e);
                 }
             })?;

@@ -92,6 +92,9 @@ pub struct Issuer {
     pub path_len: Option<u64>,
     /// What the certificates it issues point to (the CA's settings; empty by default).
     pub pointers: Pointers,
+    /// How many partitioned CRLs it publishes (0 or 1: one): each certificate's
+    /// cRLDistributionPoints names the shard of its serial.
+    pub crl_shards: u32,
     /// The lint gate every certificate passes before it is signed.
     pub gate: LintGate,
     /// The CA's rules on names (ca.json `allow`, `deny`), applied before every signature.
@@ -204,6 +207,7 @@ impl Issuer {
         let path_len = bc.path_len_constraint;
         Ok(Issuer {
             pointers: Pointers::default(),
+            crl_shards: 0,
             gate: LintGate::default(),
             policy: Policy::default(),
             chain: None,
@@ -432,6 +436,7 @@ impl Issuer {
             .map_err(|e| CaError::Parse(format!("public key: {e}")))?;
         let subject_key_id = key_identifier(spki.key.bytes);
         let subject_empty = req.subject == [0x30, 0x00];
+        let pointers = self.pointers_for(req.pointers.as_ref(), &serial);
         let inputs = ExtensionInputs {
             profile: req.profile,
             key_alg: req.key_alg,
@@ -440,7 +445,7 @@ impl Issuer {
             path_len,
             sans: &req.sans,
             subject_empty,
-            pointers: req.pointers.as_ref().unwrap_or(&self.pointers),
+            pointers: &pointers,
             name_constraints: req.name_constraints.as_deref(),
             copied: &copied,
             // The subordinate CA's serverAuth is one of the usages the profile would
@@ -458,6 +463,23 @@ impl Issuer {
             extensions: &|w: &mut Writer| profile::write_extensions(w, &inputs),
         });
         Ok((tbs, serial, not_before, not_after))
+    }
+}
+
+impl Issuer {
+    /// What a certificate with serial `serial` points to: the request's pointers or the
+    /// CA's, the CA's CRL URLs replaced by its shard's when the CA shards its CRLs.
+    fn pointers_for(&self, requested: Option<&Pointers>, serial: &[u8]) -> Pointers {
+        let mut p = requested.unwrap_or(&self.pointers).clone();
+        if self.crl_shards > 1 && p.crl == self.pointers.crl {
+            let shard = super::pointers::shard_of(serial, self.crl_shards);
+            p.crl = p
+                .crl
+                .iter()
+                .map(|u| super::pointers::shard_url(u, shard))
+                .collect();
+        }
+        p
     }
 }
 

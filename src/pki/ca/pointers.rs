@@ -123,17 +123,53 @@ impl Pointers {
             ext(w, &oids::CE_CRL_DIST_POINTS, false, |w| {
                 w.sequence(|w| {
                     w.sequence(|w| {
-                        w.tlv(tag::implicit_constructed(0), |w| {
-                            w.tlv(tag::implicit_constructed(0), |w| {
-                                for url in &self.crl {
-                                    w.primitive(tag::implicit(6), url.as_bytes());
-                                }
-                            });
-                        });
+                        write_full_name(w, &self.crl);
                     });
                 });
             });
         }
+    }
+}
+
+/// `[0] DistributionPointName { fullName [0] GeneralNames }` of URIs: what a certificate's
+/// distribution point and a CRL's issuingDistributionPoint both hold.
+pub fn write_full_name(w: &mut Writer, urls: &[String]) {
+    w.tlv(tag::implicit_constructed(0), |w| {
+        w.tlv(tag::implicit_constructed(0), |w| {
+            for url in urls {
+                w.primitive(tag::implicit(6), url.as_bytes());
+            }
+        });
+    });
+}
+
+/// The CRL shard of a certificate with serial number `serial` (its magnitude, big-endian)
+/// among `shards`: the serial modulo the count. Serials are random, so shards fill
+/// evenly; the same function places a certificate at issuance and its revocation in a
+/// CRL.
+pub fn shard_of(serial: &[u8], shards: u32) -> u32 {
+    let n = u64::from(shards.max(1));
+    let r = serial
+        .iter()
+        .fold(0u64, |r, b| (r * 256 + u64::from(*b)) % n);
+    r as u32
+}
+
+/// Where shard `shard` of the CRL at `url` is served: `-SHARD` before the extension of
+/// the path's last segment (`http://ca.example/int.crl` → `http://ca.example/int-3.crl`),
+/// or after it when it has none; the query, if any, stays.
+pub fn shard_url(url: &str, shard: u32) -> String {
+    let (path, query) = match url.find(['?', '#']) {
+        Some(i) => url.split_at(i),
+        None => (url, ""),
+    };
+    let last = path.rfind('/').map_or(0, |i| i + 1);
+    match path[last..].rfind('.') {
+        Some(dot) if dot > 0 => {
+            let at = last + dot;
+            format!("{}-{shard}{}{query}", &path[..at], &path[at..])
+        }
+        _ => format!("{path}-{shard}{query}"),
     }
 }
 
@@ -215,6 +251,30 @@ mod tests {
         assert!(x::decode(cdp.oid, cdp.value, 0).is_ok());
         // And read back whole, as `ca serve` reads a served CA's certificate.
         assert_eq!(in_certificate(&exts).unwrap(), p);
+    }
+
+    #[test]
+    fn shards() {
+        assert_eq!(shard_of(&[0x01, 0x00], 16), 0);
+        assert_eq!(shard_of(&[0x01, 0x03], 16), 3);
+        assert_eq!(shard_of(&[0xff; 20], 1), 0);
+        assert_eq!(shard_of(&[0x00, 0x00, 0x07], 5), 2);
+        assert_eq!(
+            shard_url("http://ca.example/int.crl", 3),
+            "http://ca.example/int-3.crl"
+        );
+        assert_eq!(
+            shard_url("http://ca.example/crl", 0),
+            "http://ca.example/crl-0"
+        );
+        assert_eq!(
+            shard_url("http://ca.example/a.b/crl", 2),
+            "http://ca.example/a.b/crl-2"
+        );
+        assert_eq!(
+            shard_url("http://ca.example/x.crl?v=1", 9),
+            "http://ca.example/x-9.crl?v=1"
+        );
     }
 
     #[test]

@@ -46,7 +46,14 @@ pub struct CaSettings {
     pub lint_rules: Rules,
     /// The names it may and may not certify, beyond its certificate's constraints.
     pub policy: Policy,
+    /// Into how many partitioned CRLs its revocations are published (0: one CRL). Each
+    /// certificate's cRLDistributionPoints names its shard ([`crate::pointers::shard_of`]),
+    /// fixed at issuance, so the count is set when the CA is made.
+    pub crl_shards: u32,
 }
+
+/// The most CRL shards a CA may have.
+pub const MAX_CRL_SHARDS: u32 = 4096;
 
 impl CaSettings {
     /// The settings of the CA in `dir` (defaults when it has no settings file).
@@ -121,14 +128,38 @@ impl CaSettings {
             allow: parsed("allow")?,
             deny: parsed("deny")?,
         };
+        let crl_shards = match &v["crl_shards"] {
+            Value::Null => 0,
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| *n <= MAX_CRL_SHARDS)
+                .ok_or_else(|| {
+                    err(format!(
+                        "crl_shards: expected a count from 0 to {MAX_CRL_SHARDS}"
+                    ))
+                })?,
+            _ => {
+                return Err(err(format!(
+                    "crl_shards: expected a count from 0 to {MAX_CRL_SHARDS}"
+                )))
+            }
+        };
+        let pointers = Pointers {
+            ocsp: urls("ocsp_urls")?,
+            ca_issuers: urls("issuer_urls")?,
+            crl: urls("crl_urls")?,
+        };
+        if crl_shards > 1 && pointers.crl.is_empty() {
+            return Err(err(
+                "crl_shards: sharded CRLs need crl_urls (each shard is served beside them)".into(),
+            ));
+        }
         Ok(CaSettings {
-            pointers: Pointers {
-                ocsp: urls("ocsp_urls")?,
-                ca_issuers: urls("issuer_urls")?,
-                crl: urls("crl_urls")?,
-            },
+            pointers,
             lint_rules,
             policy,
+            crl_shards,
         })
     }
 
@@ -145,15 +176,18 @@ impl CaSettings {
     pub fn to_json(&self) -> String {
         let p = &self.pointers;
         let (allow, deny) = self.policy.texts();
-        let mut s = serde_json::to_string_pretty(&json!({
+        let mut v = json!({
             "ocsp_urls": p.ocsp,
             "crl_urls": p.crl,
             "issuer_urls": p.ca_issuers,
             "lint_rules": self.lint_rules.name(),
             "allow": allow,
             "deny": deny,
-        }))
-        .unwrap_or_default();
+        });
+        if self.crl_shards > 1 {
+            v["crl_shards"] = self.crl_shards.into();
+        }
+        let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
         s.push('\n');
         s
     }
@@ -176,6 +210,7 @@ mod tests {
             lint_rules: Rules::parse("rfc5280,cabf-tls").unwrap(),
             policy: Policy::parse(&["DNS:*.corp.example".into()], &["IP:10.0.0.0/8".into()])
                 .unwrap(),
+            crl_shards: 16,
         };
         s.save(d.path()).unwrap();
         assert_eq!(CaSettings::load(d.path()).unwrap(), s);

@@ -27,31 +27,32 @@ fn republishes_on_revocation_and_before_next_update() {
     let (mut p, first) =
         CrlPublisher::start(issuer(NOW), Box::new(store), schedule(), NOW).unwrap();
     // The expired one is left out.
-    assert_eq!((first.number, first.entries), (1, 2));
+    assert_eq!((first[0].number, first[0].entries), (1, 2));
     assert_eq!(p.current().get().unwrap().number, 1);
 
     // Nothing new: nothing made.
-    assert!(p.tick(NOW.plus_seconds(60)).is_none());
+    assert!(p.tick(NOW.plus_seconds(60)).is_empty());
 
     // Another process revokes: the next tick republishes, listing it.
     other
         .insert_certificates(&[record(7, NOW.unix + 86_400)])
         .unwrap();
     other.revoke(&[7; 20], NOW.unix, None).unwrap();
-    let Some(Event::Published { crl, why }) = p.tick(NOW.plus_seconds(61)) else {
+    let [Event::Published { crl, why }] = &p.tick(NOW.plus_seconds(61))[..] else {
         panic!("no CRL after a revocation")
     };
+    let (crl, why) = (Arc::clone(crl), *why);
     assert_eq!((why, crl.number, crl.entries), ("revocation", 2, 3));
     let parsed = Crl::from_der(&crl.der).unwrap();
     assert_eq!(parsed.revoked_count().unwrap(), 3);
-    assert!(p.tick(NOW.plus_seconds(62)).is_none());
+    assert!(p.tick(NOW.plus_seconds(62)).is_empty());
 
     // Half the window gone: refreshed.
     let half = NOW.plus_seconds(61 + 43_200);
-    let Some(Event::Published { why, crl }) = p.tick(half) else {
+    let [Event::Published { why, crl }] = &p.tick(half)[..] else {
         panic!("no refresh")
     };
-    assert_eq!((why, crl.number), ("refresh", 3));
+    assert_eq!((*why, crl.number), ("refresh", 3));
     assert_eq!(crl.this_update, half.unix);
 }
 
@@ -67,11 +68,11 @@ fn keeps_a_bounded_history() {
             .unwrap();
         other.revoke(&[n; 20], NOW.unix, None).unwrap();
         assert!(matches!(
-            p.tick(NOW),
-            Some(Event::Published {
+            &p.tick(NOW)[..],
+            [Event::Published {
                 why: "revocation",
                 ..
-            })
+            }]
         ));
     }
     let files = std::fs::read_dir(dir.path().join("crls")).unwrap().count();
@@ -96,4 +97,46 @@ fn the_thread_stops_when_dropped() {
     assert!(rx.recv_timeout(Duration::from_secs(30)).unwrap());
     assert_eq!(current.get().unwrap().number, 2);
     drop(thread);
+}
+
+#[test]
+fn shards_list_each_revocation_once_under_their_own_scope() {
+    use crate::crl_generate::Scope;
+    use crate::pointers::{shard_of, shard_url};
+    let dir = tempfile::tempdir().unwrap();
+    let mut other = revoked_store(dir.path(), NOW);
+    for n in 10..60u8 {
+        other
+            .insert_certificates(&[record(n, NOW.unix + 86_400)])
+            .unwrap();
+        other.revoke(&[n; 20], NOW.unix, None).unwrap();
+    }
+    let mut ca = issuer(NOW);
+    ca.pointers.crl = vec!["http://ca.example/int.crl".into()];
+    ca.crl_shards = 4;
+    let store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+    let (p, first) = CrlPublisher::start(ca, Box::new(store), schedule(), NOW).unwrap();
+    // The whole CRL and four shards, numbered in one block.
+    let numbers: Vec<u64> = first.iter().map(|c| c.number).collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5]);
+    assert_eq!(first[0].entries, 52);
+    let mut seen = 0;
+    for (scope, urls, current) in p.scopes().into_iter().skip(1) {
+        let Scope::Shard(k) = scope else {
+            panic!("{scope:?}")
+        };
+        assert_eq!(urls, [shard_url("http://ca.example/int.crl", k)]);
+        let crl = current.get().unwrap();
+        let parsed = Crl::from_der(&crl.der).unwrap();
+        // Each entry is in the shard its serial names, and no other.
+        for e in parsed.revoked() {
+            let e = e.unwrap();
+            assert_eq!(
+                shard_of(crate::der::integer::unsigned_bytes(e.serial), 4),
+                k
+            );
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 52);
 }

@@ -252,10 +252,11 @@ pub trait CaStore: Send {
     fn next_crl_number(&mut self) -> Result<u64>;
     /// The last CRL number taken (0 when none was).
     fn last_crl_number(&self) -> Result<u64>;
-    /// Take CRL number `n` if it is the next one (the last taken is `n - 1`); false when
-    /// another took it first. A CRL is built and gated under the number it expects and
-    /// only then claims it, so one the gate refuses spends none.
-    fn claim_crl_number(&mut self, n: u64) -> Result<bool>;
+    /// Take the `count` CRL numbers from `first` if they are the next ones (the last taken
+    /// is `first - 1`); false when another took one first. CRLs are built and gated under
+    /// the numbers they expect and only then claim them, so one the gate refuses spends
+    /// none.
+    fn claim_crl_numbers(&mut self, first: u64, count: u64) -> Result<bool>;
     /// Forget the recorded CRLs numbered below `number` (their rows, and their files
     /// beside ca.db): a server that republishes on every revocation keeps a bounded
     /// history instead of one file per revocation.

@@ -487,20 +487,21 @@ impl CaStore for PgCaStore {
     /// One statement either way, so two claimers of one number never both win: the
     /// first number is the row's insertion, a later one the update of the row holding the
     /// number before it.
-    fn claim_crl_number(&mut self, n: u64) -> Result<bool> {
-        let n = i64::try_from(n).unwrap_or(i64::MAX);
+    fn claim_crl_numbers(&mut self, first: u64, count: u64) -> Result<bool> {
+        let first = i64::try_from(first).unwrap_or(i64::MAX);
+        let taken = first.saturating_add(i64::try_from(count.max(1)).unwrap_or(1) - 1);
         self.call(|c| {
-            let changed = if n == 1 {
+            let changed = if first == 1 {
                 c.client.execute(
-                    "INSERT INTO meta (key, value) VALUES ('crl_number', '1')
+                    "INSERT INTO meta (key, value) VALUES ('crl_number', ($1::bigint)::text)
                      ON CONFLICT (key) DO NOTHING",
-                    &[],
+                    &[&taken],
                 )?
             } else {
                 c.client.execute(
                     "UPDATE meta SET value = ($1::bigint)::text
-                     WHERE key = 'crl_number' AND value::bigint = $1::bigint - 1",
-                    &[&n],
+                     WHERE key = 'crl_number' AND value::bigint = $2::bigint - 1",
+                    &[&taken, &first],
                 )?
             };
             Ok(changed == 1)

@@ -301,7 +301,7 @@ impl CaStore for SqliteCaStore {
 
     /// One IMMEDIATE transaction from the read to the write: two claimers of one number
     /// never both win.
-    fn claim_crl_number(&mut self, n: u64) -> Result<bool> {
+    fn claim_crl_numbers(&mut self, first: u64, count: u64) -> Result<bool> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -311,13 +311,14 @@ impl CaStore for SqliteCaStore {
             })
             .optional()?;
         let last = last.and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
-        if last.checked_add(1) != Some(n) {
+        if last.checked_add(1) != Some(first) {
             return Ok(false);
         }
+        let taken = first.saturating_add(count.max(1) - 1);
         tx.execute(
             "INSERT INTO meta (key, value) VALUES ('crl_number', ?1)
              ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            [n.to_string()],
+            [taken.to_string()],
         )?;
         tx.commit()?;
         Ok(true)

@@ -85,11 +85,13 @@ fn revocation_status_and_crl_numbers() {
     assert_eq!(s.next_crl_number().unwrap(), 2);
     // A number is claimed only when it is the next one, and once.
     assert_eq!(s.last_crl_number().unwrap(), 2);
-    assert!(!s.claim_crl_number(2).unwrap());
-    assert!(!s.claim_crl_number(4).unwrap());
-    assert!(s.claim_crl_number(3).unwrap());
-    assert!(!s.claim_crl_number(3).unwrap());
-    assert_eq!(s.next_crl_number().unwrap(), 4);
+    assert!(!s.claim_crl_numbers(2, 1).unwrap());
+    assert!(!s.claim_crl_numbers(4, 1).unwrap());
+    assert!(s.claim_crl_numbers(3, 1).unwrap());
+    assert!(!s.claim_crl_numbers(3, 1).unwrap());
+    // A block: 4 to 6.
+    assert!(s.claim_crl_numbers(4, 3).unwrap());
+    assert_eq!(s.next_crl_number().unwrap(), 7);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use super::ca_db::db_err;
 use super::ca_db::{open_store, DbArgs};
 use super::ca_dir::{parse_duration, parse_serial, parse_time};
-use super::created::{check_free, print_json, Files, FormatArgs};
+use super::created::{check_free, print_json, say_created, Files, FormatArgs};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
@@ -359,13 +359,16 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         }
         print_json("crl", vec![item])?;
     } else {
-        eprintln!(
-            "pkit: CRL number {} with {entries} entr{}, next update {}",
-            record.number,
-            if entries == 1 { "y" } else { "ies" },
-            Time {
-                unix: record.next_update
-            }
+        say_created(
+            format_args!(
+                "CRL number {} ({entries} entr{}, next update {})",
+                record.number,
+                if entries == 1 { "y" } else { "ies" },
+                Time {
+                    unix: record.next_update
+                }
+            ),
+            a.output.out.as_deref(),
         );
     }
     Ok(Exit::Ok)

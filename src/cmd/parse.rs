@@ -357,11 +357,14 @@ fn write_split(outcomes: &[Outcome], format: Format, opts: &OutputOpts<'_>) -> C
         io::write_output(&one, &bytes)?;
     }
     if let (Some(first), Some(last)) = (paths.first(), paths.last()) {
-        eprintln!(
-            "pkit: created {} files ({} … {})",
-            paths.len(),
-            first.display(),
-            last.display()
+        super::created::say_created(
+            format_args!(
+                "{} files ({} … {})",
+                paths.len(),
+                first.display(),
+                last.display()
+            ),
+            None,
         );
     }
     Ok(())

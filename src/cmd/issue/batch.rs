@@ -5,6 +5,7 @@
 use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::open_store;
 use crate::cmd::ca_dir::parse_time;
+use crate::cmd::created::say_created;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
@@ -304,17 +305,20 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     }
     if items.is_empty() {
         // An empty manifest or --count 0: nothing to time, and no limit to hold it against.
-        eprintln!("pkit: issued no certificates (nothing was asked for)");
+        say_created("no certificates (nothing was asked for)", None);
         return Ok(Exit::Ok);
     }
     let secs = started.elapsed().as_secs_f64();
-    eprintln!(
-        "pkit: issued {} certificates in {:.2} s ({:.0}/s, {:.1} µs each) on {} threads",
-        items.len(),
-        secs,
-        items.len() as f64 / secs,
-        secs * 1e6 / items.len() as f64,
-        rayon::current_num_threads()
+    say_created(
+        format_args!(
+            "{} certificates (in {:.2} s: {:.0}/s, {:.1} µs each, on {} threads)",
+            items.len(),
+            secs,
+            items.len() as f64 / secs,
+            secs * 1e6 / items.len() as f64,
+            rayon::current_num_threads()
+        ),
+        Some(out_dir.path()),
     );
     if a.measure_limit {
         let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();

@@ -7,7 +7,7 @@ use crate::cmd::ca_dir::{
     files_err, load_issuer, new_ca_key, note_clear_key, note_findings, parse_time, ExistingKeyArgs,
     Passout,
 };
-use crate::cmd::created::{certificate_item, print_json, Files, FormatArgs};
+use crate::cmd::created::{certificate_item, print_json, say_created, Files, FormatArgs};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::flags::{LintGateArgs, PointerArgs};
 use crate::cmd::io;
@@ -199,11 +199,9 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         item["key_encrypted"] = (!new_key.in_clear).into();
         print_json("ca", vec![item])?;
     } else {
-        eprintln!(
-            "pkit: created CA {} ({}) in {}",
-            subject_dn(&cert.der).unwrap_or_default(),
-            alg,
-            a.dir.display()
+        say_created(
+            format_args!("CA {} ({alg})", subject_dn(&cert.der).unwrap_or_default()),
+            Some(&a.dir),
         );
     }
     Ok(Exit::Ok)

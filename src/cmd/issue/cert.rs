@@ -135,7 +135,7 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
         key: k,
         out: a.key_out.as_deref(),
     });
-    let item = deliver(be, &a.issuer.ca, &issued, prof, key, &a.deliver, "issued")?;
+    let item = deliver(be, &a.issuer.ca, &issued, prof, key, &a.deliver, None)?;
     report(&a.deliver, vec![item])?;
     Ok(Exit::Ok)
 }

@@ -11,7 +11,7 @@ use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
 use crate::cmd::outdir::OutDir;
 use crate::cmd::output;
-use crate::cmd::request::{key_pem, profile, SecretText};
+use crate::cmd::request::{key_pem, SecretText};
 use clap::Args;
 use pkit::der::hex;
 use pkit::der::Time;
@@ -23,6 +23,7 @@ use pkit::pki::ca::batch_items::{
     manifest_items, numbered_items, ItemDefaults, ItemsError, DEFAULT_SUBJECT,
 };
 use pkit::pki::ca::issuer::Issued;
+use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::store::{self, DeliveryNote};
 use pkit::pki::ca::undelivered;
 use rayon::prelude::*;
@@ -55,8 +56,8 @@ pub struct BatchArgs {
     #[arg(long, value_parser = AlgorithmParser, default_value = "ecdsa-p256")]
     pub alg: Algorithm,
     /// Profile (manifest lines may override).
-    #[arg(long, default_value = "server")]
-    pub profile: String,
+    #[arg(long, default_value = "server", value_parser = crate::cmd::values::PROFILES)]
+    pub profile: Profile,
     /// Validity in days (manifest lines may override; default by profile, as `issue cert`).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub days: Option<u32>,
@@ -92,7 +93,7 @@ pub enum ReportFormat {
 /// lines (`pkit::pki::ca::batch::{numbered_items, manifest_items}`).
 fn batch_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
     let d = ItemDefaults {
-        profile: profile(&a.profile)?,
+        profile: a.profile,
         alg: a.alg,
         days: a.days,
         now,

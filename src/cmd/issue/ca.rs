@@ -93,8 +93,9 @@ pub struct CaArgs {
     /// --issuer-url, --crl-url and C and O in its subject, and puts the CA/B Forum's
     /// domain-validated policy in its TLS server certificates; cabf-smime adds the S/MIME
     /// BRs for the S/MIME certificates it issues.
-    #[arg(long, value_name = "RULES", default_value = "rfc5280,cabf-tls-core")]
-    pub lint_rules: String,
+    #[arg(long, value_name = "RULES", default_value = "rfc5280,cabf-tls-core",
+          value_parser = crate::cmd::values::RULE_SETS)]
+    pub lint_rules: Rules,
     #[command(flatten)]
     pub lint: LintGateArgs,
     #[command(flatten)]
@@ -106,8 +107,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     let subj = subject(&a.subject)?;
     let settings = CaSettings {
         pointers: a.pointers.over(&Pointers::default())?,
-        lint_rules: Rules::parse(&a.lint_rules)
-            .map_err(|e| CliError::usage(format!("--lint-rules: {e}")))?,
+        lint_rules: a.lint_rules,
         policy: a.policy.parse()?,
     };
     let bases = |flag: &str, list: &[String]| -> CliResult<Vec<Vec<u8>>> {

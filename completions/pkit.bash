@@ -934,7 +934,7 @@ _pkit() {
                     return 0
                     ;;
                 --ops)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "ca_self_sign cert_gen db_insert_certs cert_verify db_read_certs crl_build crl_sign db_insert_crl crl_verify db_read_crl ocsp_build ocsp_sign db_insert_ocsp ocsp_verify db_read_ocsp" -- "${cur}"))
                     return 0
                     ;;
                 --sizes)
@@ -1852,7 +1852,7 @@ _pkit() {
                     return 0
                     ;;
                 --reason)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "keyCompromise cACompromise affiliationChanged superseded cessationOfOperation certificateHold privilegeWithdrawn aACompromise unspecified" -- "${cur}"))
                     return 0
                     ;;
                 --at)
@@ -2840,7 +2840,7 @@ _pkit() {
                     return 0
                     ;;
                 --profile)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "server client server-client code-signing ocsp-signer ca" -- "${cur}"))
                     return 0
                     ;;
                 --days)
@@ -2974,7 +2974,7 @@ _pkit() {
                     return 0
                     ;;
                 --lint-rules)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "rfc5280 cabf-tls-core cabf-tls cabf-smime none" -- "${cur}"))
                     return 0
                     ;;
                 --crl-shards)
@@ -3056,7 +3056,7 @@ _pkit() {
                     return 0
                     ;;
                 --profile)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "server client server-client code-signing ocsp-signer ca" -- "${cur}"))
                     return 0
                     ;;
                 --template)
@@ -3810,11 +3810,11 @@ _pkit() {
             fi
             case "${prev}" in
                 --rules)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "rfc5280 cabf-tls-core cabf-tls cabf-smime none" -- "${cur}"))
                     return 0
                     ;;
                 --as)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "root intermediate cross-ca tls-leaf smime-leaf ocsp-signer leaf" -- "${cur}"))
                     return 0
                     ;;
                 --at)
@@ -5330,7 +5330,7 @@ _pkit() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "cert csr crl ocsp-request ocsp-response pkcs7 pkcs12 spki pkcs8 checkpoint asn1" -- "${cur}"))
                     return 0
                     ;;
                 --passin)

@@ -55,7 +55,17 @@ complete -c pkit -n "__fish_pkit_using_subcommand parse" -l inform -d 'Input enc
 pem\t''
 der\t''
 base64\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand parse" -l type -d 'Treat every input as this type instead of detecting it (cert, csr, crl, ocsp-request, ocsp-response, pkcs7, pkcs12, spki, pkcs8, asn1)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand parse" -l type -d 'Treat every input as this type instead of detecting it' -r -f -a "cert\t''
+csr\t''
+crl\t''
+ocsp-request\t''
+ocsp-response\t''
+pkcs7\t''
+pkcs12\t''
+spki\t''
+pkcs8\t''
+checkpoint\t''
+asn1\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -l passin -d 'Password for PKCS#12 files and encrypted keys: pass:TEXT, env:VAR, file:PATH, fd:N' -r
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -l now -d 'Judge validity at this time (RFC 3339) instead of now' -r
 complete -c pkit -n "__fish_pkit_using_subcommand parse" -s o -l out -d 'Write output to FILE instead of stdout' -r -F
@@ -173,7 +183,11 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l issuer-url -d 'URL of the issuing CA\'s certificate (http://…, DER) put in authorityInfoAccess caIssuers (repeatable)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l passout -d 'Encrypt ca.key with a password from SRC (pass:, env:, file:, fd:). Without it (or --no-passout), a passphrase is asked for at a terminal; without a terminal the key is written in clear, with a warning' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l now -d 'Start of validity (RFC 3339) instead of now' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l lint-rules -d 'The rule sets this CA\'s lint gate applies to what it signs (recorded in ca.json): rfc5280 and cabf-tls-core by default (what a private CA keeps of the Baseline Requirements); cabf-tls for a CA meant to be publicly trusted, which then needs --issuer-url, --crl-url and C and O in its subject, and puts the CA/B Forum\'s domain-validated policy in its TLS server certificates; cabf-smime adds the S/MIME BRs for the S/MIME certificates it issues' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l lint-rules -d 'The rule sets this CA\'s lint gate applies to what it signs (recorded in ca.json): rfc5280 and cabf-tls-core by default (what a private CA keeps of the Baseline Requirements); cabf-tls for a CA meant to be publicly trusted, which then needs --issuer-url, --crl-url and C and O in its subject, and puts the CA/B Forum\'s domain-validated policy in its TLS server certificates; cabf-smime adds the S/MIME BRs for the S/MIME certificates it issues' -r -f -a "rfc5280\t''
+cabf-tls-core\t''
+cabf-tls\t''
+cabf-smime\t''
+none\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l crl-shards -d 'Publish the CA\'s revocations in N partitioned CRLs (as large public CAs do): each certificate\'s cRLDistributionPoints names the shard of its serial (serial mod N), served beside each --crl-url with -SHARD before its extension (int.crl → int-3.crl), each with an issuingDistributionPoint naming it; the whole CRL stays at --crl-url for certificates issued before. Fixed for the CA\'s life (ca.json crl_shards)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from ca" -l lint -d 'Lint what is about to be signed with the CA\'s rule sets (ca.json `lint_rules`): enforce refuses it on an error finding (exit 1, nothing signed or written), warn signs and prints the findings, off does not lint' -r -f -a "enforce\t''
 warn\t''
@@ -218,7 +232,12 @@ ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l san -d 'Subject alternative name (repeatable): DNS:, IP:, email:, URI:' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l profile -d 'server, client, server-client, code-signing, ocsp-signer or ca (default: server, or what --template describes)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l profile -d 'The certificate\'s profile: its key usages, extended key usages and basic constraints (default: server, or what --template describes)' -r -f -a "server\t''
+client\t''
+server-client\t''
+code-signing\t''
+ocsp-signer\t''
+ca\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l template -d 'Take the subject, SANs and extensions from this JSON: a certificate as `pkit parse -f json` prints it, or a hand-written subset (docs/json.md, Templates). Its extensions are reproduced byte for byte but the key identifiers; --subject, --san, --profile and the pointer flags override it' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l days -d 'Validity in days from not-before, counted as the CA/Browser Forum counts it (the last second is included). Default by profile: server and server-client 90 (never above the Baseline Requirements\' maximum on the issuance date), client and code-signing 365, ocsp-signer 90, ca 1825' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from cert" -l not-after -d 'End of validity (RFC 3339)' -r
@@ -263,7 +282,12 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l profile -d 'Profile (manifest lines may override)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l profile -d 'Profile (manifest lines may override)' -r -f -a "server\t''
+client\t''
+server-client\t''
+code-signing\t''
+ocsp-signer\t''
+ca\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l days -d 'Validity in days (manifest lines may override; default by profile, as `issue cert`)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l out-dir -d 'Directory for N.pem and N.key files (created if missing)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l now -d 'Judge validity from this time (RFC 3339) instead of now' -r
@@ -378,7 +402,15 @@ complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l db -d 'The CA\'s records in a PostgreSQL database instead of DIR/ca.db (an MTC CA\'s DIR/mtc.db): postgres://USER@HOST[:PORT]/DB[?sslmode=…&sslrootcert=FILE]; sslmode=verify-full (or verify-ca) authenticates the server with the CA certificates in FILE (default ~/.postgresql/root.crt; `system`: the system\'s). `issue ca --db` records it (without a password) in DIR/db.url (so does `mtc ca new --db`), which later commands use when --db is not given' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l db-passin -d 'Password source for the --db server (pass:, env:, file:, fd:); default: the URL\'s own, else none' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l cert -d 'Revoke this certificate (issued by the CA) instead of naming its serial' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l reason -d 'CRLReason (RFC 5280 §5.3.1): keyCompromise, cACompromise, affiliationChanged, superseded, cessationOfOperation, certificateHold, privilegeWithdrawn, aACompromise, unspecified' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l reason -d 'CRLReason (RFC 5280 §5.3.1), in any case; removeFromCRL is for delta CRLs only' -r -f -a "keyCompromise\t''
+cACompromise\t''
+affiliationChanged\t''
+superseded\t''
+cessationOfOperation\t''
+certificateHold\t''
+privilegeWithdrawn\t''
+aACompromise\t''
+unspecified\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l at -d 'Revocation time (RFC 3339; default now)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
 json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
@@ -549,8 +581,18 @@ complete -c pkit -n "__fish_pkit_using_subcommand verify" -l crl-download -d 'Fe
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -l offline -d 'Never fetch revocation data. Without it, --check-revocation given with no CRL, OCSP response or --ca asks the OCSP responders and fetches the CRLs the certificates name, as --ocsp --crl-download do'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s v -l verbose -d 'Name the files of --roots directories (and of -r directories) that hold no certificate, and count the certificates found more than once'
 complete -c pkit -n "__fish_pkit_using_subcommand verify" -s h -l help -d 'Print help'
-complete -c pkit -n "__fish_pkit_using_subcommand lint" -l rules -d 'Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements\' rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of them, for a publicly trusted CA), cabf-smime (the S/MIME BRs, for mailbox certificates), none' -r
-complete -c pkit -n "__fish_pkit_using_subcommand lint" -l as -d 'Lint every certificate as this type instead of the one its contents say: root, intermediate, cross-ca, tls-leaf, smime-leaf, ocsp-signer, leaf' -r
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l rules -d 'Rule sets, comma-separated: rfc5280, cabf-tls-core (the Baseline Requirements\' rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of them, for a publicly trusted CA), cabf-smime (the S/MIME BRs, for mailbox certificates), none' -r -f -a "rfc5280\t''
+cabf-tls-core\t''
+cabf-tls\t''
+cabf-smime\t''
+none\t''"
+complete -c pkit -n "__fish_pkit_using_subcommand lint" -l as -d 'Lint every certificate as this type instead of the one its contents say' -r -f -a "root\t''
+intermediate\t''
+cross-ca\t''
+tls-leaf\t''
+smime-leaf\t''
+ocsp-signer\t''
+leaf\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l at -d 'Judge by the rules in force on this day (YYYY-MM-DD or RFC 3339) instead of those in force on each certificate\'s notBefore' -r
 complete -c pkit -n "__fish_pkit_using_subcommand lint" -l fail-on -d 'Exit 1 when a finding reaches this level' -r -f -a "error\t''
 warning\t''
@@ -1030,7 +1072,21 @@ ml-dsa-87\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l backends -d 'Compare two backends instead of two algorithms (e.g. openssl,nss): the seeds\' "Backend Comparison" table at the largest of --sizes, and each token backend\'s stages against its raw C_Sign / C_Verify rates' -r -f -a "openssl\t'OpenSSL, linked in (the default)'
 nss\t'NSS\'s softoken through PKCS#11 (a throwaway database unless --nss-db names one)'
 softhsm\t'SoftHSM2 through PKCS#11 (a throwaway token)'"
-complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l ops -d 'Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify, db_insert_certs, db_read_certs)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l ops -d 'Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify, db_insert_certs, db_read_certs)' -r -f -a "ca_self_sign\t''
+cert_gen\t''
+db_insert_certs\t''
+cert_verify\t''
+db_read_certs\t''
+crl_build\t''
+crl_sign\t''
+db_insert_crl\t''
+crl_verify\t''
+db_read_crl\t''
+ocsp_build\t''
+ocsp_sign\t''
+db_insert_ocsp\t''
+ocsp_verify\t''
+db_read_ocsp\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l sizes -d 'Batch sizes, comma-separated' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l columns -d 'Batch sizes shown as columns of the operation table (default: every size)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand bench; and __fish_seen_subcommand_from compare" -l min-time -d 'Measure each cell for at least this long after a warm-up run (e.g. 1s, 0.2s, 50ms)' -r

@@ -1114,6 +1114,154 @@ fn creating_commands_speak_json() {
     assert_eq!(it["fingerprint_sha256"], fp.as_str());
 }
 
+/// Every command that makes something says so on stderr in the same words: one line
+/// `pkit: created WHAT in FILE` (` in FILE` left out when the data went to stdout), and
+/// nothing else when all went well.
+#[test]
+fn creating_commands_say_created_alike() {
+    let t = common::tempdir();
+    let d = t.path();
+    let p = |name: &str| s(&d.join(name));
+    let said = |args: &[&str]| -> String {
+        let r = pk_ok(args);
+        let err = r.stderr_str();
+        assert_eq!(err.lines().count(), 1, "pkit {}: {err}", args.join(" "));
+        assert!(
+            err.starts_with("pkit: created "),
+            "pkit {}: {err}",
+            args.join(" ")
+        );
+        err.trim_end().to_string()
+    };
+    let ends_in = |line: &str, file: &str| {
+        assert!(line.ends_with(&format!(" in {file}")), "{line}");
+    };
+    let ca = p("ca");
+    let line = said(&[
+        "issue",
+        "ca",
+        "--dir",
+        &ca,
+        "--subject",
+        "CN=Said CA",
+        "--no-passout",
+    ]);
+    assert_eq!(
+        line,
+        format!("pkit: created CA CN=Said CA (ecdsa-p256) in {ca}")
+    );
+    let (cert, key) = (p("a.pem"), p("a.key"));
+    let line = said(&[
+        "issue",
+        "cert",
+        "--ca",
+        &ca,
+        "--subject",
+        "CN=a.example",
+        "--san",
+        "DNS:a.example",
+        "--key-out",
+        &key,
+        "-o",
+        &cert,
+    ]);
+    assert!(line.contains("certificate serial ") && line.contains("for CN=a.example"));
+    ends_in(&line, &cert);
+    let renewed = p("a2.pem");
+    let line = said(&[
+        "issue",
+        "renew",
+        "--ca",
+        &ca,
+        "--cert",
+        &cert,
+        "--key-out",
+        &p("a2.key"),
+        "-o",
+        &renewed,
+    ]);
+    assert!(line.contains("(renews serial "), "{line}");
+    ends_in(&line, &renewed);
+    let out = p("batch");
+    let line = said(&[
+        "issue",
+        "batch",
+        "--ca",
+        &ca,
+        "--count",
+        "2",
+        "--out-dir",
+        &out,
+    ]);
+    assert!(line.starts_with("pkit: created 2 certificates ("), "{line}");
+    ends_in(&line, &out);
+    let k = p("k.pem");
+    ends_in(&said(&["key", "gen", "--alg", "ed25519", "-o", &k]), &k);
+    let csr = p("k.csr");
+    let line = said(&["issue", "csr", "--key", &k, "--subject", "CN=k", "-o", &csr]);
+    assert_eq!(line, format!("pkit: created CSR for CN=k in {csr}"));
+    let p12 = p("a.p12");
+    let line = said(&[
+        "key",
+        "p12",
+        "--cert",
+        &cert,
+        "--key",
+        &key,
+        "--passout",
+        "pass:x",
+        "-o",
+        &p12,
+    ]);
+    ends_in(&line, &p12);
+    let crl = p("crl.pem");
+    let line = said(&["crl", "gen", "--ca", &ca, "-o", &crl]);
+    assert!(line.starts_with("pkit: created CRL number 1 (0 entries, next update "));
+    ends_in(&line, &crl);
+    let (req, resp) = (p("req.der"), p("resp.der"));
+    let ca_pem = s(&d.join("ca").join("ca.pem"));
+    let line = said(&[
+        "ocsp", "request", "--cert", &cert, "--issuer", &ca_pem, "-o", &req,
+    ]);
+    ends_in(&line, &req);
+    let line = said(&[
+        "ocsp",
+        "respond",
+        "--ca",
+        &ca,
+        "--request",
+        &req,
+        "-o",
+        &resp,
+    ]);
+    assert!(line.contains(": good)"), "{line}");
+    ends_in(&line, &resp);
+    let mtc = p("mtc");
+    let line = said(&[
+        "mtc", "ca", "new", "--dir", &mtc, "--ca-id", "32473.1", "--alg", "ed25519",
+    ]);
+    assert!(
+        line.starts_with("pkit: created MTC CA 32473.1 (log 1, "),
+        "{line}"
+    );
+    ends_in(&line, &mtc);
+    // To stdout: the line names no file.
+    let r = pk_ok(&["key", "gen", "--alg", "ed25519"]);
+    assert_eq!(r.stderr_str(), "pkit: created ed25519 key\n");
+    // With -f json: the description on stdout, nothing on stderr.
+    let r = pk_ok(&[
+        "crl",
+        "gen",
+        "--ca",
+        &ca,
+        "-o",
+        &p("crl2.pem"),
+        "-f",
+        "json",
+    ]);
+    assert!(r.stderr.is_empty(), "{}", r.describe());
+}
+
 #[test]
 fn the_ca_key_is_encrypted_or_the_user_is_told() {
     let t = common::tempdir();

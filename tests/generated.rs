@@ -159,3 +159,241 @@ fn every_man_page_and_help_names_the_exit_codes() {
         );
     }
 }
+
+/// `pkit completions SHELL`: its output.
+fn completions(shell: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_pkit"))
+        .args(["completions", shell])
+        .output()
+        .expect("running pkit completions");
+    assert!(out.status.success(), "pkit completions {shell}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// What bash completes after `FLAG` in the subcommand whose function is `pkit__subcmd__…`
+/// (`crl__subcmd__revoke`): the words of its `compgen -W`, or nothing for free text.
+fn bash_words(script: &str, subcommand: &str, flag: &str) -> Vec<String> {
+    let block = script
+        .split(&format!("        pkit__subcmd__{subcommand})\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {subcommand} in the bash completions"));
+    let block = block.split("\n        pkit__").next().unwrap();
+    let case = block
+        .split(&format!("                {flag})\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {flag} in {subcommand}'s bash completions"));
+    let line = case.lines().next().unwrap();
+    line.split_once("compgen -W \"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(words, _)| words.split(' ').map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// Flags whose values are a fixed set complete to them in bash, zsh and fish: revocation
+/// reasons, profiles, rule sets, certificate types, input types, algorithms.
+#[test]
+fn completions_offer_the_values_of_enumerated_flags() {
+    let reasons = [
+        "keyCompromise",
+        "cACompromise",
+        "affiliationChanged",
+        "superseded",
+        "cessationOfOperation",
+        "certificateHold",
+        "privilegeWithdrawn",
+        "aACompromise",
+        "unspecified",
+    ];
+    let profiles = [
+        "server",
+        "client",
+        "server-client",
+        "code-signing",
+        "ocsp-signer",
+        "ca",
+    ];
+    let rules = ["rfc5280", "cabf-tls-core", "cabf-tls", "cabf-smime", "none"];
+    let bash = completions("bash");
+    let cases: [(&str, &str, &[&str]); 8] = [
+        ("crl__subcmd__revoke", "--reason", &reasons),
+        ("issue__subcmd__cert", "--profile", &profiles),
+        ("issue__subcmd__batch", "--profile", &profiles),
+        ("issue__subcmd__ca", "--lint-rules", &rules),
+        ("lint", "--rules", &rules),
+        (
+            "lint",
+            "--as",
+            &[
+                "root",
+                "intermediate",
+                "cross-ca",
+                "tls-leaf",
+                "smime-leaf",
+                "ocsp-signer",
+                "leaf",
+            ],
+        ),
+        ("verify", "--rules", &["rfc5280", "webpki"]),
+        (
+            "key__subcmd__gen",
+            "--alg",
+            &["ecdsa-p256", "ed25519", "ml-dsa-65", "rsa3072"],
+        ),
+    ];
+    for (sub, flag, want) in cases {
+        let words = bash_words(&bash, sub, flag);
+        for w in want {
+            assert!(
+                words.iter().any(|x| x == w),
+                "bash: {sub} {flag} does not offer {w}: {words:?}"
+            );
+        }
+    }
+    assert!(bash_words(&bash, "parse", "--type").contains(&"ocsp-response".to_string()));
+    // Every value offered is one the flag takes: with it the command gets past its
+    // arguments to the file that is not there (exit 4), never a usage error (2). (issue
+    // ca --lint-rules has lint --rules's parser.)
+    let probes: [(&str, &str, &[&str]); 6] = [
+        (
+            "crl__subcmd__revoke",
+            "--reason",
+            &["crl", "revoke", "--ca", "nowhere", "01"],
+        ),
+        (
+            "issue__subcmd__cert",
+            "--profile",
+            &["issue", "cert", "--ca", "nowhere", "--san", "DNS:a"],
+        ),
+        (
+            "issue__subcmd__batch",
+            "--profile",
+            &[
+                "issue",
+                "batch",
+                "--ca",
+                "nowhere",
+                "--count",
+                "1",
+                "--out-dir",
+                "nowhere",
+            ],
+        ),
+        ("lint", "--rules", &["lint", "nowhere.pem"]),
+        ("lint", "--as", &["lint", "nowhere.pem"]),
+        ("parse", "--type", &["parse", "nowhere.pem"]),
+    ];
+    for (sub, flag, command) in probes {
+        for w in bash_words(&bash, sub, flag) {
+            let out = Command::new(env!("CARGO_BIN_EXE_pkit"))
+                .args(command)
+                .args([flag, &w])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(4), "{command:?} {flag} {w}: {err}");
+            assert!(err.contains("nowhere"), "{command:?} {flag} {w}: {err}");
+        }
+    }
+    // zsh lists them as the argument's choices: `--reason=[help]:REASON:(a b c)`.
+    let zsh = completions("zsh");
+    for (flag, metavar, want) in [
+        ("--reason", "REASON", &reasons[..]),
+        ("--profile", "PROFILE", &profiles[..]),
+    ] {
+        let choices = format!(":{metavar}:({})'", want.join(" "));
+        assert!(
+            zsh.lines()
+                .any(|l| l.starts_with(&format!("'{flag}=")) && l.contains(&choices)),
+            "zsh: {flag} does not offer {choices}"
+        );
+    }
+    // fish: each value a candidate of `-l reason` (one per line after it).
+    let fish = completions("fish");
+    let at = fish
+        .find("crl; and __fish_seen_subcommand_from revoke\" -l reason")
+        .expect("fish: crl revoke --reason");
+    let entry = fish[at..].split("\ncomplete ").next().unwrap();
+    for r in reasons {
+        assert!(
+            entry.contains(&format!("{r}\\t")),
+            "fish: no {r} in {entry}"
+        );
+    }
+}
+
+/// A value outside the set is a usage error in one line naming the flag and the values
+/// it takes; another spelling the library knows is taken (any case, aliases).
+#[test]
+fn enumerated_flags_refuse_other_values_in_one_line() {
+    for (args, needles) in [
+        (
+            &["crl", "revoke", "--ca", "nowhere", "--reason", "oops", "01"][..],
+            &["--reason oops", "keyCompromise", "unspecified"][..],
+        ),
+        (
+            &[
+                "crl",
+                "revoke",
+                "--ca",
+                "nowhere",
+                "--reason",
+                "removeFromCRL",
+                "01",
+            ],
+            &["--reason removeFromCRL"],
+        ),
+        (
+            &["issue", "cert", "--ca", "nowhere", "--profile", "web"],
+            &["--profile web", "server-client", "ocsp-signer"],
+        ),
+        (
+            &["lint", "--rules", "rfc5280,rfc9999", "x.pem"],
+            &["--rules rfc5280,rfc9999", "'rfc9999'", "cabf-smime"],
+        ),
+        (
+            &["parse", "--type", "jpeg", "x"],
+            &["--type jpeg", "pkcs12"],
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pkit"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        for n in needles {
+            assert!(err.contains(n), "{args:?}: {err} should name {n}");
+        }
+    }
+    // Other spellings of a known value get past the flag (to the missing CA: exit 4).
+    for args in [
+        &[
+            "crl",
+            "revoke",
+            "--ca",
+            "nowhere",
+            "--reason",
+            "KEYCOMPROMISE",
+            "01",
+        ][..],
+        &[
+            "issue",
+            "cert",
+            "--ca",
+            "nowhere",
+            "--profile",
+            "tls-server",
+            "--san",
+            "DNS:a",
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pkit"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {err}");
+        assert!(err.contains("nowhere"), "{args:?}: {err}");
+    }
+}

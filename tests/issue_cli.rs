@@ -1227,7 +1227,8 @@ fn batch_from_manifest() {
     ]);
     assert!(none.stdout.is_empty(), "{}", none.describe());
     assert!(
-        none.stderr_str().contains("issued no certificates") && !none.stderr_str().contains("NaN"),
+        none.stderr_str().contains("pkit: created no certificates")
+            && !none.stderr_str().contains("NaN"),
         "{}",
         none.describe()
     );
@@ -1235,7 +1236,7 @@ fn batch_from_manifest() {
     // The limit is reported beside the batch's rate (its figures are not checked).
     let err = r.stderr_str();
     assert!(
-        err.contains("issued 4 certificates")
+        err.contains("pkit: created 4 certificates (")
             && err.contains("raw limit")
             && err.contains("% of it"),
         "{err}"

@@ -540,8 +540,9 @@ fn checkpoint_summary_and_note_file() {
     assert_eq!(
         r.stderr_str(),
         format!(
-            "pkit: checkpoint of oid/1.3.6.1.4.1.32473.1.0.1 at tree size 3 (3 new entries), \
-             root {hex}\n"
+            "pkit: created checkpoint of oid/1.3.6.1.4.1.32473.1.0.1 at tree size 3 (3 new \
+             entries), root {hex} in {}\n",
+            note_file.display()
         ),
         "{}",
         r.describe()

@@ -462,7 +462,8 @@ fn a_batch_signed_in_the_token_verifies() {
     ]);
     let report = r.stderr_str();
     assert!(
-        report.contains("issued 1000 certificates") && report.contains("CA signatures alone"),
+        report.contains("pkit: created 1000 certificates (")
+            && report.contains("CA signatures alone"),
         "{report}"
     );
     for line in report.lines() {

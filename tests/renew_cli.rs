@@ -292,8 +292,7 @@ fn the_documented_cron_line_and_systemd_service_renew_when_due_and_only_then() {
         let r = w.run(line);
         assert_eq!(r.code, Some(0), "{what}, due: {}", r.describe());
         assert!(
-            r.stderr_str()
-                .contains(&format!("pkit: renewed serial {old} as serial")),
+            r.stderr_str().contains(&format!("(renews serial {old})")),
             "{what}: {}",
             r.describe()
         );
@@ -454,7 +453,11 @@ fn a_failing_exec_is_exit_8_and_the_renewal_stands() {
     assert_eq!(r.code, Some(8), "{}", r.describe());
     let err = r.stderr_str();
     let lines: Vec<&str> = err.lines().collect();
-    assert!(lines[0].starts_with("pkit: renewed serial "), "{err}");
+    assert!(
+        lines[0].starts_with("pkit: created certificate serial ")
+            && lines[0].contains("(renews serial "),
+        "{err}"
+    );
     assert_eq!(lines[1], "failing");
     assert_eq!(
         lines[2],

@@ -1,4 +1,5 @@
-//! What every command that creates something reports: a line on stderr for people, or
+//! What every command that creates something reports: a line on stderr for people
+//! ([`say_created`]: `pkit: created WHAT in PLACE`, worded alike by every command), or
 //! with `-f json` the envelope on stdout for scripts (`{"schema":"pkit/v1","type":…,
 //! "items":[…]}`), one item per object made, naming the files written. Certificates
 //! are described the same way whichever command made them.
@@ -74,6 +75,17 @@ pub fn certificate_item(be: &Backend, der: &[u8], profile: &str, files: Files) -
         "files": files.into_value(),
         "pem": super::io::pem_encode("CERTIFICATE", der),
     })
+}
+
+/// The one line a command that made something says on stderr (without `-f json`):
+/// `pkit: created WHAT`, and ` in PLACE` when it went to a file or directory rather than
+/// stdout. Every creating command goes through here, so they all read alike: a person
+/// sees what was made and where, a script can look for `pkit: created`.
+pub fn say_created(what: impl std::fmt::Display, place: Option<&Path>) {
+    match place.filter(|p| p.as_os_str() != "-") {
+        Some(p) => eprintln!("pkit: created {what} in {}", p.display()),
+        None => eprintln!("pkit: created {what}"),
+    }
 }
 
 /// Print `items` as the `kind` envelope on stdout.

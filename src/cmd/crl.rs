@@ -4,7 +4,7 @@
 use super::ca_db::db_err;
 use super::ca_db::{open_store, DbArgs};
 use super::ca_dir::{parse_duration, parse_serial, parse_time};
-use super::created::{check_free, print_json, Files, FormatArgs};
+use super::created::{check_free, print_json, say_created, Files, FormatArgs};
 use super::error::{CliError, CliResult, Exit};
 use super::io;
 use super::io::{parse_cert, read_item};
@@ -71,11 +71,9 @@ pub struct RevokeArgs {
     /// written are gone.
     #[arg(long)]
     pub undelivered: bool,
-    /// CRLReason (RFC 5280 §5.3.1): keyCompromise, cACompromise, affiliationChanged,
-    /// superseded, cessationOfOperation, certificateHold, privilegeWithdrawn,
-    /// aACompromise, unspecified.
-    #[arg(long, value_name = "REASON")]
-    pub reason: Option<String>,
+    /// CRLReason (RFC 5280 §5.3.1), in any case; removeFromCRL is for delta CRLs only.
+    #[arg(long, value_name = "REASON", value_parser = super::values::REASONS)]
+    pub reason: Option<u8>,
     /// Revocation time (RFC 3339; default now).
     #[arg(long, value_name = "TIME")]
     pub at: Option<String>,
@@ -157,28 +155,13 @@ pub fn wants_json(a: &CrlArgs) -> bool {
     }
 }
 
-/// A reason name as RFC 5280 spells it (any case). removeFromCRL belongs to delta CRLs
-/// only and is refused.
-fn parse_reason(s: &str) -> CliResult<u8> {
-    CrlReason::from_name(s)
-        .filter(|r| r.revokes())
-        .and_then(|r| u8::try_from(r.code()).ok())
-        .ok_or_else(|| {
-            CliError::usage(format!(
-                "--reason {s}: expected keyCompromise, cACompromise, affiliationChanged, \
-                 superseded, cessationOfOperation, certificateHold, privilegeWithdrawn, \
-                 aACompromise or unspecified"
-            ))
-        })
-}
-
 fn reason_name(code: Option<u8>) -> Option<&'static str> {
     code.and_then(|c| CrlReason::from_code(i64::from(c)))
         .and_then(CrlReason::name)
 }
 
 fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
-    let reason = a.reason.as_deref().map(parse_reason).transpose()?;
+    let reason = a.reason;
     let at = parse_time("--at", &a.at)?.unwrap_or_else(Time::now);
     if a.undelivered {
         return revoke_undelivered(be, &a.ca, &a.db, at, reason, a.format.json());
@@ -359,13 +342,16 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         }
         print_json("crl", vec![item])?;
     } else {
-        eprintln!(
-            "pkit: CRL number {} with {entries} entr{}, next update {}",
-            record.number,
-            if entries == 1 { "y" } else { "ies" },
-            Time {
-                unix: record.next_update
-            }
+        say_created(
+            format_args!(
+                "CRL number {} ({entries} entr{}, next update {})",
+                record.number,
+                if entries == 1 { "y" } else { "ies" },
+                Time {
+                    unix: record.next_update
+                }
+            ),
+            a.output.out.as_deref(),
         );
     }
     Ok(Exit::Ok)

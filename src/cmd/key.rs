@@ -271,6 +271,11 @@ fn gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
         item["encrypted"] = encrypted.into();
         item["files"] = files.into_value();
         super::created::print_json("key", vec![item])?;
+    } else {
+        super::created::say_created(
+            format_args!("{}{} key", if encrypted { "encrypted " } else { "" }, a.alg),
+            a.out.as_deref(),
+        );
     }
     Ok(Exit::Ok)
 }
@@ -314,11 +319,14 @@ fn gen_in_token(be: &Backend, a: &GenArgs, uri: &str) -> CliResult<Exit> {
         "PUBLIC KEY",
         key.public_key_der()?,
     )?;
-    eprintln!(
-        "pkit: generated {} key in token {}: {}",
-        a.alg,
-        key.token().label,
-        token::shown(uri)
+    super::created::say_created(
+        format_args!(
+            "{} key in token {}: {}",
+            a.alg,
+            key.token().label,
+            token::shown(uri)
+        ),
+        None,
     );
     Ok(Exit::Ok)
 }

@@ -39,12 +39,11 @@ pub struct LintArgs {
     /// rules a private CA keeps: validity, keys, SANs, key usages), cabf-tls (all of
     /// them, for a publicly trusted CA), cabf-smime (the S/MIME BRs, for mailbox
     /// certificates), none.
-    #[arg(long, default_value = "rfc5280,cabf-tls-core")]
-    pub rules: String,
-    /// Lint every certificate as this type instead of the one its contents say: root,
-    /// intermediate, cross-ca, tls-leaf, smime-leaf, ocsp-signer, leaf.
-    #[arg(long = "as", value_name = "TYPE")]
-    pub as_type: Option<String>,
+    #[arg(long, default_value = "rfc5280,cabf-tls-core", value_parser = crate::cmd::values::RULE_SETS)]
+    pub rules: Rules,
+    /// Lint every certificate as this type instead of the one its contents say.
+    #[arg(long = "as", value_name = "TYPE", value_parser = crate::cmd::values::CERT_TYPES)]
+    pub as_type: Option<CertType>,
     /// Judge by the rules in force on this day (YYYY-MM-DD or RFC 3339) instead of those
     /// in force on each certificate's notBefore.
     #[arg(long, value_name = "DATE")]
@@ -111,22 +110,11 @@ pub fn finding_text(f: &Finding) -> String {
 }
 
 pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
-    let rules = Rules::parse(&a.rules).map_err(|e| CliError::usage(format!("--rules: {e}")))?;
+    let rules = a.rules;
     if a.list {
         return list_lints();
     }
-    let as_type = a
-        .as_type
-        .as_deref()
-        .map(|t| {
-            CertType::from_name(t).ok_or_else(|| {
-                CliError::usage(format!(
-                    "--as {t}: expected root, intermediate, cross-ca, tls-leaf, smime-leaf, ocsp-signer \
-                     or leaf"
-                ))
-            })
-        })
-        .transpose()?;
+    let as_type = a.as_type;
     let at =
         a.at.as_deref()
             .map(|d| {

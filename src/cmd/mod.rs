@@ -32,6 +32,7 @@ pub mod request;
 pub mod serve_args;
 pub mod store_at;
 pub mod token;
+pub mod values;
 pub mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};

@@ -75,10 +75,13 @@ pub fn run(be: &Backend, a: P12Args) -> CliResult<Exit> {
         &a.out,
         a.force,
     )?;
-    eprintln!(
-        "pkit: wrote {} (key, certificate and {} chain certificates)",
-        a.out.display(),
-        certs.len()
+    super::created::say_created(
+        format_args!(
+            "PKCS#12 file (key, certificate and {} chain certificate{})",
+            certs.len(),
+            if certs.len() == 1 { "" } else { "s" }
+        ),
+        Some(&a.out),
     );
     Ok(Exit::Ok)
 }

@@ -67,10 +67,9 @@ pub struct ParseArgs {
     #[arg(long, value_enum, default_value_t = InForm::Auto)]
     pub inform: InForm,
 
-    /// Treat every input as this type instead of detecting it (cert, csr, crl, ocsp-request,
-    /// ocsp-response, pkcs7, pkcs12, spki, pkcs8, asn1).
-    #[arg(long = "type", value_name = "TYPE")]
-    pub kind: Option<String>,
+    /// Treat every input as this type instead of detecting it.
+    #[arg(long = "type", value_name = "TYPE", value_parser = super::values::KINDS)]
+    pub kind: Option<Kind>,
 
     /// Print counts and statistics for the whole input instead of each object.
     #[arg(long)]
@@ -116,15 +115,7 @@ struct Outcome {
 
 pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
-    let forced = match &a.kind {
-        Some(k) => Some(Kind::from_name(k).ok_or_else(|| {
-            CliError::usage(format!(
-                "--type {k}: expected cert, csr, crl, ocsp-request, ocsp-response, pkcs7, \
-                 pkcs12, spki, pkcs8 or asn1"
-            ))
-        })?),
-        None => None,
-    };
+    let forced = a.kind;
     let ctx = Ctx {
         now,
         show_private: a.show_private,
@@ -357,11 +348,14 @@ fn write_split(outcomes: &[Outcome], format: Format, opts: &OutputOpts<'_>) -> C
         io::write_output(&one, &bytes)?;
     }
     if let (Some(first), Some(last)) = (paths.first(), paths.last()) {
-        eprintln!(
-            "pkit: created {} files ({} … {})",
-            paths.len(),
-            first.display(),
-            last.display()
+        super::created::say_created(
+            format_args!(
+                "{} files ({} … {})",
+                paths.len(),
+                first.display(),
+                last.display()
+            ),
+            None,
         );
     }
     Ok(())

@@ -1,26 +1,17 @@
 //! What a new certificate is made of on the command line, shared by `pkit issue` and
-//! `pkit mtc add`: the subject, SANs and profile arguments, a CSR read and checked, and
+//! `pkit mtc add`: the subject and SAN arguments, a CSR read and checked, and
 //! a new key and its PEM.
 
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::io::{self, InForm};
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::{Backend, PrivateKey};
-use pkit::pki::ca::profile::Profile;
 use pkit::pki::csr::{read_checked, CsrError, Requested};
 use pkit::pki::key::encrypted::{encrypt_private_key, KdfChoice};
 use pkit::pki::key::ml_dsa::MlDsaKeyFormat;
 use pkit::pki::san::parse_san;
 use pkit::pki::subject::parse_subject;
 use std::path::Path;
-
-pub fn profile(s: &str) -> CliResult<Profile> {
-    Profile::from_name(s).ok_or_else(|| {
-        CliError::usage(format!(
-            "--profile {s}: expected server, client, server-client, code-signing, ocsp-signer or ca"
-        ))
-    })
-}
 
 pub fn subject(s: &str) -> CliResult<Vec<u8>> {
     parse_subject(s).map_err(|e| CliError::usage(format!("--subject: {e}")))

@@ -195,7 +195,7 @@ pub struct CompareArgs {
     pub backends: Vec<BackendChoice>,
     /// Operations to compare (default: cert_gen, cert_verify, ocsp_sign, ocsp_verify,
     /// db_insert_certs, db_read_certs).
-    #[arg(long, value_name = "OP,…", value_delimiter = ',')]
+    #[arg(long, value_name = "OP,…", value_delimiter = ',', value_parser = super::super::values::OPERATIONS)]
     pub ops: Vec<String>,
     #[command(flatten)]
     pub pipeline: PipelineOpts,

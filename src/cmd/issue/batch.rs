@@ -5,12 +5,13 @@
 use crate::cmd::ca_db::db_err;
 use crate::cmd::ca_db::open_store;
 use crate::cmd::ca_dir::parse_time;
+use crate::cmd::created::say_created;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmParser;
 use crate::cmd::outdir::OutDir;
 use crate::cmd::output;
-use crate::cmd::request::{key_pem, profile, SecretText};
+use crate::cmd::request::{key_pem, SecretText};
 use clap::Args;
 use pkit::der::hex;
 use pkit::der::Time;
@@ -22,6 +23,7 @@ use pkit::pki::ca::batch_items::{
     manifest_items, numbered_items, ItemDefaults, ItemsError, DEFAULT_SUBJECT,
 };
 use pkit::pki::ca::issuer::Issued;
+use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::store::{self, DeliveryNote};
 use pkit::pki::ca::undelivered;
 use rayon::prelude::*;
@@ -54,8 +56,8 @@ pub struct BatchArgs {
     #[arg(long, value_parser = AlgorithmParser, default_value = "ecdsa-p256")]
     pub alg: Algorithm,
     /// Profile (manifest lines may override).
-    #[arg(long, default_value = "server")]
-    pub profile: String,
+    #[arg(long, default_value = "server", value_parser = crate::cmd::values::PROFILES)]
+    pub profile: Profile,
     /// Validity in days (manifest lines may override; default by profile, as `issue cert`).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub days: Option<u32>,
@@ -91,7 +93,7 @@ pub enum ReportFormat {
 /// lines (`pkit::pki::ca::batch::{numbered_items, manifest_items}`).
 fn batch_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
     let d = ItemDefaults {
-        profile: profile(&a.profile)?,
+        profile: a.profile,
         alg: a.alg,
         days: a.days,
         now,
@@ -304,17 +306,20 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     }
     if items.is_empty() {
         // An empty manifest or --count 0: nothing to time, and no limit to hold it against.
-        eprintln!("pkit: issued no certificates (nothing was asked for)");
+        say_created("no certificates (nothing was asked for)", None);
         return Ok(Exit::Ok);
     }
     let secs = started.elapsed().as_secs_f64();
-    eprintln!(
-        "pkit: issued {} certificates in {:.2} s ({:.0}/s, {:.1} µs each) on {} threads",
-        items.len(),
-        secs,
-        items.len() as f64 / secs,
-        secs * 1e6 / items.len() as f64,
-        rayon::current_num_threads()
+    say_created(
+        format_args!(
+            "{} certificates (in {:.2} s: {:.0}/s, {:.1} µs each, on {} threads)",
+            items.len(),
+            secs,
+            items.len() as f64 / secs,
+            secs * 1e6 / items.len() as f64,
+            rayon::current_num_threads()
+        ),
+        Some(out_dir.path()),
     );
     if a.measure_limit {
         let algs: Vec<Algorithm> = items.iter().map(|it| it.alg).collect();

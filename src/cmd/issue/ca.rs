@@ -7,7 +7,7 @@ use crate::cmd::ca_dir::{
     files_err, load_issuer, new_ca_key, note_clear_key, note_findings, parse_time, ExistingKeyArgs,
     Passout,
 };
-use crate::cmd::created::{certificate_item, print_json, Files, FormatArgs};
+use crate::cmd::created::{certificate_item, print_json, say_created, Files, FormatArgs};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::flags::{LintGateArgs, PointerArgs};
 use crate::cmd::io;
@@ -93,8 +93,9 @@ pub struct CaArgs {
     /// --issuer-url, --crl-url and C and O in its subject, and puts the CA/B Forum's
     /// domain-validated policy in its TLS server certificates; cabf-smime adds the S/MIME
     /// BRs for the S/MIME certificates it issues.
-    #[arg(long, value_name = "RULES", default_value = "rfc5280,cabf-tls-core")]
-    pub lint_rules: String,
+    #[arg(long, value_name = "RULES", default_value = "rfc5280,cabf-tls-core",
+          value_parser = crate::cmd::values::RULE_SETS)]
+    pub lint_rules: Rules,
     /// Publish the CA's revocations in N partitioned CRLs (as large public CAs do): each
     /// certificate's cRLDistributionPoints names the shard of its serial (serial mod N),
     /// served beside each --crl-url with -SHARD before its extension (int.crl →
@@ -115,8 +116,7 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     let subj = subject(&a.subject)?;
     let settings = CaSettings {
         pointers: a.pointers.over(&Pointers::default())?,
-        lint_rules: Rules::parse(&a.lint_rules)
-            .map_err(|e| CliError::usage(format!("--lint-rules: {e}")))?,
+        lint_rules: a.lint_rules,
         policy: a.policy.parse()?,
         crl_shards: a.crl_shards,
     };
@@ -214,11 +214,9 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
         item["key_encrypted"] = (!new_key.in_clear).into();
         print_json("ca", vec![item])?;
     } else {
-        eprintln!(
-            "pkit: created CA {} ({}) in {}",
-            subject_dn(&cert.der).unwrap_or_default(),
-            alg,
-            a.dir.display()
+        say_created(
+            format_args!("CA {} ({alg})", subject_dn(&cert.der).unwrap_or_default()),
+            Some(&a.dir),
         );
     }
     Ok(Exit::Ok)

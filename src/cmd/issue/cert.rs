@@ -6,13 +6,14 @@ use crate::cmd::ca_db::issue_err;
 use crate::cmd::ca_dir::parse_time;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::key::AlgorithmParser;
-use crate::cmd::request::{generate, profile, read_csr, sans, subject};
+use crate::cmd::request::{generate, read_csr, sans, subject};
 use clap::{Args, ValueEnum};
 use pkit::der::Time;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::compose::{Asked, Keyed};
 use pkit::pki::ca::issue_one::RecordAs;
+use pkit::pki::ca::profile::Profile;
 use pkit::pki::ca::template::Template;
 use std::path::{Path, PathBuf};
 
@@ -43,10 +44,10 @@ pub struct CertArgs {
     /// Subject alternative name (repeatable): DNS:, IP:, email:, URI:.
     #[arg(long)]
     pub san: Vec<String>,
-    /// server, client, server-client, code-signing, ocsp-signer or ca (default: server,
-    /// or what --template describes).
-    #[arg(long)]
-    pub profile: Option<String>,
+    /// The certificate's profile: its key usages, extended key usages and basic
+    /// constraints (default: server, or what --template describes).
+    #[arg(long, value_parser = crate::cmd::values::PROFILES)]
+    pub profile: Option<Profile>,
     /// Take the subject, SANs and extensions from this JSON: a certificate as `pkit parse
     /// -f json` prints it, or a hand-written subset (docs/json.md, Templates). Its
     /// extensions are reproduced byte for byte but the key identifiers; --subject, --san,
@@ -73,7 +74,7 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
     let now = parse_time("--now", &a.now)?.unwrap_or_else(Time::now);
     let template = a.template.as_deref().map(read_template).transpose()?;
     let mut asked = Asked {
-        profile: a.profile.as_deref().map(profile).transpose()?,
+        profile: a.profile,
         template,
         ..Asked::default()
     };
@@ -135,7 +136,7 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
         key: k,
         out: a.key_out.as_deref(),
     });
-    let item = deliver(be, &a.issuer.ca, &issued, prof, key, &a.deliver, "issued")?;
+    let item = deliver(be, &a.issuer.ca, &issued, prof, key, &a.deliver, None)?;
     report(&a.deliver, vec![item])?;
     Ok(Exit::Ok)
 }

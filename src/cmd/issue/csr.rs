@@ -39,5 +39,11 @@ pub fn run_csr(be: &Backend, a: CsrArgs) -> CliResult<Exit> {
         a.output.force,
         &io::pem_encode("CERTIFICATE REQUEST", &der),
     )?;
+    let named = if a.subject.is_empty() {
+        a.san.join(", ")
+    } else {
+        a.subject.clone()
+    };
+    crate::cmd::created::say_created(format_args!("CSR for {named}"), a.output.out.as_deref());
     Ok(Exit::Ok)
 }

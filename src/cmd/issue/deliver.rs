@@ -4,7 +4,9 @@
 //! CA's records before any of these files is written.
 
 use crate::cmd::ca_dir::ca_chain;
-use crate::cmd::created::{certificate_item, check_free, print_json, Files, FormatArgs};
+use crate::cmd::created::{
+    certificate_item, check_free, print_json, say_created, Files, FormatArgs,
+};
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::flags::OutputArgs;
 use crate::cmd::io;
@@ -68,8 +70,8 @@ impl DeliverArgs {
     }
 }
 
-/// Write what `d` asks for and report it. `what` says what happened in the text line
-/// ("issued", "renewed … as").
+/// Write what `d` asks for and report it. `note` follows the certificate in the text
+/// line (`(renews serial …)`), when there is one.
 pub fn deliver(
     be: &Backend,
     ca: &Path,
@@ -77,7 +79,7 @@ pub fn deliver(
     profile: Profile,
     key: Option<HeldKey<'_>>,
     d: &DeliverArgs,
-    what: &str,
+    note: Option<&str>,
 ) -> CliResult<Value> {
     let force = d.output.force;
     let mut files = Files::default();
@@ -138,11 +140,13 @@ pub fn deliver(
         crate::cmd::ca_dir::note_findings(&issued.findings);
     }
     if !d.format.json() {
-        eprintln!(
-            "pkit: {what} serial {} for {}",
+        let what = format!(
+            "certificate serial {} for {}{}",
             hex(&issued.serial),
-            item["subject_dn"].as_str().unwrap_or_default()
+            item["subject_dn"].as_str().unwrap_or_default(),
+            note.map_or(String::new(), |n| format!(" {n}"))
         );
+        say_created(what, d.output.out.as_deref());
     }
     Ok(item)
 }

@@ -168,7 +168,7 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
     let issued = issuer
         .issue_and_record(issuer.key.signer()?.as_mut(), &req, store.as_mut(), renewal)
         .map_err(issue_err(&a.issuer.ca))?;
-    let what = format!("renewed serial {} as", hex(serial));
+    let note = format!("(renews serial {})", hex(serial));
     let held = HeldKey {
         key: key.as_ref(),
         out: key_out,
@@ -180,7 +180,7 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
         profile,
         Some(held),
         &a.deliver,
-        &what,
+        Some(&note),
     )?;
     out["replaces"] = hex(serial).into();
     let (exec, failed) = match &a.exec {

@@ -1,8 +1,9 @@
 //! `pkit mtc ca new`: create an MTC CA directory.
 
-use super::common::{emit, mtc_err, now_of, open_server, FormatArg};
+use super::common::{emit, mtc_err, now_of, open_server, Format, FormatArg};
 use crate::cmd::ca_db::{server_url, URL_FILE};
 use crate::cmd::ca_dir::{new_ca_key, ExistingKeyArgs, NewCaKey, Passout};
+use crate::cmd::created::say_created;
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use crate::cmd::key::AlgorithmsOf;
@@ -134,14 +135,18 @@ pub fn run_new(be: &Backend, a: NewArgs) -> CliResult<Exit> {
         "min_serial": min_serial,
         "max_serial": max_serial,
     });
-    let text = format!(
-        "created MTC CA {} (log {}, origin {}), cosigner key {}, in {}\n",
-        ca_id,
-        a.log,
-        ca_id.log_id(a.log).note_name(),
-        alg,
-        a.dir.display()
-    );
-    emit(a.output.format, "mtc_ca", item, &text)?;
+    if a.output.format == Format::Json {
+        emit(Format::Json, "mtc_ca", item, "")?;
+    } else {
+        say_created(
+            format_args!(
+                "MTC CA {ca_id} (log {}, origin {}, {}cosigner key {alg})",
+                a.log,
+                ca_id.log_id(a.log).note_name(),
+                if key_encrypted { "encrypted " } else { "" },
+            ),
+            Some(&a.dir),
+        );
+    }
     Ok(Exit::Ok)
 }

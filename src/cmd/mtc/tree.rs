@@ -2,7 +2,7 @@
 
 use super::common::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, Format, FormatArg};
 use crate::cmd::ca_dir::parse_duration;
-use crate::cmd::created::check_free;
+use crate::cmd::created::{check_free, say_created};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::{Args, Subcommand};
@@ -69,9 +69,16 @@ impl CheckpointArgs {
         self.out.as_deref().filter(|p| p.as_os_str() != "-")
     }
 
-    /// The signed note to -o (or stdout), then what was signed: `summary` on stderr, or
-    /// with -f json the `mtc_checkpoint` item on stdout, `files.note` naming -o's file.
-    fn deliver(&self, note: &str, mut item: serde_json::Value, summary: &str) -> CliResult {
+    /// The signed note to -o (or stdout), then what was signed: `summary` on stderr (as
+    /// every creating command says what it made when `created` is set), or with -f json
+    /// the `mtc_checkpoint` item on stdout, `files.note` naming -o's file.
+    fn deliver(
+        &self,
+        note: &str,
+        mut item: serde_json::Value,
+        summary: &str,
+        created: bool,
+    ) -> CliResult {
         let out = self.out_file();
         if self.output.format == Format::Json {
             if let Some(p) = out {
@@ -84,7 +91,11 @@ impl CheckpointArgs {
             return emit(Format::Json, "mtc_checkpoint", item, "");
         }
         io::write_text(out, self.force, note)?;
-        eprintln!("pkit: {summary}");
+        if created {
+            say_created(summary, out);
+        } else {
+            eprintln!("pkit: {summary}");
+        }
         Ok(())
     }
 }
@@ -139,7 +150,7 @@ fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
         taken.subtrees.len(),
         plural(taken.subtrees.len()),
     );
-    a.deliver(&taken.note, item, &summary)?;
+    a.deliver(&taken.note, item, &summary, false)?;
     Ok(Exit::Ok)
 }
 
@@ -200,7 +211,7 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
         if new == 1 { "y" } else { "ies" },
         hex(&r.checkpoint.root)
     );
-    a.deliver(&r.checkpoint.note, item, &summary)?;
+    a.deliver(&r.checkpoint.note, item, &summary, true)?;
     Ok(Exit::Ok)
 }
 
@@ -278,6 +289,21 @@ pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
         .map(|der| io::pem_encode("CERTIFICATE", der))
         .collect();
     io::write_text(a.out.as_deref(), a.force, &pem)?;
+    if !a.stored {
+        let kind = match kind {
+            CertKind::Landmark => "landmark-relative",
+            CertKind::Standalone => "standalone",
+        };
+        let what = match ders.len() {
+            1 => format!("{kind} MTC certificate of log entry {}", a.entry.index),
+            n => format!(
+                "{n} {kind} MTC certificates of log entries {}..{}",
+                a.entry.index,
+                a.entry.index + n as u64 - 1
+            ),
+        };
+        say_created(what, a.out.as_deref());
+    }
     Ok(Exit::Ok)
 }
 

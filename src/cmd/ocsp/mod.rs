@@ -6,7 +6,7 @@ mod responder;
 mod serve;
 
 use super::ca_dir::parse_time;
-use super::created::{check_free, print_json, Files, FormatArgs};
+use super::created::{check_free, print_json, say_created, Files, FormatArgs};
 use super::error::{CliError, CliResult, Exit};
 use super::flags::OutputArgs;
 use super::http_get;
@@ -200,13 +200,22 @@ fn run_request(be: &Backend, a: RequestArgs) -> CliResult<Exit> {
         };
         return ask_responder(be, &a, sent);
     }
+    let serial = hex(pkit::der::integer::unsigned_bytes(leaf.serial));
+    let hash = match a.hash {
+        CertIdHash::Sha1 => "sha1",
+        CertIdHash::Sha256 => "sha256",
+    };
+    let what = format!(
+        "OCSP request (serial {serial}, {hash} CertID{})",
+        if nonce.is_some() { ", nonce" } else { "" }
+    );
     let item = json!({
         "type": "ocsp_request",
-        "serial_number": hex(pkit::der::integer::unsigned_bytes(leaf.serial)),
-        "hash_algorithm": match a.hash { CertIdHash::Sha1 => "sha1", CertIdHash::Sha256 => "sha256" },
+        "serial_number": serial,
+        "hash_algorithm": hash,
         "nonce": nonce.map(|n| hex(&n)),
     });
-    deliver_der(&a.output, &a.format, "ocsp_request", item, &der)
+    deliver_der(&a.output, &a.format, "ocsp_request", item, &der, &what)
 }
 
 /// A request on its way to a responder, and what its answer must be about.
@@ -264,17 +273,20 @@ fn ask_responder(be: &Backend, a: &RequestArgs, sent: Sent<'_, '_>) -> CliResult
     })
 }
 
-/// Write `der` to -o (or stdout), or with `-f json` describe it on stdout (its DER as
-/// `der_b64` when there is no -o).
+/// Write `der` to -o (or stdout) and say `what` was created, or with `-f json` describe
+/// it on stdout (its DER as `der_b64` when there is no -o).
 fn deliver_der(
     output: &OutputArgs,
     format: &FormatArgs,
     kind: &str,
     mut item: Value,
     der: &[u8],
+    what: &str,
 ) -> CliResult<Exit> {
     if !format.json() {
-        return write_der(output.out.as_deref(), output.force, der);
+        write_der(output.out.as_deref(), output.force, der)?;
+        say_created(what, output.out.as_deref());
+        return Ok(Exit::Ok);
     }
     let mut files = Files::default();
     match output.out.as_deref().filter(|p| p.as_os_str() != "-") {
@@ -322,32 +334,31 @@ fn run_respond(be: &Backend, a: RespondArgs) -> CliResult<Exit> {
         Err(AnswerError::Internal(m)) => return Err(CliError::io(m)),
         Err(other) => return Err(CliError::internal(other.to_string())),
     };
-    if a.format.json() {
-        // The answer is in the description.
-    } else if answered.serials.is_empty() {
-        eprintln!(
-            "pkit: {}: names a certificate of another issuer; answered unauthorized",
-            item.name
-        );
-    } else {
-        eprintln!(
-            "pkit: serial {}: {}",
-            answered.serials.join(","),
-            answered.status
-        );
-    }
     let described = json!({
         "type": "ocsp_response",
         "serial_numbers": answered.serials,
         "status": if answered.serials.is_empty() { "unauthorized".to_string() } else { answered.status.to_string() },
         "produced_at": now.to_string(),
     });
+    let what = if answered.serials.is_empty() {
+        format!(
+            "OCSP response (unauthorized: {} names a certificate of another issuer)",
+            item.name
+        )
+    } else {
+        format!(
+            "OCSP response (serial {}: {})",
+            answered.serials.join(","),
+            answered.status
+        )
+    };
     deliver_der(
         &a.output,
         &a.format,
         "ocsp_response",
         described,
         &answered.der,
+        &what,
     )
 }
 

@@ -29,6 +29,16 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// Every profile, in the order help lists them.
+    pub const ALL: [Profile; 6] = [
+        Profile::Server,
+        Profile::Client,
+        Profile::ServerClient,
+        Profile::CodeSigning,
+        Profile::OcspSigner,
+        Profile::Ca,
+    ];
+
     /// The profile a name on the command line or in a template means (case ignored), if any.
     pub fn from_name(s: &str) -> Option<Profile> {
         Some(match s.to_ascii_lowercase().as_str() {

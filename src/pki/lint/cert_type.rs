@@ -24,6 +24,17 @@ pub enum CertType {
 }
 
 impl CertType {
+    /// Every type, in the order help lists them.
+    pub const ALL: [CertType; 7] = [
+        CertType::Root,
+        CertType::Intermediate,
+        CertType::CrossCa,
+        CertType::TlsLeaf,
+        CertType::SmimeLeaf,
+        CertType::OcspSigner,
+        CertType::Leaf,
+    ];
+
     /// The type's name as `--as` and the JSON spell it: `root`, `tls-leaf`, …
     pub fn name(self) -> &'static str {
         match self {

@@ -76,6 +76,10 @@ impl fmt::Display for UnknownRuleSet {
 impl std::error::Error for UnknownRuleSet {}
 
 impl Rules {
+    /// The rule set names [`Rules::parse`] reads, comma-separated.
+    pub const NAMES: [&'static str; 5] =
+        ["rfc5280", "cabf-tls-core", "cabf-tls", "cabf-smime", "none"];
+
     /// `rfc5280,cabf-tls-core,cabf-tls,cabf-smime` (any of them, comma-separated;
     /// `cabf-tls` includes its core). `none` lints nothing.
     pub fn parse(s: &str) -> Result<Rules, UnknownRuleSet> {

@@ -286,7 +286,7 @@ fn one_server_answers_every_url_of_a_two_tier_ca_with_acme() {
     assert!(ocsp_status(&root, &int, &leaf).contains(": revoked"));
     let m = scrape(&base);
     assert_eq!(sample(&m, r#"pkit_revocations_total{"ca": "int"}"#), 1.0);
-    assert!(sample(&m, r#"pkit_crl_entries{"ca": "int"}"#) >= 1.0);
+    assert!(sample(&m, r#"pkit_crl_entries{"ca": "int", "crl": "all"}"#) >= 1.0);
 
     // A revocation by another process (the CLI) shows too.
     let other = common::issue_leaf(&int, d, "other", &["--san", "DNS:other.example"]);

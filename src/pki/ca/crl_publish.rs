@@ -14,13 +14,13 @@
 //! one each.
 //!
 //! Every CRL goes through [`generate_crl`] (the lint gate; a number spent only by a CRL
-//! the gate let through) and is recorded ([`CaStore::insert_crl`]); the records keep the
+//! the gate let through), is served, then recorded ([`CaStore::insert_crl`]); the records keep the
 //! last [`KEPT`] of them, so a server republishing all day does not leave a file per
 //! revocation.
 
 use crate::crl_generate::{generate_crls, CrlError, CrlOptions, Scope};
 use crate::issuer::Issuer;
-use crate::store::{CaStore, CrlRecord, StoreError};
+use crate::store::{CaStore, StoreError};
 use pkit_der::Time;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, RwLock};
@@ -185,24 +185,21 @@ impl CrlPublisher {
         let took = started.elapsed();
         let mut out = Vec::with_capacity(made.len());
         for ((m, scope), current) in made.into_iter().zip(&self.scopes).zip(&self.current) {
-            self.store.insert_crl(&m.record)?;
-            let CrlRecord {
-                number,
-                this_update,
-                next_update,
-                der,
-            } = m.record;
             let published = Arc::new(Published {
                 scope: *scope,
-                der: der.into(),
-                number,
-                this_update,
-                next_update,
+                der: Arc::from(&m.record.der[..]),
+                number: m.record.number,
+                this_update: m.record.this_update,
+                next_update: m.record.next_update,
                 entries: m.entries,
                 took,
                 revocations: seen,
             });
+            // Served first, then recorded: the number is already claimed (never served
+            // twice), and a million-entry CRL's file and fsync would otherwise hold back
+            // the revocation it carries by a few hundred milliseconds.
             current.set(&published);
+            self.store.insert_crl(&m.record)?;
             out.push(published);
         }
         self.seen = seen;

@@ -144,7 +144,7 @@ impl Handler for MtcHandler {
             content_type,
             headers,
             made_headers: Vec::new(),
-            body: a.body,
+            body: a.body.into(),
             log,
         }
     }

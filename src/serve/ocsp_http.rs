@@ -84,7 +84,7 @@ impl OcspHandler {
                 &[]
             },
             made_headers: Vec::new(),
-            body: answered.der,
+            body: answered.der.into(),
             log,
         };
         let outcome = OcspOutcome {

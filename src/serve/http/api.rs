@@ -53,8 +53,9 @@ pub struct Reply {
     pub headers: &'static [(&'static str, &'static str)],
     /// Headers made for this answer (Replay-Nonce, Location, Link …); a name may repeat.
     pub made_headers: Vec<(&'static str, String)>,
-    /// The body, sent with its Content-Length (none for HEAD).
-    pub body: Vec<u8>,
+    /// The body, sent with its Content-Length (none for HEAD). `Bytes`, so that a large
+    /// body served to many clients (a CRL) is shared, not copied per request.
+    pub body: Bytes,
     /// The JSON lines the server's log gets for this request, in order (the HTTP layer
     /// writes them, so a handler does no I/O of its own).
     pub log: Vec<Value>,

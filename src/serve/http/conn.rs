@@ -322,7 +322,7 @@ async fn read_body(body: Incoming, max: usize, timeout: Duration) -> Body {
 }
 
 fn response(reply: Reply, close: bool) -> hyper::Response<Full<Bytes>> {
-    let mut r = hyper::Response::new(Full::new(Bytes::from(reply.body)));
+    let mut r = hyper::Response::new(Full::new(reply.body));
     *r.status_mut() =
         StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let h = r.headers_mut();

@@ -32,7 +32,7 @@ impl Handler for Echo {
             content_type: "text/plain",
             headers: &[("cache-control", "no-store")],
             made_headers: vec![("x-echo", "yes".to_string())],
-            body: body.into_bytes(),
+            body: body.into_bytes().into(),
             log: Vec::new(),
         }
     }

@@ -123,7 +123,7 @@ impl Handler for AcmeHandler {
             content_type,
             headers: &[("cache-control", "no-store")],
             made_headers: headers,
-            body,
+            body: body.into(),
             log,
         }
     }

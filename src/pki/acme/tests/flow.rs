@@ -287,7 +287,7 @@ fn order_to_certificate(s: &mut Server) -> Vec<u8> {
     let r = post(&mut s.handler, &c, &cert_url, None);
     assert_eq!(r.status, 200);
     assert_eq!(r.content_type, "application/pem-certificate-chain");
-    let pem = String::from_utf8(r.body).unwrap();
+    let pem = String::from_utf8(r.body.to_vec()).unwrap();
     assert_eq!(pem.matches("-----BEGIN CERTIFICATE-----").count(), 2);
     const END: &str = "-----END CERTIFICATE-----";
     let first = &pem[..pem.find(END).unwrap() + END.len()];

@@ -6,7 +6,8 @@
 //! as one line
 //! ([`pg_error`]), why either could not be opened
 //! ([`open_error`]), WAL checkpoints from a second connection
-//! for bulk appends ([`wal_checkpoint`]), and files that appear whole or not at all
+//! for bulk appends and from a thread of their own for a server's connections
+//! ([`wal_checkpoint`]), and files that appear whole or not at all
 //! ([`atomic_file`]), and which process owns half-done work ([`process`]). The stores'
 //! own tables and queries live with them.
 //!

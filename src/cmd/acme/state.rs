@@ -8,8 +8,10 @@ use pkit::acme::{AcmeStore, SqliteAcme};
 use std::path::Path;
 
 /// The ACME state beside the CA's records: in their PostgreSQL database when they are on
-/// a server, else in `DIR/acme.db` (made when `create`, else it must exist).
-pub fn open_state(dir: &Path, db: &DbArgs, create: bool) -> CliResult<Box<dyn AcmeStore>> {
+/// a server, else in `DIR/acme.db`. For `acme serve` (`serving`) it is made when missing
+/// and its WAL is checkpointed by a thread of the process, not in a request's commit;
+/// for the other commands it must exist.
+pub fn open_state(dir: &Path, db: &DbArgs, serving: bool) -> CliResult<Box<dyn AcmeStore>> {
     let missing = |path: &Path| {
         CliError::io(format!(
             "{}: no ACME state (run `pkit acme serve --ca {}` first)",
@@ -17,7 +19,7 @@ pub fn open_state(dir: &Path, db: &DbArgs, create: bool) -> CliResult<Box<dyn Ac
             dir.display()
         ))
     };
-    let missing: Option<&dyn Fn(&Path) -> CliError> = (!create).then_some(&missing);
+    let missing: Option<&dyn Fn(&Path) -> CliError> = (!serving).then_some(&missing);
     match store_at::locate(dir, "ca.db", dir.join("acme.db"), db, missing)? {
         StoreAt::Server {
             url,
@@ -33,8 +35,12 @@ pub fn open_state(dir: &Path, db: &DbArgs, create: bool) -> CliResult<Box<dyn Ac
             Ok(Box::new(store))
         }
         StoreAt::File { path, name } => {
-            let store =
-                SqliteAcme::open(&path).map_err(|e| CliError::io(format!("{name}: {e}")))?;
+            let store = if serving {
+                SqliteAcme::open_serving(&path)
+            } else {
+                SqliteAcme::open(&path)
+            }
+            .map_err(|e| CliError::io(format!("{name}: {e}")))?;
             Ok(Box::new(store))
         }
     }

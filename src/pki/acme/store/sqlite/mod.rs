@@ -32,6 +32,18 @@ impl SqliteAcme {
         conn.pragma_update(None, "mmap_size", 0)?;
         Ok(SqliteAcme { conn })
     }
+
+    /// Open (creating) `path` for a server: as [`SqliteAcme::open`], with the WAL's
+    /// checkpoints made by a thread of the process rather than inside the commit of a
+    /// request or a validation
+    /// ([`checkpoint_off_thread`](pkit_store::wal_checkpoint::checkpoint_off_thread)).
+    pub fn open_serving(
+        path: &Path,
+    ) -> std::result::Result<SqliteAcme, pkit_store::open_error::OpenError> {
+        let s = SqliteAcme::open(path)?;
+        pkit_store::wal_checkpoint::checkpoint_off_thread(&s.conn, path);
+        Ok(s)
+    }
 }
 
 impl AcmeStore for SqliteAcme {

@@ -54,9 +54,9 @@ fn busy(count: i32) -> bool {
     busy_wait(count, busy_timeout())
 }
 
-/// Wait for other connections' locks as [`busy_wait`] does, for up to the busy timeout
-/// (60 s, or `PKIT_DB_BUSY_TIMEOUT_MS`): concurrent pkit processes and threads queue for
-/// the write lock instead of failing with "database is locked".
+/// Wait for other connections' locks (tries 10 µs apart, doubling to 1 ms), for up to
+/// the busy timeout (60 s, or `PKIT_DB_BUSY_TIMEOUT_MS`): concurrent pkit processes and
+/// threads queue for the write lock instead of failing with "database is locked".
 pub fn wait_when_busy(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_handler(Some(busy))
 }

@@ -13,9 +13,9 @@
 //! during a generation are taken by the next, so a burst of them costs a few CRLs, not
 //! one each.
 //!
-//! Every CRL goes through [`generate_crl`] (the lint gate; a number spent only by a CRL
-//! the gate let through), is served, then recorded ([`CaStore::insert_crl`]); the records keep the
-//! last [`KEPT`] of them, so a server republishing all day does not leave a file per
+//! Every CRL goes through [`generate_crls`] (the lint gate; a number spent only by a CRL
+//! the gate let through), is served, then recorded ([`CaStore::insert_crl`]); the records
+//! keep the last [`KEPT`] of them, so a server republishing all day does not leave a file per
 //! revocation.
 
 use crate::crl_generate::{generate_crls, CrlError, CrlOptions, Scope};

@@ -578,5 +578,55 @@ fn sharded_crls_list_each_revocation_in_the_shard_its_certificate_names() {
     ]);
     assert_ne!(r.code, Some(0), "{}", r.describe());
     assert!(r.stdout_str().contains("revoked"), "{}", r.describe());
+
+    // A revocation while it serves: merged into the entries the server kept, signed
+    // into the whole CRL and the one shard it falls in; no other shard is signed again.
+    let late = d.join("late.pem");
+    pk_ok(&[
+        "issue",
+        "cert",
+        "--ca",
+        &s(&ca),
+        "--subject",
+        "CN=late.example",
+        "--san",
+        "DNS:late.example",
+        "--key-out",
+        &s(&d.join("late.key")),
+        "-o",
+        &s(&late),
+    ]);
+    let number = |k: u32| {
+        let (_, _, der) = get(&format!("{base}/crl/int-{k}.crl"));
+        let file = crls.join("number.der");
+        std::fs::write(&file, der).unwrap();
+        let (code, out) = common::ossl(&[
+            "crl",
+            "-inform",
+            "DER",
+            "-in",
+            &s(&file),
+            "-noout",
+            "-crlnumber",
+        ]);
+        assert_eq!(code, Some(0), "{out}");
+        out.trim().to_string()
+    };
+    let before: Vec<String> = (0..SHARDS).map(number).collect();
+    pk_ok(&["crl", "revoke", "--ca", &s(&ca), "--cert", &s(&late)]);
+    within("the late revocation in its shard", || {
+        let (code, out) = common::ossl(&[
+            "verify",
+            "-crl_download",
+            "-crl_check",
+            "-CAfile",
+            &s(&ca.join("ca.pem")),
+            &s(&late),
+        ]);
+        code != Some(0) && out.contains("certificate revoked")
+    });
+    let after: Vec<String> = (0..SHARDS).map(number).collect();
+    let changed = before.iter().zip(&after).filter(|(b, a)| b != a).count();
+    assert_eq!(changed, 1, "{before:?} {after:?}");
     drop(server);
 }

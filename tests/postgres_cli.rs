@@ -24,15 +24,24 @@ struct Ca {
 impl Ca {
     /// `pkit issue ca` in `t/ca`, on `db` when given.
     fn new(t: &Path, db: Option<PgDb>) -> Ca {
+        Ca::with(t, db, &[])
+    }
+
+    /// [`Ca::new`] with more of `issue ca`'s options.
+    fn with(t: &Path, db: Option<PgDb>, extra: &[&str]) -> Ca {
         let dir = t.join("ca");
-        let mut args = vec![
-            "issue",
-            "ca",
-            "--dir",
-            &s(&dir),
-            "--subject",
-            "CN=Shared CA",
+        let mut args = [
+            &[
+                "issue",
+                "ca",
+                "--dir",
+                &s(&dir),
+                "--subject",
+                "CN=Shared CA",
+            ],
+            extra,
         ]
+        .concat()
         .into_iter()
         .map(String::from)
         .collect::<Vec<_>>();
@@ -236,6 +245,128 @@ fn lifecycle_on(db: Option<PgDb>) {
         let items = json_items(&r);
         assert_eq!(items[0]["status"], want, "{:?}", items);
     }
+}
+
+/// `ca serve` keeps its CRL true on either store: a revocation `crl revoke` records from
+/// another process shows in the CRL served (merged into the entries the server kept), a
+/// hold made final replaces its entry, and OpenSSL checks each CRL against the CA.
+fn served_crl(test: &str, on_server: bool) {
+    let Ok(db) = backend(test, on_server) else {
+        return;
+    };
+    let t = common::tempdir();
+    let port = common::free_port();
+    let url = format!("http://127.0.0.1:{port}/ca.crl");
+    let ca = Ca::with(t.path(), db, &["--crl-url", &url]);
+    let leaf = |name: &str| {
+        let pem = t.path().join(format!("{name}.pem"));
+        ca.ok(&[
+            "issue",
+            "cert",
+            "--subject",
+            &format!("CN={name}.example"),
+            "--san",
+            &format!("dns:{name}.example"),
+            "--key-out",
+            &s(&t.path().join(format!("{name}.key"))),
+            "-o",
+            &s(&pem),
+        ]);
+        let (_, serial) = ossl(&["x509", "-in", &s(&pem), "-noout", "-serial"]);
+        let serial = serial.trim().trim_start_matches("serial=").to_uppercase();
+        (pem, serial)
+    };
+    let (one, one_serial) = leaf("one");
+    let (two, two_serial) = leaf("two");
+    let mut cmd = common::pkit();
+    cmd.args([
+        "ca",
+        "serve",
+        "--ca",
+        &s(&ca.dir),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--threads",
+        "1",
+        "--crl-max-age",
+        "1s",
+    ]);
+    if let Some(db) = &ca.db {
+        cmd.args(["--db-passin", &format!("pass:{}", db.password)]);
+    }
+    let server = common::Server::start(cmd, t.path().join("serve.log"), "\"listening\"");
+    // The CRL served, checked by OpenSSL: its text, upper case.
+    let served = || {
+        let (status, _, der) = common::http_get(&url);
+        assert_eq!(status, 200);
+        let file = t.path().join("served.crl");
+        std::fs::write(&file, der).unwrap();
+        let (code, text) = ossl(&[
+            "crl",
+            "-inform",
+            "DER",
+            "-in",
+            &s(&file),
+            "-CAfile",
+            &s(&ca.dir.join("ca.pem")),
+            "-noout",
+            "-text",
+        ]);
+        assert!(code == Some(0) && text.contains("verify OK"), "{text}");
+        text.to_uppercase()
+    };
+    let patience = std::time::Instant::now();
+    let until = |what: &str, done: &dyn Fn(&str) -> bool| loop {
+        let text = served();
+        if done(&text) {
+            return text;
+        }
+        assert!(
+            patience.elapsed() < std::time::Duration::from_secs(60),
+            "{what}: {text}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(!served().contains("SERIAL NUMBER:"));
+    ca.ok(&["crl", "revoke", "--cert", &s(&one)]);
+    ca.ok(&[
+        "crl",
+        "revoke",
+        "--cert",
+        &s(&two),
+        "--reason",
+        "certificateHold",
+    ]);
+    let text = until("two revocations", &|t| {
+        t.matches("SERIAL NUMBER:").count() == 2
+    });
+    assert!(
+        text.contains(&one_serial) && text.contains(&two_serial),
+        "{text}"
+    );
+    assert!(text.contains("CERTIFICATE HOLD"), "{text}");
+    ca.ok(&[
+        "crl",
+        "revoke",
+        "--cert",
+        &s(&two),
+        "--reason",
+        "keyCompromise",
+    ]);
+    let text = until("the hold made final", &|t| t.contains("KEY COMPROMISE"));
+    assert_eq!(text.matches("SERIAL NUMBER:").count(), 2, "{text}");
+    assert!(!text.contains("CERTIFICATE HOLD"), "{text}");
+    drop(server);
+}
+
+#[test]
+fn served_crl_on_sqlite() {
+    served_crl("served_crl_sqlite", false);
+}
+
+#[test]
+fn served_crl_on_postgres() {
+    served_crl("served_crl_postgres", true);
 }
 
 /// What the lint gate let through under `--lint warn` is on record for every certificate

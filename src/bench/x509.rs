@@ -13,7 +13,8 @@ use super::{BenchError, Result};
 use crate::der::Time;
 use pkit_ca::batch::{self, BatchItem};
 use pkit_ca::batch_items;
-use pkit_ca::crl::{sign_crl, TbsCrlBuilder};
+use pkit_ca::crl::{sign_crl, tbs_cert_list};
+use pkit_ca::crl_entries::RevokedList;
 use pkit_ca::crl_generate::{self, CrlError, CrlOptions};
 use pkit_ca::issuer::{self_signed, Issued, Issuer};
 use pkit_ca::ocsp::Responder;
@@ -538,7 +539,12 @@ fn crl_stages(
     let made = made.ok_or_else(|| BenchError::Check("no CRL was signed".into()))?;
     let crl = made.record.der.clone();
     let empty = sign_crl(
-        &TbsCrlBuilder::begin(&issuer.crl_issuer(), &tbs.fields, 0).finish(),
+        &tbs_cert_list(
+            &issuer.crl_issuer(),
+            &tbs.fields,
+            &[],
+            &RevokedList::default(),
+        ),
         signer.as_mut(),
     )?;
     sizes.crl_empty = empty.len() as f64;

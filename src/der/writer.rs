@@ -61,6 +61,15 @@ impl Writer {
         self
     }
 
+    /// The tag and length of a TLV whose `len` content octets the caller appends next
+    /// (content encoded elsewhere, too large to write twice: a CRL's entries).
+    #[inline]
+    pub fn header(&mut self, t: u8, len: usize) -> &mut Self {
+        self.buf.push(t);
+        push_length(&mut self.buf, len);
+        self
+    }
+
     /// A TLV whose content the closure writes; the length is back-patched.
     #[inline]
     pub fn tlv(&mut self, t: u8, f: impl FnOnce(&mut Writer)) -> &mut Self {

@@ -71,8 +71,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DURATION", default_value = "24h")]
     pub crl_next_update: String,
     /// A revocation recorded in a CA's records is in its served CRL within this: the
-    /// records are asked every 50 ms whether one was (one row read), and a CRL is made
-    /// when they changed (a million-entry CRL takes about a second on 2 cores).
+    /// records are asked every 50 ms whether one was (one row read), and the CRLs it
+    /// changes are signed again with it merged in (0.1–0.35 s at a million entries on 2
+    /// cores).
     #[arg(long, value_name = "DURATION", default_value = "2s")]
     pub crl_max_age: String,
     /// Keep certificates that expired in the CRLs (by default they are left out once

@@ -15,21 +15,18 @@
 //!      crlExtensions           [0]  EXPLICIT Extensions OPTIONAL }
 //! ```
 //!
-//! Entries stream in from the store and are encoded straight into one buffer (a
-//! million-entry CRL is one ~60 MB allocation, no per-entry objects); the signature is
-//! then wrapped around the TBS without re-encoding it.
+//! The entries are encoded into one buffer as they stream in from the store
+//! ([`RevokedList`]: a million-entry CRL is one ~55 MB allocation, no per-entry objects),
+//! the TBSCertList is written around them in one copy, and the signature is wrapped
+//! around the TBS without re-encoding it.
 
+use super::crl_entries::RevokedList;
 use super::issuer::Issuer;
-use super::store::Revoked;
 use super::tbs::signed_envelope;
-use crate::der::Open;
 use crate::der::{oid_registry as oids, tag, Time, Writer};
 use pkit_x509::alg::SignatureScheme;
 use pkit_x509::backend::{BackendError, Signer};
 use pkit_x509::ext::write::ext;
-
-/// RFC 5280 §5.3.1 `unspecified`: "SHOULD be absent" rather than encoded.
-const REASON_UNSPECIFIED: u8 = 0;
 
 /// The issuing CA's side of a CRL: what goes into every TBSCertList it signs.
 pub struct CrlIssuer<'a> {
@@ -63,110 +60,61 @@ pub struct CrlFields {
     pub number: u64,
 }
 
-/// Encodes a TBSCertList entry by entry: `begin`, `push` each revoked certificate in
-/// ascending serial order, `finish`.
-pub struct TbsCrlBuilder {
-    w: Writer,
-    /// The TBSCertList SEQUENCE and its revokedCertificates SEQUENCE, closed in `finish`
-    /// once every entry is in.
-    outer: Open,
-    list: Open,
-    entries: usize,
-    extensions: Vec<u8>,
+/// The TBSCertList over `entries`, for `issuer`'s CA. With `scope` (URLs) not empty, it
+/// is a partitioned CRL: an issuingDistributionPoint (RFC 5280 §5.2.5, critical) names
+/// the distribution point whose certificates it covers, as their cRLDistributionPoints
+/// name it. An empty CRL omits revokedCertificates altogether (RFC 5280 §5.1.2.6:
+/// absent, not empty). Every length is known before writing, so the entries are copied
+/// once and never moved.
+pub fn tbs_cert_list(
+    issuer: &CrlIssuer<'_>,
+    f: &CrlFields,
+    scope: &[String],
+    entries: &RevokedList,
+) -> Vec<u8> {
+    let mut head = Writer::with_capacity(issuer.name.len() + 64);
+    head.integer_u64(1);
+    issuer.scheme.write_algorithm_identifier(&mut head);
+    head.raw(issuer.name);
+    head.time(f.this_update);
+    head.time(f.next_update);
+    let mut list = Writer::new();
+    if !entries.is_empty() {
+        list.header(tag::SEQUENCE, entries.body().len());
+    }
+    let extensions = crl_extensions(issuer, f, scope);
+    let content = head.len() + list.len() + entries.body().len() + extensions.len();
+    let mut w = Writer::with_capacity(content + 8);
+    w.header(tag::SEQUENCE, content)
+        .raw(head.as_bytes())
+        .raw(list.as_bytes())
+        .raw(entries.body())
+        .raw(&extensions);
+    w.finish()
 }
 
-/// Bytes an average entry takes (20-byte serial, UTCTime, reasonCode): sizes the buffer.
-const ENTRY_BYTES_HINT: usize = 56;
-
-impl TbsCrlBuilder {
-    /// Start a TBSCertList; `expected_entries` only sizes the buffer.
-    pub fn begin(issuer: &CrlIssuer<'_>, f: &CrlFields, expected_entries: usize) -> Self {
-        Self::begin_scoped(issuer, f, expected_entries, &[])
-    }
-
-    /// [`begin`](Self::begin) a partitioned CRL: with `scope` (URLs) not empty, an
-    /// issuingDistributionPoint (RFC 5280 §5.2.5, critical) names the distribution point
-    /// whose certificates it covers, as their cRLDistributionPoints name it.
-    pub fn begin_scoped(
-        issuer: &CrlIssuer<'_>,
-        f: &CrlFields,
-        expected_entries: usize,
-        scope: &[String],
-    ) -> Self {
-        let mut w =
-            Writer::with_capacity(issuer.name.len() + 160 + ENTRY_BYTES_HINT * expected_entries);
-        let outer = w.open(tag::SEQUENCE);
-        w.integer_u64(1);
-        issuer.scheme.write_algorithm_identifier(&mut w);
-        w.raw(issuer.name);
-        w.time(f.this_update);
-        w.time(f.next_update);
-        let list = w.open(tag::SEQUENCE);
-        let mut x = Writer::with_capacity(64);
-        x.explicit(0, |w| {
-            w.sequence(|w| {
-                ext(w, &oids::CE_AUTHORITY_KEY_ID, false, |w| {
-                    w.sequence(|w| {
-                        w.primitive(tag::implicit(0), issuer.key_id);
-                    });
-                });
-                ext(w, &oids::CE_CRL_NUMBER, false, |w| {
-                    w.integer_u64(f.number);
-                });
-                if !scope.is_empty() {
-                    ext(w, &oids::CE_ISSUING_DIST_POINT, true, |w| {
-                        w.sequence(|w| crate::pointers::write_full_name(w, scope));
-                    });
-                }
-            });
-        });
-        TbsCrlBuilder {
-            w,
-            outer,
-            list,
-            entries: 0,
-            extensions: x.finish(),
-        }
-    }
-
-    /// Append one revoked certificate. `serial` is the magnitude of the serial number.
-    pub fn push(&mut self, serial: &[u8], revoked_at: Time, reason: Option<u8>) {
-        self.entries += 1;
-        self.w.sequence(|w| {
-            w.integer_unsigned(serial);
-            w.time(revoked_at);
-            if let Some(code) = reason.filter(|c| *c != REASON_UNSPECIFIED) {
+/// crlExtensions: the authority key identifier, the CRL number and, for a partitioned
+/// CRL, its issuingDistributionPoint.
+fn crl_extensions(issuer: &CrlIssuer<'_>, f: &CrlFields, scope: &[String]) -> Vec<u8> {
+    let mut x = Writer::with_capacity(64);
+    x.explicit(0, |w| {
+        w.sequence(|w| {
+            ext(w, &oids::CE_AUTHORITY_KEY_ID, false, |w| {
                 w.sequence(|w| {
-                    ext(w, &oids::CE_CRL_REASON, false, |w| {
-                        w.enumerated(code);
-                    });
+                    w.primitive(tag::implicit(0), issuer.key_id);
+                });
+            });
+            ext(w, &oids::CE_CRL_NUMBER, false, |w| {
+                w.integer_u64(f.number);
+            });
+            if !scope.is_empty() {
+                ext(w, &oids::CE_ISSUING_DIST_POINT, true, |w| {
+                    w.sequence(|w| crate::pointers::write_full_name(w, scope));
                 });
             }
         });
-    }
-
-    /// Append a store record.
-    pub fn push_revoked(&mut self, r: &Revoked) {
-        self.push(&r.serial, Time { unix: r.revoked_at }, r.reason);
-    }
-
-    /// How many revoked certificates have been appended.
-    pub fn entries(&self) -> usize {
-        self.entries
-    }
-
-    /// Close the lists and return the TBSCertList DER. An empty CRL omits
-    /// revokedCertificates altogether (RFC 5280 §5.1.2.6: absent, not empty).
-    pub fn finish(mut self) -> Vec<u8> {
-        if self.entries == 0 {
-            self.w.discard(self.list);
-        } else {
-            self.w.close(self.list);
-        }
-        self.w.raw(&self.extensions);
-        self.w.close(self.outer);
-        self.w.finish()
-    }
+    });
+    x.finish()
 }
 
 /// Sign a TBSCertList: `CertificateList ::= SEQUENCE { tbs, signatureAlgorithm, signature }`.
@@ -215,7 +163,7 @@ mod tests {
             next_update: NOW.plus_seconds(7 * 86_400),
             number: 300,
         };
-        let mut b = TbsCrlBuilder::begin(&issuer, &fields, 200);
+        let mut b = RevokedList::with_capacity(200);
         for i in 1..=200u32 {
             // Reasons cycle through none, unspecified and keyCompromise.
             let serial = (0x7f00 + i).to_be_bytes();
@@ -226,8 +174,8 @@ mod tests {
             };
             b.push(&serial, NOW.plus_seconds(-(i as i64)), reason);
         }
-        assert_eq!(b.entries(), 200);
-        let tbs = b.finish();
+        assert_eq!(b.len(), 200);
+        let tbs = tbs_cert_list(&issuer, &fields, &[], &b);
         let der = sign_crl(&tbs, key.signer().unwrap().as_mut()).unwrap();
 
         let crl = Crl::from_der(&der).unwrap();
@@ -270,7 +218,7 @@ mod tests {
             next_update: NOW.plus_seconds(60),
             number: 1,
         };
-        let tbs = TbsCrlBuilder::begin(&issuer, &fields, 0).finish();
+        let tbs = tbs_cert_list(&issuer, &fields, &[], &RevokedList::default());
         let der = signed_envelope(&tbs, SignatureScheme::Ed25519, &[0; 64]);
         let crl = Crl::from_der(&der).unwrap();
         assert!(!crl.revoked_present);

@@ -6,7 +6,8 @@
 //! ([`CaStore::insert_crl`]) and writing the file both wait on the disk, so they run side
 //! by side, and a file is not left behind for a CRL that did not go on record.
 
-use crate::crl::{sign_crl, CrlFields, TbsCrlBuilder};
+use crate::crl::{sign_crl, tbs_cert_list, CrlFields};
+use crate::crl_entries::RevokedList;
 use crate::issuer::{CaError, Issuer};
 use crate::store::{CaStore, CrlRecord, StoreError};
 use pkit_der::Time;
@@ -141,6 +142,77 @@ impl Scope {
     }
 }
 
+/// The entries of each of `scopes`, from one walk over the revoked certificates.
+pub fn walk_scopes(
+    issuer: &Issuer,
+    store: &dyn CaStore,
+    o: &CrlOptions,
+    scopes: &[Scope],
+) -> Result<Vec<RevokedList>, CrlError> {
+    // Sizing the buffers up front spares a million-entry CRL its reallocations.
+    let expected = store.revoked_count()?;
+    let shards = issuer.crl_shards.max(1);
+    let mut lists: Vec<RevokedList> = scopes
+        .iter()
+        .map(|scope| match scope {
+            Scope::Whole => RevokedList::with_capacity(expected),
+            Scope::Shard(_) => RevokedList::with_capacity(expected / shards as usize),
+        })
+        .collect();
+    let now = o.this_update.unix;
+    store.for_each_revoked(&mut |r| {
+        if o.drop_expired && r.not_after < now {
+            return;
+        }
+        for i in scope_indices(issuer, scopes, &r.serial) {
+            lists[i].push_revoked(&r);
+        }
+    })?;
+    Ok(lists)
+}
+
+/// Which of `scopes` list the certificate with `serial`: the whole CRL, and its shard's.
+pub fn scope_indices<'a>(
+    issuer: &Issuer,
+    scopes: &'a [Scope],
+    serial: &[u8],
+) -> impl Iterator<Item = usize> + 'a {
+    let shard =
+        (issuer.crl_shards > 1).then(|| crate::pointers::shard_of(serial, issuer.crl_shards));
+    scopes
+        .iter()
+        .enumerate()
+        .filter(move |(_, s)| match s {
+            Scope::Whole => true,
+            Scope::Shard(k) => Some(*k) == shard,
+        })
+        .map(|(i, _)| i)
+}
+
+/// The TBSCertList of one scope over `entries`, numbered `number`.
+pub fn tbs_of(
+    issuer: &Issuer,
+    o: &CrlOptions,
+    scope: Scope,
+    entries: &RevokedList,
+    number: u64,
+) -> CrlTbs {
+    let fields = CrlFields {
+        this_update: o.this_update,
+        next_update: o.this_update.plus_seconds(o.lifetime),
+        number,
+    };
+    let idp = match scope {
+        Scope::Whole => Vec::new(),
+        Scope::Shard(_) => scope.urls(issuer),
+    };
+    CrlTbs {
+        tbs: tbs_cert_list(&issuer.crl_issuer(), &fields, &idp, entries),
+        fields,
+        entries: entries.len(),
+    }
+}
+
 /// The TBSCertLists of `scopes` in one walk over the revoked certificates, numbered
 /// from `first` in the order given.
 pub fn build_scopes(
@@ -150,63 +222,12 @@ pub fn build_scopes(
     scopes: &[Scope],
     first: u64,
 ) -> Result<Vec<CrlTbs>, CrlError> {
-    let crl_issuer = issuer.crl_issuer();
-    // Sizing the buffers up front spares a million-entry CRL its reallocations.
-    let expected = store.revoked_count()?;
-    let shards = issuer.crl_shards.max(1);
-    let mut builders: Vec<(CrlFields, TbsCrlBuilder)> = scopes
+    let lists = walk_scopes(issuer, store, o, scopes)?;
+    Ok(scopes
         .iter()
+        .zip(&lists)
         .zip(first..)
-        .map(|(scope, number)| {
-            let fields = CrlFields {
-                this_update: o.this_update,
-                next_update: o.this_update.plus_seconds(o.lifetime),
-                number,
-            };
-            let (idp, size) = match scope {
-                Scope::Whole => (Vec::new(), expected),
-                Scope::Shard(_) => (scope.urls(issuer), expected / shards as usize),
-            };
-            let b = TbsCrlBuilder::begin_scoped(&crl_issuer, &fields, size, &idp);
-            (fields, b)
-        })
-        .collect();
-    // Where each entry goes: the whole CRL, and its shard's.
-    let whole = scopes.iter().position(|s| *s == Scope::Whole);
-    let mut by_shard = vec![None; shards as usize];
-    for (i, s) in scopes.iter().enumerate() {
-        if let Scope::Shard(k) = s {
-            if let Some(slot) = by_shard.get_mut(*k as usize) {
-                *slot = Some(i);
-            }
-        }
-    }
-    let sharded = by_shard.iter().any(Option::is_some);
-    let now = o.this_update.unix;
-    store.for_each_revoked(&mut |r| {
-        if o.drop_expired && r.not_after < now {
-            return;
-        }
-        if let Some(i) = whole {
-            builders[i].1.push_revoked(&r);
-        }
-        if sharded {
-            let k = crate::pointers::shard_of(&r.serial, shards) as usize;
-            if let Some(Some(i)) = by_shard.get(k) {
-                builders[*i].1.push_revoked(&r);
-            }
-        }
-    })?;
-    Ok(builders
-        .into_iter()
-        .map(|(fields, b)| {
-            let entries = b.entries();
-            CrlTbs {
-                fields,
-                tbs: b.finish(),
-                entries,
-            }
-        })
+        .map(|((scope, list), number)| tbs_of(issuer, o, *scope, list, number))
         .collect())
 }
 
@@ -249,24 +270,74 @@ pub fn generate_crl(
     Ok(made.remove(0))
 }
 
-/// The next CRLs of `scopes` ([`build_scopes`], one walk), each checked by the CA's lint
-/// gate, then signed. Their numbers are claimed in the records only once the gate let
-/// every one through, so CRL numbers strictly increase and a refused CRL spends none
-/// (another process that took the numbers meanwhile makes these build again under the
-/// next). They are not recorded ([`record_and_write`]).
+/// The next CRLs of `scopes` ([`walk_scopes`], one walk), each checked by the CA's lint
+/// gate, then signed ([`sign_lists`]). They are not recorded ([`record_and_write`]).
 pub fn generate_crls(
     issuer: &Issuer,
     store: &mut dyn CaStore,
     o: &CrlOptions,
     scopes: &[Scope],
 ) -> Result<Vec<GeneratedCrl>, CrlError> {
-    let count = scopes.len() as u64;
+    let lists = walk_scopes(issuer, &*store, o, scopes)?;
+    let parts: Vec<ToSign<'_>> = scopes
+        .iter()
+        .zip(&lists)
+        .map(|(scope, entries)| ToSign {
+            scope: *scope,
+            entries,
+            unjudged: entries,
+        })
+        .collect();
+    sign_lists(issuer, store, o, &parts)
+}
+
+/// One CRL for [`sign_lists`] to sign.
+#[derive(Debug, Clone, Copy)]
+pub struct ToSign<'a> {
+    /// What it covers.
+    pub scope: Scope,
+    /// Every entry it lists.
+    pub entries: &'a RevokedList,
+    /// Those of `entries` the lint gate has not judged yet: all of them, or only those a
+    /// publisher merged in since its last CRL of this scope. The gate's CRL lints judge
+    /// entries one at a time (none compares two: `pkit_lint`'s `crl.rs` keeps it so),
+    /// so the entries of a CRL it let through need not be read again; what it judges
+    /// is this CRL's own frame (number, times, extensions) around the unjudged entries.
+    pub unjudged: &'a RevokedList,
+}
+
+/// The next CRLs over entries already gathered, each checked by the CA's lint gate, then
+/// signed. Their numbers are claimed in the records only once the gate let every one
+/// through, so CRL numbers strictly increase and a refused CRL spends none (when another
+/// process took the numbers meanwhile, these are written again under the next). They are
+/// not recorded ([`record_and_write`]).
+pub fn sign_lists(
+    issuer: &Issuer,
+    store: &mut dyn CaStore,
+    o: &CrlOptions,
+    parts: &[ToSign<'_>],
+) -> Result<Vec<GeneratedCrl>, CrlError> {
+    let count = parts.len() as u64;
     let (built, findings) = loop {
         let first = store.last_crl_number()? + 1;
-        let built = build_scopes(issuer, &*store, o, scopes, first)?;
-        let findings = built
+        let built: Vec<CrlTbs> = parts
             .iter()
-            .map(|t| gate(issuer, t))
+            .zip(first..)
+            .map(|(p, number)| tbs_of(issuer, o, p.scope, p.entries, number))
+            .collect();
+        let findings = parts
+            .iter()
+            .zip(&built)
+            .map(|(p, tbs)| {
+                if std::ptr::eq(p.entries, p.unjudged) {
+                    gate(issuer, tbs)
+                } else {
+                    gate(
+                        issuer,
+                        &tbs_of(issuer, o, p.scope, p.unjudged, tbs.fields.number),
+                    )
+                }
+            })
             .collect::<Result<Vec<_>, _>>()?;
         if store.claim_crl_numbers(first, count)? {
             break (built, findings);

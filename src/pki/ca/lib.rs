@@ -58,6 +58,7 @@ pub mod ca_files;
 pub mod compose;
 pub mod create;
 pub mod crl;
+pub mod crl_entries;
 pub mod crl_generate;
 pub mod crl_publish;
 pub mod dir;

@@ -1,7 +1,11 @@
 //! What RFC 5280 §5 (and, for a publicly trusted CA, the Baseline Requirements §4.9.7
 //! and §7.2) say of a CRL. Entries are walked as they stream from the DER, never held,
 //! so a million-entry CRL costs a pass or two of its bytes.
-
+//!
+//! Every lint here judges an entry on its own, never two entries together: a CA's CRL
+//! publisher (`pkit_ca::crl_publish`) relies on it, gating only the entries it has not
+//! gated before in the frame of each new CRL. A lint that compares entries (duplicate
+//! serials, say) must tell that publisher to judge every entry again.
 //!
 //! Each lint is judged in force or not by the CRL's thisUpdate (or `--at`).
 

@@ -140,3 +140,92 @@ fn shards_list_each_revocation_once_under_their_own_scope() {
     }
     assert_eq!(seen, 52);
 }
+
+/// The serials, dates and reasons a CRL lists, in order.
+fn listed(der: &[u8]) -> Vec<(Vec<u8>, i64, bool)> {
+    Crl::from_der(der)
+        .unwrap()
+        .revoked()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.serial.to_vec(),
+                e.revocation_date.unix,
+                e.extensions.is_some(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_revocation_resigns_its_shard_and_the_whole_crl_only_as_a_walk_would() {
+    use crate::pointers::shard_of;
+    let dir = tempfile::tempdir().unwrap();
+    let mut other = revoked_store(dir.path(), NOW);
+    for n in 10..40u8 {
+        other
+            .insert_certificates(&[record(n, NOW.unix + 86_400)])
+            .unwrap();
+        other.revoke(&[n; 20], NOW.unix, Some(6)).unwrap();
+    }
+    let sharded = || {
+        let mut ca = issuer(NOW);
+        ca.pointers.crl = vec!["http://ca.example/int.crl".into()];
+        ca.crl_shards = 4;
+        ca
+    };
+    let store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+    let (mut p, _) = CrlPublisher::start(sharded(), Box::new(store), schedule(), NOW).unwrap();
+
+    // A new certificate revoked, and a hold made final: the whole CRL and the two
+    // shards they fall in are signed again, no other.
+    other
+        .insert_certificates(&[record(50, NOW.unix + 86_400)])
+        .unwrap();
+    other.revoke(&[50; 20], NOW.unix + 5, Some(1)).unwrap();
+    other.revoke(&[12; 20], NOW.unix + 6, Some(1)).unwrap();
+    let later = NOW.plus_seconds(10);
+    let events = p.tick(later);
+    let mut scopes: Vec<Scope> = events
+        .iter()
+        .map(|e| match e {
+            Event::Published { crl, why } => {
+                assert_eq!(*why, "revocation");
+                crl.scope
+            }
+            Event::Failed { message } => panic!("{message}"),
+        })
+        .collect();
+    let mut want = vec![Scope::Whole, Scope::Shard(shard_of(&[50; 20], 4))];
+    if !want.contains(&Scope::Shard(shard_of(&[12; 20], 4))) {
+        want.push(Scope::Shard(shard_of(&[12; 20], 4)));
+    }
+    scopes.sort_by_key(|s| format!("{s:?}"));
+    want.sort_by_key(|s| format!("{s:?}"));
+    assert_eq!(scopes, want);
+
+    // Every CRL served lists what one walk of the records now gives.
+    let ca = sharded();
+    let options = CrlOptions {
+        this_update: later,
+        lifetime: schedule().lifetime,
+        drop_expired: schedule().drop_expired,
+    };
+    let walked = crate::crl_generate::build_scopes(
+        &ca,
+        &SqliteCaStore::open(&dir.path().join("ca.db")).unwrap(),
+        &options,
+        &Scope::all_of(&ca),
+        1,
+    )
+    .unwrap();
+    for ((scope, _, current), walk) in p.scopes().into_iter().zip(walked) {
+        let served = current.get().unwrap();
+        let signed = crate::crl::sign_crl(&walk.tbs, ca.key.signer().unwrap().as_mut()).unwrap();
+        assert_eq!(listed(&served.der), listed(&signed), "{scope:?}");
+    }
+    let whole = listed(&p.current().get().unwrap().der);
+    assert_eq!(whole.len(), 2 + 30 + 1);
+    let twelve = whole.iter().find(|e| e.0 == [12; 20]).unwrap();
+    assert_eq!(twelve.1, NOW.unix + 6);
+}

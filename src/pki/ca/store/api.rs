@@ -239,6 +239,10 @@ pub trait CaStore: Send {
     /// Every revoked certificate in ascending serial order (byte order, which for these
     /// equal-length positive serials is numeric order), streamed to `f`.
     fn for_each_revoked(&self, f: &mut dyn FnMut(Revoked)) -> Result<()>;
+    /// The revocations recorded after the `seq`-th ([`CaStore::revocations_recorded`]
+    /// counted `seq` of them), in the order they were recorded; a serial revoked again
+    /// (a hold replaced) comes with its newest record.
+    fn revoked_since(&self, seq: u64) -> Result<Vec<Revoked>>;
     /// How many certificates are revoked.
     fn revoked_count(&self) -> Result<usize>;
     /// How many revocations were ever recorded (each [`RevokeOutcome::Revoked`] counts

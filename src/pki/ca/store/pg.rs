@@ -91,6 +91,11 @@ const MIGRATIONS: &[&str] = &[
         mode        TEXT NOT NULL,
         findings    TEXT NOT NULL
     );",
+    // v4: each revocation's place in the order recorded (ca.db v9), so a CRL publisher
+    // reads only those since its last CRL.
+    "ALTER TABLE certificates ADD COLUMN revocation_seq BIGINT;
+    CREATE INDEX certificates_revocation_seq ON certificates (revocation_seq)
+        WHERE revocation_seq IS NOT NULL;",
 ];
 
 /// The version a fully migrated database records (the number of migrations).
@@ -209,14 +214,19 @@ fn stream_revoked(client: &mut Client, f: &mut dyn FnMut(Revoked)) -> Result<()>
         std::iter::empty::<i64>(),
     )?;
     while let Some(r) = rows.next()? {
-        f(Revoked {
-            serial: r.try_get(0)?,
-            revoked_at: r.try_get(1)?,
-            reason: reason_of(r.try_get(2)?),
-            not_after: r.try_get(3)?,
-        });
+        f(revoked_of(&r)?);
     }
     Ok(())
+}
+
+/// A row of (serial, revoked_at, revocation_reason, not_after).
+fn revoked_of(r: &postgres::Row) -> Result<Revoked> {
+    Ok(Revoked {
+        serial: r.try_get(0)?,
+        revoked_at: r.try_get(1)?,
+        reason: reason_of(r.try_get(2)?),
+        not_after: r.try_get(3)?,
+    })
 }
 
 /// A revocation reason as stored (SMALLINT) and as the CRL wants it (a CRLReason code).
@@ -377,16 +387,22 @@ impl CaStore for PgCaStore {
                             })
                         }
                         _ => {
+                            // The count's row stays locked to the commit: the
+                            // sequence numbers are handed out in commit order.
+                            let seq: i64 = tx
+                                .query_one(
+                                    "INSERT INTO meta (key, value) VALUES ('revocations', '1')
+                                     ON CONFLICT (key)
+                                     DO UPDATE SET value = (meta.value::bigint + 1)::text
+                                     RETURNING value::bigint",
+                                    &[],
+                                )?
+                                .try_get(0)?;
                             tx.execute(
                                 "UPDATE certificates SET status = 'revoked', revoked_at = $2,
-                                 revocation_reason = $3 WHERE serial = $1",
-                                &[&serial, &at, &reason_code],
-                            )?;
-                            tx.execute(
-                                "INSERT INTO meta (key, value) VALUES ('revocations', '1')
-                                 ON CONFLICT (key)
-                                 DO UPDATE SET value = (meta.value::bigint + 1)::text",
-                                &[],
+                                 revocation_reason = $3, revocation_seq = $4
+                                 WHERE serial = $1",
+                                &[&serial, &at, &reason_code, &seq],
                             )?;
                             RevokeOutcome::Revoked
                         }
@@ -410,6 +426,21 @@ impl CaStore for PgCaStore {
             return Ok(());
         }
         self.here(|c| stream_revoked(&mut c.live()?.client, f))
+    }
+
+    fn revoked_since(&self, seq: u64) -> Result<Vec<Revoked>> {
+        let seq = i64::try_from(seq).unwrap_or(i64::MAX);
+        self.read(|c| {
+            c.client
+                .query(
+                    "SELECT serial, revoked_at, revocation_reason, not_after FROM certificates
+                     WHERE revocation_seq > $1 ORDER BY revocation_seq",
+                    &[&seq],
+                )?
+                .iter()
+                .map(revoked_of)
+                .collect()
+        })
     }
 
     fn revoked_count(&self) -> Result<usize> {

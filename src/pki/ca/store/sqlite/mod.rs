@@ -11,7 +11,7 @@ use super::api::{
     revocation_stands, CaStore, CertRecord, CertStatus, CrlRecord, DeliveryNote, LintOverrides,
     OcspRecord, Result, RevokeOutcome, Revoked, StoreError, Undelivered, CRL_DIR,
 };
-use rows::{insert_overrides, insert_rows, revocation_row, row_to_record};
+use rows::{insert_overrides, insert_rows, revocation_row, revoked_of, row_to_record};
 use schema::MIGRATIONS;
 
 mod delivery;
@@ -195,15 +195,17 @@ impl CaStore for SqliteCaStore {
                 })
             }
             Some(_) => {
-                tx.execute(
-                    "UPDATE certificates SET status = 'revoked', revoked_at = ?2,
-                     revocation_reason = ?3 WHERE serial = ?1",
-                    params![serial, at, reason],
+                let seq: i64 = tx.query_row(
+                    "INSERT INTO meta (key, value) VALUES ('revocations', '1')
+                     ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+                     RETURNING CAST(value AS INTEGER)",
+                    [],
+                    |r| r.get(0),
                 )?;
                 tx.execute(
-                    "INSERT INTO meta (key, value) VALUES ('revocations', '1')
-                     ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
-                    [],
+                    "UPDATE certificates SET status = 'revoked', revoked_at = ?2,
+                     revocation_reason = ?3, revocation_seq = ?4 WHERE serial = ?1",
+                    params![serial, at, reason, seq],
                 )?;
                 RevokeOutcome::Revoked
             }
@@ -221,14 +223,18 @@ impl CaStore for SqliteCaStore {
         )?;
         let mut rows = st.query([])?;
         while let Some(r) = rows.next()? {
-            f(Revoked {
-                serial: r.get(0)?,
-                revoked_at: r.get(1)?,
-                reason: r.get(2)?,
-                not_after: r.get(3)?,
-            });
+            f(revoked_of(r)?);
         }
         Ok(())
+    }
+
+    fn revoked_since(&self, seq: u64) -> Result<Vec<Revoked>> {
+        let mut st = self.conn.prepare(
+            "SELECT serial, revoked_at, revocation_reason, not_after FROM certificates
+             WHERE revocation_seq > ?1 ORDER BY revocation_seq",
+        )?;
+        let rows = st.query_map([i64::try_from(seq).unwrap_or(i64::MAX)], revoked_of)?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 
     /// How many certificates are revoked (a count over the revoked index).

@@ -1,7 +1,7 @@
 //! Certificate rows of `ca.db` as the SQLite store and its deliveries both read and
 //! write them.
 
-use crate::store::api::{CertRecord, LintOverrides, Result};
+use crate::store::api::{CertRecord, LintOverrides, Result, Revoked};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
 /// Insert `certs` in order with one prepared statement; the row ids of the first and the
@@ -83,4 +83,14 @@ pub(super) fn revocation_row(
     )?
     .query_row([serial], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
     .optional()
+}
+
+/// A row of (serial, revoked_at, revocation_reason, not_after).
+pub(super) fn revoked_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<Revoked> {
+    Ok(Revoked {
+        serial: r.get(0)?,
+        revoked_at: r.get(1)?,
+        reason: r.get(2)?,
+        not_after: r.get(3)?,
+    })
 }

@@ -88,6 +88,12 @@ pub(super) const MIGRATIONS: &[&str] = &[
         mode        TEXT NOT NULL,
         findings    TEXT NOT NULL
     );",
+    // v9: each revocation's place in the order revocations were recorded (the
+    // `revocations` count in `meta` it made), so a CRL publisher reads only those since
+    // its last CRL instead of walking every revoked certificate again.
+    "ALTER TABLE certificates ADD COLUMN revocation_seq INTEGER;
+    CREATE INDEX certificates_revocation_seq ON certificates(revocation_seq)
+        WHERE revocation_seq IS NOT NULL;",
 ];
 
 /// The version a fully migrated `ca.db` has in `PRAGMA user_version`.

@@ -123,28 +123,41 @@ fn ed25519_item<'a>(it: &VerifyItem<'a>) -> Option<ed25519_batch::Item<'a>> {
     })
 }
 
-/// Decode an SPKI, remembering the last few per thread. OpenSSL's decoder takes 15-40 µs
-/// per key (OpenSSL 3.5.5, release build, on the development machine), up to half the
-/// cost of an ECDSA verification, and a batch of verifications usually repeats one
-/// issuer key.
+/// Decode an SPKI, remembering the last [`KEEP`](public_key) per thread. OpenSSL's
+/// decoder takes 15-40 µs per key (OpenSSL 3.5.5, release build, on the development
+/// machine), up to half the cost of an ECDSA verification, and verifications repeat
+/// keys: a batch its issuer's, an ACME server its accounts'.
 fn public_key(spki: &[u8]) -> Result<Pkey<Public>> {
-    const KEEP: usize = 4;
+    /// Keys kept per thread. An ACME server verifies every request's JWS under its
+    /// account's key, many accounts in turn: with four kept, nearly every request
+    /// decoded its key again (a quarter of the server's time in signature checks,
+    /// docs/perf.md).
+    const KEEP: usize = 1024;
     thread_local! {
-        static RECENT: std::cell::RefCell<Vec<(Vec<u8>, Pkey<Public>)>> =
-            const { std::cell::RefCell::new(Vec::new()) };
+        static KEPT: std::cell::RefCell<KeyCache> = std::cell::RefCell::default();
     }
-    RECENT.with(|recent| {
-        let mut recent = recent.borrow_mut();
-        if let Some(i) = recent.iter().position(|(der, _)| der.as_slice() == spki) {
-            let hit = recent.remove(i);
-            let key = hit.1.clone();
-            recent.insert(0, hit);
-            return Ok(key);
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        if let Some(key) = kept.keys.get(spki) {
+            return Ok(key.clone());
         }
         let key = Pkey::<Public>::from_der(spki)
             .map_err(|e| BackendError::BadKey(format!("not a valid public key: {}", reason(&e))))?;
-        recent.insert(0, (spki.to_vec(), key.clone()));
-        recent.truncate(KEEP);
+        // The oldest goes first: a verify run over many issuers keeps the latest.
+        if kept.order.len() >= KEEP {
+            if let Some(old) = kept.order.pop_front() {
+                kept.keys.remove(&old);
+            }
+        }
+        kept.order.push_back(spki.to_vec());
+        kept.keys.insert(spki.to_vec(), key.clone());
         Ok(key)
     })
+}
+
+/// Public keys decoded from their SPKI, and the order they came in.
+#[derive(Default)]
+struct KeyCache {
+    keys: std::collections::HashMap<Vec<u8>, Pkey<Public>>,
+    order: std::collections::VecDeque<Vec<u8>>,
 }

@@ -117,9 +117,11 @@ pub mod store;
 pub mod subtree;
 pub mod tile_source;
 pub mod tiles;
+pub mod tlog_witness;
 pub mod tree;
 pub mod verify;
 pub mod witness;
+pub mod witness_state;
 
 #[cfg(test)]
 mod tree_properties;

@@ -1,0 +1,323 @@
+//! c2sp.org/tlog-witness: a witness that cosigns over HTTP, and what a log sends it.
+//!
+//! A log (here, the MTC CA when it checkpoints) POSTs `add-checkpoint`: the tree size the
+//! witness last cosigned for it (`old N`), a consistency proof from that size to the new
+//! one (RFC 6962 §2.1.2; for a prefix of the tree it is the draft's subtree consistency
+//! proof of `[0, N)`), a blank line, and the signed checkpoint. The witness checks the
+//! log's signature with the key it was configured with, checks that `old` is the size it
+//! recorded and that the proof takes its recorded root to the new one, records the new
+//! checkpoint — the check and the record in one transaction of its state
+//! ([`WitnessState`]), so two requests never roll its view back — and only then answers
+//! with its cosignature line. Each refusal has the status code the protocol names
+//! ([`Refusal::status`]).
+
+use super::cert::CaInfo;
+use super::checkpoint::Checkpoint;
+use super::cosign::{Cosigner, CosignerKey};
+use super::hash::Hash;
+use super::remote::log_of;
+use super::subtree::Subtree;
+use super::tree::{consistency_proof, verify_consistency_proof, NodeSource};
+use crate::error::{MtcError, Result};
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine;
+use pkit_x509::backend::Backend;
+
+/// At most this many consistency proof lines (tlog-witness).
+pub const MAX_PROOF_LINES: usize = 63;
+
+/// The Content-Type of a 409 answer's body: the witness's recorded size.
+pub const SIZE_CONTENT_TYPE: &str = "text/x.tlog.size";
+
+/// An `add-checkpoint` request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddCheckpoint {
+    /// The tree size the witness last cosigned for this log, as the log believes.
+    pub old: u64,
+    /// The consistency proof from `old` to the checkpoint's size.
+    pub proof: Vec<Hash>,
+    /// The signed checkpoint note.
+    pub note: String,
+}
+
+impl AddCheckpoint {
+    /// The request body.
+    pub fn body(&self) -> String {
+        let mut s = format!("old {}\n", self.old);
+        for h in &self.proof {
+            s.push_str(&B64.encode(h));
+            s.push('\n');
+        }
+        s.push('\n');
+        s.push_str(&self.note);
+        s
+    }
+
+    /// Read a request body; a malformed one is a 400 with the byte offset and what was
+    /// expected there.
+    pub fn parse(body: &[u8]) -> std::result::Result<AddCheckpoint, Refusal> {
+        let bad = |offset: usize, expected: &str| {
+            Refusal::Malformed(format!("at byte {offset}: expected {expected}"))
+        };
+        let text = std::str::from_utf8(body).map_err(|e| bad(e.valid_up_to(), "UTF-8 text"))?;
+        let mut at = 0;
+        let mut next_line = |what: &str| -> std::result::Result<(usize, &str), Refusal> {
+            let rest = &text[at..];
+            let end = rest.find('\n').ok_or_else(|| bad(at, what))?;
+            let line = (at, &rest[..end]);
+            at += end + 1;
+            Ok(line)
+        };
+        let (offset, first) = next_line("\"old SIZE\" and a newline")?;
+        let old = first
+            .strip_prefix("old ")
+            .filter(|n| n == &"0" || (!n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())))
+            .and_then(|n| n.parse::<u64>().ok())
+            .ok_or_else(|| bad(offset, "\"old SIZE\" (a decimal without leading zeros)"))?;
+        let mut proof = Vec::new();
+        loop {
+            let (offset, line) = next_line("a base64 hash or an empty line")?;
+            if line.is_empty() {
+                break;
+            }
+            if proof.len() == MAX_PROOF_LINES {
+                return Err(bad(offset, "at most 63 consistency proof lines"));
+            }
+            let h: Hash = B64
+                .decode(line)
+                .ok()
+                .and_then(|v| v.try_into().ok())
+                .ok_or_else(|| bad(offset, "a base64 SHA-256 hash"))?;
+            proof.push(h);
+        }
+        Ok(AddCheckpoint {
+            old,
+            proof,
+            note: text[at..].to_string(),
+        })
+    }
+}
+
+/// Why a witness does not cosign, as tlog-witness answers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The request is not one (400): what was wrong and where.
+    Malformed(String),
+    /// The checkpoint's origin is not a log this witness knows (404).
+    UnknownLog(String),
+    /// No signature on the checkpoint verifies with the log's key (403).
+    NotSigned(String),
+    /// `old` is not the size the witness recorded, or the same size with another root
+    /// (409): the size it recorded, and why.
+    Conflict {
+        /// The size of the latest checkpoint it cosigned for the log.
+        size: u64,
+        /// What did not match.
+        why: String,
+    },
+    /// The consistency proof does not take the recorded tree to the new one (422).
+    Inconsistent(String),
+    /// The witness's own state could not be read or written (500).
+    Store(String),
+}
+
+impl Refusal {
+    /// The HTTP status code.
+    pub fn status(&self) -> u16 {
+        match self {
+            Refusal::Malformed(_) => 400,
+            Refusal::UnknownLog(_) => 404,
+            Refusal::NotSigned(_) => 403,
+            Refusal::Conflict { .. } => 409,
+            Refusal::Inconsistent(_) => 422,
+            Refusal::Store(_) => 500,
+        }
+    }
+
+    /// The answer's body: for a conflict, the recorded size and a newline (what a
+    /// log reads to try again); otherwise the reason, one line.
+    pub fn body(&self) -> String {
+        match self {
+            Refusal::Conflict { size, .. } => format!("{size}\n"),
+            other => format!("{}\n", other.reason()),
+        }
+    }
+
+    /// The answer's Content-Type.
+    pub fn content_type(&self) -> &'static str {
+        match self {
+            Refusal::Conflict { .. } => SIZE_CONTENT_TYPE,
+            _ => "text/plain; charset=utf-8",
+        }
+    }
+
+    /// Why, in words (for the log line).
+    pub fn reason(&self) -> String {
+        match self {
+            Refusal::Malformed(w)
+            | Refusal::UnknownLog(w)
+            | Refusal::NotSigned(w)
+            | Refusal::Inconsistent(w)
+            | Refusal::Store(w) => w.clone(),
+            Refusal::Conflict { why, .. } => why.clone(),
+        }
+    }
+}
+
+/// What a witness recorded for one log: the latest checkpoint it cosigned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recorded {
+    /// Its tree size.
+    pub size: u64,
+    /// Its root hash.
+    pub root: Hash,
+}
+
+/// A witness's durable state: per log origin, the latest checkpoint it cosigned.
+pub trait WitnessState {
+    /// In one transaction: read what is recorded for `origin`, let `decide` judge
+    /// against it, and record what it returns; nothing is recorded when it refuses.
+    fn advance(
+        &mut self,
+        origin: &str,
+        decide: &mut dyn FnMut(Option<Recorded>) -> std::result::Result<Recorded, Refusal>,
+    ) -> std::result::Result<Recorded, Refusal>;
+    /// What is recorded for `origin`.
+    fn recorded(&self, origin: &str) -> Result<Option<Recorded>>;
+}
+
+/// A witness: its key, and the MTC CAs whose logs it cosigns.
+pub struct Witness {
+    /// The witness's cosigner (key and trust anchor ID).
+    pub cosigner: Cosigner,
+    /// The CAs whose logs' checkpoints it accepts.
+    pub cas: Vec<CaInfo>,
+}
+
+impl Witness {
+    /// Judge `rq` against the state, record it, and answer with the cosignature line
+    /// (with its newline) at `timestamp`.
+    pub fn add_checkpoint(
+        &self,
+        backend: &Backend,
+        state: &mut dyn WitnessState,
+        rq: &AddCheckpoint,
+        timestamp: u64,
+    ) -> std::result::Result<String, Refusal> {
+        let (cp, sigs) = Checkpoint::parse(&rq.note)
+            .map_err(|e| Refusal::Malformed(format!("the checkpoint: {e}")))?;
+        let (ca, log) = self
+            .cas
+            .iter()
+            .find_map(|ca| log_of(&ca.ca_id, &cp.origin).map(|n| (ca, ca.ca_id.log_id(n))))
+            .ok_or_else(|| {
+                Refusal::UnknownLog(format!("{}: not a log this witness knows", cp.origin))
+            })?;
+        let key = CosignerKey::new(ca.ca_id.clone(), ca.spki.clone())
+            .map_err(|e| Refusal::Store(e.to_string()))?;
+        let mut signed = false;
+        for s in &sigs {
+            // Signatures by other keys are ignored, as the protocol asks.
+            if cp.verify(backend, &log, &key, s).unwrap_or(false) {
+                signed = true;
+                break;
+            }
+        }
+        if !signed {
+            return Err(Refusal::NotSigned(format!(
+                "{}: no signature by the log's key ({}) verifies",
+                cp.origin,
+                ca.ca_id.note_name()
+            )));
+        }
+        if rq.old > cp.size {
+            return Err(Refusal::Malformed(format!(
+                "old size {} is past the checkpoint's size {}",
+                rq.old, cp.size
+            )));
+        }
+        if rq.old == 0 && !rq.proof.is_empty() {
+            return Err(Refusal::Malformed(
+                "a proof from size 0 must be empty".into(),
+            ));
+        }
+        state.advance(&cp.origin, &mut |now| judge(now, rq, &cp))?;
+        let line = cp
+            .signature_line(&log, &self.cosigner, timestamp)
+            .map_err(|e| Refusal::Store(format!("signing: {e}")))?;
+        Ok(format!("{line}\n"))
+    }
+}
+
+/// The protocol's checks of `rq` (for checkpoint `cp`) against what is recorded.
+fn judge(
+    recorded: Option<Recorded>,
+    rq: &AddCheckpoint,
+    cp: &Checkpoint,
+) -> std::result::Result<Recorded, Refusal> {
+    let new = Recorded {
+        size: cp.size,
+        root: cp.root,
+    };
+    let have = recorded.map_or(0, |r| r.size);
+    if rq.old != have {
+        return Err(Refusal::Conflict {
+            size: have,
+            why: format!("old size {} but this witness cosigned size {have}", rq.old),
+        });
+    }
+    let Some(r) = recorded.filter(|r| r.size > 0) else {
+        return Ok(new);
+    };
+    if cp.size == r.size {
+        return if cp.root == r.root {
+            Ok(new)
+        } else {
+            Err(Refusal::Conflict {
+                size: r.size,
+                why: format!("size {} with another root than the one cosigned", r.size),
+            })
+        };
+    }
+    if !verify_consistency_proof(
+        Subtree::new(0, r.size),
+        cp.size,
+        &r.root,
+        &cp.root,
+        &rq.proof,
+    ) {
+        return Err(Refusal::Inconsistent(format!(
+            "the consistency proof from size {} to {} does not verify: the log does not extend the tree this witness cosigned",
+            r.size, cp.size
+        )));
+    }
+    Ok(new)
+}
+
+/// The `add-checkpoint` a log sends for its checkpoint `note` (of `size` entries) to a
+/// witness that last cosigned `old`: the consistency proof from `src`, the log's tree.
+pub fn request<S: NodeSource + ?Sized>(
+    src: &S,
+    note: &str,
+    old: u64,
+    size: u64,
+) -> Result<AddCheckpoint> {
+    let proof = if old == 0 || old == size {
+        Vec::new()
+    } else {
+        if old > size {
+            return Err(MtcError::Invalid(format!(
+                "the witness cosigned size {old}, past this checkpoint's {size}"
+            )));
+        }
+        consistency_proof(src, Subtree::new(0, old), size)?
+    };
+    Ok(AddCheckpoint {
+        old,
+        proof,
+        note: note.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -322,6 +322,9 @@ _pkit() {
             pkit__subcmd__help__subcmd__mtc,verify)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__verify"
                 ;;
+            pkit__subcmd__help__subcmd__mtc,witness)
+                cmd="pkit__subcmd__help__subcmd__mtc__subcmd__witness"
+                ;;
             pkit__subcmd__help__subcmd__mtc__subcmd__ca,new)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__ca__subcmd__new"
                 ;;
@@ -330,6 +333,9 @@ _pkit() {
                 ;;
             pkit__subcmd__help__subcmd__mtc__subcmd__landmark,list)
                 cmd="pkit__subcmd__help__subcmd__mtc__subcmd__landmark__subcmd__list"
+                ;;
+            pkit__subcmd__help__subcmd__mtc__subcmd__witness,serve)
+                cmd="pkit__subcmd__help__subcmd__mtc__subcmd__witness__subcmd__serve"
                 ;;
             pkit__subcmd__help__subcmd__ocsp,request)
                 cmd="pkit__subcmd__help__subcmd__ocsp__subcmd__request"
@@ -463,6 +469,9 @@ _pkit() {
             pkit__subcmd__mtc,verify)
                 cmd="pkit__subcmd__mtc__subcmd__verify"
                 ;;
+            pkit__subcmd__mtc,witness)
+                cmd="pkit__subcmd__mtc__subcmd__witness"
+                ;;
             pkit__subcmd__mtc__subcmd__ca,help)
                 cmd="pkit__subcmd__mtc__subcmd__ca__subcmd__help"
                 ;;
@@ -517,6 +526,9 @@ _pkit() {
             pkit__subcmd__mtc__subcmd__help,verify)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__verify"
                 ;;
+            pkit__subcmd__mtc__subcmd__help,witness)
+                cmd="pkit__subcmd__mtc__subcmd__help__subcmd__witness"
+                ;;
             pkit__subcmd__mtc__subcmd__help__subcmd__ca,new)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__ca__subcmd__new"
                 ;;
@@ -525,6 +537,9 @@ _pkit() {
                 ;;
             pkit__subcmd__mtc__subcmd__help__subcmd__landmark,list)
                 cmd="pkit__subcmd__mtc__subcmd__help__subcmd__landmark__subcmd__list"
+                ;;
+            pkit__subcmd__mtc__subcmd__help__subcmd__witness,serve)
+                cmd="pkit__subcmd__mtc__subcmd__help__subcmd__witness__subcmd__serve"
                 ;;
             pkit__subcmd__mtc__subcmd__landmark,allocate)
                 cmd="pkit__subcmd__mtc__subcmd__landmark__subcmd__allocate"
@@ -543,6 +558,18 @@ _pkit() {
                 ;;
             pkit__subcmd__mtc__subcmd__landmark__subcmd__help,list)
                 cmd="pkit__subcmd__mtc__subcmd__landmark__subcmd__help__subcmd__list"
+                ;;
+            pkit__subcmd__mtc__subcmd__witness,help)
+                cmd="pkit__subcmd__mtc__subcmd__witness__subcmd__help"
+                ;;
+            pkit__subcmd__mtc__subcmd__witness,serve)
+                cmd="pkit__subcmd__mtc__subcmd__witness__subcmd__serve"
+                ;;
+            pkit__subcmd__mtc__subcmd__witness__subcmd__help,help)
+                cmd="pkit__subcmd__mtc__subcmd__witness__subcmd__help__subcmd__help"
+                ;;
+            pkit__subcmd__mtc__subcmd__witness__subcmd__help,serve)
+                cmd="pkit__subcmd__mtc__subcmd__witness__subcmd__help__subcmd__serve"
                 ;;
             pkit__subcmd__ocsp,help)
                 cmd="pkit__subcmd__ocsp__subcmd__help"
@@ -2435,7 +2462,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__help__subcmd__mtc)
-            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign"
+            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign witness"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2661,6 +2688,34 @@ _pkit() {
         pkit__subcmd__help__subcmd__mtc__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__mtc__subcmd__witness)
+            opts="serve"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__help__subcmd__mtc__subcmd__witness__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3845,7 +3900,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc)
-            opts="-h --color --help ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help"
+            opts="-h --color --help ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign witness help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4159,7 +4214,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__checkpoint)
-            opts="-o -f -h --dir --db --db-passin --now --passin --pin --cosignature --subtree-cosignature --cosigner --out --force --format --color --help"
+            opts="-o -f -h --dir --db --db-passin --now --passin --pin --cosignature --subtree-cosignature --cosigner --witness --witness-quorum --witness-timeout --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4198,6 +4253,18 @@ _pkit() {
                     return 0
                     ;;
                 --cosigner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --witness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --witness-quorum)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --witness-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4345,7 +4412,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__help)
-            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign help"
+            opts="ca add checkpoint cert landmark proof consistency verify size tiles serve audit cosign witness help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4585,6 +4652,34 @@ _pkit() {
         pkit__subcmd__mtc__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__help__subcmd__witness)
+            opts="serve"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__help__subcmd__witness__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -4951,6 +5046,128 @@ _pkit() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__witness)
+            opts="-h --color --help serve help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__witness__subcmd__help)
+            opts="serve help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__witness__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__witness__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 5 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pkit__subcmd__mtc__subcmd__witness__subcmd__serve)
+            opts="-h --key --passin --pin --id --log --db --prefix --listen --threads --max-connections --header-timeout --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --passin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --log)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --threads)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -104,12 +104,33 @@ pub fn checkpoint_store(
     ca: &MtcCa,
     now: u64,
 ) -> Result<CheckpointResult> {
+    checkpoint_witnessed(store, ca, now, &mut |_, _| Ok(Vec::new()))
+}
+
+/// What [`checkpoint_witnessed`] asks between signing and recording: the log and the
+/// checkpoint made in, the witnesses' signature lines out.
+pub type WitnessStep<'a> = dyn FnMut(&dyn LogStore, &CheckpointResult) -> Result<Vec<String>> + 'a;
+
+/// [`checkpoint_store`] with witnesses asked between signing and recording: `witness`
+/// gets the log and the checkpoint made and returns the witnesses' signature lines to
+/// add to its note (c2sp.org/tlog-witness), or an error, and then nothing is recorded:
+/// the checkpoint published stays the previous one.
+pub fn checkpoint_witnessed(
+    store: &mut dyn LogStore,
+    ca: &MtcCa,
+    now: u64,
+    witness: &mut WitnessStep<'_>,
+) -> Result<CheckpointResult> {
     // One leader at a time, or two would sign different trees over the same previous
     // checkpoint.
     store.lead_checkpoint()?;
     let made = (|| -> Result<CheckpointResult> {
         let prev = store.latest_checkpoint()?.map_or(0, |c| c.size);
-        let r = create_checkpoint(&*store, prev, ca, now)?;
+        let mut r = create_checkpoint(&*store, prev, ca, now)?;
+        for line in witness(&*store, &r)? {
+            r.checkpoint.note.push_str(&line);
+            r.checkpoint.note.push('\n');
+        }
         store.insert_checkpoint(&r.checkpoint, &r.signatures)?;
         Ok(r)
     })();

@@ -15,9 +15,11 @@ use super::cert::CaInfo;
 use super::checkpoint::Checkpoint;
 use super::cosign::{Cosigner, CosignerKey};
 use super::hash::Hash;
+use super::ids::{TrustAnchorId, NOTE_PREFIX};
 use super::remote::log_of;
 use super::subtree::Subtree;
 use super::tree::{consistency_proof, verify_consistency_proof, NodeSource};
+use super::witness::parse_signature_line;
 use crate::error::{MtcError, Result};
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine;
@@ -174,7 +176,7 @@ pub struct Recorded {
 }
 
 /// A witness's durable state: per log origin, the latest checkpoint it cosigned.
-pub trait WitnessState {
+pub trait WitnessState: Send {
     /// In one transaction: read what is recorded for `origin`, let `decide` judge
     /// against it, and record what it returns; nothing is recorded when it refuses.
     fn advance(
@@ -317,6 +319,37 @@ pub fn request<S: NodeSource + ?Sized>(
         proof,
         note: note.to_string(),
     })
+}
+
+/// The log's side of a 200 answer: of the signature lines in `answer`, the first by
+/// the witness key `spki` that verifies over checkpoint `cp` of log `log` (lines by
+/// other keys are ignored, as the protocol asks). The witness's name comes from its line
+/// (a trust anchor ID, `oid/1.3.6.1.4.1.ID`), bound to the key by the key ID. `None`
+/// when no line does.
+pub fn accept_cosignature(
+    backend: &Backend,
+    cp: &Checkpoint,
+    log: &TrustAnchorId,
+    spki: &[u8],
+    answer: &str,
+) -> Result<Option<String>> {
+    for line in answer.lines().filter(|l| !l.trim().is_empty()) {
+        let Some(sig) = parse_signature_line(cp, line) else {
+            continue;
+        };
+        let Some(id) = sig
+            .name
+            .strip_prefix(NOTE_PREFIX)
+            .and_then(|d| TrustAnchorId::parse(d).ok())
+        else {
+            continue;
+        };
+        let key = CosignerKey::new(id, spki.to_vec())?;
+        if cp.verify(backend, log, &key, &sig)? {
+            return Ok(Some(line.to_string()));
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ mod http;
 mod metrics;
 mod mtc_http;
 mod ocsp_http;
+mod witness_http;
 
 pub use ca_http::{url_path, CaHandler, CaRoute, CaUrls, RouteError, Routes};
 pub use http::{
@@ -51,3 +52,4 @@ pub use http::{
 pub use metrics::Metrics;
 pub use mtc_http::{normalize_prefix, MtcHandler};
 pub use ocsp_http::{OcspHandler, OcspOutcome};
+pub use witness_http::WitnessHandler;

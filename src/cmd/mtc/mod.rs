@@ -13,6 +13,8 @@ mod state;
 mod tiles;
 mod tree;
 mod verify;
+mod witness;
+mod witnesses;
 
 /// The MTC CA's log and key, for `acme serve --mtc`.
 pub use common::{load_ca, open_store as open_log};
@@ -66,6 +68,9 @@ pub enum MtcCommand {
     /// Witness a served log: check its checkpoint and that it extends the one cosigned
     /// last, then print a cosignature line (tlog-cosignature).
     Cosign(cosign::CosignArgs),
+    /// Run a witness over HTTP (c2sp.org/tlog-witness) for logs to submit their
+    /// checkpoints to.
+    Witness(witness::WitnessArgs),
 }
 
 impl MtcArgs {
@@ -84,14 +89,14 @@ impl MtcArgs {
             MtcCommand::Tiles(x) => x.output.format,
             MtcCommand::Audit(x) => x.output.format,
             MtcCommand::Cosign(x) => x.output.format,
-            MtcCommand::Serve(_) => Format::Text,
+            MtcCommand::Serve(_) | MtcCommand::Witness(_) => Format::Text,
             MtcCommand::Cert(_) | MtcCommand::Landmark(_) => Format::Text,
         };
         f == Format::Json
     }
 }
 
-pub fn run(be: &Backend, a: MtcArgs) -> CliResult<Exit> {
+pub fn run(be: &'static Backend, a: MtcArgs) -> CliResult<Exit> {
     match a.command {
         MtcCommand::Ca(CaArgs {
             command: CaCommand::New(n),
@@ -108,5 +113,6 @@ pub fn run(be: &Backend, a: MtcArgs) -> CliResult<Exit> {
         MtcCommand::Audit(x) => audit::run(be, x),
         MtcCommand::Cosign(x) => cosign::run(be, x),
         MtcCommand::Serve(x) => serve::run(x),
+        MtcCommand::Witness(x) => witness::run(be, x),
     }
 }

@@ -1,16 +1,18 @@
 //! `pkit mtc checkpoint | cert | landmark | proof | consistency`: the tree side of the CA.
 
 use super::common::{ca_meta, emit, load_ca, mtc_err, now_of, open_store, unix, Format, FormatArg};
+use super::witnesses;
 use crate::cmd::ca_dir::parse_duration;
 use crate::cmd::created::{check_free, say_created};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::{Args, Subcommand};
 use pkit::der::hex;
+use pkit::mtc::checkpoint::Checkpoint;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::{
-    allocate_landmark, checkpoint_store, issue_range, proof_subtree, recorded_range,
+    allocate_landmark, checkpoint_witnessed, issue_range, proof_subtree, recorded_range,
 };
 use pkit::mtc::landmark::{certified, format_list, trusted_subtrees};
 use pkit::mtc::store::CertKind;
@@ -51,6 +53,20 @@ pub struct CheckpointArgs {
     /// certificate file (repeatable).
     #[arg(long, value_name = "ID=KEY_OR_CERT")]
     pub cosigner: Vec<String>,
+    /// A witness to ask over HTTP (c2sp.org/tlog-witness) before the checkpoint is
+    /// published: its submission prefix URL and its public key or certificate file
+    /// (repeatable). They are asked in parallel; a cosignature is kept when it verifies
+    /// with that key.
+    #[arg(long, value_name = "URL=KEY")]
+    pub witness: Vec<String>,
+    /// How many --witness cosignatures the checkpoint needs to be published (default:
+    /// all). Short of it, nothing new is published: each witness that failed is named
+    /// with why, and the exit code is 1.
+    #[arg(long, value_name = "K", requires = "witness")]
+    pub witness_quorum: Option<usize>,
+    /// How long each witness has to answer (connection included).
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    pub witness_timeout: String,
     /// Write the signed note to FILE instead of stdout (with -f json, the description
     /// stays on stdout and names the file). Nothing is written when there was nothing
     /// new to sign.
@@ -181,7 +197,53 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
         a.passin.as_deref(),
         a.pin.as_deref(),
     )?;
-    let r = match checkpoint_store(&mut *store, &ca, unix(now)) {
+    let witnesses = a
+        .witness
+        .iter()
+        .map(|w| witnesses::parse_witness(w))
+        .collect::<CliResult<Vec<_>>>()?;
+    let quorum = a.witness_quorum.unwrap_or(witnesses.len());
+    if quorum > witnesses.len() {
+        return Err(CliError::usage(format!(
+            "--witness-quorum {quorum}: only {} --witness given",
+            witnesses.len()
+        )));
+    }
+    let timeout = std::time::Duration::from_secs(
+        parse_duration("--witness-timeout", &a.witness_timeout)?.unsigned_abs(),
+    );
+    let mut asked = Vec::new();
+    let made = checkpoint_witnessed(&mut *store, &ca, unix(now), &mut |log, r| {
+        if witnesses.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (cp, _) = Checkpoint::parse(&r.checkpoint.note)?;
+        let panel = witnesses::Panel {
+            witnesses: &witnesses,
+            dir: &a.dir,
+            timeout,
+        };
+        asked = witnesses::ask(be, &panel, log, &cp, &r.checkpoint.note, &ca.log_id());
+        let lines: Vec<String> = asked
+            .iter()
+            .filter_map(|w| w.outcome.as_ref().ok().cloned())
+            .collect();
+        for w in &asked {
+            if let Err(why) = &w.outcome {
+                eprintln!("pkit: witness {}: {why}", w.url);
+            }
+        }
+        if lines.len() < quorum {
+            return Err(MtcError::Untrusted(format!(
+                "{} of {} witnesses cosigned the checkpoint at size {}, --witness-quorum {quorum}: nothing new published",
+                lines.len(),
+                witnesses.len(),
+                cp.size
+            )));
+        }
+        Ok(lines)
+    });
+    let r = match made {
         Ok(r) => r,
         // Nothing added since the last checkpoint: a cron job's idle run, not a failure.
         Err(e @ MtcError::NothingNew { .. }) => {
@@ -202,14 +264,25 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
         "signed_subtrees": r.subtrees.iter().map(|(s, h)| json!({
             "start": s.start, "end": s.end, "hash": hex(h)})).collect::<Vec<_>>(),
         "note": r.checkpoint.note,
+        "witnesses": asked.iter().map(|w| json!({
+            "url": w.url,
+            "cosigned": w.outcome.is_ok(),
+            "error": w.outcome.as_ref().err(),
+        })).collect::<Vec<_>>(),
     });
     let new = r.checkpoint.size - r.previous_size;
+    let cosigned = asked.iter().filter(|w| w.outcome.is_ok()).count();
     let summary = format!(
-        "checkpoint of {} at tree size {} ({new} new entr{}), root {}",
+        "checkpoint of {} at tree size {} ({new} new entr{}), root {}{}",
         ca.log_id().note_name(),
         r.checkpoint.size,
         if new == 1 { "y" } else { "ies" },
-        hex(&r.checkpoint.root)
+        hex(&r.checkpoint.root),
+        if asked.is_empty() {
+            String::new()
+        } else {
+            format!(", cosigned by {cosigned} of {} witnesses", asked.len())
+        }
     );
     a.deliver(&r.checkpoint.note, item, &summary, true)?;
     Ok(Exit::Ok)

@@ -1,0 +1,242 @@
+//! `pkit mtc checkpoint --witness URL=KEY`: the CA's side of c2sp.org/tlog-witness. Each
+//! witness gets `add-checkpoint` with the size it cosigned last (remembered in
+//! `DIR/witness-sizes.json`, 0 the first time) and the consistency proof from there; a
+//! 409 names the size it holds, and it is asked once more with the proof from that size.
+//! The witnesses are asked in parallel, each within the timeout; a cosignature is kept
+//! only when it verifies with the key given for that witness.
+
+use super::verify::read_der;
+use crate::cmd::error::{CliError, CliResult};
+use crate::cmd::http_get::agent;
+use pkit::mtc::checkpoint::Checkpoint;
+use pkit::mtc::cosign::spki_of_cert_or_key;
+use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::store::LogStore;
+use pkit::mtc::tlog_witness::{accept_cosignature, request, SIZE_CONTENT_TYPE};
+use pkit::pki::backend::Backend;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A witness to ask: its submission prefix and the key its cosignature must verify with.
+#[derive(Debug, Clone)]
+pub struct WitnessTarget {
+    /// The submission prefix, without a trailing slash.
+    pub url: String,
+    /// Its public key's SubjectPublicKeyInfo.
+    pub spki: Vec<u8>,
+}
+
+/// `--witness URL=KEY`: KEY is a public key or certificate file (PEM or DER).
+pub fn parse_witness(spec: &str) -> CliResult<WitnessTarget> {
+    let (url, file) = spec
+        .rsplit_once('=')
+        .filter(|(u, f)| (u.starts_with("http://") || u.starts_with("https://")) && !f.is_empty())
+        .ok_or_else(|| {
+            CliError::usage(format!(
+                "--witness {spec}: expected URL=KEY (the witness's submission prefix URL and its public key or certificate file)"
+            ))
+        })?;
+    let (name, der) = read_der(Path::new(file))?;
+    let spki = spki_of_cert_or_key(&der).map_err(|e| CliError::der(&name, &e))?;
+    Ok(WitnessTarget {
+        url: url.trim_end_matches('/').to_string(),
+        spki,
+    })
+}
+
+/// What one witness did.
+#[derive(Debug, Clone)]
+pub struct Asked {
+    /// Its submission prefix.
+    pub url: String,
+    /// Its cosignature line, or why there is none.
+    pub outcome: Result<String, String>,
+}
+
+/// One POST's result: the line, a conflict (the size the witness holds), or a failure.
+enum Reply {
+    Cosigned(String),
+    Conflict(u64),
+    Failed(String),
+}
+
+/// The sizes each witness cosigned last, as this CA remembers them.
+fn sizes_file(dir: &Path) -> PathBuf {
+    dir.join("witness-sizes.json")
+}
+
+fn read_sizes(dir: &Path) -> BTreeMap<String, u64> {
+    std::fs::read(sizes_file(dir))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// The witnesses a CA asks, and how.
+pub struct Panel<'a> {
+    /// The witnesses.
+    pub witnesses: &'a [WitnessTarget],
+    /// The CA directory, which keeps the sizes they cosigned.
+    pub dir: &'a Path,
+    /// How long each has to answer.
+    pub timeout: Duration,
+}
+
+/// Ask every witness of `panel` to cosign checkpoint `cp` (its signed note `note`) of
+/// log `log`, whose tree `store` holds.
+pub fn ask(
+    backend: &Backend,
+    panel: &Panel<'_>,
+    store: &dyn LogStore,
+    cp: &Checkpoint,
+    note: &str,
+    log: &TrustAnchorId,
+) -> Vec<Asked> {
+    let (dir, witnesses, timeout) = (panel.dir, panel.witnesses, panel.timeout);
+    let mut sizes = read_sizes(dir);
+    let http = agent(timeout);
+    let mut outcome: Vec<Option<Result<String, String>>> = vec![None; witnesses.len()];
+    // Round one at the remembered sizes; round two, for a 409, at the size it named.
+    let mut old: Vec<Option<u64>> = witnesses
+        .iter()
+        .map(|w| {
+            Some(
+                sizes
+                    .get(&w.url)
+                    .copied()
+                    .filter(|s| *s <= cp.size)
+                    .unwrap_or(0),
+            )
+        })
+        .collect();
+    for round in 0..2 {
+        let bodies: Vec<Option<Result<String, String>>> = old
+            .iter()
+            .map(|o| {
+                o.map(|old| {
+                    request(store, note, old, cp.size)
+                        .map(|r| r.body())
+                        .map_err(|e| e.to_string())
+                })
+            })
+            .collect();
+        let replies: Vec<Option<Reply>> = std::thread::scope(|s| {
+            let handles: Vec<_> = witnesses
+                .iter()
+                .zip(&bodies)
+                .map(|(w, body)| {
+                    let http = &http;
+                    s.spawn(move || {
+                        body.as_ref().map(|b| match b {
+                            Ok(b) => post(http, backend, w, b, cp, log),
+                            Err(e) => Reply::Failed(e.clone()),
+                        })
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Some(Reply::Failed("panicked".into())))
+                })
+                .collect()
+        });
+        for (i, r) in replies.into_iter().enumerate() {
+            let asked_at = old[i].take();
+            match r {
+                None => {}
+                Some(Reply::Cosigned(line)) => {
+                    sizes.insert(witnesses[i].url.clone(), cp.size);
+                    outcome[i] = Some(Ok(line));
+                }
+                Some(Reply::Conflict(held)) if held > cp.size => {
+                    outcome[i] = Some(Err(format!(
+                        "it cosigned size {held}, past this checkpoint's {}: the log was rolled back or forked",
+                        cp.size
+                    )));
+                }
+                // Asked from the size it named and still a conflict: the same size with
+                // another root, or a witness that moved meanwhile.
+                Some(Reply::Conflict(held)) if round == 1 || Some(held) == asked_at => {
+                    outcome[i] = Some(Err(format!(
+                        "HTTP 409: it holds size {held} and does not take this checkpoint from there"
+                    )));
+                }
+                Some(Reply::Conflict(held)) => old[i] = Some(held),
+                Some(Reply::Failed(why)) => outcome[i] = Some(Err(why)),
+            }
+        }
+        if old.iter().all(Option::is_none) {
+            break;
+        }
+    }
+    // Best effort: a lost file costs one more round trip per witness next time.
+    if let Ok(text) = serde_json::to_vec_pretty(&sizes) {
+        let _ = std::fs::write(sizes_file(dir), text);
+    }
+    witnesses
+        .iter()
+        .zip(outcome)
+        .map(|(w, o)| Asked {
+            url: w.url.clone(),
+            outcome: o.unwrap_or_else(|| Err("not asked".into())),
+        })
+        .collect()
+}
+
+/// POST one add-checkpoint and judge the answer.
+fn post(
+    http: &ureq::Agent,
+    backend: &Backend,
+    w: &WitnessTarget,
+    body: &str,
+    cp: &Checkpoint,
+    log: &TrustAnchorId,
+) -> Reply {
+    let url = format!("{}/add-checkpoint", w.url);
+    let mut resp = match http.post(&url).send(body) {
+        Ok(r) => r,
+        Err(e) => return Reply::Failed(format!("{e}")),
+    };
+    let status = resp.status().as_u16();
+    let ct = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let text = match resp
+        .body_mut()
+        .with_config()
+        .limit(64 * 1024)
+        .read_to_string()
+    {
+        Ok(t) => t,
+        Err(e) => return Reply::Failed(format!("reading the answer: {e}")),
+    };
+    match status {
+        200 => match accept_cosignature(backend, cp, log, &w.spki, &text) {
+            Ok(Some(line)) => Reply::Cosigned(line),
+            Ok(None) => Reply::Failed("no cosignature in its answer verifies with its key".into()),
+            Err(e) => Reply::Failed(e.to_string()),
+        },
+        409 if ct.starts_with(SIZE_CONTENT_TYPE) => match text.trim_end().parse() {
+            Ok(n) => Reply::Conflict(n),
+            Err(_) => Reply::Failed(format!(
+                "HTTP 409 with a size that is not one: {:?}",
+                text.trim_end()
+            )),
+        },
+        _ => Reply::Failed(format!(
+            "HTTP {status}: {}",
+            text.lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(200)
+                .collect::<String>()
+        )),
+    }
+}

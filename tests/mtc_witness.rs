@@ -1,0 +1,245 @@
+//! Witnesses over HTTP (c2sp.org/tlog-witness): three `pkit mtc witness serve`
+//! processes on 127.0.0.1, an MTC CA that asks them when it checkpoints and publishes
+//! only with its quorum, and a forked log that a witness refuses without losing its state.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const NOW: &str = "2026-11-01T00:00:00Z";
+
+/// A witness: its key, public key, state and a server on a port of its own.
+struct W {
+    key: PathBuf,
+    public: PathBuf,
+    db: PathBuf,
+    id: String,
+    port: u16,
+    server: Option<Server>,
+}
+
+impl W {
+    fn new(dir: &Path, n: u32) -> W {
+        let key = dir.join(format!("w{n}.key"));
+        let public = dir.join(format!("w{n}.pub"));
+        pk_ok(&["key", "gen", "--alg", "ed25519", "-o", &s(&key)]);
+        pk_ok(&["key", "pub", &s(&key), "-o", &s(&public)]);
+        W {
+            key,
+            public,
+            db: dir.join(format!("w{n}.db")),
+            id: format!("32473.{}", 60 + n),
+            port: free_port(),
+            server: None,
+        }
+    }
+
+    fn start(&mut self, ca: &Path) {
+        let mut cmd = Command::new(pkit_bin());
+        cmd.args([
+            "mtc",
+            "witness",
+            "serve",
+            "--key",
+            &s(&self.key),
+            "--id",
+            &self.id,
+            "--log",
+            &s(&ca.join("mtc-ca.pem")),
+            "--db",
+            &s(&self.db),
+            "--listen",
+            &format!("127.0.0.1:{}", self.port),
+            "--threads",
+            "1",
+        ]);
+        let log = self.db.with_extension(format!("log{}", std::process::id()));
+        self.server = Some(Server::start(cmd, log, "\"listening\""));
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut s) = self.server.take() {
+            s.terminate();
+        }
+    }
+
+    fn arg(&self) -> String {
+        format!("http://127.0.0.1:{}={}", self.port, s(&self.public))
+    }
+}
+
+/// `mtc checkpoint --dir DIR --witness …` with a quorum, as JSON.
+fn checkpoint(dir: &Path, ws: &[&W], quorum: usize) -> Run {
+    let mut args = vec![
+        "mtc".to_string(),
+        "checkpoint".into(),
+        "--dir".into(),
+        s(dir),
+        "--witness-quorum".into(),
+        quorum.to_string(),
+        "--witness-timeout".into(),
+        "5s".into(),
+        "-f".into(),
+        "json".into(),
+    ];
+    for w in ws {
+        args.extend(["--witness".into(), w.arg()]);
+    }
+    pkit_run(&args)
+}
+
+fn item(r: &Run) -> Value {
+    json_items(r).remove(0)
+}
+
+#[test]
+fn a_quorum_of_witnesses_over_http_and_a_fork_refused() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    new_mtc_ca(&dir);
+    mtc_add(&dir, 0, 300, Some("ed25519"), Some(NOW));
+    let mut ws: Vec<W> = (1..=3).map(|n| W::new(t.path(), n)).collect();
+    for w in &mut ws {
+        w.start(&dir);
+    }
+
+    // All three up: all three cosign, and the note carries the CA's line and theirs.
+    let r = checkpoint(&dir, &[&ws[0], &ws[1], &ws[2]], 2);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = item(&r);
+    assert_eq!(v["tree_size"], 300);
+    assert_eq!(
+        v["note"].as_str().unwrap().matches("\n\u{2014} ").count(),
+        4,
+        "{v}"
+    );
+    assert!(v["witnesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|w| w["cosigned"] == true));
+    // Before the log grows, a copy of the CA: a second history under the same key.
+    let fork = t.path().join("fork");
+    std::fs::create_dir(&fork).unwrap();
+    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db", "witness-sizes.json"] {
+        std::fs::copy(dir.join(f), fork.join(f)).unwrap();
+    }
+
+    // One witness down: 2 of 3 is the quorum, published; the one down is named.
+    ws[2].stop();
+    mtc_add(&dir, 300, 200, Some("ed25519"), Some(NOW));
+    let r = checkpoint(&dir, &[&ws[0], &ws[1], &ws[2]], 2);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = item(&r);
+    assert_eq!(
+        (v["tree_size"].as_u64(), v["previous_size"].as_u64()),
+        (Some(500), Some(300))
+    );
+    assert_eq!(
+        v["note"].as_str().unwrap().matches("\n\u{2014} ").count(),
+        3,
+        "{v}"
+    );
+    assert_eq!(v["witnesses"][2]["cosigned"], false, "{v}");
+    let down = format!("witness http://127.0.0.1:{}", ws[2].port);
+    assert!(r.stderr_str().contains(&down), "{}", r.describe());
+
+    // Two down: 1 of 3 is short of 2: nothing new is published, exit 1.
+    ws[1].stop();
+    mtc_add(&dir, 500, 100, Some("ed25519"), Some(NOW));
+    let r = checkpoint(&dir, &[&ws[0], &ws[1], &ws[2]], 2);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    let err = r.stderr_str();
+    assert!(
+        err.contains("1 of 3 witnesses cosigned the checkpoint at size 600")
+            && err.contains("nothing new published"),
+        "{err}"
+    );
+    // A witness back (its state kept in its database) catches up from what it cosigned
+    // (300) to 600 with one proof; the previous checkpoint was still 500.
+    ws[1].start(&dir);
+    let r = checkpoint(&dir, &[&ws[0], &ws[1], &ws[2]], 2);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = item(&r);
+    assert_eq!(
+        (v["tree_size"].as_u64(), v["previous_size"].as_u64()),
+        (Some(600), Some(500))
+    );
+
+    // The fork: 400 other entries after the first 300. The witness, restarted on its
+    // database, holds 600; the fork's tree does not extend it: 422, and the CA of the
+    // fork publishes nothing.
+    ws[0].stop();
+    ws[0].start(&dir);
+    mtc_add(&fork, 1000, 400, Some("ed25519"), Some(NOW));
+    let r = checkpoint(&fork, &[&ws[0]], 1);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    let err = r.stderr_str();
+    assert!(err.contains("HTTP 422"), "{err}");
+    assert!(err.contains("0 of 1 witnesses cosigned"), "{err}");
+    // Its state is what it was: the real log goes on with it.
+    mtc_add(&dir, 600, 10, Some("ed25519"), Some(NOW));
+    let r = checkpoint(&dir, &[&ws[0]], 1);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_eq!(item(&r)["tree_size"], 610);
+    for w in &mut ws {
+        w.stop();
+    }
+}
+
+/// What a witness answers to requests that are not add-checkpoint submissions it takes.
+#[test]
+fn a_witness_answers_bad_requests_with_the_protocols_codes() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    new_mtc_ca(&dir);
+    let mut w = W::new(t.path(), 1);
+    w.start(&dir);
+    let url = format!("http://127.0.0.1:{}", w.port);
+    let agent = http_agent();
+    let post = |path: &str, body: &str| {
+        let mut r = agent.post(&format!("{url}{path}")).send(body).unwrap();
+        let status = r.status().as_u16();
+        (status, r.body_mut().read_to_string().unwrap())
+    };
+    assert_eq!(post("/other", "").0, 404);
+    assert_eq!(post("/add-checkpoint", "nonsense").0, 400);
+    // A note of another CA's log: 404. One of a CA with this one's ID and another key
+    // (an impostor): 403.
+    let note_of = |dir: &Path, id: &str| {
+        pk_ok(&[
+            "mtc",
+            "ca",
+            "new",
+            "--dir",
+            &s(dir),
+            "--ca-id",
+            id,
+            "--alg",
+            "ed25519",
+        ]);
+        mtc_add(dir, 0, 5, Some("ed25519"), Some(NOW));
+        let r = pk_ok(&["mtc", "checkpoint", "--dir", &s(dir)]);
+        format!("old 0\n\n{}", r.stdout_str())
+    };
+    let (status, body) = post(
+        "/add-checkpoint",
+        &note_of(&t.path().join("other"), "32473.2"),
+    );
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = post(
+        "/add-checkpoint",
+        &note_of(&t.path().join("impostor"), "32473.1"),
+    );
+    assert_eq!(status, 403, "{body}");
+    let r = agent.get(&format!("{url}/add-checkpoint")).call().unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    w.stop();
+    // Every request has its log line, with why it was refused.
+    let log =
+        std::fs::read_to_string(w.db.with_extension(format!("log{}", std::process::id()))).unwrap();
+    assert!(log.contains("\"refused\""), "{log}");
+}

@@ -3988,7 +3988,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__audit)
-            opts="-f -h --url --ca --cosigner --state --entries --format --color --help"
+            opts="-f -h --url --ca --cosigner --witness-policy --state --entries --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4003,6 +4003,10 @@ _pkit() {
                     return 0
                     ;;
                 --cosigner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --witness-policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5014,7 +5018,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__verify)
-            opts="-f -h --ca --cosigner --trusted-subtrees --url --now --format --color --help"
+            opts="-f -h --ca --cosigner --trusted-subtrees --url --witness-policy --now --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5033,6 +5037,10 @@ _pkit() {
                     return 0
                     ;;
                 --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --witness-policy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

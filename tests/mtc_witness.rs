@@ -243,3 +243,122 @@ fn a_witness_answers_bad_requests_with_the_protocols_codes() {
         std::fs::read_to_string(w.db.with_extension(format!("log{}", std::process::id()))).unwrap();
     assert!(log.contains("\"refused\""), "{log}");
 }
+
+/// The verifier key a witness says it has, from its `listening` line.
+fn vkey(w: &W) -> String {
+    let log =
+        std::fs::read_to_string(w.db.with_extension(format!("log{}", std::process::id()))).unwrap();
+    let line = log.lines().find(|l| l.contains("\"listening\"")).unwrap();
+    let v: Value = serde_json::from_str(line).unwrap();
+    v["vkey"].as_str().unwrap().to_string()
+}
+
+/// A witness policy (c2sp.org/tlog-policy) in `mtc audit` and `mtc verify`: the served
+/// checkpoint passes with the quorum its witnesses meet and fails (exit 1, the auditor's
+/// state kept) with one they do not.
+#[test]
+fn audits_and_verification_hold_to_a_witness_policy() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    new_mtc_ca(&dir);
+    mtc_add(&dir, 0, 50, Some("ed25519"), Some(NOW));
+    let mut ws: Vec<W> = (1..=3).map(|n| W::new(t.path(), n)).collect();
+    for w in &mut ws {
+        w.start(&dir);
+    }
+    // Two of the three cosign.
+    let r = checkpoint(&dir, &[&ws[0], &ws[1]], 2);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let keys: Vec<String> = ws.iter().map(vkey).collect();
+    let policy = |quorum: &str| {
+        let p = t
+            .path()
+            .join(format!("policy-{}.txt", quorum.replace(' ', "-")));
+        let text = format!(
+            "# three witnesses\nwitness A {}\nwitness B {}\nwitness C {} http://unused.example/\n{quorum}\n",
+            keys[0], keys[1], keys[2]
+        );
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let two = policy("group G 2 A B C\nquorum G");
+    let three = policy("group G all A B C\nquorum G");
+
+    let port = free_port();
+    let mut cmd = Command::new(pkit_bin());
+    let listen = format!("127.0.0.1:{port}");
+    cmd.args(["mtc", "serve", "--dir", &s(&dir), "--listen", &listen]);
+    let server = Server::start(cmd, dir.join("serve.log"), "\"listening\"");
+    let url = format!("http://{listen}");
+    let state = t.path().join("audit.json");
+    let audit = |p: &Path| {
+        pk(&[
+            "mtc",
+            "audit",
+            "--url",
+            &url,
+            "--ca",
+            &s(&dir.join("mtc-ca.pem")),
+            "--witness-policy",
+            &s(p),
+            "--state",
+            &s(&state),
+        ])
+    };
+    let r = audit(&three);
+    refused(
+        &r,
+        1,
+        &["quorum is not met", "oid/1.3.6.1.4.1.32473.61"],
+        "2 of 3 under all-of-3",
+    );
+    assert!(!state.exists(), "a failed audit writes no state");
+    let r = audit(&two);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(state.exists());
+
+    // A standalone certificate carries the CA's cosignature only: the witnesses'
+    // quorum is not met by it, `quorum none` is.
+    let cert = t.path().join("c.pem");
+    pk_ok(&[
+        "mtc",
+        "cert",
+        "--dir",
+        &s(&dir),
+        "--index",
+        "3",
+        "-o",
+        &s(&cert),
+    ]);
+    let verify = |p: &Path| {
+        pk(&[
+            "mtc",
+            "verify",
+            &s(&cert),
+            "--ca",
+            &s(&dir.join("mtc-ca.pem")),
+            "--witness-policy",
+            &s(p),
+            "--now",
+            "2026-11-02T00:00:00Z",
+        ])
+    };
+    let r = verify(&two);
+    assert_eq!(r.code, Some(1), "{}", r.describe());
+    assert!(
+        r.stdout_str().contains("quorum is not met"),
+        "{}",
+        r.stdout_str()
+    );
+    let r = verify(&policy("quorum none"));
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    // A malformed policy is named with its line.
+    let bad = t.path().join("bad.txt");
+    std::fs::write(&bad, "witness A nonsense\nquorum A\n").unwrap();
+    let r = verify(&bad);
+    refused(&r, 3, &["bad.txt", "line 1"], "a malformed policy");
+    drop(server);
+    for w in &mut ws {
+        w.stop();
+    }
+}

@@ -121,6 +121,7 @@ pub mod tlog_witness;
 pub mod tree;
 pub mod verify;
 pub mod witness;
+pub mod witness_policy;
 pub mod witness_state;
 
 #[cfg(test)]

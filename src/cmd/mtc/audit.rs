@@ -9,7 +9,7 @@
 use super::common::{emit, mtc_err, FormatArg};
 use super::remote::Remote;
 use super::state::{read_state, write_state};
-use super::verify::{cosigner_key, read_der};
+use super::verify::{check_quorum, cosigner_key, read_der, read_policy, with_policy_keys};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine;
@@ -35,6 +35,10 @@ pub struct AuditArgs {
     /// trust anchor ID and a public key or certificate file (repeatable).
     #[arg(long, value_name = "ID=KEY_OR_CERT")]
     pub cosigner: Vec<String>,
+    /// A witness policy (c2sp.org/tlog-policy): the checkpoint must carry cosignatures
+    /// that meet its quorum, by the keys it lists (exit 1 otherwise, the state kept).
+    #[arg(long, value_name = "FILE")]
+    pub witness_policy: Option<PathBuf>,
     /// The tree verified last time (created if missing, updated after a clean audit):
     /// only tiles past it are fetched, and the log must extend it.
     #[arg(long, value_name = "FILE")]
@@ -55,6 +59,15 @@ pub fn run(be: &Backend, a: AuditArgs) -> CliResult<Exit> {
         .iter()
         .map(|s| cosigner_key(s))
         .collect::<CliResult<Vec<_>>>()?;
+    let witness_policy = a.witness_policy.as_deref().map(read_policy).transpose()?;
+    if let Some(p) = &witness_policy {
+        if !p.accepts_log(&ca.spki) {
+            return Err(CliError::negative(format!(
+                "{ca_name}: the witness policy lists no log with this CA's key"
+            )));
+        }
+    }
+    let others = with_policy_keys(others, witness_policy.as_ref());
     let remote = Remote::new(&a.url)?;
     let base = remote.base.clone();
     let SignedCheckpoint {
@@ -62,6 +75,13 @@ pub fn run(be: &Backend, a: AuditArgs) -> CliResult<Exit> {
         signers: signed,
         ..
     } = signed_checkpoint(be, &remote, &base, &ca, &others).map_err(mtc_err(&base))?;
+    if let Some(p) = &witness_policy {
+        check_quorum(
+            p,
+            &format!("{base}: checkpoint at size {}", cp.size),
+            &signed,
+        )?;
+    }
     let seen = match &a.state {
         Some(p) => read_state(p, &cp.origin)?,
         None => None,

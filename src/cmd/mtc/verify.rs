@@ -12,10 +12,11 @@ use pkit::der::hex;
 use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::{spki_of_cert_or_key, CosignerKey};
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::remote::subtrees_from_log;
+use pkit::mtc::remote::{signed_checkpoint, subtrees_from_log};
 use pkit::mtc::verify::{
-    verify_certificates, without_ca_certificate, MtcVerdict, Policy, TrustedSubtree,
+    verify_certificates, without_ca_certificate, MtcVerdict, Policy, Step, TrustedSubtree,
 };
+use pkit::mtc::witness_policy::WitnessPolicy;
 use pkit::mtc::MtcError;
 use pkit::pki::alg::Algorithm;
 use pkit::pki::backend::Backend;
@@ -47,11 +48,58 @@ pub struct VerifyArgs {
     /// yet rely on their cosignatures.
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
+    /// A witness policy (c2sp.org/tlog-policy: `witness NAME VKEY`, `group NAME K
+    /// NAME…`, `quorum NAME`): a cosigned certificate is valid only when the witnesses
+    /// whose cosignatures in it verify meet the quorum, and with --url the log's
+    /// checkpoint the landmarks come from must carry such a quorum too.
+    #[arg(long, value_name = "FILE")]
+    pub witness_policy: Option<PathBuf>,
     /// Verification time (RFC 3339), default now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
     #[command(flatten)]
     pub output: FormatArg,
+}
+
+/// `--witness-policy FILE`, read.
+pub(super) fn read_policy(path: &Path) -> CliResult<WitnessPolicy> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
+    WitnessPolicy::parse(&text).map_err(mtc_err(&name))
+}
+
+/// The witnesses of `policy` that are not among `keys` yet, added to them.
+pub(super) fn with_policy_keys(
+    mut keys: Vec<CosignerKey>,
+    policy: Option<&WitnessPolicy>,
+) -> Vec<CosignerKey> {
+    for k in policy.map(WitnessPolicy::keys).unwrap_or_default() {
+        if !keys.iter().any(|o| o.id == k.id) {
+            keys.push(k);
+        }
+    }
+    keys
+}
+
+/// Whether `signers` (note names whose signatures verified) meet `policy`'s quorum: an
+/// error naming who did sign when not.
+pub(super) fn check_quorum(policy: &WitnessPolicy, what: &str, signers: &[String]) -> CliResult {
+    let ids: Vec<TrustAnchorId> = signers
+        .iter()
+        .filter_map(|n| n.strip_prefix(pkit::mtc::ids::NOTE_PREFIX))
+        .filter_map(|d| TrustAnchorId::parse(d).ok())
+        .collect();
+    if policy.met_by(&ids) {
+        return Ok(());
+    }
+    Err(CliError::negative(format!(
+        "{what}: the witness policy's quorum is not met (signed by {})",
+        if signers.is_empty() {
+            "no one".to_string()
+        } else {
+            signers.join(", ")
+        }
+    )))
 }
 
 /// The first object of a file, as DER.
@@ -110,11 +158,20 @@ fn verdict_json(source: &str, v: &MtcVerdict) -> serde_json::Value {
 pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
+    let witness_policy = a.witness_policy.as_deref().map(read_policy).transpose()?;
+    if let Some(p) = &witness_policy {
+        if !p.accepts_log(&ca.spki) {
+            return Err(CliError::negative(format!(
+                "{ca_name}: the witness policy lists no log with this CA's key"
+            )));
+        }
+    }
     let cosigners = a
         .cosigner
         .iter()
         .map(|s| cosigner_key(s))
         .collect::<CliResult<Vec<_>>>()?;
+    let cosigners = with_policy_keys(cosigners, witness_policy.as_ref());
     let trusted = match &a.trusted_subtrees {
         Some(p) => trusted_subtrees(p)?,
         None => Vec::new(),
@@ -142,6 +199,12 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let mut policy = policy;
     if let Some(url) = &a.url {
         let remote = Remote::new(url)?;
+        if let Some(p) = &witness_policy {
+            let signed =
+                signed_checkpoint(be, &remote, &remote.base, &policy.ca, &policy.cosigners)
+                    .map_err(mtc_err(url))?;
+            check_quorum(p, &format!("{}/checkpoint", remote.base), &signed.signers)?;
+        }
         let from_log =
             subtrees_from_log(be, &remote, &remote.base, &policy, &ders).map_err(mtc_err(url))?;
         policy.trusted.extend(from_log);
@@ -151,7 +214,24 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     let mut text = String::new();
     let mut all_valid = true;
     for (item, v) in certs.iter().zip(verdicts) {
-        let v = v.map_err(mtc_err(&item.name))?;
+        let mut v = v.map_err(mtc_err(&item.name))?;
+        if let (Some(p), None, false) = (&witness_policy, &v.failed, v.report.landmark) {
+            let ids: Vec<TrustAnchorId> = v
+                .report
+                .verified_cosigners
+                .iter()
+                .filter_map(|d| TrustAnchorId::parse(d).ok())
+                .collect();
+            if !p.met_by(&ids) {
+                v.failed = Some((
+                    Step::Cosignature,
+                    format!(
+                        "the witness policy's quorum is not met by its cosigners ({})",
+                        v.report.verified_cosigners.join(", ")
+                    ),
+                ));
+            }
+        }
         text.push_str(&verdict_text(&item.name, &v));
         all_valid &= v.failed.is_none();
         items.push(verdict_json(&item.name, &v));

@@ -113,6 +113,8 @@ fn serve(be: &'static Backend, a: WitnessServeArgs) -> CliResult<Exit> {
     // schema) is an error before listening; that connection serves the first worker.
     let mut first = Some(open()?);
     let name = cosigner.public.id.note_name();
+    // What relying parties put in their witness policies (c2sp.org/tlog-policy).
+    let vkey = pkit::mtc::witness_policy::vkey_of(&cosigner.public);
     let logs: Vec<String> = cas
         .iter()
         .map(|c| format!("{}.0.*", c.ca_id.note_name()))
@@ -134,7 +136,7 @@ fn serve(be: &'static Backend, a: WitnessServeArgs) -> CliResult<Exit> {
     let sig = pkit::serve::serve(&opts, make, |l| {
         log_line(
             &json!({"time": Time::now().to_string(), "event": "listening",
-            "listen": l.addr.to_string(), "witness": name, "logs": logs,
+            "listen": l.addr.to_string(), "witness": name, "vkey": vkey, "logs": logs,
             "submission": format!("{}/add-checkpoint", prefix), "threads": l.threads}),
         );
     })?;

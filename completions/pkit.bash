@@ -4976,7 +4976,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__tiles)
-            opts="-f -h --dir --db --db-passin --out-dir --no-entries --format --color --help"
+            opts="-f -h --dir --db --db-passin --out-dir --to --s3-endpoint --s3-region --s3-jobs --no-entries --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4995,6 +4995,22 @@ _pkit() {
                     return 0
                     ;;
                 --out-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --s3-endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --s3-region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --s3-jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

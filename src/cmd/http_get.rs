@@ -1,7 +1,9 @@
 //! The binary's HTTP client: one way to make an agent, to read a response bounded in
 //! size and to ask an OCSP responder, for `pkit verify`'s OCSP and CRL fetches
 //! (`verify/fetch.rs`), `pkit ocsp request --url` and a served MTC log's resources
-//! (`mtc/remote.rs`). pkit's HTTP client is built without TLS.
+//! (`mtc/remote.rs`), the witnesses `mtc checkpoint --witness` asks and the buckets
+//! `mtc tiles --to s3://` writes (HTTPS for S3 endpoints: rustls on ring, the webpki
+//! roots).
 
 use std::time::Duration;
 

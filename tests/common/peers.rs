@@ -41,9 +41,13 @@ pub enum Peer {
     Certbot,
     /// prometheus_client (Python), whose parser reads what `/metrics` serves.
     PrometheusClient,
+    /// boto3 (Python), the AWS SDK, which reads an S3 bucket back.
+    Boto3,
+    /// MinIO, an S3-compatible object store (at PKIT_MINIO; scripts/test builds it).
+    Minio,
 }
 
-const PEERS: [Peer; 10] = [
+const PEERS: [Peer; 12] = [
     Peer::Openssl,
     Peer::Python,
     Peer::PythonCryptography,
@@ -54,6 +58,8 @@ const PEERS: [Peer; 10] = [
     Peer::Pkilint,
     Peer::Certbot,
     Peer::PrometheusClient,
+    Peer::Boto3,
+    Peer::Minio,
 ];
 
 impl Peer {
@@ -69,6 +75,8 @@ impl Peer {
             Peer::Pkilint => "pkilint",
             Peer::Certbot => "certbot",
             Peer::PrometheusClient => "Python's prometheus_client",
+            Peer::Boto3 => "Python's boto3",
+            Peer::Minio => "MinIO",
         }
     }
 
@@ -100,6 +108,15 @@ impl Peer {
             Peer::PrometheusClient => {
                 "python3 -m pip install prometheus_client==0.26.0 (scripts/test installs it; \
                  set PYTHONPATH=target/pydeps when running cargo directly)"
+            }
+            Peer::Boto3 => {
+                "python3 -m pip install boto3==1.44.5 (scripts/test installs it; set \
+                 PYTHONPATH=target/pydeps when running cargo directly)"
+            }
+            Peer::Minio => {
+                "scripts/test builds it (go install github.com/minio/minio@VERSION into \
+                 ~/.cache/pkit) and sets PKIT_MINIO to it; set PKIT_MINIO when running cargo \
+                 directly"
             }
         }
     }
@@ -142,6 +159,23 @@ impl Peer {
                     "import importlib.metadata as m; print(m.version('prometheus_client'))",
                 ],
             ),
+            Peer::Boto3 => (
+                "python3",
+                &[
+                    "-c",
+                    "import importlib.metadata as m; print(m.version('boto3'))",
+                ],
+            ),
+            Peer::Minio => {
+                let path =
+                    std::env::var("PKIT_MINIO").map_err(|_| "PKIT_MINIO is not set".to_string())?;
+                let run = super::try_run_with(&path, &["--version"], None, PROBE_LIMIT)
+                    .map_err(|e| format!("cannot run {path}: {e}"))?;
+                return match run.code {
+                    Some(0) => Ok(path),
+                    _ => Err(format!("{path} --version failed")),
+                };
+            }
         };
         let run = super::try_run_with(program, args, None, PROBE_LIMIT)
             .map_err(|e| format!("cannot run {program}: {e}"))?;

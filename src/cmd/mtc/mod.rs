@@ -4,6 +4,7 @@
 
 mod add;
 mod audit;
+mod bucket;
 mod ca;
 mod common;
 mod cosign;

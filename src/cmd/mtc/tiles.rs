@@ -10,6 +10,7 @@
 //! tile it needs, and the next run writes the rest. This file only says how the
 //! directory is written.
 
+use super::bucket::{BucketArgs, S3Mirror};
 use super::common::{emit, mtc_err, open_store, FormatArg};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
@@ -29,8 +30,20 @@ pub struct TilesArgs {
     pub db: crate::cmd::ca_db::DbArgs,
     /// Where to write the log's files (created if needed): `checkpoint`, `landmarks` and
     /// `tile/…`, to be served at the log's prefix URL.
-    #[arg(long, value_name = "DIR")]
-    pub out_dir: PathBuf,
+    #[arg(
+        long,
+        value_name = "DIR",
+        required_unless_present = "to",
+        conflicts_with = "to"
+    )]
+    pub out_dir: Option<PathBuf>,
+    /// Write the same objects into an S3-compatible bucket instead, under PREFIX:
+    /// tiles and entry bundles as immutable, then the landmark list, the checkpoint
+    /// last (its Cache-Control: max-age=2).
+    #[arg(long, value_name = "s3://BUCKET[/PREFIX]")]
+    pub to: Option<String>,
+    #[command(flatten)]
+    pub bucket: BucketArgs,
     /// Leave out the entry bundles (`tile/entries/…`): hash tiles, checkpoint and
     /// landmarks only.
     #[arg(long)]
@@ -90,45 +103,62 @@ impl Mirror for Dir<'_> {
 
 pub fn run(a: TilesArgs) -> CliResult<Exit> {
     let (store, name) = open_store(&a.dir, &a.db)?;
-    let mut out = Dir {
-        root: &a.out_dir,
-        bar: indicatif::ProgressBar::hidden(),
-        made: HashSet::new(),
-    };
     let now = u64::try_from(Time::now().unix).unwrap_or(0);
-    let cp_name = a
-        .out_dir
-        .join(Resource::Checkpoint.path())
-        .display()
-        .to_string();
-    let done = catch_up(store.as_ref(), &mut out, !a.no_entries, now).map_err(|e| match e {
-        PublishError::NoCheckpoint => CliError::usage(format!(
+    let entries = !a.no_entries;
+    let no_checkpoint = || {
+        CliError::usage(format!(
             "{name}: no checkpoint yet (run `pkit mtc checkpoint --dir {}`)",
             a.dir.display()
-        )),
+        ))
+    };
+    let failed = |cp_name: &str, e: PublishError<CliError>| match e {
+        PublishError::NoCheckpoint => no_checkpoint(),
         PublishError::Log(e) => mtc_err(&name)(e),
-        PublishError::Copy(e) => mtc_err(&cp_name)(e),
+        PublishError::Copy(e) => mtc_err(cp_name)(e),
         PublishError::Missing(path) => CliError::io(format!("{name}: {path} is missing")),
         PublishError::Mirror(e) => e,
-    })?;
+    };
+    let (to, done, requests) = match (&a.out_dir, &a.to) {
+        (Some(dir), _) => {
+            let mut out = Dir {
+                root: dir,
+                bar: indicatif::ProgressBar::hidden(),
+                made: HashSet::new(),
+            };
+            let cp_name = dir.join(Resource::Checkpoint.path()).display().to_string();
+            let done = catch_up(store.as_ref(), &mut out, entries, now)
+                .map_err(|e| failed(&cp_name, e))?;
+            (dir.display().to_string(), done, None)
+        }
+        (None, Some(to)) => {
+            let mut out = S3Mirror::open(to, &a.bucket)?;
+            let cp_name = format!("{}{}", out.name(), Resource::Checkpoint.path());
+            let done = catch_up(store.as_ref(), &mut out, entries, now)
+                .map_err(|e| failed(&cp_name, e))?;
+            (out.name().to_string(), done, Some(out.requests))
+        }
+        (None, None) => return Err(CliError::usage("give --out-dir DIR or --to s3://BUCKET")),
+    };
     let (size, old) = (done.size, done.previous);
     let (hashes, bundles, bytes) = (done.hash_tiles, done.entry_bundles, done.bytes);
     let text = format!(
-        "{}: tree size {size} (was {old}): {hashes} hash tiles and {bundles} entry bundles written, {bytes} bytes\n",
-        a.out_dir.display()
+        "{to}: tree size {size} (was {old}): {hashes} hash tiles and {bundles} entry bundles written, {bytes} bytes{}\n",
+        requests.map_or(String::new(), |n| format!(", {n} requests"))
     );
-    emit(
-        a.output.format,
-        "mtc_tiles",
-        json!({
-            "out_dir": a.out_dir.display().to_string(),
-            "tree_size": size,
-            "previous_size": old,
-            "hash_tiles": hashes,
-            "entry_bundles": bundles,
-            "bytes": bytes,
-        }),
-        &text,
-    )?;
+    let mut item = json!({
+        "tree_size": size,
+        "previous_size": old,
+        "hash_tiles": hashes,
+        "entry_bundles": bundles,
+        "bytes": bytes,
+    });
+    match requests {
+        None => item["out_dir"] = json!(to),
+        Some(n) => {
+            item["to"] = json!(to);
+            item["requests"] = json!(n);
+        }
+    }
+    emit(a.output.format, "mtc_tiles", item, &text)?;
     Ok(Exit::Ok)
 }

@@ -935,7 +935,7 @@ fn bad_inputs_to_the_log_commands() {
     log_with(&dir, 10);
     let ca = s(&dir.join("mtc-ca.pem"));
     let d = s(&dir);
-    for url in ["https://ca.example/mtc/1", "ftp://x", "ca.example"] {
+    for url in ["https://", "ftp://x", "ca.example"] {
         let r = pk(&["mtc", "audit", "--url", url, "--ca", &ca]);
         refused(&r, 2, &["--url", url], "not an http:// URL");
     }

@@ -33,17 +33,15 @@ impl Fetch for Remote {
 }
 
 impl Remote {
-    /// A log at `url`, which must be an http:// URL: pkit's HTTP client is built without
-    /// TLS (an https:// log is read through a mirror or proxy on http://).
+    /// A log at `url`, an http:// or https:// prefix URL (a log behind a CDN or an
+    /// object store's website endpoint is usually https://).
     pub fn new(url: &str) -> CliResult<Remote> {
-        if url.starts_with("https://") {
+        let rest = url
+            .strip_prefix("http://")
+            .or_else(|| url.strip_prefix("https://"));
+        if rest.is_none_or(str::is_empty) {
             return Err(CliError::usage(format!(
-                "--url {url}: https:// is not supported yet (pkit's HTTP client has no TLS); read the log over http://"
-            )));
-        }
-        if !url.starts_with("http://") || url.len() == "http://".len() {
-            return Err(CliError::usage(format!(
-                "--url {url}: expected an http:// URL, the log's prefix"
+                "--url {url}: expected an http:// or https:// URL, the log's prefix"
             )));
         }
         Ok(Remote {

@@ -4218,7 +4218,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__checkpoint)
-            opts="-o -f -h --dir --db --db-passin --now --passin --pin --cosignature --subtree-cosignature --cosigner --witness --witness-quorum --witness-timeout --out --force --format --color --help"
+            opts="-o -f -h --dir --db --db-passin --now --passin --pin --cosignature --subtree-cosignature --cosigner --witness --witness-quorum --witness-timeout --to --s3-endpoint --s3-region --s3-jobs --out --force --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4269,6 +4269,22 @@ _pkit() {
                     return 0
                     ;;
                 --witness-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --s3-endpoint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --s3-region)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --s3-jobs)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

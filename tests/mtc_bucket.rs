@@ -262,6 +262,39 @@ fn the_log_in_a_bucket_is_its_tiles_and_survives_a_killed_upload() {
     boto(&m.endpoint, &["compare", "mtc/1/", &s(&files)]);
     let r = audit("audit.json");
     assert_eq!(r.code, Some(0), "{}", r.describe());
+
+    // The checkpointing path publishes too: `mtc checkpoint --to`.
+    mtc_add(&dir, 23000, 100, Some("ed25519"), Some(NOW));
+    let out = Command::new(pkit_bin())
+        .args([
+            "mtc",
+            "checkpoint",
+            "--dir",
+            &s(&dir),
+            "--to",
+            "s3://pkit-log/mtc/1",
+        ])
+        .args(["--s3-endpoint", &m.endpoint, "-f", "json"])
+        .env("AWS_ACCESS_KEY_ID", USER)
+        .env("AWS_SECRET_ACCESS_KEY", SECRET)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = &v["items"][0]["published"];
+    assert_eq!(
+        (p["tree_size"].as_u64(), p["previous_size"].as_u64()),
+        (Some(23100), Some(23000)),
+        "{v}"
+    );
+    let cp = boto(&m.endpoint, &["checkpoint", "mtc/1/"]);
+    assert_eq!(cp, v["items"][0]["note"].as_str().unwrap());
+    let r = audit("audit.json");
+    assert_eq!(r.code, Some(0), "{}", r.describe());
 }
 
 /// Wrong credentials, a bucket that is not there, a malformed --to: one line, exit 4 or 2.

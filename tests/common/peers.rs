@@ -167,8 +167,12 @@ impl Peer {
                 ],
             ),
             Peer::Minio => {
-                let path =
-                    std::env::var("PKIT_MINIO").map_err(|_| "PKIT_MINIO is not set".to_string())?;
+                let path = std::env::var("PKIT_MINIO")
+                    .ok()
+                    .or_else(built_minio)
+                    .ok_or_else(|| {
+                        "PKIT_MINIO is not set and none is built in ~/.cache/pkit".to_string()
+                    })?;
                 let run = super::try_run_with(&path, &["--version"], None, PROBE_LIMIT)
                     .map_err(|e| format!("cannot run {path}: {e}"))?;
                 return match run.code {
@@ -209,6 +213,24 @@ impl Peer {
         let i = PEERS.iter().position(|p| *p == self).expect("listed peer");
         FOUND[i].get_or_init(|| self.probe())
     }
+}
+
+/// The MinIO scripts/test built into ~/.cache/pkit (the newest, when PKIT_MINIO does not
+/// name one).
+fn built_minio() -> Option<String> {
+    let cache = std::env::var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|_| std::env::var("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .ok()?;
+    let mut found: Vec<PathBuf> = std::fs::read_dir(cache.join("pkit"))
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("minio-"))
+        .map(|e| e.path().join("minio"))
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort();
+    found.pop().map(|p| p.display().to_string())
 }
 
 /// certbot as scripts/test installs it: its own directory on PYTHONPATH.

@@ -16,7 +16,7 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::Args;
 use pkit::der::Time;
-use pkit::mtc::publish::{catch_up, Mirror, PublishError, Resource};
+use pkit::mtc::publish::{catch_up, Mirror, PublishError, Published, Resource};
 use serde_json::json;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -101,23 +101,44 @@ impl Mirror for Dir<'_> {
     }
 }
 
+/// Bring the bucket `to` up to the log's latest checkpoint (`publish::catch_up`): what
+/// was written, the requests it took, and the bucket's `s3://` name.
+pub fn publish_to(
+    store: &dyn pkit::mtc::store::LogStore,
+    name: &str,
+    dir: &Path,
+    to: &str,
+    bucket: &BucketArgs,
+    entries: bool,
+) -> CliResult<(Published, u64, String)> {
+    let now = u64::try_from(Time::now().unix).unwrap_or(0);
+    let mut out = S3Mirror::open(to, bucket)?;
+    let cp_name = format!("{}{}", out.name(), Resource::Checkpoint.path());
+    let done = catch_up(store, &mut out, entries, now)
+        .map_err(|e| publish_error(name, dir, &cp_name, e))?;
+    Ok((done, out.requests, out.name().to_string()))
+}
+
+/// A failed `catch_up` of the log `name` (of CA directory `dir`) into the copy whose
+/// checkpoint is `cp_name`, as one line.
+fn publish_error(name: &str, dir: &Path, cp_name: &str, e: PublishError<CliError>) -> CliError {
+    match e {
+        PublishError::NoCheckpoint => CliError::usage(format!(
+            "{name}: no checkpoint yet (run `pkit mtc checkpoint --dir {}`)",
+            dir.display()
+        )),
+        PublishError::Log(e) => mtc_err(name)(e),
+        PublishError::Copy(e) => mtc_err(cp_name)(e),
+        PublishError::Missing(path) => CliError::io(format!("{name}: {path} is missing")),
+        PublishError::Mirror(e) => e,
+    }
+}
+
 pub fn run(a: TilesArgs) -> CliResult<Exit> {
     let (store, name) = open_store(&a.dir, &a.db)?;
     let now = u64::try_from(Time::now().unix).unwrap_or(0);
     let entries = !a.no_entries;
-    let no_checkpoint = || {
-        CliError::usage(format!(
-            "{name}: no checkpoint yet (run `pkit mtc checkpoint --dir {}`)",
-            a.dir.display()
-        ))
-    };
-    let failed = |cp_name: &str, e: PublishError<CliError>| match e {
-        PublishError::NoCheckpoint => no_checkpoint(),
-        PublishError::Log(e) => mtc_err(&name)(e),
-        PublishError::Copy(e) => mtc_err(cp_name)(e),
-        PublishError::Missing(path) => CliError::io(format!("{name}: {path} is missing")),
-        PublishError::Mirror(e) => e,
-    };
+    let failed = |cp_name: &str, e| publish_error(&name, &a.dir, cp_name, e);
     let (to, done, requests) = match (&a.out_dir, &a.to) {
         (Some(dir), _) => {
             let mut out = Dir {
@@ -131,11 +152,9 @@ pub fn run(a: TilesArgs) -> CliResult<Exit> {
             (dir.display().to_string(), done, None)
         }
         (None, Some(to)) => {
-            let mut out = S3Mirror::open(to, &a.bucket)?;
-            let cp_name = format!("{}{}", out.name(), Resource::Checkpoint.path());
-            let done = catch_up(store.as_ref(), &mut out, entries, now)
-                .map_err(|e| failed(&cp_name, e))?;
-            (out.name().to_string(), done, Some(out.requests))
+            let (done, requests, name) =
+                publish_to(store.as_ref(), &name, &a.dir, to, &a.bucket, entries)?;
+            (name, done, Some(requests))
         }
         (None, None) => return Err(CliError::usage("give --out-dir DIR or --to s3://BUCKET")),
     };

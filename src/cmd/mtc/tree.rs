@@ -67,6 +67,12 @@ pub struct CheckpointArgs {
     /// How long each witness has to answer (connection included).
     #[arg(long, value_name = "DURATION", default_value = "10s")]
     pub witness_timeout: String,
+    /// Once the checkpoint is recorded, publish the log into this S3-compatible bucket
+    /// as `pkit mtc tiles --to` does (what it adds, the checkpoint last).
+    #[arg(long, value_name = "s3://BUCKET[/PREFIX]")]
+    pub to: Option<String>,
+    #[command(flatten)]
+    pub bucket: super::bucket::BucketArgs,
     /// Write the signed note to FILE instead of stdout (with -f json, the description
     /// stays on stdout and names the file). Nothing is written when there was nothing
     /// new to sign.
@@ -284,6 +290,18 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
             format!(", cosigned by {cosigned} of {} witnesses", asked.len())
         }
     );
+    let mut item = item;
+    let mut summary = summary;
+    if let Some(to) = &a.to {
+        // Recorded first: a bucket that refuses costs a later `mtc tiles --to` run,
+        // never the checkpoint.
+        let (done, requests, name) =
+            super::tiles::publish_to(&*store, &name, &a.dir, to, &a.bucket, true)?;
+        item["published"] = json!({"to": name, "tree_size": done.size,
+            "previous_size": done.previous, "objects": done.hash_tiles + done.entry_bundles + 2,
+            "requests": requests});
+        summary.push_str(&format!("; published to {name} ({} requests)", requests));
+    }
     a.deliver(&r.checkpoint.note, item, &summary, true)?;
     Ok(Exit::Ok)
 }

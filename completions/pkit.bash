@@ -5160,7 +5160,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__mtc__subcmd__witness__subcmd__serve)
-            opts="-h --key --passin --pin --id --log --db --prefix --listen --threads --max-connections --header-timeout --color --help"
+            opts="-h --key --passin --pin --id --log --db --db-passin --prefix --listen --threads --max-connections --header-timeout --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5187,6 +5187,10 @@ _pkit() {
                     return 0
                     ;;
                 --db)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --db-passin)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

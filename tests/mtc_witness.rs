@@ -16,6 +16,8 @@ struct W {
     key: PathBuf,
     public: PathBuf,
     db: PathBuf,
+    /// `--db` and what goes with it: the file `db`, or a PostgreSQL database.
+    db_args: Vec<String>,
     id: String,
     port: u16,
     server: Option<Server>,
@@ -27,10 +29,12 @@ impl W {
         let public = dir.join(format!("w{n}.pub"));
         pk_ok(&["key", "gen", "--alg", "ed25519", "-o", &s(&key)]);
         pk_ok(&["key", "pub", &s(&key), "-o", &s(&public)]);
+        let db = dir.join(format!("w{n}.db"));
         W {
             key,
             public,
-            db: dir.join(format!("w{n}.db")),
+            db_args: vec!["--db".into(), s(&db)],
+            db,
             id: format!("32473.{}", 60 + n),
             port: free_port(),
             server: None,
@@ -49,13 +53,12 @@ impl W {
             &self.id,
             "--log",
             &s(&ca.join("mtc-ca.pem")),
-            "--db",
-            &s(&self.db),
             "--listen",
             &format!("127.0.0.1:{}", self.port),
             "--threads",
             "1",
         ]);
+        cmd.args(&self.db_args);
         let log = self.db.with_extension(format!("log{}", std::process::id()));
         self.server = Some(Server::start(cmd, log, "\"listening\""));
     }
@@ -361,4 +364,53 @@ fn audits_and_verification_hold_to_a_witness_policy() {
     for w in &mut ws {
         w.stop();
     }
+}
+
+/// One witness on two hosts: two `mtc witness serve` processes with its key and one
+/// PostgreSQL database. What one cosigned, the other knows: a CA that asks the second
+/// for the first time is told the size the first cosigned (409) and proves from there;
+/// a fork is refused by either.
+#[test]
+fn a_witness_on_postgresql_shares_its_state_between_processes() {
+    let Some(db) = pg_database("witness_pg") else {
+        return;
+    };
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    new_mtc_ca(&dir);
+    mtc_add(&dir, 0, 300, Some("ed25519"), Some(NOW));
+    let mut a = W::new(t.path(), 1);
+    a.db_args = db.args();
+    let mut b = W {
+        key: a.key.clone(),
+        public: a.public.clone(),
+        db: t.path().join("w1b.db"),
+        db_args: db.args(),
+        id: a.id.clone(),
+        port: free_port(),
+        server: None,
+    };
+    a.start(&dir);
+    b.start(&dir);
+    let fork = t.path().join("fork");
+    std::fs::create_dir(&fork).unwrap();
+    for f in ["mtc-ca.pem", "cosigner.key", "mtc.db"] {
+        std::fs::copy(dir.join(f), fork.join(f)).unwrap();
+    }
+
+    let r = checkpoint(&dir, &[&a], 1);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    mtc_add(&dir, 300, 200, Some("ed25519"), Some(NOW));
+    let r = checkpoint(&dir, &[&b], 1);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_eq!(item(&r)["witnesses"][0]["cosigned"], true);
+    // The fork, through either process: refused from the state they share.
+    mtc_add(&fork, 1000, 400, Some("ed25519"), Some(NOW));
+    for w in [&a, &b] {
+        let r = checkpoint(&fork, &[w], 1);
+        assert_eq!(r.code, Some(1), "{}", r.describe());
+        assert!(r.stderr_str().contains("HTTP 422"), "{}", r.describe());
+    }
+    a.stop();
+    b.stop();
 }

@@ -121,6 +121,8 @@ pub mod tlog_witness;
 pub mod tree;
 pub mod verify;
 pub mod witness;
+#[cfg(feature = "postgres")]
+pub mod witness_pg;
 pub mod witness_policy;
 pub mod witness_state;
 

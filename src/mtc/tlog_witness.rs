@@ -175,6 +175,11 @@ pub struct Recorded {
     pub root: Hash,
 }
 
+/// The judgment [`WitnessState::advance`] runs on what is recorded (sent to the thread a
+/// database client may need).
+pub type Decide<'a> =
+    dyn FnMut(Option<Recorded>) -> std::result::Result<Recorded, Refusal> + Send + 'a;
+
 /// A witness's durable state: per log origin, the latest checkpoint it cosigned.
 pub trait WitnessState: Send {
     /// In one transaction: read what is recorded for `origin`, let `decide` judge
@@ -182,10 +187,10 @@ pub trait WitnessState: Send {
     fn advance(
         &mut self,
         origin: &str,
-        decide: &mut dyn FnMut(Option<Recorded>) -> std::result::Result<Recorded, Refusal>,
+        decide: &mut Decide<'_>,
     ) -> std::result::Result<Recorded, Refusal>;
     /// What is recorded for `origin`.
-    fn recorded(&self, origin: &str) -> Result<Option<Recorded>>;
+    fn recorded(&mut self, origin: &str) -> Result<Option<Recorded>>;
 }
 
 /// A witness: its key, and the MTC CAs whose logs it cosigns.

@@ -5,7 +5,7 @@
 //! after a power cut could later cosign a fork of it.
 
 use super::hash::Hash;
-use super::tlog_witness::{Recorded, Refusal, WitnessState};
+use super::tlog_witness::{Decide, Recorded, Refusal, WitnessState};
 use crate::error::{MtcError, Result};
 use pkit_store::open_error::OpenError;
 use pkit_store::sqlite::open_versioned;
@@ -63,7 +63,7 @@ impl WitnessState for SqliteWitnessState {
     fn advance(
         &mut self,
         origin: &str,
-        decide: &mut dyn FnMut(Option<Recorded>) -> std::result::Result<Recorded, Refusal>,
+        decide: &mut Decide<'_>,
     ) -> std::result::Result<Recorded, Refusal> {
         let tx = self
             .conn
@@ -87,7 +87,7 @@ impl WitnessState for SqliteWitnessState {
         Ok(new)
     }
 
-    fn recorded(&self, origin: &str) -> Result<Option<Recorded>> {
+    fn recorded(&mut self, origin: &str) -> Result<Option<Recorded>> {
         recorded_of(&self.conn, origin).map_err(|e| MtcError::Store(e.to_string()))
     }
 }

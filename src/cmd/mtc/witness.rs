@@ -13,11 +13,13 @@ use pkit::der::Time;
 use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::Cosigner;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::tlog_witness::Witness;
+use pkit::mtc::tlog_witness::{Witness, WitnessState};
 use pkit::mtc::witness::check_witness_key;
+use pkit::mtc::witness_pg::PgWitnessState;
 use pkit::mtc::witness_state::SqliteWitnessState;
 use pkit::pki::backend::Backend;
 use pkit::serve::{log_line, normalize_prefix, Clock, WitnessHandler};
+use pkit::store::url::{is_url, without_password};
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -70,10 +72,15 @@ pub struct WitnessServeArgs {
     /// checkpoints must carry the CA's signature (repeatable).
     #[arg(long = "log", value_name = "MTC_CA_CERT", required = true)]
     pub logs: Vec<PathBuf>,
-    /// The witness's state: the latest checkpoint cosigned per log (SQLite, created if
-    /// missing). Losing it lets the witness be rolled back: keep it, back it up.
-    #[arg(long, value_name = "FILE")]
-    pub db: PathBuf,
+    /// The witness's state: the latest checkpoint cosigned per log, in a SQLite file
+    /// (created if missing) or a PostgreSQL database (postgres://USER@HOST[:PORT]/DB,
+    /// shared by witness processes on several hosts). Losing it lets the witness be
+    /// rolled back: keep it, back it up.
+    #[arg(long, value_name = "FILE|URL")]
+    pub db: String,
+    /// Password source for a --db server (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC")]
+    pub db_passin: Option<String>,
     /// The submission prefix's path: requests go to PREFIX/add-checkpoint. Default: the
     /// root.
     #[arg(long, value_name = "PATH", default_value = "")]
@@ -106,9 +113,27 @@ fn serve(be: &'static Backend, a: WitnessServeArgs) -> CliResult<Exit> {
         let (name, der) = read_der(path)?;
         cas.push(CaInfo::from_certificate(&der).map_err(mtc_err(&name))?);
     }
-    let db_name = a.db.display().to_string();
-    let open =
-        || SqliteWitnessState::open(&a.db).map_err(|e| CliError::io(format!("{db_name}: {e}")));
+    let on_server = is_url(&a.db);
+    let password = a
+        .db_passin
+        .as_deref()
+        .map(crate::cmd::io::read_secret)
+        .transpose()?;
+    let db_name = without_password(&a.db);
+    let open = || -> CliResult<Box<dyn WitnessState>> {
+        if on_server {
+            return PgWitnessState::open(
+                &a.db,
+                password.as_deref(),
+                pkit::pki::ca::store::pg_connect::connect,
+            )
+            .map(|s| Box::new(s) as Box<dyn WitnessState>)
+            .map_err(|e| CliError::io(format!("{db_name}: {e}")));
+        }
+        SqliteWitnessState::open(std::path::Path::new(&a.db))
+            .map(|s| Box::new(s) as Box<dyn WitnessState>)
+            .map_err(|e| CliError::io(format!("{db_name}: {e}")))
+    };
     // Opened here first, so that a database that is not a witness's (or of a newer
     // schema) is an error before listening; that connection serves the first worker.
     let mut first = Some(open()?);
@@ -127,7 +152,7 @@ fn serve(be: &'static Backend, a: WitnessServeArgs) -> CliResult<Exit> {
         };
         Ok::<_, CliError>(WitnessHandler {
             witness: Arc::clone(&witness),
-            state: Box::new(state),
+            state,
             backend: be,
             prefix: prefix.clone(),
             clock: Clock::System,

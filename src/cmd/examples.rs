@@ -335,7 +335,21 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "From cron: the signed note replaced in a file",
                 "pkit mtc checkpoint --dir mtc -o checkpoint.txt --force",
             ),
+            (
+                "Publish only once 2 of 3 witnesses cosigned, then into a bucket",
+                "pkit mtc checkpoint --dir mtc --witness https://w1.example=w1.pub \
+                 --witness https://w2.example=w2.pub --witness https://w3.example=w3.pub \
+                 --witness-quorum 2 --to s3://logs/mtc/1",
+            ),
         ],
+    ),
+    (
+        "pkit mtc witness serve",
+        &[(
+            "A witness for the logs of one MTC CA, its state in witness.db",
+            "pkit mtc witness serve --key w.key --id 32473.50 --log mtc-ca.pem --db witness.db \
+             --listen 127.0.0.1:7380",
+        )],
     ),
     (
         "pkit mtc cert",
@@ -363,6 +377,10 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         &[(
             "Publish the log as static files",
             "pkit mtc tiles --dir mtc --out-dir public",
+        ),
+        (
+            "Publish it into an S3-compatible bucket (credentials from AWS_*)",
+            "pkit mtc tiles --dir mtc --to s3://logs/mtc/1 --s3-endpoint http://127.0.0.1:9000",
         )],
     ),
     (
@@ -370,6 +388,11 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         &[(
             "Audit a served log, remembering what was seen",
             "pkit mtc audit --url http://127.0.0.1:8081/ --ca mtc/mtc-ca.pem --state seen.json",
+        ),
+        (
+            "Only with the witnesses a policy asks for",
+            "pkit mtc audit --url https://logs.example/mtc/1 --ca mtc/mtc-ca.pem \
+             --witness-policy policy.txt",
         )],
     ),
     (

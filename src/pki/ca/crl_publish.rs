@@ -18,7 +18,7 @@
 //! the records, which also drops expired certificates when asked. The entries kept cost
 //! memory about the size of the CRLs themselves.
 //!
-//! Every CRL goes through [`generate_crls`] (the lint gate; a number spent only by a CRL
+//! Every CRL goes through [`sign_lists`] (the lint gate; a number spent only by a CRL
 //! the gate let through), is served, then recorded ([`CaStore::insert_crl`]); the records
 //! keep the last [`KEPT`] of them, so a server republishing all day does not leave a file per
 //! revocation.

@@ -347,3 +347,60 @@ fn a_bucket_that_refuses_is_one_line() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("expected s3://BUCKET[/PREFIX]"), "{err}");
 }
+
+/// `acme serve --mtc DIR --mtc-to s3://…`: the server's checkpointer publishes into the
+/// bucket after each checkpoint it signs (entries appended here by `pkit mtc add` from
+/// another process, as orders would), and says so in its log.
+#[test]
+fn the_acme_servers_checkpointer_publishes_into_the_bucket() {
+    let t = tempdir();
+    let dir = t.path().join("mtc");
+    new_mtc_ca(&dir);
+    let ca = issue_ca(t.path(), "ca", "CN=ACME Bucket CA", &[]);
+    let m = minio(t.path());
+    let port = free_port();
+    let mut cmd = Command::new(pkit_bin());
+    cmd.args([
+        "acme",
+        "serve",
+        "--ca",
+        &s(&ca),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+    ])
+    .args([
+        "--threads",
+        "1",
+        "--mtc",
+        &s(&dir),
+        "--checkpoint-every",
+        "1s",
+    ])
+    .args([
+        "--mtc-to",
+        "s3://pkit-log/acme",
+        "--s3-endpoint",
+        &m.endpoint,
+    ])
+    .env("AWS_ACCESS_KEY_ID", USER)
+    .env("AWS_SECRET_ACCESS_KEY", SECRET);
+    let server = Server::start(cmd, t.path().join("acme.log"), "\"listening\"");
+    mtc_add(&dir, 0, 100, Some("ed25519"), Some(NOW));
+    let t0 = Instant::now();
+    loop {
+        let cp = boto(&m.endpoint, &["checkpoint", "acme/"]);
+        if cp.lines().nth(1) == Some("100") {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "not published: {}",
+            server.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let log = server.log_text();
+    assert!(log.contains("\"event\":\"mtc_publish\""), "{log}");
+    assert!(log.contains("s3://pkit-log/acme/"), "{log}");
+    drop(server);
+}

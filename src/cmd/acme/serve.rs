@@ -130,6 +130,13 @@ pub struct AcmeOptions {
     #[arg(long, value_name = "DAYS", default_value_t = 7, requires = "mtc",
           value_parser = clap::value_parser!(u32).range(1..))]
     pub mtc_days: u32,
+    /// After each checkpoint, publish the MTC log into this S3-compatible bucket, as
+    /// `pkit mtc tiles --to` does (the tiles it adds, the checkpoint last); the
+    /// credentials are AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
+    #[arg(long, value_name = "s3://BUCKET[/PREFIX]", requires = "mtc")]
+    pub mtc_to: Option<String>,
+    #[command(flatten)]
+    pub mtc_bucket: crate::cmd::mtc::bucket::BucketArgs,
     /// How often the MTC log is checkpointed (when entries were added): how long a
     /// client waits for its certificate, at most.
     #[arg(long, value_name = "DURATION", default_value = "10s", requires = "mtc")]
@@ -298,6 +305,28 @@ fn mtc_log(be: &'static Backend, at: &At<'_>, a: &AcmeOptions, dir: &Path) -> Cl
     let ca_path = CaFiles::in_dir(dir).cert;
     let ca_pem = std::fs::read_to_string(&ca_path)
         .map_err(|e| CliError::io_at(&ca_path.display().to_string(), &e))?;
+    // `--mtc-to`: the checkpointer publishes into the bucket after each checkpoint, as
+    // `pkit mtc checkpoint --to` does; the bucket's settings are checked now.
+    let publish: Option<pkit::acme::Publish> = match &a.mtc_to {
+        Some(to) => {
+            crate::cmd::mtc::bucket::S3Mirror::open(to, &a.mtc_bucket)?;
+            let (to, bucket, dir, name) = (
+                to.clone(),
+                a.mtc_bucket.clone(),
+                dir.to_path_buf(),
+                name.clone(),
+            );
+            Some(Box::new(move |store| {
+                crate::cmd::mtc::tiles::publish_to(store, &name, &dir, &to, &bucket, true)
+                    .map(|(done, requests, to)| {
+                        serde_json::json!({"to": to, "tree_size": done.size,
+                            "previous_size": done.previous, "requests": requests})
+                    })
+                    .map_err(|e| e.message)
+            }))
+        }
+        None => None,
+    };
     let start = MtcStart {
         store,
         ca,
@@ -307,6 +336,7 @@ fn mtc_log(be: &'static Backend, at: &At<'_>, a: &AcmeOptions, dir: &Path) -> Cl
             checkpoint_every: Duration::from_secs(every.unsigned_abs()),
             landmarks,
         },
+        publish,
     };
     let now = || u64::try_from(Time::now().unix).unwrap_or(0);
     let report = Arc::new(|v: serde_json::Value| {

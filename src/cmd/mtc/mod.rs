@@ -4,14 +4,14 @@
 
 mod add;
 mod audit;
-mod bucket;
+pub(super) mod bucket;
 mod ca;
 mod common;
 mod cosign;
 mod remote;
 mod serve;
 mod state;
-mod tiles;
+pub(super) mod tiles;
 mod tree;
 mod verify;
 mod witness;

@@ -167,6 +167,11 @@ pub struct Schedule {
 /// What the checkpointer reports, one JSON object per event.
 pub(crate) type Report = Arc<dyn Fn(Value) + Send + Sync>;
 
+/// Run after each checkpoint the checkpointer records: publish the log (into a bucket,
+/// `acme serve --mtc-to`). What it did, for the report, or why it failed; a failure costs
+/// the next checkpoint's run a longer catch-up, never the checkpoint.
+pub type Publish = Box<dyn FnMut(&dyn LogStore) -> Result<Value, String> + Send>;
+
 /// Start the thread that checkpoints the log on `schedule` (when anything was appended)
 /// and allocates landmarks. It runs as long as the process.
 pub fn spawn_checkpointer(
@@ -175,17 +180,26 @@ pub fn spawn_checkpointer(
     schedule: Schedule,
     now: fn() -> u64,
     report: Report,
+    mut publish: Option<Publish>,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
     std::thread::Builder::new()
         .name("mtc-checkpoints".into())
         .spawn(move || loop {
             std::thread::sleep(schedule.checkpoint_every);
             match checkpoint_store(&mut *store, &ca, now()) {
-                Ok(r) => report(json!({
-                    "event": "mtc_checkpoint",
-                    "tree_size": r.checkpoint.size,
-                    "previous_size": r.previous_size,
-                })),
+                Ok(r) => {
+                    report(json!({
+                        "event": "mtc_checkpoint",
+                        "tree_size": r.checkpoint.size,
+                        "previous_size": r.previous_size,
+                    }));
+                    if let Some(p) = publish.as_mut() {
+                        report(match p(&*store) {
+                            Ok(done) => json!({"event": "mtc_publish", "published": done}),
+                            Err(e) => json!({"event": "mtc_publish", "error": e}),
+                        });
+                    }
+                }
                 Err(MtcError::NothingNew { .. }) => {}
                 Err(e) => report(json!({"event": "mtc_checkpoint", "error": e.to_string()})),
             }
@@ -219,6 +233,8 @@ pub struct MtcStart {
     pub days: u32,
     /// When the checkpointer signs and allocates.
     pub schedule: Schedule,
+    /// What it does after each checkpoint: publish the log, when asked.
+    pub publish: Option<Publish>,
 }
 
 /// Why an ACME server cannot issue from an MTC CA.
@@ -278,6 +294,7 @@ impl MtcStart {
             ca_pem,
             days,
             schedule,
+            publish,
         } = self;
         let today = Time {
             unix: i64::try_from(now()).unwrap_or(i64::MAX),
@@ -299,7 +316,8 @@ impl MtcStart {
             checkpoint_every: schedule.checkpoint_every.as_secs(),
             ca_pem,
         };
-        spawn_checkpointer(store, ca, schedule, now, report).map_err(MtcStartError::Spawn)?;
+        spawn_checkpointer(store, ca, schedule, now, report, publish)
+            .map_err(MtcStartError::Spawn)?;
         Ok(log)
     }
 }
@@ -394,6 +412,7 @@ mod tests {
                 checkpoint_every: Duration::from_secs(86_400),
                 landmarks: None,
             },
+            publish: None,
         };
         // 2027-01-15, when the BRs allow 200 days.
         let now = || 1_800_000_000;

@@ -794,7 +794,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__acme__subcmd__serve)
-            opts="-h --ca --db --db-passin --passin --pin --listen --threads --max-connections --header-timeout --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-passin --mtc-db-passin --mtc-days --mtc-to --s3-endpoint --s3-region --s3-jobs --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
+            opts="-h --ca --db --db-passin --passin --pin --listen --threads --max-connections --header-timeout --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-passin --mtc-db-passin --mtc-days --mtc-to --mtc-witness --mtc-witness-quorum --mtc-witness-timeout --s3-endpoint --s3-region --s3-jobs --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -889,6 +889,18 @@ _pkit() {
                     return 0
                     ;;
                 --mtc-to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mtc-witness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mtc-witness-quorum)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mtc-witness-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1506,7 +1518,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__ca__subcmd__serve)
-            opts="-h --ca --db-passin --passin --pin --listen --threads --max-connections --header-timeout --ocsp-next-update --crl-next-update --crl-max-age --keep-expired --acme --acme-listen --acme-ca --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-passin --mtc-db-passin --mtc-days --mtc-to --s3-endpoint --s3-region --s3-jobs --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
+            opts="-h --ca --db-passin --passin --pin --listen --threads --max-connections --header-timeout --ocsp-next-update --crl-next-update --crl-max-age --keep-expired --acme --acme-listen --acme-ca --base-url --tls-cert --tls-key --plain-http --http-port --tls-port --resolver --caa-identity --eab-keys --profile --mtc --mtc-passin --mtc-db-passin --mtc-days --mtc-to --mtc-witness --mtc-witness-quorum --mtc-witness-timeout --s3-endpoint --s3-region --s3-jobs --checkpoint-every --landmark-every --landmark-lifetime --orders-per-account --order-lifetime --terms-of-service --validators --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1617,6 +1629,18 @@ _pkit() {
                     return 0
                     ;;
                 --mtc-to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mtc-witness)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mtc-witness-quorum)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mtc-witness-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -414,3 +414,66 @@ fn a_witness_on_postgresql_shares_its_state_between_processes() {
     a.stop();
     b.stop();
 }
+
+/// `acme serve --mtc DIR --mtc-witness …`: the server's checkpointer asks the witnesses
+/// and records a checkpoint only with the quorum; a witness down holds it back (the log
+/// line names it), and once it is up the checkpoint goes through, cosigned.
+#[test]
+fn the_acme_servers_checkpointer_asks_the_witnesses() {
+    let t = tempdir();
+    let dir = t.path().join("mtc");
+    new_mtc_ca(&dir);
+    let ca = issue_ca(t.path(), "ca", "CN=ACME Witness CA", &[]);
+    let mut ws: Vec<W> = (1..=2).map(|n| W::new(t.path(), n)).collect();
+    ws[0].start(&dir);
+    let port = free_port();
+    let mut cmd = Command::new(pkit_bin());
+    cmd.args([
+        "acme",
+        "serve",
+        "--ca",
+        &s(&ca),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+    ])
+    .args([
+        "--threads",
+        "1",
+        "--mtc",
+        &s(&dir),
+        "--checkpoint-every",
+        "1s",
+    ])
+    .args(["--mtc-witness", &ws[0].arg(), "--mtc-witness", &ws[1].arg()])
+    .args(["--mtc-witness-quorum", "2", "--mtc-witness-timeout", "2s"]);
+    let server = Server::start(cmd, t.path().join("acme.log"), "\"listening\"");
+    mtc_add(&dir, 0, 20, Some("ed25519"), Some(NOW));
+    let wait_for = |what: &str, needle: &str| {
+        let t0 = std::time::Instant::now();
+        while !server.log_text().contains(needle) {
+            assert!(
+                t0.elapsed() < std::time::Duration::from_secs(60),
+                "{what}: {}",
+                server.log_text()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        }
+    };
+    wait_for(
+        "the quorum missed",
+        "1 of 2 witnesses cosigned the checkpoint at size 20",
+    );
+    let down = format!("http://127.0.0.1:{}", ws[1].port);
+    assert!(server.log_text().contains(&down), "{}", server.log_text());
+    ws[1].start(&dir);
+    wait_for("the checkpoint recorded", "\"tree_size\":20");
+    // The checkpoint on record carries the CA's line and both witnesses'.
+    let out = t.path().join("tiles");
+    pk_ok(&["mtc", "tiles", "--dir", &s(&dir), "--out-dir", &s(&out)]);
+    let note = std::fs::read_to_string(out.join("checkpoint")).unwrap();
+    assert_eq!(note.matches("\n\u{2014} ").count(), 3, "{note}");
+    drop(server);
+    for w in &mut ws {
+        w.stop();
+    }
+}

@@ -135,6 +135,18 @@ pub struct AcmeOptions {
     /// credentials are AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
     #[arg(long, value_name = "s3://BUCKET[/PREFIX]", requires = "mtc")]
     pub mtc_to: Option<String>,
+    /// A witness the MTC checkpointer asks before it records a checkpoint
+    /// (c2sp.org/tlog-witness): its submission prefix URL and public key or certificate
+    /// file (repeatable), as `pkit mtc checkpoint --witness`.
+    #[arg(long, value_name = "URL=KEY", requires = "mtc")]
+    pub mtc_witness: Vec<String>,
+    /// How many --mtc-witness cosignatures a checkpoint needs (default: all). Short of
+    /// it, the checkpoint is not recorded and the log line says which witnesses failed.
+    #[arg(long, value_name = "K", requires = "mtc_witness")]
+    pub mtc_witness_quorum: Option<usize>,
+    /// How long each --mtc-witness has to answer.
+    #[arg(long, value_name = "DURATION", default_value = "10s", requires = "mtc")]
+    pub mtc_witness_timeout: String,
     #[command(flatten)]
     pub mtc_bucket: crate::cmd::mtc::bucket::BucketArgs,
     /// How often the MTC log is checkpointed (when entries were added): how long a
@@ -327,6 +339,36 @@ fn mtc_log(be: &'static Backend, at: &At<'_>, a: &AcmeOptions, dir: &Path) -> Cl
         }
         None => None,
     };
+    // `--mtc-witness`: the checkpointer asks the witnesses, as `pkit mtc checkpoint
+    // --witness` does, and records a checkpoint only with the quorum.
+    let witness: Option<pkit::acme::Witness> = if a.mtc_witness.is_empty() {
+        None
+    } else {
+        let panel = crate::cmd::mtc::witnesses::Panel::from_args(
+            &a.mtc_witness,
+            a.mtc_witness_quorum,
+            &a.mtc_witness_timeout,
+            dir,
+            "--mtc-witness",
+        )?;
+        let log = ca.log_id();
+        Some(Box::new(move |store, r| {
+            let (lines, asked) = panel.cosign(be, store, r, &log);
+            match lines {
+                Err(pkit::mtc::MtcError::Untrusted(m)) => {
+                    let why: Vec<String> = asked
+                        .iter()
+                        .filter_map(|w| w.outcome.as_ref().err().map(|e| format!("{}: {e}", w.url)))
+                        .collect();
+                    Err(pkit::mtc::MtcError::Untrusted(format!(
+                        "{m} ({})",
+                        why.join("; ")
+                    )))
+                }
+                other => other,
+            }
+        }))
+    };
     let start = MtcStart {
         store,
         ca,
@@ -336,7 +378,7 @@ fn mtc_log(be: &'static Backend, at: &At<'_>, a: &AcmeOptions, dir: &Path) -> Cl
             checkpoint_every: Duration::from_secs(every.unsigned_abs()),
             landmarks,
         },
-        publish,
+        hooks: pkit::acme::Hooks { witness, publish },
     };
     let now = || u64::try_from(Time::now().unix).unwrap_or(0);
     let report = Arc::new(|v: serde_json::Value| {

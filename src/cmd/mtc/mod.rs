@@ -15,7 +15,7 @@ pub(super) mod tiles;
 mod tree;
 mod verify;
 mod witness;
-mod witnesses;
+pub(super) mod witnesses;
 
 /// The MTC CA's log and key, for `acme serve --mtc`.
 pub use common::{load_ca, open_store as open_log};

@@ -8,7 +8,6 @@ use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::io;
 use clap::{Args, Subcommand};
 use pkit::der::hex;
-use pkit::mtc::checkpoint::Checkpoint;
 use pkit::mtc::hash::Hash;
 use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::issuer::{
@@ -203,51 +202,23 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
         a.passin.as_deref(),
         a.pin.as_deref(),
     )?;
-    let witnesses = a
-        .witness
-        .iter()
-        .map(|w| witnesses::parse_witness(w))
-        .collect::<CliResult<Vec<_>>>()?;
-    let quorum = a.witness_quorum.unwrap_or(witnesses.len());
-    if quorum > witnesses.len() {
-        return Err(CliError::usage(format!(
-            "--witness-quorum {quorum}: only {} --witness given",
-            witnesses.len()
-        )));
-    }
-    let timeout = std::time::Duration::from_secs(
-        parse_duration("--witness-timeout", &a.witness_timeout)?.unsigned_abs(),
-    );
+    let panel = witnesses::Panel::from_args(
+        &a.witness,
+        a.witness_quorum,
+        &a.witness_timeout,
+        &a.dir,
+        "--witness",
+    )?;
     let mut asked = Vec::new();
     let made = checkpoint_witnessed(&mut *store, &ca, unix(now), &mut |log, r| {
-        if witnesses.is_empty() {
-            return Ok(Vec::new());
-        }
-        let (cp, _) = Checkpoint::parse(&r.checkpoint.note)?;
-        let panel = witnesses::Panel {
-            witnesses: &witnesses,
-            dir: &a.dir,
-            timeout,
-        };
-        asked = witnesses::ask(be, &panel, log, &cp, &r.checkpoint.note, &ca.log_id());
-        let lines: Vec<String> = asked
-            .iter()
-            .filter_map(|w| w.outcome.as_ref().ok().cloned())
-            .collect();
-        for w in &asked {
+        let (lines, by) = panel.cosign(be, log, r, &ca.log_id());
+        for w in &by {
             if let Err(why) = &w.outcome {
                 eprintln!("pkit: witness {}: {why}", w.url);
             }
         }
-        if lines.len() < quorum {
-            return Err(MtcError::Untrusted(format!(
-                "{} of {} witnesses cosigned the checkpoint at size {}, --witness-quorum {quorum}: nothing new published",
-                lines.len(),
-                witnesses.len(),
-                cp.size
-            )));
-        }
-        Ok(lines)
+        asked = by;
+        lines
     });
     let r = match made {
         Ok(r) => r,

@@ -11,8 +11,10 @@ use crate::cmd::http_get::agent;
 use pkit::mtc::checkpoint::Checkpoint;
 use pkit::mtc::cosign::spki_of_cert_or_key;
 use pkit::mtc::ids::TrustAnchorId;
+use pkit::mtc::issuer::CheckpointResult;
 use pkit::mtc::store::LogStore;
 use pkit::mtc::tlog_witness::{accept_cosignature, request, SIZE_CONTENT_TYPE};
+use pkit::mtc::MtcError;
 use pkit::pki::backend::Backend;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,26 +76,97 @@ fn read_sizes(dir: &Path) -> BTreeMap<String, u64> {
 }
 
 /// The witnesses a CA asks, and how.
-pub struct Panel<'a> {
+#[derive(Debug, Clone)]
+pub struct Panel {
     /// The witnesses.
-    pub witnesses: &'a [WitnessTarget],
+    pub witnesses: Vec<WitnessTarget>,
     /// The CA directory, which keeps the sizes they cosigned.
-    pub dir: &'a Path,
+    pub dir: PathBuf,
     /// How long each has to answer.
     pub timeout: Duration,
+    /// How many cosignatures a checkpoint needs to be published.
+    pub quorum: usize,
+}
+
+impl Panel {
+    /// `--witness URL=KEY…`, `--witness-quorum K` (default: all) and the timeout, for
+    /// the CA directory `dir`; `flag` names the options in messages.
+    pub fn from_args(
+        specs: &[String],
+        quorum: Option<usize>,
+        timeout: &str,
+        dir: &Path,
+        flag: &str,
+    ) -> CliResult<Panel> {
+        let witnesses = specs
+            .iter()
+            .map(|w| parse_witness(w))
+            .collect::<CliResult<Vec<_>>>()?;
+        let quorum = quorum.unwrap_or(witnesses.len());
+        if quorum > witnesses.len() {
+            return Err(CliError::usage(format!(
+                "{flag}-quorum {quorum}: only {} {flag} given",
+                witnesses.len()
+            )));
+        }
+        let timeout = Duration::from_secs(
+            crate::cmd::ca_dir::parse_duration(&format!("{flag}-timeout"), timeout)?.unsigned_abs(),
+        );
+        Ok(Panel {
+            witnesses,
+            dir: dir.to_path_buf(),
+            timeout,
+            quorum,
+        })
+    }
+
+    /// The witness step of a checkpoint (`mtc::issuer::checkpoint_witnessed`): ask every
+    /// witness, and either the lines to add (the quorum met) or an error saying how many
+    /// cosigned. What each witness did is in the second value.
+    pub fn cosign(
+        &self,
+        backend: &Backend,
+        store: &dyn LogStore,
+        r: &CheckpointResult,
+        log: &TrustAnchorId,
+    ) -> (pkit::mtc::Result<Vec<String>>, Vec<Asked>) {
+        if self.witnesses.is_empty() {
+            return (Ok(Vec::new()), Vec::new());
+        }
+        let cp = match Checkpoint::parse(&r.checkpoint.note) {
+            Ok((cp, _)) => cp,
+            Err(e) => return (Err(e), Vec::new()),
+        };
+        let asked = ask(backend, self, store, &cp, &r.checkpoint.note, log);
+        let lines: Vec<String> = asked
+            .iter()
+            .filter_map(|w| w.outcome.as_ref().ok().cloned())
+            .collect();
+        if lines.len() < self.quorum {
+            let e = MtcError::Untrusted(format!(
+                "{} of {} witnesses cosigned the checkpoint at size {}, quorum {}: nothing new published",
+                lines.len(),
+                self.witnesses.len(),
+                cp.size,
+                self.quorum
+            ));
+            return (Err(e), asked);
+        }
+        (Ok(lines), asked)
+    }
 }
 
 /// Ask every witness of `panel` to cosign checkpoint `cp` (its signed note `note`) of
 /// log `log`, whose tree `store` holds.
 pub fn ask(
     backend: &Backend,
-    panel: &Panel<'_>,
+    panel: &Panel,
     store: &dyn LogStore,
     cp: &Checkpoint,
     note: &str,
     log: &TrustAnchorId,
 ) -> Vec<Asked> {
-    let (dir, witnesses, timeout) = (panel.dir, panel.witnesses, panel.timeout);
+    let (dir, witnesses, timeout) = (panel.dir.as_path(), &panel.witnesses[..], panel.timeout);
     let mut sizes = read_sizes(dir);
     let http = agent(timeout);
     let mut outcome: Vec<Option<Result<String, String>>> = vec![None; witnesses.len()];

@@ -67,7 +67,9 @@ pub use identity::{
     CERT_FILE as IDENTITY_CERT_FILE, KEY_FILE as IDENTITY_KEY_FILE,
 };
 pub use jose::{JoseError, Jwk};
-pub use mtc::{spawn_checkpointer, MtcLog, MtcStart, MtcStartError, Publish, Schedule};
+pub use mtc::{
+    spawn_checkpointer, Hooks, MtcLog, MtcStart, MtcStartError, Publish, Schedule, Witness,
+};
 pub use problem::Problem;
 #[cfg(feature = "postgres")]
 pub use store::PgAcme;

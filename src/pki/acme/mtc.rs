@@ -17,7 +17,9 @@ use pkit_der::Time;
 use pkit_mtc::add::{entry_valid, EntryRequest};
 use pkit_mtc::cert::serial_number;
 use pkit_mtc::ids::TrustAnchorId;
-use pkit_mtc::issuer::{allocate_landmark_if_due, checkpoint_store, issue, MtcCa};
+use pkit_mtc::issuer::{
+    allocate_landmark_if_due, checkpoint_witnessed, issue, CheckpointResult, MtcCa,
+};
 use pkit_mtc::landmark::landmark_for;
 use pkit_mtc::store::{CertKind, LogStore};
 use pkit_mtc::MtcError;
@@ -172,6 +174,21 @@ pub(crate) type Report = Arc<dyn Fn(Value) + Send + Sync>;
 /// the next checkpoint's run a longer catch-up, never the checkpoint.
 pub type Publish = Box<dyn FnMut(&dyn LogStore) -> Result<Value, String> + Send>;
 
+/// Run between signing a checkpoint and recording it: ask witnesses (`acme serve
+/// --mtc-witness`), the lines to add to its note, or an error, and then the checkpoint is
+/// not recorded ([`pkit_mtc::issuer::checkpoint_witnessed`]).
+pub type Witness =
+    Box<dyn FnMut(&dyn LogStore, &CheckpointResult) -> pkit_mtc::Result<Vec<String>> + Send>;
+
+/// What the checkpointer does besides signing.
+#[derive(Default)]
+pub struct Hooks {
+    /// Ask witnesses before a checkpoint is recorded.
+    pub witness: Option<Witness>,
+    /// Publish the log after a checkpoint is recorded.
+    pub publish: Option<Publish>,
+}
+
 /// Start the thread that checkpoints the log on `schedule` (when anything was appended)
 /// and allocates landmarks. It runs as long as the process.
 pub fn spawn_checkpointer(
@@ -180,13 +197,23 @@ pub fn spawn_checkpointer(
     schedule: Schedule,
     now: fn() -> u64,
     report: Report,
-    mut publish: Option<Publish>,
+    hooks: Hooks,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
+    let Hooks {
+        mut witness,
+        mut publish,
+    } = hooks;
     std::thread::Builder::new()
         .name("mtc-checkpoints".into())
         .spawn(move || loop {
             std::thread::sleep(schedule.checkpoint_every);
-            match checkpoint_store(&mut *store, &ca, now()) {
+            let made = checkpoint_witnessed(&mut *store, &ca, now(), &mut |log, r| match witness
+                .as_mut()
+            {
+                Some(w) => w(log, r),
+                None => Ok(Vec::new()),
+            });
+            match made {
                 Ok(r) => {
                     report(json!({
                         "event": "mtc_checkpoint",
@@ -233,8 +260,8 @@ pub struct MtcStart {
     pub days: u32,
     /// When the checkpointer signs and allocates.
     pub schedule: Schedule,
-    /// What it does after each checkpoint: publish the log, when asked.
-    pub publish: Option<Publish>,
+    /// What it does besides signing: witnesses, publishing.
+    pub hooks: Hooks,
 }
 
 /// Why an ACME server cannot issue from an MTC CA.
@@ -294,7 +321,7 @@ impl MtcStart {
             ca_pem,
             days,
             schedule,
-            publish,
+            hooks,
         } = self;
         let today = Time {
             unix: i64::try_from(now()).unwrap_or(i64::MAX),
@@ -316,7 +343,7 @@ impl MtcStart {
             checkpoint_every: schedule.checkpoint_every.as_secs(),
             ca_pem,
         };
-        spawn_checkpointer(store, ca, schedule, now, report, publish)
+        spawn_checkpointer(store, ca, schedule, now, report, hooks)
             .map_err(MtcStartError::Spawn)?;
         Ok(log)
     }
@@ -326,6 +353,7 @@ impl MtcStart {
 mod tests {
     use super::*;
     use pkit_mtc::cosign::Cosigner;
+    use pkit_mtc::issuer::checkpoint_store;
     use pkit_mtc::store::SqliteLogStore;
     use pkit_openssl as openssl;
     use pkit_x509::alg::Algorithm;
@@ -412,7 +440,7 @@ mod tests {
                 checkpoint_every: Duration::from_secs(86_400),
                 landmarks: None,
             },
-            publish: None,
+            hooks: Hooks::default(),
         };
         // 2027-01-15, when the BRs allow 200 days.
         let now = || 1_800_000_000;

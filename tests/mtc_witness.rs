@@ -477,3 +477,139 @@ fn the_acme_servers_checkpointer_asks_the_witnesses() {
         w.stop();
     }
 }
+
+/// An independent witness: litewitness (filippo.io/torchwood v0.6.1, tests/go/litewitness)
+/// cosigns pkit's log over HTTP — first from empty, then from the size it holds with
+/// pkit's consistency proof — checking the CA's plain Ed25519 note signature (type 0x01)
+/// with the verifier key it was given; the CA keeps its `cosignature/v1` line, checked
+/// with the witness's verifier key, and publishes only with it.
+#[test]
+fn litewitness_cosigns_the_log_over_http() {
+    let Some(lw) = go_tool(
+        "litewitness",
+        "filippo.io/torchwood/cmd/litewitness",
+        "an independent witness (litewitness)",
+        "reach the Go module proxy (filippo.io/torchwood is fetched from it)",
+    ) else {
+        return;
+    };
+    let t = tempdir();
+    let d = t.path();
+    let dir = d.join("ca");
+    new_mtc_ca(&dir);
+    mtc_add(&dir, 0, 50, Some("ed25519"), Some(NOW));
+    // Its key in a dedicated ssh-agent, as litewitness takes it.
+    let key = d.join("lw");
+    let r = run_with(
+        "ssh-keygen",
+        &["-q", "-t", "ed25519", "-N", "", "-f", &s(&key)],
+        None,
+        HANG,
+    );
+    assert_eq!(r.code, Some(0), "ssh-keygen: {}", r.describe());
+    let sock = d.join("agent.sock");
+    let mut agent = Command::new("ssh-agent")
+        .args(["-D", "-a", &s(&sock)])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("ssh-agent");
+    let t0 = std::time::Instant::now();
+    while !sock.exists() {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(10),
+            "ssh-agent did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let r = Command::new("ssh-add")
+        .arg(&key)
+        .env("SSH_AUTH_SOCK", &sock)
+        .output()
+        .unwrap();
+    assert!(
+        r.status.success(),
+        "ssh-add: {}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let r = run_with(
+        "ssh-keygen",
+        &["-lf", &format!("{}.pub", s(&key)), "-E", "sha256"],
+        None,
+        HANG,
+    );
+    let fingerprint = r
+        .stdout_str()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    // The log, as witnessctl would add it: its origin at size 0, and the CA's key as a
+    // standard Ed25519 verifier key named by the origin.
+    let origin = "oid/1.3.6.1.4.1.32473.1.0.1";
+    let script = r#"
+import base64, hashlib, sqlite3, subprocess, sys
+origin, cert, db = sys.argv[1:4]
+der = subprocess.run(["openssl", "x509", "-in", cert, "-pubkey", "-noout"], capture_output=True, check=True).stdout
+raw = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "DER"], input=der, capture_output=True, check=True).stdout[-32:]
+kid = hashlib.sha256(origin.encode() + b"\n\x01" + raw).digest()[:4].hex()
+c = sqlite3.connect(db)
+c.executescript("CREATE TABLE log (origin TEXT PRIMARY KEY, tree_size INTEGER NOT NULL, tree_hash TEXT NOT NULL);"
+                "CREATE TABLE key (origin TEXT NOT NULL, key TEXT NOT NULL, FOREIGN KEY(origin) REFERENCES log(origin));")
+c.execute("INSERT INTO log VALUES (?, 0, ?)", (origin, base64.b64encode(hashlib.sha256(b"").digest()).decode()))
+c.execute("INSERT INTO key VALUES (?, ?)", (origin, "%s+%s+%s" % (origin, kid, base64.b64encode(b"\x01" + raw).decode())))
+c.commit()
+"#;
+    let db = d.join("lw.db");
+    let r = run_with(
+        "python3",
+        &["-c", script, origin, &s(&dir.join("mtc-ca.pem")), &s(&db)],
+        None,
+        HANG,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let port = free_port();
+    let mut cmd = Command::new(&lw);
+    cmd.args([
+        "-name",
+        "pkit.test/lw1",
+        "-key",
+        &fingerprint,
+        "-ssh-agent",
+        &s(&sock),
+    ])
+    .args(["-listen", &format!("127.0.0.1:{port}"), "-db", &s(&db)]);
+    let server = Server::start(cmd, d.join("lw.log"), "msg=listening");
+    let vkey = server
+        .log_text()
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("vkey="))
+        .expect("litewitness says its verifier key")
+        .to_string();
+    let arg = format!("http://127.0.0.1:{port}={vkey}");
+    let asked = |dir: &Path| {
+        pkit_run(&[
+            "mtc",
+            "checkpoint",
+            "--dir",
+            &s(dir),
+            "--witness",
+            &arg,
+            "-f",
+            "json",
+        ])
+    };
+    let r = asked(&dir);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    mtc_add(&dir, 50, 30, Some("ed25519"), Some(NOW));
+    let r = asked(&dir);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = item(&r);
+    assert_eq!(v["tree_size"], 80);
+    assert_eq!(v["witnesses"][0]["cosigned"], true, "{v}");
+    let note = v["note"].as_str().unwrap();
+    assert!(note.contains("\n\u{2014} pkit.test/lw1 "), "{note}");
+    drop(server);
+    let _ = agent.kill();
+    let _ = agent.wait();
+}

@@ -13,8 +13,9 @@
 
 use super::cert::CaInfo;
 use super::checkpoint::Checkpoint;
+use super::checkpoint::SIG_PREFIX;
 use super::cosign::{Cosigner, CosignerKey};
-use super::hash::Hash;
+use super::hash::{sha256, Hash};
 use super::ids::{TrustAnchorId, NOTE_PREFIX};
 use super::remote::log_of;
 use super::subtree::Subtree;
@@ -351,6 +352,70 @@ pub fn accept_cosignature(
         };
         let key = CosignerKey::new(id, spki.to_vec())?;
         if cp.verify(backend, log, &key, &sig)? {
+            return Ok(Some(line.to_string()));
+        }
+    }
+    Ok(None)
+}
+
+/// A plain Ed25519 note signature line (c2sp.org/signed-note, type 0x01) by `cosigner`
+/// under `name` over the checkpoint `cp`: what a witness that knows logs by standard
+/// verifier keys checks (Go's sumdb/note, litewitness). `None` for a key of another
+/// type. The CA adds it to the note it submits, beside its own cosignature line.
+pub fn note_signature(cp: &Checkpoint, name: &str, cosigner: &Cosigner) -> Result<Option<String>> {
+    if cosigner.public.alg != pkit_x509::alg::Algorithm::Ed25519 {
+        return Ok(None);
+    }
+    let raw = raw_key(&cosigner.public.spki);
+    let mut m = name.as_bytes().to_vec();
+    m.push(b'\n');
+    m.push(0x01);
+    m.extend_from_slice(&raw);
+    let id = sha256(&m);
+    let sig = cosigner.signer()?.sign(cp.body().as_bytes())?;
+    let mut blob = id[..4].to_vec();
+    blob.extend_from_slice(&sig);
+    Ok(Some(format!("{SIG_PREFIX}{name} {}", B64.encode(blob))))
+}
+
+/// The subjectPublicKey bits of an SPKI (the raw Ed25519 key).
+fn raw_key(spki: &[u8]) -> Vec<u8> {
+    pkit_x509::spki::Spki::from_der(spki)
+        .map(|s| s.key.bytes.to_vec())
+        .unwrap_or_default()
+}
+
+/// [`accept_cosignature`] for a witness known by a note name that is not a trust anchor
+/// ID (`example.com/w1`, as most witnesses are named) and an Ed25519 key: its line must
+/// carry that name, the key ID of the name and key (type 0x04), and a `cosignature/v1`
+/// signature over the checkpoint at its timestamp.
+pub fn accept_named_cosignature(
+    backend: &Backend,
+    cp: &Checkpoint,
+    name: &str,
+    spki: &[u8],
+    answer: &str,
+) -> Result<Option<String>> {
+    let raw = raw_key(spki);
+    let mut m = name.as_bytes().to_vec();
+    m.push(b'\n');
+    m.push(0x04);
+    m.extend_from_slice(&raw);
+    let id = sha256(&m);
+    for line in answer.lines().filter(|l| !l.trim().is_empty()) {
+        let Some(sig) = parse_signature_line(cp, line) else {
+            continue;
+        };
+        if sig.name != name || sig.key_id != id[..4] {
+            continue;
+        }
+        let msg = format!("cosignature/v1\ntime {}\n{}", sig.timestamp, cp.body());
+        if backend.verify(
+            spki,
+            pkit_x509::alg::SignatureScheme::Ed25519,
+            msg.as_bytes(),
+            &sig.signature,
+        )? {
             return Ok(Some(line.to_string()));
         }
     }

@@ -137,7 +137,7 @@ pub struct AcmeOptions {
     pub mtc_to: Option<String>,
     /// A witness the MTC checkpointer asks before it records a checkpoint
     /// (c2sp.org/tlog-witness): its submission prefix URL and public key or certificate
-    /// file (repeatable), as `pkit mtc checkpoint --witness`.
+    /// file, or its verifier key (repeatable), as `pkit mtc checkpoint --witness`.
     #[arg(long, value_name = "URL=KEY", requires = "mtc")]
     pub mtc_witness: Vec<String>,
     /// How many --mtc-witness cosignatures a checkpoint needs (default: all). Short of
@@ -351,9 +351,8 @@ fn mtc_log(be: &'static Backend, at: &At<'_>, a: &AcmeOptions, dir: &Path) -> Cl
             dir,
             "--mtc-witness",
         )?;
-        let log = ca.log_id();
-        Some(Box::new(move |store, r| {
-            let (lines, asked) = panel.cosign(be, store, r, &log);
+        Some(Box::new(move |store, r, ca| {
+            let (lines, asked) = panel.cosign(be, store, r, ca);
             match lines {
                 Err(pkit::mtc::MtcError::Untrusted(m)) => {
                     let why: Vec<String> = asked

@@ -53,9 +53,10 @@ pub struct CheckpointArgs {
     #[arg(long, value_name = "ID=KEY_OR_CERT")]
     pub cosigner: Vec<String>,
     /// A witness to ask over HTTP (c2sp.org/tlog-witness) before the checkpoint is
-    /// published: its submission prefix URL and its public key or certificate file
-    /// (repeatable). They are asked in parallel; a cosignature is kept when it verifies
-    /// with that key.
+    /// published: its submission prefix URL and its public key or certificate file (a
+    /// pkit witness), or its verifier key NAME+KEYID+BASE64 (any Ed25519 witness, e.g.
+    /// litewitness) (repeatable). They are asked in parallel; a cosignature is kept when
+    /// it verifies with that key.
     #[arg(long, value_name = "URL=KEY")]
     pub witness: Vec<String>,
     /// How many --witness cosignatures the checkpoint needs to be published (default:
@@ -211,7 +212,7 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
     )?;
     let mut asked = Vec::new();
     let made = checkpoint_witnessed(&mut *store, &ca, unix(now), &mut |log, r| {
-        let (lines, by) = panel.cosign(be, log, r, &ca.log_id());
+        let (lines, by) = panel.cosign(be, log, r, &ca);
         for w in &by {
             if let Err(why) = &w.outcome {
                 eprintln!("pkit: witness {}: {why}", w.url);

@@ -11,9 +11,11 @@ use crate::cmd::http_get::agent;
 use pkit::mtc::checkpoint::Checkpoint;
 use pkit::mtc::cosign::spki_of_cert_or_key;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::issuer::CheckpointResult;
+use pkit::mtc::issuer::{CheckpointResult, MtcCa};
 use pkit::mtc::store::LogStore;
-use pkit::mtc::tlog_witness::{accept_cosignature, request, SIZE_CONTENT_TYPE};
+use pkit::mtc::tlog_witness::{
+    accept_cosignature, accept_named_cosignature, note_signature, request, SIZE_CONTENT_TYPE,
+};
 use pkit::mtc::MtcError;
 use pkit::pki::backend::Backend;
 use std::collections::BTreeMap;
@@ -27,9 +29,47 @@ pub struct WitnessTarget {
     pub url: String,
     /// Its public key's SubjectPublicKeyInfo.
     pub spki: Vec<u8>,
+    /// Its note name, when given by a verifier key (a witness named `example.com/w1`);
+    /// `None`: a pkit witness, named by its trust anchor ID in its lines.
+    pub name: Option<String>,
 }
 
-/// `--witness URL=KEY`: KEY is a public key or certificate file (PEM or DER).
+/// A signed-note verifier key of an Ed25519 cosigner (type 0x04, `cosignature/v1`):
+/// `NAME+KEYID+BASE64`, its key ID checked. Its name and SPKI.
+fn cosigner_vkey(vkey: &str) -> Option<Result<(String, Vec<u8>), String>> {
+    let mut parts = vkey.splitn(3, '+');
+    let (name, id, b64) = (parts.next()?, parts.next()?, parts.next()?);
+    if id.len() != 8 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    use base64::Engine;
+    let raw = base64::engine::general_purpose::STANDARD.decode(b64).ok()?;
+    Some((|| {
+        let (&ty, key) = raw.split_first().ok_or("an empty key")?;
+        if ty != 0x04 || key.len() != 32 {
+            return Err(format!(
+                "{name}: a witness key here is Ed25519 for cosignature/v1 (type 0x04, 32 bytes)"
+            ));
+        }
+        let mut m = name.as_bytes().to_vec();
+        m.push(b'\n');
+        m.push(ty);
+        m.extend_from_slice(key);
+        let want: String = pkit::mtc::hash::sha256(&m)[..4]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        if !id.eq_ignore_ascii_case(&want) {
+            return Err(format!("{name}: key ID {id} is not the key's ({want})"));
+        }
+        let spki = pkit::pki::key::encode::spki(pkit::pki::alg::Algorithm::Ed25519, key)
+            .ok_or("not an Ed25519 key")?;
+        Ok((name.to_string(), spki))
+    })())
+}
+
+/// `--witness URL=KEY`: KEY is a public key or certificate file (PEM or DER), or the
+/// witness's verifier key (`NAME+KEYID+BASE64`, Ed25519 `cosignature/v1`).
 pub fn parse_witness(spec: &str) -> CliResult<WitnessTarget> {
     let (url, file) = spec
         .rsplit_once('=')
@@ -39,11 +79,23 @@ pub fn parse_witness(spec: &str) -> CliResult<WitnessTarget> {
                 "--witness {spec}: expected URL=KEY (the witness's submission prefix URL and its public key or certificate file)"
             ))
         })?;
+    let url = url.trim_end_matches('/').to_string();
+    if !Path::new(file).exists() {
+        if let Some(v) = cosigner_vkey(file) {
+            let (name, spki) = v.map_err(|e| CliError::usage(format!("--witness {spec}: {e}")))?;
+            return Ok(WitnessTarget {
+                url,
+                spki,
+                name: Some(name),
+            });
+        }
+    }
     let (name, der) = read_der(Path::new(file))?;
     let spki = spki_of_cert_or_key(&der).map_err(|e| CliError::der(&name, &e))?;
     Ok(WitnessTarget {
-        url: url.trim_end_matches('/').to_string(),
+        url,
         spki,
+        name: None,
     })
 }
 
@@ -128,7 +180,7 @@ impl Panel {
         backend: &Backend,
         store: &dyn LogStore,
         r: &CheckpointResult,
-        log: &TrustAnchorId,
+        ca: &MtcCa,
     ) -> (pkit::mtc::Result<Vec<String>>, Vec<Asked>) {
         if self.witnesses.is_empty() {
             return (Ok(Vec::new()), Vec::new());
@@ -137,7 +189,18 @@ impl Panel {
             Ok((cp, _)) => cp,
             Err(e) => return (Err(e), Vec::new()),
         };
-        let asked = ask(backend, self, store, &cp, &r.checkpoint.note, log);
+        // Witnesses that know the log by a standard verifier key (Go's note package:
+        // Ed25519, type 0x01, named by the origin) find a signature of that kind too.
+        let mut note = r.checkpoint.note.clone();
+        match note_signature(&cp, &cp.origin, &ca.cosigner) {
+            Ok(Some(line)) => {
+                note.push_str(&line);
+                note.push('\n');
+            }
+            Ok(None) => {}
+            Err(e) => return (Err(e), Vec::new()),
+        }
+        let asked = ask(backend, self, store, &cp, &note, &ca.log_id());
         let lines: Vec<String> = asked
             .iter()
             .filter_map(|w| w.outcome.as_ref().ok().cloned())
@@ -290,7 +353,10 @@ fn post(
         Err(e) => return Reply::Failed(format!("reading the answer: {e}")),
     };
     match status {
-        200 => match accept_cosignature(backend, cp, log, &w.spki, &text) {
+        200 => match match &w.name {
+            Some(name) => accept_named_cosignature(backend, cp, name, &w.spki, &text),
+            None => accept_cosignature(backend, cp, log, &w.spki, &text),
+        } {
             Ok(Some(line)) => Reply::Cosigned(line),
             Ok(None) => Reply::Failed("no cosignature in its answer verifies with its key".into()),
             Err(e) => Reply::Failed(e.to_string()),

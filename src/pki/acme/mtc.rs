@@ -177,8 +177,9 @@ pub type Publish = Box<dyn FnMut(&dyn LogStore) -> Result<Value, String> + Send>
 /// Run between signing a checkpoint and recording it: ask witnesses (`acme serve
 /// --mtc-witness`), the lines to add to its note, or an error, and then the checkpoint is
 /// not recorded ([`pkit_mtc::issuer::checkpoint_witnessed`]).
-pub type Witness =
-    Box<dyn FnMut(&dyn LogStore, &CheckpointResult) -> pkit_mtc::Result<Vec<String>> + Send>;
+pub type Witness = Box<
+    dyn FnMut(&dyn LogStore, &CheckpointResult, &MtcCa) -> pkit_mtc::Result<Vec<String>> + Send,
+>;
 
 /// What the checkpointer does besides signing.
 #[derive(Default)]
@@ -210,7 +211,7 @@ pub fn spawn_checkpointer(
             let made = checkpoint_witnessed(&mut *store, &ca, now(), &mut |log, r| match witness
                 .as_mut()
             {
-                Some(w) => w(log, r),
+                Some(w) => w(log, r, &ca),
                 None => Ok(Vec::new()),
             });
             match made {

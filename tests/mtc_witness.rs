@@ -609,6 +609,97 @@ c.commit()
     assert_eq!(v["witnesses"][0]["cosigned"], true, "{v}");
     let note = v["note"].as_str().unwrap();
     assert!(note.contains("\n\u{2014} pkit.test/lw1 "), "{note}");
+
+    // A relying party whose policy names litewitness by its verifier key: the served
+    // checkpoint passes `mtc audit`, and a certificate passes `mtc verify --url` (its
+    // subtree proven from that checkpoint); a policy that also wants a witness who did
+    // not cosign fails.
+    let policy = d.join("policy.txt");
+    std::fs::write(&policy, format!("witness L {vkey}\nquorum L\n")).unwrap();
+    let other = d.join("other.txt");
+    // A witness that never saw the log: an Ed25519 verifier key of its own.
+    let stranger = {
+        use base64::Engine;
+        use sha2::Digest;
+        let (n, k) = ("example.com/w9", [7u8; 32]);
+        let mut m = n.as_bytes().to_vec();
+        m.extend_from_slice(b"\n\x04");
+        m.extend_from_slice(&k);
+        let id: String = sha2::Sha256::digest(&m)[..4]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let mut blob = vec![4u8];
+        blob.extend_from_slice(&k);
+        format!(
+            "{n}+{id}+{}",
+            base64::engine::general_purpose::STANDARD.encode(blob)
+        )
+    };
+    std::fs::write(
+        &other,
+        format!("witness L {vkey}\nwitness M {stranger}\ngroup G all L M\nquorum G\n"),
+    )
+    .unwrap();
+    let cert = d.join("c.pem");
+    pk_ok(&[
+        "mtc",
+        "cert",
+        "--dir",
+        &s(&dir),
+        "--index",
+        "3",
+        "-o",
+        &s(&cert),
+    ]);
+    let serve_port = free_port();
+    let mut cmd = Command::new(pkit_bin());
+    let listen = format!("127.0.0.1:{serve_port}");
+    cmd.args(["mtc", "serve", "--dir", &s(&dir), "--listen", &listen]);
+    let log_server = Server::start(cmd, d.join("serve.log"), "\"listening\"");
+    let url = format!("http://{listen}");
+    let ca_pem = s(&dir.join("mtc-ca.pem"));
+    let audit = |p: &Path| {
+        pk(&[
+            "mtc",
+            "audit",
+            "--url",
+            &url,
+            "--ca",
+            &ca_pem,
+            "--witness-policy",
+            &s(p),
+        ])
+    };
+    let r = audit(&policy);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let r = audit(&other);
+    refused(
+        &r,
+        1,
+        &["quorum is not met", "pkit.test/lw1"],
+        "a witness that did not cosign",
+    );
+    let r = pk(&[
+        "mtc",
+        "verify",
+        &s(&cert),
+        "--ca",
+        &ca_pem,
+        "--url",
+        &url,
+        "--witness-policy",
+        &s(&policy),
+        "--now",
+        "2026-11-02T00:00:00Z",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(
+        r.stdout_str().contains("valid (trusted subtree"),
+        "{}",
+        r.stdout_str()
+    );
+    drop(log_server);
     drop(server);
     let _ = agent.kill();
     let _ = agent.wait();

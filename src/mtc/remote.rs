@@ -34,6 +34,9 @@ pub struct SignedCheckpoint {
     /// The note names of the signers whose signatures verified: the CA first, then the
     /// trusted cosigners whose signature the note carries.
     pub signers: Vec<String>,
+    /// The signed note as fetched (for signatures checked otherwise: witnesses named by
+    /// verifier keys).
+    pub note: String,
 }
 
 /// The log's checkpoint, fetched through `fetch` (the log named `name` in messages):
@@ -67,6 +70,7 @@ pub fn signed_checkpoint(
         checkpoint,
         log,
         signers,
+        note,
     })
 }
 

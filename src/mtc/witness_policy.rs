@@ -10,9 +10,11 @@
 //! ```
 //!
 //! Keys are signed-note verifier keys, `<key name>+<key ID, 8 hex>+<base64 of the type
-//! byte and the key>`. pkit checks cosignatures by trust anchor ID, so a key name here is
-//! one (`oid/1.3.6.1.4.1.<ID>`), and the type is one of pkit's cosigner key types
-//! ([`key_id_type`]: 0x04 Ed25519, 0x06 ML-DSA-44, …); the key ID must be the key's.
+//! byte and the key>`; the key ID must be the key's. A witness named by a trust anchor ID
+//! (`oid/1.3.6.1.4.1.<ID>`, as pkit's are) may have any of pkit's cosigner key types
+//! ([`key_id_type`]: 0x04 Ed25519, 0x06 ML-DSA-44, …); one named otherwise
+//! (`example.com/w1`, as most witnesses are) is an Ed25519 `cosignature/v1` key (0x04),
+//! checked on checkpoints only (certificates carry cosigners by trust anchor ID).
 
 use super::cosign::{key_id_type, CosignerKey};
 use super::ids::{TrustAnchorId, NOTE_PREFIX};
@@ -28,8 +30,80 @@ pub struct WitnessPolicy {
     /// The logs (their keys) it accepts; empty when the log is known from elsewhere.
     pub logs: Vec<CosignerKey>,
     /// The witnesses, by their name in the policy.
-    pub witnesses: Vec<(String, CosignerKey)>,
+    pub witnesses: Vec<(String, WitnessKey)>,
     quorum: Rule,
+}
+
+/// A witness's key as a policy names it.
+#[derive(Debug, Clone)]
+pub enum WitnessKey {
+    /// A cosigner named by its trust anchor ID.
+    Cosigner(CosignerKey),
+    /// An Ed25519 `cosignature/v1` witness under another note name.
+    Named {
+        /// Its note name (what its signature lines carry).
+        name: String,
+        /// Its public key's SubjectPublicKeyInfo.
+        spki: Vec<u8>,
+    },
+}
+
+impl WitnessKey {
+    /// The name its signature lines carry.
+    pub fn note_name(&self) -> String {
+        match self {
+            WitnessKey::Cosigner(k) => k.id.note_name(),
+            WitnessKey::Named { name, .. } => name.clone(),
+        }
+    }
+
+    fn spki(&self) -> &[u8] {
+        match self {
+            WitnessKey::Cosigner(k) => &k.spki,
+            WitnessKey::Named { spki, .. } => spki,
+        }
+    }
+}
+
+/// A witness's verifier key: by trust anchor ID ([`parse_vkey`]), or an Ed25519
+/// `cosignature/v1` key under any other name.
+pub fn parse_witness_vkey(vkey: &str) -> std::result::Result<WitnessKey, String> {
+    let name = vkey.split('+').next().unwrap_or("");
+    if name.starts_with(NOTE_PREFIX) {
+        return parse_vkey(vkey).map(WitnessKey::Cosigner);
+    }
+    let mut parts = vkey.splitn(3, '+');
+    let (Some(name), Some(id_hex), Some(b64)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err("expected a verifier key NAME+KEYID+BASE64".into());
+    };
+    let raw = B64
+        .decode(b64)
+        .map_err(|_| format!("{name}: the key is not base64"))?;
+    let (&ty, key) = raw
+        .split_first()
+        .ok_or_else(|| format!("{name}: an empty key"))?;
+    if ty != 0x04 || key.len() != 32 {
+        return Err(format!(
+            "{name}: a witness not named by a trust anchor ID has an Ed25519 cosignature/v1 key (type 0x04)"
+        ));
+    }
+    let mut m = name.as_bytes().to_vec();
+    m.push(b'\n');
+    m.push(ty);
+    m.extend_from_slice(key);
+    let want: String = crate::hash::sha256(&m)[..4]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if !id_hex.eq_ignore_ascii_case(&want) {
+        return Err(format!("{name}: key ID {id_hex} is not the key's ({want})"));
+    }
+    let spki = pkit_x509::key::encode::spki(Algorithm::Ed25519, key)
+        .ok_or_else(|| format!("{name}: not an Ed25519 key"))?;
+    Ok(WitnessKey::Named {
+        name: name.to_string(),
+        spki,
+    })
 }
 
 /// A quorum rule: nothing, one witness, or k of a group's members.
@@ -91,7 +165,7 @@ impl WitnessPolicy {
     /// Read a policy; a line that breaks the format is [`MtcError::Line`].
     pub fn parse(text: &str) -> Result<WitnessPolicy> {
         let mut logs: Vec<CosignerKey> = Vec::new();
-        let mut witnesses: Vec<(String, CosignerKey)> = Vec::new();
+        let mut witnesses: Vec<(String, WitnessKey)> = Vec::new();
         // Names (witnesses and groups share one namespace) to their rule.
         let mut names: HashMap<String, Rule> = HashMap::new();
         let mut quorum = None;
@@ -129,12 +203,15 @@ impl WitnessPolicy {
                     logs.push(k);
                 }
                 ("witness", [name, vkey] | [name, vkey, _]) => {
-                    let k = parse_vkey(vkey).map_err(bad)?;
+                    let k = parse_witness_vkey(vkey).map_err(bad)?;
                     if *name == "none" || names.contains_key(*name) {
                         return Err(bad(format!("name {name} is taken")));
                     }
-                    if witnesses.iter().any(|(_, w)| w.spki == k.spki || w.id == k.id) {
-                        return Err(bad(format!("{}: this witness is listed twice", k.id.note_name())));
+                    if witnesses
+                        .iter()
+                        .any(|(_, w)| w.spki() == k.spki() || w.note_name() == k.note_name())
+                    {
+                        return Err(bad(format!("{}: this witness is listed twice", k.note_name())));
                     }
                     names.insert(name.to_string(), Rule::Witness(witnesses.len()));
                     witnesses.push((name.to_string(), k));
@@ -200,18 +277,37 @@ impl WitnessPolicy {
         })
     }
 
-    /// The witnesses' keys, to check their signatures with.
+    /// The keys of the witnesses named by trust anchor ID, to check their signatures
+    /// with as cosigners.
     pub fn keys(&self) -> Vec<CosignerKey> {
-        self.witnesses.iter().map(|(_, k)| k.clone()).collect()
+        self.witnesses
+            .iter()
+            .filter_map(|(_, k)| match k {
+                WitnessKey::Cosigner(c) => Some(c.clone()),
+                WitnessKey::Named { .. } => None,
+            })
+            .collect()
     }
 
-    /// Whether the witnesses whose signature verified (`cosigned`, by their trust anchor
-    /// ID) meet the quorum.
-    pub fn met_by(&self, cosigned: &[TrustAnchorId]) -> bool {
-        fn met(r: &Rule, ws: &[(String, CosignerKey)], cosigned: &[TrustAnchorId]) -> bool {
+    /// The witnesses named otherwise: (note name, SPKI), checked on checkpoints with
+    /// `tlog_witness::accept_named_cosignature`.
+    pub fn named(&self) -> Vec<(String, Vec<u8>)> {
+        self.witnesses
+            .iter()
+            .filter_map(|(_, k)| match k {
+                WitnessKey::Named { name, spki } => Some((name.clone(), spki.clone())),
+                WitnessKey::Cosigner(_) => None,
+            })
+            .collect()
+    }
+
+    /// Whether the witnesses whose signature verified (`cosigned`, by the note names
+    /// their lines carry) meet the quorum.
+    pub fn met_by(&self, cosigned: &[String]) -> bool {
+        fn met(r: &Rule, ws: &[(String, WitnessKey)], cosigned: &[String]) -> bool {
             match r {
                 Rule::None => true,
-                Rule::Witness(i) => cosigned.contains(&ws[*i].1.id),
+                Rule::Witness(i) => cosigned.contains(&ws[*i].1.note_name()),
                 Rule::Group { k, members } => {
                     members.iter().filter(|m| met(m, ws, cosigned)).count() >= *k
                 }

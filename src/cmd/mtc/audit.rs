@@ -70,18 +70,16 @@ pub fn run(be: &Backend, a: AuditArgs) -> CliResult<Exit> {
     let others = with_policy_keys(others, witness_policy.as_ref());
     let remote = Remote::new(&a.url)?;
     let base = remote.base.clone();
+    let checked = signed_checkpoint(be, &remote, &base, &ca, &others).map_err(mtc_err(&base))?;
+    if let Some(p) = &witness_policy {
+        let what = format!("{base}: checkpoint at size {}", checked.checkpoint.size);
+        check_quorum(be, p, &what, &checked)?;
+    }
     let SignedCheckpoint {
         checkpoint: cp,
         signers: signed,
         ..
-    } = signed_checkpoint(be, &remote, &base, &ca, &others).map_err(mtc_err(&base))?;
-    if let Some(p) = &witness_policy {
-        check_quorum(
-            p,
-            &format!("{base}: checkpoint at size {}", cp.size),
-            &signed,
-        )?;
-    }
+    } = checked;
     let seen = match &a.state {
         Some(p) => read_state(p, &cp.origin)?,
         None => None,

@@ -12,7 +12,8 @@ use pkit::der::hex;
 use pkit::mtc::cert::CaInfo;
 use pkit::mtc::cosign::{spki_of_cert_or_key, CosignerKey};
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::remote::{signed_checkpoint, subtrees_from_log};
+use pkit::mtc::remote::{signed_checkpoint, subtrees_from_log, SignedCheckpoint};
+use pkit::mtc::tlog_witness::accept_named_cosignature;
 use pkit::mtc::verify::{
     verify_certificates, without_ca_certificate, MtcVerdict, Policy, Step, TrustedSubtree,
 };
@@ -81,15 +82,24 @@ pub(super) fn with_policy_keys(
     keys
 }
 
-/// Whether `signers` (note names whose signatures verified) meet `policy`'s quorum: an
-/// error naming who did sign when not.
-pub(super) fn check_quorum(policy: &WitnessPolicy, what: &str, signers: &[String]) -> CliResult {
-    let ids: Vec<TrustAnchorId> = signers
-        .iter()
-        .filter_map(|n| n.strip_prefix(pkit::mtc::ids::NOTE_PREFIX))
-        .filter_map(|d| TrustAnchorId::parse(d).ok())
-        .collect();
-    if policy.met_by(&ids) {
+/// Whether the checkpoint `signed` meets `policy`'s quorum: its signers verified as
+/// cosigners, and the policy's witnesses named by verifier keys whose lines on it verify.
+/// An error naming who did sign when not.
+pub(super) fn check_quorum(
+    be: &Backend,
+    policy: &WitnessPolicy,
+    what: &str,
+    signed: &SignedCheckpoint,
+) -> CliResult {
+    let mut signers = signed.signers.clone();
+    for (name, spki) in policy.named() {
+        let line = accept_named_cosignature(be, &signed.checkpoint, &name, &spki, &signed.note)
+            .map_err(mtc_err(what))?;
+        if line.is_some() {
+            signers.push(name);
+        }
+    }
+    if policy.met_by(&signers) {
         return Ok(());
     }
     Err(CliError::negative(format!(
@@ -203,7 +213,7 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
             let signed =
                 signed_checkpoint(be, &remote, &remote.base, &policy.ca, &policy.cosigners)
                     .map_err(mtc_err(url))?;
-            check_quorum(p, &format!("{}/checkpoint", remote.base), &signed.signers)?;
+            check_quorum(be, p, &format!("{}/checkpoint", remote.base), &signed)?;
         }
         let from_log =
             subtrees_from_log(be, &remote, &remote.base, &policy, &ders).map_err(mtc_err(url))?;
@@ -216,11 +226,12 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
     for (item, v) in certs.iter().zip(verdicts) {
         let mut v = v.map_err(mtc_err(&item.name))?;
         if let (Some(p), None, false) = (&witness_policy, &v.failed, v.report.landmark) {
-            let ids: Vec<TrustAnchorId> = v
+            let ids: Vec<String> = v
                 .report
                 .verified_cosigners
                 .iter()
                 .filter_map(|d| TrustAnchorId::parse(d).ok())
+                .map(|id| id.note_name())
                 .collect();
             if !p.met_by(&ids) {
                 v.failed = Some((

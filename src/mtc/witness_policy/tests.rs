@@ -11,8 +11,8 @@ fn key(id: &str, alg: Algorithm) -> CosignerKey {
         .public
 }
 
-fn id(s: &str) -> TrustAnchorId {
-    TrustAnchorId::parse(s).unwrap()
+fn id(s: &str) -> String {
+    TrustAnchorId::parse(s).unwrap().note_name()
 }
 
 #[test]
@@ -59,6 +59,28 @@ fn quorums_of_groups_of_witnesses() {
     assert!(!p.met_by(&[]));
     // quorum none: anything goes.
     assert!(WitnessPolicy::parse("quorum none\n").unwrap().met_by(&[]));
+    // A witness named otherwise, with an Ed25519 cosignature/v1 key.
+    let raw = [7u8; 32];
+    let name = "example.com/w1";
+    let mut m = name.as_bytes().to_vec();
+    m.extend_from_slice(b"\n\x04");
+    m.extend_from_slice(&raw);
+    let kid: String = crate::hash::sha256(&m)[..4]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let mut blob = vec![4u8];
+    blob.extend_from_slice(&raw);
+    let vkey = format!("{name}+{kid}+{}", B64.encode(&blob));
+    let p = WitnessPolicy::parse(&format!(
+        "witness L {vkey}\nwitness A {}\ngroup G all L A\nquorum G\n",
+        vkey_of(&ws[0])
+    ))
+    .unwrap();
+    assert_eq!(p.named().len(), 1);
+    assert_eq!(p.keys().len(), 1);
+    assert!(p.met_by(&[name.to_string(), id("32473.61")]));
+    assert!(!p.met_by(&[id("32473.61")]));
     // The key round-trips through its verifier key.
     let back = parse_vkey(&vkey_of(&ws[5])).unwrap();
     assert_eq!((back.id, back.spki), (ws[5].id.clone(), ws[5].spki.clone()));

@@ -924,8 +924,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcomman
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from audit" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l url -d 'The log\'s prefix URL' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l ca -d 'The MTC CA certificate (mtc-ca.pem) whose log this is' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l key -d 'The witness\'s private key: ML-DSA-44 or Ed25519 (a PKCS#8 file or a pkcs11: URI)' -r -F
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l passin -d 'Password source of the --key file' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l key -d 'The witness\'s private key: Ed25519 (cosignature/v1, what checkpoint witnesses use) or ML-DSA-44 (subtree/v1, for cosignatures that go into certificates), a PKCS#8 file or a pkcs11: URI' -r -F
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l passin -d 'Password source of the --key file (pass:, env:, file:, fd:)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l pin -d 'PIN of the token holding the --key' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l id -d 'The witness\'s trust anchor ID (its signature lines are named oid/1.3.6.1.4.1.ID)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from cosign" -l state -d 'The tree this witness cosigned last (created if missing; updated after cosigning): the log must extend it' -r -F

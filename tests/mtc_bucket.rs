@@ -358,32 +358,18 @@ fn the_acme_servers_checkpointer_publishes_into_the_bucket() {
     new_mtc_ca(&dir);
     let ca = issue_ca(t.path(), "ca", "CN=ACME Bucket CA", &[]);
     let m = minio(t.path());
-    let port = free_port();
-    let mut cmd = Command::new(pkit_bin());
-    cmd.args([
-        "acme",
-        "serve",
-        "--ca",
-        &s(&ca),
-        "--listen",
-        &format!("127.0.0.1:{port}"),
-    ])
-    .args([
-        "--threads",
-        "1",
-        "--mtc",
-        &s(&dir),
-        "--checkpoint-every",
-        "1s",
-    ])
-    .args([
-        "--mtc-to",
-        "s3://pkit-log/acme",
-        "--s3-endpoint",
-        &m.endpoint,
-    ])
-    .env("AWS_ACCESS_KEY_ID", USER)
-    .env("AWS_SECRET_ACCESS_KEY", SECRET);
+    let mut cmd = acme_checkpointing(
+        &ca,
+        &dir,
+        &[
+            "--mtc-to",
+            "s3://pkit-log/acme",
+            "--s3-endpoint",
+            &m.endpoint,
+        ],
+    );
+    cmd.env("AWS_ACCESS_KEY_ID", USER)
+        .env("AWS_SECRET_ACCESS_KEY", SECRET);
     let server = Server::start(cmd, t.path().join("acme.log"), "\"listening\"");
     mtc_add(&dir, 0, 100, Some("ed25519"), Some(NOW));
     let t0 = Instant::now();

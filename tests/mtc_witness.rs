@@ -426,26 +426,21 @@ fn the_acme_servers_checkpointer_asks_the_witnesses() {
     let ca = issue_ca(t.path(), "ca", "CN=ACME Witness CA", &[]);
     let mut ws: Vec<W> = (1..=2).map(|n| W::new(t.path(), n)).collect();
     ws[0].start(&dir);
-    let port = free_port();
-    let mut cmd = Command::new(pkit_bin());
-    cmd.args([
-        "acme",
-        "serve",
-        "--ca",
-        &s(&ca),
-        "--listen",
-        &format!("127.0.0.1:{port}"),
-    ])
-    .args([
-        "--threads",
-        "1",
-        "--mtc",
-        &s(&dir),
-        "--checkpoint-every",
-        "1s",
-    ])
-    .args(["--mtc-witness", &ws[0].arg(), "--mtc-witness", &ws[1].arg()])
-    .args(["--mtc-witness-quorum", "2", "--mtc-witness-timeout", "2s"]);
+    let (w1, w2) = (ws[0].arg(), ws[1].arg());
+    let cmd = acme_checkpointing(
+        &ca,
+        &dir,
+        &[
+            "--mtc-witness",
+            &w1,
+            "--mtc-witness",
+            &w2,
+            "--mtc-witness-quorum",
+            "2",
+            "--mtc-witness-timeout",
+            "2s",
+        ],
+    );
     let server = Server::start(cmd, t.path().join("acme.log"), "\"listening\"");
     mtc_add(&dir, 0, 20, Some("ed25519"), Some(NOW));
     let wait_for = |what: &str, needle: &str| {

@@ -487,6 +487,23 @@ pub fn assert_db_intact(db: &Path) {
     assert_eq!(out.trim(), "ok", "{}: {out}", db.display());
 }
 
+/// `pkit acme serve` for the X.509 CA `ca`, issuing Merkle Tree Certificates from the
+/// MTC CA `mtc` and checkpointing it every second, on a free 127.0.0.1 port, with
+/// `extra` arguments (its witnesses, its bucket): the command, not started.
+pub fn acme_checkpointing(ca: &Path, mtc: &Path, extra: &[&str]) -> std::process::Command {
+    let mut cmd = std::process::Command::new(pkit_bin());
+    cmd.args(["acme", "serve", "--ca", &s(ca)])
+        .args([
+            "--listen",
+            &format!("127.0.0.1:{}", free_port()),
+            "--threads",
+            "1",
+        ])
+        .args(["--mtc", &s(mtc), "--checkpoint-every", "1s"])
+        .args(extra);
+    cmd
+}
+
 /// A new MTC CA with an Ed25519 cosigner in `dir`.
 pub fn new_mtc_ca(dir: &Path) {
     pk_ok(&[

@@ -294,13 +294,10 @@ pub fn cryptography_vectors() -> PathBuf {
     PathBuf::from(require(Peer::CryptographyVectors))
 }
 
-/// Build the Go program `tests/go/NAME` into the test target's scratch directory; its
-/// path, or `None` (outside CI) without Go or when its modules cannot be fetched. `what`
-/// names the checks that need it, `remedy` how to make the build work.
 /// `go build PACKAGE` from the module tests/go/NAME (which pins PACKAGE's version and
-/// its dependencies in go.mod and go.sum): a program of another project, built once per
-/// test binary into the target's temporary directory; `None` (outside CI) without Go or
-/// when it does not build.
+/// its dependencies in go.mod and go.sum; `.` for the module's own program), built into
+/// the target's temporary directory; `None` (outside CI) without Go or when it does not
+/// build.
 pub fn go_tool(name: &str, package: &str, what: &str, remedy: &str) -> Option<PathBuf> {
     optional(Peer::Go, what)?;
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -327,28 +324,9 @@ pub fn go_tool(name: &str, package: &str, what: &str, remedy: &str) -> Option<Pa
     Some(out)
 }
 
+/// Build the Go program `tests/go/NAME` into the test target's scratch directory; its
+/// path, or `None` (outside CI) without Go or when its modules cannot be fetched. `what`
+/// names the checks that need it, `remedy` how to make the build work.
 pub fn go_program(name: &str, what: &str, remedy: &str) -> Option<PathBuf> {
-    optional(Peer::Go, what)?;
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/go")
-        .join(name);
-    let r = std::process::Command::new("go")
-        .arg("build")
-        .arg("-o")
-        .arg(&out)
-        .arg(".")
-        .current_dir(&src)
-        .env("GOFLAGS", "-mod=readonly")
-        .output()
-        .expect("running go build");
-    if !r.status.success() {
-        missing(
-            &format!("building tests/go/{name}"),
-            &String::from_utf8_lossy(&r.stderr),
-            remedy,
-        );
-        return None;
-    }
-    Some(out)
+    go_tool(name, ".", what, remedy)
 }

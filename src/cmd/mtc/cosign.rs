@@ -32,18 +32,8 @@ pub struct CosignArgs {
     /// The MTC CA certificate (mtc-ca.pem) whose log this is.
     #[arg(long)]
     pub ca: PathBuf,
-    /// The witness's private key: ML-DSA-44 or Ed25519 (a PKCS#8 file or a pkcs11: URI).
-    #[arg(long, value_name = "FILE|URI")]
-    pub key: PathBuf,
-    /// Password source of the --key file.
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the token holding the --key.
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
-    /// The witness's trust anchor ID (its signature lines are named oid/1.3.6.1.4.1.ID).
-    #[arg(long, value_name = "ID")]
-    pub id: String,
+    #[command(flatten)]
+    pub witness: WitnessKeyArgs,
     /// The tree this witness cosigned last (created if missing; updated after cosigning):
     /// the log must extend it.
     #[arg(long, value_name = "FILE")]
@@ -67,13 +57,41 @@ pub struct CosignArgs {
     pub output: FormatArg,
 }
 
+/// A witness's identity: its key and its trust anchor ID (`mtc cosign`, `mtc witness
+/// serve`).
+#[derive(Args, Debug)]
+pub struct WitnessKeyArgs {
+    /// The witness's private key: Ed25519 (cosignature/v1, what checkpoint witnesses
+    /// use) or ML-DSA-44 (subtree/v1, for cosignatures that go into certificates), a
+    /// PKCS#8 file or a pkcs11: URI.
+    #[arg(long, value_name = "FILE|URI")]
+    pub key: PathBuf,
+    /// Password source of the --key file (pass:, env:, file:, fd:).
+    #[arg(long, value_name = "SRC")]
+    pub passin: Option<String>,
+    /// PIN of the token holding the --key.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Option<String>,
+    /// The witness's trust anchor ID (its signature lines are named oid/1.3.6.1.4.1.ID).
+    #[arg(long, value_name = "ID")]
+    pub id: String,
+}
+
+impl WitnessKeyArgs {
+    /// The witness as a cosigner; with `subtrees`, its key must be able to sign
+    /// subtrees (ML-DSA-44).
+    pub fn cosigner(&self, be: &Backend, subtrees: bool) -> CliResult<Cosigner> {
+        let id = TrustAnchorId::parse(&self.id).map_err(mtc_err("--id"))?;
+        let key = load_private_key(be, &self.key, self.passin.as_deref(), self.pin.as_deref())?;
+        let key_name = format!("--key {}", self.key.display());
+        check_witness_key(key.algorithm(), subtrees).map_err(mtc_err(&key_name))?;
+        Cosigner::new(id, key).map_err(mtc_err(&key_name))
+    }
+}
+
 pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
-    let id = TrustAnchorId::parse(&a.id).map_err(mtc_err("--id"))?;
-    let key = load_private_key(be, &a.key, a.passin.as_deref(), a.pin.as_deref())?;
-    let alg = key.algorithm();
-    let key_name = format!("--key {}", a.key.display());
-    check_witness_key(alg, a.subtrees.is_some()).map_err(mtc_err(&key_name))?;
-    let cosigner = Cosigner::new(id, key).map_err(mtc_err(&key_name))?;
+    let cosigner = a.witness.cosigner(be, a.subtrees.is_some())?;
+    let alg = cosigner.public.alg;
     let (ca_name, ca_der) = read_der(&a.ca)?;
     let ca = CaInfo::from_certificate(&ca_der).map_err(mtc_err(&ca_name))?;
     let remote = Remote::new(&a.url)?;

@@ -4,17 +4,14 @@
 //! (`pkit::serve::WitnessHandler`); this reads the arguments and runs the server.
 
 use super::common::mtc_err;
+use super::cosign::WitnessKeyArgs;
 use super::verify::read_der;
 use crate::cmd::error::{CliError, CliResult, Exit};
-use crate::cmd::key::load_private_key;
 use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::{Args, Subcommand};
 use pkit::der::Time;
 use pkit::mtc::cert::CaInfo;
-use pkit::mtc::cosign::Cosigner;
-use pkit::mtc::ids::TrustAnchorId;
 use pkit::mtc::tlog_witness::{Witness, WitnessState};
-use pkit::mtc::witness::check_witness_key;
 use pkit::mtc::witness_pg::PgWitnessState;
 use pkit::mtc::witness_state::SqliteWitnessState;
 use pkit::pki::backend::Backend;
@@ -54,20 +51,8 @@ stderr, with the origin, size and why it was refused.";
 #[derive(Args, Debug)]
 #[command(after_long_help = format!("{WITNESS_HELP}\n\n{BEHAVIOUR_HELP}"))]
 pub struct WitnessServeArgs {
-    /// The witness's private key: Ed25519 (cosignature/v1, what checkpoint witnesses
-    /// use) or ML-DSA-44 (a PKCS#8 file or a pkcs11: URI).
-    #[arg(long, value_name = "FILE|URI")]
-    pub key: PathBuf,
-    /// Password source of the --key file (pass:, env:, file:, fd:).
-    #[arg(long, value_name = "SRC")]
-    pub passin: Option<String>,
-    /// PIN of the token holding the --key.
-    #[arg(long, value_name = "SRC")]
-    pub pin: Option<String>,
-    /// The witness's trust anchor ID (its cosignature lines are named
-    /// oid/1.3.6.1.4.1.ID).
-    #[arg(long, value_name = "ID")]
-    pub id: String,
+    #[command(flatten)]
+    pub witness: WitnessKeyArgs,
     /// An MTC CA certificate (mtc-ca.pem) whose logs this witness cosigns: their
     /// checkpoints must carry the CA's signature (repeatable).
     #[arg(long = "log", value_name = "MTC_CA_CERT", required = true)]
@@ -103,11 +88,7 @@ fn serve(be: &'static Backend, a: WitnessServeArgs) -> CliResult<Exit> {
         ))
     })?;
     let opts = a.http.options()?;
-    let id = TrustAnchorId::parse(&a.id).map_err(mtc_err("--id"))?;
-    let key = load_private_key(be, &a.key, a.passin.as_deref(), a.pin.as_deref())?;
-    let key_name = format!("--key {}", a.key.display());
-    check_witness_key(key.algorithm(), false).map_err(mtc_err(&key_name))?;
-    let cosigner = Cosigner::new(id, key).map_err(mtc_err(&key_name))?;
+    let cosigner = a.witness.cosigner(be, false)?;
     let mut cas = Vec::new();
     for path in &a.logs {
         let (name, der) = read_der(path)?;

@@ -12,7 +12,7 @@
 //!      crlEntryExtensions      Extensions OPTIONAL }
 //! ```
 
-use crate::der::{oid_registry as oids, Time, Writer};
+use crate::der::{oid_registry as oids, Reader, Time, Writer};
 use crate::store::Revoked;
 use pkit_x509::ext::write::ext;
 use std::cmp::Ordering;
@@ -58,23 +58,13 @@ fn write_entry(w: &mut Writer, serial: &[u8], revoked_at: Time, reason: Option<u
 
 /// The serial number's content octets of an entry written by [`write_entry`]: the
 /// key entries are ordered by (the records order serials by these octets, bytewise).
+/// Entries are only ever ones this list wrote, so they always read; an empty key is
+/// never reached.
 fn serial_of(entry: &[u8]) -> &[u8] {
-    // SEQUENCE header, then the INTEGER's: both lengths in DER's short or long form.
-    fn content(tlv: &[u8]) -> (&[u8], &[u8]) {
-        let first = tlv[1];
-        let (len, at) = if first < 0x80 {
-            (first as usize, 2)
-        } else {
-            let n = (first & 0x7f) as usize;
-            let len = tlv[2..2 + n]
-                .iter()
-                .fold(0usize, |l, b| (l << 8) | *b as usize);
-            (len, 2 + n)
-        };
-        (&tlv[at..at + len], &tlv[at + len..])
-    }
-    let (inner, _) = content(entry);
-    content(inner).0
+    Reader::new(entry)
+        .read_sequence()
+        .and_then(|mut e| e.read_integer())
+        .unwrap_or_default()
 }
 
 /// The content octets `serial` is encoded with ([`Writer::integer_unsigned`]): what

@@ -279,16 +279,7 @@ pub fn generate_crls(
     scopes: &[Scope],
 ) -> Result<Vec<GeneratedCrl>, CrlError> {
     let lists = walk_scopes(issuer, &*store, o, scopes)?;
-    let parts: Vec<ToSign<'_>> = scopes
-        .iter()
-        .zip(&lists)
-        .map(|(scope, entries)| ToSign {
-            scope: *scope,
-            entries,
-            unjudged: entries,
-        })
-        .collect();
-    sign_lists(issuer, store, o, &parts)
+    sign_lists(issuer, store, o, &ToSign::unjudged(scopes, &lists))
 }
 
 /// One CRL for [`sign_lists`] to sign.
@@ -304,6 +295,22 @@ pub struct ToSign<'a> {
     /// so the entries of a CRL it let through need not be read again; what it judges
     /// is this CRL's own frame (number, times, extensions) around the unjudged entries.
     pub unjudged: &'a RevokedList,
+}
+
+impl<'a> ToSign<'a> {
+    /// The CRLs of `scopes` over `lists` (in the same order), no entry judged yet: what
+    /// a walk of the records made.
+    pub fn unjudged(scopes: &[Scope], lists: &'a [RevokedList]) -> Vec<ToSign<'a>> {
+        scopes
+            .iter()
+            .zip(lists)
+            .map(|(scope, entries)| ToSign {
+                scope: *scope,
+                entries,
+                unjudged: entries,
+            })
+            .collect()
+    }
 }
 
 /// The next CRLs over entries already gathered, each checked by the CA's lint gate, then

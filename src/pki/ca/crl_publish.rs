@@ -192,16 +192,7 @@ impl CrlPublisher {
         let seen = self.store.revocations_recorded()?;
         let options = self.options(now);
         let lists = walk_scopes(&self.issuer, &*self.store, &options, &self.scopes)?;
-        let parts: Vec<ToSign<'_>> = self
-            .scopes
-            .iter()
-            .zip(&lists)
-            .map(|(scope, entries)| ToSign {
-                scope: *scope,
-                entries,
-                unjudged: entries,
-            })
-            .collect();
+        let parts = ToSign::unjudged(&self.scopes, &lists);
         let all: Vec<usize> = (0..self.scopes.len()).collect();
         let out = self.sign_and_serve(&options, &parts, &all, seen, started)?;
         self.lists = Some(lists);

@@ -25,9 +25,14 @@ struct W {
 
 impl W {
     fn new(dir: &Path, n: u32) -> W {
+        W::with_alg(dir, n, "ed25519")
+    }
+
+    /// A witness whose key is of `alg` (`ed25519` or `ml-dsa-44`).
+    fn with_alg(dir: &Path, n: u32, alg: &str) -> W {
         let key = dir.join(format!("w{n}.key"));
         let public = dir.join(format!("w{n}.pub"));
-        pk_ok(&["key", "gen", "--alg", "ed25519", "-o", &s(&key)]);
+        pk_ok(&["key", "gen", "--alg", alg, "-o", &s(&key)]);
         pk_ok(&["key", "pub", &s(&key), "-o", &s(&public)]);
         let db = dir.join(format!("w{n}.db"));
         W {
@@ -210,6 +215,12 @@ fn a_witness_answers_bad_requests_with_the_protocols_codes() {
     };
     assert_eq!(post("/other", "").0, 404);
     assert_eq!(post("/add-checkpoint", "nonsense").0, 400);
+    let (status, body) = post("/sign-subtree", "subtree 9 13\n");
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("at byte 0") && body.contains("a valid subtree"),
+        "{body}"
+    );
     // A note of another CA's log: 404. One of a CA with this one's ID and another key
     // (an impostor): 403.
     let note_of = |dir: &Path, id: &str| {
@@ -240,11 +251,78 @@ fn a_witness_answers_bad_requests_with_the_protocols_codes() {
     assert_eq!(status, 403, "{body}");
     let r = agent.get(&format!("{url}/add-checkpoint")).call().unwrap();
     assert_eq!(r.status().as_u16(), 405);
+    let r = agent.get(&format!("{url}/sign-subtree")).call().unwrap();
+    assert_eq!(r.status().as_u16(), 405);
     w.stop();
     // Every request has its log line, with why it was refused.
     let log =
         std::fs::read_to_string(w.db.with_extension(format!("log{}", std::process::id()))).unwrap();
     assert!(log.contains("\"refused\""), "{log}");
+}
+
+/// ML-DSA-44 witnesses over HTTP also sign the checkpoint's covering subtrees
+/// (tlog-witness `sign-subtree`): standalone certificates then carry their cosignatures
+/// beside the CA's, which `mtc verify` checks with the witnesses' keys. An Ed25519
+/// witness (`cosignature/v1`, no subtrees) cosigns the checkpoint and is not asked.
+#[test]
+fn witnesses_over_http_cosign_the_subtrees_certificates_carry() {
+    let t = tempdir();
+    let dir = t.path().join("ca");
+    new_mtc_ca(&dir);
+    let mut ml = W::with_alg(t.path(), 1, "ml-dsa-44");
+    let mut ed = W::new(t.path(), 2);
+    ml.start(&dir);
+    ed.start(&dir);
+    let ca = s(&dir.join("mtc-ca.pem"));
+    let witness_arg = format!("{}={}", ml.id, s(&ml.public));
+    // One round: entries added, a checkpoint with both witnesses, and the certificate of
+    // `index` verified with the ML-DSA-44 witness's key.
+    let round = |from: usize, n: usize, index: usize| {
+        mtc_add(&dir, from, n, Some("ed25519"), Some(NOW));
+        let r = checkpoint(&dir, &[&ml, &ed], 2);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
+        let v = item(&r);
+        let signed = v["signed_subtrees"].as_array().unwrap().len();
+        let asked = v["witnesses"][0]["subtrees"].as_array().unwrap();
+        assert_eq!(asked.len(), signed, "{v}");
+        assert!(asked.iter().all(|a| a["cosigned"] == true), "{v}");
+        assert_eq!(v["witnesses"][1]["cosigned"], true, "{v}");
+        assert!(v["witnesses"][1]["subtrees"].as_array().unwrap().is_empty());
+        let cert = t.path().join(format!("c{index}.pem"));
+        pk_ok(&[
+            "mtc",
+            "cert",
+            "--dir",
+            &s(&dir),
+            "--index",
+            &index.to_string(),
+            "-o",
+            &s(&cert),
+        ]);
+        let r = pk(&[
+            "mtc",
+            "verify",
+            &s(&cert),
+            "--ca",
+            &ca,
+            "--cosigner",
+            &witness_arg,
+            "--now",
+            "2026-11-02T00:00:00Z",
+            "-f",
+            "json",
+        ]);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
+        let v = &json_items(&r)[0];
+        let both = serde_json::json!(["32473.1", ml.id]);
+        assert_eq!(v["cosigners"], both, "{v}");
+        assert_eq!(v["verified_cosigners"], both, "{v}");
+    };
+    round(0, 300, 5);
+    // The second checkpoint's subtrees cover what was added since the first.
+    round(300, 40, 310);
+    ml.stop();
+    ed.stop();
 }
 
 /// The verifier key a witness says it has, from its `listening` line.

@@ -104,17 +104,28 @@ pub fn checkpoint_store(
     ca: &MtcCa,
     now: u64,
 ) -> Result<CheckpointResult> {
-    checkpoint_witnessed(store, ca, now, &mut |_, _| Ok(Vec::new()))
+    checkpoint_witnessed(store, ca, now, &mut |_, _| Ok(Witnessed::default()))
+}
+
+/// What witnesses gave a checkpoint.
+#[derive(Debug, Clone, Default)]
+pub struct Witnessed {
+    /// Their cosignature lines, for the checkpoint's note (c2sp.org/tlog-witness
+    /// `add-checkpoint`).
+    pub lines: Vec<String>,
+    /// Their cosignatures on its covering subtrees (`sign-subtree`), which standalone
+    /// certificates of those subtrees carry beside the CA's.
+    pub subtree_signatures: Vec<SubtreeSignature>,
 }
 
 /// What [`checkpoint_witnessed`] asks between signing and recording: the log and the
-/// checkpoint made in, the witnesses' signature lines out.
-pub type WitnessStep<'a> = dyn FnMut(&dyn LogStore, &CheckpointResult) -> Result<Vec<String>> + 'a;
+/// checkpoint made in, what the witnesses gave out.
+pub type WitnessStep<'a> = dyn FnMut(&dyn LogStore, &CheckpointResult) -> Result<Witnessed> + 'a;
 
 /// [`checkpoint_store`] with witnesses asked between signing and recording: `witness`
 /// gets the log and the checkpoint made and returns the witnesses' signature lines to
-/// add to its note (c2sp.org/tlog-witness), or an error, and then nothing is recorded:
-/// the checkpoint published stays the previous one.
+/// add to its note (c2sp.org/tlog-witness) and their subtree cosignatures, or an error,
+/// and then nothing is recorded: the checkpoint published stays the previous one.
 pub fn checkpoint_witnessed(
     store: &mut dyn LogStore,
     ca: &MtcCa,
@@ -127,10 +138,12 @@ pub fn checkpoint_witnessed(
     let made = (|| -> Result<CheckpointResult> {
         let prev = store.latest_checkpoint()?.map_or(0, |c| c.size);
         let mut r = create_checkpoint(&*store, prev, ca, now)?;
-        for line in witness(&*store, &r)? {
+        let w = witness(&*store, &r)?;
+        for line in w.lines {
             r.checkpoint.note.push_str(&line);
             r.checkpoint.note.push('\n');
         }
+        r.signatures.extend(w.subtree_signatures);
         store.insert_checkpoint(&r.checkpoint, &r.signatures)?;
         Ok(r)
     })();

@@ -117,6 +117,7 @@ pub mod store;
 pub mod subtree;
 pub mod tile_source;
 pub mod tiles;
+pub mod tlog_subtree;
 pub mod tlog_witness;
 pub mod tree;
 pub mod verify;

@@ -59,46 +59,86 @@ impl AddCheckpoint {
     /// Read a request body; a malformed one is a 400 with the byte offset and what was
     /// expected there.
     pub fn parse(body: &[u8]) -> std::result::Result<AddCheckpoint, Refusal> {
-        let bad = |offset: usize, expected: &str| {
-            Refusal::Malformed(format!("at byte {offset}: expected {expected}"))
-        };
-        let text = std::str::from_utf8(body).map_err(|e| bad(e.valid_up_to(), "UTF-8 text"))?;
-        let mut at = 0;
-        let mut next_line = |what: &str| -> std::result::Result<(usize, &str), Refusal> {
-            let rest = &text[at..];
-            let end = rest.find('\n').ok_or_else(|| bad(at, what))?;
-            let line = (at, &rest[..end]);
-            at += end + 1;
-            Ok(line)
-        };
-        let (offset, first) = next_line("\"old SIZE\" and a newline")?;
+        let mut lines = Lines::new(body)?;
+        let (offset, first) = lines.next("\"old SIZE\" and a newline")?;
         let old = first
             .strip_prefix("old ")
-            .filter(|n| n == &"0" || (!n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())))
-            .and_then(|n| n.parse::<u64>().ok())
-            .ok_or_else(|| bad(offset, "\"old SIZE\" (a decimal without leading zeros)"))?;
-        let mut proof = Vec::new();
-        loop {
-            let (offset, line) = next_line("a base64 hash or an empty line")?;
-            if line.is_empty() {
-                break;
-            }
-            if proof.len() == MAX_PROOF_LINES {
-                return Err(bad(offset, "at most 63 consistency proof lines"));
-            }
-            let h: Hash = B64
-                .decode(line)
-                .ok()
-                .and_then(|v| v.try_into().ok())
-                .ok_or_else(|| bad(offset, "a base64 SHA-256 hash"))?;
-            proof.push(h);
-        }
+            .and_then(decimal)
+            .ok_or_else(|| malformed(offset, "\"old SIZE\" (a decimal without leading zeros)"))?;
+        let proof = lines.proof()?;
         Ok(AddCheckpoint {
             old,
             proof,
-            note: text[at..].to_string(),
+            note: lines.rest().to_string(),
         })
     }
+}
+
+/// A 400 answer: where in the body, and what was expected there.
+pub(crate) fn malformed(offset: usize, expected: &str) -> Refusal {
+    Refusal::Malformed(format!("at byte {offset}: expected {expected}"))
+}
+
+/// An ASCII decimal without leading zeros (`0` itself excepted), as the protocol writes
+/// sizes and indexes.
+pub(crate) fn decimal(n: &str) -> Option<u64> {
+    (n == "0" || (!n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())))
+        .then(|| n.parse().ok())
+        .flatten()
+}
+
+/// A request body read line by line: each line ends in a newline; the proof lines end
+/// at an empty one, and the signed note follows.
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Lines<'a> {
+    pub(crate) fn new(body: &'a [u8]) -> std::result::Result<Lines<'a>, Refusal> {
+        let text =
+            std::str::from_utf8(body).map_err(|e| malformed(e.valid_up_to(), "UTF-8 text"))?;
+        Ok(Lines { text, at: 0 })
+    }
+
+    /// The next line (its offset and text, without the newline).
+    pub(crate) fn next(&mut self, what: &str) -> std::result::Result<(usize, &'a str), Refusal> {
+        let rest = &self.text[self.at..];
+        let end = rest.find('\n').ok_or_else(|| malformed(self.at, what))?;
+        let line = (self.at, &rest[..end]);
+        self.at += end + 1;
+        Ok(line)
+    }
+
+    /// A base64 SHA-256 hash line.
+    pub(crate) fn hash(&mut self) -> std::result::Result<Hash, Refusal> {
+        let (offset, line) = self.next("a base64 hash")?;
+        b64_hash(line).ok_or_else(|| malformed(offset, "a base64 SHA-256 hash"))
+    }
+
+    /// At most [`MAX_PROOF_LINES`] hash lines, then the empty line.
+    pub(crate) fn proof(&mut self) -> std::result::Result<Vec<Hash>, Refusal> {
+        let mut proof = Vec::new();
+        loop {
+            let (offset, line) = self.next("a base64 hash or an empty line")?;
+            if line.is_empty() {
+                return Ok(proof);
+            }
+            if proof.len() == MAX_PROOF_LINES {
+                return Err(malformed(offset, "at most 63 consistency proof lines"));
+            }
+            proof.push(b64_hash(line).ok_or_else(|| malformed(offset, "a base64 SHA-256 hash"))?);
+        }
+    }
+
+    /// What follows (the signed note).
+    pub(crate) fn rest(&self) -> &'a str {
+        &self.text[self.at..]
+    }
+}
+
+fn b64_hash(line: &str) -> Option<Hash> {
+    B64.decode(line).ok().and_then(|v| v.try_into().ok())
 }
 
 /// Why a witness does not cosign, as tlog-witness answers it.
@@ -122,6 +162,9 @@ pub enum Refusal {
     Inconsistent(String),
     /// The witness's own state could not be read or written (500).
     Store(String),
+    /// `sign-subtree` to a witness whose key's cosignatures cannot sign subtrees
+    /// (Ed25519 `cosignature/v1`): the optional API is not there (404).
+    NoSubtrees(String),
 }
 
 impl Refusal {
@@ -129,7 +172,7 @@ impl Refusal {
     pub fn status(&self) -> u16 {
         match self {
             Refusal::Malformed(_) => 400,
-            Refusal::UnknownLog(_) => 404,
+            Refusal::UnknownLog(_) | Refusal::NoSubtrees(_) => 404,
             Refusal::NotSigned(_) => 403,
             Refusal::Conflict { .. } => 409,
             Refusal::Inconsistent(_) => 422,
@@ -161,7 +204,8 @@ impl Refusal {
             | Refusal::UnknownLog(w)
             | Refusal::NotSigned(w)
             | Refusal::Inconsistent(w)
-            | Refusal::Store(w) => w.clone(),
+            | Refusal::Store(w)
+            | Refusal::NoSubtrees(w) => w.clone(),
             Refusal::Conflict { why, .. } => why.clone(),
         }
     }

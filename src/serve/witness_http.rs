@@ -1,11 +1,13 @@
 //! `pkit mtc witness serve`'s answers: c2sp.org/tlog-witness's `add-checkpoint` at
-//! `PREFIX/add-checkpoint`, POST only. The witness's checks, its state and its
-//! cosignature are the library's ([`pkit_mtc::tlog_witness::Witness`]); this maps a
+//! `PREFIX/add-checkpoint` and `sign-subtree` at `PREFIX/sign-subtree`, POST only. The
+//! witness's checks, its state and its cosignatures are the library's
+//! ([`pkit_mtc::tlog_witness::Witness`], [`pkit_mtc::tlog_subtree`]); this maps a
 //! request to them and each outcome to its status code, Content-Type and log line.
 //! Each worker thread holds its own [`WitnessHandler`] with its own connection to the
 //! state (`witness.db`), whose transactions keep two workers from interleaving.
 
 use super::http::{Body, Clock, Handler, Method, Reply, Request};
+use pkit_mtc::tlog_subtree::SignSubtree;
 use pkit_mtc::tlog_witness::{AddCheckpoint, Refusal, Witness, WitnessState};
 use pkit_x509::backend::Backend;
 use serde_json::json;
@@ -59,11 +61,18 @@ impl Answer {
 
 impl WitnessHandler {
     fn answer(&mut self, rq: &Request<'_>) -> Answer {
-        if rq.target != format!("{}/add-checkpoint", self.prefix) {
-            return Answer::plain(404, "not found: the witness answers PREFIX/add-checkpoint");
-        }
+        let call = rq.target.strip_prefix(self.prefix.as_str()).unwrap_or("");
+        let sign_subtree =
+            match call {
+                "/add-checkpoint" => false,
+                "/sign-subtree" => true,
+                _ => return Answer::plain(
+                    404,
+                    "not found: the witness answers PREFIX/add-checkpoint and PREFIX/sign-subtree",
+                ),
+            };
         if *rq.method != Method::POST {
-            return Answer::plain(405, "add-checkpoint is POST only");
+            return Answer::plain(405, &format!("{} is POST only", &call[1..]));
         }
         let body = match &rq.body {
             Body::Read(b) => b,
@@ -71,21 +80,33 @@ impl WitnessHandler {
             Body::TooSlow => return Answer::plain(408, "the request body came too slowly"),
             Body::Broken => return Answer::plain(400, "the request body was cut short"),
         };
-        let add = match AddCheckpoint::parse(body) {
-            Ok(a) => a,
-            Err(r) => return Answer::refusal(&r, None),
+        let (note, outcome) = if sign_subtree {
+            match SignSubtree::parse(body) {
+                Ok(rq) => (
+                    rq.note.clone(),
+                    self.witness.sign_subtree(self.backend, &rq),
+                ),
+                Err(r) => return Answer::refusal(&r, None),
+            }
+        } else {
+            match AddCheckpoint::parse(body) {
+                Ok(add) => {
+                    let now = u64::try_from(self.clock.now().unix).unwrap_or(0);
+                    let outcome =
+                        self.witness
+                            .add_checkpoint(self.backend, self.state.as_mut(), &add, now);
+                    (add.note, outcome)
+                }
+                Err(r) => return Answer::refusal(&r, None),
+            }
         };
         // For the log line: the checkpoint as it says it is, before any check.
-        let said = add.note.lines().take(2).collect::<Vec<_>>();
+        let said = note.lines().take(2).collect::<Vec<_>>();
         let checkpoint = match said[..] {
             [origin, size] => size.parse().ok().map(|s| (origin.to_string(), s)),
             _ => None,
         };
-        let now = u64::try_from(self.clock.now().unix).unwrap_or(0);
-        match self
-            .witness
-            .add_checkpoint(self.backend, self.state.as_mut(), &add, now)
-        {
+        match outcome {
             Ok(lines) => Answer {
                 status: 200,
                 content_type: "text/plain; charset=utf-8",

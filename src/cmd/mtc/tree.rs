@@ -56,7 +56,9 @@ pub struct CheckpointArgs {
     /// published: its submission prefix URL and its public key or certificate file (a
     /// pkit witness), or its verifier key NAME+KEYID+BASE64 (any Ed25519 witness, e.g.
     /// litewitness) (repeatable). They are asked in parallel; a cosignature is kept when
-    /// it verifies with that key.
+    /// it verifies with that key. A pkit witness with an ML-DSA-44 key is then asked to
+    /// cosign the checkpoint's covering subtrees too (sign-subtree): its cosignatures go
+    /// into the standalone certificates beside the CA's.
     #[arg(long, value_name = "URL=KEY")]
     pub witness: Vec<String>,
     /// How many --witness cosignatures the checkpoint needs to be published (default:
@@ -217,6 +219,11 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
             if let Err(why) = &w.outcome {
                 eprintln!("pkit: witness {}: {why}", w.url);
             }
+            for (_, got) in &w.subtrees {
+                if let Err(why) = got {
+                    eprintln!("pkit: witness {}: sign-subtree {why}", w.url);
+                }
+            }
         }
         asked = by;
         lines
@@ -246,6 +253,9 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
             "url": w.url,
             "cosigned": w.outcome.is_ok(),
             "error": w.outcome.as_ref().err(),
+            "subtrees": w.subtrees.iter().map(|(st, got)| json!({
+                "start": st.start, "end": st.end, "cosigned": got.is_ok(),
+                "error": got.as_ref().err()})).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     });
     let new = r.checkpoint.size - r.previous_size;

@@ -30,7 +30,8 @@ pub struct WitnessArgs {
 #[derive(Subcommand, Debug)]
 pub enum WitnessCommand {
     /// Run a witness over HTTP (c2sp.org/tlog-witness): cosign each checkpoint a known
-    /// log submits to PREFIX/add-checkpoint once it extends the one cosigned before.
+    /// log submits to PREFIX/add-checkpoint once it extends the one cosigned before, and
+    /// (with an ML-DSA-44 key) the subtrees of those checkpoints at PREFIX/sign-subtree.
     Serve(WitnessServeArgs),
 }
 
@@ -45,8 +46,16 @@ past the checkpoint's size, 403 no signature by the log's key, 404 a log it does
 (or another path), 405 a method other than POST, 409 SIZE is not the size it cosigned \
 (the body is that size and a newline, Content-Type text/x.tlog.size) or the same size with \
 another root, 422 the proof does not verify (the log does not extend what it cosigned: a \
-fork), 413 a body over 64 KiB. Nothing refused is recorded. One JSON line per request on \
-stderr, with the origin, size and why it was refused.";
+fork), 413 a body over 64 KiB. Nothing refused is recorded. \
+PREFIX/sign-subtree (with an ML-DSA-44 key; Ed25519 cosignature/v1 signs no subtrees, 404): \
+a log POSTs `subtree START END`, the subtree's base64 hash, the subtree consistency proof \
+to its checkpoint (at most 63 lines), an empty line and the checkpoint with this witness's \
+own cosignature on it; the witness answers 200 with its subtree/v1 cosignature line \
+(timestamp 0), which the CA puts into the standalone certificates of that subtree. It \
+records nothing: its own signature on the checkpoint is what it vouches for. Refusals: 400 \
+malformed or a subtree past the checkpoint, 403 no cosignature of this witness on the \
+checkpoint, 404 a log it does not know, 422 the proof does not verify. One JSON line per \
+request on stderr, with the origin, size and why it was refused.";
 
 #[derive(Args, Debug)]
 #[command(after_long_help = format!("{WITNESS_HELP}\n\n{BEHAVIOUR_HELP}"))]
@@ -66,8 +75,8 @@ pub struct WitnessServeArgs {
     /// Password source for a --db server (pass:, env:, file:, fd:).
     #[arg(long, value_name = "SRC")]
     pub db_passin: Option<String>,
-    /// The submission prefix's path: requests go to PREFIX/add-checkpoint. Default: the
-    /// root.
+    /// The submission prefix's path: requests go to PREFIX/add-checkpoint and
+    /// PREFIX/sign-subtree. Default: the root.
     #[arg(long, value_name = "PATH", default_value = "")]
     pub prefix: String,
     #[command(flatten)]

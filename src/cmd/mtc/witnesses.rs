@@ -3,16 +3,25 @@
 //! `DIR/witness-sizes.json`, 0 the first time) and the consistency proof from there; a
 //! 409 names the size it holds, and it is asked once more with the proof from that size.
 //! The witnesses are asked in parallel, each within the timeout; a cosignature is kept
-//! only when it verifies with the key given for that witness.
+//! only when it verifies with the key given for that witness. Once the quorum has
+//! cosigned, each pkit-style witness that did (named by a trust anchor ID, with an
+//! ML-DSA-44 key) is asked for `sign-subtree` on the checkpoint's covering subtrees, and
+//! the cosignatures that verify go into the standalone certificates of those subtrees;
+//! a witness that gives none is reported and does not hold the checkpoint back (the
+//! call is optional in the protocol, and certificates need only the CA's).
 
 use super::verify::read_der;
 use crate::cmd::error::{CliError, CliResult};
 use crate::cmd::http_get::agent;
 use pkit::mtc::checkpoint::Checkpoint;
 use pkit::mtc::cosign::spki_of_cert_or_key;
+use pkit::mtc::cosign::CosignerKey;
 use pkit::mtc::ids::TrustAnchorId;
-use pkit::mtc::issuer::{CheckpointResult, MtcCa};
-use pkit::mtc::store::LogStore;
+use pkit::mtc::ids::NOTE_PREFIX;
+use pkit::mtc::issuer::{CheckpointResult, MtcCa, Witnessed};
+use pkit::mtc::store::{LogStore, SubtreeSignature};
+use pkit::mtc::subtree::Subtree;
+use pkit::mtc::tlog_subtree;
 use pkit::mtc::tlog_witness::{
     accept_cosignature, accept_named_cosignature, note_signature, request, SIZE_CONTENT_TYPE,
 };
@@ -106,6 +115,8 @@ pub struct Asked {
     pub url: String,
     /// Its cosignature line, or why there is none.
     pub outcome: Result<String, String>,
+    /// The covering subtrees it was asked to cosign, each cosigned or why not.
+    pub subtrees: Vec<(Subtree, Result<(), String>)>,
 }
 
 /// One POST's result: the line, a conflict (the size the witness holds), or a failure.
@@ -181,9 +192,9 @@ impl Panel {
         store: &dyn LogStore,
         r: &CheckpointResult,
         ca: &MtcCa,
-    ) -> (pkit::mtc::Result<Vec<String>>, Vec<Asked>) {
+    ) -> (pkit::mtc::Result<Witnessed>, Vec<Asked>) {
         if self.witnesses.is_empty() {
-            return (Ok(Vec::new()), Vec::new());
+            return (Ok(Witnessed::default()), Vec::new());
         }
         let cp = match Checkpoint::parse(&r.checkpoint.note) {
             Ok((cp, _)) => cp,
@@ -200,7 +211,7 @@ impl Panel {
             Ok(None) => {}
             Err(e) => return (Err(e), Vec::new()),
         }
-        let asked = ask(backend, self, store, &cp, &note, &ca.log_id());
+        let mut asked = ask(backend, self, store, &cp, &note, &ca.log_id());
         let lines: Vec<String> = asked
             .iter()
             .filter_map(|w| w.outcome.as_ref().ok().cloned())
@@ -215,8 +226,149 @@ impl Panel {
             ));
             return (Err(e), asked);
         }
-        (Ok(lines), asked)
+        let subtree_signatures =
+            self.ask_subtrees(backend, store, &cp, r, &ca.log_id(), &mut asked);
+        (
+            Ok(Witnessed {
+                lines,
+                subtree_signatures,
+            }),
+            asked,
+        )
     }
+
+    /// `sign-subtree` for each covering subtree of `r`, of each witness that cosigned
+    /// checkpoint `cp` and can sign subtrees: those named by a trust anchor ID with an
+    /// ML-DSA-44 key (subtree/v1; an Ed25519 `cosignature/v1` cannot). In parallel
+    /// across witnesses; what each did goes into its `asked`.
+    fn ask_subtrees(
+        &self,
+        backend: &Backend,
+        store: &dyn LogStore,
+        cp: &Checkpoint,
+        r: &CheckpointResult,
+        log: &TrustAnchorId,
+        asked: &mut [Asked],
+    ) -> Vec<SubtreeSignature> {
+        let http = agent(self.timeout);
+        // The proofs come from the log's store (one thread); the requests differ per
+        // witness only in the note.
+        let requests: Vec<Result<tlog_subtree::SignSubtree, String>> = r
+            .subtrees
+            .iter()
+            .map(|&(st, hash)| {
+                tlog_subtree::request(store, st, hash, "", cp.size)
+                    .map_err(|e| format!("{st}: {e}"))
+            })
+            .collect();
+        let keys: Vec<Option<CosignerKey>> = self
+            .witnesses
+            .iter()
+            .zip(asked.iter())
+            .map(|(w, a)| subtree_key(w, a.outcome.as_ref().ok()?))
+            .collect();
+        let results: Vec<Vec<(Subtree, Result<SubtreeSignature, String>)>> =
+            std::thread::scope(|s| {
+                let handles: Vec<_> = self
+                    .witnesses
+                    .iter()
+                    .zip(&keys)
+                    .zip(asked.iter())
+                    .map(|((w, key), a)| {
+                        let (http, requests) = (&http, &requests);
+                        s.spawn(move || {
+                            let (Some(key), Ok(line)) = (key, &a.outcome) else {
+                                return Vec::new();
+                            };
+                            // The checkpoint with this witness's cosignature only, as the
+                            // protocol asks.
+                            let note = format!("{}\n{line}\n", cp.body());
+                            r.subtrees
+                                .iter()
+                                .zip(requests)
+                                .map(|(&(st, _), rq)| {
+                                    let got = rq.clone().and_then(|mut rq| {
+                                        rq.note = note.clone();
+                                        sign_subtree(http, backend, w, key, cp, log, &rq)
+                                    });
+                                    (st, got)
+                                })
+                                .collect()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_default())
+                    .collect()
+            });
+        let mut sigs = Vec::new();
+        for (a, got) in asked.iter_mut().zip(results) {
+            for (st, g) in got {
+                a.subtrees
+                    .push((st, g.as_ref().map(|_| ()).map_err(String::clone)));
+                sigs.extend(g.ok());
+            }
+        }
+        sigs
+    }
+}
+
+/// The key a witness's subtree cosignatures verify with, when it can make them: a
+/// witness named by its trust anchor ID (its cosignature `line` says which) with an
+/// ML-DSA-44 key.
+fn subtree_key(w: &WitnessTarget, line: &str) -> Option<CosignerKey> {
+    if w.name.is_some() {
+        return None;
+    }
+    let name = line
+        .strip_prefix(pkit::mtc::checkpoint::SIG_PREFIX)?
+        .split(' ')
+        .next()?;
+    let id = TrustAnchorId::parse(name.strip_prefix(NOTE_PREFIX)?).ok()?;
+    let key = CosignerKey::new(id, w.spki.clone()).ok()?;
+    (key.alg == pkit::pki::alg::Algorithm::MlDsa44).then_some(key)
+}
+
+/// POST one `sign-subtree` and judge the answer.
+fn sign_subtree(
+    http: &ureq::Agent,
+    backend: &Backend,
+    w: &WitnessTarget,
+    key: &CosignerKey,
+    cp: &Checkpoint,
+    log: &TrustAnchorId,
+    rq: &tlog_subtree::SignSubtree,
+) -> Result<SubtreeSignature, String> {
+    let (st, body) = (rq.subtree, rq.body());
+    let url = format!("{}/sign-subtree", w.url);
+    let mut resp = http
+        .post(&url)
+        .send(body.as_str())
+        .map_err(|e| format!("{st}: {e}"))?;
+    let status = resp.status().as_u16();
+    let text = resp
+        .body_mut()
+        .with_config()
+        .limit(64 * 1024)
+        .read_to_string()
+        .map_err(|e| format!("{st}: reading the answer: {e}"))?;
+    if status != 200 {
+        return Err(format!("{st}: HTTP {status}: {}", first_line(&text)));
+    }
+    tlog_subtree::accept(backend, cp, log, key, st, &rq.hash, &text)
+        .map_err(|e| format!("{st}: {e}"))?
+        .ok_or_else(|| format!("{st}: no cosignature in its answer verifies with its key"))
+}
+
+/// An answer's first line, at most 200 characters, for a message.
+fn first_line(text: &str) -> String {
+    text.lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(200)
+        .collect()
 }
 
 /// Ask every witness of `panel` to cosign checkpoint `cp` (its signed note `note`) of
@@ -318,6 +470,7 @@ pub fn ask(
         .map(|(w, o)| Asked {
             url: w.url.clone(),
             outcome: o.unwrap_or_else(|| Err("not asked".into())),
+            subtrees: Vec::new(),
         })
         .collect()
 }
@@ -368,14 +521,6 @@ fn post(
                 text.trim_end()
             )),
         },
-        _ => Reply::Failed(format!(
-            "HTTP {status}: {}",
-            text.lines()
-                .next()
-                .unwrap_or("")
-                .chars()
-                .take(200)
-                .collect::<String>()
-        )),
+        _ => Reply::Failed(format!("HTTP {status}: {}", first_line(&text))),
     }
 }

@@ -1,6 +1,7 @@
 //! The witness's side of tlog-witness over in-memory trees: it cosigns a log that
 //! extends what it recorded, answers each refusal with the protocol's status, and never
-//! records what it refused.
+//! records what it refused; and `sign-subtree` (`crate::tlog_subtree`), the subtree
+//! cosignature of a checkpoint it cosigned.
 
 use super::*;
 use crate::checkpoint::NoteSignature;
@@ -21,11 +22,16 @@ struct Fixture {
 }
 
 fn fixture() -> Fixture {
+    fixture_with(Algorithm::Ed25519)
+}
+
+/// The fixture with a witness key of `alg`.
+fn fixture_with(alg: Algorithm) -> Fixture {
     let backend = pkit_openssl::backend();
     let ca_id = TrustAnchorId::parse("32473.1").unwrap();
     let ca = Cosigner::new(ca_id.clone(), backend.generate(Algorithm::Ed25519).unwrap()).unwrap();
     let w_id = TrustAnchorId::parse("32473.900").unwrap();
-    let cosigner = Cosigner::new(w_id, backend.generate(Algorithm::Ed25519).unwrap()).unwrap();
+    let cosigner = Cosigner::new(w_id, backend.generate(alg).unwrap()).unwrap();
     let info = CaInfo {
         ca_id: ca_id.clone(),
         spki: ca.public.spki.clone(),
@@ -198,4 +204,120 @@ fn request_bodies_round_trip_and_malformed_ones_say_where() {
     );
     assert!(bad(&many).contains("at most 63"));
     assert_eq!(AddCheckpoint::parse(b"old 0\n\nx").unwrap().note, "x");
+}
+
+/// The witness's cosignature line on checkpoint `note`, as `add-checkpoint` answered it,
+/// appended to the checkpoint (what the log sends to `sign-subtree`).
+fn cosigned_note(f: &Fixture, t: &MemTree) -> (Checkpoint, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut state = SqliteWitnessState::open(&dir.path().join("witness.db")).unwrap();
+    let (cp, note) = f.note(t);
+    let rq = request(t, &note, 0, t.size()).unwrap();
+    let line = f
+        .witness
+        .add_checkpoint(f.backend, &mut state, &rq, T + 1)
+        .unwrap();
+    (cp.clone(), format!("{}\n{line}", cp.body()))
+}
+
+#[test]
+fn sign_subtree_cosigns_a_proven_subtree_of_a_checkpoint_it_cosigned() {
+    use crate::tlog_subtree::{accept, request as subtree_request, SignSubtree};
+    use crate::tree::subtree_hash;
+    let f = fixture_with(Algorithm::MlDsa44);
+    let t = tree(13, None);
+    let (cp, note) = cosigned_note(&f, &t);
+    let key = &f.witness.cosigner.public;
+    for st in [
+        Subtree::new(8, 13),
+        Subtree::new(0, 8),
+        Subtree::new(12, 13),
+    ] {
+        let h = subtree_hash(&t, st).unwrap();
+        let rq = subtree_request(&t, st, h, &note, 13).unwrap();
+        assert_eq!(SignSubtree::parse(rq.body().as_bytes()).unwrap(), rq);
+        let answer = f.witness.sign_subtree(f.backend, &rq).unwrap();
+        // What the CA keeps: the cosignature over (st, h), timestamp 0, by the witness.
+        let got = accept(f.backend, &cp, &f.log, key, st, &h, &answer)
+            .unwrap()
+            .expect("a cosignature that verifies");
+        assert_eq!((got.subtree, got.hash), (st, h));
+        assert!(key
+            .verify_subtree(f.backend, 0, &f.log, st, &h, &got.signature)
+            .unwrap());
+        // Not over another subtree.
+        let other = Subtree::new(0, 4);
+        let oh = subtree_hash(&t, other).unwrap();
+        assert!(accept(f.backend, &cp, &f.log, key, other, &oh, &answer)
+            .unwrap()
+            .is_none());
+    }
+
+    let st = Subtree::new(8, 13);
+    let h = subtree_hash(&t, st).unwrap();
+    let good = subtree_request(&t, st, h, &note, 13).unwrap();
+    let refused = |rq: &SignSubtree| f.witness.sign_subtree(f.backend, rq).unwrap_err();
+    // A hash the proof does not take to the root: 422.
+    let mut rq = good.clone();
+    rq.hash = [7; 32];
+    assert_eq!(refused(&rq).status(), 422);
+    // The checkpoint with only the log's signature, not the witness's: 403.
+    let mut rq = good.clone();
+    rq.note = f.note(&t).1;
+    assert_eq!(refused(&rq).status(), 403);
+    // A subtree past the checkpoint: 400.
+    let bigger = tree(16, None);
+    let mut rq = subtree_request(
+        &bigger,
+        Subtree::new(8, 16),
+        subtree_hash(&bigger, Subtree::new(8, 16)).unwrap(),
+        &note,
+        16,
+    )
+    .unwrap();
+    rq.note = note.clone();
+    assert_eq!(refused(&rq).status(), 400);
+    // A log it does not know: 404.
+    let other = TrustAnchorId::parse("32473.2").unwrap().log_id(1);
+    let mut rq = good.clone();
+    rq.note = Checkpoint {
+        origin: other.note_name(),
+        ..cp.clone()
+    }
+    .sign(&other, &f.ca, T)
+    .unwrap();
+    assert_eq!(refused(&rq).status(), 404);
+    // An Ed25519 witness (cosignature/v1 signs no subtrees): 404, the call is not there.
+    let ed = fixture();
+    let (_, ed_note) = cosigned_note(&ed, &t);
+    let mut rq = good.clone();
+    rq.note = ed_note;
+    assert_eq!(
+        ed.witness
+            .sign_subtree(ed.backend, &rq)
+            .unwrap_err()
+            .status(),
+        404
+    );
+}
+
+#[test]
+fn sign_subtree_bodies_that_are_not_one_say_where() {
+    use crate::tlog_subtree::SignSubtree;
+    let bad = |body: &str| match SignSubtree::parse(body.as_bytes()) {
+        Err(Refusal::Malformed(w)) => w,
+        other => panic!("{other:?}"),
+    };
+    let h = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+    assert!(bad(&format!("subtree 08 13\n{h}\n\n")).contains("at byte 0"));
+    assert!(bad(&format!("subtree 9 13\n{h}\n\n")).contains("a valid subtree"));
+    assert!(bad(&format!("subtree 13 8\n{h}\n\n")).contains("a valid subtree"));
+    assert!(bad(&format!("old 8 13\n{h}\n\n")).contains("subtree START END"));
+    assert!(bad("subtree 8 13\nnot a hash\n\n").contains("at byte 13"));
+    assert!(bad(&format!("subtree 8 13\n{h}\n")).contains("empty line"));
+    let rq = SignSubtree::parse(format!("subtree 0 1\n{h}\n\nnote").as_bytes()).unwrap();
+    assert_eq!(
+        (rq.subtree, rq.proof.len(), rq.note.as_str()),
+        (Subtree::new(0, 1), 0, "note")
+    );
 }

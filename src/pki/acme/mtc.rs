@@ -18,7 +18,7 @@ use pkit_mtc::add::{entry_valid, EntryRequest};
 use pkit_mtc::cert::serial_number;
 use pkit_mtc::ids::TrustAnchorId;
 use pkit_mtc::issuer::{
-    allocate_landmark_if_due, checkpoint_witnessed, issue, CheckpointResult, MtcCa,
+    allocate_landmark_if_due, checkpoint_witnessed, issue, CheckpointResult, MtcCa, Witnessed,
 };
 use pkit_mtc::landmark::landmark_for;
 use pkit_mtc::store::{CertKind, LogStore};
@@ -175,11 +175,11 @@ pub(crate) type Report = Arc<dyn Fn(Value) + Send + Sync>;
 pub type Publish = Box<dyn FnMut(&dyn LogStore) -> Result<Value, String> + Send>;
 
 /// Run between signing a checkpoint and recording it: ask witnesses (`acme serve
-/// --mtc-witness`), the lines to add to its note, or an error, and then the checkpoint is
-/// not recorded ([`pkit_mtc::issuer::checkpoint_witnessed`]).
-pub type Witness = Box<
-    dyn FnMut(&dyn LogStore, &CheckpointResult, &MtcCa) -> pkit_mtc::Result<Vec<String>> + Send,
->;
+/// --mtc-witness`), the lines to add to its note and the subtree cosignatures, or an
+/// error, and then the checkpoint is not recorded
+/// ([`pkit_mtc::issuer::checkpoint_witnessed`]).
+pub type Witness =
+    Box<dyn FnMut(&dyn LogStore, &CheckpointResult, &MtcCa) -> pkit_mtc::Result<Witnessed> + Send>;
 
 /// What the checkpointer does besides signing.
 #[derive(Default)]
@@ -212,7 +212,7 @@ pub fn spawn_checkpointer(
                 .as_mut()
             {
                 Some(w) => w(log, r, &ca),
-                None => Ok(Vec::new()),
+                None => Ok(Witnessed::default()),
             });
             match made {
                 Ok(r) => {

@@ -218,7 +218,7 @@ fn a_witness_answers_bad_requests_with_the_protocols_codes() {
     let (status, body) = post("/sign-subtree", "subtree 9 13\n");
     assert_eq!(status, 400, "{body}");
     assert!(
-        body.contains("at byte 0") && body.contains("a valid subtree"),
+        body.contains("at byte 0") && body.contains("a valid, non-empty subtree"),
         "{body}"
     );
     // A note of another CA's log: 404. One of a CA with this one's ID and another key

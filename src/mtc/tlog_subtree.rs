@@ -75,10 +75,12 @@ impl SignSubtree {
             ));
         };
         let subtree = Subtree::new(start, end);
-        if !subtree.is_valid() {
+        // An empty subtree is valid in the draft's arithmetic but covers no certificate,
+        // and its proof would tie it to nothing: not signed.
+        if !subtree.is_valid() || subtree.is_empty() {
             return Err(malformed(
                 offset,
-                "a valid subtree: START <= END, START a multiple of the smallest power of two >= END - START",
+                "a valid, non-empty subtree: START < END, START a multiple of the smallest power of two >= END - START",
             ));
         }
         let hash = lines.hash()?;
@@ -109,6 +111,13 @@ impl Witness {
         }
         let (cp, sigs) = Checkpoint::parse(&rq.note)
             .map_err(|e| Refusal::Malformed(format!("the checkpoint: {e}")))?;
+        let st = rq.subtree;
+        if st.end > cp.size {
+            return Err(Refusal::Malformed(format!(
+                "{st} ends past the checkpoint's size {}",
+                cp.size
+            )));
+        }
         let log = self
             .cas
             .iter()
@@ -126,13 +135,6 @@ impl Witness {
                 cp.origin,
                 cp.size,
                 own.id.note_name()
-            )));
-        }
-        let st = rq.subtree;
-        if st.end > cp.size {
-            return Err(Refusal::Malformed(format!(
-                "{st} ends past the checkpoint's size {}",
-                cp.size
             )));
         }
         if !verify_consistency_proof(st, cp.size, &rq.hash, &cp.root, &rq.proof) {

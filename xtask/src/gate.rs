@@ -20,6 +20,43 @@ const BUILDER: &str = "PKIT_XTASK_GATE_PID";
 /// A RUSTC_WRAPPER the user had (sccache, say), which the gate runs in its turn.
 const INNER: &str = "PKIT_XTASK_INNER_WRAPPER";
 
+/// Whether the target directory cargo will use (`--target-dir`, `CARGO_TARGET_DIR`,
+/// else the workspace's `target/`) holds a native-ossl-sys build script already
+/// compiled: cargo would run it without compiling it again, past the gate.
+pub fn compiled_before(cargo_args: &[OsString]) -> bool {
+    let from_args = cargo_args
+        .windows(2)
+        .find(|w| w[0] == "--target-dir")
+        .map(|w| PathBuf::from(&w[1]))
+        .or_else(|| {
+            cargo_args
+                .iter()
+                .find_map(|a| a.to_str()?.strip_prefix("--target-dir=").map(PathBuf::from))
+        });
+    let target = from_args
+        .or_else(|| env::var_os("CARGO_TARGET_DIR").map(PathBuf::from))
+        .or_else(|| env::var_os("CARGO_BUILD_TARGET_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    // target/PROFILE/build/native-ossl-sys-HASH (and target/TRIPLE/PROFILE/… for a --target).
+    let has_script = |profile: &Path| {
+        fs::read_dir(profile.join("build")).is_ok_and(|d| {
+            d.flatten().any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("native-ossl-sys-")
+                    && e.path().join("build-script-build").exists()
+            })
+        })
+    };
+    fs::read_dir(&target).is_ok_and(|d| {
+        d.flatten().any(|e| {
+            let p = e.path();
+            has_script(&p)
+                || fs::read_dir(&p).is_ok_and(|d| d.flatten().any(|e| has_script(&e.path())))
+        })
+    })
+}
+
 /// Makes cargo run rustc through the gate until `build` is done.
 pub fn install(cargo: &mut Command, build: &Build) -> Result<(), String> {
     let me = env::current_exe().map_err(|e| format!("the xtask's own path: {e}"))?;
@@ -77,11 +114,19 @@ fn wait_for(install: &Path) -> Result<(), String> {
         if let Some(msg) = failed.as_ref().and_then(|f| fs::read_to_string(f).ok()) {
             return Err(msg);
         }
-        // The builder gone without finishing (killed): nothing will ever come.
+        // The builder gone without finishing (killed): nothing will ever come. Its
+        // watcher may be writing the failure's message just now: read it once more.
         if let Some(pid) = &builder {
             let proc = Path::new("/proc");
             if proc.join("self").exists() && !proc.join(pid).exists() && !openssl::complete(install)
             {
+                thread::sleep(Duration::from_millis(500));
+                if let Some(msg) = failed.as_ref().and_then(|f| fs::read_to_string(f).ok()) {
+                    return Err(msg);
+                }
+                if openssl::complete(install) {
+                    return Ok(());
+                }
                 return Err(format!(
                     "the OpenSSL build (process {pid}) ended without finishing; run the command again"
                 ));

@@ -72,7 +72,17 @@ fn run(args: &[OsString]) -> Result<(), String> {
             let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let mut cmd = Command::new(cargo);
             cmd.args(args);
-            let openssl = openssl::find()?;
+            // A target directory that already holds native-ossl-sys's compiled build
+            // script would run it without passing the gate (cargo reuses it): then
+            // OpenSSL first, as before the gate.
+            let openssl = match openssl::find()? {
+                Openssl::Building(build) if gate::compiled_before(args) => {
+                    let dir = build.install_dir();
+                    build.wait()?;
+                    Openssl::Cached(dir)
+                }
+                other => other,
+            };
             match &openssl {
                 Openssl::System => {}
                 Openssl::Cached(dir) => {
@@ -86,13 +96,16 @@ fn run(args: &[OsString]) -> Result<(), String> {
             let status = cmd.status().map_err(|e| format!("running cargo: {e}"))?;
             if let Openssl::Building(build) = openssl {
                 // Cargo may finish without ever reaching the gate (a command that does not
-                // compile native-ossl-sys); the cache is worth finishing all the same,
-                // unless cargo failed, when the user is waiting on an error.
-                if status.success() {
-                    build.wait()?;
-                } else {
-                    build.abandon();
+                // compile native-ossl-sys, or one that failed first); the cache is worth
+                // finishing all the same, and stopping it half way would leave its
+                // compilers running.
+                if !status.success() {
+                    eprintln!(
+                        "xtask: cargo failed; finishing the OpenSSL build for the cache \
+                         (Ctrl-C stops it)"
+                    );
                 }
+                build.wait()?;
             }
             exit(status.code().unwrap_or(1));
         }

@@ -12,8 +12,6 @@ use std::fs;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -105,7 +103,6 @@ pub struct Build {
     root: PathBuf,
     failed: PathBuf,
     pid: u32,
-    abandon: Arc<AtomicBool>,
     watcher: JoinHandle<Result<(), String>>,
 }
 
@@ -113,16 +110,18 @@ impl Build {
     fn start(root: PathBuf) -> Result<Build, String> {
         let parent = root.parent().ok_or("bad cache path")?.to_path_buf();
         fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        let scratch = parent.join(format!("{OPENSSL_TAG}.building-{}", std::process::id()));
-        let log = parent.join(format!("{OPENSSL_TAG}.log"));
-        let failed = parent.join(format!("{OPENSSL_TAG}.failed"));
-        let _ = fs::remove_file(&failed);
+        // Per process: two xtask runs building at once share nothing but the cache entry
+        // (the second to finish keeps the first's).
+        let me = std::process::id();
+        let scratch = parent.join(format!("{OPENSSL_TAG}.building-{me}"));
+        let log = parent.join(format!("{OPENSSL_TAG}.building-{me}.log"));
+        let failed = parent.join(format!("{OPENSSL_TAG}.building-{me}.failed"));
         let out = fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
         let err = out
             .try_clone()
             .map_err(|e| format!("{}: {e}", log.display()))?;
-        let me = env::current_exe().map_err(|e| format!("the xtask's own path: {e}"))?;
-        let child = Command::new(me)
+        let exe = env::current_exe().map_err(|e| format!("the xtask's own path: {e}"))?;
+        let child = Command::new(exe)
             .arg(CHILD_VERB)
             .arg(&root)
             .arg(&scratch)
@@ -138,21 +137,18 @@ impl Build {
             log.display()
         );
         let pid = child.id();
-        let abandon = Arc::new(AtomicBool::new(false));
         let watch = Watch {
             child,
             inner: scratch.join("build/src"),
             root: root.clone(),
             log,
             failed: failed.clone(),
-            abandon: abandon.clone(),
         };
         let watcher = thread::spawn(move || watch.run());
         Ok(Build {
             root,
             failed,
             pid,
-            abandon,
             watcher,
         })
     }
@@ -172,16 +168,16 @@ impl Build {
         self.pid
     }
 
+    /// Waits for the build to end (its progress still shown); the error says where its
+    /// log is.
     pub fn wait(self) -> Result<(), String> {
-        self.watcher
+        let r = self
+            .watcher
             .join()
-            .map_err(|_| "the OpenSSL build's watcher panicked".to_string())?
-    }
-
-    /// Stops the build (cargo failed; nobody will wait for it), leaving no cache entry.
-    pub fn abandon(self) {
-        self.abandon.store(true, Ordering::SeqCst);
-        let _ = self.watcher.join();
+            .map_err(|_| "the OpenSSL build's watcher panicked".to_string())?;
+        // Cargo is done: no wrapper reads the failure's marker any more.
+        let _ = fs::remove_file(&self.failed);
+        r
     }
 }
 
@@ -192,14 +188,15 @@ struct Watch {
     root: PathBuf,
     log: PathBuf,
     failed: PathBuf,
-    abandon: Arc<AtomicBool>,
 }
 
 impl Watch {
     fn run(mut self) -> Result<(), String> {
         let started = Instant::now();
         let terminal = std::io::stderr().is_terminal();
-        let mut total = None;
+        // The Makefile's object count, read again while Configure may still be writing it
+        // (keyed by its length).
+        let mut total: (u64, usize) = (0, 0);
         let mut shown = (0, Instant::now());
         let outcome = loop {
             match self.child.try_wait() {
@@ -207,19 +204,13 @@ impl Watch {
                 Ok(None) => {}
                 Err(e) => return Err(format!("waiting for the OpenSSL build: {e}")),
             }
-            if self.abandon.load(Ordering::SeqCst) {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                if let Some(scratch) = self.inner.parent().and_then(Path::parent) {
-                    let _ = fs::remove_dir_all(scratch);
-                }
-                return Err("OpenSSL build stopped".into());
-            }
             if terminal {
-                if total.is_none() {
-                    total = objects_named(&self.inner.join("Makefile"));
+                let makefile = self.inner.join("Makefile");
+                let len = fs::metadata(&makefile).map_or(0, |m| m.len());
+                if len != total.0 {
+                    total = (len, objects_named(&makefile).unwrap_or(0));
                 }
-                if let Some(total) = total.filter(|&t| t > 0) {
+                if let Some(total) = Some(total.1).filter(|&t| t > 0) {
                     let done = objects_built(&self.inner).min(total - 1);
                     let tenth = done * 10 / total;
                     if tenth > shown.0 || shown.1.elapsed() >= Duration::from_secs(30) {
@@ -242,8 +233,11 @@ impl Watch {
                 self.root.display(),
                 elapsed(started)
             );
+            let _ = fs::remove_file(&self.log);
             Ok(())
         } else {
+            // Printed by whoever reads it: the waiting rustc wrapper (through cargo) and
+            // the xtask's own exit.
             let msg = format!(
                 "the OpenSSL build failed; its log: {} (the end of it: `tail -30 {}`)",
                 self.log.display(),
@@ -254,7 +248,6 @@ impl Watch {
             if let Some(scratch) = self.inner.parent().and_then(Path::parent) {
                 let _ = fs::remove_dir_all(scratch);
             }
-            eprintln!("{lead}xtask: {msg}");
             Err(msg)
         }
     }
@@ -334,6 +327,11 @@ fn build(root: &Path, scratch: &Path) -> Result<(), String> {
     let lib = artifacts.lib_dir().join("libcrypto.a");
     fs::copy(&lib, install.join("libcrypto.a")).map_err(|e| format!("{}: {e}", lib.display()))?;
     let _ = fs::remove_dir_all(scratch.join("build"));
+    // Another run finished first: its entry may be in use by its cargo; keep it.
+    if complete(&root.join("install")) {
+        let _ = fs::remove_dir_all(scratch);
+        return Ok(());
+    }
     let _ = fs::remove_dir_all(root);
     fs::rename(scratch, root).map_err(|e| format!("{}: {e}", root.display()))?;
     Ok(())

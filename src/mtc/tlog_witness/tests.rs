@@ -310,8 +310,9 @@ fn sign_subtree_bodies_that_are_not_one_say_where() {
     };
     let h = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
     assert!(bad(&format!("subtree 08 13\n{h}\n\n")).contains("at byte 0"));
-    assert!(bad(&format!("subtree 9 13\n{h}\n\n")).contains("a valid subtree"));
-    assert!(bad(&format!("subtree 13 8\n{h}\n\n")).contains("a valid subtree"));
+    assert!(bad(&format!("subtree 9 13\n{h}\n\n")).contains("a valid, non-empty subtree"));
+    assert!(bad(&format!("subtree 13 8\n{h}\n\n")).contains("a valid, non-empty subtree"));
+    assert!(bad(&format!("subtree 8 8\n{h}\n\n")).contains("a valid, non-empty subtree"));
     assert!(bad(&format!("old 8 13\n{h}\n\n")).contains("subtree START END"));
     assert!(bad("subtree 8 13\nnot a hash\n\n").contains("at byte 13"));
     assert!(bad(&format!("subtree 8 13\n{h}\n")).contains("empty line"));

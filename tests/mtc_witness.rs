@@ -502,7 +502,8 @@ fn the_acme_servers_checkpointer_asks_the_witnesses() {
     let dir = t.path().join("mtc");
     new_mtc_ca(&dir);
     let ca = issue_ca(t.path(), "ca", "CN=ACME Witness CA", &[]);
-    let mut ws: Vec<W> = (1..=2).map(|n| W::new(t.path(), n)).collect();
+    // The second an ML-DSA-44 witness: it cosigns the subtrees as well.
+    let mut ws = vec![W::new(t.path(), 1), W::with_alg(t.path(), 2, "ml-dsa-44")];
     ws[0].start(&dir);
     let (w1, w2) = (ws[0].arg(), ws[1].arg());
     let cmd = acme_checkpointing(
@@ -545,6 +546,39 @@ fn the_acme_servers_checkpointer_asks_the_witnesses() {
     pk_ok(&["mtc", "tiles", "--dir", &s(&dir), "--out-dir", &s(&out)]);
     let note = std::fs::read_to_string(out.join("checkpoint")).unwrap();
     assert_eq!(note.matches("\n\u{2014} ").count(), 3, "{note}");
+    // And a standalone certificate of it, the ML-DSA-44 witness's subtree cosignature.
+    assert!(
+        !server.log_text().contains("mtc_witness_subtree"),
+        "{}",
+        server.log_text()
+    );
+    let cert = t.path().join("c3.pem");
+    pk_ok(&[
+        "mtc",
+        "cert",
+        "--dir",
+        &s(&dir),
+        "--index",
+        "3",
+        "-o",
+        &s(&cert),
+    ]);
+    let r = pk(&[
+        "mtc",
+        "verify",
+        &s(&cert),
+        "--ca",
+        &s(&dir.join("mtc-ca.pem")),
+        "--cosigner",
+        &format!("{}={}", ws[1].id, s(&ws[1].public)),
+        "--now",
+        "2026-11-02T00:00:00Z",
+        "-f",
+        "json",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let both = serde_json::json!(["32473.1", ws[1].id]);
+    assert_eq!(json_items(&r)[0]["verified_cosigners"], both);
     drop(server);
     for w in &mut ws {
         w.stop();

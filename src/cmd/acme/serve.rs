@@ -353,6 +353,22 @@ fn mtc_log(be: &'static Backend, at: &At<'_>, a: &AcmeOptions, dir: &Path) -> Cl
         )?;
         Some(Box::new(move |store, r, ca| {
             let (lines, asked) = panel.cosign(be, store, r, ca);
+            // A witness that cosigned the checkpoint but not one of its subtrees holds
+            // nothing back; its own log line says what it refused.
+            for w in &asked {
+                for (st, got) in &w.subtrees {
+                    if let Err(why) = got {
+                        log_line(&serde_json::json!({
+                            "time": Time::now().to_string(),
+                            "event": "mtc_witness_subtree",
+                            "witness": w.url,
+                            "start": st.start,
+                            "end": st.end,
+                            "error": why,
+                        }));
+                    }
+                }
+            }
             match lines {
                 Err(pkit::mtc::MtcError::Untrusted(m)) => {
                     let why: Vec<String> = asked

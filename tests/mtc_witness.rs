@@ -273,8 +273,6 @@ fn witnesses_over_http_cosign_the_subtrees_certificates_carry() {
     let mut ed = W::new(t.path(), 2);
     ml.start(&dir);
     ed.start(&dir);
-    let ca = s(&dir.join("mtc-ca.pem"));
-    let witness_arg = format!("{}={}", ml.id, s(&ml.public));
     // One round: entries added, a checkpoint with both witnesses, and the certificate of
     // `index` verified with the ML-DSA-44 witness's key.
     let round = |from: usize, n: usize, index: usize| {
@@ -288,32 +286,7 @@ fn witnesses_over_http_cosign_the_subtrees_certificates_carry() {
         assert!(asked.iter().all(|a| a["cosigned"] == true), "{v}");
         assert_eq!(v["witnesses"][1]["cosigned"], true, "{v}");
         assert!(v["witnesses"][1]["subtrees"].as_array().unwrap().is_empty());
-        let cert = t.path().join(format!("c{index}.pem"));
-        pk_ok(&[
-            "mtc",
-            "cert",
-            "--dir",
-            &s(&dir),
-            "--index",
-            &index.to_string(),
-            "-o",
-            &s(&cert),
-        ]);
-        let r = pk(&[
-            "mtc",
-            "verify",
-            &s(&cert),
-            "--ca",
-            &ca,
-            "--cosigner",
-            &witness_arg,
-            "--now",
-            "2026-11-02T00:00:00Z",
-            "-f",
-            "json",
-        ]);
-        assert_eq!(r.code, Some(0), "{}", r.describe());
-        let v = &json_items(&r)[0];
+        let v = cert_cosigners(&dir, index, &ml);
         let both = serde_json::json!(["32473.1", ml.id]);
         assert_eq!(v["cosigners"], both, "{v}");
         assert_eq!(v["verified_cosigners"], both, "{v}");
@@ -323,6 +296,38 @@ fn witnesses_over_http_cosign_the_subtrees_certificates_carry() {
     round(300, 40, 310);
     ml.stop();
     ed.stop();
+}
+
+/// `mtc verify -f json` of the standalone certificate of entry `index` of the CA in
+/// `dir`, with witness `w` trusted as a cosigner: its item (`cosigners`,
+/// `verified_cosigners`).
+fn cert_cosigners(dir: &Path, index: usize, w: &W) -> Value {
+    let cert = dir.join(format!("c{index}.pem"));
+    pk_ok(&[
+        "mtc",
+        "cert",
+        "--dir",
+        &s(dir),
+        "--index",
+        &index.to_string(),
+        "-o",
+        &s(&cert),
+    ]);
+    let r = pk(&[
+        "mtc",
+        "verify",
+        &s(&cert),
+        "--ca",
+        &s(&dir.join("mtc-ca.pem")),
+        "--cosigner",
+        &format!("{}={}", w.id, s(&w.public)),
+        "--now",
+        "2026-11-02T00:00:00Z",
+        "-f",
+        "json",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    json_items(&r).remove(0)
 }
 
 /// The verifier key a witness says it has, from its `listening` line.
@@ -552,33 +557,9 @@ fn the_acme_servers_checkpointer_asks_the_witnesses() {
         "{}",
         server.log_text()
     );
-    let cert = t.path().join("c3.pem");
-    pk_ok(&[
-        "mtc",
-        "cert",
-        "--dir",
-        &s(&dir),
-        "--index",
-        "3",
-        "-o",
-        &s(&cert),
-    ]);
-    let r = pk(&[
-        "mtc",
-        "verify",
-        &s(&cert),
-        "--ca",
-        &s(&dir.join("mtc-ca.pem")),
-        "--cosigner",
-        &format!("{}={}", ws[1].id, s(&ws[1].public)),
-        "--now",
-        "2026-11-02T00:00:00Z",
-        "-f",
-        "json",
-    ]);
-    assert_eq!(r.code, Some(0), "{}", r.describe());
+    let v = cert_cosigners(&dir, 3, &ws[1]);
     let both = serde_json::json!(["32473.1", ws[1].id]);
-    assert_eq!(json_items(&r)[0]["verified_cosigners"], both);
+    assert_eq!(v["verified_cosigners"], both, "{v}");
     drop(server);
     for w in &mut ws {
         w.stop();

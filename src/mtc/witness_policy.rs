@@ -72,13 +72,7 @@ pub fn parse_witness_vkey(vkey: &str) -> std::result::Result<WitnessKey, String>
     if name.starts_with(NOTE_PREFIX) {
         return parse_vkey(vkey).map(WitnessKey::Cosigner);
     }
-    let mut parts = vkey.splitn(3, '+');
-    let (Some(name), Some(id_hex), Some(b64)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err("expected a verifier key NAME+KEYID+BASE64".into());
-    };
-    let raw = B64
-        .decode(b64)
-        .map_err(|_| format!("{name}: the key is not base64"))?;
+    let (name, id_hex, raw) = split_vkey(vkey)?;
     let (&ty, key) = raw
         .split_first()
         .ok_or_else(|| format!("{name}: an empty key"))?;
@@ -114,19 +108,26 @@ enum Rule {
     Group { k: usize, members: Vec<Rule> },
 }
 
-/// A signed-note verifier key as pkit can check it.
-pub fn parse_vkey(vkey: &str) -> std::result::Result<CosignerKey, String> {
+/// A verifier key's parts: its name, its key ID as written, and the key (type byte,
+/// then the key) decoded.
+fn split_vkey(vkey: &str) -> std::result::Result<(&str, &str, Vec<u8>), String> {
     let mut parts = vkey.splitn(3, '+');
     let (Some(name), Some(id_hex), Some(b64)) = (parts.next(), parts.next(), parts.next()) else {
         return Err("expected a verifier key NAME+KEYID+BASE64".into());
     };
+    let raw = B64
+        .decode(b64)
+        .map_err(|_| format!("{name}: the key is not base64"))?;
+    Ok((name, id_hex, raw))
+}
+
+/// A signed-note verifier key as pkit can check it.
+pub fn parse_vkey(vkey: &str) -> std::result::Result<CosignerKey, String> {
+    let (name, id_hex, raw) = split_vkey(vkey)?;
     let id = name
         .strip_prefix(NOTE_PREFIX)
         .and_then(|d| TrustAnchorId::parse(d).ok())
         .ok_or_else(|| format!("key name {name}: expected a trust anchor ID, {NOTE_PREFIX}<ID>"))?;
-    let raw = B64
-        .decode(b64)
-        .map_err(|_| format!("{name}: the key is not base64"))?;
     let (&ty, key) = raw
         .split_first()
         .ok_or_else(|| format!("{name}: an empty key"))?;

@@ -25,6 +25,7 @@ use pkit::mtc::tlog_subtree;
 use pkit::mtc::tlog_witness::{
     accept_cosignature, accept_named_cosignature, note_signature, request, SIZE_CONTENT_TYPE,
 };
+use pkit::mtc::witness_policy::{parse_witness_vkey, WitnessKey};
 use pkit::mtc::MtcError;
 use pkit::pki::backend::Backend;
 use std::collections::BTreeMap;
@@ -43,42 +44,17 @@ pub struct WitnessTarget {
     pub name: Option<String>,
 }
 
-/// A signed-note verifier key of an Ed25519 cosigner (type 0x04, `cosignature/v1`):
-/// `NAME+KEYID+BASE64`, its key ID checked. Its name and SPKI.
-fn cosigner_vkey(vkey: &str) -> Option<Result<(String, Vec<u8>), String>> {
-    let mut parts = vkey.splitn(3, '+');
-    let (name, id, b64) = (parts.next()?, parts.next()?, parts.next()?);
-    if id.len() != 8 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    use base64::Engine;
-    let raw = base64::engine::general_purpose::STANDARD.decode(b64).ok()?;
-    Some((|| {
-        let (&ty, key) = raw.split_first().ok_or("an empty key")?;
-        if ty != 0x04 || key.len() != 32 {
-            return Err(format!(
-                "{name}: a witness key here is Ed25519 for cosignature/v1 (type 0x04, 32 bytes)"
-            ));
-        }
-        let mut m = name.as_bytes().to_vec();
-        m.push(b'\n');
-        m.push(ty);
-        m.extend_from_slice(key);
-        let want: String = pkit::mtc::hash::sha256(&m)[..4]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        if !id.eq_ignore_ascii_case(&want) {
-            return Err(format!("{name}: key ID {id} is not the key's ({want})"));
-        }
-        let spki = pkit::pki::key::encode::spki(pkit::pki::alg::Algorithm::Ed25519, key)
-            .ok_or("not an Ed25519 key")?;
-        Ok((name.to_string(), spki))
-    })())
+/// Whether `key` looks like a signed-note verifier key (`NAME+KEYID+BASE64`, an
+/// eight-digit hex key ID) rather than a file name.
+fn looks_like_vkey(key: &str) -> bool {
+    let mut parts = key.splitn(3, '+');
+    let id = parts.nth(1).unwrap_or("");
+    parts.next().is_some() && id.len() == 8 && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// `--witness URL=KEY`: KEY is a public key or certificate file (PEM or DER), or the
-/// witness's verifier key (`NAME+KEYID+BASE64`, Ed25519 `cosignature/v1`).
+/// witness's verifier key (`NAME+KEYID+BASE64`: Ed25519 `cosignature/v1` under any
+/// name, or a pkit witness's key under its trust anchor ID).
 pub fn parse_witness(spec: &str) -> CliResult<WitnessTarget> {
     let (url, file) = spec
         .rsplit_once('=')
@@ -89,15 +65,23 @@ pub fn parse_witness(spec: &str) -> CliResult<WitnessTarget> {
             ))
         })?;
     let url = url.trim_end_matches('/').to_string();
-    if !Path::new(file).exists() {
-        if let Some(v) = cosigner_vkey(file) {
-            let (name, spki) = v.map_err(|e| CliError::usage(format!("--witness {spec}: {e}")))?;
-            return Ok(WitnessTarget {
+    if !Path::new(file).exists() && looks_like_vkey(file) {
+        let key = parse_witness_vkey(file)
+            .map_err(|e| CliError::usage(format!("--witness {spec}: {e}")))?;
+        return Ok(match key {
+            // A pkit witness's own verifier key: named by its trust anchor ID, as with
+            // its key file.
+            WitnessKey::Cosigner(k) => WitnessTarget {
+                url,
+                spki: k.spki,
+                name: None,
+            },
+            WitnessKey::Named { name, spki } => WitnessTarget {
                 url,
                 spki,
                 name: Some(name),
-            });
-        }
+            },
+        });
     }
     let (name, der) = read_der(Path::new(file))?;
     let spki = spki_of_cert_or_key(&der).map_err(|e| CliError::der(&name, &e))?;

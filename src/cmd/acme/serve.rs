@@ -443,6 +443,8 @@ pub struct AcmeServer {
     config: Arc<AcmeConfig>,
     ca: Arc<Ca>,
     validate: std::sync::mpsc::Sender<i64>,
+    /// Each worker's way to the ACME state (`state::serving_state`).
+    open: pkit::acme::OpenStore,
     dir: PathBuf,
     db: DbArgs,
     mtc: Option<(PathBuf, DbArgs)>,
@@ -512,22 +514,20 @@ impl AcmeServer {
         } else {
             Some(tls_identity(be, at, a, &ca, &config)?)
         };
-        // The state must open before the server listens (its tables made once).
-        super::state::open_state(at.ca, at.db, true)?;
-        let open: pkit::acme::OpenStore = {
-            let (ca, db) = (at.ca.to_path_buf(), at.db.clone());
-            Arc::new(move || {
-                super::state::open_state(&ca, &db, true)
-                    .map_err(|e| pkit::acme::StoreError(e.to_string()))
-            })
-        };
-        let validate = pkit::acme::spawn_validators(a.validators.into(), open, Arc::clone(&config))
-            .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
+        // The state opens before the server listens (its tables made once).
+        let open = super::state::serving_state(at.ca, at.db)?;
+        let validate = pkit::acme::spawn_validators(
+            a.validators.into(),
+            Arc::clone(&open),
+            Arc::clone(&config),
+        )
+        .map_err(|e| CliError::io(format!("starting validators: {e}")))?;
         let directory = format!("{}/directory", config.base_url);
         Ok(AcmeServer {
             config,
             ca,
             validate,
+            open,
             dir: at.ca.to_path_buf(),
             db: at.db.clone(),
             mtc: a.mtc.clone().map(|d| (d, mtc_db(at, a))),
@@ -542,7 +542,9 @@ impl AcmeServer {
         let h = AcmeHandler::new(
             Arc::clone(&self.config),
             Arc::clone(&self.ca),
-            super::state::open_state(&self.dir, &self.db, true)?,
+            (self.open)().map_err(|e| {
+                CliError::io(format!("{}: the ACME state: {e}", self.dir.display()))
+            })?,
             crate::cmd::ca_db::open_store(&self.dir, &self.db)?,
             self.validate.clone(),
             be,

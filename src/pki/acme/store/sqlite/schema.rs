@@ -78,4 +78,20 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // v4: the orders that replace a certificate (RFC 9773 §5), looked up for each new one
     // that replaces it.
     "CREATE INDEX orders_by_replaces ON orders(replaces);",
+    // v5: a spent nonce is one row of one b-tree, in the order they were made (the
+    // nonce's own second, which its MAC covers, so the pair is as unique as the nonce):
+    // a spend writes near the end of it and a prune cuts its front, where before it wrote
+    // a table, its key's index and its age's index, at three random places. The spent
+    // ones are carried over (one spent before the upgrade stays spent after it). And an
+    // account's orders by age, for its rate limit, which counted all of them.
+    "CREATE TABLE spent_nonces_v5 (
+        made  INTEGER NOT NULL,
+        nonce TEXT NOT NULL,
+        PRIMARY KEY (made, nonce)
+    ) WITHOUT ROWID;
+    INSERT INTO spent_nonces_v5 (made, nonce) SELECT made, nonce FROM spent_nonces;
+    DROP TABLE spent_nonces;
+    ALTER TABLE spent_nonces_v5 RENAME TO spent_nonces;
+    CREATE INDEX orders_by_account_age ON orders(account_id, created);
+    DROP INDEX orders_by_account;",
 ];

@@ -15,8 +15,54 @@ use std::process::{Child, Command, Stdio};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-/// The OpenSSL release the cache holds; bump together with the `openssl-src` pin.
+/// The OpenSSL release the cache holds; bump together with the `openssl-src` pin (whose
+/// crate carries the source).
 const OPENSSL_TAG: &str = "openssl-3.5.5";
+/// How it is configured: a static libcrypto and libssl (pkit-tls links the latter) with
+/// what pkit, native-ossl's bindings and the TLS client use, and none of what they do not
+/// (about 15% of the objects: QUIC, DTLS, CMP, time stamps, CT, SRP, ARIA, engines, and
+/// the ciphers only OpenSSL 3's legacy provider offers, which is not built). Every
+/// option here changes the cache entry's name ([`entry_name`]): a changed list builds
+/// afresh.
+const CONFIGURE: &[&str] = &[
+    "no-shared",
+    "no-module",
+    "no-tests",
+    "no-docs",
+    "no-comp",
+    "no-zlib",
+    "no-zlib-dynamic",
+    "no-legacy",
+    "no-engine",
+    "no-quic",
+    "no-dtls",
+    "no-ssl3",
+    "no-weak-ssl-ciphers",
+    "no-cmp",
+    "no-ts",
+    "no-ct",
+    "no-srp",
+    "no-aria",
+    "no-camellia",
+    "no-idea",
+    "no-seed",
+    "no-md2",
+    "no-rc2",
+    "no-rc4",
+    "no-rc5",
+    "no-bf",
+    "no-cast",
+    "no-mdc2",
+    "no-whirlpool",
+    "--libdir=lib",
+    // As the library was built before (cc's flags for a Rust build): position-independent
+    // objects for a PIE binary, one section per function and datum so that the final
+    // link keeps only what pkit calls, and -O2 (the assembly does the hot work).
+    "-O2",
+    "-fPIC",
+    "-ffunction-sections",
+    "-fdata-sections",
+];
 const MIN_SYSTEM_OPENSSL: (u32, u32) = (3, 5);
 /// `xtask CHILD_VERB ROOT SCRATCH`: build into SCRATCH, then rename it to ROOT.
 pub const CHILD_VERB: &str = "__build-openssl";
@@ -59,11 +105,21 @@ pub fn find() -> Result<Openssl, String> {
             v.0, v.1, MIN_SYSTEM_OPENSSL.0, MIN_SYSTEM_OPENSSL.1
         );
     }
-    let root = cache_root()?.join(OPENSSL_TAG);
+    let root = cache_root()?.join(entry_name());
     if complete(&root.join("install")) {
         return Ok(Openssl::Cached(root.join("install")));
     }
     Build::start(root).map(Openssl::Building)
+}
+
+/// The cache entry: the release and a digest of [`CONFIGURE`] (FNV-1a, stable across
+/// toolchains, unlike std's hasher).
+fn entry_name() -> String {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in CONFIGURE.join(" ").bytes() {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    format!("{OPENSSL_TAG}-{h:08x}")
 }
 
 /// Whether `install` holds what native-ossl-sys reads: the headers and libcrypto.a.
@@ -311,20 +367,26 @@ pub fn child(args: &[std::ffi::OsString]) -> i32 {
 
 fn build(root: &Path, scratch: &Path) -> Result<(), String> {
     let _ = fs::remove_dir_all(scratch);
-    let host = host_triple()?;
-    let jobs = thread::available_parallelism().map_or(2, |n| n.get());
-    // openssl-src forwards CARGO_MAKEFLAGS to make; outside a build script we set it ourselves.
-    env::set_var("CARGO_MAKEFLAGS", format!("-j{jobs}"));
-    let artifacts = openssl_src::Build::new()
-        .out_dir(scratch)
-        .target(&host)
-        .host(&host)
-        .openssl_dir("/usr/lib/ssl")
-        .try_build()
-        .map_err(|e| format!("OpenSSL build failed: {e}"))?;
+    let src = scratch.join("build/src");
     let install = scratch.join("install");
+    copy_tree(&openssl_src::source_dir(), &src)?;
+    let jobs = thread::available_parallelism().map_or(2, |n| n.get());
+    // Configure guesses the platform (as `./config` does) when given none.
+    let mut configure = Command::new("perl");
+    configure
+        .arg("./Configure")
+        .args(CONFIGURE)
+        .arg(format!("--prefix={}", install.display()))
+        // Where the library looks for the system's certificates and configuration.
+        .arg("--openssldir=/usr/lib/ssl");
+    run(configure.current_dir(&src))?;
+    run(Command::new("make")
+        .arg(format!("-j{jobs}"))
+        .arg("build_libs")
+        .current_dir(&src))?;
+    run(Command::new("make").arg("install_dev").current_dir(&src))?;
     // native-ossl-sys wants libcrypto.a directly under the directory it is given.
-    let lib = artifacts.lib_dir().join("libcrypto.a");
+    let lib = install.join("lib/libcrypto.a");
     fs::copy(&lib, install.join("libcrypto.a")).map_err(|e| format!("{}: {e}", lib.display()))?;
     let _ = fs::remove_dir_all(scratch.join("build"));
     // Another run finished first: its entry may be in use by its cargo; keep it.
@@ -337,14 +399,32 @@ fn build(root: &Path, scratch: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn host_triple() -> Result<String, String> {
-    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let out = Command::new(rustc)
-        .arg("-vV")
-        .output()
-        .map_err(|e| format!("rustc -vV: {e}"))?;
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
-        .ok_or_else(|| "rustc -vV printed no host triple".into())
+/// Runs a step of the build, its output in the log (the child's own stdout and stderr).
+fn run(cmd: &mut Command) -> Result<(), String> {
+    let shown = format!("{cmd:?}");
+    let status = cmd.status().map_err(|e| format!("{shown}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{shown}: {status}"))
+    }
+}
+
+/// The source tree, copied (Configure and make write into it).
+fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    let entries = fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", from.display()))?;
+        let (path, dest) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry
+            .file_type()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if kind.is_dir() {
+            copy_tree(&path, &dest)?;
+        } else {
+            fs::copy(&path, &dest).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
 }

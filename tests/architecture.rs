@@ -32,9 +32,10 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("der", &["der"]),
     ("store", &["der", "store"]),
     // TLS as a client on the linked OpenSSL: the OpenSSL backend's `--connect`
-    // handshake and the PostgreSQL connector (the CA's store) call it. It reads a root
-    // file's PEM with the DER engine's one PEM reader.
-    ("tls", &["der", "tls"]),
+    // handshake calls it, and its PostgreSQL connector is what the stores are handed
+    // (`pg_connect.rs`, with the check a database URL asks for, from `store`). It reads a
+    // root file's PEM with the DER engine's one PEM reader.
+    ("tls", &["der", "store", "tls"]),
     ("pki", &["der", "pki", "store", "tls"]),
     ("mtc", &["der", "pki", "store", "mtc"]),
     // The `parse` model: every object, MTC proofs and checkpoints included.
@@ -43,7 +44,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("serve", &["der", "pki", "store", "mtc", "serve"]),
     // The ACME server: its protocol on the HTTP layer, its state in the CA's store.
     ("acme", &["der", "pki", "store", "mtc", "serve", "acme"]),
-    ("bench", &["der", "pki", "store", "mtc", "describe", "bench"]),
+    // The benchmark's PostgreSQL stages connect as the commands do (`tls::pg_connect`).
+    ("bench", &["der", "pki", "store", "tls", "mtc", "describe", "bench"]),
     // The fuzz targets' bodies: beside `bench`, calling what the commands call.
     ("fuzzing", &["der", "pki", "store", "mtc", "describe", "serve", "acme", "fuzzing"]),
     ("cmd", &["der", "pki", "store", "tls", "mtc", "describe", "serve", "acme", "bench", "cmd"]),

@@ -13,11 +13,11 @@
 
 pub use super::beside::Db;
 use super::{BenchError, Result};
-use pkit_ca::store::pg_connect::connect;
 use pkit_ca::store::{self as ca_store, CaStore};
 use pkit_mtc::store::{self as log_store, LogStore};
 use pkit_store::postgres::server;
 use pkit_store::url::without_password;
+use pkit_tls::pg_connect::connect;
 use postgres::Client;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};

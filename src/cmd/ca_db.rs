@@ -104,12 +104,8 @@ fn locate_file(dir: &Path, file: &str, db: &DbArgs) -> CliResult<Records> {
 fn open_server(url: &str, db: &DbArgs) -> CliResult<Box<dyn CaStore>> {
     let password = password(db)?;
     // TLS, when the URL asks for it or the server offers it, on the OpenSSL pkit links.
-    store::open_url(
-        url,
-        password.as_deref(),
-        pkit::pki::ca::store::pg_connect::connect,
-    )
-    .map_err(|e| CliError::io(format!("{}: {e}", without_password(url))))
+    store::open_url(url, password.as_deref(), pkit::tls::pg_connect::connect)
+        .map_err(|e| CliError::io(format!("{}: {e}", without_password(url))))
 }
 
 /// Open the CA's records, which must already exist: a typo in `--ca` is an error, not a

@@ -44,4 +44,6 @@ mod ffi;
 #[cfg(feature = "postgres")]
 pub mod pg;
 #[cfg(feature = "postgres")]
+pub mod pg_connect;
+#[cfg(feature = "postgres")]
 pub mod pg_verify;

@@ -27,12 +27,9 @@ pub fn open_state(dir: &Path, db: &DbArgs, serving: bool) -> CliResult<Box<dyn A
             name,
             password,
         } => {
-            let store = pkit::acme::PgAcme::open(
-                &url,
-                password.as_deref(),
-                pkit::pki::ca::store::pg_connect::connect,
-            )
-            .map_err(|e| CliError::io(format!("{name}: {e}")))?;
+            let store =
+                pkit::acme::PgAcme::open(&url, password.as_deref(), pkit::tls::pg_connect::connect)
+                    .map_err(|e| CliError::io(format!("{name}: {e}")))?;
             Ok(Box::new(store))
         }
         StoreAt::File { path, name } => {

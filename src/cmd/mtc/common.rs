@@ -115,7 +115,7 @@ pub fn open_server(url: &str, args: &DbArgs, name: &str) -> CliResult<Box<dyn Lo
 
 /// [`open_server`] with the password read.
 fn open_url(url: &str, password: Option<&[u8]>, name: &str) -> CliResult<Box<dyn LogStore>> {
-    store::open_url(url, password, pkit::pki::ca::store::pg_connect::connect).map_err(mtc_err(name))
+    store::open_url(url, password, pkit::tls::pg_connect::connect).map_err(mtc_err(name))
 }
 
 /// The CA's ID and log number from `mtc.db` (`pkit::mtc::setup::log_of_store`).

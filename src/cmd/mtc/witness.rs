@@ -115,7 +115,7 @@ fn serve(be: &'static Backend, a: WitnessServeArgs) -> CliResult<Exit> {
             return PgWitnessState::open(
                 &a.db,
                 password.as_deref(),
-                pkit::pki::ca::store::pg_connect::connect,
+                pkit::tls::pg_connect::connect,
             )
             .map(|s| Box::new(s) as Box<dyn WitnessState>)
             .map_err(|e| CliError::io(format!("{db_name}: {e}")));

@@ -10,8 +10,6 @@ mod api;
 #[cfg(feature = "postgres")]
 pub mod pg;
 #[cfg(feature = "postgres")]
-pub mod pg_connect;
-#[cfg(feature = "postgres")]
 mod pg_delivery;
 #[cfg(feature = "postgres")]
 mod pg_rows;

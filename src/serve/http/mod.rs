@@ -146,9 +146,10 @@ pub fn serve<H: Handler + Send, E: From<ServeError>>(
     });
     let permits = Arc::new(Semaphore::new(opts.max_connections));
     let results: Vec<Result<(), ServeError>> = std::thread::scope(|s| {
-        let workers: Vec<_> = handlers
+        let workers = handlers
             .into_iter()
-            .map(|handler| {
+            .enumerate()
+            .map(|(i, handler)| {
                 let mine = listeners
                     .iter()
                     .zip(&acceptors)
@@ -156,21 +157,33 @@ pub fn serve<H: Handler + Send, E: From<ServeError>>(
                     .collect::<std::io::Result<Vec<_>>>();
                 let (permits, stopped, stop) = (Arc::clone(&permits), stopped.clone(), &stop);
                 let limits = &limits;
-                s.spawn(move || {
-                    let r = mine
-                        .map_err(|e| ServeError::io("sharing the listening socket", e))
-                        .and_then(|l| conn::worker(l, handler, limits, permits, stopped));
-                    if r.is_err() {
-                        // One worker down stops them all: better no server than half of one.
-                        let _ = stop.send(true);
-                    }
-                    r
-                })
+                // Named, so that `top -H` and scripts/bench-acme tell the workers from
+                // the validators and the checkpointer.
+                std::thread::Builder::new()
+                    .name(format!("http-{i}"))
+                    .spawn_scoped(s, move || {
+                        let r = mine
+                            .map_err(|e| ServeError::io("sharing the listening socket", e))
+                            .and_then(|l| conn::worker(l, handler, limits, permits, stopped));
+                        if r.is_err() {
+                            // One worker down stops them all: better no server than half
+                            // of one.
+                            let _ = stop.send(true);
+                        }
+                        r
+                    })
             })
-            .collect();
+            .collect::<Vec<_>>();
+        if workers.iter().any(Result::is_err) {
+            // A thread the system would not start: those started stop too.
+            let _ = stop.send(true);
+        }
         workers
             .into_iter()
-            .map(|w| w.join().unwrap_or(Err(ServeError::WorkerFailed)))
+            .map(|w| match w {
+                Ok(w) => w.join().unwrap_or(Err(ServeError::WorkerFailed)),
+                Err(e) => Err(ServeError::io("starting a worker", e)),
+            })
             .collect()
     });
     let sig = watch.finish();

@@ -46,6 +46,8 @@ pub mod pg_error;
 #[cfg(feature = "postgres")]
 pub mod pg_ssl;
 #[cfg(feature = "postgres")]
+pub mod pg_statements;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod process;
 pub mod sqlite;

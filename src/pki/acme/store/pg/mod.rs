@@ -6,6 +6,7 @@
 
 use super::api::*;
 use pkit_store::open_error::OpenError;
+use pkit_store::pg_statements::{Prepared, Session, Statements};
 use pkit_store::postgres::{off_runtime, open_versioned, server, Connector};
 use postgres::Client;
 use rows::{account_row, authz_row, challenge_row, order_row, pg};
@@ -17,10 +18,10 @@ mod schema;
 
 const STORE: &str = "acme";
 
-/// One connection to the CA's database.
+/// One connection to the CA's database, and the statements it prepared.
 pub struct PgAcme {
     /// `None` once dropped.
-    client: RefCell<Option<Client>>,
+    client: RefCell<Option<(Client, Statements)>>,
 }
 
 impl PgAcme {
@@ -40,25 +41,25 @@ impl PgAcme {
             || OpenError::Location("the connecting thread died".into()),
         )?;
         Ok(PgAcme {
-            client: RefCell::new(Some(client)),
+            client: RefCell::new(Some((client, Statements::default()))),
         })
     }
 
-    /// Run `f` on the connection, off the worker's runtime (the sync client drives its
-    /// own).
+    /// Run `f` on the connection (its statements prepared once each), off the worker's
+    /// runtime (the sync client drives its own).
     fn run<T: Send>(
         &self,
-        f: impl FnOnce(&mut Client) -> std::result::Result<T, postgres::Error> + Send,
+        f: impl FnOnce(&mut Session<'_>) -> std::result::Result<T, postgres::Error> + Send,
     ) -> Result<T> {
         let mut guard = self
             .client
             .try_borrow_mut()
             .map_err(|_| StoreError("the database connection is in use".into()))?;
-        let client: &mut Client = guard
+        let (client, statements) = guard
             .as_mut()
             .ok_or_else(|| StoreError("the database connection is closed".into()))?;
         off_runtime(
-            move || f(client).map_err(pg),
+            move || f(&mut Session::new(client, statements)).map_err(pg),
             || StoreError("the database thread died".into()),
         )
     }
@@ -67,7 +68,7 @@ impl PgAcme {
 impl Drop for PgAcme {
     /// Closing the client blocks (and panics on a worker's runtime): off it, as every call.
     fn drop(&mut self) {
-        if let Some(client) = self.client.get_mut().take() {
+        if let Some((client, _)) = self.client.get_mut().take() {
             let _ = off_runtime(
                 move || {
                     drop(client);
@@ -92,21 +93,20 @@ impl AcmeStore for PgAcme {
     }
 
     // Committed like every write: a spent nonce lost to a crash could replay a signed
-    // request (a revocation, a key change) within its hour.
+    // request (a revocation, a key change) within its hour. The insert is atomic alone,
+    // and the pruning needs no transaction with it: one round trip for most requests.
     fn spend_nonce(&self, nonce: &str, made: i64, now: i64, prune: bool) -> Result<bool> {
         self.run(|c| {
-            let mut tx = c.transaction()?;
-            let n = tx.execute(
+            let n = c.execute(
                 "INSERT INTO acme_spent_nonces (nonce, made) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                 &[&nonce, &made],
             )?;
             if prune {
-                tx.execute(
+                c.execute(
                     "DELETE FROM acme_spent_nonces WHERE made < $1",
                     &[&(now - crate::nonce::LIFETIME)],
                 )?;
             }
-            tx.commit()?;
             Ok(n == 1)
         })
     }

@@ -452,6 +452,9 @@ pub struct AcmeServer {
     pub tls: Option<TlsIdentity>,
     /// The directory URL, for the `listening` line.
     pub directory: String,
+    /// The state is on a database server: the handlers wait on it
+    /// (`ServerOptions::blocking`).
+    pub on_server: bool,
 }
 
 impl AcmeServer {
@@ -516,6 +519,7 @@ impl AcmeServer {
         };
         // The state opens before the server listens (its tables made once).
         let open = super::state::serving_state(at.ca, at.db)?;
+        let on_server = super::state::on_server(at.ca, at.db)?;
         let validate = pkit::acme::spawn_validators(
             a.validators.into(),
             Arc::clone(&open),
@@ -533,6 +537,7 @@ impl AcmeServer {
             mtc: a.mtc.clone().map(|d| (d, mtc_db(at, a))),
             tls,
             directory,
+            on_server,
         })
     }
 
@@ -569,6 +574,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     for e in &mut opts.endpoints {
         e.tls.clone_from(&acme.tls);
     }
+    opts.blocking = acme.on_server;
     let make = || acme.handler(be);
     let sig = pkit::serve::serve(&opts, make, |l| {
         log_line(

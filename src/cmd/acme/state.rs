@@ -44,6 +44,16 @@ pub fn open_state(dir: &Path, db: &DbArgs, serving: bool) -> CliResult<Box<dyn A
     }
 }
 
+/// Whether the ACME state (and the CA's records beside it) is on a database server: a
+/// server's handlers then wait on it, and run beside their workers
+/// (`ServerOptions::blocking`).
+pub fn on_server(dir: &Path, db: &DbArgs) -> CliResult<bool> {
+    Ok(matches!(
+        store_at::locate(dir, "ca.db", dir.join("acme.db"), db, None)?,
+        StoreAt::Server { .. }
+    ))
+}
+
 /// How each thread of a server (every worker and validator) gets the state, made before
 /// the server listens: in `acme.db`, the one connection of the process, shared
 /// ([`SqliteAcme`] says why); on PostgreSQL, a connection of its own each (the server

@@ -276,6 +276,10 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         .map(|d| load(be, &a, d, now))
         .collect::<CliResult<Vec<_>>>()?;
     check_answered(&cas)?;
+    // Records on a database server: the answers that look them up wait on it.
+    for c in &cas {
+        opts.blocking |= crate::cmd::ca_db::server_url(&c.dir, "ca.db", &c.db)?.is_some();
+    }
     let metrics = Arc::new(Metrics::new());
     let mut urls = Vec::with_capacity(cas.len());
     let mut publishers = Vec::with_capacity(cas.len());
@@ -312,6 +316,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
                 secrets: &a.secrets,
             };
             let server = AcmeServer::start(be, &at, &a.acme_options, listen)?;
+            opts.blocking |= server.on_server;
             opts.endpoints.push(Endpoint {
                 listen: listen.clone(),
                 tls: server.tls.clone(),

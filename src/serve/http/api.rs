@@ -91,4 +91,6 @@ pub trait Handler: 'static {
 pub(crate) struct Limits {
     pub header_timeout: Duration,
     pub max_body: usize,
+    /// [`ServerOptions::blocking`](super::ServerOptions::blocking).
+    pub beside: bool,
 }

@@ -12,6 +12,7 @@
 //! count limits and a bounded read buffer; tokio gives connections that cost no thread.
 //! What is ours is the policy: how many connections, how long, how large a body.
 
+use super::answer::Answerer;
 use super::api::{Body, Handler, Limits, Reply, Request};
 use super::error::ServeError;
 use super::log::{self, log_line};
@@ -24,7 +25,7 @@ use hyper::service::service_fn;
 use hyper::StatusCode;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::{json, Value};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::pin::pin;
@@ -57,7 +58,7 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Run one worker on this thread until `stopped` says stop: accept from every listener,
 /// serve, then give the connections in hand [`GRACE`] to finish.
-pub(crate) fn worker<H: Handler>(
+pub(crate) fn worker<H: Handler + Send>(
     listeners: Vec<(std::net::TcpListener, Option<tokio_rustls::TlsAcceptor>)>,
     handler: H,
     limits: &Limits,
@@ -72,8 +73,10 @@ pub(crate) fn worker<H: Handler>(
         .build()
         .map_err(|e| ServeError::io("starting a worker", e))?;
     let local = tokio::task::LocalSet::new();
+    let answer = Answerer::new(handler, limits.beside)
+        .map_err(|e| ServeError::io("starting a worker's handler thread", e))?;
     let shared = Rc::new(Shared {
-        handler: RefCell::new(handler),
+        answer,
         builder: builder(limits.header_timeout),
         header_timeout: limits.header_timeout,
         max_body: limits.max_body,
@@ -111,7 +114,7 @@ pub(crate) fn worker<H: Handler>(
 
 /// What a worker's connections share.
 struct Shared<H> {
-    handler: RefCell<H>,
+    answer: Answerer<H>,
     builder: http1::Builder,
     header_timeout: Duration,
     max_body: usize,
@@ -268,10 +271,9 @@ async fn exchange<H: Handler>(
     // Whatever the client sent after a body that was not read whole cannot be trusted to
     // start a request.
     let close = !matches!(body, Body::Read(_));
-    let mut reply = {
-        // No await while the handler is borrowed, so no second borrow can come.
-        let mut handler = shared.handler.borrow_mut();
-        handler.handle(Request {
+    let mut reply = shared
+        .answer
+        .answer(Request {
             method: &parts.method,
             target: parts.uri.path_and_query().map_or("/", |p| p.as_str()),
             content_type: parts
@@ -283,7 +285,7 @@ async fn exchange<H: Handler>(
             body,
             received,
         })
-    };
+        .await;
     for line in std::mem::take(&mut reply.log) {
         log_line(&stamped(line));
     }

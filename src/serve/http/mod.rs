@@ -13,6 +13,7 @@
 //! HTTP/1.0 and 1.1 themselves are hyper's (see `conn.rs` for why, and for the limits);
 //! HTTPS, where asked, is rustls's ([`tls`]).
 
+mod answer;
 mod api;
 mod conn;
 mod error;
@@ -55,6 +56,9 @@ pub struct ServerOptions {
     /// How long a client has to send a whole request header (and as long again for the
     /// body), and how long an answer may wait for a client that does not read it.
     pub header_timeout: Duration,
+    /// The handlers wait on a database server (their state on PostgreSQL): each runs on
+    /// a thread of its own beside its worker instead of on it (`answer.rs` says why).
+    pub blocking: bool,
 }
 
 impl ServerOptions {
@@ -73,6 +77,7 @@ impl ServerOptions {
             threads,
             max_connections,
             header_timeout,
+            blocking: false,
         }
     }
 }
@@ -100,6 +105,7 @@ pub fn serve<H: Handler + Send, E: From<ServeError>>(
     let limits = Limits {
         header_timeout: opts.header_timeout,
         max_body: MAX_BODY,
+        beside: opts.blocking,
     };
     let acceptors = opts
         .endpoints

@@ -60,6 +60,7 @@ fn a_server_answers_on_loopback_and_stops_on_sigterm() {
         threads: Some(1),
         max_connections: 8,
         header_timeout: Duration::from_secs(5),
+        blocking: false,
     };
     let (bound, at) = mpsc::channel();
     let (done, finished) = mpsc::channel();

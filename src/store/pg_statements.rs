@@ -26,6 +26,23 @@ impl Statements {
         self.0.insert(sql.to_owned(), s.clone());
         Ok(s)
     }
+
+    /// `sql`'s statement, run by `run`; a statement that failed is prepared afresh next
+    /// time (a table another process migrated meanwhile: "cached plan must not change
+    /// result type" once, not on every call after).
+    fn run<C: GenericClient, T>(
+        &mut self,
+        client: &mut C,
+        sql: &str,
+        run: impl FnOnce(&mut C, &Statement) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let s = self.get(client, sql)?;
+        let out = run(client, &s);
+        if out.is_err() {
+            self.0.remove(sql);
+        }
+        out
+    }
 }
 
 /// Parameters as the client takes them.
@@ -42,26 +59,22 @@ pub trait Prepared {
     /// As `Client::execute`: the rows changed.
     fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64, Error> {
         let (on, statements) = self.parts();
-        let s = statements.get(on, sql)?;
-        on.execute(&s, params)
+        statements.run(on, sql, |on, s| on.execute(s, params))
     }
     /// As `Client::query`: every row.
     fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>, Error> {
         let (on, statements) = self.parts();
-        let s = statements.get(on, sql)?;
-        on.query(&s, params)
+        statements.run(on, sql, |on, s| on.query(s, params))
     }
     /// As `Client::query_one`: exactly one row, else an error.
     fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row, Error> {
         let (on, statements) = self.parts();
-        let s = statements.get(on, sql)?;
-        on.query_one(&s, params)
+        statements.run(on, sql, |on, s| on.query_one(s, params))
     }
     /// As `Client::query_opt`: at most one row.
     fn query_opt(&mut self, sql: &str, params: Params<'_>) -> Result<Option<Row>, Error> {
         let (on, statements) = self.parts();
-        let s = statements.get(on, sql)?;
-        on.query_opt(&s, params)
+        statements.run(on, sql, |on, s| on.query_opt(s, params))
     }
 }
 

@@ -48,10 +48,8 @@ pub fn open_state(dir: &Path, db: &DbArgs, serving: bool) -> CliResult<Box<dyn A
 /// server's handlers then wait on it, and run beside their workers
 /// (`ServerOptions::blocking`).
 pub fn on_server(dir: &Path, db: &DbArgs) -> CliResult<bool> {
-    Ok(matches!(
-        store_at::locate(dir, "ca.db", dir.join("acme.db"), db, None)?,
-        StoreAt::Server { .. }
-    ))
+    // The URL only: `--db-passin fd:N` is not read again.
+    Ok(crate::cmd::ca_db::server_url(dir, "ca.db", db)?.is_some())
 }
 
 /// How each thread of a server (every worker and validator) gets the state, made before

@@ -36,10 +36,13 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
             a.prefix.trim_end_matches('/')
         ))
     })?;
-    let opts = a.http.options()?;
+    let mut opts = a.http.options()?;
     // Opened here first so that a missing or foreign database is an error before
     // listening; that connection serves the first worker.
     let (store, name) = open_store(&a.dir, &a.db)?;
+    // A log on a database server: the answers wait on it (`ServerOptions::blocking`).
+    opts.blocking =
+        crate::cmd::ca_db::server_url(&a.dir, pkit::mtc::setup::CaFiles::LOG, &a.db)?.is_some();
     let origin = publish::origin(store.as_ref()).map_err(mtc_err(&name))?;
     let mut first = Some(store);
     let make = || {

@@ -96,7 +96,7 @@ fn serve(be: &'static Backend, a: WitnessServeArgs) -> CliResult<Exit> {
             a.prefix.trim_end_matches('/')
         ))
     })?;
-    let opts = a.http.options()?;
+    let mut opts = a.http.options()?;
     let cosigner = a.witness.cosigner(be, false)?;
     let mut cas = Vec::new();
     for path in &a.logs {
@@ -104,6 +104,8 @@ fn serve(be: &'static Backend, a: WitnessServeArgs) -> CliResult<Exit> {
         cas.push(CaInfo::from_certificate(&der).map_err(mtc_err(&name))?);
     }
     let on_server = is_url(&a.db);
+    // State on a database server: the answers wait on it (`ServerOptions::blocking`).
+    opts.blocking = on_server;
     let password = a
         .db_passin
         .as_deref()

@@ -28,9 +28,9 @@ pub struct ServeArgs {
 
 pub fn run(be: &Backend, a: ServeArgs) -> CliResult<Exit> {
     let mut opts = a.http.options()?;
+    let (responder, store, lifetime) = load_responder(be, &a.signer, Time::now())?;
     // Records on a database server: an answer not cached waits on it.
     opts.blocking = crate::cmd::ca_db::server_url(&a.signer.ca, "ca.db", &a.signer.db)?.is_some();
-    let (responder, store, lifetime) = load_responder(be, &a.signer, Time::now())?;
     let responder = Arc::new(responder);
     let cache = Arc::new(ResponseCache::new(CACHE_ENTRIES));
     // The store opened with the responder serves the first worker; the others open theirs.

@@ -10,7 +10,12 @@
 //! (docs/perf.md). On a thread of its own, outside any runtime, the handler makes its
 //! calls directly, and the worker goes on reading and writing its other connections. The
 //! two hops between the threads cost a few microseconds a request, which handlers that
-//! only compute (OCSP, SQLite) do not pay: they answer on the worker.
+//! only compute (their state in SQLite, or none) do not pay: they answer on the worker.
+//!
+//! The queue to the handler is bounded ([`QUEUE`]; past it, 503) and a request whose
+//! client has gone by the time its turn comes is skipped: a client that sends and hangs
+//! up, again and again, cannot pile up work the connection limit no longer counts, nor
+//! keep a stopping server answering the departed.
 
 use super::api::{Body, Handler, Reply, Request};
 use hyper::body::Bytes;
@@ -35,6 +40,11 @@ struct Owned {
 
 type Job = (Owned, oneshot::Sender<Reply>);
 
+/// Requests waiting for one worker's handler, at most: a client has one request in
+/// flight per connection, and a worker's connections are bounded by
+/// [`ServerOptions::max_connections`](super::ServerOptions::max_connections) already.
+const QUEUE: usize = 1024;
+
 /// A worker's handler, where it answers.
 pub(crate) enum Answerer<H> {
     /// On the worker.
@@ -47,7 +57,7 @@ pub(crate) enum Answerer<H> {
 /// queue and waits for the thread (and the handler it drops: a database connection
 /// closed before the worker returns).
 pub(crate) struct Beside {
-    jobs: Option<mpsc::Sender<Job>>,
+    jobs: Option<mpsc::SyncSender<Job>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -67,11 +77,15 @@ impl<H: Handler + Send> Answerer<H> {
         if !beside {
             return Ok(Answerer::Here(RefCell::new(handler)));
         }
-        let (jobs, queue) = mpsc::channel::<Job>();
+        let (jobs, queue) = mpsc::sync_channel::<Job>(QUEUE);
         let name = format!("{}-h", std::thread::current().name().unwrap_or("http"));
         let thread = std::thread::Builder::new().name(name).spawn(move || {
             let mut handler = handler;
             for (rq, reply) in queue {
+                if reply.is_closed() {
+                    // The connection ended while the request waited.
+                    continue;
+                }
                 let answer = handler.handle(Request {
                     method: &rq.method,
                     target: &rq.target,
@@ -110,14 +124,26 @@ impl<H: Handler> Answerer<H> {
             body: rq.body,
             received: rq.received,
         };
-        let sent = beside
-            .jobs
-            .as_ref()
-            .is_some_and(|jobs| jobs.send((owned, reply)).is_ok());
-        if !sent {
+        let Some(jobs) = &beside.jobs else {
             return handler_gone();
+        };
+        match jobs.try_send((owned, reply)) {
+            Ok(()) => answered.await.unwrap_or_else(|_| handler_gone()),
+            Err(mpsc::TrySendError::Full(_)) => busy(),
+            Err(mpsc::TrySendError::Disconnected(_)) => handler_gone(),
         }
-        answered.await.unwrap_or_else(|_| handler_gone())
+    }
+}
+
+/// The answer when [`QUEUE`] requests wait already.
+fn busy() -> Reply {
+    Reply {
+        status: 503,
+        content_type: "text/plain; charset=utf-8",
+        headers: &[("retry-after", "1")],
+        made_headers: Vec::new(),
+        body: Bytes::from_static(b"busy: too many requests wait for this worker\n"),
+        log: Vec::new(),
     }
 }
 
@@ -139,6 +165,7 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
+    use std::time::Duration;
 
     /// Answers with the name of the thread it ran on; says when it is dropped.
     struct Where(Arc<AtomicBool>);
@@ -205,6 +232,54 @@ mod tests {
         let (first, second) = worker.join().unwrap();
         assert_eq!(first, "http-7-h POST /x?y 3");
         assert_eq!(second, first);
+    }
+
+    /// Waits for the gate before each answer; counts its answers.
+    struct Gated(mpsc::Receiver<()>, Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Handler for Gated {
+        fn handle(&mut self, _: Request<'_>) -> Reply {
+            let _ = self.0.recv();
+            self.1.fetch_add(1, Ordering::SeqCst);
+            busy()
+        }
+    }
+
+    #[test]
+    fn a_request_whose_client_left_is_not_answered() {
+        let (gate, wait) = mpsc::channel();
+        let answered = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let a = Answerer::new(Gated(wait, Arc::clone(&answered)), true).unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let method = Method::GET;
+        let rq = || Request {
+            method: &method,
+            target: "/",
+            content_type: None,
+            peer: "127.0.0.1:9".parse().unwrap(),
+            endpoint: 0,
+            body: Body::Read(Bytes::new()),
+            received: Instant::now(),
+        };
+        rt.block_on(async {
+            let first = a.answer(rq());
+            let gone = async {
+                // The second waits behind the first, then its client goes away.
+                let r = tokio::time::timeout(Duration::from_millis(50), a.answer(rq())).await;
+                assert!(r.is_err(), "answered while the handler was held");
+                gate.send(()).unwrap();
+            };
+            let (first, ()) = tokio::join!(first, gone);
+            assert_eq!(first.status, 503);
+        });
+        // A third is answered; the second never was.
+        gate.send(()).unwrap();
+        assert_eq!(rt.block_on(a.answer(rq())).status, 503);
+        drop(a);
+        assert_eq!(answered.load(Ordering::SeqCst), 2);
     }
 
     #[test]

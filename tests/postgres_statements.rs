@@ -96,4 +96,32 @@ fn each_statement_is_prepared_once_per_connection() {
         );
     }
     assert_eq!(prepared(&mut client, "INSERT INTO t"), 1);
+
+    // A statement that fails is prepared afresh next time: the failed one is closed, and
+    // one is prepared again on the next call, which works.
+    {
+        let mut s = Session::new(&mut client, &mut statements);
+        let dup = s.execute("INSERT INTO t (n) VALUES ($1)", &[&0i64]);
+        assert!(dup.is_err(), "a duplicate key");
+    }
+    assert_eq!(prepared(&mut client, "INSERT INTO t"), 0);
+    {
+        let mut s = Session::new(&mut client, &mut statements);
+        assert_eq!(
+            s.execute("INSERT INTO t (n) VALUES ($1)", &[&7i64])
+                .unwrap(),
+            1
+        );
+        // First prepared inside a transaction that is rolled back: the statement is the
+        // session's, not the transaction's, and runs after.
+        let mut tx = s.transaction().unwrap();
+        tx.execute("DELETE FROM t WHERE n = $1", &[&7i64]).unwrap();
+        drop(tx);
+        assert_eq!(
+            s.execute("DELETE FROM t WHERE n = $1", &[&7i64]).unwrap(),
+            1
+        );
+    }
+    assert_eq!(prepared(&mut client, "INSERT INTO t"), 1);
+    assert_eq!(prepared(&mut client, "DELETE FROM t"), 1);
 }

@@ -74,6 +74,13 @@ pub fn server_url(dir: &Path, file: &str, db: &DbArgs) -> CliResult<Option<Strin
     })
 }
 
+/// Whether those records are on a database server: a server's handlers then wait on it
+/// and answer beside their workers (`ServerOptions::blocking`). The URL only: the
+/// password (`--db-passin fd:N`, read once) is not read here.
+pub fn on_server(dir: &Path, file: &str, db: &DbArgs) -> CliResult<bool> {
+    Ok(server_url(dir, file, db)?.is_some())
+}
+
 /// The password `--db-passin` gives, if any.
 pub fn password(db: &DbArgs) -> CliResult<Option<Vec<u8>>> {
     db.db_passin.as_deref().map(io::read_secret).transpose()

@@ -56,25 +56,31 @@ pub trait Prepared {
     /// It, and the connection's statements.
     fn parts(&mut self) -> (&mut Self::On, &mut Statements);
 
+    /// `run` with `sql`'s statement, prepared the first time only.
+    fn prepared<T>(
+        &mut self,
+        sql: &str,
+        run: impl FnOnce(&mut Self::On, &Statement) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let (on, statements) = self.parts();
+        statements.run(on, sql, run)
+    }
+
     /// As `Client::execute`: the rows changed.
     fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<u64, Error> {
-        let (on, statements) = self.parts();
-        statements.run(on, sql, |on, s| on.execute(s, params))
+        self.prepared(sql, |on, s| on.execute(s, params))
     }
     /// As `Client::query`: every row.
     fn query(&mut self, sql: &str, params: Params<'_>) -> Result<Vec<Row>, Error> {
-        let (on, statements) = self.parts();
-        statements.run(on, sql, |on, s| on.query(s, params))
+        self.prepared(sql, |on, s| on.query(s, params))
     }
     /// As `Client::query_one`: exactly one row, else an error.
     fn query_one(&mut self, sql: &str, params: Params<'_>) -> Result<Row, Error> {
-        let (on, statements) = self.parts();
-        statements.run(on, sql, |on, s| on.query_one(s, params))
+        self.prepared(sql, |on, s| on.query_one(s, params))
     }
     /// As `Client::query_opt`: at most one row.
     fn query_opt(&mut self, sql: &str, params: Params<'_>) -> Result<Option<Row>, Error> {
-        let (on, statements) = self.parts();
-        statements.run(on, sql, |on, s| on.query_opt(s, params))
+        self.prepared(sql, |on, s| on.query_opt(s, params))
     }
 }
 

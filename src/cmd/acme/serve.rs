@@ -519,7 +519,8 @@ impl AcmeServer {
         };
         // The state opens before the server listens (its tables made once).
         let open = super::state::serving_state(at.ca, at.db)?;
-        let on_server = super::state::on_server(at.ca, at.db)?;
+        // The state is beside the CA's records, on their server when they are on one.
+        let on_server = crate::cmd::ca_db::on_server(at.ca, "ca.db", at.db)?;
         let validate = pkit::acme::spawn_validators(
             a.validators.into(),
             Arc::clone(&open),

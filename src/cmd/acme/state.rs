@@ -44,14 +44,6 @@ pub fn open_state(dir: &Path, db: &DbArgs, serving: bool) -> CliResult<Box<dyn A
     }
 }
 
-/// Whether the ACME state (and the CA's records beside it) is on a database server: a
-/// server's handlers then wait on it, and run beside their workers
-/// (`ServerOptions::blocking`).
-pub fn on_server(dir: &Path, db: &DbArgs) -> CliResult<bool> {
-    // The URL only: `--db-passin fd:N` is not read again.
-    Ok(crate::cmd::ca_db::server_url(dir, "ca.db", db)?.is_some())
-}
-
 /// How each thread of a server (every worker and validator) gets the state, made before
 /// the server listens: in `acme.db`, the one connection of the process, shared
 /// ([`SqliteAcme`] says why); on PostgreSQL, a connection of its own each (the server

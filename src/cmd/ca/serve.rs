@@ -278,7 +278,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     check_answered(&cas)?;
     // Records on a database server: the answers that look them up wait on it.
     for c in &cas {
-        opts.blocking |= crate::cmd::ca_db::server_url(&c.dir, "ca.db", &c.db)?.is_some();
+        opts.blocking |= crate::cmd::ca_db::on_server(&c.dir, "ca.db", &c.db)?;
     }
     let metrics = Arc::new(Metrics::new());
     let mut urls = Vec::with_capacity(cas.len());

@@ -41,8 +41,7 @@ pub fn run(a: ServeArgs) -> CliResult<Exit> {
     // listening; that connection serves the first worker.
     let (store, name) = open_store(&a.dir, &a.db)?;
     // A log on a database server: the answers wait on it (`ServerOptions::blocking`).
-    opts.blocking =
-        crate::cmd::ca_db::server_url(&a.dir, pkit::mtc::setup::CaFiles::LOG, &a.db)?.is_some();
+    opts.blocking = crate::cmd::ca_db::on_server(&a.dir, pkit::mtc::setup::CaFiles::LOG, &a.db)?;
     let origin = publish::origin(store.as_ref()).map_err(mtc_err(&name))?;
     let mut first = Some(store);
     let make = || {

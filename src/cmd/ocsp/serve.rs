@@ -30,7 +30,7 @@ pub fn run(be: &Backend, a: ServeArgs) -> CliResult<Exit> {
     let mut opts = a.http.options()?;
     let (responder, store, lifetime) = load_responder(be, &a.signer, Time::now())?;
     // Records on a database server: an answer not cached waits on it.
-    opts.blocking = crate::cmd::ca_db::server_url(&a.signer.ca, "ca.db", &a.signer.db)?.is_some();
+    opts.blocking = crate::cmd::ca_db::on_server(&a.signer.ca, "ca.db", &a.signer.db)?;
     let responder = Arc::new(responder);
     let cache = Arc::new(ResponseCache::new(CACHE_ENTRIES));
     // The store opened with the responder serves the first worker; the others open theirs.

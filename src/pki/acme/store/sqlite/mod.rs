@@ -57,7 +57,7 @@ impl SqliteAcme {
         path: &Path,
     ) -> std::result::Result<SqliteAcme, pkit_store::open_error::OpenError> {
         let s = SqliteAcme::open(path)?;
-        pkit_store::wal_checkpoint::checkpoint_off_thread(&s.lock(), path);
+        pkit_store::wal_checkpoint::checkpoint_off_thread(&s.conn, path);
         Ok(s)
     }
 

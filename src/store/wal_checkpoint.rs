@@ -243,13 +243,27 @@ fn checkpoint_when_woken(woken: &Receiver<()>) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn commits_reach_the_database_file_and_the_wal_starts_over() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.db");
+    /// `NAME` in `dir`, in WAL mode, with one table `t` of blobs.
+    fn wal_db(dir: &tempfile::TempDir, name: &str) -> (PathBuf, Connection) {
+        let path = dir.path().join(name);
         let conn = Connection::open(&path).unwrap();
         conn.pragma_update(None, "journal_mode", "WAL").unwrap();
         conn.execute_batch("CREATE TABLE t (v BLOB)").unwrap();
+        (path, conn)
+    }
+
+    /// The rows of `t`, read by a connection of its own once the writer has closed.
+    fn rows(path: &Path) -> i64 {
+        Connection::open(path)
+            .unwrap()
+            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn commits_reach_the_database_file_and_the_wal_starts_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, conn) = wal_db(&dir, "t.db");
         let mut bg = BackgroundCheckpoints::start(&conn, &path).unwrap();
         let wal = dir.path().join("t.db-wal");
         let mut largest = 0;
@@ -266,20 +280,13 @@ mod tests {
         drop(bg);
         // Without restarts the WAL would hold all 32 × 64 rows (≈ 8.5 MB).
         assert!(largest < 6 << 20, "WAL grew to {largest} bytes");
-        let n: i64 = Connection::open(&path)
-            .unwrap()
-            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(n, 4 * 64 * i64::from(COMMITS_PER_RESTART));
+        assert_eq!(rows(&path), 4 * 64 * i64::from(COMMITS_PER_RESTART));
     }
 
     #[test]
     fn a_servers_commits_reach_the_database_file_from_the_checkpoint_thread() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.db");
-        let conn = Connection::open(&path).unwrap();
-        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
-        conn.execute_batch("CREATE TABLE t (v BLOB)").unwrap();
+        let (path, conn) = wal_db(&dir, "s.db");
         let auto = |c: &Connection| -> i64 {
             c.query_row("PRAGMA wal_autocheckpoint", [], |r| r.get(0))
                 .unwrap()
@@ -305,20 +312,13 @@ mod tests {
         }
         assert!(file() >= 4 << 20, "database file {} bytes", file());
         drop(conn);
-        let n: i64 = Connection::open(&path)
-            .unwrap()
-            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(n, 2 * i64::from(OFF_THREAD_FRAMES));
+        assert_eq!(rows(&path), 2 * i64::from(OFF_THREAD_FRAMES));
     }
 
     #[test]
     fn a_servers_wal_starts_over_under_a_steady_load() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("w.db");
-        let conn = Connection::open(&path).unwrap();
-        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
-        conn.execute_batch("CREATE TABLE t (v BLOB)").unwrap();
+        let (path, conn) = wal_db(&dir, "w.db");
         let conn = Arc::new(Mutex::new(conn));
         checkpoint_off_thread(&conn, &path);
         let wal = dir.path().join("w.db-wal");
@@ -345,10 +345,6 @@ mod tests {
         // stays near RESTART_FRAMES' 17 MB and what a round's rest adds (18 MB here).
         assert!(largest < 64 << 20, "the WAL grew to {largest} bytes");
         drop(conn);
-        let n: i64 = Connection::open(&path)
-            .unwrap()
-            .query_row("SELECT count(*) FROM t", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(n, i64::from(commits));
+        assert_eq!(rows(&path), i64::from(commits));
     }
 }

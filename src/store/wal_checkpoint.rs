@@ -150,9 +150,9 @@ static OFF_THREAD: OnceLock<Option<OffThread>> = OnceLock::new();
 ///
 /// - PASSIVE, from the thread's own connection, never blocking a writer: it copies what
 ///   has been committed since the last round and makes the fsyncs.
-/// - Then, when the WAL has grown past 4,096 frames (about 17 MB), holding `shared`'s lock so
-///   that no commit comes between, a second one that copies the few frames committed
-///   meanwhile. The WAL is then wholly in the database file, and the next write starts
+/// - Then, when the WAL has grown past 4,096 frames (about 17 MB), holding `shared`'s
+///   lock so that no commit comes between, a second one that copies the few frames
+///   committed meanwhile. The WAL is then wholly in the database file, and the next write starts
 ///   it over from its first frame (and syncs its header: one fsync in a request per
 ///   start). Without this it never would under a steady load (a write starts the WAL
 ///   over only when it begins with every frame copied, and some commit always came
@@ -228,18 +228,21 @@ fn checkpoint_when_woken(woken: &Receiver<()>) {
             let Some(owner) = owner.upgrade() else {
                 continue;
             };
-            if !open.iter().any(|(p, _)| *p == path) {
-                match Connection::open(&path) {
-                    Ok(c) => open.push((path.clone(), c)),
+            let at = match open.iter().position(|(p, _)| *p == path) {
+                Some(at) => at,
+                None => match Connection::open(&path) {
+                    Ok(c) => {
+                        open.push((path, c));
+                        open.len() - 1
+                    }
                     // Tried again at the next wake; meanwhile the WAL only grows.
                     Err(_) => continue,
-                }
-            }
-            if let Some((_, c)) = open.iter().find(|(p, _)| *p == path) {
-                if passive(c) >= RESTART_FRAMES {
-                    let _quiet = owner.lock().unwrap_or_else(PoisonError::into_inner);
-                    passive(c);
-                }
+                },
+            };
+            let c = &open[at].1;
+            if passive(c) >= RESTART_FRAMES {
+                let _quiet = owner.lock().unwrap_or_else(PoisonError::into_inner);
+                passive(c);
             }
         }
         std::thread::sleep(OFF_THREAD_REST);

@@ -118,16 +118,16 @@ impl AcmeConfig {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(base_url: &str) -> AcmeConfig {
+impl AcmeConfig {
+    /// The tests' server: at `base_url`, validating on the standard ports, the system's
+    /// resolver, no profiles, limits, external accounts, MTC or CAA identity.
+    pub(crate) fn for_tests(base_url: &str) -> AcmeConfig {
         AcmeConfig {
             base_url: base_url.into(),
             http_port: 80,
             tls_port: 443,
             resolver: None,
-            order_lifetime: 86_400,
+            order_lifetime: 3600,
             profiles: Vec::new(),
             terms_of_service: None,
             order_rate: None,
@@ -135,6 +135,15 @@ mod tests {
             mtc: None,
             caa_identity: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(base_url: &str) -> AcmeConfig {
+        AcmeConfig::for_tests(base_url)
     }
 
     #[test]

@@ -367,17 +367,9 @@ fn dns_server(zone: Vec<(&'static str, Property)>) -> (std::net::SocketAddr, Arc
 
 fn config(resolver: std::net::SocketAddr, identity: Option<&str>) -> AcmeConfig {
     AcmeConfig {
-        base_url: "https://acme.test".into(),
-        http_port: 80,
-        tls_port: 443,
         resolver: Some(resolver),
-        order_lifetime: 3600,
-        profiles: Vec::new(),
-        terms_of_service: None,
-        order_rate: None,
-        eab_keys: Default::default(),
-        mtc: None,
         caa_identity: identity.map(str::to_string),
+        ..AcmeConfig::for_tests("https://acme.test")
     }
 }
 

@@ -369,7 +369,7 @@ fn many_inputs_get_one_verdict_each() {
 }
 
 /// `-r DIR` reads a directory as `--roots DIR` does: a file there that holds no
-/// certificate (a key, a README, a damaged file) is skipped and counted, and the run goes
+/// certificate (a key, a README, a damaged file, a binary blob) is skipped and counted, and the run goes
 /// on; the same file named on the command line is an error.
 #[test]
 fn a_directory_skips_what_is_no_certificate() {
@@ -385,20 +385,31 @@ fn a_directory_skips_what_is_no_certificate() {
         "-----BEGIN CERTIFICATE-----\n!!\n",
     )
     .unwrap();
+    // Binary files that are no certificate: bytes that are not DER at all, and bytes
+    // that open as a SEQUENCE and then break (they read as ASN.1 until decoded).
+    let noise: Vec<u8> = (0u32..2000)
+        .map(|i| (i * 7919 % 251) as u8 | 0x80)
+        .collect();
+    std::fs::write(certs.join("noise.bin"), &noise).unwrap();
+    std::fs::write(certs.join("seq.der"), [0x30, 0x03, 0x02, 0x01, 0x05]).unwrap();
     let roots = h.roots();
     let r = pk(&["verify", "--roots", &roots, "-r", &s(&certs), "-f", "json"]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
     assert_eq!(common::json_items(&r).len(), 1, "{}", r.describe());
     assert!(
-        r.stderr_str().contains("skipped 3 files"),
+        r.stderr_str().contains("skipped 5 files"),
         "{}",
         r.describe()
     );
     let r = pk(&["verify", "--roots", &roots, "-r", &s(&certs), "--verbose"]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
-    for name in ["a.key", "README", "broken.pem"] {
+    for name in ["a.key", "README", "broken.pem", "noise.bin", "seq.der"] {
         assert!(r.stderr_str().contains(name), "{name}: {}", r.describe());
     }
+    // Named, a blob is an input error with its offset.
+    let r = pk(&["verify", "--roots", &roots, &s(&certs.join("seq.der"))]);
+    assert_eq!(r.code, Some(3), "{}", r.describe());
+    assert!(r.stderr_str().contains("offset"), "{}", r.describe());
     // Named, the key is an input error; a directory with no certificate at all too.
     let r = pk(&["verify", "--roots", &roots, &s(&certs.join("a.key"))]);
     assert_eq!(r.code, Some(3), "{}", r.describe());

@@ -464,7 +464,14 @@ fn read_inputs(args: &[PathBuf], recursive: bool) -> CliResult<(Vec<Input>, Vec<
             let input = io::read_source(p).and_then(|src| {
                 let name = src.name.clone();
                 let ders = certificates(src, &name)?;
-                Ok(Input { name, ders })
+                let input = Input { name, ders };
+                // A file found in a directory that does not decode as certificates (a
+                // binary blob that reads as some ASN.1, random bytes) is skipped with
+                // why, as one holding no certificate is: it must not end the run.
+                if !named {
+                    chain_of(&input)?;
+                }
+                Ok(input)
             });
             match input {
                 Ok(i) => Ok(Ok(i)),

@@ -112,6 +112,11 @@ impl Time {
     /// Parse RFC 3339 (`2026-01-02T03:04:05Z`, `…+02:00`, fractional seconds dropped), and
     /// a bare date `2026-01-02` as midnight UTC.
     pub fn parse_rfc3339(s: &str) -> Option<Time> {
+        // RFC 3339 is ASCII; anything else is refused here, so that the byte positions
+        // below are always character boundaries (the string may come from a request).
+        if !s.is_ascii() {
+            return None;
+        }
         let b = s.as_bytes();
         let num = |r: std::ops::Range<usize>| -> Option<u32> {
             let part = s.get(r)?;
@@ -146,16 +151,18 @@ impl Time {
             }
             rest = &frac[digits..];
         }
-        let offset: i64 = match rest {
-            "Z" | "z" => 0,
-            _ if rest.len() == 6
-                && (rest.starts_with('+') || rest.starts_with('-'))
-                && &rest[3..4] == ":" =>
+        let offset: i64 = match rest.as_bytes() {
+            b"Z" | b"z" => 0,
+            // ±HH:MM, digits only (a sign inside would otherwise parse as a number).
+            &[sign @ (b'+' | b'-'), h1, h2, b':', m1, m2]
+                if [h1, h2, m1, m2].iter().all(u8::is_ascii_digit) =>
             {
-                let h: i64 = rest[1..3].parse().ok()?;
-                let m: i64 = rest[4..6].parse().ok()?;
-                let sign = if rest.starts_with('-') { -1 } else { 1 };
-                sign * (h * 3600 + m * 60)
+                let digit = |c: u8| i64::from(c - b'0');
+                let (h, m) = (digit(h1) * 10 + digit(h2), digit(m1) * 10 + digit(m2));
+                if h > 23 || m > 59 {
+                    return None;
+                }
+                (if sign == b'-' { -1 } else { 1 }) * (h * 3600 + m * 60)
             }
             _ => return None,
         };
@@ -510,5 +517,31 @@ mod tests {
         );
         assert!(Time::parse_rfc3339("2026-13-02").is_none());
         assert!(Time::parse_rfc3339("yesterday").is_none());
+    }
+
+    /// Offsets are `±HH:MM` in digits; anything else, including text that is not ASCII
+    /// where a digit or the colon should be (an ACME client's notBefore reaches this), is
+    /// refused, never a panic.
+    #[test]
+    fn refuses_malformed_offsets() {
+        for bad in [
+            "2024-01-01T00:00:00+0\u{e9}00",
+            "2024-01-01T00:00:00+01\u{e9}0",
+            "2024-01-01T00:00:0\u{e9}Z",
+            "2024-01-01T00:00:00++1:00",
+            "2024-01-01T00:00:00+1:000",
+            "2024-01-01T00:00:00+24:00",
+            "2024-01-01T00:00:00+01:60",
+            "2024-01-01T00:00:00.Z",
+            "\u{e9}\u{e9}\u{e9}\u{e9}-01-01",
+        ] {
+            assert!(Time::parse_rfc3339(bad).is_none(), "{bad}");
+        }
+        assert_eq!(
+            Time::parse_rfc3339("2024-01-01T00:00:00-23:59")
+                .unwrap()
+                .unix,
+            1_704_067_200 + 23 * 3600 + 59 * 60
+        );
     }
 }

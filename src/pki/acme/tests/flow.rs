@@ -304,6 +304,39 @@ fn order_to_certificate(s: &mut Server) -> Vec<u8> {
     serial
 }
 
+/// An order's notBefore/notAfter come from the client: one that is not RFC 3339 — text
+/// that is not ASCII where the offset's colon stands, a sign inside the offset — is a
+/// `malformed` problem, and the server answers the next request as before.
+#[test]
+fn a_hostile_order_window_is_malformed() {
+    let mut s = server();
+    let c = account(&mut s);
+    for bad in ["2024-01-01T00:00:00+0\u{e9}00", "2024-01-01T00:00:00++1:00"] {
+        for field in ["notBefore", "notAfter"] {
+            let r = post(
+                &mut s.handler,
+                &c,
+                "/new-order",
+                Some(&json!({"identifiers": [{"type": "dns", "value": NAME}], field: bad})),
+            );
+            assert_eq!(
+                r.status,
+                400,
+                "{field} {bad}: {}",
+                String::from_utf8_lossy(&r.body)
+            );
+            assert_eq!(json_of(&r)["type"], "urn:ietf:params:acme:error:malformed");
+        }
+    }
+    let r = post(
+        &mut s.handler,
+        &c,
+        "/new-order",
+        Some(&json!({"identifiers": [{"type": "dns", "value": NAME}]})),
+    );
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+}
+
 #[test]
 fn a_nonce_is_spent_once() {
     let mut s = server();

@@ -144,10 +144,28 @@ fn label(key: &str) -> String {
 fn scalar(v: &Value) -> String {
     match v {
         Value::Null => "-".into(),
-        Value::String(s) => s.clone(),
+        Value::String(s) => printable(s),
         Value::Object(m) if is_oid_name(m) => oid_name(m),
         other => other.to_string(),
     }
+}
+
+/// `s` for a terminal: control characters (C0, DEL, C1) written as Rust escapes. A string
+/// from a certificate may hold any of them (an IA5String CPS URI, a BMPString name): a
+/// line break would forge a line of the report, an ESC would drive the terminal.
+fn printable(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn abbreviate_b64(s: &str) -> String {
@@ -248,7 +266,9 @@ fn write_map(out: &mut String, m: &Map<String, Value>, depth: usize) {
                             let mut sub = String::new();
                             write_map(&mut sub, im, depth + 2);
                             for line in sub.lines() {
-                                let trimmed = &line[(depth + 2) * 2..];
+                                // Every line of `sub` starts with its indent.
+                                let trimmed =
+                                    line.get((depth + 2) * 2..).unwrap_or(line.trim_start());
                                 if first {
                                     let _ = writeln!(out, "{pad}  - {trimmed}");
                                     first = false;
@@ -276,6 +296,21 @@ fn write_map(out: &mut String, m: &Map<String, Value>, depth: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Strings from a certificate cannot forge lines or drive the terminal: control
+    /// characters are escaped, in a list of objects too.
+    #[test]
+    fn control_characters_are_escaped() {
+        let v = serde_json::json!({
+            "policies": [{"cps": "http://a\nb", "notice": "\u{1b}[31mred"}],
+            "note": "tab\there\u{85}",
+        });
+        let t = text(&v, "Certificate");
+        assert!(t.contains("http://a\\nb"), "{t}");
+        assert!(t.contains("\\u{1b}[31mred"), "{t}");
+        assert!(t.contains("tab\\there\\u{85}"), "{t}");
+        assert!(!t.contains('\u{1b}') && !t.contains('\u{85}'), "{t}");
+    }
 
     #[test]
     fn text_rendering() {

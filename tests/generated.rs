@@ -120,6 +120,31 @@ fn completions_into_a_closed_pipe_end_quietly() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
 
+/// Output and messages into a pipe nobody reads any more (a FIFO whose only reader has
+/// closed it before pkit starts, so every write fails with EPIPE): the run still ends with
+/// its own exit code, never a panic or a signal.
+#[test]
+fn writes_into_a_pipe_without_a_reader_keep_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    // Read-write first (which does not block), then the write end, then the read end
+    // closed: fd 4 is a pipe with no reader.
+    let script = r#"mkfifo "$FIFO" && exec 3<>"$FIFO" 4>"$FIFO" 3<&-
+"$PKIT" -V >&4; echo "version $?"
+"$PKIT" lint --at yesterday /dev/null 2>&4; echo "usage $?"
+"$PKIT" parse /dev/null >&4 2>&4; echo "input $?""#;
+    let out = Command::new("bash")
+        .args(["-c", script])
+        .env("PKIT", env!("CARGO_BIN_EXE_pkit"))
+        .env("FIFO", &fifo)
+        .output()
+        .expect("bash");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stdout, "version 0\nusage 2\ninput 3\n", "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 /// Every man page has an EXIT STATUS section, and every command's `--help` ends with the
 /// exit codes.
 #[test]

@@ -76,7 +76,7 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
         warned.call_once(|| {
             if let Some(load) = busy {
                 bar.suspend(|| {
-                    eprintln!(
+                    note!(
                         "pkit: warning: the machine is busy (load average {load:.2} on {cores} \
                          cores): other work will take CPU time from the bench, and its \
                          figures will be low and noisy"
@@ -100,7 +100,7 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
         Format::Table => report.terminal(),
         Format::Json => output::json_text(&output::envelope("bench", vec![report.to_json()])),
     };
-    print!("{text}");
+    io::write_text(None, false, &text)?;
     Ok(Exit::Ok)
 }
 
@@ -224,13 +224,13 @@ fn parse_tables(
         a.dataset_size as usize,
         &cache,
         &mut |set, generated, path| match generated {
-            Some(secs) => eprintln!(
+            Some(secs) => note!(
                 "pkit: generated the {} set ({} certificates) in {secs:.1} s; cached at {}",
                 set.name,
                 set.certs.len(),
                 path.display()
             ),
-            None => eprintln!("pkit: the {} set read from {}", set.name, path.display()),
+            None => note!("pkit: the {} set read from {}", set.name, path.display()),
         },
     )?;
     Ok(tables::parse(h, &sets)?)
@@ -280,7 +280,7 @@ fn compare_backends(
         &a.algos,
         batch,
         // The seeds' NSS lacks Ed25519 and ML-DSA: those rows are left out, said.
-        &mut |name, alg| eprintln!("pkit: {name} has no {alg}; its rows are left out"),
+        &mut |name, alg| note!("pkit: {name} has no {alg}; its rows are left out"),
     )?)
 }
 

@@ -243,7 +243,7 @@ fn check_alg(
 /// Say on stderr that a CA's key file was written in clear, when it was not asked for.
 pub fn note_clear_key(key: &NewCaKey, passout: Passout<'_>, key_file: &Path) {
     if key.in_clear && matches!(passout, Passout::Ask) {
-        eprintln!(
+        note!(
             "pkit: warning: {} holds the CA's key unencrypted (there was no terminal to ask \
              for a passphrase); give --passout SRC to encrypt it, or --no-passout to say you \
              mean it",
@@ -261,6 +261,6 @@ pub fn create_ca_dir(dir: &Path) -> CliResult {
 /// Say on stderr what the lint gate found and let through.
 pub fn note_findings(findings: &[pkit::lint::Finding]) {
     for f in findings {
-        eprintln!("pkit: lint: {}", super::lint::finding_text(f));
+        note!("pkit: lint: {}", super::lint::finding_text(f));
     }
 }

@@ -83,8 +83,8 @@ pub fn certificate_item(be: &Backend, der: &[u8], profile: &str, files: Files) -
 /// sees what was made and where, a script can look for `pkit: created`.
 pub fn say_created(what: impl std::fmt::Display, place: Option<&Path>) {
     match place.filter(|p| p.as_os_str() != "-") {
-        Some(p) => eprintln!("pkit: created {what} in {}", p.display()),
-        None => eprintln!("pkit: created {what}"),
+        Some(p) => note!("pkit: created {what} in {}", p.display()),
+        None => note!("pkit: created {what}"),
     }
 }
 

@@ -197,7 +197,7 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
                     vec![revocation_json(&shown, "revoked", at, reason)],
                 )?;
             } else {
-                eprintln!(
+                note!(
                     "pkit: revoked serial {shown} at {at}{}",
                     reason_name(reason).map_or(String::new(), |r| format!(" ({r})"))
                 );
@@ -210,7 +210,7 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
                 let item = revocation_json(&shown, "already_revoked", was, was_reason);
                 print_json("revoked", vec![item])?;
             } else {
-                eprintln!(
+                note!(
                     "pkit: serial {shown} was already revoked at {was}{}; unchanged",
                     reason_name(was_reason).map_or(String::new(), |r| format!(" ({r})"))
                 );
@@ -255,7 +255,7 @@ fn revoke_undelivered(
         if json {
             items.push(revocation_json(&hex(&f.item.cert.serial), was, at, reason));
         } else {
-            eprintln!(
+            note!(
                 "pkit: serial {}: {} (certificate {} of a batch into {})",
                 hex(&f.item.cert.serial),
                 was.replace('_', " "),
@@ -268,14 +268,14 @@ fn revoke_undelivered(
     if json {
         print_json("revoked", items)?;
     }
-    eprintln!(
+    note!(
         "pkit: revoked {} undelivered certificates{}; publish it with `pkit crl gen --ca {}`",
         survey.found.len(),
         reason_name(reason).map_or(String::new(), |r| format!(" ({r})")),
         ca.display()
     );
     if survey.in_flight > 0 {
-        eprintln!(
+        note!(
             "pkit: {} more certificates are being delivered by a batch still running; left alone",
             survey.in_flight
         );

@@ -92,9 +92,9 @@ impl CliError {
     /// Print one error line (or the JSON error object) to stderr.
     pub fn report(&self, json: bool) {
         if json {
-            eprintln!("{}", self.to_json());
+            note!("{}", self.to_json());
         } else {
-            eprintln!("pkit: {}", self.message);
+            note!("pkit: {}", self.message);
         }
     }
 

@@ -94,7 +94,7 @@ fn warn_if_readable_by_others(path: &Path) {
     };
     let mode = meta.permissions().mode();
     if meta.is_file() && mode & 0o044 != 0 {
-        eprintln!(
+        note!(
             "pkit: warning: {}: the private key is readable by other users (mode {:03o}); \
              chmod 600 it",
             path.display(),

@@ -158,7 +158,7 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
             match item.map(|it| (lint_item(be, &it, &opts), it)) {
                 Err(e) | Ok((Some(Err(e)), _)) => report(e),
                 Ok((Some(Ok(l)), _)) => linted.push(l),
-                Ok((None, it)) => eprintln!(
+                Ok((None, it)) => note!(
                     "pkit: {}: not a certificate, CRL, OCSP response or CSR (not linted)",
                     it.name
                 ),
@@ -166,7 +166,7 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
         }
     }
     if again > 0 {
-        eprintln!(
+        note!(
             "pkit: {again} object{} found again in the directories (links, bundles) and \
              linted once",
             if again == 1 { " was" } else { "s were" }

@@ -3,6 +3,12 @@
 //! `--version`, and the error-to-exit-code mapping.
 
 #![forbid(unsafe_code)]
+// Every message goes through `note!` (stderr.rs) and every output through `io`, which
+// keep a closed pipe from aborting the process.
+#![deny(clippy::print_stderr, clippy::print_stdout)]
+
+#[macro_use]
+mod stderr;
 
 pub mod acme;
 pub mod bench;
@@ -177,7 +183,7 @@ fn run(cli: Cli) -> Result<Exit, CliError> {
     // brings its token's backend with it, and `bench --backend` picks its own).
     let backend = pkit::pki::backend::openssl::backend();
     if cli.version {
-        print!("{}", version_text(backend));
+        io::write_text(None, false, &version_text(backend))?;
         return Ok(Exit::Ok);
     }
     match cli.command {

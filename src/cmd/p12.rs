@@ -159,7 +159,7 @@ pub fn write_pkcs12(
     password.fill(0);
     io::write_file_atomic(out, &der?, force, true)?;
     if protection == Protection::Legacy {
-        eprintln!(
+        note!(
             "pkit: warning: {}: PBE-SHA1-3DES and a SHA-1 MAC are weak; use this file only \
              for old Windows or Java that cannot read AES-256",
             out.display()

@@ -195,7 +195,7 @@ pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
             }
             Ok(d) => {
                 for w in &d.warnings {
-                    eprintln!("pkit: {}: offset {}: warning: {}", o.name, w.offset, w.what);
+                    note!("pkit: {}: offset {}: warning: {}", o.name, w.offset, w.what);
                 }
             }
         }

@@ -81,7 +81,10 @@ pub fn off_runtime<T: Send, E: Send>(
     if tokio::runtime::Handle::try_current().is_err() {
         return f();
     }
-    std::thread::scope(|s| s.spawn(f).join()).unwrap_or_else(|_| Err(died()))
+    std::thread::scope(|s| match std::thread::Builder::new().spawn_scoped(s, f) {
+        Ok(h) => h.join().unwrap_or_else(|_| Err(died())),
+        Err(_) => Err(died()),
+    })
 }
 
 /// Bring the store `store`'s tables to the newest schema: the `migrations` not yet applied

@@ -48,32 +48,44 @@ enum Msg {
 impl BackgroundCheckpoints {
     /// Turn off `writer`'s automatic checkpoints and start checkpointing `path` (the
     /// database `writer` has open) from a thread of its own.
+    ///
+    /// Where the thread cannot be started, the writer keeps SQLite's own checkpoints:
+    /// slower, never wrong.
     pub fn start(writer: &Connection, path: &Path) -> rusqlite::Result<Self> {
         let conn = Connection::open(path)?;
         conn.busy_timeout(Duration::from_secs(60))?;
-        writer.pragma_update(None, "wal_autocheckpoint", 0)?;
         let (nudge, wake) = channel::<Msg>();
-        let worker = std::thread::spawn(move || {
-            let checkpoint = || {
-                // A failed checkpoint loses nothing: the pages stay in the WAL for the
-                // next one, or for the last connection's checkpoint at close.
-                let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
-            };
-            while let Ok(first) = wake.recv() {
-                // Commits that arrived meanwhile are covered by one checkpoint.
-                let mut waiting: Vec<Sender<()>> = Vec::new();
-                for m in std::iter::once(first).chain(wake.try_iter()) {
-                    if let Msg::Sync(reply) = m {
-                        waiting.push(reply);
+        let spawned = std::thread::Builder::new()
+            .name("wal-checkpoint".into())
+            .spawn(move || {
+                let checkpoint = || {
+                    // A failed checkpoint loses nothing: the pages stay in the WAL for the
+                    // next one, or for the last connection's checkpoint at close.
+                    let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                };
+                while let Ok(first) = wake.recv() {
+                    // Commits that arrived meanwhile are covered by one checkpoint.
+                    let mut waiting: Vec<Sender<()>> = Vec::new();
+                    for m in std::iter::once(first).chain(wake.try_iter()) {
+                        if let Msg::Sync(reply) = m {
+                            waiting.push(reply);
+                        }
+                    }
+                    checkpoint();
+                    for w in waiting {
+                        let _ = w.send(());
                     }
                 }
                 checkpoint();
-                for w in waiting {
-                    let _ = w.send(());
-                }
-            }
-            checkpoint();
-        });
+            });
+        let Ok(worker) = spawned else {
+            return Ok(BackgroundCheckpoints {
+                nudge: None,
+                worker: None,
+                commits: 0,
+            });
+        };
+        writer.pragma_update(None, "wal_autocheckpoint", 0)?;
         Ok(BackgroundCheckpoints {
             nudge: Some(nudge),
             worker: Some(worker),

@@ -162,7 +162,7 @@ impl Delivery for Files<'_> {
     ) -> CliResult<BatchOutput> {
         let (key_name, cert_name) = (format!("{}.key", it.n), format!("{}.pem", it.n));
         for f in &cert.findings {
-            eprintln!(
+            note!(
                 "pkit: lint: {}: {}",
                 it.n,
                 crate::cmd::lint::finding_text(f)
@@ -289,7 +289,7 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
         io::write_text(None, false, "\n]}\n")?;
     }
     if finished.stopped {
-        eprintln!(
+        note!(
             "pkit: stopped by a signal after issuing {} of {} certificates (each committed \
              and its files written); the rest were not issued",
             finished.issued,
@@ -326,13 +326,13 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
         let limit = pkit::bench::crypto::issuance_limit(&issuer, be, &algs)?;
         let signing = pkit::bench::crypto::signing_limit(&issuer, algs.len())?;
         let rate = items.len() as f64 / secs;
-        eprintln!(
+        note!(
             "pkit: raw limit (key generation + one CA signature per certificate, same \
              threads): {limit:.0}/s, {:.1} µs each; this batch ran at {:.0}% of it",
             1e6 / limit,
             100.0 * rate / limit
         );
-        eprintln!(
+        note!(
             "pkit: CA signatures alone: {signing:.0}/s on these threads (for a key in a \
              PKCS#11 token, the token's signing rate)"
         );
@@ -350,7 +350,7 @@ fn warn_undelivered(
     let survey = undelivered::survey(be, store).map_err(db_err(ca))?;
     survey.save(store, &[]).map_err(db_err(ca))?;
     if !survey.found.is_empty() {
-        eprintln!(
+        note!(
             "pkit: warning: {} certificates an earlier batch issued from {} were never \
              delivered (their files are missing); list them with `pkit issue list --ca {} \
              --undelivered`",

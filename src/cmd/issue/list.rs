@@ -225,7 +225,7 @@ fn list_undelivered(be: &Backend, store: &dyn CaStore, a: &ListArgs) -> CliResul
 
 fn note_in_flight(survey: &undelivered::Survey) {
     if survey.in_flight > 0 {
-        eprintln!(
+        note!(
             "pkit: {} more certificates are being delivered by a batch still running",
             survey.in_flight
         );
@@ -261,7 +261,7 @@ fn export_undelivered(be: &Backend, store: &mut dyn CaStore, a: &ExportArgs) -> 
             let w = match export {
                 Export::Write(w) => w,
                 Export::Foreign(f) => {
-                    eprintln!(
+                    note!(
                         "pkit: serial {}: {} holds another run's files of that name; not \
                          touched (write it elsewhere with --out-dir)",
                         hex(&f.item.cert.serial),
@@ -290,7 +290,7 @@ fn export_undelivered(be: &Backend, store: &mut dyn CaStore, a: &ExportArgs) -> 
         })?;
     let (written, delivered) = (done.written, done.delivered);
     let keyless = written - delivered;
-    eprintln!(
+    note!(
         "pkit: wrote {written} certificate files; {} of them are delivered now (their keys \
          are in place){}",
         delivered,

@@ -123,7 +123,7 @@ pub fn run_policy(be: &Backend, a: PolicyCmdArgs) -> CliResult<Exit> {
         )?;
     } else {
         if changes {
-            eprintln!("pkit: updated {}", a.ca.join(settings::FILE).display());
+            note!("pkit: updated {}", a.ca.join(settings::FILE).display());
         }
         if checks.is_empty() {
             let mut out = String::new();
@@ -138,12 +138,14 @@ pub fn run_policy(be: &Backend, a: PolicyCmdArgs) -> CliResult<Exit> {
             }
             io::write_text(None, false, &out)?;
         }
-        for (n, r) in &checks {
-            match r {
-                Ok(()) => println!("{n}: allowed"),
-                Err(r) => println!("{n}: refused: {r}"),
-            }
-        }
+        let verdicts: String = checks
+            .iter()
+            .map(|(n, r)| match r {
+                Ok(()) => format!("{n}: allowed\n"),
+                Err(r) => format!("{n}: refused: {r}\n"),
+            })
+            .collect();
+        io::write_text(None, false, &verdicts)?;
     }
     Ok(if checks.iter().any(|(_, r)| r.is_err()) {
         Exit::Negative

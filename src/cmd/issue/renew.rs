@@ -108,7 +108,7 @@ pub fn run_renew(be: &Backend, a: RenewArgs) -> CliResult<Exit> {
                 }),
             )?;
         } else if !a.quiet {
-            eprintln!(
+            note!(
                 "pkit: nothing due for renewal: {} (serial {}) is valid until {}, more than \
                  {within} from now",
                 item.name,

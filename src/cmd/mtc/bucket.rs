@@ -177,26 +177,33 @@ impl S3Mirror {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let this = &*self;
         let results: Vec<CliResult<u64>> = std::thread::scope(|s| {
+            // A worker the system will not start leaves the others more to do; none at
+            // all is an error.
             let workers: Vec<_> = (0..this.jobs.min(pending.len()))
-                .map(|_| {
-                    s.spawn(|| {
-                        let mut sent = 0;
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some((path, bytes)) = pending.get(i) else {
-                                return Ok(sent);
-                            };
-                            sent += this.put_object(
-                                &this.key(path),
-                                bytes,
-                                "public, max-age=31536000, immutable",
-                                "application/octet-stream",
-                            )?;
-                            this.bar.inc(1);
-                        }
-                    })
+                .filter_map(|_| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(s, || {
+                            let mut sent = 0;
+                            loop {
+                                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                let Some((path, bytes)) = pending.get(i) else {
+                                    return Ok(sent);
+                                };
+                                sent += this.put_object(
+                                    &this.key(path),
+                                    bytes,
+                                    "public, max-age=31536000, immutable",
+                                    "application/octet-stream",
+                                )?;
+                                this.bar.inc(1);
+                            }
+                        })
+                        .ok()
                 })
                 .collect();
+            if workers.is_empty() {
+                return vec![Err(CliError::io("could not start an upload thread"))];
+            }
             workers
                 .into_iter()
                 .map(|w| {

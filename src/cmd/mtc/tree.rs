@@ -118,7 +118,7 @@ impl CheckpointArgs {
         if created {
             say_created(summary, out);
         } else {
-            eprintln!("pkit: {summary}");
+            note!("pkit: {summary}");
         }
         Ok(())
     }
@@ -217,11 +217,11 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
         let (lines, by) = panel.cosign(be, log, r, &ca);
         for w in &by {
             if let Err(why) = &w.outcome {
-                eprintln!("pkit: witness {}: {why}", w.url);
+                note!("pkit: witness {}: {why}", w.url);
             }
             for (_, got) in &w.subtrees {
                 if let Err(why) = got {
-                    eprintln!("pkit: witness {}: sign-subtree {why}", w.url);
+                    note!("pkit: witness {}: sign-subtree {why}", w.url);
                 }
             }
         }
@@ -232,7 +232,7 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
         Ok(r) => r,
         // Nothing added since the last checkpoint: a cron job's idle run, not a failure.
         Err(e @ MtcError::NothingNew { .. }) => {
-            eprintln!("pkit: {name}: {e}");
+            note!("pkit: {name}: {e}");
             if a.output.format == Format::Json {
                 crate::cmd::created::print_json("mtc_checkpoint", Vec::new())?;
             }

@@ -260,7 +260,7 @@ impl Panel {
                     .zip(asked.iter())
                     .map(|((w, key), a)| {
                         let (http, requests) = (&http, &requests);
-                        s.spawn(move || {
+                        std::thread::Builder::new().spawn_scoped(s, move || {
                             let (Some(key), Ok(line)) = (key, &a.outcome) else {
                                 return Vec::new();
                             };
@@ -281,9 +281,10 @@ impl Panel {
                         })
                     })
                     .collect();
+                // A thread that could not start, or ended in a panic, asked nothing.
                 handles
                     .into_iter()
-                    .map(|h| h.join().unwrap_or_default())
+                    .map(|h| h.ok().and_then(|h| h.join().ok()).unwrap_or_default())
                     .collect()
             });
         let mut sigs = Vec::new();
@@ -399,7 +400,7 @@ pub fn ask(
                 .zip(&bodies)
                 .map(|(w, body)| {
                     let http = &http;
-                    s.spawn(move || {
+                    std::thread::Builder::new().spawn_scoped(s, move || {
                         body.as_ref().map(|b| match b {
                             Ok(b) => post(http, backend, w, b, cp, log),
                             Err(e) => Reply::Failed(e.clone()),
@@ -409,9 +410,11 @@ pub fn ask(
                 .collect();
             handles
                 .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Some(Reply::Failed("panicked".into())))
+                .map(|h| match h {
+                    Ok(h) => h
+                        .join()
+                        .unwrap_or_else(|_| Some(Reply::Failed("panicked".into()))),
+                    Err(e) => Some(Reply::Failed(format!("could not start a thread: {e}"))),
                 })
                 .collect()
         });

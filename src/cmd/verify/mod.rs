@@ -214,10 +214,10 @@ pub fn run(be: &Backend, a: VerifyArgs) -> CliResult<Exit> {
             if !skipped.is_empty() {
                 if a.verbose {
                     for s in &skipped {
-                        eprintln!("pkit: skipped {s}");
+                        note!("pkit: skipped {s}");
                     }
                 }
-                eprintln!(
+                note!(
                     "pkit: skipped {} file{} in directories that hold no certificate{}",
                     skipped.len(),
                     if skipped.len() == 1 { "" } else { "s" },
@@ -566,9 +566,9 @@ fn read_roots(a: &VerifyArgs) -> CliResult<Vec<(String, Vec<u8>)>> {
     })?;
     if a.verbose {
         for s in &store.skipped {
-            eprintln!("pkit: roots: skipped {s}");
+            note!("pkit: roots: skipped {s}");
         }
-        eprintln!(
+        note!(
             "pkit: roots: {} certificates ({} found again and counted once)",
             store.certs.len(),
             store.duplicates

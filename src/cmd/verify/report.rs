@@ -206,7 +206,7 @@ pub fn summary(reports: &[Report], table: bool) {
         *counts.entry(r.reason().unwrap_or("valid")).or_default() += 1;
     }
     let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    eprintln!("pkit: {} certificates: {}", reports.len(), parts.join(", "));
+    note!("pkit: {} certificates: {}", reports.len(), parts.join(", "));
     if table {
         let mut t = comfy_table::Table::new();
         t.set_header(vec!["outcome", "certificates"]);
@@ -215,6 +215,6 @@ pub fn summary(reports: &[Report], table: bool) {
         for (reason, n) in &counts {
             t.add_row(vec![format!("invalid: {reason}"), n.to_string()]);
         }
-        eprintln!("{t}");
+        note!("{t}");
     }
 }

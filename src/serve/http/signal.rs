@@ -19,13 +19,16 @@ impl SignalWatch {
         ])
         .map_err(|e| ServeError::io("installing signal handlers", e))?;
         let handle = signals.handle();
-        let thread = std::thread::spawn(move || {
-            let sig = signals.forever().next();
-            if sig.is_some() {
-                stop();
-            }
-            sig
-        });
+        let thread = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                let sig = signals.forever().next();
+                if sig.is_some() {
+                    stop();
+                }
+                sig
+            })
+            .map_err(|e| ServeError::io("starting the signal watcher", e))?;
         Ok(SignalWatch { handle, thread })
     }
 

@@ -272,7 +272,7 @@ off\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l count -d 'How many certificates (with --subject-template)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l from -d 'JSONL manifest: one {"subject","sans":["DNS:…",…],"profile","alg","days"} per line' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l subject-template -d 'Subject for --count: the certificate\'s number stands in for each n in braces, as in the default' -r
-complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l san-template -d 'A SAN for --count (repeatable), the certificate\'s number standing in for each n in braces as in --subject-template; default with the default subject: DNS:host-{n}.example' -r
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l san-template -d 'A SAN for --count (repeatable), the certificate\'s number standing in for each n in braces as in --subject-template; with the default subject, the default is its CN as a dNSName' -r
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l alg -d 'Key algorithm (manifest lines may override)' -r -f -a "ecdsa-p256\t''
 ecdsa-p384\t''
 ed25519\t''

@@ -145,6 +145,41 @@ fn writes_into_a_pipe_without_a_reader_keep_the_exit_code() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// Every page a man page points to (`pkit-crl-gen(1)`) is one of the pages, and each
+/// title names the package and its version.
+#[test]
+fn every_man_page_reference_has_its_page() {
+    let man = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(&man).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let th = format!("\"pkit {}\"", env!("CARGO_PKG_VERSION"));
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(".TH") && l.contains(&th)),
+            "{}: .TH without {th}",
+            p.display()
+        );
+        // Names are written with roff's escaped hyphens: pkit\-crl\-gen(1).
+        let plain = text.replace("\\-", "-");
+        for (at, _) in plain.match_indices("(1)") {
+            let start = plain[..at]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |i| i + 1);
+            let name = &plain[start..at];
+            if name.starts_with("pkit") && !man.join(format!("{name}.1")).exists() {
+                missing.push(format!("{}: {name}(1)", p.display()));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "pages that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
+
 /// Every man page has an EXIT STATUS section, and every command's `--help` ends with the
 /// exit codes.
 #[test]

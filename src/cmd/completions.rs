@@ -84,7 +84,11 @@ fn visible_subcommands(cmd: &clap::Command) -> impl Iterator<Item = &clap::Comma
 /// EXAMPLES (`examples.rs`) and EXIT STATUS, one entry per code.
 fn render_man(cmd: &clap::Command, path: &str, w: &mut Vec<u8>) -> std::io::Result<()> {
     use std::io::Write;
-    let man = clap_mangen::Man::new(cmd.clone());
+    // Without clap's `help` subcommand, which has no page of its own to point to; the
+    // title names the package and its version, as man(7) asks of .TH's source.
+    let man = clap_mangen::Man::new(cmd.clone().disable_help_subcommand(true))
+        .source(format!("pkit {}", env!("CARGO_PKG_VERSION")))
+        .manual("pkit manual");
     man.render_title(w)?;
     man.render_name_section(w)?;
     man.render_synopsis_section(w)?;

@@ -49,7 +49,8 @@ pub struct BatchArgs {
     #[arg(long, default_value = DEFAULT_SUBJECT)]
     pub subject_template: String,
     /// A SAN for --count (repeatable), the certificate's number standing in for each n in
-    /// braces as in --subject-template; default with the default subject: DNS:host-{n}.example.
+    /// braces as in --subject-template; with the default subject, the default is its CN as a
+    /// dNSName.
     #[arg(long, value_name = "TYPE:TEMPLATE")]
     pub san_template: Vec<String>,
     /// Key algorithm (manifest lines may override).

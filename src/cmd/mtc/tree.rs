@@ -178,6 +178,15 @@ fn add_cosignatures(be: &Backend, a: &CheckpointArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
+/// Nothing added since the last checkpoint: a cron job's idle run, not a failure.
+fn nothing_new(a: &CheckpointArgs, name: &str, e: &MtcError) -> CliResult<Exit> {
+    note!("pkit: {name}: {e}");
+    if a.output.format == Format::Json {
+        crate::cmd::created::print_json("mtc_checkpoint", Vec::new())?;
+    }
+    Ok(Exit::Ok)
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
@@ -195,8 +204,16 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
         return add_cosignatures(be, &a);
     }
     let now = now_of(&a.now)?;
-    check_free(&[a.out_file()], a.force)?;
     let (mut store, name) = open_store(&a.dir, &a.db)?;
+    // An idle run is told before -o is looked at: a cron job's `-o checkpoint` without
+    // --force must not fail each time nothing was added. (Another process may still add
+    // or sign meanwhile; the library decides again under the log's lock.)
+    let previous = store.latest_checkpoint().map_err(mtc_err(&name))?;
+    let size = store.size();
+    if previous.is_some_and(|c| c.size >= size) {
+        return nothing_new(&a, &name, &MtcError::NothingNew { size });
+    }
+    check_free(&[a.out_file()], a.force)?;
     let ca = load_ca(
         be,
         &a.dir,
@@ -231,13 +248,7 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
     let r = match made {
         Ok(r) => r,
         // Nothing added since the last checkpoint: a cron job's idle run, not a failure.
-        Err(e @ MtcError::NothingNew { .. }) => {
-            note!("pkit: {name}: {e}");
-            if a.output.format == Format::Json {
-                crate::cmd::created::print_json("mtc_checkpoint", Vec::new())?;
-            }
-            return Ok(Exit::Ok);
-        }
+        Err(e @ MtcError::NothingNew { .. }) => return nothing_new(&a, &name, &e),
         Err(e) => return Err(mtc_err(&name)(e)),
     };
     let item = json!({

@@ -164,6 +164,31 @@ impl AcmeHandler {
     }
 }
 
+/// The paths answered to POST (JWS) requests: exact, or a prefix that ends in `/`.
+const POSTED: [&str; 9] = [
+    "/new-account",
+    "/new-order",
+    "/revoke-cert",
+    "/key-change",
+    "/acct/",
+    "/order/",
+    "/authz/",
+    "/chall/",
+    "/cert/",
+];
+
+/// Whether `path` is one of the server's POST resources: a GET of one is told to use
+/// POST-as-GET (405), a GET of anything else is not found (404).
+fn is_resource(path: &str) -> bool {
+    POSTED.iter().any(|r| {
+        if r.ends_with('/') {
+            path.starts_with(r)
+        } else {
+            path == *r
+        }
+    })
+}
+
 fn id_of(path: &str, prefix: &str) -> Option<i64> {
     path.strip_prefix(prefix)?.parse().ok()
 }
@@ -188,6 +213,9 @@ impl AcmeHandler {
                 });
             }
             (p, true) if p.starts_with("/renewal-info/") => return self.renewal_info(p),
+            (p, true) if !is_resource(p) => {
+                return Err(Problem::new("malformed", 404, "no such resource"))
+            }
             (_, true) => {
                 return Err(Problem::new(
                     "malformed",

@@ -337,6 +337,30 @@ fn a_hostile_order_window_is_malformed() {
     assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
 }
 
+/// A GET of a resource that is fetched with POST-as-GET is told so (405); a GET of a
+/// path the server has nothing at is not found (404).
+#[test]
+fn a_get_tells_a_post_resource_from_nothing() {
+    let mut s = server();
+    for (path, status) in [
+        ("/nothing", 404),
+        ("/", 404),
+        ("/new-orderx", 404),
+        ("/new-order", 405),
+        ("/order/1", 405),
+        ("/cert/1", 405),
+        ("/directory", 200),
+    ] {
+        let r = ask(&mut s.handler, Method::GET, path, Vec::new());
+        assert_eq!(
+            r.status,
+            status,
+            "{path}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+    }
+}
+
 #[test]
 fn a_nonce_is_spent_once() {
     let mut s = server();

@@ -411,7 +411,7 @@ certificateHold\t''
 privilegeWithdrawn\t''
 aACompromise\t''
 unspecified\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l at -d 'Revocation time (RFC 3339; default now)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l at -d 'When the revocation happened (RFC 3339; default now): not before the certificate\'s notBefore, not in the future' -r
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -s f -l format -d 'text: a message on stderr; json: a description of what was made on stdout' -r -f -a "text\t'A message on stderr; data (PEM) on stdout or in -o'
 json\t'A pkit/v1 JSON envelope on stdout describing what was made'"
 complete -c pkit -n "__fish_pkit_using_subcommand crl; and __fish_seen_subcommand_from revoke" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''

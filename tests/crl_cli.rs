@@ -5,8 +5,8 @@
 mod common;
 
 use common::{
-    assert_parse_failure, is_classic, ossl, pk, pk_ok, require_python_cryptography, revoke_ok,
-    run_with, s, write_file, ALGS, HANG,
+    assert_parse_failure, is_classic, ossl, pk, pk_ok, refused, require_python_cryptography,
+    revoke_ok, run_with, s, write_file, ALGS, HANG,
 };
 use std::path::{Path, PathBuf};
 
@@ -123,15 +123,34 @@ fn numbers_increase_reasons_hold_and_lookups_answer() {
     assert_eq!(py_crl(&ca_pem, &first), "number 1\n");
 
     revoke_ok(&ca, &serials[0], "superseded", &[]);
+    // --at: not before the certificate's notBefore, not in the future; any time between.
+    let leaf1 = s(&tmp.path().join("n-leaf1.pem"));
+    for (at, why) in [
+        ("2026-01-02T03:04:05Z", "notBefore"),
+        ("2999-01-02T03:04:05Z", "in the future"),
+    ] {
+        let r = pk(&[
+            "crl",
+            "revoke",
+            "--ca",
+            &s(&ca),
+            "--cert",
+            &leaf1,
+            "--at",
+            at,
+        ]);
+        refused(&r, 2, &["--at", why], "--at out of range");
+    }
+    let at = pkit::der::Time::now().to_string();
     pk_ok(&[
         "crl",
         "revoke",
         "--ca",
         &s(&ca),
         "--cert",
-        &s(&tmp.path().join("n-leaf1.pem")),
+        &leaf1,
         "--at",
-        "2026-01-02T03:04:05Z",
+        &at,
     ]);
     // Revoking again changes nothing and says so.
     let again = revoke_ok(&ca, &serials[0], "keyCompromise", &[]);
@@ -212,7 +231,7 @@ fn numbers_increase_reasons_hold_and_lookups_answer() {
     let items = common::json_items(&j);
     assert_eq!(items[0]["revoked"], false);
     assert_eq!(items[1]["revoked"], true);
-    assert_eq!(items[1]["revocation_date"], "2026-01-02T03:04:05Z");
+    assert_eq!(items[1]["revocation_date"], at);
     let miss = pk(&["crl", "check", &s(&second), "01"]);
     assert_eq!(miss.code, Some(0), "{}", miss.describe());
 

@@ -87,6 +87,14 @@ fn gen_every_algorithm_and_match_openssl() {
         assert_eq!(mode(&d.join(&file)), 0o600, "{alg}");
         let public = ok(d, &["key", "pub", &file]);
         assert!(public.starts_with("-----BEGIN PUBLIC KEY-----\n"), "{alg}");
+        // Into a file it says what it made, as every creating command does.
+        let pub_file = format!("{alg}.pub.pem");
+        let (code, _, err) = outcome(&run_in(d, &["key", "pub", &file, "-o", &pub_file]));
+        assert_eq!(
+            (code, err),
+            (0, format!("pkit: created public key in {pub_file}\n"))
+        );
+        assert_eq!(fs::read_to_string(d.join(&pub_file)).unwrap(), public);
         if !is_classic(alg) || !with_openssl {
             continue;
         }

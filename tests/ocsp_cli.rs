@@ -14,15 +14,11 @@ use std::time::Duration;
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-/// Revoke `serial_hex` in `ca_dir` a minute ago with a CRLReason name, as a user would;
-/// the revocation time (RFC 3339).
+/// Revoke `serial_hex` in `ca_dir` now, with an explicit `--at` and a CRLReason name, as a
+/// user would; the revocation time (RFC 3339). Not earlier: the certificates are issued
+/// moments before, and a revocation cannot predate its certificate's notBefore.
 fn revoke(ca_dir: &Path, serial_hex: &str, reason: &str) -> String {
-    let at = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs()
-        - 60;
-    let at = pkit::der::Time { unix: at as i64 }.to_string();
+    let at = pkit::der::Time::now().to_string();
     revoke_ok(ca_dir, serial_hex, reason, &["--at", &at]);
     at
 }

@@ -529,6 +529,24 @@ fn der_of_several_objects_is_refused_or_split() {
 
     let run = pkit_run(&["parse", &input, "-f", "der", "-o", &out_s, "--split"]);
     ok(&run, "--split");
+    assert!(
+        run.stderr_str().contains("pkit: created 3 files ("),
+        "{}",
+        run.describe()
+    );
+    // One object into -o is said as every creating command says what it made.
+    let one = dir.path().join("one.der");
+    let one_s = one.to_string_lossy().into_owned();
+    let first = write_file(dir.path(), "first.pem", store[0].pem.as_bytes());
+    let run = pkit_run(&["parse", &first.to_string_lossy(), "-f", "der", "-o", &one_s]);
+    ok(&run, "one object -o");
+    assert_eq!(
+        run.stderr_str(),
+        format!("pkit: created DER object in {one_s}\n"),
+        "{}",
+        run.describe()
+    );
+    assert_eq!(std::fs::read(&one).unwrap(), store[0].der);
     for (i, c) in store[..3].iter().enumerate() {
         let one = dir.path().join(format!("certs-{}.der", i + 1));
         assert_eq!(std::fs::read(&one).unwrap(), c.der, "{}", one.display());

@@ -74,7 +74,8 @@ pub struct RevokeArgs {
     /// CRLReason (RFC 5280 §5.3.1), in any case; removeFromCRL is for delta CRLs only.
     #[arg(long, value_name = "REASON", value_parser = super::values::REASONS)]
     pub reason: Option<u8>,
-    /// Revocation time (RFC 3339; default now).
+    /// When the revocation happened (RFC 3339; default now): not before the certificate's
+    /// notBefore, not in the future.
     #[arg(long, value_name = "TIME")]
     pub at: Option<String>,
     #[command(flatten)]
@@ -186,6 +187,10 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
     };
     let mut store = open_store(&a.ca, &a.db)?;
     let shown = hex(&serial);
+    if a.at.is_some() {
+        let known = store.get(&serial).map_err(db_err(&a.ca))?;
+        check_revocation_time(at, known.map(|r| Time { unix: r.not_before }))?;
+    }
     match store
         .revoke(&serial, at.unix, reason)
         .map_err(db_err(&a.ca))?
@@ -222,6 +227,26 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
             a.ca.display()
         ))),
     }
+}
+
+/// `--at` is when the revocation happened (RFC 5280 §5.1.2.6, revocationDate): not before
+/// the certificate's notBefore, when the CA's records give it, nor later than now (five
+/// minutes of clocks' drift allowed). Either would put a date on the CRL that no relying
+/// party can make sense of.
+fn check_revocation_time(at: Time, not_before: Option<Time>) -> CliResult {
+    if let Some(nb) = not_before.filter(|nb| at.unix < nb.unix) {
+        return Err(CliError::usage(format!(
+            "--at {at} is before the certificate's notBefore ({nb}): it cannot have been \
+             revoked before it was valid"
+        )));
+    }
+    let now = Time::now();
+    if at.unix > now.unix + 300 {
+        return Err(CliError::usage(format!(
+            "--at {at} is in the future (now is {now}); a revocation is dated when it happened"
+        )));
+    }
+    Ok(())
 }
 
 /// One revocation as JSON: what `crl revoke -f json` prints per serial.

@@ -342,6 +342,9 @@ fn public(be: &Backend, a: PubArgs) -> CliResult<Exit> {
         "PUBLIC KEY",
         spki,
     )?;
+    if let Some(p) = a.out.as_deref().filter(|p| p.as_os_str() != "-") {
+        super::created::say_created("public key", Some(p));
+    }
     Ok(Exit::Ok)
 }
 

@@ -243,6 +243,22 @@ pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
             }
         }
         io::write_output(&opts, &render(&outcomes, a.format)?)?;
+        // Objects re-encoded into a file are something made, said as every creating
+        // command says it; a report written to -o is not.
+        if let Some(form) = match a.format {
+            Format::Der => Some("DER"),
+            Format::Pem => Some("PEM"),
+            _ => None,
+        } {
+            let what = match objects {
+                1 => format!("{form} object"),
+                n => format!("{n} {form} objects"),
+            };
+            let place = opts.path.filter(|p| p.as_os_str() != "-");
+            if place.is_some() {
+                super::created::say_created(what, place);
+            }
+        }
     }
     // An input that could not be read is an I/O failure (4), whatever else failed to parse.
     let io_failed = outcomes
@@ -347,8 +363,10 @@ fn write_split(outcomes: &[Outcome], format: Format, opts: &OutputOpts<'_>) -> C
         };
         io::write_output(&one, &bytes)?;
     }
-    if let (Some(first), Some(last)) = (paths.first(), paths.last()) {
-        super::created::say_created(
+    match paths.as_slice() {
+        [] => {}
+        [one] => super::created::say_created(format_args!("1 file"), Some(one)),
+        [first, .., last] => super::created::say_created(
             format_args!(
                 "{} files ({} … {})",
                 paths.len(),
@@ -356,7 +374,7 @@ fn write_split(outcomes: &[Outcome], format: Format, opts: &OutputOpts<'_>) -> C
                 last.display()
             ),
             None,
-        );
+        ),
     }
     Ok(())
 }

@@ -83,6 +83,8 @@ pub fn deliver(
 ) -> CliResult<Value> {
     let force = d.output.force;
     let mut files = Files::default();
+    // The files written beside the certificate, for its one line on stderr.
+    let mut beside = Vec::new();
     let needs_chain = d.bundle || d.p12_out.is_some();
     let chain = if needs_chain {
         ca_chain(ca)?
@@ -93,6 +95,7 @@ pub fn deliver(
         if let Some(path) = out {
             io::write_file_atomic(path, key_pem(be, key, None)?.as_bytes(), force, true)?;
             files.add("key", path);
+            beside.push(format!("its key in {}", path.display()));
         }
         if let Some(p12) = &d.p12_out {
             let contents = P12 {
@@ -110,6 +113,7 @@ pub fn deliver(
                 force,
             )?;
             files.add("pkcs12", p12);
+            beside.push(format!("PKCS#12 in {}", p12.display()));
         }
     }
     let mut text = io::pem_encode("CERTIFICATE", &issued.der);
@@ -140,13 +144,19 @@ pub fn deliver(
         crate::cmd::ca_dir::note_findings(&issued.findings);
     }
     if !d.format.json() {
-        let what = format!(
+        let mut what = format!(
             "certificate serial {} for {}{}",
             hex(&issued.serial),
             item["subject_dn"].as_str().unwrap_or_default(),
             note.map_or(String::new(), |n| format!(" {n}"))
         );
-        say_created(what, d.output.out.as_deref());
+        if let Some(p) = d.output.out.as_deref().filter(|p| p.as_os_str() != "-") {
+            what.push_str(&format!(" in {}", p.display()));
+        }
+        for b in &beside {
+            what.push_str(&format!(", {b}"));
+        }
+        say_created(what, None);
     }
     Ok(item)
 }

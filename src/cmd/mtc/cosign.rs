@@ -137,6 +137,11 @@ pub fn run(be: &Backend, a: CosignArgs) -> CliResult<Exit> {
     });
     if a.out.is_none() || a.output.format == Format::Json {
         emit(a.output.format, "mtc_cosign", item, &format!("{line}\n"))?;
+    } else if let Some(out) = &a.out {
+        crate::cmd::created::say_created(
+            format_args!("cosignature of {} at tree size {}", cp.origin, cp.size),
+            Some(out),
+        );
     }
     Ok(Exit::Ok)
 }

@@ -57,13 +57,14 @@ fn json_tables(out: &str) -> Vec<Value> {
     let item = &v["items"][0];
     assert!(item["machine"]["cpu"].is_string(), "{item}");
     assert!(item["machine"]["threads"].as_u64().unwrap() >= 1);
-    // The load before the bench ran, so busy figures can be told apart.
-    assert!(
-        item["machine"]["load_before"]
-            .as_f64()
-            .is_some_and(|l| l >= 0.0),
-        "{item}"
-    );
+    // The load before the bench ran, and the cores busy just before it, so busy figures
+    // can be told apart.
+    for field in ["load_before", "busy_cores_before"] {
+        assert!(
+            item["machine"][field].as_f64().is_some_and(|l| l >= 0.0),
+            "{field}: {item}"
+        );
+    }
     item["tables"].as_array().expect("tables").clone()
 }
 
@@ -668,4 +669,49 @@ fn x509_and_mtc_on_postgres_put_sqlite_beside() {
         "pass:x",
     ]);
     assert_eq!(usage.code, Some(2), "{}", usage.describe());
+}
+
+/// Other work taking every core just before a bench (threads of this test spinning, as a
+/// build would) is warned of before anything is measured, though the 1-minute load
+/// average has not seen it yet; the report's header says so too.
+#[test]
+fn a_busy_machine_is_warned_of() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let stop = Arc::new(AtomicBool::new(false));
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let spinners: Vec<_> = (0..cores)
+        .map(|_| {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            })
+        })
+        .collect();
+    let r = pk(&[
+        "bench",
+        "crypto",
+        "--algos",
+        "ed25519",
+        "--min-time",
+        "0.01s",
+    ]);
+    stop.store(true, Ordering::Relaxed);
+    for s in spinners {
+        s.join().unwrap();
+    }
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(
+        r.stderr_str()
+            .contains("pkit: warning: the machine is busy ("),
+        "{}",
+        r.describe()
+    );
+    assert!(
+        r.stdout_str().contains("(busy: figures are low and noisy)"),
+        "{}",
+        r.describe()
+    );
 }

@@ -25,9 +25,61 @@ pub struct Machine {
     pub pkit: String,
     /// When the report was made (RFC 3339).
     pub date: String,
-    /// The 1-minute load average before the bench started (Linux), so a reader can tell
-    /// figures from a busy machine: above `cores`, other work took CPU time from it.
-    pub load_before: Option<f64>,
+    /// How busy the machine was before the bench started, so a reader can tell figures
+    /// from a busy machine.
+    pub before: Before,
+}
+
+/// What other work did on the machine just before a bench (Linux; `None` elsewhere).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Before {
+    /// The 1-minute load average: work over the last minute, runnable or waiting.
+    pub load: Option<f64>,
+    /// The CPUs' busy time over [`Before::WINDOW`], in cores: work running now, which the
+    /// load average shows only a minute later (a job started 10 s ago barely moves it).
+    pub busy_cores: Option<f64>,
+}
+
+impl Before {
+    /// How long the CPUs are watched before a bench.
+    pub const WINDOW: std::time::Duration = std::time::Duration::from_millis(250);
+
+    /// Read both, watching the CPUs for [`Before::WINDOW`]; to be called before any of
+    /// the bench's own threads run.
+    pub fn read() -> Before {
+        let first = cpu_jiffies();
+        std::thread::sleep(Before::WINDOW);
+        let busy_cores = match (first, cpu_jiffies()) {
+            (Some((b0, t0)), Some((b1, t1))) if t1 > t0 => {
+                let cores = std::thread::available_parallelism().map_or(1, usize::from);
+                Some((b1 - b0) as f64 / (t1 - t0) as f64 * cores as f64)
+            }
+            _ => None,
+        };
+        Before {
+            load: load_average(),
+            busy_cores,
+        }
+    }
+
+    /// Whether a machine with `cores` logical CPUs was busy: more runnable work than
+    /// CPUs over the last minute, or, just now, other work keeping at least one core (and
+    /// a quarter of them) busy. A bench started then measures a share of the machine.
+    pub fn is_busy(&self, cores: usize) -> bool {
+        let running = (cores as f64 / 4.0).max(1.0);
+        self.load.is_some_and(|l| l > cores as f64) || self.busy_cores.is_some_and(|b| b >= running)
+    }
+
+    /// `load average 2.31, 1.9 cores busy`: what was read, for a warning or a report.
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = self
+            .load
+            .map(|l| format!("load average {l:.2}"))
+            .into_iter()
+            .chain(self.busy_cores.map(|b| format!("{b:.1} cores busy")))
+            .collect();
+        parts.join(", ")
+    }
 }
 
 /// The 1-minute load average (`/proc/loadavg`), where the system has one.
@@ -40,16 +92,26 @@ pub fn load_average() -> Option<f64> {
         .ok()
 }
 
-/// Whether a machine with `cores` logical CPUs at `load` is busy: more runnable work than
-/// CPUs, so a bench started now measures a share of the machine, not the machine.
-pub fn is_busy(load: f64, cores: usize) -> bool {
-    load > cores as f64
+/// All CPUs' busy and total time so far, in clock ticks (`/proc/stat`'s `cpu` line: user,
+/// nice, system, idle, iowait, irq, softirq, steal; idle and iowait are not busy).
+fn cpu_jiffies() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .take(8)
+        .map(|f| f.parse().ok())
+        .collect::<Option<_>>()?;
+    let total: u64 = v.iter().sum();
+    let idle = v.get(3)? + v.get(4)?;
+    Some((total - idle, total))
 }
 
 impl Machine {
     /// Describe this machine; `threads` is the size of the pool the bench runs in,
-    /// `load_before` the load average read before it started.
-    pub fn detect(threads: usize, backend: &Backend, load_before: Option<f64>) -> Machine {
+    /// `before` what other work did before it started.
+    pub fn detect(threads: usize, backend: &Backend, before: Before) -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
         let cpu = field(&cpuinfo, "model name")
             .or_else(|| field(&cpuinfo, "Model"))
@@ -81,7 +143,7 @@ impl Machine {
             crypto: backend.version(),
             pkit: env!("CARGO_PKG_VERSION").to_string(),
             date: Time::now().to_string(),
-            load_before,
+            before,
         }
     }
 
@@ -97,13 +159,13 @@ impl Machine {
             format!("Date: {}", self.date),
         ]
         .into_iter()
-        .chain(self.load_before.map(|l| {
-            let busy = if is_busy(l, self.cores) {
+        .chain((self.before != Before::default()).then(|| {
+            let busy = if self.before.is_busy(self.cores) {
                 " (busy: figures are low and noisy)"
             } else {
                 ""
             };
-            format!("Load before: {l:.2}{busy}")
+            format!("Before: {}{busy}", self.before.describe())
         }))
         .collect()
     }
@@ -119,7 +181,8 @@ impl Machine {
             "crypto": self.crypto,
             "pkit": self.pkit,
             "date": self.date,
-            "load_before": self.load_before,
+            "load_before": self.before.load,
+            "busy_cores_before": self.before.busy_cores.map(|b| (b * 10.0).round() / 10.0),
         })
     }
 }
@@ -137,11 +200,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn busy_is_more_work_than_cores() {
-        assert!(!is_busy(1.9, 2));
-        assert!(is_busy(2.5, 2));
-        if std::path::Path::new("/proc/loadavg").exists() {
-            assert!(load_average().is_some_and(|l| l >= 0.0));
+    fn busy_is_more_work_than_cores_or_a_core_taken_now() {
+        let at = |load, busy_cores| Before {
+            load: Some(load),
+            busy_cores: Some(busy_cores),
+        };
+        assert!(!at(1.9, 0.2).is_busy(2));
+        assert!(at(2.5, 0.2).is_busy(2));
+        // Two loops started seconds ago: the load average has not seen them yet.
+        assert!(at(0.5, 2.0).is_busy(2));
+        assert!(at(0.5, 1.0).is_busy(2));
+        // On 16 cores, one other core's work is not a busy machine; four are.
+        assert!(!at(0.5, 1.0).is_busy(16));
+        assert!(at(0.5, 4.0).is_busy(16));
+        assert!(!Before::default().is_busy(2));
+        assert_eq!(
+            at(2.312, 1.94).describe(),
+            "load average 2.31, 1.9 cores busy"
+        );
+        if std::path::Path::new("/proc/stat").exists() {
+            let b = Before::read();
+            assert!(b.load.is_some_and(|l| l >= 0.0), "{b:?}");
+            let cores = std::thread::available_parallelism().map_or(1, usize::from);
+            assert!(
+                b.busy_cores
+                    .is_some_and(|c| c >= 0.0 && c <= cores as f64 + 0.01),
+                "{b:?}"
+            );
         }
     }
 }

@@ -8,7 +8,7 @@ use super::output;
 use super::token::BackendChoice;
 use indicatif::{ProgressBar, ProgressStyle};
 use pkit::bench::harness::Harness;
-use pkit::bench::machine::{self, Machine};
+use pkit::bench::machine::{Before, Machine};
 use pkit::bench::report::Report;
 use pkit::bench::scratch::Scratch;
 use pkit::bench::{parse, tables, BenchError};
@@ -52,9 +52,9 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
         BenchCommand::Compare(c) => c.common.clone(),
     };
     // Read before anything of ours runs: a busy machine measures a share of itself.
-    let load_before = machine::load_average();
+    let before = Before::read();
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let busy = load_before.filter(|&l| machine::is_busy(l, cores));
+    let busy = before.is_busy(cores).then(|| before.describe());
     // Before any thread starts: a SoftHSM2 token is set up through the environment.
     let tokens = Scratch::named("tokens")?;
     let backend = super::token::bench_backend(
@@ -74,12 +74,12 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
     let warned = std::sync::Once::new();
     let progress = |label: &str| {
         warned.call_once(|| {
-            if let Some(load) = busy {
+            if let Some(read) = &busy {
                 bar.suspend(|| {
                     note!(
-                        "pkit: warning: the machine is busy (load average {load:.2} on {cores} \
-                         cores): other work will take CPU time from the bench, and its \
-                         figures will be low and noisy"
+                        "pkit: warning: the machine is busy ({read} on {cores} cores): other \
+                         work will take CPU time from the bench, and its figures will be low \
+                         and noisy"
                     )
                 });
             }
@@ -93,7 +93,7 @@ pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
         only: None,
         progress: &progress,
     };
-    let report = pool.install(|| run_bench(be, &a.command, h, &tokens, load_before))?;
+    let report = pool.install(|| run_bench(be, &a.command, h, &tokens, before))?;
     bar.finish_and_clear();
     let text = match common.format {
         Format::Markdown => report.markdown(),
@@ -123,7 +123,7 @@ fn run_bench(
     cmd: &BenchCommand,
     h: Harness<'_>,
     tokens: &Scratch,
-    load_before: Option<f64>,
+    before: Before,
 ) -> CliResult<Report> {
     let threads = rayon::current_num_threads();
     let command = shown_command(std::env::args().skip(1));
@@ -187,7 +187,7 @@ fn run_bench(
     Ok(Report {
         bench: bench.into(),
         command,
-        machine: Machine::detect(threads, h.backend, load_before),
+        machine: Machine::detect(threads, h.backend, before),
         tables,
     })
 }

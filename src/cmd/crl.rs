@@ -293,12 +293,18 @@ fn revoke_undelivered(
     if json {
         print_json("revoked", items)?;
     }
-    note!(
-        "pkit: revoked {} undelivered certificates{}; publish it with `pkit crl gen --ca {}`",
-        survey.found.len(),
-        reason_name(reason).map_or(String::new(), |r| format!(" ({r})")),
-        ca.display()
-    );
+    if survey.found.is_empty() {
+        note!("pkit: no undelivered certificates to revoke");
+    } else {
+        note!(
+            "pkit: revoked {} undelivered certificate{}{}; publish the CRL with `pkit crl gen \
+             --ca {}`",
+            survey.found.len(),
+            if survey.found.len() == 1 { "" } else { "s" },
+            reason_name(reason).map_or(String::new(), |r| format!(" ({r})")),
+            ca.display()
+        );
+    }
     if survey.in_flight > 0 {
         note!(
             "pkit: {} more certificates are being delivered by a batch still running; left alone",

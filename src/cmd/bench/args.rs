@@ -7,7 +7,15 @@ use pkit::pki::alg::Algorithm;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// What `bench` does about other work on the machine (`--help`, the man page's NOTES).
+const BUSY_HELP: &str = "Before measuring, bench watches the CPUs for a quarter of a second \
+and reads the 1-minute load average. It warns on stderr that the figures will be low and \
+noisy when other work keeps at least one core (and a quarter of them) busy, or the load \
+average is above the number of cores. Each report records both: the `Before:` line of its \
+header, `load_before` and `busy_cores_before` in JSON.";
+
 #[derive(Args, Debug)]
+#[command(after_long_help = BUSY_HELP)]
 pub struct BenchArgs {
     #[command(subcommand)]
     pub command: BenchCommand,

@@ -780,11 +780,27 @@ fn src_follows_the_architecture() {
     );
     let mut bad = tree.check();
     bad.extend(api_discipline(root));
+    bad.extend(undocumented_files(root));
     assert!(
         bad.is_empty(),
         "the architecture is broken:\n  {}",
         bad.join("\n  ")
     );
+}
+
+/// The files under src/ (every crate's, test modules' included) that do not open with a
+/// module doc, which docs/architecture.md promises each one does.
+fn undocumented_files(root: &Path) -> Vec<String> {
+    let in_dir = |dir: &'static str| {
+        read_tree(&root.join(dir))
+            .into_iter()
+            .map(move |(rel, text)| (format!("{dir}/{rel}"), text))
+    };
+    in_dir("src")
+        .chain(CRATES.iter().flat_map(|(dir, _, _)| in_dir(dir)))
+        .filter(|(_, text)| !text.trim_start().starts_with("//!"))
+        .map(|(rel, _)| format!("{rel}: no module doc (`//! …`) at the top"))
+        .collect()
 }
 
 /// Every library crate keeps its API as rustls does: the compiler refuses an

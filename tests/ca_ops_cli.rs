@@ -1166,6 +1166,7 @@ fn creating_commands_say_created_alike() {
         &cert,
     ]);
     assert!(line.contains("certificate serial ") && line.contains("for CN=a.example"));
+    assert!(line.contains(&format!("(its key in {key})")), "{line}");
     ends_in(&line, &cert);
     let renewed = p("a2.pem");
     let line = said(&[
@@ -1245,6 +1246,30 @@ fn creating_commands_say_created_alike() {
         "{line}"
     );
     ends_in(&line, &mtc);
+    pk_ok(&[
+        "mtc",
+        "add",
+        "--dir",
+        &mtc,
+        "--subject",
+        "CN=m.example",
+        "--san",
+        "DNS:m.example",
+        "--key-out",
+        &p("m.key"),
+    ]);
+    pk_ok(&["mtc", "checkpoint", "--dir", &mtc, "-o", &p("m.note")]);
+    let line = said(&["mtc", "landmark", "--dir", &mtc, "allocate"]);
+    assert!(
+        line.starts_with("pkit: created landmark 1 at tree size 1 (until "),
+        "{line}"
+    );
+    let public = p("k.pub.pem");
+    let line = said(&["key", "pub", &k, "-o", &public]);
+    assert_eq!(line, format!("pkit: created public key in {public}"));
+    let der = p("a.der");
+    let line = said(&["parse", &cert, "-f", "der", "-o", &der]);
+    assert_eq!(line, format!("pkit: created DER object in {der}"));
     // To stdout: the line names no file.
     let r = pk_ok(&["key", "gen", "--alg", "ed25519"]);
     assert_eq!(r.stderr_str(), "pkit: created ed25519 key\n");

@@ -150,13 +150,11 @@ pub fn deliver(
             item["subject_dn"].as_str().unwrap_or_default(),
             note.map_or(String::new(), |n| format!(" {n}"))
         );
-        if let Some(p) = d.output.out.as_deref().filter(|p| p.as_os_str() != "-") {
-            what.push_str(&format!(" in {}", p.display()));
+        // The files beside it in brackets, so that the line still ends ` in FILE`.
+        if !beside.is_empty() {
+            what.push_str(&format!(" ({})", beside.join(", ")));
         }
-        for b in &beside {
-            what.push_str(&format!(", {b}"));
-        }
-        say_created(what, None);
+        say_created(what, d.output.out.as_deref());
     }
     Ok(item)
 }

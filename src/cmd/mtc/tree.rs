@@ -443,15 +443,18 @@ pub fn run_landmark(a: LandmarkArgs) -> CliResult<Exit> {
             let until = expires_at(l.expiry);
             let item = json!({"number": l.number, "tree_size": l.tree_size, "expiry": l.expiry,
                 "expires_at": until});
-            emit(
-                format,
-                "mtc_landmark",
-                item,
-                &format!(
-                    "landmark {} at tree size {} until {until}\n",
-                    l.number, l.tree_size
-                ),
-            )?;
+            // Something made: said on stderr as every creating command says it.
+            if format == Format::Json {
+                emit(format, "mtc_landmark", item, "")?;
+            } else {
+                say_created(
+                    format_args!(
+                        "landmark {} at tree size {} (until {until})",
+                        l.number, l.tree_size
+                    ),
+                    None,
+                );
+            }
         }
         LandmarkCommand::List {
             subtrees,

@@ -1,3 +1,6 @@
+//! The auditor against logs served from memory: a whole log, then what it added; forks
+//! named with both trees; damaged tiles named.
+
 use super::*;
 use crate::tiles::{entry_bundle, hash_tile};
 use crate::tree::MemTree;

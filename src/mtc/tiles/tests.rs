@@ -1,3 +1,6 @@
+//! tlog-tiles paths (index encoding, only canonical paths parse) and which tiles a tree
+//! and a growth between two sizes need.
+
 use super::*;
 use crate::hash::leaf_hash;
 use crate::tree::MemTree;

@@ -1,3 +1,6 @@
+//! CAA (RFC 8659) decisions over property sets, and look-ups against a DNS server on
+//! 127.0.0.1.
+
 use super::*;
 use crate::store::{NewAuthz, SqliteAcme};
 use std::net::UdpSocket;

@@ -1,3 +1,6 @@
+//! RFC 5280 §6.1 policy processing over certificates built here: policy trees, mappings,
+//! and the explicit-policy, inhibit-mapping and inhibit-anyPolicy counters.
+
 use super::*;
 use crate::der::{tag, Writer};
 use pkit_x509::ext::write::ext;

@@ -1,3 +1,6 @@
+//! The ACME state on SQLite: one replacing order per certificate, spent nonces across
+//! the v5 schema upgrade, clones sharing one connection.
+
 use super::*;
 
 #[test]

@@ -371,6 +371,26 @@ fn the_command_line_of_lint() {
     let r = pk(&["lint", &s(&t.path().join("good.key"))]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
     assert!(r.stderr_str().contains("not linted"), "{}", r.describe());
+    // DER that is nothing known, named: a certificate cut short, random bytes. Exit 3,
+    // with where a certificate's decoder stopped; in a directory (-r) it is passed over.
+    let der = pem::parse(std::fs::read(&good).unwrap())
+        .unwrap()
+        .contents()
+        .to_vec();
+    let cut = common::write_file(t.path(), "cut.der", &der[..der.len() / 2]);
+    let noise = common::write_file(t.path(), "noise.bin", &[0x54; 64]);
+    for (f, needle) in [(&cut, "offset 1: "), (&noise, "offset 0: ")] {
+        let r = pk(&["lint", &s(f)]);
+        assert_eq!(r.code, Some(3), "{}", r.describe());
+        assert!(r.stderr_str().contains(needle), "{}", r.describe());
+    }
+    let dir = t.path().join("found");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::copy(&cut, dir.join("cut.der")).unwrap();
+    std::fs::copy(&good, dir.join("good.pem")).unwrap();
+    let r = pk(&["lint", "-r", &s(&dir)]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert!(r.stderr_str().contains("not linted"), "{}", r.describe());
     let r = pk(&["lint", "--rules", "x", &s(&good)]);
     assert_eq!(r.code, Some(2));
 }

@@ -147,6 +147,8 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
     let mut seen = std::collections::HashSet::new();
     let mut again = 0usize;
     for path in io::collect_paths(&a.inputs, a.recursive)? {
+        // Named on the command line, as opposed to found in a directory with -r.
+        let named = a.inputs.contains(&path);
         let src = io::read_source(&path)?;
         for item in io::split_items(src, InForm::Auto) {
             if let (true, Ok(it)) = (a.recursive, &item) {
@@ -158,6 +160,20 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
             match item.map(|it| (lint_item(be, &it, &opts), it)) {
                 Err(e) | Ok((Some(Err(e)), _)) => report(e),
                 Ok((Some(Ok(l)), _)) => linted.push(l),
+                // DER of no known structure, named: most often a certificate cut short or
+                // damaged past reading; what a certificate's decoder says of it (where,
+                // and what it expected) is its error, exit 3. Found with -r, or a known
+                // kind pkit does not lint (a key beside the certificate), it is skipped.
+                Ok((None, it)) if named && Kind::of(it.label.as_deref(), &it.der) == Kind::Asn1 => {
+                    let why = pkit::pki::cert::Certificate::from_der(&it.der).err();
+                    report(match why {
+                        Some(e) => CliError::der(&it.name, &e),
+                        None => CliError::parse(format!(
+                            "{}: not a certificate, CRL, OCSP response or CSR",
+                            it.name
+                        )),
+                    });
+                }
                 Ok((None, it)) => note!(
                     "pkit: {}: not a certificate, CRL, OCSP response or CSR (not linted)",
                     it.name

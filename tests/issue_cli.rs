@@ -1318,8 +1318,8 @@ fn batch_from_manifest() {
         "{rows:?}"
     );
 
-    // A manifest line with an unknown SAN type is a usage error naming the line; nothing
-    // is issued.
+    // A manifest line with an unknown SAN type is input that does not parse (exit 3),
+    // named by its line; nothing is issued.
     let bad = t.path().join("bad.jsonl");
     std::fs::write(
         &bad,
@@ -1338,7 +1338,7 @@ fn batch_from_manifest() {
     ]);
     refused(
         &r,
-        2,
+        3,
         &["line 2", "foo"],
         "manifest with an unknown SAN type",
     );

@@ -421,6 +421,11 @@ fn bad_input_and_existing_outputs() {
     // An index past the log: a usage error.
     let r = pk(&["mtc", "cert", "--dir", &s(dir), "--index", "9"]);
     assert_eq!(r.code, Some(2), "{}", r.describe());
+    // A manifest whose line is not JSON: input that does not parse (exit 3), by its line.
+    let bad = write_file(dir, "bad.jsonl", b"{\"subject\": \"CN=x");
+    let r = pk(&["mtc", "add", "--dir", &s(dir), "--from", &s(&bad)]);
+    assert_eq!(r.code, Some(3), "{}", r.describe());
+    assert!(r.stderr_str().contains("bad.jsonl: line 1"), "{}", r.describe());
 }
 
 /// `mtc ca new --passout` writes cosigner.key encrypted (PKCS#8, as `issue ca --passout`

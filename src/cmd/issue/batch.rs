@@ -119,7 +119,7 @@ fn batch_items(a: &BatchArgs, now: Time) -> CliResult<Vec<BatchItem>> {
         .ok_or_else(|| CliError::usage("give --count N or --from FILE"))?;
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
-    manifest_items(&text, &d).map_err(|e| CliError::usage(format!("{name}: {e}")))
+    manifest_items(&text, &d).map_err(|e| CliError::parse(format!("{name}: {e}")))
 }
 
 /// One certificate of a batch, ready to be written.

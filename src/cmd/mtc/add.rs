@@ -131,7 +131,7 @@ fn run_manifest(
     };
     let bar = io::progress_bar(text.lines().count() as u64, "entries");
     let entries = manifest_entries(&text, &defaults, issuer, now, &|| bar.inc(1))
-        .map_err(|e| CliError::usage(format!("{name}: {e}")))?;
+        .map_err(|e| CliError::parse(format!("{name}: {e}")))?;
     let first = append_bulk(store, &entries).map_err(mtc_err(db_name))?;
     bar.finish_and_clear();
     let count = entries.len() as u64;

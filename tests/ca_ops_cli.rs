@@ -1114,6 +1114,86 @@ fn creating_commands_speak_json() {
     assert_eq!(it["fingerprint_sha256"], fp.as_str());
 }
 
+/// With `-f json` an error is one JSON object on stderr, whatever stopped the run: an
+/// argument clap refused (the format read from the raw arguments), a batch's manifest, a
+/// bench's input, a landmark list's missing log; a PEM error carries its offset.
+#[test]
+fn errors_in_json_mode_are_json() {
+    let t = common::tempdir();
+    let d = t.path();
+    let cut = common::write_file(d, "cut.pem", b"-----BEGIN CERTIFICATE-----\nMIIB\n");
+    let manifest = common::write_file(d, "bad.jsonl", b"{\"subject\": \"CN=x");
+    let ca = s(&d.join("ca"));
+    pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &ca,
+        "--subject",
+        "CN=J",
+        "--no-passout",
+    ]);
+    let cases: Vec<(Vec<String>, i32)> = vec![
+        (vec!["key", "gen", "--alg", "bogus", "-f", "json"], 2),
+        (
+            vec!["verify", "--purpose", "bogus", "--format=json", "x.pem"],
+            2,
+        ),
+        (
+            vec!["issue", "list", "--ca", &ca, "--status", "bogus", "-fjson"],
+            2,
+        ),
+        (vec!["verify", &s(&cut), "-f", "json"], 3),
+        (
+            vec![
+                "issue",
+                "batch",
+                "--ca",
+                &ca,
+                "--from",
+                &s(&manifest),
+                "--out-dir",
+                &s(&d.join("out")),
+                "-f",
+                "json",
+            ],
+            3,
+        ),
+        (
+            vec!["bench", "parse", &s(&d.join("none.pem")), "-f", "json"],
+            4,
+        ),
+        (
+            vec![
+                "mtc",
+                "landmark",
+                "--dir",
+                &s(&d.join("none")),
+                "list",
+                "-f",
+                "json",
+            ],
+            4,
+        ),
+    ]
+    .into_iter()
+    .map(|(a, c)| (a.into_iter().map(String::from).collect(), c))
+    .collect();
+    for (args, code) in cases {
+        let r = pk(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(r.code, Some(code), "{args:?}: {}", r.describe());
+        assert!(r.stdout.is_empty(), "{args:?}: {}", r.describe());
+        let err = r.stderr_str();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        let v: Value = serde_json::from_str(&err)
+            .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {err}"));
+        assert_eq!(v["error"]["code"], code, "{args:?}: {v}");
+        if args[0] == "verify" && code == 3 {
+            assert!(v["error"]["offset"].is_u64(), "{v}");
+        }
+    }
+}
+
 /// Every command that makes something says so on stderr in the same words: one line
 /// `pkit: created WHAT in FILE` (` in FILE` left out when the data went to stdout), and
 /// nothing else when all went well.

@@ -206,6 +206,29 @@ fn tampering_fails_the_named_step() {
         "{}",
         r.stdout_str()
     );
+    // An X.509 certificate stops at the first step; what only an MTCProof could say is
+    // null, not a guess.
+    let x509 = dir.join("x509");
+    pk_ok(&[
+        "issue",
+        "ca",
+        "--dir",
+        &s(&x509),
+        "--subject",
+        "CN=X",
+        "--no-passout",
+    ]);
+    let r = verify(dir, &x509.join("ca.pem"), &["-f", "json"]);
+    assert_eq!(failed_step(&r), "signature-algorithm");
+    let item = &json_items(&r)[0];
+    for k in [
+        "proof_length",
+        "cosigners",
+        "verified_cosigners",
+        "landmark_relative",
+    ] {
+        assert!(item[k].is_null(), "{k}: {item}");
+    }
 }
 
 /// Many certificates in one call have their cosignatures checked in one batch: a
@@ -425,7 +448,11 @@ fn bad_input_and_existing_outputs() {
     let bad = write_file(dir, "bad.jsonl", b"{\"subject\": \"CN=x");
     let r = pk(&["mtc", "add", "--dir", &s(dir), "--from", &s(&bad)]);
     assert_eq!(r.code, Some(3), "{}", r.describe());
-    assert!(r.stderr_str().contains("bad.jsonl: line 1"), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("bad.jsonl: line 1"),
+        "{}",
+        r.describe()
+    );
 }
 
 /// `mtc ca new --passout` writes cosigner.key encrypted (PKCS#8, as `issue ca --passout`

@@ -43,14 +43,7 @@ impl From<BenchError> for CliError {
 }
 
 pub fn run(be: &Backend, a: BenchArgs) -> CliResult<Exit> {
-    let common = match &a.command {
-        BenchCommand::Crypto(c) => c.common.clone(),
-        BenchCommand::Parse(c) => c.common.clone(),
-        BenchCommand::X509(c) => c.common.clone(),
-        BenchCommand::Mtc(c) => c.common.clone(),
-        BenchCommand::Verify(c) => c.common.clone(),
-        BenchCommand::Compare(c) => c.common.clone(),
-    };
+    let common = a.common().clone();
     // Read before anything of ours runs: a busy machine measures a share of itself.
     let before = Before::read();
     let cores = std::thread::available_parallelism().map_or(1, usize::from);

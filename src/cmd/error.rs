@@ -84,6 +84,17 @@ impl CliError {
         }
     }
 
+    /// Input `source` that does not parse at byte `offset` (text, as PEM's armour, rather
+    /// than DER): the offset in the message and, for JSON errors, in `offset`.
+    pub fn parse_at(source: &str, offset: usize, what: &str) -> Self {
+        CliError {
+            exit: Exit::Parse,
+            message: format!("{source}: offset {offset}: {what}"),
+            offset: Some(offset),
+            path: None,
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io_at(path: &str, e: &std::io::Error) -> Self {
         Self::io(format!("{path}: {e}"))

@@ -130,7 +130,7 @@ pub fn split_items(src: Source, form: InForm) -> Vec<CliResult<Item>> {
                 label: it.label,
                 der: it.der,
             })
-            .map_err(|e| CliError::parse(format!("{name}: offset {}: {}", e.offset, e.message)))
+            .map_err(|e| CliError::parse_at(&name, e.offset, &e.message))
         })
         .collect()
 }

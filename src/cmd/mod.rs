@@ -138,12 +138,19 @@ pub fn main() -> i32 {
     let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
-            let code = match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
-                _ => Exit::Usage as i32,
-            };
-            let _ = e.print();
-            return code;
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return 0;
+            }
+            // The arguments did not parse, so what -f asked for is read from them as
+            // they are: a script that asked for JSON gets its error as JSON too.
+            if asks_for_json(std::env::args_os().skip(1)) {
+                CliError::usage(clap_message(&e)).report(true);
+            } else {
+                let _ = e.print();
+            }
+            return Exit::Usage as i32;
         }
     };
     output::set_color(cli.color);
@@ -156,6 +163,44 @@ pub fn main() -> i32 {
             e.exit as i32
         }
     }
+}
+
+/// Whether raw arguments ask for JSON output: `-f json`, `--format json`, `-fjson`,
+/// `--format=json` (or `jsonl`).
+fn asks_for_json(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    let is_json = |v: &str| matches!(v, "json" | "jsonl");
+    let mut format_next = false;
+    for a in args {
+        let a = a.to_string_lossy();
+        if format_next && is_json(&a) {
+            return true;
+        }
+        format_next = a == "-f" || a == "--format";
+        if let Some(v) = a
+            .strip_prefix("--format=")
+            .or_else(|| a.strip_prefix("-f="))
+            .or_else(|| a.strip_prefix("-f").filter(|v| !v.is_empty()))
+        {
+            if is_json(v) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A clap error as one line: what is wrong and the values that would do (its lines
+/// before the usage), without clap's `error: ` prefix or styling.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let said: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let line = said.join(" ");
+    line.strip_prefix("error: ").unwrap_or(&line).to_string()
 }
 
 fn wants_json_errors(cli: &Cli) -> bool {
@@ -174,6 +219,7 @@ fn wants_json_errors(cli: &Cli) -> bool {
         Some(Command::Key(k)) => matches!(&k.command, key::KeyCommand::Gen(g) if g.format.json()),
         Some(Command::Mtc(m)) => m.wants_json(),
         Some(Command::Verify(v)) => v.wants_json(),
+        Some(Command::Bench(b)) => b.common().format == bench::Format::Json,
         _ => false,
     }
 }
@@ -234,4 +280,32 @@ fn file_size_limit_is_an_error() {
         signal_hook::consts::SIGXFSZ,
         std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_is_asked_for_in_every_spelling() {
+        let asks = |args: &[&str]| asks_for_json(args.iter().map(std::ffi::OsString::from));
+        for yes in [
+            &["verify", "-f", "json", "x"][..],
+            &["lint", "--format", "jsonl"],
+            &["parse", "-fjson"],
+            &["issue", "list", "--format=json"],
+            &["crl", "verify", "-f=json"],
+        ] {
+            assert!(asks(yes), "{yes:?}");
+        }
+        for no in [
+            &["verify", "x"][..],
+            &["verify", "-f", "text"],
+            &["parse", "json"],
+            &["issue", "cert", "--subject", "CN=json"],
+            &["lint", "-f"],
+        ] {
+            assert!(!asks(no), "{no:?}");
+        }
+    }
 }

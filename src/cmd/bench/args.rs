@@ -21,6 +21,20 @@ pub struct BenchArgs {
     pub command: BenchCommand,
 }
 
+impl BenchArgs {
+    /// The options every bench takes.
+    pub fn common(&self) -> &Common {
+        match &self.command {
+            BenchCommand::Crypto(c) => &c.common,
+            BenchCommand::Parse(c) => &c.common,
+            BenchCommand::X509(c) => &c.common,
+            BenchCommand::Mtc(c) => &c.common,
+            BenchCommand::Verify(c) => &c.common,
+            BenchCommand::Compare(c) => &c.common,
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
     /// Key generation, signing and verification per algorithm, and SHA-256, on one thread

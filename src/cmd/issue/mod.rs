@@ -62,6 +62,7 @@ pub fn wants_json(a: &IssueArgs) -> bool {
         IssueCommand::Renew(a) => a.deliver.format.json(),
         IssueCommand::List(a) => a.format != list::ListFormat::Text,
         IssueCommand::Policy(a) => a.format.json(),
+        IssueCommand::Batch(a) => a.format == batch::ReportFormat::Json,
         _ => false,
     }
 }

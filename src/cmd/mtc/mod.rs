@@ -91,7 +91,11 @@ impl MtcArgs {
             MtcCommand::Audit(x) => x.output.format,
             MtcCommand::Cosign(x) => x.output.format,
             MtcCommand::Serve(_) | MtcCommand::Witness(_) => Format::Text,
-            MtcCommand::Cert(_) | MtcCommand::Landmark(_) => Format::Text,
+            MtcCommand::Landmark(l) => match &l.command {
+                tree::LandmarkCommand::Allocate { format, .. }
+                | tree::LandmarkCommand::List { format, .. } => *format,
+            },
+            MtcCommand::Cert(_) => Format::Text,
         };
         f == Format::Json
     }

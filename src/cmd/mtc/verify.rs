@@ -147,6 +147,9 @@ fn trusted_subtrees(path: &Path) -> CliResult<Vec<TrustedSubtree>> {
 
 fn verdict_json(source: &str, v: &MtcVerdict) -> serde_json::Value {
     let r = &v.report;
+    // What the MTCProof says is known once it was read (its subtree is the first of
+    // it); before that, as for a certificate that is not an MTC one, it is null.
+    let read = r.subtree.is_some();
     json!({
         "source": source,
         "valid": v.failed.is_none(),
@@ -155,10 +158,10 @@ fn verdict_json(source: &str, v: &MtcVerdict) -> serde_json::Value {
         "log": r.log,
         "index": r.index,
         "subtree": r.subtree.map(|s| json!({"start": s.start, "end": s.end})),
-        "proof_length": r.proof_len,
-        "cosigners": r.cosigners,
-        "verified_cosigners": r.verified_cosigners,
-        "landmark_relative": r.cosigners.is_empty(),
+        "proof_length": read.then_some(r.proof_len),
+        "cosigners": read.then_some(&r.cosigners),
+        "verified_cosigners": read.then_some(&r.verified_cosigners),
+        "landmark_relative": read.then(|| r.cosigners.is_empty()),
         "trusted_subtree": r.landmark,
         "entry_hash": r.entry_hash.map(|h| hex(&h)),
         "subtree_hash": r.subtree_hash.map(|h| hex(&h)),

@@ -161,7 +161,7 @@ fn verdict_json(source: &str, v: &MtcVerdict) -> serde_json::Value {
         "proof_length": read.then_some(r.proof_len),
         "cosigners": read.then_some(&r.cosigners),
         "verified_cosigners": read.then_some(&r.verified_cosigners),
-        "landmark_relative": read.then(|| r.cosigners.is_empty()),
+        "landmark_relative": read.then_some(r.cosigners.is_empty()),
         "trusted_subtree": r.landmark,
         "entry_hash": r.entry_hash.map(|h| hex(&h)),
         "subtree_hash": r.subtree_hash.map(|h| hex(&h)),

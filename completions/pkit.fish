@@ -876,7 +876,7 @@ rsa4096\t''
 ml-dsa-44\t''
 ml-dsa-65\t''
 ml-dsa-87\t''"
-complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -l proof-hashes -d 'Inclusion proof length in hashes (a batch subtree of 2^N entries)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -l proof-hashes -d 'Inclusion proof length in hashes (a batch subtree of 2^N entries; at most 47, the longest a log of 2^48 entries has)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -s f -l format -d 'Output format' -r -f -a "text\t''
 json\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand mtc; and __fish_seen_subcommand_from size" -l color -d 'When to colour text output (never for JSON). NO_COLOR also turns it off' -r -f -a "auto\t''

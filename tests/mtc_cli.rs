@@ -444,6 +444,10 @@ fn bad_input_and_existing_outputs() {
     // An index past the log: a usage error.
     let r = pk(&["mtc", "cert", "--dir", &s(dir), "--index", "9"]);
     assert_eq!(r.code, Some(2), "{}", r.describe());
+    // A proof longer than any log can have is refused, not cut to the longest.
+    let r = pk(&["mtc", "size", "--alg", "ed25519", "--proof-hashes", "48"]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    assert!(r.stderr_str().contains("at most 47"), "{}", r.describe());
     // A manifest whose line is not JSON: input that does not parse (exit 3), by its line.
     let bad = write_file(dir, "bad.jsonl", b"{\"subject\": \"CN=x");
     let r = pk(&["mtc", "add", "--dir", &s(dir), "--from", &s(&bad)]);

@@ -125,7 +125,14 @@ pub fn parse_duration(flag: &str, s: &str) -> CliResult<i64> {
 /// A serial number argument: hex, optionally with colons (as OpenSSL prints them); a
 /// leading 00 sign octet is kept as given.
 pub fn parse_serial(s: &str) -> CliResult<Vec<u8>> {
-    pkit::der::parse_hex(s, |c| c == ':')
+    // An odd count of digits (`1`, `abc`) is a number written without its leading zero.
+    let digits: String = s.chars().filter(|&c| c != ':').collect();
+    let even = if digits.len() % 2 == 1 {
+        format!("0{digits}")
+    } else {
+        digits
+    };
+    pkit::der::parse_hex(&even, |_| false)
         .filter(|b| !b.is_empty())
         .ok_or_else(|| CliError::usage(format!("{s}: expected a hex serial number")))
 }
@@ -262,5 +269,21 @@ pub fn create_ca_dir(dir: &Path) -> CliResult {
 pub fn note_findings(findings: &[pkit::lint::Finding]) {
     for f in findings {
         note!("pkit: lint: {}", super::lint::finding_text(f));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serials_are_hex_with_or_without_their_leading_zero() {
+        assert_eq!(parse_serial("01").unwrap(), [1]);
+        assert_eq!(parse_serial("1").unwrap(), [1]);
+        assert_eq!(parse_serial("abc").unwrap(), [0x0a, 0xbc]);
+        assert_eq!(parse_serial("0a:bc").unwrap(), [0x0a, 0xbc]);
+        for bad in ["", ":", "xy", "0g"] {
+            assert!(parse_serial(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -292,7 +292,8 @@ pub struct SizeArgs {
     /// Key and cosigner algorithm.
     #[arg(long, value_parser = AlgorithmParser)]
     pub alg: Algorithm,
-    /// Inclusion proof length in hashes (a batch subtree of 2^N entries).
+    /// Inclusion proof length in hashes (a batch subtree of 2^N entries; at most 47, the
+    /// longest a log of 2^48 entries has).
     #[arg(long, default_value_t = 20)]
     pub proof_hashes: usize,
     #[command(flatten)]
@@ -300,6 +301,13 @@ pub struct SizeArgs {
 }
 
 pub fn run_size(be: &Backend, a: SizeArgs) -> CliResult<Exit> {
+    let most = pkit::bench::mtc_size::MAX_PROOF_HASHES;
+    if a.proof_hashes > most {
+        return Err(CliError::usage(format!(
+            "--proof-hashes {}: at most {most} (the longest proof in a log of 2^48 entries)",
+            a.proof_hashes
+        )));
+    }
     let sizes = certificate_sizes(be, a.alg, a.proof_hashes).map_err(|e| match e {
         BenchError::Mtc(MtcError::Invalid(m)) => CliError::unsupported(format!("--alg {m}")),
         e => e.into(),

@@ -1552,7 +1552,7 @@ fn rough_edges_are_smoothed() {
         "--lifetime",
         "4w",
     ]);
-    assert!(r.stdout_str().contains(" until 20"), "{}", r.stdout_str());
+    assert!(r.stderr_str().contains(" (until 20"), "{}", r.describe());
     common::mtc_add(&log, 5, 2, None, None);
     pk_ok(&["mtc", "checkpoint", "--dir", &s(&log)]);
     let r = pk_ok(&[

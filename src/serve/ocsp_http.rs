@@ -70,7 +70,8 @@ impl OcspHandler {
             "peer": rq.peer.to_string(),
             "method": rq.method.as_str(),
             "serial": serial_json(&answered.serials),
-            "status": answered.status,
+            "certificates": answered.serials.len(),
+            "status": logged_statuses(&answered.status),
             "http": code,
             "cached": answered.cached,
             "us": rq.received.elapsed().as_micros() as u64,
@@ -156,11 +157,28 @@ impl OcspHandler {
 }
 
 /// Serial numbers as the logs print them: one string, an array, or null.
+/// Serials (or statuses) a log line names at most: a request may ask about hundreds of
+/// certificates, and a line per request that grows with it would let a client fill the
+/// log's disk at 20 KB a request. `certificates` says how many there were.
+const LOGGED: usize = 16;
+
 pub(crate) fn serial_json(serials: &[String]) -> Value {
     match serials {
         [] => Value::Null,
         [one] => one.clone().into(),
-        many => many.iter().map(|s| Value::from(s.as_str())).collect(),
+        many => many
+            .iter()
+            .take(LOGGED)
+            .map(|s| Value::from(s.as_str()))
+            .collect(),
+    }
+}
+
+/// The comma-separated statuses, the first [`LOGGED`] of them.
+fn logged_statuses(status: &str) -> String {
+    match status.match_indices(',').nth(LOGGED - 1) {
+        Some((at, _)) => format!("{},…", &status[..at]),
+        None => status.to_string(),
     }
 }
 
@@ -187,6 +205,19 @@ fn failed(status: ResponseStatus) -> Answered {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A request about many certificates logs the first few, and how many there were.
+    #[test]
+    fn a_log_line_names_a_bounded_number_of_certificates() {
+        let serials: Vec<String> = (0..600).map(|i| format!("{i:04x}")).collect();
+        assert_eq!(serial_json(&serials).as_array().unwrap().len(), LOGGED);
+        assert_eq!(serial_json(&serials[..1]), "0000");
+        let statuses = vec!["good"; 600].join(",");
+        let logged = logged_statuses(&statuses);
+        assert_eq!(logged.matches("good").count(), LOGGED, "{logged}");
+        assert!(logged.ends_with(",…"), "{logged}");
+        assert_eq!(logged_statuses("good,revoked"), "good,revoked");
+    }
 
     #[test]
     fn content_types() {

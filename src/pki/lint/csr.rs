@@ -14,6 +14,7 @@ use crate::finding::Level;
 use crate::options::RuleSet;
 use crate::rule::Lint;
 use pkit_x509::dns_name::is_internal_name;
+use pkit_x509::extension::SeenOids;
 
 const SAN: &str = "certificationRequestInfo.attributes.extensionRequest.subjectAltName";
 const SPKI: &str = "certificationRequestInfo.subjectPKInfo";
@@ -57,8 +58,9 @@ pub(crate) static LINTS: &[Lint] = &[
         "RFC 5280 §4.2",
         RuleSet::Rfc5280,
         |c, r| {
-            for (i, e) in c.extensions.iter().enumerate() {
-                if c.extensions[..i].iter().any(|p| p.oid == e.oid) {
+            let mut seen = SeenOids::default();
+            for e in &c.extensions {
+                if !seen.first_time(e.oid) {
                     r.report(
                         "certificationRequestInfo.attributes.extensionRequest",
                         e.value_offset,

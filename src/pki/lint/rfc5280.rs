@@ -8,6 +8,7 @@ use crate::options::RuleSet;
 use crate::rule::{Lint, Reporter};
 use pkit_x509::ext::ku;
 use pkit_x509::ext::ExtensionValue;
+use pkit_x509::extension::SeenOids;
 
 /// An RFC 5280 rule of the certificates `applies` accepts, in force always.
 const fn rfc(
@@ -163,8 +164,9 @@ pub(crate) static LINTS: &[Lint] = &[
         "RFC 5280 §4.2",
         any,
         |c, r| {
-            for (i, e) in c.extensions.iter().enumerate() {
-                if c.extensions[..i].iter().any(|p| p.oid == e.oid) {
+            let mut seen = SeenOids::default();
+            for e in &c.extensions {
+                if !seen.first_time(e.oid) {
                     r.report(
                         "tbsCertificate.extensions",
                         e.value_offset,

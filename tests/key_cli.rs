@@ -608,3 +608,35 @@ fn asks_for_a_password_only_at_a_terminal() {
     let public = fs::read_to_string(d.join("pub.pem")).unwrap();
     assert!(public.starts_with("-----BEGIN PUBLIC KEY-----"), "{public}");
 }
+
+/// An encrypted key under a scheme the backend decrypts (here the PKCS#12 PBE with
+/// triple DES) asks for as many iterations as it likes: past pkit's limit it is refused
+/// at once (exit 5, naming the count), before any derivation runs — 2^31 iterations
+/// would be minutes of CPU for whoever is handed the file.
+#[test]
+fn a_backend_decrypted_key_is_bounded_as_pkits_own() {
+    let t = tempdir();
+    let d = t.path();
+    // 1.2.840.113549.1.12.1.3, pbeWithSHAAnd3-KeyTripleDES-CBC (RFC 7292 Appendix C).
+    let oid = common::tlv(
+        0x06,
+        &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01, 0x03],
+    );
+    let with = |iterations: &[u8]| {
+        let params = common::tlv(
+            0x30,
+            &[common::tlv(0x04, &[7; 8]), common::tlv(0x02, iterations)].concat(),
+        );
+        let alg = common::tlv(0x30, &[oid.clone(), params].concat());
+        let epki = common::tlv(0x30, &[alg, common::tlv(0x04, &[0x42; 48])].concat());
+        pem::encode(&pem::Pem::new("ENCRYPTED PRIVATE KEY", epki))
+    };
+    // 20,000,000 iterations.
+    fs::write(d.join("slow.pem"), with(&[0x01, 0x31, 0x2d, 0x00])).unwrap();
+    let err = fails(d, &["key", "pub", "slow.pem", "--passin", "pass:x"], 5);
+    assert!(err.contains("iteration count 20000000 is beyond"), "{err}");
+    // 2,048: tried, and the made-up ciphertext does not decrypt.
+    fs::write(d.join("fast.pem"), with(&[0x08, 0x00])).unwrap();
+    let err = fails(d, &["key", "pub", "fast.pem", "--passin", "pass:x"], 3);
+    assert!(!err.contains("beyond"), "{err}");
+}

@@ -81,6 +81,29 @@ fn iterations(n: u64, what: &str) -> Result<u32> {
         })
 }
 
+/// Refuse an iteration count (PBKDF2, PBES1, the PKCS#12 KDF) past [`MAX_ITERATIONS`],
+/// for a derivation another party will run (the backend's own decoder): the bound pkit's
+/// derivations keep.
+pub fn bound_iterations(n: u64, what: &str) -> Result<()> {
+    iterations(n, what).map(drop)
+}
+
+/// Refuse scrypt parameters past pkit's limits (N a power of two up to [`MAX_SCRYPT_N`],
+/// r up to [`MAX_SCRYPT_R`], p up to [`MAX_SCRYPT_P`]).
+pub fn bound_scrypt(n: u64, r: u64, p: u64) -> Result<()> {
+    let in_range = n.is_power_of_two()
+        && (2..=MAX_SCRYPT_N).contains(&n)
+        && (1..=MAX_SCRYPT_R).contains(&r)
+        && (1..=MAX_SCRYPT_P).contains(&p);
+    if in_range {
+        return Ok(());
+    }
+    Err(BackendError::Unsupported(format!(
+        "scrypt N={n} r={r} p={p} is beyond pkit's limits (N a power of two up to \
+         {MAX_SCRYPT_N}, r up to {MAX_SCRYPT_R}, p up to {MAX_SCRYPT_P})"
+    )))
+}
+
 /// PBKDF2 (RFC 8018 §5.2) with HMAC over `prf`.
 pub fn pbkdf2(
     backend: &Backend,
@@ -108,16 +131,7 @@ pub fn scrypt(
     p: u64,
     len: usize,
 ) -> Result<Vec<u8>> {
-    let in_range = n.is_power_of_two()
-        && (2..=MAX_SCRYPT_N).contains(&n)
-        && (1..=MAX_SCRYPT_R).contains(&r)
-        && (1..=MAX_SCRYPT_P).contains(&p);
-    if !in_range {
-        return Err(BackendError::Unsupported(format!(
-            "scrypt N={n} r={r} p={p} is beyond pkit's limits (N a power of two up to \
-             {MAX_SCRYPT_N}, r up to {MAX_SCRYPT_R}, p up to {MAX_SCRYPT_P})"
-        )));
-    }
+    bound_scrypt(n, r, p)?;
     // All bounded above, so the product and the conversions are exact.
     allowance.spend(n * r * p, "scrypt")?;
     let (r, p) = (r as u32, p as u32);

@@ -121,6 +121,9 @@ fn decrypt(backend: &Backend, der: &[u8], password: &[u8]) -> Result<Vec<u8>> {
     let epki = EncryptedPrivateKeyInfo::from_der(der).map_err(invalid)?;
     let scheme = epki.scheme().map_err(invalid)?;
     if let Some(name) = unimplemented(&scheme) {
+        // The backend derives the key as the file says: bounded first as pkit's own
+        // derivations are, or one file could ask for 2^31 iterations (minutes of CPU).
+        bound_work(&scheme)?;
         return backend.pbe().decrypt_other_pkcs8(der, password, &name);
     }
     match scheme.decrypt(
@@ -131,6 +134,26 @@ fn decrypt(backend: &Backend, der: &[u8], password: &[u8]) -> Result<Vec<u8>> {
     ) {
         Err(BackendError::BadPassword(_)) => Err(BadPasswordKind::Wrong.into()),
         r => r,
+    }
+}
+
+/// The key derivation `scheme` asks for, refused past pkit's limits (`key::cost`).
+fn bound_work(scheme: &PbeScheme<'_>) -> Result<()> {
+    use crate::key::cost::{bound_iterations, bound_scrypt};
+    match scheme {
+        PbeScheme::Pbes2 { kdf, .. } => match kdf {
+            Kdf::Pbkdf2 { iterations, .. } => bound_iterations(*iterations, "PBKDF2"),
+            Kdf::Scrypt {
+                cost,
+                block_size,
+                parallelization,
+                ..
+            } => bound_scrypt(*cost, *block_size, *parallelization),
+            Kdf::Unknown(_) => Ok(()),
+        },
+        PbeScheme::Pkcs12 { iterations, .. } => bound_iterations(*iterations, "PKCS#12 PBE"),
+        PbeScheme::Pbes1 { iterations, .. } => bound_iterations(*iterations, "PBES1"),
+        PbeScheme::Unknown(_) => Ok(()),
     }
 }
 

@@ -62,6 +62,19 @@ fn member<'a>(jwk: &'a Map<String, Value>, name: &str) -> Result<&'a str, JoseEr
         .ok_or_else(|| err("badPublicKey", format!("the JWK has no \"{name}\"")))
 }
 
+/// An RSA public exponent a verifier can afford: odd, 3 ≤ e ≤ 2^32 + 1 (what keys use:
+/// 65537 nearly always, 3 now and then).
+fn rsa_exponent_fits(e: &[u8]) -> bool {
+    let e: Vec<u8> = e.iter().copied().skip_while(|b| *b == 0).collect();
+    if e.len() > 8 {
+        return false;
+    }
+    let mut value = [0u8; 8];
+    value[8 - e.len()..].copy_from_slice(&e);
+    let v = u64::from_be_bytes(value);
+    v % 2 == 1 && (3..=(1 << 32) + 1).contains(&v)
+}
+
 fn member_bytes(jwk: &Map<String, Value>, name: &str) -> Result<Vec<u8>, JoseError> {
     unb64(member(jwk, name)?).ok_or_else(|| {
         err(
@@ -115,10 +128,22 @@ impl Jwk {
                 let (n, e) = (member_bytes(jwk, "n")?, member_bytes(jwk, "e")?);
                 // The writer drops leading zero octets; so does the size that counts.
                 let octets = n.iter().skip_while(|b| **b == 0).count();
-                if octets < 256 {
+                // Bounded above too: every request is verified under the key a client
+                // chose, and a 16,384-bit modulus or an exponent of thousands of bits
+                // costs 15 to 20 times an ES256 verification.
+                if !(256..=1024).contains(&octets) {
                     return Err(err(
                         "badPublicKey",
-                        format!("an RSA key of {} bits; at least 2048", octets * 8),
+                        format!(
+                            "an RSA key of {} bits; from 2048 to 8192 bits",
+                            octets * 8
+                        ),
+                    ));
+                }
+                if !rsa_exponent_fits(&e) {
+                    return Err(err(
+                        "badPublicKey",
+                        "the RSA public exponent must be odd, from 3 to 2^32 + 1",
                     ));
                 }
                 let mut key = Writer::new();
@@ -411,5 +436,28 @@ mod tests {
         assert_eq!(e.kind, "badPublicKey");
         assert!(unb64("a+b/").is_none());
         assert!(ecdsa_der(&[1; 63], 32).is_err());
+    }
+
+    /// RSA account keys from 2048 to 8192 bits with an exponent a verifier can afford:
+    /// a larger modulus, or an exponent of thousands of bits, would make each request's
+    /// verification cost many times an ES256 one.
+    #[test]
+    fn rsa_keys_are_bounded_both_ways() {
+        let rsa = |bits: usize, e: &[u8]| {
+            let mut n = vec![0xc5; bits / 8];
+            n[bits / 8 - 1] |= 1;
+            Jwk::from_json(&json!({"kty": "RSA", "n": b64(&n), "e": b64(e)}))
+        };
+        for bits in [2048, 3072, 4096, 8192] {
+            assert!(rsa(bits, &[1, 0, 1]).is_ok(), "{bits}");
+        }
+        for bits in [1024, 2040, 8200, 16384] {
+            assert_eq!(rsa(bits, &[1, 0, 1]).unwrap_err().kind, "badPublicKey", "{bits}");
+        }
+        assert!(rsa(2048, &[3]).is_ok());
+        assert!(rsa(2048, &[0, 0, 1, 0, 0, 0, 1]).is_ok(), "2^32 + 1, leading zeros");
+        for e in [&[1][..], &[2], &[1, 0, 0], &[1, 0, 0, 0, 3], &[0xff; 256]] {
+            assert_eq!(rsa(2048, e).unwrap_err().kind, "badPublicKey", "{e:?}");
+        }
     }
 }

@@ -173,6 +173,23 @@ impl Checkpoint {
         ))
     }
 
+    /// Whether `key` signed this checkpoint, judged by the first of `sigs` with its name
+    /// and key ID (others are ignored, as signed notes ask). Only one is verified: a
+    /// note from a stranger may carry hundreds of lines with a public name and key ID,
+    /// and a server that checked each would spend a signature check per line.
+    pub fn signed_by(
+        &self,
+        backend: &Backend,
+        log: &TrustAnchorId,
+        key: &CosignerKey,
+        sigs: &[NoteSignature],
+    ) -> bool {
+        let (name, key_id) = (key.id.note_name(), key.key_id());
+        sigs.iter()
+            .find(|s| s.name == name && s.key_id == key_id)
+            .is_some_and(|s| self.verify(backend, log, key, s).unwrap_or(false))
+    }
+
     /// Check one signature line with a cosigner key (matching name and key ID).
     pub fn verify(
         &self,

@@ -126,10 +126,7 @@ impl Witness {
                 Refusal::UnknownLog(format!("{}: not a log this witness knows", cp.origin))
             })?;
         // Its own cosignature, not the log's: the witness vouches for trees it checked.
-        if !sigs
-            .iter()
-            .any(|s| cp.verify(backend, &log, own, s).unwrap_or(false))
-        {
+        if !cp.signed_by(backend, &log, own, &sigs) {
             return Err(Refusal::NotSigned(format!(
                 "{} at size {}: no cosignature by this witness ({}) verifies on the checkpoint",
                 cp.origin,

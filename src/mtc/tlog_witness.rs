@@ -267,15 +267,8 @@ impl Witness {
             })?;
         let key = CosignerKey::new(ca.ca_id.clone(), ca.spki.clone())
             .map_err(|e| Refusal::Store(e.to_string()))?;
-        let mut signed = false;
-        for s in &sigs {
-            // Signatures by other keys are ignored, as the protocol asks.
-            if cp.verify(backend, &log, &key, s).unwrap_or(false) {
-                signed = true;
-                break;
-            }
-        }
-        if !signed {
+        // Signatures by other keys are ignored, as the protocol asks.
+        if !cp.signed_by(backend, &log, &key, &sigs) {
             return Err(Refusal::NotSigned(format!(
                 "{}: no signature by the log's key ({}) verifies",
                 cp.origin,

@@ -182,6 +182,38 @@ fn unknown_logs_unsigned_checkpoints_and_bad_sizes() {
     assert!(state.recorded(&f.log.note_name()).unwrap().is_none());
 }
 
+/// Of the lines carrying the log's name and key ID, the first is the one verified: a
+/// note padded with hundreds of such lines that do not verify buys one signature check,
+/// not hundreds.
+#[test]
+fn one_line_by_the_logs_key_is_verified() {
+    use base64::engine::general_purpose::STANDARD as B64;
+    use base64::Engine as _;
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    let mut state = SqliteWitnessState::open(&dir.path().join("witness.db")).unwrap();
+    let t = tree(10, None);
+    let (_, note) = f.note(&t);
+    let good = note.lines().last().unwrap().to_string();
+    let (head, sig) = good.rsplit_once(' ').unwrap();
+    let mut raw = B64.decode(sig).unwrap();
+    *raw.last_mut().unwrap() ^= 1;
+    let bad = format!("{head} {}", B64.encode(raw));
+    let body = &note[..note.len() - good.len() - 1];
+    let mut with = |lines: &[&str]| {
+        let note: String = std::iter::once(body.to_string())
+            .chain(lines.iter().map(|l| format!("{l}\n")))
+            .collect();
+        let rq = request(&t, &note, 0, 10).unwrap();
+        f.witness.add_checkpoint(f.backend, &mut state, &rq, T)
+    };
+    let mut padded = vec![bad.as_str(); 300];
+    padded.push(&good);
+    assert_eq!(with(&padded).unwrap_err().status(), 403);
+    padded.reverse();
+    assert!(with(&padded).is_ok());
+}
+
 #[test]
 fn request_bodies_round_trip_and_malformed_ones_say_where() {
     let rq = AddCheckpoint {

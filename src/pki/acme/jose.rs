@@ -134,10 +134,7 @@ impl Jwk {
                 if !(256..=1024).contains(&octets) {
                     return Err(err(
                         "badPublicKey",
-                        format!(
-                            "an RSA key of {} bits; from 2048 to 8192 bits",
-                            octets * 8
-                        ),
+                        format!("an RSA key of {} bits; from 2048 to 8192 bits", octets * 8),
                     ));
                 }
                 if !rsa_exponent_fits(&e) {
@@ -452,10 +449,17 @@ mod tests {
             assert!(rsa(bits, &[1, 0, 1]).is_ok(), "{bits}");
         }
         for bits in [1024, 2040, 8200, 16384] {
-            assert_eq!(rsa(bits, &[1, 0, 1]).unwrap_err().kind, "badPublicKey", "{bits}");
+            assert_eq!(
+                rsa(bits, &[1, 0, 1]).unwrap_err().kind,
+                "badPublicKey",
+                "{bits}"
+            );
         }
         assert!(rsa(2048, &[3]).is_ok());
-        assert!(rsa(2048, &[0, 0, 1, 0, 0, 0, 1]).is_ok(), "2^32 + 1, leading zeros");
+        assert!(
+            rsa(2048, &[0, 0, 1, 0, 0, 0, 1]).is_ok(),
+            "2^32 + 1, leading zeros"
+        );
         for e in [&[1][..], &[2], &[1, 0, 0], &[1, 0, 0, 0, 3], &[0xff; 256]] {
             assert_eq!(rsa(2048, e).unwrap_err().kind, "badPublicKey", "{e:?}");
         }

@@ -17,6 +17,9 @@ pub struct Pool<'a> {
     keys: Vec<Vec<u8>>,
     by_key: HashMap<Vec<u8>, Vec<usize>>,
     by_raw: HashMap<&'a [u8], Vec<usize>>,
+    /// Each certificate's DER: whether one is in the pool, in one look-up (a scan of the
+    /// certificates with its subject made a pool of many under one name quadratic).
+    ders: HashSet<&'a [u8]>,
     /// Where each certificate's DER lives: these certificates outlive a run, so their
     /// addresses name them (for caches).
     addresses: HashSet<usize>,
@@ -30,7 +33,7 @@ impl<'a> Pool<'a> {
 
     /// Add a certificate; one already in the pool (same DER) is not added twice.
     pub fn add(&mut self, c: Certificate<'a>) {
-        if self.contains(&c) {
+        if !self.ders.insert(c.raw) {
             return;
         }
         let key = dn::key(&c.subject);
@@ -57,12 +60,9 @@ impl<'a> Pool<'a> {
         self.certs.iter()
     }
 
-    /// Whether `c` itself (the same DER) is in the pool. The same DER has the same
-    /// subject bytes, so the exact-bytes index answers.
+    /// Whether `c` itself (the same DER) is in the pool.
     pub fn contains(&self, c: &Certificate<'_>) -> bool {
-        self.by_raw
-            .get(c.subject.raw)
-            .is_some_and(|ids| ids.iter().any(|&i| self.certs[i].raw == c.raw))
+        self.ders.contains(c.raw)
     }
 
     /// Whether `c` is this pool's own copy (not only an equal certificate elsewhere).

@@ -50,9 +50,10 @@ impl Before {
         let first = cpu_jiffies();
         std::thread::sleep(Before::WINDOW);
         let busy_cores = match (first, cpu_jiffies()) {
-            (Some((b0, t0)), Some((b1, t1))) if t1 > t0 => {
-                let cores = std::thread::available_parallelism().map_or(1, usize::from);
-                Some((b1 - b0) as f64 / (t1 - t0) as f64 * cores as f64)
+            // The share of all the system's CPUs, times how many there are (/proc/stat
+            // counts them all, whatever this process may run on).
+            (Some((b0, t0, cpus)), Some((b1, t1, _))) if t1 > t0 => {
+                Some((b1 - b0) as f64 / (t1 - t0) as f64 * cpus as f64)
             }
             _ => None,
         };
@@ -93,9 +94,14 @@ pub fn load_average() -> Option<f64> {
 }
 
 /// All CPUs' busy and total time so far, in clock ticks (`/proc/stat`'s `cpu` line: user,
-/// nice, system, idle, iowait, irq, softirq, steal; idle and iowait are not busy).
-fn cpu_jiffies() -> Option<(u64, u64)> {
+/// nice, system, idle, iowait, irq, softirq, steal; idle and iowait are not busy), and
+/// how many CPUs that is (its `cpuN` lines).
+fn cpu_jiffies() -> Option<(u64, u64, usize)> {
     let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let cpus = stat
+        .lines()
+        .filter(|l| l.starts_with("cpu") && l.as_bytes().get(3).is_some_and(u8::is_ascii_digit))
+        .count();
     let line = stat.lines().find(|l| l.starts_with("cpu "))?;
     let v: Vec<u64> = line
         .split_whitespace()
@@ -105,7 +111,7 @@ fn cpu_jiffies() -> Option<(u64, u64)> {
         .collect::<Option<_>>()?;
     let total: u64 = v.iter().sum();
     let idle = v.get(3)? + v.get(4)?;
-    Some((total - idle, total))
+    Some((total - idle, total, cpus.max(1)))
 }
 
 impl Machine {
@@ -221,10 +227,10 @@ mod tests {
         if std::path::Path::new("/proc/stat").exists() {
             let b = Before::read();
             assert!(b.load.is_some_and(|l| l >= 0.0), "{b:?}");
-            let cores = std::thread::available_parallelism().map_or(1, usize::from);
+            let (_, _, cpus) = cpu_jiffies().unwrap();
             assert!(
                 b.busy_cores
-                    .is_some_and(|c| c >= 0.0 && c <= cores as f64 + 0.01),
+                    .is_some_and(|c| c >= 0.0 && c <= cpus as f64 + 0.01),
                 "{b:?}"
             );
         }

@@ -125,14 +125,14 @@ pub fn parse_duration(flag: &str, s: &str) -> CliResult<i64> {
 /// A serial number argument: hex, optionally with colons (as OpenSSL prints them); a
 /// leading 00 sign octet is kept as given.
 pub fn parse_serial(s: &str) -> CliResult<Vec<u8>> {
-    // An odd count of digits (`1`, `abc`) is a number written without its leading zero.
-    let digits: String = s.chars().filter(|&c| c != ':').collect();
-    let even = if digits.len() % 2 == 1 {
-        format!("0{digits}")
+    // An odd count of digits without colons (`1`, `abc`) is a number written without
+    // its leading zero; with colons each group is an octet already (`0a:bc`).
+    let even = if !s.contains(':') && s.len() % 2 == 1 {
+        format!("0{s}")
     } else {
-        digits
+        s.to_string()
     };
-    pkit::der::parse_hex(&even, |_| false)
+    pkit::der::parse_hex(&even, |c| c == ':')
         .filter(|b| !b.is_empty())
         .ok_or_else(|| CliError::usage(format!("{s}: expected a hex serial number")))
 }
@@ -282,7 +282,7 @@ mod tests {
         assert_eq!(parse_serial("1").unwrap(), [1]);
         assert_eq!(parse_serial("abc").unwrap(), [0x0a, 0xbc]);
         assert_eq!(parse_serial("0a:bc").unwrap(), [0x0a, 0xbc]);
-        for bad in ["", ":", "xy", "0g"] {
+        for bad in ["", ":", "xy", "0g", "ab:c"] {
             assert!(parse_serial(bad).is_err(), "{bad}");
         }
     }

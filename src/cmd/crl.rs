@@ -165,6 +165,11 @@ fn run_revoke(be: &Backend, a: RevokeArgs) -> CliResult<Exit> {
     let reason = a.reason;
     let at = parse_time("--at", &a.at)?.unwrap_or_else(Time::now);
     if a.undelivered {
+        // Not in the future; a batch's certificates were issued when it ran, which no
+        // record here dates against one --at, so notBefore is not asked.
+        if a.at.is_some() {
+            check_revocation_time(at, None)?;
+        }
         return revoke_undelivered(be, &a.ca, &a.db, at, reason, a.format.json());
     }
     let serial = match (&a.serial, &a.cert) {

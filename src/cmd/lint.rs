@@ -146,9 +146,10 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
     // are each linted: whoever names two copies asks about both.
     let mut seen = std::collections::HashSet::new();
     let mut again = 0usize;
+    let named_paths: std::collections::HashSet<&PathBuf> = a.inputs.iter().collect();
     for path in io::collect_paths(&a.inputs, a.recursive)? {
-        // Named on the command line, as opposed to found in a directory with -r.
-        let named = a.inputs.contains(&path);
+        // Named on the command line (stdin included), as opposed to found with -r.
+        let named = path.as_os_str() == "-" || named_paths.contains(&path);
         let src = io::read_source(&path)?;
         for item in io::split_items(src, InForm::Auto) {
             if let (true, Ok(it)) = (a.recursive, &item) {

@@ -174,9 +174,11 @@ impl Checkpoint {
     }
 
     /// Whether `key` signed this checkpoint, judged by the first of `sigs` with its name
-    /// and key ID (others are ignored, as signed notes ask). Only one is verified: a
-    /// note from a stranger may carry hundreds of lines with a public name and key ID,
-    /// and a server that checked each would spend a signature check per line.
+    /// and key ID, as Go's `note.Open` judges a note: that line verifying accepts, failing
+    /// rejects, later lines of the same key are not consulted, and lines of other keys
+    /// are ignored (C2SP signed-note). Only one is verified: a note from a stranger may
+    /// carry hundreds of lines with a public name and key ID, and a server that checked
+    /// each would spend a signature check per line.
     pub fn signed_by(
         &self,
         backend: &Backend,

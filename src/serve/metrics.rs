@@ -129,10 +129,18 @@ impl Metrics {
     /// own label: a label of the whole list would be a new series for every mix a client
     /// asks about, which a client could make without end (the series stay for good).
     pub fn ocsp_answer(&self, ca: &str, status: &str, signed_in: Option<Duration>) {
+        // Counted here first: one look-up per status, not per certificate.
+        let mut counts: Vec<(&str, u64)> = Vec::new();
         for one in status.split(',') {
+            match counts.iter_mut().find(|(s, _)| *s == one) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((one, 1)),
+            }
+        }
+        for (one, n) in counts {
             self.ocsp
                 .get_or_create(&vec![("ca", ca.to_string()), ("status", one.to_string())])
-                .inc();
+                .inc_by(n);
         }
         if let Some(d) = signed_in {
             self.ocsp_sign.observe(d.as_secs_f64());

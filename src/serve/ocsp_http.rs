@@ -156,12 +156,13 @@ impl OcspHandler {
     }
 }
 
-/// Serial numbers as the logs print them: one string, an array, or null.
 /// Serials (or statuses) a log line names at most: a request may ask about hundreds of
 /// certificates, and a line per request that grows with it would let a client fill the
 /// log's disk at 20 KB a request. `certificates` says how many there were.
 const LOGGED: usize = 16;
 
+/// Serial numbers as the logs print them: one string, an array (the first [`LOGGED`]),
+/// or null.
 pub(crate) fn serial_json(serials: &[String]) -> Value {
     match serials {
         [] => Value::Null,

@@ -62,6 +62,8 @@ pub fn wants_json(a: &IssueArgs) -> bool {
         IssueCommand::Renew(a) => a.deliver.format.json(),
         IssueCommand::List(a) => a.format != list::ListFormat::Text,
         IssueCommand::Policy(a) => a.format.json(),
+        // Its report is JSON Lines by default, for people as much as scripts: its errors
+        // turn JSON with -f json.
         IssueCommand::Batch(a) => a.format == batch::ReportFormat::Json,
         _ => false,
     }

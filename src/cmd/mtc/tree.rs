@@ -210,7 +210,7 @@ pub fn run_checkpoint(be: &Backend, a: CheckpointArgs) -> CliResult<Exit> {
     // or sign meanwhile; the library decides again under the log's lock.)
     let previous = store.latest_checkpoint().map_err(mtc_err(&name))?;
     let size = store.size();
-    if previous.is_some_and(|c| c.size >= size) {
+    if previous.map_or(0, |c| c.size) >= size {
         return nothing_new(&a, &name, &MtcError::NothingNew { size });
     }
     check_free(&[a.out_file()], a.force)?;

@@ -60,9 +60,10 @@ impl<'a> Pool<'a> {
         self.certs.iter()
     }
 
-    /// Whether `c` itself (the same DER) is in the pool.
+    /// Whether `c` itself (the same DER) is in the pool: none is unless one has its
+    /// subject's bytes (a look-up of a short key), and then the DER's own look-up.
     pub fn contains(&self, c: &Certificate<'_>) -> bool {
-        self.ders.contains(c.raw)
+        self.by_raw.contains_key(c.subject.raw) && self.ders.contains(c.raw)
     }
 
     /// Whether `c` is this pool's own copy (not only an equal certificate elsewhere).

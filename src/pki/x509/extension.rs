@@ -137,28 +137,35 @@ impl<'a> Extensions<'a> {
 /// list is short (as every real one is), a hash set past that, so that a list of many
 /// thousands (hostile input: a certificate, a CRL, an OCSP request) costs linear time
 /// rather than quadratic — 100,000 extensions took 13 s to parse before.
+/// The short list lives inline: nothing is allocated for a real one, which every
+/// certificate parsed reads.
 #[derive(Default)]
 pub struct SeenOids<'a> {
-    few: Vec<&'a [u8]>,
+    few: [&'a [u8]; SCAN],
+    len: usize,
     many: Option<std::collections::HashSet<&'a [u8]>>,
 }
 
-impl<'a> SeenOids<'a> {
-    /// Past this many, a hash set.
-    const SCAN: usize = 16;
+/// OIDs kept inline before a hash set takes over.
+const SCAN: usize = 16;
 
+impl<'a> SeenOids<'a> {
     /// Whether `oid` is seen here for the first time; it is remembered.
     pub fn first_time(&mut self, oid: ObjectId<'a>) -> bool {
         let oid = oid.as_bytes();
         if let Some(set) = &mut self.many {
             return set.insert(oid);
         }
-        if self.few.contains(&oid) {
+        if self.few[..self.len].contains(&oid) {
             return false;
         }
-        self.few.push(oid);
-        if self.few.len() > Self::SCAN {
-            self.many = Some(self.few.drain(..).collect());
+        if self.len < SCAN {
+            self.few[self.len] = oid;
+            self.len += 1;
+        } else {
+            let mut set: std::collections::HashSet<&'a [u8]> = self.few.iter().copied().collect();
+            set.insert(oid);
+            self.many = Some(set);
         }
         true
     }

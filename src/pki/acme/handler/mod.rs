@@ -164,28 +164,35 @@ impl AcmeHandler {
     }
 }
 
-/// The paths answered to POST (JWS) requests: exact, or a prefix that ends in `/`.
-const POSTED: [&str; 9] = [
-    "/new-account",
-    "/new-order",
-    "/revoke-cert",
-    "/key-change",
-    "/acct/",
-    "/order/",
-    "/authz/",
-    "/chall/",
-    "/cert/",
-];
+/// The resources answered to POST (JWS) requests.
+enum Posted {
+    NewAccount,
+    NewOrder,
+    Revoke,
+    KeyChange,
+    Account,
+    Finalize,
+    Order,
+    Authz,
+    Challenge,
+    Certificate,
+}
 
-/// Whether `path` is one of the server's POST resources: a GET of one is told to use
-/// POST-as-GET (405), a GET of anything else is not found (404).
-fn is_resource(path: &str) -> bool {
-    POSTED.iter().any(|r| {
-        if r.ends_with('/') {
-            path.starts_with(r)
-        } else {
-            path == *r
-        }
+/// Which POST resource `path` is, if any: the one table both a POST's dispatch and a
+/// GET's answer (405 for a resource fetched with POST-as-GET, 404 for nothing) go by.
+fn posted(path: &str) -> Option<Posted> {
+    Some(match path {
+        "/new-account" => Posted::NewAccount,
+        "/new-order" => Posted::NewOrder,
+        "/revoke-cert" => Posted::Revoke,
+        "/key-change" => Posted::KeyChange,
+        p if p.starts_with("/acct/") => Posted::Account,
+        p if p.starts_with("/order/") && p.ends_with("/finalize") => Posted::Finalize,
+        p if p.starts_with("/order/") => Posted::Order,
+        p if p.starts_with("/authz/") => Posted::Authz,
+        p if p.starts_with("/chall/") => Posted::Challenge,
+        p if p.starts_with("/cert/") => Posted::Certificate,
+        _ => return None,
     })
 }
 
@@ -213,7 +220,7 @@ impl AcmeHandler {
                 });
             }
             (p, true) if p.starts_with("/renewal-info/") => return self.renewal_info(p),
-            (p, true) if !is_resource(p) => {
+            (p, true) if posted(p).is_none() => {
                 return Err(Problem::new("malformed", 404, "no such resource"))
             }
             (_, true) => {
@@ -254,18 +261,18 @@ impl AcmeHandler {
             }
         };
         let signed = self.verify(&body, path)?;
-        match path {
-            "/new-account" => self.new_account(signed),
-            "/new-order" => self.new_order(signed),
-            "/revoke-cert" => self.revoke(signed),
-            "/key-change" => self.key_change(signed),
-            p if p.starts_with("/acct/") => self.account(signed, p),
-            p if p.starts_with("/order/") && p.ends_with("/finalize") => self.finalize(signed, p),
-            p if p.starts_with("/order/") => self.order(signed, p),
-            p if p.starts_with("/authz/") => self.authz(signed, p),
-            p if p.starts_with("/chall/") => self.challenge(signed, p),
-            p if p.starts_with("/cert/") => self.certificate(signed, p),
-            _ => Err(Problem::new("malformed", 404, "no such resource")),
+        match posted(path) {
+            Some(Posted::NewAccount) => self.new_account(signed),
+            Some(Posted::NewOrder) => self.new_order(signed),
+            Some(Posted::Revoke) => self.revoke(signed),
+            Some(Posted::KeyChange) => self.key_change(signed),
+            Some(Posted::Account) => self.account(signed, path),
+            Some(Posted::Finalize) => self.finalize(signed, path),
+            Some(Posted::Order) => self.order(signed, path),
+            Some(Posted::Authz) => self.authz(signed, path),
+            Some(Posted::Challenge) => self.challenge(signed, path),
+            Some(Posted::Certificate) => self.certificate(signed, path),
+            None => Err(Problem::new("malformed", 404, "no such resource")),
         }
     }
 }

@@ -8,6 +8,9 @@ use pkit_x509::cert::Certificate;
 use pkit_x509::name::Name;
 use std::collections::{HashMap, HashSet};
 
+/// Certificates with one subject compared one by one before a set of their DERs is kept.
+const SCAN: usize = 16;
+
 #[derive(Debug, Default)]
 /// Certificates indexed by subject name (compared as `dn::key` compares them):
 /// the trust anchors, or the intermediates on offer.
@@ -17,8 +20,10 @@ pub struct Pool<'a> {
     keys: Vec<Vec<u8>>,
     by_key: HashMap<Vec<u8>, Vec<usize>>,
     by_raw: HashMap<&'a [u8], Vec<usize>>,
-    /// Each certificate's DER: whether one is in the pool, in one look-up (a scan of the
-    /// certificates with its subject made a pool of many under one name quadratic).
+    /// The DER of each certificate whose subject more than [`SCAN`] others share, for
+    /// telling whether one is in the pool in one look-up there: a scan of those with its
+    /// subject made a pool of many under one name quadratic. Below that the scan is
+    /// cheaper than hashing a whole certificate (a quarter of building a root index).
     ders: HashSet<&'a [u8]>,
     /// Where each certificate's DER lives: these certificates outlive a run, so their
     /// addresses name them (for caches).
@@ -33,13 +38,25 @@ impl<'a> Pool<'a> {
 
     /// Add a certificate; one already in the pool (same DER) is not added twice.
     pub fn add(&mut self, c: Certificate<'a>) {
-        if !self.ders.insert(c.raw) {
+        if self.contains(&c) {
             return;
         }
         let key = dn::key(&c.subject);
         let i = self.certs.len();
         self.by_key.entry(key.clone()).or_default().push(i);
-        self.by_raw.entry(c.subject.raw).or_default().push(i);
+        let same = self.by_raw.entry(c.subject.raw).or_default();
+        same.push(i);
+        // The group outgrows its scan: every DER of it into the set, then each new one.
+        let n = same.len();
+        if n == SCAN + 1 {
+            let group = same.clone();
+            for j in group {
+                let der = if j == i { c.raw } else { self.certs[j].raw };
+                self.ders.insert(der);
+            }
+        } else if n > SCAN + 1 {
+            self.ders.insert(c.raw);
+        }
         self.addresses.insert(c.raw.as_ptr() as usize);
         self.keys.push(key);
         self.certs.push(c);
@@ -60,10 +77,14 @@ impl<'a> Pool<'a> {
         self.certs.iter()
     }
 
-    /// Whether `c` itself (the same DER) is in the pool: none is unless one has its
-    /// subject's bytes (a look-up of a short key), and then the DER's own look-up.
+    /// Whether `c` itself (the same DER) is in the pool: the certificates with its
+    /// subject's bytes, scanned while they are few, else the set of their DERs.
     pub fn contains(&self, c: &Certificate<'_>) -> bool {
-        self.by_raw.contains_key(c.subject.raw) && self.ders.contains(c.raw)
+        match self.by_raw.get(c.subject.raw) {
+            None => false,
+            Some(same) if same.len() <= SCAN => same.iter().any(|&i| self.certs[i].raw == c.raw),
+            Some(_) => self.ders.contains(c.raw),
+        }
     }
 
     /// Whether `c` is this pool's own copy (not only an equal certificate elsewhere).
@@ -85,5 +106,36 @@ impl<'a> Pool<'a> {
             .into_iter()
             .flatten()
             .map(|&i| &self.certs[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::der::oid_registry as oids;
+    use crate::testcert::{cert, dns, san, utf8_name};
+
+    /// Forty certificates under one subject (past the scan, into the set of DERs): each
+    /// kept once however often it is added, and one not added is not found.
+    #[test]
+    fn many_under_one_subject_are_each_kept_once() {
+        let subject = utf8_name(&[(oids::AT_COMMON_NAME, "Same")]);
+        let ders: Vec<Vec<u8>> = (0..40)
+            .map(|i| cert(&subject, &[san(&[dns(&format!("h{i}.example"))])]))
+            .collect();
+        let certs: Vec<Certificate> = ders
+            .iter()
+            .map(|d| Certificate::from_der(d).unwrap())
+            .collect();
+        let mut pool = Pool::new();
+        for round in 0..2 {
+            for c in &certs {
+                pool.add(c.clone());
+            }
+            assert_eq!(pool.len(), 40, "round {round}");
+        }
+        assert!(certs.iter().all(|c| pool.contains(c)));
+        let other = cert(&subject, &[san(&[dns("other.example")])]);
+        assert!(!pool.contains(&Certificate::from_der(&other).unwrap()));
     }
 }

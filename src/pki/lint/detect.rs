@@ -186,7 +186,7 @@ fn authority_key_id(ctx: &CertContext<'_>) -> Option<Vec<u8>> {
 
 /// The mailbox addresses the certificate names in subjectAltName (rfc822Name and
 /// SmtpUTF8Mailbox otherName), lowercased for comparison.
-pub(crate) fn mailboxes(c: &CertContext<'_>) -> Vec<String> {
+pub(crate) fn mailboxes(c: &CertContext<'_>) -> std::collections::HashSet<String> {
     c.sans()
         .iter()
         .filter_map(|n| match n {

@@ -8,6 +8,7 @@ use crate::finding::Level;
 use crate::rule::Lint;
 use pkit_x509::dns_name::{self, DnsNameError};
 use pkit_x509::ext::GeneralName;
+use std::collections::HashSet;
 use std::net::IpAddr;
 
 /// A DNS name as §7.1.2.7.12 wants it: LDH labels (a wildcard only as the whole first
@@ -126,20 +127,36 @@ pub(crate) static LINTS: &[Lint] = &[
             // canonical text (dotted decimal, RFC 5952); before, any spelling of one of
             // the names.
             let exact = c.at >= const { crate::dates::date("2021-08-25") };
-            let sans = c.sans();
-            for cn in c.common_names() {
-                let found = sans.iter().any(|n| match n {
-                    GeneralName::DnsName(d) if exact => **d == *cn,
-                    GeneralName::DnsName(d) => d.eq_ignore_ascii_case(&cn),
-                    GeneralName::IpAddress(ip) => ip.address().is_some_and(|a| {
-                        if exact {
-                            a.to_string() == cn
-                        } else {
-                            cn.parse::<IpAddr>().is_ok_and(|b| a == b)
+            // The SANs a commonName may be, as sets: one look-up per name (a scan per
+            // name made a hostile certificate's many names a quadratic cost).
+            let (mut dns, mut ips) = (HashSet::new(), HashSet::new());
+            for n in c.sans() {
+                match n {
+                    GeneralName::DnsName(d) if exact => {
+                        dns.insert(d.to_string());
+                    }
+                    GeneralName::DnsName(d) => {
+                        dns.insert(d.to_ascii_lowercase());
+                    }
+                    GeneralName::IpAddress(ip) => {
+                        if let Some(a) = ip.address() {
+                            ips.insert(a);
                         }
-                    }),
-                    _ => false,
-                });
+                    }
+                    _ => {}
+                }
+            }
+            for cn in c.common_names() {
+                let found = if exact {
+                    // An address byte for byte in its canonical text.
+                    dns.contains(&cn)
+                        || cn
+                            .parse::<IpAddr>()
+                            .is_ok_and(|b| ips.contains(&b) && b.to_string() == cn)
+                } else {
+                    dns.contains(&cn.to_ascii_lowercase())
+                        || cn.parse::<IpAddr>().is_ok_and(|b| ips.contains(&b))
+                };
                 if !found {
                     r.report(
                         "tbsCertificate.subject",

@@ -130,7 +130,7 @@ mod tests {
         let mut pool = Pool::new();
         for round in 0..2 {
             for c in &certs {
-                pool.add(c.clone());
+                pool.add(*c);
             }
             assert_eq!(pool.len(), 40, "round {round}");
         }

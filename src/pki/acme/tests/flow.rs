@@ -208,6 +208,18 @@ fn what_the_gate_let_through_is_on_record_with_the_certificate() {
     assert!(serde_json::from_str::<Value>(findings).unwrap().is_array());
 }
 
+/// A new order for [`NAME`] by `c`, checked created (201).
+fn order_for_name(h: &mut AcmeHandler, c: &Client) -> Reply {
+    let r = post(
+        h,
+        c,
+        "/new-order",
+        Some(&json!({"identifiers": [{"type": "dns", "value": NAME}]})),
+    );
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    r
+}
+
 /// An order for [`NAME`] from a new account through http-01 to its certificate, each
 /// step checked; the certificate's serial (its INTEGER's unsigned bytes).
 fn order_to_certificate(s: &mut Server) -> Vec<u8> {
@@ -215,13 +227,7 @@ fn order_to_certificate(s: &mut Server) -> Vec<u8> {
     assert_eq!(dir["newOrder"], format!("{BASE}/new-order"));
     let c = account(s);
 
-    let r = post(
-        &mut s.handler,
-        &c,
-        "/new-order",
-        Some(&json!({"identifiers": [{"type": "dns", "value": NAME}]})),
-    );
-    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let r = order_for_name(&mut s.handler, &c);
     let order_url = header(&r, "location").unwrap().to_string();
     let order = json_of(&r);
     assert_eq!(order["status"], "pending");
@@ -328,13 +334,7 @@ fn a_hostile_order_window_is_malformed() {
             assert_eq!(json_of(&r)["type"], "urn:ietf:params:acme:error:malformed");
         }
     }
-    let r = post(
-        &mut s.handler,
-        &c,
-        "/new-order",
-        Some(&json!({"identifiers": [{"type": "dns", "value": NAME}]})),
-    );
-    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    order_for_name(&mut s.handler, &c);
 }
 
 /// A GET of a resource that is fetched with POST-as-GET is told so (405); a GET of a

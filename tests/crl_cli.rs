@@ -361,6 +361,21 @@ fn bad_input_gets_one_line_and_its_exit_code() {
     let r = pk(&["crl", "gen", "--ca", &s(&ca), "-o", &s(&out)]);
     assert_eq!(r.code, Some(4), "{}", r.describe());
     assert_eq!(std::fs::read(&out).unwrap(), b"keep me");
+    // So is one in a directory that does not exist.
+    let r = pk(&[
+        "crl",
+        "gen",
+        "--ca",
+        &s(&ca),
+        "-o",
+        &s(&tmp.path().join("nodir/c.crl")),
+    ]);
+    assert_eq!(r.code, Some(4), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("no such directory"),
+        "{}",
+        r.describe()
+    );
     let fresh = tmp.path().join("fresh.pem");
     pk_ok(&["crl", "gen", "--ca", &s(&ca), "-o", &s(&fresh)]);
     assert_eq!(py_crl(&ca.join("ca.pem"), &fresh), "number 1\n");

@@ -829,7 +829,14 @@ fn root_intermediate_leaf_chain() {
         "--parent",
         &s(&root),
     ]);
-    refused(&r, 3, &["password"], "intermediate without --parent-passin");
+    // The hint names the flag that gives the parent's password, not `--passin` (the
+    // new CA's own key's, when it has one to read).
+    refused(
+        &r,
+        3,
+        &["password", "(--parent-passin "],
+        "intermediate without --parent-passin",
+    );
     assert!(
         !int_dir.join("ca.pem").exists(),
         "a refused intermediate left ca.pem"
@@ -1232,7 +1239,10 @@ fn batch_from_manifest() {
         "{}",
         none.describe()
     );
-    assert_eq!(std::fs::read_dir(t.path().join("none")).unwrap().count(), 0);
+    assert!(
+        !t.path().join("none").exists(),
+        "an empty output directory was left"
+    );
     // The limit is reported beside the batch's rate (its figures are not checked).
     let err = r.stderr_str();
     assert!(
@@ -1631,7 +1641,9 @@ fn kill_9_during_batch_loses_nothing() {
     let d1 = &dirs[0];
 
     // A stale temp file (as a kill between create and rename leaves) is removed by the
-    // next batch into the directory, which works and adds only new serials.
+    // next batch into the directory, which works and adds only new serials. It replaces
+    // the killed run's files, so it takes --force (without, it is refused: they hold the
+    // keys of valid certificates).
     let planted = d1.join(".pkit-tmp-999999-deadbeef-0");
     std::fs::write(&planted, "-----BEGIN CERTIFICATE-----\nMIIB").unwrap();
     let before = list_serials(&ca);
@@ -1644,6 +1656,7 @@ fn kill_9_during_batch_loses_nothing() {
         "50",
         "--out-dir",
         &s(d1),
+        "--force",
     ]);
     let lines = batch_lines(&r);
     assert_eq!(lines.len(), 50);
@@ -2061,6 +2074,45 @@ fn refusals_have_the_right_exit_codes() {
         .unwrap()
         .starts_with("-----BEGIN CERTIFICATE-----"));
 
+    // An output in a directory that does not exist is refused before anything is signed
+    // or recorded, and no key is left behind: writing only after signing would leave a
+    // valid certificate on record that went nowhere.
+    let issued_before = list(&good).len();
+    for (key_out, out, missing) in [
+        ("nokey.key", "nodir/x.pem", "nodir"),
+        ("nodir2/x.key", "x2.pem", "nodir2"),
+    ] {
+        let r = pk(&[
+            "issue",
+            "cert",
+            "--san",
+            "DNS:leaf.example",
+            "--ca",
+            &goods,
+            "--subject",
+            "CN=x",
+            "--key-out",
+            &p(key_out),
+            "-o",
+            &p(out),
+        ]);
+        refused(
+            &r,
+            4,
+            &[missing, "no such directory"],
+            "an output in a missing directory",
+        );
+        assert!(
+            !t.path().join(key_out).exists(),
+            "a key was left at {key_out}"
+        );
+    }
+    assert_eq!(
+        list(&good).len(),
+        issued_before,
+        "a refused output was issued"
+    );
+
     // issue ca into an existing CA: exit 4, the CA untouched.
     let before: Vec<Vec<u8>> = ["ca.pem", "ca.key"]
         .iter()
@@ -2421,4 +2473,85 @@ fn batch_report_on_a_full_disk_exits_4() {
     // Every certificate was committed and delivered.
     assert_eq!(list(&ca).len(), 20);
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 40);
+}
+
+/// A second batch into a directory that holds the first one's files is refused before
+/// anything is issued (they may be the only copies of keys of valid certificates);
+/// `--force` replaces them. A directory the run made is removed when the CA refuses the
+/// batch, so nothing half-made is left.
+#[test]
+fn batch_refuses_to_overwrite_an_earlier_batch() {
+    let t = common::tempdir();
+    let ca = new_ca(t.path(), "ca", "CN=Batch CA", "ecdsa-p256", &[]);
+    let out = t.path().join("out");
+    let batch = |extra: &[&str]| {
+        let mut args = vec![
+            "issue",
+            "batch",
+            "--ca",
+            ca.to_str().unwrap(),
+            "--count",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        pk(&args)
+    };
+    let first = batch(&["--out-dir", out.to_str().unwrap()]);
+    assert_eq!(first.code, Some(0), "{}", first.describe());
+    let key1 = std::fs::read(out.join("1.key")).unwrap();
+    let r = batch(&["--out-dir", out.to_str().unwrap()]);
+    refused(
+        &r,
+        4,
+        &["1.pem", "5 more", "--force"],
+        "a batch over an earlier one",
+    );
+    assert_eq!(
+        std::fs::read(out.join("1.key")).unwrap(),
+        key1,
+        "a key was overwritten"
+    );
+    assert_eq!(list(&ca).len(), 3, "a refused batch issued certificates");
+    let r = batch(&["--out-dir", out.to_str().unwrap(), "--force"]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    assert_ne!(
+        std::fs::read(out.join("1.key")).unwrap(),
+        key1,
+        "--force kept the old key"
+    );
+    // Other names in the directory are no obstacle.
+    let other = t.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "mine\n").unwrap();
+    let r = batch(&["--out-dir", other.to_str().unwrap()]);
+    assert_eq!(r.code, Some(0), "{}", r.describe());
+    // Refused by the CA (a name outside its constraints): no directory made.
+    let nc = new_ca(
+        t.path(),
+        "nc",
+        "CN=NC",
+        "ecdsa-p256",
+        &["--permit", "DNS:example.com"],
+    );
+    let made = t.path().join("made");
+    let r = pk(&[
+        "issue",
+        "batch",
+        "--ca",
+        nc.to_str().unwrap(),
+        "--count",
+        "2",
+        "--out-dir",
+        made.to_str().unwrap(),
+    ]);
+    refused(
+        &r,
+        1,
+        &["name-constraints"],
+        "a batch outside the CA's constraints",
+    );
+    assert!(
+        !made.exists(),
+        "the refused batch left its output directory"
+    );
 }

@@ -367,8 +367,22 @@ fn the_command_line_of_lint() {
     let r = pk(&["lint", &s(&junk)]);
     assert_eq!(r.code, Some(3), "{}", r.describe());
     assert!(!r.stderr_str().contains("panicked"));
-    // What is none of the four (a private key) is named and passed over.
-    let r = pk(&["lint", &s(&t.path().join("good.key"))]);
+    // A named file with none of the four in it (a private key): exit 3, as docs/lint.md
+    // says — a script must not read "clean" from a file nothing was checked in. A key
+    // beside a certificate in one file is passed over, said on stderr.
+    let key = t.path().join("good.key");
+    let r = pk(&["lint", &s(&key)]);
+    assert_eq!(r.code, Some(3), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("nothing in it to lint"),
+        "{}",
+        r.describe()
+    );
+    let r = pk(&["lint", "-f", "json", &s(&key)]);
+    assert_eq!(r.code, Some(3), "{}", r.describe());
+    let both = [std::fs::read(&key).unwrap(), std::fs::read(&good).unwrap()].concat();
+    let both = common::write_file(t.path(), "both.pem", &both);
+    let r = pk(&["lint", &s(&both)]);
     assert_eq!(r.code, Some(0), "{}", r.describe());
     assert!(r.stderr_str().contains("not linted"), "{}", r.describe());
     // DER that is nothing known, named: a certificate cut short, random bytes. Exit 3,

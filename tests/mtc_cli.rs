@@ -448,6 +448,33 @@ fn bad_input_and_existing_outputs() {
     let r = pk(&["mtc", "size", "--alg", "ed25519", "--proof-hashes", "48"]);
     assert_eq!(r.code, Some(2), "{}", r.describe());
     assert!(r.stderr_str().contains("at most 47"), "{}", r.describe());
+    // A key for a directory that does not exist: refused before the entry is appended
+    // to the log (which keeps every entry for good), so no entry without its key.
+    pk(&["mtc", "checkpoint", "--dir", &s(dir)]);
+    let r = pk(&[
+        "mtc",
+        "add",
+        "--dir",
+        &s(dir),
+        "--subject",
+        "CN=f.example",
+        "--san",
+        "DNS:f.example",
+        "--key-out",
+        &s(&dir.join("nodir/f.key")),
+    ]);
+    assert_eq!(r.code, Some(4), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("no such directory"),
+        "{}",
+        r.describe()
+    );
+    let r = pk(&["mtc", "checkpoint", "--dir", &s(dir)]);
+    assert!(
+        r.stderr_str().contains("nothing to checkpoint"),
+        "an entry was appended: {}",
+        r.describe()
+    );
     // A manifest whose line is not JSON: input that does not parse (exit 3), by its line.
     let bad = write_file(dir, "bad.jsonl", b"{\"subject\": \"CN=x");
     let r = pk(&["mtc", "add", "--dir", &s(dir), "--from", &s(&bad)]);

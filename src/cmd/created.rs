@@ -107,12 +107,31 @@ pub fn print_json_with(kind: &str, items: Vec<Value>, extra: Value) -> CliResult
     super::io::write_text(None, false, &output::json_text(&v))
 }
 
-/// Refuse to go on when a file to be written exists (before any work is done).
+/// Refuse to go on, before any work is done (a certificate signed and recorded, a CRL
+/// number spent, a log entry appended), when a file to be written exists or its directory
+/// does not: either would fail only after that work, leaving it undelivered.
 pub fn check_free(paths: &[Option<&Path>], force: bool) -> CliResult {
     for p in paths.iter().flatten() {
-        if !force && p.as_os_str() != "-" && p.exists() {
+        if p.as_os_str() == "-" {
+            continue;
+        }
+        if !force && p.exists() {
             return Err(CliError::io(format!(
                 "{}: already exists (use --force to overwrite)",
+                p.display()
+            )));
+        }
+        // `x.pem` has the parent "": the working directory, which exists.
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+            let why = if dir.exists() {
+                "is not a directory"
+            } else {
+                "no such directory"
+            };
+            return Err(CliError::io(format!(
+                "{}: {why} (for {})",
+                dir.display(),
                 p.display()
             )));
         }

@@ -28,12 +28,29 @@ pub enum Exit {
     ExecFailed = 8,
 }
 
+/// The exit codes every command may return, then `$rest` (the end of the list).
+macro_rules! exit_codes {
+    ($rest:literal) => {
+        concat!(
+            "Exit codes: 0 success · 1 a check came back negative (signature invalid, \
+             revoked, proof fails) · 2 usage error · 3 input could not be parsed or \
+             decrypted · 4 I/O failure · 5 algorithm or feature unsupported in this build · \
+             6 stopped by SIGINT or SIGTERM (what was done is committed) · 7 internal or \
+             crypto-library failure (a bug to report, not a verdict on the input)",
+            $rest
+        )
+    };
+}
+
 /// The text for `--help` and man pages.
-pub const EXIT_CODES_HELP: &str = "Exit codes: 0 success · 1 a check came back negative \
-(signature invalid, revoked, proof fails) · 2 usage error · 3 input could not be parsed or \
-decrypted · 4 I/O failure · 5 algorithm or feature unsupported in this build · 6 stopped \
-by SIGINT or SIGTERM (what was done is committed) · 7 internal or crypto-library failure (a \
-bug to report, not a verdict on the input).";
+pub const EXIT_CODES_HELP: &str = exit_codes!(".");
+
+/// The same for `pkit` itself, whose page covers every command: with the code only
+/// `issue renew --exec` returns.
+pub const EXIT_CODES_ALL_HELP: &str = exit_codes!(
+    " · 8 a command pkit was told to run afterwards failed (issue renew --exec; what pkit \
+     did is done and recorded)."
+);
 
 /// An error on its way to stderr and the exit code.
 #[derive(Debug)]

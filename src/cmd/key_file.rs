@@ -66,8 +66,8 @@ pub fn load_private_key(
         ),
         None if encrypted => {
             return Err(CliError::parse(format!(
-                "{name}: the private key is encrypted; a password is needed (--passin \
-                 pass:TEXT, env:VAR, file:PATH or fd:N, or run at a terminal to be asked)"
+                "{name}: {PASSWORD_NEEDED} (--passin pass:TEXT, env:VAR, file:PATH or fd:N, \
+                 or run at a terminal to be asked)"
             )))
         }
         None => None,
@@ -83,6 +83,17 @@ pub fn load_private_key(
     })?;
     warn_if_readable_by_others(path);
     Ok(key)
+}
+
+const PASSWORD_NEEDED: &str = "the private key is encrypted; a password is needed";
+
+/// `e` from [`load_private_key`] for a key whose password a flag other than `--passin`
+/// gives (`issue ca --parent`'s `--parent-passin`): its hint names that flag.
+pub fn password_flag_is(flag: &str, mut e: CliError) -> CliError {
+    if e.message.contains(PASSWORD_NEEDED) {
+        e.message = e.message.replace("(--passin ", &format!("({flag} "));
+    }
+    e
 }
 
 /// A private key file that other users can read is one they may have copied: say so,

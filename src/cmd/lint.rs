@@ -151,6 +151,11 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
         // Named on the command line (stdin included), as opposed to found with -r.
         let named = path.as_os_str() == "-" || named_paths.contains(&path);
         let src = io::read_source(&path)?;
+        let (linted_before, mut refused) = (linted.len(), false);
+        // Objects of kinds pkit does not lint (a key beside a certificate), said once the
+        // file is done: skipped beside what was linted, an error when they were all a
+        // named file held.
+        let mut passed_over = Vec::new();
         for item in io::split_items(src, InForm::Auto) {
             if let (true, Ok(it)) = (a.recursive, &item) {
                 if !seen.insert(it.der.clone()) {
@@ -159,7 +164,10 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
                 }
             }
             match item.map(|it| (lint_item(be, &it, &opts), it)) {
-                Err(e) | Ok((Some(Err(e)), _)) => report(e),
+                Err(e) | Ok((Some(Err(e)), _)) => {
+                    refused = true;
+                    report(e)
+                }
                 Ok((Some(Ok(l)), _)) => linted.push(l),
                 // DER of no known structure, named: most often a certificate cut short or
                 // damaged past reading; what a certificate's decoder says of it (where,
@@ -167,6 +175,7 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
                 // kind pkit does not lint (a key beside the certificate), it is skipped.
                 Ok((None, it)) if named && Kind::of(it.label.as_deref(), &it.der) == Kind::Asn1 => {
                     let why = pkit::pki::cert::Certificate::from_der(&it.der).err();
+                    refused = true;
                     report(match why {
                         Some(e) => CliError::der(&it.name, &e),
                         None => CliError::parse(format!(
@@ -175,10 +184,21 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
                         )),
                     });
                 }
-                Ok((None, it)) => note!(
-                    "pkit: {}: not a certificate, CRL, OCSP response or CSR (not linted)",
-                    it.name
-                ),
+                Ok((None, it)) => passed_over.push(it.name),
+            }
+        }
+        let nothing_linted = linted.len() == linted_before && !refused;
+        match passed_over.first() {
+            // A script that names a file and gets exit 0 must have had it checked.
+            Some(first) if named && nothing_linted => report(CliError::parse(format!(
+                "{first}: not a certificate, CRL, OCSP response or CSR: nothing in it to lint"
+            ))),
+            _ => {
+                for name in passed_over {
+                    note!(
+                        "pkit: {name}: not a certificate, CRL, OCSP response or CSR (not linted)"
+                    );
+                }
             }
         }
     }

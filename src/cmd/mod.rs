@@ -52,7 +52,7 @@ Tree Certificates, with ML-DSA";
 #[command(
     name = "pkit",
     about = ABOUT,
-    after_help = error::EXIT_CODES_HELP,
+    after_help = error::EXIT_CODES_ALL_HELP,
     disable_version_flag = true,
     subcommand_required = false,
     arg_required_else_help = true

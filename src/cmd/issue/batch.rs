@@ -68,6 +68,11 @@ pub struct BatchArgs {
     /// Directory for N.pem and N.key files (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out_dir: PathBuf,
+    /// Replace N.pem and N.key files already in --out-dir. Without it a batch that would
+    /// overwrite one is refused before anything is issued: an earlier batch's files may be
+    /// the only copies of the keys of certificates still valid.
+    #[arg(long)]
+    pub force: bool,
     /// Judge validity from this time (RFC 3339) instead of now.
     #[arg(long, value_name = "TIME")]
     pub now: Option<String>,
@@ -238,6 +243,12 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     let items = batch_items(&a, now)?;
     let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
+    if !a.force {
+        check_out_dir_free(&a.out_dir, &items)?;
+    }
+    // A directory this run makes goes again if nothing is written into it (a batch the
+    // CA refuses, or one stopped before its first certificate).
+    let _made = (!a.out_dir.exists()).then(|| MadeDir(a.out_dir.clone()));
     let out_dir = OutDir::open(&a.out_dir)?;
     let mut store = open_store(&a.issuer.ca, &a.issuer.db)?;
     warn_undelivered(be, store.as_mut(), &a.issuer.ca)?;
@@ -339,6 +350,49 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
         );
     }
     Ok(Exit::Ok)
+}
+
+/// Refuse a batch that would overwrite files already in `dir` (one read of the directory,
+/// however many items).
+fn check_out_dir_free(dir: &std::path::Path, items: &[BatchItem]) -> CliResult {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        // Absent (made later) or not a directory (refused when it is opened).
+        return Ok(());
+    };
+    let present: std::collections::HashSet<std::ffi::OsString> = entries
+        .filter_map(|e| e.ok().map(|e| e.file_name()))
+        .collect();
+    if present.is_empty() {
+        return Ok(());
+    }
+    let mut taken = items
+        .iter()
+        .flat_map(|it| [format!("{}.pem", it.n), format!("{}.key", it.n)])
+        .filter(|name| present.contains(std::ffi::OsStr::new(name)));
+    let Some(first) = taken.next() else {
+        return Ok(());
+    };
+    let more = taken.count();
+    Err(CliError::io(format!(
+        "{}: already holds {first}{} that this batch would write (an earlier batch's \
+         certificates and keys?); choose another --out-dir, or --force to replace them",
+        dir.display(),
+        if more > 0 {
+            format!(" and {more} more file(s)")
+        } else {
+            String::new()
+        }
+    )))
+}
+
+/// A directory `issue batch` made, removed when the run ends if it is still empty.
+struct MadeDir(PathBuf);
+
+impl Drop for MadeDir {
+    fn drop(&mut self) {
+        // Fails, leaving it, once any file is in it.
+        let _ = std::fs::remove_dir(&self.0);
+    }
 }
 
 /// Tell the user about certificates an earlier batch on this CA committed but did not

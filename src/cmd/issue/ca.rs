@@ -152,7 +152,8 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     // The parent is loaded (its key opened) before a passphrase is asked for the new key.
     let parent = match &a.parent {
         Some(dir) => {
-            let issuer = load_issuer(be, dir, a.parent_passin.as_deref(), a.parent_pin.as_deref())?;
+            let issuer = load_issuer(be, dir, a.parent_passin.as_deref(), a.parent_pin.as_deref())
+                .map_err(|e| crate::cmd::key_file::password_flag_is("--parent-passin", e))?;
             issuer.check_valid_at(now)?;
             Some((dir, issuer))
         }

@@ -246,6 +246,9 @@ pub fn run_export(be: &Backend, a: ExportArgs) -> CliResult<Exit> {
         a.force,
         &io::pem_encode("CERTIFICATE", &rec.der),
     )?;
+    if let Some(out) = a.out.as_deref() {
+        crate::cmd::created::say_created(format_args!("certificate {shown}"), Some(out));
+    }
     Ok(Exit::Ok)
 }
 

@@ -63,14 +63,7 @@ pub fn run(be: &Backend, a: AddArgs) -> CliResult<Exit> {
     if let Some(path) = &a.from {
         return run_manifest(be, &a, path, &mut *store, &name, &issuer, now);
     }
-    if let Some(p) = &a.key_out {
-        if !a.force && p.exists() {
-            return Err(CliError::io(format!(
-                "{}: already exists (use --force to overwrite)",
-                p.display()
-            )));
-        }
-    }
+    crate::cmd::created::check_free(&[a.key_out.as_deref()], a.force)?;
     let sans = sans(&a.san)?;
     let (req, key) =
         match (&a.csr, &a.key_out) {
@@ -95,15 +88,24 @@ pub fn run(be: &Backend, a: AddArgs) -> CliResult<Exit> {
         ));
     }
     let e = new_entry(&issuer, now, &req).map_err(mtc_err(&name))?;
-    let index = store.append_entries(&[e]).map_err(mtc_err(&name))?;
-    if let (Some(path), Some(key)) = (&a.key_out, &key) {
-        io::write_file_atomic(
-            path,
-            key_pem(be, key.as_ref(), None)?.as_bytes(),
-            a.force,
-            true,
-        )?;
-    }
+    // The key first: the log keeps every entry for good, so an entry must not be appended
+    // for a key that could not be written. A key whose entry the log then refused goes.
+    let key_file = match (&a.key_out, &key) {
+        (Some(path), Some(key)) => {
+            let pem = key_pem(be, key.as_ref(), None)?;
+            io::write_file_atomic(path, pem.as_bytes(), a.force, true)?;
+            Some(path)
+        }
+        _ => None,
+    };
+    let index = store.append_entries(&[e]).map_err(|e| {
+        if let Some(path) = key_file {
+            let _ = std::fs::remove_file(path);
+        }
+        mtc_err(&name)(e)
+    })?;
+    let key_note = key_file.map_or(String::new(), |p| format!(" (its key in {})", p.display()));
+    crate::cmd::created::say_created(format_args!("log entry {index}{key_note}"), None);
     emit(
         a.output.format,
         "mtc_add",

@@ -338,14 +338,7 @@ pub struct CertArgs {
 }
 
 pub fn run_cert(a: CertArgs) -> CliResult<Exit> {
-    if let Some(p) = &a.out {
-        if !a.force && p.exists() && p.as_os_str() != "-" {
-            return Err(CliError::io(format!(
-                "{}: already exists (use --force to overwrite)",
-                p.display()
-            )));
-        }
-    }
+    check_free(&[a.out.as_deref()], a.force)?;
     let now = now_of(&a.now)?;
     let (mut store, name) = open_store(&a.entry.dir, &a.entry.db)?;
     let (_, log) = ca_meta(&*store, &name)?;

@@ -2900,7 +2900,7 @@ _pkit() {
             return 0
             ;;
         pkit__subcmd__issue__subcmd__batch)
-            opts="-f -h --ca --db --db-passin --passin --pin --lint --count --from --subject-template --san-template --alg --profile --days --clip-validity --out-dir --now --chunk --measure-limit --format --color --help"
+            opts="-f -h --ca --db --db-passin --passin --pin --lint --count --from --subject-template --san-template --alg --profile --days --clip-validity --out-dir --force --now --chunk --measure-limit --format --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -298,6 +298,7 @@ complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcomm
 always\t''
 never\t''"
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l clip-validity -d 'Cut validities that reach past the CA\'s to end with it, instead of refusing'
+complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l force -d 'Replace N.pem and N.key files already in --out-dir. Without it a batch that would overwrite one is refused before anything is issued: an earlier batch\'s files may be the only copies of the keys of certificates still valid'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -l measure-limit -d 'Afterwards, time the raw limit on the same threads (one key generation plus one CA signature per certificate, in memory) and print it beside the batch\'s rate'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from batch" -s h -l help -d 'Print help'
 complete -c pkit -n "__fish_pkit_using_subcommand issue; and __fish_seen_subcommand_from renew" -l ca -d 'The issuing CA directory (ca.pem, ca.key, ca.db)' -r -F
@@ -687,8 +688,8 @@ complete -c pkit -n "__fish_pkit_using_subcommand ca; and not __fish_seen_subcom
 complete -c pkit -n "__fish_pkit_using_subcommand ca; and not __fish_seen_subcommand_from serve help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l ca -d 'A CA directory whose URLs are served (repeatable: a root and its intermediates)' -r -F
 complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l db-passin -d 'Password source for the CAs\' PostgreSQL databases (each CA\'s records are those its directory names: DIR/ca.db, or the server in DIR/db.url)' -r
-complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l passin -d 'Password source of the signing key\'s file: pass:TEXT, env:VAR, file:PATH (first line) or fd:N' -r
-complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l pin -d 'PIN of the PKCS#11 token that holds the key (pass:, env:, file:, fd:); default: the key URI\'s pin-value or pin-source' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l passin -d 'Password source of the CAs\' key files (pass:TEXT, env:VAR, file:PATH, fd:N): once for every --ca, or once per --ca in their order (a root and an intermediate with passwords of their own)' -r
+complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l pin -d 'PIN source of the PKCS#11 tokens that hold the CAs\' keys: once for every --ca, or once per --ca in their order; default: each key URI\'s pin-value or pin-source' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l listen -d 'Address to listen on, e.g. 127.0.0.1:8080' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l threads -d 'Worker threads, each with its own database connection (and, for `ocsp serve`, its own signer); connections are spread over them (default: one per CPU)' -r
 complete -c pkit -n "__fish_pkit_using_subcommand ca; and __fish_seen_subcommand_from serve" -l max-connections -d 'Connections open at once; further clients wait in the kernel\'s accept queue until one closes. This bounds memory: a connection holds at most a 32 KiB read buffer, a 64 KiB request body and the answer it is sending' -r

@@ -80,6 +80,8 @@ fn schedules() -> Schedules {
     let fields: Vec<&str> = entries[0].split_whitespace().collect();
     assert_eq!(fields[..5], ["17", "3", "*", "*", "*"], "{}", entries[0]);
     let cron = fields[5..].join(" ");
+    // Cron's PATH is /usr/bin:/bin: a bare `pkit` is not found there.
+    assert!(cron.starts_with("/usr/local/bin/pkit "), "{cron}");
 
     let ini = blocks(&section, "ini");
     let unit = |name: &str| -> Vec<String> {

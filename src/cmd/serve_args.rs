@@ -7,11 +7,36 @@ use clap::Args;
 use pkit::serve::ServerOptions;
 use std::time::Duration;
 
+/// A `--listen` value: an address and port, or a host name and port (resolved when the
+/// server binds). Anything else is a usage error when the arguments are read, before a
+/// server starts (or, for `acme serve`, issues itself a certificate for the name).
+pub fn listen_address(v: &str) -> Result<String, String> {
+    if v.parse::<std::net::SocketAddr>().is_ok() {
+        return Ok(v.to_string());
+    }
+    let named = v.rsplit_once(':').is_some_and(|(host, port)| {
+        port.parse::<u16>().is_ok()
+            && !host.is_empty()
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+    });
+    if named {
+        Ok(v.to_string())
+    } else {
+        Err(
+            "expected ADDRESS:PORT (127.0.0.1:8080, [::1]:8443, localhost:8080) with a \
+             port from 0 to 65535"
+                .into(),
+        )
+    }
+}
+
 /// The server options both servers take.
 #[derive(Args, Debug)]
 pub struct HttpArgs {
     /// Address to listen on, e.g. 127.0.0.1:8080.
-    #[arg(long, value_name = "ADDR:PORT")]
+    #[arg(long, value_name = "ADDR:PORT", value_parser = listen_address)]
     pub listen: String,
     /// Worker threads, each with its own database connection (and, for `ocsp serve`,
     /// its own signer); connections are spread over them (default: one per CPU).

@@ -59,8 +59,15 @@ pub struct ServeArgs {
     /// directory names: DIR/ca.db, or the server in DIR/db.url).
     #[arg(long, value_name = "SRC")]
     pub db_passin: Option<String>,
-    #[command(flatten)]
-    pub secrets: KeySecretArgs,
+    /// Password source of the CAs' key files (pass:TEXT, env:VAR, file:PATH, fd:N): once
+    /// for every --ca, or once per --ca in their order (a root and an intermediate with
+    /// passwords of their own).
+    #[arg(long, value_name = "SRC")]
+    pub passin: Vec<String>,
+    /// PIN source of the PKCS#11 tokens that hold the CAs' keys: once for every --ca, or
+    /// once per --ca in their order; default: each key URI's pin-value or pin-source.
+    #[arg(long, value_name = "SRC")]
+    pub pin: Vec<String>,
     #[command(flatten)]
     pub http: HttpArgs,
     /// How long an OCSP response stands: nextUpdate = now + this.
@@ -84,13 +91,43 @@ pub struct ServeArgs {
     #[arg(long, requires = "acme_listen")]
     pub acme: bool,
     /// Where the ACME server listens (HTTPS unless --plain-http).
-    #[arg(long, value_name = "ADDR:PORT", requires = "acme")]
+    #[arg(long, value_name = "ADDR:PORT", requires = "acme",
+          value_parser = crate::cmd::serve_args::listen_address)]
     pub acme_listen: Option<String>,
     /// The CA that issues through ACME (one of the --ca; default: the last).
     #[arg(long, value_name = "DIR", requires = "acme")]
     pub acme_ca: Option<PathBuf>,
     #[command(flatten)]
     pub acme_options: AcmeOptions,
+}
+
+impl ServeArgs {
+    /// The secrets that open the key of `dir` (one of the --ca): the one --passin (--pin)
+    /// given, or the one given in its place.
+    fn secrets_of(&self, dir: &Path) -> CliResult<KeySecretArgs> {
+        let same = |d: &PathBuf| {
+            d == dir || matches!((d.canonicalize(), dir.canonicalize()), (Ok(a), Ok(b)) if a == b)
+        };
+        let at = self.cas.iter().position(same);
+        let pick = |flag: &str, given: &[String]| match (given.len(), at) {
+            (0, _) => Ok(None),
+            (1, _) => Ok(Some(given[0].clone())),
+            (n, Some(i)) if n == self.cas.len() => Ok(Some(given[i].clone())),
+            (n, None) if n == self.cas.len() => Err(CliError::usage(format!(
+                "{}: not one of the --ca, so no {flag} of theirs is its",
+                dir.display()
+            ))),
+            (n, _) => Err(CliError::usage(format!(
+                "{flag} was given {n} times for {} --ca: give it once (for every CA) or once \
+                 per --ca, in their order",
+                self.cas.len()
+            ))),
+        };
+        Ok(KeySecretArgs {
+            passin: pick("--passin", &self.passin)?,
+            pin: pick("--pin", &self.pin)?,
+        })
+    }
 }
 
 /// One CA as loaded for serving.
@@ -127,7 +164,7 @@ fn load(be: &Backend, a: &ServeArgs, dir: &Path, now: Time) -> CliResult<Served>
         db: db.clone(),
         responder_cert: None,
         responder_key: None,
-        secrets: a.secrets.clone(),
+        secrets: a.secrets_of(dir)?,
         next_update: a.ocsp_next_update.clone(),
         lint: LintGateArgs::default(),
     };
@@ -150,8 +187,10 @@ fn check_answered(cas: &[Served]) -> CliResult<()> {
         if c.pointers.is_empty() {
             return Err(CliError::usage(format!(
                 "{}: its ca.json names no OCSP, CRL or issuer URL, so there is nothing to \
-                 serve for it (set them with `pkit issue policy` or when making the CA: \
-                 --ocsp-url, --crl-url, --issuer-url)",
+                 serve for it (a CA gets them when it is made, `issue ca --ocsp-url \
+                 --crl-url --issuer-url`; for one made without, list them in its ca.json's \
+                 ocsp_urls, crl_urls and issuer_urls: certificates it issues from then on \
+                 carry them)",
                 c.dir.display()
             )));
         }
@@ -225,7 +264,8 @@ fn publish(
         poll: Duration::from_millis((max_age.unsigned_abs() * 500).clamp(10, 50)),
         drop_expired: !a.keep_expired,
     };
-    let issuer = load_issuer(be, &c.dir, a.secrets.passin(), a.secrets.pin())?;
+    let secrets = a.secrets_of(&c.dir)?;
+    let issuer = load_issuer(be, &c.dir, secrets.passin(), secrets.pin())?;
     let store = open_store(&c.dir, &c.db)?;
     let (publisher, first) = CrlPublisher::start(issuer, store, schedule, now)
         .map_err(|e| CliError::io(format!("{}: the first CRL: {e}", c.dir.display())))?;
@@ -310,10 +350,11 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
                 db: None,
                 db_passin: a.db_passin.clone(),
             };
+            let secrets = a.secrets_of(&dir)?;
             let at = At {
                 ca: &dir,
                 db: &db,
-                secrets: &a.secrets,
+                secrets: &secrets,
             };
             let server = AcmeServer::start(be, &at, &a.acme_options, listen)?;
             opts.blocking |= server.on_server;

@@ -144,7 +144,12 @@ pub fn run_cert(be: &Backend, a: CertArgs) -> CliResult<Exit> {
 /// Read a `--template` file.
 fn read_template(path: &Path) -> CliResult<Template> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::io_at(&name, &e))?;
+    let bytes = std::fs::read(path).map_err(|e| CliError::io_at(&name, &e))?;
+    // A DER certificate or another binary file given by mistake: input, not I/O.
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        CliError::parse_at(&name, at, "expected a JSON template (UTF-8 text)")
+    })?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         CliError::parse(format!(
             "{name}: line {} column {}: expected JSON: {e}",

@@ -211,6 +211,17 @@ fn pkit_serve(p: &Pki, port: u16) -> Server {
 
 /// One HTTP/1.0 exchange: the status code and the body.
 fn http(port: u16, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let (code, _, body) = http_full(port, method, path, body);
+    (code, body)
+}
+
+/// One HTTP/1.0 exchange: the status code, the headers (names in lower case) and the body.
+fn http_full(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: &[u8],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
     let mut c = TcpStream::connect(("127.0.0.1", port)).expect("connecting");
     c.set_read_timeout(Some(HANG)).unwrap();
     let head = format!(
@@ -229,11 +240,15 @@ fn http(port: u16, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("bad status line {status:?}"));
     let mut len = None;
+    let mut headers = Vec::new();
     loop {
         let mut line = String::new();
         r.read_line(&mut line).unwrap();
         if line.trim().is_empty() {
             break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
         }
         if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
             len = v.trim().parse::<usize>().ok();
@@ -249,7 +264,7 @@ fn http(port: u16, method: &str, path: &str, body: &[u8]) -> (u16, Vec<u8>) {
             r.read_to_end(&mut out).unwrap();
         }
     }
-    (code, out)
+    (code, headers, out)
 }
 
 /// `openssl ocsp -respin F -resp_text -noverify`: the response as OpenSSL reads it (it
@@ -659,11 +674,53 @@ fn openssl_client_against_pkit_serve() {
             .replace('/', "%2F")
             .replace('=', "%3D")
     );
-    let (code, body) = http(port, "GET", &path, b"");
+    let (code, headers, body) = http_full(port, "GET", &path, b"");
     assert_eq!(code, 200);
     let resp = p.path("get-resp.der");
-    std::fs::write(&resp, body).unwrap();
+    std::fs::write(&resp, &body).unwrap();
     assert!(openssl_resp_text(&resp).contains("Cert Status: unknown"));
+    // RFC 5019 §6.2, for HTTP caches in front of the responder: Last-Modified and Expires
+    // are thisUpdate and nextUpdate (an hour apart, the default --next-update; the dates
+    // read by Python's own HTTP-date parser), max-age runs to nextUpdate, and the ETag
+    // names this response.
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("no {name} header: {headers:?}"))
+    };
+    let apart = common::python_ok(
+        "import sys\nfrom email.utils import parsedate_to_datetime as d\n\
+         print(int((d(sys.argv[2]) - d(sys.argv[1])).total_seconds()))",
+        &[&header("last-modified"), &header("expires")],
+    );
+    assert_eq!(apart.trim(), "3600", "{headers:?}");
+    let cache = header("cache-control");
+    let max_age: i64 = cache
+        .strip_prefix("max-age=")
+        .and_then(|r| r.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{cache}"));
+    assert!((3000..=3600).contains(&max_age), "{cache}");
+    assert!(
+        cache.ends_with(", public, no-transform, must-revalidate"),
+        "{cache}"
+    );
+    let etag = header("etag");
+    assert!(
+        etag.len() == 34 && etag.starts_with('"') && etag.ends_with('"'),
+        "{etag}"
+    );
+    // A POST is not kept by HTTP caches: no caching headers.
+    let (code, headers, _) = http_full(port, "POST", "/", &std::fs::read(&req).unwrap());
+    assert_eq!(code, 200);
+    assert!(
+        !headers
+            .iter()
+            .any(|(n, _)| n == "cache-control" || n == "etag"),
+        "{headers:?}"
+    );
 
     // Garbage: HTTP 400 with a malformedRequest response, and the server keeps going.
     let (code, body) = http(port, "POST", "/", b"\x30\x03\x02\x01");
@@ -684,7 +741,7 @@ fn openssl_client_against_pkit_serve() {
         .collect();
     let requests: Vec<&serde_json::Value> =
         lines.iter().filter(|l| l.get("method").is_some()).collect();
-    assert_eq!(requests.len(), 10, "{log}");
+    assert_eq!(requests.len(), 11, "{log}");
     for l in &requests {
         for k in ["time", "peer", "method", "serial", "status", "us"] {
             assert!(l.get(k).is_some(), "{k} missing in {l}");

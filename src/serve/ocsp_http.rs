@@ -76,6 +76,11 @@ impl OcspHandler {
             "cached": answered.cached,
             "us": rq.received.elapsed().as_micros() as u64,
         }));
+        let made_headers = if code == 200 && *rq.method == Method::GET {
+            caching_headers(&answered.der, self.clock.now())
+        } else {
+            Vec::new()
+        };
         let reply = Reply {
             status: code,
             content_type: RESPONSE_TYPE,
@@ -84,7 +89,7 @@ impl OcspHandler {
             } else {
                 &[]
             },
-            made_headers: Vec::new(),
+            made_headers,
             body: answered.der.into(),
             log,
         };
@@ -154,6 +159,49 @@ impl OcspHandler {
             }
         }
     }
+}
+
+/// RFC 5019 §6.2: what lets an HTTP cache (a CDN in front of the responder) keep a
+/// successful response to a GET until the certificates' status may have changed —
+/// `Last-Modified` (thisUpdate), `Expires` (nextUpdate), an `ETag` of the response, and
+/// `Cache-Control: max-age` up to nextUpdate, `public, no-transform, must-revalidate`.
+/// With several certificates in one response, the latest thisUpdate and the earliest
+/// nextUpdate; none for a response that is not successful or has no nextUpdate (POSTs
+/// are not cached by HTTP caches, so they get none either).
+fn caching_headers(der: &[u8], now: pkit_der::Time) -> Vec<(&'static str, String)> {
+    let Some(singles) = pkit_x509::ocsp::OcspResponse::from_der(der)
+        .ok()
+        .filter(|r| r.status == ResponseStatus::Successful)
+        .and_then(|r| r.basic)
+        .and_then(|b| b.responses().ok())
+    else {
+        return Vec::new();
+    };
+    let this = singles.iter().map(|s| s.this_update.unix).max();
+    let next = singles
+        .iter()
+        .map(|s| s.next_update.map(|t| t.unix))
+        .min()
+        .flatten();
+    let (Some(this), Some(next)) = (this, next) else {
+        return Vec::new();
+    };
+    let http_date = |unix: i64| {
+        let at = std::time::UNIX_EPOCH + Duration::from_secs(u64::try_from(unix).unwrap_or(0));
+        httpdate::fmt_http_date(at)
+    };
+    let digest = <sha2::Sha256 as sha2::Digest>::digest(der);
+    let tag: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let max_age = (next - now.unix).max(0);
+    vec![
+        ("last-modified", http_date(this)),
+        ("expires", http_date(next)),
+        ("etag", format!("\"{tag}\"")),
+        (
+            "cache-control",
+            format!("max-age={max_age}, public, no-transform, must-revalidate"),
+        ),
+    ]
 }
 
 /// Serials (or statuses) a log line names at most: a request may ask about hundreds of

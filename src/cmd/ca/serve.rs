@@ -5,7 +5,7 @@
 //! `pkit::pki::ca::crl_publish::CrlPublisher` per CA.
 
 use crate::cmd::acme::{AcmeOptions, AcmeServer, At};
-use crate::cmd::ca_db::{open_store, DbArgs};
+use crate::cmd::ca_db::{db_err, open_store, DbArgs};
 use crate::cmd::ca_dir::{load_ca_cert, load_issuer, load_settings, parse_duration};
 use crate::cmd::error::{CliError, CliResult, Exit};
 use crate::cmd::flags::{KeySecretArgs, LintGateArgs};
@@ -14,10 +14,12 @@ use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
 use pkit::der::Time;
 use pkit::pki::backend::Backend;
-use pkit::pki::ca::crl_generate::Scope;
+use pkit::pki::ca::crl_generate::{CrlError, Scope};
 use pkit::pki::ca::crl_publish::{
-    CrlPublisher, CurrentCrl, Event, Published, PublisherThread, Schedule,
+    CrlPublisher, CurrentCrl, Event, PublishStartError, Published, PublisherThread, Schedule,
 };
+use pkit::pki::ca::gate::GateMode;
+use pkit::pki::ca::ocsp::gate_lifetime;
 use pkit::pki::ca::ocsp::Responder;
 use pkit::pki::ca::ocsp_cache::ResponseCache;
 use pkit::pki::ca::pointers::{in_certificate, Pointers};
@@ -70,9 +72,11 @@ pub struct ServeArgs {
     pub pin: Vec<String>,
     #[command(flatten)]
     pub http: HttpArgs,
-    /// How long an OCSP response stands: nextUpdate = now + this.
-    #[arg(long, value_name = "DURATION", default_value = "1h")]
-    pub ocsp_next_update: String,
+    /// How long an OCSP response stands: nextUpdate = now + this (default 1h, or 8h for
+    /// a CA whose lint rules hold the CA/B Forum TLS BRs, which ask at least 8 hours,
+    /// §4.9.10).
+    #[arg(long, value_name = "DURATION")]
+    pub ocsp_next_update: Option<String>,
     /// How long a CRL stands: nextUpdate = thisUpdate + this. A new one is made once half
     /// of it has passed.
     #[arg(long, value_name = "DURATION", default_value = "24h")]
@@ -139,6 +143,8 @@ struct Served {
     responder: Arc<Responder>,
     cache: Arc<ResponseCache>,
     db: DbArgs,
+    /// How long its OCSP responses stand, in seconds.
+    lifetime: i64,
 }
 
 /// The name a CA goes by in logs and metrics: its directory's.
@@ -165,10 +171,10 @@ fn load(be: &Backend, a: &ServeArgs, dir: &Path, now: Time) -> CliResult<Served>
         responder_cert: None,
         responder_key: None,
         secrets: a.secrets_of(dir)?,
-        next_update: a.ocsp_next_update.clone(),
+        next_update: ocsp_lifetime(a, dir)?,
         lint: LintGateArgs::default(),
     };
-    let (responder, _store, _) = load_responder(be, &signer, now)?;
+    let (responder, _store, lifetime) = load_responder(be, &signer, now)?;
     Ok(Served {
         dir: dir.to_path_buf(),
         name: name_of(dir),
@@ -177,7 +183,32 @@ fn load(be: &Backend, a: &ServeArgs, dir: &Path, now: Time) -> CliResult<Served>
         responder: Arc::new(responder),
         cache: Arc::new(ResponseCache::new(CACHE_ENTRIES)),
         db,
+        lifetime,
     })
+}
+
+/// How long the OCSP responses of the CA in `dir` stand: --ocsp-next-update, checked
+/// against the CA's lint rules here so that a refusal names this command's flag; or, not
+/// given, 1h where the rules allow it and 8h where they ask at least that (the CA/B
+/// Forum TLS BRs, §4.9.10).
+fn ocsp_lifetime(a: &ServeArgs, dir: &Path) -> CliResult<String> {
+    let settings = load_settings(dir)?;
+    let allowed = |v: &str| -> CliResult<bool> {
+        let secs = parse_duration("--ocsp-next-update", v)?;
+        Ok(gate_lifetime(&settings, GateMode::Enforce, secs).is_ok())
+    };
+    match &a.ocsp_next_update {
+        Some(v) if !allowed(v)? => Err(CliError::negative(format!(
+            "{}: --ocsp-next-update {v}: its lint rules ({}) refuse OCSP responses that \
+             stand so long or so short (the CA/B Forum TLS BRs ask 8 hours to 10 days, \
+             §4.9.10)",
+            dir.display(),
+            settings.lint_rules.name()
+        ))),
+        Some(v) => Ok(v.clone()),
+        None if allowed("1h")? => Ok("1h".into()),
+        None => Ok("8h".into()),
+    }
 }
 
 /// Refuse what would leave a URL unanswered: a CA with no URL, and a served CA's
@@ -267,8 +298,18 @@ fn publish(
     let secrets = a.secrets_of(&c.dir)?;
     let issuer = load_issuer(be, &c.dir, secrets.passin(), secrets.pin())?;
     let store = open_store(&c.dir, &c.db)?;
-    let (publisher, first) = CrlPublisher::start(issuer, store, schedule, now)
-        .map_err(|e| CliError::io(format!("{}: the first CRL: {e}", c.dir.display())))?;
+    let (publisher, first) = CrlPublisher::start(issuer, store, schedule, now).map_err(|e| {
+        let e = match e {
+            PublishStartError::Store(e) => db_err(&c.dir)(e),
+            // Refused by the lint gate (1) or not signed, as `crl gen` says it.
+            PublishStartError::Crl(CrlError::Ca(e)) => CliError::from(e),
+            PublishStartError::Crl(CrlError::Store(e)) => db_err(&c.dir)(e),
+        };
+        CliError::new(
+            e.exit,
+            format!("{}: the first CRL: {}", c.dir.display(), e.message),
+        )
+    })?;
     let whole = publisher.current();
     let shards = publisher
         .scopes()
@@ -309,7 +350,6 @@ fn crl_line(ca: &str, crl: &Published, why: &str) -> serde_json::Value {
 pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let mut opts = a.http.options()?;
     let now = Time::now();
-    let lifetime = parse_duration("--ocsp-next-update", &a.ocsp_next_update)?;
     let cas = a
         .cas
         .iter()
@@ -375,7 +415,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
                     responder: Arc::clone(&c.responder),
                     signer: c.responder.signer()?,
                     store: open_store(&c.dir, &c.db)?,
-                    lifetime,
+                    lifetime: c.lifetime,
                     cache: Arc::clone(&c.cache),
                     clock: Clock::System,
                 })

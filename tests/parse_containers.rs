@@ -141,14 +141,37 @@ fn pkcs12() {
     let j = item(&v, "pkcs12/java-truststore.p12", &[]);
     assert_eq!(j["mac_data"]["password"], "empty");
 
-    // An encrypted safe without --passin: exit 3 and a message that says what to do.
-    let run = pkit_run(&[
-        "parse".to_string(),
-        v.join("pkcs12/no-name-pwd.p12").display().to_string(),
-    ]);
-    assert_eq!(run.code, Some(3), "{}", run.describe());
+    // An encrypted safe without --passin: the file described as far as it can be seen
+    // (the safe's encryption, its bags null) with a line saying what is left out; asked
+    // for its contents (-f pem), exit 3 with that line.
+    let locked = v.join("pkcs12/no-name-pwd.p12").display().to_string();
+    let run = pkit_run(&["parse", &locked, "-f", "json"]);
+    assert_eq!(run.code, Some(0), "{}", run.describe());
     assert!(
-        run.stderr_str().contains("pass --passin"),
+        run.stderr_str().contains("listed with --passin"),
+        "{}",
+        run.describe()
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let safes = doc["items"][0]["auth_safe"].as_array().unwrap();
+    let shut: Vec<&serde_json::Value> = safes.iter().filter(|s| s["encrypted"] == true).collect();
+    assert!(!shut.is_empty(), "{doc}");
+    for s in shut {
+        assert!(
+            s["bags"].is_null() && s["encrypted_data_length"].as_u64() > Some(0),
+            "{s}"
+        );
+        assert!(s["encryption_algorithm"]["name"].is_string(), "{s}");
+    }
+    assert_eq!(
+        doc["items"][0]["mac_data"]["verified"],
+        serde_json::Value::Null
+    );
+    let run = pkit_run(&["parse", &locked, "-f", "pem"]);
+    assert_eq!(run.code, Some(3), "{}", run.describe());
+    assert!(run.stdout.is_empty(), "{}", run.describe());
+    assert!(
+        run.stderr_str().contains("listed with --passin"),
         "{}",
         run.describe()
     );

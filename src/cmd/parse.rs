@@ -186,6 +186,20 @@ pub fn run(be: &Backend, a: ParseArgs) -> CliResult<Exit> {
         })
         .collect();
 
+    // A container whose contents stayed locked for want of a password: extracting them
+    // (-f pem, -f der) fails as a file that did not decrypt does; describing it says
+    // what is left out.
+    let extracting = matches!(a.format, Format::Pem | Format::Der) && !a.summary;
+    for o in &mut outcomes {
+        let Ok(d) = &o.result else { continue };
+        if let Some(why) = d.locked.clone() {
+            if extracting {
+                o.result = Err(CliError::parse(format!("{}: {why}", o.name)));
+            } else {
+                note!("pkit: {}: {why}", o.name);
+            }
+        }
+    }
     let mut failed = 0usize;
     for o in &outcomes {
         match &o.result {

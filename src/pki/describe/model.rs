@@ -37,6 +37,9 @@ pub struct Described {
     pub certs: Vec<CertFacts>,
     /// A list left empty in `json` and produced while printing (see [`Deferred`]).
     pub deferred: Option<Deferred>,
+    /// What the description leaves out for want of a password (a PKCS#12 safe encrypted
+    /// under one): said on stderr, and an error where its contents were asked for.
+    pub locked: Option<String>,
 }
 
 /// A list too long to hold as JSON values: a million-entry CRL would be a million JSON
@@ -96,6 +99,7 @@ impl Described {
             objects: vec![(kind, der.to_vec())],
             certs: Vec::new(),
             deferred: None,
+            locked: None,
         }
     }
 

@@ -3,9 +3,10 @@
 //!
 //! Password use follows what `openssl pkcs12` does: `--passin` when given; otherwise the
 //! empty password, when the MAC shows that is what the file was written with.
-//! Encrypted safes cannot be listed without the password, so a file with one fails with
-//! a message asking for `--passin`; shrouded keys without it are described by their
-//! encryption only.
+//! Encrypted safes cannot be listed without the password: such a safe is described by
+//! its encryption, its `bags` null, and the description marked `locked` (the command
+//! line says so, and refuses to extract what it could not open); shrouded keys without
+//! it are described by their encryption only.
 
 use super::json::{b64, oid_json};
 use super::key::{decrypted_key_json, pbe_json, private_key_fields};
@@ -146,10 +147,6 @@ fn mac_json(mac: &MacData<'_>, content: &[u8], pw: &mut Password, backend: &Back
     Ok(Value::Object(m))
 }
 
-fn needs_password(what: &str) -> Failure {
-    BackendError::BadPassword(format!("PKCS#12 {what} is encrypted: pass --passin")).into()
-}
-
 fn safe_json<'a>(
     i: usize,
     ci: &ContentInfo<'a>,
@@ -208,10 +205,17 @@ fn safe_json<'a>(
             }
         }
         let Some(plain) = plain else {
-            return Err(match last {
-                Some(f) if pw.given => f,
-                _ => needs_password(&what),
+            if let (true, Some(f)) = (pw.given, last) {
+                return Err(f);
+            }
+            // No password to open it: the safe as far as it can be seen, and the
+            // description marked as missing its bags (the MAC said no empty password).
+            m.insert("encrypted_data_length".into(), ct.bytes.len().into());
+            m.insert("bags".into(), Value::Null);
+            d.locked.get_or_insert_with(|| {
+                format!("PKCS#12 {what} is encrypted: its bags are listed with --passin")
             });
+            return Ok(Value::Object(m));
         };
         let log = Deviations::new();
         let bags = safe_contents(Reader::lenient(&[], &log).with_base(&plain, ct.offset))?;

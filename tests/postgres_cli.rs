@@ -452,9 +452,18 @@ fn undelivered(test: &str, on_server: bool) {
     let t = common::tempdir();
     let ca = Ca::new(t.path(), db);
     let out = t.path().join("out");
-    // A directory where the third certificate's file goes: its delivery fails.
+    // A directory where the third certificate's file goes: its delivery fails (--force,
+    // or the batch is refused before it starts for the name being taken).
     std::fs::create_dir_all(out.join("3.pem")).unwrap();
-    let r = ca.run(&["issue", "batch", "--count", "10", "--out-dir", &s(&out)]);
+    let r = ca.run(&[
+        "issue",
+        "batch",
+        "--count",
+        "10",
+        "--out-dir",
+        &s(&out),
+        "--force",
+    ]);
     assert_eq!(r.code, Some(4), "{}", r.describe());
     // Certificates of the chunk that held the third one, the third among them: its
     // files are written in parallel, so which others were written before the failure

@@ -390,6 +390,15 @@ fn run_gen(be: &Backend, a: GenArgs) -> CliResult<Exit> {
             a.output.out.as_deref(),
         );
     }
+    // Its certificates name a shard each, not this CRL: say where those come from.
+    let shards = super::ca_dir::load_settings(&a.issuer.ca)?.crl_shards;
+    if shards > 1 {
+        note!(
+            "pkit: note: this is the whole CRL; the certificates of {} name one of its {shards} \
+             shard CRLs each, which `pkit ca serve` publishes",
+            a.issuer.ca.display()
+        );
+    }
     Ok(Exit::Ok)
 }
 

@@ -243,6 +243,9 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     let items = batch_items(&a, now)?;
     let issuer = a.issuer.load(be)?;
     issuer.check_valid_at(now)?;
+    // From here a signal stops the batch between chunks (exit 6) rather than killing the
+    // process; not before, so that Ctrl-C still leaves a password prompt.
+    let stop = stop_on_signals()?;
     if !a.force {
         check_out_dir_free(&a.out_dir, &items)?;
     }
@@ -255,7 +258,6 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     store
         .checkpoint_in_background()
         .map_err(db_err(&a.issuer.ca))?;
-    let stop = stop_on_signals()?;
     let started = std::time::Instant::now();
     let bar = io::progress_bar(items.len() as u64, "certificates");
     let files = Files {

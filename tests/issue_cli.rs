@@ -2112,6 +2112,66 @@ fn refusals_have_the_right_exit_codes() {
         issued_before,
         "a refused output was issued"
     );
+    // Nor is one that could only fail after signing: a dangling link (which the writer
+    // will not follow), a directory (even with --force), a name that ends in a slash.
+    std::os::unix::fs::symlink(t.path().join("nowhere"), t.path().join("dangling")).unwrap();
+    std::fs::create_dir(t.path().join("adir")).unwrap();
+    for (out, force, needle) in [
+        ("dangling", false, "already exists"),
+        ("adir", true, "is a directory"),
+        ("newdir/", false, "is a directory"),
+    ] {
+        let (o, k) = (p(out), p("left.key"));
+        let mut args = vec![
+            "issue",
+            "cert",
+            "--san",
+            "DNS:leaf.example",
+            "--ca",
+            &goods,
+            "--subject",
+            "CN=x",
+            "--key-out",
+            &k,
+            "-o",
+            &o,
+        ];
+        if force {
+            args.push("--force");
+        }
+        refused(&pk(&args), 4, &[needle], out);
+        assert!(!t.path().join("left.key").exists(), "{out}: a key was left");
+    }
+    // A --template that is not text (a DER certificate given by mistake): input that does
+    // not parse (3), with where it stops being UTF-8, not an I/O failure.
+    std::fs::write(t.path().join("t.der"), [0x30, 0x82, 0xff, 0x10]).unwrap();
+    let r = pk(&[
+        "issue",
+        "cert",
+        "--san",
+        "DNS:leaf.example",
+        "--ca",
+        &goods,
+        "--subject",
+        "CN=x",
+        "--template",
+        &p("t.der"),
+        "--key-out",
+        &p("t.key"),
+        "-o",
+        &p("t.pem"),
+    ]);
+    refused(
+        &r,
+        3,
+        &["t.der: offset 1", "JSON template"],
+        "a binary --template",
+    );
+    assert_eq!(
+        list(&good).len(),
+        issued_before,
+        "a refused output was issued"
+    );
 
     // issue ca into an existing CA: exit 4, the CA untouched.
     let before: Vec<Vec<u8>> = ["ca.pem", "ca.key"]

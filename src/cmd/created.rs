@@ -108,18 +108,24 @@ pub fn print_json_with(kind: &str, items: Vec<Value>, extra: Value) -> CliResult
 }
 
 /// Refuse to go on, before any work is done (a certificate signed and recorded, a CRL
-/// number spent, a log entry appended), when a file to be written exists or its directory
-/// does not: either would fail only after that work, leaving it undelivered.
+/// number spent, a log entry appended), when a file to be written could not be: it
+/// exists (a link, even a dangling one, counts), it is a directory (even with
+/// `--force`), it names no file (`dir/`), or its directory does not exist. Each would
+/// fail only after that work, leaving it undelivered.
 pub fn check_free(paths: &[Option<&Path>], force: bool) -> CliResult {
     for p in paths.iter().flatten() {
         if p.as_os_str() == "-" {
             continue;
         }
-        if !force && p.exists() {
-            return Err(CliError::io(format!(
-                "{}: already exists (use --force to overwrite)",
-                p.display()
-            )));
+        let shown = p.display();
+        let refuse = |why: &str| Err(CliError::io(format!("{shown}: {why}")));
+        let names_a_file =
+            p.file_name().is_some() && !p.as_os_str().as_encoded_bytes().ends_with(b"/");
+        if !names_a_file || p.is_dir() {
+            return refuse("is a directory, not a file to write");
+        }
+        if !force && std::fs::symlink_metadata(p).is_ok() {
+            return refuse("already exists (use --force to overwrite)");
         }
         // `x.pem` has the parent "": the working directory, which exists.
         let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
@@ -130,9 +136,8 @@ pub fn check_free(paths: &[Option<&Path>], force: bool) -> CliResult {
                 "no such directory"
             };
             return Err(CliError::io(format!(
-                "{}: {why} (for {})",
-                dir.display(),
-                p.display()
+                "{}: {why} (for {shown})",
+                dir.display()
             )));
         }
     }

@@ -158,11 +158,21 @@ pub fn read_secret(spec: &str) -> CliResult<Vec<u8>> {
             let fd: i32 = rest
                 .parse()
                 .map_err(|_| CliError::usage(format!("password source fd:{rest}: not a number")))?;
+            // A pipe is read once: what it held is kept for the process, for a command that
+            // opens several keys with one source (`ca serve --passin fd:3` for each CA and
+            // for its CRL publisher).
+            static READ: std::sync::Mutex<Vec<(i32, Vec<u8>)>> = std::sync::Mutex::new(Vec::new());
+            let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, secret)) = read.iter().find(|(f, _)| *f == fd) {
+                return Ok(secret.clone());
+            }
             let mut s = String::new();
             fs::File::open(format!("/dev/fd/{fd}"))
                 .and_then(|mut f| f.read_to_string(&mut s))
                 .map_err(|e| CliError::io_at(&format!("fd:{fd}"), &e))?;
-            Ok(first_line(s))
+            let secret = first_line(s);
+            read.push((fd, secret.clone()));
+            Ok(secret)
         }
         _ => Err(CliError::usage(
             "password source: expected pass:, env:, file: or fd: before the first ':'",
@@ -343,6 +353,20 @@ pub fn parse_cert(item: &Item) -> CliResult<pkit::pki::cert::Certificate<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `fd:N` is read once: a second key opened with the same source gets the same
+    /// secret, where reading the descriptor again would give nothing.
+    #[test]
+    fn an_fd_source_is_read_once() {
+        use std::io::{Seek, Write};
+        use std::os::fd::AsRawFd;
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(b"s3cret\nsecond line\n").unwrap();
+        f.rewind().unwrap();
+        let spec = format!("fd:{}", f.as_raw_fd());
+        assert_eq!(read_secret(&spec).unwrap(), b"s3cret");
+        assert_eq!(read_secret(&spec).unwrap(), b"s3cret");
+    }
 
     #[test]
     fn secrets() {

@@ -213,7 +213,7 @@ pub fn run(be: &Backend, a: LintArgs) -> CliResult<Exit> {
     if let Some(e) = unreadable {
         return Err(CliError::new(
             e.exit,
-            "inputs above did not parse; the rest were linted",
+            "inputs above could not be linted; the rest were",
         ));
     }
     let fails = linted

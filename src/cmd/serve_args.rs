@@ -14,12 +14,14 @@ pub fn listen_address(v: &str) -> Result<String, String> {
     if v.parse::<std::net::SocketAddr>().is_ok() {
         return Ok(v.to_string());
     }
+    // Any name the resolver may know (`/etc/hosts` and container DNS hold names with
+    // `_`); an address is what SocketAddr parsed above.
     let named = v.rsplit_once(':').is_some_and(|(host, port)| {
         port.parse::<u16>().is_ok()
             && !host.is_empty()
-            && host
+            && !host
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+                .any(|c| c.is_whitespace() || matches!(c, ':' | '/' | '[' | ']' | '@'))
     });
     if named {
         Ok(v.to_string())

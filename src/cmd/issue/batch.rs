@@ -251,7 +251,7 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     }
     // A directory this run makes goes again if nothing is written into it (a batch the
     // CA refuses, or one stopped before its first certificate).
-    let _made = (!a.out_dir.exists()).then(|| MadeDir(a.out_dir.clone()));
+    let _made = MadeDir::before_making(&a.out_dir);
     let out_dir = OutDir::open(&a.out_dir)?;
     let mut store = open_store(&a.issuer.ca, &a.issuer.db)?;
     warn_undelivered(be, store.as_mut(), &a.issuer.ca)?;
@@ -387,13 +387,36 @@ fn check_out_dir_free(dir: &std::path::Path, items: &[BatchItem]) -> CliResult {
     )))
 }
 
-/// A directory `issue batch` made, removed when the run ends if it is still empty.
-struct MadeDir(PathBuf);
+/// The directories `issue batch` makes for --out-dir (it and those above it that are
+/// missing), removed when the run ends if they are still empty.
+struct MadeDir {
+    dir: PathBuf,
+    /// The highest of them.
+    top: PathBuf,
+}
+
+impl MadeDir {
+    /// Before `dir` is made: what making it will add, if anything.
+    fn before_making(dir: &std::path::Path) -> Option<MadeDir> {
+        let top = dir
+            .ancestors()
+            .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
+            .last()?;
+        Some(MadeDir {
+            dir: dir.to_path_buf(),
+            top: top.to_path_buf(),
+        })
+    }
+}
 
 impl Drop for MadeDir {
     fn drop(&mut self) {
-        // Fails, leaving it, once any file is in it.
-        let _ = std::fs::remove_dir(&self.0);
+        for d in self.dir.ancestors() {
+            // Fails, leaving it and those above, once anything is in it.
+            if std::fs::remove_dir(d).is_err() || d == self.top {
+                break;
+            }
+        }
     }
 }
 

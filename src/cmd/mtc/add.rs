@@ -90,22 +90,34 @@ pub fn run(be: &Backend, a: AddArgs) -> CliResult<Exit> {
     let e = new_entry(&issuer, now, &req).map_err(mtc_err(&name))?;
     // The key first: the log keeps every entry for good, so an entry must not be appended
     // for a key that could not be written. A key whose entry the log then refused goes.
+    // (With --force, the file it replaces is put back.)
     let key_file = match (&a.key_out, &key) {
         (Some(path), Some(key)) => {
+            let replaced = std::fs::read(path).ok();
             let pem = key_pem(be, key.as_ref(), None)?;
             io::write_file_atomic(path, pem.as_bytes(), a.force, true)?;
-            Some(path)
+            Some((path, replaced))
         }
         _ => None,
     };
     let index = store.append_entries(&[e]).map_err(|e| {
-        if let Some(path) = key_file {
-            let _ = std::fs::remove_file(path);
+        match &key_file {
+            Some((path, Some(old))) => {
+                let _ = io::write_file_atomic(path, old, true, true);
+            }
+            Some((path, None)) => {
+                let _ = std::fs::remove_file(path);
+            }
+            None => {}
         }
         mtc_err(&name)(e)
     })?;
-    let key_note = key_file.map_or(String::new(), |p| format!(" (its key in {})", p.display()));
-    crate::cmd::created::say_created(format_args!("log entry {index}{key_note}"), None);
+    if a.output.format != super::common::Format::Json {
+        let key_note = key_file.as_ref().map_or(String::new(), |(p, _)| {
+            format!(" (its key in {})", p.display())
+        });
+        crate::cmd::created::say_created(format_args!("log entry {index}{key_note}"), None);
+    }
     emit(
         a.output.format,
         "mtc_add",

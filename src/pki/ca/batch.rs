@@ -260,6 +260,13 @@ impl Batch<'_> {
                 stopped: false,
             });
         };
+        // A stop asked for before anything was signed: nothing is.
+        if stopping() {
+            return Ok(Finished {
+                issued,
+                stopped: true,
+            });
+        }
         let mut pending = sign_chunk(first).map_err(BatchError::Other)?;
         loop {
             // A stop asked for while this chunk was signed: it is committed and
@@ -503,5 +510,28 @@ mod tests {
         assert_eq!(run.issued, 2);
         assert_eq!(store.count().unwrap(), 2);
         assert!(store.lint_overrides().unwrap().is_empty());
+    }
+    /// A stop asked for before the batch starts (a signal while it opened its records):
+    /// nothing is signed or recorded, and the batch says it was stopped.
+    #[test]
+    fn a_stop_before_the_first_chunk_signs_nothing() {
+        let be = openssl::backend();
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+        let issuer = issuer(be, GateMode::Enforce);
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        let batch = Batch {
+            issuer: &issuer,
+            backend: be,
+            now: Time::now(),
+            stop: Some(&stop),
+            clip: false,
+        };
+        let delivery = StopsAtSecond {
+            chunks: AtomicUsize::new(0),
+        };
+        let run = batch.run(&items(3), 1024, &mut store, &delivery).unwrap();
+        assert_eq!((run.issued, run.stopped), (0, true));
+        assert_eq!(store.count().unwrap(), 0);
     }
 }

@@ -24,18 +24,22 @@ fn get(url: &str) -> (u16, String, Vec<u8>) {
     common::http_get(url)
 }
 
+/// The `issue ca` flags that point the CA `name` at `base`: one OCSP URL for every CA,
+/// its CRL at /crl/NAME.crl, its certificate at /certs/NAME.der.
+fn urls(base: &str, name: &str) -> Vec<String> {
+    vec![
+        "--ocsp-url".to_string(),
+        format!("{base}/ocsp"),
+        "--crl-url".to_string(),
+        format!("{base}/crl/{name}.crl"),
+        "--issuer-url".to_string(),
+        format!("{base}/certs/{name}.der"),
+    ]
+}
+
 /// A root and an intermediate whose ca.json point to `base` (one OCSP URL for both).
 fn two_tier(d: &Path, base: &str) -> (PathBuf, PathBuf) {
-    let urls = |name: &str| {
-        vec![
-            "--ocsp-url".to_string(),
-            format!("{base}/ocsp"),
-            "--crl-url".to_string(),
-            format!("{base}/crl/{name}.crl"),
-            "--issuer-url".to_string(),
-            format!("{base}/certs/{name}.der"),
-        ]
-    };
+    let urls = |name: &str| urls(base, name);
     let r = urls("root");
     let r: Vec<&str> = r.iter().map(String::as_str).collect();
     let root = common::issue_ca(d, "root", "CN=Serve Root,O=Example", &r);
@@ -662,16 +666,7 @@ fn each_ca_opens_with_its_own_password() {
     let d = t.path();
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let urls = |name: &str| {
-        [
-            "--ocsp-url".to_string(),
-            format!("{base}/ocsp"),
-            "--crl-url".to_string(),
-            format!("{base}/crl/{name}.crl"),
-            "--issuer-url".to_string(),
-            format!("{base}/certs/{name}.der"),
-        ]
-    };
+    let urls = |name: &str| urls(&base, name);
     let (root, int) = (d.join("root"), d.join("int"));
     let mut args = vec!["issue".to_string(), "ca".into(), "--dir".into(), s(&root)];
     args.extend([
@@ -743,26 +738,11 @@ fn a_ca_under_the_tls_brs_serves_with_the_defaults() {
     let d = t.path();
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let (ocsp, crl, issuer) = (
-        format!("{base}/ocsp"),
-        format!("{base}/crl/br.crl"),
-        format!("{base}/certs/br.der"),
-    );
-    let ca = common::issue_ca(
-        d,
-        "br",
-        "CN=BR CA,O=Example,C=US",
-        &[
-            "--lint-rules",
-            "rfc5280,cabf-tls",
-            "--ocsp-url",
-            &ocsp,
-            "--crl-url",
-            &crl,
-            "--issuer-url",
-            &issuer,
-        ],
-    );
+    let ocsp = format!("{base}/ocsp");
+    let mut flags = vec!["--lint-rules".to_string(), "rfc5280,cabf-tls".into()];
+    flags.extend(urls(&base, "br"));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let ca = common::issue_ca(d, "br", "CN=BR CA,O=Example,C=US", &flags);
     let listen = format!("127.0.0.1:{port}");
     let r = pk(&[
         "ca",

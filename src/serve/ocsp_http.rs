@@ -67,6 +67,9 @@ impl OcspHandler {
             .then(|| started.elapsed());
         log.push(json!({
             "time": self.clock.now().to_string(),
+            // As every server's request lines say it (`ca serve` routes here for OCSP).
+            "event": "request",
+            "route": "ocsp",
             "peer": rq.peer.to_string(),
             "method": rq.method.as_str(),
             "serial": serial_json(&answered.serials),

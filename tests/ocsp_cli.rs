@@ -743,7 +743,9 @@ fn openssl_client_against_pkit_serve() {
         lines.iter().filter(|l| l.get("method").is_some()).collect();
     assert_eq!(requests.len(), 11, "{log}");
     for l in &requests {
-        for k in ["time", "event", "route", "peer", "method", "serial", "status", "us"] {
+        for k in [
+            "time", "event", "route", "peer", "method", "serial", "status", "us",
+        ] {
             assert!(l.get(k).is_some(), "{k} missing in {l}");
         }
     }

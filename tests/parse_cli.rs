@@ -211,7 +211,24 @@ fn directory_recursive_in_stable_order() {
     // Sorted path order, directories walked in place (as `find | sort` would with `/`
     // sorting before letters here).
     expected.sort();
+    // What is no regular file is passed over and named on stderr: a link to nothing, and
+    // a FIFO (reading it would wait for a writer that never comes).
+    std::os::unix::fs::symlink(dir.path().join("gone"), dir.path().join("b/dangling")).unwrap();
+    let fifo = dir.path().join("c/fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
     let root = dir.path().to_string_lossy().into_owned();
+    let run = pkit_run(&["parse", "-r", &root, "--summary"]);
+    ok(&run, "parse -r DIR with a FIFO and a dangling link");
+    let err = run.stderr_str();
+    assert!(
+        err.contains("b/dangling: a link to nothing, skipped")
+            && err.contains("c/fifo: a FIFO, skipped"),
+        "{err}"
+    );
     let mut first: Option<Vec<String>> = None;
     for _ in 0..3 {
         let run = pkit_run(&["parse", "-r", &root, "-f", "jsonl"]);

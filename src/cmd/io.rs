@@ -79,6 +79,16 @@ fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>) -> CliResult {
             walk_dir(&p, out)?;
         } else if p.is_file() {
             out.push(p);
+        } else {
+            // A FIFO would block the read, a socket or device has no file to read, and a
+            // dangling link nothing at all: passed over, and said so.
+            let what = match fs::symlink_metadata(&p).map(|m| m.file_type()) {
+                Ok(t) if t.is_symlink() => "a link to nothing",
+                Ok(t) if std::os::unix::fs::FileTypeExt::is_fifo(&t) => "a FIFO",
+                Ok(t) if std::os::unix::fs::FileTypeExt::is_socket(&t) => "a socket",
+                _ => "not a regular file",
+            };
+            note!("pkit: {}: {what}, skipped", p.display());
         }
     }
     Ok(())

@@ -51,22 +51,48 @@ fn two_tier(d: &Path, base: &str) -> (PathBuf, PathBuf) {
     (root, int)
 }
 
-/// The samples of a /metrics scrape as Python's prometheus_client (OpenMetrics parser)
-/// reads them: `name{labels as sorted JSON}` → value.
-fn scrape(base: &str) -> HashMap<String, f64> {
+/// The samples of a /metrics scrape as Python's prometheus_client reads them: `name{labels
+/// as sorted JSON}` → value. `open`: asked for as Prometheus asks (OpenMetrics, read by
+/// its OpenMetrics parser); else as curl asks (no Accept: the classic 0.0.4 text format,
+/// read by its classic parser, every family of a known type).
+fn scrape(base: &str, open: bool) -> HashMap<String, f64> {
     require(Peer::PrometheusClient);
-    let (status, ct, body) = get(&format!("{base}/metrics"));
-    assert_eq!(status, 200);
-    assert!(ct.starts_with("application/openmetrics-text"), "{ct}");
-    let script = "import sys, json\n\
-        from prometheus_client.openmetrics.parser import text_string_to_metric_families\n\
-        out = {}\n\
+    let mut rq = common::http_agent().get(format!("{base}/metrics"));
+    if open {
+        rq = rq.header(
+            "accept",
+            "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5",
+        );
+    }
+    let mut r = rq.call().expect("GET /metrics");
+    assert_eq!(r.status().as_u16(), 200);
+    let ct = r
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let (want, parser) = if open {
+        (
+            "application/openmetrics-text",
+            "prometheus_client.openmetrics.parser",
+        )
+    } else {
+        ("text/plain; version=0.0.4", "prometheus_client.parser")
+    };
+    assert!(ct.starts_with(want), "{ct}");
+    let body = r.body_mut().read_to_vec().unwrap();
+    let script = format!(
+        "import sys, json\n\
+        from {parser} import text_string_to_metric_families\n\
+        out = {{}}\n\
         for f in text_string_to_metric_families(sys.stdin.read()):\n\
+        \x20   assert f.type in ('counter', 'gauge', 'histogram'), (f.name, f.type)\n\
         \x20   for x in f.samples:\n\
         \x20       out[x.name + json.dumps(x.labels, sort_keys=True)] = x.value\n\
-        print(json.dumps(out))\n";
-    let r = common::run_with("python3", &["-c", script], Some(&body), common::HANG);
-    assert_eq!(r.code, Some(0), "prometheus_client: {}", r.describe());
+        print(json.dumps(out))\n"
+    );
+    let r = common::run_with("python3", &["-c", &script], Some(&body), common::HANG);
+    assert_eq!(r.code, Some(0), "{parser}: {}", r.describe());
     serde_json::from_str(r.stdout_str().trim()).expect("parser output")
 }
 
@@ -248,13 +274,13 @@ fn one_server_answers_every_url_of_a_two_tier_ca_with_acme() {
         assert_eq!(v["chain"].as_array().map(Vec::len), Some(3), "{v}");
     }
 
-    // /metrics parses, and moves as requests are made.
-    let before = scrape(&base);
+    // /metrics parses, in either format, and moves as requests are made.
+    let before = scrape(&base, true);
     let key = r#"pkit_http_requests_total{"code": "200", "route": "crl"}"#;
     let crl_url = format!("{base}/crl/int.crl");
     assert_eq!(get(&crl_url).0, 200);
     assert_eq!(get(&crl_url).0, 200);
-    let after = scrape(&base);
+    let after = scrape(&base, false);
     assert_eq!(sample(&after, key), sample(&before, key) + 2.0, "{after:?}");
     assert!(
         sample(
@@ -288,7 +314,7 @@ fn one_server_answers_every_url_of_a_two_tier_ca_with_acme() {
     });
     common::note(&format!("revocation in the CRL after {took:?}"));
     assert!(ocsp_status(&root, &int, &leaf).contains(": revoked"));
-    let m = scrape(&base);
+    let m = scrape(&base, true);
     assert_eq!(sample(&m, r#"pkit_revocations_total{"ca": "int"}"#), 1.0);
     assert!(sample(&m, r#"pkit_crl_entries{"ca": "int", "crl": "all"}"#) >= 1.0);
 

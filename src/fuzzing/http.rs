@@ -72,6 +72,7 @@ fn handle(handler: &mut dyn Handler, data: &[u8]) {
         method: &method,
         target,
         content_type,
+        accept: None,
         peer: ([127, 0, 0, 1], 0).into(),
         body,
         endpoint: 0,

@@ -222,8 +222,8 @@ impl CaHandler {
                     .ocsp
                     .first()
                     .map_or_else(|| pkit_der::Time::now().unix, |o| o.clock.now().unix);
-                let body = self.metrics.encode(now).into_bytes();
-                return logged("metrics", plain(200, metrics::CONTENT_TYPE, body), &rq);
+                let (content_type, body) = metrics::negotiate(&self.metrics, now, rq.accept);
+                return logged("metrics", plain(200, content_type, body), &rq);
             }
             _ => {}
         }

@@ -19,6 +19,7 @@
 //!         method: &method,
 //!         target,
 //!         content_type: None,
+//!         accept: None,
 //!         peer: ([127, 0, 0, 1], 50000).into(),
 //!         endpoint: 0,
 //!         body: Body::Read(Default::default()),

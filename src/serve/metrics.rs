@@ -194,12 +194,101 @@ impl Metrics {
     }
 }
 
-/// The media type of the text exposition format.
+/// The media type of OpenMetrics, what Prometheus asks for first.
 pub(crate) const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// The media type of Prometheus's classic text format (0.0.4), for every other scraper.
+pub(crate) const CLASSIC_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// The exposition at `now` in the format an `Accept` header asks for: OpenMetrics when it
+/// names it (Prometheus does, first), else the classic text format, as client_golang
+/// negotiates: what curl, older Prometheus servers and the classic parsers read.
+pub(crate) fn negotiate(m: &Metrics, now: i64, accept: Option<&str>) -> (&'static str, String) {
+    let open = m.encode(now);
+    if accept.is_some_and(|a| a.contains("application/openmetrics-text")) {
+        (CONTENT_TYPE, open)
+    } else {
+        (CLASSIC_CONTENT_TYPE, classic(&open))
+    }
+}
+
+/// OpenMetrics text as Prometheus's 0.0.4 format has it. The two differ, for what pkit
+/// exposes (counters, gauges, histograms; no exemplars), in three things: a counter's
+/// family is named with its `_total` suffix in HELP and TYPE, `unknown` is `untyped`, and
+/// there are no `# UNIT` or `# EOF` lines.
+fn classic(open: &str) -> String {
+    let counters: std::collections::HashSet<&str> = open
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE "))
+        .filter_map(|l| l.strip_suffix(" counter"))
+        .collect();
+    let mut out = String::with_capacity(open.len());
+    for line in open.lines() {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
+            continue;
+        }
+        let meta = ["# HELP ", "# TYPE "]
+            .into_iter()
+            .find_map(|p| line.strip_prefix(p).map(|rest| (p, rest)));
+        match meta {
+            Some((p, rest)) => {
+                let (name, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+                let name = if counters.contains(name) {
+                    format!("{name}_total")
+                } else {
+                    name.to_string()
+                };
+                let tail = if p == "# TYPE " && tail == "unknown" {
+                    "untyped"
+                } else {
+                    tail
+                };
+                out.push_str(format!("{p}{name} {tail}").trim_end());
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The classic format names a counter's family as its samples are named, and has
+    /// neither UNIT nor EOF lines; gauges and histograms are as in OpenMetrics.
+    #[test]
+    fn the_classic_format_names_counters_by_their_samples() {
+        let m = Metrics::new();
+        m.request("ocsp", 200);
+        m.ocsp_answer("int", "good", Some(Duration::from_micros(300)));
+        let (open_type, open) =
+            negotiate(&m, 0, Some("application/openmetrics-text;version=1.0.0"));
+        let (classic_type, text) = negotiate(&m, 0, Some("*/*"));
+        assert!(open_type.starts_with("application/openmetrics-text"));
+        assert!(classic_type.starts_with("text/plain; version=0.0.4"));
+        assert!(
+            open.ends_with("# EOF\n") && !text.contains("# EOF"),
+            "{text}"
+        );
+        assert!(!text.contains("# UNIT "), "{text}");
+        for line in text.lines().filter(|l| l.starts_with("# TYPE ")) {
+            let mut parts = line.split(' ').skip(2);
+            let (name, kind) = (parts.next().unwrap(), parts.next().unwrap());
+            assert_eq!(kind == "counter", name.ends_with("_total"), "{line}");
+            // Each family's samples carry its name (histograms: _bucket, _sum, _count).
+            assert!(
+                text.lines()
+                    .any(|l| !l.starts_with('#') && l.starts_with(name)),
+                "{line}"
+            );
+        }
+        assert!(
+            text.contains("# TYPE pkit_http_requests_total counter"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn counts_show_in_the_exposition() {

@@ -44,7 +44,8 @@ again within --crl-max-age of any revocation recorded in the CA's records (by `p
 revoke`, ACME revokeCert or another process) and once half of its --crl-next-update window \
 has passed; the CA's certificate (DER, application/pkix-cert). Several CAs may share an \
 OCSP URL (the request's CertID picks the CA). GET /health: JSON with each CA's CRL, 503 \
-when one is past its nextUpdate. GET /metrics: Prometheus (OpenMetrics text): requests by \
+when one is past its nextUpdate. GET /metrics: Prometheus (OpenMetrics when the Accept header asks for \
+it, as Prometheus does; else the classic 0.0.4 text format): requests by \
 route and status, OCSP answers by status, OCSP and CRL signing latency, CRL number, \
 entries and age, revocations. Refused at start: two things at one path, a CA whose \
 ca.json names no URL, and a served CA whose certificate points to a URL its issuer (also \

@@ -20,6 +20,9 @@ pub struct Request<'a> {
     pub target: &'a str,
     /// The Content-Type header, when present and readable.
     pub content_type: Option<&'a str>,
+    /// The Accept header, when present and readable (`/metrics` answers in the format
+    /// asked for).
+    pub accept: Option<&'a str>,
     /// The client's address, for the log.
     pub peer: SocketAddr,
     /// Which of [`ServerOptions::endpoints`](super::ServerOptions::endpoints) the

@@ -280,6 +280,10 @@ async fn exchange<H: Handler>(
                 .headers
                 .get(CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok()),
+            accept: parts
+                .headers
+                .get(hyper::header::ACCEPT)
+                .and_then(|v| v.to_str().ok()),
             peer,
             endpoint,
             body,

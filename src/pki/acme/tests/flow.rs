@@ -141,6 +141,7 @@ fn ask(h: &mut AcmeHandler, method: Method, path: &str, body: Vec<u8>) -> Reply 
         method: &method,
         target: path,
         content_type: Some("application/jose+json"),
+        accept: None,
         peer: ([127, 0, 0, 1], 40000).into(),
         body: Body::Read(body.into()),
         endpoint: 0,

@@ -712,6 +712,18 @@ fn openssl_client_against_pkit_serve() {
         etag.len() == 34 && etag.starts_with('"') && etag.ends_with('"'),
         "{etag}"
     );
+    // Asked again (no nonce: cacheable), the response comes from the responder's cache
+    // with the times it was signed with: the same body and the same headers.
+    let (code, again, body_again) = http_full(port, "GET", &path, b"");
+    assert_eq!(code, 200);
+    assert_eq!(body_again, body, "not served from the cache");
+    for name in ["last-modified", "expires", "etag"] {
+        let got = again
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone());
+        assert_eq!(got, Some(header(name)), "{name}: {again:?}");
+    }
     // A POST is not kept by HTTP caches: no caching headers.
     let (code, headers, _) = http_full(port, "POST", "/", &std::fs::read(&req).unwrap());
     assert_eq!(code, 200);
@@ -741,7 +753,7 @@ fn openssl_client_against_pkit_serve() {
         .collect();
     let requests: Vec<&serde_json::Value> =
         lines.iter().filter(|l| l.get("method").is_some()).collect();
-    assert_eq!(requests.len(), 11, "{log}");
+    assert_eq!(requests.len(), 12, "{log}");
     for l in &requests {
         for k in [
             "time", "event", "route", "peer", "method", "serial", "status", "us",

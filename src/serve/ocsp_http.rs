@@ -80,7 +80,7 @@ impl OcspHandler {
             "us": rq.received.elapsed().as_micros() as u64,
         }));
         let made_headers = if code == 200 && *rq.method == Method::GET {
-            caching_headers(&answered.der, self.clock.now())
+            caching_headers(&answered, self.clock.now())
         } else {
             Vec::new()
         };
@@ -168,34 +168,20 @@ impl OcspHandler {
 /// successful response to a GET until the certificates' status may have changed —
 /// `Last-Modified` (thisUpdate), `Expires` (nextUpdate), an `ETag` of the response, and
 /// `Cache-Control: max-age` up to nextUpdate, `public, no-transform, must-revalidate`.
-/// With several certificates in one response, the latest thisUpdate and the earliest
-/// nextUpdate; none for a response that is not successful or has no nextUpdate (POSTs
-/// are not cached by HTTP caches, so they get none either).
-fn caching_headers(der: &[u8], now: pkit_der::Time) -> Vec<(&'static str, String)> {
-    let Some(singles) = pkit_x509::ocsp::OcspResponse::from_der(der)
-        .ok()
-        .filter(|r| r.status == ResponseStatus::Successful)
-        .and_then(|r| r.basic)
-        .and_then(|b| b.responses().ok())
-    else {
+/// The times are those the response was signed with ([`Answered::validity`]; one pair
+/// for every certificate it covers); none for an answer without them (not successful).
+/// POSTs are not kept by HTTP caches, so they get none either.
+fn caching_headers(answered: &Answered, now: pkit_der::Time) -> Vec<(&'static str, String)> {
+    let Some((this, next)) = answered.validity else {
         return Vec::new();
     };
-    let this = singles.iter().map(|s| s.this_update.unix).max();
-    let next = singles
-        .iter()
-        .map(|s| s.next_update.map(|t| t.unix))
-        .min()
-        .flatten();
-    let (Some(this), Some(next)) = (this, next) else {
-        return Vec::new();
+    let http_date = |t: pkit_der::Time| {
+        let secs = u64::try_from(t.unix).unwrap_or(0);
+        httpdate::fmt_http_date(std::time::UNIX_EPOCH + Duration::from_secs(secs))
     };
-    let http_date = |unix: i64| {
-        let at = std::time::UNIX_EPOCH + Duration::from_secs(u64::try_from(unix).unwrap_or(0));
-        httpdate::fmt_http_date(at)
-    };
-    let digest = <sha2::Sha256 as sha2::Digest>::digest(der);
+    let digest = <sha2::Sha256 as sha2::Digest>::digest(&answered.der);
     let tag: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-    let max_age = (next - now.unix).max(0);
+    let max_age = (next.unix - now.unix).max(0);
     vec![
         ("last-modified", http_date(this)),
         ("expires", http_date(next)),
@@ -251,6 +237,7 @@ fn failed(status: ResponseStatus) -> Answered {
         serials: Vec::new(),
         status: status.name().unwrap_or("error").to_string(),
         cached: false,
+        validity: None,
     }
 }
 

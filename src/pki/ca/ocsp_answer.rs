@@ -35,6 +35,8 @@ pub struct Answered {
     pub status: String,
     /// Served from the cache rather than signed now.
     pub cached: bool,
+    /// thisUpdate and nextUpdate of a successful response (for HTTP caching headers).
+    pub validity: Option<(Time, Time)>,
 }
 
 /// Why a request got no successful answer.
@@ -106,6 +108,7 @@ pub fn answer(
                 serials: Vec::new(),
                 status: "unauthorized".into(),
                 cached: false,
+                validity: None,
             })
         }
         Question::Ours {
@@ -123,12 +126,14 @@ pub fn answer(
             .collect::<Vec<_>>()
             .join(","),
         cached: false,
+        validity: None,
     };
     let cacheable = cert_ids.len() == 1 && nonce.is_none();
     let cache = cache.filter(|_| cacheable);
     if let (Some(c), Some(id), Some(status)) = (&cache, cert_ids.first(), statuses.first()) {
-        if let Some(der) = c.get(id.raw, status, now) {
-            answered.der = der;
+        if let Some(kept) = c.get(id.raw, status, now) {
+            answered.der = kept.der;
+            answered.validity = Some((kept.this_update, kept.next_update));
             answered.cached = true;
             return Ok(answered);
         }
@@ -138,6 +143,7 @@ pub fn answer(
     answered.der = responder
         .sign(signer, &pairs, nonce, now, next_update)
         .map_err(|e| AnswerError::Internal(e.to_string()))?;
+    answered.validity = Some((now, next_update));
     // A cache is only passed on for a single CertID, so there is one status.
     if let (Some(c), Some(status), Some(id)) =
         (cache, statuses.into_iter().next(), cert_ids.first())

@@ -20,9 +20,21 @@ use std::sync::{Mutex, MutexGuard};
 
 struct Entry {
     status: CertStatus,
-    der: Vec<u8>,
+    response: Cached,
     /// After this time the entry is re-signed.
     refresh_at: Time,
+}
+
+/// A response kept, and the thisUpdate and nextUpdate it was signed with (what an HTTP
+/// cache in front of the responder is told, without reading the response again).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cached {
+    /// The OCSPResponse DER.
+    pub der: Vec<u8>,
+    /// Its thisUpdate.
+    pub this_update: Time,
+    /// Its nextUpdate.
+    pub next_update: Time,
 }
 
 /// Responses by the CertID DER they answer.
@@ -49,11 +61,11 @@ impl ResponseCache {
 
     /// A copy of the cached response for `cert_id` if it was signed for `status` and is
     /// not due for refresh at `now`.
-    pub fn get(&self, cert_id: &[u8], status: &CertStatus, now: Time) -> Option<Vec<u8>> {
+    pub fn get(&self, cert_id: &[u8], status: &CertStatus, now: Time) -> Option<Cached> {
         self.entries()?
             .get(cert_id)
             .filter(|e| e.status == *status && now < e.refresh_at)
-            .map(|e| e.der.clone())
+            .map(|e| e.response.clone())
     }
 
     /// Keep `der`, signed at `this_update` for `status`, valid until `next_update`.
@@ -76,7 +88,11 @@ impl ResponseCache {
             cert_id.to_vec(),
             Entry {
                 status,
-                der,
+                response: Cached {
+                    der,
+                    this_update,
+                    next_update,
+                },
                 refresh_at: this_update.plus_seconds(half),
             },
         );
@@ -103,13 +119,18 @@ mod tests {
         let c = ResponseCache::new(2);
         let t0 = Time { unix: 1_000 };
         c.put(b"id1", CertStatus::Good, vec![1], t0, t0.plus_seconds(3600));
-        assert_eq!(c.get(b"id1", &CertStatus::Good, t0), Some(vec![1u8]));
         assert_eq!(
-            c.get(b"id1", &CertStatus::Good, t0.plus_seconds(1799)),
+            c.get(b"id1", &CertStatus::Good, t0).map(|c| c.der),
             Some(vec![1u8])
         );
         assert_eq!(
-            c.get(b"id1", &CertStatus::Good, t0.plus_seconds(1800)),
+            c.get(b"id1", &CertStatus::Good, t0.plus_seconds(1799))
+                .map(|c| c.der),
+            Some(vec![1u8])
+        );
+        assert_eq!(
+            c.get(b"id1", &CertStatus::Good, t0.plus_seconds(1800))
+                .map(|c| c.der),
             None
         );
         let revoked = CertStatus::Revoked(Revoked {
@@ -118,8 +139,8 @@ mod tests {
             reason: Some(1),
             not_after: 9,
         });
-        assert_eq!(c.get(b"id1", &revoked, t0), None);
-        assert_eq!(c.get(b"id2", &CertStatus::Good, t0), None);
+        assert_eq!(c.get(b"id1", &revoked, t0).map(|c| c.der), None);
+        assert_eq!(c.get(b"id2", &CertStatus::Good, t0).map(|c| c.der), None);
         c.put(
             b"id2",
             CertStatus::Unknown,

@@ -3,7 +3,7 @@
 
 use super::error::{CliError, CliResult};
 use super::io;
-use super::key::load_private_key;
+use super::key_file::{load_private_key, load_private_key_with_flag};
 use pkit::der::Time;
 use pkit::pki::backend::pkcs11::key_uri_in;
 use pkit::pki::backend::Backend;
@@ -57,7 +57,20 @@ pub fn load_issuer(
     passin: Option<&str>,
     pin: Option<&str>,
 ) -> CliResult<Issuer> {
-    ca_files::load_issuer(be, dir, |path| load_private_key(be, path, passin, pin)).map_err(|e| {
+    load_issuer_with_flag(be, dir, passin, pin, "--passin")
+}
+
+/// [`load_issuer`] for a CA whose key's password the flag `passin_flag` gives (`issue ca
+/// --parent`'s `--parent-passin`), which a hint for a missing password names.
+pub fn load_issuer_with_flag(
+    be: &Backend,
+    dir: &Path,
+    passin: Option<&str>,
+    pin: Option<&str>,
+    passin_flag: &str,
+) -> CliResult<Issuer> {
+    let key = |path: &Path| load_private_key_with_flag(be, path, passin, pin, passin_flag);
+    ca_files::load_issuer(be, dir, key).map_err(|e| {
         match e {
             LoadError::Files(e) => files_err(e),
             LoadError::Settings(e) => CliError::parse(e.to_string()),

@@ -22,6 +22,18 @@ pub fn load_private_key(
     passin: Option<&str>,
     pin: Option<&str>,
 ) -> CliResult<Box<dyn PrivateKey>> {
+    load_private_key_with_flag(be, path, passin, pin, "--passin")
+}
+
+/// [`load_private_key`] for a key whose password the flag `passin_flag` gives (`issue ca
+/// --parent`'s `--parent-passin`): the hint for a missing password names it.
+pub fn load_private_key_with_flag(
+    be: &Backend,
+    path: &Path,
+    passin: Option<&str>,
+    pin: Option<&str>,
+    passin_flag: &str,
+) -> CliResult<Box<dyn PrivateKey>> {
     if let Some(text) = path.to_str().filter(|t| token::is_pkcs11_uri(t)) {
         return token::load_key(text, pin);
     }
@@ -66,8 +78,8 @@ pub fn load_private_key(
         ),
         None if encrypted => {
             return Err(CliError::parse(format!(
-                "{name}: {PASSWORD_NEEDED} (--passin pass:TEXT, env:VAR, file:PATH or fd:N, \
-                 or run at a terminal to be asked)"
+                "{name}: the private key is encrypted; a password is needed ({passin_flag} \
+                 pass:TEXT, env:VAR, file:PATH or fd:N, or run at a terminal to be asked)"
             )))
         }
         None => None,
@@ -83,17 +95,6 @@ pub fn load_private_key(
     })?;
     warn_if_readable_by_others(path);
     Ok(key)
-}
-
-const PASSWORD_NEEDED: &str = "the private key is encrypted; a password is needed";
-
-/// `e` from [`load_private_key`] for a key whose password a flag other than `--passin`
-/// gives (`issue ca --parent`'s `--parent-passin`): its hint names that flag.
-pub fn password_flag_is(flag: &str, mut e: CliError) -> CliError {
-    if e.message.contains(PASSWORD_NEEDED) {
-        e.message = e.message.replace("(--passin ", &format!("({flag} "));
-    }
-    e
 }
 
 /// A private key file that other users can read is one they may have copied: say so,

@@ -4,7 +4,7 @@
 
 use crate::cmd::ca_db::{self, db_err, DbArgs};
 use crate::cmd::ca_dir::{
-    files_err, load_issuer, new_ca_key, note_clear_key, note_findings, parse_time, ExistingKeyArgs,
+    files_err, load_issuer_with_flag, new_ca_key, note_clear_key, note_findings, parse_time, ExistingKeyArgs,
     Passout,
 };
 use crate::cmd::created::{certificate_item, print_json, say_created, Files, FormatArgs};
@@ -152,8 +152,8 @@ pub fn run_ca(be: &Backend, a: CaArgs) -> CliResult<Exit> {
     // The parent is loaded (its key opened) before a passphrase is asked for the new key.
     let parent = match &a.parent {
         Some(dir) => {
-            let issuer = load_issuer(be, dir, a.parent_passin.as_deref(), a.parent_pin.as_deref())
-                .map_err(|e| crate::cmd::key_file::password_flag_is("--parent-passin", e))?;
+            let (passin, pin) = (a.parent_passin.as_deref(), a.parent_pin.as_deref());
+            let issuer = load_issuer_with_flag(be, dir, passin, pin, "--parent-passin")?;
             issuer.check_valid_at(now)?;
             Some((dir, issuer))
         }

@@ -70,13 +70,11 @@ pub fn load_issuer_with_flag(
     passin_flag: &str,
 ) -> CliResult<Issuer> {
     let key = |path: &Path| load_private_key_with_flag(be, path, passin, pin, passin_flag);
-    ca_files::load_issuer(be, dir, key).map_err(|e| {
-        match e {
-            LoadError::Files(e) => files_err(e),
-            LoadError::Settings(e) => CliError::parse(e.to_string()),
-            LoadError::Key(e) => e,
-            LoadError::Ca(e) => e.into(),
-        }
+    ca_files::load_issuer(be, dir, key).map_err(|e| match e {
+        LoadError::Files(e) => files_err(e),
+        LoadError::Settings(e) => CliError::parse(e.to_string()),
+        LoadError::Key(e) => e,
+        LoadError::Ca(e) => e.into(),
     })
 }
 

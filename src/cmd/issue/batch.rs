@@ -354,27 +354,39 @@ pub fn run_batch(be: &Backend, a: BatchArgs) -> CliResult<Exit> {
     Ok(Exit::Ok)
 }
 
-/// Refuse a batch that would overwrite files already in `dir` (one read of the directory,
-/// however many items).
+/// Refuse a batch that would overwrite files already in `dir`: one read of the directory,
+/// its names matched against the items' numbers (no name made per item, for batches of
+/// millions).
 fn check_out_dir_free(dir: &std::path::Path, items: &[BatchItem]) -> CliResult {
     let Ok(entries) = std::fs::read_dir(dir) else {
         // Absent (made later) or not a directory (refused when it is opened).
         return Ok(());
     };
-    let present: std::collections::HashSet<std::ffi::OsString> = entries
-        .filter_map(|e| e.ok().map(|e| e.file_name()))
+    // N.pem before N.key, as the batch writes them, for the name the message gives.
+    let mut present: Vec<(u64, u8, String)> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| {
+            let (n, ext) = name.split_once('.')?;
+            let order = match ext {
+                "pem" => 0,
+                "key" => 1,
+                _ => return None,
+            };
+            // As the batch names them: `07.pem` is not item 7's.
+            let number: u64 = n.parse().ok().filter(|v: &u64| v.to_string() == n)?;
+            Some((number, order, name))
+        })
         .collect();
     if present.is_empty() {
         return Ok(());
     }
-    let mut taken = items
-        .iter()
-        .flat_map(|it| [format!("{}.pem", it.n), format!("{}.key", it.n)])
-        .filter(|name| present.contains(std::ffi::OsStr::new(name)));
-    let Some(first) = taken.next() else {
+    let ours: std::collections::HashSet<u64> = items.iter().map(|it| it.n).collect();
+    present.retain(|(n, _, _)| ours.contains(n));
+    present.sort_unstable();
+    let Some((_, _, first)) = present.first() else {
         return Ok(());
     };
-    let more = taken.count();
+    let more = present.len() - 1;
     Err(CliError::io(format!(
         "{}: already holds {first}{} that this batch would write (an earlier batch's \
          certificates and keys?); choose another --out-dir, or --force to replace them",

@@ -4,8 +4,8 @@
 
 use crate::cmd::ca_db::{self, db_err, DbArgs};
 use crate::cmd::ca_dir::{
-    files_err, load_issuer_with_flag, new_ca_key, note_clear_key, note_findings, parse_time, ExistingKeyArgs,
-    Passout,
+    files_err, load_issuer_with_flag, new_ca_key, note_clear_key, note_findings, parse_time,
+    ExistingKeyArgs, Passout,
 };
 use crate::cmd::created::{certificate_item, print_json, say_created, Files, FormatArgs};
 use crate::cmd::error::{CliError, CliResult, Exit};

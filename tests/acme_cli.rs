@@ -1232,6 +1232,16 @@ fn mtc_certificates_through_acme_standalone_then_landmark_relative() {
     let log = acme.server.log_text();
     assert!(log.contains("\"event\":\"mtc_checkpoint\""), "{log}");
     assert!(log.contains("\"event\":\"mtc_landmark\""), "{log}");
+    // Every request line names what answered it, as `ca serve`'s lines do.
+    let requests: Vec<Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["event"] == "request")
+        .collect();
+    assert!(
+        !requests.is_empty() && requests.iter().all(|v| v["route"] == "acme"),
+        "{log}"
+    );
 }
 
 #[test]

@@ -349,6 +349,14 @@ fn one_server_answers_every_url_of_a_two_tier_ca_with_acme() {
         .filter_map(|v| v["number"].as_u64())
         .collect();
     assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+    // Each CRL line says whether it was made within --crl-max-age.
+    assert!(
+        log.lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v["event"] == "crl")
+            .all(|v| v["within_max_age"].is_boolean()),
+        "{log}"
+    );
     assert!(log.lines().all(|l| l.starts_with("{\"time\":")), "{log}");
 }
 
@@ -388,6 +396,19 @@ fn urls_nothing_would_answer_are_refused_at_start() {
         int_text.replace("/crl/int.crl", "/crl/root.crl"),
     )
     .unwrap();
+    let crl_number = |ca: &Path| {
+        let out = d.join("number.crl");
+        let r = pk(&["crl", "gen", "--ca", &s(ca), "-o", &s(&out)]);
+        assert_eq!(r.code, Some(0), "{}", r.describe());
+        std::fs::remove_file(&out).unwrap();
+        let err = r.stderr_str();
+        err.split("CRL number ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{err}"))
+    };
+    let before = crl_number(&root);
     let r = serve(&[&root, &int]);
     assert_eq!(r.code, Some(2), "{}", r.describe());
     assert!(
@@ -395,6 +416,8 @@ fn urls_nothing_would_answer_are_refused_at_start() {
         "{}",
         r.stderr_str()
     );
+    // Refused before any CRL was signed: the root's next number follows the last.
+    assert_eq!(crl_number(&root), before + 1);
     // A --listen that is no address: a usage error when the arguments are read (before,
     // an I/O error from the bind; `acme serve` first issued itself a certificate for it).
     for (cmd, listen) in [

@@ -85,7 +85,8 @@ pub struct ServeArgs {
     /// A revocation recorded in a CA's records is in its served CRL within this: the
     /// records are asked every 50 ms whether one was (one row read), and the CRLs it
     /// changes are signed again with it merged in (0.1–0.35 s at a million entries on 2
-    /// cores).
+    /// cores; each `crl` log line's within_max_age says whether its CRL was made within
+    /// this bound).
     #[arg(long, value_name = "DURATION", default_value = "2s")]
     pub crl_max_age: String,
     /// Keep certificates that expired in the CRLs (by default they are left out once
@@ -273,33 +274,48 @@ fn check_answered(cas: &[Served]) -> CliResult<()> {
     Ok(())
 }
 
-/// What a CA's CRL publisher serves: its whole CRL, and each shard's URLs and CRL.
-type Crls = (
-    Arc<CurrentCrl>,
-    Vec<(Vec<String>, Arc<CurrentCrl>)>,
-    PublisherThread,
-);
-
-/// One CA's CRL publisher, started (its first CRLs signed) and polling on its thread.
-fn publish(
-    be: &Backend,
-    a: &ServeArgs,
-    c: &Served,
-    metrics: &Arc<Metrics>,
-    now: Time,
-) -> CliResult<Crls> {
-    let max_age = parse_duration("--crl-max-age", &a.crl_max_age)?;
+/// One CA's CRL publisher, nothing signed yet: its routes are checked before its first
+/// CRL spends a number.
+fn publisher(be: &Backend, a: &ServeArgs, c: &Served) -> CliResult<CrlPublisher> {
+    let max_age = crl_max_age(a)?;
     let schedule = Schedule {
         lifetime: parse_duration("--crl-next-update", &a.crl_next_update)?,
         // The question is one row: asked every 50 ms (every half --crl-max-age when that
         // is shorter), so nearly all of the bound is left for making the CRL.
-        poll: Duration::from_millis((max_age.unsigned_abs() * 500).clamp(10, 50)),
+        poll: Duration::from_millis((max_age.as_millis() as u64 / 2).clamp(10, 50)),
         drop_expired: !a.keep_expired,
     };
     let secrets = a.secrets_of(&c.dir)?;
     let issuer = load_issuer(be, &c.dir, secrets.passin(), secrets.pin())?;
     let store = open_store(&c.dir, &c.db)?;
-    let (publisher, first) = CrlPublisher::start(issuer, store, schedule, now).map_err(|e| {
+    Ok(CrlPublisher::new(issuer, store, schedule))
+}
+
+fn crl_max_age(a: &ServeArgs) -> CliResult<Duration> {
+    let secs = parse_duration("--crl-max-age", &a.crl_max_age)?;
+    Ok(Duration::from_secs(secs.unsigned_abs()))
+}
+
+/// The URLs a publisher serves: its whole CRL, and each shard's URLs and CRL.
+fn crl_urls(p: &CrlPublisher) -> (Arc<CurrentCrl>, Vec<(Vec<String>, Arc<CurrentCrl>)>) {
+    let shards = p
+        .scopes()
+        .into_iter()
+        .filter(|(scope, _, _)| *scope != Scope::Whole)
+        .map(|(_, urls, crl)| (urls, crl))
+        .collect();
+    (p.current(), shards)
+}
+
+/// Sign a CA's first CRLs and keep them true on a thread of the publisher's own.
+fn start_publishing(
+    mut publisher: CrlPublisher,
+    a: &ServeArgs,
+    c: &Served,
+    metrics: &Arc<Metrics>,
+    now: Time,
+) -> CliResult<PublisherThread> {
+    let first = publisher.first(now).map_err(|e| {
         let e = match e {
             PublishStartError::Store(e) => db_err(&c.dir)(e),
             // Refused by the lint gate (1) or not signed, as `crl gen` says it.
@@ -311,33 +327,30 @@ fn publish(
             format!("{}: the first CRL: {}", c.dir.display(), e.message),
         )
     })?;
-    let whole = publisher.current();
-    let shards = publisher
-        .scopes()
-        .into_iter()
-        .filter(|(scope, _, _)| *scope != Scope::Whole)
-        .map(|(_, urls, crl)| (urls, crl))
-        .collect();
+    let max_age = crl_max_age(a)?;
     let (name, m) = (c.name.clone(), Arc::clone(metrics));
     for crl in &first {
         m.crl_published(&name, crl);
-        log_line(&crl_line(&name, crl, "start"));
+        log_line(&crl_line(&name, crl, "start", max_age));
     }
     let thread = publisher
         .spawn(move |e| match e {
             Event::Published { crl, why } => {
                 m.crl_published(&name, &crl);
-                log_line(&crl_line(&name, &crl, why));
+                log_line(&crl_line(&name, &crl, why, max_age));
             }
             Event::Failed { message } => log_line(&json!({
                 "time": Time::now().to_string(), "event": "crl_failed", "ca": name,
                 "message": message})),
         })
         .map_err(|e| CliError::io(format!("starting the CRL publisher: {e}")))?;
-    Ok((whole, shards, thread))
+    Ok(thread)
 }
 
-fn crl_line(ca: &str, crl: &Published, why: &str) -> serde_json::Value {
+/// A CRL's log line. `within_max_age`: whether making it took less than --crl-max-age,
+/// the bound a revocation is served within (with one poll); false says the bound is not
+/// kept at this CRL's size and the operator should raise it.
+fn crl_line(ca: &str, crl: &Published, why: &str, max_age: Duration) -> serde_json::Value {
     let shard = match crl.scope {
         Scope::Whole => None,
         Scope::Shard(k) => Some(k),
@@ -345,7 +358,7 @@ fn crl_line(ca: &str, crl: &Published, why: &str) -> serde_json::Value {
     json!({"time": Time::now().to_string(), "event": "crl", "ca": ca, "why": why, "shard": shard,
            "number": crl.number, "entries": crl.entries,
            "next_update": Time { unix: crl.next_update }.to_string(),
-           "ms": crl.took.as_millis() as u64})
+           "ms": crl.took.as_millis() as u64, "within_max_age": crl.took < max_age})
 }
 
 pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
@@ -365,8 +378,9 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let mut urls = Vec::with_capacity(cas.len());
     let mut publishers = Vec::with_capacity(cas.len());
     for c in &cas {
-        let (crl, shards, thread) = publish(be, &a, c, &metrics, now)?;
-        publishers.push(thread);
+        let publisher = publisher(be, &a, c)?;
+        let (crl, shards) = crl_urls(&publisher);
+        publishers.push(publisher);
         urls.push(CaUrls {
             ca: CaRoute {
                 name: c.name.clone(),
@@ -379,6 +393,8 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
             shards,
         });
     }
+    // Refused before any CRL is signed (as is a bad ACME set-up, below): a start that
+    // is refused spends no CRL number.
     let routes = Arc::new(Routes::new(urls).map_err(|e| CliError::usage(e.0))?);
     let acme = match (&a.acme, &a.acme_listen) {
         (true, Some(listen)) => {
@@ -407,6 +423,12 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         }
         _ => None,
     };
+    // Signed once everything else a start can refuse was checked.
+    let publishers = cas
+        .iter()
+        .zip(publishers)
+        .map(|(c, p)| start_publishing(p, &a, c, &metrics, now))
+        .collect::<CliResult<Vec<_>>>()?;
     // Each worker: its own signer and records connection per CA, and its ACME handler.
     let make = || {
         let ocsp = cas

@@ -150,8 +150,17 @@ impl CrlPublisher {
         schedule: Schedule,
         now: Time,
     ) -> Result<(CrlPublisher, Vec<Arc<Published>>), PublishStartError> {
+        let mut p = CrlPublisher::new(issuer, store, schedule);
+        let first = p.first(now)?;
+        Ok((p, first))
+    }
+
+    /// A publisher for `issuer`'s CA with nothing signed yet: where it will serve
+    /// ([`CrlPublisher::scopes`]) is known, so a server can check its routes before
+    /// [`CrlPublisher::first`] spends a CRL number.
+    pub fn new(issuer: Issuer, store: Box<dyn CaStore>, schedule: Schedule) -> CrlPublisher {
         let scopes = Scope::all_of(&issuer);
-        let mut p = CrlPublisher {
+        CrlPublisher {
             current: scopes.iter().map(|_| Arc::default()).collect(),
             scopes,
             issuer,
@@ -159,12 +168,15 @@ impl CrlPublisher {
             schedule,
             seen: 0,
             lists: None,
-        };
-        let first = p.publish(now).map_err(|e| match e {
+        }
+    }
+
+    /// Sign and serve the first CRLs: the whole CRL, then each shard.
+    pub fn first(&mut self, now: Time) -> Result<Vec<Arc<Published>>, PublishStartError> {
+        self.publish(now).map_err(|e| match e {
             CrlError::Store(e) => PublishStartError::Store(e),
             e => PublishStartError::Crl(e),
-        })?;
-        Ok((p, first))
+        })
     }
 
     /// Where the newest whole CRL is read.

@@ -111,6 +111,7 @@ impl Handler for AcmeHandler {
         ));
         let log = vec![json!({
             "event": "request",
+            "route": "acme",
             "method": rq.method.as_str(),
             "path": path,
             "status": status,

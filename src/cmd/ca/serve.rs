@@ -296,8 +296,11 @@ fn crl_max_age(a: &ServeArgs) -> CliResult<Duration> {
     Ok(Duration::from_secs(secs.unsigned_abs()))
 }
 
-/// The URLs a publisher serves: its whole CRL, and each shard's URLs and CRL.
-fn crl_urls(p: &CrlPublisher) -> (Arc<CurrentCrl>, Vec<(Vec<String>, Arc<CurrentCrl>)>) {
+/// Each CRL shard's URLs and where its newest CRL is read.
+type Shards = Vec<(Vec<String>, Arc<CurrentCrl>)>;
+
+/// What a publisher serves: its whole CRL, and its shards.
+fn crl_urls(p: &CrlPublisher) -> (Arc<CurrentCrl>, Shards) {
     let shards = p
         .scopes()
         .into_iter()

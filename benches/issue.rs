@@ -41,24 +41,20 @@ fn issuance(c: &mut Criterion) {
             })
         });
         let request = |k: &dyn pkit::pki::backend::PrivateKey| Request {
-            subject: subject.clone(),
-            spki: k.public_key_der().expect("spki"),
             key_alg: Some(alg),
-            profile: Profile::Server,
             sans: vec![
                 pkit::pki::san::parse_san("DNS:bench.example")
                     .expect("SAN")
                     .der,
             ],
-            not_before: now,
-            // pkit's default for a TLS server: what the lint gate lets through.
-            not_after: now.plus_seconds(86_400 * 90),
-            path_len: None,
-            copied: Vec::new(),
-            pointers: None,
-            name_constraints: None,
-            clip: false,
-            copied_wins: false,
+            ..Request::new(
+                subject.clone(),
+                k.public_key_der().expect("spki"),
+                Profile::Server,
+                now,
+                // pkit's default for a TLS server: what the lint gate lets through.
+                now.plus_seconds(86_400 * 90),
+            )
         };
         g.bench_function("issue_in_memory", |b| {
             b.iter(|| {

@@ -375,7 +375,11 @@ fn urls_nothing_would_answer_are_refused_at_start() {
         pk(&args)
     };
     // The intermediate's certificate points to the root's CRL; a root whose ca.json no
-    // longer names it would leave that URL unanswered.
+    // longer names it, and whose records do not hold the intermediate (signed elsewhere,
+    // or the records lost it), would leave that URL unanswered.
+    let records = rusqlite::Connection::open(root.join("ca.db")).unwrap();
+    records.execute("DELETE FROM certificates", []).unwrap();
+    drop(records);
     let settings = root.join("ca.json");
     let text = std::fs::read_to_string(&settings).unwrap();
     std::fs::write(&settings, text.replace("/crl/root.crl", "/crl/moved.crl")).unwrap();
@@ -851,4 +855,121 @@ fn a_ca_under_the_tls_brs_serves_with_the_defaults() {
     );
     assert_eq!(apart.trim(), "28800", "{out}");
     drop(server);
+}
+
+/// A `ca serve` of `cas` on `port`, ready; its `listening` line.
+fn started(d: &Path, cas: &[&Path], port: u16) -> (Server, Value) {
+    let mut cmd = common::pkit();
+    cmd.args(["ca", "serve", "--listen", &format!("127.0.0.1:{port}")]);
+    for c in cas {
+        cmd.args(["--ca", &s(c)]);
+    }
+    let server = Server::start(cmd, d.join("serve.log"), "\"listening\"");
+    let line = server
+        .log_text()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["event"] == "listening")
+        .expect("a listening line");
+    (server, line)
+}
+
+/// Rewrite one key of `ca`'s ca.json.
+fn set(ca: &Path, key: &str, value: Value) {
+    let file = ca.join("ca.json");
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    v[key] = value;
+    std::fs::write(&file, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+}
+
+#[test]
+fn urls_certificates_still_carry_are_answered_after_ca_json_changes() {
+    let t = common::tempdir();
+    let d = t.path();
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let (root, int) = two_tier(d, &base);
+    let leaf = common::issue_leaf(&int, d, "leaf", &["--san", "DNS:old.example"]);
+    // The intermediate's CRL moves: the leaf still points to the old URL.
+    set(
+        &int,
+        "crl_urls",
+        serde_json::json!([format!("{base}/crl/int-new.crl")]),
+    );
+    let (server, line) = started(d, &[&root, &int], port);
+    assert_eq!(
+        line["cas"][1]["from_certificates"]["crl"],
+        serde_json::json!([format!("{base}/crl/int.crl")]),
+        "{line}"
+    );
+    assert!(line["cas"][0].get("from_certificates").is_none(), "{line}");
+    // Both URLs serve the intermediate's whole CRL; OpenSSL follows the leaf's own.
+    for path in ["/crl/int.crl", "/crl/int-new.crl"] {
+        let (status, ct, _) = get(&format!("{base}{path}"));
+        assert_eq!(
+            (status, ct.as_str()),
+            (200, "application/pkix-crl"),
+            "{path}"
+        );
+    }
+    let (code, out) = crl_verify(&root, &int, &leaf);
+    assert_eq!(code, Some(0), "{out}");
+    drop(server);
+
+    // A sharded CA whose shard count changes under its certificates.
+    let sharded = common::issue_ca(
+        d,
+        "sharded",
+        "CN=Sharded",
+        &[
+            "--crl-url",
+            &format!("{base}/crl/s.crl"),
+            "--crl-shards",
+            "4",
+        ],
+    );
+    pk_ok(&[
+        "issue",
+        "batch",
+        "--ca",
+        &s(&sharded),
+        "--count",
+        "40",
+        "--out-dir",
+        &s(&d.join("batch")),
+    ]);
+    // Unsharded now: every shard URL the certificates carry gets the whole CRL, which
+    // lists each of them.
+    set(&sharded, "crl_shards", Value::Null);
+    let (server, line) = started(d, &[&sharded], port);
+    let also = line["cas"][0]["from_certificates"]["crl"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(!also.is_empty() && also.len() <= 4, "{line}");
+    for url in &also {
+        let (status, _, der) = get(url.as_str().unwrap());
+        assert_eq!(status, 200, "{url}");
+        let whole = get(&format!("{base}/crl/s.crl")).2;
+        assert_eq!(der, whole, "{url}");
+    }
+    drop(server);
+    // Three shards: about half of the forty now fall in another shard than the one their
+    // CRL URL names (the chance that none does is 2^-40), which that shard's CRL would
+    // not list. Refused, naming the certificate.
+    set(&sharded, "crl_shards", Value::from(3));
+    let r = pk(&[
+        "ca",
+        "serve",
+        "--ca",
+        &s(&sharded),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(r.code, Some(2), "{}", r.describe());
+    let err = r.stderr_str();
+    assert!(
+        err.contains("shard count changed") && err.contains("/crl/s-"),
+        "{err}"
+    );
 }

@@ -278,6 +278,11 @@ fn served_crl(test: &str, on_server: bool) {
     };
     let (one, one_serial) = leaf("one");
     let (two, two_serial) = leaf("two");
+    // The CA's CRL URL moves: the two certificates still name the old one, which the
+    // server finds in the records (either store) and answers too.
+    let settings = ca.dir.join("ca.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(&settings, text.replace("/ca.crl", "/ca-new.crl")).unwrap();
     let mut cmd = common::pkit();
     cmd.args([
         "ca",
@@ -295,6 +300,17 @@ fn served_crl(test: &str, on_server: bool) {
         cmd.args(["--db-passin", &format!("pass:{}", db.password)]);
     }
     let server = common::Server::start(cmd, t.path().join("serve.log"), "\"listening\"");
+    let log = server.log_text();
+    let listening = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["event"] == "listening")
+        .unwrap_or_else(|| panic!("{log}"));
+    assert_eq!(
+        listening["cas"][0]["from_certificates"]["crl"],
+        serde_json::json!([url]),
+        "{listening}"
+    );
     // The CRL served, checked by OpenSSL: its text, upper case.
     let served = || {
         let (status, _, der) = common::http_get(&url);

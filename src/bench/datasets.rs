@@ -255,21 +255,18 @@ fn generate(
                 let key = key_of(n);
                 let t = n % template.len();
                 let req = Request {
-                    subject: subject(&subjects[n % subjects.len()], n),
-                    spki: key.public_key_der()?,
                     key_alg: Some(key.algorithm()),
-                    profile: Profile::Ca,
-                    sans: Vec::new(),
-                    not_before: start,
-                    not_after: start.plus_seconds((25 - 2 * depth as i64) * year),
-                    path_len: None,
                     copied: extensions(&template[t]),
-                    pointers: None,
-                    name_constraints: None,
                     // The levels' validities nest by construction; clipping keeps a
                     // template's odd dates from stopping a dataset.
                     clip: true,
-                    copied_wins: false,
+                    ..Request::new(
+                        subject(&subjects[n % subjects.len()], n),
+                        key.public_key_der()?,
+                        Profile::Ca,
+                        start,
+                        start.plus_seconds((25 - 2 * depth as i64) * year),
+                    )
                 };
                 let mut signer = parent.key.signer()?;
                 Ok(parent.issue(signer.as_mut(), &req)?.der)

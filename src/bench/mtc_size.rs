@@ -95,19 +95,9 @@ pub fn certificate_sizes(
     let leaf = issuer.issue(
         signer.as_mut(),
         &Request {
-            subject,
-            spki,
             key_alg: Some(alg),
-            profile: Profile::Server,
             sans: vec![san.der],
-            not_before: now,
-            not_after: later,
-            path_len: None,
-            copied: Vec::new(),
-            pointers: None,
-            name_constraints: None,
-            clip: false,
-            copied_wins: false,
+            ..Request::new(subject, spki, Profile::Server, now, later)
         },
     )?;
     Ok(CertificateSizes {

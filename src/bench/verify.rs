@@ -71,19 +71,15 @@ fn one_batch(rec: &mut Recorder<'_, '_>, alg: Algorithm, n: u64, store: &[Vec<u8
     let root = Issuer::new(root_der.clone(), root_key)?;
     let int_key = backend.generate(alg)?;
     let int_req = Request {
-        subject: subject("CN=pkit bench intermediate")?,
-        spki: int_key.public_key_der()?,
         key_alg: Some(alg),
-        profile: Profile::Ca,
-        sans: Vec::new(),
-        not_before: now,
-        not_after: later,
         path_len: Some(0),
-        copied: Vec::new(),
-        pointers: None,
-        name_constraints: None,
-        clip: false,
-        copied_wins: false,
+        ..Request::new(
+            subject("CN=pkit bench intermediate")?,
+            int_key.public_key_der()?,
+            Profile::Ca,
+            now,
+            later,
+        )
     };
     let int_der = root.issue(root.key.signer()?.as_mut(), &int_req)?.der;
     let int = Issuer::new(int_der.clone(), int_key)?;

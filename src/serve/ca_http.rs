@@ -18,6 +18,7 @@ use super::metrics::{self, Metrics};
 use super::ocsp_http::OcspHandler;
 use hyper::body::Bytes;
 use pkit_ca::crl_publish::CurrentCrl;
+pub use pkit_ca::pointers::url_path;
 use serde_json::json;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -73,17 +74,6 @@ pub struct CaUrls {
     pub issuer: Vec<String>,
     /// Its CRL shards, when it shards them: each one's URLs and CRL.
     pub shards: Vec<(Vec<String>, Arc<CurrentCrl>)>,
-}
-
-/// The path of an `http://host[:port]/path` URL (`/` when it has none), its query and
-/// fragment left out.
-pub fn url_path(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    match rest.find('/') {
-        Some(i) => rest[i..].to_string(),
-        None => "/".to_string(),
-    }
 }
 
 /// Paths the server answers itself.

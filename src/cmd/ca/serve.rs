@@ -12,7 +12,7 @@ use crate::cmd::flags::{KeySecretArgs, LintGateArgs};
 use crate::cmd::ocsp::{load_responder, SignerArgs};
 use crate::cmd::serve_args::{HttpArgs, BEHAVIOUR_HELP};
 use clap::Args;
-use pkit::der::Time;
+use pkit::der::{hex, Time};
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::crl_generate::{CrlError, Scope};
 use pkit::pki::ca::crl_publish::{
@@ -23,6 +23,7 @@ use pkit::pki::ca::ocsp::gate_lifetime;
 use pkit::pki::ca::ocsp::Responder;
 use pkit::pki::ca::ocsp_cache::ResponseCache;
 use pkit::pki::ca::pointers::{in_certificate, Pointers};
+use pkit::pki::ca::written::{unlisted, Unlisted, WrittenError};
 use pkit::pki::cert::Certificate;
 use pkit::serve::{
     log_line, url_path, CaHandler, CaRoute, CaUrls, Clock, Endpoint, Handler, Metrics, OcspHandler,
@@ -37,7 +38,7 @@ use std::time::Duration;
 const CACHE_ENTRIES: usize = 100_000;
 
 const SERVE_HELP: &str = "What is served: for each --ca DIR, the URLs of its ca.json \
-(set by `issue ca --ocsp-url/--crl-url/--issuer-url`), at their paths on --listen: OCSP \
+(set by `issue ca --ocsp-url/--crl-url/--issuer-url`), and any other its certificates still in force carry (from before ca.json changed, or a template's: read from its records at start, named in the `listening` line's from_certificates; a CRL URL among them gets the whole CRL), at their paths on --listen: OCSP \
 (POST application/ocsp-request, or GET PATH/BASE64, RFC 6960 Appendix A) answered from the \
 CA's records and signed by its key; the CRL (DER, application/pkix-crl), made at start and \
 again within --crl-max-age of any revocation recorded in the CA's records (by `pkit crl \
@@ -48,8 +49,9 @@ when one is past its nextUpdate. GET /metrics: Prometheus (OpenMetrics when the 
 it, as Prometheus does; else the classic 0.0.4 text format): requests by \
 route and status, OCSP answers by status, OCSP and CRL signing latency, CRL number, \
 entries and age, revocations. Refused at start: two things at one path, a CA whose \
-ca.json names no URL, and a served CA whose certificate points to a URL its issuer (also \
-served) does not answer. With --acme, the ACME server of --acme-ca (default: the last \
+ca.json names no URL, a served CA whose certificate points to a URL its issuer (also \
+served) does not answer, and a certificate whose CRL URL is another shard's than its \
+serial's (ca.json's crl_shards changed after it was issued). With --acme, the ACME server of --acme-ca (default: the last \
 --ca) listens on --acme-listen (HTTPS with a certificate it keeps, as `acme serve` does).";
 
 #[derive(Args, Debug)]
@@ -141,12 +143,28 @@ struct Served {
     dir: PathBuf,
     name: String,
     cert: Vec<u8>,
+    /// Its ca.json's URLs.
     pointers: Pointers,
+    /// What its certificates still in force point to beyond them (answered too).
+    unlisted: Unlisted,
     responder: Arc<Responder>,
     cache: Arc<ResponseCache>,
     db: DbArgs,
     /// How long its OCSP responses stand, in seconds.
     lifetime: i64,
+}
+
+impl Served {
+    /// Every URL answered for it: its ca.json's, then those only its certificates name.
+    fn answered(&self) -> Pointers {
+        let also = self.unlisted.pointers();
+        let join = |a: &[String], b: Vec<String>| a.iter().cloned().chain(b).collect();
+        Pointers {
+            ocsp: join(&self.pointers.ocsp, also.ocsp),
+            ca_issuers: join(&self.pointers.ca_issuers, also.ca_issuers),
+            crl: join(&self.pointers.crl, also.crl),
+        }
+    }
 }
 
 /// The name a CA goes by in logs and metrics: its directory's.
@@ -176,12 +194,30 @@ fn load(be: &Backend, a: &ServeArgs, dir: &Path, now: Time) -> CliResult<Served>
         next_update: ocsp_lifetime(a, dir)?,
         lint: LintGateArgs::default(),
     };
-    let (responder, _store, lifetime) = load_responder(be, &signer, now)?;
+    let (responder, store, lifetime) = load_responder(be, &signer, now)?;
+    let settings = load_settings(dir)?;
+    let unlisted =
+        unlisted(&*store, &settings.pointers, settings.crl_shards, now.unix).map_err(|e| {
+            let message = format!("{}: {e}", dir.display());
+            match e {
+                WrittenError::Store(e) => db_err(dir)(e),
+                WrittenError::OtherShard { .. } => CliError::usage(message),
+            }
+        })?;
+    if let Some((serial, message)) = &unlisted.first_unreadable {
+        // Their rows still serve OCSP and CRLs; only what they point to is unknown.
+        log_line(
+            &json!({"time": Time::now().to_string(), "event": "records_unreadable",
+                         "ca": name_of(dir), "certificates": unlisted.unreadable,
+                         "first_serial": hex(serial), "message": message}),
+        );
+    }
     Ok(Served {
         dir: dir.to_path_buf(),
         name: name_of(dir),
         cert: load_ca_cert(dir)?,
-        pointers: load_settings(dir)?.pointers,
+        pointers: settings.pointers,
+        unlisted,
         responder: Arc::new(responder),
         cache: Arc::new(ResponseCache::new(CACHE_ENTRIES)),
         db,
@@ -244,18 +280,15 @@ fn check_answered(cas: &[Served]) -> CliResult<()> {
                 .map_err(|e| CliError::parse(format!("{}/ca.pem: {e}", child.dir.display())))?,
             None => Pointers::default(),
         };
+        let answered = parent.answered();
         let kinds = [
-            (
-                "authorityInfoAccess OCSP",
-                &wrote.ocsp,
-                &parent.pointers.ocsp,
-            ),
+            ("authorityInfoAccess OCSP", &wrote.ocsp, &answered.ocsp),
             (
                 "authorityInfoAccess caIssuers",
                 &wrote.ca_issuers,
-                &parent.pointers.ca_issuers,
+                &answered.ca_issuers,
             ),
-            ("cRLDistributionPoints", &wrote.crl, &parent.pointers.crl),
+            ("cRLDistributionPoints", &wrote.crl, &answered.crl),
         ];
         for (what, urls, answered) in kinds {
             for url in urls {
@@ -384,15 +417,16 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         let publisher = publisher(be, &a, c)?;
         let (crl, shards) = crl_urls(&publisher);
         publishers.push(publisher);
+        let answered = c.answered();
         urls.push(CaUrls {
             ca: CaRoute {
                 name: c.name.clone(),
                 crl,
             },
             cert: c.cert.clone().into(),
-            ocsp: c.pointers.ocsp.clone(),
-            crl: c.pointers.crl.clone(),
-            issuer: c.pointers.ca_issuers.clone(),
+            ocsp: answered.ocsp,
+            crl: answered.crl,
+            issuer: answered.ca_issuers,
             shards,
         });
     }
@@ -461,8 +495,15 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let served: Vec<_> = cas
         .iter()
         .map(|c| {
-            json!({"ca": c.name, "ocsp": c.pointers.ocsp, "crl": c.pointers.crl,
-                   "issuer": c.pointers.ca_issuers})
+            let mut v = json!({"ca": c.name, "ocsp": c.pointers.ocsp, "crl": c.pointers.crl,
+                               "issuer": c.pointers.ca_issuers});
+            if !c.unlisted.is_empty() {
+                // Answered too: URLs its certificates carry that ca.json no longer names.
+                let also = c.unlisted.pointers();
+                v["from_certificates"] = json!({"ocsp": also.ocsp, "crl": also.crl,
+                                                "issuer": also.ca_issuers});
+            }
+            v
         })
         .collect();
     let sig = pkit::serve::serve(&opts, make, |l| {

@@ -70,19 +70,10 @@ pub(crate) fn issue_for_names(
         .1
         .unwrap_or_else(|| pkit_ca::validity::not_after_for(not_before, days));
     let req = Request {
-        subject,
-        spki: key.spki.clone(),
         key_alg: key.key_alg,
-        profile,
         sans,
-        not_before,
-        not_after,
-        path_len: None,
-        copied: Vec::new(),
-        pointers: None,
-        name_constraints: None,
         clip: true,
-        copied_wins: false,
+        ..Request::new(subject, key.spki.clone(), profile, not_before, not_after)
     };
     let mut signer = ca
         .issuer

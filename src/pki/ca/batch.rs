@@ -326,19 +326,16 @@ impl Batch<'_> {
 
     fn request_for(&self, it: &BatchItem, spki: Vec<u8>) -> Request {
         Request {
-            subject: it.subject.clone(),
-            spki,
             key_alg: Some(it.alg),
-            profile: it.profile,
             sans: it.sans.clone(),
-            not_before: self.now,
-            not_after: crate::validity::not_after_for(self.now, it.days),
-            path_len: None,
-            copied: Vec::new(),
-            pointers: None,
-            name_constraints: None,
             clip: self.clip,
-            copied_wins: false,
+            ..Request::new(
+                it.subject.clone(),
+                spki,
+                it.profile,
+                self.now,
+                crate::validity::not_after_for(self.now, it.days),
+            )
         }
     }
 }

@@ -251,19 +251,17 @@ impl NewCa {
     ) -> Result<Certified, CreateError> {
         let alg = key.algorithm();
         let req = Request {
-            subject: self.subject.clone(),
-            spki: key.public_key_der().map_err(CaError::from)?,
             key_alg: Some(alg),
-            profile: Profile::Ca,
-            sans: Vec::new(),
-            not_before: self.not_before,
-            not_after: self.not_after(true),
             path_len: self.path_len,
-            copied: Vec::new(),
-            pointers: None,
             name_constraints: self.name_constraints.clone(),
             clip: self.clip,
-            copied_wins: false,
+            ..Request::new(
+                self.subject.clone(),
+                key.public_key_der().map_err(CaError::from)?,
+                Profile::Ca,
+                self.not_before,
+                self.not_after(true),
+            )
         };
         let mut signer = parent.key.signer().map_err(CaError::from)?;
         // Recorded under the subject as it was given (`issue list` shows it so).

@@ -98,19 +98,15 @@ mod tests {
         let be = openssl::backend();
         let key = be.generate(Algorithm::Ed25519).unwrap();
         Request {
-            subject: parse_subject(subject).unwrap(),
-            spki: key.public_key_der().unwrap(),
             key_alg,
-            profile: Profile::Server,
             sans: vec![parse_san("DNS:www.example.com").unwrap().der],
-            not_before: now,
-            not_after: now.plus_seconds(86_400).min(ca.not_after),
-            path_len: None,
-            copied: Vec::new(),
-            pointers: None,
-            name_constraints: None,
-            clip: false,
-            copied_wins: false,
+            ..Request::new(
+                parse_subject(subject).unwrap(),
+                key.public_key_der().unwrap(),
+                Profile::Server,
+                now,
+                now.plus_seconds(86_400).min(ca.not_after),
+            )
         }
     }
 

@@ -135,6 +135,34 @@ pub struct Request {
     pub copied_wins: bool,
 }
 
+impl Request {
+    /// A request for `subject`'s key `spki` under `profile`, valid from `not_before` to
+    /// `not_after`, asking nothing else: no SAN, the CA's pointers, no constraints.
+    pub fn new(
+        subject: Vec<u8>,
+        spki: Vec<u8>,
+        profile: Profile,
+        not_before: Time,
+        not_after: Time,
+    ) -> Request {
+        Request {
+            subject,
+            spki,
+            key_alg: None,
+            profile,
+            sans: Vec::new(),
+            not_before,
+            not_after,
+            path_len: None,
+            copied: Vec::new(),
+            pointers: None,
+            name_constraints: None,
+            clip: false,
+            copied_wins: false,
+        }
+    }
+}
+
 /// One issued certificate.
 pub struct Issued {
     /// The serial number: 20 random bytes, positive (RFC 5280 §4.1.2.2).

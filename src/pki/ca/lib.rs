@@ -23,19 +23,15 @@
 //!
 //! let leaf_key = be.generate(Algorithm::Ed25519).unwrap();
 //! let request = Request {
-//!     subject: parse_subject("CN=www.example.com").unwrap(),
-//!     spki: leaf_key.public_key_der().unwrap(),
 //!     key_alg: Some(Algorithm::Ed25519),
-//!     profile: Profile::Server,
 //!     sans: vec![parse_san("DNS:www.example.com").unwrap().der],
-//!     not_before: now,
-//!     not_after: now.plus_seconds(86_400 * 90),
-//!     path_len: None,
-//!     copied: Vec::new(),
-//!     pointers: None,
-//!     name_constraints: None,
-//!     clip: false,
-//!     copied_wins: false,
+//!     ..Request::new(
+//!         parse_subject("CN=www.example.com").unwrap(),
+//!         leaf_key.public_key_der().unwrap(),
+//!         Profile::Server,
+//!         now,
+//!         now.plus_seconds(86_400 * 90),
+//!     )
 //! };
 //! let issued = issuer.issue(issuer.key.signer().unwrap().as_mut(), &request).unwrap();
 //!
@@ -82,6 +78,7 @@ mod tbs;
 pub mod template;
 pub mod undelivered;
 pub mod validity;
+pub mod written;
 
 #[cfg(test)]
 mod properties;

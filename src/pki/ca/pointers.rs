@@ -173,6 +173,17 @@ pub fn shard_url(url: &str, shard: u32) -> String {
     }
 }
 
+/// The path of an `http://host[:port]/path` URL (`/` when it has none), its query and
+/// fragment left out: what `pkit ca serve` routes by, whatever host a URL names.
+pub fn url_path(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    match rest.find('/') {
+        Some(i) => rest[i..].to_string(),
+        None => "/".to_string(),
+    }
+}
+
 /// The URIs a certificate's extensions point to: authorityInfoAccess (OCSP, caIssuers)
 /// and cRLDistributionPoints (each point's fullName URIs). What `pkit ca serve` checks a
 /// served CA's certificate against: every URL its parent wrote must be answered.

@@ -117,19 +117,11 @@ impl Renewal {
         clip: bool,
     ) -> Request {
         Request {
-            subject: self.subject.clone(),
-            spki,
             key_alg,
-            profile,
-            sans: Vec::new(),
-            not_before,
-            not_after,
             path_len: self.path_len,
             copied: self.extensions.clone(),
-            pointers: None,
-            name_constraints: None,
             clip,
-            copied_wins: false,
+            ..Request::new(self.subject.clone(), spki, profile, not_before, not_after)
         }
     }
 }

@@ -51,19 +51,15 @@
 //!     .issue(
 //!         issuer.key.signer().unwrap().as_mut(),
 //!         &Request {
-//!             subject: parse_subject("CN=www.example.com").unwrap(),
-//!             spki: leaf_key.public_key_der().unwrap(),
 //!             key_alg: Some(Algorithm::EcdsaP256),
-//!             profile: Profile::Server,
 //!             sans: vec![parse_san("DNS:www.example.com").unwrap().der],
-//!             not_before: now.plus_seconds(-60),
-//!             not_after: now.plus_seconds(3600),
-//!             path_len: None,
-//!             copied: Vec::new(),
-//!             pointers: None,
-//!             name_constraints: None,
-//!             clip: false,
-//!             copied_wins: false,
+//!             ..Request::new(
+//!                 parse_subject("CN=www.example.com").unwrap(),
+//!                 leaf_key.public_key_der().unwrap(),
+//!                 Profile::Server,
+//!                 now.plus_seconds(-60),
+//!                 now.plus_seconds(3600),
+//!             )
 //!         },
 //!     )
 //!     .unwrap();

@@ -13,19 +13,15 @@ fn request(subject: &str, sans: &[&str], profile: Profile, now: Time) -> Request
     let be = openssl::backend();
     let key = be.generate(Algorithm::EcdsaP256).unwrap();
     Request {
-        subject: parse_subject(subject).unwrap(),
-        spki: key.public_key_der().unwrap(),
         key_alg: Some(Algorithm::EcdsaP256),
-        profile,
         sans: sans.iter().map(|s| parse_san(s).unwrap().der).collect(),
-        not_before: now,
-        not_after: now.plus_seconds(86_400),
-        path_len: None,
-        copied: Vec::new(),
-        pointers: None,
-        name_constraints: None,
-        clip: false,
-        copied_wins: false,
+        ..Request::new(
+            parse_subject(subject).unwrap(),
+            key.public_key_der().unwrap(),
+            profile,
+            now,
+            now.plus_seconds(86_400),
+        )
     }
 }
 

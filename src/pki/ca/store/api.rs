@@ -239,6 +239,9 @@ pub trait CaStore: Send {
     /// Every revoked certificate in ascending serial order (byte order, which for these
     /// equal-length positive serials is numeric order), streamed to `f`.
     fn for_each_revoked(&self, f: &mut dyn FnMut(Revoked)) -> Result<()>;
+    /// Every certificate not expired at `now` (notAfter at or after it): its serial and
+    /// DER, streamed to `f` in no particular order.
+    fn for_each_unexpired(&self, now: i64, f: &mut dyn FnMut(&[u8], &[u8])) -> Result<()>;
     /// The revocations recorded after the `seq`-th ([`CaStore::revocations_recorded`]
     /// counted `seq` of them), in the order they were recorded; a serial revoked again
     /// (a hold replaced) comes with its newest record.

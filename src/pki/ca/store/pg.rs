@@ -219,6 +219,18 @@ fn stream_revoked(client: &mut Client, f: &mut dyn FnMut(Revoked)) -> Result<()>
     Ok(())
 }
 
+/// The serial and DER of every certificate not expired at `now`, as rows arrive.
+fn stream_unexpired(client: &mut Client, now: i64, f: &mut dyn FnMut(&[u8], &[u8])) -> Result<()> {
+    let mut rows = client.query_raw(
+        "SELECT serial, der FROM certificates WHERE not_after >= $1",
+        [now],
+    )?;
+    while let Some(r) = rows.next()? {
+        f(r.try_get(0)?, r.try_get(1)?);
+    }
+    Ok(())
+}
+
 /// A row of (serial, revoked_at, revocation_reason, not_after).
 fn revoked_of(r: &postgres::Row) -> Result<Revoked> {
     Ok(Revoked {
@@ -426,6 +438,22 @@ impl CaStore for PgCaStore {
             return Ok(());
         }
         self.here(|c| stream_revoked(&mut c.live()?.client, f))
+    }
+
+    /// Streamed as [`PgCaStore::for_each_revoked`] is: gathered first only from inside a
+    /// runtime.
+    fn for_each_unexpired(&self, now: i64, f: &mut dyn FnMut(&[u8], &[u8])) -> Result<()> {
+        if tokio::runtime::Handle::try_current().is_ok() {
+            let mut all = Vec::new();
+            self.call(|c| {
+                stream_unexpired(&mut c.client, now, &mut |s, d| {
+                    all.push((s.to_vec(), d.to_vec()))
+                })
+            })?;
+            all.iter().for_each(|(s, d)| f(s, d));
+            return Ok(());
+        }
+        self.here(|c| stream_unexpired(&mut c.live()?.client, now, f))
     }
 
     fn revoked_since(&self, seq: u64) -> Result<Vec<Revoked>> {

@@ -50,19 +50,16 @@ fn extension(oid: &Oid, critical: bool, value: impl FnOnce(&mut Writer)) -> (Vec
 fn issue(ca: &Issuer, profile: Profile, extra: Vec<(Vec<u8>, Vec<u8>)>) -> Vec<u8> {
     let key = be().generate(Algorithm::Ed25519).unwrap();
     let req = Request {
-        subject: parse_subject("CN=subject").unwrap(),
-        spki: key.public_key_der().unwrap(),
         key_alg: Some(Algorithm::Ed25519),
-        profile,
         sans: test_sans(profile),
-        not_before: NOW.plus_seconds(-DAY),
-        not_after: NOW.plus_seconds(30 * DAY),
-        path_len: None,
         copied: extra,
-        pointers: None,
-        name_constraints: None,
-        clip: false,
-        copied_wins: false,
+        ..Request::new(
+            parse_subject("CN=subject").unwrap(),
+            key.public_key_der().unwrap(),
+            profile,
+            NOW.plus_seconds(-DAY),
+            NOW.plus_seconds(30 * DAY),
+        )
     };
     ca.issue(ca.key.signer().unwrap().as_mut(), &req)
         .unwrap()
@@ -880,19 +877,14 @@ fn ocsp_from_a_delegated_responder() {
     let cert = leaf(&issuing);
     let signer_key = be().generate(Algorithm::Ed25519).unwrap();
     let req = Request {
-        subject: parse_subject("CN=OCSP Signer").unwrap(),
-        spki: signer_key.public_key_der().unwrap(),
         key_alg: Some(Algorithm::Ed25519),
-        profile: Profile::OcspSigner,
-        sans: Vec::new(),
-        not_before: NOW.plus_seconds(-DAY),
-        not_after: NOW.plus_seconds(30 * DAY),
-        path_len: None,
-        copied: Vec::new(),
-        pointers: None,
-        name_constraints: None,
-        clip: false,
-        copied_wins: false,
+        ..Request::new(
+            parse_subject("CN=OCSP Signer").unwrap(),
+            signer_key.public_key_der().unwrap(),
+            Profile::OcspSigner,
+            NOW.plus_seconds(-DAY),
+            NOW.plus_seconds(30 * DAY),
+        )
     };
     let signer_der = issuing
         .issue(issuing.key.signer().unwrap().as_mut(), &req)
@@ -1146,19 +1138,16 @@ fn issue_named(
 ) -> (Vec<u8>, Box<dyn pkit_x509::backend::PrivateKey>) {
     let key = be().generate(Algorithm::Ed25519).unwrap();
     let req = Request {
-        subject: parse_subject(subject).unwrap(),
-        spki: key.public_key_der().unwrap(),
         key_alg: Some(Algorithm::Ed25519),
-        profile,
         sans: test_sans(profile),
-        not_before: NOW.plus_seconds(-DAY),
-        not_after: NOW.plus_seconds(30 * DAY),
-        path_len: None,
         copied: extra,
-        pointers: None,
-        name_constraints: None,
-        clip: false,
-        copied_wins: false,
+        ..Request::new(
+            parse_subject(subject).unwrap(),
+            key.public_key_der().unwrap(),
+            profile,
+            NOW.plus_seconds(-DAY),
+            NOW.plus_seconds(30 * DAY),
+        )
     };
     let der = ca
         .issue(ca.key.signer().unwrap().as_mut(), &req)

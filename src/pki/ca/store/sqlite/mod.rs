@@ -228,6 +228,18 @@ impl CaStore for SqliteCaStore {
         Ok(())
     }
 
+    fn for_each_unexpired(&self, now: i64, f: &mut dyn FnMut(&[u8], &[u8])) -> Result<()> {
+        let mut st = self
+            .conn
+            .prepare("SELECT serial, der FROM certificates WHERE not_after >= ?1")?;
+        let mut rows = st.query([now])?;
+        while let Some(r) = rows.next()? {
+            let blob = |i| r.get_ref(i)?.as_blob().map_err(rusqlite::Error::from);
+            f(blob(0)?, blob(1)?);
+        }
+        Ok(())
+    }
+
     fn revoked_since(&self, seq: u64) -> Result<Vec<Revoked>> {
         let mut st = self.conn.prepare(
             "SELECT serial, revoked_at, revocation_reason, not_after FROM certificates

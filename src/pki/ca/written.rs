@@ -1,0 +1,266 @@
+//! What a CA's certificates still in force point to beyond what its ca.json names now:
+//! URLs from before ca.json changed, or from a template's own pointers. A server that
+//! answers only ca.json's URLs would leave these unanswered, so `pkit ca serve` reads
+//! them from the records at start and answers them too; a certificate whose CRL URL is
+//! another shard's than its serial's (the shard count changed after it was issued) is
+//! one no served CRL would list correctly, and is refused.
+
+use crate::der::hex;
+use crate::pointers::{in_certificate, shard_of, shard_url, url_path, Pointers};
+use crate::store::{CaStore, StoreError};
+use pkit_x509::cert::Certificate;
+use std::collections::HashMap;
+
+/// What a certificate's extensions say, kept per distinct extension bytes: certificates
+/// issued under one configuration share them, so each is decoded once.
+type Seen = HashMap<(Vec<u8>, Vec<u8>), Pointers>;
+
+/// Per (kind, path): the first URL seen with that path, the serial of a certificate
+/// carrying it, and how many do.
+type Found = HashMap<(u8, String), (String, Vec<u8>, u64)>;
+
+/// The paths ca.json's pointers are served at (a server routes by path, whatever the
+/// host): OCSP prefixes without their trailing `/`, caIssuers paths, the CRL's paths
+/// and, when sharded, each shard's.
+struct Listed {
+    ocsp: Vec<String>,
+    ca_issuers: Vec<String>,
+    crl: Vec<String>,
+    /// Per shard, its paths (one per CRL URL).
+    shards: Vec<Vec<String>>,
+}
+
+fn ocsp_prefix(url: &str) -> String {
+    url_path(url).trim_end_matches('/').to_string()
+}
+
+impl Listed {
+    fn new(p: &Pointers, crl_shards: u32) -> Listed {
+        let shards = if crl_shards > 1 { crl_shards } else { 0 };
+        Listed {
+            ocsp: p.ocsp.iter().map(|u| ocsp_prefix(u)).collect(),
+            ca_issuers: p.ca_issuers.iter().map(|u| url_path(u)).collect(),
+            crl: p.crl.iter().map(|u| url_path(u)).collect(),
+            shards: (0..shards)
+                .map(|k| p.crl.iter().map(|u| url_path(&shard_url(u, k))).collect())
+                .collect(),
+        }
+    }
+}
+
+/// URLs certificates point to at paths ca.json's URLs are not served at, one per path,
+/// with the serial (big-endian) of a certificate carrying it and how many do.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Unlisted {
+    /// OCSP URLs.
+    pub ocsp: Vec<(String, Vec<u8>, u64)>,
+    /// caIssuers URLs.
+    pub ca_issuers: Vec<(String, Vec<u8>, u64)>,
+    /// CRL URLs that are neither the CA's CRL nor the certificate's own shard's.
+    pub crl: Vec<(String, Vec<u8>, u64)>,
+    /// Stored certificates that did not parse (what they point to is unknown): how
+    /// many, and the first one's serial and why.
+    pub unreadable: u64,
+    /// The first unreadable certificate's serial and why it did not parse.
+    pub first_unreadable: Option<(Vec<u8>, String)>,
+}
+
+impl Unlisted {
+    /// Nothing beyond ca.json.
+    pub fn is_empty(&self) -> bool {
+        self.ocsp.is_empty() && self.ca_issuers.is_empty() && self.crl.is_empty()
+    }
+
+    /// The URLs alone, as [`Pointers`].
+    pub fn pointers(&self) -> Pointers {
+        let urls = |l: &[(String, Vec<u8>, u64)]| l.iter().map(|(u, _, _)| u.clone()).collect();
+        Pointers {
+            ocsp: urls(&self.ocsp),
+            ca_issuers: urls(&self.ca_issuers),
+            crl: urls(&self.crl),
+        }
+    }
+}
+
+/// Why the certificates' pointers could not be read or cannot be answered.
+#[derive(Debug)]
+pub enum WrittenError {
+    /// The records could not be read.
+    Store(StoreError),
+    /// A certificate's CRL URL is a shard other than its serial's.
+    OtherShard {
+        /// Its serial, big-endian.
+        serial: Vec<u8>,
+        /// The URL it carries.
+        url: String,
+        /// The path of its serial's shard under the CA's `crl_shards` now.
+        expected: String,
+    },
+}
+
+impl From<StoreError> for WrittenError {
+    fn from(e: StoreError) -> Self {
+        WrittenError::Store(e)
+    }
+}
+
+impl std::fmt::Display for WrittenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WrittenError::Store(e) => write!(f, "{e}"),
+            WrittenError::OtherShard {
+                serial,
+                url,
+                expected,
+            } => write!(
+                f,
+                "the certificate with serial {} points to the CRL {url}, but with the \
+                 crl_shards of ca.json its revocation is listed in {expected}: the shard \
+                 count changed after it was issued, and no CRL at the URL it names would \
+                 list it (put crl_shards back, or reissue the certificates)",
+                hex(serial)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WrittenError {}
+
+/// The URLs the certificates not expired at `now` point to that `listed` (ca.json's
+/// pointers, with `crl_shards`) does not name. A CRL URL is listed when it is the CA's
+/// CRL (which lists every revoked certificate) or the shard the certificate's serial
+/// falls in.
+pub fn unlisted(
+    store: &dyn CaStore,
+    listed: &Pointers,
+    crl_shards: u32,
+    now: i64,
+) -> Result<Unlisted, WrittenError> {
+    let listed = Listed::new(listed, crl_shards);
+    let mut seen: Seen = HashMap::new();
+    let mut found: Found = HashMap::new();
+    let mut failed = None;
+    let mut unreadable = (0, None);
+    store.for_each_unexpired(now, &mut |serial, der| {
+        if failed.is_some() {
+            return;
+        }
+        match one(serial, der, &listed, &mut seen, &mut found) {
+            Ok(()) => {}
+            Err(Bad::Unreadable(message)) => {
+                unreadable.0 += 1;
+                unreadable.1.get_or_insert((serial.to_vec(), message));
+            }
+            Err(Bad::Refused(e)) => failed = Some(e),
+        }
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let mut u = Unlisted {
+        unreadable: unreadable.0,
+        first_unreadable: unreadable.1,
+        ..Unlisted::default()
+    };
+    let mut all: Vec<_> = found.into_iter().collect();
+    all.sort();
+    for ((kind, _), found) in all {
+        let list = match kind {
+            0 => &mut u.ocsp,
+            1 => &mut u.ca_issuers,
+            _ => &mut u.crl,
+        };
+        list.push(found);
+    }
+    Ok(u)
+}
+
+/// Why one certificate was not taken in.
+enum Bad {
+    /// It did not parse: counted, and the walk goes on (its row still serves OCSP and
+    /// CRLs, which need only its serial and dates).
+    Unreadable(String),
+    /// It cannot be answered right.
+    Refused(WrittenError),
+}
+
+/// One certificate's pointers, compared with what is `listed`.
+fn one(
+    serial: &[u8],
+    der: &[u8],
+    listed: &Listed,
+    seen: &mut Seen,
+    found: &mut Found,
+) -> Result<(), Bad> {
+    let bad = |e: &dyn std::fmt::Display| Bad::Unreadable(e.to_string());
+    let cert = Certificate::from_der(der).map_err(|e| bad(&e))?;
+    let Some(ext) = &cert.extensions else {
+        return Ok(());
+    };
+    // The two extensions' bytes are the key: one decode per configuration.
+    let (mut aia, mut cdp) = (Vec::new(), Vec::new());
+    for e in ext.all().map_err(|e| bad(&e))? {
+        if e.oid == crate::der::oid_registry::PE_AUTHORITY_INFO_ACCESS {
+            aia = e.value.to_vec();
+        } else if e.oid == crate::der::oid_registry::CE_CRL_DIST_POINTS {
+            cdp = e.value.to_vec();
+        }
+    }
+    if aia.is_empty() && cdp.is_empty() {
+        return Ok(());
+    }
+    let pointers = match seen.entry((aia, cdp)) {
+        std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
+        std::collections::hash_map::Entry::Vacant(v) => {
+            v.insert(in_certificate(ext).map_err(|e| bad(&e))?)
+        }
+    };
+    let mut note = |kind: u8, path: String, url: &str| {
+        let e = found
+            .entry((kind, path))
+            .or_insert_with(|| (url.to_string(), serial.to_vec(), 0));
+        e.2 += 1;
+    };
+    for u in &pointers.ocsp {
+        let prefix = ocsp_prefix(u);
+        if !listed.ocsp.contains(&prefix) {
+            note(0, prefix, u);
+        }
+    }
+    for u in &pointers.ca_issuers {
+        let path = url_path(u);
+        if !listed.ca_issuers.contains(&path) {
+            note(1, path, u);
+        }
+    }
+    for u in &pointers.crl {
+        // The CA's whole CRL lists every revoked certificate.
+        let path = url_path(u);
+        if listed.crl.contains(&path) {
+            continue;
+        }
+        if !listed.shards.is_empty() {
+            let own = shard_of(serial, listed.shards.len() as u32) as usize;
+            if listed.shards[own].contains(&path) {
+                continue;
+            }
+            // Another shard's: that shard's CRL does not list it.
+            let other = listed
+                .shards
+                .iter()
+                .find_map(|s| s.iter().position(|p| *p == path));
+            if let Some(i) = other {
+                return Err(Bad::Refused(WrittenError::OtherShard {
+                    serial: serial.to_vec(),
+                    url: u.clone(),
+                    expected: listed.shards[own][i].clone(),
+                }));
+            }
+        }
+        note(2, path, u);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -349,12 +349,20 @@ fn one_server_answers_every_url_of_a_two_tier_ca_with_acme() {
         .filter_map(|v| v["number"].as_u64())
         .collect();
     assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
-    // Each CRL line says whether it was made within --crl-max-age.
+    // Each CRL made for a revocation says whether it was served within --crl-max-age;
+    // the others (walks of every record, which no revocation waits on) say nothing.
+    let crls: Vec<Value> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["event"] == "crl")
+        .collect();
+    assert!(crls.iter().any(|v| v["why"] == "revocation"), "{log}");
     assert!(
-        log.lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|v| v["event"] == "crl")
-            .all(|v| v["within_max_age"].is_boolean()),
+        crls.iter().all(|v| if v["why"] == "revocation" {
+            v["within_max_age"].is_boolean()
+        } else {
+            v["within_max_age"].is_null()
+        }),
         "{log}"
     );
     assert!(log.lines().all(|l| l.starts_with("{\"time\":")), "{log}");
@@ -914,6 +922,54 @@ fn urls_certificates_still_carry_are_answered_after_ca_json_changes() {
     }
     let (code, out) = crl_verify(&root, &int, &leaf);
     assert_eq!(code, Some(0), "{out}");
+    drop(server);
+    // A path some ca.json answers is left to it: here the root's CRL moves to where the
+    // intermediate's was. The start goes on, and says so.
+    set(
+        &root,
+        "crl_urls",
+        serde_json::json!([format!("{base}/crl/int.crl")]),
+    );
+    let (server, line) = started(d, &[&root, &int], port);
+    assert!(line["cas"][1].get("from_certificates").is_none(), "{line}");
+    let skipped = server
+        .log_text()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["event"] == "from_certificates_skipped")
+        .unwrap_or_else(|| panic!("{}", server.log_text()));
+    assert_eq!(
+        (&skipped["ca"], &skipped["answered_by"]),
+        (&Value::from("int"), &Value::from("root")),
+        "{skipped}"
+    );
+    drop(server);
+
+    // An intermediate of a sharded root points to its shard of the root's CRL: served
+    // beside the root, it is answered.
+    let sroot = common::issue_ca(
+        d,
+        "sroot",
+        "CN=Sharded Root",
+        &[
+            "--crl-url",
+            &format!("{base}/crl/sroot.crl"),
+            "--crl-shards",
+            "4",
+        ],
+    );
+    let sint = common::issue_ca(
+        d,
+        "sint",
+        "CN=Sharded Root's Intermediate",
+        &[
+            "--crl-url",
+            &format!("{base}/crl/sint.crl"),
+            "--parent",
+            &s(&sroot),
+        ],
+    );
+    let (server, _) = started(d, &[&sroot, &sint], port);
     drop(server);
 
     // A sharded CA whose shard count changes under its certificates.

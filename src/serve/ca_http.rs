@@ -77,7 +77,7 @@ pub struct CaUrls {
 }
 
 /// Paths the server answers itself.
-const OWN: [&str; 2] = ["/health", "/metrics"];
+pub const OWN: [&str; 2] = ["/health", "/metrics"];
 
 impl Routes {
     /// The routes of these CAs, or why two things would be served at one path.

@@ -45,7 +45,7 @@ mod mtc_http;
 mod ocsp_http;
 mod witness_http;
 
-pub use ca_http::{url_path, CaHandler, CaRoute, CaUrls, RouteError, Routes};
+pub use ca_http::{url_path, CaHandler, CaRoute, CaUrls, RouteError, Routes, OWN};
 pub use http::{
     log_line, serve, Body, Clock, Endpoint, Handler, Listening, Method, Reply, Request, ServeError,
     ServerOptions, TlsIdentity, MAX_BODY,

@@ -22,12 +22,12 @@ use pkit::pki::ca::gate::GateMode;
 use pkit::pki::ca::ocsp::gate_lifetime;
 use pkit::pki::ca::ocsp::Responder;
 use pkit::pki::ca::ocsp_cache::ResponseCache;
-use pkit::pki::ca::pointers::{in_certificate, Pointers};
+use pkit::pki::ca::pointers::{in_certificate, shard_url, Pointers};
 use pkit::pki::ca::written::{unlisted, Unlisted, WrittenError};
 use pkit::pki::cert::Certificate;
 use pkit::serve::{
     log_line, url_path, CaHandler, CaRoute, CaUrls, Clock, Endpoint, Handler, Metrics, OcspHandler,
-    Routes,
+    Routes, OWN,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -145,7 +145,10 @@ struct Served {
     cert: Vec<u8>,
     /// Its ca.json's URLs.
     pointers: Pointers,
-    /// What its certificates still in force point to beyond them (answered too).
+    /// Its ca.json's crl_shards.
+    crl_shards: u32,
+    /// What its certificates still in force point to beyond them (answered too, but for
+    /// those [`skip_claimed`] leaves to another).
     unlisted: Unlisted,
     responder: Arc<Responder>,
     cache: Arc<ResponseCache>,
@@ -155,8 +158,9 @@ struct Served {
 }
 
 impl Served {
-    /// Every URL answered for it: its ca.json's, then those only its certificates name.
-    fn answered(&self) -> Pointers {
+    /// The URLs routed to it: its ca.json's, then those only its certificates name (its
+    /// CRL shards' come from its publisher).
+    fn routed(&self) -> Pointers {
         let also = self.unlisted.pointers();
         let join = |a: &[String], b: Vec<String>| a.iter().cloned().chain(b).collect();
         Pointers {
@@ -164,6 +168,62 @@ impl Served {
             ca_issuers: join(&self.pointers.ca_issuers, also.ca_issuers),
             crl: join(&self.pointers.crl, also.crl),
         }
+    }
+
+    /// Its CRL shards' URLs, when it shards ([`Scope::urls`] makes the same).
+    fn shard_urls(&self) -> Vec<String> {
+        let shards = if self.crl_shards > 1 {
+            self.crl_shards
+        } else {
+            0
+        };
+        (0..shards)
+            .flat_map(|k| self.pointers.crl.iter().map(move |u| shard_url(u, k)))
+            .collect()
+    }
+
+    /// Every URL answered for it: those routed, and its CRL shards'.
+    fn answered(&self) -> Pointers {
+        let mut all = self.routed();
+        all.crl.extend(self.shard_urls());
+        all
+    }
+}
+
+/// Leave out of what each CA's certificates alone name a CRL or certificate path that a
+/// ca.json (any CA's: a template may point a certificate at its root's certificate), the
+/// server itself or an earlier CA already answers: one answer per path, and a start
+/// never refused for URLs the operator cannot change. Each one left is logged.
+fn skip_claimed(cas: &mut [Served]) {
+    let mut claimed: std::collections::HashMap<String, String> = OWN
+        .iter()
+        .map(|p| (p.to_string(), "the server".into()))
+        .collect();
+    for c in cas.iter() {
+        let own = c.pointers.crl.iter().chain(&c.pointers.ca_issuers);
+        for u in own.cloned().chain(c.shard_urls()) {
+            claimed
+                .entry(url_path(&u))
+                .or_insert_with(|| c.name.clone());
+        }
+    }
+    for c in cas.iter_mut() {
+        let name = c.name.clone();
+        let mut keep =
+            |(url, serial, _): &(String, Vec<u8>, u64)| match claimed.entry(url_path(url)) {
+                std::collections::hash_map::Entry::Occupied(by) => {
+                    log_line(&json!({"time": Time::now().to_string(),
+                                 "event": "from_certificates_skipped", "ca": name, "url": url,
+                                 "serial": hex(serial), "answered_by": by.get()}));
+                    false
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(name.clone());
+                    true
+                }
+            };
+        c.unlisted.crl.retain(&mut keep);
+        c.unlisted.ca_issuers.retain(&mut keep);
     }
 }
 
@@ -201,7 +261,9 @@ fn load(be: &Backend, a: &ServeArgs, dir: &Path, now: Time) -> CliResult<Served>
             let message = format!("{}: {e}", dir.display());
             match e {
                 WrittenError::Store(e) => db_err(dir)(e),
-                WrittenError::OtherShard { .. } => CliError::usage(message),
+                WrittenError::OtherShard { .. } | WrittenError::ShardElsewhere { .. } => {
+                    CliError::usage(message)
+                }
             }
         })?;
     if let Some((serial, message)) = &unlisted.first_unreadable {
@@ -217,6 +279,7 @@ fn load(be: &Backend, a: &ServeArgs, dir: &Path, now: Time) -> CliResult<Served>
         name: name_of(dir),
         cert: load_ca_cert(dir)?,
         pointers: settings.pointers,
+        crl_shards: settings.crl_shards,
         unlisted,
         responder: Arc::new(responder),
         cache: Arc::new(ResponseCache::new(CACHE_ENTRIES)),
@@ -253,7 +316,7 @@ fn ocsp_lifetime(a: &ServeArgs, dir: &Path) -> CliResult<String> {
 /// certificate pointing to a URL its issuer, served here too, does not list.
 fn check_answered(cas: &[Served]) -> CliResult<()> {
     for c in cas {
-        if c.pointers.is_empty() {
+        if c.pointers.is_empty() && c.unlisted.is_empty() {
             return Err(CliError::usage(format!(
                 "{}: its ca.json names no OCSP, CRL or issuer URL, so there is nothing to \
                  serve for it (a CA gets them when it is made, `issue ca --ocsp-url \
@@ -313,15 +376,20 @@ fn publisher(be: &Backend, a: &ServeArgs, c: &Served) -> CliResult<CrlPublisher>
     let max_age = crl_max_age(a)?;
     let schedule = Schedule {
         lifetime: parse_duration("--crl-next-update", &a.crl_next_update)?,
-        // The question is one row: asked every 50 ms (every half --crl-max-age when that
-        // is shorter), so nearly all of the bound is left for making the CRL.
-        poll: Duration::from_millis((max_age.as_millis() as u64 / 2).clamp(10, 50)),
+        poll: poll_of(max_age),
         drop_expired: !a.keep_expired,
     };
     let secrets = a.secrets_of(&c.dir)?;
     let issuer = load_issuer(be, &c.dir, secrets.passin(), secrets.pin())?;
     let store = open_store(&c.dir, &c.db)?;
     Ok(CrlPublisher::new(issuer, store, schedule))
+}
+
+/// How often the records are asked whether a revocation came. The question is one row:
+/// asked every 50 ms (every half --crl-max-age when that is shorter), so nearly all of
+/// the bound is left for making the CRL.
+fn poll_of(max_age: Duration) -> Duration {
+    Duration::from_millis((max_age.as_millis() as u64 / 2).clamp(10, 50))
 }
 
 fn crl_max_age(a: &ServeArgs) -> CliResult<Duration> {
@@ -383,28 +451,32 @@ fn start_publishing(
     Ok(thread)
 }
 
-/// A CRL's log line. `within_max_age`: whether making it took less than --crl-max-age,
-/// the bound a revocation is served within (with one poll); false says the bound is not
-/// kept at this CRL's size and the operator should raise it.
+/// A CRL's log line. `within_max_age`, for a CRL made for a revocation: whether a poll
+/// and making it took less than --crl-max-age, the bound a revocation is served within;
+/// false says the bound is not kept at this CRL's size and the operator should raise it.
+/// Null for the others (a walk of every record at start or refresh, which no revocation
+/// waits on).
 fn crl_line(ca: &str, crl: &Published, why: &str, max_age: Duration) -> serde_json::Value {
     let shard = match crl.scope {
         Scope::Whole => None,
         Scope::Shard(k) => Some(k),
     };
+    let within = (why == "revocation").then(|| crl.took + poll_of(max_age) < max_age);
     json!({"time": Time::now().to_string(), "event": "crl", "ca": ca, "why": why, "shard": shard,
            "number": crl.number, "entries": crl.entries,
            "next_update": Time { unix: crl.next_update }.to_string(),
-           "ms": crl.took.as_millis() as u64, "within_max_age": crl.took < max_age})
+           "ms": crl.took.as_millis() as u64, "within_max_age": within})
 }
 
 pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
     let mut opts = a.http.options()?;
     let now = Time::now();
-    let cas = a
+    let mut cas = a
         .cas
         .iter()
         .map(|d| load(be, &a, d, now))
         .collect::<CliResult<Vec<_>>>()?;
+    skip_claimed(&mut cas);
     check_answered(&cas)?;
     // Records on a database server: the answers that look them up wait on it.
     for c in &cas {
@@ -417,7 +489,7 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         let publisher = publisher(be, &a, c)?;
         let (crl, shards) = crl_urls(&publisher);
         publishers.push(publisher);
-        let answered = c.answered();
+        let answered = c.routed();
         urls.push(CaUrls {
             ca: CaRoute {
                 name: c.name.clone(),

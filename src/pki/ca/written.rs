@@ -1,9 +1,11 @@
 //! What a CA's certificates still in force point to beyond what its ca.json names now:
 //! URLs from before ca.json changed, or from a template's own pointers. A server that
 //! answers only ca.json's URLs would leave these unanswered, so `pkit ca serve` reads
-//! them from the records at start and answers them too; a certificate whose CRL URL is
-//! another shard's than its serial's (the shard count changed after it was issued) is
-//! one no served CRL would list correctly, and is refused.
+//! them from the records at start and answers them too. A certificate whose CRL URL is a
+//! shard's is refused when no served CRL would be right for it: another shard's than its
+//! serial's (the shard count changed after it was issued), or its own shard's at another
+//! host (the shard's CRL names ca.json's URL in its issuingDistributionPoint, which a
+//! relying party matches against the certificate's, RFC 5280 §6.3.3).
 
 use crate::der::hex;
 use crate::pointers::{in_certificate, shard_of, shard_url, url_path, Pointers};
@@ -26,8 +28,9 @@ struct Listed {
     ocsp: Vec<String>,
     ca_issuers: Vec<String>,
     crl: Vec<String>,
-    /// Per shard, its paths (one per CRL URL).
-    shards: Vec<Vec<String>>,
+    /// Per shard, its (path, URL) pairs, one per CRL URL: a shard's CRL names the URLs
+    /// in its issuingDistributionPoint, so for a shard the host matters too.
+    shards: Vec<Vec<(String, String)>>,
 }
 
 fn ocsp_prefix(url: &str) -> String {
@@ -42,7 +45,15 @@ impl Listed {
             ca_issuers: p.ca_issuers.iter().map(|u| url_path(u)).collect(),
             crl: p.crl.iter().map(|u| url_path(u)).collect(),
             shards: (0..shards)
-                .map(|k| p.crl.iter().map(|u| url_path(&shard_url(u, k))).collect())
+                .map(|k| {
+                    p.crl
+                        .iter()
+                        .map(|u| {
+                            let url = shard_url(u, k);
+                            (url_path(&url), url)
+                        })
+                        .collect()
+                })
                 .collect(),
         }
     }
@@ -58,8 +69,7 @@ pub struct Unlisted {
     pub ca_issuers: Vec<(String, Vec<u8>, u64)>,
     /// CRL URLs that are neither the CA's CRL nor the certificate's own shard's.
     pub crl: Vec<(String, Vec<u8>, u64)>,
-    /// Stored certificates that did not parse (what they point to is unknown): how
-    /// many, and the first one's serial and why.
+    /// How many stored certificates did not parse (what they point to is unknown).
     pub unreadable: u64,
     /// The first unreadable certificate's serial and why it did not parse.
     pub first_unreadable: Option<(Vec<u8>, String)>,
@@ -93,7 +103,17 @@ pub enum WrittenError {
         serial: Vec<u8>,
         /// The URL it carries.
         url: String,
-        /// The path of its serial's shard under the CA's `crl_shards` now.
+        /// The URL of its serial's shard under the CA's `crl_shards` now.
+        expected: String,
+    },
+    /// A certificate's CRL URL is its own shard's path at another host or scheme than
+    /// ca.json's: the shard's CRL, served at that path, names ca.json's URL.
+    ShardElsewhere {
+        /// Its serial, big-endian.
+        serial: Vec<u8>,
+        /// The URL it carries.
+        url: String,
+        /// The URL the shard's CRL names in its issuingDistributionPoint.
         expected: String,
     },
 }
@@ -118,6 +138,19 @@ impl std::fmt::Display for WrittenError {
                  crl_shards of ca.json its revocation is listed in {expected}: the shard \
                  count changed after it was issued, and no CRL at the URL it names would \
                  list it (put crl_shards back, or reissue the certificates)",
+                hex(serial)
+            ),
+            WrittenError::ShardElsewhere {
+                serial,
+                url,
+                expected,
+            } => write!(
+                f,
+                "the certificate with serial {} points to the CRL {url}, but that shard's \
+                 CRL names {expected} in its issuingDistributionPoint (ca.json's crl_urls \
+                 changed host after it was issued), and relying parties find a CRL that \
+                 names another URL out of scope (put the crl_urls back, or reissue the \
+                 certificates)",
                 hex(serial)
             ),
         }
@@ -241,19 +274,24 @@ fn one(
         }
         if !listed.shards.is_empty() {
             let own = shard_of(serial, listed.shards.len() as u32) as usize;
-            if listed.shards[own].contains(&path) {
-                continue;
+            let at = |shard: &[(String, String)]| shard.iter().position(|(p, _)| *p == path);
+            if let Some(i) = at(&listed.shards[own]) {
+                let expected = &listed.shards[own][i].1;
+                if expected == u {
+                    continue;
+                }
+                return Err(Bad::Refused(WrittenError::ShardElsewhere {
+                    serial: serial.to_vec(),
+                    url: u.clone(),
+                    expected: expected.clone(),
+                }));
             }
             // Another shard's: that shard's CRL does not list it.
-            let other = listed
-                .shards
-                .iter()
-                .find_map(|s| s.iter().position(|p| *p == path));
-            if let Some(i) = other {
+            if let Some(i) = listed.shards.iter().find_map(|s| at(s)) {
                 return Err(Bad::Refused(WrittenError::OtherShard {
                     serial: serial.to_vec(),
                     url: u.clone(),
-                    expected: listed.shards[own][i].clone(),
+                    expected: listed.shards[own][i].1.clone(),
                 }));
             }
         }

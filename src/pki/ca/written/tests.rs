@@ -120,6 +120,7 @@ fn a_shard_count_changed_under_issued_certificates() {
         Err(WrittenError::OtherShard { url, expected, .. }) => {
             assert!(moved);
             assert!(url.starts_with("http://ca.example/int-"), "{url}");
+            assert!(expected.starts_with("http://ca.example/int-"), "{expected}");
             assert_ne!(url, expected);
             let message = unlisted(&store, &four.pointers, 3, NOW.unix)
                 .unwrap_err()
@@ -132,4 +133,37 @@ fn a_shard_count_changed_under_issued_certificates() {
         }
         Err(e) => panic!("{e}"),
     }
+}
+
+#[test]
+fn a_shard_url_at_another_host_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteCaStore::open(&dir.path().join("ca.db")).unwrap();
+    let four = ca("http://old.example/int.crl", 4);
+    issue(&four, &mut store, 1, 30);
+    // The same path at a new host: the shard's CRL, served at that path, would name the
+    // new URL in its issuingDistributionPoint, which the certificate's does not match.
+    let moved = ca("http://new.example/int.crl", 4);
+    match unlisted(&store, &moved.pointers, 4, NOW.unix) {
+        Err(WrittenError::ShardElsewhere { url, expected, .. }) => {
+            assert!(url.starts_with("http://old.example/int-"), "{url}");
+            assert_eq!(
+                expected,
+                url.replace("old.example", "new.example"),
+                "{expected}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // The whole CRL has no issuingDistributionPoint: a host change is no matter there.
+    let whole = ca("http://old.example/int.crl", 0);
+    let mut store = SqliteCaStore::open(&dir.path().join("whole.db")).unwrap();
+    issue(&whole, &mut store, 1, 30);
+    let u = unlisted(
+        &store,
+        &ca("http://new.example/int.crl", 0).pointers,
+        0,
+        NOW.unix,
+    );
+    assert!(u.unwrap().is_empty());
 }

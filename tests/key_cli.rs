@@ -331,6 +331,40 @@ fn bad_key_files_name_the_file() {
     }
     let err = fails(d, &["key", "pub", "missing.pem"], 4);
     assert!(err.contains("missing.pem"), "{err}");
+    // A CA whose key file breaks its DER: the JSON error carries the offset and field
+    // the message names.
+    ok(
+        d,
+        &[
+            "issue",
+            "ca",
+            "--dir",
+            "ca",
+            "--subject",
+            "CN=K",
+            "--no-passout",
+        ],
+    );
+    fs::write(
+        d.join("ca/ca.key"),
+        "-----BEGIN PRIVATE KEY-----\nMIIBVgIBADANBgkqhkiG9w0BAQEFAASCAUAwggE8AgEAAkEAq7BFUpkGp3+LQmlQ\n\
+         -----END PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let err = fails(
+        d,
+        &["crl", "gen", "--ca", "ca", "-o", "x.crl", "-f", "json"],
+        3,
+    );
+    let v: serde_json::Value = serde_json::from_str(err.trim()).expect("one JSON error");
+    assert_eq!(v["error"]["offset"], 1, "{v}");
+    assert_eq!(v["error"]["path"], "privateKeyInfo", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("ca/ca.key: not a valid key: offset 1")),
+        "{v}"
+    );
 }
 
 #[test]

@@ -154,6 +154,14 @@ impl From<pkit::pki::backend::BackendError> for CliError {
                 ),
             );
         }
+        if let B::BadKeyAt(d) = &e {
+            return CliError {
+                exit: Exit::Parse,
+                message: e.to_string(),
+                offset: Some(d.offset),
+                path: (!d.path.is_empty()).then(|| d.path_string()),
+            };
+        }
         let exit = match &e {
             B::Unsupported(_) => Exit::Unsupported,
             B::BadKey(_) | B::BadPassword(_) | B::PinNeeded(_) => Exit::Parse,

@@ -237,7 +237,7 @@ fn verify_other_schemes() {
         .unwrap());
     assert!(matches!(
         backend().verify(b"garbage", SignatureScheme::EcdsaSha256, b"m", &[0; 64]),
-        Err(BackendError::BadKey(_))
+        Err(BackendError::BadKeyAt(_))
     ));
 }
 
@@ -357,7 +357,7 @@ fn garbage_and_foreign_keys() {
         assert!(
             matches!(
                 load_private(backend(), junk, None),
-                Err(BackendError::BadKey(_))
+                Err(BackendError::BadKeyAt(_))
             ),
             "{junk:?}"
         );

@@ -10,6 +10,9 @@ pub enum BackendError {
     Unsupported(String),
     /// The key bytes are not a key pkit can load (exit 3).
     BadKey(String),
+    /// The key bytes are not DER of a key: where they break it (exit 3, the offset and
+    /// field path kept for JSON errors).
+    BadKeyAt(pkit_der::Error),
     /// Decryption of a private key failed: wrong or missing password (exit 3).
     BadPassword(String),
     /// A token needs a PIN to log in and none was given (exit 3); the message names the
@@ -35,6 +38,7 @@ impl fmt::Display for BackendError {
             | BackendError::Crypto(m)
             | BackendError::Unavailable(m)
             | BackendError::Usage(m) => f.write_str(m),
+            BackendError::BadKeyAt(e) => write!(f, "not a valid key: {e}"),
         }
     }
 }

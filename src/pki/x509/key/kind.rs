@@ -90,9 +90,9 @@ pub fn unsupported(what: &str, o: ObjectId<'_>) -> BackendError {
     ))
 }
 
-/// A structure that is not a key: `BadKey`, with the DER error's place.
+/// A structure that is not a key: `BadKeyAt`, with the DER error's place.
 pub fn bad_key(e: der::Error) -> BackendError {
-    BackendError::BadKey(format!("not a valid key: {e}"))
+    BackendError::BadKeyAt(e)
 }
 
 #[cfg(test)]

@@ -55,7 +55,9 @@ pub fn load_private(
     let key = match load_plain(backend, &plain) {
         // Decrypting with a wrong password yields random bytes that, about once in
         // 256 tries, still end in valid CBC padding.
-        Err(BackendError::BadKey(_)) => Err(BadPasswordKind::Wrong.into()),
+        Err(BackendError::BadKey(_) | BackendError::BadKeyAt(_)) => {
+            Err(BadPasswordKind::Wrong.into())
+        }
         r => r,
     };
     plain.fill(0);

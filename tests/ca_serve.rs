@@ -910,6 +910,7 @@ fn urls_certificates_still_carry_are_answered_after_ca_json_changes() {
         serde_json::json!([format!("{base}/crl/int.crl")]),
         "{line}"
     );
+    assert_eq!(line["cas"][1]["from_certificates"]["urls"], 1, "{line}");
     assert!(line["cas"][0].get("from_certificates").is_none(), "{line}");
     // Both URLs serve the intermediate's whole CRL; OpenSSL follows the leaf's own.
     for path in ["/crl/int.crl", "/crl/int-new.crl"] {

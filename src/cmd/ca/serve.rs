@@ -37,22 +37,32 @@ use std::time::Duration;
 /// Distinct certificates whose OCSP responses are kept signed, per CA.
 const CACHE_ENTRIES: usize = 100_000;
 
+/// URLs of each kind the `listening` line names from a CA's certificates (all are
+/// answered; a CA that gave every certificate a URL of its own would otherwise log them
+/// all in one line).
+const LISTED: usize = 32;
+
 const SERVE_HELP: &str = "What is served: for each --ca DIR, the URLs of its ca.json \
-(set by `issue ca --ocsp-url/--crl-url/--issuer-url`), and any other its certificates still in force carry (from before ca.json changed, or a template's: read from its records at start, named in the `listening` line's from_certificates; a CRL URL among them gets the whole CRL), at their paths on --listen: OCSP \
-(POST application/ocsp-request, or GET PATH/BASE64, RFC 6960 Appendix A) answered from the \
-CA's records and signed by its key; the CRL (DER, application/pkix-crl), made at start and \
-again within --crl-max-age of any revocation recorded in the CA's records (by `pkit crl \
-revoke`, ACME revokeCert or another process) and once half of its --crl-next-update window \
-has passed; the CA's certificate (DER, application/pkix-cert). Several CAs may share an \
-OCSP URL (the request's CertID picks the CA). GET /health: JSON with each CA's CRL, 503 \
-when one is past its nextUpdate. GET /metrics: Prometheus (OpenMetrics when the Accept header asks for \
-it, as Prometheus does; else the classic 0.0.4 text format): requests by \
-route and status, OCSP answers by status, OCSP and CRL signing latency, CRL number, \
-entries and age, revocations. Refused at start: two things at one path, a CA whose \
-ca.json names no URL, a served CA whose certificate points to a URL its issuer (also \
-served) does not answer, and a certificate whose CRL URL is another shard's than its \
-serial's (ca.json's crl_shards changed after it was issued). With --acme, the ACME server of --acme-ca (default: the last \
---ca) listens on --acme-listen (HTTPS with a certificate it keeps, as `acme serve` does).";
+(set by `issue ca --ocsp-url/--crl-url/--issuer-url`), and any other URL its certificates \
+still in force carry (from before ca.json changed, or a template's: read from its records \
+at start and named in the `listening` line's from_certificates; a CRL URL among them gets \
+the whole CRL; one whose path something else answers is left to it and logged), at their \
+paths on --listen: OCSP (POST application/ocsp-request, or GET PATH/BASE64, RFC 6960 \
+Appendix A) answered from the CA's records and signed by its key; the CRL (DER, \
+application/pkix-crl), made at start and again within --crl-max-age of any revocation \
+recorded in the CA's records (by `pkit crl revoke`, ACME revokeCert or another process) \
+and once half of its --crl-next-update window has passed; the CA's certificate (DER, \
+application/pkix-cert). Several CAs may share an OCSP URL (the request's CertID picks the \
+CA). GET /health: JSON with each CA's CRL, 503 when one is past its nextUpdate. GET \
+/metrics: Prometheus (OpenMetrics when the Accept header asks for it, as Prometheus does; \
+else the classic 0.0.4 text format): requests by route and status, OCSP answers by \
+status, OCSP and CRL signing latency, CRL number, entries and age, revocations. Refused at \
+start, before any CRL is signed: two things at one path, a CA with no URL to serve, a \
+served CA whose certificate points to a URL its issuer (also served) does not answer, and \
+a certificate whose CRL URL is another shard's than its serial's (ca.json's crl_shards \
+changed after it was issued) or its own shard's at another host (the shard's CRL names \
+ca.json's URL). With --acme, the ACME server of --acme-ca (default: the last --ca) \
+listens on --acme-listen (HTTPS with a certificate it keeps, as `acme serve` does).";
 
 #[derive(Args, Debug)]
 #[command(after_long_help = format!("{SERVE_HELP}\n\n{BEHAVIOUR_HELP}"))]
@@ -570,10 +580,15 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
             let mut v = json!({"ca": c.name, "ocsp": c.pointers.ocsp, "crl": c.pointers.crl,
                                "issuer": c.pointers.ca_issuers});
             if !c.unlisted.is_empty() {
-                // Answered too: URLs its certificates carry that ca.json no longer names.
+                // Answered too: URLs its certificates carry that ca.json no longer names
+                // (the first of each kind: certificates may carry one each).
                 let also = c.unlisted.pointers();
-                v["from_certificates"] = json!({"ocsp": also.ocsp, "crl": also.crl,
-                                                "issuer": also.ca_issuers});
+                let first = |l: Vec<String>| l.into_iter().take(LISTED).collect::<Vec<_>>();
+                let total = also.ocsp.len() + also.crl.len() + also.ca_issuers.len();
+                v["from_certificates"] = json!({"ocsp": first(also.ocsp),
+                                                "crl": first(also.crl),
+                                                "issuer": first(also.ca_issuers),
+                                                "urls": total});
             }
             v
         })

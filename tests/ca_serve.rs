@@ -430,6 +430,29 @@ fn urls_nothing_would_answer_are_refused_at_start() {
     );
     // Refused before any CRL was signed: the root's next number follows the last.
     assert_eq!(crl_number(&root), before + 1);
+    // So is a start whose port is taken: the first CRLs are signed once it is bound.
+    std::fs::write(&int_settings, &int_text).unwrap();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let before = crl_number(&root);
+    let r = pk(&[
+        "ca",
+        "serve",
+        "--ca",
+        &s(&root),
+        "--ca",
+        &s(&int),
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+    ]);
+    assert_eq!(r.code, Some(4), "{}", r.describe());
+    assert!(
+        !r.stderr_str().contains("\"event\":\"crl\""),
+        "{}",
+        r.describe()
+    );
+    assert_eq!(crl_number(&root), before + 1);
+    drop(taken);
     // A --listen that is no address: a usage error when the arguments are read (before,
     // an I/O error from the bind; `acme serve` first issued itself a certificate for it).
     for (cmd, listen) in [
@@ -460,6 +483,35 @@ fn urls_nothing_would_answer_are_refused_at_start() {
             && r.stderr_str().contains("ocsp_urls"),
         "{}",
         r.stderr_str()
+    );
+    // A --ca that is no CA directory, missing or a file: an I/O error that says so.
+    let file = d.join("file.pem");
+    std::fs::write(&file, "x").unwrap();
+    for (dir, why) in [(d.join("nosuch"), "no such directory"), (file, "a file")] {
+        let r = serve(&[&dir]);
+        assert_eq!(r.code, Some(4), "{}", r.describe());
+        let err = r.stderr_str();
+        assert!(
+            err.contains("not a CA directory") && err.contains(why),
+            "{err}"
+        );
+    }
+    // A password file that is not there is named as the password source it is.
+    let r = pk(&[
+        "ca",
+        "serve",
+        "--ca",
+        &s(&root),
+        "--passin",
+        &format!("file:{}", s(&d.join("nopw"))),
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(r.code, Some(4), "{}", r.describe());
+    assert!(
+        r.stderr_str().contains("password source file:"),
+        "{}",
+        r.describe()
     );
 }
 

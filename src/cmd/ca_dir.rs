@@ -80,10 +80,28 @@ pub fn load_issuer_with_flag(
 
 /// The CA directory's files' errors, naming the file.
 pub fn files_err(e: CaFilesError) -> CliError {
+    use std::io::ErrorKind;
     match e {
+        // No ca.pem where one was asked for: most likely a --ca that is no CA directory.
+        CaFilesError::Io { path, error }
+            if path.file_name().is_some_and(|n| n == "ca.pem")
+                && matches!(error.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) =>
+        {
+            let dir = path.parent().unwrap_or(&path);
+            not_a_ca_dir(dir, &format!("{}: {error}", path.display()))
+        }
         CaFilesError::Io { path, error } => CliError::io_at(&path.display().to_string(), &error),
         e => CliError::parse(e.to_string()),
     }
+}
+
+/// A --ca (or --dir) that names no CA directory: an I/O error (4), as a missing file is,
+/// saying what would make one.
+fn not_a_ca_dir(dir: &Path, why: &str) -> CliError {
+    let d = dir.display();
+    CliError::io(format!(
+        "{d}: not a CA directory ({why}; `pkit issue ca --dir {d}` makes one)"
+    ))
 }
 
 /// Every certificate above what the CA in `dir` signs (`ca_files::chain_to_anchor`).
@@ -105,7 +123,20 @@ pub fn ca_chain_file(dir: &Path) -> CliResult<Option<std::path::PathBuf>> {
 
 /// `DIR/ca.json`: what the CA applies to everything it issues.
 pub fn load_settings(dir: &Path) -> CliResult<CaSettings> {
-    CaSettings::load(dir).map_err(|e| CliError::parse(e.to_string()))
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::io(format!(
+            "{}: not a CA directory (a file; --ca names the directory `pkit issue ca --dir` \
+             made)",
+            dir.display()
+        )));
+    }
+    if !dir.exists() {
+        return Err(not_a_ca_dir(dir, "no such directory"));
+    }
+    CaSettings::load(dir).map_err(|e| match e.io {
+        true => CliError::io(e.to_string()),
+        false => CliError::parse(e.to_string()),
+    })
 }
 
 /// The DER of `DIR/ca.pem` alone (for those that act for the CA without its key).

@@ -163,7 +163,7 @@ pub fn read_secret(spec: &str) -> CliResult<Vec<u8>> {
             .map_err(|_| CliError::usage(format!("password source env:{rest}: variable not set"))),
         "file" => fs::read_to_string(rest)
             .map(first_line)
-            .map_err(|e| CliError::io_at(rest, &e)),
+            .map_err(|e| CliError::io_at(&format!("password source file:{rest}"), &e)),
         "fd" => {
             let fd: i32 = rest
                 .parse()
@@ -179,7 +179,7 @@ pub fn read_secret(spec: &str) -> CliResult<Vec<u8>> {
             let mut s = String::new();
             fs::File::open(format!("/dev/fd/{fd}"))
                 .and_then(|mut f| f.read_to_string(&mut s))
-                .map_err(|e| CliError::io_at(&format!("fd:{fd}"), &e))?;
+                .map_err(|e| CliError::io_at(&format!("password source fd:{fd}"), &e))?;
             let secret = first_line(s);
             read.push((fd, secret.clone()));
             Ok(secret)

@@ -98,7 +98,7 @@ pub struct ServeArgs {
     /// records are asked every 50 ms whether one was (one row read), and the CRLs it
     /// changes are signed again with it merged in (0.1–0.35 s at a million entries on 2
     /// cores; each `crl` log line's within_max_age says whether its CRL was made within
-    /// this bound).
+    /// this bound). Whole seconds, 1s at least.
     #[arg(long, value_name = "DURATION", default_value = "2s")]
     pub crl_max_age: String,
     /// Keep certificates that expired in the CRLs (by default they are left out once
@@ -383,10 +383,11 @@ fn check_answered(cas: &[Served]) -> CliResult<()> {
 /// One CA's CRL publisher, nothing signed yet: its routes are checked before its first
 /// CRL spends a number.
 fn publisher(be: &Backend, a: &ServeArgs, c: &Served) -> CliResult<CrlPublisher> {
-    let max_age = crl_max_age(a)?;
+    // Read here too, so that a bad value is refused before anything is signed.
+    crl_max_age(a)?;
     let schedule = Schedule {
         lifetime: parse_duration("--crl-next-update", &a.crl_next_update)?,
-        poll: poll_of(max_age),
+        poll: POLL,
         drop_expired: !a.keep_expired,
     };
     let secrets = a.secrets_of(&c.dir)?;
@@ -395,12 +396,10 @@ fn publisher(be: &Backend, a: &ServeArgs, c: &Served) -> CliResult<CrlPublisher>
     Ok(CrlPublisher::new(issuer, store, schedule))
 }
 
-/// How often the records are asked whether a revocation came. The question is one row:
-/// asked every 50 ms (every half --crl-max-age when that is shorter), so nearly all of
-/// the bound is left for making the CRL.
-fn poll_of(max_age: Duration) -> Duration {
-    Duration::from_millis((max_age.as_millis() as u64 / 2).clamp(10, 50))
-}
+/// How often the records are asked whether a revocation came: the question is one row,
+/// so asked every 50 ms it leaves nearly all of --crl-max-age (a whole number of
+/// seconds, 1 s at least) for making the CRL.
+const POLL: Duration = Duration::from_millis(50);
 
 fn crl_max_age(a: &ServeArgs) -> CliResult<Duration> {
     let secs = parse_duration("--crl-max-age", &a.crl_max_age)?;
@@ -471,7 +470,7 @@ fn crl_line(ca: &str, crl: &Published, why: &str, max_age: Duration) -> serde_js
         Scope::Whole => None,
         Scope::Shard(k) => Some(k),
     };
-    let within = (why == "revocation").then(|| crl.took + poll_of(max_age) < max_age);
+    let within = (why == "revocation").then(|| crl.took + POLL < max_age);
     json!({"time": Time::now().to_string(), "event": "crl", "ca": ca, "why": why, "shard": shard,
            "number": crl.number, "entries": crl.entries,
            "next_update": Time { unix: crl.next_update }.to_string(),
@@ -542,12 +541,11 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
         }
         _ => None,
     };
-    // Signed once everything else a start can refuse was checked.
-    let publishers = cas
-        .iter()
-        .zip(publishers)
-        .map(|(c, p)| start_publishing(p, &a, c, &metrics, now))
-        .collect::<CliResult<Vec<_>>>()?;
+    // The first CRLs are signed in the first worker's set-up, once the addresses are
+    // bound (`serve` binds before it makes handlers): a start refused for anything, a
+    // port in use included, spends no CRL number.
+    let unstarted = std::cell::RefCell::new(Some(publishers));
+    let publishers = std::cell::RefCell::new(Vec::new());
     // Each worker: its own signer and records connection per CA, and its ACME handler.
     let make = || {
         let ocsp = cas
@@ -567,6 +565,14 @@ pub fn run(be: &'static Backend, a: ServeArgs) -> CliResult<Exit> {
             Some(s) => Some((1, Box::new(s.handler(be)?) as Box<dyn Handler + Send>)),
             None => None,
         };
+        // After the first handler is made: one that cannot be made spends nothing either.
+        if let Some(unstarted) = unstarted.borrow_mut().take() {
+            *publishers.borrow_mut() = cas
+                .iter()
+                .zip(unstarted)
+                .map(|(c, p)| start_publishing(p, &a, c, &metrics, Time::now()))
+                .collect::<CliResult<Vec<_>>>()?;
+        }
         Ok::<_, CliError>(CaHandler {
             routes: Arc::clone(&routes),
             metrics: Arc::clone(&metrics),

@@ -27,6 +27,8 @@ pub struct SettingsError {
     pub path: PathBuf,
     /// What is wrong with it.
     pub message: String,
+    /// It could not be read (rather than read and found wrong).
+    pub io: bool,
 }
 
 impl std::fmt::Display for SettingsError {
@@ -62,11 +64,17 @@ impl CaSettings {
         let err = |message: String| SettingsError {
             path: path.clone(),
             message,
+            io: false,
         };
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(CaSettings::default()),
-            Err(e) => return Err(err(e.to_string())),
+            Err(e) => {
+                return Err(SettingsError {
+                    io: true,
+                    ..err(e.to_string())
+                })
+            }
         };
         let v: Value = serde_json::from_str(&text).map_err(|e| {
             err(format!(

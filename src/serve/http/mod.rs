@@ -93,10 +93,12 @@ pub struct Listening {
     pub threads: usize,
 }
 
-/// Serve `opts.listen` with one handler per worker thread (`make` is called once per
-/// worker, before listening, so a handler that cannot be made is an error up front) until
-/// SIGINT or SIGTERM; `listening` runs once the socket is bound. The signal that stopped
-/// the server, if one did.
+/// Serve `opts.listen` with one handler per worker thread until SIGINT or SIGTERM. The
+/// sockets are bound first, then `make` is called once per worker, before any
+/// connection is taken: a handler that cannot be made is an error up front, and set-up
+/// that must not be done for nothing (`ca serve` signs its first CRLs in the first call)
+/// comes only once the addresses are known to be free. `listening` runs once both are
+/// done. The signal that stopped the server, if one did.
 pub fn serve<H: Handler + Send, E: From<ServeError>>(
     opts: &ServerOptions,
     mut make: impl FnMut() -> Result<H, E>,
@@ -115,14 +117,14 @@ pub fn serve<H: Handler + Send, E: From<ServeError>>(
     let threads = opts
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-    let handlers = (0..threads)
-        .map(|_| make())
-        .collect::<Result<Vec<H>, E>>()?;
     let listeners = opts
         .endpoints
         .iter()
         .map(|e| bind(&e.listen))
         .collect::<Result<Vec<_>, ServeError>>()?;
+    let handlers = (0..threads)
+        .map(|_| make())
+        .collect::<Result<Vec<H>, E>>()?;
     let addrs = listeners
         .iter()
         .zip(&opts.endpoints)

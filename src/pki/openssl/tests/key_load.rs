@@ -33,6 +33,6 @@ fn traditional_dsa_keys_are_unsupported_not_malformed() {
     });
     assert!(matches!(
         load_private(openssl_backend(), &w.finish(), None),
-        Err(BackendError::BadKey(_))
+        Err(BackendError::BadKeyAt(_))
     ));
 }

@@ -131,7 +131,7 @@ mod tests {
         }
         assert!(matches!(
             kind(&algid(&oids::EC_PUBLIC_KEY, None)),
-            Err(BackendError::BadKey(_))
+            Err(BackendError::BadKeyAt(_))
         ));
     }
 }

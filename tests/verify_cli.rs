@@ -1383,6 +1383,7 @@ fn connect_verifies_the_chain_a_server_sends() {
     let (code, v) = verify(&h, &["--connect", &target]);
     assert_eq!(code, Some(0), "{v}");
     assert_eq!(v["input"], target.as_str());
+    assert_eq!(v["source"], v["input"]);
     assert_eq!(v["chain"].as_array().unwrap().len(), 3, "{v}");
     let (code, v) = verify(&h, &["--connect", &format!("127.0.0.1:{port}")]);
     assert_eq!(

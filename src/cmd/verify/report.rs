@@ -86,6 +86,9 @@ impl Report {
 impl Serialize for Report {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(None)?;
+        // `source`, as every other command's items name their file; `input`, its first
+        // name, stays for v1 (nothing is renamed or removed within a schema).
+        m.serialize_entry("source", &self.input)?;
         m.serialize_entry("input", &self.input)?;
         m.serialize_entry("valid", &self.valid())?;
         m.serialize_entry("reason", &self.reason())?;

@@ -9,7 +9,7 @@ use pkit::pki::backend::pkcs11::key_uri_in;
 use pkit::pki::backend::Backend;
 use pkit::pki::ca::ca_files::{self, CaFilesError, LoadError};
 use pkit::pki::ca::issuer::{CaError, Issuer};
-use pkit::pki::ca::settings::CaSettings;
+use pkit::pki::ca::settings::{CaSettings, SettingsError};
 use std::path::Path;
 
 impl From<CaError> for CliError {
@@ -72,7 +72,7 @@ pub fn load_issuer_with_flag(
     let key = |path: &Path| load_private_key_with_flag(be, path, passin, pin, passin_flag);
     ca_files::load_issuer(be, dir, key).map_err(|e| match e {
         LoadError::Files(e) => files_err(e),
-        LoadError::Settings(e) => CliError::parse(e.to_string()),
+        LoadError::Settings(e) => settings_err(e),
         LoadError::Key(e) => e,
         LoadError::Ca(e) => e.into(),
     })
@@ -133,10 +133,15 @@ pub fn load_settings(dir: &Path) -> CliResult<CaSettings> {
     if !dir.exists() {
         return Err(not_a_ca_dir(dir, "no such directory"));
     }
-    CaSettings::load(dir).map_err(|e| match e.io {
+    CaSettings::load(dir).map_err(settings_err)
+}
+
+/// A ca.json that could not be read (4) or was read and found wrong (3).
+fn settings_err(e: SettingsError) -> CliError {
+    match e.io {
         true => CliError::io(e.to_string()),
         false => CliError::parse(e.to_string()),
-    })
+    }
 }
 
 /// The DER of `DIR/ca.pem` alone (for those that act for the CA without its key).

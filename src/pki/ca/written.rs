@@ -13,13 +13,25 @@ use crate::store::{CaStore, StoreError};
 use pkit_x509::cert::Certificate;
 use std::collections::HashMap;
 
-/// What a certificate's extensions say, kept per distinct extension bytes: certificates
-/// issued under one configuration share them, so each is decoded once.
-type Seen = HashMap<(Vec<u8>, Vec<u8>), Pointers>;
+/// What one configuration's certificates point to, decoded once: its OCSP and caIssuers
+/// URLs that `Listed` does not name (a verdict that holds for every certificate), and
+/// each CRL URL with its path (whose verdict may turn on the serial's shard).
+#[derive(Default)]
+struct Decoded {
+    /// (kind: 0 OCSP, 1 caIssuers; path; URL), for those not listed.
+    unlisted: Vec<(u8, String, String)>,
+    /// (path, URL) of each CRL URL.
+    crl: Vec<(String, String)>,
+}
 
-/// Per (kind, path): the first URL seen with that path, the serial of a certificate
-/// carrying it, and how many do.
-type Found = HashMap<(u8, String), (String, Vec<u8>, u64)>;
+/// Per distinct (authorityInfoAccess, cRLDistributionPoints) extension bytes, each
+/// length-prefixed into one key: certificates issued under one configuration share
+/// them, so each is decoded once and a hit costs no allocation.
+type Seen = HashMap<Vec<u8>, Decoded>;
+
+/// Per kind (0 OCSP, 1 caIssuers, 2 CRL), per path: the first URL seen with that path,
+/// the serial of a certificate carrying it, and how many do.
+type Found = [HashMap<String, (String, Vec<u8>, u64)>; 3];
 
 /// The paths ca.json's pointers are served at (a server routes by path, whatever the
 /// host): OCSP prefixes without their trailing `/`, caIssuers paths, the CRL's paths
@@ -171,14 +183,15 @@ pub fn unlisted(
 ) -> Result<Unlisted, WrittenError> {
     let listed = Listed::new(listed, crl_shards);
     let mut seen: Seen = HashMap::new();
-    let mut found: Found = HashMap::new();
+    let mut found: Found = Default::default();
+    let mut key = Vec::new();
     let mut failed = None;
     let mut unreadable = (0, None);
     store.for_each_unexpired(now, &mut |serial, der| {
         if failed.is_some() {
             return;
         }
-        match one(serial, der, &listed, &mut seen, &mut found) {
+        match one(serial, der, &listed, &mut seen, &mut found, &mut key) {
             Ok(()) => {}
             Err(Bad::Unreadable(message)) => {
                 unreadable.0 += 1;
@@ -195,16 +208,15 @@ pub fn unlisted(
         first_unreadable: unreadable.1,
         ..Unlisted::default()
     };
-    let mut all: Vec<_> = found.into_iter().collect();
-    all.sort();
-    for ((kind, _), found) in all {
-        let list = match kind {
-            0 => &mut u.ocsp,
-            1 => &mut u.ca_issuers,
-            _ => &mut u.crl,
-        };
-        list.push(found);
-    }
+    let [ocsp, ca_issuers, crl] = found;
+    let sorted = |m: HashMap<String, (String, Vec<u8>, u64)>| {
+        let mut all: Vec<_> = m.into_iter().collect();
+        all.sort();
+        all.into_iter().map(|(_, found)| found).collect()
+    };
+    u.ocsp = sorted(ocsp);
+    u.ca_issuers = sorted(ca_issuers);
+    u.crl = sorted(crl);
     Ok(u)
 }
 
@@ -217,64 +229,58 @@ enum Bad {
     Refused(WrittenError),
 }
 
-/// One certificate's pointers, compared with what is `listed`.
+/// One certificate's pointers, compared with what is `listed`. `key` is a buffer kept
+/// between certificates.
 fn one(
     serial: &[u8],
     der: &[u8],
     listed: &Listed,
     seen: &mut Seen,
     found: &mut Found,
+    key: &mut Vec<u8>,
 ) -> Result<(), Bad> {
     let bad = |e: &dyn std::fmt::Display| Bad::Unreadable(e.to_string());
     let cert = Certificate::from_der(der).map_err(|e| bad(&e))?;
     let Some(ext) = &cert.extensions else {
         return Ok(());
     };
-    // The two extensions' bytes are the key: one decode per configuration.
-    let (mut aia, mut cdp) = (Vec::new(), Vec::new());
-    for e in ext.all().map_err(|e| bad(&e))? {
-        if e.oid == crate::der::oid_registry::PE_AUTHORITY_INFO_ACCESS {
-            aia = e.value.to_vec();
-        } else if e.oid == crate::der::oid_registry::CE_CRL_DIST_POINTS {
-            cdp = e.value.to_vec();
-        }
-    }
+    let value = |oid| ext.find(oid).map(|e| e.map_or(&[][..], |e| e.value));
+    let aia = value(&crate::der::oid_registry::PE_AUTHORITY_INFO_ACCESS).map_err(|e| bad(&e))?;
+    let cdp = value(&crate::der::oid_registry::CE_CRL_DIST_POINTS).map_err(|e| bad(&e))?;
     if aia.is_empty() && cdp.is_empty() {
         return Ok(());
     }
-    let pointers = match seen.entry((aia, cdp)) {
-        std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
-        std::collections::hash_map::Entry::Vacant(v) => {
-            v.insert(in_certificate(ext).map_err(|e| bad(&e))?)
+    key.clear();
+    key.extend_from_slice(&(aia.len() as u32).to_be_bytes());
+    key.extend_from_slice(aia);
+    key.extend_from_slice(cdp);
+    if !seen.contains_key(key.as_slice()) {
+        let p = in_certificate(ext).map_err(|e| bad(&e))?;
+        seen.insert(key.clone(), decode(&p, listed));
+    }
+    let Some(decoded) = seen.get(key.as_slice()) else {
+        return Ok(());
+    };
+    let mut note = |kind: u8, path: &str, url: &str| {
+        let at = &mut found[usize::from(kind)];
+        match at.get_mut(path) {
+            Some(e) => e.2 += 1,
+            None => {
+                at.insert(path.to_string(), (url.to_string(), serial.to_vec(), 1));
+            }
         }
     };
-    let mut note = |kind: u8, path: String, url: &str| {
-        let e = found
-            .entry((kind, path))
-            .or_insert_with(|| (url.to_string(), serial.to_vec(), 0));
-        e.2 += 1;
-    };
-    for u in &pointers.ocsp {
-        let prefix = ocsp_prefix(u);
-        if !listed.ocsp.contains(&prefix) {
-            note(0, prefix, u);
-        }
+    for (kind, path, url) in &decoded.unlisted {
+        note(*kind, path, url);
     }
-    for u in &pointers.ca_issuers {
-        let path = url_path(u);
-        if !listed.ca_issuers.contains(&path) {
-            note(1, path, u);
-        }
-    }
-    for u in &pointers.crl {
+    for (path, u) in &decoded.crl {
         // The CA's whole CRL lists every revoked certificate.
-        let path = url_path(u);
-        if listed.crl.contains(&path) {
+        if listed.crl.contains(path) {
             continue;
         }
         if !listed.shards.is_empty() {
             let own = shard_of(serial, listed.shards.len() as u32) as usize;
-            let at = |shard: &[(String, String)]| shard.iter().position(|(p, _)| *p == path);
+            let at = |shard: &[(String, String)]| shard.iter().position(|(p, _)| p == path);
             if let Some(i) = at(&listed.shards[own]) {
                 let expected = &listed.shards[own][i].1;
                 if expected == u {
@@ -298,6 +304,26 @@ fn one(
         note(2, path, u);
     }
     Ok(())
+}
+
+/// One configuration's pointers with their paths, and the verdicts that do not turn on
+/// a serial.
+fn decode(p: &Pointers, listed: &Listed) -> Decoded {
+    let mut d = Decoded::default();
+    for u in &p.ocsp {
+        let prefix = ocsp_prefix(u);
+        if !listed.ocsp.contains(&prefix) {
+            d.unlisted.push((0, prefix, u.clone()));
+        }
+    }
+    for u in &p.ca_issuers {
+        let path = url_path(u);
+        if !listed.ca_issuers.contains(&path) {
+            d.unlisted.push((1, path, u.clone()));
+        }
+    }
+    d.crl = p.crl.iter().map(|u| (url_path(u), u.clone())).collect();
+    d
 }
 
 #[cfg(test)]
